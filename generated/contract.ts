@@ -1,0 +1,1425 @@
+/**
+ * GENERATED FILE — DO NOT EDIT.
+ * Written by `npm run generate` from spec/ (the source of truth); edit spec/ and regenerate.
+ */
+
+/** The transaction state machine: `x-state-machine` of `TransactionStatus`. */
+export const stateMachine = {
+  "initial": "PENDING",
+  "paymentWindow": {
+    "defaultSeconds": 1800,
+    "configurable": true,
+    "decision": "ADR-010"
+  },
+  "states": {
+    "PENDING": {
+      "terminal": false,
+      "description": "Waiting for the customer; the payment window runs from `createdAt`."
+    },
+    "APPROVED": {
+      "terminal": false,
+      "description": "Confirmed or paid by the customer; the order may be fulfilled."
+    },
+    "CANCELED": {
+      "terminal": true,
+      "description": "Cancelled by the merchant, the customer or the system."
+    },
+    "EXPIRED": {
+      "terminal": true,
+      "description": "The payment window passed without confirmation."
+    },
+    "COMPLETED": {
+      "terminal": true,
+      "description": "All instalments collected."
+    }
+  },
+  "transitions": [
+    {
+      "id": "create",
+      "from": null,
+      "to": "PENDING",
+      "trigger": {
+        "kind": "merchant",
+        "operationId": "createPartnerTransaction"
+      },
+      "guard": "the request is valid and no business rule is violated",
+      "emits": null,
+      "effects": [
+        "an SMS asking the customer to confirm is sent to `customerPhone`"
+      ]
+    },
+    {
+      "id": "checkout-pay",
+      "from": null,
+      "to": "PENDING",
+      "trigger": {
+        "kind": "customer",
+        "operationId": "sandboxPaySession"
+      },
+      "guard": "the checkout session exists and its token has not expired",
+      "emits": null,
+      "effects": [
+        "a checkout transaction is created for the session (outcome `failed` leaves it PENDING)"
+      ]
+    },
+    {
+      "id": "confirm",
+      "from": [
+        "PENDING"
+      ],
+      "to": "APPROVED",
+      "trigger": {
+        "kind": "customer",
+        "operationId": "sandboxConfirmTransaction"
+      },
+      "guard": "now < createdAt + payment window",
+      "emits": "transaction.approved"
+    },
+    {
+      "id": "checkout-success",
+      "from": [
+        "PENDING"
+      ],
+      "to": "APPROVED",
+      "trigger": {
+        "kind": "customer",
+        "operationId": "sandboxPaySession"
+      },
+      "guard": "outcome is `success` and now < createdAt + payment window",
+      "emits": "transaction.approved"
+    },
+    {
+      "id": "merchant-cancel",
+      "from": [
+        "PENDING"
+      ],
+      "to": "CANCELED",
+      "trigger": {
+        "kind": "merchant",
+        "operationId": "cancelPartnerTransactionByVendorReference"
+      },
+      "guard": "the transaction belongs to the merchant of the key",
+      "emits": "transaction.cancelled",
+      "decision": "ADR-004"
+    },
+    {
+      "id": "customer-cancel",
+      "from": [
+        "PENDING"
+      ],
+      "to": "CANCELED",
+      "trigger": {
+        "kind": "customer",
+        "operationId": "sandboxCancelTransaction"
+      },
+      "guard": "none (also used when the system cancels)",
+      "emits": "transaction.cancelled"
+    },
+    {
+      "id": "expire",
+      "from": [
+        "PENDING"
+      ],
+      "to": "EXPIRED",
+      "trigger": {
+        "kind": "clock",
+        "operationId": "sandboxAdvanceClock"
+      },
+      "guard": "now >= createdAt + payment window",
+      "emits": "transaction.expired"
+    },
+    {
+      "id": "complete",
+      "from": [
+        "APPROVED"
+      ],
+      "to": "COMPLETED",
+      "trigger": {
+        "kind": "system",
+        "operationId": "sandboxCompleteTransaction"
+      },
+      "guard": "every instalment has been collected",
+      "emits": null,
+      "decision": "ADR-009"
+    }
+  ],
+  "rejections": [
+    {
+      "from": [
+        "APPROVED",
+        "CANCELED",
+        "EXPIRED",
+        "COMPLETED"
+      ],
+      "trigger": {
+        "operationId": "cancelPartnerTransactionByVendorReference"
+      },
+      "status": 400,
+      "code": "TRANSACTION_NOT_PENDING"
+    },
+    {
+      "from": [
+        "APPROVED",
+        "CANCELED",
+        "EXPIRED",
+        "COMPLETED"
+      ],
+      "trigger": {
+        "operationId": "sandboxConfirmTransaction"
+      },
+      "status": 400,
+      "code": "TRANSACTION_NOT_PENDING"
+    },
+    {
+      "from": [
+        "APPROVED",
+        "CANCELED",
+        "EXPIRED",
+        "COMPLETED"
+      ],
+      "trigger": {
+        "operationId": "sandboxCancelTransaction"
+      },
+      "status": 400,
+      "code": "TRANSACTION_NOT_PENDING"
+    },
+    {
+      "from": [
+        "PENDING",
+        "CANCELED",
+        "EXPIRED",
+        "COMPLETED"
+      ],
+      "trigger": {
+        "operationId": "sandboxCompleteTransaction"
+      },
+      "status": 400,
+      "code": "TRANSACTION_NOT_APPROVED"
+    }
+  ]
+} as const;
+
+/** The error code catalogue: `ErrorCode`, each code with its one HTTP status. */
+export const errorCatalog = {
+  "VALIDATION_ERROR": {
+    "status": 400,
+    "description": "The request is malformed or fails validation (malformed JSON, missing or unknown field, wrong type or format, invalid phone format, a server-owned field sent). `error.details` names each failing field."
+  },
+  "INVALID_AMOUNT": {
+    "status": 400,
+    "description": "The session `total` is missing, not a valid amount (greater than 0, at most two decimals) or outside the allowed range of 500 to 15,000 MAD."
+  },
+  "INVALID_CURRENCY": {
+    "status": 400,
+    "description": "The session `currency` is missing or not a supported currency code (only MAD)."
+  },
+  "INVALID_ITEMS": {
+    "status": 400,
+    "description": "The session `items` array is missing, empty or has an invalid item."
+  },
+  "AMOUNT_MISMATCH": {
+    "status": 400,
+    "description": "`total` differs from the sum of price × quantity over the items (compared in integer centimes)."
+  },
+  "TRANSACTION_NOT_PENDING": {
+    "status": 400,
+    "description": "The transaction exists but is not in PENDING status, so it cannot be cancelled or confirmed."
+  },
+  "TRANSACTION_NOT_APPROVED": {
+    "status": 400,
+    "description": "The transaction exists but is not in APPROVED status, so it cannot be completed (sandbox)."
+  },
+  "INVALID_REDIRECT_URL": {
+    "status": 400,
+    "description": "The `redirect_url` is not an absolute http(s) URL on one of the merchant's allowed origins (open-redirect protection)."
+  },
+  "INVALID_API_KEY": {
+    "status": 401,
+    "description": "The API key is missing, unknown, revoked, duplicated, or of the wrong mode (a test key in production, a live key in the sandbox)."
+  },
+  "INVALID_SESSION_TOKEN": {
+    "status": 401,
+    "description": "The session token is missing, invalid, expired (over 3,600 s) or does not belong to the session of the transaction."
+  },
+  "TRANSACTION_NOT_FOUND": {
+    "status": 404,
+    "description": "The transaction does not exist or belongs to another merchant (both answered identically)."
+  },
+  "SESSION_NOT_FOUND": {
+    "status": 404,
+    "description": "The checkout session or payment intent does not exist or belongs to another merchant."
+  },
+  "DELIVERY_NOT_FOUND": {
+    "status": 404,
+    "description": "The webhook delivery does not exist or belongs to another merchant."
+  },
+  "ROUTE_NOT_FOUND": {
+    "status": 404,
+    "description": "No operation is defined for this method and path."
+  },
+  "DUPLICATE_VENDOR_REFERENCE": {
+    "status": 409,
+    "description": "The merchant already has a transaction with this `vendorReference`."
+  },
+  "PAYLOAD_TOO_LARGE": {
+    "status": 413,
+    "description": "The request body is larger than 100 kB."
+  },
+  "UNSUPPORTED_MEDIA_TYPE": {
+    "status": 415,
+    "description": "The request body is not sent as `application/json`."
+  },
+  "MERCHANT_INACTIVE": {
+    "status": 422,
+    "description": "The merchant account is not active."
+  },
+  "AMOUNT_OUT_OF_RANGE": {
+    "status": 422,
+    "description": "The transaction total is outside the allowed range of 500 to 15,000 MAD."
+  },
+  "CREDIT_LIMIT_EXCEEDED": {
+    "status": 422,
+    "description": "The total of the merchant's open (PENDING and APPROVED) transactions plus this one would exceed the merchant's credit limit."
+  },
+  "RATE_LIMIT_EXCEEDED": {
+    "status": 429,
+    "description": "More than 100 requests in the current 15-minute window for this API key. `error.retry_after` says how many seconds to wait."
+  },
+  "INTERNAL_ERROR": {
+    "status": 500,
+    "description": "An unexpected server problem. Nothing was changed; the request may be retried."
+  }
+} as const;
+
+export type ErrorCode = keyof typeof errorCatalog;
+
+/** Signing and retry rules of webhook delivery: `x-webhook-delivery` of `WebhookHeaders`. */
+export const webhookDelivery = {
+  "signature": {
+    "scheme": "standard-webhooks-v1",
+    "algorithm": "HMAC-SHA256",
+    "signedContent": "{webhook-id}.{webhook-timestamp}.{body}",
+    "secretPrefix": "whsec_",
+    "toleranceSeconds": 300
+  },
+  "retry": {
+    "delaysSeconds": [
+      0,
+      5,
+      300,
+      1800,
+      7200,
+      18000,
+      36000,
+      36000
+    ],
+    "jitter": 0.2,
+    "timeoutSeconds": 10,
+    "retryOn": "any status other than 2xx, a refused connection, a timeout",
+    "respectRetryAfter": [
+      429,
+      503
+    ],
+    "disableOn": [
+      410
+    ],
+    "followRedirects": false,
+    "sandboxCompression": 1000
+  },
+  "decision": "ADR-005"
+} as const;
+
+/** Lifetime of a session token, in seconds. */
+export const tokenLifetimeSeconds = 3600 as const;
+
+/** Per variant: each operation (method, path, success status, error codes by status), rate limits, webhook events. */
+export const variants = {
+  "v1": {
+    "operations": {
+      "createSession": {
+        "method": "POST",
+        "path": "/api/v1/public/sessions",
+        "tags": [
+          "Checkout"
+        ],
+        "sandbox": false,
+        "internal": false,
+        "security": [
+          "ApiKey"
+        ],
+        "errors": {
+          "400": [
+            "INVALID_AMOUNT",
+            "INVALID_CURRENCY",
+            "INVALID_ITEMS",
+            "AMOUNT_MISMATCH",
+            "VALIDATION_ERROR"
+          ],
+          "401": [
+            "INVALID_API_KEY"
+          ],
+          "413": [
+            "PAYLOAD_TOO_LARGE"
+          ],
+          "415": [
+            "UNSUPPORTED_MEDIA_TYPE"
+          ],
+          "429": [
+            "RATE_LIMIT_EXCEEDED"
+          ],
+          "500": [
+            "INTERNAL_ERROR"
+          ]
+        },
+        "successStatus": 200
+      },
+      "getTransactionStatusBySessionToken": {
+        "method": "GET",
+        "path": "/api/v1/public/transactions/{transaction_id}/status",
+        "tags": [
+          "Checkout"
+        ],
+        "sandbox": false,
+        "internal": false,
+        "security": [
+          "SessionToken"
+        ],
+        "errors": {
+          "400": [
+            "VALIDATION_ERROR"
+          ],
+          "401": [
+            "INVALID_SESSION_TOKEN"
+          ],
+          "404": [
+            "TRANSACTION_NOT_FOUND"
+          ],
+          "500": [
+            "INTERNAL_ERROR"
+          ]
+        },
+        "successStatus": 200
+      },
+      "verifyTransaction": {
+        "method": "GET",
+        "path": "/api/v1/public/transactions/{transactionId}",
+        "tags": [
+          "Checkout"
+        ],
+        "sandbox": false,
+        "internal": false,
+        "security": [
+          "ApiKey"
+        ],
+        "errors": {
+          "400": [
+            "VALIDATION_ERROR"
+          ],
+          "401": [
+            "INVALID_API_KEY"
+          ],
+          "404": [
+            "TRANSACTION_NOT_FOUND"
+          ],
+          "500": [
+            "INTERNAL_ERROR"
+          ]
+        },
+        "successStatus": 200
+      },
+      "createPartnerTransaction": {
+        "method": "POST",
+        "path": "/api/v1/public/partner/transactions",
+        "tags": [
+          "Partner transactions"
+        ],
+        "sandbox": false,
+        "internal": false,
+        "security": [
+          "ServiceKey"
+        ],
+        "errors": {
+          "400": [
+            "VALIDATION_ERROR",
+            "AMOUNT_MISMATCH"
+          ],
+          "401": [
+            "INVALID_API_KEY"
+          ],
+          "409": [
+            "DUPLICATE_VENDOR_REFERENCE"
+          ],
+          "413": [
+            "PAYLOAD_TOO_LARGE"
+          ],
+          "415": [
+            "UNSUPPORTED_MEDIA_TYPE"
+          ],
+          "422": [
+            "MERCHANT_INACTIVE",
+            "AMOUNT_OUT_OF_RANGE",
+            "CREDIT_LIMIT_EXCEEDED"
+          ],
+          "500": [
+            "INTERNAL_ERROR"
+          ]
+        },
+        "successStatus": 201
+      },
+      "getPartnerTransaction": {
+        "method": "GET",
+        "path": "/api/v1/public/partner/transactions/{transactionId}",
+        "tags": [
+          "Partner transactions"
+        ],
+        "sandbox": false,
+        "internal": false,
+        "security": [
+          "PartnerApiKey"
+        ],
+        "errors": {
+          "400": [
+            "VALIDATION_ERROR"
+          ],
+          "401": [
+            "INVALID_API_KEY"
+          ],
+          "404": [
+            "TRANSACTION_NOT_FOUND"
+          ],
+          "500": [
+            "INTERNAL_ERROR"
+          ]
+        },
+        "successStatus": 200
+      },
+      "getPartnerTransactionByVendorReference": {
+        "method": "GET",
+        "path": "/api/v1/public/partner/transactions/vendor/{vendorReference}",
+        "tags": [
+          "Partner transactions"
+        ],
+        "sandbox": false,
+        "internal": false,
+        "security": [
+          "PartnerApiKey"
+        ],
+        "errors": {
+          "400": [
+            "VALIDATION_ERROR"
+          ],
+          "401": [
+            "INVALID_API_KEY"
+          ],
+          "404": [
+            "TRANSACTION_NOT_FOUND"
+          ],
+          "500": [
+            "INTERNAL_ERROR"
+          ]
+        },
+        "successStatus": 200
+      },
+      "cancelPartnerTransactionByVendorReference": {
+        "method": "PUT",
+        "path": "/api/v1/public/partner/transactions/vendor/{vendorReference}/cancel",
+        "tags": [
+          "Partner transactions"
+        ],
+        "sandbox": false,
+        "internal": false,
+        "security": [
+          "PartnerApiKey"
+        ],
+        "errors": {
+          "400": [
+            "TRANSACTION_NOT_PENDING",
+            "VALIDATION_ERROR"
+          ],
+          "401": [
+            "INVALID_API_KEY"
+          ],
+          "404": [
+            "TRANSACTION_NOT_FOUND"
+          ],
+          "500": [
+            "INTERNAL_ERROR"
+          ]
+        },
+        "successStatus": 200
+      },
+      "sdkGetSession": {
+        "method": "GET",
+        "path": "/api/v1/public/sdk/session",
+        "tags": [
+          "SDK (internal)"
+        ],
+        "sandbox": false,
+        "internal": true,
+        "security": [
+          "SessionToken"
+        ],
+        "errors": {
+          "401": [
+            "INVALID_SESSION_TOKEN"
+          ],
+          "500": [
+            "INTERNAL_ERROR"
+          ]
+        },
+        "successStatus": 200
+      },
+      "sdkCreatePaymentIntent": {
+        "method": "POST",
+        "path": "/api/v1/public/sdk/payment-intents",
+        "tags": [
+          "SDK (internal)"
+        ],
+        "sandbox": false,
+        "internal": true,
+        "security": [
+          "SessionToken"
+        ],
+        "errors": {
+          "400": [
+            "INVALID_REDIRECT_URL",
+            "VALIDATION_ERROR"
+          ],
+          "401": [
+            "INVALID_SESSION_TOKEN"
+          ],
+          "413": [
+            "PAYLOAD_TOO_LARGE"
+          ],
+          "415": [
+            "UNSUPPORTED_MEDIA_TYPE"
+          ],
+          "500": [
+            "INTERNAL_ERROR"
+          ]
+        },
+        "successStatus": 201
+      },
+      "sdkSimulatePayment": {
+        "method": "POST",
+        "path": "/api/v1/public/sdk/payment-intents/{paymentIntentId}/simulate",
+        "tags": [
+          "SDK (internal)"
+        ],
+        "sandbox": true,
+        "internal": true,
+        "security": [
+          "SessionToken"
+        ],
+        "errors": {
+          "400": [
+            "TRANSACTION_NOT_PENDING",
+            "VALIDATION_ERROR"
+          ],
+          "401": [
+            "INVALID_SESSION_TOKEN"
+          ],
+          "404": [
+            "SESSION_NOT_FOUND"
+          ],
+          "413": [
+            "PAYLOAD_TOO_LARGE"
+          ],
+          "415": [
+            "UNSUPPORTED_MEDIA_TYPE"
+          ],
+          "500": [
+            "INTERNAL_ERROR"
+          ]
+        },
+        "successStatus": 200
+      },
+      "sandboxConfirmTransaction": {
+        "method": "POST",
+        "path": "/api/v1/sandbox/transactions/{transactionId}/confirm",
+        "tags": [
+          "Sandbox"
+        ],
+        "sandbox": true,
+        "internal": false,
+        "security": [
+          "ApiKey"
+        ],
+        "errors": {
+          "400": [
+            "TRANSACTION_NOT_PENDING",
+            "VALIDATION_ERROR"
+          ],
+          "401": [
+            "INVALID_API_KEY"
+          ],
+          "404": [
+            "TRANSACTION_NOT_FOUND"
+          ],
+          "500": [
+            "INTERNAL_ERROR"
+          ]
+        },
+        "successStatus": 200
+      },
+      "sandboxCancelTransaction": {
+        "method": "POST",
+        "path": "/api/v1/sandbox/transactions/{transactionId}/cancel",
+        "tags": [
+          "Sandbox"
+        ],
+        "sandbox": true,
+        "internal": false,
+        "security": [
+          "ApiKey"
+        ],
+        "errors": {
+          "400": [
+            "TRANSACTION_NOT_PENDING",
+            "VALIDATION_ERROR"
+          ],
+          "401": [
+            "INVALID_API_KEY"
+          ],
+          "404": [
+            "TRANSACTION_NOT_FOUND"
+          ],
+          "500": [
+            "INTERNAL_ERROR"
+          ]
+        },
+        "successStatus": 200
+      },
+      "sandboxCompleteTransaction": {
+        "method": "POST",
+        "path": "/api/v1/sandbox/transactions/{transactionId}/complete",
+        "tags": [
+          "Sandbox"
+        ],
+        "sandbox": true,
+        "internal": false,
+        "security": [
+          "ApiKey"
+        ],
+        "errors": {
+          "400": [
+            "TRANSACTION_NOT_APPROVED",
+            "VALIDATION_ERROR"
+          ],
+          "401": [
+            "INVALID_API_KEY"
+          ],
+          "404": [
+            "TRANSACTION_NOT_FOUND"
+          ],
+          "500": [
+            "INTERNAL_ERROR"
+          ]
+        },
+        "successStatus": 200
+      },
+      "sandboxPaySession": {
+        "method": "POST",
+        "path": "/api/v1/sandbox/sessions/pay",
+        "tags": [
+          "Sandbox"
+        ],
+        "sandbox": true,
+        "internal": false,
+        "security": [
+          "ApiKey"
+        ],
+        "errors": {
+          "400": [
+            "TRANSACTION_NOT_PENDING",
+            "VALIDATION_ERROR"
+          ],
+          "401": [
+            "INVALID_API_KEY",
+            "INVALID_SESSION_TOKEN"
+          ],
+          "404": [
+            "SESSION_NOT_FOUND"
+          ],
+          "413": [
+            "PAYLOAD_TOO_LARGE"
+          ],
+          "415": [
+            "UNSUPPORTED_MEDIA_TYPE"
+          ],
+          "500": [
+            "INTERNAL_ERROR"
+          ]
+        },
+        "successStatus": 200
+      },
+      "sandboxGetClock": {
+        "method": "GET",
+        "path": "/api/v1/sandbox/clock",
+        "tags": [
+          "Sandbox"
+        ],
+        "sandbox": true,
+        "internal": false,
+        "security": [
+          "ApiKey"
+        ],
+        "errors": {
+          "401": [
+            "INVALID_API_KEY"
+          ],
+          "500": [
+            "INTERNAL_ERROR"
+          ]
+        },
+        "successStatus": 200
+      },
+      "sandboxAdvanceClock": {
+        "method": "POST",
+        "path": "/api/v1/sandbox/clock/advance",
+        "tags": [
+          "Sandbox"
+        ],
+        "sandbox": true,
+        "internal": false,
+        "security": [
+          "ApiKey"
+        ],
+        "errors": {
+          "400": [
+            "VALIDATION_ERROR"
+          ],
+          "401": [
+            "INVALID_API_KEY"
+          ],
+          "413": [
+            "PAYLOAD_TOO_LARGE"
+          ],
+          "415": [
+            "UNSUPPORTED_MEDIA_TYPE"
+          ],
+          "500": [
+            "INTERNAL_ERROR"
+          ]
+        },
+        "successStatus": 200
+      },
+      "sandboxListSms": {
+        "method": "GET",
+        "path": "/api/v1/sandbox/sms",
+        "tags": [
+          "Sandbox"
+        ],
+        "sandbox": true,
+        "internal": false,
+        "security": [
+          "ApiKey"
+        ],
+        "errors": {
+          "401": [
+            "INVALID_API_KEY"
+          ],
+          "500": [
+            "INTERNAL_ERROR"
+          ]
+        },
+        "successStatus": 200
+      },
+      "sandboxListWebhookDeliveries": {
+        "method": "GET",
+        "path": "/api/v1/sandbox/webhook-deliveries",
+        "tags": [
+          "Sandbox"
+        ],
+        "sandbox": true,
+        "internal": false,
+        "security": [
+          "ApiKey"
+        ],
+        "errors": {
+          "401": [
+            "INVALID_API_KEY"
+          ],
+          "500": [
+            "INTERNAL_ERROR"
+          ]
+        },
+        "successStatus": 200
+      },
+      "sandboxRedeliverWebhook": {
+        "method": "POST",
+        "path": "/api/v1/sandbox/webhook-deliveries/{deliveryId}/redeliver",
+        "tags": [
+          "Sandbox"
+        ],
+        "sandbox": true,
+        "internal": false,
+        "security": [
+          "ApiKey"
+        ],
+        "errors": {
+          "400": [
+            "VALIDATION_ERROR"
+          ],
+          "401": [
+            "INVALID_API_KEY"
+          ],
+          "404": [
+            "DELIVERY_NOT_FOUND"
+          ],
+          "500": [
+            "INTERNAL_ERROR"
+          ]
+        },
+        "successStatus": 200
+      }
+    },
+    "rateLimits": {
+      "createSession": {
+        "limit": 100,
+        "windowSeconds": 900,
+        "retryAfterSeconds": 60,
+        "keyedOn": "api-key",
+        "counts": "every request authenticated by a valid key, whatever its outcome",
+        "decision": "ADR-006"
+      }
+    },
+    "webhookEvents": [
+      "transaction.approved",
+      "transaction.cancelled",
+      "transaction.expired"
+    ]
+  },
+  "v2": {
+    "operations": {
+      "createSession": {
+        "method": "POST",
+        "path": "/api/v1/public/sessions",
+        "tags": [
+          "Checkout"
+        ],
+        "sandbox": false,
+        "internal": false,
+        "security": [
+          "ApiKey"
+        ],
+        "errors": {
+          "400": [
+            "INVALID_AMOUNT",
+            "INVALID_CURRENCY",
+            "INVALID_ITEMS",
+            "AMOUNT_MISMATCH",
+            "VALIDATION_ERROR"
+          ],
+          "401": [
+            "INVALID_API_KEY"
+          ],
+          "413": [
+            "PAYLOAD_TOO_LARGE"
+          ],
+          "415": [
+            "UNSUPPORTED_MEDIA_TYPE"
+          ],
+          "429": [
+            "RATE_LIMIT_EXCEEDED"
+          ],
+          "500": [
+            "INTERNAL_ERROR"
+          ]
+        },
+        "successStatus": 200
+      },
+      "getTransactionStatusBySessionToken": {
+        "method": "GET",
+        "path": "/api/v1/public/transactions/{transaction_id}/status",
+        "tags": [
+          "Checkout"
+        ],
+        "sandbox": false,
+        "internal": false,
+        "security": [
+          "SessionToken"
+        ],
+        "errors": {
+          "400": [
+            "VALIDATION_ERROR"
+          ],
+          "401": [
+            "INVALID_SESSION_TOKEN"
+          ],
+          "404": [
+            "TRANSACTION_NOT_FOUND"
+          ],
+          "500": [
+            "INTERNAL_ERROR"
+          ]
+        },
+        "successStatus": 200
+      },
+      "createPartnerTransaction": {
+        "method": "POST",
+        "path": "/api/v1/public/partner/transactions",
+        "tags": [
+          "Partner transactions"
+        ],
+        "sandbox": false,
+        "internal": false,
+        "security": [
+          "ServiceKey"
+        ],
+        "errors": {
+          "400": [
+            "VALIDATION_ERROR",
+            "AMOUNT_MISMATCH"
+          ],
+          "401": [
+            "INVALID_API_KEY"
+          ],
+          "409": [
+            "DUPLICATE_VENDOR_REFERENCE"
+          ],
+          "413": [
+            "PAYLOAD_TOO_LARGE"
+          ],
+          "415": [
+            "UNSUPPORTED_MEDIA_TYPE"
+          ],
+          "422": [
+            "MERCHANT_INACTIVE",
+            "AMOUNT_OUT_OF_RANGE",
+            "CREDIT_LIMIT_EXCEEDED"
+          ],
+          "500": [
+            "INTERNAL_ERROR"
+          ]
+        },
+        "successStatus": 201
+      },
+      "getPartnerTransaction": {
+        "method": "GET",
+        "path": "/api/v1/public/partner/transactions/{transactionId}",
+        "tags": [
+          "Partner transactions"
+        ],
+        "sandbox": false,
+        "internal": false,
+        "security": [
+          "PartnerApiKey"
+        ],
+        "errors": {
+          "400": [
+            "VALIDATION_ERROR"
+          ],
+          "401": [
+            "INVALID_API_KEY"
+          ],
+          "404": [
+            "TRANSACTION_NOT_FOUND"
+          ],
+          "500": [
+            "INTERNAL_ERROR"
+          ]
+        },
+        "successStatus": 200
+      },
+      "getPartnerTransactionByVendorReference": {
+        "method": "GET",
+        "path": "/api/v1/public/partner/transactions/vendor/{vendorReference}",
+        "tags": [
+          "Partner transactions"
+        ],
+        "sandbox": false,
+        "internal": false,
+        "security": [
+          "PartnerApiKey"
+        ],
+        "errors": {
+          "400": [
+            "VALIDATION_ERROR"
+          ],
+          "401": [
+            "INVALID_API_KEY"
+          ],
+          "404": [
+            "TRANSACTION_NOT_FOUND"
+          ],
+          "500": [
+            "INTERNAL_ERROR"
+          ]
+        },
+        "successStatus": 200
+      },
+      "cancelPartnerTransactionByVendorReference": {
+        "method": "PUT",
+        "path": "/api/v1/public/partner/transactions/vendor/{vendorReference}/cancel",
+        "tags": [
+          "Partner transactions"
+        ],
+        "sandbox": false,
+        "internal": false,
+        "security": [
+          "PartnerApiKey"
+        ],
+        "errors": {
+          "400": [
+            "TRANSACTION_NOT_PENDING",
+            "VALIDATION_ERROR"
+          ],
+          "401": [
+            "INVALID_API_KEY"
+          ],
+          "404": [
+            "TRANSACTION_NOT_FOUND"
+          ],
+          "500": [
+            "INTERNAL_ERROR"
+          ]
+        },
+        "successStatus": 200
+      },
+      "sdkGetSession": {
+        "method": "GET",
+        "path": "/api/v1/public/sdk/session",
+        "tags": [
+          "SDK (internal)"
+        ],
+        "sandbox": false,
+        "internal": true,
+        "security": [
+          "SessionToken"
+        ],
+        "errors": {
+          "401": [
+            "INVALID_SESSION_TOKEN"
+          ],
+          "500": [
+            "INTERNAL_ERROR"
+          ]
+        },
+        "successStatus": 200
+      },
+      "sdkCreatePaymentIntent": {
+        "method": "POST",
+        "path": "/api/v1/public/sdk/payment-intents",
+        "tags": [
+          "SDK (internal)"
+        ],
+        "sandbox": false,
+        "internal": true,
+        "security": [
+          "SessionToken"
+        ],
+        "errors": {
+          "400": [
+            "INVALID_REDIRECT_URL",
+            "VALIDATION_ERROR"
+          ],
+          "401": [
+            "INVALID_SESSION_TOKEN"
+          ],
+          "413": [
+            "PAYLOAD_TOO_LARGE"
+          ],
+          "415": [
+            "UNSUPPORTED_MEDIA_TYPE"
+          ],
+          "500": [
+            "INTERNAL_ERROR"
+          ]
+        },
+        "successStatus": 201
+      },
+      "sdkSimulatePayment": {
+        "method": "POST",
+        "path": "/api/v1/public/sdk/payment-intents/{paymentIntentId}/simulate",
+        "tags": [
+          "SDK (internal)"
+        ],
+        "sandbox": true,
+        "internal": true,
+        "security": [
+          "SessionToken"
+        ],
+        "errors": {
+          "400": [
+            "TRANSACTION_NOT_PENDING",
+            "VALIDATION_ERROR"
+          ],
+          "401": [
+            "INVALID_SESSION_TOKEN"
+          ],
+          "404": [
+            "SESSION_NOT_FOUND"
+          ],
+          "413": [
+            "PAYLOAD_TOO_LARGE"
+          ],
+          "415": [
+            "UNSUPPORTED_MEDIA_TYPE"
+          ],
+          "500": [
+            "INTERNAL_ERROR"
+          ]
+        },
+        "successStatus": 200
+      },
+      "sandboxConfirmTransaction": {
+        "method": "POST",
+        "path": "/api/v1/sandbox/transactions/{transactionId}/confirm",
+        "tags": [
+          "Sandbox"
+        ],
+        "sandbox": true,
+        "internal": false,
+        "security": [
+          "ApiKey"
+        ],
+        "errors": {
+          "400": [
+            "TRANSACTION_NOT_PENDING",
+            "VALIDATION_ERROR"
+          ],
+          "401": [
+            "INVALID_API_KEY"
+          ],
+          "404": [
+            "TRANSACTION_NOT_FOUND"
+          ],
+          "500": [
+            "INTERNAL_ERROR"
+          ]
+        },
+        "successStatus": 200
+      },
+      "sandboxCancelTransaction": {
+        "method": "POST",
+        "path": "/api/v1/sandbox/transactions/{transactionId}/cancel",
+        "tags": [
+          "Sandbox"
+        ],
+        "sandbox": true,
+        "internal": false,
+        "security": [
+          "ApiKey"
+        ],
+        "errors": {
+          "400": [
+            "TRANSACTION_NOT_PENDING",
+            "VALIDATION_ERROR"
+          ],
+          "401": [
+            "INVALID_API_KEY"
+          ],
+          "404": [
+            "TRANSACTION_NOT_FOUND"
+          ],
+          "500": [
+            "INTERNAL_ERROR"
+          ]
+        },
+        "successStatus": 200
+      },
+      "sandboxCompleteTransaction": {
+        "method": "POST",
+        "path": "/api/v1/sandbox/transactions/{transactionId}/complete",
+        "tags": [
+          "Sandbox"
+        ],
+        "sandbox": true,
+        "internal": false,
+        "security": [
+          "ApiKey"
+        ],
+        "errors": {
+          "400": [
+            "TRANSACTION_NOT_APPROVED",
+            "VALIDATION_ERROR"
+          ],
+          "401": [
+            "INVALID_API_KEY"
+          ],
+          "404": [
+            "TRANSACTION_NOT_FOUND"
+          ],
+          "500": [
+            "INTERNAL_ERROR"
+          ]
+        },
+        "successStatus": 200
+      },
+      "sandboxPaySession": {
+        "method": "POST",
+        "path": "/api/v1/sandbox/sessions/pay",
+        "tags": [
+          "Sandbox"
+        ],
+        "sandbox": true,
+        "internal": false,
+        "security": [
+          "ApiKey"
+        ],
+        "errors": {
+          "400": [
+            "TRANSACTION_NOT_PENDING",
+            "VALIDATION_ERROR"
+          ],
+          "401": [
+            "INVALID_API_KEY",
+            "INVALID_SESSION_TOKEN"
+          ],
+          "404": [
+            "SESSION_NOT_FOUND"
+          ],
+          "413": [
+            "PAYLOAD_TOO_LARGE"
+          ],
+          "415": [
+            "UNSUPPORTED_MEDIA_TYPE"
+          ],
+          "500": [
+            "INTERNAL_ERROR"
+          ]
+        },
+        "successStatus": 200
+      },
+      "sandboxGetClock": {
+        "method": "GET",
+        "path": "/api/v1/sandbox/clock",
+        "tags": [
+          "Sandbox"
+        ],
+        "sandbox": true,
+        "internal": false,
+        "security": [
+          "ApiKey"
+        ],
+        "errors": {
+          "401": [
+            "INVALID_API_KEY"
+          ],
+          "500": [
+            "INTERNAL_ERROR"
+          ]
+        },
+        "successStatus": 200
+      },
+      "sandboxAdvanceClock": {
+        "method": "POST",
+        "path": "/api/v1/sandbox/clock/advance",
+        "tags": [
+          "Sandbox"
+        ],
+        "sandbox": true,
+        "internal": false,
+        "security": [
+          "ApiKey"
+        ],
+        "errors": {
+          "400": [
+            "VALIDATION_ERROR"
+          ],
+          "401": [
+            "INVALID_API_KEY"
+          ],
+          "413": [
+            "PAYLOAD_TOO_LARGE"
+          ],
+          "415": [
+            "UNSUPPORTED_MEDIA_TYPE"
+          ],
+          "500": [
+            "INTERNAL_ERROR"
+          ]
+        },
+        "successStatus": 200
+      },
+      "sandboxListSms": {
+        "method": "GET",
+        "path": "/api/v1/sandbox/sms",
+        "tags": [
+          "Sandbox"
+        ],
+        "sandbox": true,
+        "internal": false,
+        "security": [
+          "ApiKey"
+        ],
+        "errors": {
+          "401": [
+            "INVALID_API_KEY"
+          ],
+          "500": [
+            "INTERNAL_ERROR"
+          ]
+        },
+        "successStatus": 200
+      },
+      "sandboxListWebhookDeliveries": {
+        "method": "GET",
+        "path": "/api/v1/sandbox/webhook-deliveries",
+        "tags": [
+          "Sandbox"
+        ],
+        "sandbox": true,
+        "internal": false,
+        "security": [
+          "ApiKey"
+        ],
+        "errors": {
+          "401": [
+            "INVALID_API_KEY"
+          ],
+          "500": [
+            "INTERNAL_ERROR"
+          ]
+        },
+        "successStatus": 200
+      },
+      "sandboxRedeliverWebhook": {
+        "method": "POST",
+        "path": "/api/v1/sandbox/webhook-deliveries/{deliveryId}/redeliver",
+        "tags": [
+          "Sandbox"
+        ],
+        "sandbox": true,
+        "internal": false,
+        "security": [
+          "ApiKey"
+        ],
+        "errors": {
+          "400": [
+            "VALIDATION_ERROR"
+          ],
+          "401": [
+            "INVALID_API_KEY"
+          ],
+          "404": [
+            "DELIVERY_NOT_FOUND"
+          ],
+          "500": [
+            "INTERNAL_ERROR"
+          ]
+        },
+        "successStatus": 200
+      }
+    },
+    "rateLimits": {
+      "createSession": {
+        "limit": 100,
+        "windowSeconds": 900,
+        "retryAfterSeconds": 60,
+        "keyedOn": "api-key",
+        "counts": "every request authenticated by a valid key, whatever its outcome",
+        "decision": "ADR-006"
+      }
+    },
+    "webhookEvents": [
+      "transaction.approved",
+      "transaction.cancelled",
+      "transaction.expired"
+    ]
+  }
+} as const;
+
+export type VariantKey = keyof typeof variants;
+export type OperationId<V extends VariantKey = VariantKey> = keyof (typeof variants)[V]["operations"];

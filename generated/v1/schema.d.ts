@@ -1,0 +1,2217 @@
+/**
+ * GENERATED FILE — DO NOT EDIT.
+ * Written by `npm run generate` from spec/ (the source of truth); edit spec/ and regenerate.
+ */
+export interface paths {
+    "/api/v1/public/partner/transactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a partner transaction (B1)
+         * @description Creates a transaction for a customer from the merchant's backend, POS or ERP. The
+         *     transaction starts `PENDING` with `updatedAt: null`, and the customer receives an
+         *     SMS asking to confirm. It becomes `EXPIRED` if not confirmed within the payment
+         *     window (30 minutes by default, ADR-010).
+         *
+         *     Validation problems get 400 `VALIDATION_ERROR` (or `AMOUNT_MISMATCH`), business
+         *     rules 422, a `vendorReference` already used by this merchant 409 (ADR-002).
+         */
+        post: operations["createPartnerTransaction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/public/partner/transactions/{transactionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a partner transaction by id (B2)
+         * @description Reads a transaction of the merchant of the key. A transaction that does not exist and
+         *     one of another merchant get the same 404 body. A `PENDING` transaction whose payment
+         *     window has passed is never shown as `PENDING`: it reads as `EXPIRED`.
+         */
+        get: operations["getPartnerTransaction"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/public/partner/transactions/vendor/{vendorReference}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a partner transaction by vendor reference (B3)
+         * @description Reads the merchant's transaction with this `vendorReference`. Answers and errors as
+         *     B2.
+         */
+        get: operations["getPartnerTransactionByVendorReference"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/public/partner/transactions/vendor/{vendorReference}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Cancel a partner transaction by vendor reference (B4)
+         * @description Cancels the merchant's transaction with this `vendorReference`. Allowed only while it
+         *     is `PENDING`; from any other status (`APPROVED`, `CANCELED`, `EXPIRED`,
+         *     `COMPLETED`) the answer is 400 `TRANSACTION_NOT_PENDING` and nothing changes. The
+         *     cancellation sends `transaction.cancelled` (ADR-004). No request body. Cancel by
+         *     transaction id is not offered (ADR-016).
+         */
+        put: operations["cancelPartnerTransactionByVendorReference"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/public/sdk/payment-intents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a payment intent (internal)
+         * @description Called by the browser SDK when the shopper presses the payment button. Checks
+         *     `redirect_url` and `origin` against the merchant's allowed origins (ADR-017) and
+         *     returns the hosted checkout page to open (redirect or popup). Not for merchants' own
+         *     use.
+         */
+        post: operations["sdkCreatePaymentIntent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/public/sdk/payment-intents/{paymentIntentId}/simulate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Simulate the payment of an intent (internal, test mode)
+         * @description Called by the hosted checkout page's **Simulate Success** and **Simulate Failed** buttons for a session created with a test key. Same effect as `sandboxPaySession`. Not for merchants' own use.
+         */
+        post: operations["sdkSimulatePayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/public/sdk/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the session for the payment button (internal)
+         * @description Called by the browser SDK with the session token to show the order total and the 2x/3x/4x instalment preview. Not for merchants' own use.
+         */
+        get: operations["sdkGetSession"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/public/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a checkout session (A1)
+         * @description Creates a checkout session from the merchant backend and returns its token, which the
+         *     browser SDK uses to show the payment button. Tokens live 3,600 seconds.
+         *
+         *     **Variant 1**: `total` is a JSON number; the answer is `{ token, expiresAt }`.
+         *
+         *     Rate limit: 100 requests per 15-minute window per API key (ADR-006); every answer
+         *     carries the `RateLimit-*` headers, and the 101st request of a window gets 429.
+         */
+        post: operations["createSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/public/transactions/{transaction_id}/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Verify a transaction by session token (A2)
+         * @description Verifies, from the merchant backend, the transaction the shopper's browser reported
+         *     (payment callback or redirect). The token must be the one of the session the
+         *     transaction was paid in, and within its 3,600-second lifetime; a token of another
+         *     session gets 401. Only `APPROVED` means the order may be fulfilled. Dates are
+         *     `DD/MM/YY HH:MM:SS` in UTC (ADR-007).
+         */
+        get: operations["getTransactionStatusBySessionToken"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/public/transactions/{transactionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Verify a transaction by API key (A3, Variant 1)
+         * @description Verifies a checkout transaction of the merchant from its backend with the API key.
+         *     Variant 1 only. A transaction of another merchant is answered as not found.
+         */
+        get: operations["verifyTransaction"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sandbox/clock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the sandbox clock
+         * @description The merchant's sandbox time. Each test merchant has its own clock, so test runs of different merchants do not disturb each other. Test keys only.
+         */
+        get: operations["sandboxGetClock"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sandbox/clock/advance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Advance the sandbox clock
+         * @description Moves the merchant's sandbox clock forward. Before the answer, every `PENDING`
+         *     transaction whose payment window has passed becomes `EXPIRED` (and
+         *     `transaction.expired` is recorded), session tokens past 3,600 s stop being
+         *     accepted, rate-limit windows reset, and webhook retries fall due on the compressed
+         *     sandbox schedule. The clock never moves back. Test keys only.
+         */
+        post: operations["sandboxAdvanceClock"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sandbox/sessions/pay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pay a checkout session (sandbox)
+         * @description Does what the shopper does on the hosted checkout page in test mode: creates the
+         *     session's checkout transaction (`PENDING`) and, with outcome `success` (Simulate
+         *     Success), approves it and sends `transaction.approved`; with outcome `failed`
+         *     (Simulate Failed) it stays `PENDING`. Paying again a session whose transaction is
+         *     `PENDING` reuses that transaction. Verify the result with A2 (and A3 in Variant 1).
+         *     Test keys only.
+         */
+        post: operations["sandboxPaySession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sandbox/sms": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the SMS outbox (sandbox)
+         * @description The confirmation SMS the sandbox would have sent to customers of this merchant, oldest first. Nothing leaves the sandbox. Test keys only.
+         */
+        get: operations["sandboxListSms"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sandbox/transactions/{transactionId}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Customer cancels a transaction (sandbox)
+         * @description Does what the customer (or the system) does when cancelling the payment:
+         *     `PENDING` → `CANCELED`, and `transaction.cancelled` is sent. Refused with 400
+         *     `TRANSACTION_NOT_PENDING` from any other status. Test keys only.
+         */
+        post: operations["sandboxCancelTransaction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sandbox/transactions/{transactionId}/complete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Collect every instalment (sandbox)
+         * @description Marks every instalment of an `APPROVED` transaction as collected: `APPROVED` →
+         *     `COMPLETED` (ADR-009). No webhook is sent. Refused with 400
+         *     `TRANSACTION_NOT_APPROVED` from any other status. Test keys only.
+         */
+        post: operations["sandboxCompleteTransaction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sandbox/transactions/{transactionId}/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Customer confirms a transaction (sandbox)
+         * @description Does what the customer does when answering the confirmation SMS (or paying a
+         *     checkout transaction): `PENDING` → `APPROVED`, and `transaction.approved` is
+         *     sent. Refused with 400 `TRANSACTION_NOT_PENDING` from any other status; a
+         *     transaction whose payment window has passed is already `EXPIRED`. Test keys only.
+         */
+        post: operations["sandboxConfirmTransaction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sandbox/webhook-deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List webhook deliveries (sandbox)
+         * @description Every webhook event of this merchant with each attempt to deliver it (time, status, duration), newest first. Test keys only.
+         */
+        get: operations["sandboxListWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sandbox/webhook-deliveries/{deliveryId}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Redeliver a webhook (sandbox)
+         * @description Sends the event again at once with the same `webhook-id` and body (a fresh timestamp and signature), whatever its state, and records the attempt. Re-enables an endpoint disabled by a 410. Test keys only.
+         */
+        post: operations["sandboxRedeliverWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export interface webhooks {
+    "transaction.approved": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * transaction.approved
+         * @description Sent to the merchant's webhook URL. See the event schema for when. Signed with the
+         *     merchant's secret (Standard Webhooks v1, ADR-005): verify `webhook-signature` over
+         *     `webhook-id.webhook-timestamp.body` before processing. Answer 2xx at once and
+         *     process asynchronously; the same event may arrive more than once with the same
+         *     `webhook-id`. Anything else is retried on the schedule of ADR-005
+         *     (`x-webhook-delivery` of `WebhookHeaders`); 410 disables the endpoint.
+         */
+        post: operations["webhookTransactionApproved"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "transaction.cancelled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * transaction.cancelled
+         * @description Sent to the merchant's webhook URL. See the event schema for when. Signed with the
+         *     merchant's secret (Standard Webhooks v1, ADR-005): verify `webhook-signature` over
+         *     `webhook-id.webhook-timestamp.body` before processing. Answer 2xx at once and
+         *     process asynchronously; the same event may arrive more than once with the same
+         *     `webhook-id`. Anything else is retried on the schedule of ADR-005
+         *     (`x-webhook-delivery` of `WebhookHeaders`); 410 disables the endpoint.
+         */
+        post: operations["webhookTransactionCancelled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "transaction.expired": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * transaction.expired
+         * @description Sent to the merchant's webhook URL. See the event schema for when. Signed with the
+         *     merchant's secret (Standard Webhooks v1, ADR-005): verify `webhook-signature` over
+         *     `webhook-id.webhook-timestamp.body` before processing. Answer 2xx at once and
+         *     process asynchronously; the same event may arrive more than once with the same
+         *     `webhook-id`. Anything else is retried on the schedule of ADR-005
+         *     (`x-webhook-delivery` of `WebhookHeaders`); 410 disables the endpoint.
+         */
+        post: operations["webhookTransactionExpired"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export interface components {
+    schemas: {
+        /**
+         * CheckoutSessionSummary
+         * @description What the browser SDK and the hosted page show of a checkout session (internal).
+         */
+        CheckoutSessionSummary: {
+            currency: components["schemas"]["Currency"];
+            /**
+             * Format: date-time
+             * @description When the session token expires.
+             */
+            expires_at: string;
+            /** @description The order lines. */
+            items: components["schemas"]["SessionItem"][];
+            /** @description Merchant name. */
+            merchant_name: string;
+            /** @description The session reference. */
+            session_id: string;
+            /** @description Store name. */
+            store_name: string;
+            /** @description True for a session created with a test key (the hosted page then offers Simulate Success / Simulate Failed). */
+            test_mode: boolean;
+            /** @description Order total in MAD. */
+            total: components["schemas"]["Money"];
+        };
+        /**
+         * CheckoutStatus
+         * @description Status as reported by the session-token verification (A2) and the key verification
+         *     (A3). Only `APPROVED` means the payment succeeded and the order may be fulfilled.
+         *     A checkout transaction that is `EXPIRED` or `COMPLETED` internally is reported here
+         *     as `CANCELED` and `APPROVED` respectively (see ADR-008).
+         * @enum {string}
+         */
+        CheckoutStatus: "APPROVED" | "PENDING" | "CANCELED";
+        /**
+         * Currency
+         * @description ISO 4217 currency code. Only Moroccan dirham (`MAD`) is supported.
+         * @example MAD
+         * @enum {string}
+         */
+        Currency: "MAD";
+        /**
+         * CustomerPhone
+         * @description The customer's mobile number in international form without the plus sign: digits
+         *     only, beginning with the country code (E.164 without `+`: 8 to 15 digits, first digit
+         *     not 0), for example `212612345678` for a Moroccan number.
+         * @example 212612345678
+         */
+        CustomerPhone: string;
+        /**
+         * Error
+         * @description The error body of every endpoint: `{ "error": { "code", "message" } }` (ADR-001).
+         *     `message` is for humans and may change; `code` is stable and is what clients branch on.
+         */
+        Error: {
+            error: {
+                code: components["schemas"]["ErrorCode"];
+                /** @description For `VALIDATION_ERROR` and the session codes, one entry per failing field. */
+                details?: components["schemas"]["ErrorDetail"][];
+                /** @description Human-readable explanation. */
+                message: string;
+                /** @description With `RATE_LIMIT_EXCEEDED` only, the number of seconds to wait before retrying (60). */
+                retry_after?: number;
+            };
+        };
+        /**
+         * ErrorCode
+         * @description The catalogue of error codes. Each code has exactly one HTTP status (`x-status`); each
+         *     operation's error responses narrow `error.code` to the codes that operation can
+         *     answer. The error reference of the docs is generated from this catalogue.
+         */
+        ErrorCode: string & ("VALIDATION_ERROR" | "INVALID_AMOUNT" | "INVALID_CURRENCY" | "INVALID_ITEMS" | "AMOUNT_MISMATCH" | "TRANSACTION_NOT_PENDING" | "TRANSACTION_NOT_APPROVED" | "INVALID_REDIRECT_URL" | "INVALID_API_KEY" | "INVALID_SESSION_TOKEN" | "TRANSACTION_NOT_FOUND" | "SESSION_NOT_FOUND" | "DELIVERY_NOT_FOUND" | "ROUTE_NOT_FOUND" | "DUPLICATE_VENDOR_REFERENCE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "MERCHANT_INACTIVE" | "AMOUNT_OUT_OF_RANGE" | "CREDIT_LIMIT_EXCEEDED" | "RATE_LIMIT_EXCEEDED" | "INTERNAL_ERROR");
+        /**
+         * ErrorDetail
+         * @description One failing field of a request.
+         */
+        ErrorDetail: {
+            /** @description What is wrong with it. */
+            message: string;
+            /** @description JSON Pointer of the field in the request (`/items/0/quantity`), or the name of the parameter or header (`header.X-API-Key`). */
+            path: string;
+        };
+        /**
+         * LocalDateTime
+         * @description Date and time in the form `DD/MM/YY HH:MM:SS` (day first, two-digit year, 24-hour
+         *     clock), always in UTC. Used by the session-token verification record (A2).
+         * @example 20/11/26 14:05:09
+         */
+        LocalDateTime: string;
+        /**
+         * Locale
+         * @description Language of the payment button and the hosted page (ADR-015). `ar` is laid out right to left.
+         * @default en
+         * @enum {string}
+         */
+        Locale: "en" | "fr" | "ar";
+        /**
+         * Money
+         * Format: mad
+         * @description An amount in Moroccan dirham (MAD), as a JSON number with at most two decimal places
+         *     (centimes). Servers and clients compare and sum amounts in integer centimes, never
+         *     with binary floating point. The `mad` format means exactly that: a finite number,
+         *     at most two decimal places.
+         * @example 1299.5
+         */
+        Money: number;
+        /**
+         * OrderReference
+         * @description Service-generated order reference, `ORD-` followed by 10 characters from `0-9A-Z`.
+         * @example ORD-7K2M9Q4XAB
+         */
+        OrderReference: string;
+        /**
+         * PartnerTransaction
+         * @description A partner transaction, as returned by create (201), get (200) and cancel (200).
+         */
+        PartnerTransaction: {
+            /**
+             * Format: date-time
+             * @description Creation time (ISO 8601 UTC).
+             */
+            createdAt: string;
+            currency: components["schemas"]["Currency"];
+            customerPhone: components["schemas"]["CustomerPhone"];
+            /**
+             * Format: uuid
+             * @description Transaction id.
+             */
+            id: string;
+            /** @description Line items. */
+            items: components["schemas"]["PartnerTransactionItem"][];
+            /** @description Merchant name. */
+            merchantName: string;
+            orderReference: components["schemas"]["OrderReference"];
+            status: components["schemas"]["TransactionStatus"];
+            /** @description Store name. */
+            storeName: string;
+            /** @description Amount in MAD. */
+            totalAmount: components["schemas"]["Money"];
+            /**
+             * Format: date-time
+             * @description Time of the last change (ISO 8601 UTC); null right after creation, set by every change.
+             */
+            updatedAt: string | null;
+            /** @description The merchant's own order id as supplied at creation, or null when none was supplied. */
+            vendorReference: components["schemas"]["VendorReference"] | null;
+        };
+        /**
+         * PartnerTransactionCreateRequest
+         * @description Request to create a partner transaction (B1). `total` must equal the sum of
+         *     `unitPrice × quantity` over `items`, compared in integer centimes (`AMOUNT_MISMATCH`
+         *     otherwise). Server-owned fields (`id`, `status`, `orderReference`, `createdAt`, …)
+         *     are refused.
+         */
+        PartnerTransactionCreateRequest: {
+            /** @description Must be `MAD`. */
+            currency: components["schemas"]["Currency"];
+            customerPhone: components["schemas"]["CustomerPhone"];
+            /** @description Line items, at least one. */
+            items: components["schemas"]["PartnerTransactionItemInput"][];
+            /** @description Amount in MAD. The allowed range is a business rule (422 `AMOUNT_OUT_OF_RANGE`), not a validation rule. */
+            total: components["schemas"]["Money"];
+            vendorReference?: components["schemas"]["VendorReference"];
+        };
+        /**
+         * PartnerTransactionItem
+         * @description A line item as stored. The same shape is returned by create, get and cancel
+         *     (ADR-013); `reference` and `categoryId` are `null` when they were not supplied.
+         */
+        PartnerTransactionItem: {
+            /**
+             * Format: int64
+             * @description Product category id, or null.
+             */
+            categoryId: number | null;
+            /**
+             * Format: uuid
+             * @description Item id (UUID) given by the service.
+             */
+            id: string;
+            /** @description Product name. */
+            name: string;
+            /** @description Quantity. */
+            quantity: number;
+            /** @description Product SKU, or null. */
+            reference: string | null;
+            /** @description Unit price in MAD. */
+            unitPrice: components["schemas"]["Money"];
+        };
+        /**
+         * PartnerTransactionItemInput
+         * @description One line item of a partner transaction request.
+         */
+        PartnerTransactionItemInput: {
+            /**
+             * Format: int64
+             * @description Product category id (a 64-bit integer).
+             */
+            categoryId?: number;
+            /** @description Product name, at most 200 characters. */
+            name: string;
+            /** @description Quantity, a whole number of at least 1. */
+            quantity: number;
+            /** @description Product SKU, at most 100 characters. */
+            reference?: string;
+            /** @description Unit price in MAD, at least 0.01. */
+            unitPrice: components["schemas"]["Money"];
+        };
+        /**
+         * PaymentIntent
+         * @description A payment intent created by the browser SDK (internal).
+         */
+        PaymentIntent: {
+            /** @description The hosted checkout page for this intent (absolute URL). */
+            checkout_url: string;
+            /**
+             * Format: uuid
+             * @description The payment intent.
+             */
+            payment_intent_id: string;
+        };
+        /**
+         * PaymentIntentRequest
+         * @description Sent by the browser SDK when the shopper presses the payment button (internal).
+         */
+        PaymentIntentRequest: {
+            /**
+             * @description The flow the SDK runs.
+             * @default redirect
+             * @enum {string}
+             */
+            flow: "redirect" | "popup" | "button";
+            locale?: components["schemas"]["Locale"];
+            /** @description The merchant page's origin, to which the hosted page posts its result in the popup flow. Must be one of the merchant's allowed origins. */
+            origin?: string;
+            /** @description Where the hosted page sends the shopper back (redirect flow). Must be on one of the merchant's allowed origins. Omitted in the popup flow. */
+            redirect_url?: string;
+        };
+        /**
+         * RedirectStatus
+         * @description The `status` query parameter added to `redirect_url` when the shopper comes back
+         *     (ADR-014): `SUCCESS` (paid, APPROVED), `FAILED` (payment failed, the transaction
+         *     stays PENDING), `CANCELLED` (the shopper left the hosted page; `transaction_id` is
+         *     absent when no transaction was created). Never proof of payment: verify with A2.
+         * @enum {string}
+         */
+        RedirectStatus: "SUCCESS" | "FAILED" | "CANCELLED";
+        /**
+         * SandboxClock
+         * @description The sandbox clock of the merchant of the key.
+         */
+        SandboxClock: {
+            /**
+             * Format: date-time
+             * @description The merchant's sandbox time (ISO 8601 UTC), real time plus the offset.
+             */
+            now: string;
+            /** @description How far this merchant's clock has been advanced, in seconds. */
+            offsetSeconds: number;
+        };
+        /**
+         * SandboxClockAdvanceRequest
+         * @description Moves the merchant's sandbox clock forward. Expiries, token lifetimes, rate-limit windows and webhook retries that fall due are processed before the answer.
+         */
+        SandboxClockAdvanceRequest: {
+            /** @description Seconds to advance (1 second to 30 days). */
+            seconds: number;
+        };
+        /**
+         * SessionCurrency
+         * @description Currency of the session. Only `MAD` is supported; anything else is `INVALID_CURRENCY`.
+         */
+        SessionCurrency: components["schemas"]["Currency"];
+        /**
+         * SessionItem
+         * @description One order line of a checkout session.
+         */
+        SessionItem: {
+            /** @description Unique product identifier in the merchant's catalogue. */
+            id: string;
+            /** @description Product name. */
+            name: string;
+            /** @description Unit price in MAD (at least 0.01, at most two decimals). */
+            price: components["schemas"]["Money"];
+            /** @description Quantity (a whole number, at least 1). */
+            quantity: number;
+        };
+        /**
+         * SessionItems
+         * @description Order items (at least one). Any problem with the array or one of its items is
+         *     reported as `INVALID_ITEMS`.
+         */
+        SessionItems: components["schemas"]["SessionItem"][];
+        /**
+         * SessionPaymentRequest
+         * @description What the shopper does on the hosted checkout page in test mode: **Simulate Success**
+         *     (`success`, the transaction becomes APPROVED) or **Simulate Failed** (`failed`, the
+         *     transaction stays PENDING).
+         */
+        SessionPaymentRequest: {
+            /** @description The shopper's phone (defaults to the sandbox test number 212600000000). */
+            customerPhone?: components["schemas"]["CustomerPhone"];
+            /**
+             * @description The simulated outcome.
+             * @enum {string}
+             */
+            outcome: "success" | "failed";
+            /** @description The token of the session to pay (`token` in Variant 1, `session_token` in Variant 2). */
+            session_token: string;
+        };
+        /**
+         * SessionPaymentResult
+         * @description The checkout transaction after a simulated payment, and where the shopper is sent back to.
+         */
+        SessionPaymentResult: {
+            /**
+             * Format: uuid
+             * @description The payment intent.
+             */
+            payment_intent_id: string;
+            redirect_status: components["schemas"]["RedirectStatus"];
+            /**
+             * Format: uri
+             * @description The merchant's `redirect_url` with `status` and `transaction_id` added, when the intent has one.
+             */
+            redirect_url?: string;
+            status: components["schemas"]["CheckoutStatus"];
+            /**
+             * Format: uuid
+             * @description The checkout transaction (verify it with A2 or A3).
+             */
+            transaction_id: string;
+        };
+        /**
+         * SessionRequestV1
+         * @description Checkout session request, Variant 1: `total` is a JSON number. The total must lie in
+         *     the allowed amount range (500 to 15,000 MAD) and equal the sum of `price × quantity`
+         *     over `items`, compared in integer centimes (`AMOUNT_MISMATCH` otherwise).
+         */
+        SessionRequestV1: {
+            currency: components["schemas"]["SessionCurrency"];
+            items: components["schemas"]["SessionItems"];
+            /** @description Total order amount in MAD, 500.00 to 15,000.00, at most two decimals. */
+            total: components["schemas"]["Money"];
+        };
+        /**
+         * SessionResponseV1
+         * @description Session created (Variant 1).
+         */
+        SessionResponseV1: {
+            /**
+             * Format: date-time
+             * @description When the token stops being accepted (ISO 8601 UTC), 3,600 s after creation.
+             */
+            expiresAt: string;
+            /** @description The session token, handed to the browser SDK (`init({ sessionToken })`) and sent as `X-Session-Token` to A2. */
+            token: string;
+        };
+        /**
+         * SimulatePaymentRequest
+         * @description The button the shopper pressed on the hosted page in test mode.
+         */
+        SimulatePaymentRequest: {
+            customerPhone?: components["schemas"]["CustomerPhone"];
+            /**
+             * @description `success` for Simulate Success, `failed` for Simulate Failed.
+             * @enum {string}
+             */
+            outcome: "success" | "failed";
+        };
+        /**
+         * SmsMessage
+         * @description A text message recorded in the sandbox SMS outbox.
+         */
+        SmsMessage: {
+            /** @description The text sent, with the confirmation link. */
+            body: string;
+            /**
+             * Format: uuid
+             * @description Message id.
+             */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When it was sent (sandbox clock, ISO 8601 UTC).
+             */
+            sentAt: string;
+            to: components["schemas"]["CustomerPhone"];
+            /**
+             * Format: uuid
+             * @description The transaction the customer is asked to confirm.
+             */
+            transactionId: string;
+        };
+        /**
+         * SmsOutbox
+         * @description The merchant's sandbox SMS outbox, oldest first.
+         */
+        SmsOutbox: {
+            data: components["schemas"]["SmsMessage"][];
+        };
+        /**
+         * TransactionApprovedEvent
+         * @description Sent when a transaction becomes APPROVED: the customer confirmed a partner transaction
+         *     or paid a checkout session (ADR-003). Carries `data.approvedAt`.
+         * @example {
+         *       "event": "transaction.approved",
+         *       "timestamp": "2026-11-20T14:35:09.123Z",
+         *       "data": {
+         *         "id": "3f0c9a52-8a7e-4f57-9b43-2f6d3c1e9a10",
+         *         "vendorReference": "ORDER-2026-000123",
+         *         "orderReference": "ORD-7K2M9Q4XAB",
+         *         "status": "APPROVED",
+         *         "amount": 1299.5,
+         *         "currency": "MAD",
+         *         "customerPhone": "212612345678",
+         *         "merchantName": "Atlas Electronics",
+         *         "storeName": "Atlas Casablanca",
+         *         "createdAt": "2026-11-20T14:05:09.000Z",
+         *         "approvedAt": "2026-11-20T14:35:09.000Z"
+         *       }
+         *     }
+         */
+        TransactionApprovedEvent: {
+            data: components["schemas"]["WebhookTransactionData"] & {
+                expiredAt?: never;
+                /** @constant */
+                status?: "APPROVED";
+            };
+            /**
+             * @description The event name.
+             * @constant
+             */
+            event: "transaction.approved";
+            /**
+             * Format: date-time
+             * @description When the webhook was sent (ISO 8601 UTC with milliseconds). Stays the same across retries of one event.
+             */
+            timestamp: string;
+        };
+        /**
+         * TransactionCancelledEvent
+         * @description Sent when a transaction becomes CANCELED: the customer (or the system) cancelled it,
+         *     or the merchant cancelled it with B4 (ADR-004).
+         * @example {
+         *       "event": "transaction.cancelled",
+         *       "timestamp": "2026-11-20T14:35:09.123Z",
+         *       "data": {
+         *         "id": "3f0c9a52-8a7e-4f57-9b43-2f6d3c1e9a10",
+         *         "vendorReference": "ORDER-2026-000123",
+         *         "orderReference": "ORD-7K2M9Q4XAB",
+         *         "status": "CANCELED",
+         *         "amount": 1299.5,
+         *         "currency": "MAD",
+         *         "customerPhone": "212612345678",
+         *         "merchantName": "Atlas Electronics",
+         *         "storeName": "Atlas Casablanca",
+         *         "createdAt": "2026-11-20T14:05:09.000Z"
+         *       }
+         *     }
+         */
+        TransactionCancelledEvent: {
+            data: components["schemas"]["WebhookTransactionData"] & {
+                approvedAt?: never;
+                expiredAt?: never;
+                /** @constant */
+                status: "CANCELED";
+            };
+            /**
+             * @description The event name.
+             * @constant
+             */
+            event: "transaction.cancelled";
+            /**
+             * Format: date-time
+             * @description When the webhook was sent (ISO 8601 UTC with milliseconds). Stays the same across retries of one event.
+             */
+            timestamp: string;
+        };
+        /**
+         * TransactionExpiredEvent
+         * @description Sent when the payment window of a PENDING transaction passes (30 minutes by default).
+         *     Carries `data.expiredAt`.
+         * @example {
+         *       "event": "transaction.expired",
+         *       "timestamp": "2026-11-20T14:35:09.123Z",
+         *       "data": {
+         *         "id": "3f0c9a52-8a7e-4f57-9b43-2f6d3c1e9a10",
+         *         "vendorReference": "ORDER-2026-000123",
+         *         "orderReference": "ORD-7K2M9Q4XAB",
+         *         "status": "EXPIRED",
+         *         "amount": 1299.5,
+         *         "currency": "MAD",
+         *         "customerPhone": "212612345678",
+         *         "merchantName": "Atlas Electronics",
+         *         "storeName": "Atlas Casablanca",
+         *         "createdAt": "2026-11-20T14:05:09.000Z",
+         *         "expiredAt": "2026-11-20T14:35:09.000Z"
+         *       }
+         *     }
+         */
+        TransactionExpiredEvent: {
+            data: components["schemas"]["WebhookTransactionData"] & {
+                approvedAt?: never;
+                /** @constant */
+                status?: "EXPIRED";
+            };
+            /**
+             * @description The event name.
+             * @constant
+             */
+            event: "transaction.expired";
+            /**
+             * Format: date-time
+             * @description When the webhook was sent (ISO 8601 UTC with milliseconds). Stays the same across retries of one event.
+             */
+            timestamp: string;
+        };
+        /**
+         * TransactionStatus
+         * @description Status of a transaction. The life cycle is given machine-readably by `x-state-machine`:
+         *     the reference server and the conformance suite both read it from here.
+         *
+         *     - `PENDING`: created, waiting for the customer (SMS confirmation or checkout payment).
+         *     - `APPROVED`: the customer confirmed or paid; the only status in which an order may be fulfilled.
+         *     - `CANCELED`: cancelled by the merchant (B4), the customer or the system.
+         *     - `EXPIRED`: the payment window passed without confirmation.
+         *     - `COMPLETED`: every instalment of an approved transaction has been collected.
+         * @enum {string}
+         */
+        TransactionStatus: "PENDING" | "APPROVED" | "CANCELED" | "EXPIRED" | "COMPLETED";
+        /**
+         * TransactionStatusRecord
+         * @description Transaction status as returned by the session-token verification (A2).
+         */
+        TransactionStatusRecord: {
+            /** @description Transaction amount in MAD. */
+            amount: components["schemas"]["Money"];
+            created_at: components["schemas"]["LocalDateTime"];
+            currency: components["schemas"]["Currency"];
+            customer_phone: components["schemas"]["CustomerPhone"];
+            /** @description Merchant name. */
+            merchant_name: string;
+            /**
+             * Format: uuid
+             * @description Payment intent identifier.
+             */
+            payment_intent_id: string;
+            status: components["schemas"]["CheckoutStatus"];
+            /** @description Store name. */
+            store_name: string;
+            /**
+             * Format: uuid
+             * @description Transaction identifier.
+             */
+            transaction_id: string;
+            updated_at: components["schemas"]["LocalDateTime"];
+        };
+        /**
+         * TransactionVerification
+         * @description Verification of a checkout transaction by API key (A3, Variant 1).
+         */
+        TransactionVerification: {
+            /** @description Transaction amount in MAD. */
+            amount: components["schemas"]["Money"];
+            currency: components["schemas"]["Currency"];
+            /**
+             * Format: uuid
+             * @description Transaction identifier.
+             */
+            id: string;
+            status: components["schemas"]["CheckoutStatus"];
+        };
+        /**
+         * VendorReference
+         * @description The merchant's own order id. Unique per merchant (another merchant may use the same
+         *     value), returned in webhooks for matching. It appears as a path segment of B3 and B4,
+         *     so it is limited to URL-safe characters and must start with a letter or digit.
+         * @example ORDER-2026-000123
+         */
+        VendorReference: string;
+        /**
+         * @description Unique id of the event (`msg_…`); the same across every retry and redelivery. De-duplicate on it.
+         * @example msg_2KWPBgLlAfxdpx2AI54pPJ85f4W
+         */
+        "webhook-id": string;
+        /**
+         * @description Space-separated list of `v1,<base64 signature>`: the HMAC-SHA256, keyed with the
+         *     base64-decoded part of the secret after `whsec_`, of
+         *     `<webhook-id>.<webhook-timestamp>.<raw body>`. Several appear while a secret is
+         *     rotated; one matching is enough.
+         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+         */
+        "webhook-signature": string;
+        /**
+         * @description Unix time in seconds at which this attempt was signed. Reject a request more than 5 minutes from your clock.
+         * @example 1795271709
+         */
+        "webhook-timestamp": string;
+        /**
+         * WebhookDelivery
+         * @description One webhook event for the merchant, with every attempt to deliver it.
+         */
+        WebhookDelivery: {
+            attempts: components["schemas"]["WebhookDeliveryAttempt"][];
+            /**
+             * Format: date-time
+             * @description When the event was recorded.
+             */
+            createdAt: string;
+            /**
+             * @description The event name.
+             * @enum {string}
+             */
+            event: "transaction.approved" | "transaction.cancelled" | "transaction.expired";
+            /** @description The `webhook-id` (`msg_…`), the same across every attempt and redelivery. */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the next attempt is due, or null.
+             */
+            nextAttemptAt: string | null;
+            /** @description The exact body sent. */
+            payload: components["schemas"]["TransactionApprovedEvent"] | components["schemas"]["TransactionCancelledEvent"] | components["schemas"]["TransactionExpiredEvent"];
+            /**
+             * @description `pending`: waiting for its next attempt; `delivered`: a 2xx answer was received;
+             *     `failed`: every attempt of the schedule failed; `disabled`: the endpoint answered
+             *     410 and was disabled; `no_endpoint`: the merchant has no webhook URL.
+             * @enum {string}
+             */
+            state: "pending" | "delivered" | "failed" | "disabled" | "no_endpoint";
+            /**
+             * Format: uuid
+             * @description The transaction the event is about.
+             */
+            transactionId: string;
+            /** @description The webhook URL at the time of the event, or null. */
+            url: string | null;
+        };
+        /**
+         * WebhookDeliveryAttempt
+         * @description One attempt to deliver a webhook.
+         */
+        WebhookDeliveryAttempt: {
+            /**
+             * Format: date-time
+             * @description When the attempt started (sandbox clock).
+             */
+            at: string;
+            /** @description 1 for the first attempt. */
+            attempt: number;
+            /** @description How long the attempt took, in milliseconds. */
+            durationMs: number;
+            /** @description Why the attempt failed without an HTTP answer (`ECONNREFUSED`, `timeout`, …), or null. */
+            error: string | null;
+            /** @description The signed headers sent with this attempt (each attempt is signed afresh; `webhook-id` stays the same). */
+            headers: components["schemas"]["WebhookHeaders"];
+            /** @description The receiver's HTTP status, or null when no answer came (refused, timeout). */
+            status: number | null;
+        };
+        /**
+         * WebhookDeliveryList
+         * @description The merchant's webhook deliveries, newest first.
+         */
+        WebhookDeliveryList: {
+            data: components["schemas"]["WebhookDelivery"][];
+        };
+        /**
+         * WebhookHeaders
+         * @description The headers of every webhook request (Standard Webhooks v1, ADR-005). Shared by the
+         *     OpenAPI `webhooks` and the AsyncAPI messages. `x-webhook-delivery` gives the signing
+         *     rule and the retry schedule that the reference server follows.
+         */
+        WebhookHeaders: {
+            /**
+             * @description Unique id of the event (`msg_…`); the same across every retry and redelivery. De-duplicate on it.
+             * @example msg_2KWPBgLlAfxdpx2AI54pPJ85f4W
+             */
+            "webhook-id": string;
+            /**
+             * @description Space-separated list of `v1,<base64 signature>`: the HMAC-SHA256, keyed with the
+             *     base64-decoded part of the secret after `whsec_`, of
+             *     `<webhook-id>.<webhook-timestamp>.<raw body>`. Several appear while a secret is
+             *     rotated; one matching is enough.
+             * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+             */
+            "webhook-signature": string;
+            /**
+             * @description Unix time in seconds at which this attempt was signed. Reject a request more than 5 minutes from your clock.
+             * @example 1795271709
+             */
+            "webhook-timestamp": string;
+        };
+        /**
+         * WebhookTransactionData
+         * @description The transaction as carried by every webhook event (`data`). Shared by the OpenAPI
+         *     `webhooks` and the AsyncAPI messages: both documents reference this one file.
+         */
+        WebhookTransactionData: {
+            /** @description Amount in MAD (at most two decimals). */
+            amount: number;
+            /**
+             * Format: date-time
+             * @description When the transaction was approved. Present only in `transaction.approved`.
+             */
+            approvedAt?: string;
+            /**
+             * Format: date-time
+             * @description Creation time of the transaction (ISO 8601 UTC).
+             */
+            createdAt: string;
+            /**
+             * @description Currency code (MAD).
+             * @enum {string}
+             */
+            currency: "MAD";
+            /** @description Digits only, country-code prefixed. */
+            customerPhone: string;
+            /**
+             * Format: date-time
+             * @description When the payment window passed. Present only in `transaction.expired`.
+             */
+            expiredAt?: string;
+            /**
+             * Format: uuid
+             * @description Transaction id.
+             */
+            id: string;
+            /** @description Merchant name. */
+            merchantName: string;
+            /** @description Order reference given by the service. */
+            orderReference: string;
+            /**
+             * @description The status the transaction has just entered.
+             * @enum {string}
+             */
+            status: "APPROVED" | "CANCELED" | "EXPIRED";
+            /** @description Store name. */
+            storeName: string;
+            /** @description The merchant's reference (null for a transaction created without one, and for checkout transactions). */
+            vendorReference: string | null;
+        };
+    };
+    responses: {
+        /** @description A parameter or the body fails validation. */
+        BadRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "VALIDATION_ERROR";
+                    };
+                };
+            };
+        };
+        /** @description The webhook delivery does not exist or belongs to another merchant. */
+        DeliveryNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "DELIVERY_NOT_FOUND";
+                    };
+                };
+            };
+        };
+        /** @description An unexpected server problem; nothing was changed and the request may be retried. */
+        InternalError: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "INTERNAL_ERROR";
+                    };
+                };
+            };
+        };
+        /** @description The session token is missing, invalid, expired or not for this transaction. */
+        InvalidSessionToken: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "INVALID_SESSION_TOKEN";
+                    };
+                };
+            };
+        };
+        /** @description The transaction exists but is not in APPROVED status (or a parameter is invalid). */
+        NotApproved: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "TRANSACTION_NOT_APPROVED" | "VALIDATION_ERROR";
+                    };
+                };
+            };
+        };
+        /** @description The transaction exists but is not in PENDING status (or a parameter is invalid). */
+        NotPending: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "TRANSACTION_NOT_PENDING" | "VALIDATION_ERROR";
+                    };
+                };
+            };
+        };
+        /** @description The transaction request fails validation (missing field, invalid phone format, …). */
+        PartnerCreateBadRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "VALIDATION_ERROR" | "AMOUNT_MISMATCH";
+                    };
+                };
+            };
+        };
+        /** @description The merchant already used this vendorReference. */
+        PartnerCreateConflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "DUPLICATE_VENDOR_REFERENCE";
+                    };
+                };
+            };
+        };
+        /** @description A business rule forbids the transaction. */
+        PartnerCreateUnprocessable: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "MERCHANT_INACTIVE" | "AMOUNT_OUT_OF_RANGE" | "CREDIT_LIMIT_EXCEEDED";
+                    };
+                };
+            };
+        };
+        /** @description The request body is larger than 100 kB. */
+        PayloadTooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+        };
+        /** @description The payment intent request is invalid. */
+        PaymentIntentBadRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "INVALID_REDIRECT_URL" | "VALIDATION_ERROR";
+                    };
+                };
+            };
+        };
+        /** @description Too many requests: more than 100 in the current 15-minute window for this API key. */
+        RateLimited: {
+            headers: {
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "RATE_LIMIT_EXCEEDED";
+                        /** @constant */
+                        retry_after: 60;
+                    };
+                };
+            };
+        };
+        /** @description The session request is invalid. */
+        SessionBadRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "INVALID_AMOUNT" | "INVALID_CURRENCY" | "INVALID_ITEMS" | "AMOUNT_MISMATCH" | "VALIDATION_ERROR";
+                    };
+                };
+            };
+        };
+        /** @description The checkout session or payment intent does not exist or belongs to another merchant. */
+        SessionNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "SESSION_NOT_FOUND";
+                    };
+                };
+            };
+        };
+        /** @description The transaction does not exist or belongs to another merchant; both cases get this identical body. */
+        TransactionNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "TRANSACTION_NOT_FOUND";
+                    };
+                };
+            };
+        };
+        /** @description The API key is missing, unknown or of the wrong mode. */
+        Unauthorized: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "INVALID_API_KEY";
+                    };
+                };
+            };
+        };
+        /** @description The API key is missing, unknown or of the wrong mode, or the session token is invalid or expired. */
+        UnauthorizedKeyOrToken: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "INVALID_API_KEY" | "INVALID_SESSION_TOKEN";
+                    };
+                };
+            };
+        };
+        /** @description The request body is not application/json. */
+        UnsupportedMediaType: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "UNSUPPORTED_MEDIA_TYPE";
+                    };
+                };
+            };
+        };
+    };
+    parameters: {
+        /**
+         * @description The delivery id, which is the `webhook-id` of the event.
+         * @example msg_2KWPBgLlAfxdpx2AI54pPJ85f4W
+         */
+        deliveryId: string;
+        /**
+         * @description The payment intent id.
+         * @example 0b6a1b7e-52a4-4d2e-9d7f-1c0f5b2d8e61
+         */
+        paymentIntentId: string;
+        /**
+         * @description The transaction id received from the payment callback or the redirect (`transaction_id`).
+         * @example 3f0c9a52-8a7e-4f57-9b43-2f6d3c1e9a10
+         */
+        transaction_id: string;
+        /**
+         * @description The transaction id (UUID).
+         * @example 3f0c9a52-8a7e-4f57-9b43-2f6d3c1e9a10
+         */
+        transactionId: string;
+        /**
+         * @description The merchant's own order id given at creation.
+         * @example ORDER-2026-000123
+         */
+        vendorReference: components["schemas"]["VendorReference"];
+    };
+    requestBodies: never;
+    headers: {
+        /**
+         * @description Requests allowed in the window for this API key (IETF draft-ietf-httpapi-ratelimit-headers, 100).
+         * @example 100
+         */
+        "RateLimit-Limit": number;
+        /**
+         * @description The quota policy, `100;w=900` (100 requests per 900-second window).
+         * @example 100;w=900
+         */
+        "RateLimit-Policy": "100;w=900";
+        /**
+         * @description Requests left in the current window, this request counted.
+         * @example 0
+         */
+        "RateLimit-Remaining": number;
+        /**
+         * @description Seconds until the current window ends and the count starts again.
+         * @example 412
+         */
+        "RateLimit-Reset": number;
+        /**
+         * @description Seconds to wait before retrying (RFC 9110), the same value as `error.retry_after` (60).
+         * @example 60
+         */
+        "Retry-After": number;
+    };
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    createPartnerTransaction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PartnerTransactionCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description Created, `PENDING`, `updatedAt` null; the confirmation SMS is on its way. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerTransaction"];
+                };
+            };
+            400: components["responses"]["PartnerCreateBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            409: components["responses"]["PartnerCreateConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["PartnerCreateUnprocessable"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getPartnerTransaction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The transaction id (UUID).
+                 * @example 3f0c9a52-8a7e-4f57-9b43-2f6d3c1e9a10
+                 */
+                transactionId: components["parameters"]["transactionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The transaction. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerTransaction"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["TransactionNotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getPartnerTransactionByVendorReference: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The merchant's own order id given at creation.
+                 * @example ORDER-2026-000123
+                 */
+                vendorReference: components["parameters"]["vendorReference"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The transaction. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerTransaction"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["TransactionNotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    cancelPartnerTransactionByVendorReference: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The merchant's own order id given at creation.
+                 * @example ORDER-2026-000123
+                 */
+                vendorReference: components["parameters"]["vendorReference"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cancelled. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerTransaction"];
+                };
+            };
+            400: components["responses"]["NotPending"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["TransactionNotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    sdkCreatePaymentIntent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentIntentRequest"];
+            };
+        };
+        responses: {
+            /** @description The payment intent. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentIntent"];
+                };
+            };
+            400: components["responses"]["PaymentIntentBadRequest"];
+            401: components["responses"]["InvalidSessionToken"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    sdkSimulatePayment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The payment intent id.
+                 * @example 0b6a1b7e-52a4-4d2e-9d7f-1c0f5b2d8e61
+                 */
+                paymentIntentId: components["parameters"]["paymentIntentId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SimulatePaymentRequest"];
+            };
+        };
+        responses: {
+            /** @description The checkout transaction after the simulated payment, with the redirect back to the merchant. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionPaymentResult"];
+                };
+            };
+            400: components["responses"]["NotPending"];
+            401: components["responses"]["InvalidSessionToken"];
+            404: components["responses"]["SessionNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    sdkGetSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The session summary. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckoutSessionSummary"];
+                };
+            };
+            401: components["responses"]["InvalidSessionToken"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SessionRequestV1"];
+            };
+        };
+        responses: {
+            /** @description Session created. */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionResponseV1"];
+                };
+            };
+            400: components["responses"]["SessionBadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getTransactionStatusBySessionToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The transaction id received from the payment callback or the redirect (`transaction_id`).
+                 * @example 3f0c9a52-8a7e-4f57-9b43-2f6d3c1e9a10
+                 */
+                transaction_id: components["parameters"]["transaction_id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The transaction status. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransactionStatusRecord"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["InvalidSessionToken"];
+            404: components["responses"]["TransactionNotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    verifyTransaction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The transaction id (UUID).
+                 * @example 3f0c9a52-8a7e-4f57-9b43-2f6d3c1e9a10
+                 */
+                transactionId: components["parameters"]["transactionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The transaction. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransactionVerification"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["TransactionNotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    sandboxGetClock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The clock. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxClock"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    sandboxAdvanceClock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SandboxClockAdvanceRequest"];
+            };
+        };
+        responses: {
+            /** @description The clock after the move. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxClock"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    sandboxPaySession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SessionPaymentRequest"];
+            };
+        };
+        responses: {
+            /** @description The checkout transaction after the simulated payment. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionPaymentResult"];
+                };
+            };
+            400: components["responses"]["NotPending"];
+            401: components["responses"]["UnauthorizedKeyOrToken"];
+            404: components["responses"]["SessionNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    sandboxListSms: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The outbox. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SmsOutbox"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    sandboxCancelTransaction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The transaction id (UUID).
+                 * @example 3f0c9a52-8a7e-4f57-9b43-2f6d3c1e9a10
+                 */
+                transactionId: components["parameters"]["transactionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The transaction after the change. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerTransaction"];
+                };
+            };
+            400: components["responses"]["NotPending"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["TransactionNotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    sandboxCompleteTransaction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The transaction id (UUID).
+                 * @example 3f0c9a52-8a7e-4f57-9b43-2f6d3c1e9a10
+                 */
+                transactionId: components["parameters"]["transactionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The transaction after the change. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerTransaction"];
+                };
+            };
+            400: components["responses"]["NotApproved"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["TransactionNotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    sandboxConfirmTransaction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The transaction id (UUID).
+                 * @example 3f0c9a52-8a7e-4f57-9b43-2f6d3c1e9a10
+                 */
+                transactionId: components["parameters"]["transactionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The transaction after the change. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerTransaction"];
+                };
+            };
+            400: components["responses"]["NotPending"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["TransactionNotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    sandboxListWebhookDeliveries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The deliveries. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    sandboxRedeliverWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The delivery id, which is the `webhook-id` of the event.
+                 * @example msg_2KWPBgLlAfxdpx2AI54pPJ85f4W
+                 */
+                deliveryId: components["parameters"]["deliveryId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery with the new attempt queued. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["DeliveryNotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    webhookTransactionApproved: {
+        parameters: {
+            query?: never;
+            header: {
+                "webhook-id": components["schemas"]["webhook-id"];
+                "webhook-signature": components["schemas"]["webhook-signature"];
+                "webhook-timestamp": components["schemas"]["webhook-timestamp"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TransactionApprovedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx counts as delivered. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The endpoint is gone; the service disables it and stops sending. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookTransactionCancelled: {
+        parameters: {
+            query?: never;
+            header: {
+                "webhook-id": components["schemas"]["webhook-id"];
+                "webhook-signature": components["schemas"]["webhook-signature"];
+                "webhook-timestamp": components["schemas"]["webhook-timestamp"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TransactionCancelledEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx counts as delivered. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The endpoint is gone; the service disables it and stops sending. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookTransactionExpired: {
+        parameters: {
+            query?: never;
+            header: {
+                "webhook-id": components["schemas"]["webhook-id"];
+                "webhook-signature": components["schemas"]["webhook-signature"];
+                "webhook-timestamp": components["schemas"]["webhook-timestamp"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TransactionExpiredEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx counts as delivered. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The endpoint is gone; the service disables it and stops sending. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+}

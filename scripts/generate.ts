@@ -1,0 +1,173 @@
+/**
+ * `npm run generate` — writes `generated/` from `spec/`, deterministically:
+ *   generated/v<n>/openapi.yaml   the bundled document of Variant n (server + conformance load it)
+ *   generated/v<n>/schema.d.ts    openapi-typescript types of Variant n
+ *   generated/v<n>/client.ts      a typed openapi-fetch client factory for Variant n
+ *   generated/contract.ts         the contract's machine-readable facts (state machine, errors, limits)
+ *   generated/index.ts            entry point
+ * `--check` writes nothing and exits 1 listing every file that regenerating would change.
+ */
+import { mkdir, readFile, writeFile, readdir } from 'node:fs/promises';
+import path from 'node:path';
+import openapiTS, { astToString } from 'openapi-typescript';
+import YAML from 'yaml';
+import { GENERATED_DIR, ROOT } from './lib/paths.ts';
+import { bundleApi, listApis, type Variant } from './lib/spec.ts';
+import {
+  errorCatalog,
+  operations,
+  rateLimits,
+  stateMachine,
+  tokenLifetimeSeconds,
+  webhookDelivery,
+  webhookEvents,
+} from './lib/contract-facts.ts';
+
+const HEADER_LINES = [
+  'GENERATED FILE — DO NOT EDIT.',
+  'Written by `npm run generate` from spec/ (the source of truth); edit spec/ and regenerate.',
+];
+const tsHeader = `/**\n${HEADER_LINES.map((l) => ` * ${l}`).join('\n')}\n */\n`;
+const yamlHeader = `${HEADER_LINES.map((l) => `# ${l}`).join('\n')}\n`;
+
+export async function renderGenerated(): Promise<Map<string, string>> {
+  const files = new Map<string, string>();
+  const apis = (await listApis()).sort((a, b) => a.variant - b.variant);
+  const facts: Record<string, unknown> = {};
+  for (const api of apis) {
+    const doc = await bundleApi(api);
+    const dir = `v${api.variant}`;
+    files.set(`${dir}/openapi.yaml`, yamlHeader + YAML.stringify(doc, { lineWidth: 0, aliasDuplicateObjects: false }));
+    const ast = await openapiTS(doc as never, { alphabetize: true });
+    const types = path.relative(GENERATED_DIR, api.typesOutput);
+    if (types !== `${dir}/schema.d.ts`) throw new Error(`redocly.yaml x-openapi-ts.output for ${api.name} must be generated/${dir}/schema.d.ts`);
+    files.set(types, tsHeader + astToString(ast));
+    files.set(`${dir}/client.ts`, renderClient(api.variant));
+    facts[`v${api.variant}`] = {
+      operations: operations(doc),
+      rateLimits: rateLimits(doc),
+      webhookEvents: webhookEvents(doc),
+    };
+    if (api.variant === 1) {
+      facts.shared = {
+        stateMachine: stateMachine(doc),
+        errorCatalog: errorCatalog(doc),
+        webhookDelivery: webhookDelivery(doc),
+        tokenLifetimeSeconds: tokenLifetimeSeconds(doc),
+      };
+    }
+  }
+  files.set('contract.ts', renderContract(facts));
+  files.set('index.ts', renderIndex(apis.map((a) => a.variant)));
+  return files;
+}
+
+function renderClient(variant: Variant): string {
+  return `${tsHeader}import createClient, { type Client, type ClientOptions } from 'openapi-fetch';
+import type { components, operations, paths, webhooks } from './schema.d.ts';
+
+export type { components, operations, paths, webhooks };
+
+/** A typed openapi-fetch client for Variant ${variant} of the merchant API. */
+export type MerchantClientV${variant} = Client<paths>;
+
+/** Creates a typed openapi-fetch client for Variant ${variant}. Pass \`baseUrl\`, and \`fetch\` to inject one. */
+export function createMerchantClientV${variant}(options: ClientOptions = {}): MerchantClientV${variant} {
+  return createClient<paths>(options);
+}
+`;
+}
+
+function renderContract(facts: Record<string, unknown>): string {
+  const shared = facts.shared as Record<string, unknown>;
+  const lines = [tsHeader];
+  lines.push('/** The transaction state machine: `x-state-machine` of `TransactionStatus`. */');
+  lines.push(`export const stateMachine = ${JSON.stringify(shared.stateMachine, null, 2)} as const;\n`);
+  lines.push('/** The error code catalogue: `ErrorCode`, each code with its one HTTP status. */');
+  lines.push(`export const errorCatalog = ${JSON.stringify(shared.errorCatalog, null, 2)} as const;\n`);
+  lines.push('export type ErrorCode = keyof typeof errorCatalog;\n');
+  lines.push('/** Signing and retry rules of webhook delivery: `x-webhook-delivery` of `WebhookHeaders`. */');
+  lines.push(`export const webhookDelivery = ${JSON.stringify(shared.webhookDelivery, null, 2)} as const;\n`);
+  lines.push('/** Lifetime of a session token, in seconds. */');
+  lines.push(`export const tokenLifetimeSeconds = ${JSON.stringify(shared.tokenLifetimeSeconds)} as const;\n`);
+  lines.push('/** Per variant: each operation (method, path, success status, error codes by status), rate limits, webhook events. */');
+  const perVariant = Object.fromEntries(Object.entries(facts).filter(([k]) => k !== 'shared'));
+  lines.push(`export const variants = ${JSON.stringify(perVariant, null, 2)} as const;\n`);
+  lines.push('export type VariantKey = keyof typeof variants;');
+  lines.push('export type OperationId<V extends VariantKey = VariantKey> = keyof (typeof variants)[V]["operations"];\n');
+  return lines.join('\n');
+}
+
+function renderIndex(variants: Variant[]): string {
+  return `${tsHeader}import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import YAML from 'yaml';
+
+export * from './contract.ts';
+${variants.map((v) => `export { createMerchantClientV${v}, type MerchantClientV${v} } from './v${v}/client.ts';
+export type * as V${v} from './v${v}/schema.d.ts';`).join('\n')}
+
+export type Variant = ${variants.join(' | ')};
+export const VARIANTS: readonly Variant[] = [${variants.join(', ')}];
+
+/** Absolute path of the bundled OpenAPI document of a variant. */
+export function bundledDocumentPath(variant: Variant): string {
+  return fileURLToPath(new URL(\`./v\${variant}/openapi.yaml\`, import.meta.url));
+}
+
+const cache = new Map<Variant, Record<string, unknown>>();
+/** The bundled OpenAPI document of a variant, parsed (a fresh deep copy each call). */
+export function loadBundledDocument(variant: Variant): Record<string, unknown> {
+  let doc = cache.get(variant);
+  if (!doc) {
+    doc = YAML.parse(readFileSync(bundledDocumentPath(variant), 'utf8')) as Record<string, unknown>;
+    cache.set(variant, doc);
+  }
+  return structuredClone(doc);
+}
+`;
+}
+
+async function listExisting(dir: string, prefix = ''): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+  const out: string[] = [];
+  for (const e of entries) {
+    const rel = prefix ? `${prefix}/${e.name}` : e.name;
+    if (e.isDirectory()) out.push(...(await listExisting(path.join(dir, e.name), rel)));
+    else if (e.name !== 'README.md') out.push(rel);
+  }
+  return out;
+}
+
+/** Files whose content differs from what `generate` would write (missing, changed or stale). */
+export async function staleGenerated(): Promise<string[]> {
+  const files = await renderGenerated();
+  const stale: string[] = [];
+  for (const [rel, content] of files) {
+    const current = await readFile(path.join(GENERATED_DIR, rel), 'utf8').catch(() => null);
+    if (current !== content) stale.push(rel);
+  }
+  for (const rel of await listExisting(GENERATED_DIR)) if (!files.has(rel)) stale.push(`${rel} (not generated any more)`);
+  return stale.sort();
+}
+
+async function main(): Promise<void> {
+  if (process.argv.includes('--check')) {
+    const stale = await staleGenerated();
+    if (stale.length > 0) {
+      console.error(`generated/ is out of date with spec/ — run \`npm run generate\`:\n  ${stale.join('\n  ')}`);
+      process.exit(1);
+    }
+    console.log('generated/ is up to date with spec/');
+    return;
+  }
+  const files = await renderGenerated();
+  for (const [rel, content] of files) {
+    const target = path.join(GENERATED_DIR, rel);
+    await mkdir(path.dirname(target), { recursive: true });
+    await writeFile(target, content);
+  }
+  console.log(`generated ${files.size} files in ${path.relative(ROOT, GENERATED_DIR)}/`);
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await main();

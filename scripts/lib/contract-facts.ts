@@ -1,0 +1,142 @@
+/**
+ * Extracts the machine-readable facts of the contract from a bundled OpenAPI document:
+ * the state machine, the error catalogue, each operation's error codes per status, the
+ * rate limit, the webhook delivery rules and the token lifetime. `npm run generate`
+ * writes them to `generated/contract.ts` so that the server and the conformance suite
+ * read them instead of typing them again.
+ */
+type Json = Record<string, unknown>;
+
+function resolve(doc: Json, node: unknown): Json {
+  let current = node as Json;
+  const seen = new Set<string>();
+  while (current && typeof current === 'object' && typeof current.$ref === 'string') {
+    const ref = current.$ref;
+    if (seen.has(ref)) throw new Error(`circular $ref ${ref}`);
+    seen.add(ref);
+    if (!ref.startsWith('#/')) throw new Error(`external $ref left in bundle: ${ref}`);
+    current = ref
+      .slice(2)
+      .split('/')
+      .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
+      .reduce<unknown>((acc, key) => (acc as Json)?.[key], doc) as Json;
+    if (current === undefined) throw new Error(`unresolved $ref ${ref}`);
+  }
+  return current;
+}
+
+export interface ErrorCatalogEntry {
+  status: number;
+  description: string;
+}
+
+export interface OperationFacts {
+  method: string;
+  path: string;
+  tags: string[];
+  sandbox: boolean;
+  internal: boolean;
+  security: string[];
+  /** status → error codes that status may carry */
+  errors: Record<string, string[]>;
+  successStatus: number;
+}
+
+const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
+
+export function errorCatalog(doc: Json): Record<string, ErrorCatalogEntry> {
+  const schemas = (doc.components as Json).schemas as Json;
+  const codeSchema = resolve(doc, schemas.ErrorCode);
+  const out: Record<string, ErrorCatalogEntry> = {};
+  for (const branch of codeSchema.oneOf as Json[]) {
+    out[branch.const as string] = { status: branch['x-status'] as number, description: branch.description as string };
+  }
+  return out;
+}
+
+function codesOfResponse(doc: Json, response: Json): string[] {
+  const content = (response.content as Json | undefined)?.['application/json'] as Json | undefined;
+  if (!content) return [];
+  const schema = resolve(doc, content.schema);
+  for (const part of (schema.allOf as Json[] | undefined) ?? []) {
+    const p = resolve(doc, part);
+    const code = (((p.properties as Json | undefined)?.error as Json | undefined)?.properties as Json | undefined)?.code as
+      | Json
+      | undefined;
+    if (code?.enum) return code.enum as string[];
+  }
+  return [];
+}
+
+export function operations(doc: Json): Record<string, OperationFacts> {
+  const out: Record<string, OperationFacts> = {};
+  for (const [p, itemRef] of Object.entries(doc.paths as Json)) {
+    const item = resolve(doc, itemRef);
+    for (const method of METHODS) {
+      const op = item[method] as Json | undefined;
+      if (!op) continue;
+      const errors: Record<string, string[]> = {};
+      let successStatus = 0;
+      for (const [status, respRef] of Object.entries(op.responses as Json)) {
+        const n = Number(status);
+        if (n >= 200 && n < 300 && successStatus === 0) successStatus = n;
+        if (n >= 400) errors[status] = codesOfResponse(doc, resolve(doc, respRef));
+      }
+      out[op.operationId as string] = {
+        method: method.toUpperCase(),
+        path: p,
+        tags: (op.tags as string[]) ?? [],
+        sandbox: op['x-sandbox'] === true,
+        internal: op['x-internal'] === true,
+        security: ((op.security as Json[] | undefined) ?? []).flatMap((s) => Object.keys(s)),
+        errors,
+        successStatus,
+      };
+    }
+  }
+  return out;
+}
+
+export function stateMachine(doc: Json): Json {
+  const schemas = (doc.components as Json).schemas as Json;
+  const status = resolve(doc, schemas.TransactionStatus);
+  const sm = status['x-state-machine'] as Json | undefined;
+  if (!sm) throw new Error('TransactionStatus has no x-state-machine');
+  return sm;
+}
+
+export function rateLimits(doc: Json): Record<string, Json> {
+  const out: Record<string, Json> = {};
+  for (const itemRef of Object.values(doc.paths as Json)) {
+    const item = resolve(doc, itemRef);
+    for (const method of METHODS) {
+      const op = item[method] as Json | undefined;
+      if (op?.['x-rate-limit']) out[op.operationId as string] = op['x-rate-limit'] as Json;
+    }
+  }
+  return out;
+}
+
+export function webhookDelivery(doc: Json): Json {
+  const schemas = (doc.components as Json).schemas as Json;
+  const headers = resolve(doc, schemas.WebhookHeaders);
+  return headers['x-webhook-delivery'] as Json;
+}
+
+export function tokenLifetimeSeconds(doc: Json): number {
+  const schemas = (doc.components as Json).schemas as Json;
+  for (const name of ['SessionResponseV1', 'SessionResponseV2']) {
+    const s = schemas[name] ? resolve(doc, schemas[name]) : undefined;
+    for (const prop of Object.values((s?.properties as Json | undefined) ?? {})) {
+      const lifetime = (prop as Json)['x-token-lifetime-seconds'];
+      if (typeof lifetime === 'number') return lifetime;
+    }
+  }
+  throw new Error('no x-token-lifetime-seconds in the session response');
+}
+
+export function webhookEvents(doc: Json): string[] {
+  return Object.keys((doc.webhooks as Json | undefined) ?? {}).sort();
+}
+
+export { resolve as resolveRef };
