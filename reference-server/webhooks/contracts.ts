@@ -1,0 +1,101 @@
+/**
+ * The seam between the reference server's core (store, state machine, routes) and its
+ * webhook delivery engine. The core writes an `OutboxEvent` in the SAME store write as
+ * the state change that causes it (durable outbox); the engine only reads due events
+ * and records attempts through `WebhookRepository`, which the core's store implements.
+ */
+import type { V1 } from '../../generated/index.ts';
+
+export type WebhookEventName = 'transaction.approved' | 'transaction.cancelled' | 'transaction.expired';
+export type WebhookPayload =
+  | V1.components['schemas']['TransactionApprovedEvent']
+  | V1.components['schemas']['TransactionCancelledEvent']
+  | V1.components['schemas']['TransactionExpiredEvent'];
+export type DeliveryState = V1.components['schemas']['WebhookDelivery']['state'];
+export type DeliveryAttempt = V1.components['schemas']['WebhookDeliveryAttempt'];
+
+/** One event in the durable outbox: exactly the `WebhookDelivery` record of the spec plus its owner. */
+export interface OutboxEvent {
+  /** `msg_…`, the `webhook-id`, the same across every attempt. */
+  id: string;
+  merchantId: string;
+  event: WebhookEventName;
+  transactionId: string;
+  /** The exact body, serialized once with JSON.stringify and sent byte-identical on every attempt. */
+  payload: WebhookPayload;
+  /** ISO time (merchant's clock) the event was recorded. */
+  createdAt: string;
+  state: DeliveryState;
+  /** The merchant's webhook URL at the time of the event, or null (`no_endpoint`). */
+  url: string | null;
+  /** ISO time (merchant's clock) of the next attempt, null when none is due. */
+  nextAttemptAt: string | null;
+  attempts: DeliveryAttempt[];
+}
+
+/** What the delivery engine needs from storage. Every method resolves after the write is on disk. */
+export interface WebhookRepository {
+  /** Events in state `pending` whose `nextAttemptAt` <= the merchant's now, oldest first, at most `limit`. */
+  listDue(limit: number): Promise<OutboxEvent[]>;
+  get(merchantId: string, id: string): Promise<OutboxEvent | undefined>;
+  /** Newest first. */
+  list(merchantId: string): Promise<OutboxEvent[]>;
+  /** Appends one attempt and sets the new state / nextAttemptAt, in one write. */
+  recordAttempt(
+    merchantId: string,
+    id: string,
+    attempt: DeliveryAttempt,
+    next: { state: DeliveryState; nextAttemptAt: string | null },
+  ): Promise<OutboxEvent>;
+  /** Redelivery: sets state `pending` and nextAttemptAt to now (merchant's clock). */
+  requeue(merchantId: string, id: string, nextAttemptAt: string): Promise<OutboxEvent>;
+}
+
+/** What the engine needs to know of a merchant. */
+export interface WebhookEndpoint {
+  merchantId: string;
+  url: string | null;
+  /** `whsec_…` */
+  secret: string | null;
+  /** false once the endpoint answered 410 (until a redelivery re-enables it). */
+  enabled: boolean;
+}
+
+export interface MerchantDirectory {
+  endpoint(merchantId: string): WebhookEndpoint | undefined;
+  /** Marks the endpoint disabled (410) or enabled again (redelivery). Persisted by the core. */
+  setEndpointEnabled(merchantId: string, enabled: boolean): Promise<void>;
+}
+
+/** The merchant-aware clock: each sandbox merchant has its own offset (ADR-020). */
+export interface MerchantClock {
+  now(merchantId: string): Date;
+}
+
+/** The engine the core starts: `createWebhookDispatcher(deps)` in `./dispatcher.ts`. */
+export interface WebhookDispatcher {
+  /** Starts background delivery (timers); never blocks API requests. */
+  start(): void;
+  /** Stops timers and waits for in-flight attempts to finish. */
+  stop(): Promise<void>;
+  /** Called by the core right after a write that added events or moved a clock: deliver what is due now. */
+  kick(): void;
+  /** Sandbox redelivery of one event (same id and body, new timestamp and signature). */
+  redeliver(merchantId: string, id: string): Promise<OutboxEvent | undefined>;
+  /** Resolves when nothing is due and nothing is in flight (for tests and the sandbox clock). */
+  idle(): Promise<void>;
+}
+
+export interface WebhookDispatcherDeps {
+  repository: WebhookRepository;
+  merchants: MerchantDirectory;
+  clock: MerchantClock;
+  mode: 'sandbox' | 'production';
+  /** Sandbox: the schedule of x-webhook-delivery runs this many times faster. */
+  compression: number;
+  /** Injected for tests; defaults to the global fetch. */
+  fetch?: typeof fetch;
+  /** Seeded jitter for reproducible tests; defaults to Math.random. */
+  random?: () => number;
+  log?: (line: string) => void;
+}
