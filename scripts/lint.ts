@@ -1,0 +1,83 @@
+/**
+ * `npm run lint` — the contract's gate, 0 errors and 0 warnings required:
+ *  1. `redocly lint` on every API of redocly.yaml (recommended + the stricter rules there);
+ *  2. spec/asyncapi.yaml parsed and validated by @asyncapi/parser (informational hints aside);
+ *  3. the consistency checks of scripts/lib/consistency.ts;
+ *  4. generated/ up to date with spec/ (what `npm run generate` would write).
+ */
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { ROOT } from './lib/paths.ts';
+import { bundleApi, listApis, parseAsyncApi } from './lib/spec.ts';
+import {
+  checkDecisionsAndExtensions,
+  checkErrorExamples,
+  checkStateMachine,
+  checkWebhooksAgainstAsyncApi,
+  type AsyncMessage,
+} from './lib/consistency.ts';
+import { staleGenerated } from './generate.ts';
+
+const INFO = 2; // Spectral severities: 0 error, 1 warning, 2 information, 3 hint
+
+function redoclyLint(apiName: string): { errors: number; warnings: number; output: string } {
+  const bin = path.join(ROOT, 'node_modules', '@redocly', 'cli', 'bin', 'cli.js');
+  const run = spawnSync(process.execPath, [bin, 'lint', apiName, '--format=json'], { cwd: ROOT, encoding: 'utf8' });
+  const json = run.stdout.slice(run.stdout.indexOf('{'));
+  let totals: { errors: number; warnings: number };
+  try {
+    totals = (JSON.parse(json) as { totals: { errors: number; warnings: number } }).totals;
+  } catch {
+    return { errors: 1, warnings: 0, output: `redocly lint ${apiName} did not produce a report:\n${run.stdout}\n${run.stderr}` };
+  }
+  let output = '';
+  if (totals.errors + totals.warnings > 0) {
+    output = spawnSync(process.execPath, [bin, 'lint', apiName, '--format=stylish'], { cwd: ROOT, encoding: 'utf8' }).stdout;
+  }
+  return { ...totals, output };
+}
+
+export async function lintContract(log: (line: string) => void = console.log): Promise<string[]> {
+  const problems: string[] = [];
+  const apis = await listApis();
+  for (const api of apis) {
+    const result = redoclyLint(api.name);
+    log(`redocly lint ${api.name}: ${result.errors} errors, ${result.warnings} warnings`);
+    if (result.errors + result.warnings > 0) problems.push(`redocly lint ${api.name}: ${result.errors} errors, ${result.warnings} warnings\n${result.output}`);
+  }
+
+  const { document, diagnostics } = await parseAsyncApi();
+  const serious = diagnostics.filter((d) => d.severity < INFO);
+  log(`@asyncapi/parser spec/asyncapi.yaml: ${serious.filter((d) => d.severity === 0).length} errors, ${serious.filter((d) => d.severity === 1).length} warnings`);
+  for (const d of serious) problems.push(`asyncapi.yaml ${d.severity === 0 ? 'error' : 'warning'} ${d.code}: ${d.message} at ${d.path.join('.')}`);
+  const messages: AsyncMessage[] = document.messages().all().map((m) => ({
+    name: String(m.name()),
+    payload: (m.payload()?.json() as { schema: unknown }).schema,
+    headers: (m.headers()?.json() as { schema: unknown }).schema,
+  }));
+
+  const consistency: string[] = [];
+  for (const api of apis) {
+    const doc = await bundleApi(api);
+    consistency.push(...checkWebhooksAgainstAsyncApi(api.variant, doc, messages));
+    consistency.push(...checkStateMachine(api.variant, doc));
+    consistency.push(...checkErrorExamples(api.variant, doc));
+  }
+  consistency.push(...(await checkDecisionsAndExtensions()));
+  log(`consistency (webhooks ↔ AsyncAPI, state machine, error examples, decisions, extensions): ${consistency.length} problems`);
+  problems.push(...consistency);
+
+  const stale = await staleGenerated();
+  log(`generated/ up to date: ${stale.length === 0 ? 'yes' : `no (${stale.join(', ')})`}`);
+  if (stale.length > 0) problems.push(`generated/ is out of date with spec/, run \`npm run generate\`: ${stale.join(', ')}`);
+  return problems;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const problems = await lintContract();
+  if (problems.length > 0) {
+    console.error(`\n${problems.length} problem(s):\n- ${problems.join('\n- ')}`);
+    process.exit(1);
+  }
+  console.log('contract lint: 0 errors, 0 warnings');
+}
