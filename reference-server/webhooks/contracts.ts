@@ -14,7 +14,12 @@ export type WebhookPayload =
 export type DeliveryState = V1.components['schemas']['WebhookDelivery']['state'];
 export type DeliveryAttempt = V1.components['schemas']['WebhookDeliveryAttempt'];
 
-/** One event in the durable outbox: exactly the `WebhookDelivery` record of the spec plus its owner. */
+/**
+ * One event in the durable outbox: exactly the `WebhookDelivery` record of the spec plus its owner.
+ * The core creates it with `state: 'pending'`, `nextAttemptAt: createdAt`, `attempts: []`, `id`
+ * from `generateMessageId()` of `./signing.ts` (or, when the merchant has no webhook URL or
+ * secret, `state: 'no_endpoint'`, `nextAttemptAt: null`), then calls `dispatcher.kick()`.
+ */
 export interface OutboxEvent {
   /** `msg_…`, the `webhook-id`, the same across every attempt. */
   id: string;
@@ -49,6 +54,14 @@ export interface WebhookRepository {
   ): Promise<OutboxEvent>;
   /** Redelivery: sets state `pending` and nextAttemptAt to now (merchant's clock). */
   requeue(merchantId: string, id: string, nextAttemptAt: string): Promise<OutboxEvent>;
+  /**
+   * Optional (added by the delivery engine; implement it): sets the state without an attempt,
+   * for an event that cannot be attempted: `no_endpoint` (the merchant has no URL or secret)
+   * or `disabled` (its endpoint was disabled by a 410 of another event). Without it the engine
+   * skips such events in memory only (they stay `pending` in the store and are skipped again
+   * after a restart).
+   */
+  setState?(merchantId: string, id: string, next: { state: DeliveryState; nextAttemptAt: string | null }): Promise<OutboxEvent>;
 }
 
 /** What the engine needs to know of a merchant. */
@@ -98,4 +111,14 @@ export interface WebhookDispatcherDeps {
   /** Seeded jitter for reproducible tests; defaults to Math.random. */
   random?: () => number;
   log?: (line: string) => void;
+  /** Attempts in flight at once (default 8). */
+  concurrency?: number;
+  /** Per-attempt timeout in ms (default `webhookDelivery.retry.timeoutSeconds` * 1000); shorter in tests. */
+  timeoutMs?: number;
+  /** Safety-net poll of `listDue` in ms (default 1000): finds events written without a `kick()`. */
+  pollIntervalMs?: number;
+  /** Wall-clock ms for `webhook-timestamp` (receivers check it against their own clock; default Date.now). */
+  realNow?: () => number;
+  /** DNS resolution used by the URL policy at delivery time (default the system resolver). */
+  resolve?: (hostname: string) => Promise<Array<{ address: string; family: number }>>;
 }
