@@ -1,0 +1,172 @@
+/**
+ * `npm run docs`: builds the merchant docs into dist/docs/ (see scripts/docs/README.md).
+ * Everything comes from spec/ and generated/; Redoc (via `redocly build-docs --inlineBundle`) renders
+ * the two reference pages from the docs bundles, the other pages are generated here.
+ */
+import { execFile } from 'node:child_process';
+import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { fileURLToPath } from 'node:url';
+import { stateMachine } from '../../generated/contract.ts';
+import { ROOT, SPEC_DIR } from '../lib/paths.ts';
+import { docsBundle } from './bundle.ts';
+import { diffBundles, renderDifferencesPage, anchor } from './diff.ts';
+import { renderErrorsPage } from './errors.ts';
+import { renderEventsPage } from './events.ts';
+import { BASE_NAV, type NavEntry, code, escapeHtml, renderNav, renderPage } from './html.ts';
+import { renderLimitsPage } from './limits.ts';
+import { renderInline, renderMarkdown } from './markdown.ts';
+import { listOperations } from './samples.ts';
+import { renderStateMachineSvg } from './state-machine-svg.ts';
+
+const run = promisify(execFile);
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+export const DEFAULT_OUT_DIR = path.join(ROOT, 'dist', 'docs');
+export const GUIDES_DIR = path.join(SPEC_DIR, 'guides');
+const REDOCLY_BIN = path.join(ROOT, 'node_modules', '@redocly', 'cli', 'bin', 'cli.js');
+
+type Json = Record<string, unknown>;
+
+export interface Guide {
+  file: string;
+  slug: string;
+  href: string;
+  title: string;
+  source: string;
+}
+
+export async function loadGuides(dir = GUIDES_DIR): Promise<Guide[]> {
+  const files = (await readdir(dir)).filter((f) => f.endsWith('.md') && f !== 'README.md').sort();
+  return Promise.all(
+    files.map(async (file) => {
+      const source = await readFile(path.join(dir, file), 'utf8');
+      const title = /^#\s+(.+)$/m.exec(source)?.[1]?.trim();
+      if (!title) throw new Error(`spec/guides/${file}: no "# Title" line`);
+      const slug = file.replace(/\.md$/, '').replace(/^\d+-/, '');
+      return { file, slug, href: `guide-${slug}.html`, title, source };
+    }),
+  );
+}
+
+function firstParagraph(markdown: string): string {
+  return markdown.trim().split(/\n\s*\n/)[0]?.replace(/\s*\n\s*/g, ' ') ?? '';
+}
+
+function landingPage(v1: Json, v2: Json, guides: Guide[]): string {
+  const diffs = diffBundles(v1, v2);
+  const card = (variant: 1 | 2, doc: Json) => {
+    const info = doc.info as Json;
+    const ops = listOperations(doc);
+    return `<div class="card"><h3><a href="v${variant}.html">Variant ${variant} reference</a></h3>
+<p>${renderInline(firstParagraph(String(info.description ?? '')))}</p>
+<p class="muted">${ops.length} operations (${ops.filter((o) => o.operation['x-sandbox'] === true).length} sandbox). Bundle: <a href="openapi.v${variant}.json">openapi.v${variant}.json</a></p></div>`;
+  };
+  const servers = (v1.servers ?? []) as Array<{ url: string; description?: string }>;
+  return `<p>PayLater takes buy-now-pay-later payments in MAD (2x, 3x or 4x). Two interface families:
+<strong>checkout</strong> (your backend creates a session, the browser SDK takes the payment, your backend verifies)
+and <strong>partner transactions</strong> (your backend, POS or ERP creates a transaction; the customer confirms by SMS);
+<strong>webhooks</strong> tell your backend what happened.</p>
+<h2 id="variants">Two variants, pinned per API key</h2>
+<p>The API comes in two variants. Which one you speak is fixed by your API key: every request made with
+that key is read and answered in its variant; you do not choose per request. Both variants share every
+path, schema, error code and webhook except what is listed below.</p>
+<div class="cards">${card(1, v1)}${card(2, v2)}</div>
+<p>What differs (${diffs.length}; details side by side on <a href="differences.html">V1 vs V2</a>):</p>
+<ul>${diffs.map((d) => `<li><a href="differences.html#${escapeHtml(anchor(d.name))}">${code(d.name)}</a>: ${escapeHtml(d.change === 'differs' ? 'differs' : d.change === 'only-v1' ? 'Variant 1 only' : 'Variant 2 only')}</li>`).join('')}</ul>
+<h2 id="guides">Guides</h2>
+<ul>${guides.map((g) => `<li><a href="${escapeHtml(g.href)}">${escapeHtml(g.title)}</a></li>`).join('')}</ul>
+<h2 id="reference">Reference</h2>
+<ul>
+<li><a href="events.html">Webhook events</a>: each event, its payload and headers, verification, retry schedule.</li>
+<li><a href="errors.html">Errors</a>: every status and code, with the condition and the endpoints that answer it.</li>
+<li><a href="limits.html">Limits</a>: rates, amounts, lengths, lifetimes and windows.</li>
+<li><a href="state-machine.html">State machine</a>: the transaction life cycle and the webhook of each move.</li>
+<li><a href="decisions.html">Decisions</a>: every point the original interface left open, decided.</li>
+</ul>
+<h2 id="servers">Servers</h2>
+<ul>${servers.map((s) => `<li>${code(s.url)} — ${escapeHtml(s.description ?? '')}</li>`).join('')}</ul>`;
+}
+
+function stateMachinePage(): string {
+  const svg = renderStateMachineSvg(stateMachine);
+  const rows = stateMachine.transitions.map(
+    (t) =>
+      `<tr><td>${code(t.id)}</td><td>${escapeHtml(t.from ? t.from.join(', ') : '(creation)')}</td><td>${escapeHtml(t.to)}</td><td>${code(t.trigger.operationId)} <span class="muted">${escapeHtml(t.trigger.kind)}</span></td><td>${renderInline(t.guard)}</td><td>${t.emits ? `<a href="events.html#${escapeHtml(t.emits)}">${code(t.emits)}</a>` : '—'}</td></tr>`,
+  );
+  return `<p>Every transaction (partner or checkout) follows this life cycle, read from <code>x-state-machine</code> of
+<code>TransactionStatus</code>. The initial state is <code>${escapeHtml(stateMachine.initial)}</code>; a PENDING transaction
+expires ${stateMachine.paymentWindow.defaultSeconds / 60} minutes after <code>createdAt</code> by default (${escapeHtml(stateMachine.paymentWindow.decision)}).
+Only <code>APPROVED</code> (and later <code>COMPLETED</code>) means paid.</p>
+<div class="diagram">${svg}</div>
+<h2 id="transitions">Transitions</h2>
+<div class="table-wrap"><table><thead><tr><th>Id</th><th>From</th><th>To</th><th>Trigger</th><th>Guard</th><th>Webhook</th></tr></thead><tbody>
+${rows.join('\n')}
+</tbody></table></div>`;
+}
+
+async function buildReference(variant: 1 | 2, bundleFile: string, outDir: string, templateFile: string): Promise<void> {
+  await run(
+    process.execPath,
+    [REDOCLY_BIN, 'build-docs', bundleFile, '-o', path.join(outDir, `v${variant}.html`), '--inlineBundle', '-t', templateFile, '--lint-config', 'off'],
+    { cwd: ROOT, env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', CI: 'true' }, maxBuffer: 16 * 1024 * 1024 },
+  );
+}
+
+export interface BuildResult {
+  outDir: string;
+  pages: string[];
+  ms: number;
+}
+
+export async function buildDocs(outDir = DEFAULT_OUT_DIR): Promise<BuildResult> {
+  const started = Date.now();
+  await rm(outDir, { recursive: true, force: true });
+  await mkdir(outDir, { recursive: true });
+  const guides = await loadGuides();
+  const nav: NavEntry[] = [
+    ...BASE_NAV.slice(0, 3),
+    ...guides.map((g) => ({ href: g.href, label: g.title.replace(/^Guide:\s*/i, '') })),
+    ...BASE_NAV.slice(3),
+  ];
+  const v1 = docsBundle(1);
+  const v2 = docsBundle(2);
+  const pages: string[] = [];
+  const write = async (file: string, content: string) => {
+    await writeFile(path.join(outDir, file), content);
+    pages.push(file);
+  };
+
+  // Reference pages, by Redoc, from the docs bundles (written next to the pages: downloadable).
+  await writeFile(path.join(outDir, 'openapi.v1.json'), `${JSON.stringify(v1, null, 2)}\n`);
+  await writeFile(path.join(outDir, 'openapi.v2.json'), `${JSON.stringify(v2, null, 2)}\n`);
+  const buildDir = path.join(ROOT, '.artifacts', 'docs-build');
+  await mkdir(buildDir, { recursive: true });
+  const templateFile = path.join(buildDir, 'redoc.hbs');
+  const template = await readFile(path.join(HERE, 'templates', 'redoc.hbs'), 'utf8');
+  const navHtml = (file: string) => renderNav(nav, file);
+  await Promise.all(
+    ([1, 2] as const).map(async (variant) => {
+      const file = templateFile.replace(/\.hbs$/, `.v${variant}.hbs`);
+      await writeFile(file, template.replace('<!--NAV-->', navHtml(`v${variant}.html`)));
+      await buildReference(variant, path.join(outDir, `openapi.v${variant}.json`), outDir, file);
+      pages.push(`v${variant}.html`);
+    }),
+  );
+
+  await writeFile(path.join(outDir, 'style.css'), await readFile(path.join(HERE, 'templates', 'style.css'), 'utf8'));
+  const page = (file: string, title: string, body: string) => write(file, renderPage({ file, title, body, nav }));
+  await page('index.html', 'PayLater merchant docs', landingPage(v1, v2, guides));
+  await page('events.html', 'Webhook events', await renderEventsPage());
+  await page('errors.html', 'Errors', renderErrorsPage());
+  await page('limits.html', 'Limits', renderLimitsPage());
+  await page('state-machine.html', 'Transaction state machine', stateMachinePage());
+  await page('differences.html', 'Variant 1 vs Variant 2', renderDifferencesPage(v1, v2));
+  const decisions = renderMarkdown((await readFile(path.join(SPEC_DIR, 'DECISIONS.md'), 'utf8')).replace(/^#\s+.*\n/, ''));
+  await page('decisions.html', 'Decisions', decisions.html);
+  for (const g of guides) {
+    const body = renderMarkdown(g.source.replace(/^#\s+.*\n/m, '')).html;
+    await page(g.href, g.title, body);
+  }
+  return { outDir, pages, ms: Date.now() - started };
+}

@@ -1,0 +1,95 @@
+/**
+ * What differs between Variant 1 and Variant 2, computed by diffing the two docs bundles:
+ * operations present in one only, operations that differ, and components (schemas, responses, …)
+ * that are in one only or differ, each shown side by side.
+ */
+import YAML from 'yaml';
+import { code, escapeHtml, table } from './html.ts';
+import { listOperations } from './samples.ts';
+
+type Json = Record<string, unknown>;
+
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_k, v) =>
+    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v as Json).sort(([a], [b]) => a.localeCompare(b))) : v,
+  );
+}
+
+export interface Difference {
+  kind: 'operation' | 'component';
+  name: string;
+  /** `only-v1`, `only-v2` or `differs`. */
+  change: 'only-v1' | 'only-v2' | 'differs';
+  v1?: unknown;
+  v2?: unknown;
+}
+
+function withoutSamples(op: Json): Json {
+  const { 'x-codeSamples': _s, ...rest } = op;
+  return rest;
+}
+
+export function diffBundles(v1: Json, v2: Json): Difference[] {
+  const out: Difference[] = [];
+  const ops1 = new Map(listOperations(v1).map((o) => [o.operationId, o]));
+  const ops2 = new Map(listOperations(v2).map((o) => [o.operationId, o]));
+  for (const id of new Set([...ops1.keys(), ...ops2.keys()])) {
+    const a = ops1.get(id);
+    const b = ops2.get(id);
+    const label = `${(a ?? b)?.method} ${(a ?? b)?.path} (${id})`;
+    if (a && !b) out.push({ kind: 'operation', name: label, change: 'only-v1', v1: withoutSamples(a.operation) });
+    else if (b && !a) out.push({ kind: 'operation', name: label, change: 'only-v2', v2: withoutSamples(b.operation) });
+    else if (a && b && (a.method !== b.method || a.path !== b.path || canonical(withoutSamples(a.operation)) !== canonical(withoutSamples(b.operation)))) {
+      out.push({ kind: 'operation', name: label, change: 'differs', v1: withoutSamples(a.operation), v2: withoutSamples(b.operation) });
+    }
+  }
+  const comp1 = (v1.components ?? {}) as Record<string, Json>;
+  const comp2 = (v2.components ?? {}) as Record<string, Json>;
+  for (const section of [...new Set([...Object.keys(comp1), ...Object.keys(comp2)])].sort()) {
+    const s1 = comp1[section] ?? {};
+    const s2 = comp2[section] ?? {};
+    for (const name of [...new Set([...Object.keys(s1), ...Object.keys(s2)])].sort()) {
+      const label = `components/${section}/${name}`;
+      if (name in s1 && !(name in s2)) out.push({ kind: 'component', name: label, change: 'only-v1', v1: s1[name] });
+      else if (name in s2 && !(name in s1)) out.push({ kind: 'component', name: label, change: 'only-v2', v2: s2[name] });
+      else if (canonical(s1[name]) !== canonical(s2[name])) out.push({ kind: 'component', name: label, change: 'differs', v1: s1[name], v2: s2[name] });
+    }
+  }
+  return out;
+}
+
+function yamlBlock(value: unknown): string {
+  return value === undefined
+    ? '<p class="muted">absent in this variant</p>'
+    : `<pre><code class="language-yaml">${escapeHtml(YAML.stringify(value, { lineWidth: 0 }))}</code></pre>`;
+}
+
+const CHANGE_LABEL = { 'only-v1': 'Variant 1 only', 'only-v2': 'Variant 2 only', differs: 'differs' } as const;
+
+export function renderDifferencesPage(v1: Json, v2: Json): string {
+  const diffs = diffBundles(v1, v2);
+  const summary = table(
+    ['What', 'Change'],
+    diffs.map((d) => [`<a href="#${escapeHtml(anchor(d.name))}">${code(d.name)}</a>`, escapeHtml(CHANGE_LABEL[d.change])]),
+    'diff-summary',
+  );
+  const detail = diffs
+    .map(
+      (d) => `<section class="diff" id="${escapeHtml(anchor(d.name))}">
+<h3>${code(d.name)} <span class="badge">${escapeHtml(CHANGE_LABEL[d.change])}</span></h3>
+<div class="side-by-side"><div><h4>Variant 1</h4>${yamlBlock(d.v1)}</div><div><h4>Variant 2</h4>${yamlBlock(d.v2)}</div></div>
+</section>`,
+    )
+    .join('\n');
+  return `<p>A merchant's variant is pinned per API key. This page is computed by comparing the two docs bundles
+(<a href="openapi.v1.json">openapi.v1.json</a>, <a href="openapi.v2.json">openapi.v2.json</a>): everything not listed here is identical.
+Code samples are left out of the comparison (they differ only by the client factory's name).</p>
+<h2 id="summary">Summary (${diffs.length})</h2>
+${summary}
+<h2 id="detail">Side by side</h2>
+${detail}`;
+}
+
+export function anchor(name: string): string {
+  return `diff-${name.replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '')}`;
+}
