@@ -1,0 +1,52 @@
+/**
+ * Sandbox: advance the merchant's clock. Targets put it 1 s before a transaction's payment window
+ * ends (it must still be PENDING), exactly past it (EXPIRED), past the token lifetime or the
+ * rate-limit window.
+ */
+import { tokenLifetimeSeconds } from '../../generated/index.ts';
+import type { Cmd, Model, Real } from '../model.ts';
+import { pick } from '../model.ts';
+
+export type AdvanceTarget = 'seconds' | 'just-before-expiry' | 'at-expiry' | 'past-token-lifetime' | 'past-rate-window';
+
+export class AdvanceClock implements Cmd {
+  constructor(readonly target: AdvanceTarget, readonly seconds: number, readonly idx: number) {}
+  check(m: Readonly<Model>): boolean {
+    if (!m.world.sandbox) return false;
+    if (this.target === 'just-before-expiry' || this.target === 'at-expiry') return m.txs.some((t) => t.status === 'PENDING' && t.who === 'main');
+    if (this.target === 'past-token-lifetime') return m.sessions.length > 0;
+    return true;
+  }
+  async run(m: Model, w: Real): Promise<void> {
+    const W = w.cfg.paymentWindowSeconds * 1000;
+    let secs = this.seconds;
+    const tx = pick(m.txs.filter((t) => t.status === 'PENDING' && t.who === 'main'), this.idx);
+    if (this.target === 'just-before-expiry' || this.target === 'at-expiry') {
+      const [lo, hi] = w.age(tx!, 'main');
+      secs = this.target === 'just-before-expiry' ? Math.floor((W - hi) / 1000) - 1 : Math.ceil((W - lo) / 1000);
+    } else if (this.target === 'past-token-lifetime') {
+      const [lo] = w.age(pick(m.sessions, this.idx)!, 'main');
+      secs = Math.ceil((tokenLifetimeSeconds * 1000 - lo) / 1000);
+    } else if (this.target === 'past-rate-window') secs = w.rateLimit().windowSeconds;
+    if (secs < 1) return;
+    const ex = await w.client.call('sandboxAdvanceClock', { headers: { 'X-API-Key': w.cfg.apiKey }, body: { seconds: secs } });
+    w.expectOutcome(ex, [{ status: 200 }]);
+    const before = w.advanced.main;
+    w.advanced.main += secs;
+    const clock = ex.json as { offsetSeconds: number };
+    if (w.clockBase !== undefined) {
+      w.check(clock.offsetSeconds === w.clockBase + w.advanced.main, 'sandboxAdvanceClock', '$.offsetSeconds', `offset ${clock.offsetSeconds} after advancing ${secs} s from ${w.clockBase + before}`, w.clockBase + w.advanced.main, clock.offsetSeconds);
+    }
+    for (const t of w.txs.values()) if (t.who === 'main') w.settle(t);
+    if (tx && tx.kind === 'partner' && this.target === 'just-before-expiry') {
+      const r = await w.client.call('getPartnerTransaction', { pathParams: { transactionId: tx.id }, headers: { 'X-Api-Key': w.cfg.apiKey } });
+      w.expectOutcome(r, [{ status: 200 }]);
+      const st = (r.json as { status: string }).status;
+      w.check(w.possibleStatuses(tx).includes(st), 'getPartnerTransaction', '$.status', `1 s before the payment window ends the status is ${st}`, w.possibleStatuses(tx), st);
+      w.observe(tx, st);
+    }
+  }
+  toString(): string {
+    return this.target === 'seconds' ? `advanceClock(${this.seconds} s)` : `advanceClock(${this.target}, #${this.idx})`;
+  }
+}

@@ -1,0 +1,39 @@
+/** B4: the merchant cancels by vendorReference — allowed only from PENDING (x-state-machine). */
+import type { Cmd, Model, Real } from '../model.ts';
+import { checkRecord, pick } from '../model.ts';
+import { rejectionOf, transitionsOf } from '../spec.ts';
+
+const OP = 'cancelPartnerTransactionByVendorReference';
+
+export class CancelTransaction implements Cmd {
+  constructor(readonly otherMerchant: boolean, readonly idx: number) {}
+  check(m: Readonly<Model>): boolean {
+    return m.txs.some((t) => t.vendorReference);
+  }
+  async run(m: Model, w: Real): Promise<void> {
+    const tx = pick(m.txs.filter((t) => t.vendorReference), this.idx)!;
+    const reader = this.otherMerchant ? (tx.who === 'main' ? 'other' : 'main') : tx.who;
+    if (this.otherMerchant && m.txs.some((t) => t.who === reader && t.vendorReference === tx.vendorReference)) return;
+    const statuses = w.possibleStatuses(tx);
+    const ex = await w.client.call(OP, { pathParams: { vendorReference: tx.vendorReference! }, headers: { 'X-Api-Key': w.key(reader) } });
+    if (this.otherMerchant) {
+      w.expectOutcome(ex, [{ status: 404, code: 'TRANSACTION_NOT_FOUND' }]);
+      return;
+    }
+    const t = transitionsOf(OP)[0]!;
+    const allowed = statuses.map((s) => {
+      const r = rejectionOf(OP, s);
+      return r ?? { status: w.contract.op(OP).successStatus };
+    });
+    w.expectOutcome(ex, allowed);
+    if (ex.status === 200) {
+      const rec = ex.json as Record<string, unknown>;
+      w.check(rec.status === t.to, OP, '$.status', `cancel answered status ${rec.status}`, t.to, rec.status);
+      w.transition(tx, t.id);
+      checkRecord(w, ex, tx, [t.to]);
+    } else if (statuses.includes('EXPIRED')) w.observe(tx, 'EXPIRED');
+  }
+  toString(): string {
+    return `cancelTransaction(${this.otherMerchant ? "other merchant's key" : 'own key'}, #${this.idx})`;
+  }
+}

@@ -1,0 +1,48 @@
+/** A1: create a checkout session; the model counts requests per key and window (x-rate-limit). */
+import type { Cmd, Model, Real } from '../model.ts';
+import { toCentimes } from '../spec.ts';
+import type { World } from '../world.ts';
+
+type Json = Record<string, unknown>;
+
+/** Sends one A1 request and checks it against the rate-limit model and the body's classification. */
+export async function sendSession(m: Model, w: World, body: Json): Promise<'limited' | 'created' | 'refused'> {
+  const limited = w.rateLimited('main');
+  const cls = w.contract.classifyBody('createSession', body);
+  const normal: { status: number; code?: string }[] = cls.validation.map((code) => ({ status: 400, code }));
+  if (!normal.length && cls.mismatch) normal.push({ status: 400, code: 'AMOUNT_MISMATCH' });
+  if (!normal.length) normal.push({ status: 200 });
+  const rl = w.rateLimit();
+  const allowed = limited === 'yes' ? [{ status: 429, code: 'RATE_LIMIT_EXCEEDED' }] : limited === 'no' ? normal : [...normal, { status: 429, code: 'RATE_LIMIT_EXCEEDED' }];
+  const ex = await w.client.call('createSession', { headers: { 'X-API-Key': w.cfg.apiKey }, body });
+  w.expectOutcome(ex, allowed);
+  w.countRate('main', ex);
+  if (ex.status === 429) {
+    const err = (ex.json as { error: Json }).error;
+    w.check(err.retry_after === rl.retryAfterSeconds, 'createSession', '$.error.retry_after', `retry_after ${err.retry_after}`, rl.retryAfterSeconds, err.retry_after);
+    w.check(ex.responseHeaders['retry-after'] === String(rl.retryAfterSeconds), 'createSession', 'header Retry-After', `Retry-After ${ex.responseHeaders['retry-after']}`, rl.retryAfterSeconds, ex.responseHeaders['retry-after']);
+    return 'limited';
+  }
+  if (ex.status !== 200) return 'refused';
+  const rec = ex.json as Json;
+  const token = (w.cfg.variant === 1 ? rec.token : rec.session_token) as string;
+  if (w.cfg.variant === 1) {
+    const exp = Date.parse(rec.expiresAt as string);
+    w.check(Number.isFinite(exp), 'createSession', '$.expiresAt', 'expiresAt is not a date');
+  }
+  m.sessions.push({ token, who: 'main', total: toCentimes(body.total)! / 100, sentAt: ex.sentAt, receivedAt: ex.receivedAt, advAtCreation: w.advanced.main });
+  return 'created';
+}
+
+export class CreateSession implements Cmd {
+  constructor(readonly body: Json, readonly label: string) {}
+  check(): boolean {
+    return true;
+  }
+  async run(m: Model, w: Real): Promise<void> {
+    await sendSession(m, w, this.body);
+  }
+  toString(): string {
+    return `createSession(${this.label})`;
+  }
+}

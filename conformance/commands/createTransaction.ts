@@ -1,0 +1,55 @@
+/** B1: create a partner transaction (valid or with one fault; vendorReference fresh, absent or reused). */
+import type { Cmd, Model, Real } from '../model.ts';
+import { checkCreated, pick } from '../model.ts';
+import type { Who } from '../world.ts';
+
+type Json = Record<string, unknown>;
+export type RefMode = 'fresh' | 'none' | 'reuse-own' | 'reuse-other-merchant';
+
+export class CreateTransaction implements Cmd {
+  constructor(readonly body: Json, readonly label: string, readonly who: Who, readonly ref: RefMode, readonly idx: number) {}
+  check(): boolean {
+    return true;
+  }
+  async run(m: Model, w: Real): Promise<void> {
+    const body = structuredClone(this.body);
+    let duplicate = false;
+    if (!('vendorReference' in body)) {
+      const own = m.txs.filter((t) => t.who === this.who && t.vendorReference);
+      const other = m.txs.filter((t) => t.who !== this.who && t.vendorReference);
+      if (this.ref === 'reuse-own' && own.length) {
+        body.vendorReference = pick(own, this.idx)!.vendorReference;
+        duplicate = true;
+      } else if (this.ref === 'reuse-other-merchant' && other.length) {
+        body.vendorReference = pick(other, this.idx)!.vendorReference;
+      } else if (this.ref !== 'none') body.vendorReference = w.freshVendorRef();
+    }
+    if (typeof body.vendorReference === 'string' && w.usedVendorRefs[this.who].has(body.vendorReference)) duplicate = true;
+    const cls = w.contract.classifyBody('createPartnerTransaction', body);
+    const allowed: { status: number; code?: string }[] = cls.validation.map((code) => ({ status: 400, code }));
+    if (!allowed.length) {
+      if (cls.mismatch) allowed.push({ status: 400, code: 'AMOUNT_MISMATCH' });
+      for (const code of cls.business) allowed.push({ status: 422, code });
+      if (duplicate) allowed.push({ status: 409, code: 'DUPLICATE_VENDOR_REFERENCE' });
+      if (!allowed.length) allowed.push({ status: 201 });
+    }
+    const ex = await w.client.call('createPartnerTransaction', { headers: { 'X-Service-Key': w.key(this.who) }, body });
+    w.expectOutcome(ex, allowed);
+    if (ex.status === 201) {
+      checkCreated(w, ex, body);
+      const rec = ex.json as Json;
+      const tx = {
+        id: rec.id as string, who: this.who, kind: 'partner' as const, status: 'PENDING' as const,
+        vendorReference: (rec.vendorReference as string | null) ?? null, created: rec,
+        sentAt: ex.sentAt, receivedAt: ex.receivedAt, advAtCreation: w.advanced[this.who], changed: false, runId: w.runId,
+      };
+      w.transition(tx, 'create');
+      w.txs.set(tx.id, tx);
+      m.txs.push(tx);
+      if (tx.vendorReference) w.usedVendorRefs[this.who].add(tx.vendorReference);
+    }
+  }
+  toString(): string {
+    return `createTransaction(${this.who}, ${this.label}, vendorReference: ${this.ref})`;
+  }
+}

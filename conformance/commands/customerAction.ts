@@ -1,0 +1,28 @@
+/** Sandbox: the customer confirms or cancels, or the system completes — moves read from x-state-machine. */
+import type { Cmd, Model, Real } from '../model.ts';
+import { checkRecord, pick } from '../model.ts';
+import { rejectionOf, transitionsOf } from '../spec.ts';
+
+export type ActionOp = 'sandboxConfirmTransaction' | 'sandboxCancelTransaction' | 'sandboxCompleteTransaction';
+
+export class CustomerAction implements Cmd {
+  constructor(readonly op: ActionOp, readonly idx: number) {}
+  check(m: Readonly<Model>): boolean {
+    return m.world.sandbox && m.txs.some((t) => t.kind === 'partner' && t.who === 'main');
+  }
+  async run(m: Model, w: Real): Promise<void> {
+    const tx = pick(m.txs.filter((t) => t.kind === 'partner' && t.who === 'main'), this.idx)!;
+    const t = transitionsOf(this.op)[0]!;
+    const statuses = w.possibleStatuses(tx);
+    const allowed = statuses.map((s) => rejectionOf(this.op, s) ?? { status: 200 });
+    const ex = await w.client.call(this.op, { pathParams: { transactionId: tx.id }, headers: { 'X-API-Key': w.cfg.apiKey } });
+    w.expectOutcome(ex, allowed);
+    if (ex.status === 200) {
+      w.transition(tx, t.id);
+      checkRecord(w, ex, tx, [t.to]);
+    } else if (statuses.includes('EXPIRED')) w.observe(tx, 'EXPIRED');
+  }
+  toString(): string {
+    return `${this.op.replace('sandbox', '').replace('Transaction', '').toLowerCase()}(#${this.idx})`;
+  }
+}

@@ -1,0 +1,44 @@
+/** B2 / B3: read a transaction by id or by vendorReference, with its merchant's key, the other merchant's key, or a missing one. */
+import { randomUUID } from 'node:crypto';
+import type { Cmd, Model, Real } from '../model.ts';
+import { checkRecord, pick, sameNotFound } from '../model.ts';
+
+export type ReadBy = 'id' | 'vendorReference';
+export type ReadKey = 'own' | 'other-merchant' | 'missing';
+
+export class GetTransaction implements Cmd {
+  constructor(readonly by: ReadBy, readonly key: ReadKey, readonly idx: number) {}
+  check(m: Readonly<Model>): boolean {
+    return this.key === 'missing' || m.txs.some((t) => this.by === 'id' || t.vendorReference);
+  }
+  async run(m: Model, w: Real): Promise<void> {
+    const op = this.by === 'id' ? 'getPartnerTransaction' : 'getPartnerTransactionByVendorReference';
+    const param = this.by === 'id' ? 'transactionId' : 'vendorReference';
+    const missingValue = this.by === 'id' ? randomUUID() : w.freshVendorRef();
+    if (this.key === 'missing') {
+      const ex = await w.client.call(op, { pathParams: { [param]: missingValue }, headers: { 'X-Api-Key': w.cfg.apiKey } });
+      w.expectOutcome(ex, [{ status: 404, code: 'TRANSACTION_NOT_FOUND' }]);
+      return;
+    }
+    const tx = pick(m.txs.filter((t) => this.by === 'id' || t.vendorReference), this.idx)!;
+    const value = this.by === 'id' ? tx.id : tx.vendorReference!;
+    const reader = this.key === 'own' ? tx.who : tx.who === 'main' ? 'other' : 'main';
+    // Another merchant may own the same vendorReference (unique per merchant only).
+    const readerOwnsSameRef = this.by === 'vendorReference' && m.txs.some((t) => t.who === reader && t.vendorReference === value);
+    if (readerOwnsSameRef) return;
+    const statuses = w.possibleStatuses(tx);
+    const ex = await w.client.call(op, { pathParams: { [param]: value }, headers: { 'X-Api-Key': w.key(reader) } });
+    if (this.key === 'own') {
+      w.expectOutcome(ex, [{ status: 200 }]);
+      checkRecord(w, ex, tx, statuses);
+    } else {
+      w.expectOutcome(ex, [{ status: 404, code: 'TRANSACTION_NOT_FOUND' }]);
+      const missing = await w.client.call(op, { pathParams: { [param]: missingValue }, headers: { 'X-Api-Key': w.key(reader) } });
+      w.expectOutcome(missing, [{ status: 404, code: 'TRANSACTION_NOT_FOUND' }]);
+      sameNotFound(w, ex, missing, value, missingValue);
+    }
+  }
+  toString(): string {
+    return `getTransaction(by ${this.by}, ${this.key}, #${this.idx})`;
+  }
+}

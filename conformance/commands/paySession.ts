@@ -1,0 +1,58 @@
+/** Sandbox: the shopper pays a session (Simulate Success / Failed), creating or reusing its checkout transaction. */
+import type { Cmd, Model, Real } from '../model.ts';
+import { pick } from '../model.ts';
+import { rejectionOf } from '../spec.ts';
+import type { Tx } from '../world.ts';
+
+type Json = Record<string, unknown>;
+const OP = 'sandboxPaySession';
+
+export class PaySession implements Cmd {
+  constructor(readonly idx: number, readonly outcome: 'success' | 'failed', readonly unknownToken: boolean) {}
+  check(m: Readonly<Model>): boolean {
+    return m.world.sandbox && (this.unknownToken || m.sessions.length > 0);
+  }
+  async run(m: Model, w: Real): Promise<void> {
+    if (this.unknownToken) {
+      const ex = await w.client.call(OP, { headers: { 'X-API-Key': w.cfg.apiKey }, body: { session_token: `st_unknown_${this.idx}`, outcome: this.outcome } });
+      w.expectOutcome(ex, [{ status: 401, code: 'INVALID_SESSION_TOKEN' }, { status: 404, code: 'SESSION_NOT_FOUND' }]);
+      return;
+    }
+    const s = pick(m.sessions, this.idx)!;
+    const expired = w.tokenExpired(s);
+    const tx = s.tx;
+    const statuses = tx ? w.possibleStatuses(tx) : ['PENDING'];
+    const allowed: { status: number; code?: string }[] = [];
+    if (expired !== 'no') allowed.push({ status: 401, code: 'INVALID_SESSION_TOKEN' });
+    if (expired !== 'yes') for (const st of statuses) allowed.push(rejectionOf('sandboxConfirmTransaction', st) ?? { status: 200 });
+    const ex = await w.client.call(OP, { headers: { 'X-API-Key': w.cfg.apiKey }, body: { session_token: s.token, outcome: this.outcome } });
+    w.expectOutcome(ex, allowed);
+    if (ex.status !== 200) {
+      if (tx && ex.status === 400) w.observe(tx, statuses.includes('EXPIRED') ? 'EXPIRED' : tx.status);
+      return;
+    }
+    const rec = ex.json as Json;
+    let t: Tx | undefined = tx;
+    if (t) {
+      w.check(rec.transaction_id === t.id, OP, '$.transaction_id', 'paying again a session whose transaction is PENDING must reuse it', t.id, rec.transaction_id);
+    } else {
+      t = {
+        id: rec.transaction_id as string, who: 'main', kind: 'checkout', status: 'PENDING', vendorReference: null,
+        created: { amount: s.total, payment_intent_id: rec.payment_intent_id }, sentAt: ex.sentAt, receivedAt: ex.receivedAt,
+        advAtCreation: w.advanced.main, changed: false, session: s, runId: w.runId,
+      };
+      w.transition(t, 'checkout-pay');
+      s.tx = t;
+      w.txs.set(t.id, t);
+      m.txs.push(t);
+    }
+    const want = this.outcome === 'success' ? 'APPROVED' : 'PENDING';
+    w.check(rec.status === want, OP, '$.status', `outcome ${this.outcome} gave status ${rec.status}`, want, rec.status);
+    const redirect = this.outcome === 'success' ? 'SUCCESS' : 'FAILED';
+    w.check(rec.redirect_status === redirect, OP, '$.redirect_status', `outcome ${this.outcome} gave redirect_status ${rec.redirect_status}`, redirect, rec.redirect_status);
+    if (this.outcome === 'success') w.transition(t, 'checkout-success');
+  }
+  toString(): string {
+    return this.unknownToken ? `paySession(unknown token, ${this.outcome})` : `paySession(session #${this.idx}, ${this.outcome})`;
+  }
+}

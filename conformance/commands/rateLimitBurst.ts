@@ -1,0 +1,27 @@
+/** A1 until the window's limit is passed: exactly the (limit+1)-th request gets 429 with retry_after. */
+import type { Cmd, Model, Real } from '../model.ts';
+import { sendSession } from './createSession.ts';
+
+type Json = Record<string, unknown>;
+
+export class RateLimitBurst implements Cmd {
+  constructor(readonly body: Json) {}
+  check(m: Readonly<Model>): boolean {
+    // Each burst costs a window's worth of requests: at most two per suite run.
+    return m.world.bursts < 2;
+  }
+  async run(m: Model, w: Real): Promise<void> {
+    w.bursts++;
+    const limit = w.rateLimit().limit;
+    for (let i = 0; i <= limit + 1; i++) {
+      if ((await sendSession(m, w, this.body)) === 'limited') {
+        w.check(w.rateLimited('main') === 'yes', 'createSession', '$', 'a 429 came although the model has not counted the limit');
+        return;
+      }
+    }
+    w.check(false, 'createSession', '$', `no 429 after ${limit + 2} requests in one window`, 429, 200);
+  }
+  toString(): string {
+    return 'rateLimitBurst()';
+  }
+}

@@ -1,0 +1,166 @@
+/** Request generators: valid bodies from the schemas' limits, and single faults at the seed's boundaries. */
+import fc from 'fast-check';
+
+type Json = Record<string, unknown>;
+
+export function fromCentimes(c: number): number {
+  return Number((c / 100).toFixed(2));
+}
+
+export function decimalString(c: number, withDecimals: boolean): string {
+  return withDecimals || c % 100 !== 0 ? (c / 100).toFixed(2) : String(c / 100);
+}
+
+const phone = fc
+  .tuple(fc.constantFrom('212', '33', '1', '44', '971'), fc.integer({ min: 6, max: 11 }), fc.nat())
+  .map(([cc, n, x]) => (cc + String(x).padStart(n, '7')).slice(0, 15))
+  .filter((p) => /^[1-9][0-9]{7,14}$/.test(p));
+
+const name = fc.oneof(
+  { weight: 4, arbitrary: fc.string({ minLength: 1, maxLength: 30 }).filter((s) => s.trim().length > 0) },
+  { weight: 1, arbitrary: fc.constant('N'.repeat(200)) },
+);
+
+/** A target total in centimes, boundaries weighted in. */
+const total = fc.oneof(
+  { weight: 5, arbitrary: fc.integer({ min: 50000, max: 1500000 }) },
+  { weight: 1, arbitrary: fc.constantFrom(50000, 1500000) },
+);
+
+interface Line {
+  name: string;
+  quantity: number;
+  price: number;
+  reference?: string;
+  categoryId?: number;
+}
+
+/** Items whose Σ price × quantity is exactly `t` centimes. */
+function lines(t: number): fc.Arbitrary<Line[]> {
+  return fc
+    .array(fc.record({ name, quantity: fc.integer({ min: 1, max: 3 }), cents: fc.integer({ min: 1, max: 10000 }), reference: fc.option(fc.stringMatching(/^[A-Z0-9-]{1,20}$/), { nil: undefined }), categoryId: fc.option(fc.nat({ max: 1_000_000 }), { nil: undefined }) }), { maxLength: 2 })
+    .chain((extra) => {
+      const used = extra.reduce((s, l) => s + l.cents * l.quantity, 0);
+      const rest = t - used;
+      if (rest < 1) extra = [];
+      const last = t - extra.reduce((s, l) => s + l.cents * l.quantity, 0);
+      return fc.tuple(name).map(([n]) => [
+        ...extra.map((l) => ({ name: l.name, quantity: l.quantity, price: l.cents, reference: l.reference, categoryId: l.categoryId })),
+        { name: n, quantity: 1, price: last },
+      ]);
+    });
+}
+
+export function validPartnerBody(): fc.Arbitrary<Json> {
+  return fc.tuple(phone, total).chain(([p, t]) =>
+    lines(t).map((ls) => ({
+      customerPhone: p,
+      total: fromCentimes(t),
+      currency: 'MAD',
+      items: ls.map((l) => {
+        const it: Json = { name: l.name, quantity: l.quantity, unitPrice: fromCentimes(l.price) };
+        if (l.reference !== undefined) it.reference = l.reference;
+        if (l.categoryId !== undefined) it.categoryId = l.categoryId;
+        return it;
+      }),
+    })),
+  );
+}
+
+export function validSessionBody(variant: 1 | 2): fc.Arbitrary<Json> {
+  return fc.tuple(total, fc.boolean()).chain(([t, dec]) =>
+    lines(t).map((ls) => ({
+      total: variant === 1 ? fromCentimes(t) : decimalString(t, dec),
+      currency: 'MAD',
+      items: ls.map((l, i) => ({ id: `SKU-${i}`, name: l.name, price: fromCentimes(l.price), quantity: l.quantity })),
+    })),
+  );
+}
+
+type Fault = (b: Json) => Json;
+const clone = (b: Json): Json => structuredClone(b);
+
+/** Sets the total to `c` centimes and keeps the items consistent with it. */
+function withTotal(c: number, priceKey: string, stringTotal: boolean): Fault {
+  return (b) => {
+    const o = clone(b);
+    o.total = stringTotal ? decimalString(c, true) : fromCentimes(c);
+    const items = o.items as Json[];
+    const first = { ...items[0]!, quantity: 1 } as Json;
+    first[priceKey] = fromCentimes(c);
+    o.items = [first];
+    return o;
+  };
+}
+
+function onItem(f: (it: Json) => void): Fault {
+  return (b) => {
+    const o = clone(b);
+    f((o.items as Json[])[0]!);
+    return o;
+  };
+}
+
+/** One fault at the seed's boundaries; the expected answer is derived from the schema, not from the fault. */
+export function fault(kind: 'partner' | 'session', variant: 1 | 2): fc.Arbitrary<{ label: string; apply: Fault }> {
+  const price = kind === 'partner' ? 'unitPrice' : 'price';
+  const str = kind === 'session' && variant === 2;
+  const faults: [string, Fault][] = [
+    ['total 499.99', withTotal(49999, price, str)],
+    ['total 500', withTotal(50000, price, str)],
+    ['total 15000', withTotal(1500000, price, str)],
+    ['total 15000.01', withTotal(1500001, price, str)],
+    ['name 201 chars', onItem((it) => (it.name = 'N'.repeat(201)))],
+    ['name 200 chars', onItem((it) => (it.name = 'N'.repeat(200)))],
+    ['quantity 0', onItem((it) => (it.quantity = 0))],
+    ['quantity 1.5', onItem((it) => (it.quantity = 1.5))],
+    [`${price} 0`, onItem((it) => (it[price] = 0))],
+    [`${price} 0.01`, (b) => {
+      const o = onItem((it) => ((it[price] = 0.01), (it.quantity = 1)))(b);
+      const items = o.items as Json[];
+      const c = items.reduce((s, it) => s + Math.round((it[price] as number) * 100) * (it.quantity as number), 0);
+      o.total = str ? decimalString(c, true) : fromCentimes(c);
+      return o;
+    }],
+    [`${price} 3 decimals`, onItem((it) => (it[price] = 10.005))],
+    ['currency EUR', (b) => ({ ...clone(b), currency: 'EUR' })],
+    ['currency mad', (b) => ({ ...clone(b), currency: 'mad' })],
+    ['items empty', (b) => ({ ...clone(b), items: [] })],
+    ['items missing', (b) => { const o = clone(b); delete o.items; return o; }],
+    ['total missing', (b) => { const o = clone(b); delete o.total; return o; }],
+    ['currency missing', (b) => { const o = clone(b); delete o.currency; return o; }],
+    ['total ≠ Σ items + 0.01', (b) => { const o = clone(b); const c = Math.round(Number(o.total) * 100) + 1; o.total = str ? decimalString(c, true) : fromCentimes(c); return o; }],
+    ['total as wrong type', (b) => ({ ...clone(b), total: str ? Number(b.total) : String(b.total) })],
+    ['unknown field', (b) => ({ ...clone(b), status: 'APPROVED' })],
+  ];
+  if (kind === 'partner') {
+    faults.push(
+      ['phone with +', (b) => ({ ...clone(b), customerPhone: `+${b.customerPhone as string}` })],
+      ['phone with letters', (b) => ({ ...clone(b), customerPhone: '2126ABC45678' })],
+      ['phone missing', (b) => { const o = clone(b); delete o.customerPhone; return o; }],
+      ['reference 101 chars', onItem((it) => (it.reference = 'R'.repeat(101)))],
+      ['reference 100 chars', onItem((it) => (it.reference = 'R'.repeat(100)))],
+      ['vendorReference starting with -', (b) => ({ ...clone(b), vendorReference: '-bad' })],
+      ['vendorReference with a space', (b) => ({ ...clone(b), vendorReference: 'bad ref' })],
+      ['categoryId -1', onItem((it) => (it.categoryId = -1))],
+    );
+  } else {
+    faults.push(['item id missing', onItem((it) => delete it.id)], ['101 items', (b) => ({ ...clone(b), items: Array.from({ length: 101 }, () => (b.items as Json[])[0]) })]);
+  }
+  return fc.constantFrom(...faults).map(([label, apply]) => ({ label, apply }));
+}
+
+/** A body: valid, or valid with one fault applied. */
+export function partnerBody(): fc.Arbitrary<{ body: Json; label: string }> {
+  return fc.oneof(
+    { weight: 3, arbitrary: validPartnerBody().map((body) => ({ body, label: 'valid' })) },
+    { weight: 2, arbitrary: fc.tuple(validPartnerBody(), fault('partner', 1)).map(([b, f]) => ({ body: f.apply(b), label: f.label })) },
+  );
+}
+
+export function sessionBody(variant: 1 | 2): fc.Arbitrary<{ body: Json; label: string }> {
+  return fc.oneof(
+    { weight: 3, arbitrary: validSessionBody(variant).map((body) => ({ body, label: 'valid' })) },
+    { weight: 2, arbitrary: fc.tuple(validSessionBody(variant), fault('session', variant)).map(([b, f]) => ({ body: f.apply(b), label: f.label })) },
+  );
+}

@@ -1,0 +1,124 @@
+/** The HTTP side of the suite: every exchange is recorded and every response checked against the contract. */
+import type { Contract } from './spec.ts';
+
+export interface Exchange {
+  opId: string;
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: string;
+  status: number;
+  responseHeaders: Record<string, string>;
+  responseText: string;
+  json: unknown;
+  sentAt: number;
+  receivedAt: number;
+}
+
+/** A contract violation: the operation, the JSON path, what was expected and what came. */
+export class ConformanceError extends Error {
+  constructor(
+    readonly operation: string,
+    readonly jsonPath: string,
+    message: string,
+    readonly expected?: unknown,
+    readonly actual?: unknown,
+  ) {
+    super(`${operation} ${jsonPath}: ${message}`);
+    this.name = 'ConformanceError';
+  }
+}
+
+export class SetupError extends Error {}
+
+export interface RequestInit2 {
+  pathParams?: Record<string, string>;
+  headers?: Record<string, string>;
+  body?: unknown;
+  rawBody?: string;
+}
+
+export class Client {
+  transcript: Exchange[] = [];
+  checks = 0;
+  requests = 0;
+  constructor(
+    readonly baseUrl: string,
+    readonly contract: Contract,
+    private readonly fetchImpl: typeof fetch = fetch,
+  ) {}
+
+  check(ok: boolean, operation: string, jsonPath: string, message: string, expected?: unknown, actual?: unknown): void {
+    this.checks++;
+    if (!ok) throw new ConformanceError(operation, jsonPath, message, expected, actual);
+  }
+
+  async call(opId: string, init: RequestInit2 = {}): Promise<Exchange> {
+    const op = this.contract.op(opId);
+    let path = op.path;
+    for (const [k, v] of Object.entries(init.pathParams ?? {})) path = path.replace(`{${k}}`, encodeURIComponent(v));
+    const headers: Record<string, string> = { ...(init.headers ?? {}) };
+    let body: string | undefined = init.rawBody;
+    if (init.body !== undefined) {
+      body = JSON.stringify(init.body);
+      headers['Content-Type'] ??= 'application/json';
+    }
+    const url = this.baseUrl.replace(/\/$/, '') + path;
+    const sentAt = performance.now();
+    this.requests++;
+    const res = await this.fetchImpl(url, { method: op.method, headers, body });
+    const text = await res.text();
+    const receivedAt = performance.now();
+    const responseHeaders: Record<string, string> = {};
+    res.headers.forEach((v, k) => (responseHeaders[k] = v));
+    let json: unknown = undefined;
+    try {
+      json = text.length ? JSON.parse(text) : undefined;
+    } catch {
+      json = undefined;
+    }
+    const ex: Exchange = { opId, method: op.method, url, headers, body, status: res.status, responseHeaders, responseText: text, json, sentAt, receivedAt };
+    this.transcript.push(ex);
+    this.checkResponse(ex);
+    return ex;
+  }
+
+  /** Status declared, content type, body schema, header schemas, error code allowed for the status. */
+  checkResponse(ex: Exchange): void {
+    const { opId, status } = ex;
+    const spec = this.contract.response(opId, status);
+    this.check(spec !== null, opId, '$', `status ${status} is not declared for ${opId} (body: ${ex.responseText.slice(0, 200)})`, 'a declared status', status);
+    if (!spec) return;
+    if (spec.contentTypes.length) {
+      const ct = (ex.responseHeaders['content-type'] ?? '').split(';')[0]!.trim();
+      this.check(spec.contentTypes.includes(ct), opId, '$', `content type ${JSON.stringify(ct)} of ${status} is not declared`, spec.contentTypes, ct);
+      this.check(ex.json !== undefined, opId, '$', `${status} body is not JSON: ${ex.responseText.slice(0, 200)}`);
+      const validate = spec.validate.get(ct);
+      if (validate && !validate(ex.json)) {
+        const e = validate.errors![0]!;
+        this.check(false, opId, `$${e.instancePath.replace(/\//g, '.')}`, `${status} body: ${e.message} (${JSON.stringify(e.params)})`, e.schemaPath, valueAt(ex.json, e.instancePath));
+      }
+      this.checks++;
+    }
+    for (const h of spec.headers) {
+      const raw = ex.responseHeaders[h.name.toLowerCase()];
+      if (raw === undefined) {
+        this.check(!h.required, opId, `header ${h.name}`, `required header ${h.name} missing on ${status}`);
+        continue;
+      }
+      const value = h.type === 'integer' || h.type === 'number' ? (/^-?\d+(\.\d+)?$/.test(raw) ? Number(raw) : raw) : raw;
+      this.check(h.validate(value) === true, opId, `header ${h.name}`, `header ${h.name}=${JSON.stringify(raw)}: ${h.validate.errors?.[0]?.message ?? ''}`);
+    }
+    if (status >= 400) {
+      const code = (ex.json as { error?: { code?: string } } | undefined)?.error?.code;
+      const allowed = this.contract.op(opId).errors[String(status)] ?? [];
+      this.check(code !== undefined && allowed.includes(code), opId, '$.error.code', `code ${code} is not allowed with ${status}`, allowed, code);
+    }
+  }
+}
+
+function valueAt(json: unknown, pointer: string): unknown {
+  let cur = json;
+  for (const p of pointer.split('/').slice(1)) cur = (cur as Record<string, unknown> | undefined)?.[p];
+  return cur;
+}

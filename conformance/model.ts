@@ -1,0 +1,72 @@
+/** The fast-check model: this run's transactions and sessions; the World holds what outlives a run. */
+import type { AsyncCommand } from 'fast-check';
+import type { Exchange } from './http.ts';
+import { toCentimes } from './spec.ts';
+import type { Session, Tx, Who, World } from './world.ts';
+
+export interface Model {
+  world: World;
+  txs: Tx[];
+  sessions: Session[];
+}
+export type Real = World;
+export type Cmd = AsyncCommand<Model, Real, false>;
+
+type Json = Record<string, unknown>;
+
+export function pick<T>(list: T[], idx: number): T | undefined {
+  return list.length ? list[idx % list.length] : undefined;
+}
+
+export function errorOf(ex: Exchange): Json | undefined {
+  return (ex.json as { error?: Json } | undefined)?.error;
+}
+
+/** The record read back agrees with the one created, and with the model's status. */
+export function checkRecord(w: World, ex: Exchange, tx: Tx, statuses: string[]): void {
+  const rec = ex.json as Json;
+  const op = ex.opId;
+  for (const f of ['id', 'orderReference', 'vendorReference', 'totalAmount', 'currency', 'customerPhone', 'merchantName', 'storeName', 'items', 'createdAt']) {
+    w.check(JSON.stringify(rec[f]) === JSON.stringify(tx.created[f]), op, `$.${f}`, `read back ${JSON.stringify(rec[f])}, created ${JSON.stringify(tx.created[f])}`, tx.created[f], rec[f]);
+  }
+  w.check(statuses.includes(rec.status as string), op, '$.status', `status ${rec.status}, the model expects ${statuses.join(' or ')}`, statuses, rec.status);
+  w.observe(tx, rec.status as string);
+  const changed = rec.status !== 'PENDING';
+  w.check(changed ? typeof rec.updatedAt === 'string' : rec.updatedAt === null, op, '$.updatedAt', changed ? `updatedAt is ${JSON.stringify(rec.updatedAt)} after a change to ${rec.status}` : `updatedAt is ${JSON.stringify(rec.updatedAt)} before any change`, changed ? 'a timestamp' : null, rec.updatedAt);
+  if (changed && typeof rec.updatedAt === 'string') {
+    w.check(Date.parse(rec.updatedAt) >= Date.parse(rec.createdAt as string), op, '$.updatedAt', `updatedAt ${rec.updatedAt} is before createdAt ${rec.createdAt}`);
+  }
+}
+
+/** The 201 record agrees with the request. */
+export function checkCreated(w: World, ex: Exchange, body: Json): void {
+  const rec = ex.json as Json;
+  const op = ex.opId;
+  w.check(rec.status === 'PENDING', op, '$.status', `created with status ${rec.status}`, 'PENDING', rec.status);
+  w.check(rec.updatedAt === null, op, '$.updatedAt', `updatedAt is ${JSON.stringify(rec.updatedAt)} at creation`, null, rec.updatedAt);
+  w.check(toCentimes(rec.totalAmount) === toCentimes(body.total), op, '$.totalAmount', `totalAmount ${rec.totalAmount} for total ${body.total}`, body.total, rec.totalAmount);
+  w.check(rec.customerPhone === body.customerPhone, op, '$.customerPhone', 'customerPhone differs from the request', body.customerPhone, rec.customerPhone);
+  w.check(rec.currency === body.currency, op, '$.currency', 'currency differs from the request', body.currency, rec.currency);
+  w.check(rec.vendorReference === (body.vendorReference ?? null), op, '$.vendorReference', 'vendorReference differs from the request', body.vendorReference ?? null, rec.vendorReference);
+  const items = rec.items as Json[];
+  const inItems = body.items as Json[];
+  w.check(items.length === inItems.length, op, '$.items', `${items.length} items for ${inItems.length} sent`);
+  inItems.forEach((it, i) => {
+    const o = items[i]!;
+    for (const [f, v] of [['name', it.name], ['quantity', it.quantity], ['reference', it.reference ?? null], ['categoryId', it.categoryId ?? null]] as const) {
+      w.check(o[f] === v, op, `$.items[${i}].${f}`, `${f} ${JSON.stringify(o[f])}, sent ${JSON.stringify(v)}`, v, o[f]);
+    }
+    w.check(toCentimes(o.unitPrice) === toCentimes(it.unitPrice), op, `$.items[${i}].unitPrice`, 'unitPrice differs from the request', it.unitPrice, o.unitPrice);
+  });
+}
+
+export function apiHeaders(w: World, who: Who, header = 'X-Api-Key'): Record<string, string> {
+  return { [header]: w.key(who) };
+}
+
+/** The identical-404 rule: the body for another merchant's transaction equals the one for a missing one. */
+export function sameNotFound(w: World, a: Exchange, b: Exchange, idA: string, idB: string): void {
+  const na = a.responseText.split(idA).join('{id}');
+  const nb = b.responseText.split(idB).join('{id}');
+  w.check(na === nb, a.opId, '$', `the 404 body for another merchant's transaction differs from the one for a missing transaction: ${na} vs ${nb}`, nb, na);
+}

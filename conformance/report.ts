@@ -1,0 +1,80 @@
+/** Findings as a runnable curl script, a JSON report and a JUnit report. */
+import { writeFileSync } from 'node:fs';
+import type { Exchange } from './http.ts';
+
+export interface Finding {
+  title: string;
+  operation: string;
+  jsonPath: string;
+  message: string;
+  expected?: unknown;
+  actual?: unknown;
+  phase: 'property' | 'tour' | 'coverage' | 'setup';
+  commands: string[];
+  curl: string;
+  seed: number;
+  path?: string;
+  replay: string;
+}
+
+const CAPTURE_FIELDS = ['id', 'token', 'session_token', 'transaction_id', 'payment_intent_id'];
+
+function sh(s: string): string {
+  return `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+/** The exchanges as a bash script: keys as $API_KEY/$OTHER_API_KEY, ids captured with jq into variables. */
+export function curlScript(exchanges: Exchange[], keys: { apiKey: string; otherApiKey: string; baseUrl: string }): string {
+  const vars = new Map<string, string>();
+  const lines = [
+    '#!/usr/bin/env bash',
+    '# Replays the shrunk command sequence. Needs curl and jq.',
+    `BASE_URL=\${BASE_URL:-${keys.baseUrl.replace(/\/$/, '')}}`,
+    ': "${API_KEY:?set API_KEY}" "${OTHER_API_KEY:?set OTHER_API_KEY}"',
+    'set -u',
+  ];
+  const subst = (s: string): string => {
+    let out = s.split(keys.otherApiKey).join('${OTHER_API_KEY}').split(keys.apiKey).join('${API_KEY}');
+    for (const [value, name] of vars) out = out.split(value).join(`\${${name}}`);
+    return out;
+  };
+  const later = (i: number, value: string): boolean => exchanges.slice(i + 1).some((e) => e.url.includes(value) || (e.body ?? '').includes(value) || Object.values(e.headers).includes(value));
+  exchanges.forEach((ex, i) => {
+    const url = subst(ex.url.replace(keys.baseUrl.replace(/\/$/, ''), '${BASE_URL}'));
+    const parts = [`curl -sS -X ${ex.method}`, `"${url}"`];
+    for (const [k, v] of Object.entries(ex.headers)) parts.push(`-H "${k}: ${subst(v)}"`);
+    if (ex.body !== undefined) parts.push(ex.body.length > 2000 ? `--data-binary @<(head -c ${ex.body.length} /dev/zero | tr '\\0' x)` : `--data-binary "${subst(ex.body).replace(/"/g, '\\"').replace(/\$(?!\{)/g, '\\$')}"`);
+    const captures: [string, string][] = [];
+    const json = ex.json as Record<string, unknown> | undefined;
+    for (const f of CAPTURE_FIELDS) {
+      const v = json?.[f];
+      if (typeof v === 'string' && !vars.has(v) && later(i, v)) captures.push([f, v]);
+    }
+    lines.push(`# ${i + 1}. ${ex.opId}: got ${ex.status}`);
+    if (captures.length) {
+      lines.push(`R${i + 1}=$(${parts.join(' ')})`, `echo "$R${i + 1}"`);
+      for (const [f, v] of captures) {
+        const name = `${f.toUpperCase()}_${i + 1}`;
+        lines.push(`${name}=$(jq -r '.${f}' <<<"$R${i + 1}")`);
+        vars.set(v, name);
+      }
+    } else lines.push(`${parts.join(' ')} -w '\\n%{http_code}\\n'`);
+  });
+  void sh;
+  return lines.join('\n') + '\n';
+}
+
+export function writeJson(file: string, summary: unknown): void {
+  writeFileSync(file, JSON.stringify(summary, null, 2) + '\n');
+}
+
+function xml(s: string): string {
+  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
+export function writeJunit(file: string, name: string, checks: number, findings: Finding[], seconds: number): void {
+  const cases = findings.length
+    ? findings.map((f) => `    <testcase classname="${xml(name)}" name="${xml(f.title)}">\n      <failure message="${xml(f.message)}">${xml(`${f.replay}\n\nCommands:\n${f.commands.join('\n')}\n\n${f.curl}`)}</failure>\n    </testcase>`)
+    : [`    <testcase classname="${xml(name)}" name="conformance (${checks} checks)"/>`];
+  writeFileSync(file, `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites>\n  <testsuite name="${xml(name)}" tests="${Math.max(1, findings.length)}" failures="${findings.length}" time="${seconds.toFixed(3)}">\n${cases.join('\n')}\n  </testsuite>\n</testsuites>\n`);
+}

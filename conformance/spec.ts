@@ -1,0 +1,248 @@
+/**
+ * Everything the suite knows about the contract, read from generated/ (bundled OpenAPI
+ * documents and the machine-readable contract) — never typed again by hand.
+ */
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import {
+  loadBundledDocument,
+  variants,
+  stateMachine,
+  errorCatalog,
+  type Variant,
+} from '../generated/index.ts';
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
+
+type Json = Record<string, unknown>;
+export type OperationId = string;
+
+export interface OperationInfo {
+  method: string;
+  path: string;
+  sandbox: boolean;
+  internal: boolean;
+  security: readonly string[];
+  errors: Record<string, readonly string[]>;
+  successStatus: number;
+}
+
+/** Number with at most two decimals (format `mad`, ADR-021). */
+export function isMad(value: unknown): boolean {
+  if (typeof value !== 'number' || !Number.isFinite(value)) return false;
+  return /^-?\d+(\.\d{1,2})?$/.test(String(value));
+}
+
+/** Integer centimes of a `mad` value or a decimal string; null when not representable. */
+export function toCentimes(value: unknown): number | null {
+  const s = typeof value === 'number' ? (isMad(value) ? String(value) : null) : typeof value === 'string' ? value : null;
+  if (s === null) return null;
+  const m = /^(-?)(\d+)(?:\.(\d{1,2}))?$/.exec(s);
+  if (!m) return null;
+  const cents = Number(m[2]) * 100 + Number((m[3] ?? '').padEnd(2, '0'));
+  return m[1] === '-' ? -cents : cents;
+}
+
+export function makeAjv(): Ajv2020 {
+  const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
+  addFormats(ajv);
+  ajv.addFormat('mad', { type: 'number', validate: (n: number) => isMad(n) });
+  return ajv;
+}
+
+function ptr(...parts: string[]): string {
+  return parts.map((p) => p.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
+}
+
+export interface HeaderSpec {
+  name: string;
+  required: boolean;
+  validate: ValidateFunction;
+  type: string | undefined;
+}
+
+export interface ResponseSpec {
+  contentTypes: string[];
+  validate: Map<string, ValidateFunction>;
+  headers: HeaderSpec[];
+}
+
+export class Contract {
+  readonly variant: Variant;
+  readonly doc: Json;
+  readonly ops: Record<string, OperationInfo>;
+  readonly rateLimits: Record<string, { limit: number; windowSeconds: number; retryAfterSeconds: number }>;
+  private readonly ajv: Ajv2020;
+  private readonly responseCache = new Map<string, ResponseSpec | null>();
+  private readonly requestCache = new Map<string, ValidateFunction>();
+
+  constructor(variant: Variant) {
+    this.variant = variant;
+    this.doc = loadBundledDocument(variant);
+    const v = variant === 1 ? variants.v1 : variants.v2;
+    this.ops = v.operations as unknown as Record<string, OperationInfo>;
+    this.rateLimits = v.rateLimits as unknown as Contract['rateLimits'];
+    this.ajv = makeAjv();
+    this.ajv.addSchema(this.doc, 'openapi');
+  }
+
+  op(opId: string): OperationInfo {
+    const o = this.ops[opId];
+    if (!o) throw new Error(`operation ${opId} is not in variant ${this.variant}`);
+    return o;
+  }
+
+  has(opId: string): boolean {
+    return opId in this.ops;
+  }
+
+  private deref(node: unknown): Json {
+    let n = node as Json;
+    for (let i = 0; i < 10 && n && typeof n.$ref === 'string'; i++) {
+      const parts = (n.$ref as string).replace(/^#\//, '').split('/').map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+      let cur: unknown = this.doc;
+      for (const p of parts) cur = (cur as Json)[p];
+      n = cur as Json;
+    }
+    return n;
+  }
+
+  /** A JSON Schema (resolved one level) of a component, e.g. `PartnerTransactionCreateRequest`. */
+  schema(name: string): Json {
+    return this.deref((this.doc.components as Json & { schemas: Json }).schemas[name]);
+  }
+
+  /** Declared response of an operation for a status, or null when the status is not declared. */
+  response(opId: string, status: number): ResponseSpec | null {
+    const key = `${opId} ${status}`;
+    if (this.responseCache.has(key)) return this.responseCache.get(key)!;
+    const o = this.op(opId);
+    const opObj = ((this.doc.paths as Json)[o.path] as Json)[o.method.toLowerCase()] as Json;
+    const responses = opObj.responses as Json;
+    const statusKey = String(status) in responses ? String(status) : 'default' in responses ? 'default' : null;
+    if (!statusKey) {
+      this.responseCache.set(key, null);
+      return null;
+    }
+    const raw = responses[statusKey];
+    const resp = this.deref(raw);
+    const base = typeof (raw as Json).$ref === 'string'
+      ? `openapi#/${(raw as Json).$ref as string}`.replace('#/#/', '#/')
+      : `openapi#/${ptr('paths', o.path, o.method.toLowerCase(), 'responses', statusKey)}`;
+    const content = (resp.content ?? {}) as Json;
+    const validate = new Map<string, ValidateFunction>();
+    for (const ct of Object.keys(content)) {
+      validate.set(ct, this.ajv.getSchema(`${base}/${ptr('content', ct, 'schema')}`)!);
+    }
+    const headers: HeaderSpec[] = [];
+    for (const [name, h] of Object.entries((resp.headers ?? {}) as Json)) {
+      const hd = this.deref(h);
+      const hBase = typeof (h as Json).$ref === 'string' ? `openapi${(h as Json).$ref as string}` : `${base}/${ptr('headers', name)}`;
+      const schema = this.deref(hd.schema);
+      headers.push({
+        name,
+        required: hd.required === true,
+        validate: this.ajv.getSchema(`${hBase}/schema`)!,
+        type: typeof schema.type === 'string' ? schema.type : undefined,
+      });
+    }
+    const spec = { contentTypes: Object.keys(content), validate, headers };
+    this.responseCache.set(key, spec);
+    return spec;
+  }
+
+  /** The validator of an operation's JSON request body. */
+  requestValidator(opId: string): ValidateFunction {
+    let v = this.requestCache.get(opId);
+    if (!v) {
+      const o = this.op(opId);
+      v = this.ajv.getSchema(
+        `openapi#/${ptr('paths', o.path, o.method.toLowerCase(), 'requestBody', 'content', 'application/json', 'schema')}`,
+      )!;
+      this.requestCache.set(opId, v);
+    }
+    return v;
+  }
+
+  /** The request body schema (resolved) of an operation. */
+  requestSchema(opId: string): Json {
+    const o = this.op(opId);
+    const opObj = ((this.doc.paths as Json)[o.path] as Json)[o.method.toLowerCase()] as Json;
+    const rb = this.deref(opObj.requestBody);
+    return this.deref(((rb.content as Json)['application/json'] as Json).schema);
+  }
+
+  /** `x-error-code` of a top-level request property (following $ref/allOf), default VALIDATION_ERROR. */
+  errorCodeOf(opId: string, property: string | undefined): string {
+    if (property === undefined) return 'VALIDATION_ERROR';
+    const props = (this.requestSchema(opId).properties ?? {}) as Json;
+    let node: Json | undefined = props[property] as Json | undefined;
+    for (let i = 0; node && i < 5; i++) {
+      if (typeof node['x-error-code'] === 'string') return node['x-error-code'];
+      const r = this.deref(node);
+      if (typeof r['x-error-code'] === 'string') return r['x-error-code'];
+      node = Array.isArray(r.allOf) ? (r.allOf[0] as Json) : r !== node ? r : undefined;
+    }
+    return 'VALIDATION_ERROR';
+  }
+
+  /**
+   * Spec-driven classification of a request body: every (status, code) the contract allows as the
+   * answer. Empty list = the body is valid (success expected, unless state says otherwise).
+   */
+  classifyBody(opId: string, body: unknown): { validation: string[]; mismatch: boolean; business: string[] } {
+    const validate = this.requestValidator(opId);
+    const validation = new Set<string>();
+    if (!validate(body)) {
+      for (const e of validate.errors as ErrorObject[]) {
+        let prop = e.instancePath.split('/')[1];
+        if (prop === undefined && e.keyword === 'required') prop = (e.params as { missingProperty: string }).missingProperty;
+        if (prop !== undefined) prop = prop.replace(/~1/g, '/').replace(/~0/g, '~');
+        if (prop === undefined && e.keyword === 'additionalProperties') prop = undefined;
+        validation.add(this.errorCodeOf(opId, prop));
+      }
+      return { validation: [...validation], mismatch: false, business: [] };
+    }
+    const schema = this.requestSchema(opId);
+    const b = body as Json;
+    let mismatch = false;
+    const ac = schema['x-amount-consistency'] as { total: string; lines: string; price: string; quantity: string } | undefined;
+    if (ac) {
+      const total = toCentimes(b[ac.total]);
+      let sum = 0;
+      for (const line of b[ac.lines] as Json[]) sum += (toCentimes(line[ac.price]) ?? NaN) * (line[ac.quantity] as number);
+      mismatch = total !== sum;
+    }
+    const business: string[] = [];
+    for (const [name, p] of Object.entries((schema.properties ?? {}) as Json)) {
+      const bl = (p as Json)['x-business-limits'] as { minimum: number; maximum: number; code: string } | undefined;
+      if (!bl) continue;
+      const c = toCentimes(b[name]);
+      if (c === null || c < Math.round(bl.minimum * 100) || c > Math.round(bl.maximum * 100)) business.push(bl.code);
+    }
+    return { validation: [], mismatch, business };
+  }
+}
+
+export { stateMachine, errorCatalog };
+export type Transition = (typeof stateMachine.transitions)[number];
+
+/** The transitions of the state machine triggered by an operation. */
+export function transitionsOf(opId: string): Transition[] {
+  return stateMachine.transitions.filter((t) => t.trigger.operationId === opId);
+}
+
+export function transitionById(id: string): Transition {
+  const t = stateMachine.transitions.find((x) => x.id === id);
+  if (!t) throw new Error(`no transition ${id} in x-state-machine`);
+  return t;
+}
+
+/** The rejection (status, code) of an operation from a state, or undefined if the move is allowed. */
+export function rejectionOf(opId: string, from: string): { status: number; code: string } | undefined {
+  const r = stateMachine.rejections.find(
+    (x) => x.trigger.operationId === opId && (x.from as readonly string[]).includes(from),
+  );
+  return r ? { status: r.status, code: r.code } : undefined;
+}

@@ -1,0 +1,122 @@
+/**
+ * Webhook receiver of the suite: verifies Standard Webhooks signatures with the merchant's
+ * secret and validates each payload against its AsyncAPI message (draft-07).
+ */
+import { createServer, type Server } from 'node:http';
+import { fileURLToPath } from 'node:url';
+import { Ajv } from 'ajv';
+import type { ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import { Parser, fromFile } from '@asyncapi/parser';
+import { Webhook } from 'standardwebhooks';
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+
+export interface Delivery {
+  receivedAt: number;
+  webhookId: string | undefined;
+  body: string;
+  payload: { event?: string; data?: { id?: string; status?: string; createdAt?: string } } | undefined;
+  /** Problems found on this delivery alone (signature, payload schema). */
+  problems: string[];
+}
+
+let validatorsPromise: Promise<Map<string, ValidateFunction>> | undefined;
+
+/** One ajv validator per AsyncAPI message name, from `message.payload().json().schema`. */
+export function asyncApiValidators(): Promise<Map<string, ValidateFunction>> {
+  validatorsPromise ??= (async () => {
+    const parser = new Parser();
+    const file = fileURLToPath(new URL('../spec/asyncapi.yaml', import.meta.url));
+    const { document, diagnostics } = await fromFile(parser, file).parse();
+    if (!document) throw new Error(`AsyncAPI document does not parse: ${diagnostics.map((d) => d.message).join('; ')}`);
+    const ajv = new Ajv({ strict: false, allErrors: false });
+    addFormats(ajv);
+    const out = new Map<string, ValidateFunction>();
+    for (const m of document.messages().all()) {
+      const json = m.payload()?.json() as { schema?: object } | undefined;
+      const name = m.name();
+      if (name && json) out.set(name, ajv.compile(json.schema ?? json));
+    }
+    return out;
+  })();
+  return validatorsPromise;
+}
+
+export class WebhookReceiver {
+  readonly deliveries: Delivery[] = [];
+  private server: Server | undefined;
+  private readonly wh: Webhook;
+  private listeners: (() => void)[] = [];
+
+  constructor(
+    readonly port: number,
+    readonly secret: string,
+    private readonly validators: Map<string, ValidateFunction>,
+  ) {
+    this.wh = new Webhook(secret);
+  }
+
+  async start(): Promise<number> {
+    this.server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
+        this.receive(Buffer.concat(chunks).toString('utf8'), req.headers as Record<string, string>);
+      });
+    });
+    await new Promise<void>((resolve, reject) => {
+      this.server!.once('error', reject);
+      this.server!.listen(this.port, '127.0.0.1', () => resolve());
+    });
+    const addr = this.server.address();
+    return typeof addr === 'object' && addr ? addr.port : this.port;
+  }
+
+  receive(body: string, headers: Record<string, string>): void {
+    const problems: string[] = [];
+    let payload: Delivery['payload'];
+    try {
+      payload = JSON.parse(body) as Delivery['payload'];
+    } catch {
+      problems.push('body is not JSON');
+    }
+    try {
+      this.wh.verify(body, {
+        'webhook-id': headers['webhook-id'] ?? '',
+        'webhook-timestamp': headers['webhook-timestamp'] ?? '',
+        'webhook-signature': headers['webhook-signature'] ?? '',
+      });
+    } catch (e) {
+      problems.push(`signature does not verify with the secret: ${(e as Error).message}`);
+    }
+    if (payload) {
+      const v = this.validators.get(payload.event ?? '');
+      if (!v) problems.push(`event ${JSON.stringify(payload.event)} is not an AsyncAPI message`);
+      else if (!v(payload)) {
+        const e = v.errors![0]!;
+        problems.push(`payload $${e.instancePath.replace(/\//g, '.')}: ${e.message}`);
+      }
+    }
+    this.deliveries.push({ receivedAt: performance.now(), webhookId: headers['webhook-id'], body, payload, problems });
+    for (const l of this.listeners.splice(0)) l();
+  }
+
+  /** Resolves when a new delivery arrives or after `ms`. */
+  waitForDelivery(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const t = setTimeout(resolve, ms);
+      this.listeners.push(() => {
+        clearTimeout(t);
+        resolve();
+      });
+    });
+  }
+
+  async close(): Promise<void> {
+    if (!this.server) return;
+    this.server.closeAllConnections?.();
+    await new Promise<void>((resolve) => this.server!.close(() => resolve()));
+  }
+}

@@ -1,0 +1,230 @@
+/**
+ * The model of the contract, kept small and obvious: transactions by merchant with their
+ * status, the vendorReferences used, the sessions and their tokens, the rate-limit count per
+ * key and window, and the sandbox clock offset. Time is tracked as intervals (the suite cannot
+ * know when exactly the server read its clock), so an expectation is certain or left open.
+ */
+import { randomUUID } from 'node:crypto';
+import { stateMachine, tokenLifetimeSeconds } from '../generated/index.ts';
+import { Client, ConformanceError, type Exchange } from './http.ts';
+import { Contract, transitionById, type Transition } from './spec.ts';
+import type { WebhookReceiver } from './webhooks.ts';
+
+export type Who = 'main' | 'other';
+export type Status = keyof typeof stateMachine.states;
+type Json = Record<string, unknown>;
+
+export interface SuiteConfig {
+  baseUrl: string;
+  apiKey: string;
+  otherApiKey: string;
+  variant: 1 | 2;
+  profile: 'core' | 'sandbox';
+  paymentWindowSeconds: number;
+  webhookSecret?: string;
+}
+
+export interface Tx {
+  id: string;
+  who: Who;
+  kind: 'partner' | 'checkout';
+  status: Status;
+  vendorReference: string | null;
+  created: Json;
+  sentAt: number;
+  receivedAt: number;
+  advAtCreation: number;
+  /** set once the server showed the record changed (updatedAt must then be set). */
+  changed: boolean;
+  session?: Session;
+  runId: number;
+}
+
+export interface Session {
+  token: string;
+  who: Who;
+  total: number;
+  sentAt: number;
+  receivedAt: number;
+  advAtCreation: number;
+  tx?: Tx;
+}
+
+export interface ExpectedEvent {
+  txId: string;
+  event: string;
+  transition: string;
+  runId: number;
+}
+
+const SLACK_MS = 25;
+
+export class World {
+  readonly client: Client;
+  readonly contract: Contract;
+  readonly txs = new Map<string, Tx>();
+  readonly expected: ExpectedEvent[] = [];
+  /** Seconds the suite advanced each merchant's sandbox clock. */
+  readonly advanced: Record<Who, number> = { main: 0, other: 0 };
+  readonly rate: Record<Who, { usedLo: number; usedHi: number; endLo: number; endHi: number }>;
+  readonly coverage = { transitions: new Set<string>(), codes: new Set<string>() };
+  readonly usedVendorRefs: Record<Who, Set<string>> = { main: new Set(), other: new Set() };
+  runId = 0;
+  startedAt = performance.now();
+  receiver: WebhookReceiver | undefined;
+  /** Deliveries already judged (index into receiver.deliveries). */
+  judged = 0;
+  readonly seenWebhookIds = new Map<string, string>();
+  readonly eventsSeen = new Map<string, string[]>();
+  ignoredEvents = 0;
+  suiteStartIso = '';
+  /** offsetSeconds of the main merchant's sandbox clock when the suite started. */
+  clockBase: number | undefined;
+  /** toString of the commands run in the current run. */
+  executed: string[] = [];
+  bursts = 0;
+
+  constructor(readonly cfg: SuiteConfig, fetchImpl?: typeof fetch) {
+    this.contract = new Contract(cfg.variant);
+    this.client = new Client(cfg.baseUrl, this.contract, fetchImpl);
+    const limit = this.rateLimit().limit;
+    this.rate = {
+      main: { usedLo: 0, usedHi: limit, endLo: -Infinity, endHi: Infinity },
+      other: { usedLo: 0, usedHi: limit, endLo: -Infinity, endHi: Infinity },
+    };
+  }
+
+  key(who: Who): string {
+    return who === 'main' ? this.cfg.apiKey : this.cfg.otherApiKey;
+  }
+
+  rateLimit(): { limit: number; windowSeconds: number; retryAfterSeconds: number } {
+    return this.contract.rateLimits.createSession!;
+  }
+
+  get sandbox(): boolean {
+    return this.cfg.profile === 'sandbox';
+  }
+
+  check(ok: boolean, op: string, path: string, msg: string, expected?: unknown, actual?: unknown): void {
+    this.client.check(ok, op, path, msg, expected, actual);
+  }
+
+  /** Asserts the (status, code) of an answer is one of the allowed outcomes; records coverage. */
+  expectOutcome(ex: Exchange, allowed: { status: number; code?: string }[]): void {
+    const code = (ex.json as { error?: { code?: string } } | undefined)?.error?.code;
+    const ok = allowed.some((a) => a.status === ex.status && (a.code === undefined || a.code === code));
+    this.check(
+      ok,
+      ex.opId,
+      ex.status >= 400 ? '$.error.code' : '$',
+      `${ex.method} ${new URL(ex.url).pathname} answered ${ex.status}${code ? ' ' + code : ''}; the model expects ${allowed
+        .map((a) => `${a.status}${a.code ? ' ' + a.code : ''}`)
+        .join(' or ')}`,
+      allowed,
+      { status: ex.status, code },
+    );
+    if (ex.status >= 400 && code) this.coverage.codes.add(`${ex.opId} ${ex.status} ${code}`);
+  }
+
+  // ---- time -------------------------------------------------------------------------
+  /** Bounds of the age (ms, on the merchant's sandbox clock) of something created in [sentAt, receivedAt]. */
+  age(o: { sentAt: number; receivedAt: number; advAtCreation: number }, who: Who, now = performance.now()): [number, number] {
+    const adv = (this.advanced[who] - o.advAtCreation) * 1000;
+    return [now - o.receivedAt + adv - SLACK_MS, now - o.sentAt + adv + SLACK_MS];
+  }
+
+  /** 'yes' | 'no' | 'maybe': has the payment window of a tx passed? */
+  windowPassed(tx: Tx, now = performance.now()): 'yes' | 'no' | 'maybe' {
+    const [lo, hi] = this.age(tx, tx.who, now);
+    const w = this.cfg.paymentWindowSeconds * 1000;
+    return lo >= w ? 'yes' : hi < w ? 'no' : 'maybe';
+  }
+
+  tokenExpired(s: Session, now = performance.now()): 'yes' | 'no' | 'maybe' {
+    const [lo, hi] = this.age(s, s.who, now);
+    const w = tokenLifetimeSeconds * 1000;
+    return lo >= w ? 'yes' : hi < w ? 'no' : 'maybe';
+  }
+
+  /** Applies the expiry that certainly happened (now >= createdAt + window). */
+  settle(tx: Tx): void {
+    if (tx.status === 'PENDING' && this.windowPassed(tx) === 'yes') this.transition(tx, 'expire');
+  }
+
+  /** Statuses a read may show now: PENDING may already be EXPIRED near the window's end. */
+  possibleStatuses(tx: Tx): string[] {
+    this.settle(tx);
+    if (tx.status === 'PENDING' && this.windowPassed(tx) === 'maybe') return ['PENDING', 'EXPIRED'];
+    return [tx.status];
+  }
+
+  /** Records a transition read from x-state-machine; expects its event. */
+  transition(tx: Tx, id: string): void {
+    const t: Transition = transitionById(id);
+    if (t.from !== null && !(t.from as readonly string[]).includes(tx.status)) {
+      throw new Error(`model bug: transition ${id} from ${tx.status}`);
+    }
+    tx.status = t.to as Status;
+    if (t.from !== null) tx.changed = true;
+    this.coverage.transitions.add(id);
+    if (t.emits && tx.who === 'main' && this.receiver) {
+      this.expected.push({ txId: tx.id, event: t.emits, transition: id, runId: tx.runId });
+    }
+  }
+
+  /** The observed status resolves an open expiry. */
+  observe(tx: Tx, status: string): void {
+    if (tx.status === 'PENDING' && status === 'EXPIRED') this.transition(tx, 'expire');
+  }
+
+  // ---- rate limit -------------------------------------------------------------------
+  /** 'yes' | 'no' | 'maybe': will the next counted A1 request of `who` be refused with 429? */
+  rateLimited(who: Who): 'yes' | 'no' | 'maybe' {
+    const r = this.rate[who];
+    const now = performance.now();
+    const adv = this.advanced[who] * 1000;
+    if (r.endHi - adv <= now) {
+      r.usedLo = 0;
+      r.usedHi = 0;
+      r.endLo = -Infinity;
+      r.endHi = Infinity;
+    } else if (r.endLo - adv <= now) r.usedLo = 0;
+    const limit = this.rateLimit().limit;
+    return r.usedLo >= limit ? 'yes' : r.usedHi < limit ? 'no' : 'maybe';
+  }
+
+  /** After an A1 answer counted against the key: sync from RateLimit-* headers when present. */
+  countRate(who: Who, ex: Exchange): void {
+    const r = this.rate[who];
+    const limit = this.rateLimit().limit;
+    const rem = ex.responseHeaders['ratelimit-remaining'];
+    const reset = ex.responseHeaders['ratelimit-reset'];
+    const lim = ex.responseHeaders['ratelimit-limit'];
+    if (lim !== undefined) this.check(Number(lim) === limit, ex.opId, 'header RateLimit-Limit', `RateLimit-Limit ${lim}, x-rate-limit says ${limit}`, limit, lim);
+    if (rem !== undefined && reset !== undefined) {
+      const used = limit - Number(rem);
+      if (ex.status !== 429) {
+        this.check(used >= r.usedLo + 1, ex.opId, 'header RateLimit-Remaining', `RateLimit-Remaining ${rem}, the model counted at least ${r.usedLo + 1} requests in this window`, limit - r.usedLo - 1, Number(rem));
+        this.check(used <= r.usedHi + 1, ex.opId, 'header RateLimit-Remaining', `RateLimit-Remaining ${rem}, the model counted at most ${r.usedHi + 1} requests in this window`, limit - r.usedHi - 1, Number(rem));
+      } else {
+        this.check(Number(rem) === 0, ex.opId, 'header RateLimit-Remaining', `429 with RateLimit-Remaining ${rem}`, 0, Number(rem));
+      }
+      this.check(Number(reset) <= this.rateLimit().windowSeconds, ex.opId, 'header RateLimit-Reset', `RateLimit-Reset ${reset} exceeds the ${this.rateLimit().windowSeconds} s window`);
+      r.usedLo = r.usedHi = Math.min(used, limit);
+      const adv = this.advanced[who] * 1000;
+      r.endLo = ex.sentAt + (Number(reset) - 1) * 1000 + adv - SLACK_MS;
+      r.endHi = ex.receivedAt + (Number(reset) + 1) * 1000 + adv + SLACK_MS;
+    } else {
+      r.usedLo = Math.min(r.usedLo + 1, limit);
+      r.usedHi = Math.min(r.usedHi + 1, limit);
+    }
+  }
+
+  // ---- helpers ----------------------------------------------------------------------
+  freshVendorRef(): string {
+    return `cf-${randomUUID().slice(0, 18)}`;
+  }
+}
+
+export { ConformanceError };
