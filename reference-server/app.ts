@@ -1,0 +1,319 @@
+/**
+ * The reference server as an app factory (no listen on import).
+ *
+ * Request path: match the operation (method + path of either variant's bundled document)
+ * → authenticate with the header of the operation's security scheme (case-insensitive,
+ * duplicated header = 401) → the merchant's pinned variant → rate limit (operations with
+ * `x-rate-limit`) → safe JSON body → that variant's express-openapi-validator (requests
+ * AND responses) → the handler bound by operationId → answer after the write is on disk.
+ * `mount` adds routes (checkout page, docs) before the JSON 404 and error handlers.
+ */
+import express from 'express';
+import * as OpenApiValidator from 'express-openapi-validator';
+import { loadBundledDocument, type Variant } from '../generated/index.ts';
+import { errorCatalog, type ErrorCode } from '../generated/contract.ts';
+import { isMad } from './domain/money.ts';
+import { digestEquals, sha256 } from './domain/ids.ts';
+import type { Clock } from './domain/clock.ts';
+import type { MerchantConfig, ServerConfig } from './config.ts';
+import { Core, loggingSmsSender, type SmsSender } from './core.ts';
+import { handlers, type Ctx } from './handlers.ts';
+import { readJsonBody } from './http/body.ts';
+import { ApiError, invalidKey, invalidToken, type ErrorDetail } from './http/errors.ts';
+import { buildOperations, nearestExtension, type OperationInfo } from './http/operations.ts';
+import type { Store } from './store/store.ts';
+import type { SessionRecord } from './domain/types.ts';
+import type { WebhookDispatcher, WebhookDispatcherDeps } from './webhooks/contracts.ts';
+
+export type { SmsSender } from './core.ts';
+
+export interface CreateAppOptions {
+  store: Store;
+  clock: Clock;
+  config: ServerConfig;
+  smsSender?: SmsSender;
+  webhookDispatcherFactory?: (deps: WebhookDispatcherDeps) => WebhookDispatcher;
+  mount?: (app: express.Express) => void;
+}
+
+export interface AppHandle {
+  app: express.Express;
+  /** Stops the expiry sweeper and the webhook dispatcher, then closes the store (journal folded into the data file). */
+  close(): Promise<void>;
+  /** The core, for tests and tools (store, clock, merchants). */
+  core: Core;
+}
+
+type Json = Record<string, unknown>;
+
+interface VariantApi {
+  doc: Json;
+  ops: OperationInfo[];
+  router: express.Router;
+}
+
+const HEADER_TITLE: Record<string, string> = { 'x-api-key': 'X-API-Key', 'x-service-key': 'X-Service-Key', 'x-session-token': 'X-Session-Token' };
+
+function headerValues(req: express.Request, name: string): string[] {
+  const out: string[] = [];
+  const raw = req.rawHeaders;
+  for (let i = 0; i + 1 < raw.length; i += 2) if (raw[i]!.toLowerCase() === name) out.push(raw[i + 1]!);
+  return out;
+}
+
+function sendError(res: express.Response, e: ApiError): void {
+  if (e.headers) res.set(e.headers);
+  if (e.code === 'PAYLOAD_TOO_LARGE') res.set('Connection', 'close');
+  res.status(e.status).json(e.body());
+}
+
+/** Last-resort 500 that bypasses response validation (used when validation itself failed). */
+function sendInternal(res: express.Response): void {
+  if (res.headersSent) return;
+  const body = JSON.stringify({ error: { code: 'INTERNAL_ERROR', message: 'Internal server error' } });
+  res.status(500).set('Content-Type', 'application/json; charset=utf-8').end(body);
+}
+
+export async function createApp(opts: CreateAppOptions): Promise<AppHandle> {
+  const { store, clock, config } = opts;
+  const log = config.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const core = new Core(store, clock, config, opts.smsSender ?? loggingSmsSender(log));
+  const merchants = config.merchants;
+  const rateWindows = new Map<string, { start: number; count: number }>();
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+
+  const apis = {} as Record<Variant, VariantApi>;
+  for (const v of [1, 2] as const) {
+    const doc = loadBundledDocument(v);
+    const ops = buildOperations(doc, v);
+    const router = express.Router();
+    router.use(
+      OpenApiValidator.middleware({
+        apiSpec: loadBundledDocument(v) as never,
+        validateRequests: { allowUnknownQueryParameters: false, coerceTypes: false },
+        validateResponses: true,
+        validateSecurity: false,
+        validateApiSpec: true,
+        ignoreUndocumented: false,
+        formats: { mad: { type: 'number', validate: (x: number) => isMad(x) } },
+      }),
+    );
+    router.use(async (req, res, next) => {
+      const ctx = res.locals.ctx as Ctx;
+      const operationId = (req as unknown as { openapi?: { schema?: { operationId?: string } } }).openapi?.schema?.operationId;
+      try {
+        if (operationId !== ctx.op.operationId) throw new Error(`validator matched ${operationId}, router matched ${ctx.op.operationId}`);
+        const handler = handlers[operationId];
+        if (!handler) throw new Error(`no handler bound to operationId ${operationId}`);
+        ctx.params = { ...(req.params as Record<string, string>), ...extractParams(ctx.op, req.path) };
+        ctx.body = req.body;
+        const result = await handler(core, ctx);
+        await store.barrier();
+        res.status(result.status).json(result.body);
+      } catch (e) {
+        next(e);
+      }
+    });
+    apis[v] = { doc, ops, router };
+  }
+
+  for (const v of [1, 2] as const) {
+    for (const op of apis[v].ops) if (!handlers[op.operationId]) throw new Error(`variant ${v}: operation ${op.operationId} has no handler`);
+  }
+
+  function findOperation(method: string, path: string): OperationInfo | null {
+    for (const v of [1, 2] as const) for (const op of apis[v].ops) if (op.method === method && op.regex.test(path)) return op;
+    return null;
+  }
+
+  function authenticateKey(req: express.Request, header: string): MerchantConfig {
+    const values = headerValues(req, header);
+    const title = HEADER_TITLE[header] ?? header;
+    if (values.length === 0) throw invalidKey(`Missing API key: send it in the ${title} header`);
+    if (values.length > 1) throw invalidKey(`The ${title} header was sent more than once`);
+    const digest = sha256(values[0]!.trim());
+    let found: MerchantConfig | undefined;
+    for (const m of merchants) if (digestEquals(m.keyDigest, digest)) found = m; // no early exit: constant time over merchants
+    if (!found) throw invalidKey();
+    if ((config.mode === 'sandbox') !== (found.keyMode === 'test')) {
+      throw invalidKey(config.mode === 'sandbox' ? 'Live keys are not accepted by the sandbox; use a test key (sk_test_…)' : 'Test keys are not accepted in production; use a live key (sk_live_…)');
+    }
+    return found;
+  }
+
+  function authenticateToken(req: express.Request): { session: SessionRecord; merchant: MerchantConfig } {
+    const values = headerValues(req, 'x-session-token');
+    if (values.length !== 1) throw invalidToken();
+    const session = store.sessionByTokenDigest(sha256(values[0]!.trim()));
+    if (!session) throw invalidToken();
+    const merchant = core.merchantsById.get(session.merchantId);
+    if (!merchant || (config.mode === 'sandbox') !== (merchant.keyMode === 'test')) throw invalidToken();
+    if (core.now(merchant.id) >= Date.parse(session.expiresAt)) throw invalidToken();
+    return { session, merchant };
+  }
+
+  function rateLimit(res: express.Response, merchant: MerchantConfig, rl: NonNullable<OperationInfo['rateLimit']>): void {
+    const now = core.now(merchant.id);
+    let w = rateWindows.get(merchant.id);
+    if (!w || now >= w.start + rl.windowSeconds * 1000) rateWindows.set(merchant.id, (w = { start: now, count: 0 }));
+    w.count += 1;
+    const headers = {
+      'RateLimit-Limit': String(rl.limit),
+      'RateLimit-Remaining': String(Math.max(0, rl.limit - w.count)),
+      'RateLimit-Reset': String(Math.max(0, Math.ceil((w.start + rl.windowSeconds * 1000 - now) / 1000))),
+      'RateLimit-Policy': `${rl.limit};w=${rl.windowSeconds}`,
+    };
+    res.set(headers);
+    if (w.count > rl.limit) {
+      throw new ApiError(
+        'RATE_LIMIT_EXCEEDED',
+        `Too many requests, retry after ${rl.retryAfterSeconds} seconds`,
+        undefined,
+        { 'Retry-After': String(rl.retryAfterSeconds) },
+        rl.retryAfterSeconds,
+      );
+    }
+  }
+
+  // The API: every request matching an operation of either variant.
+  app.use(async (req, res, next) => {
+    const matched = findOperation(req.method, req.path);
+    if (!matched || (matched.sandbox && config.mode === 'production')) {
+      next();
+      return;
+    }
+    try {
+      let merchant: MerchantConfig;
+      let session: SessionRecord | null = null;
+      if (!matched.auth) throw new Error(`${matched.operationId} has no security scheme`);
+      if (matched.auth.kind === 'apiKey') merchant = authenticateKey(req, matched.auth.header);
+      else ({ session, merchant } = authenticateToken(req));
+      const api = apis[merchant.variant];
+      const op = api.ops.find((o) => o.method === req.method && o.regex.test(req.path));
+      if (!op) throw new ApiError('ROUTE_NOT_FOUND', `No operation ${req.method} ${req.path} in Variant ${merchant.variant}`);
+      if (op.sandbox && session && !session.testMode) throw invalidToken();
+      if (op.rateLimit) rateLimit(res, merchant, op.rateLimit);
+      if (op.hasBody) req.body = await readJsonBody(req);
+      else req.body = undefined;
+      const base = config.publicBaseUrl ?? `${req.protocol}://${req.get('host') ?? '127.0.0.1'}`;
+      const ctx: Ctx = { op, doc: api.doc, variant: merchant.variant, merchant, session, params: {}, body: undefined, baseUrl: base.replace(/\/$/, '') };
+      res.locals.ctx = ctx;
+      api.router(req, res, next);
+    } catch (e) {
+      next(e);
+    }
+  });
+
+  opts.mount?.(app);
+
+  app.use((req, res) => {
+    sendError(res, new ApiError('ROUTE_NOT_FOUND', `No operation ${req.method} ${req.path}`));
+  });
+
+  app.use((err: unknown, req: express.Request, res: express.Response, _next: express.NextFunction) => {
+    if (res.headersSent) return;
+    try {
+      const mapped = mapError(err, res.locals.ctx as Ctx | undefined);
+      if (mapped) {
+        sendError(res, mapped);
+        return;
+      }
+    } catch (e) {
+      log(`error while mapping an error: ${(e as Error).stack ?? String(e)}`);
+    }
+    log(`INTERNAL_ERROR on ${req.method} ${req.path}: ${(err as Error)?.stack ?? JSON.stringify(err)}${(err as { errors?: unknown }).errors ? ` ${JSON.stringify((err as { errors?: unknown }).errors)}` : ''}`);
+    sendInternal(res);
+  });
+
+  // Expiry in real time: sweep PENDING transactions whose window passed.
+  const sweepTimer = setInterval(() => {
+    core.sweep().catch((e: Error) => log(`expiry sweep failed: ${e.message}`));
+  }, config.sweepIntervalMs ?? 1000);
+  sweepTimer.unref();
+
+  if (opts.webhookDispatcherFactory) {
+    core.dispatcher = opts.webhookDispatcherFactory(core.dispatcherDeps());
+    core.dispatcher.start();
+    core.dispatcher.kick();
+  }
+
+  let closed = false;
+  return {
+    app,
+    core,
+    async close() {
+      if (closed) return;
+      closed = true;
+      clearInterval(sweepTimer);
+      await core.dispatcher?.stop();
+      await store.close();
+    },
+  };
+}
+
+function extractParams(op: OperationInfo, path: string): Record<string, string> {
+  const m = op.regex.exec(path);
+  const names = [...op.path.matchAll(/\{([^}]+)\}/g)].map((x) => x[1]!);
+  const out: Record<string, string> = {};
+  names.forEach((n, i) => {
+    const raw = m?.[i + 1];
+    if (raw !== undefined) {
+      try {
+        out[n] = decodeURIComponent(raw);
+      } catch {
+        out[n] = raw;
+      }
+    }
+  });
+  return out;
+}
+
+interface ValidatorError {
+  status?: number;
+  errors?: Array<{ path?: string; message?: string }>;
+  message?: string;
+}
+
+/** Maps any error to the declared answer, or null for a genuine server problem. */
+function mapError(err: unknown, ctx: Ctx | undefined): ApiError | null {
+  if (err instanceof ApiError) return err.code === 'INTERNAL_ERROR' ? null : err;
+  const e = err as ValidatorError & { type?: string };
+  if (e?.type === 'entity.too.large') return new ApiError('PAYLOAD_TOO_LARGE', 'Request body exceeds 100 kB');
+  const status = e?.status;
+  if (typeof status !== 'number' || !Array.isArray(e.errors)) return null;
+  const errors = e.errors;
+  if (status === 404 || status === 405) return new ApiError('ROUTE_NOT_FOUND', e.message ?? 'not found');
+  if (status === 415) return new ApiError('UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json');
+  if (status === 413) return new ApiError('PAYLOAD_TOO_LARGE', 'Request body exceeds 100 kB');
+  if (status !== 400) return null; // 500: response validation failed — a bug, logged by the caller
+  const details: ErrorDetail[] = [];
+  let code: ErrorCode = 'VALIDATION_ERROR';
+  let first = true;
+  for (const x of errors) {
+    const p = x.path ?? '';
+    const msg = x.message ?? 'is invalid';
+    let detailPath = p;
+    const m = /^\/(body|params|query|headers)(?:\/(.*))?$/.exec(p);
+    if (m) {
+      const where = m[1]!;
+      const rest = m[2] ?? '';
+      if (where === 'body') {
+        detailPath = `/${rest}`;
+        if (first && ctx?.op.requestSchema) {
+          const found = nearestExtension(ctx.doc, ctx.op.requestSchema, rest === '' ? [] : rest.split('/'), 'x-error-code');
+          if (typeof found === 'string' && found in errorCatalog) code = found as ErrorCode;
+        }
+      } else {
+        detailPath = `${where === 'params' ? 'path' : where === 'headers' ? 'header' : 'query'}.${rest}`;
+      }
+    }
+    details.push({ path: detailPath, message: msg });
+    first = false;
+  }
+  const head = details[0];
+  const message = head ? `${head.path.replace(/^\//, '').replace(/\//g, '.') || 'request body'} ${head.message}` : (e.message ?? 'Invalid request');
+  return new ApiError(code, message, details);
+}

@@ -1,0 +1,183 @@
+/**
+ * Server configuration: mode, payment window and merchants. API keys are kept only as
+ * SHA-256 digests; the raw key never leaves this module's input.
+ */
+import { normaliseOrigin } from './domain/redirect.ts';
+import { sha256 } from './domain/ids.ts';
+import { defaultPaymentWindowSeconds } from './domain/stateMachine.ts';
+
+export type Mode = 'sandbox' | 'production';
+
+/** One entry of the `--merchants` file (and of `startTestServer({ merchants })`). */
+export interface MerchantConfigInput {
+  name: string;
+  storeName: string;
+  apiKey: string;
+  variant: 1 | 2;
+  webhookUrl?: string | null;
+  webhookSecret?: string | null;
+  active?: boolean;
+  /** MAD, at most two decimals. */
+  creditLimit?: number | null;
+  allowedOrigins?: string[];
+}
+
+export interface MerchantConfig {
+  /** Stable id derived from the key digest. */
+  id: string;
+  name: string;
+  storeName: string;
+  keyDigest: string;
+  /** `test` for `sk_test_…`, `live` for `sk_live_…` (ADR-020). */
+  keyMode: 'test' | 'live';
+  variant: 1 | 2;
+  webhookUrl: string | null;
+  webhookSecret: string | null;
+  active: boolean;
+  creditLimitCentimes: number | null;
+  allowedOrigins: string[];
+}
+
+export interface ServerConfig {
+  mode: Mode;
+  paymentWindowSeconds: number;
+  merchants: MerchantConfig[];
+  /** Base URL used in absolute links (checkout_url); default: from the request's Host. */
+  publicBaseUrl?: string;
+  /** How often PENDING transactions are swept for expiry in real time (ms). Default 1000. */
+  sweepIntervalMs?: number;
+  /** Log sink (never receives keys). Default: stderr. */
+  log?: (line: string) => void;
+}
+
+export const DEMO_ALLOWED_ORIGINS = ['http://127.0.0.1:4010', 'http://localhost:4010'];
+
+/** The two demo merchants created when no `--merchants` file is given. */
+export const DEMO_MERCHANTS: readonly MerchantConfigInput[] = [
+  {
+    name: 'Atlas Electronics',
+    storeName: 'Atlas Casablanca',
+    apiKey: 'sk_test_v1_demo_4f7c2a9e1b3d5f60',
+    variant: 1,
+    webhookSecret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+    active: true,
+    allowedOrigins: DEMO_ALLOWED_ORIGINS,
+  },
+  {
+    name: 'Souk Digital',
+    storeName: 'Souk Digital Rabat',
+    apiKey: 'sk_test_v2_demo_8b1e6d3c5a7f9e20',
+    variant: 2,
+    webhookSecret: 'whsec_C2FVsBQIhrscChlQIMV+b5sSYspob7oD',
+    active: true,
+    allowedOrigins: DEMO_ALLOWED_ORIGINS,
+  },
+];
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+const FIELDS = new Set(['name', 'storeName', 'apiKey', 'variant', 'webhookUrl', 'webhookSecret', 'active', 'creditLimit', 'allowedOrigins']);
+
+export function merchantIdOf(keyDigest: string): string {
+  return `mer_${keyDigest.slice(0, 24)}`;
+}
+
+/** Validates merchant entries (from a file or from code) and turns them into configuration. */
+export function buildMerchants(input: unknown, where = 'merchants'): MerchantConfig[] {
+  if (!Array.isArray(input)) throw new ConfigError(`${where}: expected a JSON array of merchants`);
+  if (input.length === 0) throw new ConfigError(`${where}: the array is empty; give at least one merchant`);
+  const seen = new Set<string>();
+  return input.map((m: unknown, i) => {
+    const at = `${where}[${i}]`;
+    if (typeof m !== 'object' || m === null || Array.isArray(m)) throw new ConfigError(`${at}: expected an object`);
+    const o = m as Record<string, unknown>;
+    for (const k of Object.keys(o)) if (!FIELDS.has(k)) throw new ConfigError(`${at}: unknown field "${k}" (allowed: ${[...FIELDS].join(', ')})`);
+    const str = (k: string, required: boolean): string | null => {
+      const v = o[k];
+      if (v === undefined || v === null) {
+        if (required) throw new ConfigError(`${at}: "${k}" is required`);
+        return null;
+      }
+      if (typeof v !== 'string' || v.trim() === '') throw new ConfigError(`${at}: "${k}" must be a non-empty string`);
+      return v;
+    };
+    const name = str('name', true)!;
+    const storeName = str('storeName', true)!;
+    const apiKey = str('apiKey', true)!;
+    const keyMode = apiKey.startsWith('sk_test_') ? 'test' : apiKey.startsWith('sk_live_') ? 'live' : null;
+    if (!keyMode || !/^sk_(test|live)_[A-Za-z0-9_]{8,}$/.test(apiKey)) throw new ConfigError(`${at}: "apiKey" must be sk_test_… or sk_live_… followed by at least 8 letters, digits or underscores`);
+    if (o.variant !== 1 && o.variant !== 2) throw new ConfigError(`${at}: "variant" must be 1 or 2`);
+    const webhookUrl = str('webhookUrl', false);
+    if (webhookUrl !== null) {
+      let u: URL | null = null;
+      try {
+        u = new URL(webhookUrl);
+      } catch {
+        /* handled below */
+      }
+      if (!u || (u.protocol !== 'http:' && u.protocol !== 'https:')) throw new ConfigError(`${at}: "webhookUrl" must be an absolute http or https URL`);
+    }
+    const webhookSecret = str('webhookSecret', false);
+    if (webhookSecret !== null && !/^whsec_[A-Za-z0-9+/]+={0,2}$/.test(webhookSecret)) throw new ConfigError(`${at}: "webhookSecret" must be whsec_ followed by base64`);
+    if (o.active !== undefined && typeof o.active !== 'boolean') throw new ConfigError(`${at}: "active" must be true or false`);
+    let creditLimitCentimes: number | null = null;
+    if (o.creditLimit !== undefined && o.creditLimit !== null) {
+      const v = o.creditLimit;
+      if (typeof v !== 'number' || !Number.isFinite(v) || v < 0 || !/^\d+(\.\d{1,2})?$/.test(String(v))) throw new ConfigError(`${at}: "creditLimit" must be a non-negative amount with at most two decimals`);
+      const [w, f = ''] = String(v).split('.');
+      creditLimitCentimes = Number(w) * 100 + Number(f.padEnd(2, '0'));
+    }
+    let allowedOrigins: string[] = [];
+    if (o.allowedOrigins !== undefined) {
+      if (!Array.isArray(o.allowedOrigins)) throw new ConfigError(`${at}: "allowedOrigins" must be an array of origins`);
+      allowedOrigins = o.allowedOrigins.map((x, j) => {
+        const n = typeof x === 'string' ? normaliseOrigin(x) : null;
+        if (n === null) throw new ConfigError(`${at}.allowedOrigins[${j}]: must be an origin scheme://host[:port] with http or https`);
+        return n;
+      });
+    }
+    const keyDigest = sha256(apiKey);
+    if (seen.has(keyDigest)) throw new ConfigError(`${at}: the same apiKey is used by two merchants`);
+    seen.add(keyDigest);
+    return {
+      id: merchantIdOf(keyDigest),
+      name,
+      storeName,
+      keyDigest,
+      keyMode,
+      variant: o.variant,
+      webhookUrl,
+      webhookSecret,
+      active: o.active ?? true,
+      creditLimitCentimes,
+      allowedOrigins,
+    };
+  });
+}
+
+/** Parses the text of a `--merchants` file. */
+export function parseMerchantsFile(text: string, file: string): MerchantConfig[] {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (e) {
+    throw new ConfigError(`${file}: not valid JSON (${(e as Error).message})`);
+  }
+  return buildMerchants(data, file);
+}
+
+export function serverConfig(p: Partial<ServerConfig> & { merchants?: MerchantConfig[] } = {}): ServerConfig {
+  return {
+    mode: p.mode ?? 'sandbox',
+    paymentWindowSeconds: p.paymentWindowSeconds ?? defaultPaymentWindowSeconds,
+    merchants: p.merchants ?? buildMerchants(DEMO_MERCHANTS),
+    publicBaseUrl: p.publicBaseUrl,
+    sweepIntervalMs: p.sweepIntervalMs,
+    log: p.log,
+  };
+}

@@ -1,0 +1,27 @@
+/** Identifiers and secrets. */
+import { createHash, randomBytes, randomInt, randomUUID, timingSafeEqual } from 'node:crypto';
+
+export const uuid = (): string => randomUUID();
+
+const ALNUM36 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+function pick(alphabet: string, n: number): string {
+  let s = '';
+  for (let i = 0; i < n; i++) s += alphabet[randomInt(alphabet.length)];
+  return s;
+}
+/** `ORD-` + 10 of `0-9A-Z` (ADR-011). */
+export const orderReference = (): string => `ORD-${pick(ALNUM36, 10)}`;
+/** `msg_…`, the webhook-id. */
+export const messageId = (): string => `msg_${pick(BASE62, 27)}`;
+export const sessionToken = (test: boolean): string => `st_${test ? 'test' : 'live'}_${randomBytes(16).toString('hex')}`;
+export const sessionId = (test: boolean): string => `cs_${test ? 'test' : 'live'}_${randomBytes(12).toString('hex')}`;
+
+export const sha256 = (s: string): string => createHash('sha256').update(s, 'utf8').digest('hex');
+
+/** Constant-time equality of two hex SHA-256 digests. */
+export function digestEquals(a: string, b: string): boolean {
+  const x = Buffer.from(a, 'hex');
+  const y = Buffer.from(b, 'hex');
+  return x.length === 32 && y.length === 32 && timingSafeEqual(x, y);
+}

@@ -1,0 +1,105 @@
+/**
+ * Interpreter of the spec's `x-state-machine` (generated/contract.ts `stateMachine`).
+ * Transitions, their triggers, emitted events and rejections are read from the contract;
+ * only the guards, named by transition id, are code here (they are predicates over the
+ * context the spec describes in prose).
+ */
+import { stateMachine } from '../../generated/contract.ts';
+import type { WebhookEventName } from '../webhooks/contracts.ts';
+import type { Status } from './types.ts';
+
+type Transition = (typeof stateMachine.transitions)[number];
+export type TransitionId = Transition['id'];
+
+export interface GuardContext {
+  /** The merchant's now, epoch ms. */
+  now: number;
+  /** createdAt + payment window, epoch ms (absent for creations). */
+  expiresAt?: number;
+  /** Outcome of a simulated checkout payment. */
+  outcome?: 'success' | 'failed';
+}
+
+/** Guards by transition id. A transition id the spec adds without a guard here fails loudly at start. */
+const GUARDS: Record<TransitionId, (ctx: GuardContext) => boolean> = {
+  create: () => true,
+  'checkout-pay': () => true,
+  confirm: (c) => c.expiresAt !== undefined && c.now < c.expiresAt,
+  'checkout-success': (c) => c.outcome === 'success' && c.expiresAt !== undefined && c.now < c.expiresAt,
+  'merchant-cancel': () => true,
+  'customer-cancel': () => true,
+  expire: (c) => c.expiresAt !== undefined && c.now >= c.expiresAt,
+  complete: () => true,
+};
+for (const t of stateMachine.transitions) {
+  if (!(t.id in GUARDS)) throw new Error(`state machine: no guard for transition '${t.id}'`);
+}
+
+export type Outcome =
+  | { ok: true; transition: TransitionId; to: Status; emits: WebhookEventName | null }
+  | { ok: false; kind: 'rejected'; status: number; code: string; message: string }
+  | { ok: false; kind: 'guard'; transition: TransitionId }
+  | { ok: false; kind: 'none' };
+
+function fromList(t: Transition): readonly string[] | null {
+  return t.from === null ? null : (t.from as readonly string[]);
+}
+
+/**
+ * What `operationId` does to a transaction in status `from` (null: creation). The first
+ * transition of that trigger whose `from` matches and whose guard holds wins; when none
+ * matches but the spec lists a rejection, the rejection's status and code.
+ */
+export function attempt(operationId: string, from: Status | null, ctx: GuardContext): Outcome {
+  let guardFailed: TransitionId | null = null;
+  for (const t of stateMachine.transitions) {
+    if (t.trigger.operationId !== operationId) continue;
+    const f = fromList(t);
+    if (from === null ? f !== null : f === null || !f.includes(from)) continue;
+    if (!GUARDS[t.id](ctx)) {
+      guardFailed ??= t.id;
+      continue;
+    }
+    return { ok: true, transition: t.id, to: t.to as Status, emits: (t.emits ?? null) as WebhookEventName | null };
+  }
+  if (guardFailed) return { ok: false, kind: 'guard', transition: guardFailed };
+  for (const r of stateMachine.rejections) {
+    if (r.trigger.operationId === operationId && from !== null && (r.from as readonly string[]).includes(from)) {
+      const required = new Set<string>();
+      for (const t of stateMachine.transitions) {
+        if (t.trigger.operationId === operationId && t.from !== null) for (const s of t.from) required.add(s);
+      }
+      return {
+        ok: false,
+        kind: 'rejected',
+        status: r.status,
+        code: r.code,
+        message: `Transaction is not in ${[...required].join(' or ')} status (current status: ${from})`,
+      };
+    }
+  }
+  return { ok: false, kind: 'none' };
+}
+
+/** The transition time drives (trigger kind `clock`). */
+const clockTransition = stateMachine.transitions.find((t) => t.trigger.kind === 'clock');
+if (!clockTransition) throw new Error('state machine: no clock-triggered transition (expiry)');
+export const EXPIRY = {
+  id: clockTransition.id as TransitionId,
+  from: clockTransition.from as readonly string[],
+  to: clockTransition.to as Status,
+  emits: (clockTransition.emits ?? null) as WebhookEventName | null,
+};
+
+/** True when time has moved a transaction past its window: it must read as EXPIRED now. */
+export function isDueToExpire(status: Status, now: number, expiresAt: number): boolean {
+  return EXPIRY.from.includes(status) && GUARDS[EXPIRY.id]({ now, expiresAt });
+}
+
+export const initialStatus = stateMachine.initial as Status;
+export const defaultPaymentWindowSeconds: number = stateMachine.paymentWindow.defaultSeconds;
+export const terminalStates = new Set(
+  Object.entries(stateMachine.states)
+    .filter(([, s]) => s.terminal)
+    .map(([k]) => k as Status),
+);

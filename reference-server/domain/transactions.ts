@@ -1,0 +1,163 @@
+/**
+ * Pure transaction logic: state changes (through the spec's state machine), lazy expiry,
+ * webhook payloads exactly per the event schemas, and the views each endpoint answers.
+ */
+import { centimesToNumber, formatCentimes } from './money.ts';
+import { iso, localDateTime } from './clock.ts';
+import { EXPIRY, attempt, isDueToExpire, type Outcome } from './stateMachine.ts';
+import { messageId } from './ids.ts';
+import type { OutboxEvent, WebhookEventName, WebhookPayload } from '../webhooks/contracts.ts';
+import type { Status, TransactionRecord } from './types.ts';
+
+export interface MerchantView {
+  id: string;
+  name: string;
+  storeName: string;
+  webhookUrl: string | null;
+  webhookSecret: string | null;
+}
+
+/** The webhook body of `event` for `tx` (already in its new status), sent at `sentAtMs`. */
+export function buildWebhookPayload(event: WebhookEventName, tx: TransactionRecord, merchant: MerchantView, sentAtMs: number): WebhookPayload {
+  const base = {
+    id: tx.id,
+    vendorReference: tx.vendorReference,
+    orderReference: tx.orderReference,
+    amount: centimesToNumber(tx.totalCentimes),
+    currency: tx.currency,
+    customerPhone: tx.customerPhone,
+    merchantName: merchant.name,
+    storeName: merchant.storeName,
+    createdAt: tx.createdAt,
+  };
+  const timestamp = iso(sentAtMs);
+  switch (event) {
+    case 'transaction.approved':
+      return { event, timestamp, data: { ...base, status: 'APPROVED', approvedAt: tx.approvedAt ?? timestamp } };
+    case 'transaction.cancelled':
+      return { event, timestamp, data: { ...base, status: 'CANCELED' } };
+    case 'transaction.expired':
+      return { event, timestamp, data: { ...base, status: 'EXPIRED', expiredAt: tx.expiredAt ?? timestamp } };
+  }
+}
+
+/** The outbox record of an event (state per the merchant's endpoint). */
+export function buildOutboxEvent(
+  event: WebhookEventName,
+  tx: TransactionRecord,
+  merchant: MerchantView,
+  nowMs: number,
+  endpointEnabled: boolean,
+  id: string = messageId(),
+): OutboxEvent {
+  const createdAt = iso(nowMs);
+  const url = merchant.webhookUrl;
+  // No URL or no secret: nothing can be sent (an unsigned webhook is never sent).
+  const state = url === null || merchant.webhookSecret === null ? 'no_endpoint' : endpointEnabled ? 'pending' : 'disabled';
+  return {
+    id,
+    merchantId: merchant.id,
+    event,
+    transactionId: tx.id,
+    payload: buildWebhookPayload(event, tx, merchant, nowMs),
+    createdAt,
+    state,
+    url,
+    nextAttemptAt: state === 'pending' ? createdAt : null,
+    attempts: [],
+  };
+}
+
+export type Applied =
+  | { ok: true; tx: TransactionRecord; emits: WebhookEventName | null }
+  | Extract<Outcome, { ok: false }>;
+
+/** Applies what `operationId` does to `tx` at `nowMs`; the returned record is a new object. */
+export function applyOperation(operationId: string, tx: TransactionRecord, nowMs: number, outcome?: 'success' | 'failed'): Applied {
+  const expiresAt = Date.parse(tx.expiresAt);
+  const r = attempt(operationId, tx.status, { now: nowMs, expiresAt, outcome });
+  if (!r.ok) return r;
+  const at = iso(nowMs);
+  const next: TransactionRecord = { ...tx, status: r.to, updatedAt: at };
+  if (r.to === 'APPROVED') next.approvedAt = at;
+  return { ok: true, tx: next, emits: r.emits };
+}
+
+/**
+ * Lazy expiry: a transaction whose window has passed is EXPIRED from the instant
+ * `createdAt + window`, whether or not anything looked at it then. Returns the expired
+ * record, or null when nothing changes.
+ */
+export function expireIfDue(tx: TransactionRecord, nowMs: number): TransactionRecord | null {
+  const expiresAt = Date.parse(tx.expiresAt);
+  if (!isDueToExpire(tx.status, nowMs, expiresAt)) return null;
+  return { ...tx, status: EXPIRY.to, updatedAt: tx.expiresAt, expiredAt: tx.expiresAt };
+}
+export const expiryEvent = EXPIRY.emits;
+
+/** A2/A3 report only APPROVED, PENDING, CANCELED (ADR-008). */
+export function checkoutStatus(s: Status): 'APPROVED' | 'PENDING' | 'CANCELED' {
+  switch (s) {
+    case 'EXPIRED':
+    case 'CANCELED':
+      return 'CANCELED';
+    case 'COMPLETED':
+    case 'APPROVED':
+      return 'APPROVED';
+    case 'PENDING':
+      return 'PENDING';
+  }
+}
+
+/** The `PartnerTransaction` record. */
+export function partnerView(tx: TransactionRecord, merchant: MerchantView) {
+  return {
+    id: tx.id,
+    orderReference: tx.orderReference,
+    vendorReference: tx.vendorReference,
+    status: tx.status,
+    totalAmount: centimesToNumber(tx.totalCentimes),
+    currency: tx.currency,
+    customerPhone: tx.customerPhone,
+    merchantName: merchant.name,
+    storeName: merchant.storeName,
+    items: tx.items.map((i) => ({
+      id: i.id,
+      name: i.name,
+      reference: i.reference,
+      quantity: i.quantity,
+      unitPrice: centimesToNumber(i.unitPriceCentimes),
+      categoryId: i.categoryId,
+    })),
+    createdAt: tx.createdAt,
+    updatedAt: tx.updatedAt,
+  };
+}
+
+/** The `TransactionStatusRecord` of A2 (dates per ADR-007; updated_at = created_at before any change). */
+export function statusRecordView(tx: TransactionRecord, merchant: MerchantView) {
+  const created = Date.parse(tx.createdAt);
+  return {
+    status: checkoutStatus(tx.status),
+    transaction_id: tx.id,
+    payment_intent_id: tx.paymentIntentId ?? '',
+    amount: centimesToNumber(tx.totalCentimes),
+    currency: tx.currency,
+    merchant_name: merchant.name,
+    store_name: merchant.storeName,
+    customer_phone: tx.customerPhone,
+    created_at: localDateTime(created),
+    updated_at: localDateTime(tx.updatedAt === null ? created : Date.parse(tx.updatedAt)),
+  };
+}
+
+/** The `TransactionVerification` of A3. */
+export function verificationView(tx: TransactionRecord) {
+  return { id: tx.id, status: checkoutStatus(tx.status), amount: centimesToNumber(tx.totalCentimes), currency: tx.currency };
+}
+
+/** The confirmation SMS text. */
+export function confirmationSms(merchantName: string, tx: TransactionRecord, windowSeconds: number): string {
+  const win = windowSeconds % 60 === 0 ? `${windowSeconds / 60} minutes` : `${windowSeconds} seconds`;
+  return `${merchantName}: confirm your payment of ${formatCentimes(tx.totalCentimes)} MAD (${tx.orderReference}) within ${win}.`;
+}

@@ -1,0 +1,100 @@
+/** Records as stored. Amounts are integer centimes; times are ISO 8601 UTC strings. */
+import type { stateMachine } from '../../generated/contract.ts';
+import type { OutboxEvent } from '../webhooks/contracts.ts';
+
+export type Status = keyof typeof stateMachine.states;
+export type TransactionKind = 'partner' | 'checkout';
+
+export interface ItemRecord {
+  id: string;
+  name: string;
+  reference: string | null;
+  quantity: number;
+  unitPriceCentimes: number;
+  categoryId: number | null;
+}
+
+export interface TransactionRecord {
+  id: string;
+  kind: TransactionKind;
+  merchantId: string;
+  orderReference: string;
+  vendorReference: string | null;
+  status: Status;
+  totalCentimes: number;
+  currency: 'MAD';
+  customerPhone: string;
+  items: ItemRecord[];
+  createdAt: string;
+  updatedAt: string | null;
+  /** createdAt + the payment window in force when it was created. */
+  expiresAt: string;
+  approvedAt: string | null;
+  expiredAt: string | null;
+  sessionId: string | null;
+  paymentIntentId: string | null;
+}
+
+export interface SessionItemRecord {
+  id: string;
+  name: string;
+  priceCentimes: number;
+  quantity: number;
+}
+
+export interface SessionRecord {
+  id: string;
+  merchantId: string;
+  /** SHA-256 hex of the token; the token itself is never stored. */
+  tokenDigest: string;
+  totalCentimes: number;
+  currency: 'MAD';
+  items: SessionItemRecord[];
+  createdAt: string;
+  expiresAt: string;
+  testMode: boolean;
+  paymentIntentId: string | null;
+  transactionId: string | null;
+}
+
+export interface PaymentIntentRecord {
+  id: string;
+  sessionId: string;
+  merchantId: string;
+  flow: 'redirect' | 'popup' | 'button';
+  locale: 'en' | 'fr' | 'ar';
+  redirectUrl: string | null;
+  origin: string | null;
+  createdAt: string;
+}
+
+export interface SmsRecord {
+  id: string;
+  merchantId: string;
+  to: string;
+  body: string;
+  transactionId: string;
+  sentAt: string;
+}
+
+export interface MerchantStateRecord {
+  id: string;
+  clockOffsetSeconds: number;
+  endpointEnabled: boolean;
+}
+
+export type { OutboxEvent };
+
+export interface Collections {
+  transactions: TransactionRecord;
+  sessions: SessionRecord;
+  paymentIntents: PaymentIntentRecord;
+  sms: SmsRecord;
+  outbox: OutboxEvent;
+  merchantState: MerchantStateRecord;
+}
+export type CollectionName = keyof Collections;
+export const COLLECTIONS: readonly CollectionName[] = ['transactions', 'sessions', 'paymentIntents', 'sms', 'outbox', 'merchantState'];
+
+/** One change: put a whole record (`v`) under key `k` of collection `c`, or delete it (`v: null`). */
+export type Change = { [C in CollectionName]: { c: C; k: string; v: Collections[C] | null } }[CollectionName];

@@ -1,0 +1,112 @@
+/**
+ * Reading a JSON request body safely: 100 kB limit (413), `application/json` only (415),
+ * malformed JSON, nesting deeper than 32 and `__proto__`/`constructor`/`prototype` keys
+ * (400 VALIDATION_ERROR). Runs before the OpenAPI validator.
+ */
+import type { IncomingMessage } from 'node:http';
+import { ApiError } from './errors.ts';
+
+export const BODY_LIMIT_BYTES = 100 * 1024;
+export const MAX_DEPTH = 32;
+const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
+function readRaw(req: IncomingMessage, limit: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const declared = Number(req.headers['content-length']);
+    if (Number.isFinite(declared) && declared > limit) {
+      req.resume();
+      reject(new ApiError('PAYLOAD_TOO_LARGE', 'Request body exceeds 100 kB'));
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let done = false;
+    req.on('data', (c: Buffer) => {
+      if (done) return;
+      size += c.length;
+      if (size > limit) {
+        done = true;
+        chunks.length = 0;
+        reject(new ApiError('PAYLOAD_TOO_LARGE', 'Request body exceeds 100 kB'));
+        return;
+      }
+      chunks.push(c);
+    });
+    req.on('end', () => {
+      if (!done) {
+        done = true;
+        resolve(Buffer.concat(chunks));
+      }
+    });
+    req.on('error', (e) => {
+      if (!done) {
+        done = true;
+        reject(new ApiError('VALIDATION_ERROR', `Request body could not be read: ${e.message}`));
+      }
+    });
+  });
+}
+
+/** Depth of JSON nesting, counted without parsing (strings skipped). */
+export function jsonDepth(text: string): number {
+  let depth = 0;
+  let max = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    if (inString) {
+      if (ch === 92) i++;
+      else if (ch === 34) inString = false;
+    } else if (ch === 34) inString = true;
+    else if (ch === 123 || ch === 91) {
+      depth++;
+      if (depth > max) max = depth;
+    } else if (ch === 125 || ch === 93) depth--;
+  }
+  return max;
+}
+
+function isJsonMediaType(ct: string | undefined): boolean {
+  if (!ct) return false;
+  const [type, ...params] = ct.split(';').map((s) => s.trim().toLowerCase());
+  if (type !== 'application/json') return false;
+  for (const p of params) {
+    const [k, v] = p.split('=').map((s) => s.trim());
+    if (k === 'charset' && v !== 'utf-8' && v !== 'utf8' && v !== '"utf-8"') return false;
+  }
+  return true;
+}
+
+/** Reads and parses the JSON body of a request whose operation declares one. */
+export async function readJsonBody(req: IncomingMessage): Promise<unknown> {
+  const raw = await readRaw(req, BODY_LIMIT_BYTES);
+  if (raw.length === 0) {
+    throw new ApiError('VALIDATION_ERROR', 'Request body is required', [{ path: '/', message: 'request body is required' }]);
+  }
+  if (!isJsonMediaType(req.headers['content-type'])) {
+    throw new ApiError('UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json');
+  }
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(raw);
+  } catch {
+    throw new ApiError('VALIDATION_ERROR', 'Request body is not valid UTF-8');
+  }
+  if (jsonDepth(text) > MAX_DEPTH) {
+    throw new ApiError('VALIDATION_ERROR', `Request body is nested deeper than ${MAX_DEPTH} levels`);
+  }
+  let forbidden: string | null = null;
+  let value: unknown;
+  try {
+    value = JSON.parse(text, (k, v) => {
+      if (FORBIDDEN_KEYS.has(k)) forbidden ??= k;
+      return v;
+    });
+  } catch {
+    throw new ApiError('VALIDATION_ERROR', 'Request body is not valid JSON');
+  }
+  if (forbidden !== null) {
+    throw new ApiError('VALIDATION_ERROR', `Request body must not contain the key "${forbidden}"`, [{ path: `/${forbidden}`, message: 'forbidden key' }]);
+  }
+  return value;
+}

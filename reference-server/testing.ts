@@ -1,0 +1,103 @@
+/**
+ * `startTestServer()`: the reference server on 127.0.0.1, port 0, in memory unless a data
+ * file is given. Used by the conformance, SDK and docs tests and by this package's own.
+ */
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import type express from 'express';
+import { createApp, type AppHandle } from './app.ts';
+import { buildMerchants, DEMO_MERCHANTS, serverConfig, type MerchantConfigInput, type Mode } from './config.ts';
+import { systemClock, type Clock } from './domain/clock.ts';
+import { parseDuration } from './domain/clock.ts';
+import { openFileStore, Store } from './store/store.ts';
+import { existsSync } from 'node:fs';
+import type { WebhookDispatcher, WebhookDispatcherDeps } from './webhooks/contracts.ts';
+
+export interface TestServerOptions {
+  merchants?: MerchantConfigInput[];
+  mode?: Mode;
+  /** `30m`, `90s`, `1h` or seconds. Default 30m. */
+  paymentWindow?: string;
+  /** Persist to this data file (journal next to it) instead of memory. */
+  dataFile?: string;
+  mount?: (app: express.Express) => void;
+  /** Base clock (default: the system clock). */
+  clock?: Clock;
+  /** Replace the webhook delivery engine (null: none). Default: the real engine. */
+  webhookDispatcherFactory?: ((deps: WebhookDispatcherDeps) => WebhookDispatcher) | null;
+  /** Expiry sweep period (ms). */
+  sweepIntervalMs?: number;
+  log?: (line: string) => void;
+}
+
+export interface TestServerMerchant {
+  id: string;
+  name: string;
+  storeName: string;
+  apiKey: string;
+  variant: 1 | 2;
+  webhookUrl: string | null;
+  webhookSecret: string | null;
+}
+
+export interface TestServer {
+  baseUrl: string;
+  merchants: TestServerMerchant[];
+  close(): Promise<void>;
+  /** The app handle (core, store) for white-box tests of this package. */
+  handle: AppHandle;
+}
+
+export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
+  const inputs = options.merchants ?? [...DEMO_MERCHANTS];
+  const merchants = buildMerchants(inputs);
+  let windowSeconds: number | undefined;
+  if (options.paymentWindow !== undefined) {
+    const w = parseDuration(options.paymentWindow);
+    if (w === null) throw new Error(`paymentWindow: cannot read "${options.paymentWindow}"`);
+    windowSeconds = w;
+  }
+  const config = serverConfig({
+    mode: options.mode ?? 'sandbox',
+    paymentWindowSeconds: windowSeconds,
+    merchants,
+    sweepIntervalMs: options.sweepIntervalMs,
+    log: options.log ?? (() => {}),
+  });
+  const store = options.dataFile ? await openFileStore(options.dataFile) : Store.memory();
+  const factory = options.webhookDispatcherFactory === undefined ? await defaultDispatcherFactory() : (options.webhookDispatcherFactory ?? undefined);
+  const handle = await createApp({ store, clock: options.clock ?? systemClock, config, webhookDispatcherFactory: factory, mount: options.mount });
+  const server: Server = await new Promise((resolve, reject) => {
+    const s = handle.app.listen(0, '127.0.0.1', () => resolve(s));
+    s.once('error', reject);
+  });
+  server.keepAliveTimeout = 1000;
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    merchants: inputs.map((m, i) => ({
+      id: merchants[i]!.id,
+      name: m.name,
+      storeName: m.storeName,
+      apiKey: m.apiKey,
+      variant: m.variant,
+      webhookUrl: m.webhookUrl ?? null,
+      webhookSecret: m.webhookSecret ?? null,
+    })),
+    handle,
+    async close() {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      await handle.close();
+    },
+  };
+}
+
+/** The delivery engine of `./webhooks/dispatcher.ts` when it is present (it is written separately). */
+export async function defaultDispatcherFactory(): Promise<((deps: WebhookDispatcherDeps) => WebhookDispatcher) | undefined> {
+  if (!existsSync(new URL('./webhooks/dispatcher.ts', import.meta.url))) return undefined;
+  const mod = (await import('./webhooks/dispatcher.ts')) as { createWebhookDispatcher: (deps: WebhookDispatcherDeps) => WebhookDispatcher };
+  return mod.createWebhookDispatcher;
+}
