@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { decodeFragment, encodeFragment, isCheckoutMessage, MESSAGE_SOURCE, safeHttpUrl, withRedirectStatus } from './src/protocol.ts';
+
+describe('checkout fragment', () => {
+  it('round-trips, including characters that need encoding', () => {
+    const f = { st: 'st_test_a+b/c=&#', flow: 'redirect' as const, locale: 'ar', redirect_url: 'https://shop.example/return?order=1&x=%20' };
+    expect(decodeFragment('#' + encodeFragment(f))).toEqual(f);
+    const p = { st: 't', flow: 'popup' as const, locale: 'en', origin: 'https://shop.example' };
+    expect(decodeFragment(encodeFragment(p))).toEqual(p);
+  });
+  it('is null without a token or with an unknown flow', () => {
+    expect(decodeFragment('#flow=redirect')).toBeNull();
+    expect(decodeFragment('#st=x&flow=iframe')).toBeNull();
+    expect(decodeFragment('')).toBeNull();
+  });
+});
+
+describe('safeHttpUrl (client-side second line behind ADR-017)', () => {
+  it('accepts absolute http(s) URLs', () => {
+    expect(safeHttpUrl('https://merchant.example/return?x=1')?.origin).toBe('https://merchant.example');
+    expect(safeHttpUrl('http://127.0.0.1:4010/demo/v2/return')?.origin).toBe('http://127.0.0.1:4010');
+  });
+  it('refuses the open-redirect forms', () => {
+    for (const bad of [
+      'javascript:alert(1)',
+      'JaVaScRiPt:alert(1)',
+      'data:text/html,<script>alert(1)</script>',
+      '//evil.example',
+      '/\\evil.example',
+      'http://127.0.0.1:4010@evil.example',
+      'https://user:pass@merchant.example/',
+      'ftp://merchant.example/',
+      '',
+      undefined,
+      42,
+      'https://' + 'a'.repeat(2050),
+    ]) {
+      expect(safeHttpUrl(bad), String(bad)).toBeNull();
+    }
+  });
+  it('adds status and transaction_id, replacing any given ones', () => {
+    const u = new URL('https://m.example/r?order=1&status=SUCCESS&transaction_id=forged');
+    expect(withRedirectStatus(u, 'CANCELLED')).toBe('https://m.example/r?order=1&status=CANCELLED');
+    expect(withRedirectStatus(u, 'FAILED', 'tx')).toBe('https://m.example/r?order=1&status=FAILED&transaction_id=tx');
+  });
+});
+
+describe('checkout messages', () => {
+  it('accepts only well-formed messages from the checkout page', () => {
+    expect(isCheckoutMessage({ source: MESSAGE_SOURCE, type: 'completed', status: 'SUCCESS', transaction_id: 't' })).toBe(true);
+    expect(isCheckoutMessage({ source: MESSAGE_SOURCE, type: 'cancelled', reason: 'user_cancelled' })).toBe(true);
+    expect(isCheckoutMessage({ source: 'other', type: 'completed', status: 'SUCCESS' })).toBe(false);
+    expect(isCheckoutMessage({ source: MESSAGE_SOURCE, type: 'completed', status: 'APPROVED' })).toBe(false);
+    expect(isCheckoutMessage({ source: MESSAGE_SOURCE, type: 'cancelled', reason: 'popup_closed' })).toBe(false);
+    expect(isCheckoutMessage({ source: MESSAGE_SOURCE, type: 'completed', status: 'SUCCESS', transaction_id: 5 })).toBe(false);
+    expect(isCheckoutMessage('{"source":"paylater-checkout"}')).toBe(false);
+    expect(isCheckoutMessage(null)).toBe(false);
+  });
+});
