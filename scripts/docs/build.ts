@@ -113,6 +113,34 @@ async function buildReference(variant: 1 | 2, bundleFile: string, outDir: string
   );
 }
 
+/**
+ * Redoc CE 3 renders an "API docs by Redocly" attribution whose logo is an <img> loaded from
+ * cdn.redoc.ly at view time, with no option to turn it off. The docs must work offline, so the
+ * two logo URLs are pointed at self-hosted files (written by the build, same attribution text).
+ */
+export const REDOC_CDN_ASSETS: Record<string, string> = {
+  'https://cdn.redoc.ly/redoc/logo-mini-full.svg': 'assets/redocly-logo-full.svg',
+  'https://cdn.redoc.ly/redoc/logo-mini.svg': 'assets/redocly-logo-mini.svg',
+};
+
+async function selfHostRedocAssets(htmlFile: string): Promise<void> {
+  let html = await readFile(htmlFile, 'utf8');
+  for (const [url, local] of Object.entries(REDOC_CDN_ASSETS)) {
+    if (!html.includes(url)) throw new Error(`${htmlFile}: expected Redoc to reference ${url}; the self-hosting step needs updating`);
+    html = html.split(url).join(local);
+  }
+  if (html.includes('cdn.redoc.ly')) throw new Error(`${htmlFile}: still references cdn.redoc.ly`);
+  await writeFile(htmlFile, html);
+}
+
+async function writeRedocAssets(outDir: string): Promise<void> {
+  await mkdir(path.join(outDir, 'assets'), { recursive: true });
+  const svg = (w: number, text: string) =>
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="20" viewBox="0 0 ${w} 20" role="img" aria-label="Redocly"><text x="0" y="15" font-family="system-ui, sans-serif" font-size="14" font-weight="700" fill="#5b6573">${text}</text></svg>\n`;
+  await writeFile(path.join(outDir, 'assets', 'redocly-logo-full.svg'), svg(64, 'Redocly'));
+  await writeFile(path.join(outDir, 'assets', 'redocly-logo-mini.svg'), svg(20, 'R'));
+}
+
 export interface BuildResult {
   outDir: string;
   pages: string[];
@@ -150,10 +178,12 @@ export async function buildDocs(outDir = DEFAULT_OUT_DIR): Promise<BuildResult> 
       const file = templateFile.replace(/\.hbs$/, `.v${variant}.hbs`);
       await writeFile(file, template.replace('<!--NAV-->', navHtml(`v${variant}.html`)));
       await buildReference(variant, path.join(outDir, `openapi.v${variant}.json`), outDir, file);
+      await selfHostRedocAssets(path.join(outDir, `v${variant}.html`));
       pages.push(`v${variant}.html`);
     }),
   );
 
+  await writeRedocAssets(outDir);
   await writeFile(path.join(outDir, 'style.css'), await readFile(path.join(HERE, 'templates', 'style.css'), 'utf8'));
   const page = (file: string, title: string, body: string) => write(file, renderPage({ file, title, body, nav }));
   await page('index.html', 'PayLater merchant docs', landingPage(v1, v2, guides));

@@ -60,7 +60,7 @@ export function renderPage({ file, title, body, nav }: PageInput): string {
 <title>${escapeHtml(title)} · PayLater merchant docs</title>
 <link rel="stylesheet" href="style.css">
 </head>
-<body>
+<body class="docs">
 ${renderNav(nav, file)}
 <main class="page">
 <h1>${escapeHtml(title)}</h1>
