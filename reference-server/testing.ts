@@ -5,7 +5,7 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import type express from 'express';
-import { createApp, type AppHandle } from './app.ts';
+import { createApp, type AppHandle, type SmsSender } from './app.ts';
 import { buildMerchants, DEMO_MERCHANTS, serverConfig, type MerchantConfigInput, type Mode } from './config.ts';
 import { systemClock, type Clock } from './domain/clock.ts';
 import { parseDuration } from './domain/clock.ts';
@@ -28,6 +28,8 @@ export interface TestServerOptions {
   /** Expiry sweep period (ms). */
   sweepIntervalMs?: number;
   log?: (line: string) => void;
+  /** Production-mode SMS sender (default: logs). */
+  smsSender?: SmsSender;
 }
 
 export interface TestServerMerchant {
@@ -66,7 +68,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   });
   const store = options.dataFile ? await openFileStore(options.dataFile) : Store.memory();
   const factory = options.webhookDispatcherFactory === undefined ? await defaultDispatcherFactory() : (options.webhookDispatcherFactory ?? undefined);
-  const handle = await createApp({ store, clock: options.clock ?? systemClock, config, webhookDispatcherFactory: factory, mount: options.mount });
+  const handle = await createApp({ store, clock: options.clock ?? systemClock, config, webhookDispatcherFactory: factory, mount: options.mount, smsSender: options.smsSender });
   const server: Server = await new Promise((resolve, reject) => {
     const s = handle.app.listen(0, '127.0.0.1', () => resolve(s));
     s.once('error', reject);

@@ -1,0 +1,207 @@
+/**
+ * `paylater serve`: the reference server as a merchant's local sandbox.
+ */
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+import type express from 'express';
+import { createApp } from './app.ts';
+import { ConfigError, DEMO_MERCHANTS, buildMerchants, parseMerchantsFile, serverConfig, type MerchantConfigInput, type Mode } from './config.ts';
+import { parseDuration, systemClock } from './domain/clock.ts';
+import { Store, StoreCorruptError, openFileStore } from './store/store.ts';
+import { defaultDispatcherFactory } from './testing.ts';
+
+export const DEFAULT_DATA_FILE = fileURLToPath(new URL('../data/paylater.json', import.meta.url));
+
+export const SERVE_USAGE = `Usage: paylater serve [options]
+
+Runs the reference server: the contract enforced, stateful and persisted (a merchant's local sandbox).
+
+Options:
+  --port N                 Port to listen on (default 4010; 0 picks a free one)
+  --host HOST              Interface to listen on (default 127.0.0.1)
+  --data FILE              Data file (default data/paylater.json in the package; created on first start)
+  --memory                 Keep nothing on disk
+  --merchants FILE         JSON array of merchants:
+                             [{ "name", "storeName", "apiKey": "sk_test_…"|"sk_live_…", "variant": 1|2,
+                                "webhookUrl"?, "webhookSecret"?: "whsec_…", "active"?: true,
+                                "creditLimit"?: MAD, "allowedOrigins"?: ["https://shop.example"] }]
+                           Without it, two demo merchants (one per variant) with fixed test keys.
+  --mode sandbox|production
+                           sandbox (default): test keys, sandbox endpoints; production: live keys only
+  --payment-window D       How long a PENDING transaction waits for the customer (default 30m; e.g. 90s, 1h)
+  -h, --help               Show this help
+`;
+
+interface ServeArgs {
+  port: number;
+  host: string;
+  data: string | null;
+  merchantsFile: string | null;
+  mode: Mode;
+  paymentWindowSeconds: number | undefined;
+}
+
+export class UsageError extends Error {}
+
+export function parseServeArgs(argv: string[]): ServeArgs | 'help' {
+  const a: ServeArgs = { port: 4010, host: '127.0.0.1', data: DEFAULT_DATA_FILE, merchantsFile: null, mode: 'sandbox', paymentWindowSeconds: undefined };
+  let sawData = false;
+  let sawMemory = false;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const eq = arg.indexOf('=');
+    const name = arg.startsWith('--') && eq > 0 ? arg.slice(0, eq) : arg;
+    const inline = arg.startsWith('--') && eq > 0 ? arg.slice(eq + 1) : undefined;
+    const value = (): string => {
+      if (inline !== undefined) return inline;
+      const v = argv[++i];
+      if (v === undefined || v.startsWith('--')) throw new UsageError(`${name} needs a value`);
+      return v;
+    };
+    switch (name) {
+      case '-h':
+      case '--help':
+        return 'help';
+      case '--port': {
+        const v = value();
+        const n = Number(v);
+        if (!/^[0-9]+$/.test(v) || n > 65535) throw new UsageError(`--port: expected a port number 0-65535, got "${v}"`);
+        a.port = n;
+        break;
+      }
+      case '--host':
+        a.host = value();
+        break;
+      case '--data':
+        a.data = value();
+        sawData = true;
+        break;
+      case '--memory':
+        a.data = null;
+        sawMemory = true;
+        break;
+      case '--merchants':
+        a.merchantsFile = value();
+        break;
+      case '--mode': {
+        const v = value();
+        if (v !== 'sandbox' && v !== 'production') throw new UsageError(`--mode: expected sandbox or production, got "${v}"`);
+        a.mode = v;
+        break;
+      }
+      case '--payment-window': {
+        const v = value();
+        const s = parseDuration(v);
+        if (s === null) throw new UsageError(`--payment-window: expected a duration such as 30m, 90s or 1h, got "${v}"`);
+        a.paymentWindowSeconds = s;
+        break;
+      }
+      default:
+        throw new UsageError(`unknown option ${arg}`);
+    }
+  }
+  if (sawData && sawMemory) throw new UsageError('--data and --memory cannot be used together');
+  return a;
+}
+
+/** Runs the server until SIGINT/SIGTERM; resolves with the exit code. */
+export async function runServe(argv: string[], io: { out?: (s: string) => void; err?: (s: string) => void; signal?: AbortSignal; mount?: (app: express.Express) => void } = {}): Promise<number> {
+  const out = io.out ?? ((s: string) => process.stdout.write(s));
+  const err = io.err ?? ((s: string) => process.stderr.write(s));
+  let args: ServeArgs;
+  try {
+    const parsed = parseServeArgs(argv);
+    if (parsed === 'help') {
+      out(SERVE_USAGE);
+      return 0;
+    }
+    args = parsed;
+  } catch (e) {
+    if (e instanceof UsageError) {
+      err(`paylater serve: ${e.message}\n\n${SERVE_USAGE}`);
+      return 2;
+    }
+    throw e;
+  }
+
+  let inputs: MerchantConfigInput[] = [...DEMO_MERCHANTS];
+  let merchants;
+  try {
+    if (args.merchantsFile) {
+      let text: string;
+      try {
+        text = await readFile(args.merchantsFile, 'utf8');
+      } catch (e) {
+        throw new ConfigError(`${args.merchantsFile}: cannot read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+      }
+      merchants = parseMerchantsFile(text, args.merchantsFile);
+      inputs = JSON.parse(text) as MerchantConfigInput[];
+    } else {
+      merchants = buildMerchants(inputs);
+    }
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      err(`paylater serve: invalid merchants: ${e.message}\n`);
+      return 2;
+    }
+    throw e;
+  }
+
+  let store: Store;
+  try {
+    store = args.data ? await openFileStore(args.data) : Store.memory();
+  } catch (e) {
+    if (e instanceof StoreCorruptError) {
+      err(`paylater serve: ${e.message}\n`);
+      return 1;
+    }
+    err(`paylater serve: cannot open the data file ${args.data}: ${(e as Error).message}\n`);
+    return 1;
+  }
+
+  const config = serverConfig({ mode: args.mode, paymentWindowSeconds: args.paymentWindowSeconds, merchants, log: (l) => err(`${l}\n`) });
+  const factory = await defaultDispatcherFactory();
+  const handle = await createApp({ store, clock: systemClock, config, webhookDispatcherFactory: factory, mount: io.mount });
+  const server = handle.app.listen(args.port, args.host);
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('listening', resolve);
+      server.once('error', reject);
+    });
+  } catch (e) {
+    err(`paylater serve: cannot listen on ${args.host}:${args.port}: ${(e as Error).message}\n`);
+    await handle.close();
+    return 1;
+  }
+  const addr = server.address();
+  const port = typeof addr === 'object' && addr ? addr.port : args.port;
+  const host = args.host.includes(':') ? `[${args.host}]` : args.host;
+  const base = `http://${host}:${port}`;
+  const lines = [
+    `PayLater reference server (${args.mode} mode) listening on ${base}`,
+    `Docs: ${base}/docs`,
+    `Data: ${args.data ? path.resolve(args.data) : 'in memory (nothing kept)'}`,
+    `Payment window: ${config.paymentWindowSeconds} s`,
+  ];
+  if (args.mode === 'sandbox') {
+    lines.push('Sandbox merchants:');
+    inputs.forEach((m, i) => {
+      if (merchants[i]!.keyMode === 'test') lines.push(`  ${m.name} (${m.storeName}), Variant ${m.variant}, test API key: ${m.apiKey}`);
+    });
+  }
+  out(`${lines.join('\n')}\n`);
+
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+    io.signal?.addEventListener('abort', stop, { once: true });
+  });
+  await new Promise<void>((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
+  await handle.close();
+  return 0;
+}
