@@ -1,0 +1,172 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync, existsSync, appendFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { Store, StoreCorruptError, journalPathOf, openFileStore } from './store.ts';
+import type { TransactionRecord } from '../domain/types.ts';
+import { partnerBody } from '../test-helpers.ts';
+
+const dir = () => mkdtempSync(path.join(tmpdir(), 'paylater-store-'));
+
+function tx(id: string, merchantId = 'mer_a', vendorReference: string | null = null): TransactionRecord {
+  return {
+    id,
+    kind: 'partner',
+    merchantId,
+    orderReference: 'ORD-0000000000',
+    vendorReference,
+    status: 'PENDING',
+    totalCentimes: 129950,
+    currency: 'MAD',
+    customerPhone: '212612345678',
+    items: [],
+    createdAt: '2026-11-20T14:05:09.000Z',
+    updatedAt: null,
+    expiresAt: '2026-11-20T14:35:09.000Z',
+    approvedAt: null,
+    expiredAt: null,
+    sessionId: null,
+    paymentIntentId: null,
+  };
+}
+
+describe('file store', () => {
+  it('creates the data file on first start, survives a restart, keeps indexes', async () => {
+    const file = path.join(dir(), 'sub', 'paylater.json');
+    const a = await openFileStore(file);
+    expect(existsSync(file)).toBe(true);
+    await a.commit([{ c: 'transactions', k: 't1', v: tx('t1', 'mer_a', 'R-1') }]);
+    // acknowledged = in the journal on disk, before any snapshot
+    expect(readFileSync(journalPathOf(file), 'utf8')).toContain('"t1"');
+    await a.close();
+    const b = await openFileStore(file);
+    expect(b.get('transactions', 't1')?.totalCentimes).toBe(129950);
+    expect(b.transactionByVendorReference('mer_a', 'R-1')?.id).toBe('t1');
+    expect(b.transactionByVendorReference('mer_b', 'R-1')).toBeUndefined();
+    await b.close();
+  });
+
+  it('group commit: concurrent commits share journal writes (far fewer writes than commits)', async () => {
+    const file = path.join(dir(), 'paylater.json');
+    const s = await openFileStore(file);
+    const before = s.writes;
+    await Promise.all(Array.from({ length: 200 }, (_, i) => s.commit([{ c: 'transactions', k: `t${i}`, v: tx(`t${i}`) }])));
+    const writes = s.writes - before;
+    expect(writes).toBeGreaterThanOrEqual(1);
+    expect(writes).toBeLessThan(20);
+    await s.close();
+    const again = await openFileStore(file);
+    expect(again.count('transactions')).toBe(200);
+    await again.close();
+  });
+
+  it('a torn last journal line (crash mid-append) is ignored and truncated; earlier ones replay', async () => {
+    const file = path.join(dir(), 'paylater.json');
+    const s = await openFileStore(file);
+    await s.commit([{ c: 'transactions', k: 'ok', v: tx('ok') }]);
+    // simulate a crash: no close(), then a half-written line
+    appendFileSync(journalPathOf(file), '{"s":99,"b":[[{"c":"transactions","k":"torn","v":{"id":');
+    const r = await openFileStore(file);
+    expect(r.get('transactions', 'ok')).toBeDefined();
+    expect(r.get('transactions', 'torn')).toBeUndefined();
+    await r.commit([{ c: 'transactions', k: 'after', v: tx('after') }]);
+    await r.close();
+    const r2 = await openFileStore(file);
+    expect(r2.get('transactions', 'after')).toBeDefined();
+    await r2.close();
+  });
+
+  it('a corrupt data file gives a clear error naming the file, and nothing is overwritten', async () => {
+    const file = path.join(dir(), 'paylater.json');
+    writeFileSync(file, '{"format": "paylater-reference-server", "version": 1, "journalSeq": 0, "collections": {"transactions": {"x": ');
+    const before = readFileSync(file);
+    const err = await openFileStore(file).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(StoreCorruptError);
+    expect((err as Error).message).toContain(file);
+    expect(readFileSync(file)).toEqual(before);
+    writeFileSync(file, '[1,2,3]');
+    await expect(openFileStore(file)).rejects.toThrow(/not a JSON object/);
+    expect(readFileSync(file, 'utf8')).toBe('[1,2,3]');
+  });
+
+  it('a corrupt middle journal line stops the start with the journal named', async () => {
+    const file = path.join(dir(), 'paylater.json');
+    const s = await openFileStore(file);
+    await s.commit([{ c: 'transactions', k: 'a', v: tx('a') }]);
+    appendFileSync(journalPathOf(file), 'garbage\n{"s":5,"b":[]}\n');
+    await expect(openFileStore(file)).rejects.toThrow(journalPathOf(file));
+  });
+
+  it('compaction folds the journal into the snapshot and the result reloads identically', async () => {
+    const file = path.join(dir(), 'paylater.json');
+    const s = await openFileStore(file, { compactAfterBytes: 2_000 });
+    for (let i = 0; i < 30; i++) await s.commit([{ c: 'transactions', k: `t${i}`, v: tx(`t${i}`) }]);
+    expect(statSync(journalPathOf(file)).size).toBeLessThan(2_000 + 1_000);
+    await s.close();
+    expect(statSync(journalPathOf(file)).size).toBe(0);
+    const snap = JSON.parse(readFileSync(file, 'utf8'));
+    expect(Object.keys(snap.collections.transactions)).toHaveLength(30);
+    const r = await openFileStore(file);
+    expect(r.count('transactions')).toBe(30);
+    await r.close();
+  });
+
+  it('memory store keeps nothing on disk and answers at once', async () => {
+    const m = Store.memory();
+    await m.commit([{ c: 'transactions', k: 'x', v: tx('x') }]);
+    expect(m.get('transactions', 'x')).toBeDefined();
+    await m.close();
+  });
+});
+
+describe('kill -9', () => {
+  it('no acknowledged write is lost when the server process is killed mid-load', async () => {
+    const file = path.join(dir(), 'paylater.json');
+    const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./fixtures/child-server.ts', import.meta.url)), file], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+      cwd: fileURLToPath(new URL('../..', import.meta.url)),
+    });
+    try {
+      const info = await new Promise<{ baseUrl: string; key: string }>((resolve, reject) => {
+        let buf = '';
+        child.stdout!.on('data', (d: Buffer) => {
+          buf += d.toString();
+          const nl = buf.indexOf('\n');
+          if (nl >= 0) resolve(JSON.parse(buf.slice(0, nl)));
+        });
+        child.once('exit', (c) => reject(new Error(`child exited ${c}`)));
+      });
+      const acked: string[] = [];
+      let stop = false;
+      const worker = async (w: number) => {
+        for (let i = 0; !stop; i++) {
+          try {
+            const r = await fetch(`${info.baseUrl}/api/v1/public/partner/transactions`, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json', 'X-Service-Key': info.key },
+              body: JSON.stringify(partnerBody({ vendorReference: `K-${w}-${i}` })),
+            });
+            if (r.status === 201) acked.push(((await r.json()) as { id: string }).id);
+          } catch {
+            return; // connection died with the process
+          }
+        }
+      };
+      const workers = Array.from({ length: 8 }, (_, w) => worker(w));
+      await new Promise((r) => setTimeout(r, 700));
+      child.kill('SIGKILL');
+      stop = true;
+      await Promise.all(workers);
+      await new Promise((r) => (child.exitCode !== null || child.signalCode !== null ? r(null) : child.once('exit', r)));
+      expect(acked.length).toBeGreaterThan(10);
+      const s = await openFileStore(file);
+      const missing = acked.filter((id) => !s.get('transactions', id));
+      expect(missing).toEqual([]);
+      await s.close();
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    }
+  });
+});
