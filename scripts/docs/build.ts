@@ -141,6 +141,8 @@ async function writeRedocAssets(outDir: string): Promise<void> {
   await writeFile(path.join(outDir, 'assets', 'redocly-logo-mini.svg'), svg(20, 'R'));
 }
 
+export const BUILD_INFO = 'build-info.json';
+
 export interface BuildResult {
   outDir: string;
   pages: string[];
@@ -154,7 +156,7 @@ export async function buildDocs(outDir = DEFAULT_OUT_DIR): Promise<BuildResult> 
   const guides = await loadGuides();
   const nav: NavEntry[] = [
     ...BASE_NAV.slice(0, 3),
-    ...guides.map((g) => ({ href: g.href, label: g.title.replace(/^Guide:\s*/i, '') })),
+    ...guides.map((g) => ({ href: g.href, label: `${g.slug[0]?.toUpperCase() ?? ''}${g.slug.slice(1)} guide` })),
     ...BASE_NAV.slice(3),
   ];
   const v1 = docsBundle(1);
@@ -198,5 +200,8 @@ export async function buildDocs(outDir = DEFAULT_OUT_DIR): Promise<BuildResult> 
     const body = renderMarkdown(g.source.replace(/^#\s+.*\n/m, '')).html;
     await page(g.href, g.title, body);
   }
-  return { outDir, pages, ms: Date.now() - started };
+  const ms = Date.now() - started;
+  // Written last: its presence and mtime say a complete build exists (tests reuse a fresh one).
+  await writeFile(path.join(outDir, BUILD_INFO), `${JSON.stringify({ pages: [...pages].sort(), guides: guides.map((g) => g.href), ms }, null, 2)}\n`);
+  return { outDir, pages, ms };
 }

@@ -89,8 +89,10 @@ export async function loadEvents(): Promise<{ description: string; events: Event
   const { document } = await parseAsyncApi();
   const events: EventInfo[] = [];
   for (const m of document.allMessages()) {
-    const payload = m.payload()?.json() as Json | undefined;
-    const headers = m.headers()?.json() as Json | undefined;
+    // AsyncAPI 3 with an explicit schemaFormat: the parser keeps { schemaFormat, schema }.
+    const unwrap = (j: Json | undefined): Json | undefined => (j && 'schemaFormat' in j && j.schema ? (j.schema as Json) : j);
+    const payload = unwrap(m.payload()?.json() as Json | undefined);
+    const headers = unwrap(m.headers()?.json() as Json | undefined);
     events.push({
       name: m.name() ?? m.id(),
       title: m.title() ?? '',

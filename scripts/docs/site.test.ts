@@ -1,0 +1,208 @@
+/**
+ * The built site in headless Debian Chromium (playwright-core, one browser): every page loads with
+ * no console error, no page error and no request leaving the site; the reference pages show every
+ * operation; the errors page every code; the state-machine SVG renders. Screenshots are kept in
+ * .artifacts/docs-screenshots/. The site is served under /docs/ (as the reference server does) and
+ * the landing page is also opened from disk.
+ */
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, readdir, stat } from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { errorCatalog, stateMachine } from '../../generated/contract.ts';
+import { ROOT } from '../lib/paths.ts';
+import { BUILD_INFO, DEFAULT_OUT_DIR, buildDocs } from './build.ts';
+import { docsBundle } from './bundle.ts';
+import { listOperations } from './samples.ts';
+import { edgesOf } from './state-machine-svg.ts';
+
+const OUT = DEFAULT_OUT_DIR;
+const SHOTS = path.join(ROOT, '.artifacts', 'docs-screenshots');
+const CHROMIUM = '/usr/bin/chromium';
+
+async function newestInput(dir: string): Promise<number> {
+  let newest = 0;
+  for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
+    if (!entry.isFile()) continue;
+    const s = await stat(path.join(entry.parentPath, entry.name));
+    newest = Math.max(newest, s.mtimeMs);
+  }
+  return newest;
+}
+
+/** Reuses dist/docs when its build-info is newer than every input; builds otherwise. */
+async function ensureBuilt(): Promise<string[]> {
+  const info = path.join(OUT, BUILD_INFO);
+  const inputs = Math.max(
+    ...(await Promise.all(['spec', 'generated', 'scripts/docs', 'scripts/lib'].map((d) => newestInput(path.join(ROOT, d))))),
+  );
+  if (!existsSync(info) || (await stat(info)).mtimeMs < inputs) await buildDocs(OUT);
+  return (JSON.parse(await readFile(info, 'utf8')) as { pages: string[] }).pages;
+}
+
+const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.css': 'text/css', '.json': 'application/json', '.svg': 'image/svg+xml' };
+
+function serve(root: string): Promise<http.Server> {
+  const server = http.createServer(async (req, res) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    const rel = decodeURIComponent(url.pathname.replace(/^\/docs\//, ''));
+    const file = path.join(root, rel === '' ? 'index.html' : rel);
+    if (!url.pathname.startsWith('/docs/') || !file.startsWith(root) || !existsSync(file)) {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream' });
+    res.end(await readFile(file));
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+interface Problems {
+  console: string[];
+  failed: string[];
+  offsite: string[];
+}
+
+let pages: string[] = [];
+let server: http.Server;
+let base = '';
+let browser: Browser;
+let context: BrowserContext;
+
+beforeAll(async () => {
+  pages = await ensureBuilt();
+  await mkdir(SHOTS, { recursive: true });
+  server = await serve(OUT);
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/docs/`;
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+  });
+  context = await browser.newContext({ viewport: { width: 1360, height: 900 } });
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await new Promise((r) => server?.close(r));
+});
+
+const LOCAL = /^(blob:|data:|about:|file:)/;
+
+async function open(url: string, settle?: (page: Page) => Promise<void>): Promise<{ page: Page; problems: Problems }> {
+  const page = await context.newPage();
+  const problems: Problems = { console: [], failed: [], offsite: [] };
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.console.push(m.text());
+  });
+  page.on('pageerror', (e) => problems.console.push(`pageerror: ${e.message}`));
+  page.on('requestfailed', (r) => problems.failed.push(`${r.url()} ${r.failure()?.errorText ?? ''}`));
+  page.on('response', (r) => {
+    if (r.status() >= 400) problems.failed.push(`${r.url()} ${r.status()}`);
+  });
+  await page.route('**/*', (route) => {
+    const u = route.request().url();
+    if (LOCAL.test(u) || u.startsWith(base)) return route.continue();
+    problems.offsite.push(u);
+    return route.abort();
+  });
+  await page.goto(url, { waitUntil: 'load' });
+  if (settle) await settle(page);
+  await page.waitForLoadState('networkidle');
+  return { page, problems };
+}
+
+describe('docs site in Chromium', () => {
+  it('was built with every page', () => {
+    for (const p of ['index.html', 'v1.html', 'v2.html', 'events.html', 'errors.html', 'limits.html', 'state-machine.html', 'decisions.html', 'differences.html']) {
+      expect(pages).toContain(p);
+    }
+    expect(pages.filter((p) => p.startsWith('guide-')).length).toBe(4);
+  });
+
+  it('every page loads under /docs/ with no console error, no failed or off-site request; links resolve', async () => {
+    for (const file of pages) {
+      const { page, problems } = await open(base + file, async (p) => {
+        if (/^v\d\.html$/.test(file)) await p.locator('#redoc').waitFor();
+      });
+      await page.screenshot({ path: path.join(SHOTS, file.replace(/\.html$/, '.png')), fullPage: !/^v\d\.html$/.test(file) });
+      expect(problems, file).toEqual({ console: [], failed: [], offsite: [] });
+      // Site links are relative and point at files that exist.
+      const hrefs = await page.$$eval('nav.site-nav a, main a', (as) => as.map((a) => a.getAttribute('href') ?? ''));
+      for (const h of hrefs) {
+        expect(h, `${file}: ${h}`).not.toMatch(/^\//);
+        if (/^[a-z]+:/i.test(h) || h.startsWith('#')) continue;
+        expect(existsSync(path.join(OUT, h.split('#')[0] ?? '')), `${file} links ${h}`).toBe(true);
+      }
+      const sheets = await page.$$eval('link[rel=stylesheet]', (ls) => ls.map((l) => l.getAttribute('href')));
+      expect(sheets, file).toContain('style.css');
+      if (!/^v\d\.html$/.test(file)) expect(await page.$$eval('script', (s) => s.length), `${file}: scripts`).toBe(0);
+      await page.close();
+    }
+  }, 90_000);
+
+  it('the landing page also works from disk (file://), with relative links', async () => {
+    const { page, problems } = await open(pathToFileURL(path.join(OUT, 'index.html')).href);
+    expect(problems).toEqual({ console: [], failed: [], offsite: [] });
+    await page.click('nav.site-nav >> text=Errors');
+    await page.waitForLoadState('load');
+    expect(page.url()).toMatch(/\/dist\/docs\/errors\.html$/);
+    await page.close();
+  });
+
+  for (const variant of [1, 2] as const) {
+    it(`Variant ${variant} reference shows every operation's summary and its code samples`, async () => {
+      const doc = docsBundle(variant);
+      const ops = listOperations(doc);
+      const tags = [...new Set(ops.map((o) => ((o.operation.tags as string[] | undefined) ?? [])[0] ?? ''))];
+      const { page, problems } = await open(`${base}v${variant}.html`, (p) => p.locator('#redoc').waitFor());
+      const seen = new Set<string>();
+      for (const tag of tags) {
+        await page.locator('#redoc').getByText(tag, { exact: true }).first().click();
+        const first = ops.find((o) => (o.operation.tags as string[])[0] === tag);
+        await page.getByRole('heading', { name: String(first?.operation.summary) }).first().waitFor();
+        const text = await page.locator('#redoc').innerText();
+        for (const o of ops.filter((x) => (x.operation.tags as string[])[0] === tag)) {
+          if (text.includes(String(o.operation.summary))) seen.add(o.operationId);
+        }
+        if (tag === 'Checkout') await page.screenshot({ path: path.join(SHOTS, `v${variant}-checkout.png`) });
+      }
+      expect([...seen].sort()).toEqual(ops.map((o) => o.operationId).sort());
+      // The curl sample of createSession is on the page (generated, from the request example).
+      await page.locator('#redoc').getByText('Checkout', { exact: true }).first().click();
+      await expect.poll(async () => (await page.locator('#redoc').innerText()).includes('curl -X POST')).toBe(true);
+      expect(problems).toEqual({ console: [], failed: [], offsite: [] });
+      await page.close();
+    }, 60_000);
+  }
+
+  it('the errors page lists every error code of the catalogue', async () => {
+    const { page } = await open(`${base}errors.html`);
+    const text = await page.locator('main').innerText();
+    for (const c of Object.keys(errorCatalog)) expect(text, c).toContain(c);
+    await page.close();
+  });
+
+  it('the state machine SVG renders a node per state and an edge per transition', async () => {
+    const { page } = await open(`${base}state-machine.html`);
+    const svg = page.locator('svg.state-machine');
+    const box = await svg.boundingBox();
+    expect(box && box.width > 300 && box.height > 200).toBe(true);
+    expect(await svg.locator('g.node').count()).toBe(Object.keys(stateMachine.states).length);
+    expect(await svg.locator('g.edge').count()).toBe(edgesOf(stateMachine).length);
+    for (const s of Object.keys(stateMachine.states)) {
+      const b = await svg.locator(`g.node[data-state="${s}"]`).boundingBox();
+      expect(b && b.width > 0 && b.height > 0, s).toBe(true);
+    }
+    for (const t of stateMachine.transitions) {
+      const b = await svg.locator(`g.edge[data-transition="${t.id}"] path`).first().boundingBox();
+      expect(b && b.width > 0, t.id).toBe(true);
+    }
+    expect(await svg.locator('g.rejection').count()).toBe(stateMachine.rejections.length);
+    await svg.screenshot({ path: path.join(SHOTS, 'state-machine-svg.png') });
+    await page.close();
+  });
+});
