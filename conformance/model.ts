@@ -15,7 +15,8 @@ export type Cmd = AsyncCommand<Model, Real, false>;
 type Json = Record<string, unknown>;
 
 export function pick<T>(list: T[], idx: number): T | undefined {
-  return list.length ? list[idx % list.length] : undefined;
+  if (!list.length) return undefined;
+  return idx < 0 ? list[Math.max(0, list.length + idx)] : list[idx % list.length];
 }
 
 export function errorOf(ex: Exchange): Json | undefined {

@@ -12,6 +12,7 @@ import { CreateTransaction } from './commands/createTransaction.ts';
 import { CustomerAction } from './commands/customerAction.ts';
 import { GetTransaction } from './commands/getTransaction.ts';
 import { MediaProbe } from './commands/mediaProbe.ts';
+import { MissingTarget } from './commands/missingTarget.ts';
 import { PaySession } from './commands/paySession.ts';
 import { RateLimitBurst } from './commands/rateLimitBurst.ts';
 import { VerifyByKey } from './commands/verifyByKey.ts';
@@ -275,6 +276,8 @@ function tour(opts: SuiteOptions): Cmd[] {
   const body = (t: number): Record<string, unknown> => ({ customerPhone: '212612345678', total: t, currency: 'MAD', items: [{ name: 'Tour item', quantity: 1, unitPrice: t }] });
   const sess = (t: number): Record<string, unknown> => ({ total: v === 1 ? t : t.toFixed(2), currency: 'MAD', items: [{ id: 'SKU-1', name: 'Tour item', price: t, quantity: 1 }] });
   const c: Cmd[] = [
+    // a fresh rate-limit window for the A1 checks below (sandbox); core relies on the model's count
+    new AdvanceClock('past-rate-window', 0, 0),
     new CreateTransaction(body(600), 'valid', 'main', 'fresh', 0),
     new CreateTransaction(body(700), 'valid', 'main', 'fresh', 0),
     new CreateTransaction(body(800), 'valid', 'other', 'fresh', 0),
@@ -320,23 +323,32 @@ function tour(opts: SuiteOptions): Cmd[] {
       new CancelTransaction(false, 1),
       new CustomerAction('sandboxCompleteTransaction', 1),
       new CreateTransaction(body(1000), 'valid', 'main', 'fresh', 0),
-      new CustomerAction('sandboxCancelTransaction', 4),
+      new CustomerAction('sandboxCancelTransaction', -1),
       new CreateTransaction(body(1100), 'valid', 'main', 'fresh', 0),
       new BadParameter('sandboxConfirmTransaction', 'x'),
       new BadParameter('sandboxCancelTransaction', 'x'),
       new BadParameter('sandboxCompleteTransaction', 'x'),
-      new PaySession(0, 'failed', false),
-      new PaySession(0, 'failed', false),
+      new MissingTarget('sandboxConfirmTransaction', false, 0),
+      new MissingTarget('sandboxCancelTransaction', true, 0),
+      new MissingTarget('sandboxCompleteTransaction', false, 0),
+      ...(['sandboxConfirmTransaction', 'sandboxCancelTransaction', 'sandboxCompleteTransaction', 'sandboxPaySession', 'sandboxAdvanceClock'] as const).map((op) => new AuthProbe(op, 'missing', 0)),
+      ...(['sandboxPaySession', 'sandboxAdvanceClock', 'createSession'] as const).flatMap((op) => [new MediaProbe('text/plain', op), new MediaProbe('too-large', op)]),
+      new MediaProbe('invalid', 'sandboxPaySession'),
+      new MediaProbe('invalid', 'sandboxAdvanceClock'),
+      new PaySession(0, 'failed', 'own'),
+      new PaySession(0, 'failed', 'own'),
       new VerifyByToken(0, 'own'),
-      new PaySession(1, 'success', false),
+      new PaySession(1, 'success', 'own'),
       new VerifyByToken(1, 'own'),
       new VerifyByToken(0, 'other-session'),
       new VerifyByToken(0, 'garbage'),
       new VerifyByToken(0, 'missing-transaction'),
+      new BadParameter('getTransactionStatusBySessionToken', 'x'),
       new VerifyByKey(1, false),
       new VerifyByKey(1, true),
-      new PaySession(1, 'success', false),
-      new PaySession(0, 'success', true),
+      new PaySession(1, 'success', 'own'),
+      new PaySession(0, 'success', 'unknown'),
+      new PaySession(0, 'success', 'other-merchant'),
       new AdvanceClock('just-before-expiry', 0, 0),
       new AdvanceClock('at-expiry', 0, 0),
       new CancelTransaction(false, 5),
@@ -344,7 +356,7 @@ function tour(opts: SuiteOptions): Cmd[] {
       new VerifyByToken(0, 'own'),
       new AdvanceClock('past-token-lifetime', 0, 1),
       new VerifyByToken(1, 'own'),
-      new PaySession(1, 'failed', false),
+      new PaySession(1, 'failed', 'own'),
       new RateLimitBurst(sess(700)),
       new AdvanceClock('past-rate-window', 0, 0),
       new CreateSession(sess(700), 'valid after the window reset'),

@@ -221,6 +221,13 @@ export class World {
     }
   }
 
+  /** A request that the server may or may not have counted (refused before routing). */
+  countRateMaybe(who: Who, ex: Exchange): void {
+    if (ex.status === 429 || ex.responseHeaders['ratelimit-remaining'] !== undefined) return this.countRate(who, ex);
+    const r = this.rate[who];
+    r.usedHi = Math.min(r.usedHi + 1, this.rateLimit().limit);
+  }
+
   // ---- helpers ----------------------------------------------------------------------
   freshVendorRef(): string {
     return `cf-${randomUUID().slice(0, 18)}`;

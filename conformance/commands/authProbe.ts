@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { Cmd, Model, Real } from '../model.ts';
 import { pick } from '../model.ts';
 
-export type AuthOp = 'createPartnerTransaction' | 'getPartnerTransaction' | 'getPartnerTransactionByVendorReference' | 'cancelPartnerTransactionByVendorReference' | 'createSession' | 'verifyTransaction' | 'sandboxGetClock';
+export type AuthOp = 'createPartnerTransaction' | 'getPartnerTransaction' | 'getPartnerTransactionByVendorReference' | 'cancelPartnerTransactionByVendorReference' | 'createSession' | 'verifyTransaction' | 'sandboxGetClock' | 'sandboxConfirmTransaction' | 'sandboxCancelTransaction' | 'sandboxCompleteTransaction' | 'sandboxPaySession' | 'sandboxAdvanceClock';
 
 const HEADER: Record<AuthOp, string> = {
   createPartnerTransaction: 'X-Service-Key',
@@ -13,12 +13,17 @@ const HEADER: Record<AuthOp, string> = {
   createSession: 'X-API-Key',
   verifyTransaction: 'X-API-Key',
   sandboxGetClock: 'X-API-Key',
+  sandboxConfirmTransaction: 'X-API-Key',
+  sandboxCancelTransaction: 'X-API-Key',
+  sandboxCompleteTransaction: 'X-API-Key',
+  sandboxPaySession: 'X-API-Key',
+  sandboxAdvanceClock: 'X-API-Key',
 };
 
 export class AuthProbe implements Cmd {
   constructor(readonly op: AuthOp, readonly mode: 'missing' | 'wrong' | 'wrong-header-name', readonly idx: number) {}
   check(m: Readonly<Model>): boolean {
-    return m.world.contract.has(this.op) && (this.op !== 'sandboxGetClock' || m.world.sandbox);
+    return m.world.contract.has(this.op) && (!m.world.contract.op(this.op).sandbox || m.world.sandbox);
   }
   async run(m: Model, w: Real): Promise<void> {
     const tx = pick(m.txs.filter((t) => t.vendorReference), this.idx);
@@ -28,7 +33,9 @@ export class AuthProbe implements Cmd {
     // B1 names the key X-Service-Key: sending the key under another header is no key.
     if (this.mode === 'wrong-header-name') headers[this.op === 'createPartnerTransaction' ? 'X-Api-Key-Other' : 'X-Service-Token'] = w.cfg.apiKey;
     const body = this.op === 'createPartnerTransaction' ? { customerPhone: '212612345678', total: 600, currency: 'MAD', items: [{ name: 'x', quantity: 1, unitPrice: 600 }] }
-      : this.op === 'createSession' ? { total: w.cfg.variant === 1 ? 600 : '600.00', currency: 'MAD', items: [{ id: 'a', name: 'x', price: 600, quantity: 1 }] } : undefined;
+      : this.op === 'createSession' ? { total: w.cfg.variant === 1 ? 600 : '600.00', currency: 'MAD', items: [{ id: 'a', name: 'x', price: 600, quantity: 1 }] }
+      : this.op === 'sandboxPaySession' ? { session_token: m.sessions[0]?.token ?? 'st_none', outcome: 'failed' }
+      : this.op === 'sandboxAdvanceClock' ? { seconds: 1 } : undefined;
     const before = tx ? w.possibleStatuses(tx) : [];
     const ex = await w.client.call(this.op, { pathParams, headers, body });
     w.expectOutcome(ex, [{ status: 401, code: 'INVALID_API_KEY' }]);

@@ -1,18 +1,20 @@
 /** A malformed path parameter gets 400 VALIDATION_ERROR (never 404 or 500). */
 import type { Cmd, Model, Real } from '../model.ts';
 
-export type ParamOp = 'getPartnerTransaction' | 'getPartnerTransactionByVendorReference' | 'cancelPartnerTransactionByVendorReference' | 'verifyTransaction' | 'sandboxConfirmTransaction' | 'sandboxCancelTransaction' | 'sandboxCompleteTransaction';
+export type ParamOp = 'getTransactionStatusBySessionToken' | 'getPartnerTransaction' | 'getPartnerTransactionByVendorReference' | 'cancelPartnerTransactionByVendorReference' | 'verifyTransaction' | 'sandboxConfirmTransaction' | 'sandboxCancelTransaction' | 'sandboxCompleteTransaction';
 
 export class BadParameter implements Cmd {
   constructor(readonly op: ParamOp, readonly value: string) {}
   check(m: Readonly<Model>): boolean {
     const o = m.world.contract.ops[this.op];
-    return o !== undefined && (!o.sandbox || m.world.sandbox);
+    return o !== undefined && (!o.sandbox || m.world.sandbox) && (this.op !== 'getTransactionStatusBySessionToken' || m.sessions.some((s) => m.world.tokenExpired(s) === 'no'));
   }
-  async run(_m: Model, w: Real): Promise<void> {
+  async run(m: Model, w: Real): Promise<void> {
     const byRef = this.op.includes('VendorReference');
     const value = byRef ? `-${this.value}` : `not-a-uuid-${this.value}`;
-    const ex = await w.client.call(this.op, { pathParams: { transactionId: value, vendorReference: value }, headers: { 'X-API-Key': w.cfg.apiKey } });
+    const token = m.sessions.find((s) => w.tokenExpired(s) === 'no')?.token;
+    const headers: Record<string, string> = this.op === 'getTransactionStatusBySessionToken' ? { 'X-Session-Token': token! } : { 'X-API-Key': w.cfg.apiKey };
+    const ex = await w.client.call(this.op, { pathParams: { transactionId: value, vendorReference: value, transaction_id: value }, headers });
     w.expectOutcome(ex, [{ status: 400, code: 'VALIDATION_ERROR' }]);
   }
   toString(): string {

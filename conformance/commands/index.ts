@@ -10,7 +10,8 @@ import { CreateSession } from './createSession.ts';
 import { CreateTransaction } from './createTransaction.ts';
 import { CustomerAction } from './customerAction.ts';
 import { GetTransaction } from './getTransaction.ts';
-import { MediaProbe } from './mediaProbe.ts';
+import { MediaProbe, type MediaOp } from './mediaProbe.ts';
+import { MissingTarget, type TargetOp } from './missingTarget.ts';
 import { PaySession } from './paySession.ts';
 import { RateLimitBurst } from './rateLimitBurst.ts';
 import { VerifyByKey } from './verifyByKey.ts';
@@ -43,18 +44,19 @@ export function commandArbitraries(variant: 1 | 2, profile: 'core' | 'sandbox'):
       .map(([b, who, ref, i]) => new CreateTransaction(b.body, b.label, who, ref, i)),
     fc.tuple(fc.constantFrom('id', 'vendorReference') as fc.Arbitrary<'id'>, fc.constantFrom('own', 'own', 'other-merchant', 'missing') as fc.Arbitrary<'own'>, idx).map(([by, k, i]) => new GetTransaction(by, k, i)),
     fc.tuple(fc.boolean(), idx).map(([o, i]) => new CancelTransaction(o, i)),
-    fc.tuple(fc.constantFrom('createPartnerTransaction', 'getPartnerTransaction', 'getPartnerTransactionByVendorReference', 'cancelPartnerTransactionByVendorReference', 'createSession', 'verifyTransaction') as fc.Arbitrary<'createSession'>, fc.constantFrom('missing', 'wrong', 'wrong-header-name') as fc.Arbitrary<'wrong'>, idx).map(([op, mode, i]) => new AuthProbe(op, mode, i)),
-    fc.tuple(fc.constantFrom('getPartnerTransaction', 'getPartnerTransactionByVendorReference', 'cancelPartnerTransactionByVendorReference', 'verifyTransaction', 'sandboxConfirmTransaction', 'sandboxCancelTransaction', 'sandboxCompleteTransaction') as fc.Arbitrary<'getPartnerTransaction'>, fc.stringMatching(/^[a-z0-9]{1,8}$/)).map(([op, v]) => new BadParameter(op, v)),
-    fc.constantFrom('text/plain', 'too-large', 'malformed-json').map((m) => new MediaProbe(m as 'text/plain')),
+    fc.tuple(fc.constantFrom('createPartnerTransaction', 'getPartnerTransaction', 'getPartnerTransactionByVendorReference', 'cancelPartnerTransactionByVendorReference', 'createSession', 'verifyTransaction', 'sandboxConfirmTransaction', 'sandboxCancelTransaction', 'sandboxCompleteTransaction', 'sandboxPaySession', 'sandboxAdvanceClock') as fc.Arbitrary<'createSession'>, fc.constantFrom('missing', 'wrong', 'wrong-header-name') as fc.Arbitrary<'wrong'>, idx).map(([op, mode, i]) => new AuthProbe(op, mode, i)),
+    fc.tuple(fc.constantFrom('getTransactionStatusBySessionToken', 'getPartnerTransaction', 'getPartnerTransactionByVendorReference', 'cancelPartnerTransactionByVendorReference', 'verifyTransaction', 'sandboxConfirmTransaction', 'sandboxCancelTransaction', 'sandboxCompleteTransaction') as fc.Arbitrary<'getPartnerTransaction'>, fc.stringMatching(/^[a-z0-9]{1,8}$/)).map(([op, v]) => new BadParameter(op, v)),
+    fc.tuple(fc.constantFrom('text/plain', 'too-large', 'malformed-json', 'invalid') as fc.Arbitrary<'text/plain'>, fc.constantFrom('createPartnerTransaction', 'createPartnerTransaction', 'createSession', 'sandboxPaySession', 'sandboxAdvanceClock') as fc.Arbitrary<MediaOp>).map(([m, op]) => new MediaProbe(m, op)),
     sessionBody(variant).map((b) => new CreateSession(b.body, b.label)),
   ];
   if (profile === 'core') return core.map((a) => a.map(recorded));
   const sandbox: fc.Arbitrary<Cmd>[] = [
     fc.tuple(fc.constantFrom('sandboxConfirmTransaction', 'sandboxConfirmTransaction', 'sandboxCancelTransaction', 'sandboxCompleteTransaction') as fc.Arbitrary<'sandboxConfirmTransaction'>, idx).map(([op, i]) => new CustomerAction(op, i)),
     fc.tuple(fc.constantFrom('seconds', 'just-before-expiry', 'at-expiry', 'at-expiry', 'past-token-lifetime', 'past-rate-window') as fc.Arbitrary<'seconds'>, fc.integer({ min: 1, max: 600 }), idx).map(([t, s, i]) => new AdvanceClock(t, s, i)),
-    fc.tuple(idx, fc.constantFrom('success', 'failed') as fc.Arbitrary<'success'>, fc.boolean()).map(([i, o, u]) => new PaySession(i, o, u && i % 4 === 0)),
+    fc.tuple(idx, fc.constantFrom('success', 'failed') as fc.Arbitrary<'success'>, fc.boolean()).map(([i, o, u]) => new PaySession(i, o, u && i % 4 === 0 ? 'unknown' : u && i % 4 === 1 ? 'other-merchant' : 'own')),
     fc.tuple(idx, fc.constantFrom('own', 'own', 'other-session', 'garbage', 'missing-transaction') as fc.Arbitrary<'own'>).map(([i, t]) => new VerifyByToken(i, t)),
     fc.tuple(idx, fc.boolean()).map(([i, o]) => new VerifyByKey(i, o)),
+    fc.tuple(fc.constantFrom('sandboxConfirmTransaction', 'sandboxCancelTransaction', 'sandboxCompleteTransaction') as fc.Arbitrary<TargetOp>, fc.boolean(), idx).map(([op, o, i]) => new MissingTarget(op, o, i)),
     validSessionBody(variant).map((b) => new RateLimitBurst(b)),
   ];
   return [...core, ...sandbox].map((a) => a.map(recorded));

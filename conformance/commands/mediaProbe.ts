@@ -1,28 +1,40 @@
-/** B1 with a body that is not JSON (415), too large (413) or malformed JSON (400). Nothing is stored. */
+/** A body that is not JSON (415), too large (413) or malformed JSON (400). Nothing is stored. */
 import type { Cmd, Model, Real } from '../model.ts';
 
+export type MediaOp = 'createPartnerTransaction' | 'createSession' | 'sandboxPaySession' | 'sandboxAdvanceClock';
+const HEADER: Record<MediaOp, string> = { createPartnerTransaction: 'X-Service-Key', createSession: 'X-API-Key', sandboxPaySession: 'X-API-Key', sandboxAdvanceClock: 'X-API-Key' };
+
 export class MediaProbe implements Cmd {
-  constructor(readonly mode: 'text/plain' | 'too-large' | 'malformed-json') {}
-  check(): boolean {
-    return true;
+  constructor(readonly mode: 'text/plain' | 'too-large' | 'malformed-json' | 'invalid', readonly op: MediaOp = 'createPartnerTransaction') {}
+  check(m: Readonly<Model>): boolean {
+    return (!this.op.startsWith('sandbox') || m.world.sandbox) && (this.mode !== 'invalid' || this.op.startsWith('sandbox'));
   }
   async run(_m: Model, w: Real): Promise<void> {
-    const headers: Record<string, string> = { 'X-Service-Key': w.cfg.apiKey, 'Content-Type': 'application/json' };
-    let rawBody = '{"customerPhone":"212612345678","total":600,"currency":"MAD","items":[{"name":"x","quantity":1,"unitPrice":600}]}';
-    let allowed = [{ status: 415, code: 'UNSUPPORTED_MEDIA_TYPE' }];
+    const headers: Record<string, string> = { [HEADER[this.op]]: w.cfg.apiKey, 'Content-Type': 'application/json' };
+    let rawBody = JSON.stringify({ filler: 'x' });
+    let allowed: { status: number; code?: string }[] = [{ status: 415, code: 'UNSUPPORTED_MEDIA_TYPE' }];
     if (this.mode === 'text/plain') headers['Content-Type'] = 'text/plain';
     if (this.mode === 'too-large') {
-      rawBody = JSON.stringify({ customerPhone: '212612345678', total: 600, currency: 'MAD', items: [{ name: 'x'.repeat(120_000), quantity: 1, unitPrice: 600 }] });
+      rawBody = JSON.stringify({ filler: 'x'.repeat(120_000) });
       allowed = [{ status: 413, code: 'PAYLOAD_TOO_LARGE' }];
     }
     if (this.mode === 'malformed-json') {
-      rawBody = rawBody.slice(0, -3);
+      rawBody = '{"total": 600, "currency": "MAD", ';
+      allowed = [{ status: 400, code: this.op === 'createSession' ? undefined : 'VALIDATION_ERROR' }];
+    }
+    if (this.mode === 'invalid') {
+      rawBody = JSON.stringify(this.op === 'sandboxAdvanceClock' ? { seconds: 0 } : { session_token: 'st_x', outcome: 'maybe' });
       allowed = [{ status: 400, code: 'VALIDATION_ERROR' }];
     }
-    const ex = await w.client.call('createPartnerTransaction', { headers, rawBody });
+    // A1 counts every request with a valid key; whether a body refused before routing counts is open.
+    const a1 = this.op === 'createSession';
+    const limited = a1 ? w.rateLimited('main') : 'no';
+    if (limited !== 'no') allowed = limited === 'yes' ? [...allowed, { status: 429, code: 'RATE_LIMIT_EXCEEDED' }] : [...allowed, { status: 429, code: 'RATE_LIMIT_EXCEEDED' }];
+    const ex = await w.client.call(this.op, { headers, rawBody });
     w.expectOutcome(ex, allowed);
+    if (a1) w.countRateMaybe('main', ex);
   }
   toString(): string {
-    return `mediaProbe(createPartnerTransaction, ${this.mode})`;
+    return `mediaProbe(${this.op}, ${this.mode})`;
   }
 }

@@ -8,12 +8,26 @@ type Json = Record<string, unknown>;
 const OP = 'sandboxPaySession';
 
 export class PaySession implements Cmd {
-  constructor(readonly idx: number, readonly outcome: 'success' | 'failed', readonly unknownToken: boolean) {}
+  constructor(readonly idx: number, readonly outcome: 'success' | 'failed', readonly token: 'own' | 'unknown' | 'other-merchant') {}
   check(m: Readonly<Model>): boolean {
-    return m.world.sandbox && (this.unknownToken || m.sessions.length > 0);
+    return m.world.sandbox && (this.token !== 'own' || m.sessions.length > 0);
   }
   async run(m: Model, w: Real): Promise<void> {
-    if (this.unknownToken) {
+    if (this.token === 'other-merchant') {
+      // A session of the other merchant, paid with this merchant's key: 404 SESSION_NOT_FOUND.
+      const limited = w.rateLimited('other');
+      const body = { total: w.cfg.variant === 1 ? 600 : '600.00', currency: 'MAD', items: [{ id: 'a', name: 'x', price: 600, quantity: 1 }] };
+      const s = await w.client.call('createSession', { headers: { 'X-API-Key': w.cfg.otherApiKey }, body });
+      w.expectOutcome(s, limited === 'yes' ? [{ status: 429, code: 'RATE_LIMIT_EXCEEDED' }] : limited === 'no' ? [{ status: 200 }] : [{ status: 200 }, { status: 429, code: 'RATE_LIMIT_EXCEEDED' }]);
+      w.countRate('other', s);
+      if (s.status !== 200) return;
+      const rec = s.json as Json;
+      const token = (w.cfg.variant === 1 ? rec.token : rec.session_token) as string;
+      const ex = await w.client.call(OP, { headers: { 'X-API-Key': w.cfg.apiKey }, body: { session_token: token, outcome: this.outcome } });
+      w.expectOutcome(ex, [{ status: 404, code: 'SESSION_NOT_FOUND' }]);
+      return;
+    }
+    if (this.token === 'unknown') {
       const ex = await w.client.call(OP, { headers: { 'X-API-Key': w.cfg.apiKey }, body: { session_token: `st_unknown_${this.idx}`, outcome: this.outcome } });
       w.expectOutcome(ex, [{ status: 401, code: 'INVALID_SESSION_TOKEN' }, { status: 404, code: 'SESSION_NOT_FOUND' }]);
       return;
@@ -53,6 +67,6 @@ export class PaySession implements Cmd {
     if (this.outcome === 'success') w.transition(t, 'checkout-success');
   }
   toString(): string {
-    return this.unknownToken ? `paySession(unknown token, ${this.outcome})` : `paySession(session #${this.idx}, ${this.outcome})`;
+    return this.token !== 'own' ? `paySession(${this.token} token, ${this.outcome})` : `paySession(session #${this.idx}, ${this.outcome})`;
   }
 }

@@ -1,0 +1,117 @@
+/**
+ * A mutating HTTP proxy: sits in front of a correct server and injects exactly one fault, black-box
+ * (rewrite a status, a body or a header; answer from a cache; drop, strip or forge a webhook).
+ * The merchant's webhook URL points at the proxy's `/__webhook`, which relays to the suite's receiver.
+ */
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { Webhook } from 'standardwebhooks';
+
+type Json = Record<string, any>;
+
+export interface ProxyRequest {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  body: string;
+}
+export interface ProxyResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+export interface ProxyContext {
+  upstream: string;
+  /** Sends a request to the real server. */
+  forward(req: ProxyRequest): Promise<ProxyResponse>;
+  keys: { main: string; other: string };
+  /** Sends a (possibly forged) webhook to the suite's receiver. */
+  sendWebhook(body: string, headers: Record<string, string>): Promise<void>;
+  secret: string;
+  cache: Map<string, unknown>;
+}
+
+export interface Mutant {
+  name: string;
+  /** Which profile exposes it. */
+  profile: 'core' | 'sandbox';
+  /** Return a response to answer instead of (or after) forwarding. */
+  onRequest?(req: ProxyRequest, ctx: ProxyContext): Promise<ProxyResponse | undefined>;
+  onResponse?(req: ProxyRequest, res: ProxyResponse, ctx: ProxyContext): Promise<ProxyResponse>;
+  /** Return null to drop the webhook, or the (body, headers) to relay. */
+  onWebhook?(body: string, headers: Record<string, string>, ctx: ProxyContext): Promise<{ body: string; headers: Record<string, string> } | null>;
+}
+
+export function json(res: ProxyResponse): Json {
+  return JSON.parse(res.body) as Json;
+}
+export function withJson(res: ProxyResponse, body: unknown, status = res.status): ProxyResponse {
+  return { status, headers: { ...res.headers, 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify(body) };
+}
+
+async function read(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const c of req) chunks.push(c as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+export async function startProxy(opts: { upstream: string; mutant: Mutant; keys: { main: string; other: string }; webhookTarget: string; secret: string }): Promise<{ url: string; webhookUrl: string; close(): Promise<void> }> {
+  const { mutant } = opts;
+  const ctx: ProxyContext = {
+    upstream: opts.upstream,
+    keys: opts.keys,
+    secret: opts.secret,
+    cache: new Map(),
+    async forward(r) {
+      const headers = { ...r.headers };
+      delete headers.host;
+      delete headers['content-length'];
+      delete headers.connection;
+      const res = await fetch(opts.upstream + r.path, { method: r.method, headers, body: r.method === 'GET' || r.method === 'HEAD' ? undefined : r.body || undefined });
+      const out: Record<string, string> = {};
+      res.headers.forEach((v, k) => {
+        if (k !== 'content-length' && k !== 'transfer-encoding' && k !== 'connection' && k !== 'content-encoding') out[k] = v;
+      });
+      return { status: res.status, headers: out, body: await res.text() };
+    },
+    async sendWebhook(body, headers) {
+      await fetch(opts.webhookTarget, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body }).catch(() => undefined);
+    },
+  };
+  const server: Server = createServer(async (req, res) => {
+    try {
+      const body = await read(req);
+      const headers: Record<string, string> = {};
+      for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string') headers[k] = v;
+      if (req.url === '/__webhook') {
+        res.writeHead(200).end('ok');
+        const relayed = mutant.onWebhook ? await mutant.onWebhook(body, headers, ctx) : { body, headers };
+        if (relayed) await ctx.sendWebhook(relayed.body, relayed.headers);
+        return;
+      }
+      const preq: ProxyRequest = { method: req.method ?? 'GET', path: req.url ?? '/', headers, body };
+      let pres = (await mutant.onRequest?.(preq, ctx)) ?? (await ctx.forward(preq));
+      if (mutant.onResponse) pres = await mutant.onResponse(preq, pres, ctx);
+      res.writeHead(pres.status, pres.headers).end(pres.body);
+    } catch (e) {
+      res.writeHead(502, { 'content-type': 'text/plain' }).end(String(e));
+    }
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  const port = (server.address() as { port: number }).port;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    webhookUrl: `http://127.0.0.1:${port}/__webhook`,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+    },
+  };
+}
+
+/** Signs a webhook body like the server does (for forged deliveries). */
+export function sign(secret: string, body: string): Record<string, string> {
+  const id = `msg_${randomUUID().replace(/-/g, '')}`;
+  const ts = new Date();
+  return { 'webhook-id': id, 'webhook-timestamp': String(Math.floor(ts.getTime() / 1000)), 'webhook-signature': new Webhook(secret).sign(id, ts, body) };
+}

@@ -1,0 +1,59 @@
+/** The suite against the reference server: both variants, both profiles, many seeds, 0 findings. */
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../reference-server/testing.ts';
+import { runSuite, type SuiteResult } from './run.ts';
+
+const secret = `whsec_${randomBytes(24).toString('base64')}`;
+let server: TestServer;
+let n = 0;
+const pairs: { variant: 1 | 2; main: string; other: string; port: number }[] = [];
+
+async function freePort(): Promise<number> {
+  const { createServer } = await import('node:net');
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const p = (s.address() as { port: number }).port;
+      s.close(() => resolve(p));
+    });
+  });
+}
+
+beforeAll(async () => {
+  const merchants = [];
+  for (let i = 0; i < 24; i++) {
+    const variant = (i % 2 === 0 ? 1 : 2) as 1 | 2;
+    const port = await freePort();
+    pairs.push({ variant, main: `sk_test_conf_main_${i}_${randomBytes(6).toString('hex')}`, other: `sk_test_conf_other_${i}_${randomBytes(6).toString('hex')}`, port });
+    const p = pairs[i]!;
+    merchants.push({ name: `Main ${i}`, storeName: `Store ${i}`, apiKey: p.main, variant, webhookUrl: `http://127.0.0.1:${p.port}/hooks`, webhookSecret: secret });
+    merchants.push({ name: `Other ${i}`, storeName: `Other store ${i}`, apiKey: p.other, variant });
+  }
+  server = await startTestServer({ merchants, mode: 'sandbox' });
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+function report(r: SuiteResult): string {
+  return r.findings.map((f) => `${f.phase}: ${f.message}\n${f.commands.join('\n')}\n${f.replay}`).join('\n\n');
+}
+
+async function run(variant: 1 | 2, profile: 'core' | 'sandbox', seeds: number[], runs: number): Promise<void> {
+  for (const seed of seeds) {
+    const p = pairs.find((x, i) => x.variant === variant && i >= n)!;
+    n = pairs.indexOf(p) + 1;
+    const r = await runSuite({ baseUrl: server.baseUrl, apiKey: p.main, otherApiKey: p.other, variant, profile, runs, seed, maxCommands: 15, paymentWindowSeconds: 1800, webhookPort: profile === 'sandbox' ? p.port : undefined, webhookSecret: profile === 'sandbox' ? secret : undefined, webhookGraceMs: 60 });
+    if (r.findings.length) console.log(`v${variant} ${profile} seed ${seed}:\n` + report(r).slice(0, 3000));
+    expect(report(r)).toBe('');
+    expect(r.checks).toBeGreaterThan(100);
+    if (profile === 'sandbox') expect(r.coverage.transitions.missing).toEqual([]);
+  }
+}
+
+describe('conformance suite against the reference server', () => {
+  it('variant 1, sandbox profile', async () => run(1, 'sandbox', [1, 2, 3], 4), 120_000);
+  it('variant 2, sandbox profile', async () => run(2, 'sandbox', [4, 5, 6], 4), 120_000);
+  it('variant 1, core profile', async () => run(1, 'core', [7, 8, 9], 4), 120_000);
+  it('variant 2, core profile', async () => run(2, 'core', [10, 11, 12], 4), 120_000);
+});
