@@ -101,6 +101,11 @@ function eventValidators(): Map<string, ValidateFunction> {
   return map;
 }
 
+/** Compiles the event schemas now instead of at the first verification (call it at start-up). */
+export function prepareWebhookVerification(): void {
+  eventValidators();
+}
+
 /** The event names the contract defines. */
 export const TRANSACTION_EVENT_NAMES = Object.keys(EVENT_SCHEMAS) as TransactionEventName[];
 
