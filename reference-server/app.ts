@@ -24,6 +24,9 @@ import { buildOperations, nearestExtension, type OperationInfo } from './http/op
 import type { Store } from './store/store.ts';
 import type { SessionRecord } from './domain/types.ts';
 import type { WebhookDispatcher, WebhookDispatcherDeps } from './webhooks/contracts.ts';
+import { memoisePathToRegexp } from './http/validatorPerf.ts';
+
+memoisePathToRegexp();
 
 export type { SmsSender } from './core.ts';
 

@@ -1,0 +1,327 @@
+/**
+ * `npm run bench`: the speed figures of the reference server (issue 3), measured side by
+ * side in one run on 127.0.0.1 with autocannon for a bounded time each.
+ *
+ *   1. B2 GET-by-id requests/s with full request + response validation ÷ a bare express
+ *      app serving the same JSON (target ≥ 0.7).
+ *   2. B1 create p50 latency with 100,000 stored transactions ÷ with none, both on the
+ *      durable file store (target ≤ 2.0).
+ *   3. B2 requests/s ÷ Prism 5.14's mock server on the same bundled document (reported).
+ *
+ * Figures are a registry: another part adds its own with `registerFigure(...)` before
+ * `runBench()` (or imports `figures` and runs one).
+ *
+ * Env: BENCH_DURATION (seconds per measurement, default 5), BENCH_CONNECTIONS (default 10).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { cpus, totalmem, tmpdir, type } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { AddressInfo } from 'node:net';
+import autocannon from 'autocannon';
+import express from 'express';
+import { bundledDocumentPath } from '../generated/index.ts';
+import { startTestServer, type TestServer } from '../reference-server/testing.ts';
+import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION, writeFileAtomic, type Snapshot } from '../reference-server/store/store.ts';
+import type { TransactionRecord } from '../reference-server/domain/types.ts';
+
+export interface FigureResult {
+  /** The ratio, or null when not measured. */
+  ratio: number | null;
+  /** Human-readable measurement line(s). */
+  detail: string;
+  /** Why it was not measured, when ratio is null. */
+  reason?: string;
+}
+
+export interface Figure {
+  id: string;
+  title: string;
+  /** e.g. '≥ 0.7', '≤ 2.0', 'report' */
+  target: string;
+  pass?: (ratio: number) => boolean;
+  run(ctx: BenchContext): Promise<FigureResult>;
+}
+
+export interface BenchContext {
+  durationSeconds: number;
+  connections: number;
+  log: (line: string) => void;
+  /** Shared between figures of one run (e.g. our B2 rps reused by figure 3). */
+  shared: Map<string, unknown>;
+}
+
+export const figures: Figure[] = [];
+export function registerFigure(f: Figure): void {
+  figures.push(f);
+}
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/** autocannon in a worker thread, so the load generator does not share the servers' event loop. */
+export async function load(opts: autocannon.Options): Promise<autocannon.Result> {
+  return autocannon({ workers: 1, ...opts } as autocannon.Options);
+}
+
+function listen(app: express.Express): Promise<{ url: string; close: () => Promise<void> }> {
+  return new Promise((resolve) => {
+    const s = app.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as AddressInfo;
+      resolve({
+        url: `http://127.0.0.1:${port}`,
+        close: () =>
+          new Promise<void>((r) => {
+            s.close(() => r());
+            s.closeAllConnections();
+          }),
+      });
+    });
+  });
+}
+
+const partnerBody = JSON.stringify({
+  customerPhone: '212612345678',
+  total: 1299.5,
+  currency: 'MAD',
+  items: [{ name: 'Wireless headphones', reference: 'SKU-100', quantity: 1, unitPrice: 1299.5, categoryId: 42 }],
+});
+
+async function createOne(s: TestServer): Promise<{ id: string; json: unknown }> {
+  const r = await fetch(`${s.baseUrl}/api/v1/public/partner/transactions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'X-Service-Key': s.merchants[0]!.apiKey },
+    body: partnerBody,
+  });
+  if (r.status !== 201) throw new Error(`create failed: ${r.status} ${await r.text()}`);
+  const created = (await r.json()) as { id: string };
+  const g = await fetch(`${s.baseUrl}/api/v1/public/partner/transactions/${created.id}`, { headers: { 'X-Api-Key': s.merchants[0]!.apiKey } });
+  return { id: created.id, json: await g.json() };
+}
+
+function checkClean(name: string, r: autocannon.Result): void {
+  if (r.errors > 0 || r.non2xx > 0 || r.timeouts > 0) throw new Error(`${name}: ${r.errors} errors, ${r.non2xx} non-2xx, ${r.timeouts} timeouts`);
+}
+
+const fmt = (n: number, d = 0) => n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
+
+registerFigure({
+  id: 'b2-validation-overhead',
+  title: 'B2 GET rps, full validation ÷ bare express, same JSON',
+  target: '≥ 0.7',
+  pass: (r) => r >= 0.7,
+  async run(ctx) {
+    const s = await startTestServer({ webhookDispatcherFactory: null });
+    const { id, json } = await createOne(s);
+    const bare = express();
+    bare.disable('x-powered-by');
+    bare.set('etag', false);
+    bare.get('/api/v1/public/partner/transactions/:id', (_req, res) => {
+      res.json(json);
+    });
+    const b = await listen(bare);
+    try {
+      const path = `/api/v1/public/partner/transactions/${id}`;
+      const headers = { 'X-Api-Key': s.merchants[0]!.apiKey };
+      // warm-up
+      await load({ url: s.baseUrl + path, headers, connections: ctx.connections, duration: 1 });
+      await load({ url: b.url + path, headers, connections: ctx.connections, duration: 1 });
+      const ours = await load({ url: s.baseUrl + path, headers, connections: ctx.connections, duration: ctx.durationSeconds });
+      checkClean('reference server B2', ours);
+      const base = await load({ url: b.url + path, headers, connections: ctx.connections, duration: ctx.durationSeconds });
+      checkClean('bare express', base);
+      ctx.shared.set('oursB2Rps', ours.requests.average);
+      return {
+        ratio: ours.requests.average / base.requests.average,
+        detail: `reference server ${fmt(ours.requests.average)} req/s (p50 ${ours.latency.p50} ms) vs bare express ${fmt(base.requests.average)} req/s (p50 ${base.latency.p50} ms)`,
+      };
+    } finally {
+      await b.close();
+      await s.close();
+    }
+  },
+});
+
+/** A data file holding `n` partner transactions of the first demo merchant. */
+async function seedDataFile(file: string, merchantId: string, n: number): Promise<void> {
+  const transactions: Record<string, TransactionRecord> = {};
+  const now = Date.now();
+  const statuses = ['APPROVED', 'CANCELED', 'EXPIRED', 'COMPLETED'] as const;
+  for (let i = 0; i < n; i++) {
+    const id = `00000000-0000-4000-8000-${i.toString(16).padStart(12, '0')}`;
+    const created = now - (n - i) * 60_000;
+    transactions[id] = {
+      id,
+      kind: 'partner',
+      merchantId,
+      orderReference: `ORD-${i.toString(36).toUpperCase().padStart(10, '0')}`,
+      vendorReference: `SEED-${i}`,
+      status: statuses[i % statuses.length]!,
+      totalCentimes: 129950,
+      currency: 'MAD',
+      customerPhone: '212612345678',
+      items: [{ id: `10000000-0000-4000-8000-${i.toString(16).padStart(12, '0')}`, name: 'Wireless headphones', reference: 'SKU-100', quantity: 1, unitPriceCentimes: 129950, categoryId: 42 }],
+      createdAt: new Date(created).toISOString(),
+      updatedAt: new Date(created + 1000).toISOString(),
+      expiresAt: new Date(created + 1_800_000).toISOString(),
+      approvedAt: null,
+      expiredAt: null,
+      sessionId: null,
+      paymentIntentId: null,
+    };
+  }
+  const snap: Snapshot = {
+    format: SNAPSHOT_FORMAT,
+    version: SNAPSHOT_VERSION,
+    journalSeq: 0,
+    collections: { transactions, sessions: {}, paymentIntents: {}, sms: {}, outbox: {}, merchantState: {} },
+  };
+  await writeFileAtomic(file, JSON.stringify(snap));
+}
+
+registerFigure({
+  id: 'b1-p50-100k',
+  title: 'B1 create p50 latency, 100,000 stored ÷ none (durable file store)',
+  target: '≤ 2.0',
+  pass: (r) => r <= 2.0,
+  async run(ctx) {
+    const dir = mkdtempSync(path.join(tmpdir(), 'paylater-bench-'));
+    try {
+      const measure = async (file: string) => {
+        const s = await startTestServer({ dataFile: file, webhookDispatcherFactory: null, sweepIntervalMs: 3_600_000 });
+        try {
+          const opts = {
+            url: `${s.baseUrl}/api/v1/public/partner/transactions`,
+            method: 'POST' as const,
+            headers: { 'content-type': 'application/json', 'X-Service-Key': s.merchants[0]!.apiKey },
+            body: partnerBody,
+            connections: ctx.connections,
+          };
+          await load({ ...opts, duration: 1 });
+          const r = await load({ ...opts, duration: ctx.durationSeconds });
+          checkClean('B1', r);
+          return { r, stored: s.handle.core.store.count('transactions') };
+        } finally {
+          await s.close();
+        }
+      };
+      const empty = await measure(path.join(dir, 'empty.json'));
+      const probe = await startTestServer({ webhookDispatcherFactory: null });
+      const merchantId = probe.merchants[0]!.id;
+      await probe.close();
+      const bigFile = path.join(dir, 'big.json');
+      const t0 = Date.now();
+      await seedDataFile(bigFile, merchantId, 100_000);
+      ctx.log(`  seeded 100,000 transactions in ${Date.now() - t0} ms`);
+      const big = await measure(bigFile);
+      if (big.stored < 100_000) throw new Error(`seeded store holds ${big.stored} transactions`);
+      return {
+        ratio: big.r.latency.p50 / empty.r.latency.p50,
+        detail: `p50 ${big.r.latency.p50} ms with ${fmt(big.stored)} stored (${fmt(big.r.requests.average)} creates/s) vs p50 ${empty.r.latency.p50} ms with none (${fmt(empty.r.requests.average)} creates/s); every answer after fsync of its journal group`,
+      };
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  },
+});
+
+function prismEntry(): string | null {
+  try {
+    const require = createRequire(import.meta.url);
+    const pkg = require.resolve('@stoplight/prism-cli/package.json');
+    const entry = path.join(path.dirname(pkg), 'dist', 'index.js');
+    return existsSync(entry) ? entry : null;
+  } catch {
+    return null;
+  }
+}
+
+async function waitForHttp(url: string, headers: Record<string, string>, ms: number, child: ChildProcess): Promise<void> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (child.exitCode !== null) throw new Error(`exited with code ${child.exitCode}`);
+    try {
+      const r = await fetch(url, { headers });
+      await r.arrayBuffer();
+      return;
+    } catch {
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+  throw new Error(`not listening after ${ms} ms`);
+}
+
+registerFigure({
+  id: 'b2-vs-prism',
+  title: 'B2 GET rps, reference server ÷ Prism 5.14 mock, same bundled document',
+  target: 'report',
+  async run(ctx) {
+    const entry = prismEntry();
+    if (!entry) return { ratio: null, detail: '', reason: '@stoplight/prism-cli is not installed' };
+    const port = 4000 + Math.floor(Math.random() * 2000) + 10_000;
+    const stderr: string[] = [];
+    const child = spawn(process.execPath, [entry, 'mock', '-h', '127.0.0.1', '-p', String(port), bundledDocumentPath(1)], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+    child.stderr!.on('data', (d: Buffer) => stderr.push(d.toString()));
+    try {
+      const path_ = '/api/v1/public/partner/transactions/3f0c9a52-8a7e-4f57-9b43-2f6d3c1e9a10';
+      const headers = { 'X-Api-Key': 'sk_test_v1_demo_4f7c2a9e1b3d5f60' };
+      try {
+        await waitForHttp(`http://127.0.0.1:${port}${path_}`, headers, 60_000, child);
+      } catch (e) {
+        return { ratio: null, detail: '', reason: `Prism did not start: ${(e as Error).message}; ${stderr.join('').slice(-300)}` };
+      }
+      await load({ url: `http://127.0.0.1:${port}${path_}`, headers, connections: ctx.connections, duration: 1 });
+      const prism = await load({ url: `http://127.0.0.1:${port}${path_}`, headers, connections: ctx.connections, duration: ctx.durationSeconds });
+      if (prism.non2xx > 0 || prism.errors > 0) return { ratio: null, detail: '', reason: `Prism answered ${prism.non2xx} non-2xx and ${prism.errors} errors` };
+      let ours = ctx.shared.get('oursB2Rps') as number | undefined;
+      if (ours === undefined) {
+        const f = figures.find((x) => x.id === 'b2-validation-overhead')!;
+        await f.run(ctx);
+        ours = ctx.shared.get('oursB2Rps') as number;
+      }
+      return {
+        ratio: ours / prism.requests.average,
+        detail: `reference server ${fmt(ours)} req/s (stateful, request + response validation) vs Prism ${fmt(prism.requests.average)} req/s (static example, p50 ${prism.latency.p50} ms)`,
+      };
+    } finally {
+      child.kill('SIGTERM');
+    }
+  },
+});
+
+export async function runBench(selected: Figure[] = figures): Promise<number> {
+  const ctx: BenchContext = {
+    durationSeconds: Number(process.env.BENCH_DURATION ?? 5),
+    connections: Number(process.env.BENCH_CONNECTIONS ?? 10),
+    log: (l) => process.stdout.write(`${l}\n`),
+    shared: new Map(),
+  };
+  const cpu = cpus();
+  ctx.log(`Machine: ${cpu[0]?.model ?? 'unknown CPU'} × ${cpu.length}, ${fmt(totalmem() / 2 ** 30, 1)} GiB RAM, ${type()}, Node ${process.version}`);
+  ctx.log(`Each measurement: autocannon, ${ctx.connections} connections, ${ctx.durationSeconds} s, on 127.0.0.1\n`);
+  const rows: Array<{ f: Figure; r: FigureResult }> = [];
+  for (const f of selected) {
+    ctx.log(`[${f.id}] ${f.title} …`);
+    let r: FigureResult;
+    try {
+      r = await f.run(ctx);
+    } catch (e) {
+      r = { ratio: null, detail: '', reason: (e as Error).message };
+    }
+    ctx.log(r.ratio === null ? `  not measured: ${r.reason}` : `  ${r.detail}`);
+    rows.push({ f, r });
+  }
+  ctx.log('\nFigure                                                               ratio     target   result');
+  for (const { f, r } of rows) {
+    const ratio = r.ratio === null ? 'not measured' : r.ratio.toFixed(2);
+    const verdict = r.ratio === null ? `not measured: ${r.reason}` : f.pass ? (f.pass(r.ratio) ? 'met' : 'MISSED') : 'reported';
+    ctx.log(`${f.title.padEnd(68)} ${ratio.padStart(6)}   ${f.target.padEnd(7)}  ${verdict}`);
+  }
+  return rows.some(({ f, r }) => r.ratio !== null && f.pass && !f.pass(r.ratio)) ? 1 : 0;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const only = process.argv.slice(2);
+  process.exitCode = await runBench(only.length ? figures.filter((f) => only.includes(f.id)) : figures);
+}
