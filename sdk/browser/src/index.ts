@@ -138,7 +138,7 @@ class Checkout {
         display: 'inline-flex',
         'flex-direction': 'column',
         gap: '8px',
-        'max-width': '360px',
+        'max-width': '420px',
       },
     });
     const button = el(doc, 'button', {
