@@ -24,6 +24,18 @@ export interface Difference {
   v2?: unknown;
 }
 
+/** For two objects that differ, keeps only their top-level keys whose values differ. */
+export function differingKeys(a: unknown, b: unknown): { v1: unknown; v2: unknown } {
+  if (!a || !b || typeof a !== 'object' || typeof b !== 'object' || Array.isArray(a) || Array.isArray(b)) return { v1: a, v2: b };
+  const x = a as Json;
+  const y = b as Json;
+  const keys = [...new Set([...Object.keys(x), ...Object.keys(y)])].filter((k) => canonical(x[k]) !== canonical(y[k]));
+  return {
+    v1: Object.fromEntries(keys.filter((k) => k in x).map((k) => [k, x[k]])),
+    v2: Object.fromEntries(keys.filter((k) => k in y).map((k) => [k, y[k]])),
+  };
+}
+
 function withoutSamples(op: Json): Json {
   const { 'x-codeSamples': _s, ...rest } = op;
   return rest;
@@ -40,7 +52,7 @@ export function diffBundles(v1: Json, v2: Json): Difference[] {
     if (a && !b) out.push({ kind: 'operation', name: label, change: 'only-v1', v1: withoutSamples(a.operation) });
     else if (b && !a) out.push({ kind: 'operation', name: label, change: 'only-v2', v2: withoutSamples(b.operation) });
     else if (a && b && (a.method !== b.method || a.path !== b.path || canonical(withoutSamples(a.operation)) !== canonical(withoutSamples(b.operation)))) {
-      out.push({ kind: 'operation', name: label, change: 'differs', v1: withoutSamples(a.operation), v2: withoutSamples(b.operation) });
+      out.push({ kind: 'operation', name: label, change: 'differs', ...differingKeys(withoutSamples(a.operation), withoutSamples(b.operation)) });
     }
   }
   const comp1 = (v1.components ?? {}) as Record<string, Json>;
@@ -52,7 +64,7 @@ export function diffBundles(v1: Json, v2: Json): Difference[] {
       const label = `components/${section}/${name}`;
       if (name in s1 && !(name in s2)) out.push({ kind: 'component', name: label, change: 'only-v1', v1: s1[name] });
       else if (name in s2 && !(name in s1)) out.push({ kind: 'component', name: label, change: 'only-v2', v2: s2[name] });
-      else if (canonical(s1[name]) !== canonical(s2[name])) out.push({ kind: 'component', name: label, change: 'differs', v1: s1[name], v2: s2[name] });
+      else if (canonical(s1[name]) !== canonical(s2[name])) out.push({ kind: 'component', name: label, change: 'differs', ...differingKeys(s1[name], s2[name]) });
     }
   }
   return out;
@@ -83,7 +95,8 @@ export function renderDifferencesPage(v1: Json, v2: Json): string {
     .join('\n');
   return `<p>A merchant's variant is pinned per API key. This page is computed by comparing the two docs bundles
 (<a href="openapi.v1.json">openapi.v1.json</a>, <a href="openapi.v2.json">openapi.v2.json</a>): everything not listed here is identical.
-Code samples are left out of the comparison (they differ only by the client factory's name).</p>
+Code samples are left out of the comparison (they differ only by the client factory's name). For what differs, only the
+differing top-level keys are shown.</p>
 <h2 id="summary">Summary (${diffs.length})</h2>
 ${summary}
 <h2 id="detail">Side by side</h2>

@@ -99,6 +99,21 @@ function splitRow(line: string): string[] {
   return cells;
 }
 
+/** A readable caption from a fence info string such as `json op=createSession part=200 variant=2`. */
+function captionOf(info: string): string {
+  const kv = Object.fromEntries(
+    info
+      .split(/\s+/)
+      .slice(1)
+      .filter((t) => t.includes('='))
+      .map((t) => [t.slice(0, t.indexOf('=')), t.slice(t.indexOf('=') + 1)]),
+  );
+  const variant = kv.variant ? ` · Variant ${kv.variant}` : '';
+  if (kv.op) return `${kv.op} · ${kv.part === 'request' ? 'request body' : `response ${kv.part ?? ''}`}${variant}`;
+  if (kv.webhook) return `webhook ${kv.webhook} · body`;
+  return info.split(/\s+/).slice(1).join(' ');
+}
+
 export function renderMarkdown(source: string): RenderResult {
   const lines = source.replace(/\r\n?/g, '\n').split('\n');
   const html: string[] = [];
@@ -128,7 +143,7 @@ export function renderMarkdown(source: string): RenderResult {
       i++; // closing fence
       const codeText = body.join('\n');
       codeBlocks.push({ lang, info, code: codeText, line: start });
-      const caption = info.split(/\s+/).slice(1).join(' ');
+      const caption = captionOf(info);
       html.push(
         `<figure class="code"${caption ? ` data-info="${escapeHtml(caption)}"` : ''}>` +
           (caption ? `<figcaption>${escapeHtml(caption)}</figcaption>` : '') +
