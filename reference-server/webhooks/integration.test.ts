@@ -5,7 +5,10 @@
  * every payload validated against the AsyncAPI document as parsed by `@asyncapi/parser`, the
  * delivery list validated against the OpenAPI schema, and a redelivery.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { fromFile, Parser } from '@asyncapi/parser';
@@ -17,6 +20,7 @@ import { loadBundledDocument } from '../../generated/index.ts';
 import { validatorFor } from '../../scripts/lib/schema-validator.ts';
 import { createPayLaterClientV1 } from '../../sdk/client/index.ts';
 import { verifyWebhook, type TransactionEvent } from '../../sdk/webhooks/verify.ts';
+import type { MerchantConfigInput } from '../config.ts';
 import { startTestServer, type TestServer } from '../testing.ts';
 import { generateWebhookSecret } from './signing.ts';
 
@@ -242,5 +246,68 @@ describe('webhooks from the reference server (sandbox, loopback receiver)', () =
     expect(after.attempts.at(-1)).toMatchObject({ attempt: target.attempts.length + 1, status: 200, error: null });
 
     await expect(client.sandbox.redeliverWebhook('msg_doesnotexist000000000')).rejects.toMatchObject({ status: 404, code: 'DELIVERY_NOT_FOUND' });
+  });
+});
+
+describe('durable outbox across a restart (file store)', () => {
+  it('an event recorded while the receiver is down is delivered by the next server process, same id, once', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'paylater-wh-restart-'));
+    const dataFile = join(dir, 'data.json');
+    // a port where nothing listens yet
+    const probe = createServer();
+    await new Promise<void>((r) => probe.listen(0, '127.0.0.1', () => r()));
+    const { port } = probe.address() as AddressInfo;
+    await new Promise<void>((r) => probe.close(() => r()));
+    const key = generateWebhookSecret();
+    const merchants: MerchantConfigInput[] = [{ name: 'Restart Co', storeName: 'Restart Rabat', apiKey: 'sk_test_webhooks_restart_19d2c4b7', variant: 1 as const, webhookUrl: `http://127.0.0.1:${port}/hook`, webhookSecret: key }];
+    const received: Hit[] = [];
+    const up = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const headers: Record<string, string> = {};
+        for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string') headers[k] = v;
+        received.push({ headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() });
+        res.writeHead(204).end();
+      });
+    });
+    try {
+      const s1 = await startTestServer({ merchants, dataFile });
+      const c1 = createPayLaterClientV1({ baseUrl: s1.baseUrl, apiKey: merchants[0]!.apiKey });
+      const tx = await c1.createPartnerTransaction({ customerPhone: '212612345678', total: 990, currency: 'MAD', items: [{ name: 'Tapis', quantity: 1, unitPrice: 990 }] });
+      await c1.sandbox.confirmTransaction(tx.id);
+      const refused = await until('two refused attempts', async () => {
+        const d = (await c1.sandbox.listWebhookDeliveries()).data.find((x) => x.transactionId === tx.id);
+        return d && d.attempts.length >= 2 ? d : undefined;
+      });
+      expect(refused.state).toBe('pending');
+      expect(refused.attempts.every((a) => a.status === null && a.error === 'ECONNREFUSED')).toBe(true);
+      await s1.close();
+
+      await new Promise<void>((r) => up.listen(port, '127.0.0.1', () => r()));
+      const s2 = await startTestServer({ merchants, dataFile });
+      try {
+        const c2 = createPayLaterClientV1({ baseUrl: s2.baseUrl, apiKey: merchants[0]!.apiKey });
+        const hit = await until('delivery after restart', () => received[0]);
+        expect(hit.headers['webhook-id']).toBe(refused.id);
+        const ev = new Webhook(key).verify(hit.body, { 'webhook-id': hit.headers['webhook-id']!, 'webhook-timestamp': hit.headers['webhook-timestamp']!, 'webhook-signature': hit.headers['webhook-signature']! }) as TransactionEvent;
+        expect(ev).toMatchObject({ event: 'transaction.approved', data: { id: tx.id, status: 'APPROVED' } });
+        expect(JSON.stringify(refused.payload)).toBe(hit.body);
+        const after = await until('delivered', async () => {
+          const d = (await c2.sandbox.listWebhookDeliveries()).data.filter((x) => x.transactionId === tx.id);
+          return d.length === 1 && d[0]!.state === 'delivered' ? d[0] : undefined;
+        });
+        expect(after.attempts.length).toBeGreaterThanOrEqual(refused.attempts.length + 1);
+        expect(after.attempts.at(-1)).toMatchObject({ status: 204, error: null });
+        await new Promise((r) => setTimeout(r, 100));
+        expect(received).toHaveLength(1);
+      } finally {
+        await s2.close();
+      }
+    } finally {
+      up.closeAllConnections();
+      await new Promise<void>((r) => (up.listening ? up.close(() => r()) : r()));
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
