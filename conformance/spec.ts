@@ -68,7 +68,16 @@ export interface ResponseSpec {
   headers: HeaderSpec[];
 }
 
+const contracts = new Map<Variant, Contract>();
+
 export class Contract {
+  /** One compiled contract per variant per process (ajv compilation is the expensive part). */
+  static for(variant: Variant): Contract {
+    let c = contracts.get(variant);
+    if (!c) contracts.set(variant, (c = new Contract(variant)));
+    return c;
+  }
+
   readonly variant: Variant;
   readonly doc: Json;
   readonly ops: Record<string, OperationInfo>;

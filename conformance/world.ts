@@ -85,7 +85,7 @@ export class World {
   bursts = 0;
 
   constructor(readonly cfg: SuiteConfig, fetchImpl?: typeof fetch) {
-    this.contract = new Contract(cfg.variant);
+    this.contract = Contract.for(cfg.variant);
     this.client = new Client(cfg.baseUrl, this.contract, fetchImpl);
     const limit = this.rateLimit().limit;
     this.rate = {
