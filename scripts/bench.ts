@@ -11,7 +11,8 @@
  * Figures are a registry: another part adds its own with `registerFigure(...)` before
  * `runBench()` (or imports `figures` and runs one).
  *
- * Env: BENCH_DURATION (seconds per measurement, default 5), BENCH_CONNECTIONS (default 10).
+ * Env: BENCH_DURATION (seconds per measurement, default 5), BENCH_ROUNDS (alternating rounds,
+ * medians reported, default 3), BENCH_CONNECTIONS (default 10).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -47,6 +48,8 @@ export interface Figure {
 
 export interface BenchContext {
   durationSeconds: number;
+  /** Alternating rounds per comparison (medians are reported). */
+  rounds: number;
   connections: number;
   log: (line: string) => void;
   /** Shared between figures of one run (e.g. our B2 rps reused by figure 3). */
@@ -104,6 +107,12 @@ function checkClean(name: string, r: autocannon.Result): void {
   if (r.errors > 0 || r.non2xx > 0 || r.timeouts > 0) throw new Error(`${name}: ${r.errors} errors, ${r.non2xx} non-2xx, ${r.timeouts} timeouts`);
 }
 
+export const median = (xs: number[]): number => {
+  const a = [...xs].sort((x, y) => x - y);
+  const m = Math.floor(a.length / 2);
+  return a.length % 2 ? a[m]! : (a[m - 1]! + a[m]!) / 2;
+};
+
 const fmt = (n: number, d = 0) => n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
 
 registerFigure({
@@ -127,14 +136,22 @@ registerFigure({
       // warm-up
       await load({ url: s.baseUrl + path, headers, connections: ctx.connections, duration: 1 });
       await load({ url: b.url + path, headers, connections: ctx.connections, duration: 1 });
-      const ours = await load({ url: s.baseUrl + path, headers, connections: ctx.connections, duration: ctx.durationSeconds });
-      checkClean('reference server B2', ours);
-      const base = await load({ url: b.url + path, headers, connections: ctx.connections, duration: ctx.durationSeconds });
-      checkClean('bare express', base);
-      ctx.shared.set('oursB2Rps', ours.requests.average);
+      const oursRps: number[] = [];
+      const baseRps: number[] = [];
+      for (let round = 0; round < ctx.rounds; round++) {
+        const ours = await load({ url: s.baseUrl + path, headers, connections: ctx.connections, duration: ctx.durationSeconds });
+        checkClean('reference server B2', ours);
+        const base = await load({ url: b.url + path, headers, connections: ctx.connections, duration: ctx.durationSeconds });
+        checkClean('bare express', base);
+        oursRps.push(ours.requests.average);
+        baseRps.push(base.requests.average);
+      }
+      const ours = median(oursRps);
+      const base = median(baseRps);
+      ctx.shared.set('oursB2Rps', ours);
       return {
-        ratio: ours.requests.average / base.requests.average,
-        detail: `reference server ${fmt(ours.requests.average)} req/s (p50 ${ours.latency.p50} ms) vs bare express ${fmt(base.requests.average)} req/s (p50 ${base.latency.p50} ms)`,
+        ratio: ours / base,
+        detail: `reference server ${fmt(ours)} req/s vs bare express ${fmt(base)} req/s (medians of ${ctx.rounds} alternating rounds: ${oursRps.map((x) => fmt(x)).join('/')} vs ${baseRps.map((x) => fmt(x)).join('/')})`,
       };
     } finally {
       await b.close();
@@ -187,26 +204,8 @@ registerFigure({
   pass: (r) => r <= 2.0,
   async run(ctx) {
     const dir = mkdtempSync(path.join(tmpdir(), 'paylater-bench-'));
+    const servers: TestServer[] = [];
     try {
-      const measure = async (file: string) => {
-        const s = await startTestServer({ dataFile: file, webhookDispatcherFactory: null, sweepIntervalMs: 3_600_000 });
-        try {
-          const opts = {
-            url: `${s.baseUrl}/api/v1/public/partner/transactions`,
-            method: 'POST' as const,
-            headers: { 'content-type': 'application/json', 'X-Service-Key': s.merchants[0]!.apiKey },
-            body: partnerBody,
-            connections: ctx.connections,
-          };
-          await load({ ...opts, duration: 1 });
-          const r = await load({ ...opts, duration: ctx.durationSeconds });
-          checkClean('B1', r);
-          return { r, stored: s.handle.core.store.count('transactions') };
-        } finally {
-          await s.close();
-        }
-      };
-      const empty = await measure(path.join(dir, 'empty.json'));
       const probe = await startTestServer({ webhookDispatcherFactory: null });
       const merchantId = probe.merchants[0]!.id;
       await probe.close();
@@ -214,13 +213,37 @@ registerFigure({
       const t0 = Date.now();
       await seedDataFile(bigFile, merchantId, 100_000);
       ctx.log(`  seeded 100,000 transactions in ${Date.now() - t0} ms`);
-      const big = await measure(bigFile);
-      if (big.stored < 100_000) throw new Error(`seeded store holds ${big.stored} transactions`);
+      const empty = await startTestServer({ dataFile: path.join(dir, 'empty.json'), webhookDispatcherFactory: null, sweepIntervalMs: 3_600_000 });
+      servers.push(empty);
+      const big = await startTestServer({ dataFile: bigFile, webhookDispatcherFactory: null, sweepIntervalMs: 3_600_000 });
+      servers.push(big);
+      const opts = (s: TestServer) => ({
+        url: `${s.baseUrl}/api/v1/public/partner/transactions`,
+        method: 'POST' as const,
+        headers: { 'content-type': 'application/json', 'X-Service-Key': s.merchants[0]!.apiKey },
+        body: partnerBody,
+        connections: ctx.connections,
+      });
+      await load({ ...opts(empty), duration: 1 });
+      await load({ ...opts(big), duration: 1 });
+      const pe: number[] = [];
+      const pb: number[] = [];
+      for (let round = 0; round < ctx.rounds; round++) {
+        const e = await load({ ...opts(empty), duration: ctx.durationSeconds });
+        checkClean('B1 (none stored)', e);
+        const g = await load({ ...opts(big), duration: ctx.durationSeconds });
+        checkClean('B1 (100,000 stored)', g);
+        pe.push(e.latency.p50);
+        pb.push(g.latency.p50);
+      }
+      const stored = big.handle.core.store.count('transactions');
+      if (stored < 100_000) throw new Error(`seeded store holds ${stored} transactions`);
       return {
-        ratio: big.r.latency.p50 / empty.r.latency.p50,
-        detail: `p50 ${big.r.latency.p50} ms with ${fmt(big.stored)} stored (${fmt(big.r.requests.average)} creates/s) vs p50 ${empty.r.latency.p50} ms with none (${fmt(empty.r.requests.average)} creates/s); every answer after fsync of its journal group`,
+        ratio: median(pb) / median(pe),
+        detail: `p50 ${median(pb)} ms with ${fmt(stored)} stored vs ${median(pe)} ms with none (medians of ${ctx.rounds} alternating rounds: ${pb.join('/')} vs ${pe.join('/')} ms); every answer after the fsync of its journal group`,
       };
     } finally {
+      for (const s of servers) await s.close();
       rmSync(dir, { recursive: true, force: true });
     }
   },
@@ -293,13 +316,14 @@ registerFigure({
 export async function runBench(selected: Figure[] = figures): Promise<number> {
   const ctx: BenchContext = {
     durationSeconds: Number(process.env.BENCH_DURATION ?? 5),
+    rounds: Number(process.env.BENCH_ROUNDS ?? 3),
     connections: Number(process.env.BENCH_CONNECTIONS ?? 10),
     log: (l) => process.stdout.write(`${l}\n`),
     shared: new Map(),
   };
   const cpu = cpus();
   ctx.log(`Machine: ${cpu[0]?.model ?? 'unknown CPU'} × ${cpu.length}, ${fmt(totalmem() / 2 ** 30, 1)} GiB RAM, ${type()}, Node ${process.version}`);
-  ctx.log(`Each measurement: autocannon, ${ctx.connections} connections, ${ctx.durationSeconds} s, on 127.0.0.1\n`);
+  ctx.log(`Each measurement: autocannon (worker thread), ${ctx.connections} connections, ${ctx.durationSeconds} s, ${ctx.rounds} alternating rounds, on 127.0.0.1\n`);
   const rows: Array<{ f: Figure; r: FigureResult }> = [];
   for (const f of selected) {
     ctx.log(`[${f.id}] ${f.title} …`);

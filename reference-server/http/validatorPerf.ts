@@ -10,6 +10,7 @@ import { createRequire } from 'node:module';
 
 type PathToRegexp = (path: unknown, options?: Record<string, unknown>) => unknown;
 
+const SIMPLE_OPTIONS = new Set(['sensitive', 'strict', 'end', 'trailing', 'delimiter']);
 let installed = false;
 export function memoisePathToRegexp(): void {
   if (installed) return;
@@ -20,8 +21,8 @@ export function memoisePathToRegexp(): void {
   if (typeof original !== 'function') return;
   const cache = new Map<string, unknown>();
   mod.pathToRegexp = (path, options) => {
-    if (typeof path !== 'string') return original(path, options);
-    const key = `${path}\u0000${options ? JSON.stringify(options) : ''}`;
+    if (typeof path !== 'string' || (options && Object.keys(options).some((k) => !SIMPLE_OPTIONS.has(k)))) return original(path, options);
+    const key = options ? `${path}\u0000${options.sensitive}\u0000${options.strict}\u0000${options.end}\u0000${options.trailing}\u0000${options.delimiter}` : path;
     let v = cache.get(key);
     if (v === undefined) {
       v = original(path, options);
