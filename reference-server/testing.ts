@@ -10,7 +10,7 @@ import { buildMerchants, DEMO_MERCHANTS, serverConfig, type MerchantConfigInput,
 import { systemClock, type Clock } from './domain/clock.ts';
 import { parseDuration } from './domain/clock.ts';
 import { openFileStore, Store } from './store/store.ts';
-import { existsSync } from 'node:fs';
+import { createWebhookDispatcher } from './webhooks/dispatcher.ts';
 import type { WebhookDispatcher, WebhookDispatcherDeps } from './webhooks/contracts.ts';
 
 export interface TestServerOptions {
@@ -97,9 +97,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   };
 }
 
-/** The delivery engine of `./webhooks/dispatcher.ts` when it is present (it is written separately). */
-export async function defaultDispatcherFactory(): Promise<((deps: WebhookDispatcherDeps) => WebhookDispatcher) | undefined> {
-  if (!existsSync(new URL('./webhooks/dispatcher.ts', import.meta.url))) return undefined;
-  const mod = (await import('./webhooks/dispatcher.ts')) as { createWebhookDispatcher: (deps: WebhookDispatcherDeps) => WebhookDispatcher };
-  return mod.createWebhookDispatcher;
+/** The webhook delivery engine (`./webhooks/dispatcher.ts`). */
+export async function defaultDispatcherFactory(): Promise<(deps: WebhookDispatcherDeps) => WebhookDispatcher> {
+  return createWebhookDispatcher;
 }
