@@ -181,6 +181,27 @@ export async function createApp(opts: CreateAppOptions): Promise<AppHandle> {
     }
   }
 
+  // The internal operations (`x-internal`) are called by the browser SDK from the merchant's
+  // own page, another origin: answer their CORS preflights and allow any origin. The
+  // session token is a bearer header, never a cookie, so no credentials are involved.
+  app.use((req, res, next) => {
+    const preflight = req.method === 'OPTIONS';
+    const method = preflight ? String(req.get('Access-Control-Request-Method') ?? '').toUpperCase() : req.method;
+    const op = findOperation(method, req.path);
+    if (!op?.internal) {
+      next();
+      return;
+    }
+    res.set({
+      'Access-Control-Allow-Origin': '*',
+      'Access-Control-Allow-Methods': op.method,
+      'Access-Control-Allow-Headers': 'Content-Type, X-Session-Token',
+      'Access-Control-Max-Age': '600',
+    });
+    if (preflight) res.status(204).end();
+    else next();
+  });
+
   // The API: every request matching an operation of either variant.
   app.use(async (req, res, next) => {
     const matched = findOperation(req.method, req.path);

@@ -37,6 +37,9 @@ describe('paylater serve', () => {
     ['bad variant', JSON.stringify([{ name: 'A', storeName: 'B', apiKey: 'sk_test_abcdefgh12', variant: 3 }]), /"variant" must be 1 or 2/],
     ['bad key', JSON.stringify([{ name: 'A', storeName: 'B', apiKey: 'key123', variant: 1 }]), /sk_test_/],
     ['bad origin', JSON.stringify([{ name: 'A', storeName: 'B', apiKey: 'sk_test_abcdefgh12', variant: 1, allowedOrigins: ['shop'] }]), /allowedOrigins\[0\]/],
+    ['a private webhook URL (ADR-018)', JSON.stringify([{ name: 'A', storeName: 'B', apiKey: 'sk_test_abcdefgh12', variant: 1, webhookUrl: 'https://10.0.0.8/hooks' }]), /merchant "A": "webhookUrl" .*private/],
+    ['a decimal-encoded metadata webhook URL', JSON.stringify([{ name: 'A', storeName: 'B', apiKey: 'sk_test_abcdefgh12', variant: 1, webhookUrl: 'http://2852039166/latest' }]), /merchant "A": "webhookUrl"/],
+    ['plain http to a public host', JSON.stringify([{ name: 'A', storeName: 'B', apiKey: 'sk_test_abcdefgh12', variant: 1, webhookUrl: 'http://hooks.example/paylater' }]), /https/],
   ])('--merchants with %s → exit 2, clear message', async (_n, text, msg) => {
     const f = path.join(tmp(), 'm.json');
     writeFileSync(f, text);

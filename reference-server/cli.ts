@@ -10,6 +10,7 @@ import { ConfigError, DEMO_MERCHANTS, buildMerchants, parseMerchantsFile, server
 import { parseDuration, systemClock } from './domain/clock.ts';
 import { Store, StoreCorruptError, openFileStore } from './store/store.ts';
 import { defaultDispatcherFactory } from './testing.ts';
+import { mountSite } from './site.ts';
 
 export const DEFAULT_DATA_FILE = fileURLToPath(new URL('../data/paylater.json', import.meta.url));
 
@@ -160,9 +161,19 @@ export async function runServe(argv: string[], io: { out?: (s: string) => void; 
     return 1;
   }
 
-  const config = serverConfig({ mode: args.mode, paymentWindowSeconds: args.paymentWindowSeconds, merchants, log: (l) => err(`${l}\n`) });
+  let config;
+  try {
+    config = serverConfig({ mode: args.mode, paymentWindowSeconds: args.paymentWindowSeconds, merchants, log: (l) => err(`${l}\n`) });
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      err(`paylater serve: invalid merchants: ${e.message}\n`);
+      await store.close();
+      return 2;
+    }
+    throw e;
+  }
   const factory = await defaultDispatcherFactory();
-  const handle = await createApp({ store, clock: systemClock, config, webhookDispatcherFactory: factory, mount: io.mount });
+  const handle = await createApp({ store, clock: systemClock, config, webhookDispatcherFactory: factory, mount: io.mount ?? ((app) => mountSite(app, { merchants: inputs, mode: args.mode })) });
   const server = handle.app.listen(args.port, args.host);
   try {
     await new Promise<void>((resolve, reject) => {

@@ -2,6 +2,7 @@
  * Server configuration: mode, payment window and merchants. API keys are kept only as
  * SHA-256 digests; the raw key never leaves this module's input.
  */
+import { checkWebhookUrl } from './webhooks/url-policy.ts';
 import { normaliseOrigin } from './domain/redirect.ts';
 import { sha256 } from './domain/ids.ts';
 import { defaultPaymentWindowSeconds } from './domain/stateMachine.ts';
@@ -171,11 +172,27 @@ export function parseMerchantsFile(text: string, file: string): MerchantConfig[]
   return buildMerchants(data, file);
 }
 
+/**
+ * ADR-018: every merchant's webhook URL must pass the URL policy of the server's mode
+ * (https only in production, no loopback/private/link-local/metadata address; plain
+ * http only for loopback in the sandbox). Throws a ConfigError naming the merchant.
+ */
+export function checkMerchantWebhookUrls(merchants: readonly MerchantConfig[], mode: Mode): void {
+  for (const m of merchants) {
+    if (m.webhookUrl === null) continue;
+    const verdict = checkWebhookUrl(m.webhookUrl, mode);
+    if (!verdict.ok) throw new ConfigError(`merchant "${m.name}": "webhookUrl" ${verdict.reason}`);
+  }
+}
+
 export function serverConfig(p: Partial<ServerConfig> & { merchants?: MerchantConfig[] } = {}): ServerConfig {
+  const mode = p.mode ?? 'sandbox';
+  const merchants = p.merchants ?? buildMerchants(DEMO_MERCHANTS);
+  checkMerchantWebhookUrls(merchants, mode);
   return {
-    mode: p.mode ?? 'sandbox',
+    mode,
     paymentWindowSeconds: p.paymentWindowSeconds ?? defaultPaymentWindowSeconds,
-    merchants: p.merchants ?? buildMerchants(DEMO_MERCHANTS),
+    merchants,
     publicBaseUrl: p.publicBaseUrl,
     sweepIntervalMs: p.sweepIntervalMs,
     log: p.log,

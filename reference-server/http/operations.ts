@@ -24,6 +24,8 @@ export interface OperationInfo {
   auth: { scheme: string; header: string; kind: AuthKind } | null;
   hasBody: boolean;
   sandbox: boolean;
+  /** `x-internal`: called by the browser SDK or the hosted page (cross-origin from the merchant's page). */
+  internal: boolean;
   rateLimit: RateLimit | null;
   /** The request body schema (may be a $ref). */
   requestSchema: Json | null;
@@ -32,7 +34,7 @@ export interface OperationInfo {
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
 
 export function buildOperations(doc: Json, variant: Variant): OperationInfo[] {
-  const meta = variants[`v${variant}`].operations as Record<string, { sandbox: boolean }>;
+  const meta = variants[`v${variant}`].operations as Record<string, { sandbox: boolean; internal: boolean }>;
   const schemes = ((doc.components as Json)?.securitySchemes ?? {}) as Record<string, { name?: string; in?: string }>;
   const out: OperationInfo[] = [];
   for (const [p, item] of Object.entries(doc.paths as Record<string, Json>)) {
@@ -64,6 +66,7 @@ export function buildOperations(doc: Json, variant: Variant): OperationInfo[] {
         auth,
         hasBody: Boolean(body),
         sandbox: Boolean(meta[operationId]?.sandbox ?? op['x-sandbox']),
+        internal: Boolean(meta[operationId]?.internal ?? op['x-internal']),
         rateLimit: rl ? { limit: rl.limit, windowSeconds: rl.windowSeconds, retryAfterSeconds: rl.retryAfterSeconds } : null,
         requestSchema: (body?.schema as Json) ?? null,
       });

@@ -1,0 +1,55 @@
+/**
+ * What `paylater serve` serves beside the API: the browser SDK, the hosted checkout page
+ * and the `/demo` shop (reference-server/checkout/), and the merchant docs built by
+ * `npm run docs` at `/docs`.
+ */
+import express from 'express';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createCheckoutRouter, type CheckoutRouterDeps } from './checkout/router.ts';
+import type { MerchantConfigInput, Mode } from './config.ts';
+
+export const DIST_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'dist');
+
+export interface SiteOptions {
+  /** The configured merchants: the demo shop uses the first active test merchant of each variant. */
+  merchants: readonly MerchantConfigInput[];
+  mode: Mode;
+  /** Where `npm run build` and `npm run docs` wrote their output (default `<package>/dist`). */
+  distDir?: string;
+}
+
+/** The demo merchants of the shop: the first active test-key merchant of each variant (sandbox only). */
+export function demoMerchantsOf(merchants: readonly MerchantConfigInput[], mode: Mode): NonNullable<CheckoutRouterDeps['demo']>['merchants'] | null {
+  if (mode !== 'sandbox') return null;
+  const pick = (variant: 1 | 2) => merchants.find((m) => m.variant === variant && m.apiKey.startsWith('sk_test_') && m.active !== false);
+  const v1 = pick(1);
+  const v2 = pick(2);
+  if (!v1 && !v2) return null;
+  return { ...(v1 ? { v1: { apiKey: v1.apiKey } } : {}), ...(v2 ? { v2: { apiKey: v2.apiKey } } : {}) };
+}
+
+export function mountSite(app: express.Express, options: SiteOptions): void {
+  const distDir = options.distDir ?? DIST_DIR;
+  const demo = demoMerchantsOf(options.merchants, options.mode);
+  app.use(createCheckoutRouter({ distDir, ...(demo ? { demo: { merchants: demo } } : {}) }));
+
+  const docsDir = path.join(distDir, 'docs');
+  app.get('/docs', (req, res, next) => (req.path === '/docs' ? res.redirect(301, '/docs/') : next()));
+  app.use('/docs', (req, res, next) => {
+    if (existsSync(path.join(docsDir, 'index.html'))) {
+      next();
+      return;
+    }
+    res.status(404).json({ error: { code: 'ROUTE_NOT_FOUND', message: 'The docs are not built: run `npm run docs`' } });
+  });
+  app.use(
+    '/docs',
+    express.static(docsDir, {
+      index: 'index.html',
+      fallthrough: true,
+      setHeaders: (res) => res.set('X-Content-Type-Options', 'nosniff'),
+    }),
+  );
+}
