@@ -75,7 +75,7 @@ describe('A1 create session', () => {
     expect(r.status, r.text).toBe(200);
   });
   it('missing or wrong key → 401 INVALID_API_KEY', async () => {
-    for (const headers of [{}, k('sk_test_nope_nope_nope'), { 'X-Service-Key': K1 }]) {
+    for (const headers of [{}, k('sk_test_nope_nope_nope'), { 'X-Service-Key': K1 }] as Record<string, string>[]) {
       const r = await api('POST', '/api/v1/public/sessions', { headers, json: sessionBodyV1() });
       expect(r.status).toBe(401);
       expect(r.body).toEqual({ error: { code: 'INVALID_API_KEY', message: expect.any(String) } });

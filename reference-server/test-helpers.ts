@@ -21,7 +21,7 @@ export async function call(
     body = JSON.stringify(opts.json);
     if (!headers.has('content-type')) headers.set('content-type', 'application/json');
   } else if (opts.raw !== undefined) body = opts.raw;
-  const r = await fetch(base + path, { method, headers, body });
+  const r = await fetch(base + path, { method, headers, body: body as BodyInit | undefined });
   const text = await r.text();
   let parsed: unknown = null;
   try {
