@@ -4,15 +4,10 @@
  * links only (the site works from `dist/docs/index.html` on disk and under `/docs/` on a server).
  */
 
-/** Escapes text for HTML element content and attribute values. */
-export function escapeHtml(value: unknown): string {
-  return String(value)
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
-}
+/** Escapes text for HTML element content and attribute values (the same helper the checkout pages use). */
+import { esc as escapeHtml } from '../../reference-server/checkout/html.ts';
+
+export { escapeHtml };
 
 export interface NavEntry {
   href: string;
