@@ -332,6 +332,9 @@ export const webhookDelivery = {
 /** Lifetime of a session token, in seconds. */
 export const tokenLifetimeSeconds = 3600 as const;
 
+/** The largest request body accepted, in bytes (`x-max-body-bytes`). */
+export const maxBodyBytes = 102400 as const;
+
 /** Per variant: each operation (method, path, success status, error codes by status), rate limits, webhook events. */
 export const variants = {
   "v1": {

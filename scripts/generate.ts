@@ -15,6 +15,7 @@ import { GENERATED_DIR, ROOT } from './lib/paths.ts';
 import { bundleApi, listApis, type Variant } from './lib/spec.ts';
 import {
   errorCatalog,
+  maxBodyBytes,
   operations,
   rateLimits,
   stateMachine,
@@ -54,6 +55,7 @@ export async function renderGenerated(): Promise<Map<string, string>> {
         errorCatalog: errorCatalog(doc),
         webhookDelivery: webhookDelivery(doc),
         tokenLifetimeSeconds: tokenLifetimeSeconds(doc),
+        maxBodyBytes: maxBodyBytes(doc),
       };
     }
   }
@@ -90,6 +92,8 @@ function renderContract(facts: Record<string, unknown>): string {
   lines.push(`export const webhookDelivery = ${JSON.stringify(shared.webhookDelivery, null, 2)} as const;\n`);
   lines.push('/** Lifetime of a session token, in seconds. */');
   lines.push(`export const tokenLifetimeSeconds = ${JSON.stringify(shared.tokenLifetimeSeconds)} as const;\n`);
+  lines.push('/** The largest request body accepted, in bytes (`x-max-body-bytes`). */');
+  lines.push(`export const maxBodyBytes = ${JSON.stringify(shared.maxBodyBytes)} as const;\n`);
   lines.push('/** Per variant: each operation (method, path, success status, error codes by status), rate limits, webhook events. */');
   const perVariant = Object.fromEntries(Object.entries(facts).filter(([k]) => k !== 'shared'));
   lines.push(`export const variants = ${JSON.stringify(perVariant, null, 2)} as const;\n`);

@@ -3,10 +3,12 @@
  * malformed JSON, nesting deeper than 32 and `__proto__`/`constructor`/`prototype` keys
  * (400 VALIDATION_ERROR). Runs before the OpenAPI validator.
  */
+import { maxBodyBytes } from '../../generated/contract.ts';
 import type { IncomingMessage } from 'node:http';
 import { ApiError } from './errors.ts';
 
-export const BODY_LIMIT_BYTES = 100 * 1024;
+/** From the spec (`x-max-body-bytes` of `PayloadTooLarge`). */
+export const BODY_LIMIT_BYTES = maxBodyBytes;
 export const MAX_DEPTH = 32;
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 

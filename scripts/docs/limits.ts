@@ -5,7 +5,7 @@
  * the webhook delivery rules. Read from the bundled documents and generated/contract.ts.
  */
 import { loadBundledDocument } from '../../generated/index.ts';
-import { stateMachine, tokenLifetimeSeconds, webhookDelivery } from '../../generated/contract.ts';
+import { maxBodyBytes, stateMachine, tokenLifetimeSeconds, webhookDelivery } from '../../generated/contract.ts';
 import { deref } from '../lib/consistency.ts';
 import { code, escapeHtml, table } from './html.ts';
 import { listOperations } from './samples.ts';
@@ -100,6 +100,12 @@ export function contractLimits(): ContractLimit[] {
       if (!out.some((o) => o.value === row.value && o.appliesTo === row.appliesTo)) out.push(row);
     }
   }
+  out.push({
+    limit: 'Request body size',
+    value: `at most ${maxBodyBytes.toLocaleString('en-US')} bytes (${maxBodyBytes / 1024} kB); larger gets 413 PAYLOAD_TOO_LARGE`,
+    appliesTo: 'every operation with a request body',
+    source: 'x-max-body-bytes',
+  });
   out.push({
     limit: 'Session token lifetime',
     value: `${tokenLifetimeSeconds} s`,

@@ -135,6 +135,15 @@ export function tokenLifetimeSeconds(doc: Json): number {
   throw new Error('no x-token-lifetime-seconds in the session response');
 }
 
+/** The request body limit: `x-max-body-bytes` of the `PayloadTooLarge` response. */
+export function maxBodyBytes(doc: Json): number {
+  const responses = (doc.components as Json).responses as Json | undefined;
+  const tooLarge = responses?.PayloadTooLarge ? resolve(doc, responses.PayloadTooLarge) : undefined;
+  const limit = tooLarge?.['x-max-body-bytes'];
+  if (typeof limit !== 'number') throw new Error('no x-max-body-bytes on the PayloadTooLarge response');
+  return limit;
+}
+
 export function webhookEvents(doc: Json): string[] {
   return Object.keys((doc.webhooks as Json | undefined) ?? {}).sort();
 }
