@@ -1,42 +1,134 @@
 /**
  * Figures for `npm run bench`: the suite's throughput relative to a plain loop sending the same
- * HTTP requests without checks (target >= 0.7). Black-box: takes a base URL and keys.
+ * HTTP requests without checks (target >= 0.7). Black-box: takes base URLs and keys.
+ *
+ * Fairness: the suite runs against server A; every request and its response are recorded. The
+ * same requests are then sent one after another to server B, which must be in the same initial
+ * state as A was (fresh, same merchants), so B does the same work: ids, tokens, session and
+ * payment-intent ids that B hands out are substituted as they come back (every string value of A's
+ * responses is mapped to the value at the same JSON path in B's response, and later URLs, headers
+ * and bodies are rewritten with that map). The loop checks nothing; after the timing, the statuses
+ * B answered are compared with A's to show the replay did the same work.
  */
+import type { Exchange } from './http.ts';
 import { runSuite } from './run.ts';
+import { Contract } from './spec.ts';
+
+export interface Target {
+  baseUrl: string;
+  apiKey: string;
+  otherApiKey: string;
+}
+
+export interface ThroughputOptions {
+  variant?: 1 | 2;
+  profile?: 'core' | 'sandbox';
+  runs?: number;
+  seed?: number;
+  maxCommands?: number;
+}
 
 export interface ThroughputResult {
   suiteRequests: number;
   suiteCommands: number;
   suiteMs: number;
   loopMs: number;
+  /** One-time load of the contract (bundled document + ajv compilation), before the timing. */
+  contractLoadMs: number;
+  suiteRequestsPerSecond: number;
+  loopRequestsPerSecond: number;
   commandsPerSecond: number;
   /** (requests/s of the suite) ÷ (requests/s of the plain loop over the same requests). */
   ratio: number;
+  /** Replayed requests whose status equals the one the suite got (the replay did the same work). */
+  sameStatus: number;
+  findings: number;
 }
 
-export async function measureConformanceThroughput(baseUrl: string, keys: { apiKey: string; otherApiKey: string; variant?: 1 | 2; profile?: 'core' | 'sandbox' }, runs = 20, seed = 1): Promise<ThroughputResult> {
-  const recorded: { url: string; method: string; headers: Record<string, string>; body?: string }[] = [];
-  const recordingFetch: typeof fetch = (input, init) => {
-    recorded.push({ url: String(input), method: init?.method ?? 'GET', headers: { ...(init?.headers as Record<string, string>) }, body: init?.body as string | undefined });
-    return fetch(input, init);
+interface Recorded {
+  url: string;
+  method: string;
+  headers: Record<string, string>;
+  body?: string;
+  status: number;
+  response: string;
+}
+
+/** The strings a server hands out: ids, tokens (no timestamps, amounts or prose). */
+const TOKEN = /[A-Za-z0-9_-]{6,}/g;
+const WHOLE_TOKEN = /^[A-Za-z0-9_-]{6,}$/;
+
+/** Maps every token-like string leaf of `a` to the leaf at the same JSON path of `b`. */
+export function mapStrings(a: unknown, b: unknown, map: Map<string, string>): void {
+  if (typeof a === 'string') {
+    if (typeof b === 'string' && a !== b && WHOLE_TOKEN.test(a) && !map.has(a)) map.set(a, b);
+    return;
+  }
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b)) return;
+    for (let i = 0; i < a.length && i < b.length; i++) mapStrings(a[i], b[i], map);
+    return;
+  }
+  const bo = b as Record<string, unknown>;
+  for (const [k, v] of Object.entries(a as Record<string, unknown>)) if (k in bo) mapStrings(v, bo[k], map);
+}
+
+function parse(text: string): unknown {
+  if (!text.length || (text[0] !== '{' && text[0] !== '[')) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+export async function measureConformanceThroughput(suite: Target, replay: Target, opts: ThroughputOptions = {}): Promise<ThroughputResult> {
+  const variant = opts.variant ?? 1;
+  const profile = opts.profile ?? 'core';
+  // The contract is loaded once per process (the CLI does it at start); not a per-command cost.
+  const c0 = performance.now();
+  Contract.for(variant).warm();
+  const contractLoadMs = performance.now() - c0;
+
+  const recorded: Recorded[] = [];
+  const onExchange = (ex: Exchange): void => {
+    recorded.push({ url: ex.url, method: ex.method, headers: ex.headers, body: ex.body, status: ex.status, response: ex.responseText });
   };
   const t0 = performance.now();
-  const r = await runSuite({ baseUrl, apiKey: keys.apiKey, otherApiKey: keys.otherApiKey, variant: keys.variant ?? 1, profile: keys.profile ?? 'core', runs, seed, maxCommands: 25, paymentWindowSeconds: 1800, fetchImpl: recordingFetch });
+  const r = await runSuite({ baseUrl: suite.baseUrl, apiKey: suite.apiKey, otherApiKey: suite.otherApiKey, variant, profile, runs: opts.runs ?? 20, seed: opts.seed ?? 1, maxCommands: opts.maxCommands ?? 25, paymentWindowSeconds: 1800, onExchange });
   const suiteMs = performance.now() - t0;
-  // The same requests again, one after another, no checks (state differs; the cost per request is what counts).
+
+  // The same requests, one after another, against B; B's ids and tokens substituted as they come.
+  const map = new Map<string, string>([[suite.apiKey, replay.apiKey], [suite.otherApiKey, replay.otherApiKey]]);
+  const sub = (s: string): string => s.replace(TOKEN, (t) => map.get(t) ?? t);
+  const base = suite.baseUrl.replace(/\/$/, '');
+  const statuses: number[] = [];
   const t1 = performance.now();
   for (const q of recorded) {
-    const res = await fetch(q.url, { method: q.method, headers: q.headers, body: q.body });
-    await res.arrayBuffer();
+    const url = replay.baseUrl.replace(/\/$/, '') + sub(q.url.slice(base.length));
+    const headers: Record<string, string> = {};
+    for (const k in q.headers) headers[k] = sub(q.headers[k]!);
+    const res = await fetch(url, { method: q.method, headers, body: q.body === undefined ? undefined : sub(q.body) });
+    const text = await res.text();
+    statuses.push(res.status);
+    if (res.status < 300) mapStrings(parse(q.response), parse(text), map);
   }
   const loopMs = performance.now() - t1;
+  const sameStatus = statuses.filter((s, i) => s === recorded[i]!.status).length;
+  const n = recorded.length;
   return {
-    suiteRequests: recorded.length,
+    suiteRequests: n,
     suiteCommands: r.commands,
     suiteMs,
     loopMs,
+    contractLoadMs,
+    suiteRequestsPerSecond: n / (suiteMs / 1000),
+    loopRequestsPerSecond: n / (loopMs / 1000),
     commandsPerSecond: r.commands / (suiteMs / 1000),
-    ratio: recorded.length / suiteMs / (recorded.length / loopMs),
+    ratio: n / suiteMs / (n / loopMs),
+    sameStatus,
+    findings: r.findings.length,
   };
 }
 

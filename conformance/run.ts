@@ -32,6 +32,8 @@ export interface SuiteOptions extends SuiteConfig {
   webhookPort?: number;
   log?: (line: string) => void;
   fetchImpl?: typeof fetch;
+  /** Sees every exchange (request and response), e.g. to record it. */
+  onExchange?: (ex: Exchange) => void;
   /** Webhook deliveries are awaited this long after the last expected one (ms). */
   webhookGraceMs?: number;
 }
@@ -62,7 +64,7 @@ const DRIVEN_SANDBOX = [...DRIVEN_CORE, 'getTransactionStatusBySessionToken', 's
 export async function runSuite(opts: SuiteOptions): Promise<SuiteResult> {
   const log = opts.log ?? (() => {});
   const started = performance.now();
-  const w = new World(opts, opts.fetchImpl);
+  const w = new World(opts, opts.fetchImpl, opts.onExchange);
   const findings: Finding[] = [];
   let firstFindingMs: number | null = null;
   let commands = 0;

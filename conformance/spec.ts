@@ -96,6 +96,17 @@ export class Contract {
     this.ajv.addSchema(this.doc, 'openapi');
   }
 
+  /** Compiles every response and request validator now (once per process), so no run pays for it. */
+  warm(): this {
+    for (const [opId, o] of Object.entries(this.ops)) {
+      const opObj = ((this.doc.paths as Json)[o.path] as Json | undefined)?.[o.method.toLowerCase()] as Json | undefined;
+      if (!opObj) continue;
+      for (const status of Object.keys((opObj.responses ?? {}) as Json)) if (/^\d{3}$/.test(status)) this.response(opId, Number(status));
+      if (opObj.requestBody) this.requestValidator(opId);
+    }
+    return this;
+  }
+
   op(opId: string): OperationInfo {
     const o = this.ops[opId];
     if (!o) throw new Error(`operation ${opId} is not in variant ${this.variant}`);

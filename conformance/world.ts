@@ -84,9 +84,9 @@ export class World {
   executed: string[] = [];
   bursts = 0;
 
-  constructor(readonly cfg: SuiteConfig, fetchImpl?: typeof fetch) {
+  constructor(readonly cfg: SuiteConfig, fetchImpl?: typeof fetch, onExchange?: (ex: Exchange) => void) {
     this.contract = Contract.for(cfg.variant);
-    this.client = new Client(cfg.baseUrl, this.contract, fetchImpl);
+    this.client = new Client(cfg.baseUrl, this.contract, fetchImpl, onExchange);
     const limit = this.rateLimit().limit;
     this.rate = {
       main: { usedLo: 0, usedHi: limit, endLo: -Infinity, endHi: Infinity },

@@ -27,6 +27,8 @@ import { bundledDocumentPath } from '../generated/index.ts';
 import { startTestServer, type TestServer } from '../reference-server/testing.ts';
 import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION, writeFileAtomic, type Snapshot } from '../reference-server/store/store.ts';
 import type { TransactionRecord } from '../reference-server/domain/types.ts';
+import { measureConformanceThroughput } from '../conformance/bench.ts';
+import { runMutantSelfTest } from '../conformance/mutants/selftest.ts';
 
 export interface FigureResult {
   /** The ratio, or null when not measured. */
@@ -344,6 +346,54 @@ export async function runBench(selected: Figure[] = figures): Promise<number> {
   }
   return rows.some(({ f, r }) => r.ratio !== null && f.pass && !f.pass(r.ratio)) ? 1 : 0;
 }
+
+registerFigure({
+  id: 'conformance-throughput',
+  title: 'Conformance suite rps ÷ the same requests in a plain loop (core)',
+  target: '≥ 0.7',
+  pass: (r) => r >= 0.7,
+  async run(ctx) {
+    // Two fresh servers with the same merchants: the suite runs against the first, the loop
+    // replays its requests against the second (same initial state, ids substituted).
+    const merchants = [
+      { name: 'Bench A', storeName: 'Bench A', apiKey: 'sk_test_conf_bench_main_0001', variant: 1 as const },
+      { name: 'Bench B', storeName: 'Bench B', apiKey: 'sk_test_conf_bench_other_0001', variant: 1 as const },
+    ];
+    const ratios: number[] = [];
+    const lines: string[] = [];
+    for (let round = 0; round < ctx.rounds; round++) {
+      const a = await startTestServer({ merchants, webhookDispatcherFactory: null });
+      const b = await startTestServer({ merchants, webhookDispatcherFactory: null });
+      try {
+        const k = (s: TestServer) => ({ baseUrl: s.baseUrl, apiKey: merchants[0]!.apiKey, otherApiKey: merchants[1]!.apiKey });
+        const r = await measureConformanceThroughput(k(a), k(b), { variant: 1, profile: 'core', runs: 30, seed: 100 + round, maxCommands: 25 });
+        if (r.findings) throw new Error(`the suite reported ${r.findings} finding(s) against the reference server`);
+        ratios.push(r.ratio);
+        lines.push(`suite ${fmt(r.suiteRequestsPerSecond)} req/s, ${fmt(r.commandsPerSecond)} commands/s (${r.suiteCommands} commands, ${r.suiteRequests} requests) vs loop ${fmt(r.loopRequestsPerSecond)} req/s, ${r.sameStatus}/${r.suiteRequests} same status`);
+      } finally {
+        await a.close();
+        await b.close();
+      }
+    }
+    return { ratio: median(ratios), detail: `median of ${ctx.rounds} rounds (${ratios.map((x) => x.toFixed(2)).join('/')}); ${lines.join('; ')}` };
+  },
+});
+
+registerFigure({
+  id: 'conformance-first-finding',
+  title: 'Conformance: median time to first finding over the mutants (s)',
+  target: 'report',
+  async run(ctx) {
+    const results = await runMutantSelfTest({ startServer: (merchants) => startTestServer({ merchants, mode: 'sandbox' }), log: (l) => ctx.log(`  ${l}`) });
+    const missed = results.filter((m) => m.firstFindingMs === null);
+    if (missed.length) throw new Error(`not found: ${missed.map((m) => m.name).join(', ')}`);
+    const bySearch = results.filter((m) => m.phase === 'property');
+    return {
+      ratio: median(results.map((m) => m.firstFindingMs!)) / 1000,
+      detail: `${results.length} mutants, ${bySearch.length} found by the random search (median shrunk length ${median(bySearch.map((m) => m.shrunkLength))}), ${results.length - bySearch.length} by the coverage tour`,
+    };
+  },
+});
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const only = process.argv.slice(2);
