@@ -1,0 +1,95 @@
+/**
+ * The durable outbox under kill -9: an event is written in the same store write as the
+ * state change that causes it, so after a crash every stored change has exactly its one
+ * event and no event exists for a change that was not stored.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { openFileStore } from './store.ts';
+import type { TransactionRecord } from '../domain/types.ts';
+import { partnerBody } from '../test-helpers.ts';
+import { merchantIdOf } from '../config.ts';
+import { sha256 } from '../domain/ids.ts';
+
+describe('kill -9 during cancellations', () => {
+  it('leaves exactly one transaction.cancelled per stored cancellation and none for the rest', async () => {
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'paylater-outbox-')), 'paylater.json');
+    const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./fixtures/child-server.ts', import.meta.url)), file], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+      cwd: fileURLToPath(new URL('../..', import.meta.url)),
+    });
+    try {
+      const info = await new Promise<{ baseUrl: string; key: string }>((resolve, reject) => {
+        let buf = '';
+        child.stdout!.on('data', (d: Buffer) => {
+          buf += d.toString();
+          const nl = buf.indexOf('\n');
+          if (nl >= 0) resolve(JSON.parse(buf.slice(0, nl)) as { baseUrl: string; key: string });
+        });
+        child.once('exit', (c) => reject(new Error(`child exited ${String(c)}`)));
+      });
+      const refs = Array.from({ length: 400 }, (_, i) => `C-${i}`);
+      for (let i = 0; i < refs.length; i += 40) {
+        await Promise.all(
+          refs.slice(i, i + 40).map(async (ref) => {
+            const r = await fetch(`${info.baseUrl}/api/v1/public/partner/transactions`, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json', 'X-Service-Key': info.key },
+              body: JSON.stringify(partnerBody({ vendorReference: ref })),
+            });
+            expect(r.status).toBe(201);
+          }),
+        );
+      }
+      const acked: string[] = [];
+      let next = 0;
+      const worker = async () => {
+        while (next < refs.length) {
+          const ref = refs[next++]!;
+          try {
+            const r = await fetch(`${info.baseUrl}/api/v1/public/partner/transactions/vendor/${ref}/cancel`, { method: 'PUT', headers: { 'X-Api-Key': info.key } });
+            if (r.status === 200) acked.push(ref);
+          } catch {
+            return; // the process died under us
+          }
+        }
+      };
+      const workers = Array.from({ length: 8 }, () => worker());
+      while (acked.length < 40) await new Promise((r) => setTimeout(r, 5));
+      child.kill('SIGKILL');
+      await Promise.all(workers);
+      await new Promise((r) => (child.exitCode !== null || child.signalCode !== null ? r(null) : child.once('exit', r)));
+
+      const store = await openFileStore(file);
+      try {
+        const merchantId = merchantIdOf(sha256(info.key));
+        const txs = refs.map((ref) => store.transactionByVendorReference(merchantId, ref));
+        expect(txs.every(Boolean)).toBe(true);
+        const events = store.outboxOf(merchantId);
+        const byTx = new Map<string, string[]>();
+        for (const e of events) byTx.set(e.transactionId, [...(byTx.get(e.transactionId) ?? []), e.event]);
+        let canceled = 0;
+        for (const t of txs as TransactionRecord[]) {
+          if (t.status === 'CANCELED') {
+            canceled += 1;
+            expect(byTx.get(t.id), `events of canceled ${t.vendorReference}`).toEqual(['transaction.cancelled']);
+          } else {
+            expect(t.status).toBe('PENDING');
+            expect(byTx.get(t.id), `events of pending ${t.vendorReference}`).toBeUndefined();
+          }
+        }
+        for (const ref of acked) expect(txs.find((t) => t!.vendorReference === ref)!.status, `acknowledged cancel of ${ref}`).toBe('CANCELED');
+        expect(canceled).toBeGreaterThanOrEqual(acked.length);
+        expect(canceled).toBeLessThan(refs.length); // the kill did land mid-way
+      } finally {
+        await store.close();
+      }
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    }
+  }, 60_000);
+});
