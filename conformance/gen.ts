@@ -35,46 +35,51 @@ interface Line {
   categoryId?: number;
 }
 
-/** Items whose Σ price × quantity is exactly `t` centimes. */
-function lines(t: number): fc.Arbitrary<Line[]> {
-  return fc
-    .array(fc.record({ name, quantity: fc.integer({ min: 1, max: 3 }), cents: fc.integer({ min: 1, max: 10000 }), reference: fc.option(fc.stringMatching(/^[A-Z0-9-]{1,20}$/), { nil: undefined }), categoryId: fc.option(fc.nat({ max: 1_000_000 }), { nil: undefined }) }), { maxLength: 2 })
-    .chain((extra) => {
-      const used = extra.reduce((s, l) => s + l.cents * l.quantity, 0);
-      const rest = t - used;
-      if (rest < 1) extra = [];
-      const last = t - extra.reduce((s, l) => s + l.cents * l.quantity, 0);
-      return fc.tuple(name).map(([n]) => [
-        ...extra.map((l) => ({ name: l.name, quantity: l.quantity, price: l.cents, reference: l.reference, categoryId: l.categoryId })),
-        { name: n, quantity: 1, price: last },
-      ]);
-    });
+/** Extra item lines (built once: building arbitraries such as stringMatching per value is costly). */
+const extraLines = fc.array(
+  fc.record({
+    name,
+    quantity: fc.integer({ min: 1, max: 3 }),
+    cents: fc.integer({ min: 1, max: 10000 }),
+    reference: fc.option(fc.stringMatching(/^[A-Z0-9-]{1,20}$/), { nil: undefined }),
+    categoryId: fc.option(fc.nat({ max: 1_000_000 }), { nil: undefined }),
+  }),
+  { maxLength: 2 },
+);
+
+type ExtraLine = typeof extraLines extends fc.Arbitrary<(infer T)[]> ? T : never;
+
+/** Items whose Σ price × quantity is exactly `t` centimes: extra lines, then one line for the rest. */
+function lines(t: number, extra: ExtraLine[], lastName: string): Line[] {
+  const used = extra.reduce((s, l) => s + l.cents * l.quantity, 0);
+  const kept = t - used < 1 ? [] : extra;
+  const last = t - kept.reduce((s, l) => s + l.cents * l.quantity, 0);
+  return [
+    ...kept.map((l) => ({ name: l.name, quantity: l.quantity, price: l.cents, reference: l.reference, categoryId: l.categoryId })),
+    { name: lastName, quantity: 1, price: last },
+  ];
 }
 
 export function validPartnerBody(): fc.Arbitrary<Json> {
-  return fc.tuple(phone, total).chain(([p, t]) =>
-    lines(t).map((ls) => ({
-      customerPhone: p,
-      total: fromCentimes(t),
-      currency: 'MAD',
-      items: ls.map((l) => {
-        const it: Json = { name: l.name, quantity: l.quantity, unitPrice: fromCentimes(l.price) };
-        if (l.reference !== undefined) it.reference = l.reference;
-        if (l.categoryId !== undefined) it.categoryId = l.categoryId;
-        return it;
-      }),
-    })),
-  );
+  return fc.tuple(phone, total, extraLines, name).map(([p, t, extra, n]) => ({
+    customerPhone: p,
+    total: fromCentimes(t),
+    currency: 'MAD',
+    items: lines(t, extra, n).map((l) => {
+      const it: Json = { name: l.name, quantity: l.quantity, unitPrice: fromCentimes(l.price) };
+      if (l.reference !== undefined) it.reference = l.reference;
+      if (l.categoryId !== undefined) it.categoryId = l.categoryId;
+      return it;
+    }),
+  }));
 }
 
 export function validSessionBody(variant: 1 | 2): fc.Arbitrary<Json> {
-  return fc.tuple(total, fc.boolean()).chain(([t, dec]) =>
-    lines(t).map((ls) => ({
-      total: variant === 1 ? fromCentimes(t) : decimalString(t, dec),
-      currency: 'MAD',
-      items: ls.map((l, i) => ({ id: `SKU-${i}`, name: l.name, price: fromCentimes(l.price), quantity: l.quantity })),
-    })),
-  );
+  return fc.tuple(total, fc.boolean(), extraLines, name).map(([t, dec, extra, n]) => ({
+    total: variant === 1 ? fromCentimes(t) : decimalString(t, dec),
+    currency: 'MAD',
+    items: lines(t, extra, n).map((l, i) => ({ id: `SKU-${i}`, name: l.name, price: fromCentimes(l.price), quantity: l.quantity })),
+  }));
 }
 
 type Fault = (b: Json) => Json;

@@ -47,7 +47,7 @@ export class Client {
     readonly contract: Contract,
     private readonly fetchImpl: typeof fetch = fetch,
     /** Sees every exchange (e.g. the bench's recorder). */
-    private readonly onExchange?: (ex: Exchange) => void,
+    private readonly onExchange?: (ex: Exchange) => void | Promise<void>,
   ) {}
 
   check(ok: boolean, operation: string, jsonPath: string, message: string, expected?: unknown, actual?: unknown): void {
@@ -81,7 +81,7 @@ export class Client {
     }
     const ex: Exchange = { opId, method: op.method, url, headers, body, status: res.status, responseHeaders, responseText: text, json, sentAt, receivedAt };
     this.transcript.push(ex);
-    this.onExchange?.(ex);
+    if (this.onExchange) await this.onExchange(ex);
     this.checkResponse(ex);
     return ex;
   }

@@ -33,7 +33,7 @@ export interface SuiteOptions extends SuiteConfig {
   log?: (line: string) => void;
   fetchImpl?: typeof fetch;
   /** Sees every exchange (request and response), e.g. to record it. */
-  onExchange?: (ex: Exchange) => void;
+  onExchange?: (ex: Exchange) => void | Promise<void>;
   /** Webhook deliveries are awaited this long after the last expected one (ms). */
   webhookGraceMs?: number;
 }
