@@ -152,7 +152,9 @@ export function fault(kind: 'partner' | 'session', variant: 1 | 2): fc.Arbitrary
   } else {
     faults.push(['item id missing', onItem((it) => delete it.id)], ['101 items', (b) => ({ ...clone(b), items: Array.from({ length: 101 }, () => (b.items as Json[])[0]) })]);
   }
-  return fc.constantFrom(...faults).map(([label, apply]) => ({ label, apply }));
+  // The business rules (amount range, Σ items) weigh more: they are where implementations differ.
+  const heavy = new Set(['total 499.99', 'total 15000.01', 'total ≠ Σ items + 0.01']);
+  return fc.oneof(...faults.map((f) => ({ weight: heavy.has(f[0]) ? 4 : 1, arbitrary: fc.constant(f) }))).map(([label, apply]) => ({ label, apply }));
 }
 
 /** A body: valid, or valid with one fault applied. */

@@ -36,6 +36,8 @@ export interface SuiteOptions extends SuiteConfig {
   onExchange?: (ex: Exchange) => void | Promise<void>;
   /** Webhook deliveries are awaited this long after the last expected one (ms). */
   webhookGraceMs?: number;
+  /** An expected webhook missing after this long (ms) is a finding. Default 3000. */
+  webhookTimeoutMs?: number;
 }
 
 export interface SuiteResult {
@@ -99,15 +101,19 @@ export async function runSuite(opts: SuiteOptions): Promise<SuiteResult> {
     // ---- the model-based property ----
     let lastFailing: { transcript: Exchange[]; commands: string[] } | undefined;
     const arbs = commandArbitraries(opts.variant, opts.profile);
-    const property = fc.asyncProperty(fc.commands(arbs, { maxCommands: opts.maxCommands ?? 25, replayPath: opts.replayPath }), async (cmds) => {
+    const property = fc.asyncProperty(fc.commands(arbs, { maxCommands: opts.maxCommands ?? 25, size: 'medium', replayPath: opts.replayPath }), async (cmds) => {
       w.runId++;
       w.client.transcript = [];
       w.executed = [];
       const model: Model = { world: w, txs: [], sessions: [] };
       try {
         await fc.asyncModelRun(() => ({ model, real: w }), cmds);
-        await webhookCheckpoint(w, opts.webhookGraceMs ?? 150);
+        await webhookCheckpoint(w, opts.webhookGraceMs ?? 150, opts.webhookTimeoutMs);
       } catch (e) {
+        // A failed run is abandoned: its events are no longer expected, and its late deliveries are
+        // not judged by the next run (so a shrunk sequence never depends on an earlier run's state).
+        w.abandonedRuns.add(w.runId);
+        w.expected.splice(0, w.expected.length);
         lastFailing = { transcript: [...w.client.transcript], commands: [...w.executed] };
         if (firstFindingMs === null) firstFindingMs = performance.now() - started;
         throw e;
@@ -132,7 +138,7 @@ export async function runSuite(opts: SuiteOptions): Promise<SuiteResult> {
       const model: Model = { world: w, txs: [], sessions: [] };
       try {
         await fc.asyncModelRun(() => ({ model, real: w }), tour(opts));
-        await webhookCheckpoint(w, opts.webhookGraceMs ?? 150);
+        await webhookCheckpoint(w, opts.webhookGraceMs ?? 150, opts.webhookTimeoutMs);
         log(`coverage tour passed (${w.executed.length} commands)`);
       } catch (e) {
         if (firstFindingMs === null) firstFindingMs = performance.now() - started;
@@ -222,10 +228,10 @@ async function preflight(w: World): Promise<void> {
 }
 
 /** Waits for the events this run expects, then judges every new delivery. */
-async function webhookCheckpoint(w: World, graceMs: number): Promise<void> {
+async function webhookCheckpoint(w: World, graceMs: number, timeoutMs = 3000): Promise<void> {
   const r = w.receiver;
   if (!r) return;
-  const deadline = performance.now() + 3000;
+  const deadline = performance.now() + timeoutMs;
   const matched = new Set<number>();
   const pending = (): number => w.expected.filter((_, i) => !matched.has(i)).length;
   let quietUntil = performance.now() + graceMs;
@@ -245,6 +251,11 @@ async function webhookCheckpoint(w: World, graceMs: number): Promise<void> {
 
 function judge(w: World, d: { webhookId: string | undefined; body: string; payload: { event?: string; data?: { id?: string; createdAt?: string } } | undefined; problems: string[] }, matched: Set<number>): void {
   const ev = d.payload?.event ?? '?';
+  const late = w.txs.get(d.payload?.data?.id ?? '');
+  if (late && w.abandonedRuns.has(late.runId)) {
+    w.ignoredEvents++;
+    return;
+  }
   if (d.problems.length) throw new ConformanceError(`webhook ${ev}`, '$', d.problems[0]!, 'a valid signed delivery', d.webhookId);
   const id = d.webhookId!;
   const prior = w.seenWebhookIds.get(id);

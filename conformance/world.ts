@@ -83,6 +83,8 @@ export class World {
   /** toString of the commands run in the current run. */
   executed: string[] = [];
   bursts = 0;
+  /** Runs that failed: their late webhook deliveries are ignored. */
+  readonly abandonedRuns = new Set<number>();
 
   constructor(readonly cfg: SuiteConfig, fetchImpl?: typeof fetch, onExchange?: (ex: Exchange) => void | Promise<void>) {
     this.contract = Contract.for(cfg.variant);

@@ -38,23 +38,41 @@ export function recorded(c: Cmd): Cmd {
 
 const idx = fc.nat({ max: 1000 });
 
+/** `n` copies of an arbitrary: fc.commands picks uniformly among its list, so copies are weights. */
+function weight<T>(n: number, a: fc.Arbitrary<T>): fc.Arbitrary<T>[] {
+  return Array.from({ length: n }, () => a);
+}
+
+/**
+ * The command arbitraries of each profile. The state-building commands (create, confirm, pay a
+ * session) are weighted so that short targeted sequences (create → confirm → cancel, create(ref) →
+ * create(same ref), create → read with the other key, session → pay → verify) are common in the
+ * first runs. Commands name the transaction or session they act on by an index into the model's
+ * list, resolved modulo its length at run time: removing a command while shrinking keeps every
+ * other command valid, and indexes shrink towards 0 (the first one created).
+ */
 export function commandArbitraries(variant: 1 | 2, profile: 'core' | 'sandbox'): fc.Arbitrary<Cmd>[] {
+  const create = fc.tuple(partnerBody(), fc.constantFrom('main', 'main', 'main', 'other') as fc.Arbitrary<'main' | 'other'>, fc.constantFrom('fresh', 'fresh', 'none', 'reuse-own', 'reuse-other-merchant') as fc.Arbitrary<'fresh'>, idx)
+    .map(([b, who, ref, i]) => new CreateTransaction(b.body, b.label, who, ref, i));
+  const read = fc.tuple(fc.constantFrom('id', 'vendorReference') as fc.Arbitrary<'id'>, fc.constantFrom('own', 'own', 'other-merchant', 'missing') as fc.Arbitrary<'own'>, idx).map(([by, k, i]) => new GetTransaction(by, k, i));
+  const cancel = fc.tuple(fc.boolean(), idx).map(([o, i]) => new CancelTransaction(o, i));
+  const session = sessionBody(variant).map((b) => new CreateSession(b.body, b.label));
   const core: fc.Arbitrary<Cmd>[] = [
-    fc.tuple(partnerBody(), fc.constantFrom('main', 'main', 'main', 'other') as fc.Arbitrary<'main' | 'other'>, fc.constantFrom('fresh', 'fresh', 'none', 'reuse-own', 'reuse-other-merchant') as fc.Arbitrary<'fresh'>, idx)
-      .map(([b, who, ref, i]) => new CreateTransaction(b.body, b.label, who, ref, i)),
-    fc.tuple(fc.constantFrom('id', 'vendorReference') as fc.Arbitrary<'id'>, fc.constantFrom('own', 'own', 'other-merchant', 'missing') as fc.Arbitrary<'own'>, idx).map(([by, k, i]) => new GetTransaction(by, k, i)),
-    fc.tuple(fc.boolean(), idx).map(([o, i]) => new CancelTransaction(o, i)),
+    ...weight(4, create),
+    ...weight(3, read),
+    ...weight(2, cancel),
     fc.tuple(fc.constantFrom('createPartnerTransaction', 'getPartnerTransaction', 'getPartnerTransactionByVendorReference', 'cancelPartnerTransactionByVendorReference', 'createSession', 'verifyTransaction', 'sandboxConfirmTransaction', 'sandboxCancelTransaction', 'sandboxCompleteTransaction', 'sandboxPaySession', 'sandboxAdvanceClock') as fc.Arbitrary<'createSession'>, fc.constantFrom('missing', 'wrong', 'wrong-header-name') as fc.Arbitrary<'wrong'>, idx).map(([op, mode, i]) => new AuthProbe(op, mode, i)),
     fc.tuple(fc.constantFrom('getTransactionStatusBySessionToken', 'getPartnerTransaction', 'getPartnerTransactionByVendorReference', 'cancelPartnerTransactionByVendorReference', 'verifyTransaction', 'sandboxConfirmTransaction', 'sandboxCancelTransaction', 'sandboxCompleteTransaction') as fc.Arbitrary<'getPartnerTransaction'>, fc.stringMatching(/^[a-z0-9]{1,8}$/)).map(([op, v]) => new BadParameter(op, v)),
     fc.tuple(fc.constantFrom('text/plain', 'too-large', 'malformed-json', 'invalid') as fc.Arbitrary<'text/plain'>, fc.constantFrom('createPartnerTransaction', 'createPartnerTransaction', 'createSession', 'sandboxPaySession', 'sandboxAdvanceClock') as fc.Arbitrary<MediaOp>).map(([m, op]) => new MediaProbe(m, op)),
-    sessionBody(variant).map((b) => new CreateSession(b.body, b.label)),
+    session,
   ];
   if (profile === 'core') return core.map((a) => a.map(recorded));
   const sandbox: fc.Arbitrary<Cmd>[] = [
-    fc.tuple(fc.constantFrom('sandboxConfirmTransaction', 'sandboxConfirmTransaction', 'sandboxCancelTransaction', 'sandboxCompleteTransaction') as fc.Arbitrary<'sandboxConfirmTransaction'>, idx).map(([op, i]) => new CustomerAction(op, i)),
-    fc.tuple(fc.constantFrom('seconds', 'just-before-expiry', 'at-expiry', 'at-expiry', 'past-token-lifetime', 'past-rate-window') as fc.Arbitrary<'seconds'>, fc.integer({ min: 1, max: 600 }), idx).map(([t, s, i]) => new AdvanceClock(t, s, i)),
-    fc.tuple(idx, fc.constantFrom('success', 'failed') as fc.Arbitrary<'success'>, fc.boolean()).map(([i, o, u]) => new PaySession(i, o, u && i % 4 === 0 ? 'unknown' : u && i % 4 === 1 ? 'other-merchant' : 'own')),
-    fc.tuple(idx, fc.constantFrom('own', 'own', 'other-session', 'garbage', 'missing-transaction') as fc.Arbitrary<'own'>).map(([i, t]) => new VerifyByToken(i, t)),
+    ...weight(2, session),
+    ...weight(3, fc.tuple(fc.constantFrom('sandboxConfirmTransaction', 'sandboxConfirmTransaction', 'sandboxCancelTransaction', 'sandboxCompleteTransaction') as fc.Arbitrary<'sandboxConfirmTransaction'>, idx).map(([op, i]) => new CustomerAction(op, i))),
+    ...weight(2, fc.tuple(fc.constantFrom('seconds', 'just-before-expiry', 'at-expiry', 'at-expiry', 'past-token-lifetime', 'past-token-lifetime', 'past-rate-window') as fc.Arbitrary<'seconds'>, fc.integer({ min: 1, max: 600 }), idx).map(([t, s, i]) => new AdvanceClock(t, s, i))),
+    ...weight(3, fc.tuple(idx, fc.constantFrom('success', 'failed') as fc.Arbitrary<'success'>, fc.constantFrom('own', 'own', 'own', 'own', 'unknown', 'other-merchant') as fc.Arbitrary<'own'>).map(([i, o, t]) => new PaySession(i, o, t))),
+    ...weight(3, fc.tuple(idx, fc.constantFrom('own', 'own', 'other-session', 'garbage', 'missing-transaction') as fc.Arbitrary<'own'>).map(([i, t]) => new VerifyByToken(i, t))),
     fc.tuple(idx, fc.boolean()).map(([i, o]) => new VerifyByKey(i, o)),
     fc.tuple(fc.constantFrom('sandboxConfirmTransaction', 'sandboxCancelTransaction', 'sandboxCompleteTransaction') as fc.Arbitrary<TargetOp>, fc.boolean(), idx).map(([op, o, i]) => new MissingTarget(op, o, i)),
     validSessionBody(variant).map((b) => new RateLimitBurst(b)),
