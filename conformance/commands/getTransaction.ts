@@ -28,7 +28,10 @@ export class GetTransaction implements Cmd {
     if (readerOwnsSameRef) return;
     const statuses = w.possibleStatuses(tx);
     const ex = await w.client.call(op, { pathParams: { [param]: value }, headers: { 'X-Api-Key': w.key(reader) } });
-    if (this.key === 'own') {
+    if (tx.kind === 'checkout') {
+      // ADR: B2–B4 see partner transactions only; a checkout transaction reads as a missing one.
+      w.expectOutcome(ex, [{ status: 404, code: 'TRANSACTION_NOT_FOUND' }]);
+    } else if (this.key === 'own') {
       w.expectOutcome(ex, [{ status: 200 }]);
       checkRecord(w, ex, tx, statuses);
     } else {
