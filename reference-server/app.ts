@@ -13,7 +13,7 @@ import * as OpenApiValidator from 'express-openapi-validator';
 import { loadBundledDocument, type Variant } from '../generated/index.ts';
 import { errorCatalog, type ErrorCode } from '../generated/contract.ts';
 import { isMad } from './domain/money.ts';
-import { digestEquals, sha256 } from './domain/ids.ts';
+import { digestBytesEqual, sha256, sha256Bytes } from './domain/ids.ts';
 import type { Clock } from './domain/clock.ts';
 import type { MerchantConfig, ServerConfig } from './config.ts';
 import { Core, loggingSmsSender, type SmsSender } from './core.ts';
@@ -49,18 +49,102 @@ export interface AppHandle {
 
 type Json = Record<string, unknown>;
 
+type Middleware = (req: express.Request, res: express.Response, next: (err?: unknown) => void) => unknown;
+
 interface VariantApi {
   doc: Json;
   ops: OperationInfo[];
-  router: express.Router;
+  /** The variant's operations by HTTP method, in document order. */
+  byMethod: Map<string, OperationInfo[]>;
+  /** The variant's express-openapi-validator middlewares, then the handler bound by operationId. */
+  chain: Middleware[];
+}
+
+/**
+ * Runs `chain` in order with express's middleware contract (a thrown error, a rejected
+ * returned promise or `next(err)` ends it with `done(err)`; `next('route' | 'router')` ends
+ * it with `done()`). The same calls an `express.Router()` holding these middlewares would
+ * make, without its per-layer path matching and parameter bookkeeping on every request.
+ */
+function runChain(chain: Middleware[], req: express.Request, res: express.Response, done: (err?: unknown) => void): void {
+  const run: ChainRun = { chain, req, res, done, i: 0, next: undefined as never };
+  run.next = chainStep.bind(run);
+  run.next();
+}
+
+interface ChainRun {
+  chain: Middleware[];
+  req: express.Request;
+  res: express.Response;
+  done: (err?: unknown) => void;
+  i: number;
+  next: (err?: unknown) => void;
+}
+
+// A bound top-level function rather than a closure per request (tsx names every closure it creates).
+function chainStep(this: ChainRun, err?: unknown): void {
+  if (err === 'route' || err === 'router') {
+    this.done();
+    return;
+  }
+  if (err !== undefined && err !== null) {
+    this.done(err);
+    return;
+  }
+  const mw = this.chain[this.i++];
+  if (!mw) {
+    this.done();
+    return;
+  }
+  try {
+    const r = mw(this.req, this.res, this.next) as { then?: unknown } | undefined;
+    if (r && typeof r.then === 'function') {
+      const done = this.done;
+      (r as Promise<unknown>).then(undefined, (e: unknown) => done(e ?? new Error('Rejected promise')));
+    }
+  } catch (e) {
+    this.done(e);
+  }
+}
+
+/** Operations by method, in the given order. */
+function indexByMethod(ops: OperationInfo[]): Map<string, OperationInfo[]> {
+  const out = new Map<string, OperationInfo[]>();
+  for (const op of ops) {
+    let list = out.get(op.method);
+    if (!list) out.set(op.method, (list = []));
+    list.push(op);
+  }
+  return out;
+}
+
+function matchIn(byMethod: Map<string, OperationInfo[]>, method: string, path: string): OperationInfo | null {
+  const list = byMethod.get(method);
+  if (list) for (const op of list) if (op.regex.test(path)) return op;
+  return null;
+}
+
+/** True when some operation of `doc` declares a multipart request body (the validator's file uploader would handle it). */
+function declaresMultipart(doc: Json): boolean {
+  for (const item of Object.values((doc.paths ?? {}) as Record<string, Json>)) {
+    for (const op of Object.values(item)) {
+      const content = ((op as Json | null)?.requestBody as Json | undefined)?.content as Json | undefined;
+      if (content && Object.keys(content).some((t) => t.toLowerCase().startsWith('multipart/'))) return true;
+    }
+  }
+  return false;
 }
 
 const HEADER_TITLE: Record<string, string> = { 'x-api-key': 'X-API-Key', 'x-service-key': 'X-Service-Key', 'x-session-token': 'X-Session-Token' };
 
+/** Every value of header `name` (lower case) as sent, duplicates included. */
 function headerValues(req: express.Request, name: string): string[] {
   const out: string[] = [];
   const raw = req.rawHeaders;
-  for (let i = 0; i + 1 < raw.length; i += 2) if (raw[i]!.toLowerCase() === name) out.push(raw[i + 1]!);
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const k = raw[i]!;
+    if (k.length === name.length && k.toLowerCase() === name) out.push(raw[i + 1]!);
+  }
   return out;
 }
 
@@ -92,26 +176,28 @@ export async function createApp(opts: CreateAppOptions): Promise<AppHandle> {
   for (const v of [1, 2] as const) {
     const doc = loadBundledDocument(v);
     const ops = buildOperations(doc, v);
-    const router = express.Router();
-    router.use(
-      OpenApiValidator.middleware({
-        apiSpec: loadBundledDocument(v) as never,
-        validateRequests: { allowUnknownQueryParameters: false, coerceTypes: false },
-        validateResponses: true,
-        validateSecurity: false,
-        validateApiSpec: true,
-        ignoreUndocumented: false,
-        formats: { mad: { type: 'number', validate: (x: number) => isMad(x) } },
-      }),
-    );
-    router.use(async (req, res, next) => {
+    // No operation takes multipart bodies (readJsonBody answers 415 to anything but JSON
+    // before the validator runs), so the validator's multer stage would only pass every
+    // request on; it is left out. Checked here so a multipart operation cannot slip by.
+    if (declaresMultipart(doc)) throw new Error(`variant ${v}: a multipart request body needs the validator's fileUploader`);
+    const validator = OpenApiValidator.middleware({
+      apiSpec: loadBundledDocument(v) as never,
+      validateRequests: { allowUnknownQueryParameters: false, coerceTypes: false },
+      validateResponses: true,
+      validateSecurity: false,
+      validateApiSpec: true,
+      ignoreUndocumented: false,
+      fileUploader: false,
+      formats: { mad: { type: 'number', validate: (x: number) => isMad(x) } },
+    }) as unknown as Middleware[];
+    const handle: Middleware = async (req, res, next) => {
       const ctx = res.locals.ctx as Ctx;
       const operationId = (req as unknown as { openapi?: { schema?: { operationId?: string } } }).openapi?.schema?.operationId;
       try {
         if (operationId !== ctx.op.operationId) throw new Error(`validator matched ${operationId}, router matched ${ctx.op.operationId}`);
         const handler = handlers[operationId];
         if (!handler) throw new Error(`no handler bound to operationId ${operationId}`);
-        ctx.params = { ...(req.params as Record<string, string>), ...extractParams(ctx.op, req.path) };
+        ctx.params = extractParams(ctx.op, req.path);
         ctx.body = req.body;
         const result = await handler(core, ctx);
         await store.barrier();
@@ -119,17 +205,24 @@ export async function createApp(opts: CreateAppOptions): Promise<AppHandle> {
       } catch (e) {
         next(e);
       }
-    });
-    apis[v] = { doc, ops, router };
+    };
+    apis[v] = { doc, ops, byMethod: indexByMethod(ops), chain: [...validator, handle] };
   }
+  const allByMethod = indexByMethod([...apis[1].ops, ...apis[2].ops]);
+  // The merchants' key digests as bytes, compared in constant time on every request.
+  const keyDigests = merchants.map((m) => {
+    const b = Buffer.from(m.keyDigest, 'hex');
+    if (b.length !== 32) throw new Error(`merchant ${m.id}: key digest is not a SHA-256`);
+    return b;
+  });
 
   for (const v of [1, 2] as const) {
     for (const op of apis[v].ops) if (!handlers[op.operationId]) throw new Error(`variant ${v}: operation ${op.operationId} has no handler`);
   }
 
+  /** The first operation of variant 1, then variant 2, matching `method` and `path`. */
   function findOperation(method: string, path: string): OperationInfo | null {
-    for (const v of [1, 2] as const) for (const op of apis[v].ops) if (op.method === method && op.regex.test(path)) return op;
-    return null;
+    return matchIn(allByMethod, method, path);
   }
 
   function authenticateKey(req: express.Request, header: string): MerchantConfig {
@@ -137,9 +230,10 @@ export async function createApp(opts: CreateAppOptions): Promise<AppHandle> {
     const title = HEADER_TITLE[header] ?? header;
     if (values.length === 0) throw invalidKey(`Missing API key: send it in the ${title} header`);
     if (values.length > 1) throw invalidKey(`The ${title} header was sent more than once`);
-    const digest = sha256(values[0]!.trim());
+    const digest = sha256Bytes(values[0]!.trim());
     let found: MerchantConfig | undefined;
-    for (const m of merchants) if (digestEquals(m.keyDigest, digest)) found = m; // no early exit: constant time over merchants
+    // No early exit: every merchant's digest is compared, in constant time each.
+    for (let i = 0; i < merchants.length; i++) if (digestBytesEqual(keyDigests[i]!, digest)) found = merchants[i];
     if (!found) throw invalidKey();
     if ((config.mode === 'sandbox') !== (found.keyMode === 'test')) {
       throw invalidKey(config.mode === 'sandbox' ? 'Live keys are not accepted by the sandbox; use a test key (sk_test_…)' : 'Test keys are not accepted in production; use a live key (sk_live_…)');
@@ -184,28 +278,31 @@ export async function createApp(opts: CreateAppOptions): Promise<AppHandle> {
   // The internal operations (`x-internal`) are called by the browser SDK from the merchant's
   // own page, another origin: answer their CORS preflights and allow any origin. The
   // session token is a bearer header, never a cookie, so no credentials are involved.
-  app.use((req, res, next) => {
-    const preflight = req.method === 'OPTIONS';
-    const method = preflight ? String(req.get('Access-Control-Request-Method') ?? '').toUpperCase() : req.method;
-    const op = findOperation(method, req.path);
-    if (!op?.internal) {
+  const CORS_HEADERS = { 'Access-Control-Allow-Origin': '*', 'Access-Control-Allow-Headers': 'Content-Type, X-Session-Token', 'Access-Control-Max-Age': '600' };
+
+  // The API: every request matching an operation of either variant (matched once per request).
+  app.use(async (req, res, next) => {
+    const path = req.path;
+    if (req.method === 'OPTIONS') {
+      // CORS preflight of an internal operation (`x-internal`), called by the browser SDK
+      // from the merchant's own page, another origin. The session token is a bearer
+      // header, never a cookie, so no credentials are involved.
+      const op = findOperation(String(req.get('Access-Control-Request-Method') ?? '').toUpperCase(), path);
+      if (!op?.internal) {
+        next();
+        return;
+      }
+      res.set({ ...CORS_HEADERS, 'Access-Control-Allow-Methods': op.method });
+      res.status(204).end();
+      return;
+    }
+    const matched = findOperation(req.method, path);
+    if (!matched) {
       next();
       return;
     }
-    res.set({
-      'Access-Control-Allow-Origin': '*',
-      'Access-Control-Allow-Methods': op.method,
-      'Access-Control-Allow-Headers': 'Content-Type, X-Session-Token',
-      'Access-Control-Max-Age': '600',
-    });
-    if (preflight) res.status(204).end();
-    else next();
-  });
-
-  // The API: every request matching an operation of either variant.
-  app.use(async (req, res, next) => {
-    const matched = findOperation(req.method, req.path);
-    if (!matched || (matched.sandbox && config.mode === 'production')) {
+    if (matched.internal) res.set({ ...CORS_HEADERS, 'Access-Control-Allow-Methods': matched.method });
+    if (matched.sandbox && config.mode === 'production') {
       next();
       return;
     }
@@ -216,16 +313,30 @@ export async function createApp(opts: CreateAppOptions): Promise<AppHandle> {
       if (matched.auth.kind === 'apiKey') merchant = authenticateKey(req, matched.auth.header);
       else ({ session, merchant } = authenticateToken(req));
       const api = apis[merchant.variant];
-      const op = api.ops.find((o) => o.method === req.method && o.regex.test(req.path));
-      if (!op) throw new ApiError('ROUTE_NOT_FOUND', `No operation ${req.method} ${req.path} in Variant ${merchant.variant}`);
+      // `matched` is the first match of variant 1 then 2: when it is the merchant's variant it is that variant's first match.
+      const op = matched.variant === merchant.variant ? matched : matchIn(api.byMethod, req.method, path);
+      if (!op) throw new ApiError('ROUTE_NOT_FOUND', `No operation ${req.method} ${path} in Variant ${merchant.variant}`);
       if (op.sandbox && session && !session.testMode) throw invalidToken();
       if (op.rateLimit) rateLimit(res, merchant, op.rateLimit);
       if (op.hasBody) req.body = await readJsonBody(req);
       else req.body = undefined;
-      const base = config.publicBaseUrl ?? `${req.protocol}://${req.get('host') ?? '127.0.0.1'}`;
-      const ctx: Ctx = { op, doc: api.doc, variant: merchant.variant, merchant, session, params: {}, body: undefined, baseUrl: base.replace(/\/$/, '') };
+      let baseUrl: string | undefined;
+      const ctx: Ctx = {
+        op,
+        doc: api.doc,
+        variant: merchant.variant,
+        merchant,
+        session,
+        params: {},
+        body: undefined,
+        // Computed on first use (few handlers build absolute links).
+        get baseUrl() {
+          baseUrl ??= (config.publicBaseUrl ?? `${req.protocol}://${req.get('host') ?? '127.0.0.1'}`).replace(/\/$/, '');
+          return baseUrl;
+        },
+      };
       res.locals.ctx = ctx;
-      api.router(req, res, next);
+      runChain(api.chain, req, res, next);
     } catch (e) {
       next(e);
     }
@@ -279,10 +390,10 @@ export async function createApp(opts: CreateAppOptions): Promise<AppHandle> {
 }
 
 function extractParams(op: OperationInfo, path: string): Record<string, string> {
-  const m = op.regex.exec(path);
-  const names = [...op.path.matchAll(/\{([^}]+)\}/g)].map((x) => x[1]!);
   const out: Record<string, string> = {};
-  names.forEach((n, i) => {
+  if (op.paramNames.length === 0) return out;
+  const m = op.regex.exec(path);
+  op.paramNames.forEach((n, i) => {
     const raw = m?.[i + 1];
     if (raw !== undefined) {
       try {

@@ -18,10 +18,17 @@ export const sessionToken = (test: boolean): string => `st_${test ? 'test' : 'li
 export const sessionId = (test: boolean): string => `cs_${test ? 'test' : 'live'}_${randomBytes(12).toString('hex')}`;
 
 export const sha256 = (s: string): string => createHash('sha256').update(s, 'utf8').digest('hex');
+/** The raw 32 bytes of the SHA-256 of `s` (UTF-8). */
+export const sha256Bytes = (s: string): Buffer => createHash('sha256').update(s, 'utf8').digest();
 
 /** Constant-time equality of two hex SHA-256 digests. */
 export function digestEquals(a: string, b: string): boolean {
   const x = Buffer.from(a, 'hex');
   const y = Buffer.from(b, 'hex');
   return x.length === 32 && y.length === 32 && timingSafeEqual(x, y);
+}
+
+/** Constant-time equality of two raw SHA-256 digests (32 bytes each). */
+export function digestBytesEqual(a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === 32 && b.length === 32 && timingSafeEqual(a, b);
 }

@@ -21,6 +21,10 @@ export interface OperationInfo {
   method: string;
   path: string;
   regex: RegExp;
+  /** The names of the path template's parameters, in order (the regex's capture groups). */
+  paramNames: string[];
+  /** The variant whose document declares it. */
+  variant: Variant;
   auth: { scheme: string; header: string; kind: AuthKind } | null;
   hasBody: boolean;
   sandbox: boolean;
@@ -63,6 +67,8 @@ export function buildOperations(doc: Json, variant: Variant): OperationInfo[] {
         method: m.toUpperCase(),
         path: p,
         regex: new RegExp(`^${re}$`),
+        paramNames: names,
+        variant,
         auth,
         hasBody: Boolean(body),
         sandbox: Boolean(meta[operationId]?.sandbox ?? op['x-sandbox']),
