@@ -38,6 +38,11 @@ export interface SuiteOptions extends SuiteConfig {
   webhookGraceMs?: number;
   /** An expected webhook missing after this long (ms) is a finding. Default 3000. */
   webhookTimeoutMs?: number;
+  /**
+   * Bounds the model-based property (runs and shrinking) in wall time: once a finding exists,
+   * shrinking stops at this limit and the smallest sequence found so far is reported.
+   */
+  timeLimitMs?: number;
 }
 
 export interface SuiteResult {
@@ -123,7 +128,7 @@ export async function runSuite(opts: SuiteOptions): Promise<SuiteResult> {
       }
     });
     log(`property: ${opts.runs} runs, seed ${opts.seed}${opts.path ? `, path ${opts.path}` : ''}`);
-    const details = await fc.check(property, { numRuns: opts.runs, seed: opts.seed, path: opts.path, endOnFailure: opts.path !== undefined, verbose: 0 });
+    const details = await fc.check(property, { numRuns: opts.runs, seed: opts.seed, path: opts.path, endOnFailure: opts.path !== undefined, verbose: 0, ...(opts.timeLimitMs ? { interruptAfterTimeLimit: opts.timeLimitMs } : {}) });
     if (details.failed && lastFailing) {
       const cex = details.counterexample?.[0] as { toString(): string } | undefined;
       const replayPath = /replayPath="([^"]*)"/.exec(String(cex ?? ''))?.[1];

@@ -65,7 +65,7 @@ export async function prepareMutantSelfTest(startServer: StartServer, list: Muta
       const receiverPort = await freePort();
       const relay = await startRelay(relayPorts[i]!, receiverPort, mutant, server.baseUrl, keys[i]!, secret);
       try {
-        const r = await runSuite({ baseUrl: relay.url, apiKey: keys[i]!.main, otherApiKey: keys[i]!.other, variant: 1, profile: mutant.profile, runs, seed: 1000 + i, paymentWindowSeconds: 1800, webhookPort: receiverPort, webhookSecret: secret, webhookGraceMs: 60, webhookTimeoutMs: 1000 });
+        const r = await runSuite({ baseUrl: relay.url, apiKey: keys[i]!.main, otherApiKey: keys[i]!.other, variant: 1, profile: mutant.profile, runs, seed: 1000 + i, paymentWindowSeconds: 1800, webhookPort: receiverPort, webhookSecret: secret, webhookGraceMs: 60, webhookTimeoutMs: 1000, timeLimitMs: 30_000 });
         const f = r.findings[0];
         return { name: mutant.name, profile: mutant.profile, findings: r.findings.length, firstFindingMs: r.firstFindingMs, phase: f?.phase ?? null, shrunkLength: f?.commands.length ?? 0, commands: f?.commands ?? [], message: f?.message ?? '', result: r };
       } finally {
@@ -78,7 +78,7 @@ export async function prepareMutantSelfTest(startServer: StartServer, list: Muta
 
 export function describeResult(m: MutantResult, runs = DEFAULT_RUNS): string {
   const by = m.phase === 'property' ? 'random search' : m.phase === 'tour' ? 'coverage tour' : m.phase ?? 'NOT FOUND';
-  return `${m.name}: found by ${by}, first after ${((m.firstFindingMs ?? NaN) / 1000).toFixed(2)} s, shrunk sequence ${m.shrunkLength} command(s) [runs ${runs}]${m.commands.length && m.commands.length <= 6 ? `: ${m.commands.join(' → ')}` : ''}`;
+  return `${m.name}: found by ${by}, first after ${((m.firstFindingMs ?? NaN) / 1000).toFixed(2)} s, shrunk sequence ${m.shrunkLength} command(s) [runs ${runs}]${m.commands.length && m.commands.length <= 12 ? `: ${m.commands.join(' → ')}` : ''}`;
 }
 
 /** Runs every mutant in turn; one line per mutant through `log`. */
