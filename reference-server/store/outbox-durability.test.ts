@@ -3,13 +3,12 @@
  * state change that causes it, so after a crash every stored change has exactly its one
  * event and no event exists for a change that was not stored.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { openFileStore } from './store.ts';
+import { exited, spawnChildServer } from './fixtures/spawn-child.ts';
 import type { TransactionRecord } from '../domain/types.ts';
 import { partnerBody } from '../test-helpers.ts';
 import { merchantIdOf } from '../config.ts';
@@ -18,20 +17,8 @@ import { sha256 } from '../domain/ids.ts';
 describe('kill -9 during cancellations', () => {
   it('leaves exactly one transaction.cancelled per stored cancellation and none for the rest', async () => {
     const file = path.join(mkdtempSync(path.join(tmpdir(), 'paylater-outbox-')), 'paylater.json');
-    const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./fixtures/child-server.ts', import.meta.url)), file], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-      cwd: fileURLToPath(new URL('../..', import.meta.url)),
-    });
+    const { child, ...info } = await spawnChildServer(file);
     try {
-      const info = await new Promise<{ baseUrl: string; key: string }>((resolve, reject) => {
-        let buf = '';
-        child.stdout!.on('data', (d: Buffer) => {
-          buf += d.toString();
-          const nl = buf.indexOf('\n');
-          if (nl >= 0) resolve(JSON.parse(buf.slice(0, nl)) as { baseUrl: string; key: string });
-        });
-        child.once('exit', (c) => reject(new Error(`child exited ${String(c)}`)));
-      });
       const refs = Array.from({ length: 400 }, (_, i) => `C-${i}`);
       for (let i = 0; i < refs.length; i += 40) {
         await Promise.all(
@@ -62,7 +49,7 @@ describe('kill -9 during cancellations', () => {
       while (acked.length < 40) await new Promise((r) => setTimeout(r, 5));
       child.kill('SIGKILL');
       await Promise.all(workers);
-      await new Promise((r) => (child.exitCode !== null || child.signalCode !== null ? r(null) : child.once('exit', r)));
+      await exited(child);
 
       const store = await openFileStore(file);
       try {

@@ -1,10 +1,9 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync, existsSync, appendFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { Store, StoreCorruptError, journalPathOf, openFileStore } from './store.ts';
+import { exited, spawnChildServer } from './fixtures/spawn-child.ts';
 import type { TransactionRecord } from '../domain/types.ts';
 import { partnerBody } from '../test-helpers.ts';
 
@@ -124,20 +123,8 @@ describe('file store', () => {
 describe('kill -9', () => {
   it('no acknowledged write is lost when the server process is killed mid-load', async () => {
     const file = path.join(dir(), 'paylater.json');
-    const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./fixtures/child-server.ts', import.meta.url)), file], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-      cwd: fileURLToPath(new URL('../..', import.meta.url)),
-    });
+    const { child, ...info } = await spawnChildServer(file);
     try {
-      const info = await new Promise<{ baseUrl: string; key: string }>((resolve, reject) => {
-        let buf = '';
-        child.stdout!.on('data', (d: Buffer) => {
-          buf += d.toString();
-          const nl = buf.indexOf('\n');
-          if (nl >= 0) resolve(JSON.parse(buf.slice(0, nl)));
-        });
-        child.once('exit', (c) => reject(new Error(`child exited ${c}`)));
-      });
       const acked: string[] = [];
       let stop = false;
       const worker = async (w: number) => {
@@ -159,7 +146,7 @@ describe('kill -9', () => {
       child.kill('SIGKILL');
       stop = true;
       await Promise.all(workers);
-      await new Promise((r) => (child.exitCode !== null || child.signalCode !== null ? r(null) : child.once('exit', r)));
+      await exited(child);
       expect(acked.length).toBeGreaterThan(10);
       const s = await openFileStore(file);
       const missing = acked.filter((id) => !s.get('transactions', id));
