@@ -12,6 +12,7 @@
  * request is sent right after the suite's (B one request behind A) and its time is taken out of the
  * suite's wall time, so machine noise falls on both sides alike; `mode: 'sequential'` replays after.
  */
+import { stateMachine } from '../generated/contract.ts';
 import type { Exchange } from './http.ts';
 import { runSuite } from './run.ts';
 import { Contract } from './spec.ts';
@@ -132,7 +133,7 @@ export async function measureConformanceThroughput(suite: Target, replay: Target
     loopMs += performance.now() - t;
   };
   const t0 = performance.now();
-  const r = await runSuite({ baseUrl: suite.baseUrl, apiKey: suite.apiKey, otherApiKey: suite.otherApiKey, variant, profile, runs: opts.runs ?? 20, seed: opts.seed ?? 1, maxCommands: opts.maxCommands ?? 25, paymentWindowSeconds: 1800, onExchange });
+  const r = await runSuite({ baseUrl: suite.baseUrl, apiKey: suite.apiKey, otherApiKey: suite.otherApiKey, variant, profile, runs: opts.runs ?? 20, seed: opts.seed ?? 1, maxCommands: opts.maxCommands ?? 25, paymentWindowSeconds: stateMachine.paymentWindow.defaultSeconds, onExchange });
   // interleaved: the loop's steps ran inside the suite's wall time; take them out
   const suiteMs = performance.now() - t0 - loopMs;
   if (!interleaved) {

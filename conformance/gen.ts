@@ -1,5 +1,6 @@
 /** Request generators: valid bodies from the schemas' limits, and single faults at the seed's boundaries. */
 import fc from 'fast-check';
+import { loadBundledDocument } from '../generated/index.ts';
 
 type Json = Record<string, unknown>;
 
@@ -11,6 +12,19 @@ export function decimalString(c: number, withDecimals: boolean): string {
   return withDecimals || c % 100 !== 0 ? (c / 100).toFixed(2) : String(c / 100);
 }
 
+/** The seed's limits, read from the bundled document (A1 total range, B1 item name length). */
+function limitsFromSpec(): { minCentimes: number; maxCentimes: number; nameMax: number } {
+  const schemas = (loadBundledDocument(1).components as Json).schemas as Record<string, Json>;
+  const total = (schemas.SessionRequestV1!.properties as Record<string, Json>).total!;
+  const name = (schemas.PartnerTransactionItemInput!.properties as Record<string, Json>).name!;
+  if (typeof total.minimum !== 'number' || typeof total.maximum !== 'number' || typeof name.maxLength !== 'number') {
+    throw new Error('bundled document: SessionRequestV1.total needs minimum/maximum and PartnerTransactionItemInput.name maxLength');
+  }
+  return { minCentimes: Math.round(total.minimum * 100), maxCentimes: Math.round(total.maximum * 100), nameMax: name.maxLength };
+}
+const LIMITS = limitsFromSpec();
+const mad = (c: number): string => (c % 100 === 0 ? String(c / 100) : (c / 100).toFixed(2));
+
 const phone = fc
   .tuple(fc.constantFrom('212', '33', '1', '44', '971'), fc.integer({ min: 6, max: 11 }), fc.nat())
   .map(([cc, n, x]) => (cc + String(x).padStart(n, '7')).slice(0, 15))
@@ -18,13 +32,13 @@ const phone = fc
 
 const name = fc.oneof(
   { weight: 4, arbitrary: fc.string({ minLength: 1, maxLength: 30 }).filter((s) => s.trim().length > 0) },
-  { weight: 1, arbitrary: fc.constant('N'.repeat(200)) },
+  { weight: 1, arbitrary: fc.constant('N'.repeat(LIMITS.nameMax)) },
 );
 
 /** A target total in centimes, boundaries weighted in. */
 const total = fc.oneof(
-  { weight: 5, arbitrary: fc.integer({ min: 50000, max: 1500000 }) },
-  { weight: 1, arbitrary: fc.constantFrom(50000, 1500000) },
+  { weight: 5, arbitrary: fc.integer({ min: LIMITS.minCentimes, max: LIMITS.maxCentimes }) },
+  { weight: 1, arbitrary: fc.constantFrom(LIMITS.minCentimes, LIMITS.maxCentimes) },
 );
 
 interface Line {
@@ -111,12 +125,12 @@ export function fault(kind: 'partner' | 'session', variant: 1 | 2): fc.Arbitrary
   const price = kind === 'partner' ? 'unitPrice' : 'price';
   const str = kind === 'session' && variant === 2;
   const faults: [string, Fault][] = [
-    ['total 499.99', withTotal(49999, price, str)],
-    ['total 500', withTotal(50000, price, str)],
-    ['total 15000', withTotal(1500000, price, str)],
-    ['total 15000.01', withTotal(1500001, price, str)],
-    ['name 201 chars', onItem((it) => (it.name = 'N'.repeat(201)))],
-    ['name 200 chars', onItem((it) => (it.name = 'N'.repeat(200)))],
+    [`total ${mad(LIMITS.minCentimes - 1)}`, withTotal(LIMITS.minCentimes - 1, price, str)],
+    [`total ${mad(LIMITS.minCentimes)}`, withTotal(LIMITS.minCentimes, price, str)],
+    [`total ${mad(LIMITS.maxCentimes)}`, withTotal(LIMITS.maxCentimes, price, str)],
+    [`total ${mad(LIMITS.maxCentimes + 1)}`, withTotal(LIMITS.maxCentimes + 1, price, str)],
+    [`name ${LIMITS.nameMax + 1} chars`, onItem((it) => (it.name = 'N'.repeat(LIMITS.nameMax + 1)))],
+    [`name ${LIMITS.nameMax} chars`, onItem((it) => (it.name = 'N'.repeat(LIMITS.nameMax)))],
     ['quantity 0', onItem((it) => (it.quantity = 0))],
     ['quantity 1.5', onItem((it) => (it.quantity = 1.5))],
     [`${price} 0`, onItem((it) => (it[price] = 0))],
@@ -153,7 +167,7 @@ export function fault(kind: 'partner' | 'session', variant: 1 | 2): fc.Arbitrary
     faults.push(['item id missing', onItem((it) => delete it.id)], ['101 items', (b) => ({ ...clone(b), items: Array.from({ length: 101 }, () => (b.items as Json[])[0]) })]);
   }
   // The business rules (amount range, Σ items) weigh more: they are where implementations differ.
-  const heavy = new Set(['total 499.99', 'total 15000.01', 'total ≠ Σ items + 0.01']);
+  const heavy = new Set([`total ${mad(LIMITS.minCentimes - 1)}`, `total ${mad(LIMITS.maxCentimes + 1)}`, 'total ≠ Σ items + 0.01']);
   return fc.oneof(...faults.map((f) => ({ weight: heavy.has(f[0]) ? 4 : 1, arbitrary: fc.constant(f) }))).map(([label, apply]) => ({ label, apply }));
 }
 

@@ -3,6 +3,7 @@
  * server (started by the caller, black-box: any server honouring the merchant list), one mutating
  * proxy per mutant in front of it, the suite run through the proxy with its default number of runs.
  */
+import { stateMachine } from '../../generated/contract.ts';
 import { randomBytes } from 'node:crypto';
 import { createServer as createNetServer } from 'node:net';
 import { createServer as createHttpServer } from 'node:http';
@@ -65,7 +66,7 @@ export async function prepareMutantSelfTest(startServer: StartServer, list: Muta
       const receiverPort = await freePort();
       const relay = await startRelay(relayPorts[i]!, receiverPort, mutant, server.baseUrl, keys[i]!, secret);
       try {
-        const r = await runSuite({ baseUrl: relay.url, apiKey: keys[i]!.main, otherApiKey: keys[i]!.other, variant: 1, profile: mutant.profile, runs, seed: 1000 + i, paymentWindowSeconds: 1800, webhookPort: receiverPort, webhookSecret: secret, webhookGraceMs: 60, webhookTimeoutMs: 1000, timeLimitMs: 30_000 });
+        const r = await runSuite({ baseUrl: relay.url, apiKey: keys[i]!.main, otherApiKey: keys[i]!.other, variant: 1, profile: mutant.profile, runs, seed: 1000 + i, paymentWindowSeconds: stateMachine.paymentWindow.defaultSeconds, webhookPort: receiverPort, webhookSecret: secret, webhookGraceMs: 60, webhookTimeoutMs: 1000, timeLimitMs: 30_000 });
         const f = r.findings[0];
         return { name: mutant.name, profile: mutant.profile, findings: r.findings.length, firstFindingMs: r.firstFindingMs, phase: f?.phase ?? null, shrunkLength: f?.commands.length ?? 0, commands: f?.commands ?? [], message: f?.message ?? '', result: r };
       } finally {
