@@ -417,7 +417,7 @@ describe('bad input and faults: documented 4xx, never 500, nothing stored change
     expect(dupToken.body.error.code).toBe('INVALID_SESSION_TOKEN');
   });
 
-  it('unknown route, unknown method, unknown query parameter, bad path parameter', async () => {
+  it('unknown route, unknown method, unknown query parameter, bad path parameter, bad percent-escape', async () => {
     const a = await api('GET', '/api/v1/nowhere', { headers: k(K1) });
     expect(a.status).toBe(404);
     expect(a.body.error.code).toBe('ROUTE_NOT_FOUND');
@@ -428,6 +428,9 @@ describe('bad input and faults: documented 4xx, never 500, nothing stored change
     expect(c.body.error).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ path: 'path.transactionId' }] });
     const d = await api('GET', '/api/v1/sandbox/clock?debug=1', { headers: k(K1) });
     expect(d.status).toBe(400);
+    const e = await api('GET', '/api/v1/public/partner/transactions/%E0%A4%A', { headers: k(K1) });
+    expect(e.status).toBe(400);
+    expect(e.body.error).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ path: 'path.transactionId', message: 'is not valid percent-encoding' }] });
   });
 });
 

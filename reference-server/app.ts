@@ -5,11 +5,11 @@
  * → authenticate with the header of the operation's security scheme (case-insensitive,
  * duplicated header = 401) → the merchant's pinned variant → rate limit (operations with
  * `x-rate-limit`) → safe JSON body → that variant's express-openapi-validator (requests
- * AND responses) → the handler bound by operationId → answer after the write is on disk.
+ * AND responses), bound to the matched operation (http/validator.ts) → the handler bound by
+ * operationId → answer after the write is on disk.
  * `mount` adds routes (checkout page, docs) before the JSON 404 and error handlers.
  */
 import express from 'express';
-import * as OpenApiValidator from 'express-openapi-validator';
 import { loadBundledDocument, type Variant } from '../generated/index.ts';
 import { errorCatalog, type ErrorCode } from '../generated/contract.ts';
 import { isMad } from './domain/money.ts';
@@ -24,9 +24,7 @@ import { buildOperations, nearestExtension, type OperationInfo } from './http/op
 import type { Store } from './store/store.ts';
 import type { SessionRecord } from './domain/types.ts';
 import type { WebhookDispatcher, WebhookDispatcherDeps } from './webhooks/contracts.ts';
-import { memoisePathToRegexp } from './http/validatorPerf.ts';
-
-memoisePathToRegexp();
+import { createOperationValidator, type Middleware } from './http/validator.ts';
 
 export type { SmsSender } from './core.ts';
 
@@ -49,15 +47,36 @@ export interface AppHandle {
 
 type Json = Record<string, unknown>;
 
-type Middleware = (req: express.Request, res: express.Response, next: (err?: unknown) => void) => unknown;
-
 interface VariantApi {
   doc: Json;
   ops: OperationInfo[];
   /** The variant's operations by HTTP method, in document order. */
   byMethod: Map<string, OperationInfo[]>;
-  /** The variant's express-openapi-validator middlewares, then the handler bound by operationId. */
-  chain: Middleware[];
+  /** Per operation: its express-openapi-validator steps, then the handler bound by operationId. */
+  chains: Map<OperationInfo, Middleware[]>;
+}
+
+/** The request context handed to a handler (a class: one allocation, `baseUrl` on the prototype). */
+class RequestCtx implements Ctx {
+  readonly variant: Variant;
+  params: Record<string, string> = {};
+  body: unknown = undefined;
+  #baseUrl: string | undefined;
+  constructor(
+    readonly op: OperationInfo,
+    readonly doc: Json,
+    readonly merchant: MerchantConfig,
+    readonly session: SessionRecord | null,
+    private readonly req: express.Request,
+    private readonly publicBaseUrl: string | undefined,
+  ) {
+    this.variant = merchant.variant;
+  }
+  /** Computed on first use (few handlers build absolute links). */
+  get baseUrl(): string {
+    this.#baseUrl ??= (this.publicBaseUrl ?? `${this.req.protocol}://${this.req.get('host') ?? '127.0.0.1'}`).replace(/\/$/, '');
+    return this.#baseUrl;
+  }
 }
 
 /**
@@ -180,33 +199,30 @@ export async function createApp(opts: CreateAppOptions): Promise<AppHandle> {
     // before the validator runs), so the validator's multer stage would only pass every
     // request on; it is left out. Checked here so a multipart operation cannot slip by.
     if (declaresMultipart(doc)) throw new Error(`variant ${v}: a multipart request body needs the validator's fileUploader`);
-    const validator = OpenApiValidator.middleware({
-      apiSpec: loadBundledDocument(v) as never,
+    const validator = await createOperationValidator(doc, ops, {
       validateRequests: { allowUnknownQueryParameters: false, coerceTypes: false },
       validateResponses: true,
-      validateSecurity: false,
-      validateApiSpec: true,
-      ignoreUndocumented: false,
-      fileUploader: false,
       formats: { mad: { type: 'number', validate: (x: number) => isMad(x) } },
-    }) as unknown as Middleware[];
-    const handle: Middleware = async (req, res, next) => {
-      const ctx = res.locals.ctx as Ctx;
-      const operationId = (req as unknown as { openapi?: { schema?: { operationId?: string } } }).openapi?.schema?.operationId;
-      try {
-        if (operationId !== ctx.op.operationId) throw new Error(`validator matched ${operationId}, router matched ${ctx.op.operationId}`);
-        const handler = handlers[operationId];
-        if (!handler) throw new Error(`no handler bound to operationId ${operationId}`);
-        ctx.params = extractParams(ctx.op, req.path);
-        ctx.body = req.body;
-        const result = await handler(core, ctx);
-        await store.barrier();
-        res.status(result.status).json(result.body);
-      } catch (e) {
-        next(e);
-      }
-    };
-    apis[v] = { doc, ops, byMethod: indexByMethod(ops), chain: [...validator, handle] };
+    });
+    const chains = new Map<OperationInfo, Middleware[]>();
+    for (const op of ops) {
+      const handler = handlers[op.operationId];
+      if (!handler) throw new Error(`variant ${v}: operation ${op.operationId} has no handler`);
+      const handle: Middleware = async (req, res, next) => {
+        const ctx = res.locals.ctx as Ctx;
+        try {
+          ctx.params = req.params as Record<string, string>; // set by the operation step (pathParamsOf): strings
+          ctx.body = req.body;
+          const result = await handler(core, ctx);
+          if (!store.settled) await store.barrier();
+          res.status(result.status).json(result.body);
+        } catch (e) {
+          next(e);
+        }
+      };
+      chains.set(op, [...validator.steps(op), handle]);
+    }
+    apis[v] = { doc, ops, byMethod: indexByMethod(ops), chains };
   }
   const allByMethod = indexByMethod([...apis[1].ops, ...apis[2].ops]);
   // The merchants' key digests as bytes, compared in constant time on every request.
@@ -215,10 +231,6 @@ export async function createApp(opts: CreateAppOptions): Promise<AppHandle> {
     if (b.length !== 32) throw new Error(`merchant ${m.id}: key digest is not a SHA-256`);
     return b;
   });
-
-  for (const v of [1, 2] as const) {
-    for (const op of apis[v].ops) if (!handlers[op.operationId]) throw new Error(`variant ${v}: operation ${op.operationId} has no handler`);
-  }
 
   /** The first operation of variant 1, then variant 2, matching `method` and `path`. */
   function findOperation(method: string, path: string): OperationInfo | null {
@@ -281,7 +293,7 @@ export async function createApp(opts: CreateAppOptions): Promise<AppHandle> {
   const CORS_HEADERS = { 'Access-Control-Allow-Origin': '*', 'Access-Control-Allow-Headers': 'Content-Type, X-Session-Token', 'Access-Control-Max-Age': '600' };
 
   // The API: every request matching an operation of either variant (matched once per request).
-  app.use(async (req, res, next) => {
+  app.use((req, res, next) => {
     const path = req.path;
     if (req.method === 'OPTIONS') {
       // CORS preflight of an internal operation (`x-internal`), called by the browser SDK
@@ -318,25 +330,20 @@ export async function createApp(opts: CreateAppOptions): Promise<AppHandle> {
       if (!op) throw new ApiError('ROUTE_NOT_FOUND', `No operation ${req.method} ${path} in Variant ${merchant.variant}`);
       if (op.sandbox && session && !session.testMode) throw invalidToken();
       if (op.rateLimit) rateLimit(res, merchant, op.rateLimit);
-      if (op.hasBody) req.body = await readJsonBody(req);
-      else req.body = undefined;
-      let baseUrl: string | undefined;
-      const ctx: Ctx = {
-        op,
-        doc: api.doc,
-        variant: merchant.variant,
-        merchant,
-        session,
-        params: {},
-        body: undefined,
-        // Computed on first use (few handlers build absolute links).
-        get baseUrl() {
-          baseUrl ??= (config.publicBaseUrl ?? `${req.protocol}://${req.get('host') ?? '127.0.0.1'}`).replace(/\/$/, '');
-          return baseUrl;
+      res.locals.ctx = new RequestCtx(op, api.doc, merchant, session, req, config.publicBaseUrl);
+      const chain = api.chains.get(op)!;
+      if (!op.hasBody) {
+        req.body = undefined;
+        runChain(chain, req, res, next);
+        return;
+      }
+      readJsonBody(req).then(
+        (body) => {
+          req.body = body;
+          runChain(chain, req, res, next);
         },
-      };
-      res.locals.ctx = ctx;
-      runChain(api.chain, req, res, next);
+        (e: unknown) => next(e),
+      );
     } catch (e) {
       next(e);
     }
@@ -387,23 +394,6 @@ export async function createApp(opts: CreateAppOptions): Promise<AppHandle> {
       await store.close();
     },
   };
-}
-
-function extractParams(op: OperationInfo, path: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  if (op.paramNames.length === 0) return out;
-  const m = op.regex.exec(path);
-  op.paramNames.forEach((n, i) => {
-    const raw = m?.[i + 1];
-    if (raw !== undefined) {
-      try {
-        out[n] = decodeURIComponent(raw);
-      } catch {
-        out[n] = raw;
-      }
-    }
-  });
-  return out;
 }
 
 interface ValidatorError {

@@ -1,5 +1,5 @@
 /** Identifiers and secrets. */
-import { createHash, randomBytes, randomInt, randomUUID, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, randomInt, randomUUID, timingSafeEqual } from 'node:crypto';
 
 export const uuid = (): string => randomUUID();
 
@@ -17,9 +17,11 @@ export const messageId = (): string => `msg_${pick(BASE62, 27)}`;
 export const sessionToken = (test: boolean): string => `st_${test ? 'test' : 'live'}_${randomBytes(16).toString('hex')}`;
 export const sessionId = (test: boolean): string => `cs_${test ? 'test' : 'live'}_${randomBytes(12).toString('hex')}`;
 
-export const sha256 = (s: string): string => createHash('sha256').update(s, 'utf8').digest('hex');
+// `crypto.hash` (one-shot) is several times faster than createHash/update/digest for short
+// inputs such as API keys, hashed on every request; its hex output is its fastest form.
+export const sha256 = (s: string): string => hash('sha256', s, 'hex');
 /** The raw 32 bytes of the SHA-256 of `s` (UTF-8). */
-export const sha256Bytes = (s: string): Buffer => createHash('sha256').update(s, 'utf8').digest();
+export const sha256Bytes = (s: string): Buffer => Buffer.from(hash('sha256', s, 'hex'), 'hex');
 
 /** Constant-time equality of two hex SHA-256 digests. */
 export function digestEquals(a: string, b: string): boolean {

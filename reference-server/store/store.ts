@@ -126,6 +126,11 @@ export class Store {
     return p;
   }
 
+  /** True when every change applied so far is on disk (then `barrier()` would resolve at once). */
+  get settled(): boolean {
+    return !this.failed && this.durableSeq >= this.appliedSeq;
+  }
+
   /** Resolves once every change applied so far is on disk (a reader calls this before answering). */
   barrier(): Promise<void> {
     if (this.failed) return Promise.reject(this.failed);
