@@ -563,6 +563,9 @@ export const variants = {
           "SessionToken"
         ],
         "errors": {
+          "400": [
+            "VALIDATION_ERROR"
+          ],
           "401": [
             "INVALID_SESSION_TOKEN"
           ],
@@ -768,6 +771,9 @@ export const variants = {
           "ApiKey"
         ],
         "errors": {
+          "400": [
+            "VALIDATION_ERROR"
+          ],
           "401": [
             "INVALID_API_KEY"
           ],
@@ -819,6 +825,9 @@ export const variants = {
           "ApiKey"
         ],
         "errors": {
+          "400": [
+            "VALIDATION_ERROR"
+          ],
           "401": [
             "INVALID_API_KEY"
           ],
@@ -840,6 +849,9 @@ export const variants = {
           "ApiKey"
         ],
         "errors": {
+          "400": [
+            "VALIDATION_ERROR"
+          ],
           "401": [
             "INVALID_API_KEY"
           ],
@@ -1092,6 +1104,9 @@ export const variants = {
           "SessionToken"
         ],
         "errors": {
+          "400": [
+            "VALIDATION_ERROR"
+          ],
           "401": [
             "INVALID_SESSION_TOKEN"
           ],
@@ -1297,6 +1312,9 @@ export const variants = {
           "ApiKey"
         ],
         "errors": {
+          "400": [
+            "VALIDATION_ERROR"
+          ],
           "401": [
             "INVALID_API_KEY"
           ],
@@ -1348,6 +1366,9 @@ export const variants = {
           "ApiKey"
         ],
         "errors": {
+          "400": [
+            "VALIDATION_ERROR"
+          ],
           "401": [
             "INVALID_API_KEY"
           ],
@@ -1369,6 +1390,9 @@ export const variants = {
           "ApiKey"
         ],
         "errors": {
+          "400": [
+            "VALIDATION_ERROR"
+          ],
           "401": [
             "INVALID_API_KEY"
           ],

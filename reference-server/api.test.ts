@@ -428,6 +428,7 @@ describe('bad input and faults: documented 4xx, never 500, nothing stored change
     expect(c.body.error).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ path: 'path.transactionId' }] });
     const d = await api('GET', '/api/v1/sandbox/clock?debug=1', { headers: k(K1) });
     expect(d.status).toBe(400);
+    expect(d.body.error).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ path: 'query.debug' }] }); // ADR-022
     const e = await api('GET', '/api/v1/public/partner/transactions/%E0%A4%A', { headers: k(K1) });
     expect(e.status).toBe(400);
     expect(e.body.error).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ path: 'path.transactionId', message: 'is not valid percent-encoding' }] });

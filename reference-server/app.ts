@@ -24,7 +24,7 @@ import { buildOperations, nearestExtension, type OperationInfo } from './http/op
 import type { Store } from './store/store.ts';
 import type { SessionRecord } from './domain/types.ts';
 import type { WebhookDispatcher, WebhookDispatcherDeps } from './webhooks/contracts.ts';
-import { createOperationValidator, type Middleware } from './http/validator.ts';
+import { createOperationValidator, type Middleware, type OperationValidator } from './http/validator.ts';
 
 export type { SmsSender } from './core.ts';
 
@@ -54,6 +54,8 @@ interface VariantApi {
   byMethod: Map<string, OperationInfo[]>;
   /** Per operation: its express-openapi-validator steps, then the handler bound by operationId. */
   chains: Map<OperationInfo, Middleware[]>;
+  /** The variant's express-openapi-validator (request steps and response check). */
+  validator: OperationValidator;
 }
 
 /** The request context handed to a handler (a class: one allocation, `baseUrl` on the prototype). */
@@ -167,10 +169,13 @@ function headerValues(req: express.Request, name: string): string[] {
   return out;
 }
 
-function sendError(res: express.Response, e: ApiError): void {
+/** Sends `e` in the declared error shape; `check` (the operation's response validation) may throw. */
+function sendError(res: express.Response, e: ApiError, check?: (body: unknown) => unknown): void {
   if (e.headers) res.set(e.headers);
   if (e.code === 'PAYLOAD_TOO_LARGE') res.set('Connection', 'close');
-  res.status(e.status).json(e.body());
+  res.status(e.status);
+  const body = e.body();
+  res.json(check ? check(body) : body);
 }
 
 /** Last-resort 500 that bypasses response validation (used when validation itself failed). */
@@ -215,14 +220,15 @@ export async function createApp(opts: CreateAppOptions): Promise<AppHandle> {
           ctx.body = req.body;
           const result = await handler(core, ctx);
           if (!store.settled) await store.barrier();
-          res.status(result.status).json(result.body);
+          res.status(result.status);
+          res.json(validator.checkResponse(req, res, result.body));
         } catch (e) {
           next(e);
         }
       };
       chains.set(op, [...validator.steps(op), handle]);
     }
-    apis[v] = { doc, ops, byMethod: indexByMethod(ops), chains };
+    apis[v] = { doc, ops, byMethod: indexByMethod(ops), chains, validator };
   }
   const allByMethod = indexByMethod([...apis[1].ops, ...apis[2].ops]);
   // The merchants' key digests as bytes, compared in constant time on every request.
@@ -357,14 +363,21 @@ export async function createApp(opts: CreateAppOptions): Promise<AppHandle> {
 
   app.use((err: unknown, req: express.Request, res: express.Response, _next: express.NextFunction) => {
     if (res.headersSent) return;
+    const ctx = res.locals.ctx as Ctx | undefined;
+    let mapped: ApiError | null = null;
     try {
-      const mapped = mapError(err, res.locals.ctx as Ctx | undefined);
-      if (mapped) {
-        sendError(res, mapped);
-        return;
-      }
+      mapped = mapError(err, ctx);
     } catch (e) {
       log(`error while mapping an error: ${(e as Error).stack ?? String(e)}`);
+    }
+    if (mapped) {
+      try {
+        // Error bodies are validated too, against the responses of the request's operation.
+        sendError(res, mapped, ctx ? (body) => apis[ctx.variant].validator.checkResponse(req, res, body) : undefined);
+        return;
+      } catch (e) {
+        err = e; // the error body broke the contract: a server bug, answered 500 below
+      }
     }
     log(`INTERNAL_ERROR on ${req.method} ${req.path}: ${(err as Error)?.stack ?? JSON.stringify(err)}${(err as { errors?: unknown }).errors ? ` ${JSON.stringify((err as { errors?: unknown }).errors)}` : ''}`);
     sendInternal(res);

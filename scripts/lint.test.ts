@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { bundleApi, listApis, parseAsyncApi } from './lib/spec.ts';
-import { checkErrorExamples, checkStateMachine, checkWebhooksAgainstAsyncApi, type AsyncMessage } from './lib/consistency.ts';
+import { checkErrorExamples, checkStateMachine, checkValidationErrorDeclared, checkWebhooksAgainstAsyncApi, type AsyncMessage } from './lib/consistency.ts';
 import { lintContract } from './lint.ts';
 import { renderGenerated, staleGenerated } from './generate.ts';
 
@@ -67,5 +67,12 @@ describe('consistency checks catch drift', () => {
     expect(checkErrorExamples(1, doc)).toEqual([]);
     doc.components.responses.TransactionNotFound.content['application/json'].examples.TRANSACTION_NOT_FOUND.value.error.code = 'NOT_FOUND';
     expect(checkErrorExamples(1, doc).join('\n')).toMatch(/uses code NOT_FOUND, not declared/);
+  });
+
+  it('an operation without 400 VALIDATION_ERROR (ADR-022)', async () => {
+    const { doc } = await fixtures();
+    expect(checkValidationErrorDeclared(1, doc)).toEqual([]);
+    delete doc.paths['/api/v1/sandbox/clock'].get.responses['400'];
+    expect(checkValidationErrorDeclared(1, doc)).toEqual(['Variant 1 sandboxGetClock: declares no 400 VALIDATION_ERROR (ADR-022: an undeclared query parameter gets one)']);
   });
 });

@@ -13,6 +13,7 @@ import {
   checkDecisionsAndExtensions,
   checkErrorExamples,
   checkStateMachine,
+  checkValidationErrorDeclared,
   checkWebhooksAgainstAsyncApi,
   type AsyncMessage,
 } from './lib/consistency.ts';
@@ -62,9 +63,10 @@ export async function lintContract(log: (line: string) => void = console.log): P
     consistency.push(...checkWebhooksAgainstAsyncApi(api.variant, doc, messages));
     consistency.push(...checkStateMachine(api.variant, doc));
     consistency.push(...checkErrorExamples(api.variant, doc));
+    consistency.push(...checkValidationErrorDeclared(api.variant, doc));
   }
   consistency.push(...(await checkDecisionsAndExtensions()));
-  log(`consistency (webhooks ↔ AsyncAPI, state machine, error examples, decisions, extensions): ${consistency.length} problems`);
+  log(`consistency (webhooks ↔ AsyncAPI, state machine, error examples, 400 on every operation, decisions, extensions): ${consistency.length} problems`);
   problems.push(...consistency);
 
   const stale = await staleGenerated();

@@ -1249,7 +1249,7 @@ export interface components {
         };
     };
     responses: {
-        /** @description A parameter or the body fails validation. */
+        /** @description A parameter or the body fails validation, or the request carries a query parameter the operation does not declare (ADR-022). */
         BadRequest: {
             headers: {
                 [name: string]: unknown;
@@ -1772,6 +1772,7 @@ export interface operations {
                     "application/json": components["schemas"]["CheckoutSessionSummary"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["InvalidSessionToken"];
             500: components["responses"]["InternalError"];
         };
@@ -1888,6 +1889,7 @@ export interface operations {
                     "application/json": components["schemas"]["SandboxClock"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             500: components["responses"]["InternalError"];
         };
@@ -1969,6 +1971,7 @@ export interface operations {
                     "application/json": components["schemas"]["SmsOutbox"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             500: components["responses"]["InternalError"];
         };
@@ -2081,6 +2084,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDeliveryList"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             500: components["responses"]["InternalError"];
         };

@@ -1221,7 +1221,7 @@ export interface components {
         };
     };
     responses: {
-        /** @description A parameter or the body fails validation. */
+        /** @description A parameter or the body fails validation, or the request carries a query parameter the operation does not declare (ADR-022). */
         BadRequest: {
             headers: {
                 [name: string]: unknown;
@@ -1744,6 +1744,7 @@ export interface operations {
                     "application/json": components["schemas"]["CheckoutSessionSummary"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["InvalidSessionToken"];
             500: components["responses"]["InternalError"];
         };
@@ -1830,6 +1831,7 @@ export interface operations {
                     "application/json": components["schemas"]["SandboxClock"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             500: components["responses"]["InternalError"];
         };
@@ -1911,6 +1913,7 @@ export interface operations {
                     "application/json": components["schemas"]["SmsOutbox"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             500: components["responses"]["InternalError"];
         };
@@ -2023,6 +2026,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDeliveryList"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             500: components["responses"]["InternalError"];
         };

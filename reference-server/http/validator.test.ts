@@ -45,6 +45,7 @@ describe('express-openapi-validator bound per operation', () => {
   let url: string;
   let close: () => void;
   let reply: unknown = validTransaction;
+  let replyStatus = 200;
   let seenParams: unknown;
   beforeAll(async () => {
     const v = await createOperationValidator(doc, ops, OPTIONS);
@@ -55,7 +56,8 @@ describe('express-openapi-validator bound per operation', () => {
         ...v.steps(get),
         (r, s) => {
           seenParams = r.params;
-          s.status(200).json(reply);
+          s.status(replyStatus);
+          s.json(v.checkResponse(r, s, reply));
         },
       ];
       let i = 0;
@@ -81,6 +83,7 @@ describe('express-openapi-validator bound per operation', () => {
 
   it('passes a valid request and a valid response, with the decoded path parameters', async () => {
     reply = validTransaction;
+    replyStatus = 200;
     const r = await fetch(url + ID);
     expect(r.status).toBe(200);
     expect(await r.json()).toEqual(validTransaction);
@@ -110,11 +113,38 @@ describe('express-openapi-validator bound per operation', () => {
     ['a status outside the enum', { ...validTransaction, status: 'DONE' }],
     ['an amount with three decimals', { ...validTransaction, totalAmount: 1299.505 }],
     ['an undeclared field', { ...validTransaction, secret: 'x' }],
-  ])('fails the response with %s (response validation, 500)', async (_n, body) => {
+    ['an error body for a status the operation does not declare', { error: { code: 'VALIDATION_ERROR', message: 'x' } }, 409],
+    ['an error body in another shape', { message: 'not found' }, 404],
+  ])('fails the response with %s (response validation, 500)', async (_n, body, status = 200) => {
     reply = body;
+    replyStatus = status;
     const r = await fetch(url + ID);
     expect(r.status).toBe(500);
-    expect((await r.json()).message).toMatch(/^\/response/);
+    expect((await r.json()).message).toMatch(/^\/response|no schema defined for status code/);
+  });
+
+  it('checks the declared error shape: a 404 in the error envelope passes', async () => {
+    reply = { error: { code: 'TRANSACTION_NOT_FOUND', message: 'Transaction not found' } };
+    replyStatus = 404;
+    const r = await fetch(url + ID);
+    expect(r.status).toBe(404);
+    expect(await r.json()).toEqual(reply);
+  });
+
+  it('does not check a 5xx body (as the library’s hook does not)', async () => {
+    reply = { anything: true };
+    replyStatus = 503;
+    const r = await fetch(url + ID);
+    expect(r.status).toBe(503);
+    expect(await r.json()).toEqual(reply);
+  });
+});
+
+describe('checkResponse outside an operation', () => {
+  it('passes a body through when no operation step ran (no req.openapi)', async () => {
+    const v = await createOperationValidator(doc, ops, OPTIONS);
+    const body = { whatever: 1 };
+    expect(v.checkResponse({ headers: {} } as express.Request, { statusCode: 200 } as express.Response, body)).toBe(body);
   });
 });
 

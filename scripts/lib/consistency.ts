@@ -4,6 +4,7 @@
  *    payload and header schemas;
  *  - every transition of `x-state-machine` names events that both documents define, and operations that exist;
  *  - every error example uses a code that its response declares, with the catalogue's status;
+ *  - every operation declares 400 VALIDATION_ERROR (any request may carry an undeclared query parameter, ADR-022);
  *  - every `x-decision` names an ADR of spec/DECISIONS.md, and every ADR is marked somewhere in the spec;
  *  - every `x-` extension used in spec/ is listed in spec/EXTENSIONS.md.
  * Each check returns human-readable problems; an empty list means consistent.
@@ -118,6 +119,15 @@ export function checkStateMachine(variant: number, doc: Json): string[] {
     }
     const codes = op.errors[String(r.status)] ?? [];
     if (!codes.includes(String(r.code))) problems.push(`rejection of ${opId}: ${String(r.status)} ${String(r.code)} is not declared by the operation`);
+  }
+  return problems;
+}
+
+/** Every operation can be sent an undeclared query parameter, answered 400 VALIDATION_ERROR (ADR-022): each must declare it. */
+export function checkValidationErrorDeclared(variant: number, doc: Json): string[] {
+  const problems: string[] = [];
+  for (const [opId, op] of Object.entries(operations(doc))) {
+    if (!(op.errors['400'] ?? []).includes('VALIDATION_ERROR')) problems.push(`Variant ${variant} ${opId}: declares no 400 VALIDATION_ERROR (ADR-022: an undeclared query parameter gets one)`);
   }
   return problems;
 }
