@@ -640,6 +640,34 @@ export const variants = {
         },
         "successStatus": 200
       },
+      "sdkCancelPaymentIntent": {
+        "method": "POST",
+        "path": "/api/v1/public/sdk/payment-intents/{paymentIntentId}/cancel",
+        "tags": [
+          "SDK (internal)"
+        ],
+        "sandbox": false,
+        "internal": true,
+        "security": [
+          "SessionToken"
+        ],
+        "errors": {
+          "400": [
+            "TRANSACTION_NOT_PENDING",
+            "VALIDATION_ERROR"
+          ],
+          "401": [
+            "INVALID_SESSION_TOKEN"
+          ],
+          "404": [
+            "SESSION_NOT_FOUND"
+          ],
+          "500": [
+            "INTERNAL_ERROR"
+          ]
+        },
+        "successStatus": 200
+      },
       "sandboxConfirmTransaction": {
         "method": "POST",
         "path": "/api/v1/sandbox/transactions/{transactionId}/confirm",
@@ -1174,6 +1202,34 @@ export const variants = {
           ],
           "415": [
             "UNSUPPORTED_MEDIA_TYPE"
+          ],
+          "500": [
+            "INTERNAL_ERROR"
+          ]
+        },
+        "successStatus": 200
+      },
+      "sdkCancelPaymentIntent": {
+        "method": "POST",
+        "path": "/api/v1/public/sdk/payment-intents/{paymentIntentId}/cancel",
+        "tags": [
+          "SDK (internal)"
+        ],
+        "sandbox": false,
+        "internal": true,
+        "security": [
+          "SessionToken"
+        ],
+        "errors": {
+          "400": [
+            "TRANSACTION_NOT_PENDING",
+            "VALIDATION_ERROR"
+          ],
+          "401": [
+            "INVALID_SESSION_TOKEN"
+          ],
+          "404": [
+            "SESSION_NOT_FOUND"
           ],
           "500": [
             "INTERNAL_ERROR"

@@ -207,6 +207,47 @@ describe('A2 / A3 verification and checkout', () => {
     const popup = await api('POST', '/api/v1/public/sdk/payment-intents', { headers: st, json: { flow: 'popup', origin: 'http://localhost:4010' } });
     expect(popup.status, popup.text).toBe(201);
   });
+
+  it('SDK cancel: the intent’s own return address with CANCELLED; nothing changes; refused once paid or for another session', async () => {
+    const open = async () => {
+      const tok = (await api('POST', '/api/v1/public/sessions', { headers: k(K1), json: sessionBodyV1() })).body.token as string;
+      const st = { 'X-Session-Token': tok };
+      const pi = await api('POST', '/api/v1/public/sdk/payment-intents', { headers: st, json: { redirect_url: 'http://127.0.0.1:4010/shop/return?order=9&transaction_id=forged' } });
+      expect(pi.status, pi.text).toBe(201);
+      return { st, id: pi.body.payment_intent_id as string };
+    };
+    const cancel = (id: string, st: Record<string, string>) => api('POST', `/api/v1/public/sdk/payment-intents/${id}/cancel`, { headers: st });
+
+    // Before any payment: no transaction, and the forged transaction_id is removed.
+    const a = await open();
+    const before = txCount();
+    const c1 = await cancel(a.id, a.st);
+    expect(c1.status, c1.text).toBe(200);
+    expect(c1.body).toEqual({ payment_intent_id: a.id, redirect_status: 'CANCELLED', redirect_url: 'http://127.0.0.1:4010/shop/return?order=9&status=CANCELLED' });
+    expect(txCount()).toBe(before);
+
+    // After a failed payment: the PENDING checkout transaction is named and stays PENDING.
+    const failed = await api('POST', `/api/v1/public/sdk/payment-intents/${a.id}/simulate`, { headers: a.st, json: { outcome: 'failed' } });
+    expect(failed.body.status).toBe('PENDING');
+    const c2 = await cancel(a.id, a.st);
+    expect(c2.body.transaction_id).toBe(failed.body.transaction_id);
+    const back = new URL(c2.body.redirect_url);
+    expect(Object.fromEntries(back.searchParams)).toEqual({ order: '9', status: 'CANCELLED', transaction_id: failed.body.transaction_id });
+    const stillPending = await api('GET', `/api/v1/public/transactions/${failed.body.transaction_id}/status`, { headers: a.st });
+    expect(stillPending.body.status).toBe('PENDING');
+
+    // Another session's token, an unknown intent, no token.
+    const b = await open();
+    expect((await cancel(a.id, b.st)).body.error.code).toBe('SESSION_NOT_FOUND');
+    expect((await cancel('3f0c9a52-8a7e-4f57-9b43-2f6d3c1e9a10', a.st)).status).toBe(404);
+    expect((await cancel(a.id, {})).body.error.code).toBe('INVALID_SESSION_TOKEN');
+
+    // Once paid, the session cannot be left as cancelled.
+    expect((await api('POST', `/api/v1/public/sdk/payment-intents/${a.id}/simulate`, { headers: a.st, json: { outcome: 'success' } })).body.status).toBe('APPROVED');
+    const c3 = await cancel(a.id, a.st);
+    expect(c3.status).toBe(400);
+    expect(c3.body.error).toMatchObject({ code: 'TRANSACTION_NOT_PENDING', message: expect.stringContaining('APPROVED') });
+  });
 });
 
 describe('B1–B4 partner transactions', () => {

@@ -376,6 +376,22 @@ export const handlers: Record<string, Handler> = {
     return paySession(core, s, intent, false, body.outcome, body.customerPhone);
   },
 
+  async sdkCancelPaymentIntent(core, ctx) {
+    const s = ctx.session!;
+    const intent = core.store.get('paymentIntents', ctx.params.paymentIntentId!);
+    if (!intent || intent.sessionId !== s.id) throw new ApiError('SESSION_NOT_FOUND', 'Payment intent not found');
+    // Nothing changes (ADR-019); an expiry due on read is still written, as on every read.
+    const stored = s.transactionId ? core.store.get('transactions', s.transactionId) : undefined;
+    const tx = stored ? await readFresh(core, stored) : undefined;
+    if (tx && (tx.status === 'APPROVED' || tx.status === 'COMPLETED')) {
+      throw new ApiError('TRANSACTION_NOT_PENDING', `Transaction is not in PENDING status (current status: ${tx.status}): the session is paid`);
+    }
+    const body: Json = { payment_intent_id: intent.id, redirect_status: 'CANCELLED' };
+    if (tx) body.transaction_id = tx.id;
+    if (intent.redirectUrl) body.redirect_url = withRedirectParams(intent.redirectUrl, 'CANCELLED', tx?.id ?? null);
+    return { status: 200, body };
+  },
+
   // ---- Sandbox ----
   async sandboxConfirmTransaction(core, ctx) {
     const tx = ownTransaction(core, ctx, ctx.params.transactionId!, null);

@@ -119,6 +119,35 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/public/sdk/payment-intents/{paymentIntentId}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The shopper leaves the hosted page (internal)
+         * @description Called by the hosted checkout page's **Cancel** link in the redirect flow. Answers
+         *     where to send the shopper back: the intent's own `redirect_url` (checked against the
+         *     merchant's allowed origins when the intent was created, ADR-017) with
+         *     `status=CANCELLED` and, when a checkout transaction exists, its `transaction_id`. The
+         *     page never trusts an address of its own.
+         *
+         *     Changes nothing: the session stays payable while its token lives, and a checkout
+         *     transaction, if any, keeps its status and its payment window (ADR-019). A session
+         *     already paid (APPROVED or COMPLETED) cannot be left as cancelled: 400
+         *     `TRANSACTION_NOT_PENDING`. Not for merchants' own use.
+         */
+        post: operations["sdkCancelPaymentIntent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/public/sdk/payment-intents/{paymentIntentId}/simulate": {
         parameters: {
             query?: never;
@@ -725,6 +754,32 @@ export interface components {
              * @description The payment intent.
              */
             payment_intent_id: string;
+        };
+        /**
+         * PaymentIntentCancellation
+         * @description Where the shopper who left the hosted page is sent back (internal).
+         */
+        PaymentIntentCancellation: {
+            /**
+             * Format: uuid
+             * @description The payment intent.
+             */
+            payment_intent_id: string;
+            /**
+             * @description Always `CANCELLED`.
+             * @constant
+             */
+            redirect_status: "CANCELLED";
+            /**
+             * Format: uri
+             * @description The intent's `redirect_url` with `status=CANCELLED` and `transaction_id` added; absent for an intent without one (popup flow).
+             */
+            redirect_url?: string;
+            /**
+             * Format: uuid
+             * @description The session's checkout transaction, when one was created (a failed payment creates one).
+             */
+            transaction_id?: string;
         };
         /**
          * PaymentIntentRequest
@@ -1715,6 +1770,36 @@ export interface operations {
             401: components["responses"]["InvalidSessionToken"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    sdkCancelPaymentIntent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The payment intent id.
+                 * @example 0b6a1b7e-52a4-4d2e-9d7f-1c0f5b2d8e61
+                 */
+                paymentIntentId: components["parameters"]["paymentIntentId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Where to send the shopper back. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentIntentCancellation"];
+                };
+            };
+            400: components["responses"]["NotPending"];
+            401: components["responses"]["InvalidSessionToken"];
+            404: components["responses"]["SessionNotFound"];
             500: components["responses"]["InternalError"];
         };
     };

@@ -4,7 +4,7 @@ import { stateMachine } from '../../generated/contract.ts';
 import { centimesFromDecimalString, centimesFromNumber, formatCentimes, sumLines } from './money.ts';
 import { attempt, isDueToExpire } from './stateMachine.ts';
 import { localDateTime, parseDuration, MerchantTime, ManualClock } from './clock.ts';
-import { isAllowedOrigin, isAllowedRedirect } from './redirect.ts';
+import { isAllowedOrigin, isAllowedRedirect, withRedirectParams } from './redirect.ts';
 
 describe('money', () => {
   it('reads numbers through their decimal string, never by float multiplication', () => {
@@ -92,5 +92,13 @@ describe('redirect policy (ADR-017)', () => {
     }
     expect(isAllowedOrigin('https://shop.example', allowed, false)).toBe(true);
     expect(isAllowedOrigin('https://shop.example/', allowed, false)).toBe(false);
+  });
+});
+
+describe('withRedirectParams (ADR-014)', () => {
+  it('adds status and transaction_id, replacing or removing any already in the URL', () => {
+    const u = 'https://m.example/r?order=1&status=SUCCESS&transaction_id=forged';
+    expect(withRedirectParams(u, 'CANCELLED', null)).toBe('https://m.example/r?order=1&status=CANCELLED');
+    expect(withRedirectParams(u, 'FAILED', 'tx')).toBe('https://m.example/r?order=1&status=FAILED&transaction_id=tx');
   });
 });

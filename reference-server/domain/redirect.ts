@@ -49,6 +49,8 @@ export function isAllowedOrigin(origin: string, allowed: readonly string[], sand
 export function withRedirectParams(url: string, status: string, transactionId: string | null): string {
   const u = new URL(url);
   u.searchParams.set('status', status);
+  // Any `transaction_id` already in the URL is replaced or removed: only the service sets it.
   if (transactionId) u.searchParams.set('transaction_id', transactionId);
+  else u.searchParams.delete('transaction_id');
   return u.toString();
 }

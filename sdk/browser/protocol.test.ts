@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeFragment, encodeFragment, isCheckoutMessage, MESSAGE_SOURCE, safeHttpUrl, withRedirectStatus } from './src/protocol.ts';
+import { decodeFragment, encodeFragment, isCheckoutMessage, MESSAGE_SOURCE, safeHttpUrl } from './src/protocol.ts';
 
 describe('checkout fragment', () => {
   it('round-trips, including characters that need encoding', () => {
@@ -37,11 +37,6 @@ describe('safeHttpUrl (client-side second line behind ADR-017)', () => {
     ]) {
       expect(safeHttpUrl(bad), String(bad)).toBeNull();
     }
-  });
-  it('adds status and transaction_id, replacing any given ones', () => {
-    const u = new URL('https://m.example/r?order=1&status=SUCCESS&transaction_id=forged');
-    expect(withRedirectStatus(u, 'CANCELLED')).toBe('https://m.example/r?order=1&status=CANCELLED');
-    expect(withRedirectStatus(u, 'FAILED', 'tx')).toBe('https://m.example/r?order=1&status=FAILED&transaction_id=tx');
   });
 });
 

@@ -35,7 +35,7 @@ async function rejection(p: Promise<unknown>): Promise<PayLaterApiError> {
 }
 
 describe('Variant 2 client', () => {
-  it('A1 → SDK payment intent → sandbox pay → A2 APPROVED', async () => {
+  it('A1 → SDK payment intent → cancel → sandbox pay → A2 APPROVED → cancel refused', async () => {
     const c = createPayLaterClientV2({ baseUrl: server.baseUrl, apiKey: V2_KEY });
     const session = await c.createSession({ total: '779.49', currency: 'MAD', items });
     expect(session.expires_in).toBe(3600);
@@ -43,11 +43,14 @@ describe('Variant 2 client', () => {
     expect({ total: summary.total, test_mode: summary.test_mode, merchant: summary.merchant_name }).toEqual({ total: 779.49, test_mode: true, merchant: 'Souk Digital' });
     const intent = await c.sdk.createPaymentIntent({ redirect_url: 'https://shop.example/return?order=7', flow: 'redirect', locale: 'fr' }, session.session_token);
     expect(intent.checkout_url).toBe(`${server.baseUrl}/checkout/${intent.payment_intent_id}`);
+    const left = await c.sdk.cancelPaymentIntent(intent.payment_intent_id, session.session_token);
+    expect(left).toEqual({ payment_intent_id: intent.payment_intent_id, redirect_status: 'CANCELLED', redirect_url: 'https://shop.example/return?order=7&status=CANCELLED' });
     const paid = await c.sdk.simulatePayment(intent.payment_intent_id, { outcome: 'success' }, session.session_token);
     expect(paid.status).toBe('APPROVED');
     expect(paid.redirect_url).toBe(`https://shop.example/return?order=7&status=SUCCESS&transaction_id=${paid.transaction_id}`);
     const a2 = await c.getTransactionStatus(paid.transaction_id, session.session_token);
     expect({ status: a2.status, amount: a2.amount, merchant: a2.merchant_name }).toEqual({ status: 'APPROVED', amount: 779.49, merchant: 'Souk Digital' });
+    expect(await rejection(c.sdk.cancelPaymentIntent(intent.payment_intent_id, session.session_token))).toMatchObject({ status: 400, code: 'TRANSACTION_NOT_PENDING' });
   });
 
   it('typed errors: INVALID_API_KEY, INVALID_AMOUNT with details, INVALID_SESSION_TOKEN, INVALID_REDIRECT_URL', async () => {

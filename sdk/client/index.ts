@@ -128,6 +128,11 @@ function common<S extends S1 | S2>(invoke: ReturnType<typeof makeInvoker>) {
           body,
           ...(sessionToken !== undefined ? { sessionToken } : {}),
         }),
+      cancelPaymentIntent: (paymentIntentId: string, sessionToken?: string) =>
+        invoke<S['PaymentIntentCancellation']>('sdkCancelPaymentIntent', {
+          path: { paymentIntentId },
+          ...(sessionToken !== undefined ? { sessionToken } : {}),
+        }),
     },
     /** Sandbox operations (test keys only, ADR-020). */
     sandbox: {

@@ -13,7 +13,6 @@ import {
   encodeFragment,
   MESSAGE_SOURCE,
   safeHttpUrl,
-  withRedirectStatus,
   type CheckoutFragment,
   type CheckoutMessage,
 } from '../../../sdk/browser/src/protocol.ts';
@@ -34,6 +33,13 @@ interface PaymentResult {
   payment_intent_id: string;
   status: 'APPROVED' | 'PENDING' | 'CANCELED';
   redirect_status: 'SUCCESS' | 'FAILED' | 'CANCELLED';
+  redirect_url?: string;
+}
+
+interface Cancellation {
+  payment_intent_id: string;
+  redirect_status: 'CANCELLED';
+  transaction_id?: string;
   redirect_url?: string;
 }
 
@@ -220,26 +226,19 @@ async function main(): Promise<void> {
       else history.back();
       return;
     }
-    // The return address comes from the fragment, which anyone can edit: before going there it
-    // is checked by the service against the merchant's allowed origins (ADR-017) — the same
-    // check the SDK's payment intent passed — and refused otherwise.
-    const target = safeHttpUrl(ctx!.redirect_url);
-    if (!target) {
-      history.back();
-      return;
-    }
+    // The return address is the intent's own, stored and checked by the service when the SDK
+    // created the intent (ADR-017): the fragment, which anyone can edit, is never used here.
     setBusy(true);
-    const check = await api('/api/v1/public/sdk/payment-intents', ctx!.st, {
-      method: 'POST',
-      body: { redirect_url: target.href, flow: 'redirect', locale },
-    });
-    if (check.status !== 201) {
-      status.textContent = errorMessage(check.body, check.status);
+    const res = await api<Cancellation>(`/api/v1/public/sdk/payment-intents/${encodeURIComponent(intentId)}/cancel`, ctx!.st, { method: 'POST' });
+    if (res.status !== 200) {
+      status.textContent = errorMessage(res.body, res.status);
       status.className = 'notice notice-error';
       setBusy(false);
       return;
     }
-    location.replace(withRedirectStatus(target, 'CANCELLED', lastTransactionId));
+    const target = safeHttpUrl((res.body as Cancellation).redirect_url);
+    if (target) location.replace(target.href);
+    else history.back();
   }
 
   if (s.test_mode) {

@@ -80,12 +80,3 @@ export function safeHttpUrl(value: unknown): URL | null {
   if (url.username !== '' || url.password !== '') return null;
   return url;
 }
-
-/** Adds `status` and `transaction_id` (when given) to a redirect URL, as ADR-014 describes. */
-export function withRedirectStatus(base: URL, status: 'SUCCESS' | 'FAILED' | 'CANCELLED', transactionId?: string): string {
-  const url = new URL(base.href);
-  url.searchParams.set('status', status);
-  if (transactionId) url.searchParams.set('transaction_id', transactionId);
-  else url.searchParams.delete('transaction_id');
-  return url.href;
-}
