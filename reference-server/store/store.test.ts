@@ -65,7 +65,8 @@ describe('file store', () => {
     const file = path.join(dir(), 'paylater.json');
     const s = await openFileStore(file);
     await s.commit([{ c: 'transactions', k: 'ok', v: tx('ok') }]);
-    // simulate a crash: no close(), then a half-written line
+    // simulate a crash: no close() (journal not folded), then a half-written line
+    await s.abandon();
     appendFileSync(journalPathOf(file), '{"s":99,"b":[[{"c":"transactions","k":"torn","v":{"id":');
     const r = await openFileStore(file);
     expect(r.get('transactions', 'ok')).toBeDefined();
@@ -94,6 +95,7 @@ describe('file store', () => {
     const file = path.join(dir(), 'paylater.json');
     const s = await openFileStore(file);
     await s.commit([{ c: 'transactions', k: 'a', v: tx('a') }]);
+    await s.abandon();
     appendFileSync(journalPathOf(file), 'garbage\n{"s":5,"b":[]}\n');
     await expect(openFileStore(file)).rejects.toThrow(journalPathOf(file));
   });

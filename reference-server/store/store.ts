@@ -52,6 +52,8 @@ interface Persistence {
   journalBytes(): number;
   compact(snapshot: () => Snapshot): Promise<void>;
   close(snapshot: () => Snapshot): Promise<void>;
+  /** Closes the files without writing anything (what a crash leaves behind). */
+  abandon(): Promise<void>;
 }
 
 type Maps = { [C in CollectionName]: Map<string, Collections[C]> };
@@ -191,6 +193,17 @@ export class Store {
     while (this.flushing) await this.flushing;
     this.closed = true;
     if (this.persistence && !this.failed) await this.persistence.close(() => this.snapshot());
+  }
+
+  /**
+   * Leaves the files as a crash after the last acknowledged write would (journal not folded,
+   * nothing more written) and releases them: for crash simulations in tests.
+   */
+  async abandon(): Promise<void> {
+    if (this.closed) return;
+    while (this.flushing) await this.flushing;
+    this.closed = true;
+    await this.persistence?.abandon();
   }
 
   // ---- memory and indexes ----
@@ -465,6 +478,7 @@ export async function openFileStore(file: string, opts: StoreOptions = {}): Prom
         await jfh.close();
       }
     },
+    abandon: () => jfh.close(),
   };
   const store = Store.fromPersistence(collections, seq, persistence, opts.compactAfterBytes ?? 16 * 1024 * 1024);
   // First start: create the data file now, so it exists from the beginning.
