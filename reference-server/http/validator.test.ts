@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import express from 'express';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadBundledDocument } from '../../generated/index.ts';
 import { isMad } from '../domain/money.ts';
 import { ApiError } from './errors.ts';
@@ -162,7 +162,14 @@ describe('createOperationValidator at start-up', () => {
   it('fails on an invalid document (the library validates the spec)', async () => {
     const broken = structuredClone(doc) as { paths: Record<string, Record<string, { parameters?: unknown }>> };
     broken.paths['/api/v1/public/partner/transactions/{transactionId}']!.get!.parameters = 'not a list';
-    await expect(createOperationValidator(broken as Record<string, unknown>, ops, OPTIONS)).rejects.toThrow();
+    const printed: string[] = [];
+    const spy = vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => void printed.push(args.join(' ')));
+    try {
+      await expect(createOperationValidator(broken as Record<string, unknown>, ops, OPTIONS)).rejects.toThrow(/apiDoc was invalid/);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(printed.join('\n')).toContain('"message": "must be array"');
   });
 });
 
