@@ -33,6 +33,8 @@ export class SetupError extends Error {}
 
 export interface RequestInit2 {
   pathParams?: Record<string, string>;
+  /** Query parameters, appended to the path. */
+  query?: Record<string, string>;
   headers?: Record<string, string>;
   body?: unknown;
   rawBody?: string;
@@ -65,7 +67,8 @@ export class Client {
       body = JSON.stringify(init.body);
       headers['Content-Type'] ??= 'application/json';
     }
-    const url = this.baseUrl.replace(/\/$/, '') + path;
+    const query = init.query ? new URLSearchParams(init.query).toString() : '';
+    const url = this.baseUrl.replace(/\/$/, '') + path + (query ? `?${query}` : '');
     const sentAt = performance.now();
     this.requests++;
     const res = await this.fetchImpl(url, { method: op.method, headers, body });

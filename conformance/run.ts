@@ -6,6 +6,7 @@ import { commandArbitraries, recorded } from './commands/index.ts';
 import { AdvanceClock } from './commands/advanceClock.ts';
 import { AuthProbe } from './commands/authProbe.ts';
 import { BadParameter } from './commands/badParameter.ts';
+import { UnknownQuery } from './commands/unknownQuery.ts';
 import { CancelTransaction } from './commands/cancelTransaction.ts';
 import { CreateSession } from './commands/createSession.ts';
 import { CreateTransaction } from './commands/createTransaction.ts';
@@ -318,6 +319,7 @@ function tour(opts: SuiteOptions): Cmd[] {
     new BadParameter('getPartnerTransactionByVendorReference', 'x'),
     new BadParameter('cancelPartnerTransactionByVendorReference', 'x'),
     new BadParameter('verifyTransaction', 'x'),
+    new UnknownQuery('getPartnerTransaction', 'expand', 0),
     new MediaProbe('text/plain'),
     new MediaProbe('too-large'),
     new MediaProbe('malformed-json'),
@@ -345,6 +347,7 @@ function tour(opts: SuiteOptions): Cmd[] {
       new CustomerAction('sandboxCancelTransaction', -1),
       new CreateTransaction(body(1100), 'valid', 'main', 'fresh', 0),
       new BadParameter('sandboxConfirmTransaction', 'x'),
+      new UnknownQuery('sandboxGetClock', 'debug', 0),
       new BadParameter('sandboxCancelTransaction', 'x'),
       new BadParameter('sandboxCompleteTransaction', 'x'),
       new MissingTarget('sandboxConfirmTransaction', false, 0),

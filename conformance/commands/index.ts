@@ -14,6 +14,7 @@ import { MediaProbe, type MediaOp } from './mediaProbe.ts';
 import { MissingTarget, type TargetOp } from './missingTarget.ts';
 import { PaySession } from './paySession.ts';
 import { RateLimitBurst } from './rateLimitBurst.ts';
+import { UnknownQuery } from './unknownQuery.ts';
 import { VerifyByKey } from './verifyByKey.ts';
 import { VerifyByToken } from './verifyByToken.ts';
 
@@ -65,6 +66,7 @@ export function commandArbitraries(variant: 1 | 2, profile: 'core' | 'sandbox'):
     fc.tuple(fc.constantFrom('getTransactionStatusBySessionToken', 'getPartnerTransaction', 'getPartnerTransactionByVendorReference', 'cancelPartnerTransactionByVendorReference', 'verifyTransaction', 'sandboxConfirmTransaction', 'sandboxCancelTransaction', 'sandboxCompleteTransaction') as fc.Arbitrary<'getPartnerTransaction'>, fc.stringMatching(/^[a-z0-9]{1,8}$/)).map(([op, v]) => new BadParameter(op, v)),
     fc.tuple(fc.constantFrom('text/plain', 'too-large', 'malformed-json', 'invalid') as fc.Arbitrary<'text/plain'>, fc.constantFrom('createPartnerTransaction', 'createPartnerTransaction', 'createSession', 'sandboxPaySession', 'sandboxAdvanceClock') as fc.Arbitrary<MediaOp>).map(([m, op]) => new MediaProbe(m, op)),
     session,
+    fc.tuple(fc.constantFrom('expand', 'debug', 'vendor_reference', 'limit'), idx).map(([n, i]) => new UnknownQuery('getPartnerTransaction', n, i)),
   ];
   if (profile === 'core') return core.map((a) => a.map(recorded));
   const sandbox: fc.Arbitrary<Cmd>[] = [
@@ -76,6 +78,7 @@ export function commandArbitraries(variant: 1 | 2, profile: 'core' | 'sandbox'):
     fc.tuple(idx, fc.boolean()).map(([i, o]) => new VerifyByKey(i, o)),
     fc.tuple(fc.constantFrom('sandboxConfirmTransaction', 'sandboxCancelTransaction', 'sandboxCompleteTransaction') as fc.Arbitrary<TargetOp>, fc.boolean(), idx).map(([op, o, i]) => new MissingTarget(op, o, i)),
     validSessionBody(variant).map((b) => new RateLimitBurst(b)),
+    fc.constantFrom('debug', 'merchant').map((n) => new UnknownQuery('sandboxGetClock', n, 0)),
   ];
   return [...core, ...sandbox].map((a) => a.map(recorded));
 }
