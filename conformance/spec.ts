@@ -128,6 +128,14 @@ export class Contract {
     return n;
   }
 
+  /** The query parameters an operation declares (its own and its path item's). */
+  queryParameters(opId: string): string[] {
+    const o = this.op(opId);
+    const item = this.deref((this.doc.paths as Json)[o.path]);
+    const params = [...((item.parameters as unknown[]) ?? []), ...((this.deref(item[o.method.toLowerCase()]).parameters as unknown[]) ?? [])];
+    return params.map((p) => this.deref(p)).filter((p) => p.in === 'query').map((p) => String(p.name));
+  }
+
   /** A JSON Schema (resolved one level) of a component, e.g. `PartnerTransactionCreateRequest`. */
   schema(name: string): Json {
     return this.deref((this.doc.components as Json & { schemas: Json }).schemas[name]);

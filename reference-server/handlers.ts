@@ -118,6 +118,15 @@ function newPaymentIntent(ctx: Ctx, session: SessionRecord, now: number, p: Part
   };
 }
 
+/** A payment intent of `session`; 404 for another session's or a missing one. */
+function ownIntent(core: Core, session: SessionRecord, id: string): PaymentIntentRecord {
+  const intent = core.store.get('paymentIntents', id);
+  if (!intent || intent.sessionId !== session.id) throw new ApiError('SESSION_NOT_FOUND', 'Payment intent not found');
+  return intent;
+}
+
+const notPending = (status: string, why = '') => new ApiError('TRANSACTION_NOT_PENDING', `Transaction is not in PENDING status (current status: ${status})${why}`);
+
 /** Paying a session (ADR-019), for `sandboxPaySession` and `sdkSimulatePayment`. */
 async function paySession(
   core: Core,
@@ -139,7 +148,7 @@ async function paySession(
     tx = core.fresh(existing, now, changes);
     if (tx.status !== 'PENDING') {
       if (changes.length > 0) await core.commit(changes);
-      throw new ApiError('TRANSACTION_NOT_PENDING', `Transaction is not in PENDING status (current status: ${tx.status})`);
+      throw notPending(tx.status);
     }
   } else {
     const created = attempt(PAY, null, { now });
@@ -370,22 +379,19 @@ export const handlers: Record<string, Handler> = {
 
   async sdkSimulatePayment(core, ctx) {
     const s = ctx.session!;
-    const intent = core.store.get('paymentIntents', ctx.params.paymentIntentId!);
-    if (!intent || intent.sessionId !== s.id) throw new ApiError('SESSION_NOT_FOUND', 'Payment intent not found');
+    const intent = ownIntent(core, s, ctx.params.paymentIntentId!);
     const body = ctx.body as { outcome: 'success' | 'failed'; customerPhone?: string };
     return paySession(core, s, intent, false, body.outcome, body.customerPhone);
   },
 
   async sdkCancelPaymentIntent(core, ctx) {
     const s = ctx.session!;
-    const intent = core.store.get('paymentIntents', ctx.params.paymentIntentId!);
-    if (!intent || intent.sessionId !== s.id) throw new ApiError('SESSION_NOT_FOUND', 'Payment intent not found');
+    const intent = ownIntent(core, s, ctx.params.paymentIntentId!);
     // Nothing changes (ADR-019); an expiry due on read is still written, as on every read.
     const stored = s.transactionId ? core.store.get('transactions', s.transactionId) : undefined;
     const tx = stored ? await readFresh(core, stored) : undefined;
-    if (tx && (tx.status === 'APPROVED' || tx.status === 'COMPLETED')) {
-      throw new ApiError('TRANSACTION_NOT_PENDING', `Transaction is not in PENDING status (current status: ${tx.status}): the session is paid`);
-    }
+    // Paid as the shopper sees it (A2): APPROVED or COMPLETED.
+    if (tx && checkoutStatus(tx.status) === 'APPROVED') throw notPending(tx.status, ': the session is paid');
     const body: Json = { payment_intent_id: intent.id, redirect_status: 'CANCELLED' };
     if (tx) body.transaction_id = tx.id;
     if (intent.redirectUrl) body.redirect_url = withRedirectParams(intent.redirectUrl, 'CANCELLED', tx?.id ?? null);

@@ -18,9 +18,9 @@
  * request (express-mung); `checkResponse` is that hook's validation function, taken from the
  * library when it builds the hook, and called directly where the server sends JSON (success
  * and error bodies alike). The hook — a closure and an own `json` property on every response
- * object — cost more than the validation it runs: server CPU per B2 request went from ~110 to
- * ~104 µs without it, while the validation itself (the library's `_validate` with ajv) takes
- * ~1.5 µs; figure 1 of `npm run bench` measures the result.
+ * object — cost more than the validation it runs (in the profiling session that led here,
+ * server CPU per B2 request went from ~110 to ~104 µs without it, while the library's
+ * `_validate` with ajv took ~1.5 µs); figure 1 of `npm run bench` measures the result.
  *
  * Nothing is validated by hand and nothing is skipped: the same ajv validators the public
  * middleware would build check every request and every response. Left out are the stages
@@ -28,7 +28,7 @@
  * routes), security (authentication is the server's own, `validateSecurity: false`) and
  * multer (no operation takes multipart: checked, see `declaresMultipart`).
  *
- * This reaches into the library's `dist/` (5.6.x, pinned in package.json); a change of its
+ * This reaches into the library's `dist/` (5.6.2, pinned in package.json); a change of its
  * internals fails `createOperationValidator` at start-up, not at request time.
  */
 import { createRequire } from 'node:module';
@@ -135,11 +135,11 @@ export async function createOperationValidator(doc: Json, ops: OperationInfo[], 
 
   const stepsByOp = new Map<OperationInfo, Middleware[]>();
   for (const op of ops) {
+    // The library keys a route by its base path (from `servers`) + the document's path.
     const route = context.routes.find((r) => r.method === op.method && r.openApiRoute === `${r.basePath.replace(/\/$/, '')}${op.path}`);
     if (!route) throw new Error(`express-openapi-validator has no route for ${op.operationId} (${op.method} ${op.path})`);
-    const pathKey = route.openApiRoute.substring(route.basePath.replace(/\/$/, '').length);
-    const schema = context.apiDoc.paths[pathKey]?.[op.method.toLowerCase()];
-    const responseSchema = responseDoc.paths[pathKey]?.[op.method.toLowerCase()];
+    const schema = context.apiDoc.paths[op.path]?.[op.method.toLowerCase()];
+    const responseSchema = responseDoc.paths[op.path]?.[op.method.toLowerCase()];
     if (!schema || schema.operationId !== op.operationId || !responseSchema) {
       throw new Error(`express-openapi-validator's route ${op.method} ${route.openApiRoute} is not ${op.operationId}`);
     }
