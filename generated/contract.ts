@@ -199,6 +199,15 @@ export const stateMachine = {
   ]
 } as const;
 
+/** ADR-008: the status the checkout verifications (A2, A3) report for each transaction status (`x-reported-as`). */
+export const checkoutStatusOf = {
+  "PENDING": "PENDING",
+  "APPROVED": "APPROVED",
+  "CANCELED": "CANCELED",
+  "EXPIRED": "CANCELED",
+  "COMPLETED": "APPROVED"
+} as const;
+
 /** The error code catalogue: `ErrorCode`, each code with its one HTTP status. */
 export const errorCatalog = {
   "VALIDATION_ERROR": {
@@ -350,6 +359,7 @@ export const variants = {
         "security": [
           "ApiKey"
         ],
+        "authHeader": "X-API-Key",
         "errors": {
           "400": [
             "INVALID_AMOUNT",
@@ -387,6 +397,7 @@ export const variants = {
         "security": [
           "SessionToken"
         ],
+        "authHeader": "X-Session-Token",
         "errors": {
           "400": [
             "VALIDATION_ERROR"
@@ -414,6 +425,7 @@ export const variants = {
         "security": [
           "ApiKey"
         ],
+        "authHeader": "X-API-Key",
         "errors": {
           "400": [
             "VALIDATION_ERROR"
@@ -441,6 +453,7 @@ export const variants = {
         "security": [
           "ServiceKey"
         ],
+        "authHeader": "X-Service-Key",
         "errors": {
           "400": [
             "VALIDATION_ERROR",
@@ -480,6 +493,7 @@ export const variants = {
         "security": [
           "PartnerApiKey"
         ],
+        "authHeader": "X-Api-Key",
         "errors": {
           "400": [
             "VALIDATION_ERROR"
@@ -507,6 +521,7 @@ export const variants = {
         "security": [
           "PartnerApiKey"
         ],
+        "authHeader": "X-Api-Key",
         "errors": {
           "400": [
             "VALIDATION_ERROR"
@@ -534,6 +549,7 @@ export const variants = {
         "security": [
           "PartnerApiKey"
         ],
+        "authHeader": "X-Api-Key",
         "errors": {
           "400": [
             "TRANSACTION_NOT_PENDING",
@@ -562,6 +578,7 @@ export const variants = {
         "security": [
           "SessionToken"
         ],
+        "authHeader": "X-Session-Token",
         "errors": {
           "400": [
             "VALIDATION_ERROR"
@@ -586,6 +603,7 @@ export const variants = {
         "security": [
           "SessionToken"
         ],
+        "authHeader": "X-Session-Token",
         "errors": {
           "400": [
             "INVALID_REDIRECT_URL",
@@ -617,6 +635,7 @@ export const variants = {
         "security": [
           "SessionToken"
         ],
+        "authHeader": "X-Session-Token",
         "errors": {
           "400": [
             "TRANSACTION_NOT_PENDING",
@@ -651,6 +670,7 @@ export const variants = {
         "security": [
           "SessionToken"
         ],
+        "authHeader": "X-Session-Token",
         "errors": {
           "400": [
             "TRANSACTION_NOT_PENDING",
@@ -679,6 +699,7 @@ export const variants = {
         "security": [
           "ApiKey"
         ],
+        "authHeader": "X-API-Key",
         "errors": {
           "400": [
             "TRANSACTION_NOT_PENDING",
@@ -707,6 +728,7 @@ export const variants = {
         "security": [
           "ApiKey"
         ],
+        "authHeader": "X-API-Key",
         "errors": {
           "400": [
             "TRANSACTION_NOT_PENDING",
@@ -735,6 +757,7 @@ export const variants = {
         "security": [
           "ApiKey"
         ],
+        "authHeader": "X-API-Key",
         "errors": {
           "400": [
             "TRANSACTION_NOT_APPROVED",
@@ -763,6 +786,7 @@ export const variants = {
         "security": [
           "ApiKey"
         ],
+        "authHeader": "X-API-Key",
         "errors": {
           "400": [
             "TRANSACTION_NOT_PENDING",
@@ -798,6 +822,7 @@ export const variants = {
         "security": [
           "ApiKey"
         ],
+        "authHeader": "X-API-Key",
         "errors": {
           "400": [
             "VALIDATION_ERROR"
@@ -822,6 +847,7 @@ export const variants = {
         "security": [
           "ApiKey"
         ],
+        "authHeader": "X-API-Key",
         "errors": {
           "400": [
             "VALIDATION_ERROR"
@@ -852,6 +878,7 @@ export const variants = {
         "security": [
           "ApiKey"
         ],
+        "authHeader": "X-API-Key",
         "errors": {
           "400": [
             "VALIDATION_ERROR"
@@ -876,6 +903,7 @@ export const variants = {
         "security": [
           "ApiKey"
         ],
+        "authHeader": "X-API-Key",
         "errors": {
           "400": [
             "VALIDATION_ERROR"
@@ -900,6 +928,7 @@ export const variants = {
         "security": [
           "ApiKey"
         ],
+        "authHeader": "X-API-Key",
         "errors": {
           "400": [
             "VALIDATION_ERROR"
@@ -946,6 +975,7 @@ export const variants = {
         "security": [
           "ApiKey"
         ],
+        "authHeader": "X-API-Key",
         "errors": {
           "400": [
             "INVALID_AMOUNT",
@@ -983,6 +1013,7 @@ export const variants = {
         "security": [
           "SessionToken"
         ],
+        "authHeader": "X-Session-Token",
         "errors": {
           "400": [
             "VALIDATION_ERROR"
@@ -1010,6 +1041,7 @@ export const variants = {
         "security": [
           "ServiceKey"
         ],
+        "authHeader": "X-Service-Key",
         "errors": {
           "400": [
             "VALIDATION_ERROR",
@@ -1049,6 +1081,7 @@ export const variants = {
         "security": [
           "PartnerApiKey"
         ],
+        "authHeader": "X-Api-Key",
         "errors": {
           "400": [
             "VALIDATION_ERROR"
@@ -1076,6 +1109,7 @@ export const variants = {
         "security": [
           "PartnerApiKey"
         ],
+        "authHeader": "X-Api-Key",
         "errors": {
           "400": [
             "VALIDATION_ERROR"
@@ -1103,6 +1137,7 @@ export const variants = {
         "security": [
           "PartnerApiKey"
         ],
+        "authHeader": "X-Api-Key",
         "errors": {
           "400": [
             "TRANSACTION_NOT_PENDING",
@@ -1131,6 +1166,7 @@ export const variants = {
         "security": [
           "SessionToken"
         ],
+        "authHeader": "X-Session-Token",
         "errors": {
           "400": [
             "VALIDATION_ERROR"
@@ -1155,6 +1191,7 @@ export const variants = {
         "security": [
           "SessionToken"
         ],
+        "authHeader": "X-Session-Token",
         "errors": {
           "400": [
             "INVALID_REDIRECT_URL",
@@ -1186,6 +1223,7 @@ export const variants = {
         "security": [
           "SessionToken"
         ],
+        "authHeader": "X-Session-Token",
         "errors": {
           "400": [
             "TRANSACTION_NOT_PENDING",
@@ -1220,6 +1258,7 @@ export const variants = {
         "security": [
           "SessionToken"
         ],
+        "authHeader": "X-Session-Token",
         "errors": {
           "400": [
             "TRANSACTION_NOT_PENDING",
@@ -1248,6 +1287,7 @@ export const variants = {
         "security": [
           "ApiKey"
         ],
+        "authHeader": "X-API-Key",
         "errors": {
           "400": [
             "TRANSACTION_NOT_PENDING",
@@ -1276,6 +1316,7 @@ export const variants = {
         "security": [
           "ApiKey"
         ],
+        "authHeader": "X-API-Key",
         "errors": {
           "400": [
             "TRANSACTION_NOT_PENDING",
@@ -1304,6 +1345,7 @@ export const variants = {
         "security": [
           "ApiKey"
         ],
+        "authHeader": "X-API-Key",
         "errors": {
           "400": [
             "TRANSACTION_NOT_APPROVED",
@@ -1332,6 +1374,7 @@ export const variants = {
         "security": [
           "ApiKey"
         ],
+        "authHeader": "X-API-Key",
         "errors": {
           "400": [
             "TRANSACTION_NOT_PENDING",
@@ -1367,6 +1410,7 @@ export const variants = {
         "security": [
           "ApiKey"
         ],
+        "authHeader": "X-API-Key",
         "errors": {
           "400": [
             "VALIDATION_ERROR"
@@ -1391,6 +1435,7 @@ export const variants = {
         "security": [
           "ApiKey"
         ],
+        "authHeader": "X-API-Key",
         "errors": {
           "400": [
             "VALIDATION_ERROR"
@@ -1421,6 +1466,7 @@ export const variants = {
         "security": [
           "ApiKey"
         ],
+        "authHeader": "X-API-Key",
         "errors": {
           "400": [
             "VALIDATION_ERROR"
@@ -1445,6 +1491,7 @@ export const variants = {
         "security": [
           "ApiKey"
         ],
+        "authHeader": "X-API-Key",
         "errors": {
           "400": [
             "VALIDATION_ERROR"
@@ -1469,6 +1516,7 @@ export const variants = {
         "security": [
           "ApiKey"
         ],
+        "authHeader": "X-API-Key",
         "errors": {
           "400": [
             "VALIDATION_ERROR"

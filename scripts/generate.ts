@@ -14,6 +14,7 @@ import YAML from 'yaml';
 import { GENERATED_DIR, ROOT } from './lib/paths.ts';
 import { bundleApi, listApis, type Variant } from './lib/spec.ts';
 import {
+  checkoutStatusOf,
   errorCatalog,
   maxBodyBytes,
   operations,
@@ -52,6 +53,7 @@ export async function renderGenerated(): Promise<Map<string, string>> {
     if (api.variant === 1) {
       facts.shared = {
         stateMachine: stateMachine(doc),
+        checkoutStatusOf: checkoutStatusOf(doc),
         errorCatalog: errorCatalog(doc),
         webhookDelivery: webhookDelivery(doc),
         tokenLifetimeSeconds: tokenLifetimeSeconds(doc),
@@ -85,6 +87,8 @@ function renderContract(facts: Record<string, unknown>): string {
   const lines = [tsHeader];
   lines.push('/** The transaction state machine: `x-state-machine` of `TransactionStatus`. */');
   lines.push(`export const stateMachine = ${JSON.stringify(shared.stateMachine, null, 2)} as const;\n`);
+  lines.push('/** ADR-008: the status the checkout verifications (A2, A3) report for each transaction status (`x-reported-as`). */');
+  lines.push(`export const checkoutStatusOf = ${JSON.stringify(shared.checkoutStatusOf, null, 2)} as const;\n`);
   lines.push('/** The error code catalogue: `ErrorCode`, each code with its one HTTP status. */');
   lines.push(`export const errorCatalog = ${JSON.stringify(shared.errorCatalog, null, 2)} as const;\n`);
   lines.push('export type ErrorCode = keyof typeof errorCatalog;\n');

@@ -37,6 +37,8 @@ export interface OperationFacts {
   sandbox: boolean;
   internal: boolean;
   security: string[];
+  /** The header that carries the operation's credential, as its security scheme names it (e.g. `X-API-Key`). */
+  authHeader: string | null;
   /** status → error codes that status may carry */
   errors: Record<string, string[]>;
   successStatus: number;
@@ -89,12 +91,39 @@ export function operations(doc: Json): Record<string, OperationFacts> {
         sandbox: op['x-sandbox'] === true,
         internal: op['x-internal'] === true,
         security: ((op.security as Json[] | undefined) ?? []).flatMap((s) => Object.keys(s)),
+        authHeader: authHeaderOf(doc, op),
         errors,
         successStatus,
       };
     }
   }
   return out;
+}
+
+/** The header of the operation's (first) security scheme, or null for an operation without one. */
+function authHeaderOf(doc: Json, op: Json): string | null {
+  const name = ((op.security as Json[] | undefined) ?? []).flatMap((s) => Object.keys(s))[0];
+  if (name === undefined) return null;
+  const schemes = ((doc.components as Json).securitySchemes ?? {}) as Json;
+  const scheme = schemes[name] ? resolve(doc, schemes[name]) : undefined;
+  if (!scheme || scheme.in !== 'header' || typeof scheme.name !== 'string') throw new Error(`security scheme ${name} is not a header API key`);
+  return scheme.name;
+}
+
+/**
+ * ADR-008: how each transaction status is reported by the checkout verifications (A2, A3):
+ * `x-reported-as` of `CheckoutStatus`, checked to cover every status of `TransactionStatus`.
+ */
+export function checkoutStatusOf(doc: Json): Record<string, string> {
+  const schemas = (doc.components as Json).schemas as Json;
+  const checkout = resolve(doc, schemas.CheckoutStatus);
+  const mapping = checkout['x-reported-as'] as Record<string, string> | undefined;
+  if (!mapping) throw new Error('CheckoutStatus has no x-reported-as');
+  const statuses = resolve(doc, schemas.TransactionStatus).enum as string[];
+  const reported = checkout.enum as string[];
+  for (const s of statuses) if (!reported.includes(mapping[s] ?? '')) throw new Error(`x-reported-as: ${s} is not mapped to a CheckoutStatus value`);
+  for (const s of Object.keys(mapping)) if (!statuses.includes(s)) throw new Error(`x-reported-as: ${s} is not a TransactionStatus`);
+  return mapping;
 }
 
 export function stateMachine(doc: Json): Json {
