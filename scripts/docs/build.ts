@@ -16,7 +16,7 @@ import { renderErrorsPage } from './errors.ts';
 import { renderEventsPage } from './events.ts';
 import { BASE_NAV, type NavEntry, code, escapeHtml, renderNav, renderPage } from './html.ts';
 import { renderLimitsPage } from './limits.ts';
-import { renderInline, renderMarkdown } from './markdown.ts';
+import { renderInline, renderMarkdown } from './commonmark.ts';
 import { listOperations } from './samples.ts';
 import { renderStateMachineSvg } from './state-machine-svg.ts';
 

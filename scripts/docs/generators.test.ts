@@ -6,7 +6,7 @@ import { errorRows, unroutedCodes } from './errors.ts';
 import { flattenFields, loadEvents, retryRows } from './events.ts';
 import { renderPage, BASE_NAV } from './html.ts';
 import { contractLimits, requestLimitRows } from './limits.ts';
-import { renderMarkdown } from './markdown.ts';
+import { renderMarkdown } from './commonmark.ts';
 import { edgesOf, renderStateMachineSvg } from './state-machine-svg.ts';
 
 describe('error reference', () => {
@@ -112,7 +112,7 @@ describe('markdown renderer', () => {
     expect(html).toContain('<code>&lt;i&gt;</code>');
   });
   it('renders headings, lists with continuation lines, tables and fences with info', () => {
-    const r = renderMarkdown('## ADR-001 — One\n- **Context.** a\n  b\n- c\n\n| A | B |\n|---|---|\n| `x|y` | 2 |\n\n```json op=x part=request\n{"a":1}\n```\n');
+    const r = renderMarkdown('## ADR-001 — One\n- **Context.** a\n  b\n- c\n\n| A | B |\n|---|---|\n| `x\\|y` | 2 |\n\n```json op=x part=request\n{"a":1}\n```\n');
     expect(r.headings[0]).toMatchObject({ level: 2, id: 'adr-001-one' });
     expect(r.html).toContain('<li><strong>Context.</strong> a b</li>');
     expect(r.html).toContain('<td><code>x|y</code></td>');
