@@ -100,6 +100,12 @@ expires ${stateMachine.paymentWindow.defaultSeconds / 60} minutes after <code>cr
 Only <code>APPROVED</code> (and later <code>COMPLETED</code>) means paid.</p>
 <div class="diagram">${svg}</div>
 ${renderStateMachineKey(stateMachine)}
+<h2 id="states">States</h2>
+<div class="table-wrap"><table><thead><tr><th>State</th><th>Terminal</th><th>Meaning</th></tr></thead><tbody>
+${Object.entries(stateMachine.states)
+  .map(([name, st]) => `<tr><td>${code(name)}</td><td>${st.terminal ? 'yes' : 'no'}</td><td>${renderInline(st.description)}</td></tr>`)
+  .join('\n')}
+</tbody></table></div>
 <h2 id="transitions">Transitions</h2>
 <div class="table-wrap"><table><thead><tr><th>Id</th><th>From</th><th>To</th><th>Trigger</th><th>Guard</th><th>Webhook</th></tr></thead><tbody>
 ${rows.join('\n')}

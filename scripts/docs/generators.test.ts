@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { errorCatalog, stateMachine, variants, webhookDelivery } from '../../generated/contract.ts';
 import { docsBundle, stripInternal } from './bundle.ts';
-import { diffBundles } from './diff.ts';
-import { errorRows, unroutedCodes } from './errors.ts';
+import { diffBundles, renderDifferencesPage, specTree } from './diff.ts';
+import { errorRows, renderErrorsPage, unroutedCodes } from './errors.ts';
 import { flattenFields, loadEvents, retryRows } from './events.ts';
 import { renderPage, BASE_NAV } from './html.ts';
 import { contractLimits, requestLimitRows } from './limits.ts';
-import { renderMarkdown } from './commonmark.ts';
+import { markdownText, renderInline, renderMarkdown } from './commonmark.ts';
 import { edgesOf, renderStateMachineKey, renderStateMachineSvg, stateMachineDot } from './state-diagram.ts';
 
 describe('error reference', () => {
@@ -158,6 +158,37 @@ describe('markdown renderer', () => {
     expect(r.html).toContain('<td><code>x|y</code></td>');
     expect(r.codeBlocks[0]).toMatchObject({ lang: 'json', info: 'json op=x part=request', code: '{"a":1}' });
     expect(() => renderMarkdown('```\nopen')).toThrow(/unclosed/);
+  });
+  it('keeps only relative, http(s) and mailto links in every spelling, and renders no image', () => {
+    const { html } = renderMarkdown(
+      '[a](data:text/html,x) [b](VBScript:x) [c](&#106;avascript:x) [c2](java\tscript:x) <javascript:alert(1)> [d](mailto:a@b.c) [e](https://x.example/) [f](guide-checkout.html#step) ![i](https://x.example/i.png)',
+    );
+    const hrefs = [...html.matchAll(/href="([^"]*)"/g)].map((m) => m[1]);
+    expect(hrefs.filter((h) => !/^(mailto:|https:|guide-checkout)/.test(h ?? ''))).toEqual([]);
+    expect(hrefs).toEqual(['mailto:a@b.c', 'https://x.example/', 'guide-checkout.html#step', 'https://x.example/i.png']);
+    expect(html).not.toContain('<img');
+    expect(renderInline('The session `total` <b>x</b> **is** missing')).toBe('The session <code>total</code> &lt;b&gt;x&lt;/b&gt; <strong>is</strong> missing');
+    expect(markdownText('outcome is `success` and **now**')).toBe('outcome is success and now');
+  });
+});
+
+describe('Markdown from the spec is rendered, not shown', () => {
+  /** Page text outside code blocks and code spans. */
+  const prose = (html: string) => html.replace(/<pre>[\s\S]*?<\/pre>|<code[^>]*>[\s\S]*?<\/code>/g, '').replace(/<[^>]+>/g, '');
+  it('error conditions', () => {
+    const html = renderErrorsPage();
+    expect(prose(html)).not.toMatch(/`|\*\*/);
+    expect(html).toContain('The session <code>total</code> is missing');
+  });
+  it('the V1/V2 page: descriptions rendered, examples kept as JSON data', () => {
+    const html = renderDifferencesPage(docsBundle(1), docsBundle(2));
+    expect(prose(html)).not.toMatch(/`|\*\*/);
+    expect(html).toContain('Only Moroccan dirham (<code>MAD</code>) is supported.');
+    expect(specTree({ description: 'Use `a`', example: { description: '`raw`' }, enum: ['X', 'Y'], summary: 'S' })).toBe(
+      '<ul class="spec-tree"><li><span class="key">description</span> <div class="md"><p>Use <code>a</code></p>\n</div></li>' +
+        '<li><span class="key">example</span> <pre><code class="language-json">{\n  &quot;description&quot;: &quot;`raw`&quot;\n}</code></pre></li>' +
+        '<li><span class="key">enum</span> <code>&quot;X&quot;</code>, <code>&quot;Y&quot;</code></li><li><span class="key">summary</span> S</li></ul>',
+    );
   });
 });
 
