@@ -16,9 +16,9 @@ import { renderErrorsPage } from './errors.ts';
 import { renderEventsPage } from './events.ts';
 import { BASE_NAV, type NavEntry, code, escapeHtml, renderNav, renderPage } from './html.ts';
 import { renderLimitsPage } from './limits.ts';
-import { renderInline, renderMarkdown } from './markdown.ts';
+import { renderInline, renderMarkdown } from './commonmark.ts';
 import { listOperations } from './samples.ts';
-import { renderStateMachineSvg } from './state-machine-svg.ts';
+import { renderStateMachineKey, renderStateMachineSvg } from './state-diagram.ts';
 
 const run = promisify(execFile);
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -88,8 +88,8 @@ path, schema, error code and webhook except what is listed below.</p>
 <ul>${servers.map((s) => `<li>${code(s.url)} — ${escapeHtml(s.description ?? '')}</li>`).join('')}</ul>`;
 }
 
-function stateMachinePage(): string {
-  const svg = renderStateMachineSvg(stateMachine);
+async function stateMachinePage(): Promise<string> {
+  const svg = await renderStateMachineSvg(stateMachine);
   const rows = stateMachine.transitions.map(
     (t) =>
       `<tr><td>${code(t.id)}</td><td>${escapeHtml(t.from ? t.from.join(', ') : '(creation)')}</td><td>${escapeHtml(t.to)}</td><td>${code(t.trigger.operationId)} <span class="muted">${escapeHtml(t.trigger.kind)}</span></td><td>${renderInline(t.guard)}</td><td>${t.emits ? `<a href="events.html#${escapeHtml(t.emits)}">${code(t.emits)}</a>` : '—'}</td></tr>`,
@@ -99,6 +99,13 @@ function stateMachinePage(): string {
 expires ${stateMachine.paymentWindow.defaultSeconds / 60} minutes after <code>createdAt</code> by default (${escapeHtml(stateMachine.paymentWindow.decision)}).
 Only <code>APPROVED</code> (and later <code>COMPLETED</code>) means paid.</p>
 <div class="diagram">${svg}</div>
+${renderStateMachineKey(stateMachine)}
+<h2 id="states">States</h2>
+<div class="table-wrap"><table><thead><tr><th>State</th><th>Terminal</th><th>Meaning</th></tr></thead><tbody>
+${Object.entries(stateMachine.states)
+  .map(([name, st]) => `<tr><td>${code(name)}</td><td>${st.terminal ? 'yes' : 'no'}</td><td>${renderInline(st.description)}</td></tr>`)
+  .join('\n')}
+</tbody></table></div>
 <h2 id="transitions">Transitions</h2>
 <div class="table-wrap"><table><thead><tr><th>Id</th><th>From</th><th>To</th><th>Trigger</th><th>Guard</th><th>Webhook</th></tr></thead><tbody>
 ${rows.join('\n')}
@@ -192,7 +199,7 @@ export async function buildDocs(outDir = DEFAULT_OUT_DIR): Promise<BuildResult> 
   await page('events.html', 'Webhook events', await renderEventsPage());
   await page('errors.html', 'Errors', renderErrorsPage());
   await page('limits.html', 'Limits', renderLimitsPage());
-  await page('state-machine.html', 'Transaction state machine', stateMachinePage());
+  await page('state-machine.html', 'Transaction state machine', await stateMachinePage());
   await page('differences.html', 'Variant 1 vs Variant 2', renderDifferencesPage(v1, v2));
   const decisions = renderMarkdown((await readFile(path.join(SPEC_DIR, 'DECISIONS.md'), 'utf8')).replace(/^#\s+.*\n/, ''));
   await page('decisions.html', 'Decisions', decisions.html);

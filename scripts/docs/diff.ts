@@ -1,9 +1,9 @@
 /**
  * What differs between Variant 1 and Variant 2, computed by diffing the two docs bundles:
  * operations present in one only, operations that differ, and components (schemas, responses, …)
- * that are in one only or differ, each shown side by side.
+ * that are in one only or differ, each shown side by side as a tree with its descriptions rendered.
  */
-import YAML from 'yaml';
+import { renderMarkdown } from './commonmark.ts';
 import { code, escapeHtml, table } from './html.ts';
 import { listOperations } from './samples.ts';
 
@@ -70,10 +70,36 @@ export function diffBundles(v1: Json, v2: Json): Difference[] {
   return out;
 }
 
-function yamlBlock(value: unknown): string {
-  return value === undefined
-    ? '<p class="muted">absent in this variant</p>'
-    : `<pre><code class="language-yaml">${escapeHtml(YAML.stringify(value, { lineWidth: 0 }))}</code></pre>`;
+/** Keys whose value is data (examples, defaults), shown as JSON rather than read as spec. */
+const DATA_KEYS = new Set(['example', 'value', 'default', 'const', 'enum', 'x-codeSamples']);
+
+/**
+ * A spec fragment as a nested list: keys in code, scalars in code, and every `description` (Markdown
+ * in OpenAPI) rendered, so no Markdown source shows; data (examples, defaults) stays JSON.
+ */
+export function specTree(value: unknown, key = ''): string {
+  if (value !== null && typeof value === 'object' && (DATA_KEYS.has(key) || (key === 'examples' && Array.isArray(value)))) {
+    if (Array.isArray(value) && value.every((v) => v === null || typeof v !== 'object')) return value.map((v) => code(JSON.stringify(v))).join(', ');
+    return `<pre><code class="language-json">${escapeHtml(JSON.stringify(value, null, 2))}</code></pre>`;
+  }
+  if (typeof value === 'string') {
+    if (key === 'description') return `<div class="md">${renderMarkdown(value).html}</div>`;
+    if (key === 'summary' || key === 'title') return escapeHtml(value);
+    return code(value);
+  }
+  if (value === null || typeof value !== 'object') return code(JSON.stringify(value));
+  if (Array.isArray(value)) {
+    if (value.length === 0) return code('[]');
+    if (value.every((v) => v === null || typeof v !== 'object')) return value.map((v) => specTree(v)).join(', ');
+    return `<ol class="spec-tree">${value.map((v) => `<li>${specTree(v)}</li>`).join('')}</ol>`;
+  }
+  const entries = Object.entries(value as Json);
+  if (entries.length === 0) return code('{}');
+  return `<ul class="spec-tree">${entries.map(([k, v]) => `<li><span class="key">${escapeHtml(k)}</span> ${specTree(v, k)}</li>`).join('')}</ul>`;
+}
+
+function sideBlock(value: unknown): string {
+  return value === undefined ? '<p class="muted">absent in this variant</p>' : `<div class="spec-pane">${specTree(value)}</div>`;
 }
 
 const CHANGE_LABEL = { 'only-v1': 'Variant 1 only', 'only-v2': 'Variant 2 only', differs: 'differs' } as const;
@@ -89,7 +115,7 @@ export function renderDifferencesPage(v1: Json, v2: Json): string {
     .map(
       (d) => `<section class="diff" id="${escapeHtml(anchor(d.name))}">
 <h3>${code(d.name)} <span class="badge">${escapeHtml(CHANGE_LABEL[d.change])}</span></h3>
-<div class="side-by-side"><div><h4>Variant 1</h4>${yamlBlock(d.v1)}</div><div><h4>Variant 2</h4>${yamlBlock(d.v2)}</div></div>
+<div class="side-by-side"><div><h4>Variant 1</h4>${sideBlock(d.v1)}</div><div><h4>Variant 2</h4>${sideBlock(d.v2)}</div></div>
 </section>`,
     )
     .join('\n');

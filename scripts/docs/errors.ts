@@ -2,8 +2,10 @@
  * The error reference: one row per (operation, error code) that the operation declares, in either
  * variant, with the catalogue's status and condition (`errorCatalog` + `variants.vN.operations[].errors`
  * of generated/contract.ts), plus the codes no operation declares (answered by the router itself).
+ * Conditions are the catalogue's Markdown descriptions, rendered.
  */
 import { errorCatalog, variants } from '../../generated/contract.ts';
+import { renderInline } from './commonmark.ts';
 import { code, escapeHtml, table } from './html.ts';
 
 export interface ErrorRow {
@@ -98,7 +100,7 @@ export function renderErrorsPage(): string {
       .map(([c, e]) => [
         String(e.status),
         `<code id="code-${escapeHtml(c)}">${escapeHtml(c)}</code>`,
-        escapeHtml(e.description),
+        renderInline(e.description),
         unrouted.includes(c)
           ? '<span class="muted">any request that matches no operation (answered by the router)</span>'
           : (byCode.get(c) ?? []).map((r) => code(`${r.method} ${r.path}`)).join('<br>'),
@@ -107,7 +109,7 @@ export function renderErrorsPage(): string {
   );
   const detail = table(
     ['Status', 'Code', 'Condition', 'Endpoint'],
-    rows.map((r) => [String(r.status), code(r.code), escapeHtml(r.condition), endpointCell(r)]),
+    rows.map((r) => [String(r.status), code(r.code), renderInline(r.condition), endpointCell(r)]),
     'errors-by-endpoint',
   );
   return `<p>Every error answer has the body <code>{ "error": { "code", "message" } }</code> (ADR-001), plus

@@ -6,7 +6,7 @@
 import { webhookDelivery } from '../../generated/contract.ts';
 import { parseAsyncApi } from '../lib/spec.ts';
 import { code, escapeHtml, table } from './html.ts';
-import { renderInline } from './markdown.ts';
+import { renderInline, renderMarkdown } from './commonmark.ts';
 
 type Json = Record<string, unknown>;
 
@@ -156,11 +156,7 @@ ${e.example === undefined ? '' : `<h3>Example body</h3>\n<pre><code class="langu
 </section>`,
     )
     .join('\n');
-  return `<p>${description
-    .trim()
-    .split(/\n\s*\n/)
-    .map((p) => renderInline(p.replace(/\s*\n\s*/g, ' ')))
-    .join('</p>\n<p>')}</p>
+  return `${renderMarkdown(description).html}
 <p>Events, in both variants: ${events.map((e) => `<a href="#${escapeHtml(e.name)}"><code>${escapeHtml(e.name)}</code></a>`).join(', ')}.</p>
 <h2 id="verify">How to verify a webhook</h2>
 <ol>

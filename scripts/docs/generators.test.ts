@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { errorCatalog, stateMachine, variants, webhookDelivery } from '../../generated/contract.ts';
 import { docsBundle, stripInternal } from './bundle.ts';
-import { diffBundles } from './diff.ts';
-import { errorRows, unroutedCodes } from './errors.ts';
+import { diffBundles, renderDifferencesPage, specTree } from './diff.ts';
+import { errorRows, renderErrorsPage, unroutedCodes } from './errors.ts';
 import { flattenFields, loadEvents, retryRows } from './events.ts';
 import { renderPage, BASE_NAV } from './html.ts';
 import { contractLimits, requestLimitRows } from './limits.ts';
-import { renderMarkdown } from './markdown.ts';
-import { edgesOf, renderStateMachineSvg } from './state-machine-svg.ts';
+import { markdownText, renderInline, renderMarkdown } from './commonmark.ts';
+import { edgesOf, renderStateMachineKey, renderStateMachineSvg, stateMachineDot } from './state-diagram.ts';
 
 describe('error reference', () => {
   const rows = errorRows();
@@ -63,40 +63,80 @@ describe('limits', () => {
   });
 });
 
-describe('state machine SVG', () => {
-  const svg = renderStateMachineSvg(stateMachine);
-  it('has a node per state, an edge per (from, transition), a label per edge, a line per rejection', () => {
-    const nodes = [...svg.matchAll(/<g class="node[^"]*" data-state="([^"]+)"/g)].map((m) => m[1]);
+describe('state machine SVG (Graphviz)', async () => {
+  const svg = await renderStateMachineSvg(stateMachine);
+  /** Each edge group Graphviz drew: its attributes and its content (title, path, arrowhead, label). */
+  const edgeGroups = (doc: string) =>
+    [...doc.matchAll(/<g id="sm_e\d+" class="(edge[^"]*)" data-transition="([^"]+)" data-from="([^"]+)" data-to="([^"]+)"[^>]*>([\s\S]*?)<\/g>/g)].map((m) => ({
+      cls: m[1] ?? '',
+      transition: m[2] ?? '',
+      from: m[3] ?? '',
+      to: m[4] ?? '',
+      body: m[5] ?? '',
+    }));
+  it('has a node per state, an edge per (from, transition) with its label, and is a static SVG', () => {
+    const nodes = [...svg.matchAll(/<g id="sm_n\d+" class="node[^"]*" data-state="([^"]+)"/g)].map((m) => m[1]);
     expect(nodes.sort()).toEqual(Object.keys(stateMachine.states).sort());
-    const edges = [...svg.matchAll(/<g class="edge" data-transition="([^"]+)"/g)].map((m) => m[1]);
+    const edges = edgeGroups(svg);
     expect(edges.length).toBe(edgesOf(stateMachine).length);
-    expect(new Set(edges)).toEqual(new Set(stateMachine.transitions.map((t) => t.id)));
-    for (const t of stateMachine.transitions) {
-      const label = new RegExp(`data-transition="${t.id}">[\\s\\S]*?${t.trigger.operationId}[\\s\\S]*?${t.emits ? `emits ${t.emits.replace('.', '\\.')}` : 'no webhook'}`);
-      expect(svg).toMatch(label);
+    expect(new Set(edges.map((e) => e.transition))).toEqual(new Set(stateMachine.transitions.map((t) => t.id)));
+    for (const e of edges) {
+      const t = stateMachine.transitions.find((x) => x.id === e.transition);
+      const text = [...e.body.matchAll(/<text[^>]*>([^<]*)<\/text>/g)].map((m) => m[1]).join(' ');
+      expect(text, e.transition).toContain(t?.trigger.operationId);
+      expect(text, e.transition).toContain(t?.emits ? `emits ${t.emits}` : 'no webhook');
     }
-    expect([...svg.matchAll(/<g class="rejection"/g)].length).toBe(stateMachine.rejections.length);
+    expect(svg).toMatch(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg" class="state-machine" role="img" aria-labelledby="sm-title" viewBox="[\d. ]+" width="\d+" height="\d+">/);
+    expect(svg).not.toMatch(/<script|<style|<image|<foreignObject|xlink:href|<!DOCTYPE|<\?xml/);
+    expect([...renderStateMachineKey(stateMachine).matchAll(/<li class="rejection"/g)].length).toBe(stateMachine.rejections.length);
   });
-  it('follows the input: one more transition gives one more edge', () => {
+  it('distinguishes terminal states (double border) and webhook-emitting edges (solid, accent) from the others (dashed)', () => {
+    for (const [name, st] of Object.entries(stateMachine.states)) {
+      const g = new RegExp(`<g id="sm_n\\d+" class="([^"]*)" data-state="${name}">([\\s\\S]*?)</g>`).exec(svg);
+      expect(g?.[1]?.split(' ').includes('terminal'), name).toBe(st.terminal);
+      expect((g?.[2]?.match(/<path /g) ?? []).length, name).toBe(st.terminal ? 2 : 1);
+    }
+    for (const e of edgeGroups(svg)) {
+      const t = stateMachine.transitions.find((x) => x.id === e.transition);
+      expect(e.cls.split(' ').includes('emits'), e.transition).toBe(Boolean(t?.emits));
+      expect(/<path [^>]*stroke-dasharray/.test(e.body), e.transition).toBe(!t?.emits);
+    }
+    expect(svg).toMatch(/<g id="sm_start" class="start" data-node="start">/);
+  });
+  it('follows the input: one more transition gives one more edge', async () => {
     const more = {
       ...stateMachine,
       transitions: [...stateMachine.transitions, { id: 'x', from: ['EXPIRED'], to: 'PENDING', trigger: { kind: 'system', operationId: 'revive' }, emits: null }],
     };
-    expect([...renderStateMachineSvg(more).matchAll(/<g class="edge" /g)].length).toBe(edgesOf(stateMachine).length + 1);
+    expect(edgeGroups(await renderStateMachineSvg(more)).length).toBe(edgesOf(stateMachine).length + 1);
+    expect(stateMachineDot(more)).toContain('revive');
   });
-  it('labels do not overlap each other', () => {
-    const boxes = [...svg.matchAll(/<g class="edge-label"[^>]*>(?:<line[^>]*\/>)?<rect x="([\d.-]+)" y="([\d.-]+)" width="([\d.]+)" height="([\d.]+)"/g)].map((m) =>
-      m.slice(1, 5).map(Number),
+  /** Label text boxes from the SVG: monospace, 0.6 em a character (0.62 with a margin); line box 1.2 em. */
+  const labelBoxes = (doc: string) =>
+    edgeGroups(doc).flatMap((e, k) =>
+      [...e.body.matchAll(/<text[^>]* text-anchor="(\w+)" x="([\d.-]+)" y="([\d.-]+)"[^>]*font-size="([\d.]+)"[^>]*>([^<]*)<\/text>/g)].map((m) => {
+        const size = Number(m[4]);
+        const w = (m[5] ?? '').length * size * 0.62;
+        const x = Number(m[2]) - (m[1] === 'middle' ? w / 2 : m[1] === 'end' ? w : 0);
+        return { edge: k, x, y: Number(m[3]) - size, w, h: size * 1.2 };
+      }),
     );
-    expect(boxes.length).toBe(edgesOf(stateMachine).length);
-    for (let i = 0; i < boxes.length; i++) {
-      for (let j = i + 1; j < boxes.length; j++) {
-        const [ax, ay, aw, ah] = boxes[i] as number[];
-        const [bx, by, bw, bh] = boxes[j] as number[];
-        const overlap = ax! < bx! + bw! && bx! < ax! + aw! && ay! < by! + bh! && by! < ay! + ah!;
-        expect(overlap, `labels ${i} and ${j}`).toBe(false);
-      }
-    }
+  const overlapping = (boxes: ReturnType<typeof labelBoxes>) =>
+    boxes.flatMap((a, i) =>
+      boxes
+        .slice(i + 1)
+        .filter((b) => a.edge !== b.edge && a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h)
+        .map((b) => `labels of edges ${a.edge} and ${b.edge}`),
+    );
+  it('labels do not overlap each other (boxes from the SVG text positions, font size and length)', () => {
+    const boxes = labelBoxes(svg);
+    expect(boxes.length).toBe(2 * edgesOf(stateMachine).length);
+    expect(overlapping(boxes)).toEqual([]);
+    // The check can fail: the first edge's label moved onto the second's is caught.
+    const [first, second] = edgeGroups(svg);
+    const at = /<text[^>]* x="([\d.-]+)" y="([\d.-]+)"/.exec(second?.body ?? '');
+    const moved = svg.replace(first?.body ?? '', (first?.body ?? '').replace(/ x="[\d.-]+" y="[\d.-]+"/g, ` x="${at?.[1]}" y="${at?.[2]}"`));
+    expect(overlapping(labelBoxes(moved)).length).toBeGreaterThan(0);
   });
 });
 
@@ -112,12 +152,43 @@ describe('markdown renderer', () => {
     expect(html).toContain('<code>&lt;i&gt;</code>');
   });
   it('renders headings, lists with continuation lines, tables and fences with info', () => {
-    const r = renderMarkdown('## ADR-001 — One\n- **Context.** a\n  b\n- c\n\n| A | B |\n|---|---|\n| `x|y` | 2 |\n\n```json op=x part=request\n{"a":1}\n```\n');
+    const r = renderMarkdown('## ADR-001 — One\n- **Context.** a\n  b\n- c\n\n| A | B |\n|---|---|\n| `x\\|y` | 2 |\n\n```json op=x part=request\n{"a":1}\n```\n');
     expect(r.headings[0]).toMatchObject({ level: 2, id: 'adr-001-one' });
     expect(r.html).toContain('<li><strong>Context.</strong> a b</li>');
     expect(r.html).toContain('<td><code>x|y</code></td>');
     expect(r.codeBlocks[0]).toMatchObject({ lang: 'json', info: 'json op=x part=request', code: '{"a":1}' });
     expect(() => renderMarkdown('```\nopen')).toThrow(/unclosed/);
+  });
+  it('keeps only relative, http(s) and mailto links in every spelling, and renders no image', () => {
+    const { html } = renderMarkdown(
+      '[a](data:text/html,x) [b](VBScript:x) [c](&#106;avascript:x) [c2](java\tscript:x) <javascript:alert(1)> [d](mailto:a@b.c) [e](https://x.example/) [f](guide-checkout.html#step) ![i](https://x.example/i.png)',
+    );
+    const hrefs = [...html.matchAll(/href="([^"]*)"/g)].map((m) => m[1]);
+    expect(hrefs.filter((h) => !/^(mailto:|https:|guide-checkout)/.test(h ?? ''))).toEqual([]);
+    expect(hrefs).toEqual(['mailto:a@b.c', 'https://x.example/', 'guide-checkout.html#step', 'https://x.example/i.png']);
+    expect(html).not.toContain('<img');
+    expect(renderInline('The session `total` <b>x</b> **is** missing')).toBe('The session <code>total</code> &lt;b&gt;x&lt;/b&gt; <strong>is</strong> missing');
+    expect(markdownText('outcome is `success` and **now**')).toBe('outcome is success and now');
+  });
+});
+
+describe('Markdown from the spec is rendered, not shown', () => {
+  /** Page text outside code blocks and code spans. */
+  const prose = (html: string) => html.replace(/<pre>[\s\S]*?<\/pre>|<code[^>]*>[\s\S]*?<\/code>/g, '').replace(/<[^>]+>/g, '');
+  it('error conditions', () => {
+    const html = renderErrorsPage();
+    expect(prose(html)).not.toMatch(/`|\*\*/);
+    expect(html).toContain('The session <code>total</code> is missing');
+  });
+  it('the V1/V2 page: descriptions rendered, examples kept as JSON data', () => {
+    const html = renderDifferencesPage(docsBundle(1), docsBundle(2));
+    expect(prose(html)).not.toMatch(/`|\*\*/);
+    expect(html).toContain('Only Moroccan dirham (<code>MAD</code>) is supported.');
+    expect(specTree({ description: 'Use `a`', example: { description: '`raw`' }, enum: ['X', 'Y'], summary: 'S' })).toBe(
+      '<ul class="spec-tree"><li><span class="key">description</span> <div class="md"><p>Use <code>a</code></p>\n</div></li>' +
+        '<li><span class="key">example</span> <pre><code class="language-json">{\n  &quot;description&quot;: &quot;`raw`&quot;\n}</code></pre></li>' +
+        '<li><span class="key">enum</span> <code>&quot;X&quot;</code>, <code>&quot;Y&quot;</code></li><li><span class="key">summary</span> S</li></ul>',
+    );
   });
 });
 

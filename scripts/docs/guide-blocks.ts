@@ -3,7 +3,7 @@
  * webhook body, and the JSON Schema pointer (into the bundled document) each must match.
  * Fence info: `json op=<operationId> part=request|<status> [variant=1|2]` or `json webhook=<event>`.
  */
-import { renderMarkdown, type CodeBlock } from './markdown.ts';
+import { renderMarkdown, type CodeBlock } from './commonmark.ts';
 
 type Json = Record<string, unknown>;
 

@@ -1,7 +1,8 @@
 /**
  * The built site in headless Debian Chromium (playwright-core, one browser): every page loads with
  * no console error, no page error and no request leaving the site; the reference pages show every
- * operation; the errors page every code; the state-machine SVG renders. Screenshots are kept in
+ * operation; the errors page every code; no page shows Markdown syntax outside code; the state
+ * diagram renders with no label overlapping a label, a state or an arrow. Screenshots are kept in
  * .artifacts/docs-screenshots/. The site is served under /docs/ (as the reference server does) and
  * the landing page is also opened from disk.
  */
@@ -18,7 +19,7 @@ import { ROOT } from '../lib/paths.ts';
 import { BUILD_INFO, DEFAULT_OUT_DIR, buildDocs } from './build.ts';
 import { docsBundle } from './bundle.ts';
 import { listOperations } from './samples.ts';
-import { edgesOf } from './state-machine-svg.ts';
+import { edgesOf } from './state-diagram.ts';
 
 const OUT = DEFAULT_OUT_DIR;
 const SHOTS = path.join(ROOT, '.artifacts', 'docs-screenshots');
@@ -115,6 +116,71 @@ async function open(url: string, settle?: (page: Page) => Promise<void>): Promis
   return { page, problems };
 }
 
+/**
+ * Runs in the page (self-contained): the geometry of the state diagram in screen pixels. A label is
+ * the text of one edge; it must not intersect another label, a state, or any arrow (its line sampled
+ * every 2 px, and its arrowhead). Also the smallest rendered font size of any diagram text, whether
+ * each state's name lies inside its shape, and whether the diagram fits its box without scrolling.
+ */
+function diagramGeometry(): { labels: number; problems: string[]; minFontPx: number; fits: boolean } {
+  type Box = { x: number; y: number; w: number; h: number };
+  const svg = document.querySelector('svg.state-machine') as SVGSVGElement;
+  const box = (r: DOMRect): Box => ({ x: r.x, y: r.y, w: r.width, h: r.height });
+  const union = (bs: Box[]): Box => {
+    const x = Math.min(...bs.map((b) => b.x));
+    const y = Math.min(...bs.map((b) => b.y));
+    return { x, y, w: Math.max(...bs.map((b) => b.x + b.w)) - x, h: Math.max(...bs.map((b) => b.y + b.h)) - y };
+  };
+  const hit = (a: Box, b: Box) => a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+  const inside = (p: { x: number; y: number }, b: Box) => p.x > b.x + 0.5 && p.x < b.x + b.w - 0.5 && p.y > b.y + 0.5 && p.y < b.y + b.h - 0.5;
+  const labels = [...svg.querySelectorAll('g[data-transition]')]
+    .filter((g) => g.querySelector('text'))
+    .map((g, i) => ({ name: `${g.getAttribute('data-transition')}#${i}`, box: union([...g.querySelectorAll('text')].map((t) => box(t.getBoundingClientRect()))) }));
+  const shapes = 'path, rect, ellipse, circle, polygon';
+  const nodes = [...svg.querySelectorAll('g.node, g.start')].map((g) => ({
+    name: g.getAttribute('data-state') ?? 'start',
+    box: union([...g.querySelectorAll(shapes)].map((s) => box(s.getBoundingClientRect()))),
+    text: [...g.querySelectorAll('text')].map((t) => box(t.getBoundingClientRect())),
+  }));
+  const problems: string[] = [];
+  labels.forEach((a, i) => {
+    for (const b of labels.slice(i + 1)) if (hit(a.box, b.box)) problems.push(`label ${a.name} overlaps label ${b.name}`);
+    for (const n of nodes) if (hit(a.box, n.box)) problems.push(`label ${a.name} overlaps state ${n.name}`);
+  });
+  for (const n of nodes) for (const t of n.text) if (!(t.x >= n.box.x && t.x + t.w <= n.box.x + n.box.w)) problems.push(`state ${n.name}: name outside its shape`);
+  for (const g of svg.querySelectorAll('g.edge[data-transition]')) {
+    const arrow = `${g.getAttribute('data-transition')} (${g.getAttribute('data-from')} → ${g.getAttribute('data-to')})`;
+    const crossed = new Set<string>();
+    for (const p of g.querySelectorAll('path')) {
+      const m = p.getScreenCTM();
+      if (!m) continue;
+      for (let d = 0, len = p.getTotalLength(); d <= len; d += 2) {
+        const q = new DOMPoint(p.getPointAtLength(d).x, p.getPointAtLength(d).y).matrixTransform(m);
+        for (const l of labels) if (inside(q, l.box)) crossed.add(l.name);
+      }
+    }
+    for (const head of g.querySelectorAll('polygon')) for (const l of labels) if (hit(box(head.getBoundingClientRect()), l.box)) crossed.add(l.name);
+    for (const l of crossed) problems.push(`arrow ${arrow} crosses label ${l}`);
+  }
+  const scale = svg.getScreenCTM()?.a ?? 1;
+  const minFontPx = Math.min(...[...svg.querySelectorAll('text')].map((t) => parseFloat(getComputedStyle(t).fontSize) * scale));
+  const frame = svg.parentElement as HTMLElement;
+  return { labels: labels.length, problems, minFontPx, fits: frame.scrollWidth <= frame.clientWidth };
+}
+
+/** Runs in the page: text outside code that still looks like Markdown (backticks, **, __, ~~, ](, # heading). */
+function visibleMarkdown(): string[] {
+  const out: string[] = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    const el = n.parentElement;
+    if (!el || el.closest('pre, code, script, style, textarea')) continue;
+    const t = n.textContent ?? '';
+    if (/`|\*\*|__|~~|\]\(|^\s*#{1,6}\s/m.test(t)) out.push(`${el.tagName.toLowerCase()}: ${t.trim().slice(0, 160)}`);
+  }
+  return out;
+}
+
 describe('docs site in Chromium', () => {
   it('was built with every page', () => {
     for (const p of ['index.html', 'v1.html', 'v2.html', 'events.html', 'errors.html', 'limits.html', 'state-machine.html', 'decisions.html', 'differences.html']) {
@@ -201,8 +267,29 @@ describe('docs site in Chromium', () => {
       const b = await svg.locator(`g.edge[data-transition="${t.id}"] path`).first().boundingBox();
       expect(b && b.width > 0, t.id).toBe(true);
     }
-    expect(await svg.locator('g.rejection').count()).toBe(stateMachine.rejections.length);
+    expect(await page.locator('ul.rejections li.rejection').count()).toBe(stateMachine.rejections.length);
+    // Kept as an artifact: the diagram as a merchant sees it.
     await svg.screenshot({ path: path.join(SHOTS, 'state-machine-svg.png') });
     await page.close();
   });
+
+  it('the state diagram: no label overlaps another label, a state or an arrow; every text is readable at the page width', async () => {
+    const { page } = await open(`${base}state-machine.html`);
+    const g = await page.evaluate(diagramGeometry);
+    expect(g.labels).toBe(edgesOf(stateMachine).length);
+    expect(g.problems).toEqual([]);
+    expect(g.minFontPx).toBeGreaterThanOrEqual(11);
+    expect(g.fits).toBe(true);
+    await page.close();
+  });
+
+  it('no page shows literal backticks or Markdown syntax (code and code blocks aside)', async () => {
+    for (const file of pages) {
+      const { page } = await open(base + file, async (p) => {
+        if (/^v\d\.html$/.test(file)) await p.locator('#redoc').waitFor();
+      });
+      expect(await page.evaluate(visibleMarkdown), file).toEqual([]);
+      await page.close();
+    }
+  }, 90_000);
 });
