@@ -6,6 +6,9 @@ export default defineConfig({
     exclude: ['node_modules/**', 'dist/**'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
+    // expect.poll fails once its timeout passes, even when a slow attempt would have passed;
+    // a Chromium round-trip on a busy machine can take longer than the 1 s default.
+    expect: { poll: { timeout: 5_000 } },
     pool: 'forks',
     reporters: ['default'],
   },
