@@ -1,10 +1,11 @@
 /** A3 (Variant 1): verify a checkout transaction with the API key; another merchant's key reads 404. */
+import { checkoutStatusOf } from '../../generated/index.ts';
 import type { Cmd, Model, Real } from '../model.ts';
 import { pick } from '../model.ts';
 import { toCentimes } from '../spec.ts';
+import type { Status } from '../world.ts';
 
 const OP = 'verifyTransaction';
-const REPORTED: Record<string, string> = { PENDING: 'PENDING', APPROVED: 'APPROVED', CANCELED: 'CANCELED', EXPIRED: 'CANCELED', COMPLETED: 'APPROVED' };
 
 export class VerifyByKey implements Cmd {
   constructor(readonly idx: number, readonly otherMerchant: boolean) {}
@@ -18,7 +19,7 @@ export class VerifyByKey implements Cmd {
     if (this.otherMerchant) return w.expectOutcome(ex, [{ status: 404, code: 'TRANSACTION_NOT_FOUND' }]);
     w.expectOutcome(ex, [{ status: 200 }]);
     const rec = ex.json as Record<string, unknown>;
-    const reported = statuses.map((s) => REPORTED[s]);
+    const reported: string[] = statuses.map((s) => checkoutStatusOf[s as Status]);
     w.check(reported.includes(rec.status as string), OP, '$.status', `status ${rec.status}, the model expects ${reported.join(' or ')} (ADR-008)`, reported, rec.status);
     w.check(rec.id === tx.id, OP, '$.id', 'another transaction was returned', tx.id, rec.id);
     w.check(toCentimes(rec.amount) === toCentimes(tx.session!.total), OP, '$.amount', 'amount differs from the session total', tx.session!.total, rec.amount);

@@ -1,12 +1,12 @@
 /** A2: verify a checkout transaction with its session's token; another session's token, an expired or unknown one is refused. */
 import { randomUUID } from 'node:crypto';
+import { checkoutStatusOf } from '../../generated/index.ts';
 import type { Cmd, Model, Real } from '../model.ts';
 import { pick } from '../model.ts';
 import { toCentimes } from '../spec.ts';
+import type { Status } from '../world.ts';
 
 const OP = 'getTransactionStatusBySessionToken';
-/** ADR-008: how the verification flow reports internal statuses. */
-const REPORTED: Record<string, string> = { PENDING: 'PENDING', APPROVED: 'APPROVED', CANCELED: 'CANCELED', EXPIRED: 'CANCELED', COMPLETED: 'APPROVED' };
 
 export class VerifyByToken implements Cmd {
   constructor(readonly idx: number, readonly token: 'own' | 'other-session' | 'garbage' | 'missing-transaction') {}
@@ -41,7 +41,7 @@ export class VerifyByToken implements Cmd {
     w.expectOutcome(ex, allowed);
     if (ex.status !== 200) return;
     const rec = ex.json as Record<string, unknown>;
-    const reported = statuses.map((st) => REPORTED[st]);
+    const reported: string[] = statuses.map((st) => checkoutStatusOf[st as Status]);
     w.check(reported.includes(rec.status as string), OP, '$.status', `status ${rec.status}, the model expects ${reported.join(' or ')} (ADR-008)`, reported, rec.status);
     w.check(rec.transaction_id === tx.id, OP, '$.transaction_id', 'another transaction was returned', tx.id, rec.transaction_id);
     w.check(toCentimes(rec.amount) === toCentimes(s.total), OP, '$.amount', `amount ${rec.amount} for a session of ${s.total}`, s.total, rec.amount);
