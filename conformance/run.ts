@@ -68,12 +68,12 @@ export async function runSuite(opts: SuiteOptions): Promise<SuiteResult> {
   }
   try {
     if (w.sandbox) {
-      const c = await w.client.call('sandboxGetClock', { headers: { 'X-API-Key': opts.apiKey } });
+      const c = await w.client.call('sandboxGetClock', { headers: w.auth('sandboxGetClock', opts.apiKey) });
       if (c.status !== 200) throw new SetupError(`GET /api/v1/sandbox/clock answered ${c.status}: the sandbox profile needs the sandbox endpoints and a test key`);
       w.suiteStartIso = (c.json as { now: string }).now;
       // Settle what earlier runs left: their transactions expire, tokens lapse, the rate window resets.
       const drain = opts.paymentWindowSeconds + tokenLifetimeSeconds + w.rateLimit().windowSeconds;
-      const a = await w.client.call('sandboxAdvanceClock', { headers: { 'X-API-Key': opts.apiKey }, body: { seconds: drain } });
+      const a = await w.client.call('sandboxAdvanceClock', { headers: w.auth('sandboxAdvanceClock', opts.apiKey), body: { seconds: drain } });
       if (a.status !== 200) throw new SetupError(`POST /api/v1/sandbox/clock/advance answered ${a.status}`);
       w.clockBase = (a.json as { offsetSeconds: number }).offsetSeconds;
       w.suiteStartIso = (a.json as { now: string }).now;
@@ -183,7 +183,7 @@ async function preflight(w: World): Promise<void> {
   for (const who of ['main', 'other'] as const) {
     let ex: Exchange;
     try {
-      ex = await w.client.call('getPartnerTransaction', { pathParams: { transactionId: randomUUID() }, headers: { 'X-Api-Key': w.key(who) } });
+      ex = await w.client.call('getPartnerTransaction', { pathParams: { transactionId: randomUUID() }, headers: w.auth('getPartnerTransaction', w.key(who)) });
     } catch (e) {
       if (e instanceof ConformanceError) throw new SetupError(`the server at ${w.cfg.baseUrl} does not speak the contract: ${e.message}`);
       throw new SetupError(`cannot reach ${w.cfg.baseUrl}: ${(e as Error & { cause?: Error }).cause?.message ?? (e as Error).message}`);

@@ -5,8 +5,8 @@
  * know when exactly the server read its clock), so an expectation is certain or left open.
  */
 import { randomUUID } from 'node:crypto';
-import { stateMachine, tokenLifetimeSeconds } from '../generated/index.ts';
-import { Client, ConformanceError, type Exchange } from './http.ts';
+import { stateMachine, tokenLifetimeSeconds, variants } from '../generated/index.ts';
+import { Client, type Exchange } from './http.ts';
 import { Contract, transitionById, type Transition } from './spec.ts';
 import type { WebhookReceiver } from './webhooks.ts';
 
@@ -98,6 +98,19 @@ export class World {
 
   key(who: Who): string {
     return who === 'main' ? this.cfg.apiKey : this.cfg.otherApiKey;
+  }
+
+  /** The header an operation takes its credential in (`authHeader`, from its security scheme). */
+  authHeader(opId: string): string {
+    const ops: Record<string, { authHeader: string }> = (this.cfg.variant === 1 ? variants.v1 : variants.v2).operations;
+    const o = ops[opId];
+    if (!o) throw new Error(`operation ${opId} is not in variant ${this.cfg.variant}`);
+    return o.authHeader;
+  }
+
+  /** The credential (a merchant's key or a session token) in the operation's auth header. */
+  auth(opId: string, credential: string): Record<string, string> {
+    return { [this.authHeader(opId)]: credential };
   }
 
   rateLimit(): { limit: number; windowSeconds: number; retryAfterSeconds: number } {
@@ -239,5 +252,3 @@ export class World {
     return `cf-${randomUUID().slice(0, 18)}`;
   }
 }
-
-export { ConformanceError };

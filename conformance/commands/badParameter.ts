@@ -13,7 +13,7 @@ export class BadParameter implements Cmd {
     const byRef = this.op.includes('VendorReference');
     const value = byRef ? `-${this.value}` : `not-a-uuid-${this.value}`;
     const token = m.sessions.find((s) => w.tokenExpired(s) === 'no')?.token;
-    const headers: Record<string, string> = this.op === 'getTransactionStatusBySessionToken' ? { 'X-Session-Token': token! } : { 'X-API-Key': w.cfg.apiKey };
+    const headers = w.auth(this.op, this.op === 'getTransactionStatusBySessionToken' ? token! : w.cfg.apiKey);
     const ex = await w.client.call(this.op, { pathParams: { transactionId: value, vendorReference: value, transaction_id: value }, headers });
     w.expectOutcome(ex, [{ status: 400, code: 'VALIDATION_ERROR' }]);
   }

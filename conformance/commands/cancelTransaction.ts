@@ -15,7 +15,7 @@ export class CancelTransaction implements Cmd {
     const reader = this.otherMerchant ? (tx.who === 'main' ? 'other' : 'main') : tx.who;
     if (this.otherMerchant && m.txs.some((t) => t.who === reader && t.vendorReference === tx.vendorReference)) return;
     const statuses = w.possibleStatuses(tx);
-    const ex = await w.client.call(OP, { pathParams: { vendorReference: tx.vendorReference! }, headers: { 'X-Api-Key': w.key(reader) } });
+    const ex = await w.client.call(OP, { pathParams: { vendorReference: tx.vendorReference! }, headers: w.auth(OP, w.key(reader)) });
     if (this.otherMerchant) {
       w.expectOutcome(ex, [{ status: 404, code: 'TRANSACTION_NOT_FOUND' }]);
       return;

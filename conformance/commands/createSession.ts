@@ -14,7 +14,7 @@ export async function sendSession(m: Model, w: World, body: Json): Promise<'limi
   if (!normal.length) normal.push({ status: 200 });
   const rl = w.rateLimit();
   const allowed = limited === 'yes' ? [{ status: 429, code: 'RATE_LIMIT_EXCEEDED' }] : limited === 'no' ? normal : [...normal, { status: 429, code: 'RATE_LIMIT_EXCEEDED' }];
-  const ex = await w.client.call('createSession', { headers: { 'X-API-Key': w.cfg.apiKey }, body });
+  const ex = await w.client.call('createSession', { headers: w.auth('createSession', w.cfg.apiKey), body });
   w.expectOutcome(ex, allowed);
   w.countRate('main', ex);
   if (ex.status === 429) {

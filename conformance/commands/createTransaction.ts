@@ -33,7 +33,7 @@ export class CreateTransaction implements Cmd {
       if (duplicate) allowed.push({ status: 409, code: 'DUPLICATE_VENDOR_REFERENCE' });
       if (!allowed.length) allowed.push({ status: 201 });
     }
-    const ex = await w.client.call('createPartnerTransaction', { headers: { 'X-Service-Key': w.key(this.who) }, body });
+    const ex = await w.client.call('createPartnerTransaction', { headers: w.auth('createPartnerTransaction', w.key(this.who)), body });
     w.expectOutcome(ex, allowed);
     if (ex.status === 201) {
       checkCreated(w, ex, body);

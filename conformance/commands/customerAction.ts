@@ -15,7 +15,7 @@ export class CustomerAction implements Cmd {
     const t = transitionsOf(this.op)[0]!;
     const statuses = w.possibleStatuses(tx);
     const allowed = statuses.map((s) => rejectionOf(this.op, s) ?? { status: 200 });
-    const ex = await w.client.call(this.op, { pathParams: { transactionId: tx.id }, headers: { 'X-API-Key': w.cfg.apiKey } });
+    const ex = await w.client.call(this.op, { pathParams: { transactionId: tx.id }, headers: w.auth(this.op, w.cfg.apiKey) });
     w.expectOutcome(ex, allowed);
     if (ex.status === 200) {
       w.transition(tx, t.id);

@@ -16,7 +16,7 @@ export class GetTransaction implements Cmd {
     const param = this.by === 'id' ? 'transactionId' : 'vendorReference';
     const missingValue = this.by === 'id' ? randomUUID() : w.freshVendorRef();
     if (this.key === 'missing') {
-      const ex = await w.client.call(op, { pathParams: { [param]: missingValue }, headers: { 'X-Api-Key': w.cfg.apiKey } });
+      const ex = await w.client.call(op, { pathParams: { [param]: missingValue }, headers: w.auth(op, w.cfg.apiKey) });
       w.expectOutcome(ex, [{ status: 404, code: 'TRANSACTION_NOT_FOUND' }]);
       return;
     }
@@ -27,7 +27,7 @@ export class GetTransaction implements Cmd {
     const readerOwnsSameRef = this.by === 'vendorReference' && m.txs.some((t) => t.who === reader && t.vendorReference === value);
     if (readerOwnsSameRef) return;
     const statuses = w.possibleStatuses(tx);
-    const ex = await w.client.call(op, { pathParams: { [param]: value }, headers: { 'X-Api-Key': w.key(reader) } });
+    const ex = await w.client.call(op, { pathParams: { [param]: value }, headers: w.auth(op, w.key(reader)) });
     if (tx.kind === 'checkout') {
       // ADR: B2–B4 see partner transactions only; a checkout transaction reads as a missing one.
       w.expectOutcome(ex, [{ status: 404, code: 'TRANSACTION_NOT_FOUND' }]);
@@ -36,7 +36,7 @@ export class GetTransaction implements Cmd {
       checkRecord(w, ex, tx, statuses);
     } else {
       w.expectOutcome(ex, [{ status: 404, code: 'TRANSACTION_NOT_FOUND' }]);
-      const missing = await w.client.call(op, { pathParams: { [param]: missingValue }, headers: { 'X-Api-Key': w.key(reader) } });
+      const missing = await w.client.call(op, { pathParams: { [param]: missingValue }, headers: w.auth(op, w.key(reader)) });
       w.expectOutcome(missing, [{ status: 404, code: 'TRANSACTION_NOT_FOUND' }]);
       sameNotFound(w, ex, missing, value, missingValue);
     }

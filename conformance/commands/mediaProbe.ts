@@ -2,7 +2,6 @@
 import type { Cmd, Model, Real } from '../model.ts';
 
 export type MediaOp = 'createPartnerTransaction' | 'createSession' | 'sandboxPaySession' | 'sandboxAdvanceClock';
-const HEADER: Record<MediaOp, string> = { createPartnerTransaction: 'X-Service-Key', createSession: 'X-API-Key', sandboxPaySession: 'X-API-Key', sandboxAdvanceClock: 'X-API-Key' };
 
 export class MediaProbe implements Cmd {
   constructor(readonly mode: 'text/plain' | 'too-large' | 'malformed-json' | 'invalid', readonly op: MediaOp = 'createPartnerTransaction') {}
@@ -10,7 +9,7 @@ export class MediaProbe implements Cmd {
     return (!this.op.startsWith('sandbox') || m.world.sandbox) && (this.mode !== 'invalid' || this.op.startsWith('sandbox'));
   }
   async run(_m: Model, w: Real): Promise<void> {
-    const headers: Record<string, string> = { [HEADER[this.op]]: w.cfg.apiKey, 'Content-Type': 'application/json' };
+    const headers: Record<string, string> = { ...w.auth(this.op, w.cfg.apiKey), 'Content-Type': 'application/json' };
     let rawBody = JSON.stringify({ filler: 'x' });
     let allowed: { status: number; code?: string }[] = [{ status: 415, code: 'UNSUPPORTED_MEDIA_TYPE' }];
     if (this.mode === 'text/plain') headers['Content-Type'] = 'text/plain';

@@ -12,7 +12,7 @@ export class MissingTarget implements Cmd {
   }
   async run(m: Model, w: Real): Promise<void> {
     const id = this.otherMerchant ? pick(m.txs.filter((t) => t.who === 'other'), this.idx)!.id : randomUUID();
-    const ex = await w.client.call(this.op, { pathParams: { transactionId: id }, headers: { 'X-API-Key': w.cfg.apiKey } });
+    const ex = await w.client.call(this.op, { pathParams: { transactionId: id }, headers: w.auth(this.op, w.cfg.apiKey) });
     w.expectOutcome(ex, [{ status: 404, code: 'TRANSACTION_NOT_FOUND' }]);
   }
   toString(): string {

@@ -17,18 +17,18 @@ export class PaySession implements Cmd {
       // A session of the other merchant, paid with this merchant's key: 404 SESSION_NOT_FOUND.
       const limited = w.rateLimited('other');
       const body = { total: w.cfg.variant === 1 ? 600 : '600.00', currency: 'MAD', items: [{ id: 'a', name: 'x', price: 600, quantity: 1 }] };
-      const s = await w.client.call('createSession', { headers: { 'X-API-Key': w.cfg.otherApiKey }, body });
+      const s = await w.client.call('createSession', { headers: w.auth('createSession', w.cfg.otherApiKey), body });
       w.expectOutcome(s, limited === 'yes' ? [{ status: 429, code: 'RATE_LIMIT_EXCEEDED' }] : limited === 'no' ? [{ status: 200 }] : [{ status: 200 }, { status: 429, code: 'RATE_LIMIT_EXCEEDED' }]);
       w.countRate('other', s);
       if (s.status !== 200) return;
       const rec = s.json as Json;
       const token = (w.cfg.variant === 1 ? rec.token : rec.session_token) as string;
-      const ex = await w.client.call(OP, { headers: { 'X-API-Key': w.cfg.apiKey }, body: { session_token: token, outcome: this.outcome } });
+      const ex = await w.client.call(OP, { headers: w.auth(OP, w.cfg.apiKey), body: { session_token: token, outcome: this.outcome } });
       w.expectOutcome(ex, [{ status: 404, code: 'SESSION_NOT_FOUND' }]);
       return;
     }
     if (this.token === 'unknown') {
-      const ex = await w.client.call(OP, { headers: { 'X-API-Key': w.cfg.apiKey }, body: { session_token: `st_unknown_${this.idx}`, outcome: this.outcome } });
+      const ex = await w.client.call(OP, { headers: w.auth(OP, w.cfg.apiKey), body: { session_token: `st_unknown_${this.idx}`, outcome: this.outcome } });
       w.expectOutcome(ex, [{ status: 401, code: 'INVALID_SESSION_TOKEN' }, { status: 404, code: 'SESSION_NOT_FOUND' }]);
       return;
     }
@@ -39,7 +39,7 @@ export class PaySession implements Cmd {
     const allowed: { status: number; code?: string }[] = [];
     if (expired !== 'no') allowed.push({ status: 401, code: 'INVALID_SESSION_TOKEN' });
     if (expired !== 'yes') for (const st of statuses) allowed.push(rejectionOf('sandboxConfirmTransaction', st) ?? { status: 200 });
-    const ex = await w.client.call(OP, { headers: { 'X-API-Key': w.cfg.apiKey }, body: { session_token: s.token, outcome: this.outcome } });
+    const ex = await w.client.call(OP, { headers: w.auth(OP, w.cfg.apiKey), body: { session_token: s.token, outcome: this.outcome } });
     w.expectOutcome(ex, allowed);
     if (ex.status !== 200) {
       if (tx && ex.status === 400) w.observe(tx, statuses.includes('EXPIRED') ? 'EXPIRED' : tx.status);

@@ -15,7 +15,7 @@ export class UnknownQuery implements Cmd {
   async run(m: Model, w: Real): Promise<void> {
     const pathParams: Record<string, string> = {};
     if (this.op === 'getPartnerTransaction') pathParams.transactionId = pick(m.txs.filter((t) => t.who === 'main' && t.kind === 'partner'), this.idx)!.id;
-    const ex = await w.client.call(this.op, { pathParams, query: { [this.name]: '1' }, headers: { 'X-API-Key': w.cfg.apiKey } });
+    const ex = await w.client.call(this.op, { pathParams, query: { [this.name]: '1' }, headers: w.auth(this.op, w.cfg.apiKey) });
     w.expectOutcome(ex, [{ status: 400, code: 'VALIDATION_ERROR' }]);
     const details = (errorOf(ex)?.details ?? []) as Array<{ path?: string }>;
     const named = `query.${this.name}`;

@@ -15,7 +15,7 @@ export class VerifyByKey implements Cmd {
   async run(m: Model, w: Real): Promise<void> {
     const tx = pick(m.txs.filter((t) => t.kind === 'checkout'), this.idx)!;
     const statuses = w.possibleStatuses(tx);
-    const ex = await w.client.call(OP, { pathParams: { transactionId: tx.id }, headers: { 'X-API-Key': w.key(this.otherMerchant ? 'other' : 'main') } });
+    const ex = await w.client.call(OP, { pathParams: { transactionId: tx.id }, headers: w.auth(OP, w.key(this.otherMerchant ? 'other' : 'main')) });
     if (this.otherMerchant) return w.expectOutcome(ex, [{ status: 404, code: 'TRANSACTION_NOT_FOUND' }]);
     w.expectOutcome(ex, [{ status: 200 }]);
     const rec = ex.json as Record<string, unknown>;

@@ -19,7 +19,7 @@ export class VerifyByToken implements Cmd {
   async run(m: Model, w: Real): Promise<void> {
     if (this.token === 'missing-transaction') {
       const s = pick(m.sessions, this.idx)!;
-      const ex = await w.client.call(OP, { pathParams: { transaction_id: randomUUID() }, headers: { 'X-Session-Token': s.token } });
+      const ex = await w.client.call(OP, { pathParams: { transaction_id: randomUUID() }, headers: w.auth(OP, s.token) });
       w.expectOutcome(ex, [{ status: 404, code: 'TRANSACTION_NOT_FOUND' }, { status: 401, code: 'INVALID_SESSION_TOKEN' }]);
       return;
     }
@@ -30,7 +30,7 @@ export class VerifyByToken implements Cmd {
     if (this.token === 'other-session') token = m.sessions.find((o) => o !== s)!.token;
     const statuses = w.possibleStatuses(tx);
     const expired = w.tokenExpired(s);
-    const ex = await w.client.call(OP, { pathParams: { transaction_id: tx.id }, headers: { 'X-Session-Token': token } });
+    const ex = await w.client.call(OP, { pathParams: { transaction_id: tx.id }, headers: w.auth(OP, token) });
     if (this.token !== 'own') {
       w.expectOutcome(ex, [{ status: 401, code: 'INVALID_SESSION_TOKEN' }]);
       return;
