@@ -34,8 +34,6 @@ export interface Tx {
   sentAt: number;
   receivedAt: number;
   advAtCreation: number;
-  /** set once the server showed the record changed (updatedAt must then be set). */
-  changed: boolean;
   session?: Session;
   runId: number;
 }
@@ -70,12 +68,10 @@ export class World {
   readonly coverage = { transitions: new Set<string>(), codes: new Set<string>() };
   readonly usedVendorRefs: Record<Who, Set<string>> = { main: new Set(), other: new Set() };
   runId = 0;
-  startedAt = performance.now();
   receiver: WebhookReceiver | undefined;
   /** Deliveries already judged (index into receiver.deliveries). */
   judged = 0;
   readonly seenWebhookIds = new Map<string, string>();
-  readonly eventsSeen = new Map<string, string[]>();
   ignoredEvents = 0;
   suiteStartIso = '';
   /** offsetSeconds of the main merchant's sandbox clock when the suite started. */
@@ -185,7 +181,6 @@ export class World {
       throw new Error(`model bug: transition ${id} from ${tx.status}`);
     }
     tx.status = t.to as Status;
-    if (t.from !== null) tx.changed = true;
     this.coverage.transitions.add(id);
     if (t.emits && tx.who === 'main' && this.receiver) {
       this.expected.push({ txId: tx.id, event: t.emits, transition: id, runId: tx.runId });

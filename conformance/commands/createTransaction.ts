@@ -41,7 +41,7 @@ export class CreateTransaction implements Cmd {
       const tx = {
         id: rec.id as string, who: this.who, kind: 'partner' as const, status: 'PENDING' as const,
         vendorReference: (rec.vendorReference as string | null) ?? null, created: rec,
-        sentAt: ex.sentAt, receivedAt: ex.receivedAt, advAtCreation: w.advanced[this.who], changed: false, runId: w.runId,
+        sentAt: ex.sentAt, receivedAt: ex.receivedAt, advAtCreation: w.advanced[this.who], runId: w.runId,
       };
       w.transition(tx, 'create');
       w.txs.set(tx.id, tx);

@@ -53,7 +53,7 @@ export class PaySession implements Cmd {
       t = {
         id: rec.transaction_id as string, who: 'main', kind: 'checkout', status: 'PENDING', vendorReference: null,
         created: { amount: s.total, payment_intent_id: rec.payment_intent_id }, sentAt: ex.sentAt, receivedAt: ex.receivedAt,
-        advAtCreation: w.advanced.main, changed: false, session: s, runId: w.runId,
+        advAtCreation: w.advanced.main, session: s, runId: w.runId,
       };
       w.transition(t, 'checkout-pay');
       s.tx = t;
