@@ -1,5 +1,6 @@
 /** The fast-check model: this run's transactions and sessions; the World holds what outlives a run. */
 import type { AsyncCommand } from 'fast-check';
+import { errorCatalog, type ErrorCode } from '../generated/index.ts';
 import type { Exchange } from './http.ts';
 import { toCentimes } from './spec.ts';
 import type { Session, Tx, World } from './world.ts';
@@ -13,6 +14,19 @@ export type Real = World;
 export type Cmd = AsyncCommand<Model, Real, false>;
 
 type Json = Record<string, unknown>;
+
+/** An answer the model allows: a status and, for a refusal, its code (any code when absent). */
+export interface Outcome {
+  status: number;
+  code?: string;
+}
+
+/** The refusal with `code`, at the one status the error catalogue gives that code. */
+export function refusal(code: ErrorCode): Outcome {
+  const entry = errorCatalog[code];
+  if (!entry) throw new Error(`model bug: ${code} is not in the error catalogue`);
+  return { status: entry.status, code };
+}
 
 export function pick<T>(list: T[], idx: number): T | undefined {
   if (!list.length) return undefined;

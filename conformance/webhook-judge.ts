@@ -4,11 +4,15 @@
  * saw; an expected event that never arrives is a finding.
  */
 import { ConformanceError } from './http.ts';
+import { transitionById } from './spec.ts';
 import type { Delivery } from './webhooks.ts';
 import type { World } from './world.ts';
 
 /** Expected webhook deliveries missing after this long (ms) are a finding, unless told otherwise. */
 const DEFAULT_WEBHOOK_TIMEOUT_MS = 3000;
+
+/** The event x-state-machine emits on expiry: seeing it resolves an expiry the model left open. */
+const EXPIRY_EVENT = transitionById('expire').emits;
 
 /** Waits for the events this run expects, then judges every new delivery. */
 export async function webhookCheckpoint(w: World, graceMs: number, timeoutMs = DEFAULT_WEBHOOK_TIMEOUT_MS): Promise<void> {
@@ -57,7 +61,7 @@ function judge(w: World, d: Delivery, matched: Set<number>): void {
     }
     throw new ConformanceError(`webhook ${ev}`, '$.data.id', `event for transaction ${txId}, which this run never saw make a transition`, 'no event', ev);
   }
-  if (ev === 'transaction.expired' && tx.status === 'PENDING' && w.windowPassed(tx) !== 'no') w.observe(tx, 'EXPIRED');
+  if (ev === EXPIRY_EVENT && tx.status === 'PENDING' && w.windowPassed(tx) !== 'no') w.observe(tx, 'EXPIRED');
   const i = w.expected.findIndex((x, j) => !matched.has(j) && x.txId === txId && x.event === ev);
   if (i < 0) throw new ConformanceError(`webhook ${ev}`, '$', `${ev} for transaction ${txId} (status ${tx.status}) without its transition, or a second event for one transition with a new webhook-id ${id}`, 'no event', ev);
   matched.add(i);

@@ -1,7 +1,7 @@
 /** Auth: a missing or wrong API key (in the operation's `authHeader`) gets 401 INVALID_API_KEY on every key-authenticated operation. */
 import { randomUUID } from 'node:crypto';
 import type { Cmd, Model, Real } from '../model.ts';
-import { pick } from '../model.ts';
+import { pick, refusal } from '../model.ts';
 
 export type AuthOp = 'createPartnerTransaction' | 'getPartnerTransaction' | 'getPartnerTransactionByVendorReference' | 'cancelPartnerTransactionByVendorReference' | 'createSession' | 'verifyTransaction' | 'sandboxGetClock' | 'sandboxConfirmTransaction' | 'sandboxCancelTransaction' | 'sandboxCompleteTransaction' | 'sandboxPaySession' | 'sandboxAdvanceClock';
 
@@ -23,7 +23,7 @@ export class AuthProbe implements Cmd {
       : this.op === 'sandboxAdvanceClock' ? { seconds: 1 } : undefined;
     const before = tx ? w.possibleStatuses(tx) : [];
     const ex = await w.client.call(this.op, { pathParams, headers, body });
-    w.expectOutcome(ex, [{ status: 401, code: 'INVALID_API_KEY' }]);
+    w.expectOutcome(ex, [refusal('INVALID_API_KEY')]);
     if (tx && this.op === 'cancelPartnerTransactionByVendorReference') {
       const after = await w.client.call('getPartnerTransaction', { pathParams: { transactionId: tx.id }, headers: w.auth('getPartnerTransaction', w.key(tx.who)) });
       w.expectOutcome(after, [{ status: 200 }]);

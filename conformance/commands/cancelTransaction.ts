@@ -1,6 +1,6 @@
 /** B4: the merchant cancels by vendorReference — allowed only from PENDING (x-state-machine). */
 import type { Cmd, Model, Real } from '../model.ts';
-import { checkRecord, pick } from '../model.ts';
+import { checkRecord, pick, refusal } from '../model.ts';
 import { rejectionOf, transitionsOf } from '../spec.ts';
 
 const OP = 'cancelPartnerTransactionByVendorReference';
@@ -17,7 +17,7 @@ export class CancelTransaction implements Cmd {
     const statuses = w.possibleStatuses(tx);
     const ex = await w.client.call(OP, { pathParams: { vendorReference: tx.vendorReference! }, headers: w.auth(OP, w.key(reader)) });
     if (this.otherMerchant) {
-      w.expectOutcome(ex, [{ status: 404, code: 'TRANSACTION_NOT_FOUND' }]);
+      w.expectOutcome(ex, [refusal('TRANSACTION_NOT_FOUND')]);
       return;
     }
     const t = transitionsOf(OP)[0]!;

@@ -1,5 +1,7 @@
 /** A1: create a checkout session; the model counts requests per key and window (x-rate-limit). */
-import type { Cmd, Model, Real } from '../model.ts';
+import type { ErrorCode } from '../../generated/index.ts';
+import type { Cmd, Model, Outcome, Real } from '../model.ts';
+import { refusal } from '../model.ts';
 import { toCentimes } from '../spec.ts';
 import type { World } from '../world.ts';
 
@@ -9,11 +11,11 @@ type Json = Record<string, unknown>;
 export async function sendSession(m: Model, w: World, body: Json): Promise<'limited' | 'created' | 'refused'> {
   const limited = w.rateLimited('main');
   const cls = w.contract.classifyBody('createSession', body);
-  const normal: { status: number; code?: string }[] = cls.validation.map((code) => ({ status: 400, code }));
-  if (!normal.length && cls.mismatch) normal.push({ status: 400, code: 'AMOUNT_MISMATCH' });
+  const normal: Outcome[] = cls.validation.map((code) => refusal(code as ErrorCode));
+  if (!normal.length && cls.mismatch) normal.push(refusal('AMOUNT_MISMATCH'));
   if (!normal.length) normal.push({ status: 200 });
   const rl = w.rateLimit();
-  const allowed = limited === 'yes' ? [{ status: 429, code: 'RATE_LIMIT_EXCEEDED' }] : limited === 'no' ? normal : [...normal, { status: 429, code: 'RATE_LIMIT_EXCEEDED' }];
+  const allowed = limited === 'yes' ? [refusal('RATE_LIMIT_EXCEEDED')] : limited === 'no' ? normal : [...normal, refusal('RATE_LIMIT_EXCEEDED')];
   const ex = await w.client.call('createSession', { headers: w.auth('createSession', w.cfg.apiKey), body });
   w.expectOutcome(ex, allowed);
   w.countRate('main', ex);

@@ -1,7 +1,7 @@
 /** B2 / B3: read a transaction by id or by vendorReference, with its merchant's key, the other merchant's key, or a missing one. */
 import { randomUUID } from 'node:crypto';
 import type { Cmd, Model, Real } from '../model.ts';
-import { checkRecord, pick, sameNotFound } from '../model.ts';
+import { checkRecord, pick, refusal, sameNotFound } from '../model.ts';
 
 export type ReadBy = 'id' | 'vendorReference';
 export type ReadKey = 'own' | 'other-merchant' | 'missing';
@@ -17,7 +17,7 @@ export class GetTransaction implements Cmd {
     const missingValue = this.by === 'id' ? randomUUID() : w.freshVendorRef();
     if (this.key === 'missing') {
       const ex = await w.client.call(op, { pathParams: { [param]: missingValue }, headers: w.auth(op, w.cfg.apiKey) });
-      w.expectOutcome(ex, [{ status: 404, code: 'TRANSACTION_NOT_FOUND' }]);
+      w.expectOutcome(ex, [refusal('TRANSACTION_NOT_FOUND')]);
       return;
     }
     const tx = pick(m.txs.filter((t) => this.by === 'id' || t.vendorReference), this.idx)!;
@@ -30,14 +30,14 @@ export class GetTransaction implements Cmd {
     const ex = await w.client.call(op, { pathParams: { [param]: value }, headers: w.auth(op, w.key(reader)) });
     if (tx.kind === 'checkout') {
       // ADR: B2–B4 see partner transactions only; a checkout transaction reads as a missing one.
-      w.expectOutcome(ex, [{ status: 404, code: 'TRANSACTION_NOT_FOUND' }]);
+      w.expectOutcome(ex, [refusal('TRANSACTION_NOT_FOUND')]);
     } else if (this.key === 'own') {
       w.expectOutcome(ex, [{ status: 200 }]);
       checkRecord(w, ex, tx, statuses);
     } else {
-      w.expectOutcome(ex, [{ status: 404, code: 'TRANSACTION_NOT_FOUND' }]);
+      w.expectOutcome(ex, [refusal('TRANSACTION_NOT_FOUND')]);
       const missing = await w.client.call(op, { pathParams: { [param]: missingValue }, headers: w.auth(op, w.key(reader)) });
-      w.expectOutcome(missing, [{ status: 404, code: 'TRANSACTION_NOT_FOUND' }]);
+      w.expectOutcome(missing, [refusal('TRANSACTION_NOT_FOUND')]);
       sameNotFound(w, ex, missing, value, missingValue);
     }
   }

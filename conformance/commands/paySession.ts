@@ -1,6 +1,6 @@
 /** Sandbox: the shopper pays a session (Simulate Success / Failed), creating or reusing its checkout transaction. */
-import type { Cmd, Model, Real } from '../model.ts';
-import { pick } from '../model.ts';
+import type { Cmd, Model, Outcome, Real } from '../model.ts';
+import { pick, refusal } from '../model.ts';
 import { rejectionOf } from '../spec.ts';
 import type { Tx } from '../world.ts';
 
@@ -18,26 +18,26 @@ export class PaySession implements Cmd {
       const limited = w.rateLimited('other');
       const body = { total: w.cfg.variant === 1 ? 600 : '600.00', currency: 'MAD', items: [{ id: 'a', name: 'x', price: 600, quantity: 1 }] };
       const s = await w.client.call('createSession', { headers: w.auth('createSession', w.cfg.otherApiKey), body });
-      w.expectOutcome(s, limited === 'yes' ? [{ status: 429, code: 'RATE_LIMIT_EXCEEDED' }] : limited === 'no' ? [{ status: 200 }] : [{ status: 200 }, { status: 429, code: 'RATE_LIMIT_EXCEEDED' }]);
+      w.expectOutcome(s, limited === 'yes' ? [refusal('RATE_LIMIT_EXCEEDED')] : limited === 'no' ? [{ status: 200 }] : [{ status: 200 }, refusal('RATE_LIMIT_EXCEEDED')]);
       w.countRate('other', s);
       if (s.status !== 200) return;
       const rec = s.json as Json;
       const token = (w.cfg.variant === 1 ? rec.token : rec.session_token) as string;
       const ex = await w.client.call(OP, { headers: w.auth(OP, w.cfg.apiKey), body: { session_token: token, outcome: this.outcome } });
-      w.expectOutcome(ex, [{ status: 404, code: 'SESSION_NOT_FOUND' }]);
+      w.expectOutcome(ex, [refusal('SESSION_NOT_FOUND')]);
       return;
     }
     if (this.token === 'unknown') {
       const ex = await w.client.call(OP, { headers: w.auth(OP, w.cfg.apiKey), body: { session_token: `st_unknown_${this.idx}`, outcome: this.outcome } });
-      w.expectOutcome(ex, [{ status: 401, code: 'INVALID_SESSION_TOKEN' }, { status: 404, code: 'SESSION_NOT_FOUND' }]);
+      w.expectOutcome(ex, [refusal('INVALID_SESSION_TOKEN'), refusal('SESSION_NOT_FOUND')]);
       return;
     }
     const s = pick(m.sessions, this.idx)!;
     const expired = w.tokenExpired(s);
     const tx = s.tx;
     const statuses = tx ? w.possibleStatuses(tx) : ['PENDING'];
-    const allowed: { status: number; code?: string }[] = [];
-    if (expired !== 'no') allowed.push({ status: 401, code: 'INVALID_SESSION_TOKEN' });
+    const allowed: Outcome[] = [];
+    if (expired !== 'no') allowed.push(refusal('INVALID_SESSION_TOKEN'));
     if (expired !== 'yes') for (const st of statuses) allowed.push(rejectionOf('sandboxConfirmTransaction', st) ?? { status: 200 });
     const ex = await w.client.call(OP, { headers: w.auth(OP, w.cfg.apiKey), body: { session_token: s.token, outcome: this.outcome } });
     w.expectOutcome(ex, allowed);
