@@ -53,7 +53,7 @@ export function checkRecord(w: World, ex: Exchange, tx: Tx, statuses: string[]):
   }
 }
 
-/** The 201 record agrees with the request. */
+/** The created record agrees with the request. */
 export function checkCreated(w: World, ex: Exchange, body: Json): void {
   const rec = ex.json as Json;
   const op = ex.opId;

@@ -69,12 +69,12 @@ export async function runSuite(opts: SuiteOptions): Promise<SuiteResult> {
   try {
     if (w.sandbox) {
       const c = await w.client.call('sandboxGetClock', { headers: w.auth('sandboxGetClock', opts.apiKey) });
-      if (c.status !== 200) throw new SetupError(`GET /api/v1/sandbox/clock answered ${c.status}: the sandbox profile needs the sandbox endpoints and a test key`);
+      if (!w.succeeded(c)) throw new SetupError(`GET /api/v1/sandbox/clock answered ${c.status}: the sandbox profile needs the sandbox endpoints and a test key`);
       w.suiteStartIso = (c.json as { now: string }).now;
       // Settle what earlier runs left: their transactions expire, tokens lapse, the rate window resets.
       const drain = opts.paymentWindowSeconds + tokenLifetimeSeconds + w.rateLimit().windowSeconds;
       const a = await w.client.call('sandboxAdvanceClock', { headers: w.auth('sandboxAdvanceClock', opts.apiKey), body: { seconds: drain } });
-      if (a.status !== 200) throw new SetupError(`POST /api/v1/sandbox/clock/advance answered ${a.status}`);
+      if (!w.succeeded(a)) throw new SetupError(`POST /api/v1/sandbox/clock/advance answered ${a.status}`);
       w.clockBase = (a.json as { offsetSeconds: number }).offsetSeconds;
       w.suiteStartIso = (a.json as { now: string }).now;
       const limit = w.rateLimit().limit;

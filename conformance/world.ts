@@ -121,6 +121,16 @@ export class World {
     this.client.check(ok, op, path, msg, expected, actual);
   }
 
+  /** The answer an operation gives on success: its declared success status. */
+  success(opId: string): { status: number } {
+    return { status: this.contract.op(opId).successStatus };
+  }
+
+  /** Whether an exchange got its operation's success status. */
+  succeeded(ex: Exchange): boolean {
+    return ex.status === this.contract.op(ex.opId).successStatus;
+  }
+
   /** Asserts the (status, code) of an answer is one of the allowed outcomes; records coverage. */
   expectOutcome(ex: Exchange, allowed: { status: number; code?: string }[]): void {
     const code = (ex.json as { error?: { code?: string } } | undefined)?.error?.code;

@@ -21,12 +21,9 @@ export class CancelTransaction implements Cmd {
       return;
     }
     const t = transitionsOf(OP)[0]!;
-    const allowed = statuses.map((s) => {
-      const r = rejectionOf(OP, s);
-      return r ?? { status: w.contract.op(OP).successStatus };
-    });
+    const allowed = statuses.map((s) => rejectionOf(OP, s) ?? w.success(OP));
     w.expectOutcome(ex, allowed);
-    if (ex.status === 200) {
+    if (w.succeeded(ex)) {
       const rec = ex.json as Record<string, unknown>;
       w.check(rec.status === t.to, OP, '$.status', `cancel answered status ${rec.status}`, t.to, rec.status);
       w.transition(tx, t.id);

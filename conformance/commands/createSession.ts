@@ -13,7 +13,7 @@ export async function sendSession(m: Model, w: World, body: Json): Promise<'limi
   const cls = w.contract.classifyBody('createSession', body);
   const normal: Outcome[] = cls.validation.map((code) => refusal(code as ErrorCode));
   if (!normal.length && cls.mismatch) normal.push(refusal('AMOUNT_MISMATCH'));
-  if (!normal.length) normal.push({ status: 200 });
+  if (!normal.length) normal.push(w.success('createSession'));
   const rl = w.rateLimit();
   const allowed = limited === 'yes' ? [refusal('RATE_LIMIT_EXCEEDED')] : limited === 'no' ? normal : [...normal, refusal('RATE_LIMIT_EXCEEDED')];
   const ex = await w.client.call('createSession', { headers: w.auth('createSession', w.cfg.apiKey), body });
@@ -25,7 +25,7 @@ export async function sendSession(m: Model, w: World, body: Json): Promise<'limi
     w.check(ex.responseHeaders['retry-after'] === String(rl.retryAfterSeconds), 'createSession', 'header Retry-After', `Retry-After ${ex.responseHeaders['retry-after']}`, rl.retryAfterSeconds, ex.responseHeaders['retry-after']);
     return 'limited';
   }
-  if (ex.status !== 200) return 'refused';
+  if (!w.succeeded(ex)) return 'refused';
   const rec = ex.json as Json;
   const token = (w.cfg.variant === 1 ? rec.token : rec.session_token) as string;
   if (w.cfg.variant === 1) {

@@ -32,11 +32,11 @@ export class CreateTransaction implements Cmd {
       if (cls.mismatch) allowed.push(refusal('AMOUNT_MISMATCH'));
       for (const code of cls.business) allowed.push(refusal(code as ErrorCode));
       if (duplicate) allowed.push(refusal('DUPLICATE_VENDOR_REFERENCE'));
-      if (!allowed.length) allowed.push({ status: 201 });
+      if (!allowed.length) allowed.push(w.success('createPartnerTransaction'));
     }
     const ex = await w.client.call('createPartnerTransaction', { headers: w.auth('createPartnerTransaction', w.key(this.who)), body });
     w.expectOutcome(ex, allowed);
-    if (ex.status === 201) {
+    if (w.succeeded(ex)) {
       checkCreated(w, ex, body);
       const rec = ex.json as Json;
       const tx = {

@@ -32,7 +32,7 @@ export class GetTransaction implements Cmd {
       // ADR: B2–B4 see partner transactions only; a checkout transaction reads as a missing one.
       w.expectOutcome(ex, [refusal('TRANSACTION_NOT_FOUND')]);
     } else if (this.key === 'own') {
-      w.expectOutcome(ex, [{ status: 200 }]);
+      w.expectOutcome(ex, [w.success(op)]);
       checkRecord(w, ex, tx, statuses);
     } else {
       w.expectOutcome(ex, [refusal('TRANSACTION_NOT_FOUND')]);

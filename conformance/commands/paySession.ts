@@ -18,9 +18,9 @@ export class PaySession implements Cmd {
       const limited = w.rateLimited('other');
       const body = { total: w.cfg.variant === 1 ? 600 : '600.00', currency: 'MAD', items: [{ id: 'a', name: 'x', price: 600, quantity: 1 }] };
       const s = await w.client.call('createSession', { headers: w.auth('createSession', w.cfg.otherApiKey), body });
-      w.expectOutcome(s, limited === 'yes' ? [refusal('RATE_LIMIT_EXCEEDED')] : limited === 'no' ? [{ status: 200 }] : [{ status: 200 }, refusal('RATE_LIMIT_EXCEEDED')]);
+      w.expectOutcome(s, limited === 'yes' ? [refusal('RATE_LIMIT_EXCEEDED')] : limited === 'no' ? [w.success('createSession')] : [w.success('createSession'), refusal('RATE_LIMIT_EXCEEDED')]);
       w.countRate('other', s);
-      if (s.status !== 200) return;
+      if (!w.succeeded(s)) return;
       const rec = s.json as Json;
       const token = (w.cfg.variant === 1 ? rec.token : rec.session_token) as string;
       const ex = await w.client.call(OP, { headers: w.auth(OP, w.cfg.apiKey), body: { session_token: token, outcome: this.outcome } });
@@ -38,10 +38,10 @@ export class PaySession implements Cmd {
     const statuses = tx ? w.possibleStatuses(tx) : ['PENDING'];
     const allowed: Outcome[] = [];
     if (expired !== 'no') allowed.push(refusal('INVALID_SESSION_TOKEN'));
-    if (expired !== 'yes') for (const st of statuses) allowed.push(rejectionOf('sandboxConfirmTransaction', st) ?? { status: 200 });
+    if (expired !== 'yes') for (const st of statuses) allowed.push(rejectionOf('sandboxConfirmTransaction', st) ?? w.success(OP));
     const ex = await w.client.call(OP, { headers: w.auth(OP, w.cfg.apiKey), body: { session_token: s.token, outcome: this.outcome } });
     w.expectOutcome(ex, allowed);
-    if (ex.status !== 200) {
+    if (!w.succeeded(ex)) {
       if (tx && ex.status === 400) w.observe(tx, statuses.includes('EXPIRED') ? 'EXPIRED' : tx.status);
       return;
     }

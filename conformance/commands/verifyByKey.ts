@@ -17,7 +17,7 @@ export class VerifyByKey implements Cmd {
     const statuses = w.possibleStatuses(tx);
     const ex = await w.client.call(OP, { pathParams: { transactionId: tx.id }, headers: w.auth(OP, w.key(this.otherMerchant ? 'other' : 'main')) });
     if (this.otherMerchant) return w.expectOutcome(ex, [refusal('TRANSACTION_NOT_FOUND')]);
-    w.expectOutcome(ex, [{ status: 200 }]);
+    w.expectOutcome(ex, [w.success(OP)]);
     const rec = ex.json as Record<string, unknown>;
     const reported: string[] = statuses.map((s) => checkoutStatusOf[s as Status]);
     w.check(reported.includes(rec.status as string), OP, '$.status', `status ${rec.status}, the model expects ${reported.join(' or ')} (ADR-008)`, reported, rec.status);

@@ -37,9 +37,9 @@ export class VerifyByToken implements Cmd {
     }
     const allowed: Outcome[] = [];
     if (expired !== 'no') allowed.push(refusal('INVALID_SESSION_TOKEN'));
-    if (expired !== 'yes') allowed.push({ status: 200 });
+    if (expired !== 'yes') allowed.push(w.success(OP));
     w.expectOutcome(ex, allowed);
-    if (ex.status !== 200) return;
+    if (!w.succeeded(ex)) return;
     const rec = ex.json as Record<string, unknown>;
     const reported: string[] = statuses.map((st) => checkoutStatusOf[st as Status]);
     w.check(reported.includes(rec.status as string), OP, '$.status', `status ${rec.status}, the model expects ${reported.join(' or ')} (ADR-008)`, reported, rec.status);
