@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
-import { tokenLifetimeSeconds } from '../generated/index.ts';
+import { errorCatalog, tokenLifetimeSeconds } from '../generated/index.ts';
 import { commandArbitraries } from './commands/index.ts';
 import { coverageOf, type Coverage } from './coverage.ts';
 import { ConformanceError, SetupError, type Exchange } from './http.ts';
@@ -67,23 +67,8 @@ export async function runSuite(opts: SuiteOptions): Promise<SuiteResult> {
     log(`webhook receiver on 127.0.0.1:${opts.webhookPort}`);
   }
   try {
-    if (w.sandbox) {
-      const c = await w.client.call('sandboxGetClock', { headers: w.auth('sandboxGetClock', opts.apiKey) });
-      if (!w.succeeded(c)) throw new SetupError(`GET /api/v1/sandbox/clock answered ${c.status}: the sandbox profile needs the sandbox endpoints and a test key`);
-      w.suiteStartIso = (c.json as { now: string }).now;
-      // Settle what earlier runs left: their transactions expire, tokens lapse, the rate window resets.
-      const drain = opts.paymentWindowSeconds + tokenLifetimeSeconds + w.rateLimit().windowSeconds;
-      const a = await w.client.call('sandboxAdvanceClock', { headers: w.auth('sandboxAdvanceClock', opts.apiKey), body: { seconds: drain } });
-      if (!w.succeeded(a)) throw new SetupError(`POST /api/v1/sandbox/clock/advance answered ${a.status}`);
-      w.clockBase = (a.json as { offsetSeconds: number }).offsetSeconds;
-      w.suiteStartIso = (a.json as { now: string }).now;
-      const limit = w.rateLimit().limit;
-      w.rate.main = { usedLo: 0, usedHi: limit, endLo: -Infinity, endHi: Infinity };
-      if (w.receiver) {
-        await sleep(opts.webhookGraceMs ?? 150);
-        w.judged = w.receiver.deliveries.length;
-      }
-    } else w.suiteStartIso = new Date(Date.now() - 1000).toISOString();
+    if (w.sandbox) await settleSandbox(w, opts);
+    else w.suiteStartIso = new Date(Date.now() - 1000).toISOString();
     w.client.transcript = [];
 
     // ---- the model-based property ----
@@ -179,6 +164,28 @@ function toFinding(e: unknown, phase: Finding['phase'], run: { transcript: Excha
   };
 }
 
+/**
+ * Sandbox setup: reads the merchant's clock, then advances it past everything earlier runs left
+ * (their transactions expire, tokens lapse, the rate window resets) and lets those deliveries pass.
+ */
+async function settleSandbox(w: World, opts: SuiteOptions): Promise<void> {
+  const c = await w.client.call('sandboxGetClock', { headers: w.auth('sandboxGetClock', opts.apiKey) });
+  if (!w.succeeded(c)) throw new SetupError(`GET /api/v1/sandbox/clock answered ${c.status}: the sandbox profile needs the sandbox endpoints and a test key`);
+  w.suiteStartIso = (c.json as { now: string }).now;
+  const drain = opts.paymentWindowSeconds + tokenLifetimeSeconds + w.rateLimit().windowSeconds;
+  const a = await w.client.call('sandboxAdvanceClock', { headers: w.auth('sandboxAdvanceClock', opts.apiKey), body: { seconds: drain } });
+  if (!w.succeeded(a)) throw new SetupError(`POST /api/v1/sandbox/clock/advance answered ${a.status}`);
+  w.clockBase = (a.json as { offsetSeconds: number }).offsetSeconds;
+  w.suiteStartIso = (a.json as { now: string }).now;
+  const limit = w.rateLimit().limit;
+  w.rate.main = { usedLo: 0, usedHi: limit, endLo: -Infinity, endHi: Infinity };
+  if (w.receiver) {
+    await sleep(opts.webhookGraceMs ?? 150);
+    w.judged = w.receiver.deliveries.length;
+  }
+}
+
+/** Both keys work and belong to two merchants, and the base URL answers the contract. */
 async function preflight(w: World): Promise<void> {
   for (const who of ['main', 'other'] as const) {
     let ex: Exchange;
@@ -188,8 +195,9 @@ async function preflight(w: World): Promise<void> {
       if (e instanceof ConformanceError) throw new SetupError(`the server at ${w.cfg.baseUrl} does not speak the contract: ${e.message}`);
       throw new SetupError(`cannot reach ${w.cfg.baseUrl}: ${(e as Error & { cause?: Error }).cause?.message ?? (e as Error).message}`);
     }
-    if (ex.status === 401) throw new SetupError(`the ${who === 'main' ? '--api-key' : '--other-api-key'} was rejected (401) by ${w.cfg.baseUrl}`);
-    if (ex.status !== 404) throw new SetupError(`GET of a missing transaction answered ${ex.status}, expected 404: is ${w.cfg.baseUrl} the API's base URL?`);
+    if (ex.status === errorCatalog.INVALID_API_KEY.status) throw new SetupError(`the ${who === 'main' ? '--api-key' : '--other-api-key'} was rejected (${ex.status}) by ${w.cfg.baseUrl}`);
+    const notFound = errorCatalog.TRANSACTION_NOT_FOUND.status;
+    if (ex.status !== notFound) throw new SetupError(`GET of a missing transaction answered ${ex.status}, expected ${notFound}: is ${w.cfg.baseUrl} the API's base URL?`);
   }
   if (w.cfg.apiKey === w.cfg.otherApiKey) throw new SetupError('--api-key and --other-api-key must belong to two different merchants');
 }
