@@ -159,7 +159,7 @@ export async function measureConformanceThroughput(suite: Target, replay: Target
   };
 }
 
-/** Median of the mutants' time to first finding (ms), from the self-test's figures. */
+/** The median of a list of numbers (the mean of the middle two for an even count). */
 export function median(values: number[]): number {
   const s = [...values].sort((a, b) => a - b);
   const mid = Math.floor(s.length / 2);

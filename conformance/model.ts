@@ -1,8 +1,9 @@
 /** The fast-check model: this run's transactions and sessions; the World holds what outlives a run. */
 import type { AsyncCommand } from 'fast-check';
+import { errorCatalog, type ErrorCode } from '../generated/index.ts';
 import type { Exchange } from './http.ts';
 import { toCentimes } from './spec.ts';
-import type { Session, Tx, Who, World } from './world.ts';
+import type { Session, Tx, World } from './world.ts';
 
 export interface Model {
   world: World;
@@ -13,6 +14,19 @@ export type Real = World;
 export type Cmd = AsyncCommand<Model, Real, false>;
 
 type Json = Record<string, unknown>;
+
+/** An answer the model allows: a status and, for a refusal, its code (any code when absent). */
+export interface Outcome {
+  status: number;
+  code?: string;
+}
+
+/** The refusal with `code`, at the one status the error catalogue gives that code. */
+export function refusal(code: ErrorCode): Outcome {
+  const entry = errorCatalog[code];
+  if (!entry) throw new Error(`model bug: ${code} is not in the error catalogue`);
+  return { status: entry.status, code };
+}
 
 export function pick<T>(list: T[], idx: number): T | undefined {
   if (!list.length) return undefined;
@@ -39,7 +53,7 @@ export function checkRecord(w: World, ex: Exchange, tx: Tx, statuses: string[]):
   }
 }
 
-/** The 201 record agrees with the request. */
+/** The created record agrees with the request. */
 export function checkCreated(w: World, ex: Exchange, body: Json): void {
   const rec = ex.json as Json;
   const op = ex.opId;
@@ -59,10 +73,6 @@ export function checkCreated(w: World, ex: Exchange, body: Json): void {
     }
     w.check(toCentimes(o.unitPrice) === toCentimes(it.unitPrice), op, `$.items[${i}].unitPrice`, 'unitPrice differs from the request', it.unitPrice, o.unitPrice);
   });
-}
-
-export function apiHeaders(w: World, who: Who, header = 'X-Api-Key'): Record<string, string> {
-  return { [header]: w.key(who) };
 }
 
 /** The identical-404 rule: the body for another merchant's transaction equals the one for a missing one. */

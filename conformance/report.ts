@@ -19,10 +19,6 @@ export interface Finding {
 
 const CAPTURE_FIELDS = ['id', 'token', 'session_token', 'transaction_id', 'payment_intent_id'];
 
-function sh(s: string): string {
-  return `'${s.replace(/'/g, `'\\''`)}'`;
-}
-
 /** The exchanges as a bash script: keys as $API_KEY/$OTHER_API_KEY, ids captured with jq into variables. */
 export function curlScript(exchanges: Exchange[], keys: { apiKey: string; otherApiKey: string; baseUrl: string }): string {
   const vars = new Map<string, string>();
@@ -60,7 +56,6 @@ export function curlScript(exchanges: Exchange[], keys: { apiKey: string; otherA
       }
     } else lines.push(`${parts.join(' ')} -w '\\n%{http_code}\\n'`);
   });
-  void sh;
   return lines.join('\n') + '\n';
 }
 

@@ -5,8 +5,8 @@
  * know when exactly the server read its clock), so an expectation is certain or left open.
  */
 import { randomUUID } from 'node:crypto';
-import { stateMachine, tokenLifetimeSeconds } from '../generated/index.ts';
-import { Client, ConformanceError, type Exchange } from './http.ts';
+import { stateMachine, tokenLifetimeSeconds, variants } from '../generated/index.ts';
+import { Client, type Exchange } from './http.ts';
 import { Contract, transitionById, type Transition } from './spec.ts';
 import type { WebhookReceiver } from './webhooks.ts';
 
@@ -34,8 +34,6 @@ export interface Tx {
   sentAt: number;
   receivedAt: number;
   advAtCreation: number;
-  /** set once the server showed the record changed (updatedAt must then be set). */
-  changed: boolean;
   session?: Session;
   runId: number;
 }
@@ -70,12 +68,10 @@ export class World {
   readonly coverage = { transitions: new Set<string>(), codes: new Set<string>() };
   readonly usedVendorRefs: Record<Who, Set<string>> = { main: new Set(), other: new Set() };
   runId = 0;
-  startedAt = performance.now();
   receiver: WebhookReceiver | undefined;
   /** Deliveries already judged (index into receiver.deliveries). */
   judged = 0;
   readonly seenWebhookIds = new Map<string, string>();
-  readonly eventsSeen = new Map<string, string[]>();
   ignoredEvents = 0;
   suiteStartIso = '';
   /** offsetSeconds of the main merchant's sandbox clock when the suite started. */
@@ -100,6 +96,19 @@ export class World {
     return who === 'main' ? this.cfg.apiKey : this.cfg.otherApiKey;
   }
 
+  /** The header an operation takes its credential in (`authHeader`, from its security scheme). */
+  authHeader(opId: string): string {
+    const ops: Record<string, { authHeader: string }> = (this.cfg.variant === 1 ? variants.v1 : variants.v2).operations;
+    const o = ops[opId];
+    if (!o) throw new Error(`operation ${opId} is not in variant ${this.cfg.variant}`);
+    return o.authHeader;
+  }
+
+  /** The credential (a merchant's key or a session token) in the operation's auth header. */
+  auth(opId: string, credential: string): Record<string, string> {
+    return { [this.authHeader(opId)]: credential };
+  }
+
   rateLimit(): { limit: number; windowSeconds: number; retryAfterSeconds: number } {
     return this.contract.rateLimits.createSession!;
   }
@@ -110,6 +119,16 @@ export class World {
 
   check(ok: boolean, op: string, path: string, msg: string, expected?: unknown, actual?: unknown): void {
     this.client.check(ok, op, path, msg, expected, actual);
+  }
+
+  /** The answer an operation gives on success: its declared success status. */
+  success(opId: string): { status: number } {
+    return { status: this.contract.op(opId).successStatus };
+  }
+
+  /** Whether an exchange got its operation's success status. */
+  succeeded(ex: Exchange): boolean {
+    return ex.status === this.contract.op(ex.opId).successStatus;
   }
 
   /** Asserts the (status, code) of an answer is one of the allowed outcomes; records coverage. */
@@ -172,7 +191,6 @@ export class World {
       throw new Error(`model bug: transition ${id} from ${tx.status}`);
     }
     tx.status = t.to as Status;
-    if (t.from !== null) tx.changed = true;
     this.coverage.transitions.add(id);
     if (t.emits && tx.who === 'main' && this.receiver) {
       this.expected.push({ txId: tx.id, event: t.emits, transition: id, runId: tx.runId });
@@ -239,5 +257,3 @@ export class World {
     return `cf-${randomUUID().slice(0, 18)}`;
   }
 }
-
-export { ConformanceError };

@@ -29,8 +29,8 @@ export class AdvanceClock implements Cmd {
       secs = Math.ceil((tokenLifetimeSeconds * 1000 - lo) / 1000);
     } else if (this.target === 'past-rate-window') secs = w.rateLimit().windowSeconds;
     if (secs < 1) return;
-    const ex = await w.client.call('sandboxAdvanceClock', { headers: { 'X-API-Key': w.cfg.apiKey }, body: { seconds: secs } });
-    w.expectOutcome(ex, [{ status: 200 }]);
+    const ex = await w.client.call('sandboxAdvanceClock', { headers: w.auth('sandboxAdvanceClock', w.cfg.apiKey), body: { seconds: secs } });
+    w.expectOutcome(ex, [w.success(ex.opId)]);
     const before = w.advanced.main;
     w.advanced.main += secs;
     const clock = ex.json as { offsetSeconds: number };
@@ -39,8 +39,8 @@ export class AdvanceClock implements Cmd {
     }
     for (const t of w.txs.values()) if (t.who === 'main') w.settle(t);
     if (tx && tx.kind === 'partner' && this.target === 'just-before-expiry') {
-      const r = await w.client.call('getPartnerTransaction', { pathParams: { transactionId: tx.id }, headers: { 'X-Api-Key': w.cfg.apiKey } });
-      w.expectOutcome(r, [{ status: 200 }]);
+      const r = await w.client.call('getPartnerTransaction', { pathParams: { transactionId: tx.id }, headers: w.auth('getPartnerTransaction', w.cfg.apiKey) });
+      w.expectOutcome(r, [w.success(r.opId)]);
       const st = (r.json as { status: string }).status;
       w.check(w.possibleStatuses(tx).includes(st), 'getPartnerTransaction', '$.status', `1 s before the payment window ends the status is ${st}`, w.possibleStatuses(tx), st);
       w.observe(tx, st);

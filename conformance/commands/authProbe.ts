@@ -1,24 +1,9 @@
-/** Auth: a missing or wrong API key gets 401 INVALID_API_KEY on every key-authenticated operation. */
+/** Auth: a missing or wrong API key (in the operation's `authHeader`) gets 401 INVALID_API_KEY on every key-authenticated operation. */
 import { randomUUID } from 'node:crypto';
 import type { Cmd, Model, Real } from '../model.ts';
-import { pick } from '../model.ts';
+import { pick, refusal } from '../model.ts';
 
 export type AuthOp = 'createPartnerTransaction' | 'getPartnerTransaction' | 'getPartnerTransactionByVendorReference' | 'cancelPartnerTransactionByVendorReference' | 'createSession' | 'verifyTransaction' | 'sandboxGetClock' | 'sandboxConfirmTransaction' | 'sandboxCancelTransaction' | 'sandboxCompleteTransaction' | 'sandboxPaySession' | 'sandboxAdvanceClock';
-
-const HEADER: Record<AuthOp, string> = {
-  createPartnerTransaction: 'X-Service-Key',
-  getPartnerTransaction: 'X-Api-Key',
-  getPartnerTransactionByVendorReference: 'X-Api-Key',
-  cancelPartnerTransactionByVendorReference: 'X-Api-Key',
-  createSession: 'X-API-Key',
-  verifyTransaction: 'X-API-Key',
-  sandboxGetClock: 'X-API-Key',
-  sandboxConfirmTransaction: 'X-API-Key',
-  sandboxCancelTransaction: 'X-API-Key',
-  sandboxCompleteTransaction: 'X-API-Key',
-  sandboxPaySession: 'X-API-Key',
-  sandboxAdvanceClock: 'X-API-Key',
-};
 
 export class AuthProbe implements Cmd {
   constructor(readonly op: AuthOp, readonly mode: 'missing' | 'wrong' | 'wrong-header-name', readonly idx: number) {}
@@ -29,7 +14,7 @@ export class AuthProbe implements Cmd {
     const tx = pick(m.txs.filter((t) => t.vendorReference), this.idx);
     const pathParams: Record<string, string> = { transactionId: tx?.id ?? randomUUID(), vendorReference: tx?.vendorReference ?? w.freshVendorRef() };
     const headers: Record<string, string> = {};
-    if (this.mode === 'wrong') headers[HEADER[this.op]] = `${w.cfg.apiKey}x`;
+    if (this.mode === 'wrong') headers[w.authHeader(this.op)] = `${w.cfg.apiKey}x`;
     // B1 names the key X-Service-Key: sending the key under another header is no key.
     if (this.mode === 'wrong-header-name') headers[this.op === 'createPartnerTransaction' ? 'X-Api-Key-Other' : 'X-Service-Token'] = w.cfg.apiKey;
     const body = this.op === 'createPartnerTransaction' ? { customerPhone: '212612345678', total: 600, currency: 'MAD', items: [{ name: 'x', quantity: 1, unitPrice: 600 }] }
@@ -38,10 +23,10 @@ export class AuthProbe implements Cmd {
       : this.op === 'sandboxAdvanceClock' ? { seconds: 1 } : undefined;
     const before = tx ? w.possibleStatuses(tx) : [];
     const ex = await w.client.call(this.op, { pathParams, headers, body });
-    w.expectOutcome(ex, [{ status: 401, code: 'INVALID_API_KEY' }]);
+    w.expectOutcome(ex, [refusal('INVALID_API_KEY')]);
     if (tx && this.op === 'cancelPartnerTransactionByVendorReference') {
-      const after = await w.client.call('getPartnerTransaction', { pathParams: { transactionId: tx.id }, headers: { 'X-Api-Key': w.key(tx.who) } });
-      w.expectOutcome(after, [{ status: 200 }]);
+      const after = await w.client.call('getPartnerTransaction', { pathParams: { transactionId: tx.id }, headers: w.auth('getPartnerTransaction', w.key(tx.who)) });
+      w.expectOutcome(after, [w.success(after.opId)]);
       const s = (after.json as { status: string }).status;
       w.check(before.includes(s), 'cancelPartnerTransactionByVendorReference', '$.status', `a refused (401) cancel changed the status to ${s}`, before, s);
       w.observe(tx, s);

@@ -1,5 +1,6 @@
 /** A malformed path parameter gets 400 VALIDATION_ERROR (never 404 or 500). */
 import type { Cmd, Model, Real } from '../model.ts';
+import { refusal } from '../model.ts';
 
 export type ParamOp = 'getTransactionStatusBySessionToken' | 'getPartnerTransaction' | 'getPartnerTransactionByVendorReference' | 'cancelPartnerTransactionByVendorReference' | 'verifyTransaction' | 'sandboxConfirmTransaction' | 'sandboxCancelTransaction' | 'sandboxCompleteTransaction';
 
@@ -13,9 +14,9 @@ export class BadParameter implements Cmd {
     const byRef = this.op.includes('VendorReference');
     const value = byRef ? `-${this.value}` : `not-a-uuid-${this.value}`;
     const token = m.sessions.find((s) => w.tokenExpired(s) === 'no')?.token;
-    const headers: Record<string, string> = this.op === 'getTransactionStatusBySessionToken' ? { 'X-Session-Token': token! } : { 'X-API-Key': w.cfg.apiKey };
+    const headers = w.auth(this.op, this.op === 'getTransactionStatusBySessionToken' ? token! : w.cfg.apiKey);
     const ex = await w.client.call(this.op, { pathParams: { transactionId: value, vendorReference: value, transaction_id: value }, headers });
-    w.expectOutcome(ex, [{ status: 400, code: 'VALIDATION_ERROR' }]);
+    w.expectOutcome(ex, [refusal('VALIDATION_ERROR')]);
   }
   toString(): string {
     return `badParameter(${this.op}, ${JSON.stringify(this.value)})`;

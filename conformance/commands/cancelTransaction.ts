@@ -1,6 +1,6 @@
 /** B4: the merchant cancels by vendorReference — allowed only from PENDING (x-state-machine). */
 import type { Cmd, Model, Real } from '../model.ts';
-import { checkRecord, pick } from '../model.ts';
+import { checkRecord, pick, refusal } from '../model.ts';
 import { rejectionOf, transitionsOf } from '../spec.ts';
 
 const OP = 'cancelPartnerTransactionByVendorReference';
@@ -15,18 +15,15 @@ export class CancelTransaction implements Cmd {
     const reader = this.otherMerchant ? (tx.who === 'main' ? 'other' : 'main') : tx.who;
     if (this.otherMerchant && m.txs.some((t) => t.who === reader && t.vendorReference === tx.vendorReference)) return;
     const statuses = w.possibleStatuses(tx);
-    const ex = await w.client.call(OP, { pathParams: { vendorReference: tx.vendorReference! }, headers: { 'X-Api-Key': w.key(reader) } });
+    const ex = await w.client.call(OP, { pathParams: { vendorReference: tx.vendorReference! }, headers: w.auth(OP, w.key(reader)) });
     if (this.otherMerchant) {
-      w.expectOutcome(ex, [{ status: 404, code: 'TRANSACTION_NOT_FOUND' }]);
+      w.expectOutcome(ex, [refusal('TRANSACTION_NOT_FOUND')]);
       return;
     }
     const t = transitionsOf(OP)[0]!;
-    const allowed = statuses.map((s) => {
-      const r = rejectionOf(OP, s);
-      return r ?? { status: w.contract.op(OP).successStatus };
-    });
+    const allowed = statuses.map((s) => rejectionOf(OP, s) ?? w.success(OP));
     w.expectOutcome(ex, allowed);
-    if (ex.status === 200) {
+    if (w.succeeded(ex)) {
       const rec = ex.json as Record<string, unknown>;
       w.check(rec.status === t.to, OP, '$.status', `cancel answered status ${rec.status}`, t.to, rec.status);
       w.transition(tx, t.id);

@@ -1,5 +1,7 @@
 /** A1: create a checkout session; the model counts requests per key and window (x-rate-limit). */
-import type { Cmd, Model, Real } from '../model.ts';
+import type { ErrorCode } from '../../generated/index.ts';
+import type { Cmd, Model, Outcome, Real } from '../model.ts';
+import { refusal } from '../model.ts';
 import { toCentimes } from '../spec.ts';
 import type { World } from '../world.ts';
 
@@ -9,12 +11,12 @@ type Json = Record<string, unknown>;
 export async function sendSession(m: Model, w: World, body: Json): Promise<'limited' | 'created' | 'refused'> {
   const limited = w.rateLimited('main');
   const cls = w.contract.classifyBody('createSession', body);
-  const normal: { status: number; code?: string }[] = cls.validation.map((code) => ({ status: 400, code }));
-  if (!normal.length && cls.mismatch) normal.push({ status: 400, code: 'AMOUNT_MISMATCH' });
-  if (!normal.length) normal.push({ status: 200 });
+  const normal: Outcome[] = cls.validation.map((code) => refusal(code as ErrorCode));
+  if (!normal.length && cls.mismatch) normal.push(refusal('AMOUNT_MISMATCH'));
+  if (!normal.length) normal.push(w.success('createSession'));
   const rl = w.rateLimit();
-  const allowed = limited === 'yes' ? [{ status: 429, code: 'RATE_LIMIT_EXCEEDED' }] : limited === 'no' ? normal : [...normal, { status: 429, code: 'RATE_LIMIT_EXCEEDED' }];
-  const ex = await w.client.call('createSession', { headers: { 'X-API-Key': w.cfg.apiKey }, body });
+  const allowed = limited === 'yes' ? [refusal('RATE_LIMIT_EXCEEDED')] : limited === 'no' ? normal : [...normal, refusal('RATE_LIMIT_EXCEEDED')];
+  const ex = await w.client.call('createSession', { headers: w.auth('createSession', w.cfg.apiKey), body });
   w.expectOutcome(ex, allowed);
   w.countRate('main', ex);
   if (ex.status === 429) {
@@ -23,7 +25,7 @@ export async function sendSession(m: Model, w: World, body: Json): Promise<'limi
     w.check(ex.responseHeaders['retry-after'] === String(rl.retryAfterSeconds), 'createSession', 'header Retry-After', `Retry-After ${ex.responseHeaders['retry-after']}`, rl.retryAfterSeconds, ex.responseHeaders['retry-after']);
     return 'limited';
   }
-  if (ex.status !== 200) return 'refused';
+  if (!w.succeeded(ex)) return 'refused';
   const rec = ex.json as Json;
   const token = (w.cfg.variant === 1 ? rec.token : rec.session_token) as string;
   if (w.cfg.variant === 1) {

@@ -1,6 +1,7 @@
 /** B1: create a partner transaction (valid or with one fault; vendorReference fresh, absent or reused). */
-import type { Cmd, Model, Real } from '../model.ts';
-import { checkCreated, pick } from '../model.ts';
+import type { ErrorCode } from '../../generated/index.ts';
+import type { Cmd, Model, Outcome, Real } from '../model.ts';
+import { checkCreated, pick, refusal } from '../model.ts';
 import type { Who } from '../world.ts';
 
 type Json = Record<string, unknown>;
@@ -26,22 +27,22 @@ export class CreateTransaction implements Cmd {
     }
     if (typeof body.vendorReference === 'string' && w.usedVendorRefs[this.who].has(body.vendorReference)) duplicate = true;
     const cls = w.contract.classifyBody('createPartnerTransaction', body);
-    const allowed: { status: number; code?: string }[] = cls.validation.map((code) => ({ status: 400, code }));
+    const allowed: Outcome[] = cls.validation.map((code) => refusal(code as ErrorCode));
     if (!allowed.length) {
-      if (cls.mismatch) allowed.push({ status: 400, code: 'AMOUNT_MISMATCH' });
-      for (const code of cls.business) allowed.push({ status: 422, code });
-      if (duplicate) allowed.push({ status: 409, code: 'DUPLICATE_VENDOR_REFERENCE' });
-      if (!allowed.length) allowed.push({ status: 201 });
+      if (cls.mismatch) allowed.push(refusal('AMOUNT_MISMATCH'));
+      for (const code of cls.business) allowed.push(refusal(code as ErrorCode));
+      if (duplicate) allowed.push(refusal('DUPLICATE_VENDOR_REFERENCE'));
+      if (!allowed.length) allowed.push(w.success('createPartnerTransaction'));
     }
-    const ex = await w.client.call('createPartnerTransaction', { headers: { 'X-Service-Key': w.key(this.who) }, body });
+    const ex = await w.client.call('createPartnerTransaction', { headers: w.auth('createPartnerTransaction', w.key(this.who)), body });
     w.expectOutcome(ex, allowed);
-    if (ex.status === 201) {
+    if (w.succeeded(ex)) {
       checkCreated(w, ex, body);
       const rec = ex.json as Json;
       const tx = {
         id: rec.id as string, who: this.who, kind: 'partner' as const, status: 'PENDING' as const,
         vendorReference: (rec.vendorReference as string | null) ?? null, created: rec,
-        sentAt: ex.sentAt, receivedAt: ex.receivedAt, advAtCreation: w.advanced[this.who], changed: false, runId: w.runId,
+        sentAt: ex.sentAt, receivedAt: ex.receivedAt, advAtCreation: w.advanced[this.who], runId: w.runId,
       };
       w.transition(tx, 'create');
       w.txs.set(tx.id, tx);

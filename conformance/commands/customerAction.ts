@@ -14,10 +14,10 @@ export class CustomerAction implements Cmd {
     const tx = pick(m.txs.filter((t) => t.kind === 'partner' && t.who === 'main'), this.idx)!;
     const t = transitionsOf(this.op)[0]!;
     const statuses = w.possibleStatuses(tx);
-    const allowed = statuses.map((s) => rejectionOf(this.op, s) ?? { status: 200 });
-    const ex = await w.client.call(this.op, { pathParams: { transactionId: tx.id }, headers: { 'X-API-Key': w.cfg.apiKey } });
+    const allowed = statuses.map((s) => rejectionOf(this.op, s) ?? w.success(this.op));
+    const ex = await w.client.call(this.op, { pathParams: { transactionId: tx.id }, headers: w.auth(this.op, w.cfg.apiKey) });
     w.expectOutcome(ex, allowed);
-    if (ex.status === 200) {
+    if (w.succeeded(ex)) {
       w.transition(tx, t.id);
       checkRecord(w, ex, tx, [t.to]);
     } else if (statuses.includes('EXPIRED')) w.observe(tx, 'EXPIRED');

@@ -1,7 +1,7 @@
 /** B2 / B3: read a transaction by id or by vendorReference, with its merchant's key, the other merchant's key, or a missing one. */
 import { randomUUID } from 'node:crypto';
 import type { Cmd, Model, Real } from '../model.ts';
-import { checkRecord, pick, sameNotFound } from '../model.ts';
+import { checkRecord, pick, refusal, sameNotFound } from '../model.ts';
 
 export type ReadBy = 'id' | 'vendorReference';
 export type ReadKey = 'own' | 'other-merchant' | 'missing';
@@ -16,8 +16,8 @@ export class GetTransaction implements Cmd {
     const param = this.by === 'id' ? 'transactionId' : 'vendorReference';
     const missingValue = this.by === 'id' ? randomUUID() : w.freshVendorRef();
     if (this.key === 'missing') {
-      const ex = await w.client.call(op, { pathParams: { [param]: missingValue }, headers: { 'X-Api-Key': w.cfg.apiKey } });
-      w.expectOutcome(ex, [{ status: 404, code: 'TRANSACTION_NOT_FOUND' }]);
+      const ex = await w.client.call(op, { pathParams: { [param]: missingValue }, headers: w.auth(op, w.cfg.apiKey) });
+      w.expectOutcome(ex, [refusal('TRANSACTION_NOT_FOUND')]);
       return;
     }
     const tx = pick(m.txs.filter((t) => this.by === 'id' || t.vendorReference), this.idx)!;
@@ -27,17 +27,17 @@ export class GetTransaction implements Cmd {
     const readerOwnsSameRef = this.by === 'vendorReference' && m.txs.some((t) => t.who === reader && t.vendorReference === value);
     if (readerOwnsSameRef) return;
     const statuses = w.possibleStatuses(tx);
-    const ex = await w.client.call(op, { pathParams: { [param]: value }, headers: { 'X-Api-Key': w.key(reader) } });
+    const ex = await w.client.call(op, { pathParams: { [param]: value }, headers: w.auth(op, w.key(reader)) });
     if (tx.kind === 'checkout') {
       // ADR: B2–B4 see partner transactions only; a checkout transaction reads as a missing one.
-      w.expectOutcome(ex, [{ status: 404, code: 'TRANSACTION_NOT_FOUND' }]);
+      w.expectOutcome(ex, [refusal('TRANSACTION_NOT_FOUND')]);
     } else if (this.key === 'own') {
-      w.expectOutcome(ex, [{ status: 200 }]);
+      w.expectOutcome(ex, [w.success(op)]);
       checkRecord(w, ex, tx, statuses);
     } else {
-      w.expectOutcome(ex, [{ status: 404, code: 'TRANSACTION_NOT_FOUND' }]);
-      const missing = await w.client.call(op, { pathParams: { [param]: missingValue }, headers: { 'X-Api-Key': w.key(reader) } });
-      w.expectOutcome(missing, [{ status: 404, code: 'TRANSACTION_NOT_FOUND' }]);
+      w.expectOutcome(ex, [refusal('TRANSACTION_NOT_FOUND')]);
+      const missing = await w.client.call(op, { pathParams: { [param]: missingValue }, headers: w.auth(op, w.key(reader)) });
+      w.expectOutcome(missing, [refusal('TRANSACTION_NOT_FOUND')]);
       sameNotFound(w, ex, missing, value, missingValue);
     }
   }

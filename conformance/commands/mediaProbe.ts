@@ -1,8 +1,9 @@
-/** A body that is not JSON (415), too large (413) or malformed JSON (400). Nothing is stored. */
-import type { Cmd, Model, Real } from '../model.ts';
+/** A body that is not JSON (415), over `x-max-body-bytes` (413) or malformed JSON (400). Nothing is stored. */
+import { maxBodyBytes } from '../../generated/index.ts';
+import type { Cmd, Model, Outcome, Real } from '../model.ts';
+import { refusal } from '../model.ts';
 
 export type MediaOp = 'createPartnerTransaction' | 'createSession' | 'sandboxPaySession' | 'sandboxAdvanceClock';
-const HEADER: Record<MediaOp, string> = { createPartnerTransaction: 'X-Service-Key', createSession: 'X-API-Key', sandboxPaySession: 'X-API-Key', sandboxAdvanceClock: 'X-API-Key' };
 
 export class MediaProbe implements Cmd {
   constructor(readonly mode: 'text/plain' | 'too-large' | 'malformed-json' | 'invalid', readonly op: MediaOp = 'createPartnerTransaction') {}
@@ -10,13 +11,14 @@ export class MediaProbe implements Cmd {
     return (!this.op.startsWith('sandbox') || m.world.sandbox) && (this.mode !== 'invalid' || this.op.startsWith('sandbox'));
   }
   async run(_m: Model, w: Real): Promise<void> {
-    const headers: Record<string, string> = { [HEADER[this.op]]: w.cfg.apiKey, 'Content-Type': 'application/json' };
+    const headers: Record<string, string> = { ...w.auth(this.op, w.cfg.apiKey), 'Content-Type': 'application/json' };
     let rawBody = JSON.stringify({ filler: 'x' });
-    let allowed: { status: number; code?: string }[] = [{ status: 415, code: 'UNSUPPORTED_MEDIA_TYPE' }];
+    let allowed: Outcome[] = [refusal('UNSUPPORTED_MEDIA_TYPE')];
     if (this.mode === 'text/plain') headers['Content-Type'] = 'text/plain';
     if (this.mode === 'too-large') {
-      rawBody = JSON.stringify({ filler: 'x'.repeat(120_000) });
-      allowed = [{ status: 413, code: 'PAYLOAD_TOO_LARGE' }];
+      // the filler alone is the largest body accepted (x-max-body-bytes): the whole body is over it
+      rawBody = JSON.stringify({ filler: 'x'.repeat(maxBodyBytes) });
+      allowed = [refusal('PAYLOAD_TOO_LARGE')];
     }
     if (this.mode === 'malformed-json') {
       rawBody = '{"total": 600, "currency": "MAD", ';
@@ -24,12 +26,12 @@ export class MediaProbe implements Cmd {
     }
     if (this.mode === 'invalid') {
       rawBody = JSON.stringify(this.op === 'sandboxAdvanceClock' ? { seconds: 0 } : { session_token: 'st_x', outcome: 'maybe' });
-      allowed = [{ status: 400, code: 'VALIDATION_ERROR' }];
+      allowed = [refusal('VALIDATION_ERROR')];
     }
     // A1 counts every request with a valid key; whether a body refused before routing counts is open.
     const a1 = this.op === 'createSession';
     const limited = a1 ? w.rateLimited('main') : 'no';
-    if (limited !== 'no') allowed = limited === 'yes' ? [...allowed, { status: 429, code: 'RATE_LIMIT_EXCEEDED' }] : [...allowed, { status: 429, code: 'RATE_LIMIT_EXCEEDED' }];
+    if (limited !== 'no') allowed = [...allowed, refusal('RATE_LIMIT_EXCEEDED')];
     const ex = await w.client.call(this.op, { headers, rawBody });
     w.expectOutcome(ex, allowed);
     if (a1) w.countRateMaybe('main', ex);

@@ -1,6 +1,6 @@
 /** Sandbox: the shopper pays a session (Simulate Success / Failed), creating or reusing its checkout transaction. */
-import type { Cmd, Model, Real } from '../model.ts';
-import { pick } from '../model.ts';
+import type { Cmd, Model, Outcome, Real } from '../model.ts';
+import { pick, refusal } from '../model.ts';
 import { rejectionOf } from '../spec.ts';
 import type { Tx } from '../world.ts';
 
@@ -17,31 +17,31 @@ export class PaySession implements Cmd {
       // A session of the other merchant, paid with this merchant's key: 404 SESSION_NOT_FOUND.
       const limited = w.rateLimited('other');
       const body = { total: w.cfg.variant === 1 ? 600 : '600.00', currency: 'MAD', items: [{ id: 'a', name: 'x', price: 600, quantity: 1 }] };
-      const s = await w.client.call('createSession', { headers: { 'X-API-Key': w.cfg.otherApiKey }, body });
-      w.expectOutcome(s, limited === 'yes' ? [{ status: 429, code: 'RATE_LIMIT_EXCEEDED' }] : limited === 'no' ? [{ status: 200 }] : [{ status: 200 }, { status: 429, code: 'RATE_LIMIT_EXCEEDED' }]);
+      const s = await w.client.call('createSession', { headers: w.auth('createSession', w.cfg.otherApiKey), body });
+      w.expectOutcome(s, limited === 'yes' ? [refusal('RATE_LIMIT_EXCEEDED')] : limited === 'no' ? [w.success('createSession')] : [w.success('createSession'), refusal('RATE_LIMIT_EXCEEDED')]);
       w.countRate('other', s);
-      if (s.status !== 200) return;
+      if (!w.succeeded(s)) return;
       const rec = s.json as Json;
       const token = (w.cfg.variant === 1 ? rec.token : rec.session_token) as string;
-      const ex = await w.client.call(OP, { headers: { 'X-API-Key': w.cfg.apiKey }, body: { session_token: token, outcome: this.outcome } });
-      w.expectOutcome(ex, [{ status: 404, code: 'SESSION_NOT_FOUND' }]);
+      const ex = await w.client.call(OP, { headers: w.auth(OP, w.cfg.apiKey), body: { session_token: token, outcome: this.outcome } });
+      w.expectOutcome(ex, [refusal('SESSION_NOT_FOUND')]);
       return;
     }
     if (this.token === 'unknown') {
-      const ex = await w.client.call(OP, { headers: { 'X-API-Key': w.cfg.apiKey }, body: { session_token: `st_unknown_${this.idx}`, outcome: this.outcome } });
-      w.expectOutcome(ex, [{ status: 401, code: 'INVALID_SESSION_TOKEN' }, { status: 404, code: 'SESSION_NOT_FOUND' }]);
+      const ex = await w.client.call(OP, { headers: w.auth(OP, w.cfg.apiKey), body: { session_token: `st_unknown_${this.idx}`, outcome: this.outcome } });
+      w.expectOutcome(ex, [refusal('INVALID_SESSION_TOKEN'), refusal('SESSION_NOT_FOUND')]);
       return;
     }
     const s = pick(m.sessions, this.idx)!;
     const expired = w.tokenExpired(s);
     const tx = s.tx;
     const statuses = tx ? w.possibleStatuses(tx) : ['PENDING'];
-    const allowed: { status: number; code?: string }[] = [];
-    if (expired !== 'no') allowed.push({ status: 401, code: 'INVALID_SESSION_TOKEN' });
-    if (expired !== 'yes') for (const st of statuses) allowed.push(rejectionOf('sandboxConfirmTransaction', st) ?? { status: 200 });
-    const ex = await w.client.call(OP, { headers: { 'X-API-Key': w.cfg.apiKey }, body: { session_token: s.token, outcome: this.outcome } });
+    const allowed: Outcome[] = [];
+    if (expired !== 'no') allowed.push(refusal('INVALID_SESSION_TOKEN'));
+    if (expired !== 'yes') for (const st of statuses) allowed.push(rejectionOf('sandboxConfirmTransaction', st) ?? w.success(OP));
+    const ex = await w.client.call(OP, { headers: w.auth(OP, w.cfg.apiKey), body: { session_token: s.token, outcome: this.outcome } });
     w.expectOutcome(ex, allowed);
-    if (ex.status !== 200) {
+    if (!w.succeeded(ex)) {
       if (tx && ex.status === 400) w.observe(tx, statuses.includes('EXPIRED') ? 'EXPIRED' : tx.status);
       return;
     }
@@ -53,7 +53,7 @@ export class PaySession implements Cmd {
       t = {
         id: rec.transaction_id as string, who: 'main', kind: 'checkout', status: 'PENDING', vendorReference: null,
         created: { amount: s.total, payment_intent_id: rec.payment_intent_id }, sentAt: ex.sentAt, receivedAt: ex.receivedAt,
-        advAtCreation: w.advanced.main, changed: false, session: s, runId: w.runId,
+        advAtCreation: w.advanced.main, session: s, runId: w.runId,
       };
       w.transition(t, 'checkout-pay');
       s.tx = t;

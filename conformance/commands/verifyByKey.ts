@@ -1,10 +1,11 @@
 /** A3 (Variant 1): verify a checkout transaction with the API key; another merchant's key reads 404. */
+import { checkoutStatusOf } from '../../generated/index.ts';
 import type { Cmd, Model, Real } from '../model.ts';
-import { pick } from '../model.ts';
+import { pick, refusal } from '../model.ts';
 import { toCentimes } from '../spec.ts';
+import type { Status } from '../world.ts';
 
 const OP = 'verifyTransaction';
-const REPORTED: Record<string, string> = { PENDING: 'PENDING', APPROVED: 'APPROVED', CANCELED: 'CANCELED', EXPIRED: 'CANCELED', COMPLETED: 'APPROVED' };
 
 export class VerifyByKey implements Cmd {
   constructor(readonly idx: number, readonly otherMerchant: boolean) {}
@@ -14,15 +15,16 @@ export class VerifyByKey implements Cmd {
   async run(m: Model, w: Real): Promise<void> {
     const tx = pick(m.txs.filter((t) => t.kind === 'checkout'), this.idx)!;
     const statuses = w.possibleStatuses(tx);
-    const ex = await w.client.call(OP, { pathParams: { transactionId: tx.id }, headers: { 'X-API-Key': w.key(this.otherMerchant ? 'other' : 'main') } });
-    if (this.otherMerchant) return w.expectOutcome(ex, [{ status: 404, code: 'TRANSACTION_NOT_FOUND' }]);
-    w.expectOutcome(ex, [{ status: 200 }]);
+    const ex = await w.client.call(OP, { pathParams: { transactionId: tx.id }, headers: w.auth(OP, w.key(this.otherMerchant ? 'other' : 'main')) });
+    if (this.otherMerchant) return w.expectOutcome(ex, [refusal('TRANSACTION_NOT_FOUND')]);
+    w.expectOutcome(ex, [w.success(OP)]);
     const rec = ex.json as Record<string, unknown>;
-    const reported = statuses.map((s) => REPORTED[s]);
+    const reported: string[] = statuses.map((s) => checkoutStatusOf[s as Status]);
     w.check(reported.includes(rec.status as string), OP, '$.status', `status ${rec.status}, the model expects ${reported.join(' or ')} (ADR-008)`, reported, rec.status);
     w.check(rec.id === tx.id, OP, '$.id', 'another transaction was returned', tx.id, rec.id);
     w.check(toCentimes(rec.amount) === toCentimes(tx.session!.total), OP, '$.amount', 'amount differs from the session total', tx.session!.total, rec.amount);
-    if (tx.status === 'PENDING' && rec.status === 'CANCELED') w.observe(tx, 'EXPIRED');
+    // still PENDING in the model but reported the way EXPIRED is (ADR-008): it expired
+    if (tx.status === 'PENDING' && rec.status === checkoutStatusOf.EXPIRED) w.observe(tx, 'EXPIRED');
   }
   toString(): string {
     return `verifyByKey(#${this.idx}${this.otherMerchant ? ", other merchant's key" : ''})`;

@@ -1,0 +1,76 @@
+/**
+ * What a suite run exercised: the state machine's transitions and the declared (operation, status,
+ * code) triples of the operations the suite drives, what it missed, and the codes no black-box run
+ * can provoke. The operations come from the contract (every public one the profile reaches, x-sandbox
+ * ones only in the sandbox profile), less the few the suite does not aim at, named below with why.
+ */
+import { stateMachine } from '../generated/index.ts';
+import type { Finding } from './report.ts';
+import type { World } from './world.ts';
+
+export interface Coverage {
+  transitions: { exercised: string[]; missing: string[] };
+  codes: { exercised: string[]; missing: string[]; notDriven: string[] };
+}
+
+/** Error codes no black-box run can provoke on demand, and why. */
+const NOT_DRIVABLE: Record<string, string> = {
+  INTERNAL_ERROR: 'a server fault cannot be provoked',
+  MERCHANT_INACTIVE: 'needs an inactive merchant',
+  CREDIT_LIMIT_EXCEEDED: 'depends on the merchant credit limit (the suite assumes none)',
+};
+
+/** Public operations whose codes the suite does not aim at, and why. */
+const NOT_AIMED_AT: Record<string, string> = {
+  sandboxGetClock: 'read by the setup only',
+  sandboxListSms: 'no command calls it',
+  sandboxListWebhookDeliveries: 'no command calls it (deliveries are received, not listed)',
+  sandboxRedeliverWebhook: 'no command calls it',
+};
+
+/** Not aimed at in the core profile: a session token verifies only a transaction the sandbox pay step made. */
+const NOT_AIMED_AT_IN_CORE: Record<string, string> = {
+  getTransactionStatusBySessionToken: 'needs a checkout transaction, which only the sandbox can make',
+};
+
+/** The operations whose declared codes a run of this profile is expected to exercise. */
+export function drivenOperations(w: World): string[] {
+  return Object.entries(w.contract.ops)
+    .filter(([id, o]) => !o.internal && (w.sandbox || !o.sandbox) && !(id in NOT_AIMED_AT) && (w.sandbox || !(id in NOT_AIMED_AT_IN_CORE)))
+    .map(([id]) => id);
+}
+
+/**
+ * The coverage of a run; with `asFindings` (a full sandbox run), every transition or drivable code
+ * not exercised is also returned as a finding.
+ */
+export function coverageOf(w: World, asFindings: boolean, seed: number): { coverage: Coverage; findings: Finding[] } {
+  const wantTransitions = stateMachine.transitions.filter((t) => w.sandbox || !w.contract.op(t.trigger.operationId).sandbox).map((t) => t.id);
+  const declared: string[] = [];
+  const notDriven: string[] = [];
+  for (const op of drivenOperations(w)) {
+    for (const [status, codes] of Object.entries(w.contract.op(op).errors)) {
+      for (const code of codes) {
+        const k = `${op} ${status} ${code}`;
+        if (code in NOT_DRIVABLE) notDriven.push(`${k} (${NOT_DRIVABLE[code]})`);
+        else declared.push(k);
+      }
+    }
+  }
+  const exercisedCodes = declared.filter((k) => w.coverage.codes.has(k));
+  const missingCodes = declared.filter((k) => !w.coverage.codes.has(k));
+  const missingTransitions = wantTransitions.filter((t) => !w.coverage.transitions.has(t));
+  const findings: Finding[] = [];
+  if (asFindings) {
+    for (const m of [...missingTransitions.map((t) => `transition ${t}`), ...missingCodes.map((c) => `error ${c}`)]) {
+      findings.push({ title: `not exercised: ${m}`, operation: m.split(' ')[1]!, jsonPath: '$', message: `${m} was never exercised: the server never answered it where the model expected it`, phase: 'coverage', commands: [], curl: '', seed, replay: '' });
+    }
+  }
+  return {
+    coverage: {
+      transitions: { exercised: [...w.coverage.transitions].sort(), missing: missingTransitions },
+      codes: { exercised: exercisedCodes, missing: missingCodes, notDriven },
+    },
+    findings,
+  };
+}

@@ -1,0 +1,118 @@
+/**
+ * The coverage tour: a fixed command sequence, run after the random search, that drives every
+ * transition of the state machine and every drivable declared error code in a few dozen commands
+ * (the random search finds most faults first; the tour makes the coverage certain).
+ */
+import { AdvanceClock } from './commands/advanceClock.ts';
+import { AuthProbe } from './commands/authProbe.ts';
+import { BadParameter } from './commands/badParameter.ts';
+import { CancelTransaction } from './commands/cancelTransaction.ts';
+import { CreateSession } from './commands/createSession.ts';
+import { CreateTransaction } from './commands/createTransaction.ts';
+import { CustomerAction } from './commands/customerAction.ts';
+import { GetTransaction } from './commands/getTransaction.ts';
+import { recorded } from './commands/index.ts';
+import { MediaProbe } from './commands/mediaProbe.ts';
+import { MissingTarget } from './commands/missingTarget.ts';
+import { PaySession } from './commands/paySession.ts';
+import { RateLimitBurst } from './commands/rateLimitBurst.ts';
+import { UnknownQuery } from './commands/unknownQuery.ts';
+import { VerifyByKey } from './commands/verifyByKey.ts';
+import { VerifyByToken } from './commands/verifyByToken.ts';
+import type { Cmd } from './model.ts';
+
+/** The fixed coverage tour: every transition and every drivable declared code, in a few dozen commands. */
+export function tourCommands(v: 1 | 2, profile: 'core' | 'sandbox'): Cmd[] {
+  const body = (t: number): Record<string, unknown> => ({ customerPhone: '212612345678', total: t, currency: 'MAD', items: [{ name: 'Tour item', quantity: 1, unitPrice: t }] });
+  const sess = (t: number): Record<string, unknown> => ({ total: v === 1 ? t : t.toFixed(2), currency: 'MAD', items: [{ id: 'SKU-1', name: 'Tour item', price: t, quantity: 1 }] });
+  const c: Cmd[] = [
+    // a fresh rate-limit window for the A1 checks below (sandbox); core relies on the model's count
+    new AdvanceClock('past-rate-window', 0, 0),
+    new CreateTransaction(body(600), 'valid', 'main', 'fresh', 0),
+    new CreateTransaction(body(700), 'valid', 'main', 'fresh', 0),
+    new CreateTransaction(body(800), 'valid', 'other', 'fresh', 0),
+    new CreateTransaction(body(900), 'duplicate', 'main', 'reuse-own', 0),
+    new CreateTransaction({ ...body(600), total: 600.01 }, 'total ≠ Σ', 'main', 'fresh', 0),
+    new CreateTransaction(body(499.99), 'total 499.99', 'main', 'fresh', 0),
+    new CreateTransaction({ ...body(600), customerPhone: '+212612345678' }, 'phone with +', 'main', 'fresh', 0),
+    new GetTransaction('id', 'own', 0),
+    new GetTransaction('vendorReference', 'own', 1),
+    new GetTransaction('id', 'other-merchant', 0),
+    new GetTransaction('vendorReference', 'missing', 0),
+    new AuthProbe('createPartnerTransaction', 'missing', 0),
+    new AuthProbe('getPartnerTransaction', 'wrong', 0),
+    new AuthProbe('getPartnerTransactionByVendorReference', 'missing', 0),
+    new AuthProbe('cancelPartnerTransactionByVendorReference', 'wrong', 0),
+    new AuthProbe('createSession', 'missing', 0),
+    new AuthProbe('verifyTransaction', 'wrong', 0),
+    new BadParameter('getPartnerTransaction', 'x'),
+    new BadParameter('getPartnerTransactionByVendorReference', 'x'),
+    new BadParameter('cancelPartnerTransactionByVendorReference', 'x'),
+    new BadParameter('verifyTransaction', 'x'),
+    new UnknownQuery('getPartnerTransaction', 'expand', 0),
+    new MediaProbe('text/plain'),
+    new MediaProbe('too-large'),
+    new MediaProbe('malformed-json'),
+    new CreateSession(sess(600), 'valid'),
+    new CreateSession({ ...sess(600), total: v === 1 ? 499.99 : '499.99' }, 'total 499.99'),
+    new CreateSession({ ...sess(600), currency: 'EUR' }, 'currency EUR'),
+    new CreateSession({ ...sess(600), items: [] }, 'items empty'),
+    new CreateSession({ ...sess(600), total: v === 1 ? 600.01 : '600.01' }, 'total ≠ Σ'),
+    new CreateSession({ ...sess(600), extra: true }, 'unknown field'),
+    new CreateSession(sess(650), 'valid'),
+    new CancelTransaction(false, 0),
+    new CancelTransaction(false, 0),
+    new CancelTransaction(true, 1),
+  ];
+  if (profile === 'sandbox') {
+    c.push(
+      new CustomerAction('sandboxConfirmTransaction', 1),
+      new CancelTransaction(false, 1),
+      new CustomerAction('sandboxConfirmTransaction', 1),
+      new CustomerAction('sandboxCancelTransaction', 1),
+      new CustomerAction('sandboxCompleteTransaction', 1),
+      new CancelTransaction(false, 1),
+      new CustomerAction('sandboxCompleteTransaction', 1),
+      new CreateTransaction(body(1000), 'valid', 'main', 'fresh', 0),
+      new CustomerAction('sandboxCancelTransaction', -1),
+      new CreateTransaction(body(1100), 'valid', 'main', 'fresh', 0),
+      new BadParameter('sandboxConfirmTransaction', 'x'),
+      new UnknownQuery('sandboxGetClock', 'debug', 0),
+      new BadParameter('sandboxCancelTransaction', 'x'),
+      new BadParameter('sandboxCompleteTransaction', 'x'),
+      new MissingTarget('sandboxConfirmTransaction', false, 0),
+      new MissingTarget('sandboxCancelTransaction', true, 0),
+      new MissingTarget('sandboxCompleteTransaction', false, 0),
+      ...(['sandboxConfirmTransaction', 'sandboxCancelTransaction', 'sandboxCompleteTransaction', 'sandboxPaySession', 'sandboxAdvanceClock'] as const).map((op) => new AuthProbe(op, 'missing', 0)),
+      ...(['sandboxPaySession', 'sandboxAdvanceClock', 'createSession'] as const).flatMap((op) => [new MediaProbe('text/plain', op), new MediaProbe('too-large', op)]),
+      new MediaProbe('invalid', 'sandboxPaySession'),
+      new MediaProbe('invalid', 'sandboxAdvanceClock'),
+      new PaySession(0, 'failed', 'own'),
+      new PaySession(0, 'failed', 'own'),
+      new VerifyByToken(0, 'own'),
+      new PaySession(1, 'success', 'own'),
+      new VerifyByToken(1, 'own'),
+      new VerifyByToken(0, 'other-session'),
+      new VerifyByToken(0, 'garbage'),
+      new VerifyByToken(0, 'missing-transaction'),
+      new BadParameter('getTransactionStatusBySessionToken', 'x'),
+      new VerifyByKey(1, false),
+      new VerifyByKey(1, true),
+      new PaySession(1, 'success', 'own'),
+      new PaySession(0, 'success', 'unknown'),
+      new PaySession(0, 'success', 'other-merchant'),
+      new AdvanceClock('just-before-expiry', 0, 0),
+      new AdvanceClock('at-expiry', 0, 0),
+      new CancelTransaction(false, 5),
+      new CustomerAction('sandboxConfirmTransaction', 5),
+      new VerifyByToken(0, 'own'),
+      new AdvanceClock('past-token-lifetime', 0, 1),
+      new VerifyByToken(1, 'own'),
+      new PaySession(1, 'failed', 'own'),
+      new RateLimitBurst(sess(700)),
+      new AdvanceClock('past-rate-window', 0, 0),
+      new CreateSession(sess(700), 'valid after the window reset'),
+    );
+  } else c.push(new RateLimitBurst(sess(700)));
+  return c.map(recorded);
+}

@@ -1,0 +1,68 @@
+/**
+ * Judging received webhooks against the model: each delivery is signed and valid (checked by the
+ * receiver), not a changed repeat, and matches one event the model expects from a transition it
+ * saw; an expected event that never arrives is a finding.
+ */
+import { ConformanceError } from './http.ts';
+import { transitionById } from './spec.ts';
+import type { Delivery } from './webhooks.ts';
+import type { World } from './world.ts';
+
+/** Expected webhook deliveries missing after this long (ms) are a finding, unless told otherwise. */
+const DEFAULT_WEBHOOK_TIMEOUT_MS = 3000;
+
+/** The event x-state-machine emits on expiry: seeing it resolves an expiry the model left open. */
+const EXPIRY_EVENT = transitionById('expire').emits;
+
+/** Waits for the events this run expects, then judges every new delivery. */
+export async function webhookCheckpoint(w: World, graceMs: number, timeoutMs = DEFAULT_WEBHOOK_TIMEOUT_MS): Promise<void> {
+  const r = w.receiver;
+  if (!r) return;
+  const deadline = performance.now() + timeoutMs;
+  const matched = new Set<number>();
+  const pending = (): number => w.expected.filter((_, i) => !matched.has(i)).length;
+  let quietUntil = performance.now() + graceMs;
+  for (;;) {
+    while (w.judged < r.deliveries.length) judge(w, r.deliveries[w.judged++]!, matched);
+    const now = performance.now();
+    if (pending() === 0 && now >= quietUntil) break;
+    if (now >= deadline) break;
+    await r.waitForDelivery(Math.min(50, Math.max(1, (pending() ? deadline : quietUntil) - now)));
+    if (pending() === 0 && quietUntil < performance.now()) quietUntil = performance.now();
+  }
+  const missing = w.expected.find((_, i) => !matched.has(i));
+  // every expected event was matched: forget them so the next run starts clean
+  w.expected.splice(0, w.expected.length);
+  if (missing) throw new ConformanceError(`webhook ${missing.event}`, '$', `transition ${missing.transition} of transaction ${missing.txId} emitted no ${missing.event} (x-state-machine emits it)`, missing.event, 'no delivery');
+}
+
+/** One delivery against the model: ignored (an abandoned run's, or older than the suite), a repeat, or one expected event. */
+function judge(w: World, d: Delivery, matched: Set<number>): void {
+  const ev = d.payload?.event ?? '?';
+  const late = w.txs.get(d.payload?.data?.id ?? '');
+  if (late && w.abandonedRuns.has(late.runId)) {
+    w.ignoredEvents++;
+    return;
+  }
+  if (d.problems.length) throw new ConformanceError(`webhook ${ev}`, '$', d.problems[0]!, 'a valid signed delivery', d.webhookId);
+  const id = d.webhookId!;
+  const prior = w.seenWebhookIds.get(id);
+  if (prior !== undefined) {
+    if (prior !== d.body) throw new ConformanceError(`webhook ${ev}`, '$', `a repeat of webhook-id ${id} has a different body`, prior, d.body);
+    return;
+  }
+  w.seenWebhookIds.set(id, d.body);
+  const txId = d.payload?.data?.id ?? '';
+  const tx = w.txs.get(txId);
+  if (!tx) {
+    if ((d.payload?.data?.createdAt ?? '') < w.suiteStartIso) {
+      w.ignoredEvents++;
+      return;
+    }
+    throw new ConformanceError(`webhook ${ev}`, '$.data.id', `event for transaction ${txId}, which this run never saw make a transition`, 'no event', ev);
+  }
+  if (ev === EXPIRY_EVENT && tx.status === 'PENDING' && w.windowPassed(tx) !== 'no') w.observe(tx, 'EXPIRED');
+  const i = w.expected.findIndex((x, j) => !matched.has(j) && x.txId === txId && x.event === ev);
+  if (i < 0) throw new ConformanceError(`webhook ${ev}`, '$', `${ev} for transaction ${txId} (status ${tx.status}) without its transition, or a second event for one transition with a new webhook-id ${id}`, 'no event', ev);
+  matched.add(i);
+}

@@ -1,0 +1,84 @@
+/**
+ * Figure: B2 GET-by-id requests/s of the reference server (full request + response validation)
+ * ÷ a bare express app serving the same JSON on the same route (target ≥ 0.7). Alternating rounds
+ * after a warm-up on both sides; the median rps of the server is shared as `oursB2Rps`.
+ */
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import { startTestServer, type TestServer } from '../../reference-server/testing.ts';
+import { checkClean, fmt, load, median, partnerBody, WARMUP_SECONDS, type Figure } from './tools.ts';
+
+function listen(app: express.Express): Promise<{ url: string; close: () => Promise<void> }> {
+  return new Promise((resolve) => {
+    const s = app.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as AddressInfo;
+      resolve({
+        url: `http://127.0.0.1:${port}`,
+        close: () =>
+          new Promise<void>((r) => {
+            s.close(() => r());
+            s.closeAllConnections();
+          }),
+      });
+    });
+  });
+}
+
+/** Creates one transaction of the server's first merchant over HTTP and reads it back (B2). */
+async function createOne(s: TestServer): Promise<{ id: string; json: unknown }> {
+  const r = await fetch(`${s.baseUrl}/api/v1/public/partner/transactions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'X-Service-Key': s.merchants[0]!.apiKey },
+    body: partnerBody,
+  });
+  if (r.status !== 201) throw new Error(`create failed: ${r.status} ${await r.text()}`);
+  const created = (await r.json()) as { id: string };
+  const g = await fetch(`${s.baseUrl}/api/v1/public/partner/transactions/${created.id}`, { headers: { 'X-Api-Key': s.merchants[0]!.apiKey } });
+  return { id: created.id, json: await g.json() };
+}
+
+export const b2ValidationOverhead: Figure = {
+  id: 'b2-validation-overhead',
+  title: 'B2 GET rps, full validation ÷ bare express, same JSON',
+  target: '≥ 0.7',
+  pass: (r) => r >= 0.7,
+  async run(ctx) {
+    const s = await startTestServer({ webhookDispatcherFactory: null });
+    const { id, json } = await createOne(s);
+    const bare = express();
+    bare.disable('x-powered-by');
+    bare.set('etag', false);
+    bare.get('/api/v1/public/partner/transactions/:id', (_req, res) => {
+      res.json(json);
+    });
+    const b = await listen(bare);
+    try {
+      const path = `/api/v1/public/partner/transactions/${id}`;
+      const headers = { 'X-Api-Key': s.merchants[0]!.apiKey };
+      // Warm-up, both sides alike: steady state is measured, not the JIT's first seconds (the
+      // server has far more code to optimise than the one-route baseline).
+      await load({ url: s.baseUrl + path, headers, connections: ctx.connections, duration: WARMUP_SECONDS });
+      await load({ url: b.url + path, headers, connections: ctx.connections, duration: WARMUP_SECONDS });
+      const oursRps: number[] = [];
+      const baseRps: number[] = [];
+      for (let round = 0; round < ctx.rounds; round++) {
+        const ours = await load({ url: s.baseUrl + path, headers, connections: ctx.connections, duration: ctx.durationSeconds });
+        checkClean('reference server B2', ours);
+        const base = await load({ url: b.url + path, headers, connections: ctx.connections, duration: ctx.durationSeconds });
+        checkClean('bare express', base);
+        oursRps.push(ours.requests.average);
+        baseRps.push(base.requests.average);
+      }
+      const ours = median(oursRps);
+      const base = median(baseRps);
+      ctx.shared.set('oursB2Rps', ours);
+      return {
+        ratio: ours / base,
+        detail: `reference server ${fmt(ours)} req/s vs bare express ${fmt(base)} req/s (medians of ${ctx.rounds} alternating rounds: ${oursRps.map((x) => fmt(x)).join('/')} vs ${baseRps.map((x) => fmt(x)).join('/')})`,
+      };
+    } finally {
+      await b.close();
+      await s.close();
+    }
+  },
+};

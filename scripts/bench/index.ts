@@ -1,0 +1,91 @@
+/**
+ * `npm run bench`: the speed figures, measured side by side in one run on 127.0.0.1 (autocannon
+ * in a worker thread for the HTTP figures, a bounded time each), each printed with its ratio and
+ * target. One file per figure in this folder:
+ *
+ *   1. b2-validation-overhead: B2 GET-by-id requests/s with full request + response validation
+ *      ÷ a bare express app serving the same JSON (target ≥ 0.7).
+ *   2. b1-p50-100k: B1 create p50 latency with 100,000 stored transactions ÷ with none, both on
+ *      the durable file store (target ≤ 2.0).
+ *   3. b2-vs-prism: B2 requests/s ÷ Prism 5.14's mock server on the same bundled document
+ *      (reported).
+ *   4. conformance-throughput: the conformance suite's requests/s ÷ the same requests replayed by
+ *      a plain loop without checks (target ≥ 0.7).
+ *   5. conformance-first-finding: the conformance suite's median time to its first finding over
+ *      the mutants, in seconds (reported).
+ *
+ * Figures are a registry: another part adds its own with `registerFigure(...)` before
+ * `runBench()` (or imports `figures` and runs some). `npm run bench -- <figure-id> …` runs only
+ * those figures.
+ *
+ * Env: BENCH_DURATION (seconds per measurement, default 5), BENCH_ROUNDS (alternating rounds,
+ * medians reported, default 3), BENCH_CONNECTIONS (default 10).
+ */
+import { cpus, totalmem, type } from 'node:os';
+import { b1P50With100k } from './b1-p50-100k.ts';
+import { b2ValidationOverhead } from './b2-validation-overhead.ts';
+import { b2VsPrism } from './b2-vs-prism.ts';
+import { conformanceFirstFinding } from './conformance-first-finding.ts';
+import { conformanceThroughput } from './conformance-throughput.ts';
+import { fmt, type BenchContext, type Figure, type FigureResult } from './tools.ts';
+
+export type { BenchContext, Figure, FigureResult } from './tools.ts';
+
+/** The figures `runBench()` runs by default, in order (the Prism figure reuses figure 1's rps). */
+export const figures: Figure[] = [b2ValidationOverhead, b1P50With100k, b2VsPrism, conformanceThroughput, conformanceFirstFinding];
+
+export function registerFigure(f: Figure): void {
+  if (figures.some((x) => x.id === f.id)) throw new Error(`bench: a figure ${f.id} is already registered`);
+  figures.push(f);
+}
+
+/** The figures named by these ids (all when none is given); an unknown id is an error naming the known ones. */
+export function selectFigures(ids: string[]): Figure[] {
+  const unknown = ids.filter((id) => !figures.some((f) => f.id === id));
+  if (unknown.length) throw new Error(`bench: no figure ${unknown.join(', ')}; figures: ${figures.map((f) => f.id).join(', ')}`);
+  return ids.length ? figures.filter((f) => ids.includes(f.id)) : figures;
+}
+
+/** Runs the figures, prints each measurement and then every ratio beside its target; 1 when a target is missed. */
+export async function runBench(selected: Figure[] = figures): Promise<number> {
+  const ctx: BenchContext = {
+    durationSeconds: Number(process.env.BENCH_DURATION ?? 5),
+    rounds: Number(process.env.BENCH_ROUNDS ?? 3),
+    connections: Number(process.env.BENCH_CONNECTIONS ?? 10),
+    log: (l) => process.stdout.write(`${l}\n`),
+    shared: new Map(),
+  };
+  const cpu = cpus();
+  ctx.log(`Machine: ${cpu[0]?.model ?? 'unknown CPU'} × ${cpu.length}, ${fmt(totalmem() / 2 ** 30, 1)} GiB RAM, ${type()}, Node ${process.version}`);
+  ctx.log(`Each measurement: autocannon (worker thread), ${ctx.connections} connections, ${ctx.durationSeconds} s, ${ctx.rounds} alternating rounds, on 127.0.0.1\n`);
+  const rows: Array<{ f: Figure; r: FigureResult }> = [];
+  for (const f of selected) {
+    ctx.log(`[${f.id}] ${f.title} …`);
+    let r: FigureResult;
+    try {
+      r = await f.run(ctx);
+    } catch (e) {
+      r = { ratio: null, detail: '', reason: (e as Error).message };
+    }
+    ctx.log(r.ratio === null ? `  not measured: ${r.reason}` : `  ${r.detail}`);
+    rows.push({ f, r });
+  }
+  ctx.log('\nFigure                                                               ratio     target   result');
+  for (const { f, r } of rows) {
+    const ratio = r.ratio === null ? 'not measured' : r.ratio.toFixed(2);
+    const verdict = r.ratio === null ? `not measured: ${r.reason}` : f.pass ? (f.pass(r.ratio) ? 'met' : 'MISSED') : 'reported';
+    ctx.log(`${f.title.padEnd(68)} ${ratio.padStart(6)}   ${f.target.padEnd(7)}  ${verdict}`);
+  }
+  return rows.some(({ f, r }) => r.ratio !== null && f.pass && !f.pass(r.ratio)) ? 1 : 0;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  let selected: Figure[];
+  try {
+    selected = selectFigures(process.argv.slice(2));
+  } catch (e) {
+    process.stderr.write(`${(e as Error).message}\n`);
+    process.exit(2);
+  }
+  process.exitCode = await runBench(selected);
+}

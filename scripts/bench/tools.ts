@@ -1,0 +1,58 @@
+/**
+ * What the figures of `npm run bench` share: the figure and context types, the load generator,
+ * a clean-run check, medians, number formatting and the B1 request body.
+ */
+import autocannon from 'autocannon';
+
+export { median } from '../../conformance/bench.ts';
+
+export interface FigureResult {
+  /** The ratio, or null when not measured. */
+  ratio: number | null;
+  /** Human-readable measurement line(s). */
+  detail: string;
+  /** Why it was not measured, when ratio is null. */
+  reason?: string;
+}
+
+export interface Figure {
+  id: string;
+  title: string;
+  /** e.g. '≥ 0.7', '≤ 2.0', 'report' */
+  target: string;
+  pass?: (ratio: number) => boolean;
+  run(ctx: BenchContext): Promise<FigureResult>;
+}
+
+export interface BenchContext {
+  durationSeconds: number;
+  /** Alternating rounds per comparison (medians are reported). */
+  rounds: number;
+  connections: number;
+  log: (line: string) => void;
+  /** Shared between figures of one run (e.g. our B2 rps reused by the Prism figure). */
+  shared: Map<string, unknown>;
+}
+
+/** Load before the measured rounds of a throughput figure, on each side. */
+export const WARMUP_SECONDS = 3;
+
+/** autocannon in a worker thread, so the load generator does not share the servers' event loop. */
+export async function load(opts: autocannon.Options): Promise<autocannon.Result> {
+  return autocannon({ workers: 1, ...opts } as autocannon.Options);
+}
+
+/** Fails a measurement that saw errors, non-2xx answers or timeouts. */
+export function checkClean(name: string, r: autocannon.Result): void {
+  if (r.errors > 0 || r.non2xx > 0 || r.timeouts > 0) throw new Error(`${name}: ${r.errors} errors, ${r.non2xx} non-2xx, ${r.timeouts} timeouts`);
+}
+
+export const fmt = (n: number, d = 0): string => n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
+
+/** The B1 body every figure creates transactions with. */
+export const partnerBody = JSON.stringify({
+  customerPhone: '212612345678',
+  total: 1299.5,
+  currency: 'MAD',
+  items: [{ name: 'Wireless headphones', reference: 'SKU-100', quantity: 1, unitPrice: 1299.5, categoryId: 42 }],
+});
