@@ -1,7 +1,7 @@
 /** The fast-check model: this run's transactions and sessions; the World holds what outlives a run. */
 import type { AsyncCommand } from 'fast-check';
 import type { Exchange } from './http.ts';
-import { toCentimes } from './spec.ts';
+import { centimesOf } from '../lib/money.ts';
 import type { Session, Tx, Who, World } from './world.ts';
 
 export interface Model {
@@ -45,7 +45,7 @@ export function checkCreated(w: World, ex: Exchange, body: Json): void {
   const op = ex.opId;
   w.check(rec.status === 'PENDING', op, '$.status', `created with status ${rec.status}`, 'PENDING', rec.status);
   w.check(rec.updatedAt === null, op, '$.updatedAt', `updatedAt is ${JSON.stringify(rec.updatedAt)} at creation`, null, rec.updatedAt);
-  w.check(toCentimes(rec.totalAmount) === toCentimes(body.total), op, '$.totalAmount', `totalAmount ${rec.totalAmount} for total ${body.total}`, body.total, rec.totalAmount);
+  w.check(centimesOf(rec.totalAmount) === centimesOf(body.total), op, '$.totalAmount', `totalAmount ${rec.totalAmount} for total ${body.total}`, body.total, rec.totalAmount);
   w.check(rec.customerPhone === body.customerPhone, op, '$.customerPhone', 'customerPhone differs from the request', body.customerPhone, rec.customerPhone);
   w.check(rec.currency === body.currency, op, '$.currency', 'currency differs from the request', body.currency, rec.currency);
   w.check(rec.vendorReference === (body.vendorReference ?? null), op, '$.vendorReference', 'vendorReference differs from the request', body.vendorReference ?? null, rec.vendorReference);
@@ -57,7 +57,7 @@ export function checkCreated(w: World, ex: Exchange, body: Json): void {
     for (const [f, v] of [['name', it.name], ['quantity', it.quantity], ['reference', it.reference ?? null], ['categoryId', it.categoryId ?? null]] as const) {
       w.check(o[f] === v, op, `$.items[${i}].${f}`, `${f} ${JSON.stringify(o[f])}, sent ${JSON.stringify(v)}`, v, o[f]);
     }
-    w.check(toCentimes(o.unitPrice) === toCentimes(it.unitPrice), op, `$.items[${i}].unitPrice`, 'unitPrice differs from the request', it.unitPrice, o.unitPrice);
+    w.check(centimesOf(o.unitPrice) === centimesOf(it.unitPrice), op, `$.items[${i}].unitPrice`, 'unitPrice differs from the request', it.unitPrice, o.unitPrice);
   });
 }
 

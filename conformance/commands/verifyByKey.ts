@@ -1,7 +1,7 @@
 /** A3 (Variant 1): verify a checkout transaction with the API key; another merchant's key reads 404. */
 import type { Cmd, Model, Real } from '../model.ts';
 import { pick } from '../model.ts';
-import { toCentimes } from '../spec.ts';
+import { centimesOf } from '../../lib/money.ts';
 
 const OP = 'verifyTransaction';
 const REPORTED: Record<string, string> = { PENDING: 'PENDING', APPROVED: 'APPROVED', CANCELED: 'CANCELED', EXPIRED: 'CANCELED', COMPLETED: 'APPROVED' };
@@ -21,7 +21,7 @@ export class VerifyByKey implements Cmd {
     const reported = statuses.map((s) => REPORTED[s]);
     w.check(reported.includes(rec.status as string), OP, '$.status', `status ${rec.status}, the model expects ${reported.join(' or ')} (ADR-008)`, reported, rec.status);
     w.check(rec.id === tx.id, OP, '$.id', 'another transaction was returned', tx.id, rec.id);
-    w.check(toCentimes(rec.amount) === toCentimes(tx.session!.total), OP, '$.amount', 'amount differs from the session total', tx.session!.total, rec.amount);
+    w.check(centimesOf(rec.amount) === centimesOf(tx.session!.total), OP, '$.amount', 'amount differs from the session total', tx.session!.total, rec.amount);
     if (tx.status === 'PENDING' && rec.status === 'CANCELED') w.observe(tx, 'EXPIRED');
   }
   toString(): string {

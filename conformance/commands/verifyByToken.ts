@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Cmd, Model, Real } from '../model.ts';
 import { pick } from '../model.ts';
-import { toCentimes } from '../spec.ts';
+import { centimesOf } from '../../lib/money.ts';
 
 const OP = 'getTransactionStatusBySessionToken';
 /** ADR-008: how the verification flow reports internal statuses. */
@@ -44,7 +44,7 @@ export class VerifyByToken implements Cmd {
     const reported = statuses.map((st) => REPORTED[st]);
     w.check(reported.includes(rec.status as string), OP, '$.status', `status ${rec.status}, the model expects ${reported.join(' or ')} (ADR-008)`, reported, rec.status);
     w.check(rec.transaction_id === tx.id, OP, '$.transaction_id', 'another transaction was returned', tx.id, rec.transaction_id);
-    w.check(toCentimes(rec.amount) === toCentimes(s.total), OP, '$.amount', `amount ${rec.amount} for a session of ${s.total}`, s.total, rec.amount);
+    w.check(centimesOf(rec.amount) === centimesOf(s.total), OP, '$.amount', `amount ${rec.amount} for a session of ${s.total}`, s.total, rec.amount);
     if (tx.status === 'PENDING' && rec.status === 'CANCELED') w.observe(tx, 'EXPIRED');
   }
   toString(): string {

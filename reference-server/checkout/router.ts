@@ -22,7 +22,7 @@ import {
   type PayLaterClientV1,
   type PayLaterClientV2,
 } from '../../sdk/client/index.ts';
-import { centimesToDecimalString, formatMad, toCentimes } from '../../sdk/browser/src/money.ts';
+import { centimesToNumber, formatCentimes, formatMad, toCentimes } from '../../lib/money.ts';
 import { esc, page, SECURITY_HEADERS, STRICT_CSP } from './html.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -289,14 +289,14 @@ export function createCheckoutRouter(deps: CheckoutRouterDeps = {}): Router {
       if (items.length === 0) {
         return sendHtml(res, shopPage('Empty cart', `<p class="status-unpaid">Your cart is empty.</p><p><a href="${base}">Back to the shop</a></p>`), demoCsp(req), 400);
       }
-      const sessionItems = items.map((i) => ({ id: i.product.id, name: i.product.name, price: Number(centimesToDecimalString(i.product.centimes)), quantity: i.quantity }));
+      const sessionItems = items.map((i) => ({ id: i.product.id, name: i.product.name, price: centimesToNumber(i.product.centimes), quantity: i.quantity }));
       try {
         let sessionToken: string;
         if (variant === 1) {
-          const s = await (client(1, req) as PayLaterClientV1).createSession({ total: Number(centimesToDecimalString(totalCentimes)), currency: 'MAD', items: sessionItems });
+          const s = await (client(1, req) as PayLaterClientV1).createSession({ total: centimesToNumber(totalCentimes), currency: 'MAD', items: sessionItems });
           sessionToken = s.token;
         } else {
-          const s = await (client(2, req) as PayLaterClientV2).createSession({ total: centimesToDecimalString(totalCentimes), currency: 'MAD', items: sessionItems });
+          const s = await (client(2, req) as PayLaterClientV2).createSession({ total: formatCentimes(totalCentimes), currency: 'MAD', items: sessionItems });
           sessionToken = s.session_token;
         }
         const order: DemoOrder = { id: randomUUID(), variant, items, totalCentimes, sessionToken, locale, flow, paid: false, transactionId: null, lastStatus: null };

@@ -7,7 +7,7 @@
  * sessionStorage (so a reload works) and removed from the address bar.
  */
 import { directionOf, isLocale, TEXTS, type Locale } from '../../../sdk/browser/src/i18n.ts';
-import { formatMad, plansFor, toCentimes } from '../../../sdk/browser/src/money.ts';
+import { formatMad, plansFor, toCentimes } from '../../../lib/money.ts';
 import {
   decodeFragment,
   encodeFragment,

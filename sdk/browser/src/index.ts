@@ -15,7 +15,7 @@
  */
 import { el, applyStyles } from './dom.ts';
 import { directionOf, isLocale, TEXTS, type Locale, type Texts } from './i18n.ts';
-import { formatMad, plansFor, toCentimes } from './money.ts';
+import { formatMad, plansFor, toCentimes } from '../../../lib/money.ts';
 import { encodeFragment, isCheckoutMessage, safeHttpUrl, type Flow } from './protocol.ts';
 
 declare const __SDK_VERSION__: string;
