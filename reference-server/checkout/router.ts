@@ -22,6 +22,7 @@ import {
   type PayLaterClientV1,
   type PayLaterClientV2,
 } from '../../sdk/client/index.ts';
+import { isLocale, type Locale } from '../../lib/i18n.ts';
 import { centimesToNumber, formatCentimes, formatMad, toCentimes } from '../../lib/money.ts';
 import { esc, page, SECURITY_HEADERS, STRICT_CSP } from './html.ts';
 
@@ -71,7 +72,7 @@ interface DemoOrder {
   items: Array<{ product: Product; quantity: number }>;
   totalCentimes: number;
   sessionToken: string;
-  locale: 'en' | 'fr' | 'ar';
+  locale: Locale;
   flow: 'redirect' | 'popup';
   paid: boolean;
   transactionId: string | null;
@@ -283,7 +284,7 @@ export function createCheckoutRouter(deps: CheckoutRouterDeps = {}): Router {
         const q = typeof raw === 'string' && /^\d{1,2}$/.test(raw) ? Number(raw) : 0;
         if (q > 0) items.push({ product: p, quantity: Math.min(q, 20) });
       }
-      const locale = form.locale === 'fr' || form.locale === 'ar' ? form.locale : 'en';
+      const locale = isLocale(form.locale) ? form.locale : 'en';
       const flow = variant === 2 && form.flow === 'popup' ? 'popup' : 'redirect';
       const totalCentimes = items.reduce((s, i) => s + i.product.centimes * i.quantity, 0);
       if (items.length === 0) {

@@ -14,9 +14,9 @@
  * No runtime dependencies; works under a strict CSP (see README).
  */
 import { el, applyStyles } from './dom.ts';
-import { directionOf, isLocale, TEXTS, type Locale, type Texts } from './i18n.ts';
+import { directionOf, isLocale, TEXTS, type Locale, type Texts } from '../../../lib/i18n.ts';
 import { formatMad, plansFor, toCentimes } from '../../../lib/money.ts';
-import { encodeFragment, isCheckoutMessage, safeHttpUrl, type Flow } from './protocol.ts';
+import { encodeFragment, isCheckoutMessage, safeHttpUrl, type Flow } from '../../../lib/checkout-protocol.ts';
 
 declare const __SDK_VERSION__: string;
 export const VERSION: string = typeof __SDK_VERSION__ === 'string' ? __SDK_VERSION__ : '0.0.0-dev';
