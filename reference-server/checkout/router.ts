@@ -24,7 +24,8 @@ import {
 } from '../../sdk/client/index.ts';
 import { isLocale, type Locale } from '../../lib/i18n.ts';
 import { centimesToNumber, formatCentimes, formatMad, toCentimes } from '../../lib/money.ts';
-import { esc, page, SECURITY_HEADERS, STRICT_CSP } from './html.ts';
+import { escapeHtml } from '../../lib/html.ts';
+import { page, SECURITY_HEADERS, STRICT_CSP } from './html.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(HERE, '..', '..');
@@ -171,7 +172,7 @@ export function createCheckoutRouter(deps: CheckoutRouterDeps = {}): Router {
         scripts: ['/checkout/assets/checkout-page.js'],
         body: `<main>
   <p class="brand">PayLater</p>
-  <div id="app" data-payment-intent-id="${esc(id)}"><p class="notice">Loading…</p></div>
+  <div id="app" data-payment-intent-id="${escapeHtml(id)}"><p class="notice">Loading…</p></div>
   <noscript><p>This page needs JavaScript.</p></noscript>
 </main>`,
       }),
@@ -246,11 +247,11 @@ export function createCheckoutRouter(deps: CheckoutRouterDeps = {}): Router {
 
     router.get(base, (req, res) => {
       const cards = DEMO_PRODUCTS.map(
-        (p, i) => `<div class="product" data-product="${esc(p.id)}">
-  <h3>${esc(p.name)}</h3>
-  <p class="muted">${esc(p.blurb)}</p>
-  <p class="price">${esc(formatMad(p.centimes, 'en'))}</p>
-  <label>Quantity <input type="number" name="qty_${esc(p.id)}" min="0" max="20" value="${i === 0 ? 1 : 0}"></label>
+        (p, i) => `<div class="product" data-product="${escapeHtml(p.id)}">
+  <h3>${escapeHtml(p.name)}</h3>
+  <p class="muted">${escapeHtml(p.blurb)}</p>
+  <p class="price">${escapeHtml(formatMad(p.centimes, 'en'))}</p>
+  <label>Quantity <input type="number" name="qty_${escapeHtml(p.id)}" min="0" max="20" value="${i === 0 ? 1 : 0}"></label>
 </div>`,
       ).join('\n');
       const flowChoice =
@@ -307,7 +308,7 @@ export function createCheckoutRouter(deps: CheckoutRouterDeps = {}): Router {
         const err = e instanceof PayLaterApiError ? `${e.status} ${e.code ?? ''} ${e.message}` : String(e);
         sendHtml(
           res,
-          shopPage('Checkout unavailable', `<p class="status-unpaid" data-testid="session-error">The payment session could not be created: ${esc(err)}</p><p><a href="${base}">Back to the shop</a></p>`),
+          shopPage('Checkout unavailable', `<p class="status-unpaid" data-testid="session-error">The payment session could not be created: ${escapeHtml(err)}</p><p><a href="${base}">Back to the shop</a></p>`),
           demoCsp(req),
           502,
         );
@@ -320,15 +321,15 @@ export function createCheckoutRouter(deps: CheckoutRouterDeps = {}): Router {
       const origin = requestOrigin(req);
       const returnUrl = `${origin}${base}/return?order=${order.id}`;
       const lines = order.items
-        .map((i) => `<tr><td>${esc(i.product.name)} × ${i.quantity}</td><td class="amount">${esc(formatMad(i.product.centimes * i.quantity, 'en'))}</td></tr>`)
+        .map((i) => `<tr><td>${escapeHtml(i.product.name)} × ${i.quantity}</td><td class="amount">${escapeHtml(formatMad(i.product.centimes * i.quantity, 'en'))}</td></tr>`)
         .join('');
       sendHtml(
         res,
         shopPage(
           'Pay your order',
           `<h1>Your order</h1>
-<div class="cart"><table>${lines}<tr><th>Total</th><td class="amount" data-testid="order-total">${esc(formatMad(order.totalCentimes, 'en'))}</td></tr></table></div>
-<div id="paylater-demo" data-variant="${variant}" data-session-token="${esc(order.sessionToken)}" data-locale="${esc(order.locale)}" data-flow="${esc(order.flow)}" data-redirect-url="${esc(returnUrl)}" data-return-url="${esc(returnUrl)}">
+<div class="cart"><table>${lines}<tr><th>Total</th><td class="amount" data-testid="order-total">${escapeHtml(formatMad(order.totalCentimes, 'en'))}</td></tr></table></div>
+<div id="paylater-demo" data-variant="${variant}" data-session-token="${escapeHtml(order.sessionToken)}" data-locale="${escapeHtml(order.locale)}" data-flow="${escapeHtml(order.flow)}" data-redirect-url="${escapeHtml(returnUrl)}" data-return-url="${escapeHtml(returnUrl)}">
   <div id="paylater-button" data-testid="paylater-button"></div>
 </div>
 <ol id="paylater-events" class="events" data-testid="events"></ol>`,
@@ -372,13 +373,13 @@ export function createCheckoutRouter(deps: CheckoutRouterDeps = {}): Router {
         res,
         shopPage(
           paid ? 'Order paid' : 'Order not paid',
-          `<h1>Order ${esc(order.id.slice(0, 8))}</h1>
-<p data-testid="order-status" data-paid="${paid}" data-verified-status="${esc(verified ?? '')}" class="${paid ? 'status-paid' : 'status-unpaid'}">${
-            paid ? 'Order paid. Thank you!' : `Order not paid${verified ? ` (transaction ${esc(verified)})` : redirectStatus === 'CANCELLED' ? ' (payment cancelled)' : ''}.`
+          `<h1>Order ${escapeHtml(order.id.slice(0, 8))}</h1>
+<p data-testid="order-status" data-paid="${paid}" data-verified-status="${escapeHtml(verified ?? '')}" class="${paid ? 'status-paid' : 'status-unpaid'}">${
+            paid ? 'Order paid. Thank you!' : `Order not paid${verified ? ` (transaction ${escapeHtml(verified)})` : redirectStatus === 'CANCELLED' ? ' (payment cancelled)' : ''}.`
           }</p>
-<p class="muted">Returned with status=${esc(redirectStatus ?? '(none)')}${transactionId ? `, transaction_id=${esc(transactionId)}` : ''}. Verified on the backend:</p>
-<ul data-testid="verification">${checks.map((c) => `<li>${esc(c)}</li>`).join('') || '<li>No transaction to verify.</li>'}</ul>
-<p>Total ${esc(formatMad(order.totalCentimes, 'en'))}</p>
+<p class="muted">Returned with status=${escapeHtml(redirectStatus ?? '(none)')}${transactionId ? `, transaction_id=${escapeHtml(transactionId)}` : ''}. Verified on the backend:</p>
+<ul data-testid="verification">${checks.map((c) => `<li>${escapeHtml(c)}</li>`).join('') || '<li>No transaction to verify.</li>'}</ul>
+<p>Total ${escapeHtml(formatMad(order.totalCentimes, 'en'))}</p>
 <p><a href="${base}">Back to the shop</a>${paid ? '' : ` · <a href="${base}/orders/${order.id}/pay" data-testid="retry">Try paying again</a>`}</p>`,
         ),
         demoCsp(req),
