@@ -1,15 +1,14 @@
 /** Request generators: valid bodies from the schemas' limits, and single faults at the seed's boundaries. */
 import fc from 'fast-check';
 import { loadBundledDocument } from '../generated/index.ts';
+import { centimesFromNumber, centimesOf, centimesToNumber, formatCentimes, sumLines } from '../lib/money.ts';
 
 type Json = Record<string, unknown>;
 
-export function fromCentimes(c: number): number {
-  return Number((c / 100).toFixed(2));
-}
-
-export function decimalString(c: number, withDecimals: boolean): string {
-  return withDecimals || c % 100 !== 0 ? (c / 100).toFixed(2) : String(c / 100);
+/** `c` centimes as a decimal string: two decimals, or none for whole dirhams unless `withDecimals`. */
+function decimalString(c: number, withDecimals: boolean): string {
+  const s = formatCentimes(c);
+  return withDecimals ? s : s.replace(/\.00$/, '');
 }
 
 /** The seed's limits, read from the bundled document (A1 total range, B1 item name length). */
@@ -17,13 +16,15 @@ function limitsFromSpec(): { minCentimes: number; maxCentimes: number; nameMax: 
   const schemas = (loadBundledDocument(1).components as Json).schemas as Record<string, Json>;
   const total = (schemas.SessionRequestV1!.properties as Record<string, Json>).total!;
   const name = (schemas.PartnerTransactionItemInput!.properties as Record<string, Json>).name!;
-  if (typeof total.minimum !== 'number' || typeof total.maximum !== 'number' || typeof name.maxLength !== 'number') {
+  const minCentimes = centimesFromNumber(total.minimum as number);
+  const maxCentimes = centimesFromNumber(total.maximum as number);
+  if (minCentimes === null || maxCentimes === null || typeof name.maxLength !== 'number') {
     throw new Error('bundled document: SessionRequestV1.total needs minimum/maximum and PartnerTransactionItemInput.name maxLength');
   }
-  return { minCentimes: Math.round(total.minimum * 100), maxCentimes: Math.round(total.maximum * 100), nameMax: name.maxLength };
+  return { minCentimes, maxCentimes, nameMax: name.maxLength };
 }
 const LIMITS = limitsFromSpec();
-const mad = (c: number): string => (c % 100 === 0 ? String(c / 100) : (c / 100).toFixed(2));
+const mad = (c: number): string => decimalString(c, false);
 
 const phone = fc
   .tuple(fc.constantFrom('212', '33', '1', '44', '971'), fc.integer({ min: 6, max: 11 }), fc.nat())
@@ -77,10 +78,10 @@ function lines(t: number, extra: ExtraLine[], lastName: string): Line[] {
 export function validPartnerBody(): fc.Arbitrary<Json> {
   return fc.tuple(phone, total, extraLines, name).map(([p, t, extra, n]) => ({
     customerPhone: p,
-    total: fromCentimes(t),
+    total: centimesToNumber(t),
     currency: 'MAD',
     items: lines(t, extra, n).map((l) => {
-      const it: Json = { name: l.name, quantity: l.quantity, unitPrice: fromCentimes(l.price) };
+      const it: Json = { name: l.name, quantity: l.quantity, unitPrice: centimesToNumber(l.price) };
       if (l.reference !== undefined) it.reference = l.reference;
       if (l.categoryId !== undefined) it.categoryId = l.categoryId;
       return it;
@@ -90,9 +91,9 @@ export function validPartnerBody(): fc.Arbitrary<Json> {
 
 export function validSessionBody(variant: 1 | 2): fc.Arbitrary<Json> {
   return fc.tuple(total, fc.boolean(), extraLines, name).map(([t, dec, extra, n]) => ({
-    total: variant === 1 ? fromCentimes(t) : decimalString(t, dec),
+    total: variant === 1 ? centimesToNumber(t) : decimalString(t, dec),
     currency: 'MAD',
-    items: lines(t, extra, n).map((l, i) => ({ id: `SKU-${i}`, name: l.name, price: fromCentimes(l.price), quantity: l.quantity })),
+    items: lines(t, extra, n).map((l, i) => ({ id: `SKU-${i}`, name: l.name, price: centimesToNumber(l.price), quantity: l.quantity })),
   }));
 }
 
@@ -103,10 +104,10 @@ const clone = (b: Json): Json => structuredClone(b);
 function withTotal(c: number, priceKey: string, stringTotal: boolean): Fault {
   return (b) => {
     const o = clone(b);
-    o.total = stringTotal ? decimalString(c, true) : fromCentimes(c);
+    o.total = stringTotal ? decimalString(c, true) : centimesToNumber(c);
     const items = o.items as Json[];
     const first = { ...items[0]!, quantity: 1 } as Json;
-    first[priceKey] = fromCentimes(c);
+    first[priceKey] = centimesToNumber(c);
     o.items = [first];
     return o;
   };
@@ -137,8 +138,8 @@ export function fault(kind: 'partner' | 'session', variant: 1 | 2): fc.Arbitrary
     [`${price} 0.01`, (b) => {
       const o = onItem((it) => ((it[price] = 0.01), (it.quantity = 1)))(b);
       const items = o.items as Json[];
-      const c = items.reduce((s, it) => s + Math.round((it[price] as number) * 100) * (it.quantity as number), 0);
-      o.total = str ? decimalString(c, true) : fromCentimes(c);
+      const c = sumLines(items.map((it) => ({ price: it[price], quantity: it.quantity })))!;
+      o.total = str ? decimalString(c, true) : centimesToNumber(c);
       return o;
     }],
     [`${price} 3 decimals`, onItem((it) => (it[price] = 10.005))],
@@ -148,7 +149,7 @@ export function fault(kind: 'partner' | 'session', variant: 1 | 2): fc.Arbitrary
     ['items missing', (b) => { const o = clone(b); delete o.items; return o; }],
     ['total missing', (b) => { const o = clone(b); delete o.total; return o; }],
     ['currency missing', (b) => { const o = clone(b); delete o.currency; return o; }],
-    ['total ≠ Σ items + 0.01', (b) => { const o = clone(b); const c = Math.round(Number(o.total) * 100) + 1; o.total = str ? decimalString(c, true) : fromCentimes(c); return o; }],
+    ['total ≠ Σ items + 0.01', (b) => { const o = clone(b); const c = centimesOf(o.total)! + 1; o.total = str ? decimalString(c, true) : centimesToNumber(c); return o; }],
     ['total as wrong type', (b) => ({ ...clone(b), total: str ? Number(b.total) : String(b.total) })],
     ['unknown field', (b) => ({ ...clone(b), status: 'APPROVED' })],
   ];

@@ -2,7 +2,7 @@
 import type { AsyncCommand } from 'fast-check';
 import { errorCatalog, type ErrorCode } from '../generated/index.ts';
 import type { Exchange } from './http.ts';
-import { toCentimes } from './spec.ts';
+import { centimesOf } from '../lib/money.ts';
 import type { Session, Tx, World } from './world.ts';
 
 export interface Model {
@@ -59,7 +59,7 @@ export function checkCreated(w: World, ex: Exchange, body: Json): void {
   const op = ex.opId;
   w.check(rec.status === 'PENDING', op, '$.status', `created with status ${rec.status}`, 'PENDING', rec.status);
   w.check(rec.updatedAt === null, op, '$.updatedAt', `updatedAt is ${JSON.stringify(rec.updatedAt)} at creation`, null, rec.updatedAt);
-  w.check(toCentimes(rec.totalAmount) === toCentimes(body.total), op, '$.totalAmount', `totalAmount ${rec.totalAmount} for total ${body.total}`, body.total, rec.totalAmount);
+  w.check(centimesOf(rec.totalAmount) === centimesOf(body.total), op, '$.totalAmount', `totalAmount ${rec.totalAmount} for total ${body.total}`, body.total, rec.totalAmount);
   w.check(rec.customerPhone === body.customerPhone, op, '$.customerPhone', 'customerPhone differs from the request', body.customerPhone, rec.customerPhone);
   w.check(rec.currency === body.currency, op, '$.currency', 'currency differs from the request', body.currency, rec.currency);
   w.check(rec.vendorReference === (body.vendorReference ?? null), op, '$.vendorReference', 'vendorReference differs from the request', body.vendorReference ?? null, rec.vendorReference);
@@ -71,7 +71,7 @@ export function checkCreated(w: World, ex: Exchange, body: Json): void {
     for (const [f, v] of [['name', it.name], ['quantity', it.quantity], ['reference', it.reference ?? null], ['categoryId', it.categoryId ?? null]] as const) {
       w.check(o[f] === v, op, `$.items[${i}].${f}`, `${f} ${JSON.stringify(o[f])}, sent ${JSON.stringify(v)}`, v, o[f]);
     }
-    w.check(toCentimes(o.unitPrice) === toCentimes(it.unitPrice), op, `$.items[${i}].unitPrice`, 'unitPrice differs from the request', it.unitPrice, o.unitPrice);
+    w.check(centimesOf(o.unitPrice) === centimesOf(it.unitPrice), op, `$.items[${i}].unitPrice`, 'unitPrice differs from the request', it.unitPrice, o.unitPrice);
   });
 }
 

@@ -12,6 +12,7 @@ import {
   errorCatalog,
   type Variant,
 } from '../generated/index.ts';
+import { centimesFromNumber, centimesOf, isMad } from '../lib/money.ts';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 
@@ -26,22 +27,6 @@ export interface OperationInfo {
   security: readonly string[];
   errors: Record<string, readonly string[]>;
   successStatus: number;
-}
-
-/** Number with at most two decimals (format `mad`, ADR-021). */
-export function isMad(value: unknown): boolean {
-  if (typeof value !== 'number' || !Number.isFinite(value)) return false;
-  return /^-?\d+(\.\d{1,2})?$/.test(String(value));
-}
-
-/** Integer centimes of a `mad` value or a decimal string; null when not representable. */
-export function toCentimes(value: unknown): number | null {
-  const s = typeof value === 'number' ? (isMad(value) ? String(value) : null) : typeof value === 'string' ? value : null;
-  if (s === null) return null;
-  const m = /^(-?)(\d+)(?:\.(\d{1,2}))?$/.exec(s);
-  if (!m) return null;
-  const cents = Number(m[2]) * 100 + Number((m[3] ?? '').padEnd(2, '0'));
-  return m[1] === '-' ? -cents : cents;
 }
 
 export function makeAjv(): Ajv2020 {
@@ -237,17 +222,19 @@ export class Contract {
     let mismatch = false;
     const ac = schema['x-amount-consistency'] as { total: string; lines: string; price: string; quantity: string } | undefined;
     if (ac) {
-      const total = toCentimes(b[ac.total]);
+      const total = centimesOf(b[ac.total]);
       let sum = 0;
-      for (const line of b[ac.lines] as Json[]) sum += (toCentimes(line[ac.price]) ?? NaN) * (line[ac.quantity] as number);
+      for (const line of b[ac.lines] as Json[]) sum += (centimesOf(line[ac.price]) ?? NaN) * (line[ac.quantity] as number);
       mismatch = total !== sum;
     }
     const business: string[] = [];
     for (const [name, p] of Object.entries((schema.properties ?? {}) as Json)) {
       const bl = (p as Json)['x-business-limits'] as { minimum: number; maximum: number; code: string } | undefined;
       if (!bl) continue;
-      const c = toCentimes(b[name]);
-      if (c === null || c < Math.round(bl.minimum * 100) || c > Math.round(bl.maximum * 100)) business.push(bl.code);
+      const c = centimesOf(b[name]);
+      const min = centimesFromNumber(bl.minimum);
+      const max = centimesFromNumber(bl.maximum);
+      if (c === null || min === null || max === null || c < min || c > max) business.push(bl.code);
     }
     return { validation: [], mismatch, business };
   }

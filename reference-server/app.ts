@@ -12,7 +12,7 @@
 import express from 'express';
 import { loadBundledDocument, type Variant } from '../generated/index.ts';
 import { errorCatalog, type ErrorCode } from '../generated/contract.ts';
-import { isMad } from './domain/money.ts';
+import { isMad } from '../lib/money.ts';
 import { digestBytesEqual, sha256, sha256Bytes } from './domain/ids.ts';
 import type { Clock } from './domain/clock.ts';
 import type { MerchantConfig, ServerConfig } from './config.ts';

@@ -2,6 +2,7 @@
  * Server configuration: mode, payment window and merchants. API keys are kept only as
  * SHA-256 digests; the raw key never leaves this module's input.
  */
+import { centimesFromNumber } from '../lib/money.ts';
 import { checkWebhookUrl } from './webhooks/url-policy.ts';
 import { normaliseOrigin } from './domain/redirect.ts';
 import { sha256 } from './domain/ids.ts';
@@ -128,10 +129,9 @@ export function buildMerchants(input: unknown, where = 'merchants'): MerchantCon
     if (o.active !== undefined && typeof o.active !== 'boolean') throw new ConfigError(`${at}: "active" must be true or false`);
     let creditLimitCentimes: number | null = null;
     if (o.creditLimit !== undefined && o.creditLimit !== null) {
-      const v = o.creditLimit;
-      if (typeof v !== 'number' || !Number.isFinite(v) || v < 0 || !/^\d+(\.\d{1,2})?$/.test(String(v))) throw new ConfigError(`${at}: "creditLimit" must be a non-negative amount with at most two decimals`);
-      const [w, f = ''] = String(v).split('.');
-      creditLimitCentimes = Number(w) * 100 + Number(f.padEnd(2, '0'));
+      const c = typeof o.creditLimit === 'number' ? centimesFromNumber(o.creditLimit) : null;
+      if (c === null || c < 0) throw new ConfigError(`${at}: "creditLimit" must be a non-negative amount with at most two decimals`);
+      creditLimitCentimes = c;
     }
     let allowedOrigins: string[] = [];
     if (o.allowedOrigins !== undefined) {

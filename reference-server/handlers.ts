@@ -7,7 +7,7 @@ import { tokenLifetimeSeconds, type ErrorCode } from '../generated/contract.ts';
 import type { Variant } from '../generated/index.ts';
 import { iso } from './domain/clock.ts';
 import { sessionId as newSessionId, sessionToken as newSessionToken, orderReference, sha256, uuid } from './domain/ids.ts';
-import { centimesOf, formatCentimes, sumLines } from './domain/money.ts';
+import { centimesOf, centimesToNumber, formatCentimes, sumLines } from '../lib/money.ts';
 import { isAllowedOrigin, isAllowedRedirect, withRedirectParams } from './domain/redirect.ts';
 import { attempt, initialStatus } from './domain/stateMachine.ts';
 import {
@@ -348,9 +348,9 @@ export const handlers: Record<string, Handler> = {
         session_id: s.id,
         merchant_name: ctx.merchant.name,
         store_name: ctx.merchant.storeName,
-        total: s.totalCentimes / 100,
+        total: centimesToNumber(s.totalCentimes),
         currency: s.currency,
-        items: s.items.map((i) => ({ id: i.id, name: i.name, price: i.priceCentimes / 100, quantity: i.quantity })),
+        items: s.items.map((i) => ({ id: i.id, name: i.name, price: centimesToNumber(i.priceCentimes), quantity: i.quantity })),
         expires_at: s.expiresAt,
         test_mode: s.testMode,
       },

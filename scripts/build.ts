@@ -4,7 +4,8 @@
  *   dist/sdk/v<version>/paylater.js      the same bytes, versioned (version from package.json)
  *   dist/checkout/checkout-page.js       the hosted checkout page's script
  *   dist/checkout/demo.js                the demo shop's script
- * Everything is an external classic script: nothing needs 'unsafe-inline' or 'unsafe-eval'.
+ * Each bundle includes the lib/ modules it imports (money, i18n, checkout protocol). Everything
+ * is an external classic script: nothing needs 'unsafe-inline' or 'unsafe-eval'.
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';

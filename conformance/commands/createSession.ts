@@ -2,7 +2,7 @@
 import type { ErrorCode } from '../../generated/index.ts';
 import type { Cmd, Model, Outcome, Real } from '../model.ts';
 import { refusal } from '../model.ts';
-import { toCentimes } from '../spec.ts';
+import { centimesOf, centimesToNumber } from '../../lib/money.ts';
 import type { World } from '../world.ts';
 
 type Json = Record<string, unknown>;
@@ -32,7 +32,7 @@ export async function sendSession(m: Model, w: World, body: Json): Promise<'limi
     const exp = Date.parse(rec.expiresAt as string);
     w.check(Number.isFinite(exp), 'createSession', '$.expiresAt', 'expiresAt is not a date');
   }
-  m.sessions.push({ token, who: 'main', total: toCentimes(body.total)! / 100, sentAt: ex.sentAt, receivedAt: ex.receivedAt, advAtCreation: w.advanced.main });
+  m.sessions.push({ token, who: 'main', total: centimesToNumber(centimesOf(body.total)!), sentAt: ex.sentAt, receivedAt: ex.receivedAt, advAtCreation: w.advanced.main });
   return 'created';
 }
 

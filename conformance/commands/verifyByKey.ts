@@ -2,7 +2,7 @@
 import { checkoutStatusOf } from '../../generated/index.ts';
 import type { Cmd, Model, Real } from '../model.ts';
 import { pick, refusal } from '../model.ts';
-import { toCentimes } from '../spec.ts';
+import { centimesOf } from '../../lib/money.ts';
 import type { Status } from '../world.ts';
 
 const OP = 'verifyTransaction';
@@ -22,7 +22,7 @@ export class VerifyByKey implements Cmd {
     const reported: string[] = statuses.map((s) => checkoutStatusOf[s as Status]);
     w.check(reported.includes(rec.status as string), OP, '$.status', `status ${rec.status}, the model expects ${reported.join(' or ')} (ADR-008)`, reported, rec.status);
     w.check(rec.id === tx.id, OP, '$.id', 'another transaction was returned', tx.id, rec.id);
-    w.check(toCentimes(rec.amount) === toCentimes(tx.session!.total), OP, '$.amount', 'amount differs from the session total', tx.session!.total, rec.amount);
+    w.check(centimesOf(rec.amount) === centimesOf(tx.session!.total), OP, '$.amount', 'amount differs from the session total', tx.session!.total, rec.amount);
     // still PENDING in the model but reported the way EXPIRED is (ADR-008): it expired
     if (tx.status === 'PENDING' && rec.status === checkoutStatusOf.EXPIRED) w.observe(tx, 'EXPIRED');
   }

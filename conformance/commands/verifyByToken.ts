@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { checkoutStatusOf } from '../../generated/index.ts';
 import type { Cmd, Model, Outcome, Real } from '../model.ts';
 import { pick, refusal } from '../model.ts';
-import { toCentimes } from '../spec.ts';
+import { centimesOf } from '../../lib/money.ts';
 import type { Status } from '../world.ts';
 
 const OP = 'getTransactionStatusBySessionToken';
@@ -44,7 +44,7 @@ export class VerifyByToken implements Cmd {
     const reported: string[] = statuses.map((st) => checkoutStatusOf[st as Status]);
     w.check(reported.includes(rec.status as string), OP, '$.status', `status ${rec.status}, the model expects ${reported.join(' or ')} (ADR-008)`, reported, rec.status);
     w.check(rec.transaction_id === tx.id, OP, '$.transaction_id', 'another transaction was returned', tx.id, rec.transaction_id);
-    w.check(toCentimes(rec.amount) === toCentimes(s.total), OP, '$.amount', `amount ${rec.amount} for a session of ${s.total}`, s.total, rec.amount);
+    w.check(centimesOf(rec.amount) === centimesOf(s.total), OP, '$.amount', `amount ${rec.amount} for a session of ${s.total}`, s.total, rec.amount);
     // still PENDING in the model but reported the way EXPIRED is (ADR-008): it expired
     if (tx.status === 'PENDING' && rec.status === checkoutStatusOf.EXPIRED) w.observe(tx, 'EXPIRED');
   }

@@ -4,100 +4,28 @@
  * page and the demo shop, under their enforced strict CSP.
  */
 import { existsSync } from 'node:fs';
-import { copyFile, mkdir } from 'node:fs/promises';
+import { copyFile } from 'node:fs/promises';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { build } from '../../scripts/build.ts';
-import { ROOT } from '../../scripts/lib/paths.ts';
+import { chromium } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { createPayLaterClientV1, createPayLaterClientV2 } from '../../sdk/client/index.ts';
-import { startTestServer, type TestServer } from '../testing.ts';
-import { createCheckoutRouter } from './router.ts';
+import {
+  base,
+  CHROMIUM,
+  cspViolations,
+  events,
+  open,
+  README_SHOTS,
+  sessionToken,
+  sessionTokenOfOrder,
+  setUpCheckoutBrowser,
+  SHOTS,
+  toPayPage,
+  V1_KEY,
+  V2_KEY,
+} from './browser-harness.ts';
 
-const V1_KEY = 'sk_test_v1_browser_4f7c2a9e1b3d';
-const V2_KEY = 'sk_test_v2_browser_8b1e6d3c5a7f';
-const SHOTS = path.join(ROOT, '.artifacts', 'screenshots');
-const README_SHOTS = path.join(ROOT, 'sdk', 'browser', 'screenshots');
-
-let server: TestServer;
-let browser: Browser;
-let base: string;
-const cspViolations: string[] = [];
-
-beforeAll(async () => {
-  await build();
-  server = await startTestServer({
-    merchants: [
-      { name: 'Atlas Electronics', storeName: 'Atlas Casablanca', apiKey: V1_KEY, variant: 1, allowedOrigins: [] },
-      { name: 'Souk Digital', storeName: 'Souk Digital Rabat', apiKey: V2_KEY, variant: 2, allowedOrigins: [] },
-    ],
-    mount: (app) => app.use(createCheckoutRouter({ demo: { merchants: { v1: { apiKey: V1_KEY }, v2: { apiKey: V2_KEY } } } })),
-  });
-  base = server.baseUrl;
-  // The merchants' allowed origin is this server's own origin, known only once it listens on
-  // port 0; startTestServer has no port option, so it is added to the running configuration.
-  for (const m of server.handle.core.merchantsById.values()) m.allowedOrigins.push(base);
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-  });
-  await mkdir(SHOTS, { recursive: true });
-  await mkdir(README_SHOTS, { recursive: true });
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-interface Ctx {
-  context: BrowserContext;
-  page: Page;
-  dialogs: string[];
-  console: string[];
-}
-
-/** A fresh browser context that reports every CSP violation (any page, any popup) and every dialog. */
-async function open(): Promise<Ctx> {
-  const context = await browser.newContext({ viewport: { width: 900, height: 900 } });
-  const consoleLines: string[] = [];
-  const dialogs: string[] = [];
-  await context.exposeBinding('__reportCsp', (_src, v: string) => {
-    cspViolations.push(v);
-  });
-  await context.addInitScript(() => {
-    document.addEventListener('securitypolicyviolation', (e) => {
-      (window as unknown as { __reportCsp(v: string): void }).__reportCsp(`${e.violatedDirective} ${e.blockedURI} @ ${e.documentURI}`);
-    });
-  });
-  const watch = (p: Page) => {
-    p.on('console', (m) => {
-      consoleLines.push(`${m.type()}: ${m.text()}`);
-      if (/Content Security Policy/i.test(m.text())) cspViolations.push(`console: ${m.text()}`);
-    });
-    p.on('dialog', (d) => {
-      dialogs.push(d.message());
-      void d.accept();
-    });
-  };
-  context.on('page', watch);
-  const page = await context.newPage();
-  return { context, page, dialogs, console: consoleLines };
-}
-
-/** Shop → cart (headphones + case = 779.49 MAD) → the pay page with the SDK button. */
-async function toPayPage(page: Page, variant: 1 | 2, opts: { flow?: 'redirect' | 'popup'; locale?: string } = {}): Promise<void> {
-  await page.goto(`${base}/demo/v${variant}`);
-  await page.fill('input[name="qty_case-s"]', '1');
-  if (opts.locale) await page.selectOption('[data-testid="locale"]', opts.locale);
-  if (opts.flow) await page.selectOption('[data-testid="flow"]', opts.flow);
-  await page.click('[data-testid="checkout"]');
-  await page.waitForURL(/\/orders\/[0-9a-f-]+\/pay$/);
-  await page.waitForSelector('[data-paylater="pay-button"]:not([disabled])');
-}
-
-const sessionToken = (page: Page) => page.getAttribute('#paylater-demo', 'data-session-token') as Promise<string>;
-const events = (page: Page) => page.$$eval('[data-testid="events"] li', (lis) => lis.map((l) => l.textContent ?? ''));
+setUpCheckoutBrowser();
 
 describe('Variant 2 redirect flow, end to end', () => {
   it('button with exact 2x/3x/4x preview → hosted page → Simulate Success → back with SUCCESS → A2 APPROVED → order paid', async () => {
@@ -226,12 +154,6 @@ describe('Variant 2 redirect flow, end to end', () => {
   });
 });
 
-/** The demo keeps the token server-side; tests read it back through the pay page of the order. */
-async function sessionTokenOfOrder(orderId: string): Promise<string> {
-  const html = await (await fetch(`${base}/demo/v2/orders/${orderId}/pay`)).text();
-  return /data-session-token="([^"]+)"/.exec(html)![1]!;
-}
-
 describe('Variant 2 popup flow (deprecated)', () => {
   it('completed: PaymentCallback gets payment_flow_completed with transaction_id; deprecation warned once; foreign messages ignored', async () => {
     const { context, page, console: lines } = await open();
@@ -294,11 +216,7 @@ describe('Variant 2 popup flow (deprecated)', () => {
   }
 
   it('a blocked popup: alert "Popup blocked. Please allow popups for this site." and the overlay hidden', async () => {
-    const blocking = await chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-      ignoreDefaultArgs: ['--disable-popup-blocking'],
-    });
+    const blocking = await chromium.launch({ ...CHROMIUM, ignoreDefaultArgs: ['--disable-popup-blocking'] });
     try {
       const page = await blocking.newPage();
       const dialogs: string[] = [];

@@ -1,14 +1,5 @@
-/** HTML helpers of the checkout router: escaping and the strict Content-Security-Policy. */
-
-/** Escapes text for HTML element content and double-quoted attribute values. */
-export function esc(value: unknown): string {
-  return String(value)
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
-}
+/** HTML helpers of the checkout router: the strict Content-Security-Policy and the page shell. */
+import { escapeHtml } from '../../lib/html.ts';
 
 /**
  * The CSP of every page this router serves: scripts and styles only as files from this
@@ -36,14 +27,14 @@ export const SECURITY_HEADERS: Record<string, string> = {
 };
 
 export function page(opts: { title: string; lang?: string; styles: string[]; scripts: string[]; body: string }): string {
-  const css = opts.styles.map((h) => `<link rel="stylesheet" href="${esc(h)}">`).join('\n    ');
-  const js = opts.scripts.map((s) => `<script src="${esc(s)}" defer></script>`).join('\n    ');
+  const css = opts.styles.map((h) => `<link rel="stylesheet" href="${escapeHtml(h)}">`).join('\n    ');
+  const js = opts.scripts.map((s) => `<script src="${escapeHtml(s)}" defer></script>`).join('\n    ');
   return `<!doctype html>
-<html lang="${esc(opts.lang ?? 'en')}">
+<html lang="${escapeHtml(opts.lang ?? 'en')}">
   <head>
     <meta charset="utf-8">
     <meta name="viewport" content="width=device-width, initial-scale=1">
-    <title>${esc(opts.title)}</title>
+    <title>${escapeHtml(opts.title)}</title>
     ${css}
     ${js}
   </head>

@@ -1,32 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import fc from 'fast-check';
 import { stateMachine } from '../../generated/contract.ts';
-import { centimesFromDecimalString, centimesFromNumber, formatCentimes, sumLines } from './money.ts';
 import { attempt, isDueToExpire } from './stateMachine.ts';
 import { localDateTime, parseDuration, MerchantTime, ManualClock } from './clock.ts';
 import { isAllowedOrigin, isAllowedRedirect, withRedirectParams } from './redirect.ts';
-
-describe('money', () => {
-  it('reads numbers through their decimal string, never by float multiplication', () => {
-    expect(centimesFromNumber(1299.5)).toBe(129950);
-    expect(centimesFromNumber(0.29)).toBe(29); // 0.29 * 100 = 28.999999999999996
-    expect(centimesFromNumber(1.005)).toBeNull();
-    expect(centimesFromNumber(1e21)).toBeNull();
-    expect(centimesFromNumber(Number.NaN)).toBeNull();
-    expect(centimesFromDecimalString('1299.50')).toBe(129950);
-    expect(centimesFromDecimalString('01.5')).toBeNull();
-    expect(formatCentimes(129950)).toBe('1299.50');
-    expect(sumLines([{ price: 500.1, quantity: 3 }])).toBe(150030);
-  });
-  it('round-trips every two-decimal amount (property)', () => {
-    fc.assert(
-      fc.property(fc.integer({ min: 0, max: 10_000_000_00 }), (c) => {
-        expect(centimesFromNumber(c / 100)).toBe(c);
-        expect(centimesFromDecimalString(formatCentimes(c))).toBe(c);
-      }),
-    );
-  });
-});
 
 describe('state machine interpreter (reads x-state-machine)', () => {
   const now = 1_000_000;

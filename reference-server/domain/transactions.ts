@@ -2,7 +2,7 @@
  * Pure transaction logic: state changes (through the spec's state machine), lazy expiry,
  * webhook payloads exactly per the event schemas, and the views each endpoint answers.
  */
-import { centimesToNumber, formatCentimes } from './money.ts';
+import { centimesToNumber, formatCentimes } from '../../lib/money.ts';
 import { iso, localDateTime } from './clock.ts';
 import { EXPIRY, attempt, isDueToExpire, type Outcome } from './stateMachine.ts';
 import { messageId } from './ids.ts';

@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadBundledDocument } from '../../generated/index.ts';
-import { isMad } from '../domain/money.ts';
+import { isMad } from '../../lib/money.ts';
 import { ApiError } from './errors.ts';
 import { buildOperations, type OperationInfo } from './operations.ts';
 import { createOperationValidator, pathParamsOf, type Middleware, type ValidatorOptions } from './validator.ts';

@@ -4,9 +4,9 @@
  * links only (the site works from `dist/docs/index.html` on disk and under `/docs/` on a server).
  */
 
-/** Escapes text for HTML element content and attribute values (the same helper the checkout pages use). */
-import { esc as escapeHtml } from '../../reference-server/checkout/html.ts';
+import { escapeHtml } from '../../lib/html.ts';
 
+/** Re-exported for the docs generators, which take their HTML helpers from this module. */
 export { escapeHtml };
 
 export interface NavEntry {

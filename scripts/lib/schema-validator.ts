@@ -4,16 +4,12 @@
  */
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-
-/** `format: mad` (ADR-021): a finite JSON number with at most two decimal places. */
-export function isMadAmount(value: number): boolean {
-  return Number.isFinite(value) && /^-?\d+(\.\d{1,2})?$/.test(String(value));
-}
+import { isMad } from '../../lib/money.ts';
 
 export function validatorFor(doc: Record<string, unknown>): (pointer: string) => ValidateFunction {
   const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
   (addFormats as unknown as (a: Ajv2020) => void)(ajv);
-  ajv.addFormat('mad', { type: 'number', validate: isMadAmount });
+  ajv.addFormat('mad', { type: 'number', validate: (n: number) => isMad(n) });
   ajv.addFormat('int64', { type: 'number', validate: (n: number) => Number.isSafeInteger(n) });
   ajv.addSchema({ ...doc, $id: 'contract.json' });
   const cache = new Map<string, ValidateFunction>();

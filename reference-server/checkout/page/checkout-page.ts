@@ -6,8 +6,8 @@
  * sent to servers, so it cannot land in access logs or Referer). It is moved to
  * sessionStorage (so a reload works) and removed from the address bar.
  */
-import { directionOf, isLocale, TEXTS, type Locale } from '../../../sdk/browser/src/i18n.ts';
-import { formatMad, plansFor, toCentimes } from '../../../sdk/browser/src/money.ts';
+import { directionOf, isLocale, TEXTS, type Locale } from '../../../lib/i18n.ts';
+import { formatMad, plansFor, toCentimes } from '../../../lib/money.ts';
 import {
   decodeFragment,
   encodeFragment,
@@ -15,7 +15,7 @@ import {
   safeHttpUrl,
   type CheckoutFragment,
   type CheckoutMessage,
-} from '../../../sdk/browser/src/protocol.ts';
+} from '../../../lib/checkout-protocol.ts';
 
 interface Summary {
   session_id: string;

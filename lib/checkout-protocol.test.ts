@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeFragment, encodeFragment, isCheckoutMessage, MESSAGE_SOURCE, safeHttpUrl } from './src/protocol.ts';
+import { decodeFragment, encodeFragment, isCheckoutMessage, MESSAGE_SOURCE, safeHttpUrl } from './checkout-protocol.ts';
 
 describe('checkout fragment', () => {
   it('round-trips, including characters that need encoding', () => {
@@ -11,6 +11,8 @@ describe('checkout fragment', () => {
   it('is null without a token or with an unknown flow', () => {
     expect(decodeFragment('#flow=redirect')).toBeNull();
     expect(decodeFragment('#st=x&flow=iframe')).toBeNull();
+    expect(decodeFragment('#st=x&flow=toString')).toBeNull();
+    expect(decodeFragment('#st=x&flow=button')).toEqual({ st: 'x', flow: 'button', locale: 'en' });
     expect(decodeFragment('')).toBeNull();
   });
 });

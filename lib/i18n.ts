@@ -1,9 +1,15 @@
-/** Texts of the payment button, the overlay and the hosted page in the locales of ADR-015. */
-export const LOCALES = ['en', 'fr', 'ar'] as const;
-export type Locale = (typeof LOCALES)[number];
+/**
+ * Texts of the payment button, the overlay and the hosted page, shared by the browser SDK and
+ * the hosted checkout page. The locales are the spec's `Locale` enum (ADR-015): `TEXTS` is keyed
+ * by the generated type, so a locale added to or removed from the spec fails the type check
+ * until this file follows.
+ */
+import type { V2 } from '../generated/index.ts';
+
+export type Locale = V2.components['schemas']['Locale'];
 
 export function isLocale(v: unknown): v is Locale {
-  return typeof v === 'string' && (LOCALES as readonly string[]).includes(v);
+  return typeof v === 'string' && Object.prototype.hasOwnProperty.call(TEXTS, v);
 }
 
 export function directionOf(locale: Locale): 'ltr' | 'rtl' {

@@ -11,7 +11,15 @@
  * intent was created); the SDK accepts only messages whose `source` is its popup and whose
  * `origin` is the checkout page's origin.
  */
-export type Flow = 'redirect' | 'popup' | 'button';
+import type { V2 } from '../generated/index.ts';
+
+/** The flows of the spec's `PaymentIntentRequest.flow` enum. */
+export type Flow = V2.components['schemas']['PaymentIntentRequest']['flow'];
+const FLOWS: Record<Flow, true> = { redirect: true, popup: true, button: true };
+
+function isFlow(v: unknown): v is Flow {
+  return typeof v === 'string' && Object.prototype.hasOwnProperty.call(FLOWS, v);
+}
 
 export interface CheckoutFragment {
   st: string;
@@ -37,7 +45,7 @@ export function decodeFragment(hash: string): CheckoutFragment | null {
   const p = new URLSearchParams(hash.startsWith('#') ? hash.slice(1) : hash);
   const st = p.get('st');
   const flow = p.get('flow');
-  if (!st || (flow !== 'redirect' && flow !== 'popup' && flow !== 'button')) return null;
+  if (!st || !isFlow(flow)) return null;
   const out: CheckoutFragment = { st, flow, locale: p.get('locale') ?? 'en' };
   const origin = p.get('origin');
   const redirect = p.get('redirect_url');
