@@ -25,7 +25,7 @@ import autocannon from 'autocannon';
 import express from 'express';
 import { bundledDocumentPath } from '../generated/index.ts';
 import { startTestServer, type TestServer } from '../reference-server/testing.ts';
-import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION, writeFileAtomic, type Snapshot } from '../reference-server/store/store.ts';
+import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION, writeFileAtomic, type Snapshot } from '../reference-server/store/file-persistence.ts';
 import type { TransactionRecord } from '../reference-server/domain/types.ts';
 import { measureConformanceThroughput } from '../conformance/bench.ts';
 import { runMutantSelfTest } from '../conformance/mutants/selftest.ts';
