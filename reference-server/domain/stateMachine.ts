@@ -107,5 +107,4 @@ export function isDueToExpire(status: Status, now: number, expiresAt: number): b
   return EXPIRY.from.includes(status) && GUARDS[EXPIRY.id]({ now, expiresAt });
 }
 
-export const initialStatus = stateMachine.initial as Status;
 export const defaultPaymentWindowSeconds: number = stateMachine.paymentWindow.defaultSeconds;

@@ -187,8 +187,6 @@ export function createWebhookDispatcher(deps: WebhookDispatcherDeps): WebhookDis
 
   const key = (merchantId: string, id: string) => `${merchantId}\u0000${id}`;
   const inflight = new Map<string, Promise<void>>();
-  /** Events that cannot be attempted, kept in memory only when the repository has no setState. */
-  const parked = new Set<string>();
   let started = false;
   let stopped = false;
   let pumping: Promise<void> | null = null;
@@ -252,12 +250,12 @@ export function createWebhookDispatcher(deps: WebhookDispatcherDeps): WebhookDis
       while (started && !stopped) {
         const free = concurrency - inflight.size;
         if (free <= 0) return;
-        const due = await repository.listDue(free + inflight.size + parked.size);
+        const due = await repository.listDue(free + inflight.size);
         let launched = 0;
         for (const e of due) {
           if (launched >= free) break;
           const k = key(e.merchantId, e.id);
-          if (inflight.has(k) || parked.has(k)) continue;
+          if (inflight.has(k)) continue;
           launch(e, k);
           launched++;
         }
@@ -282,8 +280,7 @@ export function createWebhookDispatcher(deps: WebhookDispatcherDeps): WebhookDis
   }
 
   async function park(e: OutboxEvent, state: DeliveryState) {
-    if (repository.setState) await repository.setState(e.merchantId, e.id, { state, nextAttemptAt: null });
-    else parked.add(key(e.merchantId, e.id));
+    await repository.setState(e.merchantId, e.id, { state, nextAttemptAt: null });
     log(`webhooks: ${e.id} ${e.event} -> ${state}`);
   }
 
@@ -375,7 +372,6 @@ export function createWebhookDispatcher(deps: WebhookDispatcherDeps): WebhookDis
       const k = key(merchantId, id);
       const running = inflight.get(k);
       if (running) await running;
-      parked.delete(k);
       const endpoint = merchants.endpoint(merchantId);
       if (endpoint && !endpoint.enabled) await merchants.setEndpointEnabled(merchantId, true);
       const queued = await repository.requeue(merchantId, id, clock.now(merchantId).toISOString());
@@ -391,8 +387,8 @@ export function createWebhookDispatcher(deps: WebhookDispatcherDeps): WebhookDis
           continue;
         }
         if (!started || stopped) return;
-        const due = await repository.listDue(parked.size + 1);
-        if (!due.some((e) => !parked.has(key(e.merchantId, e.id))) && !pumping && inflight.size === 0) return;
+        const due = await repository.listDue(1);
+        if (due.length === 0 && !pumping && inflight.size === 0) return;
         kick();
         if (pumping) await pumping;
         else await new Promise((r) => setTimeout(r, 5));
