@@ -1,5 +1,11 @@
 /** Session token validity. */
+import { tokenLifetimeSeconds } from '../../generated/contract.ts';
 import type { SessionRecord } from './types.ts';
+
+/** When a session token created at `nowMs` stops being accepted: `tokenLifetimeSeconds` later. */
+export function tokenExpiresAt(nowMs: number): number {
+  return nowMs + tokenLifetimeSeconds * 1000;
+}
 
 /**
  * Seed rule (A2: INVALID_SESSION_TOKEN when the token is "expired (over 1 hour)"; token

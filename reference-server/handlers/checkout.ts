@@ -5,6 +5,7 @@ import { sessionId as newSessionId, sessionToken as newSessionToken, sha256 } fr
 import { centimesOf } from '../domain/money.ts';
 import { checkAmountConsistency, type AmountConsistencyRule } from '../domain/amount-consistency.ts';
 import { isOwnTransaction, isSessionTransaction } from '../domain/ownership.ts';
+import { tokenExpiresAt } from '../domain/token.ts';
 import { statusRecordView, verificationView } from '../domain/transactions.ts';
 import type { SessionRecord } from '../domain/types.ts';
 import { invalidToken, notFound } from '../http/errors.ts';
@@ -27,7 +28,7 @@ export const checkoutHandlers: Record<string, Handler> = {
       currency: body.currency,
       items: body.items.map((i) => ({ id: i.id, name: i.name, priceCentimes: centimesOf(i.price)!, quantity: i.quantity })),
       createdAt: iso(now),
-      expiresAt: iso(now + tokenLifetimeSeconds * 1000),
+      expiresAt: iso(tokenExpiresAt(now)),
       testMode: test,
       paymentIntentId: null,
       transactionId: null,
