@@ -1,5 +1,6 @@
 /** The API over HTTP, A family: A1 sessions (and its rate limit), A2 / A3 verification, the checkout payment. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { variants } from '../generated/contract.ts';
 import { server, sessionBodyV1, sessionBodyV2 } from './test-helpers.ts';
 import type { TestServer } from './testing.ts';
 import type { ManualClock } from './domain/clock.ts';
@@ -73,6 +74,12 @@ describe('A1 create session', () => {
       expect(r.body).toEqual({ error: { code: 'INVALID_API_KEY', message: expect.any(String) } });
       expect(r.text).not.toContain(K1);
     }
+  });
+  it('a missing key is named by the header the contract gives the operation (authHeader)', async () => {
+    const v1 = await api('POST', '/api/v1/public/sessions', { json: sessionBodyV1() });
+    expect(v1.body.error.message).toBe(`Missing API key: send it in the ${variants.v1.operations.createSession.authHeader} header`);
+    const b1 = await api('POST', '/api/v1/public/partner/transactions', { json: {} });
+    expect(b1.body.error.message).toBe(`Missing API key: send it in the ${variants.v1.operations.createPartnerTransaction.authHeader} header`);
   });
 });
 
@@ -166,6 +173,7 @@ describe('A2 / A3 verification and checkout', () => {
       const payAgain = await a2('POST', '/api/v1/sandbox/sessions/pay', { headers: key, json: { session_token: tok2, outcome: 'success' } });
       expect(payAgain.status).toBe(400);
       expect(payAgain.body.error.code).toBe('TRANSACTION_NOT_PENDING');
+      expect(payAgain.body.error.message).toBe('Transaction is not in PENDING status (current status: COMPLETED)');
       // another merchant's session
       const other = await a2('POST', '/api/v1/sandbox/sessions/pay', { headers: k(s2.merchants[1]!.apiKey), json: { session_token: tok2, outcome: 'success' } });
       expect(other.status).toBe(404);
@@ -239,5 +247,6 @@ describe('A2 / A3 verification and checkout', () => {
     const c3 = await cancel(a.id, a.st);
     expect(c3.status).toBe(400);
     expect(c3.body.error).toMatchObject({ code: 'TRANSACTION_NOT_PENDING', message: expect.stringContaining('APPROVED') });
+    expect(c3.body.error.message).toBe('Transaction is not in PENDING status (current status: APPROVED)'); // x-state-machine's rejection
   });
 });
