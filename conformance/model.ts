@@ -2,7 +2,7 @@
 import type { AsyncCommand } from 'fast-check';
 import type { Exchange } from './http.ts';
 import { toCentimes } from './spec.ts';
-import type { Session, Tx, Who, World } from './world.ts';
+import type { Session, Tx, World } from './world.ts';
 
 export interface Model {
   world: World;
@@ -59,10 +59,6 @@ export function checkCreated(w: World, ex: Exchange, body: Json): void {
     }
     w.check(toCentimes(o.unitPrice) === toCentimes(it.unitPrice), op, `$.items[${i}].unitPrice`, 'unitPrice differs from the request', it.unitPrice, o.unitPrice);
   });
-}
-
-export function apiHeaders(w: World, who: Who, header = 'X-Api-Key'): Record<string, string> {
-  return { [header]: w.key(who) };
 }
 
 /** The identical-404 rule: the body for another merchant's transaction equals the one for a missing one. */
