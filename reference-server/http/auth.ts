@@ -15,8 +15,8 @@ import type { OperationInfo } from './operations.ts';
 export interface Authenticator {
   /** The merchant of the API key in the operation's header (`auth.kind === 'apiKey'`). */
   key(req: express.Request, auth: NonNullable<OperationInfo['auth']>): MerchantConfig;
-  /** The session of the `X-Session-Token` header, and its merchant. */
-  token(req: express.Request): { session: SessionRecord; merchant: MerchantConfig };
+  /** The session of the session token in the operation's header (`auth.kind === 'sessionToken'`), and its merchant. */
+  token(req: express.Request, auth: NonNullable<OperationInfo['auth']>): { session: SessionRecord; merchant: MerchantConfig };
 }
 
 /** Every value of header `name` (lower case) as sent, duplicates included. */
@@ -61,8 +61,8 @@ export function createAuthenticator(core: Core): Authenticator {
       return found;
     },
 
-    token(req) {
-      const values = headerValues(req, 'x-session-token');
+    token(req, auth) {
+      const values = headerValues(req, auth.header);
       if (values.length !== 1) throw invalidToken();
       const session = store.sessionByTokenDigest(sha256(values[0]!.trim()));
       if (!session) throw invalidToken();

@@ -217,7 +217,7 @@ export function createApiRouter({ apis, auth, rateLimit, mode, publicBaseUrl }: 
       let session: SessionRecord | null = null;
       if (!matched.auth) throw new Error(`${matched.operationId} has no security scheme`);
       if (matched.auth.kind === 'apiKey') merchant = auth.key(req, matched.auth);
-      else ({ session, merchant } = auth.token(req));
+      else ({ session, merchant } = auth.token(req, matched.auth));
       const api = apis[merchant.variant];
       // `matched` is the first match of variant 1 then 2: when it is the merchant's variant it is that variant's first match.
       const op = matched.variant === merchant.variant ? matched : matchIn(api.byMethod, req.method, path);
