@@ -185,6 +185,30 @@ export const stateMachine = {
     },
     {
       "from": [
+        "APPROVED",
+        "CANCELED",
+        "EXPIRED",
+        "COMPLETED"
+      ],
+      "trigger": {
+        "operationId": "sandboxPaySession"
+      },
+      "status": 400,
+      "code": "TRANSACTION_NOT_PENDING"
+    },
+    {
+      "from": [
+        "APPROVED",
+        "COMPLETED"
+      ],
+      "trigger": {
+        "operationId": "sdkCancelPaymentIntent"
+      },
+      "status": 400,
+      "code": "TRANSACTION_NOT_PENDING"
+    },
+    {
+      "from": [
         "PENDING",
         "CANCELED",
         "EXPIRED",

@@ -8,7 +8,8 @@ import type express from 'express';
 import { createApp } from './app.ts';
 import { ConfigError, DEMO_MERCHANTS, buildMerchants, parseMerchantsFile, serverConfig, type MerchantConfigInput, type Mode } from './config.ts';
 import { parseDuration, systemClock } from './domain/clock.ts';
-import { Store, StoreCorruptError, openFileStore } from './store/store.ts';
+import { StoreCorruptError, openFileStore } from './store/file-persistence.ts';
+import { Store } from './store/store.ts';
 import { defaultDispatcherFactory } from './testing.ts';
 import { mountSite } from './site.ts';
 

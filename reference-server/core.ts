@@ -5,6 +5,7 @@
  */
 import { webhookDelivery } from '../generated/contract.ts';
 import { MerchantTime, iso, type Clock } from './domain/clock.ts';
+import { isDueToExpire } from './domain/stateMachine.ts';
 import { buildOutboxEvent, expireIfDue, expiryEvent, type MerchantView } from './domain/transactions.ts';
 import type { Change, MerchantStateRecord, TransactionRecord } from './domain/types.ts';
 import type { MerchantConfig, ServerConfig } from './config.ts';
@@ -97,7 +98,7 @@ export class Core {
       if (!this.merchantsById.has(mid)) continue;
       const now = this.now(mid);
       for (const tx of this.store.pendingTransactions(mid)) {
-        if (Date.parse(tx.expiresAt) > now) break; // oldest window first
+        if (!isDueToExpire(tx.status, now, Date.parse(tx.expiresAt))) break; // oldest window first
         this.fresh(tx, now, changes);
       }
     }

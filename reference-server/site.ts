@@ -37,7 +37,7 @@ export function mountSite(app: express.Express, options: SiteOptions): void {
 
   const docsDir = path.join(distDir, 'docs');
   app.get('/docs', (req, res, next) => (req.path === '/docs' ? res.redirect(301, '/docs/') : next()));
-  app.use('/docs', (req, res, next) => {
+  app.use('/docs', (_req, res, next) => {
     if (existsSync(path.join(docsDir, 'index.html'))) {
       next();
       return;

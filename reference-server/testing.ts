@@ -1,15 +1,18 @@
 /**
- * `startTestServer()`: the reference server on 127.0.0.1, port 0, in memory unless a data
- * file is given. Used by the conformance, SDK and docs tests and by this package's own.
+ * The public helpers for tests, tools and benchmarks:
+ * - `startTestServer()`: the reference server on 127.0.0.1, port 0, in memory unless a data
+ *   file is given. Used by the conformance, SDK and docs tests and by this package's own.
+ * - `writeSeededDataFile()`: a data file holding given transactions, for a server to open.
  */
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import type express from 'express';
 import { createApp, type AppHandle, type SmsSender } from './app.ts';
 import { buildMerchants, DEMO_MERCHANTS, serverConfig, type MerchantConfigInput, type Mode } from './config.ts';
-import { systemClock, type Clock } from './domain/clock.ts';
-import { parseDuration } from './domain/clock.ts';
-import { openFileStore, Store } from './store/store.ts';
+import { parseDuration, systemClock, type Clock } from './domain/clock.ts';
+import type { TransactionRecord } from './domain/types.ts';
+import { openFileStore, snapshotText, writeFileAtomic } from './store/file-persistence.ts';
+import { Store } from './store/store.ts';
 import { createWebhookDispatcher } from './webhooks/dispatcher.ts';
 import type { WebhookDispatcher, WebhookDispatcherDeps } from './webhooks/contracts.ts';
 
@@ -100,4 +103,16 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
 /** The webhook delivery engine (`./webhooks/dispatcher.ts`). */
 export async function defaultDispatcherFactory(): Promise<(deps: WebhookDispatcherDeps) => WebhookDispatcher> {
   return createWebhookDispatcher;
+}
+
+/**
+ * Writes (atomically) a data file holding exactly `transactions` and nothing else, as the
+ * server's own snapshot format: `startTestServer({ dataFile })` or `paylater serve --data`
+ * then serves them. For seeding large stores (benchmarks) without a request per record.
+ */
+export async function writeSeededDataFile(file: string, transactions: Iterable<TransactionRecord>): Promise<void> {
+  const byId: Record<string, TransactionRecord> = {};
+  for (const t of transactions) byId[t.id] = t;
+  const collections = { transactions: byId, sessions: {}, paymentIntents: {}, sms: {}, outbox: {}, merchantState: {} };
+  await writeFileAtomic(file, snapshotText({ journalSeq: 0, collections }));
 }

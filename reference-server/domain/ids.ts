@@ -4,7 +4,6 @@ import { hash, randomBytes, randomInt, randomUUID, timingSafeEqual } from 'node:
 export const uuid = (): string => randomUUID();
 
 const ALNUM36 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ';
-const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 function pick(alphabet: string, n: number): string {
   let s = '';
   for (let i = 0; i < n; i++) s += alphabet[randomInt(alphabet.length)];
@@ -12,8 +11,6 @@ function pick(alphabet: string, n: number): string {
 }
 /** `ORD-` + 10 of `0-9A-Z` (ADR-011). */
 export const orderReference = (): string => `ORD-${pick(ALNUM36, 10)}`;
-/** `msg_…`, the webhook-id. */
-export const messageId = (): string => `msg_${pick(BASE62, 27)}`;
 export const sessionToken = (test: boolean): string => `st_${test ? 'test' : 'live'}_${randomBytes(16).toString('hex')}`;
 export const sessionId = (test: boolean): string => `cs_${test ? 'test' : 'live'}_${randomBytes(12).toString('hex')}`;
 
@@ -22,13 +19,6 @@ export const sessionId = (test: boolean): string => `cs_${test ? 'test' : 'live'
 export const sha256 = (s: string): string => hash('sha256', s, 'hex');
 /** The raw 32 bytes of the SHA-256 of `s` (UTF-8). */
 export const sha256Bytes = (s: string): Buffer => Buffer.from(hash('sha256', s, 'hex'), 'hex');
-
-/** Constant-time equality of two hex SHA-256 digests. */
-export function digestEquals(a: string, b: string): boolean {
-  const x = Buffer.from(a, 'hex');
-  const y = Buffer.from(b, 'hex');
-  return x.length === 32 && y.length === 32 && timingSafeEqual(x, y);
-}
 
 /** Constant-time equality of two raw SHA-256 digests (32 bytes each). */
 export function digestBytesEqual(a: Uint8Array, b: Uint8Array): boolean {

@@ -46,6 +46,27 @@ function fromList(t: Transition): readonly string[] | null {
 }
 
 /**
+ * The states each rejection code asks for: the `from` states of the transitions of every
+ * operation the spec rejects with that code (TRANSACTION_NOT_PENDING → PENDING). An
+ * operation that changes nothing (sdkCancelPaymentIntent) takes its code's states.
+ */
+const requiredStates = new Map<string, string>();
+for (const code of new Set(stateMachine.rejections.map((r) => r.code))) {
+  const states = new Set<string>();
+  for (const r of stateMachine.rejections) {
+    if (r.code !== code) continue;
+    for (const t of stateMachine.transitions) if (t.trigger.operationId === r.trigger.operationId && t.from !== null) for (const st of t.from) states.add(st);
+  }
+  if (states.size === 0) throw new Error(`state machine: rejection code ${code} rejects no operation that moves a transaction`);
+  requiredStates.set(code, [...states].join(' or '));
+}
+
+/** The one message of a state-machine rejection: the state its code asks for and the current one. */
+function rejectionMessage(code: string, from: Status): string {
+  return `Transaction is not in ${requiredStates.get(code)} status (current status: ${from})`;
+}
+
+/**
  * What `operationId` does to a transaction in status `from` (null: creation). The first
  * transition of that trigger whose `from` matches and whose guard holds wins; when none
  * matches but the spec lists a rejection, the rejection's status and code.
@@ -65,17 +86,7 @@ export function attempt(operationId: string, from: Status | null, ctx: GuardCont
   if (guardFailed) return { ok: false, kind: 'guard', transition: guardFailed };
   for (const r of stateMachine.rejections) {
     if (r.trigger.operationId === operationId && from !== null && (r.from as readonly string[]).includes(from)) {
-      const required = new Set<string>();
-      for (const t of stateMachine.transitions) {
-        if (t.trigger.operationId === operationId && t.from !== null) for (const s of t.from) required.add(s);
-      }
-      return {
-        ok: false,
-        kind: 'rejected',
-        status: r.status,
-        code: r.code,
-        message: `Transaction is not in ${[...required].join(' or ')} status (current status: ${from})`,
-      };
+      return { ok: false, kind: 'rejected', status: r.status, code: r.code, message: rejectionMessage(r.code, from) };
     }
   }
   return { ok: false, kind: 'none' };
@@ -96,10 +107,4 @@ export function isDueToExpire(status: Status, now: number, expiresAt: number): b
   return EXPIRY.from.includes(status) && GUARDS[EXPIRY.id]({ now, expiresAt });
 }
 
-export const initialStatus = stateMachine.initial as Status;
 export const defaultPaymentWindowSeconds: number = stateMachine.paymentWindow.defaultSeconds;
-export const terminalStates = new Set(
-  Object.entries(stateMachine.states)
-    .filter(([, s]) => s.terminal)
-    .map(([k]) => k as Status),
-);

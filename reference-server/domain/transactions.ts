@@ -2,12 +2,14 @@
  * Pure transaction logic: state changes (through the spec's state machine), lazy expiry,
  * webhook payloads exactly per the event schemas, and the views each endpoint answers.
  */
+import { checkoutStatusOf } from '../../generated/contract.ts';
 import { centimesToNumber, formatCentimes } from '../../lib/money.ts';
 import { iso, localDateTime } from './clock.ts';
 import { EXPIRY, attempt, isDueToExpire, type Outcome } from './stateMachine.ts';
-import { messageId } from './ids.ts';
 import type { OutboxEvent, WebhookEventName, WebhookPayload } from '../webhooks/contracts.ts';
 import type { Status, TransactionRecord } from './types.ts';
+
+export type CheckoutStatus = (typeof checkoutStatusOf)[Status];
 
 export interface MerchantView {
   id: string;
@@ -41,14 +43,14 @@ export function buildWebhookPayload(event: WebhookEventName, tx: TransactionReco
   }
 }
 
-/** The outbox record of an event (state per the merchant's endpoint). */
+/** The outbox record of an event (state per the merchant's endpoint); `id` is its `msg_…` webhook-id. */
 export function buildOutboxEvent(
   event: WebhookEventName,
   tx: TransactionRecord,
   merchant: MerchantView,
   nowMs: number,
   endpointEnabled: boolean,
-  id: string = messageId(),
+  id: string,
 ): OutboxEvent {
   const createdAt = iso(nowMs);
   const url = merchant.webhookUrl;
@@ -95,18 +97,9 @@ export function expireIfDue(tx: TransactionRecord, nowMs: number): TransactionRe
 }
 export const expiryEvent = EXPIRY.emits;
 
-/** A2/A3 report only APPROVED, PENDING, CANCELED (ADR-008). */
-export function checkoutStatus(s: Status): 'APPROVED' | 'PENDING' | 'CANCELED' {
-  switch (s) {
-    case 'EXPIRED':
-    case 'CANCELED':
-      return 'CANCELED';
-    case 'COMPLETED':
-    case 'APPROVED':
-      return 'APPROVED';
-    case 'PENDING':
-      return 'PENDING';
-  }
+/** ADR-008: A2/A3 report only APPROVED, PENDING, CANCELED (`x-reported-as`, generated `checkoutStatusOf`). */
+export function checkoutStatus(s: Status): CheckoutStatus {
+  return checkoutStatusOf[s];
 }
 
 /** The `PartnerTransaction` record. */

@@ -1,5 +1,5 @@
 /** Records as stored. Amounts are integer centimes; times are ISO 8601 UTC strings. */
-import type { stateMachine } from '../../generated/contract.ts';
+import type { ErrorCode, stateMachine } from '../../generated/contract.ts';
 import type { OutboxEvent } from '../webhooks/contracts.ts';
 
 export type Status = keyof typeof stateMachine.states;
@@ -98,3 +98,9 @@ export const COLLECTIONS: readonly CollectionName[] = ['transactions', 'sessions
 
 /** One change: put a whole record (`v`) under key `k` of collection `c`, or delete it (`v: null`). */
 export type Change = { [C in CollectionName]: { c: C; k: string; v: Collections[C] | null } }[CollectionName];
+
+/** A rule's refusal, as a value: the declared error code and the message to answer with. */
+export interface Rejection {
+  code: ErrorCode;
+  message: string;
+}

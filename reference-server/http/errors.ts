@@ -1,5 +1,8 @@
 /** The one error body of every endpoint (ADR-001) and the error → answer mapping. */
+import type express from 'express';
 import { errorCatalog, type ErrorCode } from '../../generated/contract.ts';
+import type { Ctx } from '../handlers/context.ts';
+import { nearestExtension } from './operations.ts';
 
 export interface ErrorDetail {
   path: string;
@@ -29,3 +32,103 @@ export class ApiError extends Error {
 export const notFound = () => new ApiError('TRANSACTION_NOT_FOUND', 'Transaction not found');
 export const invalidKey = (why = 'Invalid API key') => new ApiError('INVALID_API_KEY', why);
 export const invalidToken = () => new ApiError('INVALID_SESSION_TOKEN', 'Invalid or expired session token');
+
+/** Sends `e` in the declared error shape; `check` (the operation's response validation) may throw. */
+export function sendError(res: express.Response, e: ApiError, check?: (body: unknown) => unknown): void {
+  if (e.headers) res.set(e.headers);
+  if (e.code === 'PAYLOAD_TOO_LARGE') res.set('Connection', 'close');
+  res.status(e.status);
+  const body = e.body();
+  res.json(check ? check(body) : body);
+}
+
+/** Last-resort 500 that bypasses response validation (used when validation itself failed). */
+export function sendInternal(res: express.Response): void {
+  if (res.headersSent) return;
+  const body = JSON.stringify({ error: { code: 'INTERNAL_ERROR', message: 'Internal server error' } });
+  res.status(500).set('Content-Type', 'application/json; charset=utf-8').end(body);
+}
+
+/** An error of express-openapi-validator (request validation, unknown route, media type, size). */
+interface ValidatorError {
+  status?: number;
+  errors?: Array<{ path?: string; message?: string }>;
+  message?: string;
+}
+
+/**
+ * Maps any error to the declared answer, or null for a genuine server problem. A failing
+ * body field answers the `x-error-code` of the nearest schema that declares one.
+ */
+export function mapError(err: unknown, ctx: Ctx | undefined): ApiError | null {
+  if (err instanceof ApiError) return err.code === 'INTERNAL_ERROR' ? null : err;
+  const e = err as ValidatorError;
+  const status = e?.status;
+  if (typeof status !== 'number' || !Array.isArray(e.errors)) return null;
+  if (status === 404 || status === 405) return new ApiError('ROUTE_NOT_FOUND', e.message ?? 'not found');
+  if (status === 415) return new ApiError('UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json');
+  if (status === 413) return new ApiError('PAYLOAD_TOO_LARGE', 'Request body exceeds 100 kB');
+  if (status !== 400) return null; // 500: response validation failed — a bug, logged by the caller
+  const details: ErrorDetail[] = [];
+  let code: ErrorCode = 'VALIDATION_ERROR';
+  let first = true;
+  for (const x of e.errors) {
+    const p = x.path ?? '';
+    const msg = x.message ?? 'is invalid';
+    let detailPath = p;
+    const m = /^\/(body|params|query|headers)(?:\/(.*))?$/.exec(p);
+    if (m) {
+      const where = m[1]!;
+      const rest = m[2] ?? '';
+      if (where === 'body') {
+        detailPath = `/${rest}`;
+        if (first && ctx?.op.requestSchema) {
+          const found = nearestExtension(ctx.doc, ctx.op.requestSchema, rest === '' ? [] : rest.split('/'), 'x-error-code');
+          if (typeof found === 'string' && found in errorCatalog) code = found as ErrorCode;
+        }
+      } else {
+        detailPath = `${where === 'params' ? 'path' : where === 'headers' ? 'header' : 'query'}.${rest}`;
+      }
+    }
+    details.push({ path: detailPath, message: msg });
+    first = false;
+  }
+  const head = details[0];
+  const message = head ? `${head.path.replace(/^\//, '').replace(/\//g, '.') || 'request body'} ${head.message}` : (e.message ?? 'Invalid request');
+  return new ApiError(code, message, details);
+}
+
+/** The JSON 404 of a request that matched no operation and no mounted route. */
+export function routeNotFound(req: express.Request, res: express.Response): void {
+  sendError(res, new ApiError('ROUTE_NOT_FOUND', `No operation ${req.method} ${req.path}`));
+}
+
+/**
+ * The last express error handler: the declared answer (its body validated against the
+ * request's operation by `checkResponse`), or a logged 500 for anything else.
+ */
+export function createErrorHandler(
+  checkResponse: (ctx: Ctx, req: express.Request, res: express.Response, body: unknown) => unknown,
+  log: (line: string) => void,
+): express.ErrorRequestHandler {
+  return (err: unknown, req, res, _next) => {
+    if (res.headersSent) return;
+    const ctx = res.locals.ctx as Ctx | undefined;
+    let mapped: ApiError | null = null;
+    try {
+      mapped = mapError(err, ctx);
+    } catch (e) {
+      log(`error while mapping an error: ${(e as Error).stack ?? String(e)}`);
+    }
+    if (mapped) {
+      try {
+        sendError(res, mapped, ctx ? (body) => checkResponse(ctx, req, res, body) : undefined);
+        return;
+      } catch (e) {
+        err = e; // the error body broke the contract: a server bug, answered 500 below
+      }
+    }
+    log(`INTERNAL_ERROR on ${req.method} ${req.path}: ${(err as Error)?.stack ?? JSON.stringify(err)}${(err as { errors?: unknown }).errors ? ` ${JSON.stringify((err as { errors?: unknown }).errors)}` : ''}`);
+    sendInternal(res);
+  };
+}

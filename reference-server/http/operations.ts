@@ -25,7 +25,8 @@ export interface OperationInfo {
   paramNames: string[];
   /** The variant whose document declares it. */
   variant: Variant;
-  auth: { scheme: string; header: string; kind: AuthKind } | null;
+  /** `header` in lower case (for matching); `title` as the contract spells it (`authHeader`), for messages. */
+  auth: { scheme: string; header: string; title: string; kind: AuthKind } | null;
   hasBody: boolean;
   sandbox: boolean;
   /** `x-internal`: called by the browser SDK or the hosted page (cross-origin from the merchant's page). */
@@ -38,7 +39,7 @@ export interface OperationInfo {
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
 
 export function buildOperations(doc: Json, variant: Variant): OperationInfo[] {
-  const meta = variants[`v${variant}`].operations as Record<string, { sandbox: boolean; internal: boolean }>;
+  const meta = variants[`v${variant}`].operations as Record<string, { sandbox: boolean; internal: boolean; authHeader: string | null }>;
   const schemes = ((doc.components as Json)?.securitySchemes ?? {}) as Record<string, { name?: string; in?: string }>;
   const out: OperationInfo[] = [];
   for (const [p, item] of Object.entries(doc.paths as Record<string, Json>)) {
@@ -53,7 +54,8 @@ export function buildOperations(doc: Json, variant: Variant): OperationInfo[] {
         const s = schemes[schemeName];
         if (!s || s.in !== 'header' || !s.name) throw new Error(`${operationId}: security scheme ${schemeName} is not a header API key`);
         // A scheme whose header carries the session token authenticates the session; the others the merchant key.
-        auth = { scheme: schemeName, header: s.name.toLowerCase(), kind: s.name.toLowerCase() === 'x-session-token' ? 'sessionToken' : 'apiKey' };
+        const header = s.name.toLowerCase();
+        auth = { scheme: schemeName, header, title: meta[operationId]?.authHeader ?? s.name, kind: header === 'x-session-token' ? 'sessionToken' : 'apiKey' };
       }
       const rl = op['x-rate-limit'] as RateLimit | undefined;
       const body = ((op.requestBody as Json | undefined)?.content as Json | undefined)?.['application/json'] as Json | undefined;

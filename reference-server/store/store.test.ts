@@ -2,10 +2,12 @@ import { mkdtempSync, readFileSync, writeFileSync, existsSync, appendFileSync, s
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Store, StoreCorruptError, journalPathOf, openFileStore } from './store.ts';
+import { StoreCorruptError, journalPathOf, openFileStore } from './file-persistence.ts';
+import { Store } from './store.ts';
 import { exited, spawnChildServer } from './fixtures/spawn-child.ts';
 import type { TransactionRecord } from '../domain/types.ts';
 import { partnerBody } from '../test-helpers.ts';
+import { writeSeededDataFile } from '../testing.ts';
 
 const dir = () => mkdtempSync(path.join(tmpdir(), 'paylater-store-'));
 
@@ -32,6 +34,16 @@ function tx(id: string, merchantId = 'mer_a', vendorReference: string | null = n
 }
 
 describe('file store', () => {
+  it('opens a data file written by writeSeededDataFile (testing.ts) with its transactions and indexes', async () => {
+    const file = path.join(dir(), 'seeded.json');
+    await writeSeededDataFile(file, [tx('s1', 'mer_a', 'SEED-1'), tx('s2', 'mer_b')]);
+    const s = await openFileStore(file);
+    expect(s.count('transactions')).toBe(2);
+    expect(s.transactionByVendorReference('mer_a', 'SEED-1')?.id).toBe('s1');
+    expect([...s.pendingTransactions('mer_b')].map((t) => t.id)).toEqual(['s2']);
+    await s.close();
+  });
+
   it('creates the data file on first start, survives a restart, keeps indexes', async () => {
     const file = path.join(dir(), 'sub', 'paylater.json');
     const a = await openFileStore(file);

@@ -2,41 +2,18 @@
  * The repository: every record in memory (with the indexes the API needs), every change
  * made durable before the request that caused it is answered.
  *
- * Durability (`openFileStore`): the data file is a lowdb JSON snapshot; changes go to an
- * append-only JSON-lines journal next to it (`<file>.journal`), one line per group commit,
- * fsynced before any waiter is released. Concurrent requests that change data while a
- * journal write is in flight wait together for the next single write (group commit), so
- * the cost of a write does not grow with the number of stored records. When the journal
- * grows past a threshold (and on close) it is folded into a new snapshot, written to a
- * temporary file, fsynced and renamed over the data file. On start: snapshot + journal
- * replay; a torn last journal line (a crash mid-append, never acknowledged) is dropped; a
- * corrupt snapshot or journal stops the start with an error naming the file, and nothing
- * is overwritten.
+ * `commit` applies a batch to memory at once and resolves when its persistence has it on
+ * disk. Concurrent requests that change data while a journal write is in flight wait
+ * together for the next single write (group commit), so the cost of a write does not grow
+ * with the number of stored records. The journal batches are numbered here, by one
+ * counter; the persistence (`file-persistence.ts`) writes that number with each batch.
  */
-import { mkdir, open, rename, stat, type FileHandle } from 'node:fs/promises';
-import path from 'node:path';
-import { JSONFile } from 'lowdb/node';
 import { COLLECTIONS, type Change, type CollectionName, type Collections, type OutboxEvent, type SessionRecord, type TransactionRecord } from '../domain/types.ts';
 
-export const SNAPSHOT_FORMAT = 'paylater-reference-server';
-export const SNAPSHOT_VERSION = 1;
-
-export interface Snapshot {
-  format: typeof SNAPSHOT_FORMAT;
-  version: number;
-  /** The last journal batch folded into this snapshot. */
+/** Every record, and the number of the last journal batch it includes. */
+export interface StoreImage {
   journalSeq: number;
   collections: { [C in CollectionName]: Record<string, Collections[C]> };
-}
-
-export class StoreCorruptError extends Error {
-  constructor(
-    readonly file: string,
-    detail: string,
-  ) {
-    super(`The data file ${file} is corrupt or unreadable (${detail}). Nothing was changed or overwritten; restore it from a backup or move it away to start empty.`);
-    this.name = 'StoreCorruptError';
-  }
 }
 
 export class StoreFailedError extends Error {
@@ -46,22 +23,21 @@ export class StoreFailedError extends Error {
   }
 }
 
-interface Persistence {
-  append(batches: Change[][]): Promise<void>;
-  /** Bytes in the journal since the last snapshot. */
+/** Where the batches go: an append-only journal folded now and then into an image of everything. */
+export interface Persistence {
+  /** Writes journal batch number `seq` (one group commit) durably. */
+  append(seq: number, batches: Change[][]): Promise<void>;
+  /** Bytes in the journal since the last fold. */
   journalBytes(): number;
-  compact(snapshot: () => Snapshot): Promise<void>;
-  close(snapshot: () => Snapshot): Promise<void>;
+  /** Folds the journal into `image()`, taken at once. */
+  compact(image: () => StoreImage): Promise<void>;
+  /** Folds what the journal holds, then releases the files. */
+  close(image: () => StoreImage): Promise<void>;
   /** Closes the files without writing anything (what a crash leaves behind). */
   abandon(): Promise<void>;
 }
 
 type Maps = { [C in CollectionName]: Map<string, Collections[C]> };
-
-export interface StoreOptions {
-  /** Fold the journal into the snapshot once it is larger than this (bytes). Default 16 MiB. */
-  compactAfterBytes?: number;
-}
 
 export class Store {
   private readonly maps: Maps;
@@ -86,7 +62,7 @@ export class Store {
   writes = 0;
 
   private constructor(
-    initial: Snapshot['collections'] | null,
+    initial: StoreImage['collections'] | null,
     journalSeq: number,
     private readonly persistence: Persistence | null,
     private readonly compactAfterBytes: number,
@@ -108,8 +84,8 @@ export class Store {
     return new Store(null, 0, null, Infinity);
   }
 
-  /** Internal: used by openFileStore. */
-  static fromPersistence(initial: Snapshot['collections'] | null, journalSeq: number, p: Persistence, compactAfterBytes: number): Store {
+  /** A store over `p`, holding `initial` (the records as of journal batch `journalSeq`): used by `openFileStore`. */
+  static fromPersistence(initial: StoreImage['collections'], journalSeq: number, p: Persistence, compactAfterBytes: number): Store {
     return new Store(initial, journalSeq, p, compactAfterBytes);
   }
 
@@ -150,7 +126,7 @@ export class Store {
         this.queue = [];
         try {
           this.journalSeq += 1;
-          await p.append(batches.map((b) => b));
+          await p.append(this.journalSeq, batches);
           this.writes += 1;
         } catch (e) {
           this.failed = new StoreFailedError(e);
@@ -161,7 +137,7 @@ export class Store {
         this.release();
         if (p.journalBytes() > this.compactAfterBytes && this.queue.length === 0) {
           try {
-            await p.compact(() => this.snapshot());
+            await p.compact(() => this.image());
           } catch (e) {
             // The journal still holds everything; compaction is retried at the next threshold.
             process.emitWarning(`paylater store: compaction failed: ${(e as Error).message}`);
@@ -181,18 +157,18 @@ export class Store {
   }
 
   /** A consistent copy of everything (records are never mutated in place). */
-  snapshot(): Snapshot {
+  image(): StoreImage {
     const collections = {} as Record<string, Record<string, unknown>>;
     for (const c of COLLECTIONS) collections[c] = Object.fromEntries(this.maps[c]);
-    return { format: SNAPSHOT_FORMAT, version: SNAPSHOT_VERSION, journalSeq: this.journalSeq, collections: collections as Snapshot['collections'] };
+    return { journalSeq: this.journalSeq, collections: collections as StoreImage['collections'] };
   }
 
-  /** Waits for pending writes, folds the journal into the snapshot and releases the files. */
+  /** Waits for pending writes, folds the journal into the data file and releases the files. */
   async close(): Promise<void> {
     if (this.closed) return;
     while (this.flushing) await this.flushing;
     this.closed = true;
-    if (this.persistence && !this.failed) await this.persistence.close(() => this.snapshot());
+    if (this.persistence && !this.failed) await this.persistence.close(() => this.image());
   }
 
   /**
@@ -329,168 +305,4 @@ function push(m: Map<string, string[]>, k: string, v: string): void {
   let a = m.get(k);
   if (!a) m.set(k, (a = []));
   a.push(v);
-}
-
-// ---- file persistence ----
-
-export function journalPathOf(file: string): string {
-  return `${file}.journal`;
-}
-
-async function fsyncDir(dir: string): Promise<void> {
-  let fh: FileHandle | undefined;
-  try {
-    fh = await open(dir, 'r');
-    await fh.sync();
-  } catch {
-    // Some platforms cannot fsync a directory; the rename itself is atomic.
-  } finally {
-    await fh?.close();
-  }
-}
-
-/** Writes a file atomically: temp file in the same directory, fsync, rename, fsync the directory. */
-export async function writeFileAtomic(file: string, text: string): Promise<void> {
-  const dir = path.dirname(file);
-  const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${Date.now()}.tmp`);
-  const fh = await open(tmp, 'w', 0o600);
-  try {
-    await fh.writeFile(text, 'utf8');
-    await fh.sync();
-  } finally {
-    await fh.close();
-  }
-  await rename(tmp, file);
-  await fsyncDir(dir);
-}
-
-function checkSnapshot(file: string, data: unknown): Snapshot {
-  if (typeof data !== 'object' || data === null || Array.isArray(data)) throw new StoreCorruptError(file, 'not a JSON object');
-  const s = data as Partial<Snapshot>;
-  if (s.format !== SNAPSHOT_FORMAT) throw new StoreCorruptError(file, `not a ${SNAPSHOT_FORMAT} data file (format ${JSON.stringify(s.format)})`);
-  if (s.version !== SNAPSHOT_VERSION) throw new StoreCorruptError(file, `unsupported version ${JSON.stringify(s.version)}`);
-  if (typeof s.journalSeq !== 'number' || typeof s.collections !== 'object' || s.collections === null) throw new StoreCorruptError(file, 'missing journalSeq or collections');
-  for (const c of COLLECTIONS) {
-    const v = (s.collections as Record<string, unknown>)[c];
-    if (v !== undefined && (typeof v !== 'object' || v === null || Array.isArray(v))) throw new StoreCorruptError(file, `collection ${c} is not an object`);
-  }
-  return s as Snapshot;
-}
-
-/**
- * Opens (or creates) the data file `file` and its journal. Throws `StoreCorruptError` naming
- * the file when it cannot be read as a data file; nothing is written in that case.
- */
-export async function openFileStore(file: string, opts: StoreOptions = {}): Promise<Store> {
-  const abs = path.resolve(file);
-  const jpath = journalPathOf(abs);
-  await mkdir(path.dirname(abs), { recursive: true });
-
-  // Load the snapshot with lowdb's JSON file adapter (read + JSON.parse); our own write path below.
-  let snapshot: Snapshot | null = null;
-  try {
-    const raw = await new JSONFile<unknown>(abs).read();
-    snapshot = raw === null ? null : checkSnapshot(abs, raw);
-  } catch (e) {
-    if (e instanceof StoreCorruptError) throw e;
-    throw new StoreCorruptError(abs, (e as Error).message);
-  }
-
-  // Replay the journal.
-  const collections = (snapshot?.collections ?? Object.fromEntries(COLLECTIONS.map((c) => [c, {}]))) as Snapshot['collections'];
-  for (const c of COLLECTIONS) (collections as Record<string, unknown>)[c] ??= {};
-  let seq = snapshot?.journalSeq ?? 0;
-  let goodBytes = 0;
-  let jfh: FileHandle;
-  try {
-    jfh = await open(jpath, 'a+', 0o600);
-  } catch (e) {
-    throw new StoreCorruptError(jpath, (e as Error).message);
-  }
-  try {
-    const text = (await jfh.readFile()).toString('utf8');
-    const lines = text.split('\n');
-    let offset = 0;
-    for (let i = 0; i < lines.length; i++) {
-      const line = lines[i]!;
-      const isLast = i === lines.length - 1;
-      if (isLast && line === '') break;
-      let batch: { s: number; b: Change[][] };
-      try {
-        batch = JSON.parse(line);
-        if (typeof batch?.s !== 'number' || !Array.isArray(batch.b)) throw new Error('not a journal entry');
-      } catch (e) {
-        if (isLast) break; // torn tail: a write that was never acknowledged
-        throw new StoreCorruptError(jpath, `line ${i + 1}: ${(e as Error).message}`);
-      }
-      offset += Buffer.byteLength(line, 'utf8') + 1;
-      if (batch.s <= (snapshot?.journalSeq ?? 0)) {
-        goodBytes = offset;
-        continue;
-      }
-      for (const changes of batch.b) {
-        for (const ch of changes) {
-          const col = (collections as Record<string, Record<string, unknown>>)[ch.c];
-          if (!col) throw new StoreCorruptError(jpath, `line ${i + 1}: unknown collection ${ch.c}`);
-          if (ch.v === null) delete col[ch.k];
-          else col[ch.k] = ch.v;
-        }
-      }
-      seq = batch.s;
-      goodBytes = offset;
-    }
-    if ((await jfh.stat()).size !== goodBytes) {
-      await jfh.truncate(goodBytes);
-      await jfh.sync();
-    }
-  } catch (e) {
-    await jfh.close();
-    throw e;
-  }
-
-  let jbytes = goodBytes;
-  let journalSeq = seq;
-  const persistence: Persistence = {
-    async append(batches) {
-      journalSeq += 1;
-      const line = `${JSON.stringify({ s: journalSeq, b: batches })}\n`;
-      const buf = Buffer.from(line, 'utf8');
-      let written = 0;
-      while (written < buf.length) {
-        const { bytesWritten } = await jfh.write(buf, written, buf.length - written);
-        written += bytesWritten;
-      }
-      await jfh.datasync();
-      jbytes += buf.length;
-    },
-    journalBytes: () => jbytes,
-    async compact(snap) {
-      const s = snap();
-      await writeFileAtomic(abs, JSON.stringify(s));
-      await jfh.truncate(0);
-      await jfh.sync();
-      jbytes = 0;
-    },
-    async close(snap) {
-      try {
-        if (jbytes > 0 || !(await exists(abs))) await persistence.compact(snap);
-      } finally {
-        await jfh.close();
-      }
-    },
-    abandon: () => jfh.close(),
-  };
-  const store = Store.fromPersistence(collections, seq, persistence, opts.compactAfterBytes ?? 16 * 1024 * 1024);
-  // First start: create the data file now, so it exists from the beginning.
-  if (snapshot === null) await persistence.compact(() => store.snapshot());
-  return store;
-}
-
-async function exists(f: string): Promise<boolean> {
-  try {
-    await stat(f);
-    return true;
-  } catch {
-    return false;
-  }
 }

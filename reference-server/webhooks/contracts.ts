@@ -55,13 +55,11 @@ export interface WebhookRepository {
   /** Redelivery: sets state `pending` and nextAttemptAt to now (merchant's clock). */
   requeue(merchantId: string, id: string, nextAttemptAt: string): Promise<OutboxEvent>;
   /**
-   * Optional (added by the delivery engine; implement it): sets the state without an attempt,
-   * for an event that cannot be attempted: `no_endpoint` (the merchant has no URL or secret)
-   * or `disabled` (its endpoint was disabled by a 410 of another event). Without it the engine
-   * skips such events in memory only (they stay `pending` in the store and are skipped again
-   * after a restart).
+   * Sets the state without an attempt, for an event that cannot be attempted: `no_endpoint`
+   * (the merchant has no URL or secret) or `disabled` (its endpoint was disabled by a 410 of
+   * another event).
    */
-  setState?(merchantId: string, id: string, next: { state: DeliveryState; nextAttemptAt: string | null }): Promise<OutboxEvent>;
+  setState(merchantId: string, id: string, next: { state: DeliveryState; nextAttemptAt: string | null }): Promise<OutboxEvent>;
 }
 
 /** What the engine needs to know of a merchant. */

@@ -33,8 +33,9 @@ import type {
   WebhookDispatcher,
   WebhookDispatcherDeps,
 } from './contracts.ts';
+import { errorName, sendWithFetch, sendWithNode, type SendResult } from './send.ts';
 import { signHeaders, type SignedHeaders } from './signing.ts';
-import { checkWebhookUrl, pinnedLookup, resolveAllowed, systemResolver, WebhookUrlError, type Resolver, type WebhookMode } from './url-policy.ts';
+import { checkWebhookUrl, pinnedLookup, systemResolver, type Resolver, type WebhookMode } from './url-policy.ts';
 
 const RETRY = webhookDelivery.retry;
 export const RETRY_DELAYS_SECONDS: readonly number[] = RETRY.delaysSeconds;
@@ -42,10 +43,8 @@ export const MAX_ATTEMPTS = RETRY_DELAYS_SECONDS.length;
 const RESPECT_RETRY_AFTER: readonly number[] = RETRY.respectRetryAfter;
 const DISABLE_ON: readonly number[] = RETRY.disableOn;
 const MAX_RETRY_AFTER_MS = Math.max(...RETRY_DELAYS_SECONDS) * 1000;
-const MAX_RESPONSE_BYTES = 64 * 1024;
 /** Timers may fire a millisecond early; a due check right at the boundary would miss. */
 const WAKE_SLACK_MS = 2;
-export const USER_AGENT = 'PayLater-Webhooks/1.0 (+standard-webhooks-v1)';
 
 if (RETRY.followRedirects !== false) throw new Error('the contract asks to follow redirects; the engine does not');
 
@@ -71,99 +70,6 @@ export function parseRetryAfter(value: string | string[] | undefined, nowMs: num
   return Math.max(0, at - nowMs);
 }
 
-interface SendResult {
-  status: number | null;
-  error: string | null;
-  retryAfter: string | string[] | undefined;
-}
-
-function errorName(err: unknown): string {
-  if (err instanceof WebhookUrlError) return `url_refused: ${err.message}`;
-  const e = err as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
-  if (e?.code === 'EBLOCKED') return `url_refused: ${e.message}`;
-  if (e?.name === 'AbortError' || e?.name === 'TimeoutError') return 'timeout';
-  const code = e?.code ?? e?.cause?.code;
-  if (typeof code === 'string') return code;
-  return e instanceof Error ? e.message : String(err);
-}
-
-/** One POST with node:http(s): the socket connects to the address the URL policy checked. */
-function sendWithNode(
-  url: URL,
-  body: string,
-  headers: SignedHeaders,
-  timeoutMs: number,
-  agents: { http: http.Agent; https: https.Agent },
-  lookup: ReturnType<typeof pinnedLookup>,
-): Promise<SendResult> {
-  return new Promise((resolve) => {
-    let settled = false;
-    const finish = (r: SendResult) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      resolve(r);
-    };
-    const mod = url.protocol === 'https:' ? https : http;
-    const req = mod.request(url, {
-      method: 'POST',
-      agent: url.protocol === 'https:' ? agents.https : agents.http,
-      lookup,
-      headers: {
-        'content-type': 'application/json',
-        'content-length': Buffer.byteLength(body),
-        'user-agent': USER_AGENT,
-        ...headers,
-      },
-    });
-    const timer = setTimeout(() => {
-      finish({ status: null, error: 'timeout', retryAfter: undefined });
-      req.destroy(Object.assign(new Error('timeout'), { code: 'timeout' }));
-    }, timeoutMs);
-    req.on('response', (res) => {
-      finish({ status: res.statusCode ?? null, error: null, retryAfter: res.headers['retry-after'] });
-      let read = 0;
-      res.on('data', (chunk: Buffer) => {
-        read += chunk.length;
-        if (read > MAX_RESPONSE_BYTES) res.destroy();
-      });
-      res.on('error', () => {});
-    });
-    req.on('error', (err) => finish({ status: null, error: errorName(err), retryAfter: undefined }));
-    req.end(body);
-  });
-}
-
-/** One POST with an injected fetch: the resolved addresses are checked first (not pinned). */
-async function sendWithFetch(
-  fetchImpl: typeof fetch,
-  url: URL,
-  body: string,
-  headers: SignedHeaders,
-  timeoutMs: number,
-  mode: WebhookMode,
-  resolver: Resolver,
-): Promise<SendResult> {
-  const ac = new AbortController();
-  const timer = setTimeout(() => ac.abort(), timeoutMs);
-  try {
-    await resolveAllowed(url.hostname, mode, resolver);
-    const res = await fetchImpl(url, {
-      method: 'POST',
-      body,
-      redirect: 'manual',
-      signal: ac.signal,
-      headers: { 'content-type': 'application/json', 'user-agent': USER_AGENT, ...headers },
-    });
-    res.body?.cancel().catch(() => {});
-    return { status: res.status, error: null, retryAfter: res.headers.get('retry-after') ?? undefined };
-  } catch (err) {
-    return { status: null, error: ac.signal.aborted ? 'timeout' : errorName(err), retryAfter: undefined };
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 export function createWebhookDispatcher(deps: WebhookDispatcherDeps): WebhookDispatcher {
   const { repository, merchants, clock, mode } = deps;
   const concurrency = deps.concurrency ?? 8;
@@ -187,8 +93,6 @@ export function createWebhookDispatcher(deps: WebhookDispatcherDeps): WebhookDis
 
   const key = (merchantId: string, id: string) => `${merchantId}\u0000${id}`;
   const inflight = new Map<string, Promise<void>>();
-  /** Events that cannot be attempted, kept in memory only when the repository has no setState. */
-  const parked = new Set<string>();
   let started = false;
   let stopped = false;
   let pumping: Promise<void> | null = null;
@@ -252,12 +156,12 @@ export function createWebhookDispatcher(deps: WebhookDispatcherDeps): WebhookDis
       while (started && !stopped) {
         const free = concurrency - inflight.size;
         if (free <= 0) return;
-        const due = await repository.listDue(free + inflight.size + parked.size);
+        const due = await repository.listDue(free + inflight.size);
         let launched = 0;
         for (const e of due) {
           if (launched >= free) break;
           const k = key(e.merchantId, e.id);
-          if (inflight.has(k) || parked.has(k)) continue;
+          if (inflight.has(k)) continue;
           launch(e, k);
           launched++;
         }
@@ -282,8 +186,7 @@ export function createWebhookDispatcher(deps: WebhookDispatcherDeps): WebhookDis
   }
 
   async function park(e: OutboxEvent, state: DeliveryState) {
-    if (repository.setState) await repository.setState(e.merchantId, e.id, { state, nextAttemptAt: null });
-    else parked.add(key(e.merchantId, e.id));
+    await repository.setState(e.merchantId, e.id, { state, nextAttemptAt: null });
     log(`webhooks: ${e.id} ${e.event} -> ${state}`);
   }
 
@@ -375,7 +278,6 @@ export function createWebhookDispatcher(deps: WebhookDispatcherDeps): WebhookDis
       const k = key(merchantId, id);
       const running = inflight.get(k);
       if (running) await running;
-      parked.delete(k);
       const endpoint = merchants.endpoint(merchantId);
       if (endpoint && !endpoint.enabled) await merchants.setEndpointEnabled(merchantId, true);
       const queued = await repository.requeue(merchantId, id, clock.now(merchantId).toISOString());
@@ -391,8 +293,8 @@ export function createWebhookDispatcher(deps: WebhookDispatcherDeps): WebhookDis
           continue;
         }
         if (!started || stopped) return;
-        const due = await repository.listDue(parked.size + 1);
-        if (!due.some((e) => !parked.has(key(e.merchantId, e.id))) && !pumping && inflight.size === 0) return;
+        const due = await repository.listDue(1);
+        if (due.length === 0 && !pumping && inflight.size === 0) return;
         kick();
         if (pumping) await pumping;
         else await new Promise((r) => setTimeout(r, 5));

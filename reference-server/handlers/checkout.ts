@@ -1,0 +1,54 @@
+/** A. Checkout: A1 create a session, A2 status by session token, A3 verification by API key. */
+import { tokenLifetimeSeconds } from '../../generated/contract.ts';
+import { iso } from '../domain/clock.ts';
+import { sessionId as newSessionId, sessionToken as newSessionToken, sha256 } from '../domain/ids.ts';
+import { centimesOf } from '../../lib/money.ts';
+import { checkAmountConsistency, type AmountConsistencyRule } from '../domain/amount-consistency.ts';
+import { isOwnTransaction, isSessionTransaction } from '../domain/ownership.ts';
+import { tokenExpiresAt } from '../domain/token.ts';
+import { statusRecordView, verificationView } from '../domain/transactions.ts';
+import type { SessionRecord } from '../domain/types.ts';
+import { invalidToken, notFound } from '../http/errors.ts';
+import { merchantNow, ownTransaction, readFresh, refuse, specRule } from './common.ts';
+import type { Handler } from './context.ts';
+
+export const checkoutHandlers: Record<string, Handler> = {
+  async createSession(core, ctx) {
+    const rule = specRule<AmountConsistencyRule>(ctx, [], 'x-amount-consistency');
+    if (rule) refuse(checkAmountConsistency(rule, ctx.body as Record<string, unknown>));
+    const body = ctx.body as { total: number | string; currency: 'MAD'; items: Array<{ id: string; name: string; price: number; quantity: number }> };
+    const now = merchantNow(core, ctx);
+    const test = ctx.merchant.keyMode === 'test';
+    const token = newSessionToken(test);
+    const session: SessionRecord = {
+      id: newSessionId(test),
+      merchantId: ctx.merchant.id,
+      tokenDigest: sha256(token),
+      totalCentimes: centimesOf(body.total)!,
+      currency: body.currency,
+      items: body.items.map((i) => ({ id: i.id, name: i.name, priceCentimes: centimesOf(i.price)!, quantity: i.quantity })),
+      createdAt: iso(now),
+      expiresAt: iso(tokenExpiresAt(now)),
+      testMode: test,
+      paymentIntentId: null,
+      transactionId: null,
+    };
+    await core.commit([{ c: 'sessions', k: session.id, v: session }]);
+    if (ctx.variant === 1) return { status: 200, body: { token, expiresAt: session.expiresAt } };
+    return { status: 200, body: { session_token: token, expires_in: tokenLifetimeSeconds, session_id: session.id } };
+  },
+
+  async getTransactionStatusBySessionToken(core, ctx) {
+    const session = ctx.session!;
+    const tx = core.store.get('transactions', ctx.params.transaction_id!);
+    if (!isOwnTransaction(tx, session.merchantId, 'checkout')) throw notFound();
+    if (!isSessionTransaction(tx, session)) throw invalidToken();
+    const t = await readFresh(core, tx);
+    return { status: 200, body: statusRecordView(t, core.view(ctx.merchant)) };
+  },
+
+  async verifyTransaction(core, ctx) {
+    const tx = ownTransaction(core, ctx, ctx.params.transactionId!, 'checkout');
+    return { status: 200, body: verificationView(await readFresh(core, tx)) };
+  },
+};

@@ -1,0 +1,28 @@
+/** What a handler receives and returns. */
+import type { Variant } from '../../generated/index.ts';
+import type { MerchantConfig } from '../config.ts';
+import type { Core } from '../core.ts';
+import type { SessionRecord } from '../domain/types.ts';
+import type { OperationInfo } from '../http/operations.ts';
+
+/** The request as a handler sees it: the matched operation, the caller, the validated input. */
+export interface Ctx {
+  op: OperationInfo;
+  /** The bundled document of the caller's variant. */
+  doc: Record<string, unknown>;
+  variant: Variant;
+  merchant: MerchantConfig;
+  /** The session of a session-token operation, null for API-key operations. */
+  session: SessionRecord | null;
+  params: Record<string, string>;
+  body: unknown;
+  /** The server's public base URL, for absolute links. */
+  baseUrl: string;
+}
+
+export interface Result {
+  status: number;
+  body: unknown;
+}
+
+export type Handler = (core: Core, ctx: Ctx) => Promise<Result>;

@@ -1,0 +1,14 @@
+/**
+ * One handler per operationId. Each reads what it needs, decides with the domain's rules,
+ * and writes every change (record + outbox event + SMS) in one store batch. Between a read
+ * and its commit there is no `await`, so concurrent requests cannot interleave inside a decision.
+ */
+import { checkoutHandlers } from './checkout.ts';
+import type { Handler } from './context.ts';
+import { partnerHandlers } from './partner.ts';
+import { sandboxHandlers } from './sandbox.ts';
+import { sdkHandlers } from './sdk.ts';
+
+export type { Ctx, Handler, Result } from './context.ts';
+
+export const handlers: Record<string, Handler> = { ...checkoutHandlers, ...partnerHandlers, ...sdkHandlers, ...sandboxHandlers };

@@ -1,0 +1,80 @@
+/** The browser SDK's and hosted page's operations (`x-internal`), authenticated by session token. */
+import { centimesToNumber } from '../../lib/money.ts';
+import { isAllowedOrigin, isAllowedRedirect, withRedirectParams } from '../domain/redirect.ts';
+import { attempt } from '../domain/stateMachine.ts';
+import type { PaymentIntentRecord, SessionRecord } from '../domain/types.ts';
+import { ApiError } from '../http/errors.ts';
+import type { Core } from '../core.ts';
+import { merchantNow, newPaymentIntent, readFresh, rejectionError } from './common.ts';
+import type { Handler } from './context.ts';
+import { paySession } from './pay-session.ts';
+
+/** A payment intent of `session`; 404 for another session's or a missing one. */
+function ownIntent(core: Core, session: SessionRecord, id: string): PaymentIntentRecord {
+  const intent = core.store.get('paymentIntents', id);
+  if (!intent || intent.sessionId !== session.id) throw new ApiError('SESSION_NOT_FOUND', 'Payment intent not found');
+  return intent;
+}
+
+export const sdkHandlers: Record<string, Handler> = {
+  async sdkGetSession(_core, ctx) {
+    const s = ctx.session!;
+    return {
+      status: 200,
+      body: {
+        session_id: s.id,
+        merchant_name: ctx.merchant.name,
+        store_name: ctx.merchant.storeName,
+        total: centimesToNumber(s.totalCentimes),
+        currency: s.currency,
+        items: s.items.map((i) => ({ id: i.id, name: i.name, price: centimesToNumber(i.priceCentimes), quantity: i.quantity })),
+        expires_at: s.expiresAt,
+        test_mode: s.testMode,
+      },
+    };
+  },
+
+  async sdkCreatePaymentIntent(core, ctx) {
+    const s = ctx.session!;
+    const body = (ctx.body ?? {}) as { redirect_url?: string; flow?: 'redirect' | 'popup' | 'button'; locale?: 'en' | 'fr' | 'ar'; origin?: string };
+    const flow = body.flow ?? 'redirect';
+    const allowed = ctx.merchant.allowedOrigins;
+    if (body.redirect_url !== undefined && !isAllowedRedirect(body.redirect_url, allowed, core.sandbox)) {
+      throw new ApiError('INVALID_REDIRECT_URL', "redirect_url must be an absolute http(s) URL on one of the merchant's allowed origins");
+    }
+    if (flow === 'redirect' && body.redirect_url === undefined) {
+      throw new ApiError('INVALID_REDIRECT_URL', 'redirect_url is required for the redirect flow');
+    }
+    if (body.origin !== undefined && !isAllowedOrigin(body.origin, allowed, core.sandbox)) {
+      throw new ApiError('INVALID_REDIRECT_URL', "origin must be exactly one of the merchant's allowed origins");
+    }
+    const now = merchantNow(core, ctx);
+    const intent = newPaymentIntent(s, now, { flow, locale: body.locale ?? 'en', redirectUrl: body.redirect_url ?? null, origin: body.origin ?? null });
+    await core.commit([{ c: 'paymentIntents', k: intent.id, v: intent }]);
+    return { status: 201, body: { payment_intent_id: intent.id, checkout_url: `${ctx.baseUrl}/checkout/${intent.id}` } };
+  },
+
+  async sdkSimulatePayment(core, ctx) {
+    const s = ctx.session!;
+    const intent = ownIntent(core, s, ctx.params.paymentIntentId!);
+    const body = ctx.body as { outcome: 'success' | 'failed'; customerPhone?: string };
+    return paySession(core, s, intent, false, body.outcome, body.customerPhone);
+  },
+
+  async sdkCancelPaymentIntent(core, ctx) {
+    const s = ctx.session!;
+    const intent = ownIntent(core, s, ctx.params.paymentIntentId!);
+    // Nothing changes (ADR-019); an expiry due on read is still written, as on every read.
+    const stored = s.transactionId ? core.store.get('transactions', s.transactionId) : undefined;
+    const tx = stored ? await readFresh(core, stored) : undefined;
+    // A paid session cannot be left as cancelled: the spec's rejections of this operation.
+    if (tx) {
+      const r = attempt(ctx.op.operationId, tx.status, { now: merchantNow(core, ctx) });
+      if (!r.ok && r.kind === 'rejected') throw rejectionError(r);
+    }
+    const body: Record<string, unknown> = { payment_intent_id: intent.id, redirect_status: 'CANCELLED' };
+    if (tx) body.transaction_id = tx.id;
+    if (intent.redirectUrl) body.redirect_url = withRedirectParams(intent.redirectUrl, 'CANCELLED', tx?.id ?? null);
+    return { status: 200, body };
+  },
+};

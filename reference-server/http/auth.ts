@@ -1,0 +1,75 @@
+/**
+ * Authentication by the header of the operation's security scheme: a merchant's API key
+ * (compared in constant time with every merchant's digest) or a checkout session token.
+ * Header names are case-insensitive; a header sent twice is refused.
+ */
+import type express from 'express';
+import type { MerchantConfig, ServerConfig } from '../config.ts';
+import type { Core } from '../core.ts';
+import { digestBytesEqual, sha256, sha256Bytes } from '../domain/ids.ts';
+import { isTokenLive } from '../domain/token.ts';
+import type { SessionRecord } from '../domain/types.ts';
+import { invalidKey, invalidToken } from './errors.ts';
+import type { OperationInfo } from './operations.ts';
+
+export interface Authenticator {
+  /** The merchant of the API key in the operation's header (`auth.kind === 'apiKey'`). */
+  key(req: express.Request, auth: NonNullable<OperationInfo['auth']>): MerchantConfig;
+  /** The session of the session token in the operation's header (`auth.kind === 'sessionToken'`), and its merchant. */
+  token(req: express.Request, auth: NonNullable<OperationInfo['auth']>): { session: SessionRecord; merchant: MerchantConfig };
+}
+
+/** Every value of header `name` (lower case) as sent, duplicates included. */
+function headerValues(req: express.Request, name: string): string[] {
+  const out: string[] = [];
+  const raw = req.rawHeaders;
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const k = raw[i]!;
+    if (k.length === name.length && k.toLowerCase() === name) out.push(raw[i + 1]!);
+  }
+  return out;
+}
+
+/** True when a merchant's key kind fits the server's mode (test keys in the sandbox, live keys in production). */
+function keyFitsMode(config: ServerConfig, merchant: MerchantConfig): boolean {
+  return (config.mode === 'sandbox') === (merchant.keyMode === 'test');
+}
+
+/** Binds the merchants' key digests once, at start-up: the request path only hashes and compares. */
+export function createAuthenticator(core: Core): Authenticator {
+  const { config, store } = core;
+  const merchants = config.merchants;
+  const keyDigests = merchants.map((m) => {
+    const b = Buffer.from(m.keyDigest, 'hex');
+    if (b.length !== 32) throw new Error(`merchant ${m.id}: key digest is not a SHA-256`);
+    return b;
+  });
+
+  return {
+    key(req, auth) {
+      const values = headerValues(req, auth.header);
+      if (values.length === 0) throw invalidKey(`Missing API key: send it in the ${auth.title} header`);
+      if (values.length > 1) throw invalidKey(`The ${auth.title} header was sent more than once`);
+      const digest = sha256Bytes(values[0]!.trim());
+      let found: MerchantConfig | undefined;
+      // No early exit: every merchant's digest is compared, in constant time each.
+      for (let i = 0; i < merchants.length; i++) if (digestBytesEqual(keyDigests[i]!, digest)) found = merchants[i];
+      if (!found) throw invalidKey();
+      if (!keyFitsMode(config, found)) {
+        throw invalidKey(config.mode === 'sandbox' ? 'Live keys are not accepted by the sandbox; use a test key (sk_test_…)' : 'Test keys are not accepted in production; use a live key (sk_live_…)');
+      }
+      return found;
+    },
+
+    token(req, auth) {
+      const values = headerValues(req, auth.header);
+      if (values.length !== 1) throw invalidToken();
+      const session = store.sessionByTokenDigest(sha256(values[0]!.trim()));
+      if (!session) throw invalidToken();
+      const merchant = core.merchantsById.get(session.merchantId);
+      if (!merchant || !keyFitsMode(config, merchant)) throw invalidToken();
+      if (!isTokenLive(session, core.now(merchant.id))) throw invalidToken();
+      return { session, merchant };
+    },
+  };
+}

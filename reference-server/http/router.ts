@@ -1,0 +1,245 @@
+/**
+ * The API router: matches a request to an operation (method + path of either variant's
+ * bundled document, once per request), answers the CORS of the internal operations, then
+ * authenticates with the header of the operation's security scheme, switches to the
+ * merchant's pinned variant, applies its rate limit, reads the JSON body and runs the
+ * operation's chain: express-openapi-validator's steps (http/validator.ts), then the handler
+ * bound by operationId, answering after the write is on disk.
+ *
+ * Everything an operation needs (validator steps, handler, response check) is bound once at
+ * start-up; the request path only looks it up.
+ */
+import type express from 'express';
+import { loadBundledDocument, type Variant } from '../../generated/index.ts';
+import type { MerchantConfig } from '../config.ts';
+import type { Core } from '../core.ts';
+import { isMad } from '../../lib/money.ts';
+import type { SessionRecord } from '../domain/types.ts';
+import type { Ctx } from '../handlers/context.ts';
+import { handlers } from '../handlers/index.ts';
+import type { Authenticator } from './auth.ts';
+import { readJsonBody } from './body.ts';
+import { ApiError, invalidToken } from './errors.ts';
+import { buildOperations, type OperationInfo } from './operations.ts';
+import type { RateLimiter } from './rate-limit.ts';
+import { createOperationValidator, type Middleware, type OperationValidator } from './validator.ts';
+
+type Json = Record<string, unknown>;
+
+export interface VariantApi {
+  doc: Json;
+  ops: OperationInfo[];
+  /** The variant's operations by HTTP method, in document order. */
+  byMethod: Map<string, OperationInfo[]>;
+  /** Per operation: its express-openapi-validator steps, then the handler bound by operationId. */
+  chains: Map<OperationInfo, Middleware[]>;
+  /** The variant's express-openapi-validator (request steps and response check). */
+  validator: OperationValidator;
+}
+
+/** The request context handed to a handler (a class: one allocation, `baseUrl` on the prototype). */
+class RequestCtx implements Ctx {
+  readonly variant: Variant;
+  params: Record<string, string> = {};
+  body: unknown = undefined;
+  #baseUrl: string | undefined;
+  constructor(
+    readonly op: OperationInfo,
+    readonly doc: Json,
+    readonly merchant: MerchantConfig,
+    readonly session: SessionRecord | null,
+    private readonly req: express.Request,
+    private readonly publicBaseUrl: string | undefined,
+  ) {
+    this.variant = merchant.variant;
+  }
+  /** Computed on first use (few handlers build absolute links). */
+  get baseUrl(): string {
+    this.#baseUrl ??= (this.publicBaseUrl ?? `${this.req.protocol}://${this.req.get('host') ?? '127.0.0.1'}`).replace(/\/$/, '');
+    return this.#baseUrl;
+  }
+}
+
+/**
+ * Runs `chain` in order with express's middleware contract (a thrown error, a rejected
+ * returned promise or `next(err)` ends it with `done(err)`; `next('route' | 'router')` ends
+ * it with `done()`). The same calls an `express.Router()` holding these middlewares would
+ * make, without its per-layer path matching and parameter bookkeeping on every request.
+ */
+function runChain(chain: Middleware[], req: express.Request, res: express.Response, done: (err?: unknown) => void): void {
+  const run: ChainRun = { chain, req, res, done, i: 0, next: undefined as never };
+  run.next = chainStep.bind(run);
+  run.next();
+}
+
+interface ChainRun {
+  chain: Middleware[];
+  req: express.Request;
+  res: express.Response;
+  done: (err?: unknown) => void;
+  i: number;
+  next: (err?: unknown) => void;
+}
+
+// A bound top-level function rather than a closure per request (tsx names every closure it creates).
+function chainStep(this: ChainRun, err?: unknown): void {
+  if (err === 'route' || err === 'router') {
+    this.done();
+    return;
+  }
+  if (err !== undefined && err !== null) {
+    this.done(err);
+    return;
+  }
+  const mw = this.chain[this.i++];
+  if (!mw) {
+    this.done();
+    return;
+  }
+  try {
+    const r = mw(this.req, this.res, this.next) as { then?: unknown } | undefined;
+    if (r && typeof r.then === 'function') {
+      const done = this.done;
+      (r as Promise<unknown>).then(undefined, (e: unknown) => done(e ?? new Error('Rejected promise')));
+    }
+  } catch (e) {
+    this.done(e);
+  }
+}
+
+/** Operations by method, in the given order. */
+function indexByMethod(ops: OperationInfo[]): Map<string, OperationInfo[]> {
+  const out = new Map<string, OperationInfo[]>();
+  for (const op of ops) {
+    let list = out.get(op.method);
+    if (!list) out.set(op.method, (list = []));
+    list.push(op);
+  }
+  return out;
+}
+
+function matchIn(byMethod: Map<string, OperationInfo[]>, method: string, path: string): OperationInfo | null {
+  const list = byMethod.get(method);
+  if (list) for (const op of list) if (op.regex.test(path)) return op;
+  return null;
+}
+
+/** True when some operation of `doc` declares a multipart request body (the validator's file uploader would handle it). */
+function declaresMultipart(doc: Json): boolean {
+  for (const item of Object.values((doc.paths ?? {}) as Record<string, Json>)) {
+    for (const op of Object.values(item)) {
+      const content = ((op as Json | null)?.requestBody as Json | undefined)?.content as Json | undefined;
+      if (content && Object.keys(content).some((t) => t.toLowerCase().startsWith('multipart/'))) return true;
+    }
+  }
+  return false;
+}
+
+/** Variant `v`'s operations, each bound to its validator steps and its handler. */
+export async function buildVariantApi(core: Core, v: Variant): Promise<VariantApi> {
+  const store = core.store;
+  const doc = loadBundledDocument(v);
+  const ops = buildOperations(doc, v);
+  // No operation takes multipart bodies (readJsonBody answers 415 to anything but JSON
+  // before the validator runs), so the validator's multer stage would only pass every
+  // request on; it is left out. Checked here so a multipart operation cannot slip by.
+  if (declaresMultipart(doc)) throw new Error(`variant ${v}: a multipart request body needs the validator's fileUploader`);
+  const validator = await createOperationValidator(doc, ops, {
+    validateRequests: { allowUnknownQueryParameters: false, coerceTypes: false },
+    validateResponses: true,
+    formats: { mad: { type: 'number', validate: (x: number) => isMad(x) } },
+  });
+  const chains = new Map<OperationInfo, Middleware[]>();
+  for (const op of ops) {
+    const handler = handlers[op.operationId];
+    if (!handler) throw new Error(`variant ${v}: operation ${op.operationId} has no handler`);
+    const handle: Middleware = async (req, res, next) => {
+      const ctx = res.locals.ctx as Ctx;
+      try {
+        ctx.params = req.params as Record<string, string>; // set by the operation step (pathParamsOf): strings
+        ctx.body = req.body;
+        const result = await handler(core, ctx);
+        if (!store.settled) await store.barrier();
+        res.status(result.status);
+        res.json(validator.checkResponse(req, res, result.body));
+      } catch (e) {
+        next(e);
+      }
+    };
+    chains.set(op, [...validator.steps(op), handle]);
+  }
+  return { doc, ops, byMethod: indexByMethod(ops), chains, validator };
+}
+
+// The internal operations (`x-internal`) are called by the browser SDK from the merchant's
+// own page, another origin: answer their CORS preflights and allow any origin. The
+// session token is a bearer header, never a cookie, so no credentials are involved.
+const CORS_HEADERS = { 'Access-Control-Allow-Origin': '*', 'Access-Control-Allow-Headers': 'Content-Type, X-Session-Token', 'Access-Control-Max-Age': '600' };
+
+export interface ApiRouterDeps {
+  apis: Record<Variant, VariantApi>;
+  auth: Authenticator;
+  rateLimit: RateLimiter;
+  mode: 'sandbox' | 'production';
+  publicBaseUrl: string | undefined;
+}
+
+/** The API: every request matching an operation of either variant; anything else goes on to `next()`. */
+export function createApiRouter({ apis, auth, rateLimit, mode, publicBaseUrl }: ApiRouterDeps): express.RequestHandler {
+  const allByMethod = indexByMethod([...apis[1].ops, ...apis[2].ops]);
+  /** The first operation of variant 1, then variant 2, matching `method` and `path`. */
+  const findOperation = (method: string, path: string): OperationInfo | null => matchIn(allByMethod, method, path);
+
+  return (req, res, next) => {
+    const path = req.path;
+    if (req.method === 'OPTIONS') {
+      const op = findOperation(String(req.get('Access-Control-Request-Method') ?? '').toUpperCase(), path);
+      if (!op?.internal) {
+        next();
+        return;
+      }
+      res.set({ ...CORS_HEADERS, 'Access-Control-Allow-Methods': op.method });
+      res.status(204).end();
+      return;
+    }
+    const matched = findOperation(req.method, path);
+    if (!matched) {
+      next();
+      return;
+    }
+    if (matched.internal) res.set({ ...CORS_HEADERS, 'Access-Control-Allow-Methods': matched.method });
+    if (matched.sandbox && mode === 'production') {
+      next();
+      return;
+    }
+    try {
+      let merchant: MerchantConfig;
+      let session: SessionRecord | null = null;
+      if (!matched.auth) throw new Error(`${matched.operationId} has no security scheme`);
+      if (matched.auth.kind === 'apiKey') merchant = auth.key(req, matched.auth);
+      else ({ session, merchant } = auth.token(req, matched.auth));
+      const api = apis[merchant.variant];
+      // `matched` is the first match of variant 1 then 2: when it is the merchant's variant it is that variant's first match.
+      const op = matched.variant === merchant.variant ? matched : matchIn(api.byMethod, req.method, path);
+      if (!op) throw new ApiError('ROUTE_NOT_FOUND', `No operation ${req.method} ${path} in Variant ${merchant.variant}`);
+      if (op.sandbox && session && !session.testMode) throw invalidToken();
+      if (op.rateLimit) rateLimit(res, merchant, op.rateLimit);
+      res.locals.ctx = new RequestCtx(op, api.doc, merchant, session, req, publicBaseUrl);
+      const chain = api.chains.get(op)!;
+      if (!op.hasBody) {
+        req.body = undefined;
+        runChain(chain, req, res, next);
+        return;
+      }
+      readJsonBody(req).then(
+        (body) => {
+          req.body = body;
+          runChain(chain, req, res, next);
+        },
+        (e: unknown) => next(e),
+      );
+    } catch (e) {
+      next(e);
+    }
+  };
+}

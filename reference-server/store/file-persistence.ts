@@ -1,0 +1,219 @@
+/**
+ * Durability of the store on disk (`openFileStore`): the data file is a lowdb JSON snapshot;
+ * changes go to an append-only JSON-lines journal next to it (`<file>.journal`), one line
+ * per group commit (`{"s": <batch number>, "b": [<batch>, …]}`), fsynced before any waiter
+ * is released. When the journal grows past a threshold (and on close) it is folded into a
+ * new snapshot, written to a temporary file, fsynced and renamed over the data file. On
+ * start: snapshot + journal replay; a torn last journal line (a crash mid-append, never
+ * acknowledged) is dropped; a corrupt snapshot or journal stops the start with an error
+ * naming the file, and nothing is overwritten.
+ */
+import { mkdir, open, rename, stat, type FileHandle } from 'node:fs/promises';
+import path from 'node:path';
+import { JSONFile } from 'lowdb/node';
+import { COLLECTIONS, type Change } from '../domain/types.ts';
+import { Store, type Persistence, type StoreImage } from './store.ts';
+
+export const SNAPSHOT_FORMAT = 'paylater-reference-server';
+export const SNAPSHOT_VERSION = 1;
+
+/** The data file: every record, and the last journal batch folded into it (`journalSeq`). */
+export interface Snapshot extends StoreImage {
+  format: typeof SNAPSHOT_FORMAT;
+  version: number;
+}
+
+export interface StoreOptions {
+  /** Fold the journal into the snapshot once it is larger than this (bytes). Default 16 MiB. */
+  compactAfterBytes?: number;
+}
+
+export class StoreCorruptError extends Error {
+  constructor(
+    readonly file: string,
+    detail: string,
+  ) {
+    super(`The data file ${file} is corrupt or unreadable (${detail}). Nothing was changed or overwritten; restore it from a backup or move it away to start empty.`);
+    this.name = 'StoreCorruptError';
+  }
+}
+
+export function journalPathOf(file: string): string {
+  return `${file}.journal`;
+}
+
+/** The data file's content for `image`. */
+export function snapshotText(image: StoreImage): string {
+  const s: Snapshot = { format: SNAPSHOT_FORMAT, version: SNAPSHOT_VERSION, journalSeq: image.journalSeq, collections: image.collections };
+  return JSON.stringify(s);
+}
+
+async function fsyncDir(dir: string): Promise<void> {
+  let fh: FileHandle | undefined;
+  try {
+    fh = await open(dir, 'r');
+    await fh.sync();
+  } catch {
+    // Some platforms cannot fsync a directory; the rename itself is atomic.
+  } finally {
+    await fh?.close();
+  }
+}
+
+/** Writes a file atomically: temp file in the same directory, fsync, rename, fsync the directory. */
+export async function writeFileAtomic(file: string, text: string): Promise<void> {
+  const dir = path.dirname(file);
+  const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${Date.now()}.tmp`);
+  const fh = await open(tmp, 'w', 0o600);
+  try {
+    await fh.writeFile(text, 'utf8');
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+  await rename(tmp, file);
+  await fsyncDir(dir);
+}
+
+function checkSnapshot(file: string, data: unknown): Snapshot {
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) throw new StoreCorruptError(file, 'not a JSON object');
+  const s = data as Partial<Snapshot>;
+  if (s.format !== SNAPSHOT_FORMAT) throw new StoreCorruptError(file, `not a ${SNAPSHOT_FORMAT} data file (format ${JSON.stringify(s.format)})`);
+  if (s.version !== SNAPSHOT_VERSION) throw new StoreCorruptError(file, `unsupported version ${JSON.stringify(s.version)}`);
+  if (typeof s.journalSeq !== 'number' || typeof s.collections !== 'object' || s.collections === null) throw new StoreCorruptError(file, 'missing journalSeq or collections');
+  for (const c of COLLECTIONS) {
+    const v = (s.collections as Record<string, unknown>)[c];
+    if (v !== undefined && (typeof v !== 'object' || v === null || Array.isArray(v))) throw new StoreCorruptError(file, `collection ${c} is not an object`);
+  }
+  return s as Snapshot;
+}
+
+/** Reads the data file with lowdb's JSON file adapter (read + JSON.parse): null when there is none yet. */
+async function readSnapshot(file: string): Promise<Snapshot | null> {
+  try {
+    const raw = await new JSONFile<unknown>(file).read();
+    return raw === null ? null : checkSnapshot(file, raw);
+  } catch (e) {
+    if (e instanceof StoreCorruptError) throw e;
+    throw new StoreCorruptError(file, (e as Error).message);
+  }
+}
+
+/**
+ * Folds the journal's batches after `image.journalSeq` into `image` (in place) and returns
+ * the number of the last batch and the length of the journal's good prefix. A torn last
+ * line is left out of that prefix; any other unreadable line is a `StoreCorruptError`.
+ */
+function foldJournal(jpath: string, text: string, image: StoreImage): { seq: number; goodBytes: number } {
+  const collections = image.collections as unknown as Record<string, Record<string, unknown>>;
+  let seq = image.journalSeq;
+  let goodBytes = 0;
+  let offset = 0;
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    const isLast = i === lines.length - 1;
+    if (isLast && line === '') break;
+    let batch: { s: number; b: Change[][] };
+    try {
+      batch = JSON.parse(line);
+      if (typeof batch?.s !== 'number' || !Array.isArray(batch.b)) throw new Error('not a journal entry');
+    } catch (e) {
+      if (isLast) break; // torn tail: a write that was never acknowledged
+      throw new StoreCorruptError(jpath, `line ${i + 1}: ${(e as Error).message}`);
+    }
+    offset += Buffer.byteLength(line, 'utf8') + 1;
+    if (batch.s <= image.journalSeq) {
+      goodBytes = offset;
+      continue;
+    }
+    for (const changes of batch.b) {
+      for (const ch of changes) {
+        const col = collections[ch.c];
+        if (!col) throw new StoreCorruptError(jpath, `line ${i + 1}: unknown collection ${ch.c}`);
+        if (ch.v === null) delete col[ch.k];
+        else col[ch.k] = ch.v;
+      }
+    }
+    seq = batch.s;
+    goodBytes = offset;
+  }
+  return { seq, goodBytes };
+}
+
+/**
+ * Opens (or creates) the data file `file` and its journal. Throws `StoreCorruptError` naming
+ * the file when it cannot be read as a data file; nothing is written in that case.
+ */
+export async function openFileStore(file: string, opts: StoreOptions = {}): Promise<Store> {
+  const abs = path.resolve(file);
+  const jpath = journalPathOf(abs);
+  await mkdir(path.dirname(abs), { recursive: true });
+
+  const snapshot = await readSnapshot(abs);
+  const image: StoreImage = {
+    journalSeq: snapshot?.journalSeq ?? 0,
+    collections: (snapshot?.collections ?? Object.fromEntries(COLLECTIONS.map((c) => [c, {}]))) as StoreImage['collections'],
+  };
+  for (const c of COLLECTIONS) (image.collections as Record<string, unknown>)[c] ??= {};
+
+  let jfh: FileHandle;
+  try {
+    jfh = await open(jpath, 'a+', 0o600);
+  } catch (e) {
+    throw new StoreCorruptError(jpath, (e as Error).message);
+  }
+  let folded: { seq: number; goodBytes: number };
+  try {
+    folded = foldJournal(jpath, (await jfh.readFile()).toString('utf8'), image);
+    if ((await jfh.stat()).size !== folded.goodBytes) {
+      await jfh.truncate(folded.goodBytes);
+      await jfh.sync();
+    }
+  } catch (e) {
+    await jfh.close();
+    throw e;
+  }
+
+  let jbytes = folded.goodBytes;
+  const persistence: Persistence = {
+    async append(seq, batches) {
+      const buf = Buffer.from(`${JSON.stringify({ s: seq, b: batches })}\n`, 'utf8');
+      let written = 0;
+      while (written < buf.length) {
+        const { bytesWritten } = await jfh.write(buf, written, buf.length - written);
+        written += bytesWritten;
+      }
+      await jfh.datasync();
+      jbytes += buf.length;
+    },
+    journalBytes: () => jbytes,
+    async compact(current) {
+      await writeFileAtomic(abs, snapshotText(current()));
+      await jfh.truncate(0);
+      await jfh.sync();
+      jbytes = 0;
+    },
+    async close(current) {
+      try {
+        if (jbytes > 0 || !(await exists(abs))) await persistence.compact(current);
+      } finally {
+        await jfh.close();
+      }
+    },
+    abandon: () => jfh.close(),
+  };
+  const store = Store.fromPersistence(image.collections, folded.seq, persistence, opts.compactAfterBytes ?? 16 * 1024 * 1024);
+  // First start: create the data file now, so it exists from the beginning.
+  if (snapshot === null) await persistence.compact(() => store.image());
+  return store;
+}
+
+async function exists(f: string): Promise<boolean> {
+  try {
+    await stat(f);
+    return true;
+  } catch {
+    return false;
+  }
+}
