@@ -1,6 +1,6 @@
 /** Request generators: valid bodies from the schemas' limits, and single faults at the seed's boundaries. */
 import fc from 'fast-check';
-import { loadBundledDocument } from '../generated/index.ts';
+import { amountRange, loadBundledDocument } from '../generated/index.ts';
 
 type Json = Record<string, unknown>;
 
@@ -12,15 +12,12 @@ export function decimalString(c: number, withDecimals: boolean): string {
   return withDecimals || c % 100 !== 0 ? (c / 100).toFixed(2) : String(c / 100);
 }
 
-/** The seed's limits, read from the bundled document (A1 total range, B1 item name length). */
+/** The seed's limits: the amount range of A1 and B1 (`amountRange`, `x-amount-range`) and B1's item name length. */
 function limitsFromSpec(): { minCentimes: number; maxCentimes: number; nameMax: number } {
   const schemas = (loadBundledDocument(1).components as Json).schemas as Record<string, Json>;
-  const total = (schemas.SessionRequestV1!.properties as Record<string, Json>).total!;
   const name = (schemas.PartnerTransactionItemInput!.properties as Record<string, Json>).name!;
-  if (typeof total.minimum !== 'number' || typeof total.maximum !== 'number' || typeof name.maxLength !== 'number') {
-    throw new Error('bundled document: SessionRequestV1.total needs minimum/maximum and PartnerTransactionItemInput.name maxLength');
-  }
-  return { minCentimes: Math.round(total.minimum * 100), maxCentimes: Math.round(total.maximum * 100), nameMax: name.maxLength };
+  if (typeof name.maxLength !== 'number') throw new Error('bundled document: PartnerTransactionItemInput.name needs maxLength');
+  return { minCentimes: Math.round(amountRange.minimum * 100), maxCentimes: Math.round(amountRange.maximum * 100), nameMax: name.maxLength };
 }
 const LIMITS = limitsFromSpec();
 const mad = (c: number): string => (c % 100 === 0 ? String(c / 100) : (c / 100).toFixed(2));

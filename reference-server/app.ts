@@ -18,6 +18,7 @@ import type { Clock } from './domain/clock.ts';
 import type { MerchantConfig, ServerConfig } from './config.ts';
 import { Core, loggingSmsSender, type SmsSender } from './core.ts';
 import { handlers, type Ctx } from './handlers.ts';
+import { rangeAnswerForValidation } from './http/amount-range.ts';
 import { readJsonBody } from './http/body.ts';
 import { ApiError, invalidKey, invalidToken, type ErrorDetail } from './http/errors.ts';
 import { buildOperations, nearestExtension, type OperationInfo } from './http/operations.ts';
@@ -453,5 +454,5 @@ function mapError(err: unknown, ctx: Ctx | undefined): ApiError | null {
   }
   const head = details[0];
   const message = head ? `${head.path.replace(/^\//, '').replace(/\//g, '.') || 'request body'} ${head.message}` : (e.message ?? 'Invalid request');
-  return new ApiError(code, message, details);
+  return rangeAnswerForValidation(ctx?.doc ?? {}, ctx?.op.requestSchema ?? null, errors[0], code) ?? new ApiError(code, message, details);
 }

@@ -19,6 +19,7 @@ import {
   verificationView,
 } from './domain/transactions.ts';
 import type { Change, PaymentIntentRecord, SessionRecord, TransactionRecord } from './domain/types.ts';
+import { checkAmountRange } from './http/amount-range.ts';
 import { ApiError, invalidToken, notFound } from './http/errors.ts';
 import { nearestExtension, type OperationInfo } from './http/operations.ts';
 import type { MerchantConfig } from './config.ts';
@@ -203,6 +204,7 @@ function merchantNow(core: Core, ctx: Ctx): number {
 export const handlers: Record<string, Handler> = {
   // ---- A. Checkout ----
   async createSession(core, ctx) {
+    checkAmountRange(ctx.doc, ctx.op.requestSchema, ctx.body, false);
     checkAmountConsistency(ctx);
     const body = ctx.body as { total: number | string; currency: 'MAD'; items: Array<{ id: string; name: string; price: number; quantity: number }> };
     const now = merchantNow(core, ctx);
@@ -253,14 +255,7 @@ export const handlers: Record<string, Handler> = {
     };
     const total = centimesOf(body.total)!;
     if (!m.active) throw new ApiError('MERCHANT_INACTIVE', 'Merchant account is not active');
-    const limits = nearestExtension(ctx.doc, ctx.op.requestSchema, ['total'], 'x-business-limits') as
-      | { minimum: number; maximum: number; code: ErrorCode }
-      | undefined;
-    if (limits) {
-      const min = centimesOf(limits.minimum)!;
-      const max = centimesOf(limits.maximum)!;
-      if (total < min || total > max) throw new ApiError(limits.code, `Amount must be between ${formatCentimes(min)} and ${formatCentimes(max)} MAD`);
-    }
+    checkAmountRange(ctx.doc, ctx.op.requestSchema, ctx.body, true);
     const now = merchantNow(core, ctx);
     if (body.vendorReference !== undefined && core.store.transactionByVendorReference(m.id, body.vendorReference)) {
       throw new ApiError('DUPLICATE_VENDOR_REFERENCE', `vendorReference ${body.vendorReference} already exists for this merchant`);

@@ -200,12 +200,13 @@ export interface paths {
         /**
          * Create a checkout session (A1)
          * @description Creates a checkout session from the merchant backend and returns its token, which the
-         *     browser SDK uses to show the payment button. Tokens live 3,600 seconds.
+         *     browser SDK uses to show the payment button. The token lives `x-token-lifetime-seconds`
+         *     of the `SessionToken` scheme.
          *
          *     **Variant 2**: `total` is a decimal string; the answer is `{ session_token, expires_in, session_id }`.
          *
-         *     Rate limit: 100 requests per 15-minute window per API key (ADR-006); every answer
-         *     carries the `RateLimit-*` headers, and the 101st request of a window gets 429.
+         *     Rate limited per API key (`x-rate-limit`, ADR-006): every answer carries the
+         *     `RateLimit-*` headers, and the first request over the window's limit gets 429.
          */
         post: operations["createSession"];
         delete?: never;
@@ -225,7 +226,7 @@ export interface paths {
          * Verify a transaction by session token (A2)
          * @description Verifies, from the merchant backend, the transaction the shopper's browser reported
          *     (payment callback or redirect). The token must be the one of the session the
-         *     transaction was paid in, and within its 3,600-second lifetime; a token of another
+         *     transaction was paid in, and within its lifetime (`x-token-lifetime-seconds`); a token of another
          *     session gets 401. Only `APPROVED` means the order may be fulfilled. Dates are
          *     `DD/MM/YY HH:MM:SS` in UTC (ADR-007).
          */
@@ -271,7 +272,7 @@ export interface paths {
          * Advance the sandbox clock
          * @description Moves the merchant's sandbox clock forward. Before the answer, every `PENDING`
          *     transaction whose payment window has passed becomes `EXPIRED` (and
-         *     `transaction.expired` is recorded), session tokens past 3,600 s stop being
+         *     `transaction.expired` is recorded), session tokens past their lifetime stop being
          *     accepted, rate-limit windows reset, and webhook retries fall due on the compressed
          *     sandbox schedule. The clock never moves back. Test keys only.
          */
@@ -574,7 +575,7 @@ export interface components {
                 details?: components["schemas"]["ErrorDetail"][];
                 /** @description Human-readable explanation. */
                 message: string;
-                /** @description With `RATE_LIMIT_EXCEEDED` only, the number of seconds to wait before retrying (60). */
+                /** @description With `RATE_LIMIT_EXCEEDED` only, the number of seconds to wait before retrying (`retryAfterSeconds` of the operation's `x-rate-limit`). */
                 retry_after?: number;
             };
         };
@@ -673,7 +674,7 @@ export interface components {
             customerPhone: components["schemas"]["CustomerPhone"];
             /** @description Line items, at least one. */
             items: components["schemas"]["PartnerTransactionItemInput"][];
-            /** @description Amount in MAD. The allowed range is a business rule (422 `AMOUNT_OUT_OF_RANGE`), not a validation rule. */
+            /** @description Amount in MAD. Its range (`x-amount-range`) is a business rule (`x-business-rule`, 422 `AMOUNT_OUT_OF_RANGE`), not a validation rule. */
             total: components["schemas"]["Money"];
             vendorReference?: components["schemas"]["VendorReference"];
         };
@@ -875,17 +876,17 @@ export interface components {
         /**
          * SessionRequestV2
          * @description Checkout session request, Variant 2: `total` is a decimal string. The total must lie
-         *     in the allowed amount range (500 to 15,000 MAD) and equal the sum of
-         *     `price × quantity` over `items`, compared in integer centimes (`AMOUNT_MISMATCH`
-         *     otherwise).
+         *     in the amount range (`x-amount-range`) and equal the sum of `price × quantity` over
+         *     `items`, compared in integer centimes (`AMOUNT_MISMATCH` otherwise).
          */
         SessionRequestV2: {
             currency: components["schemas"]["SessionCurrency"];
             items: components["schemas"]["SessionItems"];
             /**
-             * @description Total order amount in MAD as a decimal string with at most two decimals, from
-             *     `500` to `15000.00`. The pattern encodes the range exactly, so a string outside it
-             *     fails schema validation with `INVALID_AMOUNT`.
+             * @description Total order amount in MAD as a decimal string: digits, optionally a point and one
+             *     or two decimals. The pattern checks only that form; the value must also lie within
+             *     `x-amount-range`, which the server checks after schema validation. Either failure
+             *     is 400 `INVALID_AMOUNT`.
              * @example 1299.50
              */
             total: string;
@@ -896,7 +897,9 @@ export interface components {
          */
         SessionResponseV2: {
             /**
-             * @description Lifetime of the token in seconds (always 3600).
+             * @description Lifetime of the token in seconds: always `x-token-lifetime-seconds` of the
+             *     `SessionToken` scheme, which this `const` copies for typed clients (`npm run lint`
+             *     checks they agree).
              * @constant
              */
             expires_in: 3600;
@@ -1402,7 +1405,7 @@ export interface components {
                 };
             };
         };
-        /** @description The request body is larger than 100 kB. */
+        /** @description The request body is larger than `x-max-body-bytes` (the example shows it in kB; `npm run lint` checks they agree). */
         PayloadTooLarge: {
             headers: {
                 [name: string]: unknown;
@@ -1430,7 +1433,7 @@ export interface components {
                 };
             };
         };
-        /** @description Too many requests: more than 100 in the current 15-minute window for this API key. */
+        /** @description Too many requests: over the limit of the operation's `x-rate-limit` in the current window for this API key. `retry_after` and the header values copy that fact (`npm run lint` checks they agree). */
         RateLimited: {
             headers: {
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -1566,12 +1569,12 @@ export interface components {
     requestBodies: never;
     headers: {
         /**
-         * @description Requests allowed in the window for this API key (IETF draft-ietf-httpapi-ratelimit-headers, 100).
+         * @description Requests allowed in the window for this API key (IETF draft-ietf-httpapi-ratelimit-headers): `limit` of the operation's `x-rate-limit`.
          * @example 100
          */
         "RateLimit-Limit": number;
         /**
-         * @description The quota policy, `100;w=900` (100 requests per 900-second window).
+         * @description The quota policy, `<limit>;w=<windowSeconds>` of the operation's `x-rate-limit` (this `const` copies it; `npm run lint` checks they agree).
          * @example 100;w=900
          */
         "RateLimit-Policy": "100;w=900";
@@ -1586,7 +1589,7 @@ export interface components {
          */
         "RateLimit-Reset": number;
         /**
-         * @description Seconds to wait before retrying (RFC 9110), the same value as `error.retry_after` (60).
+         * @description Seconds to wait before retrying (RFC 9110), the same value as `error.retry_after` (`retryAfterSeconds` of the operation's `x-rate-limit`).
          * @example 60
          */
         "Retry-After": number;
