@@ -12,12 +12,13 @@ export function decimalString(c: number, withDecimals: boolean): string {
   return withDecimals || c % 100 !== 0 ? (c / 100).toFixed(2) : String(c / 100);
 }
 
-/** The seed's limits: the amount range of A1 and B1 (`amountRange`, `x-amount-range`) and B1's item name length. */
-function limitsFromSpec(): { minCentimes: number; maxCentimes: number; nameMax: number } {
+/** The seed's limits: the amount range of A1 and B1 (`amountRange`, `x-amount-range`), B1's item name length, the phone pattern. */
+function limitsFromSpec(): { minCentimes: number; maxCentimes: number; nameMax: number; phone: RegExp } {
   const schemas = (loadBundledDocument(1).components as Json).schemas as Record<string, Json>;
   const name = (schemas.PartnerTransactionItemInput!.properties as Record<string, Json>).name!;
-  if (typeof name.maxLength !== 'number') throw new Error('bundled document: PartnerTransactionItemInput.name needs maxLength');
-  return { minCentimes: Math.round(amountRange.minimum * 100), maxCentimes: Math.round(amountRange.maximum * 100), nameMax: name.maxLength };
+  const phone = schemas.CustomerPhone!.pattern;
+  if (typeof name.maxLength !== 'number' || typeof phone !== 'string') throw new Error('bundled document: PartnerTransactionItemInput.name needs maxLength and CustomerPhone a pattern');
+  return { minCentimes: Math.round(amountRange.minimum * 100), maxCentimes: Math.round(amountRange.maximum * 100), nameMax: name.maxLength, phone: new RegExp(phone, 'u') };
 }
 const LIMITS = limitsFromSpec();
 const mad = (c: number): string => (c % 100 === 0 ? String(c / 100) : (c / 100).toFixed(2));
@@ -25,7 +26,7 @@ const mad = (c: number): string => (c % 100 === 0 ? String(c / 100) : (c / 100).
 const phone = fc
   .tuple(fc.constantFrom('212', '33', '1', '44', '971'), fc.integer({ min: 6, max: 11 }), fc.nat())
   .map(([cc, n, x]) => (cc + String(x).padStart(n, '7')).slice(0, 15))
-  .filter((p) => /^[1-9][0-9]{7,14}$/.test(p));
+  .filter((p) => LIMITS.phone.test(p));
 
 const name = fc.oneof(
   { weight: 4, arbitrary: fc.string({ minLength: 1, maxLength: 30 }).filter((s) => s.trim().length > 0) },

@@ -11,6 +11,7 @@ import {
   checkBodyLimitCopies,
   checkFactStatements,
   checkFactStatementsInSpec,
+  checkPatternQuotes,
   checkRateLimitCopies,
   checkTokenLifetimeCopies,
 } from './lib/facts.ts';
@@ -173,5 +174,20 @@ describe('one fact, one place: lint fails when a copy disagrees with the fact', 
     expect(checkBodyLimitCopies(1, doc)).toEqual([]);
     example(doc, 'PayloadTooLarge', 'PAYLOAD_TOO_LARGE').message = 'Request body exceeds 1 MB';
     expect(checkBodyLimitCopies(1, doc).join('\n')).toMatch(/message "Request body exceeds 1 MB" differs from x-max-body-bytes 102400 \(100 kB\)/);
+  });
+
+  it('amount range: a currency the Currency enum does not have', async () => {
+    const { doc } = await fixtures(1);
+    for (const name of ['SessionRequestV1', 'PartnerTransactionCreateRequest']) schemas(doc)[name].properties.total['x-amount-range'].currency = 'EUR';
+    expect(checkAmountRangeCopies(1, doc).join('\n')).toMatch(/currency EUR is not one of the Currency enum \[MAD\]/);
+  });
+
+  it('a pattern quoted by an error example', async () => {
+    const { doc } = await fixtures(1);
+    expect(checkPatternQuotes(1, doc)).toEqual([]);
+    schemas(doc).CustomerPhone.pattern = '^[1-9][0-9]{8,14}$';
+    const problems = checkPatternQuotes(1, doc);
+    expect(problems.length).toBe(2); // the message and the detail of the example
+    expect(problems[0]).toMatch(/quotes pattern "\^\[1-9\]\[0-9\]\{7,14\}\$", which no schema of the document has/);
   });
 });

@@ -18,7 +18,14 @@ import {
   checkWebhooksAgainstAsyncApi,
   type AsyncMessage,
 } from './lib/consistency.ts';
-import { checkAmountRangeCopies, checkBodyLimitCopies, checkFactStatementsInSpec, checkRateLimitCopies, checkTokenLifetimeCopies } from './lib/facts.ts';
+import {
+  checkAmountRangeCopies,
+  checkBodyLimitCopies,
+  checkFactStatementsInSpec,
+  checkPatternQuotes,
+  checkRateLimitCopies,
+  checkTokenLifetimeCopies,
+} from './lib/facts.ts';
 import { staleGenerated } from './generate.ts';
 
 const INFO = 2; // Spectral severities: 0 error, 1 warning, 2 information, 3 hint
@@ -70,6 +77,7 @@ export async function lintContract(log: (line: string) => void = console.log): P
     consistency.push(...checkTokenLifetimeCopies(api.variant, doc));
     consistency.push(...checkRateLimitCopies(api.variant, doc));
     consistency.push(...checkBodyLimitCopies(api.variant, doc));
+    consistency.push(...checkPatternQuotes(api.variant, doc));
   }
   consistency.push(...(await checkDecisionsAndExtensions()));
   consistency.push(...(await checkFactStatementsInSpec()));

@@ -17,7 +17,7 @@ export interface paths {
          * @description Creates a transaction for a customer from the merchant's backend, POS or ERP. The
          *     transaction starts `PENDING` with `updatedAt: null`, and the customer receives an
          *     SMS asking to confirm. It becomes `EXPIRED` if not confirmed within the payment
-         *     window (30 minutes by default, ADR-010).
+         *     window (`paymentWindow` of the `x-state-machine`, ADR-010).
          *
          *     Validation problems get 400 `VALIDATION_ERROR` (or `AMOUNT_MISMATCH`), business
          *     rules 422, a `vendorReference` already used by this merchant 409 (ADR-002).
@@ -1031,7 +1031,7 @@ export interface components {
         };
         /**
          * TransactionExpiredEvent
-         * @description Sent when the payment window of a PENDING transaction passes (30 minutes by default).
+         * @description Sent when the payment window of a PENDING transaction passes (`paymentWindow` of the `x-state-machine`).
          *     Carries `data.expiredAt`.
          * @example {
          *       "event": "transaction.expired",
@@ -1246,13 +1246,8 @@ export interface components {
              * @description Creation time of the transaction (ISO 8601 UTC).
              */
             createdAt: string;
-            /**
-             * @description Currency code (MAD).
-             * @enum {string}
-             */
-            currency: "MAD";
-            /** @description Digits only, country-code prefixed. */
-            customerPhone: string;
+            currency: components["schemas"]["Currency"];
+            customerPhone: components["schemas"]["CustomerPhone"];
             /**
              * Format: date-time
              * @description When the payment window passed. Present only in `transaction.expired`.

@@ -10,7 +10,8 @@
  *  - the rate limit (`x-rate-limit`): the `RateLimit-Policy`, `RateLimit-Limit` and
  *    `Retry-After` headers of its operation's answers, the 429 body's `retry_after` `const`,
  *    and the 429 examples;
- *  - the body limit (`x-max-body-bytes`): the `PAYLOAD_TOO_LARGE` examples.
+ *  - the body limit (`x-max-body-bytes`): the `PAYLOAD_TOO_LARGE` examples;
+ *  - a `pattern`: an error example that quotes it (`must match pattern "…"`).
  * And in the source files: the shared facts are `$ref`s to `spec/components/facts/`, the
  * others stated once.
  * Each check returns human-readable problems; an empty list means every copy agrees.
@@ -62,6 +63,8 @@ export function checkAmountRangeCopies(variant: number, doc: Json): string[] {
   const range = attempt(problems, `Variant ${variant} x-amount-range`, () => amountRange(doc));
   if (!range) return problems;
   const catalog = errorCatalog(doc);
+  const currencies = (((doc.components as Json).schemas as Json).Currency as Json | undefined)?.enum as unknown[] | undefined;
+  if (currencies && !currencies.includes(range.currency)) problems.push(`Variant ${variant} x-amount-range: currency ${range.currency} is not one of the Currency enum [${currencies.join(', ')}]`);
   const codes = new Map<string, string>(); // out-of-range code → property
   for (const use of amountRangeUses(doc)) {
     const where = `Variant ${variant} ${use.pointer}`;
@@ -185,6 +188,23 @@ export function checkBodyLimitCopies(variant: number, doc: Json): string[] {
     const text = String(ex.error.message);
     const ok = numbersIn(text).every((n) => (n === bytes / 1024 && /\bkB\b/.test(text)) || (n === bytes && /\bbytes\b/.test(text)));
     if (!ok) problems.push(`Variant ${variant} ${ex.pointer}: message "${text}" differs from x-max-body-bytes ${bytes} (${bytes / 1024} kB)`);
+  }
+  return problems;
+}
+
+/** Every error example that quotes a pattern (`must match pattern "…"`, message or detail) quotes one the document has. */
+export function checkPatternQuotes(variant: number, doc: Json): string[] {
+  const problems: string[] = [];
+  const patterns = new Set<string>();
+  walk(doc, (key, value) => {
+    if (key === 'pattern' && typeof value === 'string') patterns.add(value);
+  });
+  for (const ex of errorExamples(doc)) {
+    const texts = [ex.error.message, ...((ex.error.details as Json[] | undefined) ?? []).map((d) => d.message)];
+    for (const text of texts) {
+      const quoted = /must match pattern "(.*)"$/.exec(String(text))?.[1];
+      if (quoted !== undefined && !patterns.has(quoted)) problems.push(`Variant ${variant} ${ex.pointer}: quotes pattern "${quoted}", which no schema of the document has`);
+    }
   }
   return problems;
 }
