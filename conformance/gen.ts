@@ -15,7 +15,8 @@ export function decimalString(c: number, withDecimals: boolean): string {
 /** The seed's limits: the amount range of A1 and B1 (`amountRange`, `x-amount-range`), B1's item name length, the phone pattern. */
 function limitsFromSpec(): { minCentimes: number; maxCentimes: number; nameMax: number; phone: RegExp } {
   const schemas = (loadBundledDocument(1).components as Json).schemas as Record<string, Json>;
-  const name = (schemas.PartnerTransactionItemInput!.properties as Record<string, Json>).name!;
+  const named = (schemas.PartnerTransactionItemInput!.properties as Record<string, Json>).name!;
+  const name = typeof named.$ref === 'string' ? schemas[named.$ref.split('/').pop()!]! : named;
   const phone = schemas.CustomerPhone!.pattern;
   if (typeof name.maxLength !== 'number' || typeof phone !== 'string') throw new Error('bundled document: PartnerTransactionItemInput.name needs maxLength and CustomerPhone a pattern');
   return { minCentimes: Math.round(amountRange.minimum * 100), maxCentimes: Math.round(amountRange.maximum * 100), nameMax: name.maxLength, phone: new RegExp(phone, 'u') };

@@ -618,6 +618,21 @@ export interface components {
             path: string;
         };
         /**
+         * ItemName
+         * @description Product name of an order line (A1 and B1, ADR-012).
+         */
+        ItemName: string;
+        /**
+         * ItemQuantity
+         * @description Quantity of an order line, a whole number of at least one (A1 and B1, ADR-012).
+         */
+        ItemQuantity: number;
+        /**
+         * ItemReference
+         * @description The merchant's product identifier (SKU) of an order line (A1 `id`, B1 `reference`, ADR-012).
+         */
+        ItemReference: string;
+        /**
          * LocalDateTime
          * @description Date and time in the form `DD/MM/YY HH:MM:SS` (day first, two-digit year, 24-hour
          *     clock), always in UTC. Used by the session-token verification record (A2).
@@ -716,13 +731,13 @@ export interface components {
              */
             id: string;
             /** @description Product name. */
-            name: string;
+            name: components["schemas"]["ItemName"];
             /** @description Quantity. */
-            quantity: number;
+            quantity: components["schemas"]["ItemQuantity"];
             /** @description Product SKU, or null. */
-            reference: string | null;
+            reference: components["schemas"]["ItemReference"] | null;
             /** @description Unit price in MAD. */
-            unitPrice: components["schemas"]["Money"];
+            unitPrice: components["schemas"]["UnitPrice"];
         };
         /**
          * PartnerTransactionItemInput
@@ -734,14 +749,14 @@ export interface components {
              * @description Product category id (a 64-bit integer).
              */
             categoryId?: number;
-            /** @description Product name, at most 200 characters. */
-            name: string;
-            /** @description Quantity, a whole number of at least 1. */
-            quantity: number;
-            /** @description Product SKU, at most 100 characters. */
-            reference?: string;
-            /** @description Unit price in MAD, at least 0.01. */
-            unitPrice: components["schemas"]["Money"];
+            /** @description Product name. */
+            name: components["schemas"]["ItemName"];
+            /** @description Quantity. */
+            quantity: components["schemas"]["ItemQuantity"];
+            /** @description Product SKU. */
+            reference?: components["schemas"]["ItemReference"];
+            /** @description Unit price in MAD. */
+            unitPrice: components["schemas"]["UnitPrice"];
         };
         /**
          * PaymentIntent
@@ -840,13 +855,13 @@ export interface components {
          */
         SessionItem: {
             /** @description Unique product identifier in the merchant's catalogue. */
-            id: string;
+            id: components["schemas"]["ItemReference"];
             /** @description Product name. */
-            name: string;
-            /** @description Unit price in MAD (at least 0.01, at most two decimals). */
-            price: components["schemas"]["Money"];
-            /** @description Quantity (a whole number, at least 1). */
-            quantity: number;
+            name: components["schemas"]["ItemName"];
+            /** @description Unit price in MAD. */
+            price: components["schemas"]["UnitPrice"];
+            /** @description Quantity. */
+            quantity: components["schemas"]["ItemQuantity"];
         };
         /**
          * SessionItems
@@ -1139,6 +1154,11 @@ export interface components {
             status: components["schemas"]["CheckoutStatus"];
         };
         /**
+         * UnitPrice
+         * @description Unit price of an order line in MAD, at least one centime (A1 `price`, B1 `unitPrice`, ADR-012).
+         */
+        UnitPrice: components["schemas"]["Money"];
+        /**
          * VendorReference
          * @description The merchant's own order id. Unique per merchant (another merchant may use the same
          *     value), returned in webhooks for matching. It appears as a path segment of B3 and B4,
@@ -1300,7 +1320,7 @@ export interface components {
             /** @description Store name. */
             storeName: string;
             /** @description The merchant's reference (null for a transaction created without one, and for checkout transactions). */
-            vendorReference: string | null;
+            vendorReference: components["schemas"]["VendorReference"] | null;
         };
     };
     responses: {
