@@ -19,7 +19,7 @@ import type { MerchantConfig, ServerConfig } from './config.ts';
 import { Core, loggingSmsSender, type SmsSender } from './core.ts';
 import { handlers, type Ctx } from './handlers.ts';
 import { rangeAnswerForValidation } from './http/amount-range.ts';
-import { readJsonBody } from './http/body.ts';
+import { payloadTooLarge, readJsonBody } from './http/body.ts';
 import { ApiError, invalidKey, invalidToken, type ErrorDetail } from './http/errors.ts';
 import { buildOperations, nearestExtension, type OperationInfo } from './http/operations.ts';
 import type { Store } from './store/store.ts';
@@ -420,13 +420,13 @@ interface ValidatorError {
 function mapError(err: unknown, ctx: Ctx | undefined): ApiError | null {
   if (err instanceof ApiError) return err.code === 'INTERNAL_ERROR' ? null : err;
   const e = err as ValidatorError & { type?: string };
-  if (e?.type === 'entity.too.large') return new ApiError('PAYLOAD_TOO_LARGE', 'Request body exceeds 100 kB');
+  if (e?.type === 'entity.too.large') return payloadTooLarge();
   const status = e?.status;
   if (typeof status !== 'number' || !Array.isArray(e.errors)) return null;
   const errors = e.errors;
   if (status === 404 || status === 405) return new ApiError('ROUTE_NOT_FOUND', e.message ?? 'not found');
   if (status === 415) return new ApiError('UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json');
-  if (status === 413) return new ApiError('PAYLOAD_TOO_LARGE', 'Request body exceeds 100 kB');
+  if (status === 413) return payloadTooLarge();
   if (status !== 400) return null; // 500: response validation failed — a bug, logged by the caller
   const details: ErrorDetail[] = [];
   let code: ErrorCode = 'VALIDATION_ERROR';
