@@ -1,6 +1,6 @@
 /** Request generators: valid bodies from the schemas' limits, and single faults at the seed's boundaries. */
 import fc from 'fast-check';
-import { loadBundledDocument } from '../generated/index.ts';
+import { amountRange, loadBundledDocument } from '../generated/index.ts';
 import { centimesFromNumber, centimesOf, centimesToNumber, formatCentimes, sumLines } from '../lib/money.ts';
 
 type Json = Record<string, unknown>;
@@ -11,17 +11,14 @@ function decimalString(c: number, withDecimals: boolean): string {
   return withDecimals ? s : s.replace(/\.00$/, '');
 }
 
-/** The seed's limits, read from the bundled document (A1 total range, B1 item name length). */
-function limitsFromSpec(): { minCentimes: number; maxCentimes: number; nameMax: number } {
+/** The seed's limits: the amount range of A1 and B1 (`amountRange`, `x-amount-range`), B1's item name length, the phone pattern. */
+function limitsFromSpec(): { minCentimes: number; maxCentimes: number; nameMax: number; phone: RegExp } {
   const schemas = (loadBundledDocument(1).components as Json).schemas as Record<string, Json>;
-  const total = (schemas.SessionRequestV1!.properties as Record<string, Json>).total!;
-  const name = (schemas.PartnerTransactionItemInput!.properties as Record<string, Json>).name!;
-  const minCentimes = centimesFromNumber(total.minimum as number);
-  const maxCentimes = centimesFromNumber(total.maximum as number);
-  if (minCentimes === null || maxCentimes === null || typeof name.maxLength !== 'number') {
-    throw new Error('bundled document: SessionRequestV1.total needs minimum/maximum and PartnerTransactionItemInput.name maxLength');
-  }
-  return { minCentimes, maxCentimes, nameMax: name.maxLength };
+  const named = (schemas.PartnerTransactionItemInput!.properties as Record<string, Json>).name!;
+  const name = typeof named.$ref === 'string' ? schemas[named.$ref.split('/').pop()!]! : named;
+  const phone = schemas.CustomerPhone!.pattern;
+  if (typeof name.maxLength !== 'number' || typeof phone !== 'string') throw new Error('bundled document: PartnerTransactionItemInput.name needs maxLength and CustomerPhone a pattern');
+  return { minCentimes: centimesFromNumber(amountRange.minimum)!, maxCentimes: centimesFromNumber(amountRange.maximum)!, nameMax: name.maxLength, phone: new RegExp(phone, 'u') };
 }
 const LIMITS = limitsFromSpec();
 const mad = (c: number): string => decimalString(c, false);
@@ -29,7 +26,7 @@ const mad = (c: number): string => decimalString(c, false);
 const phone = fc
   .tuple(fc.constantFrom('212', '33', '1', '44', '971'), fc.integer({ min: 6, max: 11 }), fc.nat())
   .map(([cc, n, x]) => (cc + String(x).padStart(n, '7')).slice(0, 15))
-  .filter((p) => /^[1-9][0-9]{7,14}$/.test(p));
+  .filter((p) => LIMITS.phone.test(p));
 
 const name = fc.oneof(
   { weight: 4, arbitrary: fc.string({ minLength: 1, maxLength: 30 }).filter((s) => s.trim().length > 0) },

@@ -10,6 +10,7 @@ import {
   variants,
   stateMachine,
   errorCatalog,
+  amountRange,
   type Variant,
 } from '../generated/index.ts';
 import { centimesFromNumber, centimesOf, isMad } from '../lib/money.ts';
@@ -219,6 +220,16 @@ export class Contract {
     }
     const schema = this.requestSchema(opId);
     const b = body as Json;
+    const outOfRange = (name: string): boolean => {
+      const r = amountRange;
+      const c = centimesOf(b[name]);
+      return b[name] !== undefined && (c === null || c < centimesFromNumber(r.minimum)! || c > centimesFromNumber(r.maximum)!);
+    };
+    const ranged = Object.entries((schema.properties ?? {}) as Json).filter(([, p]) => (p as Json)['x-amount-range'] !== undefined);
+    // A validation range (no x-business-rule) the schema cannot check (a decimal string) is checked before the rest.
+    for (const [name, p] of ranged) {
+      if (!(p as Json)['x-business-rule'] && outOfRange(name)) return { validation: [this.errorCodeOf(opId, name)], mismatch: false, business: [] };
+    }
     let mismatch = false;
     const ac = schema['x-amount-consistency'] as { total: string; lines: string; price: string; quantity: string } | undefined;
     if (ac) {
@@ -228,13 +239,9 @@ export class Contract {
       mismatch = total !== sum;
     }
     const business: string[] = [];
-    for (const [name, p] of Object.entries((schema.properties ?? {}) as Json)) {
-      const bl = (p as Json)['x-business-limits'] as { minimum: number; maximum: number; code: string } | undefined;
-      if (!bl) continue;
-      const c = centimesOf(b[name]);
-      const min = centimesFromNumber(bl.minimum);
-      const max = centimesFromNumber(bl.maximum);
-      if (c === null || min === null || max === null || c < min || c > max) business.push(bl.code);
+    for (const [name, p] of ranged) {
+      const rule = (p as Json)['x-business-rule'] as { code: string } | undefined;
+      if (rule && outOfRange(name)) business.push(rule.code);
     }
     return { validation: [], mismatch, business };
   }

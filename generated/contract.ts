@@ -240,7 +240,7 @@ export const errorCatalog = {
   },
   "INVALID_AMOUNT": {
     "status": 400,
-    "description": "The session `total` is missing, not a valid amount (greater than 0, at most two decimals) or outside the allowed range of 500 to 15,000 MAD."
+    "description": "The session `total` is missing, not a valid amount (greater than 0, at most two decimals) or outside the amount range (`x-amount-range` of the `total`)."
   },
   "INVALID_CURRENCY": {
     "status": 400,
@@ -272,7 +272,7 @@ export const errorCatalog = {
   },
   "INVALID_SESSION_TOKEN": {
     "status": 401,
-    "description": "The session token is missing, invalid, expired (over 3,600 s) or does not belong to the session of the transaction."
+    "description": "The session token is missing, invalid, expired (older than `x-token-lifetime-seconds` of the `SessionToken` scheme) or does not belong to the session of the transaction."
   },
   "TRANSACTION_NOT_FOUND": {
     "status": 404,
@@ -296,7 +296,7 @@ export const errorCatalog = {
   },
   "PAYLOAD_TOO_LARGE": {
     "status": 413,
-    "description": "The request body is larger than 100 kB."
+    "description": "The request body is larger than `x-max-body-bytes` of the `PayloadTooLarge` response."
   },
   "UNSUPPORTED_MEDIA_TYPE": {
     "status": 415,
@@ -308,7 +308,7 @@ export const errorCatalog = {
   },
   "AMOUNT_OUT_OF_RANGE": {
     "status": 422,
-    "description": "The transaction total is outside the allowed range of 500 to 15,000 MAD."
+    "description": "The transaction total is outside the amount range (`x-amount-range` of the `total`)."
   },
   "CREDIT_LIMIT_EXCEEDED": {
     "status": 422,
@@ -316,7 +316,7 @@ export const errorCatalog = {
   },
   "RATE_LIMIT_EXCEEDED": {
     "status": 429,
-    "description": "More than 100 requests in the current 15-minute window for this API key. `error.retry_after` says how many seconds to wait."
+    "description": "More requests than the operation's `x-rate-limit` allows in the current window for this API key. `error.retry_after` says how many seconds to wait."
   },
   "INTERNAL_ERROR": {
     "status": 500,
@@ -362,11 +362,19 @@ export const webhookDelivery = {
   "decision": "ADR-005"
 } as const;
 
-/** Lifetime of a session token, in seconds. */
+/** Lifetime of a session token, in seconds (`x-token-lifetime-seconds` of the `SessionToken` scheme). */
 export const tokenLifetimeSeconds = 3600 as const;
 
 /** The largest request body accepted, in bytes (`x-max-body-bytes`). */
 export const maxBodyBytes = 102400 as const;
+
+/** The amount range (`x-amount-range`, ADR-006), and `rule`: the detail message of an amount outside it (the error message is `<property> <rule>`). */
+export const amountRange = {
+  "minimum": 500,
+  "maximum": 15000,
+  "currency": "MAD",
+  "rule": "must be between 500.00 and 15000.00 MAD"
+} as const;
 
 /** Per variant: each operation (method, path, success status, error codes by status), rate limits, webhook events. */
 export const variants = {
@@ -972,6 +980,7 @@ export const variants = {
     },
     "rateLimits": {
       "createSession": {
+        "description": "The rate limit of A1 (ADR-006), referenced as `x-rate-limit` by the operation in both\nvariants. Every answer carries the `RateLimit-*` headers (`RateLimit-Policy` is\n`<limit>;w=<windowSeconds>`); the (limit + 1)-th request of a window gets 429 with\n`retry_after` and `Retry-After` set to `retryAfterSeconds`.\n",
         "limit": 100,
         "windowSeconds": 900,
         "retryAfterSeconds": 60,
@@ -1560,6 +1569,7 @@ export const variants = {
     },
     "rateLimits": {
       "createSession": {
+        "description": "The rate limit of A1 (ADR-006), referenced as `x-rate-limit` by the operation in both\nvariants. Every answer carries the `RateLimit-*` headers (`RateLimit-Policy` is\n`<limit>;w=<windowSeconds>`); the (limit + 1)-th request of a window gets 429 with\n`retry_after` and `Retry-After` set to `retryAfterSeconds`.\n",
         "limit": 100,
         "windowSeconds": 900,
         "retryAfterSeconds": 60,

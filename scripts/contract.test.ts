@@ -1,7 +1,7 @@
 /**
  * Every constraint of the seed's Limits and field tables is a schema keyword of the
- * bundled documents: for each, a valid example passes and a violating one fails, for
- * both variants where they differ.
+ * bundled documents (or `x-amount-range`, which the contract validator checks as one): for
+ * each, a valid example passes and a violating one fails, for both variants where they differ.
  */
 import { describe, expect, it } from 'vitest';
 import { loadBundledDocument, VARIANTS, type Variant } from '../generated/index.ts';

@@ -14,6 +14,7 @@ import YAML from 'yaml';
 import { GENERATED_DIR, ROOT } from './lib/paths.ts';
 import { bundleApi, listApis, type Variant } from './lib/spec.ts';
 import {
+  amountRange,
   checkoutStatusOf,
   errorCatalog,
   maxBodyBytes,
@@ -58,6 +59,7 @@ export async function renderGenerated(): Promise<Map<string, string>> {
         webhookDelivery: webhookDelivery(doc),
         tokenLifetimeSeconds: tokenLifetimeSeconds(doc),
         maxBodyBytes: maxBodyBytes(doc),
+        amountRange: amountRange(doc),
       };
     }
   }
@@ -94,10 +96,12 @@ function renderContract(facts: Record<string, unknown>): string {
   lines.push('export type ErrorCode = keyof typeof errorCatalog;\n');
   lines.push('/** Signing and retry rules of webhook delivery: `x-webhook-delivery` of `WebhookHeaders`. */');
   lines.push(`export const webhookDelivery = ${JSON.stringify(shared.webhookDelivery, null, 2)} as const;\n`);
-  lines.push('/** Lifetime of a session token, in seconds. */');
+  lines.push('/** Lifetime of a session token, in seconds (`x-token-lifetime-seconds` of the `SessionToken` scheme). */');
   lines.push(`export const tokenLifetimeSeconds = ${JSON.stringify(shared.tokenLifetimeSeconds)} as const;\n`);
   lines.push('/** The largest request body accepted, in bytes (`x-max-body-bytes`). */');
   lines.push(`export const maxBodyBytes = ${JSON.stringify(shared.maxBodyBytes)} as const;\n`);
+  lines.push('/** The amount range (`x-amount-range`, ADR-006), and `rule`: the detail message of an amount outside it (the error message is `<property> <rule>`). */');
+  lines.push(`export const amountRange = ${JSON.stringify(shared.amountRange, null, 2)} as const;\n`);
   lines.push('/** Per variant: each operation (method, path, success status, error codes by status), rate limits, webhook events. */');
   const perVariant = Object.fromEntries(Object.entries(facts).filter(([k]) => k !== 'shared'));
   lines.push(`export const variants = ${JSON.stringify(perVariant, null, 2)} as const;\n`);

@@ -6,12 +6,21 @@
 import { describe, expect, it } from 'vitest';
 import { bundleApi, listApis, parseAsyncApi } from './lib/spec.ts';
 import { checkErrorExamples, checkStateMachine, checkValidationErrorDeclared, checkWebhooksAgainstAsyncApi, type AsyncMessage } from './lib/consistency.ts';
+import {
+  checkAmountRangeCopies,
+  checkBodyLimitCopies,
+  checkFactStatements,
+  checkFactStatementsInSpec,
+  checkPatternQuotes,
+  checkRateLimitCopies,
+  checkTokenLifetimeCopies,
+} from './lib/facts.ts';
 import { lintContract } from './lint.ts';
 import { renderGenerated, staleGenerated } from './generate.ts';
 
-async function fixtures() {
+async function fixtures(variant: 1 | 2 = 1) {
   const apis = await listApis();
-  const doc = await bundleApi(apis.find((a) => a.variant === 1)!);
+  const doc = await bundleApi(apis.find((a) => a.variant === variant)!);
   const { document } = await parseAsyncApi();
   const messages: AsyncMessage[] = document.messages().all().map((m) => ({
     name: String(m.name()),
@@ -74,5 +83,111 @@ describe('consistency checks catch drift', () => {
     expect(checkValidationErrorDeclared(1, doc)).toEqual([]);
     delete doc.paths['/api/v1/sandbox/clock'].get.responses['400'];
     expect(checkValidationErrorDeclared(1, doc)).toEqual(['Variant 1 sandboxGetClock: declares no 400 VALIDATION_ERROR (ADR-022: an undeclared query parameter gets one)']);
+  });
+});
+
+describe('one fact, one place: lint fails when a copy disagrees with the fact', () => {
+  const schemas = (doc: Record<string, any>) => doc.components.schemas;
+  const example = (doc: Record<string, any>, response: string, name: string) => doc.components.responses[response].content['application/json'].examples[name].value.error;
+
+  it('amount range: the V1 minimum/maximum copy', async () => {
+    const { doc } = await fixtures(1);
+    expect(checkAmountRangeCopies(1, doc)).toEqual([]);
+    schemas(doc).SessionRequestV1.properties.total.maximum = 20000;
+    expect(checkAmountRangeCopies(1, doc).join('\n')).toMatch(/maximum 20000 differs from x-amount-range maximum 15000/);
+  });
+  it('amount range: a V2 pattern that encodes the range again', async () => {
+    const { doc } = await fixtures(2);
+    expect(checkAmountRangeCopies(2, doc)).toEqual([]);
+    schemas(doc).SessionRequestV2.properties.total.pattern = '^(?:(?:[5-9][0-9]{2}|[1-9][0-9]{3}|1[0-4][0-9]{3})(?:\\.[0-9]{1,2})?|15000(?:\\.0{1,2})?)$';
+    const problems = checkAmountRangeCopies(2, doc).join('\n');
+    expect(problems).toMatch(/pattern refuses 499\.99, so it encodes the amount range again/);
+    expect(problems).toMatch(/pattern refuses 15000\.01/);
+  });
+  it('amount range: a second, different statement of the range', async () => {
+    const { doc } = await fixtures(1);
+    schemas(doc).PartnerTransactionCreateRequest.properties.total['x-amount-range'] = { minimum: 100, maximum: 15000, currency: 'MAD' };
+    expect(checkAmountRangeCopies(1, doc).join('\n')).toMatch(/x-amount-range at .* differs from the one at .*: state it once/);
+  });
+  it('amount range: the message and detail of the 400 and 422 examples', async () => {
+    const { doc } = await fixtures(1);
+    example(doc, 'SessionBadRequest', 'INVALID_AMOUNT').details[0].message = 'must be >= 500';
+    example(doc, 'PartnerCreateUnprocessable', 'AMOUNT_OUT_OF_RANGE').message = 'Amount must be between 100.00 and 15000.00 MAD';
+    const problems = checkAmountRangeCopies(1, doc).join('\n');
+    expect(problems).toMatch(/detail "must be >= 500" differs from the amount range's "must be between 500.00 and 15000.00 MAD"/);
+    expect(problems).toMatch(/message "Amount must be between 100.00 and 15000.00 MAD" differs from the amount range's "total must be between 500.00 and 15000.00 MAD"/);
+  });
+
+  it('token lifetime: the V2 expires_in const and example', async () => {
+    const { doc } = await fixtures(2);
+    expect(checkTokenLifetimeCopies(2, doc)).toEqual([]);
+    schemas(doc).SessionResponseV2.properties.expires_in.const = 1800;
+    doc.paths['/api/v1/public/sessions'].post.responses['200'].content['application/json'].examples.created.value.expires_in = 7200;
+    const problems = checkTokenLifetimeCopies(2, doc).join('\n');
+    expect(problems).toMatch(/expires_in const 1800 differs from x-token-lifetime-seconds 3600/);
+    expect(problems).toMatch(/example created has expires_in 7200, x-token-lifetime-seconds is 3600/);
+  });
+  it('token lifetime: a second statement, or none', async () => {
+    const { doc } = await fixtures(2);
+    doc.components.securitySchemes.ApiKey['x-token-lifetime-seconds'] = 1800;
+    expect(checkTokenLifetimeCopies(2, doc).join('\n')).toMatch(/exactly one security scheme must state x-token-lifetime-seconds/);
+    expect(checkFactStatements([
+      { rel: 'components/securitySchemes/SessionToken.yaml', doc: { 'x-token-lifetime-seconds': 3600 } },
+      { rel: 'components/schemas/SessionResponseV1.yaml', doc: { properties: { expiresAt: { 'x-token-lifetime-seconds': 3600 } } } },
+    ])).toEqual(['x-token-lifetime-seconds is stated 2 times (components/securitySchemes/SessionToken.yaml, components/schemas/SessionResponseV1.yaml): state it once']);
+  });
+
+  it('rate limit: the RateLimit-Policy const, the retry_after const and the 429 example', async () => {
+    const { doc } = await fixtures(1);
+    expect(checkRateLimitCopies(1, doc)).toEqual([]);
+    doc.components.headers['RateLimit-Policy'].schema.const = '120;w=900';
+    doc.components.responses.RateLimited.content['application/json'].schema.allOf[1].properties.error.properties.retry_after.const = 30;
+    example(doc, 'RateLimited', 'RATE_LIMIT_EXCEEDED').message = 'Too many requests, retry after 30 seconds';
+    const problems = checkRateLimitCopies(1, doc).join('\n');
+    expect(problems).toMatch(/createSession 200: header RateLimit-Policy const 120;w=900 differs from x-rate-limit \(100;w=900\)/);
+    expect(problems).toMatch(/createSession 429: retry_after const 30 differs from x-rate-limit retryAfterSeconds 60/);
+    expect(problems).toMatch(/example RATE_LIMIT_EXCEEDED message says 30, x-rate-limit retryAfterSeconds is 60/);
+  });
+  it('rate limit: the headers\' examples', async () => {
+    const { doc } = await fixtures(2);
+    doc.components.headers['RateLimit-Limit'].example = 60;
+    doc.components.headers['Retry-After'].example = 900;
+    const problems = checkRateLimitCopies(2, doc).join('\n');
+    expect(problems).toMatch(/header RateLimit-Limit example 60 differs from x-rate-limit \(100\)/);
+    expect(problems).toMatch(/429: header Retry-After example 900 differs from x-rate-limit \(60\)/);
+  });
+  it('rate limit and amount range: a copy in a source file instead of a $ref to spec/components/facts/', async () => {
+    expect(await checkFactStatementsInSpec()).toEqual([]);
+    const problems = checkFactStatements([
+      { rel: 'paths/api_v1_public_sessions.v1.yaml', doc: { post: { 'x-rate-limit': { $ref: '../components/facts/SessionRateLimit.yaml' } } } },
+      { rel: 'paths/api_v1_public_sessions.v2.yaml', doc: { post: { 'x-rate-limit': { limit: 100, windowSeconds: 900, retryAfterSeconds: 60 } } } },
+      { rel: 'components/schemas/SessionRequestV2.yaml', doc: { properties: { total: { 'x-amount-range': { $ref: './AmountRange.yaml' } } } } },
+    ]);
+    expect(problems).toEqual([
+      'paths/api_v1_public_sessions.v2.yaml: x-rate-limit must be a $ref to its one statement in spec/components/facts/, not a copy',
+      'components/schemas/SessionRequestV2.yaml: x-amount-range must be a $ref to its one statement in spec/components/facts/, not a copy',
+    ]);
+  });
+
+  it('body limit: the PAYLOAD_TOO_LARGE example', async () => {
+    const { doc } = await fixtures(1);
+    expect(checkBodyLimitCopies(1, doc)).toEqual([]);
+    example(doc, 'PayloadTooLarge', 'PAYLOAD_TOO_LARGE').message = 'Request body exceeds 1 MB';
+    expect(checkBodyLimitCopies(1, doc).join('\n')).toMatch(/message "Request body exceeds 1 MB" differs from x-max-body-bytes 102400 \(100 kB\)/);
+  });
+
+  it('amount range: a currency the Currency enum does not have', async () => {
+    const { doc } = await fixtures(1);
+    for (const name of ['SessionRequestV1', 'PartnerTransactionCreateRequest']) schemas(doc)[name].properties.total['x-amount-range'].currency = 'EUR';
+    expect(checkAmountRangeCopies(1, doc).join('\n')).toMatch(/currency EUR is not one of the Currency enum \[MAD\]/);
+  });
+
+  it('a pattern quoted by an error example', async () => {
+    const { doc } = await fixtures(1);
+    expect(checkPatternQuotes(1, doc)).toEqual([]);
+    schemas(doc).CustomerPhone.pattern = '^[1-9][0-9]{8,14}$';
+    const problems = checkPatternQuotes(1, doc);
+    expect(problems.length).toBe(2); // the message and the detail of the example
+    expect(problems[0]).toMatch(/quotes pattern "\^\[1-9\]\[0-9\]\{7,14\}\$", which no schema of the document has/);
   });
 });

@@ -2,7 +2,8 @@
  * `npm run lint` — the contract's gate, 0 errors and 0 warnings required:
  *  1. `redocly lint` on every API of redocly.yaml (recommended + the stricter rules there);
  *  2. spec/asyncapi.yaml parsed and validated by @asyncapi/parser (informational hints aside);
- *  3. the consistency checks of scripts/lib/consistency.ts;
+ *  3. the consistency checks of scripts/lib/consistency.ts, and the one-fact-one-place checks
+ *     of scripts/lib/facts.ts (every copy of a fact that a tool needs agrees with the fact);
  *  4. generated/ up to date with spec/ (what `npm run generate` would write).
  */
 import { spawnSync } from 'node:child_process';
@@ -17,6 +18,14 @@ import {
   checkWebhooksAgainstAsyncApi,
   type AsyncMessage,
 } from './lib/consistency.ts';
+import {
+  checkAmountRangeCopies,
+  checkBodyLimitCopies,
+  checkFactStatementsInSpec,
+  checkPatternQuotes,
+  checkRateLimitCopies,
+  checkTokenLifetimeCopies,
+} from './lib/facts.ts';
 import { staleGenerated } from './generate.ts';
 
 const INFO = 2; // Spectral severities: 0 error, 1 warning, 2 information, 3 hint
@@ -64,9 +73,15 @@ export async function lintContract(log: (line: string) => void = console.log): P
     consistency.push(...checkStateMachine(api.variant, doc));
     consistency.push(...checkErrorExamples(api.variant, doc));
     consistency.push(...checkValidationErrorDeclared(api.variant, doc));
+    consistency.push(...checkAmountRangeCopies(api.variant, doc));
+    consistency.push(...checkTokenLifetimeCopies(api.variant, doc));
+    consistency.push(...checkRateLimitCopies(api.variant, doc));
+    consistency.push(...checkBodyLimitCopies(api.variant, doc));
+    consistency.push(...checkPatternQuotes(api.variant, doc));
   }
   consistency.push(...(await checkDecisionsAndExtensions()));
-  log(`consistency (webhooks ↔ AsyncAPI, state machine, error examples, 400 on every operation, decisions, extensions): ${consistency.length} problems`);
+  consistency.push(...(await checkFactStatementsInSpec()));
+  log(`consistency (webhooks ↔ AsyncAPI, state machine, error examples, 400 on every operation, copies of each fact, decisions, extensions): ${consistency.length} problems`);
   problems.push(...consistency);
 
   const stale = await staleGenerated();

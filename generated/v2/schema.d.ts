@@ -17,7 +17,7 @@ export interface paths {
          * @description Creates a transaction for a customer from the merchant's backend, POS or ERP. The
          *     transaction starts `PENDING` with `updatedAt: null`, and the customer receives an
          *     SMS asking to confirm. It becomes `EXPIRED` if not confirmed within the payment
-         *     window (30 minutes by default, ADR-010).
+         *     window (`paymentWindow` of the `x-state-machine`, ADR-010).
          *
          *     Validation problems get 400 `VALIDATION_ERROR` (or `AMOUNT_MISMATCH`), business
          *     rules 422, a `vendorReference` already used by this merchant 409 (ADR-002).
@@ -200,12 +200,13 @@ export interface paths {
         /**
          * Create a checkout session (A1)
          * @description Creates a checkout session from the merchant backend and returns its token, which the
-         *     browser SDK uses to show the payment button. Tokens live 3,600 seconds.
+         *     browser SDK uses to show the payment button. The token lives `x-token-lifetime-seconds`
+         *     of the `SessionToken` scheme.
          *
          *     **Variant 2**: `total` is a decimal string; the answer is `{ session_token, expires_in, session_id }`.
          *
-         *     Rate limit: 100 requests per 15-minute window per API key (ADR-006); every answer
-         *     carries the `RateLimit-*` headers, and the 101st request of a window gets 429.
+         *     Rate limited per API key (`x-rate-limit`, ADR-006): every answer carries the
+         *     `RateLimit-*` headers, and the first request over the window's limit gets 429.
          */
         post: operations["createSession"];
         delete?: never;
@@ -225,7 +226,7 @@ export interface paths {
          * Verify a transaction by session token (A2)
          * @description Verifies, from the merchant backend, the transaction the shopper's browser reported
          *     (payment callback or redirect). The token must be the one of the session the
-         *     transaction was paid in, and within its 3,600-second lifetime; a token of another
+         *     transaction was paid in, and within its lifetime (`x-token-lifetime-seconds`); a token of another
          *     session gets 401. Only `APPROVED` means the order may be fulfilled. Dates are
          *     `DD/MM/YY HH:MM:SS` in UTC (ADR-007).
          */
@@ -271,7 +272,7 @@ export interface paths {
          * Advance the sandbox clock
          * @description Moves the merchant's sandbox clock forward. Before the answer, every `PENDING`
          *     transaction whose payment window has passed becomes `EXPIRED` (and
-         *     `transaction.expired` is recorded), session tokens past 3,600 s stop being
+         *     `transaction.expired` is recorded), session tokens past their lifetime stop being
          *     accepted, rate-limit windows reset, and webhook retries fall due on the compressed
          *     sandbox schedule. The clock never moves back. Test keys only.
          */
@@ -574,7 +575,7 @@ export interface components {
                 details?: components["schemas"]["ErrorDetail"][];
                 /** @description Human-readable explanation. */
                 message: string;
-                /** @description With `RATE_LIMIT_EXCEEDED` only, the number of seconds to wait before retrying (60). */
+                /** @description With `RATE_LIMIT_EXCEEDED` only, the number of seconds to wait before retrying (`retryAfterSeconds` of the operation's `x-rate-limit`). */
                 retry_after?: number;
             };
         };
@@ -595,6 +596,21 @@ export interface components {
             /** @description JSON Pointer of the field in the request (`/items/0/quantity`), or the name of the parameter or header (`header.X-API-Key`). */
             path: string;
         };
+        /**
+         * ItemName
+         * @description Product name of an order line (A1 and B1, ADR-012).
+         */
+        ItemName: string;
+        /**
+         * ItemQuantity
+         * @description Quantity of an order line, a whole number of at least one (A1 and B1, ADR-012).
+         */
+        ItemQuantity: number;
+        /**
+         * ItemReference
+         * @description The merchant's product identifier (SKU) of an order line (A1 `id`, B1 `reference`, ADR-012).
+         */
+        ItemReference: string;
         /**
          * LocalDateTime
          * @description Date and time in the form `DD/MM/YY HH:MM:SS` (day first, two-digit year, 24-hour
@@ -673,7 +689,7 @@ export interface components {
             customerPhone: components["schemas"]["CustomerPhone"];
             /** @description Line items, at least one. */
             items: components["schemas"]["PartnerTransactionItemInput"][];
-            /** @description Amount in MAD. The allowed range is a business rule (422 `AMOUNT_OUT_OF_RANGE`), not a validation rule. */
+            /** @description Amount in MAD. Its range (`x-amount-range`) is a business rule (`x-business-rule`, 422 `AMOUNT_OUT_OF_RANGE`), not a validation rule. */
             total: components["schemas"]["Money"];
             vendorReference?: components["schemas"]["VendorReference"];
         };
@@ -694,13 +710,13 @@ export interface components {
              */
             id: string;
             /** @description Product name. */
-            name: string;
+            name: components["schemas"]["ItemName"];
             /** @description Quantity. */
-            quantity: number;
+            quantity: components["schemas"]["ItemQuantity"];
             /** @description Product SKU, or null. */
-            reference: string | null;
+            reference: components["schemas"]["ItemReference"] | null;
             /** @description Unit price in MAD. */
-            unitPrice: components["schemas"]["Money"];
+            unitPrice: components["schemas"]["UnitPrice"];
         };
         /**
          * PartnerTransactionItemInput
@@ -712,14 +728,14 @@ export interface components {
              * @description Product category id (a 64-bit integer).
              */
             categoryId?: number;
-            /** @description Product name, at most 200 characters. */
-            name: string;
-            /** @description Quantity, a whole number of at least 1. */
-            quantity: number;
-            /** @description Product SKU, at most 100 characters. */
-            reference?: string;
-            /** @description Unit price in MAD, at least 0.01. */
-            unitPrice: components["schemas"]["Money"];
+            /** @description Product name. */
+            name: components["schemas"]["ItemName"];
+            /** @description Quantity. */
+            quantity: components["schemas"]["ItemQuantity"];
+            /** @description Product SKU. */
+            reference?: components["schemas"]["ItemReference"];
+            /** @description Unit price in MAD. */
+            unitPrice: components["schemas"]["UnitPrice"];
         };
         /**
          * PaymentIntent
@@ -818,13 +834,13 @@ export interface components {
          */
         SessionItem: {
             /** @description Unique product identifier in the merchant's catalogue. */
-            id: string;
+            id: components["schemas"]["ItemReference"];
             /** @description Product name. */
-            name: string;
-            /** @description Unit price in MAD (at least 0.01, at most two decimals). */
-            price: components["schemas"]["Money"];
-            /** @description Quantity (a whole number, at least 1). */
-            quantity: number;
+            name: components["schemas"]["ItemName"];
+            /** @description Unit price in MAD. */
+            price: components["schemas"]["UnitPrice"];
+            /** @description Quantity. */
+            quantity: components["schemas"]["ItemQuantity"];
         };
         /**
          * SessionItems
@@ -875,17 +891,17 @@ export interface components {
         /**
          * SessionRequestV2
          * @description Checkout session request, Variant 2: `total` is a decimal string. The total must lie
-         *     in the allowed amount range (500 to 15,000 MAD) and equal the sum of
-         *     `price × quantity` over `items`, compared in integer centimes (`AMOUNT_MISMATCH`
-         *     otherwise).
+         *     in the amount range (`x-amount-range`) and equal the sum of `price × quantity` over
+         *     `items`, compared in integer centimes (`AMOUNT_MISMATCH` otherwise).
          */
         SessionRequestV2: {
             currency: components["schemas"]["SessionCurrency"];
             items: components["schemas"]["SessionItems"];
             /**
-             * @description Total order amount in MAD as a decimal string with at most two decimals, from
-             *     `500` to `15000.00`. The pattern encodes the range exactly, so a string outside it
-             *     fails schema validation with `INVALID_AMOUNT`.
+             * @description Total order amount in MAD as a decimal string: digits, optionally a point and one
+             *     or two decimals. The pattern checks only that form; the value must also lie within
+             *     `x-amount-range`, which the server checks after schema validation. Either failure
+             *     is 400 `INVALID_AMOUNT`.
              * @example 1299.50
              */
             total: string;
@@ -896,7 +912,9 @@ export interface components {
          */
         SessionResponseV2: {
             /**
-             * @description Lifetime of the token in seconds (always 3600).
+             * @description Lifetime of the token in seconds: always `x-token-lifetime-seconds` of the
+             *     `SessionToken` scheme, which this `const` copies for typed clients (`npm run lint`
+             *     checks they agree).
              * @constant
              */
             expires_in: 3600;
@@ -1028,7 +1046,7 @@ export interface components {
         };
         /**
          * TransactionExpiredEvent
-         * @description Sent when the payment window of a PENDING transaction passes (30 minutes by default).
+         * @description Sent when the payment window of a PENDING transaction passes (`paymentWindow` of the `x-state-machine`).
          *     Carries `data.expiredAt`.
          * @example {
          *       "event": "transaction.expired",
@@ -1105,6 +1123,11 @@ export interface components {
             transaction_id: string;
             updated_at: components["schemas"]["LocalDateTime"];
         };
+        /**
+         * UnitPrice
+         * @description Unit price of an order line in MAD, at least one centime (A1 `price`, B1 `unitPrice`, ADR-012).
+         */
+        UnitPrice: components["schemas"]["Money"];
         /**
          * VendorReference
          * @description The merchant's own order id. Unique per merchant (another merchant may use the same
@@ -1243,13 +1266,8 @@ export interface components {
              * @description Creation time of the transaction (ISO 8601 UTC).
              */
             createdAt: string;
-            /**
-             * @description Currency code (MAD).
-             * @enum {string}
-             */
-            currency: "MAD";
-            /** @description Digits only, country-code prefixed. */
-            customerPhone: string;
+            currency: components["schemas"]["Currency"];
+            customerPhone: components["schemas"]["CustomerPhone"];
             /**
              * Format: date-time
              * @description When the payment window passed. Present only in `transaction.expired`.
@@ -1272,7 +1290,7 @@ export interface components {
             /** @description Store name. */
             storeName: string;
             /** @description The merchant's reference (null for a transaction created without one, and for checkout transactions). */
-            vendorReference: string | null;
+            vendorReference: components["schemas"]["VendorReference"] | null;
         };
     };
     responses: {
@@ -1402,7 +1420,7 @@ export interface components {
                 };
             };
         };
-        /** @description The request body is larger than 100 kB. */
+        /** @description The request body is larger than `x-max-body-bytes` (the example shows it in kB; `npm run lint` checks they agree). */
         PayloadTooLarge: {
             headers: {
                 [name: string]: unknown;
@@ -1430,7 +1448,7 @@ export interface components {
                 };
             };
         };
-        /** @description Too many requests: more than 100 in the current 15-minute window for this API key. */
+        /** @description Too many requests: over the limit of the operation's `x-rate-limit` in the current window for this API key. `retry_after` and the header values copy that fact (`npm run lint` checks they agree). */
         RateLimited: {
             headers: {
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -1566,12 +1584,12 @@ export interface components {
     requestBodies: never;
     headers: {
         /**
-         * @description Requests allowed in the window for this API key (IETF draft-ietf-httpapi-ratelimit-headers, 100).
+         * @description Requests allowed in the window for this API key (IETF draft-ietf-httpapi-ratelimit-headers): `limit` of the operation's `x-rate-limit`.
          * @example 100
          */
         "RateLimit-Limit": number;
         /**
-         * @description The quota policy, `100;w=900` (100 requests per 900-second window).
+         * @description The quota policy, `<limit>;w=<windowSeconds>` of the operation's `x-rate-limit` (this `const` copies it; `npm run lint` checks they agree).
          * @example 100;w=900
          */
         "RateLimit-Policy": "100;w=900";
@@ -1586,7 +1604,7 @@ export interface components {
          */
         "RateLimit-Reset": number;
         /**
-         * @description Seconds to wait before retrying (RFC 9110), the same value as `error.retry_after` (60).
+         * @description Seconds to wait before retrying (RFC 9110), the same value as `error.retry_after` (`retryAfterSeconds` of the operation's `x-rate-limit`).
          * @example 60
          */
         "Retry-After": number;

@@ -1,26 +1,23 @@
 /** The business rules behind B1's 422: amount limits, inactive merchant, credit limit. */
-import type { ErrorCode } from '../../generated/contract.ts';
+import { amountRange } from '../../generated/contract.ts';
 import { centimesOf, formatCentimes } from '../../lib/money.ts';
 import type { Rejection, Status } from './types.ts';
 
-/** `x-business-limits` on a request's amount, as the spec declares it (MAD). */
-export interface BusinessLimits {
-  minimum: number;
-  maximum: number;
-  code: ErrorCode;
-}
+const RANGE_MIN = centimesOf(amountRange.minimum)!;
+const RANGE_MAX = centimesOf(amountRange.maximum)!;
 
 /** Seed rule (B1 422, "inactive merchant"): an inactive merchant creates no transaction. */
 export function checkMerchantActive(active: boolean): Rejection | null {
   return active ? null : { code: 'MERCHANT_INACTIVE', message: 'Merchant account is not active' };
 }
 
-/** Seed rule (B1 422, "amount limits"): the amount lies within the spec's `x-business-limits`, bounds included. */
-export function checkBusinessLimits(totalCentimes: number, limits: BusinessLimits): Rejection | null {
-  const min = centimesOf(limits.minimum)!;
-  const max = centimesOf(limits.maximum)!;
-  if (totalCentimes >= min && totalCentimes <= max) return null;
-  return { code: limits.code, message: `Amount must be between ${formatCentimes(min)} and ${formatCentimes(max)} MAD` };
+/**
+ * Seed rule (A1 amount range; B1 422 "amount limits"): an amount lies within the one
+ * `x-amount-range` of the spec (ADR-006), bounds included. A value that is not an amount is outside.
+ */
+export function isInAmountRange(value: unknown): boolean {
+  const c = centimesOf(value);
+  return c !== null && c >= RANGE_MIN && c <= RANGE_MAX;
 }
 
 /** The statuses that hold credit: a transaction the customer may still pay, or has paid. */

@@ -3,7 +3,8 @@ import { iso } from '../domain/clock.ts';
 import { uuid } from '../domain/ids.ts';
 import { centimesOf } from '../../lib/money.ts';
 import { checkAmountConsistency, type AmountConsistencyRule } from '../domain/amount-consistency.ts';
-import { checkBusinessLimits, checkCreditLimit, checkMerchantActive, type BusinessLimits } from '../domain/limits.ts';
+import { checkCreditLimit, checkMerchantActive } from '../domain/limits.ts';
+import { checkAmountRange } from '../http/amount-range.ts';
 import { newTransaction } from '../domain/transaction-record.ts';
 import { confirmationSms, partnerView } from '../domain/transactions.ts';
 import type { Change, TransactionRecord } from '../domain/types.ts';
@@ -31,8 +32,7 @@ export const partnerHandlers: Record<string, Handler> = {
     };
     const total = centimesOf(body.total)!;
     refuse(checkMerchantActive(m.active));
-    const limits = specRule<BusinessLimits>(ctx, ['total'], 'x-business-limits');
-    if (limits) refuse(checkBusinessLimits(total, limits));
+    checkAmountRange(ctx.doc, ctx.op.requestSchema, ctx.body, true);
     const now = merchantNow(core, ctx);
     if (body.vendorReference !== undefined && core.store.transactionByVendorReference(m.id, body.vendorReference)) {
       throw new ApiError('DUPLICATE_VENDOR_REFERENCE', `vendorReference ${body.vendorReference} already exists for this merchant`);

@@ -1,11 +1,11 @@
 /**
- * Reading a JSON request body safely: 100 kB limit (413), `application/json` only (415),
+ * Reading a JSON request body safely: `x-max-body-bytes` limit (413), `application/json` only (415),
  * malformed JSON, nesting deeper than 32 and `__proto__`/`constructor`/`prototype` keys
  * (400 VALIDATION_ERROR). Runs before the OpenAPI validator.
  */
 import { maxBodyBytes } from '../../generated/contract.ts';
 import type { IncomingMessage } from 'node:http';
-import { ApiError } from './errors.ts';
+import { ApiError, payloadTooLarge } from './errors.ts';
 
 /** From the spec (`x-max-body-bytes` of `PayloadTooLarge`). */
 export const BODY_LIMIT_BYTES = maxBodyBytes;
@@ -17,7 +17,7 @@ function readRaw(req: IncomingMessage, limit: number): Promise<Buffer> {
     const declared = Number(req.headers['content-length']);
     if (Number.isFinite(declared) && declared > limit) {
       req.resume();
-      reject(new ApiError('PAYLOAD_TOO_LARGE', 'Request body exceeds 100 kB'));
+      reject(payloadTooLarge());
       return;
     }
     const chunks: Buffer[] = [];
@@ -29,7 +29,7 @@ function readRaw(req: IncomingMessage, limit: number): Promise<Buffer> {
       if (size > limit) {
         done = true;
         chunks.length = 0;
-        reject(new ApiError('PAYLOAD_TOO_LARGE', 'Request body exceeds 100 kB'));
+        reject(payloadTooLarge());
         return;
       }
       chunks.push(c);

@@ -1,7 +1,8 @@
 /** The one error body of every endpoint (ADR-001) and the error → answer mapping. */
 import type express from 'express';
-import { errorCatalog, type ErrorCode } from '../../generated/contract.ts';
+import { errorCatalog, maxBodyBytes, type ErrorCode } from '../../generated/contract.ts';
 import type { Ctx } from '../handlers/context.ts';
+import { rangeAnswerForValidation } from './amount-range.ts';
 import { nearestExtension } from './operations.ts';
 
 export interface ErrorDetail {
@@ -67,7 +68,7 @@ export function mapError(err: unknown, ctx: Ctx | undefined): ApiError | null {
   if (typeof status !== 'number' || !Array.isArray(e.errors)) return null;
   if (status === 404 || status === 405) return new ApiError('ROUTE_NOT_FOUND', e.message ?? 'not found');
   if (status === 415) return new ApiError('UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json');
-  if (status === 413) return new ApiError('PAYLOAD_TOO_LARGE', 'Request body exceeds 100 kB');
+  if (status === 413) return payloadTooLarge();
   if (status !== 400) return null; // 500: response validation failed — a bug, logged by the caller
   const details: ErrorDetail[] = [];
   let code: ErrorCode = 'VALIDATION_ERROR';
@@ -95,7 +96,12 @@ export function mapError(err: unknown, ctx: Ctx | undefined): ApiError | null {
   }
   const head = details[0];
   const message = head ? `${head.path.replace(/^\//, '').replace(/\//g, '.') || 'request body'} ${head.message}` : (e.message ?? 'Invalid request');
-  return new ApiError(code, message, details);
+  return rangeAnswerForValidation(ctx?.doc ?? {}, ctx?.op.requestSchema ?? null, e.errors[0], code) ?? new ApiError(code, message, details);
+}
+
+/** The 413 answer, its message stating `x-max-body-bytes` in kB as the spec's example does (lint checks the example). */
+export function payloadTooLarge(): ApiError {
+  return new ApiError('PAYLOAD_TOO_LARGE', `Request body exceeds ${maxBodyBytes / 1024} kB`);
 }
 
 /** The JSON 404 of a request that matched no operation and no mounted route. */

@@ -43,9 +43,10 @@ describe('limits', () => {
   it('contains the seed limits 500, 15000, 200, 100, 0.01, the rate limit and the windows', () => {
     const has = (op: string, field: string, keyword: string, value: unknown) =>
       rows.some((r) => r.operationId === op && r.field === field && r.keyword === keyword && JSON.stringify(r.value) === JSON.stringify(value));
-    expect(has('createPartnerTransaction', 'body.total', 'x-business-limits', expect.anything())).toBe(false); // exact values below
-    const biz = rows.find((r) => r.operationId === 'createPartnerTransaction' && r.keyword === 'x-business-limits');
-    expect(biz?.value).toMatchObject({ minimum: 500, maximum: 15000, status: 422, code: 'AMOUNT_OUT_OF_RANGE' });
+    const biz = rows.find((r) => r.operationId === 'createPartnerTransaction' && r.keyword === 'x-amount-range');
+    expect(biz?.value).toEqual({ minimum: 500, maximum: 15000, currency: 'MAD', outside: '422 AMOUNT_OUT_OF_RANGE' });
+    const a1 = rows.filter((r) => r.operationId === 'createSession' && r.keyword === 'x-amount-range');
+    expect(a1.map((r) => [r.value, r.variants.sort()])).toEqual([[{ minimum: 500, maximum: 15000, currency: 'MAD', outside: '400 INVALID_AMOUNT' }, [1, 2]]]);
     expect(has('createPartnerTransaction', 'body.items[].name', 'maxLength', 200)).toBe(true);
     expect(has('createPartnerTransaction', 'body.items[].reference', 'maxLength', 100)).toBe(true);
     expect(has('createPartnerTransaction', 'body.items[].unitPrice', 'minimum', 0.01)).toBe(true);
@@ -59,6 +60,7 @@ describe('limits', () => {
     const c = contractLimits();
     expect(c.find((l) => l.limit === 'Request rate')?.value).toContain('100 requests per 900 s');
     expect(c.find((l) => l.limit === 'Session token lifetime')?.value).toBe('3600 s');
+    expect(c.find((l) => l.limit === 'Amount range')?.value).toContain('"<field> must be between 500.00 and 15000.00 MAD"');
     expect(c.find((l) => l.limit === 'Payment window')?.value).toContain('1800 s');
   });
 });

@@ -1,11 +1,11 @@
 /**
  * The limits table: every constraint keyword on what a merchant sends (request bodies and
  * parameters of each operation, both variants), plus the machine-readable limits of the contract:
- * `x-rate-limit`, `x-business-limits`, `x-decimal-range`, the token lifetime, the payment window and
+ * `x-rate-limit`, `x-amount-range` (with `x-business-rule`), the token lifetime, the payment window and
  * the webhook delivery rules. Read from the bundled documents and generated/contract.ts.
  */
 import { loadBundledDocument } from '../../generated/index.ts';
-import { maxBodyBytes, stateMachine, tokenLifetimeSeconds, webhookDelivery } from '../../generated/contract.ts';
+import { amountRange, errorCatalog, maxBodyBytes, stateMachine, tokenLifetimeSeconds, webhookDelivery } from '../../generated/contract.ts';
 import { deref } from '../lib/consistency.ts';
 import { code, escapeHtml, table } from './html.ts';
 import { listOperations } from './samples.ts';
@@ -27,9 +27,17 @@ export const CONSTRAINT_KEYWORDS = [
   'uniqueItems',
   'enum',
   'const',
-  'x-decimal-range',
-  'x-business-limits',
+  'x-amount-range',
 ] as const;
+
+/** What the table shows of a keyword: for `x-amount-range`, the range and the answer outside it (`x-business-rule` or `x-error-code`). */
+function shown(s: Json, keyword: string): unknown {
+  if (keyword !== 'x-amount-range') return s[keyword];
+  const { minimum, maximum, currency } = s[keyword] as Json;
+  const rule = s['x-business-rule'] as Json | undefined;
+  const code = String(rule ? rule.code : s['x-error-code']);
+  return { minimum, maximum, currency, outside: `${errorCatalog[code as keyof typeof errorCatalog]?.status ?? '?'} ${code}` };
+}
 
 export interface LimitRow {
   operationId: string;
@@ -42,7 +50,7 @@ export interface LimitRow {
 function walk(schema: unknown, field: string, emit: (field: string, keyword: string, value: unknown) => void, depth = 0): void {
   if (depth > 20 || !schema || typeof schema !== 'object') return;
   const s = schema as Json;
-  for (const k of CONSTRAINT_KEYWORDS) if (k in s) emit(field, k, s[k]);
+  for (const k of CONSTRAINT_KEYWORDS) if (k in s) emit(field, k, shown(s, k));
   for (const comb of ['allOf', 'oneOf', 'anyOf'] as const) {
     for (const sub of (s[comb] ?? []) as unknown[]) walk(sub, field, emit, depth + 1);
   }
@@ -100,6 +108,15 @@ export function contractLimits(): ContractLimit[] {
       if (!out.some((o) => o.value === row.value && o.appliesTo === row.appliesTo)) out.push(row);
     }
   }
+  const answers = requestLimitRows()
+    .filter((r) => r.keyword === 'x-amount-range')
+    .map((r) => `${r.operationId} ${r.field}: ${String((r.value as Json).outside)}`);
+  out.push({
+    limit: 'Amount range',
+    value: `${amountRange.minimum} to ${amountRange.maximum} ${amountRange.currency}, both included; outside: "<field> ${amountRange.rule}"`,
+    appliesTo: [...new Set(answers)].join('; '),
+    source: 'x-amount-range',
+  });
   out.push({
     limit: 'Request body size',
     value: `at most ${maxBodyBytes.toLocaleString('en-US')} bytes (${maxBodyBytes / 1024} kB); larger gets 413 PAYLOAD_TOO_LARGE`,

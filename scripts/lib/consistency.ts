@@ -165,7 +165,7 @@ export function checkErrorExamples(variant: number, doc: Json): string[] {
   return problems;
 }
 
-async function specFiles(dir = SPEC_DIR): Promise<string[]> {
+export async function specFiles(dir = SPEC_DIR): Promise<string[]> {
   const out: string[] = [];
   for (const e of await readdir(dir, { withFileTypes: true })) {
     const full = path.join(dir, e.name);
@@ -175,7 +175,7 @@ async function specFiles(dir = SPEC_DIR): Promise<string[]> {
   return out.sort();
 }
 
-function walk(node: unknown, visit: (key: string, value: unknown) => void): void {
+export function walk(node: unknown, visit: (key: string, value: unknown) => void): void {
   if (Array.isArray(node)) node.forEach((n) => walk(n, visit));
   else if (node && typeof node === 'object') {
     for (const [k, v] of Object.entries(node as Json)) {

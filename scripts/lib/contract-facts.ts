@@ -1,10 +1,12 @@
 /**
  * Extracts the machine-readable facts of the contract from a bundled OpenAPI document:
  * the state machine, the error catalogue, each operation's error codes per status, the
- * rate limit, the webhook delivery rules and the token lifetime. `npm run generate`
+ * rate limit, the webhook delivery rules, the token lifetime and the amount range. `npm run generate`
  * writes them to `generated/contract.ts` so that the server and the conformance suite
  * read them instead of typing them again.
  */
+import { centimesOf, formatCentimes } from '../../lib/money.ts';
+
 type Json = Record<string, unknown>;
 
 function resolve(doc: Json, node: unknown): Json {
@@ -152,16 +154,54 @@ export function webhookDelivery(doc: Json): Json {
   return headers['x-webhook-delivery'] as Json;
 }
 
+/** The session token lifetime: `x-token-lifetime-seconds` of the one security scheme that states it (`SessionToken`). */
 export function tokenLifetimeSeconds(doc: Json): number {
-  const schemas = (doc.components as Json).schemas as Json;
-  for (const name of ['SessionResponseV1', 'SessionResponseV2']) {
-    const s = schemas[name] ? resolve(doc, schemas[name]) : undefined;
-    for (const prop of Object.values((s?.properties as Json | undefined) ?? {})) {
-      const lifetime = (prop as Json)['x-token-lifetime-seconds'];
-      if (typeof lifetime === 'number') return lifetime;
+  const schemes = ((doc.components as Json).securitySchemes ?? {}) as Json;
+  const found = Object.values(schemes)
+    .map((s) => resolve(doc, s)['x-token-lifetime-seconds'])
+    .filter((v) => v !== undefined);
+  const [lifetime] = found;
+  if (found.length !== 1 || typeof lifetime !== 'number') throw new Error('exactly one security scheme must state x-token-lifetime-seconds (a number)');
+  return lifetime;
+}
+
+/** The amount range (`x-amount-range`, ADR-006) and the rule text of its out-of-range answers. */
+export interface AmountRange {
+  minimum: number;
+  maximum: number;
+  currency: string;
+  /** `must be between 500.00 and 15000.00 MAD`: the detail message; the error message is `<property> <rule>`. */
+  rule: string;
+}
+
+/** Every `x-amount-range` of the document, with the JSON pointer of the schema that carries it. */
+export function amountRangeUses(doc: Json): Array<{ pointer: string; schema: Json; range: Json }> {
+  const out: Array<{ pointer: string; schema: Json; range: Json }> = [];
+  const visit = (node: unknown, pointer: string): void => {
+    if (Array.isArray(node)) node.forEach((n, i) => visit(n, `${pointer}/${i}`));
+    else if (node && typeof node === 'object') {
+      const obj = node as Json;
+      if (obj['x-amount-range'] !== undefined) out.push({ pointer, schema: obj, range: resolve(doc, obj['x-amount-range']) });
+      for (const [k, v] of Object.entries(obj)) if (k !== 'x-amount-range') visit(v, `${pointer}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`);
     }
+  };
+  visit(doc, '#');
+  return out;
+}
+
+/** The one amount range: every `x-amount-range` of the document is the same object (the bundler inlines one `$ref`). */
+export function amountRange(doc: Json): AmountRange {
+  const uses = amountRangeUses(doc);
+  const first = uses[0]?.range;
+  if (!first) throw new Error('no x-amount-range in the document');
+  for (const u of uses) {
+    if (JSON.stringify(u.range) !== JSON.stringify(first)) throw new Error(`x-amount-range at ${u.pointer} differs from the one at ${uses[0]!.pointer}: state it once and $ref it`);
   }
-  throw new Error('no x-token-lifetime-seconds in the session response');
+  const { minimum, maximum, currency } = first;
+  const min = typeof minimum === 'number' ? centimesOf(minimum) : null;
+  const max = typeof maximum === 'number' ? centimesOf(maximum) : null;
+  if (min === null || max === null || min > max || typeof currency !== 'string') throw new Error('x-amount-range needs numbers minimum <= maximum (at most two decimals) and a currency');
+  return { minimum: minimum as number, maximum: maximum as number, currency, rule: `must be between ${formatCentimes(min)} and ${formatCentimes(max)} ${currency}` };
 }
 
 /** The request body limit: `x-max-body-bytes` of the `PayloadTooLarge` response. */
