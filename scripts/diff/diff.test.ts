@@ -135,14 +135,16 @@ describe('diff pieces', () => {
   it('writes, replaces and checks the changelog section of the new versions', () => {
     const { diff } = resultOf(FIXTURES[0]!.name);
     const section = changelogSection(diff);
-    expect(section.split('\n')[0]).toBe('## merchant-v1 1.0.0 · merchant-v2 1.0.0 · webhooks 1.0.0');
+    const heading = section.split('\n')[0]!;
+    expect(heading).toMatch(/^## merchant-v1 \d+\.\d+\.\d+ · merchant-v2 \d+\.\d+\.\d+ · webhooks \d+\.\d+\.\d+$/);
     expect(section).toMatch(/### Major\n\n- response, .*`totalAmount` is removed/);
     const first = withChangelogSection(undefined, diff);
     expect(changelogUpToDate(first, diff)).toBe(true);
     expect(withChangelogSection(first, diff)).toBe(first);
-    const older = first.replace('## merchant-v1 1.0.0', '## merchant-v1 0.9.0');
+    const older = first.replace(heading, '## merchant-v1 0.9.0');
     const both = withChangelogSection(older, diff);
-    expect(both.indexOf('## merchant-v1 1.0.0')).toBeLessThan(both.indexOf('## merchant-v1 0.9.0'));
+    expect(both.indexOf(heading)).toBeGreaterThan(0);
+    expect(both.indexOf(heading)).toBeLessThan(both.indexOf('## merchant-v1 0.9.0'));
     expect(changelogUpToDate(first.replace('is removed', 'was removed'), diff)).toBe(false);
     expect(changelogUpToDate(undefined, diff)).toBe(false);
   });

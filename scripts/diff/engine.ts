@@ -5,7 +5,7 @@
  */
 import type { ContractDocument } from './documents.ts';
 import { loadDocuments } from './documents.ts';
-import { Collector, compareEvents, compareOperations, compareSecuritySchemes, type DomainChange } from './domain.ts';
+import { Collector, compareEvents, compareOperations, compareSecuritySchemes, stable, type DomainChange } from './domain.ts';
 import { compareAdrs, compareDecisionMarks, compareFacts, compareStateMachine } from './facts.ts';
 import { SourceLocator } from './locate.ts';
 import { maxImpact, mergeChanges, type Change, type Impact } from './model.ts';
@@ -63,6 +63,8 @@ export function versionSatisfies(revision: string, required: string): boolean {
 }
 
 async function diffDocument(base: LoadedTree, rev: LoadedTree, b: ContractDocument, r: ContractDocument, locators: [SourceLocator, SourceLocator]): Promise<{ changes: Change[]; error?: string }> {
+  // Resolved documents that are equal hold no change for either side (Redocly compares the same content).
+  if (stable(b.resolved) === stable(r.resolved)) return { changes: [] };
   const c = new Collector({ doc: b, dir: base.tree.dir, locator: locators[0] }, { doc: r, dir: rev.tree.dir, locator: locators[1] });
   if (r.kind === 'openapi') {
     compareOperations(c);

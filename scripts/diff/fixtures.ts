@@ -210,6 +210,27 @@ export const FIXTURES: Fixture[] = [
     documents: ALL_DOCS,
   },
   {
+    name: 'a webhook payload field retyped (amount of the event data becomes a string)',
+    edits: [{ file: 'schemas/WebhookTransactionData.yaml', find: /(\n {2}amount:\n(?: {4}[^\n]*\n)*? {4}type: )number/, replace: '$1string' }],
+    impact: 'major',
+    rules: { 'domain/event-field-retyped': 'major' },
+    documents: ALL_DOCS,
+  },
+  {
+    name: 'a webhook header narrowed (webhook-id pattern)',
+    edits: [{ file: 'schemas/WebhookHeaders.yaml', find: /pattern: '\^msg_\[0-9A-Za-z\]\+\$'/, replace: "pattern: '^msg_[0-9a-z]{20}$$'" }],
+    impact: 'minor',
+    rules: { 'domain/event-limit-narrowed': 'minor' },
+    documents: ALL_DOCS,
+  },
+  {
+    name: 'the webhook signature tolerance shortened (x-webhook-delivery)',
+    edits: [{ find: /toleranceSeconds: 300/, replace: 'toleranceSeconds: 60' }],
+    impact: 'major',
+    rules: { 'domain/webhook-delivery-changed': 'major' },
+    documents: ALL_DOCS,
+  },
+  {
     name: 'a security scheme changed (the API key header name)',
     edits: [{ file: 'securitySchemes/ApiKey.yaml', find: /^name: X-API-Key$/m, replace: 'name: X-PayLater-Key' }],
     impact: 'major',
@@ -252,7 +273,7 @@ export const FIXTURES: Fixture[] = [
     name: 'a description-only change',
     edits: [{ file: 'schemas/PartnerTransactionItemInput.yaml', find: /description: One line item of a partner transaction request\./, replace: 'description: One line of a partner transaction request.' }],
     impact: 'patch',
-    rules: {},
+    rules: { 'redocly/modified': 'patch' },
     documents: V1V2,
   },
   {
