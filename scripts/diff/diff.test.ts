@@ -44,7 +44,7 @@ beforeAll(async () => {
     const name = fixture?.name ?? 'unchanged';
     try {
       const dir = copyContract(`f${i}`);
-      if (fixture) applyEdits(dir, fixture.edits);
+      if (fixture) await applyEdits(dir, fixture.edits);
       const rev = await loadTree(workingTree(dir));
       results.set(name, { diff: await diffTrees(base, rev), rev });
     } catch (e) {

@@ -1,12 +1,16 @@
 /**
  * Small edits of `spec/`, each with the classification `paylater diff` must give it (the test set
- * of scripts/diff/diff.test.ts). An edit is a text replacement in the first spec file (sorted)
- * that matches, so that it follows a fact wherever the spec states it; it fails loudly when
- * nothing matches.
+ * of scripts/diff/diff.test.ts). An edit is either a text replacement in the first spec file
+ * (sorted) that matches, or a new number for a stated fact (`x-rate-limit`, …), found through the
+ * resolved documents and placed back in its source file — so the edit follows the fact wherever
+ * the spec states it. Either fails loudly when it finds nothing to edit.
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { loadDocuments, type Json } from './documents.ts';
+import { SourceLocator } from './locate.ts';
 import type { Impact } from './model.ts';
+import { workingTree } from './tree.ts';
 
 export interface Replacement {
   /** Only files whose path (relative to spec/) ends with this. */
@@ -15,9 +19,16 @@ export interface Replacement {
   replace: string;
 }
 
+/** A new number for a field of a fact, e.g. `{ fact: 'x-rate-limit', field: ['limit'], value: 50 }`. */
+export interface FactEdit {
+  fact: string;
+  field: string[];
+  value: number;
+}
+
 export interface Fixture {
   name: string;
-  edits: Replacement[];
+  edits: Array<Replacement | FactEdit>;
   /** The highest impact of the diff. */
   impact: Impact;
   /** Rules that must be among the changes, with the impact each must have. */
@@ -36,10 +47,41 @@ function specFiles(dir: string): string[] {
   return out.sort();
 }
 
-/** Applies the edits to the `spec/` below `dir`; throws when an edit matches nothing. */
-export function applyEdits(dir: string, edits: readonly Replacement[]): void {
-  const files = specFiles(path.join(dir, 'spec'));
+function firstKey(node: unknown, key: string, keys: string[] = []): string[] | undefined {
+  if (!node || typeof node !== 'object') return undefined;
+  for (const [k, v] of Object.entries(node as Json)) {
+    if (k === key) return [...keys, k];
+    const found = firstKey(v, key, [...keys, k]);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+async function editFact(dir: string, e: FactEdit): Promise<void> {
+  const locator = new SourceLocator();
+  for (const doc of await loadDocuments(workingTree(dir))) {
+    const keys = firstKey(doc.resolved, e.fact);
+    if (!keys) continue;
+    const place = locator.locate(doc.root, [...keys, ...e.field]);
+    const lines = readFileSync(place.file, 'utf8').split('\n');
+    const line = lines[place.line - 1] ?? '';
+    const name = e.field[e.field.length - 1] ?? e.fact;
+    if (!line.includes(`${name}:`)) throw new Error(`fixture fact ${e.fact}.${e.field.join('.')}: ${place.file}:${place.line} does not state it`);
+    lines[place.line - 1] = line.replace(/(:\s*)-?\d+(\.\d+)?/, `$1${e.value}`);
+    writeFileSync(place.file, lines.join('\n'));
+    return;
+  }
+  throw new Error(`fixture fact ${e.fact} is stated nowhere`);
+}
+
+/** Applies the edits to the `spec/` below `dir`; throws when an edit finds nothing to edit. */
+export async function applyEdits(dir: string, edits: ReadonlyArray<Replacement | FactEdit>): Promise<void> {
   for (const e of edits) {
+    if ('fact' in e) {
+      await editFact(dir, e);
+      continue;
+    }
+    const files = specFiles(path.join(dir, 'spec'));
     const file = files.find((f) => (!e.file || f.endsWith(e.file)) && e.find.test(readFileSync(f, 'utf8')));
     if (!file) throw new Error(`fixture edit matches no spec file: ${e.file ?? ''} ${e.find}`);
     writeFileSync(file, readFileSync(file, 'utf8').replace(e.find, e.replace));
@@ -164,7 +206,7 @@ export const FIXTURES: Fixture[] = [
   },
   {
     name: 'the amount range narrowed (x-business-limits maximum)',
-    edits: [{ find: /(x-business-limits:\n\s+minimum: \d+\n\s+maximum: )(\d+)/, replace: '$110000' }],
+    edits: [{ fact: 'x-business-limits', field: ['maximum'], value: 10000 }],
     impact: 'major',
     rules: { 'domain/request-limit-narrowed': 'major' },
   },
@@ -225,7 +267,7 @@ export const FIXTURES: Fixture[] = [
   },
   {
     name: 'the webhook signature tolerance shortened (x-webhook-delivery)',
-    edits: [{ find: /toleranceSeconds: 300/, replace: 'toleranceSeconds: 60' }],
+    edits: [{ fact: 'x-webhook-delivery', field: ['signature', 'toleranceSeconds'], value: 60 }],
     impact: 'major',
     rules: { 'domain/webhook-delivery-changed': 'major' },
     documents: ALL_DOCS,
@@ -246,25 +288,25 @@ export const FIXTURES: Fixture[] = [
   },
   {
     name: 'the rate limit narrowed (100 → 50 requests)',
-    edits: [{ find: /(x-rate-limit:\n\s+limit: )100/, replace: '$150' }],
+    edits: [{ fact: 'x-rate-limit', field: ['limit'], value: 50 }],
     impact: 'major',
     rules: { 'domain/rate-limit-changed': 'major' },
   },
   {
     name: 'the rate limit widened (100 → 200 requests)',
-    edits: [{ find: /(x-rate-limit:\n\s+limit: )100/, replace: '$1200' }],
+    edits: [{ fact: 'x-rate-limit', field: ['limit'], value: 200 }],
     impact: 'minor',
     rules: { 'domain/rate-limit-changed': 'minor' },
   },
   {
     name: 'the token lifetime shortened',
-    edits: [{ find: /x-token-lifetime-seconds: 3600/, replace: 'x-token-lifetime-seconds: 1800' }],
+    edits: [{ fact: 'x-token-lifetime-seconds', field: [], value: 1800 }],
     impact: 'major',
     rules: { 'domain/token-lifetime-changed': 'major' },
   },
   {
     name: 'the payment window lengthened',
-    edits: [{ find: /(paymentWindow:\n\s+defaultSeconds: )1800/, replace: '$13600' }],
+    edits: [{ fact: 'paymentWindow', field: ['defaultSeconds'], value: 3600 }],
     impact: 'minor',
     rules: { 'domain/payment-window-changed': 'minor' },
     documents: V1V2,

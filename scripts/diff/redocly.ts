@@ -99,7 +99,7 @@ export function fromRedocly(document: string, report: RedoclyReport, baseDir: st
     const verdict = c.verdicts[0];
     const where = c.kind === 'removed' ? c.base : (c.revision ?? c.base);
     const places = [placeText(c.revision, baseDir, revDir), placeText(c.base, baseDir, revDir), placeText(verdict?.location, baseDir, revDir)].filter((p): p is string => p !== undefined);
-    const what = c.kind === 'modified' ? `${c.property ?? 'value'} changed` : `${keys[keys.length - 1] ?? 'node'} ${c.kind}`;
+    const what = c.kind === 'modified' ? `\`${c.property ?? 'value'}\` changed` : `\`${keys[keys.length - 1] ?? 'document'}\` ${c.kind}`;
     out.push({
       documents: [document],
       rule: `redocly/${verdict?.ruleId ?? c.kind}`,
