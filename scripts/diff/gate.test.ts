@@ -10,7 +10,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../lib/paths.ts';
-import { runDiff } from './cli.ts';
+import { DIFF_USAGE, runDiff } from './cli.ts';
+import { main } from '../cli.ts';
 import { versionGate } from './gate.ts';
 
 const repo = mkdtempSync(path.join(os.tmpdir(), 'paylater-gate-test-'));
@@ -30,6 +31,26 @@ function setVersion(file: string, version: string): void {
   const p = path.join(repo, 'spec', file);
   writeFileSync(p, readFileSync(p, 'utf8').replace(/^( {2}version: )\S+$/m, `$1${version}`));
 }
+
+describe('paylater diff', () => {
+  it('is a command of paylater, with its help', async () => {
+    let out = '';
+    expect(await runDiff(['--help'], repo, (s) => (out += s))).toBe(0);
+    expect(out).toBe(DIFF_USAGE);
+    expect(DIFF_USAGE).toMatch(/--base REF .*merge base of HEAD with main/s);
+    const write = process.stdout.write;
+    let dispatched = '';
+    process.stdout.write = ((s: string) => ((dispatched += s), true)) as typeof process.stdout.write;
+    try {
+      expect(await main(['diff', '--help'])).toBe(0);
+      expect(await main(['--help'])).toBe(0);
+    } finally {
+      process.stdout.write = write;
+    }
+    expect(dispatched).toContain(DIFF_USAGE);
+    expect(dispatched).toMatch(/diff {6}Rate the contract's changes against a git ref/);
+  });
+});
 
 describe('the version gate on a real edit', () => {
   it('passes on main with nothing changed (the base is HEAD itself)', async () => {
