@@ -1,8 +1,8 @@
 /**
  * `paylater <command>`: `serve` runs the reference server (the merchant sandbox),
  * `conform` runs the conformance suite against any server, `diff` rates the contract's changes
- * against a git ref. Each command lives with its
- * feature; this file only dispatches. Returns the process exit code.
+ * against a git ref. Each command lives with its feature; this file only dispatches. Returns the
+ * process exit code.
  */
 const USAGE = `Usage: paylater <command> [options]
 
