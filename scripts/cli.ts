@@ -1,13 +1,15 @@
 /**
  * `paylater <command>`: `serve` runs the reference server (the merchant sandbox),
- * `conform` runs the conformance suite against any server. Each command lives with its
- * feature; this file only dispatches. Returns the process exit code.
+ * `conform` runs the conformance suite against any server, `diff` rates the contract's changes
+ * against a git ref. Each command lives with its feature; this file only dispatches. Returns the
+ * process exit code.
  */
 const USAGE = `Usage: paylater <command> [options]
 
 Commands:
   serve     Run the reference server (the merchant sandbox). paylater serve --help
   conform   Check any implementation against the contract.  paylater conform --help
+  diff      Rate the contract's changes against a git ref.  paylater diff --help
 `;
 
 export async function main(argv: string[]): Promise<number> {
@@ -20,6 +22,10 @@ export async function main(argv: string[]): Promise<number> {
     case 'conform': {
       const { runConform } = await import('../conformance/cli.ts');
       return runConform(rest);
+    }
+    case 'diff': {
+      const { runDiff } = await import('./diff/cli.ts');
+      return runDiff(rest);
     }
     case undefined:
     case '-h':

@@ -4,7 +4,10 @@
  *  2. spec/asyncapi.yaml parsed and validated by @asyncapi/parser (informational hints aside);
  *  3. the consistency checks of scripts/lib/consistency.ts, and the one-fact-one-place checks
  *     of scripts/lib/facts.ts (every copy of a fact that a tool needs agrees with the fact);
- *  4. generated/ up to date with spec/ (what `npm run generate` would write).
+ *  4. generated/ up to date with spec/ (what `npm run generate` would write);
+ *  5. the OpenAPI `links` name existing operations and parameters (scripts/lib/links.ts);
+ *  6. the version gate (scripts/diff/gate.ts): against the merge base with `main`, `info.version`
+ *     bumped to match the changes, CHANGELOG.md's section written, no stale mention of removed names.
  */
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
@@ -27,6 +30,8 @@ import {
   checkTokenLifetimeCopies,
 } from './lib/facts.ts';
 import { staleGenerated } from './generate.ts';
+import { checkLinks } from './lib/links.ts';
+import { versionGate } from './diff/gate.ts';
 
 const INFO = 2; // Spectral severities: 0 error, 1 warning, 2 information, 3 hint
 
@@ -78,15 +83,20 @@ export async function lintContract(log: (line: string) => void = console.log): P
     consistency.push(...checkRateLimitCopies(api.variant, doc));
     consistency.push(...checkBodyLimitCopies(api.variant, doc));
     consistency.push(...checkPatternQuotes(api.variant, doc));
+    consistency.push(...checkLinks(api.variant, doc));
   }
   consistency.push(...(await checkDecisionsAndExtensions()));
   consistency.push(...(await checkFactStatementsInSpec()));
-  log(`consistency (webhooks ↔ AsyncAPI, state machine, error examples, 400 on every operation, copies of each fact, decisions, extensions): ${consistency.length} problems`);
+  log(`consistency (webhooks ↔ AsyncAPI, state machine, error examples, 400 on every operation, copies of each fact, decisions, extensions, links): ${consistency.length} problems`);
   problems.push(...consistency);
 
   const stale = await staleGenerated();
   log(`generated/ up to date: ${stale.length === 0 ? 'yes' : `no (${stale.join(', ')})`}`);
   if (stale.length > 0) problems.push(`generated/ is out of date with spec/, run \`npm run generate\`: ${stale.join(', ')}`);
+
+  const gate = await versionGate(ROOT);
+  log(gate.summary);
+  problems.push(...gate.problems);
   return problems;
 }
 
