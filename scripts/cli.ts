@@ -8,6 +8,7 @@ const USAGE = `Usage: paylater <command> [options]
 Commands:
   serve     Run the reference server (the merchant sandbox). paylater serve --help
   conform   Check any implementation against the contract.  paylater conform --help
+  migrate   Apply the PostgreSQL store's migrations.         paylater migrate --help
 `;
 
 export async function main(argv: string[]): Promise<number> {
@@ -20,6 +21,10 @@ export async function main(argv: string[]): Promise<number> {
     case 'conform': {
       const { runConform } = await import('../conformance/cli.ts');
       return runConform(rest);
+    }
+    case 'migrate': {
+      const { runMigrate } = await import('../reference-server/store/postgres/migrate.ts');
+      return runMigrate(rest);
     }
     case undefined:
     case '-h':
