@@ -10,6 +10,7 @@ Commands:
   serve     Run the reference server (the merchant sandbox). paylater serve --help
   conform   Check any implementation against the contract.  paylater conform --help
   diff      Rate the contract's changes against a git ref.  paylater diff --help
+  migrate   Apply the PostgreSQL store's migrations.         paylater migrate --help
 `;
 
 export async function main(argv: string[]): Promise<number> {
@@ -26,6 +27,10 @@ export async function main(argv: string[]): Promise<number> {
     case 'diff': {
       const { runDiff } = await import('./diff/cli.ts');
       return runDiff(rest);
+    }
+    case 'migrate': {
+      const { runMigrate } = await import('../reference-server/store/postgres/migrate.ts');
+      return runMigrate(rest);
     }
     case undefined:
     case '-h':
