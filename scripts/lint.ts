@@ -4,7 +4,8 @@
  *  2. spec/asyncapi.yaml parsed and validated by @asyncapi/parser (informational hints aside);
  *  3. the consistency checks of scripts/lib/consistency.ts, and the one-fact-one-place checks
  *     of scripts/lib/facts.ts (every copy of a fact that a tool needs agrees with the fact);
- *  4. generated/ up to date with spec/ (what `npm run generate` would write).
+ *  4. the rule index (scripts/lib/rules.ts): every rule stated in spec/, enforced by one function, checked;
+ *  5. generated/ and spec/RULES.md up to date with spec/ (what `npm run generate` would write).
  */
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
@@ -27,6 +28,7 @@ import {
   checkTokenLifetimeCopies,
 } from './lib/facts.ts';
 import { staleGenerated } from './generate.ts';
+import { ruleProblems } from './lib/rules.ts';
 
 const INFO = 2; // Spectral severities: 0 error, 1 warning, 2 information, 3 hint
 
@@ -83,6 +85,10 @@ export async function lintContract(log: (line: string) => void = console.log): P
   consistency.push(...(await checkFactStatementsInSpec()));
   log(`consistency (webhooks ↔ AsyncAPI, state machine, error examples, 400 on every operation, copies of each fact, decisions, extensions): ${consistency.length} problems`);
   problems.push(...consistency);
+
+  const rules = await ruleProblems();
+  log(`rule index (spec/rules.yaml + DECISIONS.md: a place in spec/, one enforcing function, a check): ${rules.length} problems`);
+  problems.push(...rules);
 
   const stale = await staleGenerated();
   log(`generated/ up to date: ${stale.length === 0 ? 'yes' : `no (${stale.join(', ')})`}`);
