@@ -14,6 +14,7 @@ import { merchantNow, ownTransaction, readFresh, refuse, specRule } from './comm
 import type { Handler } from './context.ts';
 
 export const checkoutHandlers: Record<string, Handler> = {
+  /** @rule a1-session-response */
   async createSession(core, ctx) {
     checkAmountRange(ctx.doc, ctx.op.requestSchema, ctx.body, false);
     const rule = specRule<AmountConsistencyRule>(ctx, [], 'x-amount-consistency');

@@ -34,6 +34,7 @@ export const sdkHandlers: Record<string, Handler> = {
     };
   },
 
+  /** @rule ADR-017 */
   async sdkCreatePaymentIntent(core, ctx) {
     const s = ctx.session!;
     const body = (ctx.body ?? {}) as { redirect_url?: string; flow?: 'redirect' | 'popup' | 'button'; locale?: 'en' | 'fr' | 'ar'; origin?: string };

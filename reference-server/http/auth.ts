@@ -46,6 +46,7 @@ export function createAuthenticator(core: Core): Authenticator {
   });
 
   return {
+    /** @rule auth-api-key */
     key(req, auth) {
       const values = headerValues(req, auth.header);
       if (values.length === 0) throw invalidKey(`Missing API key: send it in the ${auth.title} header`);
