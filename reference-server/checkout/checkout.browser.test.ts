@@ -200,6 +200,7 @@ describe('Variant 2 popup flow (deprecated)', () => {
   });
 
   for (const reason of ['user_cancelled', 'popup_closed', 'overlay_close'] as const) {
+    /** @checks sdk-popup-callback */
     it(`cancelled: reason ${reason}, overlay hidden, button re-enabled`, async () => {
       const { context, page } = await open();
       await toPayPage(page, 2, { flow: 'popup' });

@@ -96,9 +96,19 @@ describe('rule index', () => {
       'sdk/browser/src/service.ts': '/** @rule sdk-errors */\nexport function requireInit() {}\n',
       'reference-server/domain/rules.ts': '/** @rule ADR-001 */\nexport function sendError() {}\n',
       'conformance/commands/cancel.ts': '/** @checks ADR-001 */\nexport class CancelTransaction {}\n',
-      'sdk/browser/sdk.test.ts': "// @checks sdk-errors\nit('throws Call init() first', () => {});\n",
+      'sdk/browser/sdk.test.ts': "// @checks sdk-errors\nit('throws Call init() first', () => {});\n// @checks sdk-errors\nit('throws the seed\\'s \"messages\"', () => {});\n",
     });
     expect(await ruleProblems(root)).toEqual([]);
-    expect((await ruleIndex(root))[0]!.checkedBy.map((s) => s.symbol)).toEqual(['throws Call init() first']);
+    expect((await ruleIndex(root))[0]!.checkedBy.map((s) => s.symbol)).toEqual(['throws Call init() first', 'throws the seed\'s "messages"']);
+  });
+
+  it('does not take a decision as stated by rules.yaml', async () => {
+    await fixture({
+      ...enforcing,
+      ...checks,
+      'spec/rules.yaml': 'rules:\n  - id: b4-only-pending\n    seed: B4.\n    spec: schemas/Status.yaml\ndecisions:\n  ADR-001:\n    checks: conformance # ADR-001\n',
+      'spec/schemas/Status.yaml': 'type: string\n',
+    });
+    expect(await ruleProblems(root)).toEqual(['rule ADR-001: no place in spec/ states it']);
   });
 });

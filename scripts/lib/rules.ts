@@ -59,7 +59,7 @@ async function listTs(root: string, dir: string): Promise<string[]> {
 
 const TAG = /@(rule|checks)\s+([A-Za-z0-9-]+(?:\s*,\s*[A-Za-z0-9-]+)*)/g;
 const SYMBOL = [
-  /^\s*(?:it|test|describe)\(\s*['"`](.*?)['"`]/,
+  /^\s*(?:it|test|describe)\(\s*(?:'((?:\\.|[^'\\])*)'|"((?:\\.|[^"\\])*)"|`((?:\\.|[^`\\])*)`)/,
   /^\s*(?:export\s+)?(?:default\s+)?(?:async\s+)?function\*?\s+([A-Za-z0-9_$]+)/,
   /^\s*(?:export\s+)?(?:const|let)\s+([A-Za-z0-9_$]+)/,
   /^\s*(?:export\s+)?(?:abstract\s+)?class\s+([A-Za-z0-9_$]+)/,
@@ -81,7 +81,8 @@ function symbolAfter(lines: string[], from: number): { symbol: string; line: num
   const code = lines[i] ?? '';
   for (const re of SYMBOL) {
     const m = re.exec(code);
-    if (m) return { symbol: m[1]!, line: i + 1 };
+    // a test's name is one of three quoted forms (groups 1–3), escapes undone
+    if (m) return { symbol: (m[1] ?? m[2] ?? m[3]!).replace(/\\(.)/g, '$1'), line: i + 1 };
   }
   return { symbol: '?', line: i + 1 };
 }
@@ -115,7 +116,7 @@ async function readRulesFile(root: string): Promise<RulesFile> {
   return YAML.parse(await readFile(path.join(root, 'spec', 'rules.yaml'), 'utf8')) as RulesFile;
 }
 
-/** The decisions of DECISIONS.md with the `file:line` of each `x-decision` mark in spec/ (else of each mention). */
+/** The decisions of DECISIONS.md with the `file:line` of each `x-decision` mark in spec/ (else of each mention), rules.yaml aside. */
 async function decisions(root: string, overrides: RulesFile['decisions']): Promise<Rule[]> {
   const specDir = path.join(root, 'spec');
   const text = await readFile(path.join(specDir, 'DECISIONS.md'), 'utf8');
@@ -129,7 +130,7 @@ async function decisions(root: string, overrides: RulesFile['decisions']): Promi
     for (const e of await readdir(path.join(specDir, dir), { withFileTypes: true })) {
       const rel = dir ? `${dir}/${e.name}` : e.name;
       if (e.isDirectory()) await walk(rel);
-      else if (e.name.endsWith('.yaml')) {
+      else if (e.name.endsWith('.yaml') && rel !== 'rules.yaml') {
         (await readFile(path.join(specDir, rel), 'utf8')).split('\n').forEach((l, i) => {
           for (const m of l.matchAll(/\b(?:x-decision|decision):\s*(ADR-\d{3})\b/g)) add(marks, m[1]!, `${rel}:${i + 1}`);
           for (const m of l.matchAll(/\bADR-\d{3}\b/g)) add(mentions, m[0], `${rel}:${i + 1}`);
