@@ -18,9 +18,10 @@ export class CancelById implements Cmd {
     const path = `/api/v1/public/partner/transactions/${encodeURIComponent(tx.id)}/cancel`;
     const res = await fetch(w.cfg.baseUrl.replace(/\/$/, '') + path, { method: this.method, headers: w.auth('cancelPartnerTransactionByVendorReference', w.key(tx.who)) });
     const text = await res.text();
-    let code: unknown;
+    let code: string | undefined;
     try {
-      code = (JSON.parse(text) as { error?: { code?: unknown } }).error?.code;
+      const c = (JSON.parse(text) as { error?: { code?: unknown } }).error?.code;
+      code = typeof c === 'string' ? c : undefined;
     } catch {
       code = undefined;
     }

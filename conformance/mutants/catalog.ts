@@ -217,24 +217,24 @@ export const mutants: Mutant[] = [
       const cur = await ctx.forward({ method: 'GET', path: `/api/v1/public/partner/transactions/${m[1]}`, headers: req.headers, body: '' });
       if (cur.status !== 200) return undefined;
       const rec = json(cur);
-      if (rec.vendorReference) return ctx.forward({ method: 'PUT', path: `/api/v1/public/partner/transactions/vendor/${encodeURIComponent(rec.vendorReference)}/cancel`, headers: req.headers, body: '' });
+      if (rec.vendorReference) return ctx.forward({ method: 'PUT', path: `/api/v1/public/partner/transactions/vendor/${encodeURIComponent(String(rec.vendorReference))}/cancel`, headers: req.headers, body: '' });
       return withJson(cur, { ...rec, status: 'CANCELED', updatedAt: now() }, 200);
     },
   },
   {
     name: 'confirmation SMS not sent',
     profile: 'sandbox',
-    async onResponse(req, res) {
-      if (!/^\/api\/v1\/sandbox\/sms(\?|$)/.test(req.path) || res.status !== 200) return res;
-      return withJson(res, { ...json(res), data: [] });
+    onResponse(req, res) {
+      if (!/^\/api\/v1\/sandbox\/sms(\?|$)/.test(req.path) || res.status !== 200) return Promise.resolve(res);
+      return Promise.resolve(withJson(res, { ...json(res), data: [] }));
     },
   },
   {
     name: 'A2 dates in UTC+1, not UTC',
     profile: 'sandbox',
-    async onResponse(req, res) {
-      if (!A2.test(req.path) || res.status !== 200) return res;
-      const rec = json(res);
+    onResponse(req, res) {
+      if (!A2.test(req.path) || res.status !== 200) return Promise.resolve(res);
+      const rec = json(res) as { created_at: string; updated_at: string };
       const shift = (d: string): string => {
         const m = /^(\d{2})\/(\d{2})\/(\d{2}) (\d{2}):(\d{2}):(\d{2})$/.exec(d);
         if (!m) return d;
@@ -242,7 +242,7 @@ export const mutants: Mutant[] = [
         const p = (n: number) => String(n).padStart(2, '0');
         return `${p(t.getUTCDate())}/${p(t.getUTCMonth() + 1)}/${p(t.getUTCFullYear() % 100)} ${p(t.getUTCHours())}:${p(t.getUTCMinutes())}:${p(t.getUTCSeconds())}`;
       };
-      return withJson(res, { ...rec, created_at: shift(rec.created_at), updated_at: shift(rec.updated_at) });
+      return Promise.resolve(withJson(res, { ...rec, created_at: shift(rec.created_at), updated_at: shift(rec.updated_at) }));
     },
   },
 ];

@@ -9,7 +9,10 @@ export interface ErrorDetail {
   message: string;
 }
 
-/** @rule error-shape, ADR-001 */
+/**
+ * A declared refusal: its code's one status (`x-status`) and the one body `{ error: { code, message } }`.
+ * @rule error-shape, ADR-001
+ */
 export class ApiError extends Error {
   readonly status: number;
   constructor(

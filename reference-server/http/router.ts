@@ -136,7 +136,11 @@ function declaresMultipart(doc: Json): boolean {
   return false;
 }
 
-/** Variant `v`'s operations, each bound to its validator steps and its handler. */
+/**
+ * Variant `v`'s operations, each bound to its validator steps (undeclared query parameters refused)
+ * and its handler.
+ * @rule ADR-022
+ */
 export async function buildVariantApi(core: Core, v: Variant): Promise<VariantApi> {
   const store = core.store;
   const doc = loadBundledDocument(v);

@@ -71,7 +71,11 @@ export function parseRetryAfter(value: string | string[] | undefined, nowMs: num
   return Math.max(0, at - nowMs);
 }
 
-/** @rule ADR-005 */
+/**
+ * The delivery engine: signed attempts on the `x-webhook-delivery` schedule, timeout, no redirects,
+ * `Retry-After`, 410 disables the endpoint.
+ * @rule ADR-005
+ */
 export function createWebhookDispatcher(deps: WebhookDispatcherDeps): WebhookDispatcher {
   const { repository, merchants, clock, mode } = deps;
   const concurrency = deps.concurrency ?? 8;
