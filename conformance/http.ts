@@ -89,7 +89,10 @@ export class Client {
     return ex;
   }
 
-  /** Status declared, content type, body schema, header schemas, error code allowed for the status. */
+  /**
+   * Status declared, content type, body schema, header schemas, error code allowed for the status.
+   * @checks error-shape, ADR-001
+   */
   checkResponse(ex: Exchange): void {
     const { opId, status } = ex;
     const spec = this.contract.response(opId, status);

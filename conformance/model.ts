@@ -37,7 +37,10 @@ export function errorOf(ex: Exchange): Json | undefined {
   return (ex.json as { error?: Json } | undefined)?.error;
 }
 
-/** The record read back agrees with the one created, and with the model's status. */
+/**
+ * The record read back agrees with the one created, and with the model's status.
+ * @checks ADR-013
+ */
 export function checkRecord(w: World, ex: Exchange, tx: Tx, statuses: string[]): void {
   const rec = ex.json as Json;
   const op = ex.opId;
@@ -53,7 +56,10 @@ export function checkRecord(w: World, ex: Exchange, tx: Tx, statuses: string[]):
   }
 }
 
-/** The created record agrees with the request. */
+/**
+ * The created record agrees with the request.
+ * @checks b1-created-record
+ */
 export function checkCreated(w: World, ex: Exchange, body: Json): void {
   const rec = ex.json as Json;
   const op = ex.opId;

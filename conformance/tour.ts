@@ -5,11 +5,14 @@
  */
 import { AdvanceClock } from './commands/advanceClock.ts';
 import { AuthProbe } from './commands/authProbe.ts';
+import { CancelById } from './commands/cancelById.ts';
 import { BadParameter } from './commands/badParameter.ts';
 import { CancelTransaction } from './commands/cancelTransaction.ts';
 import { CreateSession } from './commands/createSession.ts';
 import { CreateTransaction } from './commands/createTransaction.ts';
+import { ConfirmationSms } from './commands/confirmationSms.ts';
 import { CustomerAction } from './commands/customerAction.ts';
+import { DateForm } from './commands/dateForm.ts';
 import { GetTransaction } from './commands/getTransaction.ts';
 import { recorded } from './commands/index.ts';
 import { MediaProbe } from './commands/mediaProbe.ts';
@@ -114,5 +117,8 @@ export function tourCommands(v: 1 | 2, profile: 'core' | 'sandbox'): Cmd[] {
       new CreateSession(sess(700), 'valid after the window reset'),
     );
   } else c.push(new RateLimitBurst(sess(700)));
+  // no cancel by transaction id (ADR-016); the confirmation SMS of B1 and A2's date form (ADR-007)
+  c.push(new CancelById('PUT', 0), new CancelById('POST', 1));
+  if (profile === 'sandbox') c.push(new ConfirmationSms(-1), new PaySession(-1, 'failed', 'own'), new DateForm(-1));
   return c.map(recorded);
 }

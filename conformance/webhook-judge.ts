@@ -14,7 +14,10 @@ const DEFAULT_WEBHOOK_TIMEOUT_MS = 3000;
 /** The event x-state-machine emits on expiry: seeing it resolves an expiry the model left open. */
 const EXPIRY_EVENT = transitionById('expire').emits;
 
-/** Waits for the events this run expects, then judges every new delivery. */
+/**
+ * Waits for the events this run expects, then judges every new delivery.
+ * @checks webhook-events, ADR-003, ADR-004
+ */
 export async function webhookCheckpoint(w: World, graceMs: number, timeoutMs = DEFAULT_WEBHOOK_TIMEOUT_MS): Promise<void> {
   const r = w.receiver;
   if (!r) return;
@@ -36,7 +39,10 @@ export async function webhookCheckpoint(w: World, graceMs: number, timeoutMs = D
   if (missing) throw new ConformanceError(`webhook ${missing.event}`, '$', `transition ${missing.transition} of transaction ${missing.txId} emitted no ${missing.event} (x-state-machine emits it)`, missing.event, 'no delivery');
 }
 
-/** One delivery against the model: ignored (an abandoned run's, or older than the suite), a repeat, or one expected event. */
+/**
+ * One delivery against the model: ignored (an abandoned run's, or older than the suite), a repeat, or one expected event.
+ * @checks webhook-retries
+ */
 function judge(w: World, d: Delivery, matched: Set<number>): void {
   const ev = d.payload?.event ?? '?';
   const late = w.txs.get(d.payload?.data?.id ?? '');

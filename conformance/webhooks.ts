@@ -74,6 +74,7 @@ export class WebhookReceiver {
     return typeof addr === 'object' && addr ? addr.port : this.port;
   }
 
+  /** @checks webhook-payload, webhook-signing, ADR-005 */
   receive(body: string, headers: Record<string, string>): void {
     const problems: string[] = [];
     let payload: Delivery['payload'];

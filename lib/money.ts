@@ -40,7 +40,10 @@ export function centimesOf(v: unknown): number | null {
   return null;
 }
 
-/** True for a finite number with at most two decimal places: the `mad` format. */
+/**
+ * True for a finite number with at most two decimal places: the `mad` format.
+ * @rule ADR-021
+ */
 export function isMad(v: unknown): boolean {
   return typeof v === 'number' && centimesFromNumber(v) !== null;
 }

@@ -183,6 +183,7 @@ describe('A2 / A3 verification and checkout', () => {
     }
   });
 
+  /** @checks redirect-return, ADR-017 */
   it('SDK: session summary, payment intent on allowed origins only, simulate with redirect back', async () => {
     const tok = (await api('POST', '/api/v1/public/sessions', { headers: k(K1), json: sessionBodyV1() })).body.token;
     const st = { 'X-Session-Token': tok };

@@ -304,6 +304,7 @@ describe('modes and keys (ADR-020)', () => {
       await p.close();
     }
   });
+  /** @checks b1-merchant-inactive, b1-credit-limit */
   it('422 MERCHANT_INACTIVE and CREDIT_LIMIT_EXCEEDED from merchant config', async () => {
     const { s: p, api: a } = await server({
       merchants: [

@@ -69,7 +69,10 @@ export class Core {
     return m;
   }
 
-  /** The outbox record of `event` for `tx`, to be written with the state change. */
+  /**
+   * The outbox record of `event` for `tx`, to be written with the state change.
+   * @rule webhook-events
+   */
   eventChange(event: WebhookEventName, tx: TransactionRecord, nowMs: number): Change {
     const m = this.merchantOf(tx);
     const ev = buildOutboxEvent(event, tx, this.view(m), nowMs, this.merchantState(m.id).endpointEnabled, generateMessageId(new Date(nowMs)));

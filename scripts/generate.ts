@@ -5,6 +5,7 @@
  *   generated/v<n>/client.ts      a typed openapi-fetch client factory for Variant n
  *   generated/contract.ts         the contract's machine-readable facts (state machine, errors, limits)
  *   generated/index.ts            entry point
+ *   spec/RULES.md                 the rule index (scripts/lib/rules.ts)
  * `--check` writes nothing and exits 1 listing every file that regenerating would change.
  */
 import { mkdir, readFile, writeFile, readdir } from 'node:fs/promises';
@@ -12,6 +13,7 @@ import path from 'node:path';
 import openapiTS, { astToString } from 'openapi-typescript';
 import YAML from 'yaml';
 import { GENERATED_DIR, ROOT } from './lib/paths.ts';
+import { RULES_INDEX, renderRuleIndex } from './lib/rules.ts';
 import { bundleApi, listApis, type Variant } from './lib/spec.ts';
 import {
   amountRange,
@@ -160,6 +162,8 @@ export async function staleGenerated(): Promise<string[]> {
     if (current !== content) stale.push(rel);
   }
   for (const rel of await listExisting(GENERATED_DIR)) if (!files.has(rel)) stale.push(`${rel} (not generated any more)`);
+  const rules = await readFile(RULES_INDEX, 'utf8').catch(() => null);
+  if (rules !== (await renderRuleIndex(HEADER_LINES))) stale.push(path.relative(GENERATED_DIR, RULES_INDEX));
   return stale.sort();
 }
 
@@ -179,7 +183,8 @@ async function main(): Promise<void> {
     await mkdir(path.dirname(target), { recursive: true });
     await writeFile(target, content);
   }
-  console.log(`generated ${files.size} files in ${path.relative(ROOT, GENERATED_DIR)}/`);
+  await writeFile(RULES_INDEX, await renderRuleIndex(HEADER_LINES));
+  console.log(`generated ${files.size} files in ${path.relative(ROOT, GENERATED_DIR)}/ and ${path.relative(ROOT, RULES_INDEX)}`);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await main();

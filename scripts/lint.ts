@@ -4,9 +4,10 @@
  *  2. spec/asyncapi.yaml parsed and validated by @asyncapi/parser (informational hints aside);
  *  3. the consistency checks of scripts/lib/consistency.ts, and the one-fact-one-place checks
  *     of scripts/lib/facts.ts (every copy of a fact that a tool needs agrees with the fact);
- *  4. generated/ up to date with spec/ (what `npm run generate` would write);
- *  5. the OpenAPI `links` name existing operations and parameters (scripts/lib/links.ts);
- *  6. the version gate (scripts/diff/gate.ts): against the merge base with `main`, `info.version`
+ *  4. the rule index (scripts/lib/rules.ts): every rule stated in spec/, enforced by one function, checked;
+ *  5. generated/ and spec/RULES.md up to date with spec/ (what `npm run generate` would write);
+ *  6. the OpenAPI `links` name existing operations and parameters (scripts/lib/links.ts);
+ *  7. the version gate (scripts/diff/gate.ts): against the merge base with `main`, `info.version`
  *     bumped to match the changes, CHANGELOG.md's section written, no stale mention of removed names.
  */
 import { spawnSync } from 'node:child_process';
@@ -32,6 +33,7 @@ import {
 import { staleGenerated } from './generate.ts';
 import { checkLinks } from './lib/links.ts';
 import { versionGate } from './diff/gate.ts';
+import { ruleProblems } from './lib/rules.ts';
 
 const INFO = 2; // Spectral severities: 0 error, 1 warning, 2 information, 3 hint
 
@@ -89,6 +91,10 @@ export async function lintContract(log: (line: string) => void = console.log): P
   consistency.push(...(await checkFactStatementsInSpec()));
   log(`consistency (webhooks ↔ AsyncAPI, state machine, error examples, 400 on every operation, copies of each fact, decisions, extensions, links): ${consistency.length} problems`);
   problems.push(...consistency);
+
+  const rules = await ruleProblems();
+  log(`rule index (spec/rules.yaml + DECISIONS.md: a place in spec/, one enforcing function, a check): ${rules.length} problems`);
+  problems.push(...rules);
 
   const stale = await staleGenerated();
   log(`generated/ up to date: ${stale.length === 0 ? 'yes' : `no (${stale.join(', ')})`}`);

@@ -9,6 +9,7 @@ import { pick } from '../model.ts';
 
 export type AdvanceTarget = 'seconds' | 'just-before-expiry' | 'at-expiry' | 'past-token-lifetime' | 'past-rate-window';
 
+/** @checks expiry, ADR-010, ADR-020 */
 export class AdvanceClock implements Cmd {
   constructor(readonly target: AdvanceTarget, readonly seconds: number, readonly idx: number) {}
   check(m: Readonly<Model>): boolean {

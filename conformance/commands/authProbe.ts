@@ -5,6 +5,7 @@ import { pick, refusal } from '../model.ts';
 
 export type AuthOp = 'createPartnerTransaction' | 'getPartnerTransaction' | 'getPartnerTransactionByVendorReference' | 'cancelPartnerTransactionByVendorReference' | 'createSession' | 'verifyTransaction' | 'sandboxGetClock' | 'sandboxConfirmTransaction' | 'sandboxCancelTransaction' | 'sandboxCompleteTransaction' | 'sandboxPaySession' | 'sandboxAdvanceClock';
 
+/** @checks auth-api-key */
 export class AuthProbe implements Cmd {
   constructor(readonly op: AuthOp, readonly mode: 'missing' | 'wrong' | 'wrong-header-name', readonly idx: number) {}
   check(m: Readonly<Model>): boolean {

@@ -4,6 +4,7 @@ import { refusal } from '../model.ts';
 
 export type ParamOp = 'getTransactionStatusBySessionToken' | 'getPartnerTransaction' | 'getPartnerTransactionByVendorReference' | 'cancelPartnerTransactionByVendorReference' | 'verifyTransaction' | 'sandboxConfirmTransaction' | 'sandboxCancelTransaction' | 'sandboxCompleteTransaction';
 
+/** @checks ADR-011 */
 export class BadParameter implements Cmd {
   constructor(readonly op: ParamOp, readonly value: string) {}
   check(m: Readonly<Model>): boolean {

@@ -5,6 +5,7 @@ import { rejectionOf, transitionsOf } from '../spec.ts';
 
 const OP = 'cancelPartnerTransactionByVendorReference';
 
+/** @checks b4-only-pending */
 export class CancelTransaction implements Cmd {
   constructor(readonly otherMerchant: boolean, readonly idx: number) {}
   check(m: Readonly<Model>): boolean {

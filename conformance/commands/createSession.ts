@@ -36,6 +36,7 @@ export async function sendSession(m: Model, w: World, body: Json): Promise<'limi
   return 'created';
 }
 
+/** @checks a1-required-fields, amount-range, a1-currency, a1-items, amount-consistency, a1-session-response, ADR-012 */
 export class CreateSession implements Cmd {
   constructor(readonly body: Json, readonly label: string) {}
   check(): boolean {

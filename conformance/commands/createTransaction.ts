@@ -7,6 +7,7 @@ import type { Who } from '../world.ts';
 type Json = Record<string, unknown>;
 export type RefMode = 'fresh' | 'none' | 'reuse-own' | 'reuse-other-merchant';
 
+/** @checks b1-validation, vendor-reference-unique, ADR-002, ADR-021 */
 export class CreateTransaction implements Cmd {
   constructor(readonly body: Json, readonly label: string, readonly who: Who, readonly ref: RefMode, readonly idx: number) {}
   check(): boolean {

@@ -5,6 +5,7 @@ import { rejectionOf, transitionsOf } from '../spec.ts';
 
 export type ActionOp = 'sandboxConfirmTransaction' | 'sandboxCancelTransaction' | 'sandboxCompleteTransaction';
 
+/** @checks state-transitions, ADR-009 */
 export class CustomerAction implements Cmd {
   constructor(readonly op: ActionOp, readonly idx: number) {}
   check(m: Readonly<Model>): boolean {

@@ -6,6 +6,7 @@ import { checkRecord, pick, refusal, sameNotFound } from '../model.ts';
 export type ReadBy = 'id' | 'vendorReference';
 export type ReadKey = 'own' | 'other-merchant' | 'missing';
 
+/** @checks ownership, partner-record */
 export class GetTransaction implements Cmd {
   constructor(readonly by: ReadBy, readonly key: ReadKey, readonly idx: number) {}
   check(m: Readonly<Model>): boolean {

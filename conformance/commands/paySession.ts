@@ -7,6 +7,7 @@ import type { Tx } from '../world.ts';
 type Json = Record<string, unknown>;
 const OP = 'sandboxPaySession';
 
+/** @checks checkout-test-mode, ADR-014, ADR-019 */
 export class PaySession implements Cmd {
   constructor(readonly idx: number, readonly outcome: 'success' | 'failed', readonly token: 'own' | 'unknown' | 'other-merchant') {}
   check(m: Readonly<Model>): boolean {

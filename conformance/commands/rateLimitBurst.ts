@@ -4,6 +4,7 @@ import { sendSession } from './createSession.ts';
 
 type Json = Record<string, unknown>;
 
+/** @checks a1-rate-limit, ADR-006 */
 export class RateLimitBurst implements Cmd {
   constructor(readonly body: Json) {}
   check(m: Readonly<Model>): boolean {

@@ -4,6 +4,7 @@ import { errorOf, pick, refusal } from '../model.ts';
 
 export type QueryOp = 'getPartnerTransaction' | 'sandboxGetClock';
 
+/** @checks ADR-022 */
 export class UnknownQuery implements Cmd {
   constructor(readonly op: QueryOp, readonly name: string, readonly idx: number) {}
   check(m: Readonly<Model>): boolean {

@@ -7,6 +7,7 @@ import type { Status } from '../world.ts';
 
 const OP = 'verifyTransaction';
 
+/** @checks a3-verification */
 export class VerifyByKey implements Cmd {
   constructor(readonly idx: number, readonly otherMerchant: boolean) {}
   check(m: Readonly<Model>): boolean {

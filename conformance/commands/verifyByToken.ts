@@ -8,6 +8,7 @@ import type { Status } from '../world.ts';
 
 const OP = 'getTransactionStatusBySessionToken';
 
+/** @checks token-lifetime, token-own-transaction, a2-status-record, ADR-008 */
 export class VerifyByToken implements Cmd {
   constructor(readonly idx: number, readonly token: 'own' | 'other-session' | 'garbage' | 'missing-transaction') {}
   check(m: Readonly<Model>): boolean {

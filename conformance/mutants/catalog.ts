@@ -208,4 +208,41 @@ export const mutants: Mutant[] = [
       return withJson(res, { ...rec, totalAmount: String(rec.totalAmount) });
     },
   },
+  {
+    name: 'cancel by transaction id offered',
+    profile: 'core',
+    async onRequest(req, ctx) {
+      const m = /^\/api\/v1\/public\/partner\/transactions\/([0-9a-f-]{36})\/cancel$/.exec(req.path);
+      if (!m || (req.method !== 'PUT' && req.method !== 'POST')) return undefined;
+      const cur = await ctx.forward({ method: 'GET', path: `/api/v1/public/partner/transactions/${m[1]}`, headers: req.headers, body: '' });
+      if (cur.status !== 200) return undefined;
+      const rec = json(cur);
+      if (rec.vendorReference) return ctx.forward({ method: 'PUT', path: `/api/v1/public/partner/transactions/vendor/${encodeURIComponent(String(rec.vendorReference))}/cancel`, headers: req.headers, body: '' });
+      return withJson(cur, { ...rec, status: 'CANCELED', updatedAt: now() }, 200);
+    },
+  },
+  {
+    name: 'confirmation SMS not sent',
+    profile: 'sandbox',
+    onResponse(req, res) {
+      if (!/^\/api\/v1\/sandbox\/sms(\?|$)/.test(req.path) || res.status !== 200) return Promise.resolve(res);
+      return Promise.resolve(withJson(res, { ...json(res), data: [] }));
+    },
+  },
+  {
+    name: 'A2 dates in UTC+1, not UTC',
+    profile: 'sandbox',
+    onResponse(req, res) {
+      if (!A2.test(req.path) || res.status !== 200) return Promise.resolve(res);
+      const rec = json(res) as { created_at: string; updated_at: string };
+      const shift = (d: string): string => {
+        const m = /^(\d{2})\/(\d{2})\/(\d{2}) (\d{2}):(\d{2}):(\d{2})$/.exec(d);
+        if (!m) return d;
+        const t = new Date(Date.UTC(2000 + Number(m[3]), Number(m[2]) - 1, Number(m[1]), Number(m[4]), Number(m[5]), Number(m[6])) + 3600e3);
+        const p = (n: number) => String(n).padStart(2, '0');
+        return `${p(t.getUTCDate())}/${p(t.getUTCMonth() + 1)}/${p(t.getUTCFullYear() % 100)} ${p(t.getUTCHours())}:${p(t.getUTCMinutes())}:${p(t.getUTCSeconds())}`;
+      };
+      return Promise.resolve(withJson(res, { ...rec, created_at: shift(rec.created_at), updated_at: shift(rec.updated_at) }));
+    },
+  },
 ];

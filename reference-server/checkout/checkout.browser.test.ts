@@ -155,6 +155,7 @@ describe('Variant 2 redirect flow, end to end', () => {
 });
 
 describe('Variant 2 popup flow (deprecated)', () => {
+  /** @checks sdk-popup-callback */
   it('completed: PaymentCallback gets payment_flow_completed with transaction_id; deprecation warned once; foreign messages ignored', async () => {
     const { context, page, console: lines } = await open();
     await toPayPage(page, 2, { flow: 'popup' });
@@ -199,6 +200,7 @@ describe('Variant 2 popup flow (deprecated)', () => {
   });
 
   for (const reason of ['user_cancelled', 'popup_closed', 'overlay_close'] as const) {
+    /** @checks sdk-popup-callback */
     it(`cancelled: reason ${reason}, overlay hidden, button re-enabled`, async () => {
       const { context, page } = await open();
       await toPayPage(page, 2, { flow: 'popup' });
@@ -215,6 +217,7 @@ describe('Variant 2 popup flow (deprecated)', () => {
     });
   }
 
+  /** @checks sdk-popup-blocked */
   it('a blocked popup: alert "Popup blocked. Please allow popups for this site." and the overlay hidden', async () => {
     const blocking = await chromium.launch({ ...CHROMIUM, ignoreDefaultArgs: ['--disable-popup-blocking'] });
     try {
@@ -237,6 +240,7 @@ describe('Variant 2 popup flow (deprecated)', () => {
     }
   });
 
+  /** @checks sdk-intent-failed */
   it('a failed payment intent: alert "Payment failed: Payment intent creation failed: 401 - …", popup closed, button re-enabled', async () => {
     const { context, page, dialogs } = await open();
     await toPayPage(page, 2, { flow: 'popup' });
@@ -291,6 +295,7 @@ describe('Variant 1 quick-start', () => {
 });
 
 describe('SDK errors, serving and CSP', () => {
+  /** @checks sdk-init-first, sdk-container-not-found, sdk-session-token-required */
   it('throws exactly the seed\'s messages', async () => {
     const { context, page } = await open();
     await page.goto(`${base}/demo`);

@@ -15,6 +15,7 @@ export interface AmountConsistencyRule {
 /**
  * Seed rule (A1 limits, "total equals sum of price x quantity"; 400 AMOUNT_MISMATCH):
  * `body[total]` equals Σ price × quantity over `body[lines]`, compared in centimes.
+ * @rule amount-consistency
  */
 export function checkAmountConsistency(rule: AmountConsistencyRule, body: Record<string, unknown>): Rejection | null {
   const total = centimesOf(body[rule.total]);

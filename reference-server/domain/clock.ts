@@ -25,7 +25,10 @@ export class ManualClock implements Clock {
   }
 }
 
-/** Per-merchant time: base + offset, never below the last value returned for that merchant. */
+/**
+ * Per-merchant time: base + offset, never below the last value returned for that merchant.
+ * @rule ADR-020
+ */
 export class MerchantTime {
   private readonly last = new Map<string, number>();
   constructor(
@@ -46,7 +49,10 @@ export function iso(ms: number): string {
   return new Date(ms).toISOString();
 }
 
-/** `DD/MM/YY HH:MM:SS` in UTC (ADR-007). */
+/**
+ * `DD/MM/YY HH:MM:SS` in UTC (ADR-007).
+ * @rule ADR-007
+ */
 export function localDateTime(ms: number): string {
   const d = new Date(ms);
   const p = (n: number) => String(n).padStart(2, '0');

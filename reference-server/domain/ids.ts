@@ -9,7 +9,10 @@ function pick(alphabet: string, n: number): string {
   for (let i = 0; i < n; i++) s += alphabet[randomInt(alphabet.length)];
   return s;
 }
-/** `ORD-` + 10 of `0-9A-Z` (ADR-011). */
+/**
+ * `ORD-` + 10 of `0-9A-Z` (ADR-011).
+ * @rule ADR-011
+ */
 export const orderReference = (): string => `ORD-${pick(ALNUM36, 10)}`;
 export const sessionToken = (test: boolean): string => `st_${test ? 'test' : 'live'}_${randomBytes(16).toString('hex')}`;
 export const sessionId = (test: boolean): string => `cs_${test ? 'test' : 'live'}_${randomBytes(12).toString('hex')}`;

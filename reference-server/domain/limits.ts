@@ -6,7 +6,10 @@ import type { Rejection, Status } from './types.ts';
 const RANGE_MIN = centimesOf(amountRange.minimum)!;
 const RANGE_MAX = centimesOf(amountRange.maximum)!;
 
-/** Seed rule (B1 422, "inactive merchant"): an inactive merchant creates no transaction. */
+/**
+ * Seed rule (B1 422, "inactive merchant"): an inactive merchant creates no transaction.
+ * @rule b1-merchant-inactive
+ */
 export function checkMerchantActive(active: boolean): Rejection | null {
   return active ? null : { code: 'MERCHANT_INACTIVE', message: 'Merchant account is not active' };
 }
@@ -14,6 +17,7 @@ export function checkMerchantActive(active: boolean): Rejection | null {
 /**
  * Seed rule (A1 amount range; B1 422 "amount limits"): an amount lies within the one
  * `x-amount-range` of the spec (ADR-006), bounds included. A value that is not an amount is outside.
+ * @rule amount-range
  */
 export function isInAmountRange(value: unknown): boolean {
   const c = centimesOf(value);
@@ -28,6 +32,7 @@ function holdsCredit(status: Status): boolean {
 /**
  * Seed rule (B1 422, "credit limit"): the merchant's open transactions (PENDING or APPROVED,
  * read as they are now) plus the new amount stay within its credit limit.
+ * @rule b1-credit-limit
  */
 export function checkCreditLimit(
   open: Iterable<{ status: Status; totalCentimes: number }>,

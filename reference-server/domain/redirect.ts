@@ -45,7 +45,10 @@ export function isAllowedOrigin(origin: string, allowed: readonly string[], sand
   return allowedScheme(u, sandbox) && allowed.includes(o);
 }
 
-/** `redirect_url` with `status` and (when any) `transaction_id` added. */
+/**
+ * `redirect_url` with `status` and (when any) `transaction_id` added.
+ * @rule redirect-return
+ */
 export function withRedirectParams(url: string, status: string, transactionId: string | null): string {
   const u = new URL(url);
   u.searchParams.set('status', status);

@@ -70,6 +70,7 @@ function rejectionMessage(code: string, from: Status): string {
  * What `operationId` does to a transaction in status `from` (null: creation). The first
  * transition of that trigger whose `from` matches and whose guard holds wins; when none
  * matches but the spec lists a rejection, the rejection's status and code.
+ * @rule state-transitions, b4-only-pending, ADR-009
  */
 export function attempt(operationId: string, from: Status | null, ctx: GuardContext): Outcome {
   let guardFailed: TransitionId | null = null;
@@ -102,7 +103,10 @@ export const EXPIRY = {
   emits: (clockTransition.emits ?? null) as WebhookEventName | null,
 };
 
-/** True when time has moved a transaction past its window: it must read as EXPIRED now. */
+/**
+ * True when time has moved a transaction past its window: it must read as EXPIRED now.
+ * @rule ADR-010
+ */
 export function isDueToExpire(status: Status, now: number, expiresAt: number): boolean {
   return EXPIRY.from.includes(status) && GUARDS[EXPIRY.id]({ now, expiresAt });
 }

@@ -27,6 +27,7 @@ export interface NewTransaction {
  * Seed rules (transaction life cycle; ADR-011 order references): a new transaction starts in
  * the status of its creation transition, gets an `ORD-` order reference, and must be
  * confirmed or paid before `createdAt + payment window`, when it expires.
+ * @rule b1-created-record
  */
 export function newTransaction(t: NewTransaction): TransactionRecord {
   const created = attempt(t.createdBy, null, { now: t.nowMs });

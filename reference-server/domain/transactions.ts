@@ -19,7 +19,10 @@ export interface MerchantView {
   webhookSecret: string | null;
 }
 
-/** The webhook body of `event` for `tx` (already in its new status), sent at `sentAtMs`. */
+/**
+ * The webhook body of `event` for `tx` (already in its new status), sent at `sentAtMs`.
+ * @rule webhook-payload, ADR-003
+ */
 export function buildWebhookPayload(event: WebhookEventName, tx: TransactionRecord, merchant: MerchantView, sentAtMs: number): WebhookPayload {
   const base = {
     id: tx.id,
@@ -89,6 +92,7 @@ export function applyOperation(operationId: string, tx: TransactionRecord, nowMs
  * Lazy expiry: a transaction whose window has passed is EXPIRED from the instant
  * `createdAt + window`, whether or not anything looked at it then. Returns the expired
  * record, or null when nothing changes.
+ * @rule expiry
  */
 export function expireIfDue(tx: TransactionRecord, nowMs: number): TransactionRecord | null {
   const expiresAt = Date.parse(tx.expiresAt);
@@ -97,12 +101,18 @@ export function expireIfDue(tx: TransactionRecord, nowMs: number): TransactionRe
 }
 export const expiryEvent = EXPIRY.emits;
 
-/** ADR-008: A2/A3 report only APPROVED, PENDING, CANCELED (`x-reported-as`, generated `checkoutStatusOf`). */
+/**
+ * ADR-008: A2/A3 report only APPROVED, PENDING, CANCELED (`x-reported-as`, generated `checkoutStatusOf`).
+ * @rule ADR-008
+ */
 export function checkoutStatus(s: Status): CheckoutStatus {
   return checkoutStatusOf[s];
 }
 
-/** The `PartnerTransaction` record. */
+/**
+ * The `PartnerTransaction` record.
+ * @rule partner-record, ADR-013
+ */
 export function partnerView(tx: TransactionRecord, merchant: MerchantView) {
   return {
     id: tx.id,
@@ -127,7 +137,10 @@ export function partnerView(tx: TransactionRecord, merchant: MerchantView) {
   };
 }
 
-/** The `TransactionStatusRecord` of A2 (dates per ADR-007; updated_at = created_at before any change). */
+/**
+ * The `TransactionStatusRecord` of A2 (dates per ADR-007; updated_at = created_at before any change).
+ * @rule a2-status-record
+ */
 export function statusRecordView(tx: TransactionRecord, merchant: MerchantView) {
   const created = Date.parse(tx.createdAt);
   return {
@@ -144,12 +157,18 @@ export function statusRecordView(tx: TransactionRecord, merchant: MerchantView) 
   };
 }
 
-/** The `TransactionVerification` of A3. */
+/**
+ * The `TransactionVerification` of A3.
+ * @rule a3-verification
+ */
 export function verificationView(tx: TransactionRecord) {
   return { id: tx.id, status: checkoutStatus(tx.status), amount: centimesToNumber(tx.totalCentimes), currency: tx.currency };
 }
 
-/** The confirmation SMS text. */
+/**
+ * The confirmation SMS text.
+ * @rule confirmation-sms
+ */
 export function confirmationSms(merchantName: string, tx: TransactionRecord, windowSeconds: number): string {
   const win = windowSeconds % 60 === 0 ? `${windowSeconds / 60} minutes` : `${windowSeconds} seconds`;
   return `${merchantName}: confirm your payment of ${formatCentimes(tx.totalCentimes)} MAD (${tx.orderReference}) within ${win}.`;

@@ -14,6 +14,11 @@ import { merchantNow, ownTransaction, readFresh, refuse, specRule } from './comm
 import type { Handler } from './context.ts';
 
 export const checkoutHandlers: Record<string, Handler> = {
+  /**
+   * A1: stores the session (token digest only) and answers the variant's shape: `token`/`expiresAt`
+   * (Variant 1) or `session_token`/`expires_in`/`session_id` (Variant 2).
+   * @rule a1-session-response
+   */
   async createSession(core, ctx) {
     checkAmountRange(ctx.doc, ctx.op.requestSchema, ctx.body, false);
     const rule = specRule<AmountConsistencyRule>(ctx, [], 'x-amount-consistency');

@@ -60,7 +60,10 @@ export async function readFresh(core: Core, tx: TransactionRecord): Promise<Tran
   return t;
 }
 
-/** A state change by `operationId` (B4 and the sandbox customer actions). */
+/**
+ * A state change by `operationId` (B4 and the sandbox customer actions).
+ * @rule ADR-004
+ */
 export async function transition(core: Core, operationId: string, tx0: TransactionRecord): Promise<TransactionRecord> {
   const now = core.now(tx0.merchantId);
   const changes: Change[] = [];

@@ -6,9 +6,9 @@ import { checkAmountConsistency, type AmountConsistencyRule } from '../domain/am
 import { checkCreditLimit, checkMerchantActive } from '../domain/limits.ts';
 import { checkAmountRange } from '../http/amount-range.ts';
 import { newTransaction } from '../domain/transaction-record.ts';
+import { checkVendorReferenceFree } from '../domain/vendor-reference.ts';
 import { confirmationSms, partnerView } from '../domain/transactions.ts';
 import type { Change, TransactionRecord } from '../domain/types.ts';
-import { ApiError } from '../http/errors.ts';
 import type { Core } from '../core.ts';
 import { merchantNow, ownByVendorReference, ownTransaction, readFresh, refuse, specRule, transition } from './common.ts';
 import type { Handler } from './context.ts';
@@ -34,9 +34,8 @@ export const partnerHandlers: Record<string, Handler> = {
     refuse(checkMerchantActive(m.active));
     checkAmountRange(ctx.doc, ctx.op.requestSchema, ctx.body, true);
     const now = merchantNow(core, ctx);
-    if (body.vendorReference !== undefined && core.store.transactionByVendorReference(m.id, body.vendorReference)) {
-      throw new ApiError('DUPLICATE_VENDOR_REFERENCE', `vendorReference ${body.vendorReference} already exists for this merchant`);
-    }
+    const sameReference = body.vendorReference === undefined ? undefined : core.store.transactionByVendorReference(m.id, body.vendorReference);
+    refuse(checkVendorReferenceFree(body.vendorReference, sameReference));
     const changes: Change[] = [];
     if (m.creditLimitCentimes !== null) {
       const over = checkCreditLimit(currentTransactions(core, m.id, now, changes), total, m.creditLimitCentimes);

@@ -17,6 +17,7 @@ const SANDBOX_TEST_PHONE = '212600000000';
  * Pays `session` through `intent` (written too when `newIntent`): creates its checkout
  * transaction on the first payment, then `success` approves it and `failed` leaves it
  * PENDING; a transaction no longer PENDING is refused as the state machine says.
+ * @rule checkout-test-mode, ADR-014, ADR-019
  */
 export async function paySession(
   core: Core,

@@ -34,6 +34,11 @@ export const sdkHandlers: Record<string, Handler> = {
     };
   },
 
+  /**
+   * A payment intent; `redirect_url` and the popup's `origin` must be on the merchant's allowed
+   * origins (400 INVALID_REDIRECT_URL otherwise).
+   * @rule ADR-017
+   */
   async sdkCreatePaymentIntent(core, ctx) {
     const s = ctx.session!;
     const body = (ctx.body ?? {}) as { redirect_url?: string; flow?: 'redirect' | 'popup' | 'button'; locale?: 'en' | 'fr' | 'ar'; origin?: string };

@@ -1,10 +1,10 @@
 /**
  * The amount range (`x-amount-range`, ADR-006) on the server: one answer for an amount outside
- * it, whoever notices. Variant 1's `total` carries a JSON Schema `minimum`/`maximum` copy, so
- * express-openapi-validator notices first and `rangeAnswerForValidation` rewrites its failure;
- * Variant 2's decimal-string `total` passes the schema (its pattern checks only the form) and
- * `checkAmountRange` notices after validation. B1's range is a business rule (`x-business-rule`,
- * 422), checked by the same function. The text comes from `generated/` (`amountRange.rule`).
+ * it, from one check. Variant 1's `total` carries a JSON Schema `minimum`/`maximum` copy, which
+ * the validator is not given (`withoutRangeCopies`); Variant 2's decimal-string `total` has only
+ * a pattern. So `checkAmountRange` decides after validation in both variants; B1's range is a
+ * business rule (`x-business-rule`, 422), checked by the same function. The text comes from
+ * `generated/` (`amountRange.rule`).
  */
 import { amountRange, type ErrorCode } from '../../generated/contract.ts';
 import { isInAmountRange } from '../domain/limits.ts';
@@ -39,18 +39,19 @@ export function checkAmountRange(doc: Json, requestSchema: Json | null, body: un
 }
 
 /**
- * The answer for a validator failure that is the amount range: the first failure is a
- * `minimum`/`maximum` of a top-level body property carrying `x-amount-range`. Otherwise null.
+ * `doc` for express-openapi-validator: without the JSON Schema `minimum`/`maximum` that copy
+ * `x-amount-range` next to it (Variant 1's `total`), so that the range has one enforcer,
+ * `checkAmountRange` (through `isInAmountRange`), in every variant. The copies stay in the
+ * spec for client-side validators; `npm run lint` checks they agree with the range.
  */
-export function rangeAnswerForValidation(
-  doc: Json,
-  requestSchema: Json | null,
-  first: { path?: string; errorCode?: string } | undefined,
-  code: ErrorCode,
-): ApiError | null {
-  const m = /^\/body\/([^/]+)$/.exec(first?.path ?? '');
-  if (!m || !requestSchema || !/^(minimum|maximum)\./.test(first?.errorCode ?? '')) return null;
-  const property = m[1]!.replace(/~1/g, '/').replace(/~0/g, '~');
-  if (nearestExtension(doc, requestSchema, [property], 'x-amount-range') === undefined) return null;
-  return outOfRange(code, property, true);
+export function withoutRangeCopies(doc: Json): Json {
+  const strip = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(strip);
+    if (!node || typeof node !== 'object') return node;
+    const out: Json = {};
+    const ranged = 'x-amount-range' in node;
+    for (const [k, v] of Object.entries(node)) if (!(ranged && (k === 'minimum' || k === 'maximum'))) out[k] = strip(v);
+    return out;
+  };
+  return strip(doc) as Json;
 }

@@ -46,6 +46,10 @@ export function createAuthenticator(core: Core): Authenticator {
   });
 
   return {
+    /**
+     * 401 INVALID_API_KEY for a missing, repeated, unknown or wrong-mode key.
+     * @rule auth-api-key
+     */
     key(req, auth) {
       const values = headerValues(req, auth.header);
       if (values.length === 0) throw invalidKey(`Missing API key: send it in the ${auth.title} header`);

@@ -2,7 +2,6 @@
 import type express from 'express';
 import { errorCatalog, maxBodyBytes, type ErrorCode } from '../../generated/contract.ts';
 import type { Ctx } from '../handlers/context.ts';
-import { rangeAnswerForValidation } from './amount-range.ts';
 import { nearestExtension } from './operations.ts';
 
 export interface ErrorDetail {
@@ -10,6 +9,10 @@ export interface ErrorDetail {
   message: string;
 }
 
+/**
+ * A declared refusal: its code's one status (`x-status`) and the one body `{ error: { code, message } }`.
+ * @rule error-shape, ADR-001
+ */
 export class ApiError extends Error {
   readonly status: number;
   constructor(
@@ -60,6 +63,7 @@ interface ValidatorError {
 /**
  * Maps any error to the declared answer, or null for a genuine server problem. A failing
  * body field answers the `x-error-code` of the nearest schema that declares one.
+ * @rule a1-required-fields, a1-currency, a1-items, b1-validation, ADR-002, ADR-012
  */
 export function mapError(err: unknown, ctx: Ctx | undefined): ApiError | null {
   if (err instanceof ApiError) return err.code === 'INTERNAL_ERROR' ? null : err;
@@ -96,7 +100,7 @@ export function mapError(err: unknown, ctx: Ctx | undefined): ApiError | null {
   }
   const head = details[0];
   const message = head ? `${head.path.replace(/^\//, '').replace(/\//g, '.') || 'request body'} ${head.message}` : (e.message ?? 'Invalid request');
-  return rangeAnswerForValidation(ctx?.doc ?? {}, ctx?.op.requestSchema ?? null, e.errors[0], code) ?? new ApiError(code, message, details);
+  return new ApiError(code, message, details);
 }
 
 /** The 413 answer, its message stating `x-max-body-bytes` in kB as the spec's example does (lint checks the example). */
@@ -104,7 +108,10 @@ export function payloadTooLarge(): ApiError {
   return new ApiError('PAYLOAD_TOO_LARGE', `Request body exceeds ${maxBodyBytes / 1024} kB`);
 }
 
-/** The JSON 404 of a request that matched no operation and no mounted route. */
+/**
+ * The JSON 404 of a request that matched no operation and no mounted route.
+ * @rule ADR-016
+ */
 export function routeNotFound(req: express.Request, res: express.Response): void {
   sendError(res, new ApiError('ROUTE_NOT_FOUND', `No operation ${req.method} ${req.path}`));
 }

@@ -7,6 +7,10 @@ import type { RateLimit } from './operations.ts';
 /** Counts a request of `merchant` against `rl`, sets the RateLimit headers, throws 429 over the limit. */
 export type RateLimiter = (res: express.Response, merchant: MerchantConfig, rl: RateLimit) => void;
 
+/**
+ * The limiter of operations with `x-rate-limit` (A1): fixed windows per merchant key, from its first request.
+ * @rule a1-rate-limit, ADR-006
+ */
 export function createRateLimiter(now: (merchantId: string) => number): RateLimiter {
   const windows = new Map<string, { start: number; count: number }>();
   return (res, merchant, rl) => {

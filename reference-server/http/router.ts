@@ -18,6 +18,7 @@ import type { SessionRecord } from '../domain/types.ts';
 import type { Ctx } from '../handlers/context.ts';
 import { handlers } from '../handlers/index.ts';
 import type { Authenticator } from './auth.ts';
+import { withoutRangeCopies } from './amount-range.ts';
 import { readJsonBody } from './body.ts';
 import { ApiError, invalidToken } from './errors.ts';
 import { buildOperations, type OperationInfo } from './operations.ts';
@@ -135,7 +136,11 @@ function declaresMultipart(doc: Json): boolean {
   return false;
 }
 
-/** Variant `v`'s operations, each bound to its validator steps and its handler. */
+/**
+ * Variant `v`'s operations, each bound to its validator steps (undeclared query parameters refused)
+ * and its handler.
+ * @rule ADR-022
+ */
 export async function buildVariantApi(core: Core, v: Variant): Promise<VariantApi> {
   const store = core.store;
   const doc = loadBundledDocument(v);
@@ -144,7 +149,7 @@ export async function buildVariantApi(core: Core, v: Variant): Promise<VariantAp
   // before the validator runs), so the validator's multer stage would only pass every
   // request on; it is left out. Checked here so a multipart operation cannot slip by.
   if (declaresMultipart(doc)) throw new Error(`variant ${v}: a multipart request body needs the validator's fileUploader`);
-  const validator = await createOperationValidator(doc, ops, {
+  const validator = await createOperationValidator(withoutRangeCopies(doc), ops, {
     validateRequests: { allowUnknownQueryParameters: false, coerceTypes: false },
     validateResponses: true,
     formats: { mad: { type: 'number', validate: (x: number) => isMad(x) } },

@@ -102,6 +102,7 @@ export interface OperationValidator {
   checkResponse(req: express.Request, res: express.Response, body: unknown): unknown;
 }
 
+/** express-openapi-validator bound to each operation: request and response validation. */
 export async function createOperationValidator(doc: Json, ops: OperationInfo[], options: ValidatorOptions): Promise<OperationValidator> {
   const lib = loadLibrary();
   // The constructor normalises the options exactly as `middleware()` does (ajv options, formats, defaults).

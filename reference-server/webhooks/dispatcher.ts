@@ -51,6 +51,7 @@ if (RETRY.followRedirects !== false) throw new Error('the contract asks to follo
 /**
  * Delay in ms before the next attempt after `attemptsMade` attempts failed, or null when the
  * schedule is exhausted. `random` in [0,1) gives the jitter.
+ * @rule webhook-retries
  */
 export function retryDelayMs(attemptsMade: number, options: { mode: WebhookMode; compression: number; random: () => number }): number | null {
   if (attemptsMade >= RETRY_DELAYS_SECONDS.length) return null;
@@ -70,6 +71,11 @@ export function parseRetryAfter(value: string | string[] | undefined, nowMs: num
   return Math.max(0, at - nowMs);
 }
 
+/**
+ * The delivery engine: signed attempts on the `x-webhook-delivery` schedule, timeout, no redirects,
+ * `Retry-After`, 410 disables the endpoint.
+ * @rule ADR-005
+ */
 export function createWebhookDispatcher(deps: WebhookDispatcherDeps): WebhookDispatcher {
   const { repository, merchants, clock, mode } = deps;
   const concurrency = deps.concurrency ?? 8;

@@ -86,7 +86,10 @@ export function sign(secret: string, id: string, timestamp: number, body: string
   return `v1,${mac}`;
 }
 
-/** The three headers of one attempt, signed afresh at `nowMs` (wall-clock milliseconds). */
+/**
+ * The three headers of one attempt, signed afresh at `nowMs` (wall-clock milliseconds).
+ * @rule webhook-signing
+ */
 export function signHeaders(secret: string, id: string, body: string | Uint8Array, nowMs: number = Date.now()): SignedHeaders {
   const timestamp = Math.floor(nowMs / 1000);
   return {

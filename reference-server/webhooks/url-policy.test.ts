@@ -146,6 +146,7 @@ describe('classifyIp', () => {
   });
 });
 
+/** @checks ADR-018 */
 describe('checkWebhookUrl', () => {
   type Row = [url: string, sandbox: UrlRefusal | 'ok', production: UrlRefusal | 'ok'];
   const table: Row[] = [

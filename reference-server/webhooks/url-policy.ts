@@ -215,7 +215,10 @@ function stripBrackets(host: string): string {
   return host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
 }
 
-/** The literal check: when a merchant registers a URL and before each delivery attempt. */
+/**
+ * The literal check: when a merchant registers a URL and before each delivery attempt.
+ * @rule ADR-018
+ */
 export function checkWebhookUrl(input: string, mode: WebhookMode): UrlVerdict {
   if (typeof input !== 'string' || input.length === 0) return { ok: false, code: 'invalid_url', reason: 'webhook URL is empty' };
   if (input.length > MAX_WEBHOOK_URL_LENGTH) return { ok: false, code: 'invalid_url', reason: `webhook URL is longer than ${MAX_WEBHOOK_URL_LENGTH} characters` };

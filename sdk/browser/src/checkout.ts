@@ -1,12 +1,14 @@
 /**
  * One checkout, shared by both variants: the button, the payment intent, then the redirect to
- * the hosted page or the popup flow. The variant's entry point turns each Outcome into its own
- * events (Variant 1's `on` handlers, Variant 2's alerts and `PaymentCallback`).
+ * the hosted page or the popup flow. The two failures the SDK handles itself (a blocked popup, a
+ * failed payment intent) are alerted here; the variant's entry point turns each Outcome into its
+ * own events (Variant 1's `on` handlers, Variant 2's `PaymentCallback`).
  */
 import { encodeFragment, isCheckoutMessage, type Flow } from '../../../lib/checkout-protocol.ts';
 import type { Locale } from '../../../lib/i18n.ts';
 import { createIntent, fetchSession, IntentError, type PaymentIntent } from './api.ts';
 import { renderPayButton } from './button.ts';
+import { ERRORS } from './options.ts';
 import { showOverlay } from './overlay.ts';
 
 export interface CheckoutOptions {
@@ -44,8 +46,20 @@ export class Checkout {
 
   constructor(
     private readonly opts: CheckoutOptions,
-    private readonly onOutcome: (o: Outcome) => void,
+    private readonly report: (o: Outcome) => void,
   ) {}
+
+  /**
+   * Hands `o` to the variant, after the alert of a failure the SDK handles without throwing:
+   * a blocked popup (the overlay is already hidden) or a failed payment intent (the button is
+   * already re-enabled).
+   * @rule sdk-popup-blocked, sdk-intent-failed
+   */
+  private onOutcome(o: Outcome): void {
+    if (o.kind === 'blocked') window.alert(ERRORS.popupBlocked);
+    if (o.kind === 'intent_failed') window.alert(`Payment failed: ${o.error.message}`);
+    this.report(o);
+  }
 
   /** Renders the button with the 2x/3x/4x preview in `container`. */
   render(container: Element): void {

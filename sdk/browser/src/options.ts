@@ -33,7 +33,29 @@ export function resolveApiBase(explicit: unknown): string {
   return window.location.origin;
 }
 
-/** An element, or the first match of a selector; throws `Container not found` otherwise. */
+/**
+ * The checkout made by init; throws `Call init() first` before it.
+ * @rule sdk-init-first
+ */
+export function initialised<T>(checkout: T | null): T {
+  if (checkout === null) throw new Error(ERRORS.notInitialised);
+  return checkout;
+}
+
+/**
+ * The session token given to init (non-blank); throws `message` (the variant's wording of
+ * `session_token is required`) otherwise.
+ * @rule sdk-session-token-required
+ */
+export function requireSessionToken(token: unknown, message: string): string {
+  if (typeof token !== 'string' || token.trim() === '') throw new Error(message);
+  return token;
+}
+
+/**
+ * An element, or the first match of a selector; throws `Container not found` otherwise.
+ * @rule sdk-container-not-found
+ */
 export function resolveContainer(container: unknown): Element {
   if (typeof Element !== 'undefined' && container instanceof Element) return container;
   if (typeof container !== 'string' || container.length === 0) throw new Error(ERRORS.containerNotFound);
@@ -47,7 +69,10 @@ export function resolveContainer(container: unknown): Element {
   return found;
 }
 
-/** A supported locale; `en` (with a console warning for an unsupported value) otherwise. */
+/**
+ * A supported locale; `en` (with a console warning for an unsupported value) otherwise.
+ * @rule ADR-015
+ */
 export function resolveLocale(locale: unknown): Locale {
   if (locale === undefined || locale === null || locale === '') return 'en';
   if (isLocale(locale)) return locale;

@@ -4,7 +4,7 @@
  * in a popup. index.ts wraps these functions so that each returns `Service` for chaining.
  */
 import { Checkout, type Outcome } from './checkout.ts';
-import { ERRORS, resolveApiBase, resolveContainer, resolveLocale } from './options.ts';
+import { ERRORS, initialised, requireSessionToken, resolveApiBase, resolveContainer, resolveLocale } from './options.ts';
 
 export interface V1InitOptions {
   sessionToken: string;
@@ -46,11 +46,9 @@ function emit<K extends keyof V1Events>(event: K, data: Parameters<V1Events[K][n
 function report(o: Outcome): void {
   switch (o.kind) {
     case 'blocked':
-      window.alert(ERRORS.popupBlocked);
       emit('error', v1Error(ERRORS.popupBlocked, { reason: 'popup_blocked' }));
       return;
     case 'intent_failed':
-      window.alert(`Payment failed: ${o.error.message}`);
       emit('error', v1Error(o.error.message, { reason: 'intent_failed', status: o.error.status, code: o.error.code }));
       return;
     case 'completed':
@@ -72,16 +70,15 @@ function report(o: Outcome): void {
 
 export function initButton(options: V1InitOptions): void {
   const o = (options ?? {}) as Partial<V1InitOptions>;
-  if (typeof o.sessionToken !== 'string' || o.sessionToken.trim() === '') throw new Error(ERRORS.sessionTokenRequiredV1);
+  const token = requireSessionToken(o.sessionToken, ERRORS.sessionTokenRequiredV1);
   checkout = new Checkout(
-    { token: o.sessionToken, locale: resolveLocale(o.locale), flow: 'button', apiBase: resolveApiBase(o.apiBaseUrl) },
+    { token, locale: resolveLocale(o.locale), flow: 'button', apiBase: resolveApiBase(o.apiBaseUrl) },
     report,
   );
 }
 
 export function renderButtonIn(selector: string | Element): void {
-  if (!checkout) throw new Error(ERRORS.notInitialised);
-  checkout.render(resolveContainer(selector));
+  initialised(checkout).render(resolveContainer(selector));
 }
 
 export function subscribe(event: string, cb: unknown): void {

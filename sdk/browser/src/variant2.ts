@@ -7,7 +7,7 @@
  */
 import type { Flow } from '../../../lib/checkout-protocol.ts';
 import { Checkout, type Outcome } from './checkout.ts';
-import { ERRORS, resolveApiBase, resolveContainer, resolveLocale } from './options.ts';
+import { ERRORS, initialised, requireSessionToken, resolveApiBase, resolveContainer, resolveLocale } from './options.ts';
 
 export interface PaymentsInitOptions {
   session_token: string;
@@ -39,13 +39,15 @@ function callPaymentCallback(response: PaymentCallbackResponse): void {
   else console.warn('PayLater: define window.PaymentCallback to receive the popup flow result.', response);
 }
 
+/**
+ * The popup flow's result to `window.PaymentCallback`: completed (with the transaction when one
+ * was created) or cancelled with its reason. The failures are alerted by the checkout.
+ * @rule sdk-popup-callback
+ */
 function report(o: Outcome): void {
   switch (o.kind) {
     case 'blocked':
-      window.alert(ERRORS.popupBlocked);
-      return;
     case 'intent_failed':
-      window.alert(`Payment failed: ${o.error.message}`);
       return;
     case 'completed':
       callPaymentCallback({
@@ -69,14 +71,12 @@ let payments: Checkout | null = null;
 export const Payments = {
   init(options: PaymentsInitOptions): void {
     const o = (options ?? {}) as Partial<PaymentsInitOptions>;
-    if (typeof o.session_token !== 'string' || o.session_token.trim() === '') {
-      throw new Error(ERRORS.sessionTokenRequired);
-    }
+    const token = requireSessionToken(o.session_token, ERRORS.sessionTokenRequired);
     const flow: Flow = o.flow ?? (o.redirect_url !== undefined ? 'redirect' : 'popup');
     if (flow === 'popup') logPopupDeprecation();
     payments = new Checkout(
       {
-        token: o.session_token,
+        token,
         locale: resolveLocale(o.locale),
         flow,
         ...(o.redirect_url !== undefined ? { redirectUrl: String(o.redirect_url) } : {}),
@@ -86,11 +86,9 @@ export const Payments = {
     );
   },
   load(container: string | Element): void {
-    if (!payments) throw new Error(ERRORS.notInitialised);
-    payments.render(resolveContainer(container));
+    initialised(payments).render(resolveContainer(container));
   },
   startFlow(): void {
-    if (!payments) throw new Error(ERRORS.notInitialised);
-    payments.start();
+    initialised(payments).start();
   },
 };

@@ -1,0 +1,50 @@
+/**
+ * Sandbox: A2's `created_at`/`updated_at` are `DD/MM/YY HH:MM:SS` in UTC (ADR-007): read back, the
+ * creation time lies within the transaction's known age on the merchant's clock (sandboxGetClock),
+ * and `updated_at` is not before `created_at` nor after now.
+ */
+import type { Cmd, Model, Real } from '../model.ts';
+import { pick } from '../model.ts';
+
+const OP = 'getTransactionStatusBySessionToken';
+/** The dates have whole seconds; the clock is read after A2 answers. */
+const SLACK_MS = 2000;
+
+/** `DD/MM/YY HH:MM:SS` read as UTC (20YY), or null when it is not that form or no such date. */
+export function parseLocalDateTime(text: unknown): number | null {
+  const m = typeof text === 'string' ? /^(\d{2})\/(\d{2})\/(\d{2}) (\d{2}):(\d{2}):(\d{2})$/.exec(text) : null;
+  if (!m) return null;
+  const [d, mo, y, h, mi, s] = m.slice(1).map(Number) as [number, number, number, number, number, number];
+  const t = Date.UTC(2000 + y, mo - 1, d, h, mi, s);
+  const back = new Date(t);
+  return back.getUTCDate() === d && back.getUTCMonth() === mo - 1 && back.getUTCHours() === h ? t : null;
+}
+
+/** @checks ADR-007 */
+export class DateForm implements Cmd {
+  constructor(readonly idx: number) {}
+  check(m: Readonly<Model>): boolean {
+    return m.world.sandbox && m.txs.some((t) => t.kind === 'checkout' && t.session && m.world.tokenExpired(t.session) === 'no');
+  }
+  async run(m: Model, w: Real): Promise<void> {
+    const tx = pick(m.txs.filter((t) => t.kind === 'checkout' && t.session && w.tokenExpired(t.session) === 'no'), this.idx)!;
+    const ex = await w.client.call(OP, { pathParams: { transaction_id: tx.id }, headers: w.auth(OP, tx.session!.token) });
+    w.expectOutcome(ex, [w.success(OP)]);
+    const clock = await w.client.call('sandboxGetClock', { headers: w.auth('sandboxGetClock', w.cfg.apiKey) });
+    w.expectOutcome(clock, [w.success(clock.opId)]);
+    const now = Date.parse((clock.json as { now: string }).now);
+    const [lo, hi] = w.age(tx, 'main');
+    const rec = ex.json as { created_at?: string; updated_at?: string };
+    const created = parseLocalDateTime(rec.created_at);
+    const updated = parseLocalDateTime(rec.updated_at);
+    w.check(created !== null, OP, '$.created_at', `created_at ${JSON.stringify(rec.created_at)} is not a DD/MM/YY HH:MM:SS date (ADR-007)`, 'DD/MM/YY HH:MM:SS', rec.created_at);
+    w.check(updated !== null, OP, '$.updated_at', `updated_at ${JSON.stringify(rec.updated_at)} is not a DD/MM/YY HH:MM:SS date (ADR-007)`, 'DD/MM/YY HH:MM:SS', rec.updated_at);
+    const earliest = new Date(now - hi - SLACK_MS).toISOString();
+    const latest = new Date(now - lo + SLACK_MS).toISOString();
+    w.check(created! >= now - hi - SLACK_MS && created! <= now - lo + SLACK_MS, OP, '$.created_at', `created_at ${rec.created_at} read as UTC day first is not when the transaction was created (between ${earliest} and ${latest} on the merchant's clock)`, [earliest, latest], rec.created_at);
+    w.check(updated! >= created! && updated! <= now + SLACK_MS, OP, '$.updated_at', `updated_at ${rec.updated_at} is before created_at ${rec.created_at} or after now`, rec.created_at, rec.updated_at);
+  }
+  toString(): string {
+    return `dateForm(#${this.idx})`;
+  }
+}

@@ -1,0 +1,114 @@
+import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { renderRuleIndex, ruleIndex, ruleProblems } from './rules.ts';
+
+let root: string;
+
+/** A minimal package: one seed rule, one decision, and the given source files. */
+async function fixture(files: Record<string, string>): Promise<string> {
+  root = await mkdtemp(path.join(tmpdir(), 'rules-'));
+  const all: Record<string, string> = {
+    'spec/rules.yaml': 'rules:\n  - id: b4-only-pending\n    seed: B4 only while PENDING.\n    spec: schemas/Status.yaml#/x-state-machine/rejections\n',
+    'spec/schemas/Status.yaml': 'type: string\nx-decision: ADR-001\nx-state-machine:\n  rejections:\n    - from: [APPROVED]\n',
+    'spec/DECISIONS.md': '# Decisions\n\n## ADR-001 — One error shape\n\nText.\n',
+    ...files,
+  };
+  for (const [rel, text] of Object.entries(all)) {
+    await mkdir(path.dirname(path.join(root, rel)), { recursive: true });
+    await writeFile(path.join(root, rel), text);
+  }
+  return root;
+}
+
+const enforcing = {
+  'reference-server/domain/rules.ts': [
+    '/** Refuses a cancel outside PENDING. @rule b4-only-pending */',
+    'export function assertPending(s: string): void {}',
+    '/**',
+    ' * One error shape.',
+    ' * @rule ADR-001',
+    ' */',
+    'export const sendError = () => {};',
+  ].join('\n'),
+};
+const checks = {
+  'conformance/commands/cancel.ts': ['/** @checks b4-only-pending, ADR-001 */', 'export class CancelTransaction {}'].join('\n'),
+};
+
+afterEach(async () => {
+  if (root) await rm(root, { recursive: true, force: true });
+});
+
+describe('rule index', () => {
+  it('finds the one enforcing function and the checks of each rule and decision', async () => {
+    await fixture({ ...enforcing, ...checks });
+    expect(await ruleProblems(root)).toEqual([]);
+    const index = await ruleIndex(root);
+    expect(index.map((r) => [r.id, r.kind, r.spec, r.enforcedBy.map((s) => s.symbol), r.checkedBy.map((s) => s.symbol)])).toEqual([
+      ['b4-only-pending', 'seed', ['schemas/Status.yaml#/x-state-machine/rejections'], ['assertPending'], ['CancelTransaction']],
+      ['ADR-001', 'decision', ['schemas/Status.yaml:2'], ['sendError'], ['CancelTransaction']],
+    ]);
+    const md = await renderRuleIndex(['header'], root);
+    expect(md).toContain('| `b4-only-pending` | B4 only while PENDING. | `schemas/Status.yaml#/x-state-machine/rejections` | `reference-server/domain/rules.ts:assertPending` | `conformance/commands/cancel.ts:CancelTransaction` |');
+  });
+
+  it('fails on a rule with no enforcing function', async () => {
+    await fixture({ 'reference-server/domain/rules.ts': '/** @rule ADR-001 */\nexport function sendError() {}\n', ...checks });
+    expect(await ruleProblems(root)).toEqual(['rule b4-only-pending: no enforcing function (tag one with @rule b4-only-pending)']);
+  });
+
+  it('fails on a rule enforced in two places', async () => {
+    await fixture({ ...enforcing, ...checks, 'reference-server/handlers/partner.ts': '// @rule b4-only-pending\nfunction notPending() {}\n' });
+    const problems = await ruleProblems(root);
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(/^rule b4-only-pending: 2 enforcing functions \(.*assertPending, .*notPending\); one rule, one function$/);
+  });
+
+  it('fails on a rule with no conformance check, and does not count tests or a tag in code', async () => {
+    await fixture({
+      ...enforcing,
+      'conformance/commands/cancel.ts': '/** @checks ADR-001 */\nexport class CancelTransaction {}\nconst s = "@checks b4-only-pending";\n',
+      'conformance/suite.test.ts': '// @checks b4-only-pending\nit("cancels", () => {});\n',
+    });
+    expect(await ruleProblems(root)).toEqual(['rule b4-only-pending: no conformance check (tag it with @checks b4-only-pending)']);
+  });
+
+  it('fails on a location that does not resolve, a decision not stated in the spec, and an unknown tag', async () => {
+    await fixture({
+      ...enforcing,
+      ...checks,
+      'spec/rules.yaml': 'rules:\n  - id: b4-only-pending\n    seed: B4.\n    spec: schemas/Status.yaml#/x-state-machine/nowhere\n',
+      'spec/schemas/Status.yaml': 'type: string\n',
+      'sdk/browser/src/x.ts': '/** @rule no-such-rule */\nexport function x() {}\n',
+    });
+    expect(await ruleProblems(root)).toEqual([
+      'rule b4-only-pending: schemas/Status.yaml#/x-state-machine/nowhere: the pointer does not resolve',
+      'rule ADR-001: no place in spec/ states it',
+      'tag names an unknown rule no-such-rule',
+    ]);
+  });
+
+  it('takes the checks of a `checks: tests` rule from test files', async () => {
+    await fixture({
+      'spec/rules.yaml': 'rules:\n  - id: sdk-errors\n    seed: SDK errors.\n    spec: schemas/Status.yaml\n    checks: tests\n',
+      'sdk/browser/src/service.ts': '/** @rule sdk-errors */\nexport function requireInit() {}\n',
+      'reference-server/domain/rules.ts': '/** @rule ADR-001 */\nexport function sendError() {}\n',
+      'conformance/commands/cancel.ts': '/** @checks ADR-001 */\nexport class CancelTransaction {}\n',
+      'sdk/browser/sdk.test.ts': "// @checks sdk-errors\nit('throws Call init() first', () => {});\n// @checks sdk-errors\nit('throws the seed\\'s \"messages\"', () => {});\n",
+    });
+    expect(await ruleProblems(root)).toEqual([]);
+    expect((await ruleIndex(root))[0]!.checkedBy.map((s) => s.symbol)).toEqual(['throws Call init() first', 'throws the seed\'s "messages"']);
+  });
+
+  it('does not take a decision as stated by rules.yaml', async () => {
+    await fixture({
+      ...enforcing,
+      ...checks,
+      'spec/rules.yaml': 'rules:\n  - id: b4-only-pending\n    seed: B4.\n    spec: schemas/Status.yaml\ndecisions:\n  ADR-001:\n    checks: conformance # ADR-001\n',
+      'spec/schemas/Status.yaml': 'type: string\n',
+    });
+    expect(await ruleProblems(root)).toEqual(['rule ADR-001: no place in spec/ states it']);
+  });
+});
