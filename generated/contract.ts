@@ -236,7 +236,7 @@ export const checkoutStatusOf = {
 export const errorCatalog = {
   "VALIDATION_ERROR": {
     "status": 400,
-    "description": "The request is malformed or fails validation (malformed percent-encoding in the path or query, malformed JSON, missing or unknown field, wrong type or format, invalid phone format, a server-owned field sent). `error.details` names each failing field."
+    "description": "The request is malformed or fails validation (malformed percent-encoding in the path or query, malformed JSON, a member named twice, missing or unknown field, wrong type or format, invalid phone format, a server-owned field sent). `error.details` names each failing field."
   },
   "INVALID_AMOUNT": {
     "status": 400,

@@ -29,7 +29,8 @@ describe('malformed percent-encoding', () => {
       '/sdk/%ZZ/paylater.js',
       '/demo/v2/orders/%ZZ/pay',
       '/api/v1/public/transactions/%ZZ',
-      '/api/v1/sandbox/sms?phone=%E0%A4%A',
+      '/api/v1/no-such-operation/%ZZ',
+      '/demo?lang=%E0%A4%A',
       '/docs/%C0%AF',
     ];
     for (const target of targets) {

@@ -537,6 +537,15 @@ export interface webhooks {
 export interface components {
     schemas: {
         /**
+         * CategoryId
+         * Format: int64
+         * @description A product category id: a non-negative integer no larger than 2^53 − 1
+         *     (9007199254740991), so every JSON reader holds it exactly and no writer prints it
+         *     in exponent form (ADR-023). A larger value, or one written with an exponent that
+         *     exceeds it, answers 400.
+         */
+        CategoryId: number;
+        /**
          * CheckoutSessionSummary
          * @description What the browser SDK and the hosted page show of a checkout session (internal).
          */
@@ -720,11 +729,8 @@ export interface components {
          *     (ADR-013); `reference` and `categoryId` are `null` when they were not supplied.
          */
         PartnerTransactionItem: {
-            /**
-             * Format: int64
-             * @description Product category id, or null.
-             */
-            categoryId: number | null;
+            /** @description Product category id, or null. */
+            categoryId: components["schemas"]["CategoryId"] | null;
             /**
              * Format: uuid
              * @description Item id (UUID) given by the service.
@@ -744,11 +750,8 @@ export interface components {
          * @description One line item of a partner transaction request.
          */
         PartnerTransactionItemInput: {
-            /**
-             * Format: int64
-             * @description Product category id (a 64-bit integer).
-             */
-            categoryId?: number;
+            /** @description Product category id. */
+            categoryId?: components["schemas"]["CategoryId"];
             /** @description Product name. */
             name: components["schemas"]["ItemName"];
             /** @description Quantity. */

@@ -1,7 +1,9 @@
 /**
- * Checks every request before any route: a request target (path or query) with malformed
- * percent-encoding answers 400 `VALIDATION_ERROR` in the declared shape (no route decodes
- * it later and throws), and every answer carries `X-Content-Type-Options: nosniff`.
+ * What every request goes through: `securityHeaders` first (every answer carries
+ * `X-Content-Type-Options: nosniff`), then, after the API router (whose operations name the
+ * failing path parameter themselves), `requestTargetGuard`: a request target (path or query)
+ * with malformed percent-encoding answers 400 `VALIDATION_ERROR` in the declared shape, so no
+ * page route decodes it later and throws.
  */
 import type express from 'express';
 import { ApiError, sendError } from './errors.ts';
@@ -18,8 +20,13 @@ export function isWellEncoded(text: string): boolean {
 }
 
 /** The first middleware of the app. */
-export function requestTargetGuard(req: express.Request, res: express.Response, next: express.NextFunction): void {
+export function securityHeaders(_req: express.Request, res: express.Response, next: express.NextFunction): void {
   res.setHeader('X-Content-Type-Options', 'nosniff');
+  next();
+}
+
+/** Runs before the mounted page routes. */
+export function requestTargetGuard(req: express.Request, res: express.Response, next: express.NextFunction): void {
   if (isWellEncoded(req.url)) {
     next();
     return;
