@@ -9,6 +9,7 @@ export const stateMachine = {
   "paymentWindow": {
     "defaultSeconds": 1800,
     "configurable": true,
+    "maxSeconds": 2592000,
     "decision": "ADR-010"
   },
   "states": {

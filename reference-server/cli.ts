@@ -8,6 +8,7 @@ import type express from 'express';
 import { createApp } from './app.ts';
 import { ConfigError, DEMO_MERCHANTS, buildMerchants, parseMerchantsFile, serverConfig, type MerchantConfigInput, type Mode } from './config.ts';
 import { parseDuration, systemClock } from './domain/clock.ts';
+import { maxPaymentWindowSeconds } from './domain/stateMachine.ts';
 import { StoreCorruptError, openFileStore } from './store/file-persistence.ts';
 import { Store } from './store/store.ts';
 import { defaultDispatcherFactory } from './testing.ts';
@@ -96,6 +97,7 @@ export function parseServeArgs(argv: string[]): ServeArgs | 'help' {
         const v = value();
         const s = parseDuration(v);
         if (s === null) throw new UsageError(`--payment-window: expected a duration such as 30m, 90s or 1h, got "${v}"`);
+        if (s > maxPaymentWindowSeconds) throw new UsageError(`--payment-window: at most ${maxPaymentWindowSeconds} s (${maxPaymentWindowSeconds / 86400} days), got "${v}"`);
         a.paymentWindowSeconds = s;
         break;
       }
