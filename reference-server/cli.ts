@@ -9,6 +9,7 @@ import { createApp } from './app.ts';
 import { ConfigError, DEMO_MERCHANTS, buildMerchants, parseMerchantsFile, serverConfig, type MerchantConfigInput, type Mode } from './config.ts';
 import { parseDuration, systemClock } from './domain/clock.ts';
 import { maxPaymentWindowSeconds } from './domain/stateMachine.ts';
+import { DataFileLockedError } from './store/data-lock.ts';
 import { StoreCorruptError, openFileStore } from './store/file-persistence.ts';
 import { Store } from './store/store.ts';
 import { defaultDispatcherFactory } from './testing.ts';
@@ -156,7 +157,7 @@ export async function runServe(argv: string[], io: { out?: (s: string) => void; 
   try {
     store = args.data ? await openFileStore(args.data) : Store.memory();
   } catch (e) {
-    if (e instanceof StoreCorruptError) {
+    if (e instanceof StoreCorruptError || e instanceof DataFileLockedError) {
       err(`paylater serve: ${e.message}\n`);
       return 1;
     }
