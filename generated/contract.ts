@@ -291,6 +291,10 @@ export const errorCatalog = {
     "status": 404,
     "description": "No operation is defined for this method and path."
   },
+  "METHOD_NOT_ALLOWED": {
+    "status": 405,
+    "description": "The path is an operation's, but not with this method. The `Allow` header lists the methods the path serves (ADR-024)."
+  },
   "DUPLICATE_VENDOR_REFERENCE": {
     "status": 409,
     "description": "The merchant already has a transaction with this `vendorReference`."

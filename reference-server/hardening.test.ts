@@ -6,6 +6,7 @@ import path from 'node:path';
 import { startTestServer, type TestServer } from './testing.ts';
 import { mountSite } from './site.ts';
 import { DEMO_MERCHANTS } from './config.ts';
+import { partnerBody } from './test-helpers.ts';
 
 let dist: string;
 let server: TestServer;
@@ -52,5 +53,46 @@ describe('headers of every answer', () => {
       await res.arrayBuffer();
       expect(res.headers.get('x-content-type-options'), target).toBe('nosniff');
     }
+  });
+});
+
+describe('methods (ADR-024)', () => {
+  const key = { 'X-API-Key': DEMO_MERCHANTS[0]!.apiKey };
+  it('HEAD answers like GET without a body on the GET operations and pages', async () => {
+    const created = await fetch(`${server.baseUrl}/api/v1/public/partner/transactions`, {
+      method: 'POST',
+      headers: { 'X-Service-Key': DEMO_MERCHANTS[0]!.apiKey, 'content-type': 'application/json' },
+      body: JSON.stringify(partnerBody({ vendorReference: 'HEAD-1' })),
+    });
+    expect(created.status).toBe(201);
+    const { id } = (await created.json()) as { id: string };
+    for (const target of [`/api/v1/public/partner/transactions/${id}`, '/api/v1/public/partner/transactions/vendor/HEAD-1', '/api/v1/sandbox/clock', '/api/v1/sandbox/sms', `/checkout/${id}`, '/docs/']) {
+      const get = await fetch(`${server.baseUrl}${target}`, { headers: key });
+      const head = await fetch(`${server.baseUrl}${target}`, { method: 'HEAD', headers: key });
+      expect(head.status, target).toBe(get.status);
+      expect(get.status, target).toBe(200);
+      expect(head.headers.get('content-type'), target).toBe(get.headers.get('content-type'));
+      expect(await head.text(), target).toBe('');
+    }
+    const missing = await fetch(`${server.baseUrl}/api/v1/public/partner/transactions/${crypto.randomUUID()}`, { method: 'HEAD', headers: key });
+    expect(missing.status).toBe(404);
+  });
+  it('a known path with another method answers 405 METHOD_NOT_ALLOWED with Allow; an unknown path stays 404', async () => {
+    const cases: Array<[string, string, string]> = [
+      ['DELETE', '/api/v1/public/sessions', 'POST'],
+      ['PUT', `/api/v1/public/partner/transactions/${crypto.randomUUID()}`, 'GET, HEAD'],
+      ['POST', '/api/v1/sandbox/sms', 'GET, HEAD'],
+      ['GET', '/api/v1/public/partner/transactions', 'POST'],
+    ];
+    for (const [method, target, allow] of cases) {
+      const res = await fetch(`${server.baseUrl}${target}`, { method, headers: key });
+      expect(res.status, `${method} ${target}`).toBe(405);
+      expect(res.headers.get('allow')).toBe(allow);
+      const body = (await res.json()) as { error: { code: string; message: string } };
+      expect(body.error.code).toBe('METHOD_NOT_ALLOWED');
+      expect(body.error.message).toContain(allow);
+    }
+    const unknown = await fetch(`${server.baseUrl}/api/v1/public/nowhere`, { method: 'DELETE', headers: key });
+    expect(unknown.status).toBe(404);
   });
 });
