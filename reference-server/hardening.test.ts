@@ -56,6 +56,17 @@ describe('headers of every answer', () => {
   });
 });
 
+describe('the docs', () => {
+  it('cannot be framed by another site', async () => {
+    for (const target of ['/docs/', '/docs', '/docs/missing.html']) {
+      const res = await fetch(`${server.baseUrl}${target}`, { redirect: 'manual' });
+      await res.arrayBuffer();
+      expect(res.headers.get('content-security-policy'), target).toBe("frame-ancestors 'none'");
+      expect(res.headers.get('x-frame-options'), target).toBe('DENY');
+    }
+  });
+});
+
 describe('methods (ADR-024)', () => {
   const key = { 'X-API-Key': DEMO_MERCHANTS[0]!.apiKey };
   it('HEAD answers like GET without a body on the GET operations and pages', async () => {
