@@ -9,6 +9,7 @@ export const stateMachine = {
   "paymentWindow": {
     "defaultSeconds": 1800,
     "configurable": true,
+    "maxSeconds": 2592000,
     "decision": "ADR-010"
   },
   "states": {
@@ -236,7 +237,7 @@ export const checkoutStatusOf = {
 export const errorCatalog = {
   "VALIDATION_ERROR": {
     "status": 400,
-    "description": "The request is malformed or fails validation (malformed JSON, missing or unknown field, wrong type or format, invalid phone format, a server-owned field sent). `error.details` names each failing field."
+    "description": "The request is malformed or fails validation (malformed percent-encoding in the path or query, malformed JSON, a member named twice, missing or unknown field, wrong type or format, invalid phone format, a server-owned field sent). `error.details` names each failing field."
   },
   "INVALID_AMOUNT": {
     "status": 400,
@@ -289,6 +290,10 @@ export const errorCatalog = {
   "ROUTE_NOT_FOUND": {
     "status": 404,
     "description": "No operation is defined for this method and path."
+  },
+  "METHOD_NOT_ALLOWED": {
+    "status": 405,
+    "description": "The path is an operation's, but not with this method. The `Allow` header lists the methods the path serves (ADR-024)."
   },
   "DUPLICATE_VENDOR_REFERENCE": {
     "status": 409,

@@ -28,4 +28,14 @@ describe('i18n', () => {
       }
     }
   });
+  it('translates every Arabic text: no Latin words but the brand name', () => {
+    for (const [key, value] of Object.entries(TEXTS.ar)) {
+      const text = typeof value === 'function' ? value(3) : value;
+      expect(text.replace(/PayLater/g, ''), `ar.${key}`).not.toMatch(/[A-Za-z]/);
+    }
+  });
+  it('translates the test-mode buttons in French (the seed names them in English)', () => {
+    expect(TEXTS.fr.simulateSuccess).not.toBe(TEXTS.en.simulateSuccess);
+    expect(TEXTS.fr.simulateFailed).not.toBe(TEXTS.en.simulateFailed);
+  });
 });

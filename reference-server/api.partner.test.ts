@@ -243,7 +243,9 @@ describe('bad input and faults: documented 4xx, never 500, nothing stored change
     expect(a.status).toBe(404);
     expect(a.body.error.code).toBe('ROUTE_NOT_FOUND');
     const b = await api('DELETE', '/api/v1/public/sessions', { headers: k(K1) });
-    expect(b.body.error.code).toBe('ROUTE_NOT_FOUND');
+    expect(b.body.error.code).toBe('METHOD_NOT_ALLOWED'); // ADR-024
+    expect(b.status).toBe(405);
+    expect(b.headers.get('allow')).toBe('POST');
     const c = await api('GET', '/api/v1/public/partner/transactions/not-a-uuid', { headers: { 'X-Api-Key': K1 } });
     expect(c.status).toBe(400);
     expect(c.body.error).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ path: 'path.transactionId' }] });

@@ -12,6 +12,7 @@ import { Core, loggingSmsSender, type SmsSender } from './core.ts';
 import { createAuthenticator } from './http/auth.ts';
 import { createErrorHandler, routeNotFound } from './http/errors.ts';
 import { createRateLimiter } from './http/rate-limit.ts';
+import { requestTargetGuard, securityHeaders } from './http/request-target.ts';
 import { buildVariantApi, createApiRouter, type VariantApi } from './http/router.ts';
 import type { Store } from './store/store.ts';
 import type { WebhookDispatcher, WebhookDispatcherDeps } from './webhooks/contracts.ts';
@@ -45,6 +46,7 @@ export async function createApp(opts: CreateAppOptions): Promise<AppHandle> {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  app.use(securityHeaders);
   app.use(
     createApiRouter({
       apis,
@@ -54,6 +56,7 @@ export async function createApp(opts: CreateAppOptions): Promise<AppHandle> {
       publicBaseUrl: config.publicBaseUrl,
     }),
   );
+  app.use(requestTargetGuard);
   opts.mount?.(app);
   app.use(routeNotFound);
   // Error bodies are validated too, against the responses of the request's operation.

@@ -31,6 +31,16 @@ describe('paylater serve', () => {
     expect(await r.done).toBe(2);
     expect(r.err).toMatch(/paylater serve: /);
   });
+  it('refuses a payment window past maxSeconds (ADR-010) with the bound in the message, and accepts the bound itself', async () => {
+    const r = await serve(['--payment-window', '99999999999999', '--memory', '--port', '0']);
+    expect(await r.done).toBe(2);
+    expect(r.err).toMatch(/--payment-window: at most 2592000 s \(30 days\), got "99999999999999"/);
+    const ok = await serve(['--payment-window', '720h', '--memory', '--port', '0']);
+    for (let i = 0; i < 100 && !ok.out.includes('Payment window'); i++) await new Promise((res) => setTimeout(res, 50));
+    expect(ok.out).toContain('Payment window: 2592000 s');
+    ok.ac.abort();
+    expect(await ok.done).toBe(0);
+  });
   it.each([
     ['not JSON', '{nope', /not valid JSON/],
     ['unknown field', JSON.stringify([{ name: 'A', storeName: 'B', apiKey: 'sk_test_abcdefgh12', variant: 1, colour: 'red' }]), /unknown field "colour"/],

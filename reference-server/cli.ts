@@ -8,6 +8,8 @@ import type express from 'express';
 import { createApp } from './app.ts';
 import { ConfigError, DEMO_MERCHANTS, buildMerchants, parseMerchantsFile, serverConfig, type MerchantConfigInput, type Mode } from './config.ts';
 import { parseDuration, systemClock } from './domain/clock.ts';
+import { maxPaymentWindowSeconds } from './domain/stateMachine.ts';
+import { DataFileLockedError } from './store/data-lock.ts';
 import { StoreCorruptError, openFileStore } from './store/file-persistence.ts';
 import { Store } from './store/store.ts';
 import { defaultDispatcherFactory } from './testing.ts';
@@ -96,6 +98,7 @@ export function parseServeArgs(argv: string[]): ServeArgs | 'help' {
         const v = value();
         const s = parseDuration(v);
         if (s === null) throw new UsageError(`--payment-window: expected a duration such as 30m, 90s or 1h, got "${v}"`);
+        if (s > maxPaymentWindowSeconds) throw new UsageError(`--payment-window: at most ${maxPaymentWindowSeconds} s (${maxPaymentWindowSeconds / 86400} days), got "${v}"`);
         a.paymentWindowSeconds = s;
         break;
       }
@@ -154,7 +157,7 @@ export async function runServe(argv: string[], io: { out?: (s: string) => void; 
   try {
     store = args.data ? await openFileStore(args.data) : Store.memory();
   } catch (e) {
-    if (e instanceof StoreCorruptError) {
+    if (e instanceof StoreCorruptError || e instanceof DataFileLockedError) {
       err(`paylater serve: ${e.message}\n`);
       return 1;
     }

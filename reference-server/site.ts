@@ -36,6 +36,11 @@ export function mountSite(app: express.Express, options: SiteOptions): void {
   app.use(createCheckoutRouter({ distDir, ...(demo ? { demo: { merchants: demo } } : {}) }));
 
   const docsDir = path.join(distDir, 'docs');
+  // The docs are never framed by another site (clickjacking): CSP for current browsers, X-Frame-Options for older ones.
+  app.use('/docs', (_req, res, next) => {
+    res.set({ 'Content-Security-Policy': "frame-ancestors 'none'", 'X-Frame-Options': 'DENY' });
+    next();
+  });
   app.get('/docs', (req, res, next) => (req.path === '/docs' ? res.redirect(301, '/docs/') : next()));
   app.use('/docs', (_req, res, next) => {
     if (existsSync(path.join(docsDir, 'index.html'))) {

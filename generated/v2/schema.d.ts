@@ -516,6 +516,15 @@ export interface webhooks {
 export interface components {
     schemas: {
         /**
+         * CategoryId
+         * Format: int64
+         * @description A product category id: a non-negative integer no larger than 2^53 − 1
+         *     (9007199254740991), so every JSON reader holds it exactly and no writer prints it
+         *     in exponent form (ADR-023). A larger value, or one written with an exponent that
+         *     exceeds it, answers 400.
+         */
+        CategoryId: number;
+        /**
          * CheckoutSessionSummary
          * @description What the browser SDK and the hosted page show of a checkout session (internal).
          */
@@ -585,7 +594,7 @@ export interface components {
          *     operation's error responses narrow `error.code` to the codes that operation can
          *     answer. The error reference of the docs is generated from this catalogue.
          */
-        ErrorCode: string & ("VALIDATION_ERROR" | "INVALID_AMOUNT" | "INVALID_CURRENCY" | "INVALID_ITEMS" | "AMOUNT_MISMATCH" | "TRANSACTION_NOT_PENDING" | "TRANSACTION_NOT_APPROVED" | "INVALID_REDIRECT_URL" | "INVALID_API_KEY" | "INVALID_SESSION_TOKEN" | "TRANSACTION_NOT_FOUND" | "SESSION_NOT_FOUND" | "DELIVERY_NOT_FOUND" | "ROUTE_NOT_FOUND" | "DUPLICATE_VENDOR_REFERENCE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "MERCHANT_INACTIVE" | "AMOUNT_OUT_OF_RANGE" | "CREDIT_LIMIT_EXCEEDED" | "RATE_LIMIT_EXCEEDED" | "INTERNAL_ERROR");
+        ErrorCode: string & ("VALIDATION_ERROR" | "INVALID_AMOUNT" | "INVALID_CURRENCY" | "INVALID_ITEMS" | "AMOUNT_MISMATCH" | "TRANSACTION_NOT_PENDING" | "TRANSACTION_NOT_APPROVED" | "INVALID_REDIRECT_URL" | "INVALID_API_KEY" | "INVALID_SESSION_TOKEN" | "TRANSACTION_NOT_FOUND" | "SESSION_NOT_FOUND" | "DELIVERY_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "DUPLICATE_VENDOR_REFERENCE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "MERCHANT_INACTIVE" | "AMOUNT_OUT_OF_RANGE" | "CREDIT_LIMIT_EXCEEDED" | "RATE_LIMIT_EXCEEDED" | "INTERNAL_ERROR");
         /**
          * ErrorDetail
          * @description One failing field of a request.
@@ -699,11 +708,8 @@ export interface components {
          *     (ADR-013); `reference` and `categoryId` are `null` when they were not supplied.
          */
         PartnerTransactionItem: {
-            /**
-             * Format: int64
-             * @description Product category id, or null.
-             */
-            categoryId: number | null;
+            /** @description Product category id, or null. */
+            categoryId: components["schemas"]["CategoryId"] | null;
             /**
              * Format: uuid
              * @description Item id (UUID) given by the service.
@@ -723,11 +729,8 @@ export interface components {
          * @description One line item of a partner transaction request.
          */
         PartnerTransactionItemInput: {
-            /**
-             * Format: int64
-             * @description Product category id (a 64-bit integer).
-             */
-            categoryId?: number;
+            /** @description Product category id. */
+            categoryId?: components["schemas"]["CategoryId"];
             /** @description Product name. */
             name: components["schemas"]["ItemName"];
             /** @description Quantity. */

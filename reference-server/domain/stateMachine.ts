@@ -112,3 +112,5 @@ export function isDueToExpire(status: Status, now: number, expiresAt: number): b
 }
 
 export const defaultPaymentWindowSeconds: number = stateMachine.paymentWindow.defaultSeconds;
+/** The largest payment window a deployment may configure (`maxSeconds`, ADR-010). */
+export const maxPaymentWindowSeconds: number = stateMachine.paymentWindow.maxSeconds;

@@ -1,7 +1,7 @@
 /**
  * Reading a JSON request body safely: `x-max-body-bytes` limit (413), `application/json` only (415),
- * malformed JSON, nesting deeper than 32 and `__proto__`/`constructor`/`prototype` keys
- * (400 VALIDATION_ERROR). Runs before the OpenAPI validator.
+ * malformed JSON, nesting deeper than 32, an object naming a member twice (ADR-023) and
+ * `__proto__`/`constructor`/`prototype` keys (400 VALIDATION_ERROR). Runs before the OpenAPI validator.
  */
 import { maxBodyBytes } from '../../generated/contract.ts';
 import type { IncomingMessage } from 'node:http';
@@ -68,6 +68,51 @@ export function jsonDepth(text: string): number {
   return max;
 }
 
+interface ObjectFrame {
+  keys: Set<string> | null;
+  key: string;
+  expectKey: boolean;
+}
+type Frame = ObjectFrame | { index: number };
+
+/**
+ * The JSON Pointer of the first member named twice in one object of `text` (valid JSON), or
+ * null. Names are compared decoded (`"a"` and `"\u0061"` are the same member).
+ */
+export function duplicateMemberPath(text: string): string | null {
+  const stack: Frame[] = [];
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    if (ch === 123) stack.push({ keys: null, key: '', expectKey: true });
+    else if (ch === 91) stack.push({ index: 0 });
+    else if (ch === 125 || ch === 93) stack.pop();
+    else if (ch === 44) {
+      const top = stack[stack.length - 1];
+      if (top && 'index' in top) top.index++;
+      else if (top) top.expectKey = true;
+    } else if (ch === 34) {
+      const start = i;
+      let escaped = false;
+      for (i++; i < text.length; i++) {
+        const c = text.charCodeAt(i);
+        if (c === 92) {
+          escaped = true;
+          i++;
+        } else if (c === 34) break;
+      }
+      const top = stack[stack.length - 1];
+      if (!top || 'index' in top || !top.expectKey) continue;
+      const name = escaped ? (JSON.parse(text.slice(start, i + 1)) as string) : text.slice(start + 1, i);
+      top.expectKey = false;
+      top.key = name;
+      top.keys ??= new Set();
+      if (top.keys.has(name)) return `/${stack.map((f) => ('index' in f ? String(f.index) : f.key.replace(/~/g, '~0').replace(/\//g, '~1'))).join('/')}`;
+      top.keys.add(name);
+    }
+  }
+  return null;
+}
+
 function isJsonMediaType(ct: string | undefined): boolean {
   if (!ct) return false;
   const [type, ...params] = ct.split(';').map((s) => s.trim().toLowerCase());
@@ -106,6 +151,11 @@ export async function readJsonBody(req: IncomingMessage): Promise<unknown> {
     });
   } catch {
     throw new ApiError('VALIDATION_ERROR', 'Request body is not valid JSON');
+  }
+  const duplicate = duplicateMemberPath(text);
+  if (duplicate !== null) {
+    const name = duplicate.slice(duplicate.lastIndexOf('/') + 1).replace(/~1/g, '/').replace(/~0/g, '~');
+    throw new ApiError('VALIDATION_ERROR', `Request body names the member "${name}" twice`, [{ path: duplicate, message: 'is named twice' }]);
   }
   if (forbidden !== null) {
     throw new ApiError('VALIDATION_ERROR', `Request body must not contain the key "${forbidden}"`, [{ path: `/${forbidden}`, message: 'forbidden key' }]);

@@ -191,9 +191,21 @@ export interface ApiRouterDeps {
 
 /** The API: every request matching an operation of either variant; anything else goes on to `next()`. */
 export function createApiRouter({ apis, auth, rateLimit, mode, publicBaseUrl }: ApiRouterDeps): express.RequestHandler {
-  const allByMethod = indexByMethod([...apis[1].ops, ...apis[2].ops]);
+  const allOps = [...apis[1].ops, ...apis[2].ops];
+  const allByMethod = indexByMethod(allOps);
   /** The first operation of variant 1, then variant 2, matching `method` and `path`. */
   const findOperation = (method: string, path: string): OperationInfo | null => matchIn(allByMethod, method, path);
+  /** The methods some operation of either variant serves at `path` (HEAD with GET), for a 405's `Allow` (ADR-024). */
+  const allowedMethods = (path: string): string[] => {
+    const out = new Set<string>();
+    for (const op of allOps) {
+      if (op.sandbox && mode === 'production') continue;
+      if (!op.regex.test(path)) continue;
+      out.add(op.method);
+      if (op.method === 'GET') out.add('HEAD');
+    }
+    return [...out].sort();
+  };
 
   return (req, res, next) => {
     const path = req.path;
@@ -207,9 +219,13 @@ export function createApiRouter({ apis, auth, rateLimit, mode, publicBaseUrl }: 
       res.status(204).end();
       return;
     }
-    const matched = findOperation(req.method, path);
+    // HEAD answers as GET without a body (node's response omits it), ADR-024.
+    const method = req.method === 'HEAD' ? 'GET' : req.method;
+    const matched = findOperation(method, path);
     if (!matched) {
-      next();
+      const allow = allowedMethods(path);
+      if (allow.length === 0) next();
+      else next(new ApiError('METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${path}; use ${allow.join(', ')}`, undefined, { Allow: allow.join(', ') }));
       return;
     }
     if (matched.internal) res.set({ ...CORS_HEADERS, 'Access-Control-Allow-Methods': matched.method });
@@ -225,8 +241,8 @@ export function createApiRouter({ apis, auth, rateLimit, mode, publicBaseUrl }: 
       else ({ session, merchant } = auth.token(req, matched.auth));
       const api = apis[merchant.variant];
       // `matched` is the first match of variant 1 then 2: when it is the merchant's variant it is that variant's first match.
-      const op = matched.variant === merchant.variant ? matched : matchIn(api.byMethod, req.method, path);
-      if (!op) throw new ApiError('ROUTE_NOT_FOUND', `No operation ${req.method} ${path} in Variant ${merchant.variant}`);
+      const op = matched.variant === merchant.variant ? matched : matchIn(api.byMethod, method, path);
+      if (!op) throw new ApiError('ROUTE_NOT_FOUND', `No operation ${method} ${path} in Variant ${merchant.variant}`);
       if (op.sandbox && session && !session.testMode) throw invalidToken();
       if (op.rateLimit) rateLimit(res, merchant, op.rateLimit);
       res.locals.ctx = new RequestCtx(op, api.doc, merchant, session, req, publicBaseUrl);

@@ -6,12 +6,14 @@
  * new snapshot, written to a temporary file, fsynced and renamed over the data file. On
  * start: snapshot + journal replay; a torn last journal line (a crash mid-append, never
  * acknowledged) is dropped; a corrupt snapshot or journal stops the start with an error
- * naming the file, and nothing is overwritten.
+ * naming the file, and nothing is overwritten. The data file is locked for the process
+ * (store/data-lock.ts); under the lock, temporary files a crash left mid-fold are removed.
  */
-import { mkdir, open, rename, stat, type FileHandle } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { JSONFile } from 'lowdb/node';
 import { COLLECTIONS, type Change } from '../domain/types.ts';
+import { lockDataFile, type DataFileLock } from './data-lock.ts';
 import { Store, type Persistence, type StoreImage } from './store.ts';
 
 export const SNAPSHOT_FORMAT = 'paylater-reference-server';
@@ -60,10 +62,28 @@ async function fsyncDir(dir: string): Promise<void> {
   }
 }
 
+/** The temporary file `writeFileAtomic` writes for `file`. */
+function tempPathOf(file: string): string {
+  return path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${Date.now()}.tmp`);
+}
+
+/** Removes the temporary files of `file` left by a process killed mid-write (call only under the data file's lock). */
+export async function removeLeftoverTempFiles(file: string): Promise<string[]> {
+  const prefix = `.${path.basename(file)}.`;
+  const pattern = /^\d+\.\d+\.tmp$/;
+  const removed: string[] = [];
+  for (const name of await readdir(path.dirname(file))) {
+    if (!name.startsWith(prefix) || !pattern.test(name.slice(prefix.length))) continue;
+    await unlink(path.join(path.dirname(file), name)).catch(() => {});
+    removed.push(name);
+  }
+  return removed;
+}
+
 /** Writes a file atomically: temp file in the same directory, fsync, rename, fsync the directory. */
 export async function writeFileAtomic(file: string, text: string): Promise<void> {
   const dir = path.dirname(file);
-  const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${Date.now()}.tmp`);
+  const tmp = tempPathOf(file);
   const fh = await open(tmp, 'w', 0o600);
   try {
     await fh.writeFile(text, 'utf8');
@@ -149,7 +169,17 @@ export async function openFileStore(file: string, opts: StoreOptions = {}): Prom
   const abs = path.resolve(file);
   const jpath = journalPathOf(abs);
   await mkdir(path.dirname(abs), { recursive: true });
+  const lock = await lockDataFile(abs);
+  try {
+    await removeLeftoverTempFiles(abs);
+    return await openLocked(abs, jpath, lock, opts);
+  } catch (e) {
+    await lock.release();
+    throw e;
+  }
+}
 
+async function openLocked(abs: string, jpath: string, lock: DataFileLock, opts: StoreOptions): Promise<Store> {
   const snapshot = await readSnapshot(abs);
   const image: StoreImage = {
     journalSeq: snapshot?.journalSeq ?? 0,
@@ -199,9 +229,13 @@ export async function openFileStore(file: string, opts: StoreOptions = {}): Prom
         if (jbytes > 0 || !(await exists(abs))) await persistence.compact(current);
       } finally {
         await jfh.close();
+        await lock.release();
       }
     },
-    abandon: () => jfh.close(),
+    abandon: async () => {
+      await jfh.close();
+      await lock.release();
+    },
   };
   const store = Store.fromPersistence(image.collections, folded.seq, persistence, opts.compactAfterBytes ?? 16 * 1024 * 1024);
   // First start: create the data file now, so it exists from the beginning.
