@@ -109,7 +109,7 @@ export class World {
     return { [this.authHeader(opId)]: credential };
   }
 
-  rateLimit(): { limit: number; windowSeconds: number; retryAfterSeconds: number } {
+  rateLimit(): { limit: number; windowSeconds: number } {
     return this.contract.rateLimits.createSession!;
   }
 

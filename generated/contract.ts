@@ -980,10 +980,9 @@ export const variants = {
     },
     "rateLimits": {
       "createSession": {
-        "description": "The rate limit of A1 (ADR-006), referenced as `x-rate-limit` by the operation in both\nvariants. Every answer carries the `RateLimit-*` headers (`RateLimit-Policy` is\n`<limit>;w=<windowSeconds>`); the (limit + 1)-th request of a window gets 429 with\n`retry_after` and `Retry-After` set to `retryAfterSeconds`.\n",
+        "description": "The rate limit of A1 (ADR-006), referenced as `x-rate-limit` by the operation in both\nvariants. Every answer carries the `RateLimit-*` headers (`RateLimit-Policy` is\n`<limit>;w=<windowSeconds>`); the (limit + 1)-th request of a window gets 429. The wait is\none number, the seconds until the window ends (at least 1): `error.retry_after`,\n`Retry-After` and `RateLimit-Reset` all carry it, and a request sent that many seconds\nlater is counted in a new window.\n",
         "limit": 100,
         "windowSeconds": 900,
-        "retryAfterSeconds": 60,
         "keyedOn": "api-key",
         "counts": "every request authenticated by a valid key, whatever its outcome",
         "decision": "ADR-006"
@@ -1569,10 +1568,9 @@ export const variants = {
     },
     "rateLimits": {
       "createSession": {
-        "description": "The rate limit of A1 (ADR-006), referenced as `x-rate-limit` by the operation in both\nvariants. Every answer carries the `RateLimit-*` headers (`RateLimit-Policy` is\n`<limit>;w=<windowSeconds>`); the (limit + 1)-th request of a window gets 429 with\n`retry_after` and `Retry-After` set to `retryAfterSeconds`.\n",
+        "description": "The rate limit of A1 (ADR-006), referenced as `x-rate-limit` by the operation in both\nvariants. Every answer carries the `RateLimit-*` headers (`RateLimit-Policy` is\n`<limit>;w=<windowSeconds>`); the (limit + 1)-th request of a window gets 429. The wait is\none number, the seconds until the window ends (at least 1): `error.retry_after`,\n`Retry-After` and `RateLimit-Reset` all carry it, and a request sent that many seconds\nlater is counted in a new window.\n",
         "limit": 100,
         "windowSeconds": 900,
-        "retryAfterSeconds": 60,
         "keyedOn": "api-key",
         "counts": "every request authenticated by a valid key, whatever its outcome",
         "decision": "ADR-006"

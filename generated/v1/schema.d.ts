@@ -596,7 +596,7 @@ export interface components {
                 details?: components["schemas"]["ErrorDetail"][];
                 /** @description Human-readable explanation. */
                 message: string;
-                /** @description With `RATE_LIMIT_EXCEEDED` only, the number of seconds to wait before retrying (`retryAfterSeconds` of the operation's `x-rate-limit`). */
+                /** @description With `RATE_LIMIT_EXCEEDED` only, the number of seconds to wait before retrying: the seconds until the window of the operation's `x-rate-limit` ends, as in `Retry-After` and `RateLimit-Reset`. */
                 retry_after?: number;
             };
         };
@@ -1478,7 +1478,7 @@ export interface components {
                 };
             };
         };
-        /** @description Too many requests: over the limit of the operation's `x-rate-limit` in the current window for this API key. `retry_after` and the header values copy that fact (`npm run lint` checks they agree). */
+        /** @description Too many requests: over the limit of the operation's `x-rate-limit` in the current window for this API key. `error.retry_after`, `Retry-After` and `RateLimit-Reset` give the same wait, the seconds until the window ends (ADR-006); `npm run lint` checks the examples agree. */
         RateLimited: {
             headers: {
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -1493,8 +1493,7 @@ export interface components {
                     error?: {
                         /** @enum {unknown} */
                         code?: "RATE_LIMIT_EXCEEDED";
-                        /** @constant */
-                        retry_after: 60;
+                        retry_after: number;
                     };
                 };
             };
@@ -1634,8 +1633,8 @@ export interface components {
          */
         "RateLimit-Reset": number;
         /**
-         * @description Seconds to wait before retrying (RFC 9110), the same value as `error.retry_after` (`retryAfterSeconds` of the operation's `x-rate-limit`).
-         * @example 60
+         * @description Seconds to wait before retrying (RFC 9110), the same value as `error.retry_after` and `RateLimit-Reset`: the seconds until the window of the operation's `x-rate-limit` ends.
+         * @example 412
          */
         "Retry-After": number;
     };

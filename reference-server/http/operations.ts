@@ -13,7 +13,6 @@ export type AuthKind = 'apiKey' | 'sessionToken';
 export interface RateLimit {
   limit: number;
   windowSeconds: number;
-  retryAfterSeconds: number;
 }
 
 export interface OperationInfo {
@@ -75,7 +74,7 @@ export function buildOperations(doc: Json, variant: Variant): OperationInfo[] {
         hasBody: Boolean(body),
         sandbox: Boolean(meta[operationId]?.sandbox ?? op['x-sandbox']),
         internal: Boolean(meta[operationId]?.internal ?? op['x-internal']),
-        rateLimit: rl ? { limit: rl.limit, windowSeconds: rl.windowSeconds, retryAfterSeconds: rl.retryAfterSeconds } : null,
+        rateLimit: rl ? { limit: rl.limit, windowSeconds: rl.windowSeconds } : null,
         requestSchema: (body?.schema as Json) ?? null,
       });
     }
