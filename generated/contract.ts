@@ -321,6 +321,10 @@ export const errorCatalog = {
   "INTERNAL_ERROR": {
     "status": 500,
     "description": "An unexpected server problem. Nothing was changed; the request may be retried."
+  },
+  "NOT_READY": {
+    "status": 503,
+    "description": "The server cannot serve requests now (its store failed or does not reach the disk); answered by `GET /readyz` only."
   }
 } as const;
 
@@ -976,6 +980,49 @@ export const variants = {
           ]
         },
         "successStatus": 200
+      },
+      "getHealth": {
+        "method": "GET",
+        "path": "/healthz",
+        "tags": [
+          "Service"
+        ],
+        "sandbox": false,
+        "internal": false,
+        "security": [],
+        "authHeader": null,
+        "errors": {
+          "400": [
+            "VALIDATION_ERROR"
+          ],
+          "500": [
+            "INTERNAL_ERROR"
+          ]
+        },
+        "successStatus": 200
+      },
+      "getReadiness": {
+        "method": "GET",
+        "path": "/readyz",
+        "tags": [
+          "Service"
+        ],
+        "sandbox": false,
+        "internal": false,
+        "security": [],
+        "authHeader": null,
+        "errors": {
+          "400": [
+            "VALIDATION_ERROR"
+          ],
+          "500": [
+            "INTERNAL_ERROR"
+          ],
+          "503": [
+            "NOT_READY"
+          ]
+        },
+        "successStatus": 200
       }
     },
     "rateLimits": {
@@ -1561,6 +1608,49 @@ export const variants = {
           ],
           "500": [
             "INTERNAL_ERROR"
+          ]
+        },
+        "successStatus": 200
+      },
+      "getHealth": {
+        "method": "GET",
+        "path": "/healthz",
+        "tags": [
+          "Service"
+        ],
+        "sandbox": false,
+        "internal": false,
+        "security": [],
+        "authHeader": null,
+        "errors": {
+          "400": [
+            "VALIDATION_ERROR"
+          ],
+          "500": [
+            "INTERNAL_ERROR"
+          ]
+        },
+        "successStatus": 200
+      },
+      "getReadiness": {
+        "method": "GET",
+        "path": "/readyz",
+        "tags": [
+          "Service"
+        ],
+        "sandbox": false,
+        "internal": false,
+        "security": [],
+        "authHeader": null,
+        "errors": {
+          "400": [
+            "VALIDATION_ERROR"
+          ],
+          "500": [
+            "INTERNAL_ERROR"
+          ],
+          "503": [
+            "NOT_READY"
           ]
         },
         "successStatus": 200

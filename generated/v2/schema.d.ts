@@ -435,6 +435,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/healthz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Liveness
+         * @description The process is up and answers HTTP. No key needed; it reads nothing, so a stalled store does not fail it (that is `GET /readyz`). For a load balancer's or orchestrator's liveness probe.
+         */
+        get: operations["getHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/readyz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Readiness
+         * @description The server can serve requests: its store has not failed and every write so far reaches the disk within the probe's wait (`x-readiness-timeout-ms`). No key needed. For a readiness probe; 503 `NOT_READY` takes the instance out of rotation without restarting it.
+         */
+        get: operations["getReadiness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "transaction.approved": {
@@ -585,7 +625,7 @@ export interface components {
          *     operation's error responses narrow `error.code` to the codes that operation can
          *     answer. The error reference of the docs is generated from this catalogue.
          */
-        ErrorCode: string & ("VALIDATION_ERROR" | "INVALID_AMOUNT" | "INVALID_CURRENCY" | "INVALID_ITEMS" | "AMOUNT_MISMATCH" | "TRANSACTION_NOT_PENDING" | "TRANSACTION_NOT_APPROVED" | "INVALID_REDIRECT_URL" | "INVALID_API_KEY" | "INVALID_SESSION_TOKEN" | "TRANSACTION_NOT_FOUND" | "SESSION_NOT_FOUND" | "DELIVERY_NOT_FOUND" | "ROUTE_NOT_FOUND" | "DUPLICATE_VENDOR_REFERENCE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "MERCHANT_INACTIVE" | "AMOUNT_OUT_OF_RANGE" | "CREDIT_LIMIT_EXCEEDED" | "RATE_LIMIT_EXCEEDED" | "INTERNAL_ERROR");
+        ErrorCode: string & ("VALIDATION_ERROR" | "INVALID_AMOUNT" | "INVALID_CURRENCY" | "INVALID_ITEMS" | "AMOUNT_MISMATCH" | "TRANSACTION_NOT_PENDING" | "TRANSACTION_NOT_APPROVED" | "INVALID_REDIRECT_URL" | "INVALID_API_KEY" | "INVALID_SESSION_TOKEN" | "TRANSACTION_NOT_FOUND" | "SESSION_NOT_FOUND" | "DELIVERY_NOT_FOUND" | "ROUTE_NOT_FOUND" | "DUPLICATE_VENDOR_REFERENCE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "MERCHANT_INACTIVE" | "AMOUNT_OUT_OF_RANGE" | "CREDIT_LIMIT_EXCEEDED" | "RATE_LIMIT_EXCEEDED" | "INTERNAL_ERROR" | "NOT_READY");
         /**
          * ErrorDetail
          * @description One failing field of a request.
@@ -595,6 +635,17 @@ export interface components {
             message: string;
             /** @description JSON Pointer of the field in the request (`/items/0/quantity`), or the name of the parameter or header (`header.X-API-Key`). */
             path: string;
+        };
+        /**
+         * HealthStatus
+         * @description The answer of a liveness or readiness probe.
+         */
+        HealthStatus: {
+            /**
+             * @description `ok` (alive) for `GET /healthz`, `ready` for `GET /readyz`.
+             * @enum {string}
+             */
+            status: "ok" | "ready";
         };
         /**
          * ItemName
@@ -1374,6 +1425,20 @@ export interface components {
                     error?: {
                         /** @enum {unknown} */
                         code?: "TRANSACTION_NOT_PENDING" | "VALIDATION_ERROR";
+                    };
+                };
+            };
+        };
+        /** @description The store is not reachable: it failed, or a write did not reach the disk within the probe's wait. */
+        NotReady: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "NOT_READY";
                     };
                 };
             };
@@ -2161,6 +2226,51 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["DeliveryNotFound"];
             500: components["responses"]["InternalError"];
+        };
+    };
+    getHealth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Alive. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HealthStatus"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getReadiness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ready. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HealthStatus"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["NotReady"];
         };
     };
     webhookTransactionApproved: {

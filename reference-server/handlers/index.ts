@@ -8,7 +8,8 @@ import type { Handler } from './context.ts';
 import { partnerHandlers } from './partner.ts';
 import { sandboxHandlers } from './sandbox.ts';
 import { sdkHandlers } from './sdk.ts';
+import { serviceHandlers } from './service.ts';
 
 export type { Ctx, Handler, Result } from './context.ts';
 
-export const handlers: Record<string, Handler> = { ...checkoutHandlers, ...partnerHandlers, ...sdkHandlers, ...sandboxHandlers };
+export const handlers: Record<string, Handler> = { ...checkoutHandlers, ...partnerHandlers, ...sdkHandlers, ...sandboxHandlers, ...serviceHandlers };
