@@ -4,6 +4,7 @@
  *  2. spec/asyncapi.yaml parsed and validated by @asyncapi/parser (informational hints aside);
  *  3. the consistency checks of scripts/lib/consistency.ts, and the one-fact-one-place checks
  *     of scripts/lib/facts.ts (every copy of a fact that a tool needs agrees with the fact);
+ *     and of scripts/lib/messages.ts (error messages of the spec, guides and READMEs are the server's; README links stay in the repository);
  *  4. generated/ up to date with spec/ (what `npm run generate` would write).
  */
 import { spawnSync } from 'node:child_process';
@@ -26,6 +27,7 @@ import {
   checkRateLimitCopies,
   checkTokenLifetimeCopies,
 } from './lib/facts.ts';
+import { checkDocumentMessages, checkExampleMessages, checkReadmeLinks } from './lib/messages.ts';
 import { staleGenerated } from './generate.ts';
 
 const INFO = 2; // Spectral severities: 0 error, 1 warning, 2 information, 3 hint
@@ -67,8 +69,11 @@ export async function lintContract(log: (line: string) => void = console.log): P
   }));
 
   const consistency: string[] = [];
+  const docs: Array<Record<string, unknown>> = [];
   for (const api of apis) {
     const doc = await bundleApi(api);
+    docs.push(doc);
+    consistency.push(...checkExampleMessages(api.variant, doc));
     consistency.push(...checkWebhooksAgainstAsyncApi(api.variant, doc, messages));
     consistency.push(...checkStateMachine(api.variant, doc));
     consistency.push(...checkErrorExamples(api.variant, doc));
@@ -81,7 +86,9 @@ export async function lintContract(log: (line: string) => void = console.log): P
   }
   consistency.push(...(await checkDecisionsAndExtensions()));
   consistency.push(...(await checkFactStatementsInSpec()));
-  log(`consistency (webhooks ↔ AsyncAPI, state machine, error examples, 400 on every operation, copies of each fact, decisions, extensions): ${consistency.length} problems`);
+  consistency.push(...(await checkDocumentMessages(docs)));
+  consistency.push(...(await checkReadmeLinks()));
+  log(`consistency (webhooks ↔ AsyncAPI, state machine, error examples, 400 on every operation, copies of each fact, decisions, extensions, messages against the server's catalogue, README links): ${consistency.length} problems`);
   problems.push(...consistency);
 
   const stale = await staleGenerated();

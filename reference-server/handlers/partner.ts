@@ -1,4 +1,5 @@
 /** B. Partner transactions: B1 create, B2 read by id, B3 read and B4 cancel by vendorReference. */
+import { errorMessage } from '../../lib/error-messages.ts';
 import { iso } from '../domain/clock.ts';
 import { uuid } from '../domain/ids.ts';
 import { centimesOf } from '../../lib/money.ts';
@@ -35,7 +36,7 @@ export const partnerHandlers: Record<string, Handler> = {
     checkAmountRange(ctx.doc, ctx.op.requestSchema, ctx.body, true);
     const now = merchantNow(core, ctx);
     if (body.vendorReference !== undefined && core.store.transactionByVendorReference(m.id, body.vendorReference)) {
-      throw new ApiError('DUPLICATE_VENDOR_REFERENCE', `vendorReference ${body.vendorReference} already exists for this merchant`);
+      throw new ApiError('DUPLICATE_VENDOR_REFERENCE', errorMessage('DUPLICATE_VENDOR_REFERENCE', { vendorReference: body.vendorReference }));
     }
     const changes: Change[] = [];
     if (m.creditLimitCentimes !== null) {

@@ -2,6 +2,7 @@
  * The service probes (ADR-040), operations without a key: they read no caller, only the
  * server's own state, so their `ctx` carries the operation and nothing of a merchant.
  */
+import { errorMessage } from '../../lib/error-messages.ts';
 import { ApiError } from '../http/errors.ts';
 import type { Handler } from './context.ts';
 
@@ -27,7 +28,7 @@ export const serviceHandlers: Record<string, Handler> = {
       new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), timeout))),
     ]);
     clearTimeout(timer);
-    if (!settled) throw new ApiError('NOT_READY', 'The store is not reachable');
+    if (!settled) throw new ApiError('NOT_READY', errorMessage('NOT_READY'));
     return { status: 200, body: { status: 'ready' } };
   },
 };

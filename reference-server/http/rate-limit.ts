@@ -4,6 +4,7 @@
  * `Retry-After` and `retry_after` all say the seconds until the window ends, so a client
  * that waits exactly that long is counted in a new window.
  */
+import { errorMessage } from '../../lib/error-messages.ts';
 import type express from 'express';
 import type { MerchantConfig } from '../config.ts';
 import { ApiError } from './errors.ts';
@@ -34,7 +35,7 @@ export function createRateLimiter(now: (merchantId: string) => number): RateLimi
       'RateLimit-Policy': `${rl.limit};w=${rl.windowSeconds}`,
     });
     if (w.count > rl.limit) {
-      throw new ApiError('RATE_LIMIT_EXCEEDED', `Too many requests, retry after ${reset} seconds`, undefined, { 'Retry-After': String(reset) }, reset);
+      throw new ApiError('RATE_LIMIT_EXCEEDED', errorMessage('RATE_LIMIT_EXCEEDED', { seconds: reset }), undefined, { 'Retry-After': String(reset) }, reset);
     }
   };
   return { limit, reset: (merchantId) => void windows.delete(merchantId) };
