@@ -26,6 +26,7 @@ const NOT_AIMED_AT: Record<string, string> = {
   sandboxListSms: 'no command calls it',
   sandboxListWebhookDeliveries: 'no command calls it (deliveries are received, not listed)',
   sandboxRedeliverWebhook: 'no command calls it',
+  sandboxReset: 'called after the run to leave the sandbox as found, not judged',
   getHealth: 'a service probe without a key, not a merchant operation',
   getReadiness: 'a service probe without a key, not a merchant operation (503 needs a failed store)',
 };

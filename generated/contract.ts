@@ -981,6 +981,37 @@ export const variants = {
         },
         "successStatus": 200
       },
+      "sandboxReset": {
+        "method": "POST",
+        "path": "/api/v1/sandbox/reset",
+        "tags": [
+          "Sandbox"
+        ],
+        "sandbox": true,
+        "internal": false,
+        "security": [
+          "ApiKey"
+        ],
+        "authHeader": "X-API-Key",
+        "errors": {
+          "400": [
+            "VALIDATION_ERROR"
+          ],
+          "401": [
+            "INVALID_API_KEY"
+          ],
+          "413": [
+            "PAYLOAD_TOO_LARGE"
+          ],
+          "415": [
+            "UNSUPPORTED_MEDIA_TYPE"
+          ],
+          "500": [
+            "INTERNAL_ERROR"
+          ]
+        },
+        "successStatus": 200
+      },
       "getHealth": {
         "method": "GET",
         "path": "/healthz",
@@ -1605,6 +1636,37 @@ export const variants = {
           ],
           "404": [
             "DELIVERY_NOT_FOUND"
+          ],
+          "500": [
+            "INTERNAL_ERROR"
+          ]
+        },
+        "successStatus": 200
+      },
+      "sandboxReset": {
+        "method": "POST",
+        "path": "/api/v1/sandbox/reset",
+        "tags": [
+          "Sandbox"
+        ],
+        "sandbox": true,
+        "internal": false,
+        "security": [
+          "ApiKey"
+        ],
+        "authHeader": "X-API-Key",
+        "errors": {
+          "400": [
+            "VALIDATION_ERROR"
+          ],
+          "401": [
+            "INVALID_API_KEY"
+          ],
+          "413": [
+            "PAYLOAD_TOO_LARGE"
+          ],
+          "415": [
+            "UNSUPPORTED_MEDIA_TYPE"
           ],
           "500": [
             "INTERNAL_ERROR"

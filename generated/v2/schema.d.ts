@@ -274,9 +274,34 @@ export interface paths {
          *     transaction whose payment window has passed becomes `EXPIRED` (and
          *     `transaction.expired` is recorded), session tokens past their lifetime stop being
          *     accepted, rate-limit windows reset, and webhook retries fall due on the compressed
-         *     sandbox schedule. The clock never moves back. Test keys only.
+         *     sandbox schedule. The clock never moves back, except to real time by a reset
+         *     (`POST /api/v1/sandbox/reset`). Test keys only.
          */
         post: operations["sandboxAdvanceClock"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sandbox/reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reset the merchant's sandbox
+         * @description Puts the merchant's sandbox clock back to real time (offset 0) and forgets its
+         *     rate-limit windows, so a test run that moved the clock or used up A1's limit leaves
+         *     nothing behind. With `deleteData: true` it also deletes the merchant's transactions,
+         *     checkout sessions (with their payment intents), SMS and webhook deliveries. Only the
+         *     caller's own sandbox is touched; webhook endpoint settings are kept. Test keys only.
+         */
+        post: operations["sandboxReset"];
         delete?: never;
         options?: never;
         head?: never;
@@ -873,6 +898,40 @@ export interface components {
         SandboxClockAdvanceRequest: {
             /** @description Seconds to advance (1 second to 30 days). */
             seconds: number;
+        };
+        /**
+         * SandboxResetRequest
+         * @description What a sandbox reset does besides putting the clock back and clearing the rate-limit windows.
+         */
+        SandboxResetRequest: {
+            /**
+             * @description Also delete the merchant's transactions, sessions, payment intents, SMS and webhook deliveries.
+             * @default false
+             */
+            deleteData: boolean;
+        };
+        /**
+         * SandboxResetResult
+         * @description The merchant's sandbox after a reset.
+         */
+        SandboxResetResult: {
+            /** @description How many records of each kind were deleted (all 0 without `deleteData`). */
+            deleted: {
+                deliveries: number;
+                sessions: number;
+                sms: number;
+                transactions: number;
+            };
+            /**
+             * Format: date-time
+             * @description The merchant's sandbox time, real time again.
+             */
+            now: string;
+            /**
+             * @description Always 0 after a reset.
+             * @constant
+             */
+            offsetSeconds: 0;
         };
         /**
          * SessionCurrency
@@ -2023,6 +2082,35 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SandboxClock"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    sandboxReset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SandboxResetRequest"];
+            };
+        };
+        responses: {
+            /** @description The sandbox after the reset. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxResetResult"];
                 };
             };
             400: components["responses"]["BadRequest"];
