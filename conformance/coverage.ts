@@ -26,6 +26,9 @@ const NOT_AIMED_AT: Record<string, string> = {
   sandboxListSms: 'read for the confirmation SMS only; its error codes are not aimed at',
   sandboxListWebhookDeliveries: 'no command calls it (deliveries are received, not listed)',
   sandboxRedeliverWebhook: 'no command calls it',
+  sandboxReset: 'called after the run to leave the sandbox as found, not judged',
+  getHealth: 'a service probe without a key, not a merchant operation',
+  getReadiness: 'a service probe without a key, not a merchant operation (503 needs a failed store)',
 };
 
 /** Not aimed at in the core profile: a session token verifies only a transaction the sandbox pay step made. */

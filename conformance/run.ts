@@ -113,6 +113,7 @@ export async function runSuite(opts: SuiteOptions): Promise<SuiteResult> {
     }
   } finally {
     await w.receiver?.close();
+    if (w.sandbox) await resetSandbox(w, opts, log);
   }
 
   // ---- coverage: in a full sandbox run, what was not exercised is a finding ----
@@ -182,6 +183,25 @@ async function settleSandbox(w: World, opts: SuiteOptions): Promise<void> {
   if (w.receiver) {
     await sleep(opts.webhookGraceMs ?? 150);
     w.judged = w.receiver.deliveries.length;
+  }
+}
+
+/**
+ * Leaves the sandbox as the run found it where the sandbox offers a reset (ADR-041): each
+ * key's clock back to real time and its rate-limit window cleared; the data stays for
+ * inspection. Outside the judged run: a sandbox without the operation is not a finding.
+ */
+async function resetSandbox(w: World, opts: SuiteOptions, log: (line: string) => void): Promise<void> {
+  if (!w.contract.has('sandboxReset')) return;
+  const url = new URL(w.contract.op('sandboxReset').path, opts.baseUrl).toString();
+  for (const key of [opts.apiKey, opts.otherApiKey]) {
+    try {
+      const r = await (opts.fetchImpl ?? fetch)(url, { method: 'POST', headers: { ...w.auth('sandboxReset', key), 'Content-Type': 'application/json' }, body: '{}' });
+      await r.arrayBuffer();
+      log(r.ok ? 'sandbox reset: clock back to real time, rate-limit window cleared' : `sandbox reset not offered (${r.status}): the clock stays where the run left it`);
+    } catch (e) {
+      log(`sandbox reset failed: ${(e as Error).message}`);
+    }
   }
 }
 

@@ -67,7 +67,7 @@ export class Contract {
   readonly variant: Variant;
   readonly doc: Json;
   readonly ops: Record<string, OperationInfo>;
-  readonly rateLimits: Record<string, { limit: number; windowSeconds: number; retryAfterSeconds: number }>;
+  readonly rateLimits: Record<string, { limit: number; windowSeconds: number }>;
   private readonly ajv: Ajv2020;
   private readonly responseCache = new Map<string, ResponseSpec | null>();
   private readonly requestCache = new Map<string, ValidateFunction>();

@@ -98,9 +98,10 @@ export class World {
 
   /** The header an operation takes its credential in (`authHeader`, from its security scheme). */
   authHeader(opId: string): string {
-    const ops: Record<string, { authHeader: string }> = (this.cfg.variant === 1 ? variants.v1 : variants.v2).operations;
+    const ops: Record<string, { authHeader: string | null }> = (this.cfg.variant === 1 ? variants.v1 : variants.v2).operations;
     const o = ops[opId];
     if (!o) throw new Error(`operation ${opId} is not in variant ${this.cfg.variant}`);
+    if (o.authHeader === null) throw new Error(`operation ${opId} takes no credential`);
     return o.authHeader;
   }
 
@@ -109,7 +110,7 @@ export class World {
     return { [this.authHeader(opId)]: credential };
   }
 
-  rateLimit(): { limit: number; windowSeconds: number; retryAfterSeconds: number } {
+  rateLimit(): { limit: number; windowSeconds: number } {
     return this.contract.rateLimits.createSession!;
   }
 

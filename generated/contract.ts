@@ -326,6 +326,10 @@ export const errorCatalog = {
   "INTERNAL_ERROR": {
     "status": 500,
     "description": "An unexpected server problem. Nothing was changed; the request may be retried."
+  },
+  "NOT_READY": {
+    "status": 503,
+    "description": "The server cannot serve requests now (its store failed or does not reach the disk); answered by `GET /readyz` only."
   }
 } as const;
 
@@ -981,14 +985,87 @@ export const variants = {
           ]
         },
         "successStatus": 200
+      },
+      "sandboxReset": {
+        "method": "POST",
+        "path": "/api/v1/sandbox/reset",
+        "tags": [
+          "Sandbox"
+        ],
+        "sandbox": true,
+        "internal": false,
+        "security": [
+          "ApiKey"
+        ],
+        "authHeader": "X-API-Key",
+        "errors": {
+          "400": [
+            "VALIDATION_ERROR"
+          ],
+          "401": [
+            "INVALID_API_KEY"
+          ],
+          "413": [
+            "PAYLOAD_TOO_LARGE"
+          ],
+          "415": [
+            "UNSUPPORTED_MEDIA_TYPE"
+          ],
+          "500": [
+            "INTERNAL_ERROR"
+          ]
+        },
+        "successStatus": 200
+      },
+      "getHealth": {
+        "method": "GET",
+        "path": "/healthz",
+        "tags": [
+          "Service"
+        ],
+        "sandbox": false,
+        "internal": false,
+        "security": [],
+        "authHeader": null,
+        "errors": {
+          "400": [
+            "VALIDATION_ERROR"
+          ],
+          "500": [
+            "INTERNAL_ERROR"
+          ]
+        },
+        "successStatus": 200
+      },
+      "getReadiness": {
+        "method": "GET",
+        "path": "/readyz",
+        "tags": [
+          "Service"
+        ],
+        "sandbox": false,
+        "internal": false,
+        "security": [],
+        "authHeader": null,
+        "errors": {
+          "400": [
+            "VALIDATION_ERROR"
+          ],
+          "500": [
+            "INTERNAL_ERROR"
+          ],
+          "503": [
+            "NOT_READY"
+          ]
+        },
+        "successStatus": 200
       }
     },
     "rateLimits": {
       "createSession": {
-        "description": "The rate limit of A1 (ADR-006), referenced as `x-rate-limit` by the operation in both\nvariants. Every answer carries the `RateLimit-*` headers (`RateLimit-Policy` is\n`<limit>;w=<windowSeconds>`); the (limit + 1)-th request of a window gets 429 with\n`retry_after` and `Retry-After` set to `retryAfterSeconds`.\n",
+        "description": "The rate limit of A1 (ADR-006), referenced as `x-rate-limit` by the operation in both\nvariants. Every answer carries the `RateLimit-*` headers (`RateLimit-Policy` is\n`<limit>;w=<windowSeconds>`); the (limit + 1)-th request of a window gets 429. The wait is\none number, the seconds until the window ends (at least 1): `error.retry_after`,\n`Retry-After` and `RateLimit-Reset` all carry it, and a request sent that many seconds\nlater is counted in a new window.\n",
         "limit": 100,
         "windowSeconds": 900,
-        "retryAfterSeconds": 60,
         "keyedOn": "api-key",
         "counts": "every request authenticated by a valid key, whatever its outcome",
         "decision": "ADR-006"
@@ -1570,14 +1647,87 @@ export const variants = {
           ]
         },
         "successStatus": 200
+      },
+      "sandboxReset": {
+        "method": "POST",
+        "path": "/api/v1/sandbox/reset",
+        "tags": [
+          "Sandbox"
+        ],
+        "sandbox": true,
+        "internal": false,
+        "security": [
+          "ApiKey"
+        ],
+        "authHeader": "X-API-Key",
+        "errors": {
+          "400": [
+            "VALIDATION_ERROR"
+          ],
+          "401": [
+            "INVALID_API_KEY"
+          ],
+          "413": [
+            "PAYLOAD_TOO_LARGE"
+          ],
+          "415": [
+            "UNSUPPORTED_MEDIA_TYPE"
+          ],
+          "500": [
+            "INTERNAL_ERROR"
+          ]
+        },
+        "successStatus": 200
+      },
+      "getHealth": {
+        "method": "GET",
+        "path": "/healthz",
+        "tags": [
+          "Service"
+        ],
+        "sandbox": false,
+        "internal": false,
+        "security": [],
+        "authHeader": null,
+        "errors": {
+          "400": [
+            "VALIDATION_ERROR"
+          ],
+          "500": [
+            "INTERNAL_ERROR"
+          ]
+        },
+        "successStatus": 200
+      },
+      "getReadiness": {
+        "method": "GET",
+        "path": "/readyz",
+        "tags": [
+          "Service"
+        ],
+        "sandbox": false,
+        "internal": false,
+        "security": [],
+        "authHeader": null,
+        "errors": {
+          "400": [
+            "VALIDATION_ERROR"
+          ],
+          "500": [
+            "INTERNAL_ERROR"
+          ],
+          "503": [
+            "NOT_READY"
+          ]
+        },
+        "successStatus": 200
       }
     },
     "rateLimits": {
       "createSession": {
-        "description": "The rate limit of A1 (ADR-006), referenced as `x-rate-limit` by the operation in both\nvariants. Every answer carries the `RateLimit-*` headers (`RateLimit-Policy` is\n`<limit>;w=<windowSeconds>`); the (limit + 1)-th request of a window gets 429 with\n`retry_after` and `Retry-After` set to `retryAfterSeconds`.\n",
+        "description": "The rate limit of A1 (ADR-006), referenced as `x-rate-limit` by the operation in both\nvariants. Every answer carries the `RateLimit-*` headers (`RateLimit-Policy` is\n`<limit>;w=<windowSeconds>`); the (limit + 1)-th request of a window gets 429. The wait is\none number, the seconds until the window ends (at least 1): `error.retry_after`,\n`Retry-After` and `RateLimit-Reset` all carry it, and a request sent that many seconds\nlater is counted in a new window.\n",
         "limit": 100,
         "windowSeconds": 900,
-        "retryAfterSeconds": 60,
         "keyedOn": "api-key",
         "counts": "every request authenticated by a valid key, whatever its outcome",
         "decision": "ADR-006"

@@ -84,7 +84,7 @@ describe('A1 create session', () => {
 });
 
 describe('A1 rate limit (per key, fixed window, sandbox clock)', () => {
-  it('101st request in 900 s gets 429 with retry_after 60; the window resets with the clock', async () => {
+  it('101st request in 900 s gets 429 whose retry_after, Retry-After and RateLimit-Reset are the rest of the window; the window resets with the clock', async () => {
     const { s: s2, clock: c2, api: a2 } = await server();
     try {
       const key = k(s2.merchants[0]!.apiKey);
@@ -99,20 +99,47 @@ describe('A1 rate limit (per key, fixed window, sandbox clock)', () => {
       }
       const r = await a2('POST', '/api/v1/public/sessions', { headers: key, json: sessionBodyV1() });
       expect(r.status).toBe(429);
-      expect(r.body.error).toMatchObject({ code: 'RATE_LIMIT_EXCEEDED', retry_after: 60 });
-      expect(r.headers.get('retry-after')).toBe('60');
+      expect(r.body.error).toMatchObject({ code: 'RATE_LIMIT_EXCEEDED', retry_after: 900, message: 'Too many requests, retry after 900 seconds' });
+      expect(r.headers.get('retry-after')).toBe('900');
       expect(r.headers.get('ratelimit-remaining')).toBe('0');
       expect(r.headers.get('ratelimit-reset')).toBe('900');
       // the other merchant is not affected
       expect((await a2('POST', '/api/v1/public/sessions', { headers: k(s2.merchants[1]!.apiKey), json: sessionBodyV2() })).status).toBe(200);
       c2.advance(899_000);
-      expect((await a2('POST', '/api/v1/public/sessions', { headers: key, json: sessionBodyV1() })).status).toBe(429);
+      const still = await a2('POST', '/api/v1/public/sessions', { headers: key, json: sessionBodyV1() });
+      expect(still.status).toBe(429);
+      expect([still.body.error.retry_after, still.headers.get('retry-after'), still.headers.get('ratelimit-reset')]).toEqual([1, '1', '1']);
       c2.advance(1_000);
       const after = await a2('POST', '/api/v1/public/sessions', { headers: key, json: sessionBodyV1() });
       expect(after.status).toBe(200);
       expect(after.headers.get('ratelimit-remaining')).toBe('99');
     } finally {
       await s2.close();
+    }
+  });
+});
+
+describe('A1 rate limit: one wait, and waiting it is enough', () => {
+  it('mid-window, after a fraction of a second: the three waits agree, one second less is refused, exactly the wait succeeds', async () => {
+    const { s: s3, clock: c3, api: a3 } = await server();
+    try {
+      const key = k(s3.merchants[0]!.apiKey);
+      expect((await a3('POST', '/api/v1/public/sessions', { headers: key, json: sessionBodyV1() })).status).toBe(200);
+      c3.advance(437_250); // the window opened 437.25 s ago: 462.75 s are left, 463 rounded up
+      for (let i = 2; i <= 100; i++) expect((await a3('POST', '/api/v1/public/sessions', { headers: key, json: sessionBodyV1() })).status).toBe(200);
+      const r = await a3('POST', '/api/v1/public/sessions', { headers: key, json: sessionBodyV1() });
+      expect(r.status).toBe(429);
+      const wait = r.body.error.retry_after as number;
+      expect(wait).toBe(463);
+      expect(r.headers.get('retry-after')).toBe(String(wait));
+      expect(r.headers.get('ratelimit-reset')).toBe(String(wait));
+      expect(r.body.error.message).toBe(`Too many requests, retry after ${wait} seconds`);
+      c3.advance((wait - 1) * 1000);
+      expect((await a3('POST', '/api/v1/public/sessions', { headers: key, json: sessionBodyV1() })).status).toBe(429);
+      c3.advance(1000);
+      expect((await a3('POST', '/api/v1/public/sessions', { headers: key, json: sessionBodyV1() })).status).toBe(200);
+    } finally {
+      await s3.close();
     }
   });
 });

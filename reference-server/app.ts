@@ -43,6 +43,9 @@ export async function createApp(opts: CreateAppOptions): Promise<AppHandle> {
 
   const apis: Record<Variant, VariantApi> = { 1: await buildVariantApi(core, 1), 2: await buildVariantApi(core, 2) };
 
+  const rateLimiter = createRateLimiter((merchantId) => core.now(merchantId));
+  core.onSandboxReset.push(rateLimiter.reset);
+
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -51,7 +54,7 @@ export async function createApp(opts: CreateAppOptions): Promise<AppHandle> {
     createApiRouter({
       apis,
       auth: createAuthenticator(core),
-      rateLimit: createRateLimiter((merchantId) => core.now(merchantId)),
+      rateLimit: rateLimiter.limit,
       mode: config.mode,
       publicBaseUrl: config.publicBaseUrl,
     }),

@@ -39,6 +39,8 @@ export class Core {
   readonly time: MerchantTime;
   readonly log: (line: string) => void;
   dispatcher: WebhookDispatcher | null = null;
+  /** What else forgets a merchant's state on a sandbox reset (the rate limiter's windows). */
+  readonly onSandboxReset: Array<(merchantId: string) => void> = [];
 
   constructor(
     readonly store: Store,

@@ -1,5 +1,5 @@
 /**
- * What `paylater serve` serves beside the API: the browser SDK, the hosted checkout page
+ * What `paylater serve` serves beside the API: the landing page (landing.ts), the browser SDK, the hosted checkout page
  * and the `/demo` shop (reference-server/checkout/), and the merchant docs built by
  * `npm run docs` at `/docs`.
  */
@@ -9,6 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createCheckoutRouter, type CheckoutRouterDeps } from './checkout/router.ts';
 import type { MerchantConfigInput, Mode } from './config.ts';
+import { mountLanding } from './landing.ts';
 
 export const DIST_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'dist');
 
@@ -33,6 +34,7 @@ export function demoMerchantsOf(merchants: readonly MerchantConfigInput[], mode:
 export function mountSite(app: express.Express, options: SiteOptions): void {
   const distDir = options.distDir ?? DIST_DIR;
   const demo = demoMerchantsOf(options.merchants, options.mode);
+  mountLanding(app, options.mode);
   app.use(createCheckoutRouter({ distDir, ...(demo ? { demo: { merchants: demo } } : {}) }));
 
   const docsDir = path.join(distDir, 'docs');

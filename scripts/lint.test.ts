@@ -145,16 +145,26 @@ describe('one fact, one place: lint fails when a copy disagrees with the fact', 
     example(doc, 'RateLimited', 'RATE_LIMIT_EXCEEDED').message = 'Too many requests, retry after 30 seconds';
     const problems = checkRateLimitCopies(1, doc).join('\n');
     expect(problems).toMatch(/createSession 200: header RateLimit-Policy const 120;w=900 differs from x-rate-limit \(100;w=900\)/);
-    expect(problems).toMatch(/createSession 429: retry_after const 30 differs from x-rate-limit retryAfterSeconds 60/);
-    expect(problems).toMatch(/example RATE_LIMIT_EXCEEDED message says 30, x-rate-limit retryAfterSeconds is 60/);
+    expect(problems).toMatch(/createSession 429: retry_after const 30: the wait is the time left in the window/);
+    expect(problems).toMatch(/createSession 429: example RATE_LIMIT_EXCEEDED message says 30, header Retry-After example says 412: one wait/);
   });
   it('rate limit: the headers\' examples', async () => {
     const { doc } = await fixtures(2);
     doc.components.headers['RateLimit-Limit'].example = 60;
-    doc.components.headers['Retry-After'].example = 900;
+    doc.components.headers['Retry-After'].example = 60;
     const problems = checkRateLimitCopies(2, doc).join('\n');
     expect(problems).toMatch(/header RateLimit-Limit example 60 differs from x-rate-limit \(100\)/);
-    expect(problems).toMatch(/429: header Retry-After example 900 differs from x-rate-limit \(60\)/);
+    expect(problems).toMatch(/429: header RateLimit-Reset example says 412, header Retry-After example says 60: one wait/);
+  });
+  it('rate limit: a fixed retryAfterSeconds and a wait longer than the window', async () => {
+    const { doc } = await fixtures(1);
+    const op = doc.paths['/api/v1/public/sessions'].post;
+    op['x-rate-limit'] = { limit: 100, windowSeconds: 900, retryAfterSeconds: 60 };
+    for (const h of ['Retry-After', 'RateLimit-Reset']) doc.components.headers[h].example = 1000;
+    Object.assign(example(doc, 'RateLimited', 'RATE_LIMIT_EXCEEDED'), { retry_after: 1000, message: 'Too many requests, retry after 1000 seconds' });
+    const problems = checkRateLimitCopies(1, doc).join('\n');
+    expect(problems).toMatch(/createSession: x-rate-limit retryAfterSeconds: the wait of a 429 is the time left in the window/);
+    expect(problems).toMatch(/429: header Retry-After example 1000 is not a wait within the 900 s window/);
   });
   it('rate limit and amount range: a copy in a source file instead of a $ref to spec/components/facts/', async () => {
     expect(await checkFactStatementsInSpec()).toEqual([]);

@@ -2,8 +2,10 @@
  * `npm run lint` — the contract's gate, 0 errors and 0 warnings required:
  *  1. `redocly lint` on every API of redocly.yaml (recommended + the stricter rules there);
  *  2. spec/asyncapi.yaml parsed and validated by @asyncapi/parser (informational hints aside);
- *  3. the consistency checks of scripts/lib/consistency.ts, and the one-fact-one-place checks
- *     of scripts/lib/facts.ts (every copy of a fact that a tool needs agrees with the fact);
+ *  3. the consistency checks of scripts/lib/consistency.ts, the one-fact-one-place checks of
+ *     scripts/lib/facts.ts (every copy of a fact that a tool needs agrees with the fact) and those of
+ *     scripts/lib/messages.ts (the error messages of the spec, guides and READMEs are the server's;
+ *     README links stay in the repository);
  *  4. the rule index (scripts/lib/rules.ts): every rule stated in spec/, enforced by one function, checked;
  *  5. generated/ and spec/RULES.md up to date with spec/ (what `npm run generate` would write);
  *  6. the OpenAPI `links` name existing operations and parameters (scripts/lib/links.ts);
@@ -30,6 +32,7 @@ import {
   checkRateLimitCopies,
   checkTokenLifetimeCopies,
 } from './lib/facts.ts';
+import { checkDocumentMessages, checkExampleMessages, checkReadmeLinks } from './lib/messages.ts';
 import { staleGenerated } from './generate.ts';
 import { checkLinks } from './lib/links.ts';
 import { versionGate } from './diff/gate.ts';
@@ -74,8 +77,11 @@ export async function lintContract(log: (line: string) => void = console.log): P
   }));
 
   const consistency: string[] = [];
+  const docs: Array<Record<string, unknown>> = [];
   for (const api of apis) {
     const doc = await bundleApi(api);
+    docs.push(doc);
+    consistency.push(...checkExampleMessages(api.variant, doc));
     consistency.push(...checkWebhooksAgainstAsyncApi(api.variant, doc, messages));
     consistency.push(...checkStateMachine(api.variant, doc));
     consistency.push(...checkErrorExamples(api.variant, doc));
@@ -89,7 +95,9 @@ export async function lintContract(log: (line: string) => void = console.log): P
   }
   consistency.push(...(await checkDecisionsAndExtensions()));
   consistency.push(...(await checkFactStatementsInSpec()));
-  log(`consistency (webhooks ↔ AsyncAPI, state machine, error examples, 400 on every operation, copies of each fact, decisions, extensions, links): ${consistency.length} problems`);
+  consistency.push(...(await checkDocumentMessages(docs)));
+  consistency.push(...(await checkReadmeLinks()));
+  log(`consistency (webhooks ↔ AsyncAPI, state machine, error examples, 400 on every operation, copies of each fact, decisions, extensions, links, messages against the server's catalogue, README links): ${consistency.length} problems`);
   problems.push(...consistency);
 
   const rules = await ruleProblems();

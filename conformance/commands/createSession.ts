@@ -21,8 +21,11 @@ export async function sendSession(m: Model, w: World, body: Json): Promise<'limi
   w.countRate('main', ex);
   if (ex.status === 429) {
     const err = (ex.json as { error: Json }).error;
-    w.check(err.retry_after === rl.retryAfterSeconds, 'createSession', '$.error.retry_after', `retry_after ${err.retry_after}`, rl.retryAfterSeconds, err.retry_after);
-    w.check(ex.responseHeaders['retry-after'] === String(rl.retryAfterSeconds), 'createSession', 'header Retry-After', `Retry-After ${ex.responseHeaders['retry-after']}`, rl.retryAfterSeconds, ex.responseHeaders['retry-after']);
+    // ADR-006: one wait, the rest of the window, in the body and both headers.
+    const wait = err.retry_after;
+    w.check(typeof wait === 'number' && Number.isInteger(wait) && wait >= 1 && wait <= rl.windowSeconds, 'createSession', '$.error.retry_after', `retry_after ${String(wait)} is not a wait within the ${rl.windowSeconds} s window`, `1..${rl.windowSeconds}`, wait);
+    w.check(ex.responseHeaders['retry-after'] === String(wait), 'createSession', 'header Retry-After', `Retry-After ${ex.responseHeaders['retry-after']} differs from retry_after ${String(wait)}`, wait, ex.responseHeaders['retry-after']);
+    w.check(ex.responseHeaders['ratelimit-reset'] === String(wait), 'createSession', 'header RateLimit-Reset', `RateLimit-Reset ${ex.responseHeaders['ratelimit-reset']} differs from retry_after ${String(wait)}`, wait, ex.responseHeaders['ratelimit-reset']);
     return 'limited';
   }
   if (!w.succeeded(ex)) return 'refused';

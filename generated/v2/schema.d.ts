@@ -274,9 +274,34 @@ export interface paths {
          *     transaction whose payment window has passed becomes `EXPIRED` (and
          *     `transaction.expired` is recorded), session tokens past their lifetime stop being
          *     accepted, rate-limit windows reset, and webhook retries fall due on the compressed
-         *     sandbox schedule. The clock never moves back. Test keys only.
+         *     sandbox schedule. The clock never moves back, except to real time by a reset
+         *     (`POST /api/v1/sandbox/reset`). Test keys only.
          */
         post: operations["sandboxAdvanceClock"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sandbox/reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reset the merchant's sandbox
+         * @description Puts the merchant's sandbox clock back to real time (offset 0) and forgets its
+         *     rate-limit windows, so a test run that moved the clock or used up A1's limit leaves
+         *     nothing behind. With `deleteData: true` it also deletes the merchant's transactions,
+         *     checkout sessions (with their payment intents), SMS and webhook deliveries. Only the
+         *     caller's own sandbox is touched; webhook endpoint settings are kept. Test keys only.
+         */
+        post: operations["sandboxReset"];
         delete?: never;
         options?: never;
         head?: never;
@@ -435,6 +460,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/healthz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Liveness
+         * @description The process is up and answers HTTP. No key needed; it reads nothing, so a stalled store does not fail it (that is `GET /readyz`). For a load balancer's or orchestrator's liveness probe.
+         */
+        get: operations["getHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/readyz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Readiness
+         * @description The server can serve requests: its store has not failed and every write so far reaches the disk within the probe's wait (`x-readiness-timeout-ms`). No key needed. For a readiness probe; 503 `NOT_READY` takes the instance out of rotation without restarting it.
+         */
+        get: operations["getReadiness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "transaction.approved": {
@@ -584,7 +649,7 @@ export interface components {
                 details?: components["schemas"]["ErrorDetail"][];
                 /** @description Human-readable explanation. */
                 message: string;
-                /** @description With `RATE_LIMIT_EXCEEDED` only, the number of seconds to wait before retrying (`retryAfterSeconds` of the operation's `x-rate-limit`). */
+                /** @description With `RATE_LIMIT_EXCEEDED` only, the number of seconds to wait before retrying: the seconds until the window of the operation's `x-rate-limit` ends, as in `Retry-After` and `RateLimit-Reset`. */
                 retry_after?: number;
             };
         };
@@ -594,7 +659,7 @@ export interface components {
          *     operation's error responses narrow `error.code` to the codes that operation can
          *     answer. The error reference of the docs is generated from this catalogue.
          */
-        ErrorCode: string & ("VALIDATION_ERROR" | "INVALID_AMOUNT" | "INVALID_CURRENCY" | "INVALID_ITEMS" | "AMOUNT_MISMATCH" | "TRANSACTION_NOT_PENDING" | "TRANSACTION_NOT_APPROVED" | "INVALID_REDIRECT_URL" | "INVALID_API_KEY" | "INVALID_SESSION_TOKEN" | "TRANSACTION_NOT_FOUND" | "SESSION_NOT_FOUND" | "DELIVERY_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "DUPLICATE_VENDOR_REFERENCE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "MERCHANT_INACTIVE" | "AMOUNT_OUT_OF_RANGE" | "CREDIT_LIMIT_EXCEEDED" | "RATE_LIMIT_EXCEEDED" | "INTERNAL_ERROR");
+        ErrorCode: string & ("VALIDATION_ERROR" | "INVALID_AMOUNT" | "INVALID_CURRENCY" | "INVALID_ITEMS" | "AMOUNT_MISMATCH" | "TRANSACTION_NOT_PENDING" | "TRANSACTION_NOT_APPROVED" | "INVALID_REDIRECT_URL" | "INVALID_API_KEY" | "INVALID_SESSION_TOKEN" | "TRANSACTION_NOT_FOUND" | "SESSION_NOT_FOUND" | "DELIVERY_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "DUPLICATE_VENDOR_REFERENCE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "MERCHANT_INACTIVE" | "AMOUNT_OUT_OF_RANGE" | "CREDIT_LIMIT_EXCEEDED" | "RATE_LIMIT_EXCEEDED" | "INTERNAL_ERROR" | "NOT_READY");
         /**
          * ErrorDetail
          * @description One failing field of a request.
@@ -604,6 +669,17 @@ export interface components {
             message: string;
             /** @description JSON Pointer of the field in the request (`/items/0/quantity`), or the name of the parameter or header (`header.X-API-Key`). */
             path: string;
+        };
+        /**
+         * HealthStatus
+         * @description The answer of a liveness or readiness probe.
+         */
+        HealthStatus: {
+            /**
+             * @description `ok` (alive) for `GET /healthz`, `ready` for `GET /readyz`.
+             * @enum {string}
+             */
+            status: "ok" | "ready";
         };
         /**
          * ItemName
@@ -825,6 +901,40 @@ export interface components {
         SandboxClockAdvanceRequest: {
             /** @description Seconds to advance (1 second to 30 days). */
             seconds: number;
+        };
+        /**
+         * SandboxResetRequest
+         * @description What a sandbox reset does besides putting the clock back and clearing the rate-limit windows.
+         */
+        SandboxResetRequest: {
+            /**
+             * @description Also delete the merchant's transactions, sessions, payment intents, SMS and webhook deliveries.
+             * @default false
+             */
+            deleteData: boolean;
+        };
+        /**
+         * SandboxResetResult
+         * @description The merchant's sandbox after a reset.
+         */
+        SandboxResetResult: {
+            /** @description How many records of each kind were deleted (all 0 without `deleteData`). */
+            deleted: {
+                deliveries: number;
+                sessions: number;
+                sms: number;
+                transactions: number;
+            };
+            /**
+             * Format: date-time
+             * @description The merchant's sandbox time, real time again.
+             */
+            now: string;
+            /**
+             * @description Always 0 after a reset.
+             * @constant
+             */
+            offsetSeconds: 0;
         };
         /**
          * SessionCurrency
@@ -1381,6 +1491,20 @@ export interface components {
                 };
             };
         };
+        /** @description The store is not reachable: it failed, or a write did not reach the disk within the probe's wait. */
+        NotReady: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "NOT_READY";
+                    };
+                };
+            };
+        };
         /** @description The transaction request fails validation (missing field, invalid phone format, …). */
         PartnerCreateBadRequest: {
             headers: {
@@ -1451,7 +1575,7 @@ export interface components {
                 };
             };
         };
-        /** @description Too many requests: over the limit of the operation's `x-rate-limit` in the current window for this API key. `retry_after` and the header values copy that fact (`npm run lint` checks they agree). */
+        /** @description Too many requests: over the limit of the operation's `x-rate-limit` in the current window for this API key. `error.retry_after`, `Retry-After` and `RateLimit-Reset` give the same wait, the seconds until the window ends (ADR-006); `npm run lint` checks the examples agree. */
         RateLimited: {
             headers: {
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -1466,8 +1590,7 @@ export interface components {
                     error?: {
                         /** @enum {unknown} */
                         code?: "RATE_LIMIT_EXCEEDED";
-                        /** @constant */
-                        retry_after: 60;
+                        retry_after: number;
                     };
                 };
             };
@@ -1607,8 +1730,8 @@ export interface components {
          */
         "RateLimit-Reset": number;
         /**
-         * @description Seconds to wait before retrying (RFC 9110), the same value as `error.retry_after` (`retryAfterSeconds` of the operation's `x-rate-limit`).
-         * @example 60
+         * @description Seconds to wait before retrying (RFC 9110), the same value as `error.retry_after` and `RateLimit-Reset`: the seconds until the window of the operation's `x-rate-limit` ends.
+         * @example 412
          */
         "Retry-After": number;
     };
@@ -1971,6 +2094,35 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    sandboxReset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SandboxResetRequest"];
+            };
+        };
+        responses: {
+            /** @description The sandbox after the reset. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxResetResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     sandboxPaySession: {
         parameters: {
             query?: never;
@@ -2165,6 +2317,51 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["DeliveryNotFound"];
             500: components["responses"]["InternalError"];
+        };
+    };
+    getHealth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Alive. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HealthStatus"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getReadiness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ready. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HealthStatus"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["NotReady"];
         };
     };
     webhookTransactionApproved: {

@@ -42,6 +42,10 @@ export class MerchantTime {
     this.last.set(merchantId, v);
     return v;
   }
+  /** Lets the merchant's time go back (to base + offset): the sandbox reset (ADR-041). */
+  forget(merchantId: string): void {
+    this.last.delete(merchantId);
+  }
 }
 
 /** ISO 8601 UTC with milliseconds. */

@@ -1,4 +1,5 @@
 /** The business rules behind B1's 422: amount limits, inactive merchant, credit limit. */
+import { errorMessage } from '../../lib/error-messages.ts';
 import { amountRange } from '../../generated/contract.ts';
 import { centimesOf, formatCentimes } from '../../lib/money.ts';
 import type { Rejection, Status } from './types.ts';
@@ -11,7 +12,7 @@ const RANGE_MAX = centimesOf(amountRange.maximum)!;
  * @rule b1-merchant-inactive
  */
 export function checkMerchantActive(active: boolean): Rejection | null {
-  return active ? null : { code: 'MERCHANT_INACTIVE', message: 'Merchant account is not active' };
+  return active ? null : { code: 'MERCHANT_INACTIVE', message: errorMessage('MERCHANT_INACTIVE') };
 }
 
 /**

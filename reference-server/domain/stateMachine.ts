@@ -4,6 +4,7 @@
  * only the guards, named by transition id, are code here (they are predicates over the
  * context the spec describes in prose).
  */
+import { ERROR_MESSAGES, formatMessage } from '../../lib/error-messages.ts';
 import { stateMachine } from '../../generated/contract.ts';
 import type { WebhookEventName } from '../webhooks/contracts.ts';
 import type { Status } from './types.ts';
@@ -63,7 +64,9 @@ for (const code of new Set(stateMachine.rejections.map((r) => r.code))) {
 
 /** The one message of a state-machine rejection: the state its code asks for and the current one. */
 function rejectionMessage(code: string, from: Status): string {
-  return `Transaction is not in ${requiredStates.get(code)} status (current status: ${from})`;
+  const template = (ERROR_MESSAGES as Record<string, readonly string[]>)[code]?.[0];
+  if (!template) throw new Error(`state machine: rejection code ${code} has no message in lib/error-messages.ts`);
+  return formatMessage(template, { required: requiredStates.get(code) ?? '?', status: from });
 }
 
 /**

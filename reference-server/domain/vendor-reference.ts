@@ -1,4 +1,5 @@
 /** The merchant's own order id on a partner transaction (ADR-011). */
+import { errorMessage } from '../../lib/error-messages.ts';
 import type { Rejection, TransactionRecord } from './types.ts';
 
 /**
@@ -8,5 +9,5 @@ import type { Rejection, TransactionRecord } from './types.ts';
  */
 export function checkVendorReferenceFree(vendorReference: string | undefined, existing: TransactionRecord | undefined): Rejection | null {
   if (vendorReference === undefined || existing === undefined) return null;
-  return { code: 'DUPLICATE_VENDOR_REFERENCE', message: `vendorReference ${vendorReference} already exists for this merchant` };
+  return { code: 'DUPLICATE_VENDOR_REFERENCE', message: errorMessage('DUPLICATE_VENDOR_REFERENCE', { vendorReference }) };
 }

@@ -7,8 +7,10 @@ import { checkoutHandlers } from './checkout.ts';
 import type { Handler } from './context.ts';
 import { partnerHandlers } from './partner.ts';
 import { sandboxHandlers } from './sandbox.ts';
+import { sandboxResetHandlers } from './sandbox-reset.ts';
 import { sdkHandlers } from './sdk.ts';
+import { serviceHandlers } from './service.ts';
 
 export type { Ctx, Handler, Result } from './context.ts';
 
-export const handlers: Record<string, Handler> = { ...checkoutHandlers, ...partnerHandlers, ...sdkHandlers, ...sandboxHandlers };
+export const handlers: Record<string, Handler> = { ...checkoutHandlers, ...partnerHandlers, ...sdkHandlers, ...sandboxHandlers, ...sandboxResetHandlers, ...serviceHandlers };

@@ -1,4 +1,5 @@
 /** Sandbox operations (`x-sandbox`): customer actions, session payment, the merchant's clock, SMS and webhook logs. */
+import { errorMessage } from '../../lib/error-messages.ts';
 import { iso } from '../domain/clock.ts';
 import { sha256 } from '../domain/ids.ts';
 import { isTokenLive } from '../domain/token.ts';
@@ -31,7 +32,7 @@ export const sandboxHandlers: Record<string, Handler> = {
     const body = ctx.body as { session_token: string; outcome: 'success' | 'failed'; customerPhone?: string };
     const s = core.store.sessionByTokenDigest(sha256(body.session_token));
     if (!s) throw invalidToken();
-    if (s.merchantId !== ctx.merchant.id) throw new ApiError('SESSION_NOT_FOUND', 'Session not found');
+    if (s.merchantId !== ctx.merchant.id) throw new ApiError('SESSION_NOT_FOUND', errorMessage('SESSION_NOT_FOUND'));
     const now = merchantNow(core, ctx);
     if (!isTokenLive(s, now)) throw invalidToken();
     const existing = s.paymentIntentId ? core.store.get('paymentIntents', s.paymentIntentId) : undefined;
@@ -68,9 +69,9 @@ export const sandboxHandlers: Record<string, Handler> = {
   async sandboxRedeliverWebhook(core, ctx) {
     const id = ctx.params.deliveryId!;
     const e = await core.repository.get(ctx.merchant.id, id);
-    if (!e) throw new ApiError('DELIVERY_NOT_FOUND', 'Webhook delivery not found');
+    if (!e) throw new ApiError('DELIVERY_NOT_FOUND', errorMessage('DELIVERY_NOT_FOUND'));
     const after = core.dispatcher ? await core.dispatcher.redeliver(ctx.merchant.id, id) : await core.requeueWithoutEngine(ctx.merchant.id, id);
-    if (!after) throw new ApiError('DELIVERY_NOT_FOUND', 'Webhook delivery not found');
+    if (!after) throw new ApiError('DELIVERY_NOT_FOUND', errorMessage('DELIVERY_NOT_FOUND'));
     return { status: 200, body: deliveryView(after) };
   },
 };

@@ -1,4 +1,5 @@
 /** The browser SDK's and hosted page's operations (`x-internal`), authenticated by session token. */
+import { errorMessage } from '../../lib/error-messages.ts';
 import { centimesToNumber } from '../../lib/money.ts';
 import { isAllowedOrigin, isAllowedRedirect, withRedirectParams } from '../domain/redirect.ts';
 import { attempt } from '../domain/stateMachine.ts';
@@ -12,7 +13,7 @@ import { paySession } from './pay-session.ts';
 /** A payment intent of `session`; 404 for another session's or a missing one. */
 function ownIntent(core: Core, session: SessionRecord, id: string): PaymentIntentRecord {
   const intent = core.store.get('paymentIntents', id);
-  if (!intent || intent.sessionId !== session.id) throw new ApiError('SESSION_NOT_FOUND', 'Payment intent not found');
+  if (!intent || intent.sessionId !== session.id) throw new ApiError('SESSION_NOT_FOUND', errorMessage('SESSION_NOT_FOUND', {}, 1));
   return intent;
 }
 

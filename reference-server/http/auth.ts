@@ -3,6 +3,7 @@
  * (compared in constant time with every merchant's digest) or a checkout session token.
  * Header names are case-insensitive; a header sent twice is refused.
  */
+import { errorMessage } from '../../lib/error-messages.ts';
 import type express from 'express';
 import type { MerchantConfig, ServerConfig } from '../config.ts';
 import type { Core } from '../core.ts';
@@ -52,15 +53,15 @@ export function createAuthenticator(core: Core): Authenticator {
      */
     key(req, auth) {
       const values = headerValues(req, auth.header);
-      if (values.length === 0) throw invalidKey(`Missing API key: send it in the ${auth.title} header`);
-      if (values.length > 1) throw invalidKey(`The ${auth.title} header was sent more than once`);
+      if (values.length === 0) throw invalidKey(errorMessage('INVALID_API_KEY', { header: auth.title }, 1));
+      if (values.length > 1) throw invalidKey(errorMessage('INVALID_API_KEY', { header: auth.title }, 2));
       const digest = sha256Bytes(values[0]!.trim());
       let found: MerchantConfig | undefined;
       // No early exit: every merchant's digest is compared, in constant time each.
       for (let i = 0; i < merchants.length; i++) if (digestBytesEqual(keyDigests[i]!, digest)) found = merchants[i];
       if (!found) throw invalidKey();
       if (!keyFitsMode(config, found)) {
-        throw invalidKey(config.mode === 'sandbox' ? 'Live keys are not accepted by the sandbox; use a test key (sk_test_…)' : 'Test keys are not accepted in production; use a live key (sk_live_…)');
+        throw invalidKey(errorMessage('INVALID_API_KEY', {}, config.mode === 'sandbox' ? 3 : 4));
       }
       return found;
     },

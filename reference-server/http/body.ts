@@ -3,6 +3,7 @@
  * malformed JSON, nesting deeper than 32, an object naming a member twice (ADR-023) and
  * `__proto__`/`constructor`/`prototype` keys (400 VALIDATION_ERROR). Runs before the OpenAPI validator.
  */
+import { errorMessage } from '../../lib/error-messages.ts';
 import { maxBodyBytes } from '../../generated/contract.ts';
 import type { IncomingMessage } from 'node:http';
 import { ApiError, payloadTooLarge } from './errors.ts';
@@ -131,7 +132,7 @@ export async function readJsonBody(req: IncomingMessage): Promise<unknown> {
     throw new ApiError('VALIDATION_ERROR', 'Request body is required', [{ path: '/', message: 'request body is required' }]);
   }
   if (!isJsonMediaType(req.headers['content-type'])) {
-    throw new ApiError('UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json');
+    throw new ApiError('UNSUPPORTED_MEDIA_TYPE', errorMessage('UNSUPPORTED_MEDIA_TYPE'));
   }
   let text: string;
   try {

@@ -1,4 +1,5 @@
 /** The one error body of every endpoint (ADR-001) and the error → answer mapping. */
+import { errorMessage } from '../../lib/error-messages.ts';
 import type express from 'express';
 import { errorCatalog, maxBodyBytes, type ErrorCode } from '../../generated/contract.ts';
 import type { Ctx } from '../handlers/context.ts';
@@ -33,9 +34,9 @@ export class ApiError extends Error {
   }
 }
 
-export const notFound = () => new ApiError('TRANSACTION_NOT_FOUND', 'Transaction not found');
-export const invalidKey = (why = 'Invalid API key') => new ApiError('INVALID_API_KEY', why);
-export const invalidToken = () => new ApiError('INVALID_SESSION_TOKEN', 'Invalid or expired session token');
+export const notFound = () => new ApiError('TRANSACTION_NOT_FOUND', errorMessage('TRANSACTION_NOT_FOUND'));
+export const invalidKey = (why = errorMessage('INVALID_API_KEY')) => new ApiError('INVALID_API_KEY', why);
+export const invalidToken = () => new ApiError('INVALID_SESSION_TOKEN', errorMessage('INVALID_SESSION_TOKEN'));
 
 /** Sends `e` in the declared error shape; `check` (the operation's response validation) may throw. */
 export function sendError(res: express.Response, e: ApiError, check?: (body: unknown) => unknown): void {
@@ -49,7 +50,7 @@ export function sendError(res: express.Response, e: ApiError, check?: (body: unk
 /** Last-resort 500 that bypasses response validation (used when validation itself failed). */
 export function sendInternal(res: express.Response): void {
   if (res.headersSent) return;
-  const body = JSON.stringify({ error: { code: 'INTERNAL_ERROR', message: 'Internal server error' } });
+  const body = JSON.stringify({ error: { code: 'INTERNAL_ERROR', message: errorMessage('INTERNAL_ERROR') } });
   res.status(500).set('Content-Type', 'application/json; charset=utf-8').end(body);
 }
 
@@ -71,7 +72,7 @@ export function mapError(err: unknown, ctx: Ctx | undefined): ApiError | null {
   const status = e?.status;
   if (typeof status !== 'number' || !Array.isArray(e.errors)) return null;
   if (status === 404 || status === 405) return new ApiError('ROUTE_NOT_FOUND', e.message ?? 'not found');
-  if (status === 415) return new ApiError('UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json');
+  if (status === 415) return new ApiError('UNSUPPORTED_MEDIA_TYPE', errorMessage('UNSUPPORTED_MEDIA_TYPE'));
   if (status === 413) return payloadTooLarge();
   if (status !== 400) return null; // 500: response validation failed — a bug, logged by the caller
   const details: ErrorDetail[] = [];
@@ -105,7 +106,7 @@ export function mapError(err: unknown, ctx: Ctx | undefined): ApiError | null {
 
 /** The 413 answer, its message stating `x-max-body-bytes` in kB as the spec's example does (lint checks the example). */
 export function payloadTooLarge(): ApiError {
-  return new ApiError('PAYLOAD_TOO_LARGE', `Request body exceeds ${maxBodyBytes / 1024} kB`);
+  return new ApiError('PAYLOAD_TOO_LARGE', errorMessage('PAYLOAD_TOO_LARGE', { kB: maxBodyBytes / 1024 }));
 }
 
 /**

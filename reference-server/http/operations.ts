@@ -13,7 +13,6 @@ export type AuthKind = 'apiKey' | 'sessionToken';
 export interface RateLimit {
   limit: number;
   windowSeconds: number;
-  retryAfterSeconds: number;
 }
 
 export interface OperationInfo {
@@ -25,6 +24,8 @@ export interface OperationInfo {
   paramNames: string[];
   /** The variant whose document declares it. */
   variant: Variant;
+  /** `security: []`: no key (the service probes); such an operation has no caller and no rate limit. */
+  open: boolean;
   /** `header` in lower case (for matching); `title` as the contract spells it (`authHeader`), for messages. */
   auth: { scheme: string; header: string; title: string; kind: AuthKind } | null;
   hasBody: boolean;
@@ -71,11 +72,12 @@ export function buildOperations(doc: Json, variant: Variant): OperationInfo[] {
         regex: new RegExp(`^${re}$`),
         paramNames: names,
         variant,
+        open: Array.isArray(op.security) && op.security.length === 0,
         auth,
         hasBody: Boolean(body),
         sandbox: Boolean(meta[operationId]?.sandbox ?? op['x-sandbox']),
         internal: Boolean(meta[operationId]?.internal ?? op['x-internal']),
-        rateLimit: rl ? { limit: rl.limit, windowSeconds: rl.windowSeconds, retryAfterSeconds: rl.retryAfterSeconds } : null,
+        rateLimit: rl ? { limit: rl.limit, windowSeconds: rl.windowSeconds } : null,
         requestSchema: (body?.schema as Json) ?? null,
       });
     }

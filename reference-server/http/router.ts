@@ -158,13 +158,15 @@ export async function buildVariantApi(core: Core, v: Variant): Promise<VariantAp
   for (const op of ops) {
     const handler = handlers[op.operationId];
     if (!handler) throw new Error(`variant ${v}: operation ${op.operationId} has no handler`);
+    // The probes without a key write nothing and must answer while the store is down (ADR-040).
+    const waitForStore = !op.open;
     const handle: Middleware = async (req, res, next) => {
       const ctx = res.locals.ctx as Ctx;
       try {
         ctx.params = req.params as Record<string, string>; // set by the operation step (pathParamsOf): strings
         ctx.body = req.body;
         const result = await handler(core, ctx);
-        if (!store.settled) await store.barrier();
+        if (waitForStore && !store.settled) await store.barrier();
         res.status(result.status);
         res.json(validator.checkResponse(req, res, result.body));
       } catch (e) {
@@ -231,6 +233,13 @@ export function createApiRouter({ apis, auth, rateLimit, mode, publicBaseUrl }: 
     if (matched.internal) res.set({ ...CORS_HEADERS, 'Access-Control-Allow-Methods': matched.method });
     if (matched.sandbox && mode === 'production') {
       next();
+      return;
+    }
+    if (matched.open) {
+      // No caller: the handler reads nothing of one (see handlers/service.ts).
+      res.locals.ctx = { op: matched, doc: apis[matched.variant].doc, variant: matched.variant, params: {}, body: undefined } satisfies Omit<Ctx, 'merchant' | 'session' | 'baseUrl'>;
+      req.body = undefined;
+      runChain(apis[matched.variant].chains.get(matched)!, req, res, next);
       return;
     }
     try {

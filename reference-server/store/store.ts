@@ -254,6 +254,10 @@ export class Store {
   get<C extends CollectionName>(c: C, k: string): Collections[C] | undefined {
     return this.maps[c].get(k);
   }
+  /** Every record of `c` (a scan: for rare bulk operations such as a sandbox reset). */
+  values<C extends CollectionName>(c: C): IterableIterator<Collections[C]> {
+    return this.maps[c].values();
+  }
   count(c: CollectionName): number {
     return this.maps[c].size;
   }

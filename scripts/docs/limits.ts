@@ -101,7 +101,7 @@ export function contractLimits(): ContractLimit[] {
       if (!rl) continue;
       const row: ContractLimit = {
         limit: 'Request rate',
-        value: `${String(rl.limit)} requests per ${String(rl.windowSeconds)} s window, keyed on ${String(rl.keyedOn)}; then 429 with retry_after ${String(rl.retryAfterSeconds)} s`,
+        value: `${String(rl.limit)} requests per ${String(rl.windowSeconds)} s window, keyed on ${String(rl.keyedOn)}; then 429 whose retry_after, Retry-After and RateLimit-Reset are the seconds left in the window`,
         appliesTo: `${ref.operationId} (${ref.method} ${ref.path})`,
         source: `x-rate-limit (${String(rl.decision ?? '')})`,
       };

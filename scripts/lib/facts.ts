@@ -7,9 +7,9 @@
  *    `pattern` that would encode it, and the messages of the out-of-range error examples;
  *  - the token lifetime (`x-token-lifetime-seconds` of `SessionToken`): `const` and examples
  *    of the seed's `expires_in`;
- *  - the rate limit (`x-rate-limit`): the `RateLimit-Policy`, `RateLimit-Limit` and
- *    `Retry-After` headers of its operation's answers, the 429 body's `retry_after` `const`,
- *    and the 429 examples;
+ *  - the rate limit (`x-rate-limit`): the `RateLimit-Policy` and `RateLimit-Limit` headers
+ *    of its operation's answers, and the 429's one wait (`Retry-After`, `RateLimit-Reset`,
+ *    `retry_after` and the message agree in the examples);
  *  - the body limit (`x-max-body-bytes`): the `PAYLOAD_TOO_LARGE` examples;
  *  - a `pattern`: an error example that quotes it (`must match pattern "…"`).
  * And in the source files: the shared facts are `$ref`s to `spec/components/facts/`, the
@@ -144,6 +144,12 @@ function retryAfterConsts(schema: unknown, out: unknown[] = []): unknown[] {
   return out;
 }
 
+/**
+ * The copies of `x-rate-limit` (policy, limit) in its operation's answers, and the one wait
+ * of a 429 (ADR-006): the time left in the window, so never a `const`; the examples of
+ * `Retry-After`, `RateLimit-Reset`, `retry_after` and the message's number are one value
+ * no longer than the window.
+ */
 export function checkRateLimitCopies(variant: number, doc: Json): string[] {
   const problems: string[] = [];
   for (const [opId, op] of Object.entries(operations(doc))) {
@@ -151,28 +157,38 @@ export function checkRateLimitCopies(variant: number, doc: Json): string[] {
     const rl = operation['x-rate-limit'] ? resolveRef(doc, operation['x-rate-limit']) : undefined;
     if (!rl) continue;
     const policy = `${String(rl.limit)};w=${String(rl.windowSeconds)}`;
-    const copies: Array<[string, unknown]> = [['RateLimit-Policy', policy], ['RateLimit-Limit', rl.limit], ['Retry-After', rl.retryAfterSeconds]];
+    const copies: Array<[string, unknown]> = [['RateLimit-Policy', policy], ['RateLimit-Limit', rl.limit]];
+    if (rl.retryAfterSeconds !== undefined) problems.push(`Variant ${variant} ${opId}: x-rate-limit retryAfterSeconds: the wait of a 429 is the time left in the window, not a fixed number (ADR-006)`);
     for (const [status, respRef] of Object.entries(operation.responses as Json)) {
       const where = `Variant ${variant} ${opId} ${status}`;
       const resp = deref(doc, respRef) as Json;
+      const headers = (resp.headers ?? {}) as Json;
       for (const [name, expected] of copies) {
-        const h = header((resp.headers ?? {}) as Json, name);
+        const h = header(headers, name);
         if (!h) continue;
         const c = (h.schema as Json | undefined)?.const;
         if (c !== undefined && c !== expected) problems.push(`${where}: header ${name} const ${String(c)} differs from x-rate-limit (${String(expected)})`);
         if (h.example !== undefined && h.example !== expected) problems.push(`${where}: header ${name} example ${String(h.example)} differs from x-rate-limit (${String(expected)})`);
       }
       const media = ((resp.content as Json | undefined)?.['application/json'] ?? {}) as Json;
-      for (const c of retryAfterConsts(media.schema)) {
-        if (c !== rl.retryAfterSeconds) problems.push(`${where}: retry_after const ${String(c)} differs from x-rate-limit retryAfterSeconds ${String(rl.retryAfterSeconds)}`);
+      for (const c of retryAfterConsts(media.schema)) problems.push(`${where}: retry_after const ${String(c)}: the wait is the time left in the window, not a constant (ADR-006)`);
+      if (status !== '429') continue;
+      const waits: Array<[string, unknown]> = [];
+      for (const name of ['Retry-After', 'RateLimit-Reset']) {
+        const h = header(headers, name);
+        if (h?.example !== undefined) waits.push([`header ${name} example`, h.example]);
+        if ((h?.schema as Json | undefined)?.const !== undefined) problems.push(`${where}: header ${name} const: the wait is the time left in the window, not a constant (ADR-006)`);
       }
       for (const [exName, ex] of Object.entries((media.examples ?? {}) as Json)) {
         const error = ((ex as Json).value as Json | undefined)?.error as Json | undefined;
         if (error?.code !== 'RATE_LIMIT_EXCEEDED') continue;
-        if (error.retry_after !== rl.retryAfterSeconds) problems.push(`${where}: example ${exName} has retry_after ${String(error.retry_after)}, x-rate-limit says ${String(rl.retryAfterSeconds)}`);
-        for (const n of numbersIn(String(error.message))) {
-          if (n !== rl.retryAfterSeconds) problems.push(`${where}: example ${exName} message says ${n}, x-rate-limit retryAfterSeconds is ${String(rl.retryAfterSeconds)}`);
-        }
+        waits.push([`example ${exName} retry_after`, error.retry_after]);
+        for (const n of numbersIn(String(error.message))) waits.push([`example ${exName} message`, n]);
+      }
+      const first = waits[0];
+      for (const [what, v] of waits) {
+        if (first && v !== first[1]) problems.push(`${where}: ${what} says ${String(v)}, ${first[0]} says ${String(first[1])}: one wait (ADR-006)`);
+        if (typeof v !== 'number' || v < 1 || v > Number(rl.windowSeconds)) problems.push(`${where}: ${what} ${String(v)} is not a wait within the ${String(rl.windowSeconds)} s window`);
       }
     }
   }

@@ -1,0 +1,39 @@
+/** ADR-041: a sandbox-profile run leaves both merchants' clocks at real time and their A1 windows empty, where the sandbox offers a reset. */
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../reference-server/testing.ts';
+import { runSuite } from './run.ts';
+
+const main = `sk_test_reset_main_${randomBytes(6).toString('hex')}`;
+const other = `sk_test_reset_other_${randomBytes(6).toString('hex')}`;
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer({
+    mode: 'sandbox',
+    merchants: [
+      { name: 'Main', storeName: 'Main store', apiKey: main, variant: 1 },
+      { name: 'Other', storeName: 'Other store', apiKey: other, variant: 1 },
+    ],
+  });
+});
+afterAll(() => server?.close());
+
+const clockOf = async (key: string) => (await (await fetch(`${server.baseUrl}/api/v1/sandbox/clock`, { headers: { 'X-API-Key': key } })).json()) as { offsetSeconds: number };
+
+describe('paylater conform, sandbox profile', () => {
+  it('resets what it moved: offsets back to 0 and the A1 window cleared', async () => {
+    const lines: string[] = [];
+    const r = await runSuite({ baseUrl: server.baseUrl, apiKey: main, otherApiKey: other, variant: 1, profile: 'sandbox', runs: 1, seed: 7, maxCommands: 8, paymentWindowSeconds: 1800, log: (l) => lines.push(l) });
+    expect(r.requests).toBeGreaterThan(0);
+    expect(lines).toContain('sandbox reset: clock back to real time, rate-limit window cleared');
+    expect((await clockOf(main)).offsetSeconds).toBe(0);
+    expect((await clockOf(other)).offsetSeconds).toBe(0);
+    const a1 = await fetch(`${server.baseUrl}/api/v1/public/sessions`, {
+      method: 'POST',
+      headers: { 'X-API-Key': main, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ total: 600, currency: 'MAD', items: [{ id: 'a', name: 'x', price: 600, quantity: 1 }] }),
+    });
+    expect(a1.status).toBe(200);
+    expect(a1.headers.get('ratelimit-remaining')).toBe('99');
+  }, 120_000);
+});

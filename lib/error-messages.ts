@@ -1,0 +1,61 @@
+/**
+ * The server's catalogue of error messages: every `error.message` the reference server
+ * builds itself, by code, as a template (`{name}` marks a value filled in at run time).
+ * The server formats its answers from here; `npm run lint` checks that the spec's error
+ * examples and the guides' and READMEs' error bodies match a template of their code, so a
+ * message shown to a merchant is one the server really sends. Messages of schema validation
+ * (ajv's wording, `VALIDATION_ERROR` and the `x-error-code` 400s) are not templated here:
+ * the lint holds the documents' copies of those to the spec's examples instead.
+ */
+
+export const ERROR_MESSAGES = {
+  TRANSACTION_NOT_FOUND: ['Transaction not found'],
+  SESSION_NOT_FOUND: ['Session not found', 'Payment intent not found'],
+  DELIVERY_NOT_FOUND: ['Webhook delivery not found'],
+  INVALID_API_KEY: [
+    'Invalid API key',
+    'Missing API key: send it in the {header} header',
+    'The {header} header was sent more than once',
+    'Live keys are not accepted by the sandbox; use a test key (sk_test_…)',
+    'Test keys are not accepted in production; use a live key (sk_live_…)',
+  ],
+  INVALID_SESSION_TOKEN: ['Invalid or expired session token'],
+  // {required}: the states the refused operation moves from (read from x-state-machine).
+  TRANSACTION_NOT_PENDING: ['Transaction is not in {required} status (current status: {status})'],
+  TRANSACTION_NOT_APPROVED: ['Transaction is not in {required} status (current status: {status})'],
+  MERCHANT_INACTIVE: ['Merchant account is not active'],
+  DUPLICATE_VENDOR_REFERENCE: ['vendorReference {vendorReference} already exists for this merchant'],
+  RATE_LIMIT_EXCEEDED: ['Too many requests, retry after {seconds} seconds'],
+  UNSUPPORTED_MEDIA_TYPE: ['Content-Type must be application/json'],
+  PAYLOAD_TOO_LARGE: ['Request body exceeds {kB} kB'],
+  INTERNAL_ERROR: ['Internal server error'],
+  NOT_READY: ['The store is not reachable'],
+} as const satisfies Record<string, readonly string[]>;
+
+export type CataloguedCode = keyof typeof ERROR_MESSAGES;
+
+/** `template` with each `{name}` replaced by `values[name]`; a missing value is an error (a bug). */
+export function formatMessage(template: string, values: Record<string, string | number> = {}): string {
+  return template.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const v = values[name];
+    if (v === undefined) throw new Error(`message "${template}": no value for {${name}}`);
+    return String(v);
+  });
+}
+
+/** The first (or `index`-th) template of `code`, formatted. */
+export function errorMessage(code: CataloguedCode, values?: Record<string, string | number>, index = 0): string {
+  const t = (ERROR_MESSAGES[code] as readonly string[])[index];
+  if (t === undefined) throw new Error(`${code}: no message ${index}`);
+  return formatMessage(t, values);
+}
+
+/** True when `message` is an instance of one of `code`'s templates; undefined when `code` is not catalogued. */
+export function matchesCatalogue(code: string, message: string): boolean | undefined {
+  const templates = (ERROR_MESSAGES as Record<string, readonly string[]>)[code];
+  if (!templates) return undefined;
+  return templates.some((t) => {
+    const re = t.split(/\{\w+\}/).map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.+');
+    return new RegExp(`^${re}$`).test(message);
+  });
+}

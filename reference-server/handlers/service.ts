@@ -1,0 +1,34 @@
+/**
+ * The service probes (ADR-040), operations without a key: they read no caller, only the
+ * server's own state, so their `ctx` carries the operation and nothing of a merchant.
+ */
+import { errorMessage } from '../../lib/error-messages.ts';
+import { ApiError } from '../http/errors.ts';
+import type { Handler } from './context.ts';
+
+/** `x-readiness-timeout-ms` of the operation (how long the store may take to settle). */
+function readinessTimeoutMs(op: { operationId: string }, doc: Record<string, unknown>): number {
+  const item = (doc.paths as Record<string, Record<string, Record<string, unknown>>>)['/readyz'];
+  const v = item?.get?.['x-readiness-timeout-ms'];
+  if (typeof v !== 'number') throw new Error(`${op.operationId}: x-readiness-timeout-ms is not declared`);
+  return v;
+}
+
+export const serviceHandlers: Record<string, Handler> = {
+  getHealth: () => Promise.resolve({ status: 200, body: { status: 'ok' } }),
+
+  async getReadiness(core, ctx) {
+    const timeout = readinessTimeoutMs(ctx.op, ctx.doc);
+    let timer: NodeJS.Timeout | undefined;
+    const settled = await Promise.race([
+      core.store.barrier().then(
+        () => true,
+        () => false,
+      ),
+      new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), timeout))),
+    ]);
+    clearTimeout(timer);
+    if (!settled) throw new ApiError('NOT_READY', errorMessage('NOT_READY'));
+    return { status: 200, body: { status: 'ready' } };
+  },
+};
