@@ -70,13 +70,13 @@ describe('toCentimes (browser code: throws on a bad server answer)', () => {
     expect(toCentimes(1299.5)).toBe(129950);
     expect(toCentimes('1299.50')).toBe(129950);
     expect(toCentimes(129.99)).toBe(12999);
-    expect(toCentimes(0.1 + 0.2 === 0.3 ? 0.3 : 0.3)).toBe(30);
+    expect(toCentimes(0.3)).toBe(30);
     expect(toCentimes('500')).toBe(50000);
     expect(toCentimes(15000)).toBe(1500000);
   });
   it('refuses more than two decimals, negatives, exponents and non-finite values', () => {
     for (const bad of [0.1 + 0.2, 1.005, -1, 1e21, 1e-7, Number.NaN, Infinity, '1.234', '-5', '1e3', '', ' . ']) {
-      expect(() => toCentimes(bad as number | string), String(bad)).toThrow(RangeError);
+      expect(() => toCentimes(bad), String(bad)).toThrow(RangeError);
     }
   });
   it('round-trips every centimes amount through its decimal string and JSON number', () => {

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { amountRange } from '../generated/contract.ts';
-import { partnerBody, item, server, sessionBodyV1, sessionBodyV2 } from './test-helpers.ts';
+import { errorOf, partnerBody, item, server, sessionBodyV1, sessionBodyV2 } from './test-helpers.ts';
 import type { TestServer } from './testing.ts';
 
 type Api = Awaited<ReturnType<typeof server>>['api'];
@@ -43,7 +43,7 @@ describe('A1 total outside the amount range', () => {
   ] as const)('Variant %s total %s → 400 INVALID_AMOUNT with the range message', async (variant, total) => {
     const r = await session(variant, { total, currency: 'MAD', items: oneLine(1299.5) });
     expect(r.status, r.text).toBe(400);
-    expect(r.body.error).toEqual({ code: 'INVALID_AMOUNT', message: MESSAGE, details: [{ path: '/total', message: RULE }] });
+    expect(errorOf(r)).toEqual({ code: 'INVALID_AMOUNT', message: MESSAGE, details: [{ path: '/total', message: RULE }] });
   });
 
   it.each([
@@ -61,7 +61,7 @@ describe('A1 total outside the amount range', () => {
     for (const [variant, body] of [[1, sessionBodyV1({ total: 100 })], [2, sessionBodyV2({ total: '100.00' })]] as const) {
       const r = await session(variant, body);
       expect(r.status, r.text).toBe(400);
-      expect(r.body.error.message).toBe(MESSAGE);
+      expect(errorOf(r).message).toBe(MESSAGE);
     }
   });
 
@@ -69,9 +69,9 @@ describe('A1 total outside the amount range', () => {
     for (const total of ['1299.505', '12a', '-600', '0600']) {
       const r = await session(2, sessionBodyV2({ total }));
       expect(r.status, `${total}: ${r.text}`).toBe(400);
-      expect(r.body.error.code).toBe('INVALID_AMOUNT');
-      expect(r.body.error.message).not.toBe(MESSAGE);
-      expect(r.body.error.message).not.toMatch(/\[5-9\]/);
+      expect(errorOf(r).code).toBe('INVALID_AMOUNT');
+      expect(errorOf(r).message).not.toBe(MESSAGE);
+      expect(errorOf(r).message).not.toMatch(/\[5-9\]/);
     }
   });
 });
@@ -84,7 +84,7 @@ describe('B1 total outside the amount range', () => {
         json: partnerBody({ total, items: [item(total)] }),
       });
       expect(r.status, r.text).toBe(422);
-      expect(r.body.error).toEqual({ code: 'AMOUNT_OUT_OF_RANGE', message: MESSAGE });
+      expect(errorOf(r)).toEqual({ code: 'AMOUNT_OUT_OF_RANGE', message: MESSAGE });
     }
   });
 });

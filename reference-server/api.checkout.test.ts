@@ -1,11 +1,10 @@
 /** The API over HTTP, A family: A1 sessions (and its rate limit), A2 / A3 verification, the checkout payment. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { variants } from '../generated/contract.ts';
-import { server, sessionBodyV1, sessionBodyV2 } from './test-helpers.ts';
+import { errorOf, server, sessionBodyV1, sessionBodyV2, type Api, type S1, type S2 } from './test-helpers.ts';
 import type { TestServer } from './testing.ts';
 import type { ManualClock } from './domain/clock.ts';
 
-type Api = Awaited<ReturnType<typeof server>>['api'];
 
 let s: TestServer;
 let clock: ManualClock;
@@ -24,7 +23,7 @@ const txCount = () => s.handle.core.store.count('transactions');
 
 describe('A1 create session', () => {
   it('Variant 1 answers { token, expiresAt } 3600 s ahead, with RateLimit headers', async () => {
-    const r = await api('POST', '/api/v1/public/sessions', { headers: k(K1), json: sessionBodyV1() });
+    const r = await api<S1['SessionResponseV1']>('POST', '/api/v1/public/sessions', { headers: k(K1), json: sessionBodyV1() });
     expect(r.status, r.text).toBe(200);
     expect(Object.keys(r.body).sort()).toEqual(['expiresAt', 'token']);
     expect(Date.parse(r.body.expiresAt) - clock.now()).toBe(3600_000);
@@ -33,15 +32,15 @@ describe('A1 create session', () => {
     expect(Number(r.headers.get('ratelimit-remaining'))).toBeLessThan(100);
   });
   it('Variant 2 answers { session_token, expires_in: 3600, session_id } and takes total as a string', async () => {
-    const r = await api('POST', '/api/v1/public/sessions', { headers: k(K2), json: sessionBodyV2() });
+    const r = await api<S2['SessionResponseV2']>('POST', '/api/v1/public/sessions', { headers: k(K2), json: sessionBodyV2() });
     expect(r.status, r.text).toBe(200);
     expect(r.body.expires_in).toBe(3600);
     expect(Object.keys(r.body).sort()).toEqual(['expires_in', 'session_id', 'session_token']);
     const num = await api('POST', '/api/v1/public/sessions', { headers: k(K2), json: sessionBodyV1() });
     expect(num.status).toBe(400);
-    expect(num.body.error.code).toBe('INVALID_AMOUNT');
+    expect(errorOf(num).code).toBe('INVALID_AMOUNT');
     const str = await api('POST', '/api/v1/public/sessions', { headers: k(K1), json: sessionBodyV2() });
-    expect(str.body.error.code).toBe('INVALID_AMOUNT');
+    expect(errorOf(str).code).toBe('INVALID_AMOUNT');
   });
   it.each([
     ['total below 500', { total: 499.99, items: [{ id: 'a', name: 'b', price: 499.99, quantity: 1 }] }, 'INVALID_AMOUNT'],
@@ -59,8 +58,8 @@ describe('A1 create session', () => {
   ])('%s → 400 %s', async (_n, over, code) => {
     const r = await api('POST', '/api/v1/public/sessions', { headers: k(K1), json: sessionBodyV1(over) });
     expect(r.status, r.text).toBe(400);
-    expect(r.body.error.code).toBe(code);
-    expect(typeof r.body.error.message).toBe('string');
+    expect(errorOf(r).code).toBe(code);
+    expect(typeof errorOf(r).message).toBe('string');
   });
   it('compares totals in integer centimes (500.10 × 3 = 1500.30 exactly, although the float product is not)', async () => {
     expect(500.1 * 3).not.toBe(1500.3);
@@ -71,15 +70,15 @@ describe('A1 create session', () => {
     for (const headers of [{}, k('sk_test_nope_nope_nope'), { 'X-Service-Key': K1 }] as Record<string, string>[]) {
       const r = await api('POST', '/api/v1/public/sessions', { headers, json: sessionBodyV1() });
       expect(r.status).toBe(401);
-      expect(r.body).toEqual({ error: { code: 'INVALID_API_KEY', message: expect.any(String) } });
+      expect(r.body).toEqual({ error: { code: 'INVALID_API_KEY', message: errorOf(r).message } }); // errorOf: message is a string
       expect(r.text).not.toContain(K1);
     }
   });
   it('a missing key is named by the header the contract gives the operation (authHeader)', async () => {
     const v1 = await api('POST', '/api/v1/public/sessions', { json: sessionBodyV1() });
-    expect(v1.body.error.message).toBe(`Missing API key: send it in the ${variants.v1.operations.createSession.authHeader} header`);
+    expect(errorOf(v1).message).toBe(`Missing API key: send it in the ${variants.v1.operations.createSession.authHeader} header`);
     const b1 = await api('POST', '/api/v1/public/partner/transactions', { json: {} });
-    expect(b1.body.error.message).toBe(`Missing API key: send it in the ${variants.v1.operations.createPartnerTransaction.authHeader} header`);
+    expect(errorOf(b1).message).toBe(`Missing API key: send it in the ${variants.v1.operations.createPartnerTransaction.authHeader} header`);
   });
 });
 
@@ -99,7 +98,7 @@ describe('A1 rate limit (per key, fixed window, sandbox clock)', () => {
       }
       const r = await a2('POST', '/api/v1/public/sessions', { headers: key, json: sessionBodyV1() });
       expect(r.status).toBe(429);
-      expect(r.body.error).toMatchObject({ code: 'RATE_LIMIT_EXCEEDED', retry_after: 900, message: 'Too many requests, retry after 900 seconds' });
+      expect(errorOf(r)).toMatchObject({ code: 'RATE_LIMIT_EXCEEDED', retry_after: 900, message: 'Too many requests, retry after 900 seconds' });
       expect(r.headers.get('retry-after')).toBe('900');
       expect(r.headers.get('ratelimit-remaining')).toBe('0');
       expect(r.headers.get('ratelimit-reset')).toBe('900');
@@ -108,7 +107,7 @@ describe('A1 rate limit (per key, fixed window, sandbox clock)', () => {
       c2.advance(899_000);
       const still = await a2('POST', '/api/v1/public/sessions', { headers: key, json: sessionBodyV1() });
       expect(still.status).toBe(429);
-      expect([still.body.error.retry_after, still.headers.get('retry-after'), still.headers.get('ratelimit-reset')]).toEqual([1, '1', '1']);
+      expect([errorOf(still).retry_after, still.headers.get('retry-after'), still.headers.get('ratelimit-reset')]).toEqual([1, '1', '1']);
       c2.advance(1_000);
       const after = await a2('POST', '/api/v1/public/sessions', { headers: key, json: sessionBodyV1() });
       expect(after.status).toBe(200);
@@ -129,11 +128,11 @@ describe('A1 rate limit: one wait, and waiting it is enough', () => {
       for (let i = 2; i <= 100; i++) expect((await a3('POST', '/api/v1/public/sessions', { headers: key, json: sessionBodyV1() })).status).toBe(200);
       const r = await a3('POST', '/api/v1/public/sessions', { headers: key, json: sessionBodyV1() });
       expect(r.status).toBe(429);
-      const wait = r.body.error.retry_after as number;
+      const wait = errorOf(r).retry_after as number;
       expect(wait).toBe(463);
       expect(r.headers.get('retry-after')).toBe(String(wait));
       expect(r.headers.get('ratelimit-reset')).toBe(String(wait));
-      expect(r.body.error.message).toBe(`Too many requests, retry after ${wait} seconds`);
+      expect(errorOf(r).message).toBe(`Too many requests, retry after ${wait} seconds`);
       c3.advance((wait - 1) * 1000);
       expect((await a3('POST', '/api/v1/public/sessions', { headers: key, json: sessionBodyV1() })).status).toBe(429);
       c3.advance(1000);
@@ -146,65 +145,65 @@ describe('A1 rate limit: one wait, and waiting it is enough', () => {
 
 describe('A2 / A3 verification and checkout', () => {
   it('token works only for its own session transaction and within its lifetime; dates DD/MM/YY', async () => {
-    const a = (await api('POST', '/api/v1/public/sessions', { headers: k(K1), json: sessionBodyV1() })).body.token;
-    const b = (await api('POST', '/api/v1/public/sessions', { headers: k(K1), json: sessionBodyV1() })).body.token;
-    const pay = await api('POST', '/api/v1/sandbox/sessions/pay', { headers: k(K1), json: { session_token: a, outcome: 'success' } });
+    const a = (await api<S1['SessionResponseV1']>('POST', '/api/v1/public/sessions', { headers: k(K1), json: sessionBodyV1() })).body.token;
+    const b = (await api<S1['SessionResponseV1']>('POST', '/api/v1/public/sessions', { headers: k(K1), json: sessionBodyV1() })).body.token;
+    const pay = await api<S1['SessionPaymentResult']>('POST', '/api/v1/sandbox/sessions/pay', { headers: k(K1), json: { session_token: a, outcome: 'success' } });
     expect(pay.status, pay.text).toBe(200);
     expect(pay.body).toMatchObject({ status: 'APPROVED', redirect_status: 'SUCCESS' });
-    const ok = await api('GET', `/api/v1/public/transactions/${pay.body.transaction_id}/status`, { headers: { 'x-session-token': a } });
+    const ok = await api<S1['TransactionStatusRecord']>('GET', `/api/v1/public/transactions/${pay.body.transaction_id}/status`, { headers: { 'x-session-token': a } });
     expect(ok.status, ok.text).toBe(200);
     expect(ok.body.status).toBe('APPROVED');
     expect(ok.body.created_at).toMatch(/^\d{2}\/\d{2}\/\d{2} \d{2}:\d{2}:\d{2}$/);
     const now = new Date(clock.now());
     expect(ok.body.created_at.slice(0, 8)).toBe(`${String(now.getUTCDate()).padStart(2, '0')}/${String(now.getUTCMonth() + 1).padStart(2, '0')}/${String(now.getUTCFullYear() % 100)}`);
-    const other = await api('GET', `/api/v1/public/transactions/${pay.body.transaction_id}/status`, { headers: { 'X-Session-Token': b } });
+    const other = await api<S1['TransactionStatusRecord']>('GET', `/api/v1/public/transactions/${pay.body.transaction_id}/status`, { headers: { 'X-Session-Token': b } });
     expect(other.status).toBe(401);
-    expect(other.body.error.code).toBe('INVALID_SESSION_TOKEN');
+    expect(errorOf(other).code).toBe('INVALID_SESSION_TOKEN');
     const missing = await api('GET', `/api/v1/public/transactions/3f0c9a52-8a7e-4f57-9b43-2f6d3c1e9a10/status`, { headers: { 'X-Session-Token': a } });
     expect(missing.status).toBe(404);
-    expect(missing.body.error.code).toBe('TRANSACTION_NOT_FOUND');
-    const bogus = await api('GET', `/api/v1/public/transactions/${pay.body.transaction_id}/status`, { headers: { 'X-Session-Token': 'st_test_bogus' } });
+    expect(errorOf(missing).code).toBe('TRANSACTION_NOT_FOUND');
+    const bogus = await api<S1['TransactionStatusRecord']>('GET', `/api/v1/public/transactions/${pay.body.transaction_id}/status`, { headers: { 'X-Session-Token': 'st_test_bogus' } });
     expect(bogus.status).toBe(401);
     // A3 (Variant 1) sees it; the other merchant does not; Variant 2 has no A3
     const a3 = await api('GET', `/api/v1/public/transactions/${pay.body.transaction_id}`, { headers: k(K1) });
     expect(a3.body).toEqual({ id: pay.body.transaction_id, status: 'APPROVED', amount: 1299.5, currency: 'MAD' });
     const v2 = await api('GET', `/api/v1/public/transactions/${pay.body.transaction_id}`, { headers: k(K2) });
     expect(v2.status).toBe(404);
-    expect(v2.body.error.code).toBe('ROUTE_NOT_FOUND');
+    expect(errorOf(v2).code).toBe('ROUTE_NOT_FOUND');
   });
 
   it('token expires after 3600 s; an EXPIRED checkout transaction reads CANCELED, COMPLETED reads APPROVED', async () => {
     const { s: s2, clock: c2, api: a2 } = await server();
     try {
       const key = k(s2.merchants[0]!.apiKey);
-      const tok = (await a2('POST', '/api/v1/public/sessions', { headers: key, json: sessionBodyV1() })).body.token;
-      const failed = await a2('POST', '/api/v1/sandbox/sessions/pay', { headers: key, json: { session_token: tok, outcome: 'failed' } });
+      const tok = (await a2<S1['SessionResponseV1']>('POST', '/api/v1/public/sessions', { headers: key, json: sessionBodyV1() })).body.token;
+      const failed = await a2<S1['SessionPaymentResult']>('POST', '/api/v1/sandbox/sessions/pay', { headers: key, json: { session_token: tok, outcome: 'failed' } });
       expect(failed.body).toMatchObject({ status: 'PENDING', redirect_status: 'FAILED' });
-      const again = await a2('POST', '/api/v1/sandbox/sessions/pay', { headers: key, json: { session_token: tok, outcome: 'failed' } });
+      const again = await a2<S1['SessionPaymentResult']>('POST', '/api/v1/sandbox/sessions/pay', { headers: key, json: { session_token: tok, outcome: 'failed' } });
       expect(again.body.transaction_id).toBe(failed.body.transaction_id);
       c2.advance(1800_000);
-      const exp = await a2('GET', `/api/v1/public/transactions/${failed.body.transaction_id}/status`, { headers: { 'X-Session-Token': tok } });
+      const exp = await a2<S1['TransactionStatusRecord']>('GET', `/api/v1/public/transactions/${failed.body.transaction_id}/status`, { headers: { 'X-Session-Token': tok } });
       expect(exp.body.status).toBe('CANCELED');
-      const a3 = await a2('GET', `/api/v1/public/transactions/${failed.body.transaction_id}`, { headers: key });
+      const a3 = await a2<S1['TransactionVerification']>('GET', `/api/v1/public/transactions/${failed.body.transaction_id}`, { headers: key });
       expect(a3.body.status).toBe('CANCELED');
       c2.advance(1800_000);
-      const gone = await a2('GET', `/api/v1/public/transactions/${failed.body.transaction_id}/status`, { headers: { 'X-Session-Token': tok } });
+      const gone = await a2<S1['TransactionStatusRecord']>('GET', `/api/v1/public/transactions/${failed.body.transaction_id}/status`, { headers: { 'X-Session-Token': tok } });
       expect(gone.status).toBe(401);
 
-      const tok2 = (await a2('POST', '/api/v1/public/sessions', { headers: key, json: sessionBodyV1() })).body.token;
-      const paid = await a2('POST', '/api/v1/sandbox/sessions/pay', { headers: key, json: { session_token: tok2, outcome: 'success' } });
-      const done = await a2('POST', `/api/v1/sandbox/transactions/${paid.body.transaction_id}/complete`, { headers: key });
+      const tok2 = (await a2<S1['SessionResponseV1']>('POST', '/api/v1/public/sessions', { headers: key, json: sessionBodyV1() })).body.token;
+      const paid = await a2<S1['SessionPaymentResult']>('POST', '/api/v1/sandbox/sessions/pay', { headers: key, json: { session_token: tok2, outcome: 'success' } });
+      const done = await a2<S1['PartnerTransaction']>('POST', `/api/v1/sandbox/transactions/${paid.body.transaction_id}/complete`, { headers: key });
       expect(done.body.status).toBe('COMPLETED');
-      const a2r = await a2('GET', `/api/v1/public/transactions/${paid.body.transaction_id}/status`, { headers: { 'X-Session-Token': tok2 } });
+      const a2r = await a2<S1['TransactionStatusRecord']>('GET', `/api/v1/public/transactions/${paid.body.transaction_id}/status`, { headers: { 'X-Session-Token': tok2 } });
       expect(a2r.body.status).toBe('APPROVED');
-      const payAgain = await a2('POST', '/api/v1/sandbox/sessions/pay', { headers: key, json: { session_token: tok2, outcome: 'success' } });
+      const payAgain = await a2<S1['SessionPaymentResult']>('POST', '/api/v1/sandbox/sessions/pay', { headers: key, json: { session_token: tok2, outcome: 'success' } });
       expect(payAgain.status).toBe(400);
-      expect(payAgain.body.error.code).toBe('TRANSACTION_NOT_PENDING');
-      expect(payAgain.body.error.message).toBe('Transaction is not in PENDING status (current status: COMPLETED)');
+      expect(errorOf(payAgain).code).toBe('TRANSACTION_NOT_PENDING');
+      expect(errorOf(payAgain).message).toBe('Transaction is not in PENDING status (current status: COMPLETED)');
       // another merchant's session
-      const other = await a2('POST', '/api/v1/sandbox/sessions/pay', { headers: k(s2.merchants[1]!.apiKey), json: { session_token: tok2, outcome: 'success' } });
+      const other = await a2<S1['SessionPaymentResult']>('POST', '/api/v1/sandbox/sessions/pay', { headers: k(s2.merchants[1]!.apiKey), json: { session_token: tok2, outcome: 'success' } });
       expect(other.status).toBe(404);
-      expect(other.body.error.code).toBe('SESSION_NOT_FOUND');
+      expect(errorOf(other).code).toBe('SESSION_NOT_FOUND');
     } finally {
       await s2.close();
     }
@@ -212,7 +211,7 @@ describe('A2 / A3 verification and checkout', () => {
 
   /** @checks redirect-return, ADR-017 */
   it('SDK: session summary, payment intent on allowed origins only, simulate with redirect back', async () => {
-    const tok = (await api('POST', '/api/v1/public/sessions', { headers: k(K1), json: sessionBodyV1() })).body.token;
+    const tok = (await api<S1['SessionResponseV1']>('POST', '/api/v1/public/sessions', { headers: k(K1), json: sessionBodyV1() })).body.token;
     const st = { 'X-Session-Token': tok };
     const sum = await api('GET', '/api/v1/public/sdk/session', { headers: st });
     expect(sum.status, sum.text).toBe(200);
@@ -220,14 +219,14 @@ describe('A2 / A3 verification and checkout', () => {
     for (const bad of ['javascript:alert(1)', '//evil.example/x', 'https://evil.example/', 'http://127.0.0.1:4010.evil.example/', 'http://user@127.0.0.1:4010/', 'data:text/html,x', 'http://127.0.0.1:4011/']) {
       const r = await api('POST', '/api/v1/public/sdk/payment-intents', { headers: st, json: { redirect_url: bad } });
       expect(r.status, bad).toBe(400);
-      expect(r.body.error.code).toBe('INVALID_REDIRECT_URL');
+      expect(errorOf(r).code).toBe('INVALID_REDIRECT_URL');
     }
-    const pi = await api('POST', '/api/v1/public/sdk/payment-intents', { headers: st, json: { redirect_url: 'http://127.0.0.1:4010/shop/return?order=7', locale: 'fr' } });
+    const pi = await api<S1['PaymentIntent']>('POST', '/api/v1/public/sdk/payment-intents', { headers: st, json: { redirect_url: 'http://127.0.0.1:4010/shop/return?order=7', locale: 'fr' } });
     expect(pi.status, pi.text).toBe(201);
     expect(pi.body.checkout_url).toBe(`${s.baseUrl}/checkout/${pi.body.payment_intent_id}`);
-    const sim = await api('POST', `/api/v1/public/sdk/payment-intents/${pi.body.payment_intent_id}/simulate`, { headers: st, json: { outcome: 'success' } });
+    const sim = await api<S1['SessionPaymentResult']>('POST', `/api/v1/public/sdk/payment-intents/${pi.body.payment_intent_id}/simulate`, { headers: st, json: { outcome: 'success' } });
     expect(sim.status, sim.text).toBe(200);
-    const back = new URL(sim.body.redirect_url);
+    const back = new URL(sim.body.redirect_url ?? '');
     expect(back.origin + back.pathname).toBe('http://127.0.0.1:4010/shop/return');
     expect(back.searchParams.get('order')).toBe('7');
     expect(back.searchParams.get('status')).toBe('SUCCESS');
@@ -238,13 +237,13 @@ describe('A2 / A3 verification and checkout', () => {
 
   it('SDK cancel: the intent’s own return address with CANCELLED; nothing changes; refused once paid or for another session', async () => {
     const open = async () => {
-      const tok = (await api('POST', '/api/v1/public/sessions', { headers: k(K1), json: sessionBodyV1() })).body.token as string;
+      const tok = (await api<S1['SessionResponseV1']>('POST', '/api/v1/public/sessions', { headers: k(K1), json: sessionBodyV1() })).body.token;
       const st = { 'X-Session-Token': tok };
-      const pi = await api('POST', '/api/v1/public/sdk/payment-intents', { headers: st, json: { redirect_url: 'http://127.0.0.1:4010/shop/return?order=9&transaction_id=forged' } });
+      const pi = await api<S1['PaymentIntent']>('POST', '/api/v1/public/sdk/payment-intents', { headers: st, json: { redirect_url: 'http://127.0.0.1:4010/shop/return?order=9&transaction_id=forged' } });
       expect(pi.status, pi.text).toBe(201);
-      return { st, id: pi.body.payment_intent_id as string };
+      return { st, id: pi.body.payment_intent_id };
     };
-    const cancel = (id: string, st: Record<string, string>) => api('POST', `/api/v1/public/sdk/payment-intents/${id}/cancel`, { headers: st });
+    const cancel = (id: string, st: Record<string, string>) => api<S1['PaymentIntentCancellation']>('POST', `/api/v1/public/sdk/payment-intents/${id}/cancel`, { headers: st });
 
     // Before any payment: no transaction, and the forged transaction_id is removed.
     const a = await open();
@@ -255,26 +254,27 @@ describe('A2 / A3 verification and checkout', () => {
     expect(txCount()).toBe(before);
 
     // After a failed payment: the PENDING checkout transaction is named and stays PENDING.
-    const failed = await api('POST', `/api/v1/public/sdk/payment-intents/${a.id}/simulate`, { headers: a.st, json: { outcome: 'failed' } });
+    const failed = await api<S1['SessionPaymentResult']>('POST', `/api/v1/public/sdk/payment-intents/${a.id}/simulate`, { headers: a.st, json: { outcome: 'failed' } });
     expect(failed.body.status).toBe('PENDING');
     const c2 = await cancel(a.id, a.st);
     expect(c2.body.transaction_id).toBe(failed.body.transaction_id);
-    const back = new URL(c2.body.redirect_url);
+    const back = new URL(c2.body.redirect_url ?? '');
     expect(Object.fromEntries(back.searchParams)).toEqual({ order: '9', status: 'CANCELLED', transaction_id: failed.body.transaction_id });
-    const stillPending = await api('GET', `/api/v1/public/transactions/${failed.body.transaction_id}/status`, { headers: a.st });
+    const stillPending = await api<S1['TransactionStatusRecord']>('GET', `/api/v1/public/transactions/${failed.body.transaction_id}/status`, { headers: a.st });
     expect(stillPending.body.status).toBe('PENDING');
 
     // Another session's token, an unknown intent, no token.
     const b = await open();
-    expect((await cancel(a.id, b.st)).body.error.code).toBe('SESSION_NOT_FOUND');
+    expect(errorOf(await cancel(a.id, b.st)).code).toBe('SESSION_NOT_FOUND');
     expect((await cancel('3f0c9a52-8a7e-4f57-9b43-2f6d3c1e9a10', a.st)).status).toBe(404);
-    expect((await cancel(a.id, {})).body.error.code).toBe('INVALID_SESSION_TOKEN');
+    expect(errorOf(await cancel(a.id, {})).code).toBe('INVALID_SESSION_TOKEN');
 
     // Once paid, the session cannot be left as cancelled.
-    expect((await api('POST', `/api/v1/public/sdk/payment-intents/${a.id}/simulate`, { headers: a.st, json: { outcome: 'success' } })).body.status).toBe('APPROVED');
+    expect((await api<S1['SessionPaymentResult']>('POST', `/api/v1/public/sdk/payment-intents/${a.id}/simulate`, { headers: a.st, json: { outcome: 'success' } })).body.status).toBe('APPROVED');
     const c3 = await cancel(a.id, a.st);
     expect(c3.status).toBe(400);
-    expect(c3.body.error).toMatchObject({ code: 'TRANSACTION_NOT_PENDING', message: expect.stringContaining('APPROVED') });
-    expect(c3.body.error.message).toBe('Transaction is not in PENDING status (current status: APPROVED)'); // x-state-machine's rejection
+    expect(errorOf(c3).code).toBe('TRANSACTION_NOT_PENDING');
+    expect(errorOf(c3).message).toContain('APPROVED');
+    expect(errorOf(c3).message).toBe('Transaction is not in PENDING status (current status: APPROVED)'); // x-state-machine's rejection
   });
 });

@@ -43,7 +43,7 @@ export type Outcome =
   | { ok: false; kind: 'none' };
 
 function fromList(t: Transition): readonly string[] | null {
-  return t.from === null ? null : (t.from as readonly string[]);
+  return t.from === null ? null : (t.from);
 }
 
 /**
@@ -85,7 +85,7 @@ export function attempt(operationId: string, from: Status | null, ctx: GuardCont
       guardFailed ??= t.id;
       continue;
     }
-    return { ok: true, transition: t.id, to: t.to as Status, emits: (t.emits ?? null) as WebhookEventName | null };
+    return { ok: true, transition: t.id, to: t.to, emits: (t.emits ?? null) };
   }
   if (guardFailed) return { ok: false, kind: 'guard', transition: guardFailed };
   for (const r of stateMachine.rejections) {
@@ -100,10 +100,10 @@ export function attempt(operationId: string, from: Status | null, ctx: GuardCont
 const clockTransition = stateMachine.transitions.find((t) => t.trigger.kind === 'clock');
 if (!clockTransition) throw new Error('state machine: no clock-triggered transition (expiry)');
 export const EXPIRY = {
-  id: clockTransition.id as TransitionId,
+  id: clockTransition.id,
   from: clockTransition.from as readonly string[],
-  to: clockTransition.to as Status,
-  emits: (clockTransition.emits ?? null) as WebhookEventName | null,
+  to: clockTransition.to,
+  emits: (clockTransition.emits ?? null),
 };
 
 /**

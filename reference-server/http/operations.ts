@@ -88,7 +88,7 @@ export function buildOperations(doc: Json, variant: Variant): OperationInfo[] {
 export function resolveRef(doc: Json, schema: unknown): Json | null {
   let s = schema as Json | null;
   for (let i = 0; s && typeof s === 'object' && typeof s.$ref === 'string' && i < 32; i++) {
-    const parts = (s.$ref as string).replace(/^#\//, '').split('/');
+    const parts = (s.$ref).replace(/^#\//, '').split('/');
     let cur: unknown = doc;
     for (const part of parts) cur = (cur as Json)?.[part.replace(/~1/g, '/').replace(/~0/g, '~')];
     s = cur as Json;

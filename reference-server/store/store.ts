@@ -74,7 +74,7 @@ export class Store {
         const entries = Object.entries(initial[c] ?? {});
         if (c === 'transactions') entries.sort((a, b) => Date.parse((a[1] as TransactionRecord).expiresAt) - Date.parse((b[1] as TransactionRecord).expiresAt));
         if (c === 'sms' || c === 'outbox') entries.sort((a, b) => Date.parse((a[1] as { createdAt?: string; sentAt?: string }).createdAt ?? (a[1] as { sentAt: string }).sentAt) - Date.parse((b[1] as { createdAt?: string; sentAt?: string }).createdAt ?? (b[1] as { sentAt: string }).sentAt));
-        for (const [k, v] of entries) this.put({ c, k, v } as Change);
+        for (const [k, v] of entries) this.put({ c, k, v });
       }
     }
   }

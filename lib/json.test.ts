@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { arrayAt, isJson, objectAt, valueAt } from './json.ts';
+
+describe('json path helpers', () => {
+  const doc = { paths: { '/a': { get: { tags: ['x', { name: 'y' }] } } }, n: null };
+  it('reach objects, arrays and values by path', () => {
+    expect(objectAt(doc, 'paths', '/a')).toEqual({ get: { tags: ['x', { name: 'y' }] } });
+    expect(arrayAt(doc, 'paths', '/a', 'get', 'tags')).toHaveLength(2);
+    expect(objectAt(doc, 'paths', '/a', 'get', 'tags', 1)).toEqual({ name: 'y' });
+    expect(valueAt(doc, 'paths', '/a', 'get', 'tags', 0)).toBe('x');
+    expect(valueAt(doc, 'paths', '/b')).toBeUndefined();
+  });
+  it('name the path where a step is not what it should be', () => {
+    expect(() => objectAt(doc, 'paths', '/b')).toThrow('paths › /b is not an object');
+    expect(() => valueAt(doc, 'n', 'x')).toThrow('n is not an object');
+    expect(() => valueAt(doc, 'paths', 0)).toThrow('paths is not an array');
+    expect(() => arrayAt(doc, 'paths')).toThrow('paths is not an array');
+    expect(() => objectAt([], 'a')).toThrow('the root is not an object');
+  });
+  it('tells objects from arrays and null', () => {
+    expect([{}, [], null, 'x'].map(isJson)).toEqual([true, false, false, false]);
+  });
+});
