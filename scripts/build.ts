@@ -90,7 +90,7 @@ export async function buildJs(): Promise<BuildReport['files']> {
     await promisify(execFile)(process.execPath, [tsc, '-p', path.join(ROOT, 'tsconfig.build.json')], { cwd: ROOT });
   } catch (e) {
     const { stdout = '', stderr = '' } = e as { stdout?: string; stderr?: string };
-    throw new Error(`tsc -p tsconfig.build.json failed:\n${stdout}${stderr}`);
+    throw new Error(`tsc -p tsconfig.build.json failed:\n${stdout}${stderr}`, { cause: e });
   }
   const files: BuildReport['files'] = [];
   for (const rel of await assetFiles()) {

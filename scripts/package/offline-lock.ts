@@ -79,7 +79,8 @@ export function consumerProject(repoLockFile: string, tarball: { file: string; r
   const repo = JSON.parse(readFileSync(repoLockFile, 'utf8')) as PackageLock;
   const self = repo.packages['']!;
   const runtime = Object.keys(self.dependencies ?? {});
-  const strip = ({ dev: _dev, devOptional: _devOptional, peer: _peer, ...rest }: LockEntry): LockEntry => rest;
+  /** The repository's dev/peer flags say nothing about the consumer's tree: npm works them out again. */
+  const strip = (entry: LockEntry): LockEntry => Object.fromEntries(Object.entries(entry).filter(([k]) => !['dev', 'devOptional', 'peer'].includes(k)));
   const packages: Record<string, LockEntry> = {};
   for (const [at, entry] of closureOf(repo.packages, [...runtime, ...devDependencies])) {
     packages[at] = strip(entry);
