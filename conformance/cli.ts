@@ -3,14 +3,15 @@
  * Exit 0: no findings; 1: findings; 2: a usage or setup error, said in one line.
  */
 import { parseArgs } from 'node:util';
-import { stateMachine } from '../generated/index.ts';
+import { DEFAULT_MAX_COMMANDS, DEFAULT_RUNS, randomSeed, runConformance } from './index.ts';
 import { SetupError } from './http.ts';
 import { writeJson, writeJunit } from './report.ts';
-import { runSuite, type SuiteResult } from './run.ts';
+import { printSummary } from './summary.ts';
+
+export { DEFAULT_RUNS } from './index.ts';
+export { printSummary } from './summary.ts';
 
 const USAGE = 'usage: paylater conform --base-url URL --api-key KEY --other-api-key KEY2 [--variant 1|2] [--profile core|sandbox] [--runs N] [--seed S] [--path P] [--replay-path R] [--max-commands N] [--payment-window SECONDS] [--webhook-port P --webhook-secret SECRET] [--report-json FILE] [--report-junit FILE] [--quiet]';
-
-export const DEFAULT_RUNS = 30;
 
 export async function runConform(argv: string[], out: (s: string) => void = (s) => process.stdout.write(s + '\n'), err: (s: string) => void = (s) => process.stderr.write(s + '\n')): Promise<number> {
   let values: Record<string, string | boolean | undefined>;
@@ -52,23 +53,24 @@ export async function runConform(argv: string[], out: (s: string) => void = (s) 
     const webhookPort = values['webhook-port'] === undefined ? undefined : int('webhook-port', values['webhook-port'], 0);
     const webhookSecret = values['webhook-secret'] as string | undefined;
     if ((webhookPort === undefined) !== (webhookSecret === undefined)) throw new SetupError('--webhook-port and --webhook-secret go together');
-    const seed = int('seed', values.seed, (Date.now() ^ (Math.random() * 0x7fffffff)) | 0);
+    const seed = int('seed', values.seed, randomSeed());
     const log = values.quiet ? () => {} : out;
     log(`paylater conform: ${baseUrl}, variant ${variant}, profile ${profile}, seed ${seed}`);
-    const result = await runSuite({
+    const result = await runConformance({
       baseUrl, apiKey, otherApiKey, variant, profile,
       runs: int('runs', values.runs, DEFAULT_RUNS),
       seed,
       path: values.path as string | undefined,
       replayPath: values['replay-path'] as string | undefined,
-      maxCommands: int('max-commands', values['max-commands'], 25),
-      paymentWindowSeconds: int('payment-window', values['payment-window'], stateMachine.paymentWindow.defaultSeconds),
-      webhookPort, webhookSecret, log,
+      maxCommands: int('max-commands', values['max-commands'], DEFAULT_MAX_COMMANDS),
+      paymentWindowSeconds: values['payment-window'] === undefined ? undefined : int('payment-window', values['payment-window'], 0),
+      webhooks: webhookPort !== undefined && webhookSecret !== undefined ? { port: webhookPort, secret: webhookSecret } : undefined,
+      log,
     });
     printSummary(result, out);
     if (values['report-json']) writeJson(values['report-json'] as string, result);
     if (values['report-junit']) writeJunit(values['report-junit'] as string, `paylater conform v${variant} ${profile}`, result.checks, result.findings, result.durationMs / 1000);
-    return result.findings.length ? 1 : 0;
+    return result.exitCode;
   } catch (e) {
     if (e instanceof SetupError) {
       err(`paylater conform: ${e.message}`);
@@ -76,21 +78,4 @@ export async function runConform(argv: string[], out: (s: string) => void = (s) 
     }
     throw e;
   }
-}
-
-export function printSummary(r: SuiteResult, out: (s: string) => void): void {
-  for (const [i, f] of r.findings.entries()) {
-    out(`\n--- finding ${i + 1}: ${f.title} (${f.phase})`);
-    out(f.message);
-    if (f.expected !== undefined || f.actual !== undefined) out(`expected: ${JSON.stringify(f.expected)}\nactual:   ${JSON.stringify(f.actual)}`);
-    if (f.commands.length) out(`commands (${f.commands.length}):\n  ${f.commands.join('\n  ')}`);
-    if (f.replay) out(`replay: ${f.replay}`);
-    if (f.curl) out(`curl script:\n${f.curl}`);
-  }
-  out(`\nseed ${r.seed}: ${r.checks} checks, ${r.requests} requests, ${r.commands} commands in ${(r.durationMs / 1000).toFixed(1)} s; ${r.findings.length} finding(s)`);
-  out(`transitions exercised: ${r.coverage.transitions.exercised.join(', ') || 'none'}${r.coverage.transitions.missing.length ? `; not exercised: ${r.coverage.transitions.missing.join(', ')}` : ''}`);
-  out(`error codes exercised: ${r.coverage.codes.exercised.length}/${r.coverage.codes.exercised.length + r.coverage.codes.missing.length}${r.coverage.codes.missing.length ? `; not exercised: ${r.coverage.codes.missing.join(', ')}` : ''}`);
-  out(`not drivable from outside: ${r.coverage.codes.notDriven.length} (${[...new Set(r.coverage.codes.notDriven.map((s) => s.split(' ')[2]))].join(', ')})`);
-  if (r.webhooks) out(`webhooks: ${r.webhooks.received} deliveries received, ${r.webhooks.ignored} about transactions older than this run ignored`);
-  out(`seed: ${r.seed}`);
 }

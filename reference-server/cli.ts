@@ -2,7 +2,6 @@
  * `paylater serve`: the reference server as a merchant's local sandbox.
  */
 import { readFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import type express from 'express';
 import { createApp } from './app.ts';
@@ -15,7 +14,8 @@ import { Store } from './store/store.ts';
 import { defaultDispatcherFactory } from './testing.ts';
 import { mountSite } from './site.ts';
 
-export const DEFAULT_DATA_FILE = fileURLToPath(new URL('../data/paylater.json', import.meta.url));
+/** The data file without --data or --memory: relative to the working directory, never inside the installed package. */
+export const DEFAULT_DATA_FILE = path.join('data', 'paylater.json');
 
 export const SERVE_USAGE = `Usage: paylater serve [options]
 
@@ -24,7 +24,7 @@ Runs the reference server: the contract enforced, stateful and persisted (a merc
 Options:
   --port N                 Port to listen on (default 4010; 0 picks a free one)
   --host HOST              Interface to listen on (default 127.0.0.1)
-  --data FILE              Data file (default data/paylater.json in the package; created on first start)
+  --data FILE              Data file (default data/paylater.json in the working directory; created on first start)
   --memory                 Keep nothing on disk
   --merchants FILE         JSON array of merchants:
                              [{ "name", "storeName", "apiKey": "sk_test_…"|"sk_live_…", "variant": 1|2,

@@ -6,12 +6,12 @@
 import express from 'express';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { assetsDir } from '../lib/package-root.ts';
 import { createCheckoutRouter, type CheckoutRouterDeps } from './checkout/router.ts';
 import type { MerchantConfigInput, Mode } from './config.ts';
 import { mountLanding } from './landing.ts';
 
-export const DIST_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'dist');
+export const DIST_DIR = assetsDir();
 
 export interface SiteOptions {
   /** The configured merchants: the demo shop uses the first active test merchant of each variant. */

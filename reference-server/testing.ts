@@ -1,7 +1,8 @@
 /**
  * The public helpers for tests, tools and benchmarks:
- * - `startTestServer()`: the reference server on 127.0.0.1, port 0, in memory unless a data
- *   file is given. Used by the conformance, SDK and docs tests and by this package's own.
+ * - `startTestServer()`: the reference server on 127.0.0.1, port 0 (unless told), in memory unless
+ *   a data file is given. Used by the conformance, SDK and docs tests and by this package's own;
+ *   `startServer()` (index.ts) is its public form.
  * - `writeSeededDataFile()`: a data file holding given transactions, for a server to open.
  */
 import type { AddressInfo } from 'node:net';
@@ -33,6 +34,10 @@ export interface TestServerOptions {
   log?: (line: string) => void;
   /** Production-mode SMS sender (default: logs). */
   smsSender?: SmsSender;
+  /** Default 0: a free port. */
+  port?: number;
+  /** Default 127.0.0.1. */
+  host?: string;
 }
 
 export interface TestServerMerchant {
@@ -72,14 +77,18 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const store = options.dataFile ? await openFileStore(options.dataFile) : Store.memory();
   const factory = options.webhookDispatcherFactory === undefined ? await defaultDispatcherFactory() : (options.webhookDispatcherFactory ?? undefined);
   const handle = await createApp({ store, clock: options.clock ?? systemClock, config, webhookDispatcherFactory: factory, mount: options.mount, smsSender: options.smsSender });
-  const server: Server = await new Promise((resolve, reject) => {
-    const s = handle.app.listen(0, '127.0.0.1', () => resolve(s));
+  const host = options.host ?? '127.0.0.1';
+  const server: Server = await new Promise<Server>((resolve, reject) => {
+    const s = handle.app.listen(options.port ?? 0, host, () => resolve(s));
     s.once('error', reject);
+  }).catch(async (e: unknown) => {
+    await handle.close();
+    throw e;
   });
   server.keepAliveTimeout = 1000;
   const { port } = server.address() as AddressInfo;
   return {
-    baseUrl: `http://127.0.0.1:${port}`,
+    baseUrl: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
     merchants: inputs.map((m, i) => ({
       id: merchants[i]!.id,
       name: m.name,

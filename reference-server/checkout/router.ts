@@ -15,12 +15,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import express, { type Router } from 'express';
 import { escapeHtml } from '../../lib/html.ts';
+import { assetsDir } from '../../lib/package-root.ts';
 import { mountDemoShop, type DemoShopOptions } from './demo-shop.ts';
 import { page, STRICT_CSP } from './html.ts';
 import { MISSING_BUILD, notFoundJson, sendFile, sendHtml } from './respond.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const ROOT = path.resolve(HERE, '..', '..');
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const VERSION_SEGMENT = /^v\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?$/;
 
@@ -33,7 +33,7 @@ export interface CheckoutRouterDeps {
 
 export function createCheckoutRouter(deps: CheckoutRouterDeps = {}): Router {
   const router = express.Router();
-  const distDir = deps.distDir ?? path.join(ROOT, 'dist');
+  const distDir = deps.distDir ?? assetsDir();
 
   // ------------------------------------------------------------------ SDK
   router.get('/sdk/latest/paylater.js', (_req, res) =>

@@ -2,7 +2,7 @@
  * Verify a PayLater webhook on your server (Standard Webhooks v1, ADR-005) and get the typed event.
  *
  * ```ts
- * import { verifyWebhook, WebhookVerificationError } from 'paylater-contract/sdk/webhooks/verify.ts';
+ * import { verifyWebhook, WebhookVerificationError } from 'paylater-contract/sdk/webhooks';
  * // rawBody: the exact bytes received (do not JSON.parse and re-serialize before verifying)
  * try {
  *   const event = verifyWebhook(rawBody, req.headers, process.env.PAYLATER_WEBHOOK_SECRET!);

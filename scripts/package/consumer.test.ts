@@ -1,0 +1,292 @@
+/**
+ * The package as a user gets it: `npm pack` (what `npm test` just built), installed into a fresh
+ * project from the local npm cache alone (`npm ci --offline`, lock from offline-lock.ts), then
+ * used the ways the README says, on Node 24 (the pinned one) and on Node 22 (the oldest the
+ * `engines` field allows, from scripts/package/node22):
+ * - a plain JavaScript ESM file imports the client and the webhook verifier and talks to a
+ *   running `npx paylater serve`, whose webhook it receives and verifies;
+ * - a TypeScript file type-checks against the shipped types (`nodenext` and `bundler`), and a
+ *   wrong one does not;
+ * - `npx paylater serve --memory --port 0` serves /docs, /sdk/latest/…, /demo and the hosted page's assets;
+ * - `npx paylater conform` passes against it, webhooks included;
+ * - the README's vitest example (runConformance + startServer) passes.
+ * One tarball and one install are shared by every case.
+ */
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROOT } from '../lib/paths.ts';
+import { consumerProject } from './offline-lock.ts';
+
+const run = promisify(execFile);
+const NODE22 = path.join(ROOT, 'scripts/package/node22/node_modules/node/bin/node');
+const WHSEC_CONFORM = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+const WHSEC_CLIENT = 'whsec_c2VjcmV0LWZvci10aGUtY29uc3VtZXItdGVzdA==';
+const KEYS = { a: 'sk_test_v1_consumer_a_00000001', b: 'sk_test_v1_consumer_b_00000002', v2: 'sk_test_v2_consumer_c_00000003' };
+/** What the package needs built before packing (`npm test` builds it first: build, docs). */
+const BUILT = ['dist/js/scripts/paylater.js', 'dist/js/spec/asyncapi.yaml', 'dist/sdk/paylater.js', 'dist/checkout/checkout-page.js', 'dist/docs/index.html'];
+
+let work = '';
+let app = '';
+let version = '';
+
+/** PATH with `node`'s folder first, so `npx`, npm and the `paylater` bin all run on that Node. */
+function envFor(node: string): NodeJS.ProcessEnv {
+  return { ...process.env, PATH: `${path.dirname(node)}${path.delimiter}${process.env.PATH ?? ''}`, NO_COLOR: '1' };
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** `npx paylater serve …` in the consumer project; resolves with its base URL once it listens. */
+async function serve(node: string, args: string[]): Promise<{ baseUrl: string; child: ChildProcess; output: () => string }> {
+  const child = spawn('npx', ['--no-install', 'paylater', 'serve', ...args], { cwd: app, env: envFor(node), stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+  const baseUrl = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`paylater serve did not start:\n${out}`)), 60_000);
+    child.stdout.on('data', () => {
+      const m = /listening on (http:\/\/\S+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]!);
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`paylater serve exited with ${code}:\n${out}`));
+    });
+  });
+  return { baseUrl, child, output: () => out };
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+/** A process's exit code and output, without throwing on a non-zero exit. */
+async function attempt(file: string, args: string[], node: string, timeout = 180_000): Promise<{ code: number; out: string }> {
+  try {
+    const { stdout, stderr } = await run(file, args, { cwd: app, env: envFor(node), timeout, maxBuffer: 16 * 1024 * 1024 });
+    return { code: 0, out: stdout + stderr };
+  } catch (e) {
+    const err = e as { code?: number; stdout?: string; stderr?: string; message: string };
+    return { code: typeof err.code === 'number' ? err.code : -1, out: `${err.stdout ?? ''}${err.stderr ?? ''}${err.message}` };
+  }
+}
+
+const CLIENT_MJS = `// A merchant backend in plain JavaScript: the typed client and the webhook verifier.
+import { createServer } from 'node:http';
+import { createPayLaterClientV2, PayLaterApiError } from 'paylater-contract/sdk/client';
+import { verifyWebhook } from 'paylater-contract/sdk/webhooks';
+
+const [baseUrl, apiKey, hookPort, secret] = process.argv.slice(2);
+let hooks;
+const received = new Promise((resolve, reject) => {
+  hooks = createServer((req, res) => {
+    const chunks = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () => {
+      res.writeHead(204).end();
+      try {
+        resolve(verifyWebhook(Buffer.concat(chunks), req.headers, secret));
+      } catch (e) {
+        reject(e);
+      }
+    });
+  }).listen(Number(hookPort), '127.0.0.1');
+});
+const paylater = createPayLaterClientV2({ baseUrl, apiKey });
+const created = await paylater.createPartnerTransaction({
+  customerPhone: '212612345678', total: 1299.5, currency: 'MAD',
+  items: [{ name: 'Phone', quantity: 1, unitPrice: 1299.5 }], vendorReference: 'consumer-order-1',
+});
+const cancelled = await paylater.cancelPartnerTransactionByVendorReference('consumer-order-1');
+let again = null;
+try {
+  await paylater.cancelPartnerTransactionByVendorReference('consumer-order-1');
+} catch (e) {
+  again = e instanceof PayLaterApiError ? e.code : String(e);
+}
+const event = await received;
+hooks.close();
+console.log(JSON.stringify({ created: created.status, cancelled: cancelled.status, again, event: event.event, sameId: event.data.id === created.id }));
+`;
+
+const CONSUMER_TS = `import { createPayLaterClientV1, createPayLaterClientV2, PayLaterApiError, type ErrorCode } from 'paylater-contract/sdk/client';
+import { verifyWebhook, WebhookVerificationError } from 'paylater-contract/sdk/webhooks';
+import { runConformance, type ConformanceResult, type Finding } from 'paylater-contract/conformance';
+import { createApp, startServer, type RunningServer } from 'paylater-contract/reference-server';
+import { errorCatalog, type V2 } from 'paylater-contract/generated';
+
+export async function check(server: RunningServer): Promise<number> {
+  const v2 = createPayLaterClientV2({ baseUrl: server.baseUrl, apiKey: server.merchants[0]!.apiKey });
+  const session = await v2.createSession({ total: '10.00', currency: 'MAD', items: [{ id: 'a', name: 'A', price: 10, quantity: 1 }] });
+  const token: string = session.session_token;
+  const tx: V2.components['schemas']['PartnerTransaction'] = await v2.getPartnerTransaction('id');
+  const event = verifyWebhook('{}', {}, 'whsec_x');
+  const approvedAt: string | undefined = event.event === 'transaction.approved' ? event.data.approvedAt : undefined;
+  const result: ConformanceResult = await runConformance({ baseUrl: server.baseUrl, apiKey: 'a', otherApiKey: 'b', variant: 2, profile: 'sandbox' });
+  const findings: Finding[] = result.findings;
+  const code: ErrorCode | undefined = undefined;
+  void [createPayLaterClientV1, PayLaterApiError, WebhookVerificationError, createApp, startServer, errorCatalog, token, tx, approvedAt, code];
+  return findings.length + result.seed + result.coverage.transitions.missing.length + result.exitCode;
+}
+`;
+
+/** Each line a type error the shipped types must catch (if they were \`any\`, none would be). */
+const WRONG_TS = `import { createPayLaterClientV2 } from 'paylater-contract/sdk/client';
+import { runConformance } from 'paylater-contract/conformance';
+import { startServer } from 'paylater-contract/reference-server';
+
+const v2 = createPayLaterClientV2({ baseUrl: 'http://127.0.0.1:1', apiKey: 'k' });
+export const a: number = (await v2.createSession({ total: '1.00', currency: 'MAD', items: [] })).session_token;
+export const b: string = (await runConformance({ baseUrl: 'x', apiKey: 'a', otherApiKey: 'b' })).findings;
+export const c: number = (await startServer({ port: 'x' })).baseUrl;
+`;
+
+function tsconfig(resolution: 'nodenext' | 'bundler', file: string): string {
+  const module = resolution === 'nodenext' ? 'nodenext' : 'esnext';
+  return JSON.stringify({
+    compilerOptions: { target: 'ES2022', module, moduleResolution: resolution, strict: true, noEmit: true, skipLibCheck: false, types: ['node'] },
+    files: [file],
+  });
+}
+
+/** The README's vitest example for implementers (the ```ts block starting `// conformance.test.ts`). */
+async function readmeVitestExample(): Promise<string> {
+  const readme = await readFile(path.join(ROOT, 'README.md'), 'utf8');
+  const block = /```ts\n(\/\/ conformance\.test\.ts\n[\s\S]*?)```/.exec(readme);
+  if (!block) throw new Error('README.md: no ```ts block starting with // conformance.test.ts');
+  return block[1]!;
+}
+
+beforeAll(async () => {
+  const missing = BUILT.filter((f) => !existsSync(path.join(ROOT, f)));
+  if (missing.length) throw new Error(`not built: ${missing.join(', ')}; run npm run build && npm run docs (npm test does)`);
+  work = await mkdtemp(path.join(os.tmpdir(), 'paylater-consumer-'));
+  const packed = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 });
+  const [info] = JSON.parse(packed.stdout) as Array<{ filename: string; version: string }>;
+  version = info!.version;
+  app = path.join(work, 'app');
+  const tarball = path.join(work, info!.filename);
+  const project = consumerProject(path.join(ROOT, 'package-lock.json'), { file: tarball, relative: `../${info!.filename}` }, ['typescript', '@types/node', 'vitest']);
+  await run('mkdir', [app]);
+  await writeFile(path.join(app, 'package.json'), JSON.stringify(project.packageJson, null, 2));
+  await writeFile(path.join(app, 'package-lock.json'), JSON.stringify(project.lock, null, 2));
+  await run('npm', ['ci', '--offline', '--ignore-scripts', '--no-audit', '--no-fund'], { cwd: app, maxBuffer: 16 * 1024 * 1024 });
+  await writeFile(path.join(app, 'client.mjs'), CLIENT_MJS);
+  await writeFile(path.join(app, 'consumer.ts'), CONSUMER_TS);
+  await writeFile(path.join(app, 'wrong.ts'), WRONG_TS);
+  for (const resolution of ['nodenext', 'bundler'] as const) {
+    await writeFile(path.join(app, `tsconfig.${resolution}.json`), tsconfig(resolution, 'consumer.ts'));
+  }
+  await writeFile(path.join(app, 'tsconfig.wrong.json'), tsconfig('nodenext', 'wrong.ts'));
+  await writeFile(path.join(app, 'conformance.test.ts'), await readmeVitestExample());
+}, 300_000);
+
+afterAll(async () => {
+  if (work) await rm(work, { recursive: true, force: true });
+});
+
+describe.each([
+  { name: 'Node 24', node: process.execPath, major: 24 },
+  { name: 'Node 22', node: NODE22, major: 22 },
+])('the installed package on $name', ({ node, major }) => {
+  it('runs on that Node', async () => {
+    const { stdout } = await run(node, ['--version']);
+    expect(stdout.trim()).toMatch(new RegExp(`^v${major}\\.`));
+  });
+
+  it('serves the docs, the SDK and the demo; its client, verifier and `paylater conform` work against it', async () => {
+    const [hookPort, conformHookPort] = [await freePort(), await freePort()];
+    const merchants = [
+      { name: 'Shop A', storeName: 'Shop A', apiKey: KEYS.a, variant: 1, webhookUrl: `http://127.0.0.1:${conformHookPort}/hooks`, webhookSecret: WHSEC_CONFORM },
+      { name: 'Shop B', storeName: 'Shop B', apiKey: KEYS.b, variant: 1 },
+      { name: 'Shop C', storeName: 'Shop C', apiKey: KEYS.v2, variant: 2, webhookUrl: `http://127.0.0.1:${hookPort}/hooks`, webhookSecret: WHSEC_CLIENT },
+    ];
+    await writeFile(path.join(app, 'merchants.json'), JSON.stringify(merchants));
+    const server = await serve(node, ['--memory', '--port', '0', '--merchants', 'merchants.json']);
+    try {
+      const get = async (p: string) => {
+        const res = await fetch(server.baseUrl + p);
+        return { status: res.status, type: res.headers.get('content-type') ?? '', body: await res.text() };
+      };
+      const docs = await get('/docs/');
+      expect(docs.status).toBe(200);
+      expect(docs.type).toMatch(/text\/html/);
+      for (const p of ['/sdk/latest/paylater.js', `/sdk/v${version}/paylater.js`, '/checkout/assets/checkout-page.js']) {
+        const r = await get(p);
+        expect(r.status, p).toBe(200);
+        expect(r.type, p).toMatch(/javascript/);
+      }
+      for (const p of ['/checkout/assets/checkout.css', '/demo/assets/demo.css']) expect((await get(p)).status, p).toBe(200);
+      const demo = await get('/demo');
+      expect(demo.status).toBe(200);
+      expect(demo.body).toContain('Demo merchant shop');
+      expect((await get('/demo/v2')).status).toBe(200);
+
+      const client = await attempt(node, ['client.mjs', server.baseUrl, KEYS.v2, String(hookPort), WHSEC_CLIENT], node, 60_000);
+      expect(client.code, client.out).toBe(0);
+      expect(JSON.parse(client.out.trim().split('\n').pop()!)).toEqual({ created: 'PENDING', cancelled: 'CANCELED', again: 'TRANSACTION_NOT_PENDING', event: 'transaction.cancelled', sameId: true });
+
+      const conform = await attempt(
+        'npx',
+        ['--no-install', 'paylater', 'conform', '--base-url', server.baseUrl, '--api-key', KEYS.a, '--other-api-key', KEYS.b, '--profile', 'sandbox', '--runs', '10', '--webhook-port', String(conformHookPort), '--webhook-secret', WHSEC_CONFORM],
+        node,
+      );
+      expect(conform.code, conform.out).toBe(0);
+      expect(conform.out).toMatch(/; 0 finding\(s\)/);
+      expect(conform.out).toMatch(/webhooks: [1-9]\d* deliveries received/);
+    } finally {
+      await stop(server.child);
+    }
+  }, 300_000);
+
+  it("runs the README's vitest example (runConformance against startServer)", async () => {
+    const r = await attempt(path.join(app, 'node_modules/.bin/vitest'), ['run', 'conformance.test.ts'], node, 240_000);
+    expect(r.code, r.out).toBe(0);
+    expect(r.out).toMatch(/1 passed/);
+  }, 300_000);
+
+  it('type-checks a TypeScript consumer with moduleResolution nodenext and bundler; a wrong one fails', async () => {
+    const tsc = path.join(app, 'node_modules/typescript/bin/tsc');
+    const [nodenext, bundler, wrong] = await Promise.all([
+      attempt(node, [tsc, '-p', 'tsconfig.nodenext.json'], node),
+      attempt(node, [tsc, '-p', 'tsconfig.bundler.json'], node),
+      attempt(node, [tsc, '-p', 'tsconfig.wrong.json'], node),
+    ]);
+    expect(nodenext.code, nodenext.out).toBe(0);
+    expect(bundler.code, bundler.out).toBe(0);
+    expect(wrong.code).not.toBe(0);
+    for (const line of [6, 7, 8]) expect(wrong.out, wrong.out).toContain(`wrong.ts(${line},`);
+  }, 300_000);
+});
+
+it('`paylater serve` without --data writes data/paylater.json in the working directory, not in the package', async () => {
+  const server = await serve(process.execPath, ['--port', '0']);
+  try {
+    expect(server.output()).toContain(`Data: ${path.join(app, 'data', 'paylater.json')}`);
+    expect(existsSync(path.join(app, 'data', 'paylater.json'))).toBe(true);
+    expect(existsSync(path.join(app, 'node_modules', 'paylater-contract', 'data'))).toBe(false);
+  } finally {
+    await stop(server.child);
+  }
+}, 120_000);
