@@ -1,6 +1,7 @@
 /** The typed clients against the real reference server (127.0.0.1, port 0). */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../reference-server/testing.ts';
+import { variants } from '../../generated/contract.ts';
 import { createPayLaterClientV1, createPayLaterClientV2, PayLaterApiError } from './index.ts';
 
 const V1_KEY = 'sk_test_v1_client_11111111';
@@ -99,11 +100,15 @@ describe('Variant 1 client', () => {
     expect(await c.verifyTransaction(paid.transaction_id)).toEqual({ id: paid.transaction_id, status: 'PENDING', amount: 779.49, currency: 'MAD' });
   });
 
-  it('429 RATE_LIMIT_EXCEEDED carries retryAfter 60 after 100 A1 requests', async () => {
+  it('429 RATE_LIMIT_EXCEEDED carries retryAfter, the seconds left in the window, after the limit of A1 requests', async () => {
     const c = createPayLaterClientV1({ baseUrl: server.baseUrl, apiKey: V1_KEY });
-    // One A1 request was made above; 99 more reach the limit of 100 per window.
-    await Promise.all(Array.from({ length: 99 }, () => c.createSession({ total: 779.49, currency: 'MAD', items })));
+    const { limit, windowSeconds } = variants.v1.rateLimits.createSession;
+    // One A1 request was made above; limit - 1 more reach the limit of the window.
+    await Promise.all(Array.from({ length: limit - 1 }, () => c.createSession({ total: 779.49, currency: 'MAD', items })));
     const e = await rejection(c.createSession({ total: 779.49, currency: 'MAD', items }));
-    expect({ status: e.status, code: e.code, retryAfter: e.retryAfter }).toEqual({ status: 429, code: 'RATE_LIMIT_EXCEEDED', retryAfter: 60 });
+    expect({ status: e.status, code: e.code }).toEqual({ status: 429, code: 'RATE_LIMIT_EXCEEDED' });
+    // The window opened at the first request, moments ago (real clock): almost all of it is left (ADR-006).
+    expect(e.retryAfter).toBeGreaterThan(windowSeconds - 60);
+    expect(e.retryAfter).toBeLessThanOrEqual(windowSeconds);
   });
 });
