@@ -14,11 +14,16 @@ import { ConfirmationSms } from './commands/confirmationSms.ts';
 import { CustomerAction } from './commands/customerAction.ts';
 import { DateForm } from './commands/dateForm.ts';
 import { GetTransaction } from './commands/getTransaction.ts';
+import { HeadProbe } from './commands/headProbe.ts';
 import { recorded } from './commands/index.ts';
+import { JsonReader } from './commands/jsonReader.ts';
 import { MediaProbe } from './commands/mediaProbe.ts';
+import { MethodProbe } from './commands/methodProbe.ts';
 import { MissingTarget } from './commands/missingTarget.ts';
 import { PaySession } from './commands/paySession.ts';
 import { RateLimitBurst } from './commands/rateLimitBurst.ts';
+import { SandboxReset } from './commands/sandboxReset.ts';
+import { ServiceProbe } from './commands/serviceProbe.ts';
 import { UnknownQuery } from './commands/unknownQuery.ts';
 import { VerifyByKey } from './commands/verifyByKey.ts';
 import { VerifyByToken } from './commands/verifyByToken.ts';
@@ -120,5 +125,9 @@ export function tourCommands(v: 1 | 2, profile: 'core' | 'sandbox'): Cmd[] {
   // no cancel by transaction id (ADR-016); the confirmation SMS of B1 and A2's date form (ADR-007)
   c.push(new CancelById('PUT', 0), new CancelById('POST', 1));
   if (profile === 'sandbox') c.push(new ConfirmationSms(-1), new PaySession(-1, 'failed', 'own'), new DateForm(-1));
+  // JSON numbers and members (ADR-023), HEAD and 405 (ADR-024), the service probes (ADR-040);
+  // the sandbox reset last: it moves the merchant's time back (ADR-041)
+  c.push(...(['category-past-max', 'category-exponent', 'duplicate-member'] as const).map((mode) => new JsonReader(mode, body(600))), new HeadProbe(), new MethodProbe(), new ServiceProbe());
+  if (profile === 'sandbox') c.push(new SandboxReset(sess(700)));
   return c.map(recorded);
 }

@@ -245,4 +245,56 @@ export const mutants: Mutant[] = [
       return Promise.resolve(withJson(res, { ...rec, created_at: shift(rec.created_at), updated_at: shift(rec.updated_at) }));
     },
   },
+  {
+    name: 'categoryId past 2^53 accepted (echoed in exponent form)',
+    profile: 'core',
+    async onRequest(req, ctx) {
+      const m = /"categoryId":(\d{16,}|\d+(?:\.\d+)?e\+?\d+)/i.exec(req.body);
+      if (!B1.test(req.path) || req.method !== 'POST' || !m) return undefined;
+      const res = await ctx.forward({ ...req, body: req.body.replace(m[0], '"categoryId":1') });
+      return res.status === 201 ? { ...res, body: res.body.replace('"categoryId":1', `"categoryId":${Number(m[1]).toExponential()}`) } : res;
+    },
+  },
+  {
+    name: 'JSON member named twice accepted (the last one wins)',
+    profile: 'core',
+    async onRequest(req, ctx) {
+      if (!B1.test(req.path) || req.method !== 'POST' || req.body.split('"vendorReference"').length < 3) return undefined;
+      return ctx.forward({ ...req, body: JSON.stringify(JSON.parse(req.body)) });
+    },
+  },
+  {
+    name: 'HEAD not served (404)',
+    profile: 'core',
+    onRequest(req) {
+      if (req.method !== 'HEAD') return Promise.resolve(undefined);
+      return Promise.resolve({ status: 404, headers: { 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify({ error: { code: 'ROUTE_NOT_FOUND', message: `No operation HEAD ${req.path}` } }) });
+    },
+  },
+  {
+    name: 'method a path does not serve answered 404 without Allow',
+    profile: 'core',
+    onResponse(_req, res) {
+      if (res.status !== 405) return Promise.resolve(res);
+      const r = withJson(res, { error: { code: 'ROUTE_NOT_FOUND', message: 'No operation' } }, 404);
+      delete r.headers.allow;
+      return Promise.resolve(r);
+    },
+  },
+  {
+    name: 'service probes ask for a key',
+    profile: 'core',
+    onRequest(req) {
+      if (!/^\/(healthz|readyz)(\?|$)/.test(req.path) || key(req)) return Promise.resolve(undefined);
+      return Promise.resolve({ status: 401, headers: { 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify({ error: { code: 'INVALID_API_KEY', message: 'Missing API key' } }) });
+    },
+  },
+  {
+    name: 'sandbox reset answers 200 but resets nothing',
+    profile: 'sandbox',
+    onRequest(req) {
+      if (req.method !== 'POST' || !/^\/api\/v1\/sandbox\/reset$/.test(req.path)) return Promise.resolve(undefined);
+      return Promise.resolve({ status: 200, headers: { 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify({ now: now(), offsetSeconds: 0, deleted: { transactions: 0, sessions: 0, sms: 0, deliveries: 0 } }) });
+    },
+  },
 ];

@@ -34,6 +34,11 @@ export function merchantDataDeletions(core: Core, merchantId: string): { changes
 }
 
 export const sandboxResetHandlers: Record<string, Handler> = {
+  /**
+   * The caller's clock offset to 0 (and its monotonic floor forgotten), its rate-limit windows
+   * forgotten, its records deleted with `deleteData`; written in one commit.
+   * @rule ADR-041
+   */
   async sandboxReset(core, ctx) {
     const { deleteData = false } = ctx.body as { deleteData?: boolean };
     const id = ctx.merchant.id;

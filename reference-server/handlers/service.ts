@@ -14,6 +14,11 @@ function readinessTimeoutMs(op: { operationId: string }, doc: Record<string, unk
   return v;
 }
 
+/**
+ * Liveness answers while the process answers HTTP; readiness waits for the store's writes to
+ * reach the disk within `x-readiness-timeout-ms`, else 503 NOT_READY.
+ * @rule ADR-040
+ */
 export const serviceHandlers: Record<string, Handler> = {
   getHealth: () => Promise.resolve({ status: 200, body: { status: 'ok' } }),
 

@@ -125,7 +125,12 @@ function isJsonMediaType(ct: string | undefined): boolean {
   return true;
 }
 
-/** Reads and parses the JSON body of a request whose operation declares one. */
+/**
+ * Reads and parses the JSON body of a request whose operation declares one. A member named twice
+ * answers 400 here (ADR-023); the safe-integer bound of `CategoryId` is the schema's `maximum`,
+ * applied by the validator like any other bound.
+ * @rule ADR-023
+ */
 export async function readJsonBody(req: IncomingMessage): Promise<unknown> {
   const raw = await readRaw(req, BODY_LIMIT_BYTES);
   if (raw.length === 0) {

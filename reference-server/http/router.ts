@@ -191,7 +191,12 @@ export interface ApiRouterDeps {
   publicBaseUrl: string | undefined;
 }
 
-/** The API: every request matching an operation of either variant; anything else goes on to `next()`. */
+/**
+ * The API: every request matching an operation of either variant; anything else goes on to
+ * `next()`. HEAD answers as GET without a body; a path some operation serves, called with a
+ * method none serves there, answers 405 with `Allow` (ADR-024).
+ * @rule ADR-024
+ */
 export function createApiRouter({ apis, auth, rateLimit, mode, publicBaseUrl }: ApiRouterDeps): express.RequestHandler {
   const allOps = [...apis[1].ops, ...apis[2].ops];
   const allByMethod = indexByMethod(allOps);
