@@ -71,7 +71,8 @@ export function mapError(err: unknown, ctx: Ctx | undefined): ApiError | null {
   const e = err as ValidatorError;
   const status = e?.status;
   if (typeof status !== 'number' || !Array.isArray(e.errors)) return null;
-  if (status === 404 || status === 405) return new ApiError('ROUTE_NOT_FOUND', e.message ?? 'not found');
+  // The router answers 405 (ADR-024) before the validator runs; a validator 404 means no route matched.
+  if (status === 404) return new ApiError('ROUTE_NOT_FOUND', e.message ?? 'not found');
   if (status === 415) return new ApiError('UNSUPPORTED_MEDIA_TYPE', errorMessage('UNSUPPORTED_MEDIA_TYPE'));
   if (status === 413) return payloadTooLarge();
   if (status !== 400) return null; // 500: response validation failed — a bug, logged by the caller
