@@ -4,7 +4,8 @@
  * Node code (`tsc -p tsconfig.build.json`, ESM with .d.ts types, imports rewritten to .js):
  *   dist/js/<same path as the source>.js|.d.ts   the entries package.json `exports` and `bin` name,
  *                                                  and what they import (no tests, fixtures, bench)
- *   dist/js/generated/v<n>/openapi.yaml, schema.d.ts, dist/js/reference-server/checkout/assets/*.css
+ *   dist/js/generated/v<n>/openapi.yaml, schema.d.ts, dist/js/reference-server/checkout/assets/*.css,
+ *   dist/js/reference-server/store/postgres/migrations/*.sql
  *                                                  copied beside the code that reads them
  *   dist/js/spec/asyncapi.yaml                     the AsyncAPI document bundled into one file
  *                                                  (what conformance/webhooks.ts reads as ../spec/asyncapi.yaml)
@@ -70,6 +71,8 @@ async function assetFiles(): Promise<string[]> {
   for (const variant of ['v1', 'v2']) files.push(`generated/${variant}/openapi.yaml`, `generated/${variant}/schema.d.ts`);
   const css = await readdir(path.join(ROOT, 'reference-server/checkout/assets'));
   for (const f of css.filter((n) => n.endsWith('.css'))) files.push(`reference-server/checkout/assets/${f}`);
+  const migrations = await readdir(path.join(ROOT, 'reference-server/store/postgres/migrations'));
+  for (const f of migrations.filter((n) => n.endsWith('.sql'))) files.push(`reference-server/store/postgres/migrations/${f}`);
   return files;
 }
 

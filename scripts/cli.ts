@@ -4,6 +4,10 @@
  * against a git ref. Each command lives with its feature; this file only dispatches. Returns the
  * process exit code.
  */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { packageRoot } from '../lib/package-root.ts';
+
 const USAGE = `Usage: paylater <command> [options]
 
 Commands:
@@ -25,6 +29,12 @@ export async function main(argv: string[]): Promise<number> {
       return runConform(rest);
     }
     case 'diff': {
+      // The diff reads spec/ sources and git history: a checkout of this repository, not the
+      // installed package (which ships the bundled documents only, and not Redocly).
+      if (!existsSync(path.join(packageRoot(), 'spec', 'openapi.v1.yaml'))) {
+        process.stderr.write('paylater diff compares the contract sources (spec/) with a git ref: run it in a checkout of the paylater-contract repository (npm run diff)\n');
+        return 2;
+      }
       const { runDiff } = await import('./diff/cli.ts');
       return runDiff(rest);
     }

@@ -255,6 +255,11 @@ describe.each([
       expect(conform.code, conform.out).toBe(0);
       expect(conform.out).toMatch(/; 0 finding\(s\)/);
       expect(conform.out).toMatch(/webhooks: [1-9]\d* deliveries received/);
+
+      // The contract diff needs the sources and their git history: it says so instead of failing on an import.
+      const diff = await attempt('npx', ['--no-install', 'paylater', 'diff'], node, 60_000);
+      expect(diff.code, diff.out).toBe(2);
+      expect(diff.out).toMatch(/run it in a checkout of the paylater-contract repository/);
     } finally {
       await stop(server.child);
     }
