@@ -21,7 +21,7 @@ export async function sendSession(m: Model, w: World, body: Json): Promise<'limi
   w.countRate('main', ex);
   if (ex.status === 429) {
     const err = (ex.json as { error: Json }).error;
-    w.check(err.retry_after === rl.retryAfterSeconds, 'createSession', '$.error.retry_after', `retry_after ${err.retry_after}`, rl.retryAfterSeconds, err.retry_after);
+    w.check(err.retry_after === rl.retryAfterSeconds, 'createSession', '$.error.retry_after', `retry_after ${String(err.retry_after)}`, rl.retryAfterSeconds, err.retry_after);
     w.check(ex.responseHeaders['retry-after'] === String(rl.retryAfterSeconds), 'createSession', 'header Retry-After', `Retry-After ${ex.responseHeaders['retry-after']}`, rl.retryAfterSeconds, ex.responseHeaders['retry-after']);
     return 'limited';
   }
