@@ -18,6 +18,13 @@ export default tseslint.config(
       // in-memory body; `async` keeps a throw inside them a rejection, as callers expect. Forgotten
       // awaits are still caught by no-floating-promises, no-misused-promises and await-thenable.
       '@typescript-eslint/require-await': 'off',
+      // A leading `_` marks a binding that is unused on purpose, as tsc's noUnusedParameters allows:
+      // a parameter an interface or arity requires (express's 4-argument error handler), or a
+      // property taken out of an object so that a rest copy omits it.
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_', ignoreRestSiblings: true },
+      ],
     },
   },
 );

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { valueAt } from '../../lib/json.ts';
 import { loadBundledDocument, variants } from '../../generated/index.ts';
 import {
   createPayLaterClientV1,
@@ -25,14 +26,14 @@ const json = (status: number, body: unknown, headers: Record<string, string> = {
 describe('auth header per operation, read from the contract', () => {
   it('maps every operation of both variants to the header its security scheme names', () => {
     for (const variant of [1, 2] as const) {
-      const doc = loadBundledDocument(variant) as any;
-      const ops = variants[variant === 1 ? 'v1' : 'v2'].operations as Record<string, any>;
+      const doc = loadBundledDocument(variant);
+      const ops = variants[variant === 1 ? 'v1' : 'v2'].operations as Record<string, { method: string; path: string; security: readonly string[] }>;
       const table = operationAuthTable(variant);
       expect(table.size).toBe(Object.keys(ops).length);
       for (const [id, op] of Object.entries(ops)) {
         const auth = table.get(`${op.method} ${op.path}`)!;
         expect(auth.operationId).toBe(id);
-        expect(auth.header).toBe(doc.components.securitySchemes[op.security[0]].name);
+        expect(auth.header).toBe(valueAt(doc, 'components', 'securitySchemes', op.security[0]!, 'name'));
       }
     }
     // The seed's four header spellings all appear.
