@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../reference-server/testing.ts';
 import { runConform } from './cli.ts';
+import type { Finding } from './report.ts';
 import { mutants } from './mutants/catalog.ts';
 import { startProxy } from './mutants/proxy.ts';
 
@@ -58,11 +59,11 @@ describe('paylater conform', () => {
     } finally {
       await proxy.close();
     }
-    const report = JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8'));
-    expect(report.findings[0].message).toMatch(/updatedAt/);
-    expect(report.findings[0].curl).toMatch(/\$\{API_KEY\}/);
-    expect(report.findings[0].phase, report.findings[0].replay).toBe('property');
-    expect(report.findings[0].replay).toMatch(/--seed 7 --path \S+/);
+    const report = JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8')) as { findings: Finding[] };
+    expect(report.findings[0]?.message).toMatch(/updatedAt/);
+    expect(report.findings[0]?.curl).toMatch(/\$\{API_KEY\}/);
+    expect(report.findings[0]?.phase, report.findings[0]?.replay).toBe('property');
+    expect(report.findings[0]?.replay).toMatch(/--seed 7 --path \S+/);
     expect(readFileSync(join(dir, 'r.xml'), 'utf8')).toMatch(/<failure message=/);
     expect(c.lines.join('\n')).toMatch(/curl -sS -X POST/);
   });

@@ -76,7 +76,7 @@ export class Client {
     const receivedAt = performance.now();
     const responseHeaders: Record<string, string> = {};
     res.headers.forEach((v, k) => (responseHeaders[k] = v));
-    let json: unknown = undefined;
+    let json: unknown;
     try {
       json = text.length ? JSON.parse(text) : undefined;
     } catch {

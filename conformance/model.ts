@@ -47,12 +47,12 @@ export function checkRecord(w: World, ex: Exchange, tx: Tx, statuses: string[]):
   for (const f of ['id', 'orderReference', 'vendorReference', 'totalAmount', 'currency', 'customerPhone', 'merchantName', 'storeName', 'items', 'createdAt']) {
     w.check(JSON.stringify(rec[f]) === JSON.stringify(tx.created[f]), op, `$.${f}`, `read back ${JSON.stringify(rec[f])}, created ${JSON.stringify(tx.created[f])}`, tx.created[f], rec[f]);
   }
-  w.check(statuses.includes(rec.status as string), op, '$.status', `status ${rec.status}, the model expects ${statuses.join(' or ')}`, statuses, rec.status);
+  w.check(statuses.includes(rec.status as string), op, '$.status', `status ${String(rec.status)}, the model expects ${statuses.join(' or ')}`, statuses, rec.status);
   w.observe(tx, rec.status as string);
   const changed = rec.status !== 'PENDING';
-  w.check(changed ? typeof rec.updatedAt === 'string' : rec.updatedAt === null, op, '$.updatedAt', changed ? `updatedAt is ${JSON.stringify(rec.updatedAt)} after a change to ${rec.status}` : `updatedAt is ${JSON.stringify(rec.updatedAt)} before any change`, changed ? 'a timestamp' : null, rec.updatedAt);
+  w.check(changed ? typeof rec.updatedAt === 'string' : rec.updatedAt === null, op, '$.updatedAt', changed ? `updatedAt is ${JSON.stringify(rec.updatedAt)} after a change to ${String(rec.status)}` : `updatedAt is ${JSON.stringify(rec.updatedAt)} before any change`, changed ? 'a timestamp' : null, rec.updatedAt);
   if (changed && typeof rec.updatedAt === 'string') {
-    w.check(Date.parse(rec.updatedAt) >= Date.parse(rec.createdAt as string), op, '$.updatedAt', `updatedAt ${rec.updatedAt} is before createdAt ${rec.createdAt}`);
+    w.check(Date.parse(rec.updatedAt) >= Date.parse(rec.createdAt as string), op, '$.updatedAt', `updatedAt ${rec.updatedAt} is before createdAt ${String(rec.createdAt)}`);
   }
 }
 
@@ -63,9 +63,9 @@ export function checkRecord(w: World, ex: Exchange, tx: Tx, statuses: string[]):
 export function checkCreated(w: World, ex: Exchange, body: Json): void {
   const rec = ex.json as Json;
   const op = ex.opId;
-  w.check(rec.status === 'PENDING', op, '$.status', `created with status ${rec.status}`, 'PENDING', rec.status);
+  w.check(rec.status === 'PENDING', op, '$.status', `created with status ${String(rec.status)}`, 'PENDING', rec.status);
   w.check(rec.updatedAt === null, op, '$.updatedAt', `updatedAt is ${JSON.stringify(rec.updatedAt)} at creation`, null, rec.updatedAt);
-  w.check(centimesOf(rec.totalAmount) === centimesOf(body.total), op, '$.totalAmount', `totalAmount ${rec.totalAmount} for total ${body.total}`, body.total, rec.totalAmount);
+  w.check(centimesOf(rec.totalAmount) === centimesOf(body.total), op, '$.totalAmount', `totalAmount ${String(rec.totalAmount)} for total ${String(body.total)}`, body.total, rec.totalAmount);
   w.check(rec.customerPhone === body.customerPhone, op, '$.customerPhone', 'customerPhone differs from the request', body.customerPhone, rec.customerPhone);
   w.check(rec.currency === body.currency, op, '$.currency', 'currency differs from the request', body.currency, rec.currency);
   w.check(rec.vendorReference === (body.vendorReference ?? null), op, '$.vendorReference', 'vendorReference differs from the request', body.vendorReference ?? null, rec.vendorReference);

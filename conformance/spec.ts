@@ -76,8 +76,8 @@ export class Contract {
     this.variant = variant;
     this.doc = loadBundledDocument(variant);
     const v = variant === 1 ? variants.v1 : variants.v2;
-    this.ops = v.operations as unknown as Record<string, OperationInfo>;
-    this.rateLimits = v.rateLimits as unknown as Contract['rateLimits'];
+    this.ops = v.operations;
+    this.rateLimits = v.rateLimits;
     this.ajv = makeAjv();
     this.ajv.addSchema(this.doc, 'openapi');
   }
@@ -87,7 +87,7 @@ export class Contract {
     for (const [opId, o] of Object.entries(this.ops)) {
       const opObj = ((this.doc.paths as Json)[o.path] as Json | undefined)?.[o.method.toLowerCase()] as Json | undefined;
       if (!opObj) continue;
-      for (const status of Object.keys((opObj.responses ?? {}) as Json)) if (/^\d{3}$/.test(status)) this.response(opId, Number(status));
+      for (const status of Object.keys((opObj.responses ?? {}))) if (/^\d{3}$/.test(status)) this.response(opId, Number(status));
       if (opObj.requestBody) this.requestValidator(opId);
     }
     return this;
@@ -106,7 +106,7 @@ export class Contract {
   private deref(node: unknown): Json {
     let n = node as Json;
     for (let i = 0; i < 10 && n && typeof n.$ref === 'string'; i++) {
-      const parts = (n.$ref as string).replace(/^#\//, '').split('/').map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+      const parts = (n.$ref).replace(/^#\//, '').split('/').map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
       let cur: unknown = this.doc;
       for (const p of parts) cur = (cur as Json)[p];
       n = cur as Json;

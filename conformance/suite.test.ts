@@ -22,7 +22,7 @@ async function freePort(): Promise<number> {
 beforeAll(async () => {
   const merchants = [];
   for (let i = 0; i < 40; i++) {
-    const variant = (i % 2 === 0 ? 1 : 2) as 1 | 2;
+    const variant: 1 | 2 = i % 2 === 0 ? 1 : 2;
     const port = await freePort();
     pairs.push({ variant, main: `sk_test_conf_main_${i}_${randomBytes(6).toString('hex')}`, other: `sk_test_conf_other_${i}_${randomBytes(6).toString('hex')}`, port });
     const p = pairs[i]!;

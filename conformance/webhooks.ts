@@ -34,7 +34,7 @@ export function asyncApiValidators(): Promise<Map<string, ValidateFunction>> {
     addFormats(ajv);
     const out = new Map<string, ValidateFunction>();
     for (const m of document.messages().all()) {
-      const json = m.payload()?.json() as { schema?: object } | undefined;
+      const json = m.payload()?.json<{ schema?: object }>();
       const name = m.name();
       if (name && json) out.set(name, ajv.compile(json.schema ?? json));
     }

@@ -191,7 +191,7 @@ export class World {
     if (t.from !== null && !(t.from as readonly string[]).includes(tx.status)) {
       throw new Error(`model bug: transition ${id} from ${tx.status}`);
     }
-    tx.status = t.to as Status;
+    tx.status = t.to;
     this.coverage.transitions.add(id);
     if (t.emits && tx.who === 'main' && this.receiver) {
       this.expected.push({ txId: tx.id, event: t.emits, transition: id, runId: tx.runId });

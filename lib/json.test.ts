@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { arrayAt, isJson, objectAt, valueAt } from './json.ts';
+import { arrayAt, isJson, objectAt, textOf, valueAt } from './json.ts';
 
 describe('json path helpers', () => {
   const doc = { paths: { '/a': { get: { tags: ['x', { name: 'y' }] } } }, n: null };
@@ -19,5 +19,12 @@ describe('json path helpers', () => {
   });
   it('tells objects from arrays and null', () => {
     expect([{}, [], null, 'x'].map(isJson)).toEqual([true, false, false, false]);
+  });
+});
+
+describe('textOf', () => {
+  it('writes primitives as String does and objects as JSON', () => {
+    expect([1800, '120;w=900', null, undefined, true].map(textOf)).toEqual(['1800', '120;w=900', 'null', 'undefined', 'true']);
+    expect(textOf({ a: [1] })).toBe('{"a":[1]}');
   });
 });

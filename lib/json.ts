@@ -40,3 +40,8 @@ export function arrayAt(root: unknown, ...path: JsonKey[]): unknown[] {
   if (!Array.isArray(value)) throw new TypeError(`${describePath(path)} is not an array`);
   return value as unknown[];
 }
+
+/** A value as message text: primitives as `String` writes them, objects and arrays as JSON (never `[object Object]`). */
+export function textOf(value: unknown): string {
+  return typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value);
+}

@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadBundledDocument, VARIANTS, type Variant } from '../generated/index.ts';
 import { validatorFor } from './lib/schema-validator.ts';
+import { objectAt, type Json } from '../lib/json.ts';
 
 const schema = (variant: Variant, name: string) => validatorFor(loadBundledDocument(variant))(`#/components/schemas/${name}`);
 
@@ -17,11 +18,14 @@ const session: Record<Variant, Record<string, unknown>> = {
   2: { total: '1299.50', currency: 'MAD', items: sessionItems },
 };
 
-type Case = [label: string, patch: (b: Record<string, any>) => void, valid: boolean];
+type Case = [label: string, patch: (b: Json) => void, valid: boolean];
+
+/** The first item of a request body or record being patched. */
+const firstItem = (b: Json) => objectAt(b, 'items', 0);
 
 function check(validate: (v: unknown) => boolean, base: Record<string, unknown>, cases: Case[]) {
   for (const [label, patch, valid] of cases) {
-    const body = structuredClone(base) as Record<string, any>;
+    const body = structuredClone(base);
     patch(body);
     expect(validate(body), `${label} should be ${valid ? 'valid' : 'invalid'}`).toBe(valid);
   }
@@ -32,22 +36,22 @@ describe.each(VARIANTS)('B1 request (Variant %i)', (variant) => {
   it('accepts the base example and every boundary inside the limits', () => {
     check(validate, partner, [
       ['base', () => {}, true],
-      ['name of 200 characters', (b) => (b.items[0].name = 'n'.repeat(200)), true],
-      ['reference of 100 characters', (b) => (b.items[0].reference = 'r'.repeat(100)), true],
-      ['quantity 1', (b) => (b.items[0].quantity = 1), true],
-      ['unitPrice 0.01', (b) => (b.items[0].unitPrice = 0.01), true],
-      ['no reference, no categoryId, no vendorReference', (b) => { delete b.items[0].reference; delete b.items[0].categoryId; delete b.vendorReference; }, true],
-      ['categoryId as a long', (b) => (b.items[0].categoryId = 9007199254740991), true],
+      ['name of 200 characters', (b) => (firstItem(b).name = 'n'.repeat(200)), true],
+      ['reference of 100 characters', (b) => (firstItem(b).reference = 'r'.repeat(100)), true],
+      ['quantity 1', (b) => (firstItem(b).quantity = 1), true],
+      ['unitPrice 0.01', (b) => (firstItem(b).unitPrice = 0.01), true],
+      ['no reference, no categoryId, no vendorReference', (b) => { delete firstItem(b).reference; delete firstItem(b).categoryId; delete b.vendorReference; }, true],
+      ['categoryId as a long', (b) => (firstItem(b).categoryId = 9007199254740991), true],
     ]);
   });
   it('rejects each violation of the seed limits', () => {
     check(validate, partner, [
-      ['a 201-character name', (b) => (b.items[0].name = 'n'.repeat(201)), false],
-      ['a 101-character reference', (b) => (b.items[0].reference = 'r'.repeat(101)), false],
-      ['quantity 0', (b) => (b.items[0].quantity = 0), false],
-      ['quantity 1.5', (b) => (b.items[0].quantity = 1.5), false],
-      ['unitPrice 0', (b) => (b.items[0].unitPrice = 0), false],
-      ['unitPrice with three decimals', (b) => (b.items[0].unitPrice = 10.005), false],
+      ['a 201-character name', (b) => (firstItem(b).name = 'n'.repeat(201)), false],
+      ['a 101-character reference', (b) => (firstItem(b).reference = 'r'.repeat(101)), false],
+      ['quantity 0', (b) => (firstItem(b).quantity = 0), false],
+      ['quantity 1.5', (b) => (firstItem(b).quantity = 1.5), false],
+      ['unitPrice 0', (b) => (firstItem(b).unitPrice = 0), false],
+      ['unitPrice with three decimals', (b) => (firstItem(b).unitPrice = 10.005), false],
       ['phone with +', (b) => (b.customerPhone = '+212612345678'), false],
       ['phone with letters', (b) => (b.customerPhone = '21261234567a'), false],
       ['phone starting with 0', (b) => (b.customerPhone = '0612345678'), false],
@@ -57,7 +61,7 @@ describe.each(VARIANTS)('B1 request (Variant %i)', (variant) => {
       ['missing total', (b) => delete b.total, false],
       ['missing currency', (b) => delete b.currency, false],
       ['missing items', (b) => delete b.items, false],
-      ['missing item name', (b) => delete b.items[0].name, false],
+      ['missing item name', (b) => delete firstItem(b).name, false],
       ['total as a string', (b) => (b.total = '1299.50'), false],
       ['server-owned field id', (b) => (b.id = '3f0c9a52-8a7e-4f57-9b43-2f6d3c1e9a10'), false],
       ['server-owned field status', (b) => (b.status = 'APPROVED'), false],
@@ -72,7 +76,7 @@ describe.each(VARIANTS)('A1 request (Variant %i)', (variant) => {
   const validate = schema(variant, `SessionRequestV${variant}`);
   const amount = (n: string) => (variant === 1 ? Number(n) : n);
   it('accepts totals from 500 to 15,000 MAD', () => {
-    check(validate, session[variant]!, [
+    check(validate, session[variant], [
       ['base', () => {}, true],
       ['500', (b) => (b.total = amount('500')), true],
       ['500.00', (b) => (b.total = amount('500.00')), true],
@@ -81,7 +85,7 @@ describe.each(VARIANTS)('A1 request (Variant %i)', (variant) => {
     ]);
   });
   it('rejects totals outside the range, other currencies and bad items', () => {
-    check(validate, session[variant]!, [
+    check(validate, session[variant], [
       ['499.99', (b) => (b.total = amount('499.99')), false],
       ['15000.01', (b) => (b.total = amount('15000.01')), false],
       ['0', (b) => (b.total = amount('0')), false],
@@ -92,10 +96,10 @@ describe.each(VARIANTS)('A1 request (Variant %i)', (variant) => {
       ['missing total', (b) => delete b.total, false],
       ['missing currency', (b) => delete b.currency, false],
       ['missing items', (b) => delete b.items, false],
-      ['item quantity 0', (b) => (b.items[0].quantity = 0), false],
-      ['item price 0', (b) => (b.items[0].price = 0), false],
-      ['item without id', (b) => delete b.items[0].id, false],
-      ['item name of 201 characters', (b) => (b.items[0].name = 'n'.repeat(201)), false],
+      ['item quantity 0', (b) => (firstItem(b).quantity = 0), false],
+      ['item price 0', (b) => (firstItem(b).price = 0), false],
+      ['item without id', (b) => delete firstItem(b).id, false],
+      ['item name of 201 characters', (b) => (firstItem(b).name = 'n'.repeat(201)), false],
       ['unknown field', (b) => (b.foo = 1), false],
     ]);
   });
@@ -141,15 +145,15 @@ describe.each(VARIANTS)('records (Variant %i)', (variant) => {
   });
   it('partner records carry updatedAt null or a date-time, and every status of the state machine', () => {
     const tx = schema(variant, 'PartnerTransaction');
-    const example = (loadBundledDocument(variant).paths as any)['/api/v1/public/partner/transactions'].post.responses['201'].content['application/json'].examples.created;
-    const doc = loadBundledDocument(variant) as any;
-    const value = example.$ref ? doc.components.examples[example.$ref.split('/').pop()].value : example.value;
+    const doc = loadBundledDocument(variant);
+    const example = objectAt(doc, 'paths', '/api/v1/public/partner/transactions', 'post', 'responses', '201', 'content', 'application/json', 'examples', 'created');
+    const value = objectAt(typeof example.$ref === 'string' ? objectAt(doc, 'components', 'examples', example.$ref.split('/').pop()!) : example, 'value');
     check(tx, value, [
       ['created example', () => {}, true],
       ['COMPLETED', (b) => { b.status = 'COMPLETED'; b.updatedAt = '2026-11-21T10:00:00.000Z'; }, true],
       ['unknown status', (b) => (b.status = 'REFUNDED'), false],
       ['updatedAt missing', (b) => delete b.updatedAt, false],
-      ['item reference null', (b) => (b.items[0].reference = null), true],
+      ['item reference null', (b) => (firstItem(b).reference = null), true],
       ['orderReference lower case', (b) => (b.orderReference = 'ord-7k2m9q4xab'), false],
     ]);
   });

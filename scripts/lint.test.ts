@@ -16,6 +16,7 @@ import {
   checkTokenLifetimeCopies,
 } from './lib/facts.ts';
 import { lintContract } from './lint.ts';
+import { arrayAt, objectAt, type Json } from '../lib/json.ts';
 import { renderGenerated, staleGenerated } from './generate.ts';
 
 async function fixtures(variant: 1 | 2 = 1) {
@@ -24,10 +25,10 @@ async function fixtures(variant: 1 | 2 = 1) {
   const { document } = await parseAsyncApi();
   const messages: AsyncMessage[] = document.messages().all().map((m) => ({
     name: String(m.name()),
-    payload: (m.payload()!.json() as { schema: unknown }).schema,
-    headers: (m.headers()!.json() as { schema: unknown }).schema,
+    payload: m.payload()!.json<{ schema: unknown }>().schema,
+    headers: m.headers()!.json<{ schema: unknown }>().schema,
   }));
-  return { doc: doc as Record<string, any>, messages };
+  return { doc, messages };
 }
 
 describe('npm run lint', () => {
@@ -55,63 +56,63 @@ describe('consistency checks catch drift', () => {
     const { doc, messages } = await fixtures();
     expect(checkWebhooksAgainstAsyncApi(1, doc, messages)).toEqual([]);
     const altered = structuredClone(messages);
-    (altered[0]!.payload as any).properties.extra = { type: 'string' };
+    objectAt(altered[0]!.payload, 'properties').extra = { type: 'string' };
     expect(checkWebhooksAgainstAsyncApi(1, doc, altered).join('\n')).toMatch(/payload of webhook .* differs/);
     expect(checkWebhooksAgainstAsyncApi(1, doc, messages.slice(1)).join('\n')).toMatch(/differ from AsyncAPI messages/);
   });
   it('a transition that emits an event no document defines', async () => {
     const { doc } = await fixtures();
     expect(checkStateMachine(1, doc)).toEqual([]);
-    const sm = doc.components.schemas.TransactionStatus['x-state-machine'];
-    sm.transitions.find((t: any) => t.id === 'expire').emits = 'transaction.timed_out';
+    const transitions = arrayAt(doc, 'components', 'schemas', 'TransactionStatus', 'x-state-machine', 'transitions');
+    objectAt(transitions.find((t) => objectAt(t).id === 'expire')).emits = 'transaction.timed_out';
     expect(checkStateMachine(1, doc).join('\n')).toMatch(/emits transaction.timed_out, which no webhook/);
   });
   it('a rejection whose code the operation does not declare', async () => {
     const { doc } = await fixtures();
-    doc.components.schemas.TransactionStatus['x-state-machine'].rejections[0].code = 'NOT_ALLOWED';
+    objectAt(doc, 'components', 'schemas', 'TransactionStatus', 'x-state-machine', 'rejections', 0).code = 'NOT_ALLOWED';
     expect(checkStateMachine(1, doc).join('\n')).toMatch(/NOT_ALLOWED is not declared/);
   });
   it('an error example whose code is not declared', async () => {
     const { doc } = await fixtures();
     expect(checkErrorExamples(1, doc)).toEqual([]);
-    doc.components.responses.TransactionNotFound.content['application/json'].examples.TRANSACTION_NOT_FOUND.value.error.code = 'NOT_FOUND';
+    objectAt(doc, 'components', 'responses', 'TransactionNotFound', 'content', 'application/json', 'examples', 'TRANSACTION_NOT_FOUND', 'value', 'error').code = 'NOT_FOUND';
     expect(checkErrorExamples(1, doc).join('\n')).toMatch(/uses code NOT_FOUND, not declared/);
   });
 
   it('an operation without 400 VALIDATION_ERROR (ADR-022)', async () => {
     const { doc } = await fixtures();
     expect(checkValidationErrorDeclared(1, doc)).toEqual([]);
-    delete doc.paths['/api/v1/sandbox/clock'].get.responses['400'];
+    delete objectAt(doc, 'paths', '/api/v1/sandbox/clock', 'get', 'responses')['400'];
     expect(checkValidationErrorDeclared(1, doc)).toEqual(['Variant 1 sandboxGetClock: declares no 400 VALIDATION_ERROR (ADR-022: an undeclared query parameter gets one)']);
   });
 });
 
 describe('one fact, one place: lint fails when a copy disagrees with the fact', () => {
-  const schemas = (doc: Record<string, any>) => doc.components.schemas;
-  const example = (doc: Record<string, any>, response: string, name: string) => doc.components.responses[response].content['application/json'].examples[name].value.error;
+  const schemas = (doc: Json) => objectAt(doc, 'components', 'schemas');
+  const example = (doc: Json, response: string, name: string) => objectAt(doc, 'components', 'responses', response, 'content', 'application/json', 'examples', name, 'value', 'error');
 
   it('amount range: the V1 minimum/maximum copy', async () => {
     const { doc } = await fixtures(1);
     expect(checkAmountRangeCopies(1, doc)).toEqual([]);
-    schemas(doc).SessionRequestV1.properties.total.maximum = 20000;
+    objectAt(schemas(doc), 'SessionRequestV1', 'properties', 'total').maximum = 20000;
     expect(checkAmountRangeCopies(1, doc).join('\n')).toMatch(/maximum 20000 differs from x-amount-range maximum 15000/);
   });
   it('amount range: a V2 pattern that encodes the range again', async () => {
     const { doc } = await fixtures(2);
     expect(checkAmountRangeCopies(2, doc)).toEqual([]);
-    schemas(doc).SessionRequestV2.properties.total.pattern = '^(?:(?:[5-9][0-9]{2}|[1-9][0-9]{3}|1[0-4][0-9]{3})(?:\\.[0-9]{1,2})?|15000(?:\\.0{1,2})?)$';
+    objectAt(schemas(doc), 'SessionRequestV2', 'properties', 'total').pattern = '^(?:(?:[5-9][0-9]{2}|[1-9][0-9]{3}|1[0-4][0-9]{3})(?:\\.[0-9]{1,2})?|15000(?:\\.0{1,2})?)$';
     const problems = checkAmountRangeCopies(2, doc).join('\n');
     expect(problems).toMatch(/pattern refuses 499\.99, so it encodes the amount range again/);
     expect(problems).toMatch(/pattern refuses 15000\.01/);
   });
   it('amount range: a second, different statement of the range', async () => {
     const { doc } = await fixtures(1);
-    schemas(doc).PartnerTransactionCreateRequest.properties.total['x-amount-range'] = { minimum: 100, maximum: 15000, currency: 'MAD' };
+    objectAt(schemas(doc), 'PartnerTransactionCreateRequest', 'properties', 'total')['x-amount-range'] = { minimum: 100, maximum: 15000, currency: 'MAD' };
     expect(checkAmountRangeCopies(1, doc).join('\n')).toMatch(/x-amount-range at .* differs from the one at .*: state it once/);
   });
   it('amount range: the message and detail of the 400 and 422 examples', async () => {
     const { doc } = await fixtures(1);
-    example(doc, 'SessionBadRequest', 'INVALID_AMOUNT').details[0].message = 'must be >= 500';
+    objectAt(example(doc, 'SessionBadRequest', 'INVALID_AMOUNT'), 'details', 0).message = 'must be >= 500';
     example(doc, 'PartnerCreateUnprocessable', 'AMOUNT_OUT_OF_RANGE').message = 'Amount must be between 100.00 and 15000.00 MAD';
     const problems = checkAmountRangeCopies(1, doc).join('\n');
     expect(problems).toMatch(/detail "must be >= 500" differs from the amount range's "must be between 500.00 and 15000.00 MAD"/);
@@ -121,15 +122,15 @@ describe('one fact, one place: lint fails when a copy disagrees with the fact', 
   it('token lifetime: the V2 expires_in const and example', async () => {
     const { doc } = await fixtures(2);
     expect(checkTokenLifetimeCopies(2, doc)).toEqual([]);
-    schemas(doc).SessionResponseV2.properties.expires_in.const = 1800;
-    doc.paths['/api/v1/public/sessions'].post.responses['200'].content['application/json'].examples.created.value.expires_in = 7200;
+    objectAt(schemas(doc), 'SessionResponseV2', 'properties', 'expires_in').const = 1800;
+    objectAt(doc, 'paths', '/api/v1/public/sessions', 'post', 'responses', '200', 'content', 'application/json', 'examples', 'created', 'value').expires_in = 7200;
     const problems = checkTokenLifetimeCopies(2, doc).join('\n');
     expect(problems).toMatch(/expires_in const 1800 differs from x-token-lifetime-seconds 3600/);
     expect(problems).toMatch(/example created has expires_in 7200, x-token-lifetime-seconds is 3600/);
   });
   it('token lifetime: a second statement, or none', async () => {
     const { doc } = await fixtures(2);
-    doc.components.securitySchemes.ApiKey['x-token-lifetime-seconds'] = 1800;
+    objectAt(doc, 'components', 'securitySchemes', 'ApiKey')['x-token-lifetime-seconds'] = 1800;
     expect(checkTokenLifetimeCopies(2, doc).join('\n')).toMatch(/exactly one security scheme must state x-token-lifetime-seconds/);
     expect(checkFactStatements([
       { rel: 'components/securitySchemes/SessionToken.yaml', doc: { 'x-token-lifetime-seconds': 3600 } },
@@ -140,8 +141,8 @@ describe('one fact, one place: lint fails when a copy disagrees with the fact', 
   it('rate limit: the RateLimit-Policy const, the retry_after const and the 429 example', async () => {
     const { doc } = await fixtures(1);
     expect(checkRateLimitCopies(1, doc)).toEqual([]);
-    doc.components.headers['RateLimit-Policy'].schema.const = '120;w=900';
-    doc.components.responses.RateLimited.content['application/json'].schema.allOf[1].properties.error.properties.retry_after.const = 30;
+    objectAt(doc, 'components', 'headers', 'RateLimit-Policy', 'schema').const = '120;w=900';
+    objectAt(doc, 'components', 'responses', 'RateLimited', 'content', 'application/json', 'schema', 'allOf', 1, 'properties', 'error', 'properties', 'retry_after').const = 30;
     example(doc, 'RateLimited', 'RATE_LIMIT_EXCEEDED').message = 'Too many requests, retry after 30 seconds';
     const problems = checkRateLimitCopies(1, doc).join('\n');
     expect(problems).toMatch(/createSession 200: header RateLimit-Policy const 120;w=900 differs from x-rate-limit \(100;w=900\)/);
@@ -150,17 +151,16 @@ describe('one fact, one place: lint fails when a copy disagrees with the fact', 
   });
   it('rate limit: the headers\' examples', async () => {
     const { doc } = await fixtures(2);
-    doc.components.headers['RateLimit-Limit'].example = 60;
-    doc.components.headers['Retry-After'].example = 60;
+    objectAt(doc, 'components', 'headers', 'RateLimit-Limit').example = 60;
+    objectAt(doc, 'components', 'headers', 'Retry-After').example = 60;
     const problems = checkRateLimitCopies(2, doc).join('\n');
     expect(problems).toMatch(/header RateLimit-Limit example 60 differs from x-rate-limit \(100\)/);
     expect(problems).toMatch(/429: header RateLimit-Reset example says 412, header Retry-After example says 60: one wait/);
   });
   it('rate limit: a fixed retryAfterSeconds and a wait longer than the window', async () => {
     const { doc } = await fixtures(1);
-    const op = doc.paths['/api/v1/public/sessions'].post;
-    op['x-rate-limit'] = { limit: 100, windowSeconds: 900, retryAfterSeconds: 60 };
-    for (const h of ['Retry-After', 'RateLimit-Reset']) doc.components.headers[h].example = 1000;
+    objectAt(doc, 'paths', '/api/v1/public/sessions', 'post')['x-rate-limit'] = { limit: 100, windowSeconds: 900, retryAfterSeconds: 60 };
+    for (const h of ['Retry-After', 'RateLimit-Reset']) objectAt(doc, 'components', 'headers', h).example = 1000;
     Object.assign(example(doc, 'RateLimited', 'RATE_LIMIT_EXCEEDED'), { retry_after: 1000, message: 'Too many requests, retry after 1000 seconds' });
     const problems = checkRateLimitCopies(1, doc).join('\n');
     expect(problems).toMatch(/createSession: x-rate-limit retryAfterSeconds: the wait of a 429 is the time left in the window/);
@@ -188,14 +188,14 @@ describe('one fact, one place: lint fails when a copy disagrees with the fact', 
 
   it('amount range: a currency the Currency enum does not have', async () => {
     const { doc } = await fixtures(1);
-    for (const name of ['SessionRequestV1', 'PartnerTransactionCreateRequest']) schemas(doc)[name].properties.total['x-amount-range'].currency = 'EUR';
+    for (const name of ['SessionRequestV1', 'PartnerTransactionCreateRequest']) objectAt(schemas(doc), name, 'properties', 'total', 'x-amount-range').currency = 'EUR';
     expect(checkAmountRangeCopies(1, doc).join('\n')).toMatch(/currency EUR is not one of the Currency enum \[MAD\]/);
   });
 
   it('a pattern quoted by an error example', async () => {
     const { doc } = await fixtures(1);
     expect(checkPatternQuotes(1, doc)).toEqual([]);
-    schemas(doc).CustomerPhone.pattern = '^[1-9][0-9]{8,14}$';
+    objectAt(schemas(doc), 'CustomerPhone').pattern = '^[1-9][0-9]{8,14}$';
     const problems = checkPatternQuotes(1, doc);
     expect(problems.length).toBe(2); // the message and the detail of the example
     expect(problems[0]).toMatch(/quotes pattern "\^\[1-9\]\[0-9\]\{7,14\}\$", which no schema of the document has/);

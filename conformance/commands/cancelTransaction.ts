@@ -26,7 +26,7 @@ export class CancelTransaction implements Cmd {
     w.expectOutcome(ex, allowed);
     if (w.succeeded(ex)) {
       const rec = ex.json as Record<string, unknown>;
-      w.check(rec.status === t.to, OP, '$.status', `cancel answered status ${rec.status}`, t.to, rec.status);
+      w.check(rec.status === t.to, OP, '$.status', `cancel answered status ${String(rec.status)}`, t.to, rec.status);
       w.transition(tx, t.id);
       checkRecord(w, ex, tx, [t.to]);
     } else if (statuses.includes('EXPIRED')) w.observe(tx, 'EXPIRED');

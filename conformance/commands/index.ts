@@ -53,7 +53,7 @@ function weight<T>(n: number, a: fc.Arbitrary<T>): fc.Arbitrary<T>[] {
  * other command valid, and indexes shrink towards 0 (the first one created).
  */
 export function commandArbitraries(variant: 1 | 2, profile: 'core' | 'sandbox'): fc.Arbitrary<Cmd>[] {
-  const create = fc.tuple(partnerBody(), fc.constantFrom('main', 'main', 'main', 'other') as fc.Arbitrary<'main' | 'other'>, fc.constantFrom('fresh', 'fresh', 'none', 'reuse-own', 'reuse-other-merchant') as fc.Arbitrary<'fresh'>, idx)
+  const create = fc.tuple(partnerBody(), fc.constantFrom('main', 'main', 'main', 'other'), fc.constantFrom('fresh', 'fresh', 'none', 'reuse-own', 'reuse-other-merchant') as fc.Arbitrary<'fresh'>, idx)
     .map(([b, who, ref, i]) => new CreateTransaction(b.body, b.label, who, ref, i));
   const read = fc.tuple(fc.constantFrom('id', 'vendorReference') as fc.Arbitrary<'id'>, fc.constantFrom('own', 'own', 'other-merchant', 'missing') as fc.Arbitrary<'own'>, idx).map(([by, k, i]) => new GetTransaction(by, k, i));
   const cancel = fc.tuple(fc.boolean(), idx).map(([o, i]) => new CancelTransaction(o, i));

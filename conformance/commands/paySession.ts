@@ -62,9 +62,9 @@ export class PaySession implements Cmd {
       m.txs.push(t);
     }
     const want = this.outcome === 'success' ? 'APPROVED' : 'PENDING';
-    w.check(rec.status === want, OP, '$.status', `outcome ${this.outcome} gave status ${rec.status}`, want, rec.status);
+    w.check(rec.status === want, OP, '$.status', `outcome ${this.outcome} gave status ${String(rec.status)}`, want, rec.status);
     const redirect = this.outcome === 'success' ? 'SUCCESS' : 'FAILED';
-    w.check(rec.redirect_status === redirect, OP, '$.redirect_status', `outcome ${this.outcome} gave redirect_status ${rec.redirect_status}`, redirect, rec.redirect_status);
+    w.check(rec.redirect_status === redirect, OP, '$.redirect_status', `outcome ${this.outcome} gave redirect_status ${String(rec.redirect_status)}`, redirect, rec.redirect_status);
     if (this.outcome === 'success') w.transition(t, 'checkout-success');
   }
   toString(): string {

@@ -21,7 +21,7 @@ export class VerifyByKey implements Cmd {
     w.expectOutcome(ex, [w.success(OP)]);
     const rec = ex.json as Record<string, unknown>;
     const reported: string[] = statuses.map((s) => checkoutStatusOf[s as Status]);
-    w.check(reported.includes(rec.status as string), OP, '$.status', `status ${rec.status}, the model expects ${reported.join(' or ')} (ADR-008)`, reported, rec.status);
+    w.check(reported.includes(rec.status as string), OP, '$.status', `status ${String(rec.status)}, the model expects ${reported.join(' or ')} (ADR-008)`, reported, rec.status);
     w.check(rec.id === tx.id, OP, '$.id', 'another transaction was returned', tx.id, rec.id);
     w.check(centimesOf(rec.amount) === centimesOf(tx.session!.total), OP, '$.amount', 'amount differs from the session total', tx.session!.total, rec.amount);
     // still PENDING in the model but reported the way EXPIRED is (ADR-008): it expired

@@ -43,9 +43,9 @@ export class VerifyByToken implements Cmd {
     if (!w.succeeded(ex)) return;
     const rec = ex.json as Record<string, unknown>;
     const reported: string[] = statuses.map((st) => checkoutStatusOf[st as Status]);
-    w.check(reported.includes(rec.status as string), OP, '$.status', `status ${rec.status}, the model expects ${reported.join(' or ')} (ADR-008)`, reported, rec.status);
+    w.check(reported.includes(rec.status as string), OP, '$.status', `status ${String(rec.status)}, the model expects ${reported.join(' or ')} (ADR-008)`, reported, rec.status);
     w.check(rec.transaction_id === tx.id, OP, '$.transaction_id', 'another transaction was returned', tx.id, rec.transaction_id);
-    w.check(centimesOf(rec.amount) === centimesOf(s.total), OP, '$.amount', `amount ${rec.amount} for a session of ${s.total}`, s.total, rec.amount);
+    w.check(centimesOf(rec.amount) === centimesOf(s.total), OP, '$.amount', `amount ${String(rec.amount)} for a session of ${s.total}`, s.total, rec.amount);
     // still PENDING in the model but reported the way EXPIRED is (ADR-008): it expired
     if (tx.status === 'PENDING' && rec.status === checkoutStatusOf.EXPIRED) w.observe(tx, 'EXPIRED');
   }

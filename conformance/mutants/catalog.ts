@@ -1,5 +1,6 @@
 /** The injected faults: each mutant breaks exactly one rule of the contract. */
 import { randomUUID } from 'node:crypto';
+import { objectAt, valueAt, type Json } from '../../lib/json.ts';
 import { json, sign, withJson, type Mutant, type ProxyRequest, type ProxyResponse, type ProxyContext } from './proxy.ts';
 
 const B1 = /^\/api\/v1\/public\/partner\/transactions$/;
@@ -10,7 +11,8 @@ const A1 = /^\/api\/v1\/public\/sessions$/;
 const A2 = /^\/api\/v1\/public\/transactions\/([0-9a-f-]{36})\/status$/;
 const code = (res: ProxyResponse): string | undefined => {
   try {
-    return json(res).error?.code;
+    const c = valueAt(json(res), 'error', 'code');
+    return typeof c === 'string' ? c : undefined;
   } catch {
     return undefined;
   }
@@ -19,11 +21,11 @@ const key = (req: ProxyRequest): string => req.headers['x-api-key'] ?? req.heade
 const otherKey = (req: ProxyRequest, ctx: ProxyContext): string => (key(req) === ctx.keys.main ? ctx.keys.other : ctx.keys.main);
 const now = (): string => new Date().toISOString();
 
-function fabricate(body: Record<string, any>): Record<string, any> {
+function fabricate(body: Json): Json {
   return {
     id: randomUUID(), orderReference: `ORD-${randomUUID().replace(/-/g, '').slice(0, 10).toUpperCase()}`, vendorReference: body.vendorReference ?? null,
     status: 'PENDING', totalAmount: body.total, currency: body.currency, customerPhone: body.customerPhone, merchantName: 'Merchant', storeName: 'Store',
-    items: (body.items as Record<string, any>[]).map((it) => ({ id: randomUUID(), name: it.name, reference: it.reference ?? null, quantity: it.quantity, unitPrice: it.unitPrice, categoryId: it.categoryId ?? null })),
+    items: (body.items as Json[]).map((it) => ({ id: randomUUID(), name: it.name, reference: it.reference ?? null, quantity: it.quantity, unitPrice: it.unitPrice, categoryId: it.categoryId ?? null })),
     createdAt: now(), updatedAt: null,
   };
 }
@@ -54,7 +56,7 @@ export const mutants: Mutant[] = [
     profile: 'core',
     async onResponse(req, res, ctx) {
       if (!B1.test(req.path) || res.status !== 409) return res;
-      const body = JSON.parse(req.body);
+      const body = JSON.parse(req.body) as Json;
       const ref = body.vendorReference;
       delete body.vendorReference;
       const again = await ctx.forward({ ...req, body: JSON.stringify(body) });
@@ -66,7 +68,7 @@ export const mutants: Mutant[] = [
     profile: 'core',
     async onResponse(req, res) {
       if (!B1.test(req.path) || code(res) !== 'AMOUNT_MISMATCH') return res;
-      return withJson(res, fabricate(JSON.parse(req.body)), 201);
+      return withJson(res, fabricate(JSON.parse(req.body) as Json), 201);
     },
   },
   {
@@ -74,7 +76,7 @@ export const mutants: Mutant[] = [
     profile: 'core',
     async onResponse(req, res) {
       if (!B1.test(req.path) || code(res) !== 'AMOUNT_OUT_OF_RANGE') return res;
-      return withJson(res, fabricate(JSON.parse(req.body)), 201);
+      return withJson(res, fabricate(JSON.parse(req.body) as Json), 201);
     },
   },
   {
@@ -119,7 +121,7 @@ export const mutants: Mutant[] = [
     async onResponse(req, res) {
       if (!B1.test(req.path) || code(res) !== 'AMOUNT_MISMATCH') return res;
       const b = json(res);
-      return withJson(res, { error: { ...b.error, code: 'VALIDATION_ERROR' } });
+      return withJson(res, { error: { ...objectAt(b, 'error'), code: 'VALIDATION_ERROR' } });
     },
   },
   {
@@ -196,7 +198,7 @@ export const mutants: Mutant[] = [
       const alt = await ctx.forward({ ...req, headers: { ...req.headers, 'x-api-key': otherKey(req, ctx) } });
       if (alt.status !== 200) return res;
       const b = json(res);
-      return withJson(res, { error: { ...b.error, message: 'Transaction belongs to another merchant' } });
+      return withJson(res, { error: { ...objectAt(b, 'error'), message: 'Transaction belongs to another merchant' } });
     },
   },
   {

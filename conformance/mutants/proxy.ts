@@ -4,10 +4,10 @@
  * The merchant's webhook URL points at the proxy's `/__webhook`, which relays to the suite's receiver.
  */
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { Webhook } from 'standardwebhooks';
 
-type Json = Record<string, any>;
+import type { Json } from '../../lib/json.ts';
 
 export interface ProxyRequest {
   method: string;
@@ -78,7 +78,7 @@ export async function startProxy(opts: { upstream: string; mutant: Mutant; keys:
       await fetch(opts.webhookTarget, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body }).catch(() => undefined);
     },
   };
-  const server: Server = createServer(async (req, res) => {
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     try {
       const body = await read(req);
       const headers: Record<string, string> = {};
@@ -96,7 +96,8 @@ export async function startProxy(opts: { upstream: string; mutant: Mutant; keys:
     } catch (e) {
       res.writeHead(502, { 'content-type': 'text/plain' }).end(String(e));
     }
-  });
+  };
+  const server: Server = createServer((req, res) => void handle(req, res));
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   const port = (server.address() as { port: number }).port;
   return {

@@ -190,7 +190,7 @@ describe('Variant 2 popup flow (deprecated)', () => {
     await popup.evaluate((url) => location.assign(url), base.replace('127.0.0.1', 'localhost') + '/demo');
     await popup.waitForURL(/localhost/);
     await popup.evaluate(() =>
-      window.opener.postMessage({ source: 'paylater-checkout', type: 'completed', status: 'SUCCESS', transaction_id: 'forged-foreign-origin' }, '*'),
+      (window.opener as Window).postMessage({ source: 'paylater-checkout', type: 'completed', status: 'SUCCESS', transaction_id: 'forged-foreign-origin' }, '*'),
     );
     await page.waitForTimeout(300);
     expect(await events(page)).toEqual([]);
@@ -301,7 +301,9 @@ describe('SDK errors, serving and CSP', () => {
     await page.goto(`${base}/demo`);
     await page.addScriptTag({ url: `${base}/sdk/latest/paylater.js` });
     const got = await page.evaluate(() => {
-      const S = (window as unknown as { Service: any }).Service;
+      // Loose signatures: the test calls the global API with missing and wrong arguments on purpose.
+      type Loose = (...args: unknown[]) => unknown;
+      const S = (window as unknown as { Service: { Payments: Record<'load' | 'startFlow' | 'init', Loose>; renderButton: Loose; init: Loose; version: string } }).Service;
       const msg = (f: () => unknown) => {
         try {
           f();

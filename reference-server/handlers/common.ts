@@ -28,7 +28,7 @@ const rulesByOp = new WeakMap<OperationInfo, Map<string, unknown>>();
  */
 export function specRule<T>(ctx: Ctx, segments: string[], key: string): T | undefined {
   let rules = rulesByOp.get(ctx.op);
-  if (!rules) rulesByOp.set(ctx.op, (rules = new Map()));
+  if (!rules) rulesByOp.set(ctx.op, (rules = new Map<string, unknown>()));
   const k = `${segments.join('/')}#${key}`;
   if (!rules.has(k)) rules.set(k, nearestExtension(ctx.doc, ctx.op.requestSchema, segments, key));
   return rules.get(k) as T | undefined;

@@ -1,5 +1,4 @@
 /** B. Partner transactions: B1 create, B2 read by id, B3 read and B4 cancel by vendorReference. */
-import { errorMessage } from '../../lib/error-messages.ts';
 import { iso } from '../domain/clock.ts';
 import { uuid } from '../domain/ids.ts';
 import { centimesOf } from '../../lib/money.ts';

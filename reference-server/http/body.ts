@@ -148,10 +148,11 @@ export async function readJsonBody(req: IncomingMessage): Promise<unknown> {
   if (jsonDepth(text) > MAX_DEPTH) {
     throw new ApiError('VALIDATION_ERROR', `Request body is nested deeper than ${MAX_DEPTH} levels`);
   }
-  let forbidden: string | null = null;
+  // set by the reviver below (a type annotation alone would narrow it to null here)
+  let forbidden = null as string | null;
   let value: unknown;
   try {
-    value = JSON.parse(text, (k, v) => {
+    value = JSON.parse(text, (k, v: unknown) => {
       if (FORBIDDEN_KEYS.has(k)) forbidden ??= k;
       return v;
     });

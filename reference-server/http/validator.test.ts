@@ -93,13 +93,13 @@ describe('express-openapi-validator bound per operation', () => {
   it('refuses a path parameter outside its schema (request validation, 400)', async () => {
     const r = await fetch(`${url}not-a-uuid`);
     expect(r.status).toBe(400);
-    expect((await r.json()).message).toMatch(/params\/transactionId must match format "uuid"/);
+    expect(((await r.json()) as { message: string }).message).toMatch(/params\/transactionId must match format "uuid"/);
   });
 
   it('refuses an unknown query parameter (400)', async () => {
     const r = await fetch(`${url + ID}?debug=1`);
     expect(r.status).toBe(400);
-    expect((await r.json()).message).toMatch(/Unknown query parameter 'debug'/);
+    expect(((await r.json()) as { message: string }).message).toMatch(/Unknown query parameter 'debug'/);
   });
 
   it('refuses an invalid percent-escape in a path parameter (400 VALIDATION_ERROR)', async () => {
@@ -120,7 +120,7 @@ describe('express-openapi-validator bound per operation', () => {
     replyStatus = status;
     const r = await fetch(url + ID);
     expect(r.status).toBe(500);
-    expect((await r.json()).message).toMatch(/^\/response|no schema defined for status code/);
+    expect(((await r.json()) as { message: string }).message).toMatch(/^\/response|no schema defined for status code/);
   });
 
   it('checks the declared error shape: a 404 in the error envelope passes', async () => {

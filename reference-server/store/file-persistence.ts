@@ -136,7 +136,7 @@ function foldJournal(jpath: string, text: string, image: StoreImage): { seq: num
     if (isLast && line === '') break;
     let batch: { s: number; b: Change[][] };
     try {
-      batch = JSON.parse(line);
+      batch = JSON.parse(line) as typeof batch;
       if (typeof batch?.s !== 'number' || !Array.isArray(batch.b)) throw new Error('not a journal entry');
     } catch (e) {
       if (isLast) break; // torn tail: a write that was never acknowledged

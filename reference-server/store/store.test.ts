@@ -119,7 +119,7 @@ describe('file store', () => {
     expect(statSync(journalPathOf(file)).size).toBeLessThan(2_000 + 1_000);
     await s.close();
     expect(statSync(journalPathOf(file)).size).toBe(0);
-    const snap = JSON.parse(readFileSync(file, 'utf8'));
+    const snap = JSON.parse(readFileSync(file, 'utf8')) as { collections: { transactions: Record<string, unknown> } };
     expect(Object.keys(snap.collections.transactions)).toHaveLength(30);
     const r = await openFileStore(file);
     expect(r.count('transactions')).toBe(30);

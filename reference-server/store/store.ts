@@ -71,10 +71,10 @@ export class Store {
     this.maps = Object.fromEntries(COLLECTIONS.map((c) => [c, new Map()])) as unknown as Maps;
     if (initial) {
       for (const c of COLLECTIONS) {
-        const entries = Object.entries(initial[c] ?? {});
+        const entries: [string, unknown][] = Object.entries(initial[c] ?? {});
         if (c === 'transactions') entries.sort((a, b) => Date.parse((a[1] as TransactionRecord).expiresAt) - Date.parse((b[1] as TransactionRecord).expiresAt));
         if (c === 'sms' || c === 'outbox') entries.sort((a, b) => Date.parse((a[1] as { createdAt?: string; sentAt?: string }).createdAt ?? (a[1] as { sentAt: string }).sentAt) - Date.parse((b[1] as { createdAt?: string; sentAt?: string }).createdAt ?? (b[1] as { sentAt: string }).sentAt));
-        for (const [k, v] of entries) this.put({ c, k, v });
+        for (const [k, v] of entries) this.put({ c, k, v } as Change); // the snapshot holds collection c
       }
     }
   }
@@ -159,7 +159,7 @@ export class Store {
   /** A consistent copy of everything (records are never mutated in place). */
   image(): StoreImage {
     const collections = {} as Record<string, Record<string, unknown>>;
-    for (const c of COLLECTIONS) collections[c] = Object.fromEntries(this.maps[c]);
+    for (const c of COLLECTIONS) collections[c] = Object.fromEntries<unknown>(this.maps[c]);
     return { journalSeq: this.journalSeq, collections: collections as StoreImage['collections'] };
   }
 

@@ -50,7 +50,7 @@ export const b2VsPrism: Figure = {
     const port = 4000 + Math.floor(Math.random() * 2000) + 10_000;
     const stderr: string[] = [];
     const child = spawn(process.execPath, [entry, 'mock', '-h', '127.0.0.1', '-p', String(port), bundledDocumentPath(1)], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
-    child.stderr!.on('data', (d: Buffer) => stderr.push(d.toString()));
+    child.stderr.on('data', (d: Buffer) => stderr.push(d.toString()));
     try {
       const path_ = '/api/v1/public/partner/transactions/3f0c9a52-8a7e-4f57-9b43-2f6d3c1e9a10';
       const headers = { 'X-Api-Key': 'sk_test_v1_demo_4f7c2a9e1b3d5f60' };

@@ -39,7 +39,7 @@ export const WARMUP_SECONDS = 3;
 
 /** autocannon in a worker thread, so the load generator does not share the servers' event loop. */
 export async function load(opts: autocannon.Options): Promise<autocannon.Result> {
-  return autocannon({ workers: 1, ...opts } as autocannon.Options);
+  return autocannon({ workers: 1, ...opts });
 }
 
 /** Fails a measurement that saw errors, non-2xx answers or timeouts. */

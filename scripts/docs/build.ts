@@ -19,6 +19,7 @@ import { renderLimitsPage } from './limits.ts';
 import { renderInline, renderMarkdown } from './commonmark.ts';
 import { listOperations } from './samples.ts';
 import { renderStateMachineKey, renderStateMachineSvg } from './state-diagram.ts';
+import { textOf } from '../../lib/json.ts';
 
 const run = promisify(execFile);
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -59,7 +60,7 @@ function landingPage(v1: Json, v2: Json, guides: Guide[]): string {
     const info = doc.info as Json;
     const ops = listOperations(doc);
     return `<div class="card"><h3><a href="v${variant}.html">Variant ${variant} reference</a></h3>
-<p>${renderInline(firstParagraph(String(info.description ?? '')))}</p>
+<p>${renderInline(firstParagraph(textOf(info.description ?? '')))}</p>
 <p class="muted">${ops.length} operations (${ops.filter((o) => o.operation['x-sandbox'] === true).length} sandbox). Bundle: <a href="openapi.v${variant}.json">openapi.v${variant}.json</a></p></div>`;
   };
   const servers = (v1.servers ?? []) as Array<{ url: string; description?: string }>;

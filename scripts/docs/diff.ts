@@ -10,7 +10,7 @@ import { listOperations } from './samples.ts';
 type Json = Record<string, unknown>;
 
 function canonical(value: unknown): string {
-  return JSON.stringify(value, (_k, v) =>
+  return JSON.stringify(value, (_k, v: unknown) =>
     v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v as Json).sort(([a], [b]) => a.localeCompare(b))) : v,
   );
 }

@@ -31,8 +31,8 @@ interface OpFacts {
 type Catalog = Record<string, { status: number; description: string }>;
 
 export function errorRows(
-  catalog: Catalog = errorCatalog as unknown as Catalog,
-  vs: Record<string, { operations: Record<string, OpFacts> }> = variants as unknown as Record<string, { operations: Record<string, OpFacts> }>,
+  catalog: Catalog = errorCatalog,
+  vs: Record<string, { operations: Record<string, OpFacts> }> = variants,
 ): ErrorRow[] {
   const rows = new Map<string, ErrorRow>();
   for (const [vKey, v] of Object.entries(vs)) {
@@ -73,7 +73,7 @@ export function errorRows(
 }
 
 /** Catalogue codes that no operation declares. */
-export function unroutedCodes(rows: readonly ErrorRow[], catalog: Catalog = errorCatalog as unknown as Catalog): string[] {
+export function unroutedCodes(rows: readonly ErrorRow[], catalog: Catalog = errorCatalog): string[] {
   const used = new Set(rows.map((r) => r.code));
   return Object.keys(catalog).filter((c) => !used.has(c));
 }

@@ -7,6 +7,7 @@ import { webhookDelivery } from '../../generated/contract.ts';
 import { parseAsyncApi } from '../lib/spec.ts';
 import { code, escapeHtml, table } from './html.ts';
 import { renderInline, renderMarkdown } from './commonmark.ts';
+import { textOf } from '../../lib/json.ts';
 
 type Json = Record<string, unknown>;
 
@@ -40,7 +41,7 @@ function typeOf(s: Json): string {
   if ('const' in s) return `const ${JSON.stringify(s.const)}`;
   const t = s.type;
   const base = Array.isArray(t) ? t.join(' | ') : typeof t === 'string' ? t : s.allOf ? 'object' : 'any';
-  return s.format ? `${base} (${String(s.format)})` : base;
+  return s.format ? `${base} (${textOf(s.format)})` : base;
 }
 
 const SHOWN = ['enum', 'pattern', 'minimum', 'maximum', 'exclusiveMinimum', 'maxLength', 'minLength'] as const;
@@ -91,8 +92,8 @@ export async function loadEvents(): Promise<{ description: string; events: Event
   for (const m of document.allMessages()) {
     // AsyncAPI 3 with an explicit schemaFormat: the parser keeps { schemaFormat, schema }.
     const unwrap = (j: Json | undefined): Json | undefined => (j && 'schemaFormat' in j && j.schema ? (j.schema as Json) : j);
-    const payload = unwrap(m.payload()?.json() as Json | undefined);
-    const headers = unwrap(m.headers()?.json() as Json | undefined);
+    const payload = unwrap(m.payload()?.json());
+    const headers = unwrap(m.headers()?.json());
     events.push({
       name: m.name() ?? m.id(),
       title: m.title() ?? '',

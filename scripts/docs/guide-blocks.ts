@@ -42,7 +42,7 @@ export function guideBlocks(guide: string, source: string): { checked: GuideBloc
     try {
       json = JSON.parse(b.code);
     } catch (e) {
-      throw new Error(`${guide}:${b.line}: not JSON: ${(e as Error).message}`);
+      throw new Error(`${guide}:${b.line}: not JSON: ${(e as Error).message}`, { cause: e });
     }
     const variants: Array<1 | 2> = info.variant ? [Number(info.variant) as 1 | 2] : [1, 2];
     checked.push({ guide, line: b.line, operationId: info.op, webhook: info.webhook, part: info.part, variants, json });

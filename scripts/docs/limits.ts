@@ -9,6 +9,7 @@ import { amountRange, errorCatalog, maxBodyBytes, stateMachine, tokenLifetimeSec
 import { deref } from '../lib/consistency.ts';
 import { code, escapeHtml, table } from './html.ts';
 import { listOperations } from './samples.ts';
+import { textOf } from '../../lib/json.ts';
 
 type Json = Record<string, unknown>;
 
@@ -103,7 +104,7 @@ export function contractLimits(): ContractLimit[] {
         limit: 'Request rate',
         value: `${String(rl.limit)} requests per ${String(rl.windowSeconds)} s window, keyed on ${String(rl.keyedOn)}; then 429 whose retry_after, Retry-After and RateLimit-Reset are the seconds left in the window`,
         appliesTo: `${ref.operationId} (${ref.method} ${ref.path})`,
-        source: `x-rate-limit (${String(rl.decision ?? '')})`,
+        source: `x-rate-limit (${textOf(rl.decision ?? '')})`,
       };
       if (!out.some((o) => o.value === row.value && o.appliesTo === row.appliesTo)) out.push(row);
     }

@@ -48,7 +48,7 @@ async function ensureBuilt(): Promise<string[]> {
 const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.css': 'text/css', '.json': 'application/json', '.svg': 'image/svg+xml' };
 
 function serve(root: string): Promise<http.Server> {
-  const server = http.createServer(async (req, res) => {
+  const respond = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://x');
     const rel = decodeURIComponent(url.pathname.replace(/^\/docs\//, ''));
     const file = path.join(root, rel === '' ? 'index.html' : rel);
@@ -58,7 +58,8 @@ function serve(root: string): Promise<http.Server> {
     }
     res.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream' });
     res.end(await readFile(file));
-  });
+  };
+  const server = http.createServer((req, res) => void respond(req, res).catch(() => res.writeHead(500).end()));
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }
 

@@ -35,7 +35,7 @@ export function deref(doc: Json, node: unknown, depth = 0): unknown {
 
 /** Canonical JSON: keys sorted, and the annotations @asyncapi/parser adds (`x-parser-*`) dropped. */
 function stable(value: unknown): string {
-  return JSON.stringify(value, (_k, v) =>
+  return JSON.stringify(value, (_k, v: unknown) =>
     v && typeof v === 'object' && !Array.isArray(v)
       ? Object.fromEntries(
           Object.entries(v as Json)
@@ -61,7 +61,7 @@ export function checkWebhooksAgainstAsyncApi(variant: number, doc: Json, message
     problems.push(`Variant ${variant}: OpenAPI webhooks [${names.join(', ')}] differ from AsyncAPI messages [${asyncNames.join(', ')}]`);
   }
   for (const message of messages) {
-    const item = webhooks[message.name] ? (resolveRef(doc, webhooks[message.name]) as Json) : undefined;
+    const item = webhooks[message.name] ? (resolveRef(doc, webhooks[message.name])) : undefined;
     const post = item?.post as Json | undefined;
     if (!post) continue;
     const body = ((post.requestBody as Json)?.content as Json)?.['application/json'] as Json | undefined;
@@ -75,7 +75,7 @@ export function checkWebhooksAgainstAsyncApi(variant: number, doc: Json, message
     const props = (headerSchema.properties ?? {}) as Json;
     const paramNames = params.map((p) => String(p.name)).sort();
     if (stable(paramNames) !== stable(Object.keys(props).sort())) {
-      problems.push(`Variant ${variant}: headers of webhook ${message.name} [${paramNames}] differ from AsyncAPI [${Object.keys(props)}]`);
+      problems.push(`Variant ${variant}: headers of webhook ${message.name} [${paramNames.join(',')}] differ from AsyncAPI [${Object.keys(props).join(',')}]`);
     }
     for (const p of params) {
       const name = String(p.name);
@@ -88,13 +88,13 @@ export function checkWebhooksAgainstAsyncApi(variant: number, doc: Json, message
 
 export function checkStateMachine(variant: number, doc: Json): string[] {
   const problems: string[] = [];
-  const sm = stateMachine(doc) as Json;
+  const sm = stateMachine(doc);
   const states = Object.keys(sm.states as Json);
-  const statusEnum = (resolveRef(doc, ((doc.components as Json).schemas as Json).TransactionStatus) as Json).enum as string[];
+  const statusEnum = (resolveRef(doc, ((doc.components as Json).schemas as Json).TransactionStatus)).enum as string[];
   if (stable([...states].sort()) !== stable([...statusEnum].sort())) {
-    problems.push(`x-state-machine states [${states}] differ from the TransactionStatus enum [${statusEnum}]`);
+    problems.push(`x-state-machine states [${states.join(',')}] differ from the TransactionStatus enum [${statusEnum.join(',')}]`);
   }
-  const events = new Set(Object.keys((doc.webhooks ?? {}) as Json));
+  const events = new Set(Object.keys((doc.webhooks ?? {})));
   const ops = operations(doc);
   const emitted = new Set<string>();
   for (const t of sm.transitions as Json[]) {
@@ -104,9 +104,10 @@ export function checkStateMachine(variant: number, doc: Json): string[] {
     }
     const opId = (t.trigger as Json).operationId as string;
     if (!ops[opId] && !(variant === 2 && opId === 'verifyTransaction')) problems.push(`transition ${id}: trigger operation ${opId} is not defined in Variant ${variant}`);
-    if (t.emits !== null) {
-      emitted.add(String(t.emits));
-      if (!events.has(String(t.emits))) problems.push(`transition ${id}: emits ${String(t.emits)}, which no webhook of Variant ${variant} defines`);
+    const emits = t.emits as string | null;
+    if (emits !== null) {
+      emitted.add(emits);
+      if (!events.has(emits)) problems.push(`transition ${id}: emits ${emits}, which no webhook of Variant ${variant} defines`);
     }
   }
   for (const e of events) if (!emitted.has(e)) problems.push(`webhook ${e} is emitted by no transition`);
@@ -137,7 +138,7 @@ export function checkErrorExamples(variant: number, doc: Json): string[] {
   const catalog = errorCatalog(doc);
   const ops = operations(doc);
   for (const [opId, op] of Object.entries(ops)) {
-    const item = resolveRef(doc, (doc.paths as Json)[op.path]) as Json;
+    const item = resolveRef(doc, (doc.paths as Json)[op.path]);
     const operation = item[op.method.toLowerCase()] as Json;
     for (const [status, respRef] of Object.entries(operation.responses as Json)) {
       if (Number(status) < 400) continue;
@@ -148,16 +149,16 @@ export function checkErrorExamples(variant: number, doc: Json): string[] {
         if (!entry) problems.push(`Variant ${variant} ${opId} ${status}: code ${code} is not in the ErrorCode catalogue`);
         else if (String(entry.status) !== status) problems.push(`Variant ${variant} ${opId} ${status}: code ${code} has status ${entry.status} in the catalogue`);
       }
-      const resp = resolveRef(doc, respRef) as Json;
+      const resp = resolveRef(doc, respRef);
       const examples = (((resp.content as Json)?.['application/json'] as Json)?.examples ?? {}) as Json;
       if (Object.keys(examples).length === 0) problems.push(`Variant ${variant} ${opId} ${status}: no example body`);
       for (const [name, exRef] of Object.entries(examples)) {
-        const ex = resolveRef(doc, exRef) as Json;
+        const ex = resolveRef(doc, exRef);
         const code = ((ex.value as Json)?.error as Json)?.code as string | undefined;
         if (!code || !declared.includes(code)) problems.push(`Variant ${variant} ${opId} ${status}: example ${name} uses code ${String(code)}, not declared for this response`);
       }
       for (const code of declared) {
-        const shown = Object.values(examples).some((exRef) => ((((resolveRef(doc, exRef) as Json).value as Json)?.error as Json)?.code) === code);
+        const shown = Object.values(examples).some((exRef) => ((((resolveRef(doc, exRef)).value as Json)?.error as Json)?.code) === code);
         if (!shown) problems.push(`Variant ${variant} ${opId} ${status}: declared code ${code} has no example body`);
       }
     }

@@ -23,6 +23,7 @@ import { SPEC_DIR } from './paths.ts';
 import { centimesOf, formatCentimes } from '../../lib/money.ts';
 import { amountRange, amountRangeUses, errorCatalog, maxBodyBytes, operations, resolveRef, tokenLifetimeSeconds, type AmountRange } from './contract-facts.ts';
 import { deref, specFiles, walk } from './consistency.ts';
+import { textOf } from '../../lib/json.ts';
 
 type Json = Record<string, unknown>;
 
@@ -70,7 +71,7 @@ export function checkAmountRangeCopies(variant: number, doc: Json): string[] {
     const where = `Variant ${variant} ${use.pointer}`;
     const s = use.schema;
     for (const key of ['minimum', 'maximum'] as const) {
-      if (s[key] !== undefined && s[key] !== range[key]) problems.push(`${where}: ${key} ${String(s[key])} differs from x-amount-range ${key} ${range[key]}`);
+      if (s[key] !== undefined && s[key] !== range[key]) problems.push(`${where}: ${key} ${textOf(s[key])} differs from x-amount-range ${key} ${range[key]}`);
     }
     if (typeof s.pattern === 'string') {
       const re = new RegExp(s.pattern, 'u');
@@ -84,7 +85,7 @@ export function checkAmountRangeCopies(variant: number, doc: Json): string[] {
       problems.push(`${where}: x-amount-range needs an x-error-code or an x-business-rule code from the catalogue`);
       continue;
     }
-    if (business && business.status !== catalog[code]!.status) problems.push(`${where}: x-business-rule status ${String(business.status)} differs from ${code}'s ${catalog[code]!.status}`);
+    if (business && business.status !== catalog[code].status) problems.push(`${where}: x-business-rule status ${String(business.status)} differs from ${code}'s ${catalog[code].status}`);
     const segments = use.pointer.split('/');
     if (segments.at(-2) !== 'properties') problems.push(`${where}: x-amount-range belongs on an object property`);
     else if (business) codes.set(code, segments.at(-1)!);
@@ -110,17 +111,17 @@ export function checkTokenLifetimeCopies(variant: number, doc: Json): string[] {
   const lifetime = attempt(problems, `Variant ${variant} x-token-lifetime-seconds`, () => tokenLifetimeSeconds(doc));
   if (lifetime === undefined) return problems;
   for (const [opId, op] of Object.entries(operations(doc))) {
-    const operation = (resolveRef(doc, (doc.paths as Json)[op.path]) as Json)[op.method.toLowerCase()] as Json;
+    const operation = (resolveRef(doc, (doc.paths as Json)[op.path]))[op.method.toLowerCase()] as Json;
     for (const [status, respRef] of Object.entries(operation.responses as Json)) {
       if (!status.startsWith('2')) continue;
       const media = ((resolveRef(doc, respRef).content as Json | undefined)?.['application/json'] ?? {}) as Json;
       const props = ((deref(doc, media.schema) as Json | undefined)?.properties ?? {}) as Json;
       for (const name of TOKEN_LIFETIME_COPIES) {
         const c = (props[name] as Json | undefined)?.const;
-        if (c !== undefined && c !== lifetime) problems.push(`Variant ${variant} ${opId} ${status}: ${name} const ${String(c)} differs from x-token-lifetime-seconds ${lifetime}`);
+        if (c !== undefined && c !== lifetime) problems.push(`Variant ${variant} ${opId} ${status}: ${name} const ${textOf(c)} differs from x-token-lifetime-seconds ${lifetime}`);
         for (const [exName, exRef] of Object.entries((media.examples ?? {}) as Json)) {
           const v = ((resolveRef(doc, exRef).value ?? {}) as Json)[name];
-          if (v !== undefined && v !== lifetime) problems.push(`Variant ${variant} ${opId} ${status}: example ${exName} has ${name} ${String(v)}, x-token-lifetime-seconds is ${lifetime}`);
+          if (v !== undefined && v !== lifetime) problems.push(`Variant ${variant} ${opId} ${status}: example ${exName} has ${name} ${textOf(v)}, x-token-lifetime-seconds is ${lifetime}`);
         }
       }
     }
@@ -153,7 +154,7 @@ function retryAfterConsts(schema: unknown, out: unknown[] = []): unknown[] {
 export function checkRateLimitCopies(variant: number, doc: Json): string[] {
   const problems: string[] = [];
   for (const [opId, op] of Object.entries(operations(doc))) {
-    const operation = (resolveRef(doc, (doc.paths as Json)[op.path]) as Json)[op.method.toLowerCase()] as Json;
+    const operation = (resolveRef(doc, (doc.paths as Json)[op.path]))[op.method.toLowerCase()] as Json;
     const rl = operation['x-rate-limit'] ? resolveRef(doc, operation['x-rate-limit']) : undefined;
     if (!rl) continue;
     const policy = `${String(rl.limit)};w=${String(rl.windowSeconds)}`;
@@ -167,8 +168,8 @@ export function checkRateLimitCopies(variant: number, doc: Json): string[] {
         const h = header(headers, name);
         if (!h) continue;
         const c = (h.schema as Json | undefined)?.const;
-        if (c !== undefined && c !== expected) problems.push(`${where}: header ${name} const ${String(c)} differs from x-rate-limit (${String(expected)})`);
-        if (h.example !== undefined && h.example !== expected) problems.push(`${where}: header ${name} example ${String(h.example)} differs from x-rate-limit (${String(expected)})`);
+        if (c !== undefined && c !== expected) problems.push(`${where}: header ${name} const ${textOf(c)} differs from x-rate-limit (${String(expected)})`);
+        if (h.example !== undefined && h.example !== expected) problems.push(`${where}: header ${name} example ${textOf(h.example)} differs from x-rate-limit (${String(expected)})`);
       }
       const media = ((resp.content as Json | undefined)?.['application/json'] ?? {}) as Json;
       for (const c of retryAfterConsts(media.schema)) problems.push(`${where}: retry_after const ${String(c)}: the wait is the time left in the window, not a constant (ADR-006)`);

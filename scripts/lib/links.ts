@@ -23,7 +23,7 @@ function parameterNames(doc: Json, opPath: string, method: string): Set<string> 
 export function checkLinks(variant: number, doc: Json): string[] {
   const problems: string[] = [];
   const ops = operations(doc);
-  for (const [p, itemRef] of Object.entries(obj(doc.paths))) {
+  for (const itemRef of Object.values(obj(doc.paths))) {
     const item = obj(resolveRef(doc, itemRef));
     for (const method of METHODS) {
       const op = obj(item[method]);

@@ -4,7 +4,7 @@
  * the AsyncAPI document parsed by `@asyncapi/parser`.
  */
 import { bundle, loadConfig } from '@redocly/openapi-core';
-import { Parser, fromFile } from '@asyncapi/parser';
+import { DiagnosticSeverity, Parser, fromFile } from '@asyncapi/parser';
 import { ASYNCAPI_FILE, REDOCLY_CONFIG, ROOT } from './paths.ts';
 import path from 'node:path';
 
@@ -57,8 +57,9 @@ export async function parseAsyncApi(file: string = ASYNCAPI_FILE): Promise<Async
   const parser = new Parser();
   const { document, diagnostics } = await fromFile(parser, file).parse();
   if (!document) {
-    const errors = diagnostics.filter((d) => d.severity === 0).map((d) => `${d.code}: ${d.message} at ${d.path.join('.')}`);
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-enum-comparison -- diagnostics carry the DiagnosticSeverity of a nested copy of @stoplight/types, the same enum values under another type
+    const errors = diagnostics.filter((d) => d.severity === DiagnosticSeverity.Error).map((d) => `${d.code}: ${d.message} at ${d.path.join('.')}`);
     throw new Error(`asyncapi.yaml does not parse:\n${errors.join('\n')}`);
   }
-  return { document, diagnostics: diagnostics as AsyncApiParse['diagnostics'] };
+  return { document, diagnostics: diagnostics };
 }

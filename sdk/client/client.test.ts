@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { valueAt } from '../../lib/json.ts';
 import { loadBundledDocument, variants } from '../../generated/index.ts';
 import {
   createPayLaterClientV1,
@@ -25,8 +26,8 @@ const json = (status: number, body: unknown, headers: Record<string, string> = {
 describe('auth header per operation, read from the contract', () => {
   it('maps every operation of both variants with a security scheme to the header it names', () => {
     for (const variant of [1, 2] as const) {
-      const doc = loadBundledDocument(variant) as any;
-      const ops = variants[variant === 1 ? 'v1' : 'v2'].operations as Record<string, any>;
+      const doc = loadBundledDocument(variant);
+      const ops = variants[variant === 1 ? 'v1' : 'v2'].operations as Record<string, { method: string; path: string; security: readonly string[] }>;
       const table = operationAuthTable(variant);
       // Operations without a security scheme (the service probes, ADR-040) send no credential.
       expect(table.size).toBe(Object.values(ops).filter((op) => op.security.length > 0).length);
@@ -37,7 +38,7 @@ describe('auth header per operation, read from the contract', () => {
         }
         const auth = table.get(`${op.method} ${op.path}`)!;
         expect(auth.operationId).toBe(id);
-        expect(auth.header).toBe(doc.components.securitySchemes[op.security[0]].name);
+        expect(auth.header).toBe(valueAt(doc, 'components', 'securitySchemes', op.security[0]!, 'name'));
       }
     }
     // The seed's four header spellings all appear.

@@ -56,7 +56,7 @@ type LooseClient = {
   }>;
 };
 
-function makeInvoker(variant: Variant, raw: Client<any>) {
+function makeInvoker(variant: Variant, raw: Client<V1.paths> | Client<V2.paths>) {
   const ops = variants[variant === 1 ? 'v1' : 'v2'].operations as Record<string, { method: string; path: string }>;
   return async function invoke<T>(operationId: string, init: CallInit = {}): Promise<T> {
     const op = ops[operationId];

@@ -32,8 +32,8 @@ async function run(store: string, extra: string[] = []): Promise<Running> {
     buf = parts.pop()!;
     lines.push(...parts);
   };
-  child.stdout!.on('data', onData);
-  child.stderr!.on('data', onData);
+  child.stdout.on('data', onData);
+  child.stderr.on('data', onData);
   const waitFor = async (re: RegExp, count = 1) => {
     const deadline = Date.now() + 15_000;
     while (lines.filter((l) => re.test(l)).length < count) {

@@ -18,7 +18,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { rename, writeFile } from 'node:fs/promises';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve as resolvePath } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -139,7 +139,7 @@ function defaultProcess(log: (l: string) => void) {
 
 export function createWebhookReceiver(options: ReceiverOptions): WebhookReceiver {
   const log = options.log ?? ((l: string) => console.log(l));
-  const handle = options.process ?? defaultProcess(log);
+  const handle: NonNullable<ReceiverOptions['process']> = options.process ?? defaultProcess(log);
   const inbox = new Inbox(options.storePath);
   prepareWebhookVerification();
   const maxBody = options.maxBodyBytes ?? 1024 * 1024;
@@ -161,7 +161,7 @@ export function createWebhookReceiver(options: ReceiverOptions): WebhookReceiver
     running.add(p);
   }
 
-  const server = createServer(async (req, res) => {
+  const respond = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const reply = (status: number, body: Record<string, unknown>) => {
       res.writeHead(status, { 'content-type': 'application/json' });
       res.end(JSON.stringify(body));
@@ -201,7 +201,8 @@ export function createWebhookReceiver(options: ReceiverOptions): WebhookReceiver
       log(`error: ${String(err)}`);
       if (!res.headersSent) reply(500, { error: 'internal' });
     }
-  });
+  };
+  const server = createServer((req, res) => void respond(req, res));
 
   // events accepted before a crash or restart but not processed yet
   for (const [id] of inbox.unprocessed()) processLater(id);

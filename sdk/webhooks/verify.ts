@@ -206,7 +206,7 @@ export function verifyWebhook(rawBody: string | Uint8Array, headers: WebhookHead
     throw new WebhookVerificationError('malformed_payload', `unknown event ${JSON.stringify(name)} (expected one of ${TRANSACTION_EVENT_NAMES.join(', ')})`);
   }
   if (!validate(parsed)) {
-    throw new WebhookVerificationError('malformed_payload', `payload does not match the ${name} schema: ${formatAjvErrors(validate.errors)}`, validate.errors);
+    throw new WebhookVerificationError('malformed_payload', `payload does not match the ${String(name)} schema: ${formatAjvErrors(validate.errors)}`, validate.errors);
   }
   return parsed as TransactionEvent;
 }

@@ -91,7 +91,7 @@ async function api<T>(path: string, token: string, init: { method?: string; body
     credentials: 'omit',
   });
   const text = await res.text();
-  let body: unknown = {};
+  let body: unknown;
   try {
     body = text ? JSON.parse(text) : {};
   } catch {

@@ -59,7 +59,7 @@ export function requireSessionToken(token: unknown, message: string): string {
 export function resolveContainer(container: unknown): Element {
   if (typeof Element !== 'undefined' && container instanceof Element) return container;
   if (typeof container !== 'string' || container.length === 0) throw new Error(ERRORS.containerNotFound);
-  let found: Element | null = null;
+  let found: Element | null;
   try {
     found = document.querySelector(container);
   } catch {
@@ -76,6 +76,6 @@ export function resolveContainer(container: unknown): Element {
 export function resolveLocale(locale: unknown): Locale {
   if (locale === undefined || locale === null || locale === '') return 'en';
   if (isLocale(locale)) return locale;
-  console.warn(`PayLater: unsupported locale ${String(locale)}; using en (supported: en, fr, ar).`);
+  console.warn(`PayLater: unsupported locale ${JSON.stringify(locale)}; using en (supported: en, fr, ar).`);
   return 'en';
 }

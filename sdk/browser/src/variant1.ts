@@ -29,7 +29,7 @@ const handlers: V1Events = { success: [], error: [] };
 let checkout: Checkout | null = null;
 
 function v1Error(message: string, extra: Omit<V1ErrorData, 'name' | 'message'>): V1ErrorData {
-  return Object.assign(new Error(message), extra) as V1ErrorData;
+  return Object.assign<Error, typeof extra>(new Error(message), extra);
 }
 
 /** Calls every handler of `event`; one handler's exception does not stop the others. */
