@@ -14,7 +14,7 @@
 import type { V2 } from '../generated/index.ts';
 
 /** The flows of the spec's `PaymentIntentRequest.flow` enum. */
-export type Flow = V2.components['schemas']['PaymentIntentRequest']['flow'];
+export type Flow = NonNullable<V2.components['schemas']['PaymentIntentRequest']['flow']>;
 const FLOWS: Record<Flow, true> = { redirect: true, popup: true, button: true };
 
 function isFlow(v: unknown): v is Flow {

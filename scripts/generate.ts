@@ -43,7 +43,8 @@ export async function renderGenerated(): Promise<Map<string, string>> {
     const doc = await bundleApi(api);
     const dir = `v${api.variant}`;
     files.set(`${dir}/openapi.yaml`, yamlHeader + YAML.stringify(doc, { lineWidth: 0, aliasDuplicateObjects: false }));
-    const ast = await openapiTS(doc as never, { alphabetize: true });
+    // A property with a `default` stays optional: every default of the contract is on a request, which may omit it.
+    const ast = await openapiTS(doc as never, { alphabetize: true, defaultNonNullable: false });
     const types = path.relative(GENERATED_DIR, api.typesOutput);
     if (types !== `${dir}/schema.d.ts`) throw new Error(`redocly.yaml x-openapi-ts.output for ${api.name} must be generated/${dir}/schema.d.ts`);
     files.set(types, tsHeader + astToString(ast));

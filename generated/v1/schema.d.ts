@@ -886,7 +886,7 @@ export interface components {
              * @default redirect
              * @enum {string}
              */
-            flow: "redirect" | "popup" | "button";
+            flow?: "redirect" | "popup" | "button";
             locale?: components["schemas"]["Locale"];
             /** @description The merchant page's origin, to which the hosted page posts its result in the popup flow. Must be one of the merchant's allowed origins. */
             origin?: string;
@@ -932,7 +932,7 @@ export interface components {
              * @description Also delete the merchant's transactions, sessions, payment intents, SMS and webhook deliveries.
              * @default false
              */
-            deleteData: boolean;
+            deleteData?: boolean;
         };
         /**
          * SandboxResetResult
