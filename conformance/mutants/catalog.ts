@@ -219,7 +219,7 @@ export const mutants: Mutant[] = [
       const cur = await ctx.forward({ method: 'GET', path: `/api/v1/public/partner/transactions/${m[1]}`, headers: req.headers, body: '' });
       if (cur.status !== 200) return undefined;
       const rec = json(cur);
-      if (rec.vendorReference) return ctx.forward({ method: 'PUT', path: `/api/v1/public/partner/transactions/vendor/${encodeURIComponent(String(rec.vendorReference))}/cancel`, headers: req.headers, body: '' });
+      if (typeof rec.vendorReference === 'string' && rec.vendorReference) return ctx.forward({ method: 'PUT', path: `/api/v1/public/partner/transactions/vendor/${encodeURIComponent(rec.vendorReference)}/cancel`, headers: req.headers, body: '' });
       return withJson(cur, { ...rec, status: 'CANCELED', updatedAt: now() }, 200);
     },
   },

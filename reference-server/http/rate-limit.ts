@@ -16,7 +16,7 @@ export type RateLimiter = (res: express.Response, merchant: MerchantConfig, rl: 
 /** Counts requests per merchant; `reset` forgets a merchant's window (the sandbox reset). */
 export interface RateLimiterHandle {
   limit: RateLimiter;
-  reset(merchantId: string): void;
+  reset: (merchantId: string) => void;
 }
 
 /**

@@ -12,8 +12,9 @@ import { REDOCLY_CONFIG } from '../lib/paths.ts';
 import { bundleApi, listApis } from '../lib/spec.ts';
 import { deref } from '../lib/consistency.ts';
 import type { ContractTree } from './tree.ts';
+import { isJson, textOf, type Json } from '../../lib/json.ts';
 
-export type Json = Record<string, unknown>;
+export type { Json };
 
 export interface ContractDocument {
   /** `merchant-v1`, `merchant-v2` (the APIs of redocly.yaml) or `webhooks` (spec/asyncapi.yaml). */
@@ -38,7 +39,7 @@ async function bundleAsyncApi(root: string): Promise<Json> {
 }
 
 function versionOf(doc: Json): string {
-  return String((doc.info as Json | undefined)?.version ?? '');
+  return textOf((isJson(doc.info) ? doc.info.version : undefined) ?? '');
 }
 
 /** The root files of a tree's documents, by key (relative to the tree). */

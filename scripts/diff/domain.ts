@@ -7,7 +7,8 @@
  */
 import path from 'node:path';
 import { operations } from '../lib/contract-facts.ts';
-import type { ContractDocument, Json } from './documents.ts';
+import type { ContractDocument } from './documents.ts';
+import { isJson, textOf, type Json } from '../../lib/json.ts';
 import type { SourceLocator } from './locate.ts';
 import { CLIENTS, IMPLEMENTERS, MERCHANTS, type Audience, type Change, type Impact, type Side } from './model.ts';
 import { compareSchemas, type SchemaSide } from './schema.ts';
@@ -15,10 +16,9 @@ import { compareSchemas, type SchemaSide } from './schema.ts';
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
 const ALL: Audience[] = [MERCHANTS, IMPLEMENTERS, CLIENTS];
 
-const isObj = (v: unknown): v is Json => Boolean(v) && typeof v === 'object' && !Array.isArray(v);
-const obj = (v: unknown): Json => (isObj(v) ? v : {});
+const obj = (v: unknown): Json => (isJson(v) ? v : {});
 export const stable = (v: unknown): string =>
-  JSON.stringify(v, (_k, x) => (isObj(x) ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => a.localeCompare(b))) : x)) ?? 'none';
+  JSON.stringify(v, (_k, x: unknown) => (isJson(x) ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => a.localeCompare(b))) : x)) ?? 'none';
 
 /** One side of the comparison: a document, the tree it comes from and its locator. */
 export interface Sided {
@@ -143,7 +143,7 @@ function compareOperations(c: Collector): void {
     for (const method of METHODS) {
       const r = obj(item)[method];
       const b = obj(obj(bdoc.paths)[p])[method];
-      if (!isObj(r) || !isObj(b)) continue;
+      if (!isJson(r) || !isJson(b)) continue;
       const opId = String(r.operationId);
       const subject = `${method.toUpperCase()} ${p} (${opId})`;
       const keys = ['paths', p, method];
@@ -199,7 +199,7 @@ function eventsOf(doc: ContractDocument): Map<string, { payload: unknown; header
     for (const [id, m] of Object.entries(obj(obj(doc.resolved.components).messages))) {
       const msg = obj(m);
       const keys = ['components', 'messages', id];
-      out.set(String(msg.name ?? id), { payload: obj(msg.payload).schema, headers: obj(msg.headers).schema, keys, payloadKeys: [...keys, 'payload', 'schema'], headerKeys: [...keys, 'headers', 'schema'] });
+      out.set(textOf(msg.name ?? id), { payload: obj(msg.payload).schema, headers: obj(msg.headers).schema, keys, payloadKeys: [...keys, 'payload', 'schema'], headerKeys: [...keys, 'headers', 'schema'] });
     }
   }
   return out;

@@ -7,16 +7,14 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Json } from './documents.ts';
+import { isJson, type Json } from '../../lib/json.ts';
 import { stable, type Collector } from './domain.ts';
 import { CLIENTS, IMPLEMENTERS, MERCHANTS, type Audience, type Change, type Impact } from './model.ts';
-
-const isObj = (v: unknown): v is Json => Boolean(v) && typeof v === 'object' && !Array.isArray(v);
 
 /** Every place (keys) where one of `names` is a key in a resolved document, with its value. */
 function findKeys(node: unknown, names: readonly string[], keys: string[] = [], out = new Map<string, { keys: string[]; value: unknown }>()): Map<string, { keys: string[]; value: unknown }> {
   if (Array.isArray(node)) node.forEach((n, i) => findKeys(n, names, [...keys, String(i)], out));
-  else if (isObj(node)) {
+  else if (isJson(node)) {
     for (const [k, v] of Object.entries(node)) {
       if (names.includes(k)) out.set(JSON.stringify([...keys, k]), { keys: [...keys, k], value: v });
       else findKeys(v, names, [...keys, k], out);
@@ -52,8 +50,8 @@ export function compareFacts(c: Collector): void {
     if (!was) narrow = true;
     else if (!is) narrow = false;
     else if (typeof fact.narrows === 'object') {
-      const bv = isObj(was.value) ? was.value : {};
-      const rv = isObj(is.value) ? is.value : {};
+      const bv = isJson(was.value) ? was.value : {};
+      const rv = isJson(is.value) ? is.value : {};
       narrow = [...new Set([...Object.keys(bv), ...Object.keys(rv)])].some((k) => stable(bv[k]) !== stable(rv[k]) && narrowed((fact.narrows as Record<string, 'lower' | 'higher'>)[k] ?? 'any', bv[k], rv[k]));
     } else narrow = narrowed(fact.narrows, was.value, is.value);
     const subject = keys[0] === 'paths' ? `${String(keys[2]).toUpperCase()} ${keys[1]}` : fact.label;
@@ -74,8 +72,8 @@ const SM_KEYS = ['components', 'schemas', 'TransactionStatus', 'x-state-machine'
 
 function machine(doc: Json): Json | undefined {
   let node: unknown = doc;
-  for (const k of SM_KEYS) node = isObj(node) ? node[k] : undefined;
-  return isObj(node) ? node : undefined;
+  for (const k of SM_KEYS) node = isJson(node) ? node[k] : undefined;
+  return isJson(node) ? node : undefined;
 }
 
 export function compareStateMachine(c: Collector): void {
@@ -86,14 +84,14 @@ export function compareStateMachine(c: Collector): void {
   const add = (rule: string, impact: Impact, message: string, keys: string[], breaks: Audience[], inBase = false, removedNames?: string[]) =>
     c.add({ rule, impact, side: 'behaviour', subject, message, keys: [...SM_KEYS, ...keys], breaks, inBase, ...(removedNames ? { removedNames } : {}) });
   if (stable(b.initial) !== stable(r.initial)) add('state-machine-initial-changed', 'major', `initial state ${stable(b.initial)} → ${stable(r.initial)}`, ['initial'], [MERCHANTS, IMPLEMENTERS]);
-  const bw = isObj(b.paymentWindow) ? b.paymentWindow : {};
-  const rw = isObj(r.paymentWindow) ? r.paymentWindow : {};
+  const bw = isJson(b.paymentWindow) ? b.paymentWindow : {};
+  const rw = isJson(r.paymentWindow) ? r.paymentWindow : {};
   if (stable({ ...bw, decision: null }) !== stable({ ...rw, decision: null })) {
     const shorter = typeof bw.defaultSeconds === 'number' && typeof rw.defaultSeconds === 'number' ? rw.defaultSeconds < bw.defaultSeconds || bw.configurable !== rw.configurable : true;
     add('payment-window-changed', shorter ? 'major' : 'minor', `payment window ${stable(bw)} → ${stable(rw)}`, ['paymentWindow'], shorter ? [MERCHANTS, IMPLEMENTERS] : [IMPLEMENTERS]);
   }
-  const bs = isObj(b.states) ? b.states : {};
-  const rs = isObj(r.states) ? r.states : {};
+  const bs = isJson(b.states) ? b.states : {};
+  const rs = isJson(r.states) ? r.states : {};
   for (const s of Object.keys(bs)) if (!(s in rs)) add('state-removed', 'major', `state \`${s}\` is removed`, ['states', s], [MERCHANTS, IMPLEMENTERS, CLIENTS], true, [s]);
   for (const s of Object.keys(rs)) {
     if (!(s in bs)) add('state-added', 'major', `new state \`${s}\``, ['states', s], [MERCHANTS, IMPLEMENTERS, CLIENTS]);
@@ -138,7 +136,7 @@ function has(doc: Json, keys: string[]): boolean {
 }
 
 function obj(v: unknown): Json {
-  return isObj(v) ? v : {};
+  return isJson(v) ? v : {};
 }
 
 export function compareDecisionMarks(c: Collector): void {
@@ -158,7 +156,7 @@ export function compareDecisionMarks(c: Collector): void {
 /** The ADRs of spec/DECISIONS.md: id → { title, body, line }. */
 function adrs(dir: string): Map<string, { title: string; body: string; line: number }> {
   const out = new Map<string, { title: string; body: string; line: number }>();
-  let text = '';
+  let text: string;
   try {
     text = readFileSync(path.join(dir, 'spec', 'DECISIONS.md'), 'utf8');
   } catch {

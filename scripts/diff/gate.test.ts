@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { ROOT } from '../lib/paths.ts';
 import { DIFF_USAGE, runDiff } from './cli.ts';
 import { main } from '../cli.ts';
@@ -38,14 +38,13 @@ describe('paylater diff', () => {
     expect(await runDiff(['--help'], repo, (s) => (out += s))).toBe(0);
     expect(out).toBe(DIFF_USAGE);
     expect(DIFF_USAGE).toMatch(/--base REF .*merge base of HEAD with main/s);
-    const write = process.stdout.write;
     let dispatched = '';
-    process.stdout.write = ((s: string) => ((dispatched += s), true)) as typeof process.stdout.write;
+    const write = vi.spyOn(process.stdout, 'write').mockImplementation((s: string | Uint8Array) => ((dispatched += typeof s === 'string' ? s : new TextDecoder().decode(s)), true));
     try {
       expect(await main(['diff', '--help'])).toBe(0);
       expect(await main(['--help'])).toBe(0);
     } finally {
-      process.stdout.write = write;
+      write.mockRestore();
     }
     expect(dispatched).toContain(DIFF_USAGE);
     expect(dispatched).toMatch(/diff {6}Rate the contract's changes against a git ref/);

@@ -6,7 +6,8 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { ContractDocument, Json } from './documents.ts';
+import type { ContractDocument } from './documents.ts';
+import { isJson, textOf } from '../../lib/json.ts';
 import type { Change } from './model.ts';
 
 /** Every name the resolved documents still define: object keys and the values of `enum`, `const`, `name` (examples and prose aside). */
@@ -16,12 +17,12 @@ function namesIn(docs: readonly ContractDocument[]): Set<string> {
   const names = new Set<string>();
   const walk = (node: unknown, parent = ''): void => {
     if (Array.isArray(node)) node.forEach((n) => walk(n));
-    else if (node && typeof node === 'object') {
-      for (const [k, v] of Object.entries(node as Json)) {
+    else if (isJson(node)) {
+      for (const [k, v] of Object.entries(node)) {
         if (PROSE.has(k) && parent !== 'properties') continue;
         names.add(k);
         if (k === 'enum' && Array.isArray(v)) v.forEach((x) => names.add(String(x)));
-        if ((k === 'const' || k === 'name') && typeof v !== 'object') names.add(String(v));
+        if ((k === 'const' || k === 'name') && typeof v !== 'object') names.add(textOf(v));
         walk(v, k);
       }
     }

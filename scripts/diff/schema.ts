@@ -5,7 +5,7 @@
  * implementers for more (minor); on the response and event sides the other way round, and a new
  * enum value or a removed or retyped field breaks the consumers (merchants and generated clients).
  */
-import type { Json } from './documents.ts';
+import { isJson, textOf, type Json } from '../../lib/json.ts';
 import { CLIENTS, IMPLEMENTERS, MERCHANTS, type Audience, type Impact } from './model.ts';
 
 export type SchemaSide = 'request' | 'response' | 'event';
@@ -31,13 +31,11 @@ const LOWER = ['minimum', 'exclusiveMinimum', 'minLength', 'minItems', 'minPrope
 const RANGE_EXTENSIONS = ['x-amount-range'] as const;
 
 const stable = (v: unknown): string =>
-  JSON.stringify(v, (_k, x) => (x && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.entries(x as Json).sort(([a], [b]) => a.localeCompare(b))) : x));
-
-const isObj = (v: unknown): v is Json => Boolean(v) && typeof v === 'object' && !Array.isArray(v);
+  JSON.stringify(v, (_k, x: unknown) => (isJson(x) ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => a.localeCompare(b))) : x));
 
 function types(s: Json): string[] | undefined {
   if (s.type === undefined) return undefined;
-  return (Array.isArray(s.type) ? (s.type as string[]) : [String(s.type)]).slice().sort();
+  return (Array.isArray(s.type) ? (s.type as string[]) : [textOf(s.type)]).slice().sort();
 }
 
 /** The values a schema enumerates: `enum`, or `oneOf`/`anyOf` made only of `const` branches. */
@@ -45,7 +43,7 @@ function enumerated(s: Json): { values: string[]; keys: string[] } | undefined {
   if (Array.isArray(s.enum)) return { values: (s.enum as unknown[]).map(String), keys: ['enum'] };
   for (const k of ['oneOf', 'anyOf'] as const) {
     const branches = s[k];
-    if (Array.isArray(branches) && branches.length > 0 && branches.every((b) => isObj(b) && b.const !== undefined)) {
+    if (Array.isArray(branches) && branches.length > 0 && branches.every((b) => isJson(b) && b.const !== undefined)) {
       return { values: branches.map((b) => String((b as Json).const)), keys: [k] };
     }
   }
@@ -117,15 +115,15 @@ class Comparator {
         breaks: [MERCHANTS, CLIENTS, IMPLEMENTERS],
         keys: [...keys, 'const'],
         inBase: r.const === undefined,
-        removedNames: b.const === undefined ? undefined : [String(b.const)],
+        removedNames: b.const === undefined ? undefined : [textOf(b.const)],
       });
     }
     this.enums(b, r, keys, label);
     for (const k of UPPER) this.bound('upper', k, b[k], r[k], label, [...keys, k]);
     for (const k of LOWER) this.bound('lower', k, b[k], r[k], label, [...keys, k]);
     for (const ext of RANGE_EXTENSIONS) {
-      const be = isObj(b[ext]) ? (b[ext] as Json) : {};
-      const re = isObj(r[ext]) ? (r[ext] as Json) : {};
+      const be = isJson(b[ext]) ? b[ext] : {};
+      const re = isJson(r[ext]) ? r[ext] : {};
       this.bound('upper', `${ext}.maximum`, be.maximum, re.maximum, label, [...keys, ext, 'maximum']);
       this.bound('lower', `${ext}.minimum`, be.minimum, re.minimum, label, [...keys, ext, 'minimum']);
     }
@@ -137,7 +135,7 @@ class Comparator {
       this.limit(r.additionalProperties === false, `${show(label)}: additional properties ${b.additionalProperties === false ? 'refused' : 'allowed'} → ${r.additionalProperties === false ? 'refused' : 'allowed'}`, [...keys, 'additionalProperties'], r.additionalProperties === undefined);
     }
     this.properties(b, r, keys, label);
-    if (isObj(b.items) && isObj(r.items)) this.compare(b.items, r.items, [...keys, 'items'], `${label}[]`);
+    if (isJson(b.items) && isJson(r.items)) this.compare(b.items, r.items, [...keys, 'items'], `${label}[]`);
     for (const k of ['allOf', 'oneOf', 'anyOf'] as const) {
       const bs = Array.isArray(b[k]) ? (b[k] as Json[]) : [];
       const rs = Array.isArray(r[k]) ? (r[k] as Json[]) : [];
@@ -183,8 +181,8 @@ class Comparator {
   }
 
   private properties(b: Json, r: Json, keys: string[], label: string): void {
-    const bp = isObj(b.properties) ? (b.properties as Json) : {};
-    const rp = isObj(r.properties) ? (r.properties as Json) : {};
+    const bp = isJson(b.properties) ? b.properties : {};
+    const rp = isJson(r.properties) ? r.properties : {};
     const breq = Array.isArray(b.required) ? (b.required as string[]) : [];
     const rreq = Array.isArray(r.required) ? (r.required as string[]) : [];
     const at = (name: string) => show(label ? `${label}.${name}` : name);
@@ -232,7 +230,7 @@ class Comparator {
           inBase: false,
         });
       }
-      if (isObj(bp[name]) && isObj(rp[name])) this.compare(bp[name] as Json, rp[name] as Json, [...keys, 'properties', name], sub(name));
+      if (isJson(bp[name]) && isJson(rp[name])) this.compare(bp[name], rp[name], [...keys, 'properties', name], sub(name));
     }
   }
 }
@@ -240,6 +238,6 @@ class Comparator {
 /** The changes between two schemas of the same place, on the given side. */
 export function compareSchemas(side: SchemaSide, base: unknown, revision: unknown, label = ''): SchemaFinding[] {
   const c = new Comparator(side);
-  c.compare(isObj(base) ? base : {}, isObj(revision) ? revision : {}, [], label);
+  c.compare(isJson(base) ? base : {}, isJson(revision) ? revision : {}, [], label);
   return c.findings;
 }

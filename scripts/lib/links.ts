@@ -7,10 +7,10 @@
  */
 import { operations, resolveRef } from './contract-facts.ts';
 import { deref } from './consistency.ts';
+import { isJson, textOf, type Json } from '../../lib/json.ts';
 
-type Json = Record<string, unknown>;
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
-const obj = (v: unknown): Json => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {});
+const obj = (v: unknown): Json => (isJson(v) ? v : {});
 
 function parameterNames(doc: Json, opPath: string, method: string): Set<string> {
   const item = obj(resolveRef(doc, obj(doc.paths)[opPath]));
@@ -33,21 +33,21 @@ export function checkLinks(variant: number, doc: Json): string[] {
         const schema = obj(deref(doc, obj(obj(obj(resp.content)['application/json']).schema)));
         for (const [name, linkRef] of Object.entries(obj(resp.links))) {
           const link = obj(resolveRef(doc, linkRef));
-          const where = `Variant ${variant} ${String(op.operationId)} ${status} link ${name}`;
+          const where = `Variant ${variant} ${textOf(op.operationId)} ${status} link ${name}`;
           const target = ops[String(link.operationId)];
           if (!target) {
-            problems.push(`${where}: operation ${String(link.operationId)} does not exist`);
+            problems.push(`${where}: operation ${textOf(link.operationId)} does not exist`);
             continue;
           }
           const declared = parameterNames(doc, target.path, target.method.toLowerCase());
           if (target.authHeader) declared.add(`header.${target.authHeader}`);
           for (const param of Object.keys(obj(link.parameters))) {
-            if (!declared.has(param)) problems.push(`${where}: ${String(link.operationId)} has no parameter ${param}`);
+            if (!declared.has(param)) problems.push(`${where}: ${textOf(link.operationId)} has no parameter ${param}`);
           }
           const body = link.requestBody && typeof link.requestBody === 'object' ? Object.values(obj(link.requestBody)) : [link.requestBody];
           for (const expr of [...Object.values(obj(link.parameters)), ...body]) {
             const m = /^\$response\.body#\/([^/]+)/.exec(String(expr));
-            if (m && !(m[1]! in obj(schema.properties))) problems.push(`${where}: ${String(expr)} names no property of the ${status} response`);
+            if (m && !(m[1]! in obj(schema.properties))) problems.push(`${where}: ${textOf(expr)} names no property of the ${status} response`);
           }
         }
       }
