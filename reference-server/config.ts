@@ -44,7 +44,7 @@ export interface ServerConfig {
   mode: Mode;
   paymentWindowSeconds: number;
   merchants: MerchantConfig[];
-  /** Base URL used in absolute links (checkout_url); default: from the request's Host. */
+  /** Base URL of absolute links (checkout_url), `--public-url`; default: the address the connection reached (never the Host header). */
   publicBaseUrl?: string;
   /** How often PENDING transactions are swept for expiry in real time (ms). Default 1000. */
   sweepIntervalMs?: number;

@@ -33,6 +33,8 @@ export interface TestServerOptions {
   log?: (line: string) => void;
   /** Production-mode SMS sender (default: logs). */
   smsSender?: SmsSender;
+  /** Base of absolute links (`--public-url`); default the listen address. */
+  publicUrl?: string;
 }
 
 export interface TestServerMerchant {
@@ -67,6 +69,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     paymentWindowSeconds: windowSeconds,
     merchants,
     sweepIntervalMs: options.sweepIntervalMs,
+    publicBaseUrl: options.publicUrl,
     log: options.log ?? (() => {}),
   });
   const store = options.dataFile ? await openFileStore(options.dataFile) : Store.memory();

@@ -745,7 +745,7 @@ export interface components {
          * @description A payment intent created by the browser SDK (internal).
          */
         PaymentIntent: {
-            /** @description The hosted checkout page for this intent (absolute URL). */
+            /** @description The hosted checkout page for this intent (absolute URL), on the server's public base URL, never on the request's Host header (ADR-025). */
             checkout_url: string;
             /**
              * Format: uuid

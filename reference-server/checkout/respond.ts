@@ -35,7 +35,4 @@ export async function sendFile(res: Response, file: string, type: string, cache:
   res.type(type).send(body);
 }
 
-/** This server's origin as the request reached it. */
-export function requestOrigin(req: Request): string {
-  return `${req.protocol}://${req.get('host') ?? '127.0.0.1'}`;
-}
+

@@ -21,6 +21,7 @@ import type { Authenticator } from './auth.ts';
 import { readJsonBody } from './body.ts';
 import { ApiError, invalidToken } from './errors.ts';
 import { buildOperations, type OperationInfo } from './operations.ts';
+import { ownOrigin } from './origin.ts';
 import type { RateLimiter } from './rate-limit.ts';
 import { createOperationValidator, type Middleware, type OperationValidator } from './validator.ts';
 
@@ -53,9 +54,9 @@ class RequestCtx implements Ctx {
   ) {
     this.variant = merchant.variant;
   }
-  /** Computed on first use (few handlers build absolute links). */
+  /** Computed on first use (few handlers build absolute links); never from the Host header. */
   get baseUrl(): string {
-    this.#baseUrl ??= (this.publicBaseUrl ?? `${this.req.protocol}://${this.req.get('host') ?? '127.0.0.1'}`).replace(/\/$/, '');
+    this.#baseUrl ??= ownOrigin(this.req, this.publicBaseUrl);
     return this.#baseUrl;
   }
 }
