@@ -16,6 +16,7 @@ export interface Coverage {
 /** Error codes no black-box run can provoke on demand, and why. */
 const NOT_DRIVABLE: Record<string, string> = {
   INTERNAL_ERROR: 'a server fault cannot be provoked',
+  STORAGE_UNAVAILABLE: 'needs a full or failing disk (ADR-026)',
   MERCHANT_INACTIVE: 'needs an inactive merchant',
   CREDIT_LIMIT_EXCEEDED: 'depends on the merchant credit limit (the suite assumes none)',
 };

@@ -323,6 +323,10 @@ export const errorCatalog = {
     "status": 429,
     "description": "More requests than the operation's `x-rate-limit` allows in the current window for this API key. `error.retry_after` says how many seconds to wait."
   },
+  "STORAGE_UNAVAILABLE": {
+    "status": 503,
+    "description": "The server could not write to its storage (disk full, I/O error); nothing of the request was kept. `error.retry_after` and `Retry-After` say when to retry (ADR-026)."
+  },
   "INTERNAL_ERROR": {
     "status": 500,
     "description": "An unexpected server problem. Nothing was changed; the request may be retried."
@@ -419,6 +423,9 @@ export const variants = {
           ],
           "500": [
             "INTERNAL_ERROR"
+          ],
+          "503": [
+            "STORAGE_UNAVAILABLE"
           ]
         },
         "successStatus": 200
@@ -447,6 +454,9 @@ export const variants = {
           ],
           "500": [
             "INTERNAL_ERROR"
+          ],
+          "503": [
+            "STORAGE_UNAVAILABLE"
           ]
         },
         "successStatus": 200
@@ -475,6 +485,9 @@ export const variants = {
           ],
           "500": [
             "INTERNAL_ERROR"
+          ],
+          "503": [
+            "STORAGE_UNAVAILABLE"
           ]
         },
         "successStatus": 200
@@ -515,6 +528,9 @@ export const variants = {
           ],
           "500": [
             "INTERNAL_ERROR"
+          ],
+          "503": [
+            "STORAGE_UNAVAILABLE"
           ]
         },
         "successStatus": 201
@@ -543,6 +559,9 @@ export const variants = {
           ],
           "500": [
             "INTERNAL_ERROR"
+          ],
+          "503": [
+            "STORAGE_UNAVAILABLE"
           ]
         },
         "successStatus": 200
@@ -571,6 +590,9 @@ export const variants = {
           ],
           "500": [
             "INTERNAL_ERROR"
+          ],
+          "503": [
+            "STORAGE_UNAVAILABLE"
           ]
         },
         "successStatus": 200
@@ -600,6 +622,9 @@ export const variants = {
           ],
           "500": [
             "INTERNAL_ERROR"
+          ],
+          "503": [
+            "STORAGE_UNAVAILABLE"
           ]
         },
         "successStatus": 200
@@ -625,6 +650,9 @@ export const variants = {
           ],
           "500": [
             "INTERNAL_ERROR"
+          ],
+          "503": [
+            "STORAGE_UNAVAILABLE"
           ]
         },
         "successStatus": 200
@@ -657,6 +685,9 @@ export const variants = {
           ],
           "500": [
             "INTERNAL_ERROR"
+          ],
+          "503": [
+            "STORAGE_UNAVAILABLE"
           ]
         },
         "successStatus": 201
@@ -692,6 +723,9 @@ export const variants = {
           ],
           "500": [
             "INTERNAL_ERROR"
+          ],
+          "503": [
+            "STORAGE_UNAVAILABLE"
           ]
         },
         "successStatus": 200
@@ -721,6 +755,9 @@ export const variants = {
           ],
           "500": [
             "INTERNAL_ERROR"
+          ],
+          "503": [
+            "STORAGE_UNAVAILABLE"
           ]
         },
         "successStatus": 200
@@ -750,6 +787,9 @@ export const variants = {
           ],
           "500": [
             "INTERNAL_ERROR"
+          ],
+          "503": [
+            "STORAGE_UNAVAILABLE"
           ]
         },
         "successStatus": 200
@@ -779,6 +819,9 @@ export const variants = {
           ],
           "500": [
             "INTERNAL_ERROR"
+          ],
+          "503": [
+            "STORAGE_UNAVAILABLE"
           ]
         },
         "successStatus": 200
@@ -808,6 +851,9 @@ export const variants = {
           ],
           "500": [
             "INTERNAL_ERROR"
+          ],
+          "503": [
+            "STORAGE_UNAVAILABLE"
           ]
         },
         "successStatus": 200
@@ -844,6 +890,9 @@ export const variants = {
           ],
           "500": [
             "INTERNAL_ERROR"
+          ],
+          "503": [
+            "STORAGE_UNAVAILABLE"
           ]
         },
         "successStatus": 200
@@ -869,6 +918,9 @@ export const variants = {
           ],
           "500": [
             "INTERNAL_ERROR"
+          ],
+          "503": [
+            "STORAGE_UNAVAILABLE"
           ]
         },
         "successStatus": 200
@@ -900,6 +952,9 @@ export const variants = {
           ],
           "500": [
             "INTERNAL_ERROR"
+          ],
+          "503": [
+            "STORAGE_UNAVAILABLE"
           ]
         },
         "successStatus": 200
@@ -925,6 +980,9 @@ export const variants = {
           ],
           "500": [
             "INTERNAL_ERROR"
+          ],
+          "503": [
+            "STORAGE_UNAVAILABLE"
           ]
         },
         "successStatus": 200
@@ -950,6 +1008,9 @@ export const variants = {
           ],
           "500": [
             "INTERNAL_ERROR"
+          ],
+          "503": [
+            "STORAGE_UNAVAILABLE"
           ]
         },
         "successStatus": 200
@@ -978,6 +1039,9 @@ export const variants = {
           ],
           "500": [
             "INTERNAL_ERROR"
+          ],
+          "503": [
+            "STORAGE_UNAVAILABLE"
           ]
         },
         "successStatus": 200
@@ -1036,6 +1100,9 @@ export const variants = {
           ],
           "500": [
             "INTERNAL_ERROR"
+          ],
+          "503": [
+            "STORAGE_UNAVAILABLE"
           ]
         },
         "successStatus": 200
@@ -1064,6 +1131,9 @@ export const variants = {
           ],
           "500": [
             "INTERNAL_ERROR"
+          ],
+          "503": [
+            "STORAGE_UNAVAILABLE"
           ]
         },
         "successStatus": 200
@@ -1104,6 +1174,9 @@ export const variants = {
           ],
           "500": [
             "INTERNAL_ERROR"
+          ],
+          "503": [
+            "STORAGE_UNAVAILABLE"
           ]
         },
         "successStatus": 201
@@ -1132,6 +1205,9 @@ export const variants = {
           ],
           "500": [
             "INTERNAL_ERROR"
+          ],
+          "503": [
+            "STORAGE_UNAVAILABLE"
           ]
         },
         "successStatus": 200
@@ -1160,6 +1236,9 @@ export const variants = {
           ],
           "500": [
             "INTERNAL_ERROR"
+          ],
+          "503": [
+            "STORAGE_UNAVAILABLE"
           ]
         },
         "successStatus": 200
@@ -1189,6 +1268,9 @@ export const variants = {
           ],
           "500": [
             "INTERNAL_ERROR"
+          ],
+          "503": [
+            "STORAGE_UNAVAILABLE"
           ]
         },
         "successStatus": 200
@@ -1214,6 +1296,9 @@ export const variants = {
           ],
           "500": [
             "INTERNAL_ERROR"
+          ],
+          "503": [
+            "STORAGE_UNAVAILABLE"
           ]
         },
         "successStatus": 200
@@ -1246,6 +1331,9 @@ export const variants = {
           ],
           "500": [
             "INTERNAL_ERROR"
+          ],
+          "503": [
+            "STORAGE_UNAVAILABLE"
           ]
         },
         "successStatus": 201
@@ -1281,6 +1369,9 @@ export const variants = {
           ],
           "500": [
             "INTERNAL_ERROR"
+          ],
+          "503": [
+            "STORAGE_UNAVAILABLE"
           ]
         },
         "successStatus": 200
@@ -1310,6 +1401,9 @@ export const variants = {
           ],
           "500": [
             "INTERNAL_ERROR"
+          ],
+          "503": [
+            "STORAGE_UNAVAILABLE"
           ]
         },
         "successStatus": 200
@@ -1339,6 +1433,9 @@ export const variants = {
           ],
           "500": [
             "INTERNAL_ERROR"
+          ],
+          "503": [
+            "STORAGE_UNAVAILABLE"
           ]
         },
         "successStatus": 200
@@ -1368,6 +1465,9 @@ export const variants = {
           ],
           "500": [
             "INTERNAL_ERROR"
+          ],
+          "503": [
+            "STORAGE_UNAVAILABLE"
           ]
         },
         "successStatus": 200
@@ -1397,6 +1497,9 @@ export const variants = {
           ],
           "500": [
             "INTERNAL_ERROR"
+          ],
+          "503": [
+            "STORAGE_UNAVAILABLE"
           ]
         },
         "successStatus": 200
@@ -1433,6 +1536,9 @@ export const variants = {
           ],
           "500": [
             "INTERNAL_ERROR"
+          ],
+          "503": [
+            "STORAGE_UNAVAILABLE"
           ]
         },
         "successStatus": 200
@@ -1458,6 +1564,9 @@ export const variants = {
           ],
           "500": [
             "INTERNAL_ERROR"
+          ],
+          "503": [
+            "STORAGE_UNAVAILABLE"
           ]
         },
         "successStatus": 200
@@ -1489,6 +1598,9 @@ export const variants = {
           ],
           "500": [
             "INTERNAL_ERROR"
+          ],
+          "503": [
+            "STORAGE_UNAVAILABLE"
           ]
         },
         "successStatus": 200
@@ -1514,6 +1626,9 @@ export const variants = {
           ],
           "500": [
             "INTERNAL_ERROR"
+          ],
+          "503": [
+            "STORAGE_UNAVAILABLE"
           ]
         },
         "successStatus": 200
@@ -1539,6 +1654,9 @@ export const variants = {
           ],
           "500": [
             "INTERNAL_ERROR"
+          ],
+          "503": [
+            "STORAGE_UNAVAILABLE"
           ]
         },
         "successStatus": 200
@@ -1567,6 +1685,9 @@ export const variants = {
           ],
           "500": [
             "INTERNAL_ERROR"
+          ],
+          "503": [
+            "STORAGE_UNAVAILABLE"
           ]
         },
         "successStatus": 200

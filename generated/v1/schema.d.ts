@@ -615,7 +615,7 @@ export interface components {
          *     operation's error responses narrow `error.code` to the codes that operation can
          *     answer. The error reference of the docs is generated from this catalogue.
          */
-        ErrorCode: string & ("VALIDATION_ERROR" | "INVALID_AMOUNT" | "INVALID_CURRENCY" | "INVALID_ITEMS" | "AMOUNT_MISMATCH" | "TRANSACTION_NOT_PENDING" | "TRANSACTION_NOT_APPROVED" | "INVALID_REDIRECT_URL" | "INVALID_API_KEY" | "INVALID_SESSION_TOKEN" | "TRANSACTION_NOT_FOUND" | "SESSION_NOT_FOUND" | "DELIVERY_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "DUPLICATE_VENDOR_REFERENCE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "MERCHANT_INACTIVE" | "AMOUNT_OUT_OF_RANGE" | "CREDIT_LIMIT_EXCEEDED" | "RATE_LIMIT_EXCEEDED" | "INTERNAL_ERROR");
+        ErrorCode: string & ("VALIDATION_ERROR" | "INVALID_AMOUNT" | "INVALID_CURRENCY" | "INVALID_ITEMS" | "AMOUNT_MISMATCH" | "TRANSACTION_NOT_PENDING" | "TRANSACTION_NOT_APPROVED" | "INVALID_REDIRECT_URL" | "INVALID_API_KEY" | "INVALID_SESSION_TOKEN" | "TRANSACTION_NOT_FOUND" | "SESSION_NOT_FOUND" | "DELIVERY_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "DUPLICATE_VENDOR_REFERENCE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "MERCHANT_INACTIVE" | "AMOUNT_OUT_OF_RANGE" | "CREDIT_LIMIT_EXCEEDED" | "RATE_LIMIT_EXCEEDED" | "STORAGE_UNAVAILABLE" | "INTERNAL_ERROR");
         /**
          * ErrorDetail
          * @description One failing field of a request.
@@ -1530,6 +1530,23 @@ export interface components {
                 };
             };
         };
+        /** @description The server could not write to its storage (disk full, I/O error). Nothing of this request was kept; reads keep answering and writing resumes once storage works again (ADR-026). Retry after `Retry-After` seconds. */
+        StorageUnavailable: {
+            headers: {
+                /** @description Seconds to wait before retrying (RFC 9110), the same value as `error.retry_after`. The one statement of how long the server refuses writes after a failed one. */
+                "Retry-After": 5;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "STORAGE_UNAVAILABLE";
+                        retry_after: number;
+                    };
+                };
+            };
+        };
         /** @description The transaction does not exist or belongs to another merchant; both cases get this identical body. */
         TransactionNotFound: {
             headers: {
@@ -1675,6 +1692,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["PartnerCreateUnprocessable"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     getPartnerTransaction: {
@@ -1705,6 +1723,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["TransactionNotFound"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     getPartnerTransactionByVendorReference: {
@@ -1735,6 +1754,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["TransactionNotFound"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     cancelPartnerTransactionByVendorReference: {
@@ -1765,6 +1785,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["TransactionNotFound"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     sdkCreatePaymentIntent: {
@@ -1794,6 +1815,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     sdkCancelPaymentIntent: {
@@ -1824,6 +1846,7 @@ export interface operations {
             401: components["responses"]["InvalidSessionToken"];
             404: components["responses"]["SessionNotFound"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     sdkSimulatePayment: {
@@ -1860,6 +1883,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     sdkGetSession: {
@@ -1883,6 +1907,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["InvalidSessionToken"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     createSession: {
@@ -1917,6 +1942,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     getTransactionStatusBySessionToken: {
@@ -1947,6 +1973,7 @@ export interface operations {
             401: components["responses"]["InvalidSessionToken"];
             404: components["responses"]["TransactionNotFound"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     verifyTransaction: {
@@ -1977,6 +2004,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["TransactionNotFound"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     sandboxGetClock: {
@@ -2000,6 +2028,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     sandboxAdvanceClock: {
@@ -2029,6 +2058,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     sandboxPaySession: {
@@ -2059,6 +2089,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     sandboxListSms: {
@@ -2082,6 +2113,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     sandboxCancelTransaction: {
@@ -2112,6 +2144,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["TransactionNotFound"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     sandboxCompleteTransaction: {
@@ -2142,6 +2175,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["TransactionNotFound"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     sandboxConfirmTransaction: {
@@ -2172,6 +2206,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["TransactionNotFound"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     sandboxListWebhookDeliveries: {
@@ -2195,6 +2230,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     sandboxRedeliverWebhook: {
@@ -2225,6 +2261,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["DeliveryNotFound"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     webhookTransactionApproved: {

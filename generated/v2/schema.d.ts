@@ -594,7 +594,7 @@ export interface components {
          *     operation's error responses narrow `error.code` to the codes that operation can
          *     answer. The error reference of the docs is generated from this catalogue.
          */
-        ErrorCode: string & ("VALIDATION_ERROR" | "INVALID_AMOUNT" | "INVALID_CURRENCY" | "INVALID_ITEMS" | "AMOUNT_MISMATCH" | "TRANSACTION_NOT_PENDING" | "TRANSACTION_NOT_APPROVED" | "INVALID_REDIRECT_URL" | "INVALID_API_KEY" | "INVALID_SESSION_TOKEN" | "TRANSACTION_NOT_FOUND" | "SESSION_NOT_FOUND" | "DELIVERY_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "DUPLICATE_VENDOR_REFERENCE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "MERCHANT_INACTIVE" | "AMOUNT_OUT_OF_RANGE" | "CREDIT_LIMIT_EXCEEDED" | "RATE_LIMIT_EXCEEDED" | "INTERNAL_ERROR");
+        ErrorCode: string & ("VALIDATION_ERROR" | "INVALID_AMOUNT" | "INVALID_CURRENCY" | "INVALID_ITEMS" | "AMOUNT_MISMATCH" | "TRANSACTION_NOT_PENDING" | "TRANSACTION_NOT_APPROVED" | "INVALID_REDIRECT_URL" | "INVALID_API_KEY" | "INVALID_SESSION_TOKEN" | "TRANSACTION_NOT_FOUND" | "SESSION_NOT_FOUND" | "DELIVERY_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "DUPLICATE_VENDOR_REFERENCE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "MERCHANT_INACTIVE" | "AMOUNT_OUT_OF_RANGE" | "CREDIT_LIMIT_EXCEEDED" | "RATE_LIMIT_EXCEEDED" | "STORAGE_UNAVAILABLE" | "INTERNAL_ERROR");
         /**
          * ErrorDetail
          * @description One failing field of a request.
@@ -1500,6 +1500,23 @@ export interface components {
                 };
             };
         };
+        /** @description The server could not write to its storage (disk full, I/O error). Nothing of this request was kept; reads keep answering and writing resumes once storage works again (ADR-026). Retry after `Retry-After` seconds. */
+        StorageUnavailable: {
+            headers: {
+                /** @description Seconds to wait before retrying (RFC 9110), the same value as `error.retry_after`. The one statement of how long the server refuses writes after a failed one. */
+                "Retry-After": 5;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "STORAGE_UNAVAILABLE";
+                        retry_after: number;
+                    };
+                };
+            };
+        };
         /** @description The transaction does not exist or belongs to another merchant; both cases get this identical body. */
         TransactionNotFound: {
             headers: {
@@ -1645,6 +1662,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["PartnerCreateUnprocessable"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     getPartnerTransaction: {
@@ -1675,6 +1693,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["TransactionNotFound"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     getPartnerTransactionByVendorReference: {
@@ -1705,6 +1724,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["TransactionNotFound"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     cancelPartnerTransactionByVendorReference: {
@@ -1735,6 +1755,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["TransactionNotFound"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     sdkCreatePaymentIntent: {
@@ -1764,6 +1785,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     sdkCancelPaymentIntent: {
@@ -1794,6 +1816,7 @@ export interface operations {
             401: components["responses"]["InvalidSessionToken"];
             404: components["responses"]["SessionNotFound"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     sdkSimulatePayment: {
@@ -1830,6 +1853,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     sdkGetSession: {
@@ -1853,6 +1877,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["InvalidSessionToken"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     createSession: {
@@ -1887,6 +1912,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     getTransactionStatusBySessionToken: {
@@ -1917,6 +1943,7 @@ export interface operations {
             401: components["responses"]["InvalidSessionToken"];
             404: components["responses"]["TransactionNotFound"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     sandboxGetClock: {
@@ -1940,6 +1967,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     sandboxAdvanceClock: {
@@ -1969,6 +1997,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     sandboxPaySession: {
@@ -1999,6 +2028,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     sandboxListSms: {
@@ -2022,6 +2052,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     sandboxCancelTransaction: {
@@ -2052,6 +2083,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["TransactionNotFound"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     sandboxCompleteTransaction: {
@@ -2082,6 +2114,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["TransactionNotFound"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     sandboxConfirmTransaction: {
@@ -2112,6 +2145,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["TransactionNotFound"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     sandboxListWebhookDeliveries: {
@@ -2135,6 +2169,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     sandboxRedeliverWebhook: {
@@ -2165,6 +2200,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["DeliveryNotFound"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     webhookTransactionApproved: {

@@ -12,9 +12,10 @@
 import { mkdir, open, readdir, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { JSONFile } from 'lowdb/node';
+import { loadBundledDocument } from '../../generated/index.ts';
 import { COLLECTIONS, type Change } from '../domain/types.ts';
 import { lockDataFile, type DataFileLock } from './data-lock.ts';
-import { Store, type Persistence, type StoreImage } from './store.ts';
+import { Store, type Persistence, type StoreFailurePolicy, type StoreImage } from './store.ts';
 
 export const SNAPSHOT_FORMAT = 'paylater-reference-server';
 export const SNAPSHOT_VERSION = 1;
@@ -28,7 +29,19 @@ export interface Snapshot extends StoreImage {
 export interface StoreOptions {
   /** Fold the journal into the snapshot once it is larger than this (bytes). Default 16 MiB. */
   compactAfterBytes?: number;
+  /** The journal's write call (a seam for injecting ENOSPC/EIO in tests); default `fh.write`. */
+  writeJournal?: (fh: FileHandle, buf: Buffer, offset: number, length: number) => Promise<{ bytesWritten: number }>;
+  /** Time for the wait after a failed write (epoch ms); default `Date.now`. */
+  now?: () => number;
 }
+
+/** `Retry-After` of the `StorageUnavailable` answer (ADR-026): how long writes are refused after a failed one. */
+export const storageRetryAfterSeconds: number = (() => {
+  const responses = (loadBundledDocument(1).components as Record<string, Record<string, { headers?: Record<string, { schema?: { const?: unknown } }> }>>).responses;
+  const v = responses?.StorageUnavailable?.headers?.['Retry-After']?.schema?.const;
+  if (typeof v !== 'number') throw new Error('spec: StorageUnavailable has no Retry-After const');
+  return v;
+})();
 
 export class StoreCorruptError extends Error {
   constructor(
@@ -86,12 +99,17 @@ export async function writeFileAtomic(file: string, text: string): Promise<void>
   const tmp = tempPathOf(file);
   const fh = await open(tmp, 'w', 0o600);
   try {
-    await fh.writeFile(text, 'utf8');
-    await fh.sync();
-  } finally {
-    await fh.close();
+    try {
+      await fh.writeFile(text, 'utf8');
+      await fh.sync();
+    } finally {
+      await fh.close();
+    }
+    await rename(tmp, file);
+  } catch (e) {
+    await unlink(tmp).catch(() => {}); // a disk-full fold leaves no partial copy behind
+    throw e;
   }
-  await rename(tmp, file);
   await fsyncDir(dir);
 }
 
@@ -206,15 +224,29 @@ async function openLocked(abs: string, jpath: string, lock: DataFileLock, opts: 
   }
 
   let jbytes = folded.goodBytes;
+  /** True when a failed append may have left bytes after `jbytes`: cut them before the next one. */
+  let torn = false;
+  const writeJournal = opts.writeJournal ?? ((fh: FileHandle, buf: Buffer, offset: number, length: number) => fh.write(buf, offset, length));
   const persistence: Persistence = {
     async append(seq, batches) {
-      const buf = Buffer.from(`${JSON.stringify({ s: seq, b: batches })}\n`, 'utf8');
-      let written = 0;
-      while (written < buf.length) {
-        const { bytesWritten } = await jfh.write(buf, written, buf.length - written);
-        written += bytesWritten;
+      if (torn) {
+        await jfh.truncate(jbytes);
+        torn = false;
       }
-      await jfh.datasync();
+      const buf = Buffer.from(`${JSON.stringify({ s: seq, b: batches })}\n`, 'utf8');
+      try {
+        let written = 0;
+        while (written < buf.length) {
+          const { bytesWritten } = await writeJournal(jfh, buf, written, buf.length - written);
+          written += bytesWritten;
+        }
+        await jfh.datasync();
+      } catch (e) {
+        // Never acknowledged: cut the journal back to its last good batch (now, or before the next append).
+        torn = true;
+        await jfh.truncate(jbytes).then(() => (torn = false), () => {});
+        throw e;
+      }
       jbytes += buf.length;
     },
     journalBytes: () => jbytes,
@@ -237,7 +269,8 @@ async function openLocked(abs: string, jpath: string, lock: DataFileLock, opts: 
       await lock.release();
     },
   };
-  const store = Store.fromPersistence(image.collections, folded.seq, persistence, opts.compactAfterBytes ?? 16 * 1024 * 1024);
+  const failure: StoreFailurePolicy = { retryAfterSeconds: storageRetryAfterSeconds, ...(opts.now ? { now: opts.now } : {}) };
+  const store = Store.fromPersistence(image.collections, folded.seq, persistence, opts.compactAfterBytes ?? 16 * 1024 * 1024, failure);
   // First start: create the data file now, so it exists from the beginning.
   if (snapshot === null) await persistence.compact(() => store.image());
   return store;

@@ -16,11 +16,25 @@ export interface StoreImage {
   collections: { [C in CollectionName]: Record<string, Collections[C]> };
 }
 
-export class StoreFailedError extends Error {
-  constructor(cause: unknown) {
+/**
+ * A write could not be made durable (ENOSPC, EIO): it was undone in memory, and writes are
+ * refused for `retryAfterSeconds` (ADR-026); then the next write tries the disk again.
+ */
+export class StoreUnavailableError extends Error {
+  constructor(
+    cause: unknown,
+    readonly retryAfterSeconds: number,
+  ) {
     super(`storage write failed: ${(cause as Error)?.message ?? String(cause)}`);
-    this.name = 'StoreFailedError';
+    this.name = 'StoreUnavailableError';
   }
+}
+
+export interface StoreFailurePolicy {
+  /** How long writes are refused after a failed one (seconds). */
+  retryAfterSeconds: number;
+  /** Time for that wait (epoch ms); default `Date.now`. */
+  now?: () => number;
 }
 
 /** Where the batches go: an append-only journal folded now and then into an image of everything. */
@@ -55,7 +69,11 @@ export class Store {
   private durableSeq = 0;
   private waiters: Array<{ seq: number; resolve: () => void; reject: (e: Error) => void }> = [];
   private flushing: Promise<void> | null = null;
-  private failed: Error | null = null;
+  /** Per batch not yet durable: the changes that undo it, to roll back a failed write. */
+  private undo: Array<{ seq: number; inverse: Change[] }> = [];
+  /** The last write failure, while writes are refused (until `refuseUntil`). */
+  private failed: StoreUnavailableError | null = null;
+  private refuseUntil = 0;
   private journalSeq: number;
   private closed = false;
   /** Number of journal writes so far (group commits), for tests and diagnostics. */
@@ -66,6 +84,7 @@ export class Store {
     journalSeq: number,
     private readonly persistence: Persistence | null,
     private readonly compactAfterBytes: number,
+    private readonly failure: StoreFailurePolicy = { retryAfterSeconds: 0 }, // a memory store never fails a write
   ) {
     this.journalSeq = journalSeq;
     this.maps = Object.fromEntries(COLLECTIONS.map((c) => [c, new Map()])) as unknown as Maps;
@@ -85,19 +104,30 @@ export class Store {
   }
 
   /** A store over `p`, holding `initial` (the records as of journal batch `journalSeq`): used by `openFileStore`. */
-  static fromPersistence(initial: StoreImage['collections'], journalSeq: number, p: Persistence, compactAfterBytes: number): Store {
-    return new Store(initial, journalSeq, p, compactAfterBytes);
+  static fromPersistence(initial: StoreImage['collections'], journalSeq: number, p: Persistence, compactAfterBytes: number, failure?: StoreFailurePolicy): Store {
+    return new Store(initial, journalSeq, p, compactAfterBytes, failure);
   }
 
   /** Applies a batch to memory now and resolves once it is on disk (grouped with concurrent batches). */
   commit(changes: Change[]): Promise<void> {
     if (this.closed) return Promise.reject(new Error('store is closed'));
-    if (this.failed) return Promise.reject(this.failed);
+    if (this.failed) {
+      if ((this.failure.now ?? Date.now)() < this.refuseUntil) return Promise.reject(this.failed);
+      this.failed = null; // the wait is over: try the disk again
+    }
     if (changes.length === 0) return this.barrier();
-    for (const ch of changes) this.put(ch);
-    if (!this.persistence) return Promise.resolve();
+    if (!this.persistence) {
+      for (const ch of changes) this.put(ch);
+      return Promise.resolve();
+    }
+    const inverse: Change[] = [];
+    for (const ch of changes) {
+      inverse.push({ c: ch.c, k: ch.k, v: (this.maps[ch.c] as Map<string, unknown>).get(ch.k) ?? null } as Change);
+      this.put(ch);
+    }
     this.queue.push(changes);
     const seq = ++this.appliedSeq;
+    this.undo.push({ seq, inverse });
     const p = new Promise<void>((resolve, reject) => this.waiters.push({ seq, resolve, reject }));
     // Start the write on the next microtask: every batch committed in this tick joins it.
     this.flushing ??= Promise.resolve().then(() => this.flushLoop());
@@ -106,12 +136,11 @@ export class Store {
 
   /** True when every change applied so far is on disk (then `barrier()` would resolve at once). */
   get settled(): boolean {
-    return !this.failed && this.durableSeq >= this.appliedSeq;
+    return this.durableSeq >= this.appliedSeq;
   }
 
   /** Resolves once every change applied so far is on disk (a reader calls this before answering). */
   barrier(): Promise<void> {
-    if (this.failed) return Promise.reject(this.failed);
     if (this.durableSeq >= this.appliedSeq) return Promise.resolve();
     const seq = this.appliedSeq;
     return new Promise<void>((resolve, reject) => this.waiters.push({ seq, resolve, reject }));
@@ -120,7 +149,7 @@ export class Store {
   private async flushLoop(): Promise<void> {
     const p = this.persistence!;
     try {
-      while (this.queue.length > 0 && !this.failed) {
+      while (this.queue.length > 0) {
         const batches = this.queue;
         const upTo = this.appliedSeq;
         this.queue = [];
@@ -129,11 +158,12 @@ export class Store {
           await p.append(this.journalSeq, batches);
           this.writes += 1;
         } catch (e) {
-          this.failed = new StoreFailedError(e);
-          for (const w of this.waiters.splice(0)) w.reject(this.failed);
+          this.journalSeq -= 1; // not written: the persistence cut the journal back
+          this.rollBack(new StoreUnavailableError(e, this.failure.retryAfterSeconds));
           return;
         }
         this.durableSeq = upTo;
+        while (this.undo.length > 0 && this.undo[0]!.seq <= upTo) this.undo.shift();
         this.release();
         if (p.journalBytes() > this.compactAfterBytes && this.queue.length === 0) {
           try {
@@ -146,8 +176,27 @@ export class Store {
       }
     } finally {
       this.flushing = null;
-      if (this.queue.length > 0 && !this.failed) this.flushing = this.flushLoop();
+      if (this.queue.length > 0) this.flushing = this.flushLoop();
     }
+  }
+
+  /**
+   * Undoes in memory every batch not on disk (the failed write and any queued after it,
+   * which may have read it), newest first, and rejects their waiters and the readers waiting
+   * on them; memory is then what the disk holds. Writes are refused until the wait is over.
+   */
+  private rollBack(err: StoreUnavailableError): void {
+    for (let i = this.undo.length - 1; i >= 0; i--) {
+      const inverse = this.undo[i]!.inverse;
+      for (let j = inverse.length - 1; j >= 0; j--) this.put(inverse[j]!);
+    }
+    this.undo = [];
+    this.queue = [];
+    this.appliedSeq = this.durableSeq;
+    this.failed = err;
+    process.emitWarning(`paylater store: ${err.message}; writes refused for ${err.retryAfterSeconds} s, reads go on`);
+    this.refuseUntil = (this.failure.now ?? Date.now)() + err.retryAfterSeconds * 1000;
+    for (const w of this.waiters.splice(0)) w.reject(err);
   }
 
   private release(): void {
@@ -168,7 +217,7 @@ export class Store {
     if (this.closed) return;
     while (this.flushing) await this.flushing;
     this.closed = true;
-    if (this.persistence && !this.failed) await this.persistence.close(() => this.image());
+    await this.persistence?.close(() => this.image());
   }
 
   /**
