@@ -323,6 +323,10 @@ export const errorCatalog = {
     "status": 429,
     "description": "More requests than the operation's `x-rate-limit` allows in the current window for this API key. `error.retry_after` says how many seconds to wait."
   },
+  "AUTH_THROTTLED": {
+    "status": 429,
+    "description": "Too many failed authentications from this client address in the current window (`x-auth-failure-limit` of the security scheme). `error.retry_after` says how many seconds to wait."
+  },
   "STORAGE_UNAVAILABLE": {
     "status": 503,
     "description": "The server could not write to its storage (disk full, I/O error); nothing of the request was kept. `error.retry_after` and `Retry-After` say when to retry (ADR-026)."
@@ -419,7 +423,8 @@ export const variants = {
             "UNSUPPORTED_MEDIA_TYPE"
           ],
           "429": [
-            "RATE_LIMIT_EXCEEDED"
+            "RATE_LIMIT_EXCEEDED",
+            "AUTH_THROTTLED"
           ],
           "500": [
             "INTERNAL_ERROR"
@@ -452,6 +457,9 @@ export const variants = {
           "404": [
             "TRANSACTION_NOT_FOUND"
           ],
+          "429": [
+            "AUTH_THROTTLED"
+          ],
           "500": [
             "INTERNAL_ERROR"
           ],
@@ -482,6 +490,9 @@ export const variants = {
           ],
           "404": [
             "TRANSACTION_NOT_FOUND"
+          ],
+          "429": [
+            "AUTH_THROTTLED"
           ],
           "500": [
             "INTERNAL_ERROR"
@@ -526,6 +537,9 @@ export const variants = {
             "AMOUNT_OUT_OF_RANGE",
             "CREDIT_LIMIT_EXCEEDED"
           ],
+          "429": [
+            "AUTH_THROTTLED"
+          ],
           "500": [
             "INTERNAL_ERROR"
           ],
@@ -557,6 +571,9 @@ export const variants = {
           "404": [
             "TRANSACTION_NOT_FOUND"
           ],
+          "429": [
+            "AUTH_THROTTLED"
+          ],
           "500": [
             "INTERNAL_ERROR"
           ],
@@ -587,6 +604,9 @@ export const variants = {
           ],
           "404": [
             "TRANSACTION_NOT_FOUND"
+          ],
+          "429": [
+            "AUTH_THROTTLED"
           ],
           "500": [
             "INTERNAL_ERROR"
@@ -620,6 +640,9 @@ export const variants = {
           "404": [
             "TRANSACTION_NOT_FOUND"
           ],
+          "429": [
+            "AUTH_THROTTLED"
+          ],
           "500": [
             "INTERNAL_ERROR"
           ],
@@ -647,6 +670,9 @@ export const variants = {
           ],
           "401": [
             "INVALID_SESSION_TOKEN"
+          ],
+          "429": [
+            "AUTH_THROTTLED"
           ],
           "500": [
             "INTERNAL_ERROR"
@@ -682,6 +708,9 @@ export const variants = {
           ],
           "415": [
             "UNSUPPORTED_MEDIA_TYPE"
+          ],
+          "429": [
+            "AUTH_THROTTLED"
           ],
           "500": [
             "INTERNAL_ERROR"
@@ -721,6 +750,9 @@ export const variants = {
           "415": [
             "UNSUPPORTED_MEDIA_TYPE"
           ],
+          "429": [
+            "AUTH_THROTTLED"
+          ],
           "500": [
             "INTERNAL_ERROR"
           ],
@@ -752,6 +784,9 @@ export const variants = {
           ],
           "404": [
             "SESSION_NOT_FOUND"
+          ],
+          "429": [
+            "AUTH_THROTTLED"
           ],
           "500": [
             "INTERNAL_ERROR"
@@ -785,6 +820,9 @@ export const variants = {
           "404": [
             "TRANSACTION_NOT_FOUND"
           ],
+          "429": [
+            "AUTH_THROTTLED"
+          ],
           "500": [
             "INTERNAL_ERROR"
           ],
@@ -817,6 +855,9 @@ export const variants = {
           "404": [
             "TRANSACTION_NOT_FOUND"
           ],
+          "429": [
+            "AUTH_THROTTLED"
+          ],
           "500": [
             "INTERNAL_ERROR"
           ],
@@ -848,6 +889,9 @@ export const variants = {
           ],
           "404": [
             "TRANSACTION_NOT_FOUND"
+          ],
+          "429": [
+            "AUTH_THROTTLED"
           ],
           "500": [
             "INTERNAL_ERROR"
@@ -888,6 +932,9 @@ export const variants = {
           "415": [
             "UNSUPPORTED_MEDIA_TYPE"
           ],
+          "429": [
+            "AUTH_THROTTLED"
+          ],
           "500": [
             "INTERNAL_ERROR"
           ],
@@ -915,6 +962,9 @@ export const variants = {
           ],
           "401": [
             "INVALID_API_KEY"
+          ],
+          "429": [
+            "AUTH_THROTTLED"
           ],
           "500": [
             "INTERNAL_ERROR"
@@ -950,6 +1000,9 @@ export const variants = {
           "415": [
             "UNSUPPORTED_MEDIA_TYPE"
           ],
+          "429": [
+            "AUTH_THROTTLED"
+          ],
           "500": [
             "INTERNAL_ERROR"
           ],
@@ -978,6 +1031,9 @@ export const variants = {
           "401": [
             "INVALID_API_KEY"
           ],
+          "429": [
+            "AUTH_THROTTLED"
+          ],
           "500": [
             "INTERNAL_ERROR"
           ],
@@ -1005,6 +1061,9 @@ export const variants = {
           ],
           "401": [
             "INVALID_API_KEY"
+          ],
+          "429": [
+            "AUTH_THROTTLED"
           ],
           "500": [
             "INTERNAL_ERROR"
@@ -1036,6 +1095,9 @@ export const variants = {
           ],
           "404": [
             "DELIVERY_NOT_FOUND"
+          ],
+          "429": [
+            "AUTH_THROTTLED"
           ],
           "500": [
             "INTERNAL_ERROR"
@@ -1096,7 +1158,8 @@ export const variants = {
             "UNSUPPORTED_MEDIA_TYPE"
           ],
           "429": [
-            "RATE_LIMIT_EXCEEDED"
+            "RATE_LIMIT_EXCEEDED",
+            "AUTH_THROTTLED"
           ],
           "500": [
             "INTERNAL_ERROR"
@@ -1128,6 +1191,9 @@ export const variants = {
           ],
           "404": [
             "TRANSACTION_NOT_FOUND"
+          ],
+          "429": [
+            "AUTH_THROTTLED"
           ],
           "500": [
             "INTERNAL_ERROR"
@@ -1172,6 +1238,9 @@ export const variants = {
             "AMOUNT_OUT_OF_RANGE",
             "CREDIT_LIMIT_EXCEEDED"
           ],
+          "429": [
+            "AUTH_THROTTLED"
+          ],
           "500": [
             "INTERNAL_ERROR"
           ],
@@ -1203,6 +1272,9 @@ export const variants = {
           "404": [
             "TRANSACTION_NOT_FOUND"
           ],
+          "429": [
+            "AUTH_THROTTLED"
+          ],
           "500": [
             "INTERNAL_ERROR"
           ],
@@ -1233,6 +1305,9 @@ export const variants = {
           ],
           "404": [
             "TRANSACTION_NOT_FOUND"
+          ],
+          "429": [
+            "AUTH_THROTTLED"
           ],
           "500": [
             "INTERNAL_ERROR"
@@ -1266,6 +1341,9 @@ export const variants = {
           "404": [
             "TRANSACTION_NOT_FOUND"
           ],
+          "429": [
+            "AUTH_THROTTLED"
+          ],
           "500": [
             "INTERNAL_ERROR"
           ],
@@ -1293,6 +1371,9 @@ export const variants = {
           ],
           "401": [
             "INVALID_SESSION_TOKEN"
+          ],
+          "429": [
+            "AUTH_THROTTLED"
           ],
           "500": [
             "INTERNAL_ERROR"
@@ -1328,6 +1409,9 @@ export const variants = {
           ],
           "415": [
             "UNSUPPORTED_MEDIA_TYPE"
+          ],
+          "429": [
+            "AUTH_THROTTLED"
           ],
           "500": [
             "INTERNAL_ERROR"
@@ -1367,6 +1451,9 @@ export const variants = {
           "415": [
             "UNSUPPORTED_MEDIA_TYPE"
           ],
+          "429": [
+            "AUTH_THROTTLED"
+          ],
           "500": [
             "INTERNAL_ERROR"
           ],
@@ -1398,6 +1485,9 @@ export const variants = {
           ],
           "404": [
             "SESSION_NOT_FOUND"
+          ],
+          "429": [
+            "AUTH_THROTTLED"
           ],
           "500": [
             "INTERNAL_ERROR"
@@ -1431,6 +1521,9 @@ export const variants = {
           "404": [
             "TRANSACTION_NOT_FOUND"
           ],
+          "429": [
+            "AUTH_THROTTLED"
+          ],
           "500": [
             "INTERNAL_ERROR"
           ],
@@ -1463,6 +1556,9 @@ export const variants = {
           "404": [
             "TRANSACTION_NOT_FOUND"
           ],
+          "429": [
+            "AUTH_THROTTLED"
+          ],
           "500": [
             "INTERNAL_ERROR"
           ],
@@ -1494,6 +1590,9 @@ export const variants = {
           ],
           "404": [
             "TRANSACTION_NOT_FOUND"
+          ],
+          "429": [
+            "AUTH_THROTTLED"
           ],
           "500": [
             "INTERNAL_ERROR"
@@ -1534,6 +1633,9 @@ export const variants = {
           "415": [
             "UNSUPPORTED_MEDIA_TYPE"
           ],
+          "429": [
+            "AUTH_THROTTLED"
+          ],
           "500": [
             "INTERNAL_ERROR"
           ],
@@ -1561,6 +1663,9 @@ export const variants = {
           ],
           "401": [
             "INVALID_API_KEY"
+          ],
+          "429": [
+            "AUTH_THROTTLED"
           ],
           "500": [
             "INTERNAL_ERROR"
@@ -1596,6 +1701,9 @@ export const variants = {
           "415": [
             "UNSUPPORTED_MEDIA_TYPE"
           ],
+          "429": [
+            "AUTH_THROTTLED"
+          ],
           "500": [
             "INTERNAL_ERROR"
           ],
@@ -1624,6 +1732,9 @@ export const variants = {
           "401": [
             "INVALID_API_KEY"
           ],
+          "429": [
+            "AUTH_THROTTLED"
+          ],
           "500": [
             "INTERNAL_ERROR"
           ],
@@ -1651,6 +1762,9 @@ export const variants = {
           ],
           "401": [
             "INVALID_API_KEY"
+          ],
+          "429": [
+            "AUTH_THROTTLED"
           ],
           "500": [
             "INTERNAL_ERROR"
@@ -1682,6 +1796,9 @@ export const variants = {
           ],
           "404": [
             "DELIVERY_NOT_FOUND"
+          ],
+          "429": [
+            "AUTH_THROTTLED"
           ],
           "500": [
             "INTERNAL_ERROR"

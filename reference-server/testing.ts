@@ -35,6 +35,11 @@ export interface TestServerOptions {
   smsSender?: SmsSender;
   /** Base of absolute links (`--public-url`); default the listen address. */
   publicUrl?: string;
+  /**
+   * Throttle failed authentications per address (ADR-027), as `paylater serve` does. Default
+   * off: test suites send wrong keys on purpose, far more than a client would by mistake.
+   */
+  throttleFailedAuth?: boolean;
 }
 
 export interface TestServerMerchant {
@@ -70,6 +75,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     merchants,
     sweepIntervalMs: options.sweepIntervalMs,
     publicBaseUrl: options.publicUrl,
+    authFailureLimit: options.throttleFailedAuth ? undefined : null,
     log: options.log ?? (() => {}),
   });
   const store = options.dataFile ? await openFileStore(options.dataFile) : Store.memory();

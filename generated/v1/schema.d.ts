@@ -615,7 +615,7 @@ export interface components {
          *     operation's error responses narrow `error.code` to the codes that operation can
          *     answer. The error reference of the docs is generated from this catalogue.
          */
-        ErrorCode: string & ("VALIDATION_ERROR" | "INVALID_AMOUNT" | "INVALID_CURRENCY" | "INVALID_ITEMS" | "AMOUNT_MISMATCH" | "TRANSACTION_NOT_PENDING" | "TRANSACTION_NOT_APPROVED" | "INVALID_REDIRECT_URL" | "INVALID_API_KEY" | "INVALID_SESSION_TOKEN" | "TRANSACTION_NOT_FOUND" | "SESSION_NOT_FOUND" | "DELIVERY_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "DUPLICATE_VENDOR_REFERENCE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "MERCHANT_INACTIVE" | "AMOUNT_OUT_OF_RANGE" | "CREDIT_LIMIT_EXCEEDED" | "RATE_LIMIT_EXCEEDED" | "STORAGE_UNAVAILABLE" | "INTERNAL_ERROR");
+        ErrorCode: string & ("VALIDATION_ERROR" | "INVALID_AMOUNT" | "INVALID_CURRENCY" | "INVALID_ITEMS" | "AMOUNT_MISMATCH" | "TRANSACTION_NOT_PENDING" | "TRANSACTION_NOT_APPROVED" | "INVALID_REDIRECT_URL" | "INVALID_API_KEY" | "INVALID_SESSION_TOKEN" | "TRANSACTION_NOT_FOUND" | "SESSION_NOT_FOUND" | "DELIVERY_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "DUPLICATE_VENDOR_REFERENCE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "MERCHANT_INACTIVE" | "AMOUNT_OUT_OF_RANGE" | "CREDIT_LIMIT_EXCEEDED" | "RATE_LIMIT_EXCEEDED" | "AUTH_THROTTLED" | "STORAGE_UNAVAILABLE" | "INTERNAL_ERROR");
         /**
          * ErrorDetail
          * @description One failing field of a request.
@@ -1327,6 +1327,23 @@ export interface components {
         };
     };
     responses: {
+        /** @description Too many failed authentications from this client address: over `x-auth-failure-limit` of the security scheme in the current window (ADR-027). `retry_after` and `Retry-After` give the seconds left in the window. */
+        AuthThrottled: {
+            headers: {
+                /** @description Seconds to wait before retrying (RFC 9110), the same value as `error.retry_after`. */
+                "Retry-After": number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "AUTH_THROTTLED";
+                        retry_after: number;
+                    };
+                };
+            };
+        };
         /** @description A parameter or the body fails validation, or the request carries a query parameter the operation does not declare (ADR-022). */
         BadRequest: {
             headers: {
@@ -1481,13 +1498,17 @@ export interface components {
                 };
             };
         };
-        /** @description Too many requests: over the limit of the operation's `x-rate-limit` in the current window for this API key. `retry_after` and the header values copy that fact (`npm run lint` checks they agree). */
+        /** @description Too many requests. `RATE_LIMIT_EXCEEDED`: over the limit of the operation's `x-rate-limit` in the current window for this API key; `retry_after` and the `RateLimit-*` header values copy that fact (`npm run lint` checks they agree). `AUTH_THROTTLED`: too many failed authentications from this client address (`x-auth-failure-limit`, ADR-027); no `RateLimit-*` headers, as no API key was accepted. */
         RateLimited: {
             headers: {
-                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                /** @description With `RATE_LIMIT_EXCEEDED` only (see `RateLimit-Limit` on the 200). */
+                "RateLimit-Limit"?: number;
+                /** @description With `RATE_LIMIT_EXCEEDED` only (see `RateLimit-Policy` on the 200; this `const` copies `x-rate-limit`, `npm run lint` checks they agree). */
+                "RateLimit-Policy"?: "100;w=900";
+                /** @description With `RATE_LIMIT_EXCEEDED` only (see `RateLimit-Remaining` on the 200). */
+                "RateLimit-Remaining"?: number;
+                /** @description With `RATE_LIMIT_EXCEEDED` only (see `RateLimit-Reset` on the 200). */
+                "RateLimit-Reset"?: number;
                 "Retry-After": components["headers"]["Retry-After"];
                 [name: string]: unknown;
             };
@@ -1495,11 +1516,10 @@ export interface components {
                 "application/json": components["schemas"]["Error"] & {
                     error?: {
                         /** @enum {unknown} */
-                        code?: "RATE_LIMIT_EXCEEDED";
-                        /** @constant */
-                        retry_after: 60;
+                        code?: "RATE_LIMIT_EXCEEDED" | "AUTH_THROTTLED";
+                        retry_after: number;
                     };
-                };
+                } & unknown;
             };
         };
         /** @description The session request is invalid. */
@@ -1691,6 +1711,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["PartnerCreateUnprocessable"];
+            429: components["responses"]["AuthThrottled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["StorageUnavailable"];
         };
@@ -1722,6 +1743,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["TransactionNotFound"];
+            429: components["responses"]["AuthThrottled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["StorageUnavailable"];
         };
@@ -1753,6 +1775,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["TransactionNotFound"];
+            429: components["responses"]["AuthThrottled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["StorageUnavailable"];
         };
@@ -1784,6 +1807,7 @@ export interface operations {
             400: components["responses"]["NotPending"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["TransactionNotFound"];
+            429: components["responses"]["AuthThrottled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["StorageUnavailable"];
         };
@@ -1814,6 +1838,7 @@ export interface operations {
             401: components["responses"]["InvalidSessionToken"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["AuthThrottled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["StorageUnavailable"];
         };
@@ -1845,6 +1870,7 @@ export interface operations {
             400: components["responses"]["NotPending"];
             401: components["responses"]["InvalidSessionToken"];
             404: components["responses"]["SessionNotFound"];
+            429: components["responses"]["AuthThrottled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["StorageUnavailable"];
         };
@@ -1882,6 +1908,7 @@ export interface operations {
             404: components["responses"]["SessionNotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["AuthThrottled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["StorageUnavailable"];
         };
@@ -1906,6 +1933,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["InvalidSessionToken"];
+            429: components["responses"]["AuthThrottled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["StorageUnavailable"];
         };
@@ -1972,6 +2000,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["InvalidSessionToken"];
             404: components["responses"]["TransactionNotFound"];
+            429: components["responses"]["AuthThrottled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["StorageUnavailable"];
         };
@@ -2003,6 +2032,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["TransactionNotFound"];
+            429: components["responses"]["AuthThrottled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["StorageUnavailable"];
         };
@@ -2027,6 +2057,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["AuthThrottled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["StorageUnavailable"];
         };
@@ -2057,6 +2088,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["AuthThrottled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["StorageUnavailable"];
         };
@@ -2088,6 +2120,7 @@ export interface operations {
             404: components["responses"]["SessionNotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["AuthThrottled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["StorageUnavailable"];
         };
@@ -2112,6 +2145,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["AuthThrottled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["StorageUnavailable"];
         };
@@ -2143,6 +2177,7 @@ export interface operations {
             400: components["responses"]["NotPending"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["TransactionNotFound"];
+            429: components["responses"]["AuthThrottled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["StorageUnavailable"];
         };
@@ -2174,6 +2209,7 @@ export interface operations {
             400: components["responses"]["NotApproved"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["TransactionNotFound"];
+            429: components["responses"]["AuthThrottled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["StorageUnavailable"];
         };
@@ -2205,6 +2241,7 @@ export interface operations {
             400: components["responses"]["NotPending"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["TransactionNotFound"];
+            429: components["responses"]["AuthThrottled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["StorageUnavailable"];
         };
@@ -2229,6 +2266,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["AuthThrottled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["StorageUnavailable"];
         };
@@ -2260,6 +2298,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["DeliveryNotFound"];
+            429: components["responses"]["AuthThrottled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["StorageUnavailable"];
         };

@@ -594,7 +594,7 @@ export interface components {
          *     operation's error responses narrow `error.code` to the codes that operation can
          *     answer. The error reference of the docs is generated from this catalogue.
          */
-        ErrorCode: string & ("VALIDATION_ERROR" | "INVALID_AMOUNT" | "INVALID_CURRENCY" | "INVALID_ITEMS" | "AMOUNT_MISMATCH" | "TRANSACTION_NOT_PENDING" | "TRANSACTION_NOT_APPROVED" | "INVALID_REDIRECT_URL" | "INVALID_API_KEY" | "INVALID_SESSION_TOKEN" | "TRANSACTION_NOT_FOUND" | "SESSION_NOT_FOUND" | "DELIVERY_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "DUPLICATE_VENDOR_REFERENCE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "MERCHANT_INACTIVE" | "AMOUNT_OUT_OF_RANGE" | "CREDIT_LIMIT_EXCEEDED" | "RATE_LIMIT_EXCEEDED" | "STORAGE_UNAVAILABLE" | "INTERNAL_ERROR");
+        ErrorCode: string & ("VALIDATION_ERROR" | "INVALID_AMOUNT" | "INVALID_CURRENCY" | "INVALID_ITEMS" | "AMOUNT_MISMATCH" | "TRANSACTION_NOT_PENDING" | "TRANSACTION_NOT_APPROVED" | "INVALID_REDIRECT_URL" | "INVALID_API_KEY" | "INVALID_SESSION_TOKEN" | "TRANSACTION_NOT_FOUND" | "SESSION_NOT_FOUND" | "DELIVERY_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "DUPLICATE_VENDOR_REFERENCE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "MERCHANT_INACTIVE" | "AMOUNT_OUT_OF_RANGE" | "CREDIT_LIMIT_EXCEEDED" | "RATE_LIMIT_EXCEEDED" | "AUTH_THROTTLED" | "STORAGE_UNAVAILABLE" | "INTERNAL_ERROR");
         /**
          * ErrorDetail
          * @description One failing field of a request.
@@ -1297,6 +1297,23 @@ export interface components {
         };
     };
     responses: {
+        /** @description Too many failed authentications from this client address: over `x-auth-failure-limit` of the security scheme in the current window (ADR-027). `retry_after` and `Retry-After` give the seconds left in the window. */
+        AuthThrottled: {
+            headers: {
+                /** @description Seconds to wait before retrying (RFC 9110), the same value as `error.retry_after`. */
+                "Retry-After": number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "AUTH_THROTTLED";
+                        retry_after: number;
+                    };
+                };
+            };
+        };
         /** @description A parameter or the body fails validation, or the request carries a query parameter the operation does not declare (ADR-022). */
         BadRequest: {
             headers: {
@@ -1451,13 +1468,17 @@ export interface components {
                 };
             };
         };
-        /** @description Too many requests: over the limit of the operation's `x-rate-limit` in the current window for this API key. `retry_after` and the header values copy that fact (`npm run lint` checks they agree). */
+        /** @description Too many requests. `RATE_LIMIT_EXCEEDED`: over the limit of the operation's `x-rate-limit` in the current window for this API key; `retry_after` and the `RateLimit-*` header values copy that fact (`npm run lint` checks they agree). `AUTH_THROTTLED`: too many failed authentications from this client address (`x-auth-failure-limit`, ADR-027); no `RateLimit-*` headers, as no API key was accepted. */
         RateLimited: {
             headers: {
-                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                /** @description With `RATE_LIMIT_EXCEEDED` only (see `RateLimit-Limit` on the 200). */
+                "RateLimit-Limit"?: number;
+                /** @description With `RATE_LIMIT_EXCEEDED` only (see `RateLimit-Policy` on the 200; this `const` copies `x-rate-limit`, `npm run lint` checks they agree). */
+                "RateLimit-Policy"?: "100;w=900";
+                /** @description With `RATE_LIMIT_EXCEEDED` only (see `RateLimit-Remaining` on the 200). */
+                "RateLimit-Remaining"?: number;
+                /** @description With `RATE_LIMIT_EXCEEDED` only (see `RateLimit-Reset` on the 200). */
+                "RateLimit-Reset"?: number;
                 "Retry-After": components["headers"]["Retry-After"];
                 [name: string]: unknown;
             };
@@ -1465,11 +1486,10 @@ export interface components {
                 "application/json": components["schemas"]["Error"] & {
                     error?: {
                         /** @enum {unknown} */
-                        code?: "RATE_LIMIT_EXCEEDED";
-                        /** @constant */
-                        retry_after: 60;
+                        code?: "RATE_LIMIT_EXCEEDED" | "AUTH_THROTTLED";
+                        retry_after: number;
                     };
-                };
+                } & unknown;
             };
         };
         /** @description The session request is invalid. */
@@ -1661,6 +1681,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["PartnerCreateUnprocessable"];
+            429: components["responses"]["AuthThrottled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["StorageUnavailable"];
         };
@@ -1692,6 +1713,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["TransactionNotFound"];
+            429: components["responses"]["AuthThrottled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["StorageUnavailable"];
         };
@@ -1723,6 +1745,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["TransactionNotFound"];
+            429: components["responses"]["AuthThrottled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["StorageUnavailable"];
         };
@@ -1754,6 +1777,7 @@ export interface operations {
             400: components["responses"]["NotPending"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["TransactionNotFound"];
+            429: components["responses"]["AuthThrottled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["StorageUnavailable"];
         };
@@ -1784,6 +1808,7 @@ export interface operations {
             401: components["responses"]["InvalidSessionToken"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["AuthThrottled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["StorageUnavailable"];
         };
@@ -1815,6 +1840,7 @@ export interface operations {
             400: components["responses"]["NotPending"];
             401: components["responses"]["InvalidSessionToken"];
             404: components["responses"]["SessionNotFound"];
+            429: components["responses"]["AuthThrottled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["StorageUnavailable"];
         };
@@ -1852,6 +1878,7 @@ export interface operations {
             404: components["responses"]["SessionNotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["AuthThrottled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["StorageUnavailable"];
         };
@@ -1876,6 +1903,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["InvalidSessionToken"];
+            429: components["responses"]["AuthThrottled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["StorageUnavailable"];
         };
@@ -1942,6 +1970,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["InvalidSessionToken"];
             404: components["responses"]["TransactionNotFound"];
+            429: components["responses"]["AuthThrottled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["StorageUnavailable"];
         };
@@ -1966,6 +1995,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["AuthThrottled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["StorageUnavailable"];
         };
@@ -1996,6 +2026,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["AuthThrottled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["StorageUnavailable"];
         };
@@ -2027,6 +2058,7 @@ export interface operations {
             404: components["responses"]["SessionNotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["AuthThrottled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["StorageUnavailable"];
         };
@@ -2051,6 +2083,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["AuthThrottled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["StorageUnavailable"];
         };
@@ -2082,6 +2115,7 @@ export interface operations {
             400: components["responses"]["NotPending"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["TransactionNotFound"];
+            429: components["responses"]["AuthThrottled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["StorageUnavailable"];
         };
@@ -2113,6 +2147,7 @@ export interface operations {
             400: components["responses"]["NotApproved"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["TransactionNotFound"];
+            429: components["responses"]["AuthThrottled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["StorageUnavailable"];
         };
@@ -2144,6 +2179,7 @@ export interface operations {
             400: components["responses"]["NotPending"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["TransactionNotFound"];
+            429: components["responses"]["AuthThrottled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["StorageUnavailable"];
         };
@@ -2168,6 +2204,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["AuthThrottled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["StorageUnavailable"];
         };
@@ -2199,6 +2236,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["DeliveryNotFound"];
+            429: components["responses"]["AuthThrottled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["StorageUnavailable"];
         };

@@ -18,6 +18,7 @@ import type { SessionRecord } from '../domain/types.ts';
 import type { Ctx } from '../handlers/context.ts';
 import { handlers } from '../handlers/index.ts';
 import type { Authenticator } from './auth.ts';
+import type { AuthThrottle } from './auth-throttle.ts';
 import { readJsonBody } from './body.ts';
 import { ApiError, invalidToken } from './errors.ts';
 import { buildOperations, type OperationInfo } from './operations.ts';
@@ -183,10 +184,12 @@ export interface ApiRouterDeps {
   rateLimit: RateLimiter;
   mode: 'sandbox' | 'production';
   publicBaseUrl: string | undefined;
+  /** Failed-authentication throttle per client address (ADR-027); null: off. */
+  authThrottle: AuthThrottle | null;
 }
 
 /** The API: every request matching an operation of either variant; anything else goes on to `next()`. */
-export function createApiRouter({ apis, auth, rateLimit, mode, publicBaseUrl }: ApiRouterDeps): express.RequestHandler {
+export function createApiRouter({ apis, auth, rateLimit, mode, publicBaseUrl, authThrottle }: ApiRouterDeps): express.RequestHandler {
   const allOps = [...apis[1].ops, ...apis[2].ops];
   const allByMethod = indexByMethod(allOps);
   /** The first operation of variant 1, then variant 2, matching `method` and `path`. */
@@ -233,8 +236,15 @@ export function createApiRouter({ apis, auth, rateLimit, mode, publicBaseUrl }: 
       let merchant: MerchantConfig;
       let session: SessionRecord | null = null;
       if (!matched.auth) throw new Error(`${matched.operationId} has no security scheme`);
-      if (matched.auth.kind === 'apiKey') merchant = auth.key(req, matched.auth);
-      else ({ session, merchant } = auth.token(req, matched.auth));
+      const address = req.socket.remoteAddress ?? 'unknown';
+      authThrottle?.check(address);
+      try {
+        if (matched.auth.kind === 'apiKey') merchant = auth.key(req, matched.auth);
+        else ({ session, merchant } = auth.token(req, matched.auth));
+      } catch (e) {
+        if (e instanceof ApiError && e.status === 401) authThrottle?.fail(address);
+        throw e;
+      }
       const api = apis[merchant.variant];
       // `matched` is the first match of variant 1 then 2: when it is the merchant's variant it is that variant's first match.
       const op = matched.variant === merchant.variant ? matched : matchIn(api.byMethod, method, path);
