@@ -17,6 +17,7 @@ export interface Coverage {
 const NOT_DRIVABLE: Record<string, string> = {
   INTERNAL_ERROR: 'a server fault cannot be provoked',
   STORAGE_UNAVAILABLE: 'needs a full or failing disk (ADR-026)',
+  AUTH_THROTTLED: 'needs 20 failed authentications from one address; off in test servers (ADR-027)',
   MERCHANT_INACTIVE: 'needs an inactive merchant',
   CREDIT_LIMIT_EXCEEDED: 'depends on the merchant credit limit (the suite assumes none)',
 };
