@@ -964,10 +964,12 @@ export interface components {
         };
         /**
          * SmsOutbox
-         * @description The merchant's sandbox SMS outbox, oldest first.
+         * @description The merchant's sandbox SMS outbox, oldest first, one page at a time (`limit`, `cursor`).
          */
         SmsOutbox: {
             data: components["schemas"]["SmsMessage"][];
+            /** @description The `cursor` of the next page, or null on the last page (ADR-028). */
+            nextCursor: string | null;
         };
         /**
          * TransactionApprovedEvent
@@ -1220,10 +1222,12 @@ export interface components {
         };
         /**
          * WebhookDeliveryList
-         * @description The merchant's webhook deliveries, newest first.
+         * @description The merchant's webhook deliveries, newest first, one page at a time (`limit`, `cursor`).
          */
         WebhookDeliveryList: {
             data: components["schemas"]["WebhookDelivery"][];
+            /** @description The `cursor` of the next page, or null on the last page (ADR-028). */
+            nextCursor: string | null;
         };
         /**
          * WebhookHeaders
@@ -1596,10 +1600,20 @@ export interface components {
     };
     parameters: {
         /**
+         * @description Where the page starts, the `nextCursor` of the previous page (opaque). Without it, the first page. An unknown cursor answers 400 `VALIDATION_ERROR` naming `query.cursor`.
+         * @example eyJhIjoiNWQxZTJmM2EifQ
+         */
+        cursor: string;
+        /**
          * @description The delivery id, which is the `webhook-id` of the event.
          * @example msg_2KWPBgLlAfxdpx2AI54pPJ85f4W
          */
         deliveryId: string;
+        /**
+         * @description How many items one page holds at most (ADR-028). The server's default and the largest value accepted are this schema's `default` and `maximum`.
+         * @example 50
+         */
+        limit: number;
         /**
          * @description The payment intent id.
          * @example 0b6a1b7e-52a4-4d2e-9d7f-1c0f5b2d8e61
@@ -2065,7 +2079,18 @@ export interface operations {
     };
     sandboxListSms: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description Where the page starts, the `nextCursor` of the previous page (opaque). Without it, the first page. An unknown cursor answers 400 `VALIDATION_ERROR` naming `query.cursor`.
+                 * @example eyJhIjoiNWQxZTJmM2EifQ
+                 */
+                cursor?: components["parameters"]["cursor"];
+                /**
+                 * @description How many items one page holds at most (ADR-028). The server's default and the largest value accepted are this schema's `default` and `maximum`.
+                 * @example 50
+                 */
+                limit?: components["parameters"]["limit"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -2186,7 +2211,18 @@ export interface operations {
     };
     sandboxListWebhookDeliveries: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description Where the page starts, the `nextCursor` of the previous page (opaque). Without it, the first page. An unknown cursor answers 400 `VALIDATION_ERROR` naming `query.cursor`.
+                 * @example eyJhIjoiNWQxZTJmM2EifQ
+                 */
+                cursor?: components["parameters"]["cursor"];
+                /**
+                 * @description How many items one page holds at most (ADR-028). The server's default and the largest value accepted are this schema's `default` and `maximum`.
+                 * @example 50
+                 */
+                limit?: components["parameters"]["limit"];
+            };
             header?: never;
             path?: never;
             cookie?: never;

@@ -43,6 +43,7 @@ export interface VariantApi {
 class RequestCtx implements Ctx {
   readonly variant: Variant;
   params: Record<string, string> = {};
+  query: Record<string, unknown> = {};
   body: unknown = undefined;
   #baseUrl: string | undefined;
   constructor(
@@ -159,6 +160,7 @@ export async function buildVariantApi(core: Core, v: Variant): Promise<VariantAp
       const ctx = res.locals.ctx as Ctx;
       try {
         ctx.params = req.params as Record<string, string>; // set by the operation step (pathParamsOf): strings
+        ctx.query = req.query as Record<string, unknown>;
         ctx.body = req.body;
         const result = await handler(core, ctx);
         if (!store.settled) await store.barrier();
