@@ -319,6 +319,10 @@ export const errorCatalog = {
     "status": 422,
     "description": "The total of the merchant's open (PENDING and APPROVED) transactions plus this one would exceed the merchant's credit limit."
   },
+  "TOO_MANY_PAYMENT_INTENTS": {
+    "status": 422,
+    "description": "The checkout session already holds `x-max-payment-intents` of `sdkCreatePaymentIntent` payment intents (ADR-029)."
+  },
   "RATE_LIMIT_EXCEEDED": {
     "status": 429,
     "description": "More requests than the operation's `x-rate-limit` allows in the current window for this API key. `error.retry_after` says how many seconds to wait."
@@ -708,6 +712,9 @@ export const variants = {
           ],
           "415": [
             "UNSUPPORTED_MEDIA_TYPE"
+          ],
+          "422": [
+            "TOO_MANY_PAYMENT_INTENTS"
           ],
           "429": [
             "AUTH_THROTTLED"
@@ -1409,6 +1416,9 @@ export const variants = {
           ],
           "415": [
             "UNSUPPORTED_MEDIA_TYPE"
+          ],
+          "422": [
+            "TOO_MANY_PAYMENT_INTENTS"
           ],
           "429": [
             "AUTH_THROTTLED"

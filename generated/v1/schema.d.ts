@@ -615,7 +615,7 @@ export interface components {
          *     operation's error responses narrow `error.code` to the codes that operation can
          *     answer. The error reference of the docs is generated from this catalogue.
          */
-        ErrorCode: string & ("VALIDATION_ERROR" | "INVALID_AMOUNT" | "INVALID_CURRENCY" | "INVALID_ITEMS" | "AMOUNT_MISMATCH" | "TRANSACTION_NOT_PENDING" | "TRANSACTION_NOT_APPROVED" | "INVALID_REDIRECT_URL" | "INVALID_API_KEY" | "INVALID_SESSION_TOKEN" | "TRANSACTION_NOT_FOUND" | "SESSION_NOT_FOUND" | "DELIVERY_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "DUPLICATE_VENDOR_REFERENCE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "MERCHANT_INACTIVE" | "AMOUNT_OUT_OF_RANGE" | "CREDIT_LIMIT_EXCEEDED" | "RATE_LIMIT_EXCEEDED" | "AUTH_THROTTLED" | "STORAGE_UNAVAILABLE" | "INTERNAL_ERROR");
+        ErrorCode: string & ("VALIDATION_ERROR" | "INVALID_AMOUNT" | "INVALID_CURRENCY" | "INVALID_ITEMS" | "AMOUNT_MISMATCH" | "TRANSACTION_NOT_PENDING" | "TRANSACTION_NOT_APPROVED" | "INVALID_REDIRECT_URL" | "INVALID_API_KEY" | "INVALID_SESSION_TOKEN" | "TRANSACTION_NOT_FOUND" | "SESSION_NOT_FOUND" | "DELIVERY_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "DUPLICATE_VENDOR_REFERENCE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "MERCHANT_INACTIVE" | "AMOUNT_OUT_OF_RANGE" | "CREDIT_LIMIT_EXCEEDED" | "TOO_MANY_PAYMENT_INTENTS" | "RATE_LIMIT_EXCEEDED" | "AUTH_THROTTLED" | "STORAGE_UNAVAILABLE" | "INTERNAL_ERROR");
         /**
          * ErrorDetail
          * @description One failing field of a request.
@@ -1502,6 +1502,20 @@ export interface components {
                 };
             };
         };
+        /** @description The session already holds `x-max-payment-intents` payment intents (ADR-029). */
+        PaymentIntentUnprocessable: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "TOO_MANY_PAYMENT_INTENTS";
+                    };
+                };
+            };
+        };
         /** @description Too many requests. `RATE_LIMIT_EXCEEDED`: over the limit of the operation's `x-rate-limit` in the current window for this API key; `retry_after` and the `RateLimit-*` header values copy that fact (`npm run lint` checks they agree). `AUTH_THROTTLED`: too many failed authentications from this client address (`x-auth-failure-limit`, ADR-027); no `RateLimit-*` headers, as no API key was accepted. */
         RateLimited: {
             headers: {
@@ -1852,6 +1866,7 @@ export interface operations {
             401: components["responses"]["InvalidSessionToken"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["PaymentIntentUnprocessable"];
             429: components["responses"]["AuthThrottled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["StorageUnavailable"];

@@ -63,6 +63,7 @@ export class Store {
   private readonly smsByMerchant = new Map<string, string[]>();
   private readonly outboxByMerchant = new Map<string, string[]>();
   private readonly outboxPending = new Set<string>();
+  private readonly intentsBySession = new Map<string, number>();
   // Group commit.
   private queue: Change[][] = [];
   private appliedSeq = 0;
@@ -248,6 +249,16 @@ export class Store {
       }
       case 'outbox':
         return this.putOutbox(ch.k, ch.v);
+      case 'paymentIntents': {
+        const m = this.maps.paymentIntents;
+        const old = m.get(ch.k);
+        if (old) this.intentsBySession.set(old.sessionId, (this.intentsBySession.get(old.sessionId) ?? 1) - 1);
+        if (ch.v) {
+          m.set(ch.k, ch.v);
+          this.intentsBySession.set(ch.v.sessionId, (this.intentsBySession.get(ch.v.sessionId) ?? 0) + 1);
+        } else m.delete(ch.k);
+        return;
+      }
       default: {
         const m = this.maps[ch.c] as Map<string, unknown>;
         if (ch.v) m.set(ch.k, ch.v);
@@ -329,6 +340,10 @@ export class Store {
   }
   pendingMerchants(): string[] {
     return [...this.pendingByMerchant.entries()].filter(([, s]) => s.size > 0).map(([k]) => k);
+  }
+  /** How many payment intents session `sessionId` holds. */
+  paymentIntentCount(sessionId: string): number {
+    return this.intentsBySession.get(sessionId) ?? 0;
   }
   smsOf(merchantId: string): Collections['sms'][] {
     return (this.smsByMerchant.get(merchantId) ?? []).flatMap((id) => this.maps.sms.get(id) ?? []);
