@@ -9,7 +9,7 @@
  * naming the file, and nothing is overwritten. The data file is locked for the process
  * (store/data-lock.ts); under the lock, temporary files a crash left mid-fold are removed.
  */
-import { mkdir, open, readdir, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { JSONFile } from 'lowdb/node';
 import { loadBundledDocument } from '../../generated/index.ts';
@@ -55,6 +55,55 @@ export class StoreCorruptError extends Error {
 
 export function journalPathOf(file: string): string {
   return `${file}.journal`;
+}
+
+/** The journal moved aside while a background fold writes the data file (dropped once it is in place). */
+export function foldingJournalPathOf(file: string): string {
+  return `${file}.journal.folding`;
+}
+
+/** A slice of serialisation runs at most this long before yielding to the event loop. */
+const SLICE_MS = 8;
+
+/**
+ * Writes the data file for `entries` (records as of journal batch `journalSeq`) atomically,
+ * serialising a slice at a time and yielding to the event loop between slices, so a large
+ * store never blocks requests for long. The text is the same as `snapshotText`'s.
+ */
+async function writeSnapshotInSlices(file: string, journalSeq: number, entries: ReadonlyArray<readonly [string, ReadonlyArray<readonly [string, unknown]>]>): Promise<void> {
+  const dir = path.dirname(file);
+  const tmp = tempPathOf(file);
+  const fh = await open(tmp, 'w', 0o600);
+  try {
+    try {
+      let buf = `{"format":${JSON.stringify(SNAPSHOT_FORMAT)},"version":${SNAPSHOT_VERSION},"journalSeq":${journalSeq},"collections":{`;
+      let sliceStart = performance.now();
+      for (let c = 0; c < entries.length; c++) {
+        const [name, records] = entries[c]!;
+        buf += `${c > 0 ? ',' : ''}${JSON.stringify(name)}:{`;
+        for (let i = 0; i < records.length; i++) {
+          const [k, v] = records[i]!;
+          buf += `${i > 0 ? ',' : ''}${JSON.stringify(k)}:${JSON.stringify(v)}`;
+          if ((i & 63) === 63 && performance.now() - sliceStart > SLICE_MS) {
+            await fh.write(buf);
+            buf = '';
+            await new Promise((r) => setImmediate(r));
+            sliceStart = performance.now();
+          }
+        }
+        buf += '}';
+      }
+      await fh.write(`${buf}}}`);
+      await fh.sync();
+    } finally {
+      await fh.close();
+    }
+    await rename(tmp, file);
+  } catch (e) {
+    await unlink(tmp).catch(() => {});
+    throw e;
+  }
+  await fsyncDir(dir);
 }
 
 /** The data file's content for `image`. */
@@ -204,6 +253,14 @@ async function openLocked(abs: string, jpath: string, lock: DataFileLock, opts: 
     collections: (snapshot?.collections ?? Object.fromEntries(COLLECTIONS.map((c) => [c, {}]))) as StoreImage['collections'],
   };
   for (const c of COLLECTIONS) (image.collections as Record<string, unknown>)[c] ??= {};
+  // A background fold that did not finish: its journal comes before the current one.
+  const fpath = foldingJournalPathOf(abs);
+  const foldingLeft = await exists(fpath);
+  if (foldingLeft) {
+    const text = await readFile(fpath, 'utf8');
+    const { seq } = foldJournal(fpath, text, image);
+    image.journalSeq = seq;
+  }
 
   let jfh: FileHandle;
   try {
@@ -255,10 +312,34 @@ async function openLocked(abs: string, jpath: string, lock: DataFileLock, opts: 
       await jfh.truncate(0);
       await jfh.sync();
       jbytes = 0;
+      await unlink(fpath).catch(() => {});
+    },
+    async foldInBackground(journalSeq, entries) {
+      if (await exists(fpath)) {
+        // An earlier background fold failed: fold everything now rather than move a journal over it.
+        await persistence.compact(() => ({ journalSeq, collections: Object.fromEntries(entries.map(([c, r]) => [c, Object.fromEntries(r)])) as StoreImage['collections'] }));
+        return { done: Promise.resolve() };
+      }
+      if (torn) {
+        await jfh.truncate(jbytes);
+        torn = false;
+      }
+      await jfh.sync();
+      await rename(jpath, fpath);
+      const old = jfh;
+      jfh = await open(jpath, 'a+', 0o600);
+      jbytes = 0;
+      await old.close();
+      await fsyncDir(path.dirname(abs));
+      const done = (async () => {
+        await writeSnapshotInSlices(abs, journalSeq, entries);
+        await unlink(fpath);
+      })();
+      return { done };
     },
     async close(current) {
       try {
-        if (jbytes > 0 || !(await exists(abs))) await persistence.compact(current);
+        if (jbytes > 0 || !(await exists(abs)) || (await exists(fpath))) await persistence.compact(current);
       } finally {
         await jfh.close();
         await lock.release();
@@ -271,8 +352,9 @@ async function openLocked(abs: string, jpath: string, lock: DataFileLock, opts: 
   };
   const failure: StoreFailurePolicy = { retryAfterSeconds: storageRetryAfterSeconds, ...(opts.now ? { now: opts.now } : {}) };
   const store = Store.fromPersistence(image.collections, folded.seq, persistence, opts.compactAfterBytes ?? 16 * 1024 * 1024, failure);
-  // First start: create the data file now, so it exists from the beginning.
-  if (snapshot === null) await persistence.compact(() => store.image());
+  // First start: create the data file now, so it exists from the beginning. After an
+  // unfinished background fold, fold both journals now.
+  if (snapshot === null || foldingLeft) await persistence.compact(() => store.image());
   return store;
 }
 

@@ -43,8 +43,15 @@ export interface Persistence {
   append(seq: number, batches: Change[][]): Promise<void>;
   /** Bytes in the journal since the last fold. */
   journalBytes(): number;
-  /** Folds the journal into `image()`, taken at once. */
+  /** Folds the journal into `image()`, taken at once (at close and first start: blocks for the whole image). */
   compact(image: () => StoreImage): Promise<void>;
+  /**
+   * Starts a fold while writes go on: moves the journal aside (new batches go to a fresh one),
+   * then writes `entries` (every record as of the last batch appended, copied at once) as the
+   * data file in slices that yield to the event loop, and drops the journal moved aside.
+   * Resolves once the journal is moved aside; `done` once the data file is in place.
+   */
+  foldInBackground(journalSeq: number, entries: ReadonlyArray<readonly [CollectionName, ReadonlyArray<readonly [string, unknown]>]>): Promise<{ done: Promise<void> }>;
   /** Folds what the journal holds, then releases the files. */
   close(image: () => StoreImage): Promise<void>;
   /** Closes the files without writing anything (what a crash leaves behind). */
@@ -70,6 +77,8 @@ export class Store {
   private durableSeq = 0;
   private waiters: Array<{ seq: number; resolve: () => void; reject: (e: Error) => void }> = [];
   private flushing: Promise<void> | null = null;
+  /** The data file being written by a background fold, if any. */
+  private folding: Promise<void> | null = null;
   /** Per batch not yet durable: the changes that undo it, to roll back a failed write. */
   private undo: Array<{ seq: number; inverse: Change[] }> = [];
   /** The last write failure, while writes are refused (until `refuseUntil`). */
@@ -166,11 +175,19 @@ export class Store {
         this.durableSeq = upTo;
         while (this.undo.length > 0 && this.undo[0]!.seq <= upTo) this.undo.shift();
         this.release();
-        if (p.journalBytes() > this.compactAfterBytes && this.queue.length === 0) {
+        if (p.journalBytes() > this.compactAfterBytes && this.queue.length === 0 && !this.folding) {
+          // Memory is exactly what is on disk now (nothing queued): copy it before any await.
+          const seq = this.journalSeq;
+          const entries = COLLECTIONS.map((c) => [c, [...(this.maps[c] as Map<string, unknown>).entries()]] as const);
           try {
-            await p.compact(() => this.image());
+            const { done } = await p.foldInBackground(seq, entries);
+            this.folding = done
+              .catch((e: unknown) => {
+                // The journals still hold everything; the fold is tried again at the next threshold.
+                process.emitWarning(`paylater store: compaction failed: ${(e as Error).message}`);
+              })
+              .finally(() => (this.folding = null));
           } catch (e) {
-            // The journal still holds everything; compaction is retried at the next threshold.
             process.emitWarning(`paylater store: compaction failed: ${(e as Error).message}`);
           }
         }
@@ -213,10 +230,15 @@ export class Store {
     return { journalSeq: this.journalSeq, collections: collections as StoreImage['collections'] };
   }
 
+  /** Resolves once pending writes and any background fold are done. */
+  async settle(): Promise<void> {
+    while (this.flushing || this.folding) await (this.flushing ?? this.folding);
+  }
+
   /** Waits for pending writes, folds the journal into the data file and releases the files. */
   async close(): Promise<void> {
     if (this.closed) return;
-    while (this.flushing) await this.flushing;
+    await this.settle();
     this.closed = true;
     await this.persistence?.close(() => this.image());
   }
@@ -227,7 +249,7 @@ export class Store {
    */
   async abandon(): Promise<void> {
     if (this.closed) return;
-    while (this.flushing) await this.flushing;
+    await this.settle();
     this.closed = true;
     await this.persistence?.abandon();
   }
