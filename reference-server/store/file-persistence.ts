@@ -65,6 +65,15 @@ export function foldingJournalPathOf(file: string): string {
 /** A slice of serialisation runs at most this long before yielding to the event loop. */
 const SLICE_MS = 8;
 
+/** The last background fold's slices: how many, and the most CPU time of this thread one took (for tests and diagnostics). */
+export const foldStats = { slices: 0, longestSliceCpuMs: 0 };
+
+/** CPU time of this thread in ms (not the time spent waiting for a core). */
+const threadCpuMs = (): number => {
+  const u = process.threadCpuUsage();
+  return (u.user + u.system) / 1000;
+};
+
 /**
  * Writes the data file for `entries` (records as of journal batch `journalSeq`) atomically,
  * serialising a slice at a time and yielding to the event loop between slices, so a large
@@ -78,6 +87,13 @@ async function writeSnapshotInSlices(file: string, journalSeq: number, entries: 
     try {
       let buf = `{"format":${JSON.stringify(SNAPSHOT_FORMAT)},"version":${SNAPSHOT_VERSION},"journalSeq":${journalSeq},"collections":{`;
       let sliceStart = performance.now();
+      let sliceCpu = threadCpuMs();
+      foldStats.slices = 0;
+      foldStats.longestSliceCpuMs = 0;
+      const endSlice = () => {
+        foldStats.slices += 1;
+        foldStats.longestSliceCpuMs = Math.max(foldStats.longestSliceCpuMs, threadCpuMs() - sliceCpu);
+      };
       for (let c = 0; c < entries.length; c++) {
         const [name, records] = entries[c]!;
         buf += `${c > 0 ? ',' : ''}${JSON.stringify(name)}:{`;
@@ -85,14 +101,18 @@ async function writeSnapshotInSlices(file: string, journalSeq: number, entries: 
           const [k, v] = records[i]!;
           buf += `${i > 0 ? ',' : ''}${JSON.stringify(k)}:${JSON.stringify(v)}`;
           if ((i & 63) === 63 && performance.now() - sliceStart > SLICE_MS) {
-            await fh.write(buf);
+            const chunk = buf;
             buf = '';
+            endSlice();
+            await fh.write(chunk);
             await new Promise((r) => setImmediate(r));
             sliceStart = performance.now();
+            sliceCpu = threadCpuMs();
           }
         }
         buf += '}';
       }
+      endSlice();
       await fh.write(`${buf}}}`);
       await fh.sync();
     } finally {

@@ -1,7 +1,9 @@
 /**
- * Folding the journal into the data file never blocks the event loop for long: measured with
- * `monitorEventLoopDelay` while 20,000 transactions are written to a file store that folds
- * every 2 MiB of journal (the 200,000-record figure is `npm run bench -- store-200k-latency`).
+ * Folding the journal into the data file never blocks the event loop for long: while 20,000
+ * transactions are written to a file store that folds every 2 MiB of journal, the fold runs in
+ * slices, each taking at most ~20 ms of this thread's CPU (CPU time, not wall time, so a busy
+ * machine does not make the test flaky), and the event loop's delay stays bounded (the
+ * 200,000-record figure is `npm run bench -- store-200k-latency`).
  */
 import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,7 +11,7 @@ import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { describe, expect, it } from 'vitest';
 import type { TransactionRecord } from '../domain/types.ts';
-import { foldingJournalPathOf, journalPathOf, openFileStore } from './file-persistence.ts';
+import { foldStats, foldingJournalPathOf, journalPathOf, openFileStore } from './file-persistence.ts';
 
 function tx(i: number): TransactionRecord {
   const id = `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
@@ -55,8 +57,12 @@ describe('folding without stalls', () => {
     expect(reopened.count('transactions')).toBe(n);
     await reopened.close();
     rmSync(dir, { recursive: true, force: true });
-    // Folding 20,000 records in one piece blocks for about 260 ms here; in slices the longest block is GC-sized.
-    expect(maxMs).toBeLessThan(120);
+    // The last fold wrote all 20,000 records, in slices of at most ~20 ms of CPU each (in one
+    // piece it blocks for about 260 ms here).
+    expect(foldStats.slices).toBeGreaterThan(1);
+    expect(foldStats.longestSliceCpuMs).toBeLessThan(20);
+    // Wall-clock delay includes waiting for a core on a shared machine: bounded loosely.
+    expect(maxMs).toBeLessThan(1000);
   });
 
   it('a crash while a background fold runs loses nothing: the journal moved aside is replayed before the current one', async () => {
