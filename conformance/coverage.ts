@@ -16,6 +16,9 @@ export interface Coverage {
 /** Error codes no black-box run can provoke on demand, and why. */
 const NOT_DRIVABLE: Record<string, string> = {
   INTERNAL_ERROR: 'a server fault cannot be provoked',
+  STORAGE_UNAVAILABLE: 'needs a full or failing disk (ADR-026)',
+  AUTH_THROTTLED: 'needs 20 failed authentications from one address; off in test servers (ADR-027)',
+  TOO_MANY_PAYMENT_INTENTS: 'needs x-max-payment-intents + 1 intents on one session; no command aims at it (ADR-029)',
   MERCHANT_INACTIVE: 'needs an inactive merchant',
   CREDIT_LIMIT_EXCEEDED: 'depends on the merchant credit limit (the suite assumes none)',
 };

@@ -319,9 +319,21 @@ export const errorCatalog = {
     "status": 422,
     "description": "The total of the merchant's open (PENDING and APPROVED) transactions plus this one would exceed the merchant's credit limit."
   },
+  "TOO_MANY_PAYMENT_INTENTS": {
+    "status": 422,
+    "description": "The checkout session already holds `x-max-payment-intents` of `sdkCreatePaymentIntent` payment intents (ADR-029)."
+  },
   "RATE_LIMIT_EXCEEDED": {
     "status": 429,
     "description": "More requests than the operation's `x-rate-limit` allows in the current window for this API key. `error.retry_after` says how many seconds to wait."
+  },
+  "AUTH_THROTTLED": {
+    "status": 429,
+    "description": "Too many failed authentications from this client address in the current window (`x-auth-failure-limit` of the security scheme). `error.retry_after` says how many seconds to wait."
+  },
+  "STORAGE_UNAVAILABLE": {
+    "status": 503,
+    "description": "The server could not write to its storage (disk full, I/O error); nothing of the request was kept. `error.retry_after` and `Retry-After` say when to retry (ADR-026)."
   },
   "INTERNAL_ERROR": {
     "status": 500,
@@ -419,10 +431,14 @@ export const variants = {
             "UNSUPPORTED_MEDIA_TYPE"
           ],
           "429": [
-            "RATE_LIMIT_EXCEEDED"
+            "RATE_LIMIT_EXCEEDED",
+            "AUTH_THROTTLED"
           ],
           "500": [
             "INTERNAL_ERROR"
+          ],
+          "503": [
+            "STORAGE_UNAVAILABLE"
           ]
         },
         "successStatus": 200
@@ -449,8 +465,14 @@ export const variants = {
           "404": [
             "TRANSACTION_NOT_FOUND"
           ],
+          "429": [
+            "AUTH_THROTTLED"
+          ],
           "500": [
             "INTERNAL_ERROR"
+          ],
+          "503": [
+            "STORAGE_UNAVAILABLE"
           ]
         },
         "successStatus": 200
@@ -477,8 +499,14 @@ export const variants = {
           "404": [
             "TRANSACTION_NOT_FOUND"
           ],
+          "429": [
+            "AUTH_THROTTLED"
+          ],
           "500": [
             "INTERNAL_ERROR"
+          ],
+          "503": [
+            "STORAGE_UNAVAILABLE"
           ]
         },
         "successStatus": 200
@@ -517,8 +545,14 @@ export const variants = {
             "AMOUNT_OUT_OF_RANGE",
             "CREDIT_LIMIT_EXCEEDED"
           ],
+          "429": [
+            "AUTH_THROTTLED"
+          ],
           "500": [
             "INTERNAL_ERROR"
+          ],
+          "503": [
+            "STORAGE_UNAVAILABLE"
           ]
         },
         "successStatus": 201
@@ -545,8 +579,14 @@ export const variants = {
           "404": [
             "TRANSACTION_NOT_FOUND"
           ],
+          "429": [
+            "AUTH_THROTTLED"
+          ],
           "500": [
             "INTERNAL_ERROR"
+          ],
+          "503": [
+            "STORAGE_UNAVAILABLE"
           ]
         },
         "successStatus": 200
@@ -573,8 +613,14 @@ export const variants = {
           "404": [
             "TRANSACTION_NOT_FOUND"
           ],
+          "429": [
+            "AUTH_THROTTLED"
+          ],
           "500": [
             "INTERNAL_ERROR"
+          ],
+          "503": [
+            "STORAGE_UNAVAILABLE"
           ]
         },
         "successStatus": 200
@@ -602,8 +648,14 @@ export const variants = {
           "404": [
             "TRANSACTION_NOT_FOUND"
           ],
+          "429": [
+            "AUTH_THROTTLED"
+          ],
           "500": [
             "INTERNAL_ERROR"
+          ],
+          "503": [
+            "STORAGE_UNAVAILABLE"
           ]
         },
         "successStatus": 200
@@ -627,8 +679,14 @@ export const variants = {
           "401": [
             "INVALID_SESSION_TOKEN"
           ],
+          "429": [
+            "AUTH_THROTTLED"
+          ],
           "500": [
             "INTERNAL_ERROR"
+          ],
+          "503": [
+            "STORAGE_UNAVAILABLE"
           ]
         },
         "successStatus": 200
@@ -659,8 +717,17 @@ export const variants = {
           "415": [
             "UNSUPPORTED_MEDIA_TYPE"
           ],
+          "422": [
+            "TOO_MANY_PAYMENT_INTENTS"
+          ],
+          "429": [
+            "AUTH_THROTTLED"
+          ],
           "500": [
             "INTERNAL_ERROR"
+          ],
+          "503": [
+            "STORAGE_UNAVAILABLE"
           ]
         },
         "successStatus": 201
@@ -694,8 +761,14 @@ export const variants = {
           "415": [
             "UNSUPPORTED_MEDIA_TYPE"
           ],
+          "429": [
+            "AUTH_THROTTLED"
+          ],
           "500": [
             "INTERNAL_ERROR"
+          ],
+          "503": [
+            "STORAGE_UNAVAILABLE"
           ]
         },
         "successStatus": 200
@@ -723,8 +796,14 @@ export const variants = {
           "404": [
             "SESSION_NOT_FOUND"
           ],
+          "429": [
+            "AUTH_THROTTLED"
+          ],
           "500": [
             "INTERNAL_ERROR"
+          ],
+          "503": [
+            "STORAGE_UNAVAILABLE"
           ]
         },
         "successStatus": 200
@@ -752,8 +831,14 @@ export const variants = {
           "404": [
             "TRANSACTION_NOT_FOUND"
           ],
+          "429": [
+            "AUTH_THROTTLED"
+          ],
           "500": [
             "INTERNAL_ERROR"
+          ],
+          "503": [
+            "STORAGE_UNAVAILABLE"
           ]
         },
         "successStatus": 200
@@ -781,8 +866,14 @@ export const variants = {
           "404": [
             "TRANSACTION_NOT_FOUND"
           ],
+          "429": [
+            "AUTH_THROTTLED"
+          ],
           "500": [
             "INTERNAL_ERROR"
+          ],
+          "503": [
+            "STORAGE_UNAVAILABLE"
           ]
         },
         "successStatus": 200
@@ -810,8 +901,14 @@ export const variants = {
           "404": [
             "TRANSACTION_NOT_FOUND"
           ],
+          "429": [
+            "AUTH_THROTTLED"
+          ],
           "500": [
             "INTERNAL_ERROR"
+          ],
+          "503": [
+            "STORAGE_UNAVAILABLE"
           ]
         },
         "successStatus": 200
@@ -846,8 +943,14 @@ export const variants = {
           "415": [
             "UNSUPPORTED_MEDIA_TYPE"
           ],
+          "429": [
+            "AUTH_THROTTLED"
+          ],
           "500": [
             "INTERNAL_ERROR"
+          ],
+          "503": [
+            "STORAGE_UNAVAILABLE"
           ]
         },
         "successStatus": 200
@@ -871,8 +974,14 @@ export const variants = {
           "401": [
             "INVALID_API_KEY"
           ],
+          "429": [
+            "AUTH_THROTTLED"
+          ],
           "500": [
             "INTERNAL_ERROR"
+          ],
+          "503": [
+            "STORAGE_UNAVAILABLE"
           ]
         },
         "successStatus": 200
@@ -902,8 +1011,14 @@ export const variants = {
           "415": [
             "UNSUPPORTED_MEDIA_TYPE"
           ],
+          "429": [
+            "AUTH_THROTTLED"
+          ],
           "500": [
             "INTERNAL_ERROR"
+          ],
+          "503": [
+            "STORAGE_UNAVAILABLE"
           ]
         },
         "successStatus": 200
@@ -927,8 +1042,14 @@ export const variants = {
           "401": [
             "INVALID_API_KEY"
           ],
+          "429": [
+            "AUTH_THROTTLED"
+          ],
           "500": [
             "INTERNAL_ERROR"
+          ],
+          "503": [
+            "STORAGE_UNAVAILABLE"
           ]
         },
         "successStatus": 200
@@ -952,8 +1073,14 @@ export const variants = {
           "401": [
             "INVALID_API_KEY"
           ],
+          "429": [
+            "AUTH_THROTTLED"
+          ],
           "500": [
             "INTERNAL_ERROR"
+          ],
+          "503": [
+            "STORAGE_UNAVAILABLE"
           ]
         },
         "successStatus": 200
@@ -980,8 +1107,14 @@ export const variants = {
           "404": [
             "DELIVERY_NOT_FOUND"
           ],
+          "429": [
+            "AUTH_THROTTLED"
+          ],
           "500": [
             "INTERNAL_ERROR"
+          ],
+          "503": [
+            "STORAGE_UNAVAILABLE"
           ]
         },
         "successStatus": 200
@@ -1109,10 +1242,14 @@ export const variants = {
             "UNSUPPORTED_MEDIA_TYPE"
           ],
           "429": [
-            "RATE_LIMIT_EXCEEDED"
+            "RATE_LIMIT_EXCEEDED",
+            "AUTH_THROTTLED"
           ],
           "500": [
             "INTERNAL_ERROR"
+          ],
+          "503": [
+            "STORAGE_UNAVAILABLE"
           ]
         },
         "successStatus": 200
@@ -1139,8 +1276,14 @@ export const variants = {
           "404": [
             "TRANSACTION_NOT_FOUND"
           ],
+          "429": [
+            "AUTH_THROTTLED"
+          ],
           "500": [
             "INTERNAL_ERROR"
+          ],
+          "503": [
+            "STORAGE_UNAVAILABLE"
           ]
         },
         "successStatus": 200
@@ -1179,8 +1322,14 @@ export const variants = {
             "AMOUNT_OUT_OF_RANGE",
             "CREDIT_LIMIT_EXCEEDED"
           ],
+          "429": [
+            "AUTH_THROTTLED"
+          ],
           "500": [
             "INTERNAL_ERROR"
+          ],
+          "503": [
+            "STORAGE_UNAVAILABLE"
           ]
         },
         "successStatus": 201
@@ -1207,8 +1356,14 @@ export const variants = {
           "404": [
             "TRANSACTION_NOT_FOUND"
           ],
+          "429": [
+            "AUTH_THROTTLED"
+          ],
           "500": [
             "INTERNAL_ERROR"
+          ],
+          "503": [
+            "STORAGE_UNAVAILABLE"
           ]
         },
         "successStatus": 200
@@ -1235,8 +1390,14 @@ export const variants = {
           "404": [
             "TRANSACTION_NOT_FOUND"
           ],
+          "429": [
+            "AUTH_THROTTLED"
+          ],
           "500": [
             "INTERNAL_ERROR"
+          ],
+          "503": [
+            "STORAGE_UNAVAILABLE"
           ]
         },
         "successStatus": 200
@@ -1264,8 +1425,14 @@ export const variants = {
           "404": [
             "TRANSACTION_NOT_FOUND"
           ],
+          "429": [
+            "AUTH_THROTTLED"
+          ],
           "500": [
             "INTERNAL_ERROR"
+          ],
+          "503": [
+            "STORAGE_UNAVAILABLE"
           ]
         },
         "successStatus": 200
@@ -1289,8 +1456,14 @@ export const variants = {
           "401": [
             "INVALID_SESSION_TOKEN"
           ],
+          "429": [
+            "AUTH_THROTTLED"
+          ],
           "500": [
             "INTERNAL_ERROR"
+          ],
+          "503": [
+            "STORAGE_UNAVAILABLE"
           ]
         },
         "successStatus": 200
@@ -1321,8 +1494,17 @@ export const variants = {
           "415": [
             "UNSUPPORTED_MEDIA_TYPE"
           ],
+          "422": [
+            "TOO_MANY_PAYMENT_INTENTS"
+          ],
+          "429": [
+            "AUTH_THROTTLED"
+          ],
           "500": [
             "INTERNAL_ERROR"
+          ],
+          "503": [
+            "STORAGE_UNAVAILABLE"
           ]
         },
         "successStatus": 201
@@ -1356,8 +1538,14 @@ export const variants = {
           "415": [
             "UNSUPPORTED_MEDIA_TYPE"
           ],
+          "429": [
+            "AUTH_THROTTLED"
+          ],
           "500": [
             "INTERNAL_ERROR"
+          ],
+          "503": [
+            "STORAGE_UNAVAILABLE"
           ]
         },
         "successStatus": 200
@@ -1385,8 +1573,14 @@ export const variants = {
           "404": [
             "SESSION_NOT_FOUND"
           ],
+          "429": [
+            "AUTH_THROTTLED"
+          ],
           "500": [
             "INTERNAL_ERROR"
+          ],
+          "503": [
+            "STORAGE_UNAVAILABLE"
           ]
         },
         "successStatus": 200
@@ -1414,8 +1608,14 @@ export const variants = {
           "404": [
             "TRANSACTION_NOT_FOUND"
           ],
+          "429": [
+            "AUTH_THROTTLED"
+          ],
           "500": [
             "INTERNAL_ERROR"
+          ],
+          "503": [
+            "STORAGE_UNAVAILABLE"
           ]
         },
         "successStatus": 200
@@ -1443,8 +1643,14 @@ export const variants = {
           "404": [
             "TRANSACTION_NOT_FOUND"
           ],
+          "429": [
+            "AUTH_THROTTLED"
+          ],
           "500": [
             "INTERNAL_ERROR"
+          ],
+          "503": [
+            "STORAGE_UNAVAILABLE"
           ]
         },
         "successStatus": 200
@@ -1472,8 +1678,14 @@ export const variants = {
           "404": [
             "TRANSACTION_NOT_FOUND"
           ],
+          "429": [
+            "AUTH_THROTTLED"
+          ],
           "500": [
             "INTERNAL_ERROR"
+          ],
+          "503": [
+            "STORAGE_UNAVAILABLE"
           ]
         },
         "successStatus": 200
@@ -1508,8 +1720,14 @@ export const variants = {
           "415": [
             "UNSUPPORTED_MEDIA_TYPE"
           ],
+          "429": [
+            "AUTH_THROTTLED"
+          ],
           "500": [
             "INTERNAL_ERROR"
+          ],
+          "503": [
+            "STORAGE_UNAVAILABLE"
           ]
         },
         "successStatus": 200
@@ -1533,8 +1751,14 @@ export const variants = {
           "401": [
             "INVALID_API_KEY"
           ],
+          "429": [
+            "AUTH_THROTTLED"
+          ],
           "500": [
             "INTERNAL_ERROR"
+          ],
+          "503": [
+            "STORAGE_UNAVAILABLE"
           ]
         },
         "successStatus": 200
@@ -1564,8 +1788,14 @@ export const variants = {
           "415": [
             "UNSUPPORTED_MEDIA_TYPE"
           ],
+          "429": [
+            "AUTH_THROTTLED"
+          ],
           "500": [
             "INTERNAL_ERROR"
+          ],
+          "503": [
+            "STORAGE_UNAVAILABLE"
           ]
         },
         "successStatus": 200
@@ -1589,8 +1819,14 @@ export const variants = {
           "401": [
             "INVALID_API_KEY"
           ],
+          "429": [
+            "AUTH_THROTTLED"
+          ],
           "500": [
             "INTERNAL_ERROR"
+          ],
+          "503": [
+            "STORAGE_UNAVAILABLE"
           ]
         },
         "successStatus": 200
@@ -1614,8 +1850,14 @@ export const variants = {
           "401": [
             "INVALID_API_KEY"
           ],
+          "429": [
+            "AUTH_THROTTLED"
+          ],
           "500": [
             "INTERNAL_ERROR"
+          ],
+          "503": [
+            "STORAGE_UNAVAILABLE"
           ]
         },
         "successStatus": 200
@@ -1642,8 +1884,14 @@ export const variants = {
           "404": [
             "DELIVERY_NOT_FOUND"
           ],
+          "429": [
+            "AUTH_THROTTLED"
+          ],
           "500": [
             "INTERNAL_ERROR"
+          ],
+          "503": [
+            "STORAGE_UNAVAILABLE"
           ]
         },
         "successStatus": 200

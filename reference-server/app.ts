@@ -10,6 +10,7 @@ import type { Clock } from './domain/clock.ts';
 import type { ServerConfig } from './config.ts';
 import { Core, loggingSmsSender, type SmsSender } from './core.ts';
 import { createAuthenticator } from './http/auth.ts';
+import { createAuthThrottle, specAuthFailureLimit } from './http/auth-throttle.ts';
 import { createErrorHandler, routeNotFound } from './http/errors.ts';
 import { createRateLimiter } from './http/rate-limit.ts';
 import { requestTargetGuard, securityHeaders } from './http/request-target.ts';
@@ -57,6 +58,7 @@ export async function createApp(opts: CreateAppOptions): Promise<AppHandle> {
       rateLimit: rateLimiter.limit,
       mode: config.mode,
       publicBaseUrl: config.publicBaseUrl,
+      authThrottle: config.authFailureLimit === null ? null : createAuthThrottle(config.authFailureLimit ?? specAuthFailureLimit, () => clock.now()),
     }),
   );
   app.use(requestTargetGuard);

@@ -43,20 +43,22 @@ describe('paylater serve', () => {
   });
   it.each([
     ['not JSON', '{nope', /not valid JSON/],
-    ['unknown field', JSON.stringify([{ name: 'A', storeName: 'B', apiKey: 'sk_test_abcdefgh12', variant: 1, colour: 'red' }]), /unknown field "colour"/],
-    ['bad variant', JSON.stringify([{ name: 'A', storeName: 'B', apiKey: 'sk_test_abcdefgh12', variant: 3 }]), /"variant" must be 1 or 2/],
+    ['unknown field', JSON.stringify([{ name: 'A', storeName: 'B', apiKey: 'sk_test_abcdefgh12ijklmnop3456qr', variant: 1, colour: 'red' }]), /unknown field "colour"/],
+    ['bad variant', JSON.stringify([{ name: 'A', storeName: 'B', apiKey: 'sk_test_abcdefgh12ijklmnop3456qr', variant: 3 }]), /"variant" must be 1 or 2/],
     ['bad key', JSON.stringify([{ name: 'A', storeName: 'B', apiKey: 'key123', variant: 1 }]), /sk_test_/],
-    ['bad origin', JSON.stringify([{ name: 'A', storeName: 'B', apiKey: 'sk_test_abcdefgh12', variant: 1, allowedOrigins: ['shop'] }]), /allowedOrigins\[0\]/],
-    ['a private webhook URL (ADR-018)', JSON.stringify([{ name: 'A', storeName: 'B', apiKey: 'sk_test_abcdefgh12', variant: 1, webhookUrl: 'https://10.0.0.8/hooks' }]), /merchant "A": "webhookUrl" .*private/],
-    ['a decimal-encoded metadata webhook URL', JSON.stringify([{ name: 'A', storeName: 'B', apiKey: 'sk_test_abcdefgh12', variant: 1, webhookUrl: 'http://2852039166/latest' }]), /merchant "A": "webhookUrl"/],
-    ['plain http to a public host', JSON.stringify([{ name: 'A', storeName: 'B', apiKey: 'sk_test_abcdefgh12', variant: 1, webhookUrl: 'http://hooks.example/paylater' }]), /https/],
+    ['a test key of 8 characters (ADR-027)', JSON.stringify([{ name: 'A', storeName: 'B', apiKey: 'sk_test_abcdefgh', variant: 1 }]), /at least 24 random/],
+    ['a live key of 23 characters (ADR-027)', JSON.stringify([{ name: 'A', storeName: 'B', apiKey: 'sk_live_abcdefghijklmnopqrstuvw', variant: 1 }]), /at least 24 random/],
+    ['bad origin', JSON.stringify([{ name: 'A', storeName: 'B', apiKey: 'sk_test_abcdefgh12ijklmnop3456qr', variant: 1, allowedOrigins: ['shop'] }]), /allowedOrigins\[0\]/],
+    ['a private webhook URL (ADR-018)', JSON.stringify([{ name: 'A', storeName: 'B', apiKey: 'sk_test_abcdefgh12ijklmnop3456qr', variant: 1, webhookUrl: 'https://10.0.0.8/hooks' }]), /merchant "A": "webhookUrl" .*private/],
+    ['a decimal-encoded metadata webhook URL', JSON.stringify([{ name: 'A', storeName: 'B', apiKey: 'sk_test_abcdefgh12ijklmnop3456qr', variant: 1, webhookUrl: 'http://2852039166/latest' }]), /merchant "A": "webhookUrl"/],
+    ['plain http to a public host', JSON.stringify([{ name: 'A', storeName: 'B', apiKey: 'sk_test_abcdefgh12ijklmnop3456qr', variant: 1, webhookUrl: 'http://hooks.example/paylater' }]), /https/],
   ])('--merchants with %s → exit 2, clear message', async (_n, text, msg) => {
     const f = path.join(tmp(), 'm.json');
     writeFileSync(f, text);
     const r = await serve(['--memory', '--merchants', f, '--port', '0']);
     expect(await r.done).toBe(2);
     expect(r.err).toMatch(msg);
-    expect(r.err).not.toContain('sk_test_abcdefgh12');
+    expect(r.err).not.toContain('sk_test_abcdefgh12ijklmnop3456qr');
   });
   it('a corrupt data file stops the start with the file named (exit 1)', async () => {
     const f = path.join(tmp(), 'data.json');

@@ -9,6 +9,7 @@ import { ConfigError, DEMO_MERCHANTS, buildMerchants, parseMerchantsFile, server
 import { parseDuration, systemClock } from './domain/clock.ts';
 import { maxPaymentWindowSeconds } from './domain/stateMachine.ts';
 import { DataFileLockedError } from './store/data-lock.ts';
+import { checkPublicUrl } from './http/origin.ts';
 import { StoreCorruptError, openFileStore } from './store/file-persistence.ts';
 import { Store } from './store/store.ts';
 import { defaultDispatcherFactory } from './testing.ts';
@@ -33,6 +34,7 @@ Options:
                            Without it, two demo merchants (one per variant) with fixed test keys.
   --mode sandbox|production
                            sandbox (default): test keys, sandbox endpoints; production: live keys only
+  --public-url URL         Base of absolute links (checkout_url, demo return URL); default the listen address
   --payment-window D       How long a PENDING transaction waits for the customer (default 30m; e.g. 90s, 1h)
   -h, --help               Show this help
 `;
@@ -44,12 +46,13 @@ interface ServeArgs {
   merchantsFile: string | null;
   mode: Mode;
   paymentWindowSeconds: number | undefined;
+  publicUrl: string | undefined;
 }
 
 export class UsageError extends Error {}
 
 export function parseServeArgs(argv: string[]): ServeArgs | 'help' {
-  const a: ServeArgs = { port: 4010, host: '127.0.0.1', data: DEFAULT_DATA_FILE, merchantsFile: null, mode: 'sandbox', paymentWindowSeconds: undefined };
+  const a: ServeArgs = { port: 4010, host: '127.0.0.1', data: DEFAULT_DATA_FILE, merchantsFile: null, mode: 'sandbox', paymentWindowSeconds: undefined, publicUrl: undefined };
   let sawData = false;
   let sawMemory = false;
   for (let i = 0; i < argv.length; i++) {
@@ -92,6 +95,13 @@ export function parseServeArgs(argv: string[]): ServeArgs | 'help' {
         const v = value();
         if (v !== 'sandbox' && v !== 'production') throw new UsageError(`--mode: expected sandbox or production, got "${v}"`);
         a.mode = v;
+        break;
+      }
+      case '--public-url': {
+        const v = value();
+        const why = checkPublicUrl(v);
+        if (why !== null) throw new UsageError(`--public-url: ${why}, got "${v}"`);
+        a.publicUrl = v.replace(/\/+$/, '');
         break;
       }
       case '--payment-window': {
@@ -167,7 +177,7 @@ export async function runServe(argv: string[], io: { out?: (s: string) => void; 
 
   let config;
   try {
-    config = serverConfig({ mode: args.mode, paymentWindowSeconds: args.paymentWindowSeconds, merchants, log: (l) => err(`${l}\n`) });
+    config = serverConfig({ mode: args.mode, paymentWindowSeconds: args.paymentWindowSeconds, publicBaseUrl: args.publicUrl, merchants, log: (l) => err(`${l}\n`) });
   } catch (e) {
     if (e instanceof ConfigError) {
       err(`paylater serve: invalid merchants: ${e.message}\n`);
@@ -177,7 +187,7 @@ export async function runServe(argv: string[], io: { out?: (s: string) => void; 
     throw e;
   }
   const factory = await defaultDispatcherFactory();
-  const handle = await createApp({ store, clock: systemClock, config, webhookDispatcherFactory: factory, mount: io.mount ?? ((app) => mountSite(app, { merchants: inputs, mode: args.mode })) });
+  const handle = await createApp({ store, clock: systemClock, config, webhookDispatcherFactory: factory, mount: io.mount ?? ((app) => mountSite(app, { merchants: inputs, mode: args.mode, publicBaseUrl: args.publicUrl })) });
   const server = handle.app.listen(args.port, args.host);
   try {
     await new Promise<void>((resolve, reject) => {

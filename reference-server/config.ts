@@ -7,6 +7,7 @@ import { checkWebhookUrl } from './webhooks/url-policy.ts';
 import { normaliseOrigin } from './domain/redirect.ts';
 import { sha256 } from './domain/ids.ts';
 import { defaultPaymentWindowSeconds } from './domain/stateMachine.ts';
+import type { AuthFailureLimit } from './http/auth-throttle.ts';
 
 export type Mode = 'sandbox' | 'production';
 
@@ -44,8 +45,10 @@ export interface ServerConfig {
   mode: Mode;
   paymentWindowSeconds: number;
   merchants: MerchantConfig[];
-  /** Base URL used in absolute links (checkout_url); default: from the request's Host. */
+  /** Base URL of absolute links (checkout_url), `--public-url`; default: the address the connection reached (never the Host header). */
   publicBaseUrl?: string;
+  /** Failed-authentication throttle (ADR-027): default the spec's `x-auth-failure-limit`; null turns it off. */
+  authFailureLimit?: AuthFailureLimit | null;
   /** How often PENDING transactions are swept for expiry in real time (ms). Default 1000. */
   sweepIntervalMs?: number;
   /** Log sink (never receives keys). Default: stderr. */
@@ -89,8 +92,14 @@ export function merchantIdOf(keyDigest: string): string {
   return `mer_${keyDigest.slice(0, 24)}`;
 }
 
-/** Validates merchant entries (from a file or from code) and turns them into configuration. */
-export function buildMerchants(input: unknown, where = 'merchants'): MerchantConfig[] {
+/** Characters a merchants file's key carries after `sk_test_`/`sk_live_` at least (ADR-027). */
+export const MIN_FILE_KEY_CHARS = 24;
+
+/**
+ * Validates merchant entries (from a file or from code) and turns them into configuration.
+ * `minKeyChars`: the least characters after the key prefix (a file asks `MIN_FILE_KEY_CHARS`).
+ */
+export function buildMerchants(input: unknown, where = 'merchants', minKeyChars = 8): MerchantConfig[] {
   if (!Array.isArray(input)) throw new ConfigError(`${where}: expected a JSON array of merchants`);
   if (input.length === 0) throw new ConfigError(`${where}: the array is empty; give at least one merchant`);
   const seen = new Set<string>();
@@ -112,7 +121,9 @@ export function buildMerchants(input: unknown, where = 'merchants'): MerchantCon
     const storeName = str('storeName', true)!;
     const apiKey = str('apiKey', true)!;
     const keyMode = apiKey.startsWith('sk_test_') ? 'test' : apiKey.startsWith('sk_live_') ? 'live' : null;
-    if (!keyMode || !/^sk_(test|live)_[A-Za-z0-9_]{8,}$/.test(apiKey)) throw new ConfigError(`${at}: "apiKey" must be sk_test_… or sk_live_… followed by at least 8 letters, digits or underscores`);
+    if (!keyMode || !new RegExp(`^sk_(test|live)_[A-Za-z0-9_]{${minKeyChars},}$`).test(apiKey)) {
+      throw new ConfigError(`${at}: "apiKey" must be sk_test_… or sk_live_… followed by at least ${minKeyChars} random letters, digits or underscores`);
+    }
     if (o.variant !== 1 && o.variant !== 2) throw new ConfigError(`${at}: "variant" must be 1 or 2`);
     const webhookUrl = str('webhookUrl', false);
     if (webhookUrl !== null) {
@@ -169,7 +180,7 @@ export function parseMerchantsFile(text: string, file: string): MerchantConfig[]
   } catch (e) {
     throw new ConfigError(`${file}: not valid JSON (${(e as Error).message})`);
   }
-  return buildMerchants(data, file);
+  return buildMerchants(data, file, MIN_FILE_KEY_CHARS);
 }
 
 /**
@@ -194,6 +205,7 @@ export function serverConfig(p: Partial<ServerConfig> & { merchants?: MerchantCo
     paymentWindowSeconds: p.paymentWindowSeconds ?? defaultPaymentWindowSeconds,
     merchants,
     publicBaseUrl: p.publicBaseUrl,
+    authFailureLimit: p.authFailureLimit,
     sweepIntervalMs: p.sweepIntervalMs,
     log: p.log,
   };

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_MERCHANTS } from './config.ts';
 import { mountSite } from './site.ts';
 import { startTestServer, type TestServer } from './testing.ts';
-import { StoreFailedError } from './store/store.ts';
+import { StoreUnavailableError } from './store/store.ts';
 
 let server: TestServer;
 let production: TestServer;
@@ -59,8 +59,10 @@ describe('GET /healthz and GET /readyz', () => {
   it('readiness answers 503 NOT_READY once the store failed, while liveness stays 200', async () => {
     const s = await startTestServer();
     try {
-      const store = s.handle.core.store as unknown as { failed: unknown };
-      store.failed = new StoreFailedError(new Error('disk gone'));
+      // As a failed write leaves it (ADR-026): refusing writes for a while.
+      const store = s.handle.core.store as unknown as { failed: unknown; refuseUntil: number };
+      store.failed = new StoreUnavailableError(new Error('disk gone'), 5);
+      store.refuseUntil = Date.now() + 60_000;
       const r = await fetch(`${s.baseUrl}/readyz`);
       expect(r.status).toBe(503);
       expect(await r.json()).toEqual({ error: { code: 'NOT_READY', message: 'The store is not reachable' } });

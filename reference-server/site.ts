@@ -19,6 +19,8 @@ export interface SiteOptions {
   mode: Mode;
   /** Where `npm run build` and `npm run docs` wrote their output (default `<package>/dist`). */
   distDir?: string;
+  /** The server's public base URL (`--public-url`) for the demo's absolute links; default its listen address. */
+  publicBaseUrl?: string;
 }
 
 /** The demo merchants of the shop: the first active test-key merchant of each variant (sandbox only). */
@@ -35,7 +37,7 @@ export function mountSite(app: express.Express, options: SiteOptions): void {
   const distDir = options.distDir ?? DIST_DIR;
   const demo = demoMerchantsOf(options.merchants, options.mode);
   mountLanding(app, options.mode);
-  app.use(createCheckoutRouter({ distDir, ...(demo ? { demo: { merchants: demo } } : {}) }));
+  app.use(createCheckoutRouter({ distDir, ...(demo ? { demo: { merchants: demo, publicBaseUrl: options.publicBaseUrl } } : {}) }));
 
   const docsDir = path.join(distDir, 'docs');
   // The docs are never framed by another site (clickjacking): CSP for current browsers, X-Frame-Options for older ones.

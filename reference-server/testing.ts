@@ -38,6 +38,13 @@ export interface TestServerOptions {
   port?: number;
   /** Default 127.0.0.1. */
   host?: string;
+  /** Base of absolute links (`--public-url`); default the listen address. */
+  publicUrl?: string;
+  /**
+   * Throttle failed authentications per address (ADR-027), as `paylater serve` does. Default
+   * off: test suites send wrong keys on purpose, far more than a client would by mistake.
+   */
+  throttleFailedAuth?: boolean;
 }
 
 export interface TestServerMerchant {
@@ -72,6 +79,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     paymentWindowSeconds: windowSeconds,
     merchants,
     sweepIntervalMs: options.sweepIntervalMs,
+    publicBaseUrl: options.publicUrl,
+    authFailureLimit: options.throttleFailedAuth ? undefined : null,
     log: options.log ?? (() => {}),
   });
   const store = options.dataFile ? await openFileStore(options.dataFile) : Store.memory();

@@ -659,7 +659,7 @@ export interface components {
          *     operation's error responses narrow `error.code` to the codes that operation can
          *     answer. The error reference of the docs is generated from this catalogue.
          */
-        ErrorCode: string & ("VALIDATION_ERROR" | "INVALID_AMOUNT" | "INVALID_CURRENCY" | "INVALID_ITEMS" | "AMOUNT_MISMATCH" | "TRANSACTION_NOT_PENDING" | "TRANSACTION_NOT_APPROVED" | "INVALID_REDIRECT_URL" | "INVALID_API_KEY" | "INVALID_SESSION_TOKEN" | "TRANSACTION_NOT_FOUND" | "SESSION_NOT_FOUND" | "DELIVERY_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "DUPLICATE_VENDOR_REFERENCE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "MERCHANT_INACTIVE" | "AMOUNT_OUT_OF_RANGE" | "CREDIT_LIMIT_EXCEEDED" | "RATE_LIMIT_EXCEEDED" | "INTERNAL_ERROR" | "NOT_READY");
+        ErrorCode: string & ("VALIDATION_ERROR" | "INVALID_AMOUNT" | "INVALID_CURRENCY" | "INVALID_ITEMS" | "AMOUNT_MISMATCH" | "TRANSACTION_NOT_PENDING" | "TRANSACTION_NOT_APPROVED" | "INVALID_REDIRECT_URL" | "INVALID_API_KEY" | "INVALID_SESSION_TOKEN" | "TRANSACTION_NOT_FOUND" | "SESSION_NOT_FOUND" | "DELIVERY_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "DUPLICATE_VENDOR_REFERENCE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "MERCHANT_INACTIVE" | "AMOUNT_OUT_OF_RANGE" | "CREDIT_LIMIT_EXCEEDED" | "TOO_MANY_PAYMENT_INTENTS" | "RATE_LIMIT_EXCEEDED" | "AUTH_THROTTLED" | "STORAGE_UNAVAILABLE" | "INTERNAL_ERROR" | "NOT_READY");
         /**
          * ErrorDetail
          * @description One failing field of a request.
@@ -821,7 +821,7 @@ export interface components {
          * @description A payment intent created by the browser SDK (internal).
          */
         PaymentIntent: {
-            /** @description The hosted checkout page for this intent (absolute URL). */
+            /** @description The hosted checkout page for this intent (absolute URL), on the server's public base URL, never on the request's Host header (ADR-025). */
             checkout_url: string;
             /**
              * Format: uuid
@@ -1074,10 +1074,12 @@ export interface components {
         };
         /**
          * SmsOutbox
-         * @description The merchant's sandbox SMS outbox, oldest first.
+         * @description The merchant's sandbox SMS outbox, oldest first, one page at a time (`limit`, `cursor`).
          */
         SmsOutbox: {
             data: components["schemas"]["SmsMessage"][];
+            /** @description The `cursor` of the next page, or null on the last page (ADR-028). */
+            nextCursor: string | null;
         };
         /**
          * TransactionApprovedEvent
@@ -1330,10 +1332,12 @@ export interface components {
         };
         /**
          * WebhookDeliveryList
-         * @description The merchant's webhook deliveries, newest first.
+         * @description The merchant's webhook deliveries, newest first, one page at a time (`limit`, `cursor`).
          */
         WebhookDeliveryList: {
             data: components["schemas"]["WebhookDelivery"][];
+            /** @description The `cursor` of the next page, or null on the last page (ADR-028). */
+            nextCursor: string | null;
         };
         /**
          * WebhookHeaders
@@ -1407,6 +1411,23 @@ export interface components {
         };
     };
     responses: {
+        /** @description Too many failed authentications from this client address: over `x-auth-failure-limit` of the security scheme in the current window (ADR-027). `retry_after` and `Retry-After` give the seconds left in the window. */
+        AuthThrottled: {
+            headers: {
+                /** @description Seconds to wait before retrying (RFC 9110), the same value as `error.retry_after`. */
+                "Retry-After": number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "AUTH_THROTTLED";
+                        retry_after: number;
+                    };
+                };
+            };
+        };
         /** @description A parameter or the body fails validation, or the request carries a query parameter the operation does not declare (ADR-022). */
         BadRequest: {
             headers: {
@@ -1575,7 +1596,21 @@ export interface components {
                 };
             };
         };
-        /** @description Too many requests: over the limit of the operation's `x-rate-limit` in the current window for this API key. `error.retry_after`, `Retry-After` and `RateLimit-Reset` give the same wait, the seconds until the window ends (ADR-006); `npm run lint` checks the examples agree. */
+        /** @description The session already holds `x-max-payment-intents` payment intents (ADR-029). */
+        PaymentIntentUnprocessable: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "TOO_MANY_PAYMENT_INTENTS";
+                    };
+                };
+            };
+        };
+        /** @description Too many requests: over the limit of the operation's `x-rate-limit` in the current window for this API key. `error.retry_after`, `Retry-After` and `RateLimit-Reset` give the same wait, the seconds until the window ends (ADR-006); `npm run lint` checks the examples agree. `AUTH_THROTTLED`: too many failed authentications from this client address (`x-auth-failure-limit`, ADR-027); its `retry_after` and `Retry-After` are the seconds until that window ends, with no `RateLimit-*` headers, as no API key was accepted. */
         RateLimited: {
             headers: {
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -1589,7 +1624,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"] & {
                     error?: {
                         /** @enum {unknown} */
-                        code?: "RATE_LIMIT_EXCEEDED";
+                        code?: "RATE_LIMIT_EXCEEDED" | "AUTH_THROTTLED";
                         retry_after: number;
                     };
                 };
@@ -1619,6 +1654,23 @@ export interface components {
                     error?: {
                         /** @enum {unknown} */
                         code?: "SESSION_NOT_FOUND";
+                    };
+                };
+            };
+        };
+        /** @description The server could not write to its storage (disk full, I/O error). Nothing of this request was kept; reads keep answering and writing resumes once storage works again (ADR-026). Retry after `Retry-After` seconds. */
+        StorageUnavailable: {
+            headers: {
+                /** @description Seconds to wait before retrying (RFC 9110), the same value as `error.retry_after`. The one statement of how long the server refuses writes after a failed one. */
+                "Retry-After": 5;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "STORAGE_UNAVAILABLE";
+                        retry_after: number;
                     };
                 };
             };
@@ -1682,10 +1734,20 @@ export interface components {
     };
     parameters: {
         /**
+         * @description Where the page starts, the `nextCursor` of the previous page (opaque). Without it, the first page. An unknown cursor answers 400 `VALIDATION_ERROR` naming `query.cursor`.
+         * @example eyJhIjoiNWQxZTJmM2EifQ
+         */
+        cursor: string;
+        /**
          * @description The delivery id, which is the `webhook-id` of the event.
          * @example msg_2KWPBgLlAfxdpx2AI54pPJ85f4W
          */
         deliveryId: string;
+        /**
+         * @description How many items one page holds at most (ADR-028). The server's default and the largest value accepted are this schema's `default` and `maximum`.
+         * @example 50
+         */
+        limit: number;
         /**
          * @description The payment intent id.
          * @example 0b6a1b7e-52a4-4d2e-9d7f-1c0f5b2d8e61
@@ -1767,7 +1829,9 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["PartnerCreateUnprocessable"];
+            429: components["responses"]["AuthThrottled"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     getPartnerTransaction: {
@@ -1797,7 +1861,9 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["TransactionNotFound"];
+            429: components["responses"]["AuthThrottled"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     getPartnerTransactionByVendorReference: {
@@ -1827,7 +1893,9 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["TransactionNotFound"];
+            429: components["responses"]["AuthThrottled"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     cancelPartnerTransactionByVendorReference: {
@@ -1857,7 +1925,9 @@ export interface operations {
             400: components["responses"]["NotPending"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["TransactionNotFound"];
+            429: components["responses"]["AuthThrottled"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     sdkCreatePaymentIntent: {
@@ -1886,7 +1956,10 @@ export interface operations {
             401: components["responses"]["InvalidSessionToken"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["PaymentIntentUnprocessable"];
+            429: components["responses"]["AuthThrottled"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     sdkCancelPaymentIntent: {
@@ -1916,7 +1989,9 @@ export interface operations {
             400: components["responses"]["NotPending"];
             401: components["responses"]["InvalidSessionToken"];
             404: components["responses"]["SessionNotFound"];
+            429: components["responses"]["AuthThrottled"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     sdkSimulatePayment: {
@@ -1952,7 +2027,9 @@ export interface operations {
             404: components["responses"]["SessionNotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["AuthThrottled"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     sdkGetSession: {
@@ -1975,7 +2052,9 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["InvalidSessionToken"];
+            429: components["responses"]["AuthThrottled"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     createSession: {
@@ -2010,6 +2089,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     getTransactionStatusBySessionToken: {
@@ -2039,7 +2119,9 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["InvalidSessionToken"];
             404: components["responses"]["TransactionNotFound"];
+            429: components["responses"]["AuthThrottled"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     sandboxGetClock: {
@@ -2062,7 +2144,9 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["AuthThrottled"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     sandboxAdvanceClock: {
@@ -2091,7 +2175,9 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["AuthThrottled"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     sandboxReset: {
@@ -2150,12 +2236,25 @@ export interface operations {
             404: components["responses"]["SessionNotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["AuthThrottled"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     sandboxListSms: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description Where the page starts, the `nextCursor` of the previous page (opaque). Without it, the first page. An unknown cursor answers 400 `VALIDATION_ERROR` naming `query.cursor`.
+                 * @example eyJhIjoiNWQxZTJmM2EifQ
+                 */
+                cursor?: components["parameters"]["cursor"];
+                /**
+                 * @description How many items one page holds at most (ADR-028). The server's default and the largest value accepted are this schema's `default` and `maximum`.
+                 * @example 50
+                 */
+                limit?: components["parameters"]["limit"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -2173,7 +2272,9 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["AuthThrottled"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     sandboxCancelTransaction: {
@@ -2203,7 +2304,9 @@ export interface operations {
             400: components["responses"]["NotPending"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["TransactionNotFound"];
+            429: components["responses"]["AuthThrottled"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     sandboxCompleteTransaction: {
@@ -2233,7 +2336,9 @@ export interface operations {
             400: components["responses"]["NotApproved"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["TransactionNotFound"];
+            429: components["responses"]["AuthThrottled"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     sandboxConfirmTransaction: {
@@ -2263,12 +2368,25 @@ export interface operations {
             400: components["responses"]["NotPending"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["TransactionNotFound"];
+            429: components["responses"]["AuthThrottled"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     sandboxListWebhookDeliveries: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description Where the page starts, the `nextCursor` of the previous page (opaque). Without it, the first page. An unknown cursor answers 400 `VALIDATION_ERROR` naming `query.cursor`.
+                 * @example eyJhIjoiNWQxZTJmM2EifQ
+                 */
+                cursor?: components["parameters"]["cursor"];
+                /**
+                 * @description How many items one page holds at most (ADR-028). The server's default and the largest value accepted are this schema's `default` and `maximum`.
+                 * @example 50
+                 */
+                limit?: components["parameters"]["limit"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -2286,7 +2404,9 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["AuthThrottled"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     sandboxRedeliverWebhook: {
@@ -2316,7 +2436,9 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["DeliveryNotFound"];
+            429: components["responses"]["AuthThrottled"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     getHealth: {

@@ -19,7 +19,8 @@ import {
   type PayLaterClientV2,
 } from '../../sdk/client/index.ts';
 import { page, STRICT_CSP } from './html.ts';
-import { MISSING_BUILD, requestOrigin, sendFile, sendHtml } from './respond.ts';
+import { listenOrigin, ownOrigin } from '../http/origin.ts';
+import { MISSING_BUILD, sendFile, sendHtml } from './respond.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 
@@ -31,10 +32,12 @@ export interface DemoMerchant {
 export interface DemoShopOptions {
   /** Demo merchant per variant (e.g. the reference server's demo merchants' keys). */
   merchants: { v1?: DemoMerchant; v2?: DemoMerchant };
-  /** API base address the demo backend calls; default this server, as the request reached it. */
+  /** API base address the demo backend calls; default this server's own listen address (never the Host header). */
   apiBaseUrl?: string;
-  /** Where the demo pages load the SDK from; default this server. */
+  /** Where the demo pages load the SDK from; default this server (a relative path). */
   sdkBaseUrl?: string;
+  /** This server's public base URL (`--public-url`), for the absolute return URL; default its listen address. */
+  publicBaseUrl?: string;
   /** Injected fetch for the demo backend's API calls. */
   fetch?: (input: globalThis.Request) => Promise<globalThis.Response>;
 }
@@ -84,27 +87,24 @@ function cspWith(extra: { script?: string | null; connect?: string | null }): st
 /** Adds the demo shop's routes to `router`; `distDir` holds the built demo script. */
 export function mountDemoShop(router: Router, demo: DemoShopOptions, distDir: string): void {
   const orders = new Map<string, DemoOrder>();
-  const clients = new Map<string, PayLaterClientV1 | PayLaterClientV2>();
+  // One API client per variant, calling this server's own listen address (fixed for the
+  // server's life) unless `apiBaseUrl` is given; the merchant's key never follows a Host header.
+  const clients = new Map<1 | 2, PayLaterClientV1 | PayLaterClientV2>();
   function client(variant: 1 | 2, req: Request): PayLaterClientV1 | PayLaterClientV2 {
     const merchant = variant === 1 ? demo.merchants.v1 : demo.merchants.v2;
     if (!merchant) throw new Error(`no demo merchant for Variant ${variant}`);
-    const baseUrl = demo.apiBaseUrl ?? requestOrigin(req);
-    const key = `${variant} ${baseUrl}`;
-    let c = clients.get(key);
+    let c = clients.get(variant);
     if (!c) {
-      const options = { baseUrl, apiKey: merchant.apiKey, ...(demo.fetch ? { fetch: demo.fetch } : {}) };
+      const options = { baseUrl: demo.apiBaseUrl ?? listenOrigin(req), apiKey: merchant.apiKey, ...(demo.fetch ? { fetch: demo.fetch } : {}) };
       c = variant === 1 ? createPayLaterClientV1(options) : createPayLaterClientV2(options);
-      clients.set(key, c);
+      clients.set(variant, c);
     }
     return c;
   }
-  const sdkBase = (req: Request) => demo.sdkBaseUrl ?? requestOrigin(req);
-  const demoCsp = (req: Request) => {
-    const sdkOrigin = originOf(sdkBase(req));
-    const apiOrigin = originOf(demo.apiBaseUrl ?? requestOrigin(req));
-    const self = originOf(requestOrigin(req));
-    return cspWith({ script: sdkOrigin !== self ? sdkOrigin : null, connect: apiOrigin !== self ? apiOrigin : null });
-  };
+  const sdkBase = demo.sdkBaseUrl?.replace(/\/+$/, '') ?? '';
+  const sdkOrigin = sdkBase ? originOf(sdkBase) : null;
+  const apiOrigin = demo.apiBaseUrl ? originOf(demo.apiBaseUrl) : null;
+  const demoCsp = cspWith({ script: sdkOrigin, connect: apiOrigin });
 
   const shopPage = (title: string, body: string, scripts: string[] = []) =>
     page({
@@ -121,7 +121,7 @@ export function mountDemoShop(router: Router, demo: DemoShopOptions, distDir: st
     sendFile(res, path.join(distDir, 'checkout', 'demo.js'), 'application/javascript; charset=utf-8', 'public, max-age=300', MISSING_BUILD),
   );
 
-  router.get('/demo', (req, res) => {
+  router.get('/demo', (_req, res) => {
     const links = [
       demo.merchants.v2 ? '<li><a href="/demo/v2" data-testid="demo-v2">Variant 2: redirect flow</a> (also the deprecated popup flow)</li>' : '',
       demo.merchants.v1 ? '<li><a href="/demo/v1" data-testid="demo-v1">Variant 1: quick-start button</a></li>' : '',
@@ -134,7 +134,7 @@ export function mountDemoShop(router: Router, demo: DemoShopOptions, distDir: st
 <p>The whole checkout a merchant builds: the backend creates the session with its API key (A1), the page shows the PayLater button, the shopper pays on the hosted page, the backend verifies the transaction (A2, and A3 in Variant 1) before marking the order paid.</p>
 <ul>${links}</ul>`,
       ),
-      demoCsp(req),
+      demoCsp,
     );
   });
 
@@ -143,7 +143,7 @@ export function mountDemoShop(router: Router, demo: DemoShopOptions, distDir: st
     const enabled = variant === 1 ? demo.merchants.v1 : demo.merchants.v2;
     if (!enabled) continue;
 
-    router.get(base, (req, res) => {
+    router.get(base, (_req, res) => {
       const cards = DEMO_PRODUCTS.map(
         (p, i) => `<div class="product" data-product="${escapeHtml(p.id)}">
   <h3>${escapeHtml(p.name)}</h3>
@@ -171,7 +171,7 @@ export function mountDemoShop(router: Router, demo: DemoShopOptions, distDir: st
   </div>
 </form>`,
         ),
-        demoCsp(req),
+        demoCsp,
       );
     });
 
@@ -187,7 +187,7 @@ export function mountDemoShop(router: Router, demo: DemoShopOptions, distDir: st
       const flow = variant === 2 && form.flow === 'popup' ? 'popup' : 'redirect';
       const totalCentimes = items.reduce((s, i) => s + i.product.centimes * i.quantity, 0);
       if (items.length === 0) {
-        return sendHtml(res, shopPage('Empty cart', `<p class="status-unpaid">Your cart is empty.</p><p><a href="${base}">Back to the shop</a></p>`), demoCsp(req), 400);
+        return sendHtml(res, shopPage('Empty cart', `<p class="status-unpaid">Your cart is empty.</p><p><a href="${base}">Back to the shop</a></p>`), demoCsp, 400);
       }
       const sessionItems = items.map((i) => ({ id: i.product.id, name: i.product.name, price: centimesToNumber(i.product.centimes), quantity: i.quantity }));
       try {
@@ -207,7 +207,7 @@ export function mountDemoShop(router: Router, demo: DemoShopOptions, distDir: st
         sendHtml(
           res,
           shopPage('Checkout unavailable', `<p class="status-unpaid" data-testid="session-error">The payment session could not be created: ${escapeHtml(err)}</p><p><a href="${base}">Back to the shop</a></p>`),
-          demoCsp(req),
+          demoCsp,
           502,
         );
       }
@@ -215,8 +215,8 @@ export function mountDemoShop(router: Router, demo: DemoShopOptions, distDir: st
 
     router.get(base + '/orders/:orderId/pay', (req, res) => {
       const order = orders.get(String(req.params.orderId));
-      if (!order || order.variant !== variant) return sendHtml(res, shopPage('Order not found', '<p>Order not found.</p>'), demoCsp(req), 404);
-      const origin = requestOrigin(req);
+      if (!order || order.variant !== variant) return sendHtml(res, shopPage('Order not found', '<p>Order not found.</p>'), demoCsp, 404);
+      const origin = ownOrigin(req, demo.publicBaseUrl);
       const returnUrl = `${origin}${base}/return?order=${order.id}`;
       const lines = order.items
         .map((i) => `<tr><td>${escapeHtml(i.product.name)} × ${i.quantity}</td><td class="amount">${escapeHtml(formatMad(i.product.centimes * i.quantity, 'en'))}</td></tr>`)
@@ -231,16 +231,16 @@ export function mountDemoShop(router: Router, demo: DemoShopOptions, distDir: st
   <div id="paylater-button" data-testid="paylater-button"></div>
 </div>
 <ol id="paylater-events" class="events" data-testid="events"></ol>`,
-          [`${sdkBase(req)}/sdk/latest/paylater.js`, '/demo/assets/demo.js'],
+          [`${sdkBase}/sdk/latest/paylater.js`, '/demo/assets/demo.js'],
         ),
-        demoCsp(req),
+        demoCsp,
       );
     });
 
     router.get(base + '/return', async (req, res) => {
       const q = req.query as Record<string, unknown>;
       const order = typeof q.order === 'string' ? orders.get(q.order) : undefined;
-      if (!order || order.variant !== variant) return sendHtml(res, shopPage('Order not found', '<p>Order not found.</p>'), demoCsp(req), 404);
+      if (!order || order.variant !== variant) return sendHtml(res, shopPage('Order not found', '<p>Order not found.</p>'), demoCsp, 404);
       const redirectStatus = typeof q.status === 'string' ? q.status : null;
       const transactionId = typeof q.transaction_id === 'string' && q.transaction_id.length <= 100 ? q.transaction_id : null;
       const checks: string[] = [];
@@ -280,7 +280,7 @@ export function mountDemoShop(router: Router, demo: DemoShopOptions, distDir: st
 <p>Total ${escapeHtml(formatMad(order.totalCentimes, 'en'))}</p>
 <p><a href="${base}">Back to the shop</a>${paid ? '' : ` · <a href="${base}/orders/${order.id}/pay" data-testid="retry">Try paying again</a>`}</p>`,
         ),
-        demoCsp(req),
+        demoCsp,
       );
     });
   }

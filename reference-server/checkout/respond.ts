@@ -1,6 +1,6 @@
 /** Express responders shared by the checkout router and the demo shop. */
 import { readFile } from 'node:fs/promises';
-import type { Request, Response } from 'express';
+import type { Response } from 'express';
 import { SECURITY_HEADERS, STRICT_CSP } from './html.ts';
 
 export const MISSING_BUILD = 'The browser bundles are not built: run `npm run build`.';
@@ -35,7 +35,4 @@ export async function sendFile(res: Response, file: string, type: string, cache:
   res.type(type).send(body);
 }
 
-/** This server's origin as the request reached it. */
-export function requestOrigin(req: Request): string {
-  return `${req.protocol}://${req.get('host') ?? '127.0.0.1'}`;
-}
+

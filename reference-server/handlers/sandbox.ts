@@ -1,5 +1,6 @@
 /** Sandbox operations (`x-sandbox`): customer actions, session payment, the merchant's clock, SMS and webhook logs. */
 import { errorMessage } from '../../lib/error-messages.ts';
+import { pageOf } from './page.ts';
 import { iso } from '../domain/clock.ts';
 import { sha256 } from '../domain/ids.ts';
 import { isTokenLive } from '../domain/token.ts';
@@ -58,12 +59,13 @@ export const sandboxHandlers: Record<string, Handler> = {
   },
 
   async sandboxListSms(core, ctx) {
-    return { status: 200, body: { data: core.store.smsOf(ctx.merchant.id).map(({ merchantId: _m, ...rest }) => rest) } };
+    const page = pageOf(core.store.smsOf(ctx.merchant.id), (m) => m.id, ctx.query);
+    return { status: 200, body: { data: page.data.map(({ merchantId: _m, ...rest }) => rest), nextCursor: page.nextCursor } };
   },
 
   async sandboxListWebhookDeliveries(core, ctx) {
-    const list = await core.repository.list(ctx.merchant.id);
-    return { status: 200, body: { data: list.map(deliveryView) } };
+    const page = pageOf(await core.repository.list(ctx.merchant.id), (e) => e.id, ctx.query);
+    return { status: 200, body: { data: page.data.map(deliveryView), nextCursor: page.nextCursor } };
   },
 
   async sandboxRedeliverWebhook(core, ctx) {

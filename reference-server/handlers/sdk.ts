@@ -1,5 +1,6 @@
 /** The browser SDK's and hosted page's operations (`x-internal`), authenticated by session token. */
 import { errorMessage } from '../../lib/error-messages.ts';
+import { loadBundledDocument } from '../../generated/index.ts';
 import { centimesToNumber } from '../../lib/money.ts';
 import { isAllowedOrigin, isAllowedRedirect, withRedirectParams } from '../domain/redirect.ts';
 import { attempt } from '../domain/stateMachine.ts';
@@ -9,6 +10,13 @@ import type { Core } from '../core.ts';
 import { merchantNow, newPaymentIntent, readFresh, rejectionError } from './common.ts';
 import type { Handler } from './context.ts';
 import { paySession } from './pay-session.ts';
+
+/** `x-max-payment-intents` of `sdkCreatePaymentIntent` (ADR-029): the payment intents one session may hold. */
+const maxPaymentIntents: number = (() => {
+  const v = ((loadBundledDocument(2).paths as Record<string, { post?: Record<string, unknown> }>)['/api/v1/public/sdk/payment-intents']?.post ?? {})['x-max-payment-intents'];
+  if (typeof v !== 'number') throw new Error('spec: sdkCreatePaymentIntent has no x-max-payment-intents');
+  return v;
+})();
 
 /** A payment intent of `session`; 404 for another session's or a missing one. */
 function ownIntent(core: Core, session: SessionRecord, id: string): PaymentIntentRecord {
@@ -53,6 +61,9 @@ export const sdkHandlers: Record<string, Handler> = {
     }
     if (body.origin !== undefined && !isAllowedOrigin(body.origin, allowed, core.sandbox)) {
       throw new ApiError('INVALID_REDIRECT_URL', "origin must be exactly one of the merchant's allowed origins");
+    }
+    if (core.store.paymentIntentCount(s.id) >= maxPaymentIntents) {
+      throw new ApiError('TOO_MANY_PAYMENT_INTENTS', `This checkout session already has ${maxPaymentIntents} payment intents; start a new checkout`);
     }
     const now = merchantNow(core, ctx);
     const intent = newPaymentIntent(s, now, { flow, locale: body.locale ?? 'en', redirectUrl: body.redirect_url ?? null, origin: body.origin ?? null });

@@ -7,22 +7,24 @@ import { ApiError } from '../http/errors.ts';
 import type { Handler } from './context.ts';
 
 /** `x-readiness-timeout-ms` of the operation (how long the store may take to settle). */
-function readinessTimeoutMs(op: { operationId: string }, doc: Record<string, unknown>): number {
-  const item = (doc.paths as Record<string, Record<string, Record<string, unknown>>>)['/readyz'];
+function readinessTimeoutMs(op: { operationId: string; path: string }, doc: Record<string, unknown>): number {
+  const item = (doc.paths as Record<string, Record<string, Record<string, unknown>>>)[op.path];
   const v = item?.get?.['x-readiness-timeout-ms'];
   if (typeof v !== 'number') throw new Error(`${op.operationId}: x-readiness-timeout-ms is not declared`);
   return v;
 }
 
 /**
- * Liveness answers while the process answers HTTP; readiness waits for the store's writes to
- * reach the disk within `x-readiness-timeout-ms`, else 503 NOT_READY.
+ * Liveness answers while the process answers HTTP; readiness answers 503 NOT_READY while the
+ * store refuses writes after a failed one (ADR-026), or when its writes do not reach the disk
+ * within `x-readiness-timeout-ms`.
  * @rule ADR-040
  */
 export const serviceHandlers: Record<string, Handler> = {
   getHealth: () => Promise.resolve({ status: 200, body: { status: 'ok' } }),
 
   async getReadiness(core, ctx) {
+    if (!core.store.writable) throw new ApiError('NOT_READY', errorMessage('NOT_READY'));
     const timeout = readinessTimeoutMs(ctx.op, ctx.doc);
     let timer: NodeJS.Timeout | undefined;
     const settled = await Promise.race([

@@ -4,6 +4,7 @@ import type express from 'express';
 import { errorCatalog, maxBodyBytes, type ErrorCode } from '../../generated/contract.ts';
 import type { Ctx } from '../handlers/context.ts';
 import { nearestExtension } from './operations.ts';
+import { StoreUnavailableError } from '../store/store.ts';
 
 export interface ErrorDetail {
   path: string;
@@ -68,6 +69,10 @@ interface ValidatorError {
  */
 export function mapError(err: unknown, ctx: Ctx | undefined): ApiError | null {
   if (err instanceof ApiError) return err.code === 'INTERNAL_ERROR' ? null : err;
+  if (err instanceof StoreUnavailableError) {
+    const s = err.retryAfterSeconds;
+    return new ApiError('STORAGE_UNAVAILABLE', `Storage is unavailable, retry after ${s} seconds`, undefined, { 'Retry-After': String(s) }, s);
+  }
   const e = err as ValidatorError;
   const status = e?.status;
   if (typeof status !== 'number' || !Array.isArray(e.errors)) return null;

@@ -19,9 +19,11 @@ import type { Ctx } from '../handlers/context.ts';
 import { handlers } from '../handlers/index.ts';
 import type { Authenticator } from './auth.ts';
 import { withoutRangeCopies } from './amount-range.ts';
+import type { AuthThrottle } from './auth-throttle.ts';
 import { readJsonBody } from './body.ts';
 import { ApiError, invalidToken } from './errors.ts';
 import { buildOperations, type OperationInfo } from './operations.ts';
+import { ownOrigin } from './origin.ts';
 import type { RateLimiter } from './rate-limit.ts';
 import { createOperationValidator, type Middleware, type OperationValidator } from './validator.ts';
 
@@ -42,6 +44,7 @@ export interface VariantApi {
 class RequestCtx implements Ctx {
   readonly variant: Variant;
   params: Record<string, string> = {};
+  query: Record<string, unknown> = {};
   body: unknown = undefined;
   #baseUrl: string | undefined;
   constructor(
@@ -54,9 +57,9 @@ class RequestCtx implements Ctx {
   ) {
     this.variant = merchant.variant;
   }
-  /** Computed on first use (few handlers build absolute links). */
+  /** Computed on first use (few handlers build absolute links); never from the Host header. */
   get baseUrl(): string {
-    this.#baseUrl ??= (this.publicBaseUrl ?? `${this.req.protocol}://${this.req.get('host') ?? '127.0.0.1'}`).replace(/\/$/, '');
+    this.#baseUrl ??= ownOrigin(this.req, this.publicBaseUrl);
     return this.#baseUrl;
   }
 }
@@ -164,6 +167,7 @@ export async function buildVariantApi(core: Core, v: Variant): Promise<VariantAp
       const ctx = res.locals.ctx as Ctx;
       try {
         ctx.params = req.params as Record<string, string>; // set by the operation step (pathParamsOf): strings
+        ctx.query = req.query as Record<string, unknown>;
         ctx.body = req.body;
         const result = await handler(core, ctx);
         if (waitForStore && !store.settled) await store.barrier();
@@ -189,6 +193,8 @@ export interface ApiRouterDeps {
   rateLimit: RateLimiter;
   mode: 'sandbox' | 'production';
   publicBaseUrl: string | undefined;
+  /** Failed-authentication throttle per client address (ADR-027); null: off. */
+  authThrottle: AuthThrottle | null;
 }
 
 /**
@@ -197,7 +203,7 @@ export interface ApiRouterDeps {
  * method none serves there, answers 405 with `Allow` (ADR-024).
  * @rule ADR-024
  */
-export function createApiRouter({ apis, auth, rateLimit, mode, publicBaseUrl }: ApiRouterDeps): express.RequestHandler {
+export function createApiRouter({ apis, auth, rateLimit, mode, publicBaseUrl, authThrottle }: ApiRouterDeps): express.RequestHandler {
   const allOps = [...apis[1].ops, ...apis[2].ops];
   const allByMethod = indexByMethod(allOps);
   /** The first operation of variant 1, then variant 2, matching `method` and `path`. */
@@ -242,7 +248,7 @@ export function createApiRouter({ apis, auth, rateLimit, mode, publicBaseUrl }: 
     }
     if (matched.open) {
       // No caller: the handler reads nothing of one (see handlers/service.ts).
-      res.locals.ctx = { op: matched, doc: apis[matched.variant].doc, variant: matched.variant, params: {}, body: undefined } satisfies Omit<Ctx, 'merchant' | 'session' | 'baseUrl'>;
+      res.locals.ctx = { op: matched, doc: apis[matched.variant].doc, variant: matched.variant, params: {}, query: {}, body: undefined } satisfies Omit<Ctx, 'merchant' | 'session' | 'baseUrl'>;
       req.body = undefined;
       runChain(apis[matched.variant].chains.get(matched)!, req, res, next);
       return;
@@ -251,8 +257,15 @@ export function createApiRouter({ apis, auth, rateLimit, mode, publicBaseUrl }: 
       let merchant: MerchantConfig;
       let session: SessionRecord | null = null;
       if (!matched.auth) throw new Error(`${matched.operationId} has no security scheme`);
-      if (matched.auth.kind === 'apiKey') merchant = auth.key(req, matched.auth);
-      else ({ session, merchant } = auth.token(req, matched.auth));
+      const address = req.socket.remoteAddress ?? 'unknown';
+      authThrottle?.check(address);
+      try {
+        if (matched.auth.kind === 'apiKey') merchant = auth.key(req, matched.auth);
+        else ({ session, merchant } = auth.token(req, matched.auth));
+      } catch (e) {
+        if (e instanceof ApiError && e.status === 401) authThrottle?.fail(address);
+        throw e;
+      }
       const api = apis[merchant.variant];
       // `matched` is the first match of variant 1 then 2: when it is the merchant's variant it is that variant's first match.
       const op = matched.variant === merchant.variant ? matched : matchIn(api.byMethod, method, path);

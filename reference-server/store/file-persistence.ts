@@ -9,12 +9,13 @@
  * naming the file, and nothing is overwritten. The data file is locked for the process
  * (store/data-lock.ts); under the lock, temporary files a crash left mid-fold are removed.
  */
-import { mkdir, open, readdir, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { JSONFile } from 'lowdb/node';
+import { loadBundledDocument } from '../../generated/index.ts';
 import { COLLECTIONS, type Change } from '../domain/types.ts';
 import { lockDataFile, type DataFileLock } from './data-lock.ts';
-import { Store, type Persistence, type StoreImage } from './store.ts';
+import { Store, type Persistence, type StoreFailurePolicy, type StoreImage } from './store.ts';
 
 export const SNAPSHOT_FORMAT = 'paylater-reference-server';
 export const SNAPSHOT_VERSION = 1;
@@ -28,7 +29,19 @@ export interface Snapshot extends StoreImage {
 export interface StoreOptions {
   /** Fold the journal into the snapshot once it is larger than this (bytes). Default 16 MiB. */
   compactAfterBytes?: number;
+  /** The journal's write call (a seam for injecting ENOSPC/EIO in tests); default `fh.write`. */
+  writeJournal?: (fh: FileHandle, buf: Buffer, offset: number, length: number) => Promise<{ bytesWritten: number }>;
+  /** Time for the wait after a failed write (epoch ms); default `Date.now`. */
+  now?: () => number;
 }
+
+/** `Retry-After` of the `StorageUnavailable` answer (ADR-026): how long writes are refused after a failed one. */
+export const storageRetryAfterSeconds: number = (() => {
+  const responses = (loadBundledDocument(1).components as Record<string, Record<string, { headers?: Record<string, { schema?: { const?: unknown } }> }>>).responses;
+  const v = responses?.StorageUnavailable?.headers?.['Retry-After']?.schema?.const;
+  if (typeof v !== 'number') throw new Error('spec: StorageUnavailable has no Retry-After const');
+  return v;
+})();
 
 export class StoreCorruptError extends Error {
   constructor(
@@ -42,6 +55,75 @@ export class StoreCorruptError extends Error {
 
 export function journalPathOf(file: string): string {
   return `${file}.journal`;
+}
+
+/** The journal moved aside while a background fold writes the data file (dropped once it is in place). */
+export function foldingJournalPathOf(file: string): string {
+  return `${file}.journal.folding`;
+}
+
+/** A slice of serialisation runs at most this long before yielding to the event loop. */
+const SLICE_MS = 8;
+
+/** The last background fold's slices: how many, and the most CPU time of this thread one took (for tests and diagnostics). */
+export const foldStats = { slices: 0, longestSliceCpuMs: 0 };
+
+/** CPU time of this thread in ms (not the time spent waiting for a core). */
+const threadCpuMs = (): number => {
+  const u = process.threadCpuUsage();
+  return (u.user + u.system) / 1000;
+};
+
+/**
+ * Writes the data file for `entries` (records as of journal batch `journalSeq`) atomically,
+ * serialising a slice at a time and yielding to the event loop between slices, so a large
+ * store never blocks requests for long. The text is the same as `snapshotText`'s.
+ */
+async function writeSnapshotInSlices(file: string, journalSeq: number, entries: ReadonlyArray<readonly [string, ReadonlyArray<readonly [string, unknown]>]>): Promise<void> {
+  const dir = path.dirname(file);
+  const tmp = tempPathOf(file);
+  const fh = await open(tmp, 'w', 0o600);
+  try {
+    try {
+      let buf = `{"format":${JSON.stringify(SNAPSHOT_FORMAT)},"version":${SNAPSHOT_VERSION},"journalSeq":${journalSeq},"collections":{`;
+      let sliceStart = performance.now();
+      let sliceCpu = threadCpuMs();
+      foldStats.slices = 0;
+      foldStats.longestSliceCpuMs = 0;
+      const endSlice = () => {
+        foldStats.slices += 1;
+        foldStats.longestSliceCpuMs = Math.max(foldStats.longestSliceCpuMs, threadCpuMs() - sliceCpu);
+      };
+      for (let c = 0; c < entries.length; c++) {
+        const [name, records] = entries[c]!;
+        buf += `${c > 0 ? ',' : ''}${JSON.stringify(name)}:{`;
+        for (let i = 0; i < records.length; i++) {
+          const [k, v] = records[i]!;
+          buf += `${i > 0 ? ',' : ''}${JSON.stringify(k)}:${JSON.stringify(v)}`;
+          if ((i & 63) === 63 && performance.now() - sliceStart > SLICE_MS) {
+            const chunk = buf;
+            buf = '';
+            endSlice();
+            await fh.write(chunk);
+            await new Promise((r) => setImmediate(r));
+            sliceStart = performance.now();
+            sliceCpu = threadCpuMs();
+          }
+        }
+        buf += '}';
+      }
+      endSlice();
+      await fh.write(`${buf}}}`);
+      await fh.sync();
+    } finally {
+      await fh.close();
+    }
+    await rename(tmp, file);
+  } catch (e) {
+    await unlink(tmp).catch(() => {});
+    throw e;
+  }
+  await fsyncDir(dir);
 }
 
 /** The data file's content for `image`. */
@@ -86,12 +168,17 @@ export async function writeFileAtomic(file: string, text: string): Promise<void>
   const tmp = tempPathOf(file);
   const fh = await open(tmp, 'w', 0o600);
   try {
-    await fh.writeFile(text, 'utf8');
-    await fh.sync();
-  } finally {
-    await fh.close();
+    try {
+      await fh.writeFile(text, 'utf8');
+      await fh.sync();
+    } finally {
+      await fh.close();
+    }
+    await rename(tmp, file);
+  } catch (e) {
+    await unlink(tmp).catch(() => {}); // a disk-full fold leaves no partial copy behind
+    throw e;
   }
-  await rename(tmp, file);
   await fsyncDir(dir);
 }
 
@@ -186,6 +273,14 @@ async function openLocked(abs: string, jpath: string, lock: DataFileLock, opts: 
     collections: (snapshot?.collections ?? Object.fromEntries(COLLECTIONS.map((c) => [c, {}]))) as StoreImage['collections'],
   };
   for (const c of COLLECTIONS) (image.collections as Record<string, unknown>)[c] ??= {};
+  // A background fold that did not finish: its journal comes before the current one.
+  const fpath = foldingJournalPathOf(abs);
+  const foldingLeft = await exists(fpath);
+  if (foldingLeft) {
+    const text = await readFile(fpath, 'utf8');
+    const { seq } = foldJournal(fpath, text, image);
+    image.journalSeq = seq;
+  }
 
   let jfh: FileHandle;
   try {
@@ -206,15 +301,29 @@ async function openLocked(abs: string, jpath: string, lock: DataFileLock, opts: 
   }
 
   let jbytes = folded.goodBytes;
+  /** True when a failed append may have left bytes after `jbytes`: cut them before the next one. */
+  let torn = false;
+  const writeJournal = opts.writeJournal ?? ((fh: FileHandle, buf: Buffer, offset: number, length: number) => fh.write(buf, offset, length));
   const persistence: Persistence = {
     async append(seq, batches) {
-      const buf = Buffer.from(`${JSON.stringify({ s: seq, b: batches })}\n`, 'utf8');
-      let written = 0;
-      while (written < buf.length) {
-        const { bytesWritten } = await jfh.write(buf, written, buf.length - written);
-        written += bytesWritten;
+      if (torn) {
+        await jfh.truncate(jbytes);
+        torn = false;
       }
-      await jfh.datasync();
+      const buf = Buffer.from(`${JSON.stringify({ s: seq, b: batches })}\n`, 'utf8');
+      try {
+        let written = 0;
+        while (written < buf.length) {
+          const { bytesWritten } = await writeJournal(jfh, buf, written, buf.length - written);
+          written += bytesWritten;
+        }
+        await jfh.datasync();
+      } catch (e) {
+        // Never acknowledged: cut the journal back to its last good batch (now, or before the next append).
+        torn = true;
+        await jfh.truncate(jbytes).then(() => (torn = false), () => {});
+        throw e;
+      }
       jbytes += buf.length;
     },
     journalBytes: () => jbytes,
@@ -223,10 +332,34 @@ async function openLocked(abs: string, jpath: string, lock: DataFileLock, opts: 
       await jfh.truncate(0);
       await jfh.sync();
       jbytes = 0;
+      await unlink(fpath).catch(() => {});
+    },
+    async foldInBackground(journalSeq, entries) {
+      if (await exists(fpath)) {
+        // An earlier background fold failed: fold everything now rather than move a journal over it.
+        await persistence.compact(() => ({ journalSeq, collections: Object.fromEntries(entries.map(([c, r]) => [c, Object.fromEntries(r)])) as StoreImage['collections'] }));
+        return { done: Promise.resolve() };
+      }
+      if (torn) {
+        await jfh.truncate(jbytes);
+        torn = false;
+      }
+      await jfh.sync();
+      await rename(jpath, fpath);
+      const old = jfh;
+      jfh = await open(jpath, 'a+', 0o600);
+      jbytes = 0;
+      await old.close();
+      await fsyncDir(path.dirname(abs));
+      const done = (async () => {
+        await writeSnapshotInSlices(abs, journalSeq, entries);
+        await unlink(fpath);
+      })();
+      return { done };
     },
     async close(current) {
       try {
-        if (jbytes > 0 || !(await exists(abs))) await persistence.compact(current);
+        if (jbytes > 0 || !(await exists(abs)) || (await exists(fpath))) await persistence.compact(current);
       } finally {
         await jfh.close();
         await lock.release();
@@ -237,9 +370,11 @@ async function openLocked(abs: string, jpath: string, lock: DataFileLock, opts: 
       await lock.release();
     },
   };
-  const store = Store.fromPersistence(image.collections, folded.seq, persistence, opts.compactAfterBytes ?? 16 * 1024 * 1024);
-  // First start: create the data file now, so it exists from the beginning.
-  if (snapshot === null) await persistence.compact(() => store.image());
+  const failure: StoreFailurePolicy = { retryAfterSeconds: storageRetryAfterSeconds, ...(opts.now ? { now: opts.now } : {}) };
+  const store = Store.fromPersistence(image.collections, folded.seq, persistence, opts.compactAfterBytes ?? 16 * 1024 * 1024, failure);
+  // First start: create the data file now, so it exists from the beginning. After an
+  // unfinished background fold, fold both journals now.
+  if (snapshot === null || foldingLeft) await persistence.compact(() => store.image());
   return store;
 }
 

@@ -16,11 +16,25 @@ export interface StoreImage {
   collections: { [C in CollectionName]: Record<string, Collections[C]> };
 }
 
-export class StoreFailedError extends Error {
-  constructor(cause: unknown) {
+/**
+ * A write could not be made durable (ENOSPC, EIO): it was undone in memory, and writes are
+ * refused for `retryAfterSeconds` (ADR-026); then the next write tries the disk again.
+ */
+export class StoreUnavailableError extends Error {
+  constructor(
+    cause: unknown,
+    readonly retryAfterSeconds: number,
+  ) {
     super(`storage write failed: ${(cause as Error)?.message ?? String(cause)}`);
-    this.name = 'StoreFailedError';
+    this.name = 'StoreUnavailableError';
   }
+}
+
+export interface StoreFailurePolicy {
+  /** How long writes are refused after a failed one (seconds). */
+  retryAfterSeconds: number;
+  /** Time for that wait (epoch ms); default `Date.now`. */
+  now?: () => number;
 }
 
 /** Where the batches go: an append-only journal folded now and then into an image of everything. */
@@ -29,8 +43,15 @@ export interface Persistence {
   append(seq: number, batches: Change[][]): Promise<void>;
   /** Bytes in the journal since the last fold. */
   journalBytes(): number;
-  /** Folds the journal into `image()`, taken at once. */
+  /** Folds the journal into `image()`, taken at once (at close and first start: blocks for the whole image). */
   compact(image: () => StoreImage): Promise<void>;
+  /**
+   * Starts a fold while writes go on: moves the journal aside (new batches go to a fresh one),
+   * then writes `entries` (every record as of the last batch appended, copied at once) as the
+   * data file in slices that yield to the event loop, and drops the journal moved aside.
+   * Resolves once the journal is moved aside; `done` once the data file is in place.
+   */
+  foldInBackground(journalSeq: number, entries: ReadonlyArray<readonly [CollectionName, ReadonlyArray<readonly [string, unknown]>]>): Promise<{ done: Promise<void> }>;
   /** Folds what the journal holds, then releases the files. */
   close(image: () => StoreImage): Promise<void>;
   /** Closes the files without writing anything (what a crash leaves behind). */
@@ -49,13 +70,20 @@ export class Store {
   private readonly smsByMerchant = new Map<string, string[]>();
   private readonly outboxByMerchant = new Map<string, string[]>();
   private readonly outboxPending = new Set<string>();
+  private readonly intentsBySession = new Map<string, number>();
   // Group commit.
   private queue: Change[][] = [];
   private appliedSeq = 0;
   private durableSeq = 0;
   private waiters: Array<{ seq: number; resolve: () => void; reject: (e: Error) => void }> = [];
   private flushing: Promise<void> | null = null;
-  private failed: Error | null = null;
+  /** The data file being written by a background fold, if any. */
+  private folding: Promise<void> | null = null;
+  /** Per batch not yet durable: the changes that undo it, to roll back a failed write. */
+  private undo: Array<{ seq: number; inverse: Change[] }> = [];
+  /** The last write failure, while writes are refused (until `refuseUntil`). */
+  private failed: StoreUnavailableError | null = null;
+  private refuseUntil = 0;
   private journalSeq: number;
   private closed = false;
   /** Number of journal writes so far (group commits), for tests and diagnostics. */
@@ -66,6 +94,7 @@ export class Store {
     journalSeq: number,
     private readonly persistence: Persistence | null,
     private readonly compactAfterBytes: number,
+    private readonly failure: StoreFailurePolicy = { retryAfterSeconds: 0 }, // a memory store never fails a write
   ) {
     this.journalSeq = journalSeq;
     this.maps = Object.fromEntries(COLLECTIONS.map((c) => [c, new Map()])) as unknown as Maps;
@@ -85,33 +114,48 @@ export class Store {
   }
 
   /** A store over `p`, holding `initial` (the records as of journal batch `journalSeq`): used by `openFileStore`. */
-  static fromPersistence(initial: StoreImage['collections'], journalSeq: number, p: Persistence, compactAfterBytes: number): Store {
-    return new Store(initial, journalSeq, p, compactAfterBytes);
+  static fromPersistence(initial: StoreImage['collections'], journalSeq: number, p: Persistence, compactAfterBytes: number, failure?: StoreFailurePolicy): Store {
+    return new Store(initial, journalSeq, p, compactAfterBytes, failure);
   }
 
   /** Applies a batch to memory now and resolves once it is on disk (grouped with concurrent batches). */
   commit(changes: Change[]): Promise<void> {
     if (this.closed) return Promise.reject(new Error('store is closed'));
-    if (this.failed) return Promise.reject(this.failed);
+    if (this.failed) {
+      if ((this.failure.now ?? Date.now)() < this.refuseUntil) return Promise.reject(this.failed);
+      this.failed = null; // the wait is over: try the disk again
+    }
     if (changes.length === 0) return this.barrier();
-    for (const ch of changes) this.put(ch);
-    if (!this.persistence) return Promise.resolve();
+    if (!this.persistence) {
+      for (const ch of changes) this.put(ch);
+      return Promise.resolve();
+    }
+    const inverse: Change[] = [];
+    for (const ch of changes) {
+      inverse.push({ c: ch.c, k: ch.k, v: (this.maps[ch.c] as Map<string, unknown>).get(ch.k) ?? null } as Change);
+      this.put(ch);
+    }
     this.queue.push(changes);
     const seq = ++this.appliedSeq;
+    this.undo.push({ seq, inverse });
     const p = new Promise<void>((resolve, reject) => this.waiters.push({ seq, resolve, reject }));
     // Start the write on the next microtask: every batch committed in this tick joins it.
     this.flushing ??= Promise.resolve().then(() => this.flushLoop());
     return p;
   }
 
+  /** False while writes are refused after a failed one (ADR-026): readiness reports it. */
+  get writable(): boolean {
+    return this.failed === null || (this.failure.now ?? Date.now)() >= this.refuseUntil;
+  }
+
   /** True when every change applied so far is on disk (then `barrier()` would resolve at once). */
   get settled(): boolean {
-    return !this.failed && this.durableSeq >= this.appliedSeq;
+    return this.durableSeq >= this.appliedSeq;
   }
 
   /** Resolves once every change applied so far is on disk (a reader calls this before answering). */
   barrier(): Promise<void> {
-    if (this.failed) return Promise.reject(this.failed);
     if (this.durableSeq >= this.appliedSeq) return Promise.resolve();
     const seq = this.appliedSeq;
     return new Promise<void>((resolve, reject) => this.waiters.push({ seq, resolve, reject }));
@@ -120,7 +164,7 @@ export class Store {
   private async flushLoop(): Promise<void> {
     const p = this.persistence!;
     try {
-      while (this.queue.length > 0 && !this.failed) {
+      while (this.queue.length > 0) {
         const batches = this.queue;
         const upTo = this.appliedSeq;
         this.queue = [];
@@ -129,25 +173,53 @@ export class Store {
           await p.append(this.journalSeq, batches);
           this.writes += 1;
         } catch (e) {
-          this.failed = new StoreFailedError(e);
-          for (const w of this.waiters.splice(0)) w.reject(this.failed);
+          this.journalSeq -= 1; // not written: the persistence cut the journal back
+          this.rollBack(new StoreUnavailableError(e, this.failure.retryAfterSeconds));
           return;
         }
         this.durableSeq = upTo;
+        while (this.undo.length > 0 && this.undo[0]!.seq <= upTo) this.undo.shift();
         this.release();
-        if (p.journalBytes() > this.compactAfterBytes && this.queue.length === 0) {
+        if (p.journalBytes() > this.compactAfterBytes && this.queue.length === 0 && !this.folding) {
+          // Memory is exactly what is on disk now (nothing queued): copy it before any await.
+          const seq = this.journalSeq;
+          const entries = COLLECTIONS.map((c) => [c, [...(this.maps[c] as Map<string, unknown>).entries()]] as const);
           try {
-            await p.compact(() => this.image());
+            const { done } = await p.foldInBackground(seq, entries);
+            this.folding = done
+              .catch((e: unknown) => {
+                // The journals still hold everything; the fold is tried again at the next threshold.
+                process.emitWarning(`paylater store: compaction failed: ${(e as Error).message}`);
+              })
+              .finally(() => (this.folding = null));
           } catch (e) {
-            // The journal still holds everything; compaction is retried at the next threshold.
             process.emitWarning(`paylater store: compaction failed: ${(e as Error).message}`);
           }
         }
       }
     } finally {
       this.flushing = null;
-      if (this.queue.length > 0 && !this.failed) this.flushing = this.flushLoop();
+      if (this.queue.length > 0) this.flushing = this.flushLoop();
     }
+  }
+
+  /**
+   * Undoes in memory every batch not on disk (the failed write and any queued after it,
+   * which may have read it), newest first, and rejects their waiters and the readers waiting
+   * on them; memory is then what the disk holds. Writes are refused until the wait is over.
+   */
+  private rollBack(err: StoreUnavailableError): void {
+    for (let i = this.undo.length - 1; i >= 0; i--) {
+      const inverse = this.undo[i]!.inverse;
+      for (let j = inverse.length - 1; j >= 0; j--) this.put(inverse[j]!);
+    }
+    this.undo = [];
+    this.queue = [];
+    this.appliedSeq = this.durableSeq;
+    this.failed = err;
+    process.emitWarning(`paylater store: ${err.message}; writes refused for ${err.retryAfterSeconds} s, reads go on`);
+    this.refuseUntil = (this.failure.now ?? Date.now)() + err.retryAfterSeconds * 1000;
+    for (const w of this.waiters.splice(0)) w.reject(err);
   }
 
   private release(): void {
@@ -163,12 +235,17 @@ export class Store {
     return { journalSeq: this.journalSeq, collections: collections as StoreImage['collections'] };
   }
 
+  /** Resolves once pending writes and any background fold are done. */
+  async settle(): Promise<void> {
+    while (this.flushing || this.folding) await (this.flushing ?? this.folding);
+  }
+
   /** Waits for pending writes, folds the journal into the data file and releases the files. */
   async close(): Promise<void> {
     if (this.closed) return;
-    while (this.flushing) await this.flushing;
+    await this.settle();
     this.closed = true;
-    if (this.persistence && !this.failed) await this.persistence.close(() => this.image());
+    await this.persistence?.close(() => this.image());
   }
 
   /**
@@ -177,7 +254,7 @@ export class Store {
    */
   async abandon(): Promise<void> {
     if (this.closed) return;
-    while (this.flushing) await this.flushing;
+    await this.settle();
     this.closed = true;
     await this.persistence?.abandon();
   }
@@ -199,6 +276,16 @@ export class Store {
       }
       case 'outbox':
         return this.putOutbox(ch.k, ch.v);
+      case 'paymentIntents': {
+        const m = this.maps.paymentIntents;
+        const old = m.get(ch.k);
+        if (old) this.intentsBySession.set(old.sessionId, (this.intentsBySession.get(old.sessionId) ?? 1) - 1);
+        if (ch.v) {
+          m.set(ch.k, ch.v);
+          this.intentsBySession.set(ch.v.sessionId, (this.intentsBySession.get(ch.v.sessionId) ?? 0) + 1);
+        } else m.delete(ch.k);
+        return;
+      }
       default: {
         const m = this.maps[ch.c] as Map<string, unknown>;
         if (ch.v) m.set(ch.k, ch.v);
@@ -284,6 +371,10 @@ export class Store {
   }
   pendingMerchants(): string[] {
     return [...this.pendingByMerchant.entries()].filter(([, s]) => s.size > 0).map(([k]) => k);
+  }
+  /** How many payment intents session `sessionId` holds. */
+  paymentIntentCount(sessionId: string): number {
+    return this.intentsBySession.get(sessionId) ?? 0;
   }
   smsOf(merchantId: string): Collections['sms'][] {
     return (this.smsByMerchant.get(merchantId) ?? []).flatMap((id) => this.maps.sms.get(id) ?? []);

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, it } from 'vitest';
 import { startTestServer } from '../../reference-server/testing.ts';
-import { seedDataFile } from './b1-p50-100k.ts';
+import { seedDataFile } from './store-200k-latency.ts';
 import { figures, registerFigure, selectFigures } from './index.ts';
 
 it('registers each figure once, with its own file, and the header of index.ts lists every one', () => {

@@ -1,0 +1,109 @@
+/**
+ * A full or failing disk (ADR-026): nothing acknowledged is lost, reads keep answering, writes
+ * answer 503 STORAGE_UNAVAILABLE with Retry-After, and writing resumes once space returns.
+ * Runs on a 1 MiB tmpfs when this process may mount one; otherwise the journal's write call
+ * fails with an injected ENOSPC (the test's name says which ran).
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createApp } from '../app.ts';
+import { DEMO_MERCHANTS, serverConfig } from '../config.ts';
+import { systemClock } from '../domain/clock.ts';
+import { partnerBody } from '../test-helpers.ts';
+import { openFileStore, storageRetryAfterSeconds } from './file-persistence.ts';
+
+function tryMountTmpfs(dir: string): boolean {
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=1m', 'tmpfs', dir], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const dir = mkdtempSync(path.join(tmpdir(), 'paylater-enospc-'));
+const onTmpfs = tryMountTmpfs(dir);
+
+describe(`storage write failures (${onTmpfs ? '1 MiB tmpfs filled up' : 'injected ENOSPC: mounting a tmpfs was refused'})`, () => {
+  it('keeps what was acknowledged, answers reads, answers writes 503 with Retry-After, and resumes once space returns', async () => {
+    const file = path.join(dir, 'data.json');
+    let now = Date.now();
+    let injectFull = false;
+    const enospc = () => Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+    const writeJournal = async (fh: FileHandle, buf: Buffer, offset: number, length: number) => {
+      if (!injectFull) return fh.write(buf, offset, length);
+      await fh.write(buf, offset, Math.min(length, 7)); // a torn line before the failure
+      throw enospc();
+    };
+    const store = await openFileStore(file, { now: () => now, ...(onTmpfs ? {} : { writeJournal }) });
+    const handle = await createApp({ store, clock: systemClock, config: serverConfig({ log: () => {} }) });
+    const server: Server = await new Promise((r) => {
+      const s = handle.app.listen(0, '127.0.0.1', () => r(s));
+    });
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const key = DEMO_MERCHANTS[0]!.apiKey;
+    const create = (vendorReference: string) =>
+      fetch(`${base}/api/v1/public/partner/transactions`, { method: 'POST', headers: { 'content-type': 'application/json', 'X-Service-Key': key }, body: JSON.stringify(partnerBody({ vendorReference })) });
+    const filler = path.join(dir, 'filler');
+    try {
+      const first = await create('W-1');
+      expect(first.status).toBe(201);
+      const { id } = (await first.json()) as { id: string };
+
+      // The disk fills up.
+      if (onTmpfs) {
+        try {
+          writeFileSync(filler, Buffer.alloc(2 * 1024 * 1024));
+        } catch (e) {
+          expect((e as NodeJS.ErrnoException).code).toBe('ENOSPC');
+        }
+      } else injectFull = true;
+      let failed: Response | null = null;
+      const acked: string[] = [];
+      for (let i = 0; i < 200 && !failed; i++) {
+        const r = await create(`W-full-${i}`);
+        if (r.status === 201) acked.push(((await r.json()) as { id: string }).id);
+        else failed = r;
+      }
+      expect(failed?.status).toBe(503);
+      expect(failed!.headers.get('retry-after')).toBe(String(storageRetryAfterSeconds));
+      expect(await failed!.json()).toEqual({ error: { code: 'STORAGE_UNAVAILABLE', message: `Storage is unavailable, retry after ${storageRetryAfterSeconds} seconds`, retry_after: storageRetryAfterSeconds } });
+
+      // Reads keep answering, from what is on disk; the failed create is not visible.
+      const read = await fetch(`${base}/api/v1/public/partner/transactions/${id}`, { headers: { 'X-API-Key': key } });
+      expect(read.status).toBe(200);
+      const clock = await fetch(`${base}/api/v1/sandbox/clock`, { headers: { 'X-API-Key': key } });
+      expect(clock.status).toBe(200);
+      const lost = await fetch(`${base}/api/v1/public/partner/transactions/vendor/W-full-${acked.length}`, { headers: { 'X-API-Key': key } });
+      expect(lost.status).toBe(404);
+      // During the wait, writes are refused at once.
+      expect((await create('W-2')).status).toBe(503);
+
+      // Space returns: after Retry-After, writing resumes by itself.
+      if (onTmpfs) rmSync(filler, { force: true });
+      else injectFull = false;
+      now += storageRetryAfterSeconds * 1000;
+      const resumed = await create('W-3');
+      expect(resumed.status).toBe(201);
+      const { id: id3 } = (await resumed.json()) as { id: string };
+
+      await new Promise<void>((r) => server.close(() => r()));
+      await handle.close();
+      const reopened = await openFileStore(file);
+      for (const keep of [id, id3, ...acked]) expect(reopened.get('transactions', keep), keep).toBeDefined();
+      expect(reopened.transactionByVendorReference(handle.core.config.merchants[0]!.id, 'W-2')).toBeUndefined();
+      await reopened.close();
+    } finally {
+      server.close();
+      await handle.close().catch(() => {});
+      if (onTmpfs) execFileSync('umount', ['-l', dir]); // lazy: files a failed run left open must not keep it mounted
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
