@@ -981,6 +981,93 @@ export const variants = {
         },
         "successStatus": 200
       },
+      "sandboxGetWebhookEndpoint": {
+        "method": "GET",
+        "path": "/api/v1/sandbox/webhook-endpoint",
+        "tags": [
+          "Sandbox"
+        ],
+        "sandbox": true,
+        "internal": false,
+        "security": [
+          "ApiKey"
+        ],
+        "authHeader": "X-API-Key",
+        "errors": {
+          "400": [
+            "VALIDATION_ERROR"
+          ],
+          "401": [
+            "INVALID_API_KEY"
+          ],
+          "500": [
+            "INTERNAL_ERROR"
+          ]
+        },
+        "successStatus": 200
+      },
+      "sandboxSetWebhookEndpoint": {
+        "method": "PUT",
+        "path": "/api/v1/sandbox/webhook-endpoint",
+        "tags": [
+          "Sandbox"
+        ],
+        "sandbox": true,
+        "internal": false,
+        "security": [
+          "ApiKey"
+        ],
+        "authHeader": "X-API-Key",
+        "errors": {
+          "400": [
+            "VALIDATION_ERROR"
+          ],
+          "401": [
+            "INVALID_API_KEY"
+          ],
+          "413": [
+            "PAYLOAD_TOO_LARGE"
+          ],
+          "415": [
+            "UNSUPPORTED_MEDIA_TYPE"
+          ],
+          "500": [
+            "INTERNAL_ERROR"
+          ]
+        },
+        "successStatus": 200
+      },
+      "sandboxRotateWebhookSecret": {
+        "method": "POST",
+        "path": "/api/v1/sandbox/webhook-endpoint/rotate-secret",
+        "tags": [
+          "Sandbox"
+        ],
+        "sandbox": true,
+        "internal": false,
+        "security": [
+          "ApiKey"
+        ],
+        "authHeader": "X-API-Key",
+        "errors": {
+          "400": [
+            "VALIDATION_ERROR"
+          ],
+          "401": [
+            "INVALID_API_KEY"
+          ],
+          "413": [
+            "PAYLOAD_TOO_LARGE"
+          ],
+          "415": [
+            "UNSUPPORTED_MEDIA_TYPE"
+          ],
+          "500": [
+            "INTERNAL_ERROR"
+          ]
+        },
+        "successStatus": 200
+      },
       "sandboxReset": {
         "method": "POST",
         "path": "/api/v1/sandbox/reset",
@@ -1636,6 +1723,93 @@ export const variants = {
           ],
           "404": [
             "DELIVERY_NOT_FOUND"
+          ],
+          "500": [
+            "INTERNAL_ERROR"
+          ]
+        },
+        "successStatus": 200
+      },
+      "sandboxGetWebhookEndpoint": {
+        "method": "GET",
+        "path": "/api/v1/sandbox/webhook-endpoint",
+        "tags": [
+          "Sandbox"
+        ],
+        "sandbox": true,
+        "internal": false,
+        "security": [
+          "ApiKey"
+        ],
+        "authHeader": "X-API-Key",
+        "errors": {
+          "400": [
+            "VALIDATION_ERROR"
+          ],
+          "401": [
+            "INVALID_API_KEY"
+          ],
+          "500": [
+            "INTERNAL_ERROR"
+          ]
+        },
+        "successStatus": 200
+      },
+      "sandboxSetWebhookEndpoint": {
+        "method": "PUT",
+        "path": "/api/v1/sandbox/webhook-endpoint",
+        "tags": [
+          "Sandbox"
+        ],
+        "sandbox": true,
+        "internal": false,
+        "security": [
+          "ApiKey"
+        ],
+        "authHeader": "X-API-Key",
+        "errors": {
+          "400": [
+            "VALIDATION_ERROR"
+          ],
+          "401": [
+            "INVALID_API_KEY"
+          ],
+          "413": [
+            "PAYLOAD_TOO_LARGE"
+          ],
+          "415": [
+            "UNSUPPORTED_MEDIA_TYPE"
+          ],
+          "500": [
+            "INTERNAL_ERROR"
+          ]
+        },
+        "successStatus": 200
+      },
+      "sandboxRotateWebhookSecret": {
+        "method": "POST",
+        "path": "/api/v1/sandbox/webhook-endpoint/rotate-secret",
+        "tags": [
+          "Sandbox"
+        ],
+        "sandbox": true,
+        "internal": false,
+        "security": [
+          "ApiKey"
+        ],
+        "authHeader": "X-API-Key",
+        "errors": {
+          "400": [
+            "VALIDATION_ERROR"
+          ],
+          "401": [
+            "INVALID_API_KEY"
+          ],
+          "413": [
+            "PAYLOAD_TOO_LARGE"
+          ],
+          "415": [
+            "UNSUPPORTED_MEDIA_TYPE"
           ],
           "500": [
             "INTERNAL_ERROR"

@@ -63,7 +63,14 @@ export class Core {
     return this.store.get('merchantState', id) ?? { id, clockOffsetSeconds: 0, endpointEnabled: true };
   }
   view(m: MerchantConfig): MerchantView {
-    return { id: m.id, name: m.name, storeName: m.storeName, webhookUrl: m.webhookUrl, webhookSecret: m.webhookSecret };
+    const w = this.merchantState(m.id).webhook;
+    return { id: m.id, name: m.name, storeName: m.storeName, webhookUrl: w ? w.url : m.webhookUrl, webhookSecret: w ? w.secret : m.webhookSecret };
+  }
+  /** The previous webhook secret of `merchantId` while its rotation window is open (ADR-042), else null. */
+  previousWebhookSecret(merchantId: string): string | null {
+    const w = this.merchantState(merchantId).webhook;
+    if (!w?.previousSecret || !w.previousSecretExpiresAt) return null;
+    return this.now(merchantId) < Date.parse(w.previousSecretExpiresAt) ? w.previousSecret : null;
   }
   merchantOf(tx: { merchantId: string }): MerchantConfig {
     const m = this.merchantsById.get(tx.merchantId);
@@ -157,7 +164,9 @@ export class Core {
     endpoint: (merchantId) => {
       const m = this.merchantsById.get(merchantId);
       if (!m) return undefined;
-      return { merchantId, url: m.webhookUrl, secret: m.webhookSecret, enabled: this.merchantState(merchantId).endpointEnabled };
+      const v = this.view(m);
+      const previous = this.previousWebhookSecret(merchantId);
+      return { merchantId, url: v.webhookUrl, secret: v.webhookSecret, ...(previous ? { previousSecrets: [previous] } : {}), enabled: this.merchantState(merchantId).endpointEnabled };
     },
     setEndpointEnabled: async (merchantId, enabled) => {
       const s = this.merchantState(merchantId);

@@ -460,6 +460,59 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/sandbox/webhook-endpoint": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the webhook endpoint
+         * @description The caller's webhook URL and signing secret as the sandbox delivers with them now, and the previous secret while a rotation window is open. Test keys only.
+         */
+        get: operations["sandboxGetWebhookEndpoint"];
+        /**
+         * Set or replace the webhook endpoint
+         * @description Sets the caller's webhook URL (or removes it with `null`) and its signing secret, at
+         *     run time, without restarting the server; the merchants file only seeds them. Without
+         *     `secret` the current secret is kept, or one is generated when there is none. A URL must
+         *     pass the same policy as the merchants file (http or https, no credentials; in production
+         *     https to a public address). The endpoint is enabled again if a 410 had disabled it.
+         *     Events already parked as `no_endpoint` stay so until redelivered. Test keys only.
+         */
+        put: operations["sandboxSetWebhookEndpoint"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sandbox/webhook-endpoint/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate the webhook signing secret
+         * @description Generates a new signing secret. For `overlapSeconds` (of the merchant's sandbox time)
+         *     every delivery is signed with both secrets: `webhook-signature` carries two
+         *     space-separated `v1,<signature>` entries, the new secret's first, as Standard Webhooks
+         *     allows, so a receiver verifying with either secret accepts it while it is being
+         *     redeployed. After the window only the new secret signs. Test keys only.
+         */
+        post: operations["sandboxRotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -1333,6 +1386,38 @@ export interface components {
             data: components["schemas"]["WebhookDelivery"][];
         };
         /**
+         * WebhookEndpoint
+         * @description Where and how the sandbox delivers the merchant's webhooks.
+         */
+        WebhookEndpoint: {
+            /** @description False once the endpoint answered 410 Gone, until a redelivery or a new URL. */
+            enabled: boolean;
+            /** @description During a rotation window, the previous secret, which still signs every delivery beside the new one; null otherwise. */
+            previousSecret: components["schemas"]["WebhookSecret"] | null;
+            /**
+             * Format: date-time
+             * @description When the previous secret stops signing (merchant's sandbox time), or null.
+             */
+            previousSecretExpiresAt: string | null;
+            /** @description The signing secret, or null when none is set. */
+            secret: components["schemas"]["WebhookSecret"] | null;
+            /**
+             * Format: uri
+             * @description The webhook URL, or null (events are recorded as `no_endpoint`).
+             */
+            url: string | null;
+        };
+        /**
+         * WebhookEndpointRequest
+         * @description The webhook URL to deliver to, and optionally the secret to sign with.
+         */
+        WebhookEndpointRequest: {
+            /** @description The signing secret to use; without it the current one is kept, or one is generated. */
+            secret?: components["schemas"]["WebhookSecret"];
+            /** @description An absolute http or https URL (at most 2048 characters), or null to stop delivering. */
+            url: string | null;
+        };
+        /**
          * WebhookHeaders
          * @description The headers of every webhook request (Standard Webhooks v1, ADR-005). Shared by the
          *     OpenAPI `webhooks` and the AsyncAPI messages. `x-webhook-delivery` gives the signing
@@ -1357,6 +1442,22 @@ export interface components {
              * @example 1795271709
              */
             "webhook-timestamp": string;
+        };
+        /**
+         * WebhookSecret
+         * @description A Standard Webhooks signing secret, `whsec_` followed by the base64 of the key.
+         */
+        WebhookSecret: string;
+        /**
+         * WebhookSecretRotationRequest
+         * @description How long the previous secret keeps signing beside the new one.
+         */
+        WebhookSecretRotationRequest: {
+            /**
+             * @description Seconds of the merchant's sandbox time during which both secrets sign (0 to 7 days; 0 drops the previous secret at once).
+             * @default 86400
+             */
+            overlapSeconds: number;
         };
         /**
          * WebhookTransactionData
@@ -2313,6 +2414,87 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["DeliveryNotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    sandboxGetWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    sandboxSetWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEndpointRequest"];
+            };
+        };
+        responses: {
+            /** @description The endpoint after the change. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    sandboxRotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookSecretRotationRequest"];
+            };
+        };
+        responses: {
+            /** @description The endpoint with its new secret. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
         };
     };

@@ -81,6 +81,17 @@ export interface MerchantStateRecord {
   id: string;
   clockOffsetSeconds: number;
   endpointEnabled: boolean;
+  /** The webhook endpoint set at run time (ADR-042); absent: the merchants file's. */
+  webhook?: WebhookSetting;
+}
+
+/** A run-time webhook endpoint, and the previous secret while a rotation window is open. */
+export interface WebhookSetting {
+  url: string | null;
+  secret: string | null;
+  previousSecret: string | null;
+  /** ISO 8601, merchant time. */
+  previousSecretExpiresAt: string | null;
 }
 
 export type { OutboxEvent };
