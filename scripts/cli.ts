@@ -1,6 +1,7 @@
 /**
  * `paylater <command>`: `serve` runs the reference server (the merchant sandbox),
- * `conform` runs the conformance suite against any server. Each command lives with its
+ * `conform` runs the conformance suite against any server, `trigger` and `events` drive a
+ * sandbox (scripts/loop/). Each command lives with its
  * feature; this file only dispatches. Returns the process exit code.
  */
 const USAGE = `Usage: paylater <command> [options]
@@ -8,6 +9,8 @@ const USAGE = `Usage: paylater <command> [options]
 Commands:
   serve     Run the reference server (the merchant sandbox). paylater serve --help
   conform   Check any implementation against the contract.  paylater conform --help
+  trigger   Make the sandbox produce an event.              paylater trigger --help
+  events    Resend a recorded webhook delivery.              paylater events --help
 `;
 
 export async function main(argv: string[]): Promise<number> {
@@ -20,6 +23,18 @@ export async function main(argv: string[]): Promise<number> {
     case 'conform': {
       const { runConform } = await import('../conformance/cli.ts');
       return runConform(rest);
+    }
+    case 'trigger':
+    case 'events': {
+      const { CliError } = await import('./loop/sandbox-client.ts');
+      try {
+        if (command === 'trigger') return await (await import('./loop/trigger.ts')).runTrigger(rest);
+        return await (await import('./loop/events.ts')).runEvents(rest);
+      } catch (e) {
+        if (!(e instanceof CliError)) throw e;
+        process.stderr.write(`paylater ${command}: ${e.message}\n`);
+        return e.exitCode;
+      }
     }
     case undefined:
     case '-h':
