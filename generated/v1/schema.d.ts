@@ -21,6 +21,10 @@ export interface paths {
          *
          *     Validation problems get 400 `VALIDATION_ERROR` (or `AMOUNT_MISMATCH`), business
          *     rules 422, a `vendorReference` already used by this merchant 409 (ADR-002).
+         *
+         *     In the sandbox, magic customer phones and totals (`x-sandbox-scenarios`, ADR-043)
+         *     drive an outcome without extra calls: confirmed or cancelled by the customer after
+         *     a minute of sandbox time, left to expire, or each 422 business rule.
          */
         post: operations["createPartnerTransaction"];
         delete?: never;

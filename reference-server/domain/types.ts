@@ -33,6 +33,8 @@ export interface TransactionRecord {
   expiredAt: string | null;
   sessionId: string | null;
   paymentIntentId: string | null;
+  /** A sandbox scenario's customer action (ADR-043): `operationId` applied at `dueAt` (merchant time) if still PENDING. */
+  scenario?: { operationId: string; dueAt: string };
 }
 
 export interface SessionItemRecord {

@@ -13,6 +13,7 @@ import { ApiError } from '../http/errors.ts';
 import type { Core } from '../core.ts';
 import { merchantNow, ownByVendorReference, ownTransaction, readFresh, refuse, specRule, transition } from './common.ts';
 import type { Handler } from './context.ts';
+import { magicAmountRejection, scenariosOf, scheduledAction } from './sandbox-scenarios.ts';
 
 /** The merchant's transactions as they read at `now`; the expiries this reveals go to `changes`. */
 function* currentTransactions(core: Core, merchantId: string, now: number, changes: Change[]): Iterable<TransactionRecord> {
@@ -34,6 +35,8 @@ export const partnerHandlers: Record<string, Handler> = {
     const total = centimesOf(body.total)!;
     refuse(checkMerchantActive(m.active));
     checkAmountRange(ctx.doc, ctx.op.requestSchema, ctx.body, true);
+    const scenarios = core.sandbox ? scenariosOf(ctx) : null;
+    if (scenarios) refuse(magicAmountRejection(scenarios, body.total));
     const now = merchantNow(core, ctx);
     if (body.vendorReference !== undefined && core.store.transactionByVendorReference(m.id, body.vendorReference)) {
       throw new ApiError('DUPLICATE_VENDOR_REFERENCE', errorMessage('DUPLICATE_VENDOR_REFERENCE', { vendorReference: body.vendorReference }));
@@ -66,6 +69,8 @@ export const partnerHandlers: Record<string, Handler> = {
       nowMs: now,
       paymentWindowSeconds: core.config.paymentWindowSeconds,
     });
+    const scenario = scenarios ? scheduledAction(scenarios, body.customerPhone, now) : undefined;
+    if (scenario) tx.scenario = scenario;
     changes.push({ c: 'transactions', k: tx.id, v: tx });
     const smsBody = confirmationSms(m.name, tx, core.config.paymentWindowSeconds);
     if (core.sandbox) {
@@ -73,6 +78,7 @@ export const partnerHandlers: Record<string, Handler> = {
       changes.push({ c: 'sms', k: id, v: { id, merchantId: m.id, to: tx.customerPhone, body: smsBody, transactionId: tx.id, sentAt: iso(now) } });
     }
     await core.commit(changes);
+    if (scenario) core.scheduleScenario(tx.id);
     if (!core.sandbox) {
       core.smsSender.send({ merchantId: m.id, to: tx.customerPhone, body: smsBody, transactionId: tx.id }).catch((e: Error) => core.log(`sms sender failed: ${e.message}`));
     }
