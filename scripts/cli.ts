@@ -1,6 +1,6 @@
 /**
  * `paylater <command>`: `serve` runs the reference server (the merchant sandbox),
- * `conform` runs the conformance suite against any server, `trigger` and `events` drive a
+ * `conform` runs the conformance suite against any server, `trigger`, `events` and `listen` drive a
  * sandbox (scripts/loop/). Each command lives with its
  * feature; this file only dispatches. Returns the process exit code.
  */
@@ -11,6 +11,7 @@ Commands:
   conform   Check any implementation against the contract.  paylater conform --help
   trigger   Make the sandbox produce an event.              paylater trigger --help
   events    Resend a recorded webhook delivery.              paylater events --help
+  listen    Forward the sandbox's events to a local URL.     paylater listen --help
 `;
 
 export async function main(argv: string[]): Promise<number> {
@@ -25,10 +26,12 @@ export async function main(argv: string[]): Promise<number> {
       return runConform(rest);
     }
     case 'trigger':
-    case 'events': {
+    case 'events':
+    case 'listen': {
       const { CliError } = await import('./loop/sandbox-client.ts');
       try {
         if (command === 'trigger') return await (await import('./loop/trigger.ts')).runTrigger(rest);
+        if (command === 'listen') return await (await import('./loop/listen.ts')).runListen(rest);
         return await (await import('./loop/events.ts')).runEvents(rest);
       } catch (e) {
         if (!(e instanceof CliError)) throw e;

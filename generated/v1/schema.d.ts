@@ -309,6 +309,33 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/sandbox/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Stream the merchant's events (Server-Sent Events)
+         * @description The caller's webhook events as a Server-Sent Events stream (`text/event-stream`), read
+         *     from the store, so any instance of a sandbox sharing one store serves the same stream.
+         *     Each event has `id:` (the delivery's `webhook-id`), `event:` (the event name) and
+         *     `data:` (a JSON `SandboxStreamEvent`). Resume after a disconnect with the standard
+         *     `Last-Event-ID` header (or `after`): every event recorded after that one is sent
+         *     first, in order; without either, only events recorded from now on. A `: keep-alive`
+         *     comment comes every 15 s. This is what `paylater listen` reads to forward events to a
+         *     merchant's machine that the sandbox cannot reach. Test keys only.
+         */
+        get: operations["sandboxStreamEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/sandbox/reset": {
         parameters: {
             query?: never;
@@ -2253,6 +2280,40 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    sandboxStreamEvents: {
+        parameters: {
+            query?: {
+                /** @description The same as `Last-Event-ID`, for clients that cannot set headers. */
+                after?: string;
+            };
+            header?: {
+                /** @description The `id` of the last event received; the stream resumes after it. */
+                "Last-Event-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stream (never ends on its own). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example id: msg_2qKJ8hQ0X7b3T5mW9sLdPa
+                     *     event: transaction.approved
+                     *     data: {"id":"msg_2qKJ8hQ0X7b3T5mW9sLdPa","event":"transaction.approved","transactionId":"3f0c9a52-8a7e-4f57-9b43-2f6d3c1e9a10","createdAt":"2026-11-20T14:06:09.000Z","payload":{}}
+                     */
+                    "text/event-stream": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             500: components["responses"]["InternalError"];
         };
     };

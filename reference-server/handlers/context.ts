@@ -23,6 +23,8 @@ export interface Ctx {
 export interface Result {
   status: number;
   body: unknown;
+  /** A streamed answer (`text/event-stream`): the router hands it the response instead of sending `body` as JSON. */
+  stream?: (req: import('express').Request, res: import('express').Response) => void;
 }
 
 export type Handler = (core: Core, ctx: Ctx) => Promise<Result>;

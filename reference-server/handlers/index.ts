@@ -7,6 +7,7 @@ import { checkoutHandlers } from './checkout.ts';
 import type { Handler } from './context.ts';
 import { partnerHandlers } from './partner.ts';
 import { sandboxHandlers } from './sandbox.ts';
+import { sandboxEventHandlers } from './sandbox-events.ts';
 import { sandboxResetHandlers } from './sandbox-reset.ts';
 import { sandboxWebhookHandlers } from './sandbox-webhooks.ts';
 import { sdkHandlers } from './sdk.ts';
@@ -14,4 +15,4 @@ import { serviceHandlers } from './service.ts';
 
 export type { Ctx, Handler, Result } from './context.ts';
 
-export const handlers: Record<string, Handler> = { ...checkoutHandlers, ...partnerHandlers, ...sdkHandlers, ...sandboxHandlers, ...sandboxResetHandlers, ...sandboxWebhookHandlers, ...serviceHandlers };
+export const handlers: Record<string, Handler> = { ...checkoutHandlers, ...partnerHandlers, ...sdkHandlers, ...sandboxHandlers, ...sandboxEventHandlers, ...sandboxResetHandlers, ...sandboxWebhookHandlers, ...serviceHandlers };
