@@ -30,6 +30,7 @@ const NOT_AIMED_AT: Record<string, string> = {
   sandboxSetWebhookEndpoint: 'no command calls it (the endpoint is configured before the run)',
   sandboxRotateWebhookSecret: 'no command calls it (the suite holds one secret)',
   sandboxStreamEvents: 'a stream for paylater listen; the suite receives webhooks directly',
+  sandboxListTransactions: 'read by the dashboard; no command calls it',
   sandboxReset: 'called after the run to leave the sandbox as found, not judged',
   getHealth: 'a service probe without a key, not a merchant operation',
   getReadiness: 'a service probe without a key, not a merchant operation (503 needs a failed store)',

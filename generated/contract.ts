@@ -1068,6 +1068,31 @@ export const variants = {
         },
         "successStatus": 200
       },
+      "sandboxListTransactions": {
+        "method": "GET",
+        "path": "/api/v1/sandbox/transactions",
+        "tags": [
+          "Sandbox"
+        ],
+        "sandbox": true,
+        "internal": false,
+        "security": [
+          "ApiKey"
+        ],
+        "authHeader": "X-API-Key",
+        "errors": {
+          "400": [
+            "VALIDATION_ERROR"
+          ],
+          "401": [
+            "INVALID_API_KEY"
+          ],
+          "500": [
+            "INTERNAL_ERROR"
+          ]
+        },
+        "successStatus": 200
+      },
       "sandboxStreamEvents": {
         "method": "GET",
         "path": "/api/v1/sandbox/events",
@@ -1835,6 +1860,31 @@ export const variants = {
           ],
           "415": [
             "UNSUPPORTED_MEDIA_TYPE"
+          ],
+          "500": [
+            "INTERNAL_ERROR"
+          ]
+        },
+        "successStatus": 200
+      },
+      "sandboxListTransactions": {
+        "method": "GET",
+        "path": "/api/v1/sandbox/transactions",
+        "tags": [
+          "Sandbox"
+        ],
+        "sandbox": true,
+        "internal": false,
+        "security": [
+          "ApiKey"
+        ],
+        "authHeader": "X-API-Key",
+        "errors": {
+          "400": [
+            "VALIDATION_ERROR"
+          ],
+          "401": [
+            "INVALID_API_KEY"
           ],
           "500": [
             "INTERNAL_ERROR"

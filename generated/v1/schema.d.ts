@@ -405,6 +405,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/sandbox/transactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the merchant's transactions (sandbox)
+         * @description The caller's transactions of both families, newest first, as each reads now, optionally filtered by `status` and `vendorReference`. For the dashboard and tests. Test keys only.
+         */
+        get: operations["sandboxListTransactions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/sandbox/transactions/{transactionId}/cancel": {
         parameters: {
             query?: never;
@@ -1037,6 +1057,13 @@ export interface components {
              * @constant
              */
             offsetSeconds: 0;
+        };
+        /**
+         * SandboxTransactionList
+         * @description The merchant's transactions, newest first.
+         */
+        SandboxTransactionList: {
+            data: components["schemas"]["PartnerTransaction"][];
         };
         /**
          * SessionCurrency
@@ -2392,6 +2419,34 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SmsOutbox"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    sandboxListTransactions: {
+        parameters: {
+            query?: {
+                /** @description Only transactions in this status. */
+                status?: components["schemas"]["TransactionStatus"];
+                /** @description Only the transaction with this `vendorReference`. */
+                vendorReference?: components["schemas"]["VendorReference"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The transactions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxTransactionList"];
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -15,6 +15,8 @@ export interface Ctx {
   /** The session of a session-token operation, null for API-key operations. */
   session: SessionRecord | null;
   params: Record<string, string>;
+  /** The validated query parameters (declared ones only: others are refused, ADR-022). */
+  query: Record<string, unknown>;
   body: unknown;
   /** The server's public base URL, for absolute links. */
   baseUrl: string;

@@ -41,6 +41,7 @@ export interface VariantApi {
 class RequestCtx implements Ctx {
   readonly variant: Variant;
   params: Record<string, string> = {};
+  query: Record<string, unknown> = {};
   body: unknown = undefined;
   #baseUrl: string | undefined;
   constructor(
@@ -159,6 +160,7 @@ export async function buildVariantApi(core: Core, v: Variant): Promise<VariantAp
       const ctx = res.locals.ctx as Ctx;
       try {
         ctx.params = req.params as Record<string, string>; // set by the operation step (pathParamsOf): strings
+        ctx.query = req.query as Record<string, unknown>;
         ctx.body = req.body;
         const result = await handler(core, ctx);
         if (waitForStore && !store.settled) await store.barrier();
@@ -222,7 +224,7 @@ export function createApiRouter({ apis, auth, rateLimit, mode, publicBaseUrl }: 
     }
     if (matched.open) {
       // No caller: the handler reads nothing of one (see handlers/service.ts).
-      res.locals.ctx = { op: matched, doc: apis[matched.variant].doc, variant: matched.variant, params: {}, body: undefined } satisfies Omit<Ctx, 'merchant' | 'session' | 'baseUrl'>;
+      res.locals.ctx = { op: matched, doc: apis[matched.variant].doc, variant: matched.variant, params: {}, query: {}, body: undefined } satisfies Omit<Ctx, 'merchant' | 'session' | 'baseUrl'>;
       req.body = undefined;
       runChain(apis[matched.variant].chains.get(matched)!, req, res, next);
       return;
