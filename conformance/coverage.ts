@@ -28,6 +28,7 @@ const NOT_AIMED_AT: Record<string, string> = {
   sandboxRedeliverWebhook: 'no command calls it',
   sandboxGetWebhookEndpoint: 'the suite receives webhooks on the endpoint it is given; no command calls it',
   sandboxSetWebhookEndpoint: 'no command calls it (the endpoint is configured before the run)',
+  sandboxSendTestWebhook: 'no command calls it (the suite judges events of real transitions)',
   sandboxRotateWebhookSecret: 'no command calls it (the suite holds one secret)',
   sandboxStreamEvents: 'a stream for paylater listen; the suite receives webhooks directly',
   sandboxListTransactions: 'read by the dashboard; no command calls it',

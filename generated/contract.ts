@@ -1068,6 +1068,37 @@ export const variants = {
         },
         "successStatus": 200
       },
+      "sandboxSendTestWebhook": {
+        "method": "POST",
+        "path": "/api/v1/sandbox/webhook-endpoint/test",
+        "tags": [
+          "Sandbox"
+        ],
+        "sandbox": true,
+        "internal": false,
+        "security": [
+          "ApiKey"
+        ],
+        "authHeader": "X-API-Key",
+        "errors": {
+          "400": [
+            "VALIDATION_ERROR"
+          ],
+          "401": [
+            "INVALID_API_KEY"
+          ],
+          "413": [
+            "PAYLOAD_TOO_LARGE"
+          ],
+          "415": [
+            "UNSUPPORTED_MEDIA_TYPE"
+          ],
+          "500": [
+            "INTERNAL_ERROR"
+          ]
+        },
+        "successStatus": 200
+      },
       "sandboxListTransactions": {
         "method": "GET",
         "path": "/api/v1/sandbox/transactions",
@@ -1839,6 +1870,37 @@ export const variants = {
       "sandboxRotateWebhookSecret": {
         "method": "POST",
         "path": "/api/v1/sandbox/webhook-endpoint/rotate-secret",
+        "tags": [
+          "Sandbox"
+        ],
+        "sandbox": true,
+        "internal": false,
+        "security": [
+          "ApiKey"
+        ],
+        "authHeader": "X-API-Key",
+        "errors": {
+          "400": [
+            "VALIDATION_ERROR"
+          ],
+          "401": [
+            "INVALID_API_KEY"
+          ],
+          "413": [
+            "PAYLOAD_TOO_LARGE"
+          ],
+          "415": [
+            "UNSUPPORTED_MEDIA_TYPE"
+          ],
+          "500": [
+            "INTERNAL_ERROR"
+          ]
+        },
+        "successStatus": 200
+      },
+      "sandboxSendTestWebhook": {
+        "method": "POST",
+        "path": "/api/v1/sandbox/webhook-endpoint/test",
         "tags": [
           "Sandbox"
         ],

@@ -98,6 +98,21 @@ describe('webhook endpoint at run time', () => {
     expect(() => verifyWebhook(after.body, after.headers as Record<string, string>, old)).toThrow();
   });
 
+  it('a test event reaches the endpoint, signed, valid for its schema, about a sample transaction that does not exist', async () => {
+    const secret = (await api('GET', '/api/v1/sandbox/webhook-endpoint')).body.secret as string;
+    const n = received.length;
+    const r = await api('POST', '/api/v1/sandbox/webhook-endpoint/test', { event: 'transaction.cancelled' });
+    expect(r.status, r.text).toBe(200);
+    expect(r.body).toMatchObject({ event: 'transaction.cancelled', state: 'pending', url: receiverUrl });
+    for (let i = 0; i < 200 && received.length === n; i++) await new Promise((res) => setTimeout(res, 25));
+    const d = received[n]!;
+    expect(d.headers['webhook-id']).toBe(r.body.id);
+    const event = verifyWebhook(d.body, d.headers as Record<string, string>, secret);
+    expect(event.event).toBe('transaction.cancelled');
+    expect((event.data as { vendorReference: string }).vendorReference).toBe('TEST-WEBHOOK');
+    expect((await api('GET', `/api/v1/public/partner/transactions/${r.body.transactionId as string}`)).status).toBe(404);
+  });
+
   it('PUT url null stops delivering: events are recorded as no_endpoint', async () => {
     expect((await api('PUT', '/api/v1/sandbox/webhook-endpoint', { url: null })).body.url).toBeNull();
     const tx = await call(s.baseUrl, 'POST', '/api/v1/public/partner/transactions', { headers: { 'X-Service-Key': K }, json: partnerBody() });

@@ -564,6 +564,31 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/sandbox/webhook-endpoint/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test event to the webhook endpoint
+         * @description Records and sends one event of the chosen type to the caller's webhook endpoint, signed
+         *     as every delivery (both secrets during a rotation window), so a receiver can be checked
+         *     without moving a transaction. Its payload is valid for the event's schema but describes
+         *     a sample transaction that does not exist (`vendorReference` `TEST-WEBHOOK`): never
+         *     fulfil on it. It is listed with the other deliveries and can be redelivered. Test keys
+         *     only.
+         */
+        post: operations["sandboxSendTestWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -1516,6 +1541,18 @@ export interface components {
              * @default 86400
              */
             overlapSeconds: number;
+        };
+        /**
+         * WebhookTestRequest
+         * @description Which event to send as a test.
+         */
+        WebhookTestRequest: {
+            /**
+             * @description The event type (default `transaction.approved`).
+             * @default transaction.approved
+             * @enum {string}
+             */
+            event: "transaction.approved" | "transaction.cancelled" | "transaction.expired";
         };
         /**
          * WebhookTransactionData
@@ -2609,6 +2646,35 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    sandboxSendTestWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookTestRequest"];
+            };
+        };
+        responses: {
+            /** @description The delivery, queued (or `no_endpoint` without a URL). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
             400: components["responses"]["BadRequest"];

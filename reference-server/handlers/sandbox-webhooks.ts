@@ -1,14 +1,17 @@
 /**
  * The caller's webhook endpoint at run time (ADR-042): read, set or replace the URL and
- * secret, rotate the secret with a window during which both secrets sign. Stored in the
+ * secret, rotate the secret with a window during which both secrets sign, send a test
+ * event. Stored in the
  * merchant's sandbox state, so it survives a restart and wins over the merchants file.
  */
 import { iso } from '../domain/clock.ts';
-import type { MerchantStateRecord, WebhookSetting } from '../domain/types.ts';
+import { newTransaction } from '../domain/transaction-record.ts';
+import type { MerchantStateRecord, TransactionRecord, WebhookSetting } from '../domain/types.ts';
 import type { Core } from '../core.ts';
 import { ApiError } from '../http/errors.ts';
 import { generateWebhookSecret } from '../webhooks/signing.ts';
 import { checkWebhookUrl } from '../webhooks/url-policy.ts';
+import type { OutboxEvent, WebhookEventName } from '../webhooks/contracts.ts';
 import type { Handler } from './context.ts';
 
 /** The endpoint as the API shows it. */
@@ -72,4 +75,36 @@ export const sandboxWebhookHandlers: Record<string, Handler> = {
     await save(core, id, { webhook });
     return { status: 200, body: endpointView(core, id) };
   },
+};
+
+/** A sample transaction in the state `event` reports; never stored (ADR-042's test event). */
+function sampleTransaction(core: Core, merchantId: string, event: WebhookEventName, nowMs: number): TransactionRecord {
+  const tx = newTransaction({
+    kind: 'partner',
+    createdBy: 'createPartnerTransaction', // shaped as a B1 transaction; never stored
+    merchantId,
+    vendorReference: 'TEST-WEBHOOK',
+    totalCentimes: 129_950,
+    currency: 'MAD',
+    customerPhone: '212612345678',
+    items: [{ name: 'Test item', reference: 'TEST', quantity: 1, unitPriceCentimes: 129_950, categoryId: null }],
+    sessionId: null,
+    paymentIntentId: null,
+    nowMs,
+    paymentWindowSeconds: core.config.paymentWindowSeconds,
+  });
+  const at = iso(nowMs);
+  if (event === 'transaction.approved') return { ...tx, status: 'APPROVED', updatedAt: at, approvedAt: at };
+  if (event === 'transaction.cancelled') return { ...tx, status: 'CANCELED', updatedAt: at };
+  return { ...tx, status: 'EXPIRED', updatedAt: at, expiredAt: at };
+}
+
+sandboxWebhookHandlers.sandboxSendTestWebhook = async (core, ctx) => {
+  const { event = 'transaction.approved' } = ctx.body as { event?: WebhookEventName };
+  const id = ctx.merchant.id;
+  const now = core.now(id);
+  const change = core.eventChange(event, sampleTransaction(core, id, event, now), now);
+  await core.commit([change]);
+  const { merchantId: _m, ...view } = change.v as OutboxEvent;
+  return { status: 200, body: view };
 };
