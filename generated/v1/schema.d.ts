@@ -1054,11 +1054,8 @@ export interface components {
          * @description What a sandbox reset does besides putting the clock back and clearing the rate-limit windows.
          */
         SandboxResetRequest: {
-            /**
-             * @description Also delete the merchant's transactions, sessions, payment intents, SMS and webhook deliveries.
-             * @default false
-             */
-            deleteData: boolean;
+            /** @description Also delete the merchant's transactions, sessions, payment intents, SMS and webhook deliveries (default false). */
+            deleteData?: boolean;
         };
         /**
          * SandboxResetResult
@@ -1566,11 +1563,8 @@ export interface components {
          * @description How long the previous secret keeps signing beside the new one.
          */
         WebhookSecretRotationRequest: {
-            /**
-             * @description Seconds of the merchant's sandbox time during which both secrets sign (0 to 7 days; 0 drops the previous secret at once).
-             * @default 86400
-             */
-            overlapSeconds: number;
+            /** @description Seconds of the merchant's sandbox time during which both secrets sign (0 to 7 days, default 1 day; 0 drops the previous secret at once). */
+            overlapSeconds?: number;
         };
         /**
          * WebhookTestRequest
@@ -1579,10 +1573,9 @@ export interface components {
         WebhookTestRequest: {
             /**
              * @description The event type (default `transaction.approved`).
-             * @default transaction.approved
              * @enum {string}
              */
-            event: "transaction.approved" | "transaction.cancelled" | "transaction.expired";
+            event?: "transaction.approved" | "transaction.cancelled" | "transaction.expired";
         };
         /**
          * WebhookTransactionData
