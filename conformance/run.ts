@@ -8,6 +8,7 @@ import fc from 'fast-check';
 import { errorCatalog, tokenLifetimeSeconds } from '../generated/index.ts';
 import { commandArbitraries } from './commands/index.ts';
 import { coverageOf, type Coverage } from './coverage.ts';
+import { checkScenarios } from './scenarios.ts';
 import { ConformanceError, SetupError, type Exchange } from './http.ts';
 import type { Cmd, Model } from './model.ts';
 import { curlScript, type Finding } from './report.ts';
@@ -110,6 +111,17 @@ export async function runSuite(opts: SuiteOptions): Promise<SuiteResult> {
         log('coverage tour: finding');
       }
       commands += w.executed.length;
+      // ---- the sandbox scenarios (ADR-043), after the tour: they move the clock ----
+      if (w.sandbox) {
+        try {
+          const n = await checkScenarios(w, opts.paymentWindowSeconds);
+          if (n > 0) log(`sandbox scenarios passed (${n})`);
+        } catch (e) {
+          if (firstFindingMs === null) firstFindingMs = performance.now() - started;
+          findings.push(toFinding(e, 'tour', { transcript: [...w.client.transcript], commands: ['sandbox scenarios'] }, keys, opts));
+          log('sandbox scenarios: finding');
+        }
+      }
     }
   } finally {
     await w.receiver?.close();

@@ -1,17 +1,26 @@
-/** ADR-041: a sandbox-profile run leaves both merchants' clocks at real time and their A1 windows empty, where the sandbox offers a reset. */
+/** ADR-043 and ADR-041: a sandbox-profile run checks the scenarios, and leaves both merchants' clocks at real time and their A1 windows empty, where the sandbox offers a reset. */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../reference-server/testing.ts';
 import { runSuite } from './run.ts';
 
 const main = `sk_test_reset_main_${randomBytes(6).toString('hex')}`;
+const secret = `whsec_${randomBytes(24).toString('base64')}`;
+let port = 0;
 const other = `sk_test_reset_other_${randomBytes(6).toString('hex')}`;
 let server: TestServer;
 beforeAll(async () => {
+  const { createServer } = await import('node:net');
+  port = await new Promise<number>((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const p = (probe.address() as { port: number }).port;
+      probe.close(() => resolve(p));
+    });
+  });
   server = await startTestServer({
     mode: 'sandbox',
     merchants: [
-      { name: 'Main', storeName: 'Main store', apiKey: main, variant: 1 },
+      { name: 'Main', storeName: 'Main store', apiKey: main, variant: 1, webhookUrl: `http://127.0.0.1:${port}/hooks`, webhookSecret: secret },
       { name: 'Other', storeName: 'Other store', apiKey: other, variant: 1 },
     ],
   });
@@ -21,10 +30,11 @@ afterAll(() => server?.close());
 const clockOf = async (key: string) => (await (await fetch(`${server.baseUrl}/api/v1/sandbox/clock`, { headers: { 'X-API-Key': key } })).json()) as { offsetSeconds: number };
 
 describe('paylater conform, sandbox profile', () => {
-  it('resets what it moved: offsets back to 0 and the A1 window cleared', async () => {
+  it('checks the sandbox scenarios (ADR-043), then resets what it moved: offsets back to 0 and the A1 window cleared', async () => {
     const lines: string[] = [];
-    const r = await runSuite({ baseUrl: server.baseUrl, apiKey: main, otherApiKey: other, variant: 1, profile: 'sandbox', runs: 1, seed: 7, maxCommands: 8, paymentWindowSeconds: 1800, log: (l) => lines.push(l) });
-    expect(r.requests).toBeGreaterThan(0);
+    const r = await runSuite({ baseUrl: server.baseUrl, apiKey: main, otherApiKey: other, variant: 1, profile: 'sandbox', runs: 1, seed: 7, maxCommands: 8, paymentWindowSeconds: 1800, webhookPort: port, webhookSecret: secret, webhookGraceMs: 60, log: (l) => lines.push(l) });
+    expect(r.findings.map((f) => f.message)).toEqual([]);
+    expect(lines).toContain('sandbox scenarios passed (6)');
     expect(lines).toContain('sandbox reset: clock back to real time, rate-limit window cleared');
     expect((await clockOf(main)).offsetSeconds).toBe(0);
     expect((await clockOf(other)).offsetSeconds).toBe(0);

@@ -76,6 +76,9 @@ describe('paylater serve', () => {
     expect(r.out).toContain(`Docs: ${base}/docs`);
     expect(r.out).toContain('Atlas Electronics (Atlas Casablanca), Variant 1, test API key: sk_test_v1_demo_4f7c2a9e1b3d5f60');
     expect(r.out).toContain('Souk Digital (Souk Digital Rabat), Variant 2, test API key: sk_test_v2_demo_8b1e6d3c5a7f9e20');
+    // each demo merchant's signing secret, so a local receiver can verify its deliveries (ADR-042)
+    expect(r.out).toContain('signing secret: whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw');
+    expect(r.out).toContain('signing secret: whsec_C2FVsBQIhrscChlQIMV+b5sSYspob7oD');
     expect(r.out).toContain('Payment window: 900 s');
     expect(existsSync(f)).toBe(true);
     const clock = await fetch(`${base}/api/v1/sandbox/clock`, { headers: { 'X-API-Key': 'sk_test_v1_demo_4f7c2a9e1b3d5f60' } });

@@ -212,7 +212,12 @@ export async function runServe(argv: string[], io: { out?: (s: string) => void; 
   if (args.mode === 'sandbox') {
     lines.push('Sandbox merchants:');
     inputs.forEach((m, i) => {
-      if (merchants[i]!.keyMode === 'test') lines.push(`  ${m.name} (${m.storeName}), Variant ${m.variant}, test API key: ${m.apiKey}`);
+      const merchant = merchants[i]!;
+      if (merchant.keyMode !== 'test') return;
+      // The secret deliveries are signed with now (a run-time setting wins over the file, ADR-042).
+      const { webhookUrl, webhookSecret } = handle.core.view(merchant);
+      lines.push(`  ${m.name} (${m.storeName}), Variant ${m.variant}, test API key: ${m.apiKey}`);
+      lines.push(`    webhook URL: ${webhookUrl ?? 'none (set one with PUT /api/v1/sandbox/webhook-endpoint)'}, signing secret: ${webhookSecret ?? 'none'}`);
     });
   }
   out(`${lines.join('\n')}\n`);

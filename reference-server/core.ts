@@ -6,7 +6,7 @@
 import { webhookDelivery } from '../generated/contract.ts';
 import { MerchantTime, iso, type Clock } from './domain/clock.ts';
 import { isDueToExpire } from './domain/stateMachine.ts';
-import { buildOutboxEvent, expireIfDue, expiryEvent, type MerchantView } from './domain/transactions.ts';
+import { buildOutboxEvent, dueScenarioAction, expireIfDue, expiryEvent, type MerchantView } from './domain/transactions.ts';
 import type { Change, MerchantStateRecord, TransactionRecord } from './domain/types.ts';
 import type { MerchantConfig, ServerConfig } from './config.ts';
 import type { Store } from './store/store.ts';
@@ -63,7 +63,14 @@ export class Core {
     return this.store.get('merchantState', id) ?? { id, clockOffsetSeconds: 0, endpointEnabled: true };
   }
   view(m: MerchantConfig): MerchantView {
-    return { id: m.id, name: m.name, storeName: m.storeName, webhookUrl: m.webhookUrl, webhookSecret: m.webhookSecret };
+    const w = this.merchantState(m.id).webhook;
+    return { id: m.id, name: m.name, storeName: m.storeName, webhookUrl: w ? w.url : m.webhookUrl, webhookSecret: w ? w.secret : m.webhookSecret };
+  }
+  /** The previous webhook secret of `merchantId` while its rotation window is open (ADR-042), else null. */
+  previousWebhookSecret(merchantId: string): string | null {
+    const w = this.merchantState(merchantId).webhook;
+    if (!w?.previousSecret || !w.previousSecretExpiresAt) return null;
+    return this.now(merchantId) < Date.parse(w.previousSecretExpiresAt) ? w.previousSecret : null;
   }
   merchantOf(tx: { merchantId: string }): MerchantConfig {
     const m = this.merchantsById.get(tx.merchantId);
@@ -81,8 +88,14 @@ export class Core {
     return { c: 'outbox', k: ev.id, v: ev };
   }
 
-  /** `tx` as it must read now: expired (with its event added to `changes`) once its window passed. */
+  /** `tx` as it must read now: its due sandbox scenario action applied, or expired (with its event added to `changes`) once its window passed. */
   fresh(tx: TransactionRecord, nowMs: number, changes: Change[]): TransactionRecord {
+    const acted = dueScenarioAction(tx, nowMs);
+    if (acted) {
+      changes.push({ c: 'transactions', k: acted.tx.id, v: acted.tx });
+      if (acted.emits) changes.push(this.eventChange(acted.emits, acted.tx, acted.at));
+      return acted.tx;
+    }
     const expired = expireIfDue(tx, nowMs);
     if (!expired) return tx;
     changes.push({ c: 'transactions', k: expired.id, v: expired });
@@ -96,14 +109,46 @@ export class Core {
     if (changes.some((c) => c.c === 'outbox' || c.c === 'merchantState')) this.dispatcher?.kick();
   }
 
-  /** Expires every PENDING transaction whose window has passed (one merchant, or all). */
+  /** Ids of transactions with a scheduled sandbox scenario action (built from the store on first use). */
+  private scenarioIds: Set<string> | null = null;
+  /** Notes a transaction created with a scenario action, for the sweep. */
+  scheduleScenario(id: string): void {
+    this.scenarioIndex().add(id);
+  }
+  private scenarioIndex(): Set<string> {
+    if (!this.scenarioIds) {
+      this.scenarioIds = new Set();
+      for (const t of this.store.values('transactions')) if (t.scenario && t.status === 'PENDING') this.scenarioIds.add(t.id);
+    }
+    return this.scenarioIds;
+  }
+
+  /** Expires every PENDING transaction whose window has passed and applies the due scenario actions (one merchant, or all). */
   sweepChanges(merchantId?: string): Change[] {
     const changes: Change[] = [];
+    const acted = new Set<string>();
+    if (this.sandbox) {
+      const index = this.scenarioIndex();
+      for (const id of index) {
+        const t = this.store.get('transactions', id);
+        if (!t || t.status !== 'PENDING' || !this.merchantsById.has(t.merchantId)) {
+          index.delete(id);
+          continue;
+        }
+        if (merchantId !== undefined && t.merchantId !== merchantId) continue;
+        const after = this.fresh(t, this.now(t.merchantId), changes);
+        if (after.status !== 'PENDING') {
+          index.delete(id);
+          acted.add(id);
+        }
+      }
+    }
     for (const mid of merchantId ? [merchantId] : this.store.pendingMerchants()) {
       if (!this.merchantsById.has(mid)) continue;
       const now = this.now(mid);
       for (const tx of this.store.pendingTransactions(mid)) {
         if (!isDueToExpire(tx.status, now, Date.parse(tx.expiresAt))) break; // oldest window first
+        if (acted.has(tx.id)) continue; // moved by its scenario action above
         this.fresh(tx, now, changes);
       }
     }
@@ -160,7 +205,9 @@ export class Core {
     endpoint: (merchantId) => {
       const m = this.merchantsById.get(merchantId);
       if (!m) return undefined;
-      return { merchantId, url: m.webhookUrl, secret: m.webhookSecret, enabled: this.merchantState(merchantId).endpointEnabled };
+      const v = this.view(m);
+      const previous = this.previousWebhookSecret(merchantId);
+      return { merchantId, url: v.webhookUrl, secret: v.webhookSecret, ...(previous ? { previousSecrets: [previous] } : {}), enabled: this.merchantState(merchantId).endpointEnabled };
     },
     setEndpointEnabled: async (merchantId, enabled) => {
       const s = this.merchantState(merchantId);

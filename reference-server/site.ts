@@ -10,6 +10,7 @@ import { assetsDir } from '../lib/package-root.ts';
 import { createCheckoutRouter, type CheckoutRouterDeps } from './checkout/router.ts';
 import type { MerchantConfigInput, Mode } from './config.ts';
 import { mountLanding } from './landing.ts';
+import { createDashboardRouter } from './dashboard/router.ts';
 
 export const DIST_DIR = assetsDir();
 
@@ -37,6 +38,7 @@ export function mountSite(app: express.Express, options: SiteOptions): void {
   const distDir = options.distDir ?? DIST_DIR;
   const demo = demoMerchantsOf(options.merchants, options.mode);
   mountLanding(app, options.mode);
+  if (options.mode === 'sandbox') app.use(createDashboardRouter());
   app.use(createCheckoutRouter({ distDir, ...(demo ? { demo: { merchants: demo, publicBaseUrl: options.publicBaseUrl } } : {}) }));
 
   const docsDir = path.join(distDir, 'docs');

@@ -1,8 +1,9 @@
 /**
  * `paylater <command>`: `serve` runs the reference server (the merchant sandbox),
  * `conform` runs the conformance suite against any server, `diff` rates the contract's changes
- * against a git ref. Each command lives with its feature; this file only dispatches. Returns the
- * process exit code.
+ * against a git ref, `migrate` applies the PostgreSQL store's migrations, `trigger`, `events` and
+ * `listen` drive a sandbox (scripts/loop/). Each command lives with its feature; this file only
+ * dispatches. Returns the process exit code.
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -15,6 +16,9 @@ Commands:
   conform   Check any implementation against the contract.  paylater conform --help
   diff      Rate the contract's changes against a git ref.  paylater diff --help
   migrate   Apply the PostgreSQL store's migrations.         paylater migrate --help
+  trigger   Make the sandbox produce an event.              paylater trigger --help
+  events    Resend a recorded webhook delivery.              paylater events --help
+  listen    Forward the sandbox's events to a local URL.     paylater listen --help
 `;
 
 export async function main(argv: string[]): Promise<number> {
@@ -41,6 +45,20 @@ export async function main(argv: string[]): Promise<number> {
     case 'migrate': {
       const { runMigrate } = await import('../reference-server/store/postgres/migrate.ts');
       return runMigrate(rest);
+    }
+    case 'trigger':
+    case 'events':
+    case 'listen': {
+      const { CliError } = await import('./loop/sandbox-client.ts');
+      try {
+        if (command === 'trigger') return await (await import('./loop/trigger.ts')).runTrigger(rest);
+        if (command === 'listen') return await (await import('./loop/listen.ts')).runListen(rest);
+        return await (await import('./loop/events.ts')).runEvents(rest);
+      } catch (e) {
+        if (!(e instanceof CliError)) throw e;
+        process.stderr.write(`paylater ${command}: ${e.message}\n`);
+        return e.exitCode;
+      }
     }
     case undefined:
     case '-h':

@@ -21,6 +21,10 @@ export interface paths {
          *
          *     Validation problems get 400 `VALIDATION_ERROR` (or `AMOUNT_MISMATCH`), business
          *     rules 422, a `vendorReference` already used by this merchant 409 (ADR-002).
+         *
+         *     In the sandbox, magic customer phones and totals (`x-sandbox-scenarios`, ADR-043)
+         *     drive an outcome without extra calls: confirmed or cancelled by the customer after
+         *     a minute of sandbox time, left to expire, or each 422 business rule.
          */
         post: operations["createPartnerTransaction"];
         delete?: never;
@@ -284,6 +288,33 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/sandbox/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Stream the merchant's events (Server-Sent Events)
+         * @description The caller's webhook events as a Server-Sent Events stream (`text/event-stream`), read
+         *     from the store, so any instance of a sandbox sharing one store serves the same stream.
+         *     Each event has `id:` (the delivery's `webhook-id`), `event:` (the event name) and
+         *     `data:` (a JSON `SandboxStreamEvent`). Resume after a disconnect with the standard
+         *     `Last-Event-ID` header (or `after`): every event recorded after that one is sent
+         *     first, in order; without either, only events recorded from now on. A `: keep-alive`
+         *     comment comes every 15 s. This is what `paylater listen` reads to forward events to a
+         *     merchant's machine that the sandbox cannot reach. Test keys only.
+         */
+        get: operations["sandboxStreamEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/sandbox/reset": {
         parameters: {
             query?: never;
@@ -345,6 +376,26 @@ export interface paths {
          * @description The confirmation SMS the sandbox would have sent to customers of this merchant, oldest first. Nothing leaves the sandbox. Test keys only.
          */
         get: operations["sandboxListSms"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sandbox/transactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the merchant's transactions (sandbox)
+         * @description The caller's transactions of both families, newest first, as each reads now, optionally filtered by `status` and `vendorReference`. For the dashboard and tests. Test keys only.
+         */
+        get: operations["sandboxListTransactions"];
         put?: never;
         post?: never;
         delete?: never;
@@ -454,6 +505,84 @@ export interface paths {
          * @description Sends the event again at once with the same `webhook-id` and body (a fresh timestamp and signature), whatever its state, and records the attempt. Re-enables an endpoint disabled by a 410. Test keys only.
          */
         post: operations["sandboxRedeliverWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sandbox/webhook-endpoint": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the webhook endpoint
+         * @description The caller's webhook URL and signing secret as the sandbox delivers with them now, and the previous secret while a rotation window is open. Test keys only.
+         */
+        get: operations["sandboxGetWebhookEndpoint"];
+        /**
+         * Set or replace the webhook endpoint
+         * @description Sets the caller's webhook URL (or removes it with `null`) and its signing secret, at
+         *     run time, without restarting the server; the merchants file only seeds them. Without
+         *     `secret` the current secret is kept, or one is generated when there is none. A URL must
+         *     pass the same policy as the merchants file (http or https, no credentials; in production
+         *     https to a public address). The endpoint is enabled again if a 410 had disabled it.
+         *     Events already parked as `no_endpoint` stay so until redelivered. Test keys only.
+         */
+        put: operations["sandboxSetWebhookEndpoint"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sandbox/webhook-endpoint/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate the webhook signing secret
+         * @description Generates a new signing secret. For `overlapSeconds` (of the merchant's sandbox time)
+         *     every delivery is signed with both secrets: `webhook-signature` carries two
+         *     space-separated `v1,<signature>` entries, the new secret's first, as Standard Webhooks
+         *     allows, so a receiver verifying with either secret accepts it while it is being
+         *     redeployed. After the window only the new secret signs. Test keys only.
+         */
+        post: operations["sandboxRotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sandbox/webhook-endpoint/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test event to the webhook endpoint
+         * @description Records and sends one event of the chosen type to the caller's webhook endpoint, signed
+         *     as every delivery (both secrets during a rotation window), so a receiver can be checked
+         *     without moving a transaction. Its payload is valid for the event's schema but describes
+         *     a sample transaction that does not exist (`vendorReference` `TEST-WEBHOOK`): never
+         *     fulfil on it. It is listed with the other deliveries and can be redelivered. Test keys
+         *     only.
+         */
+        post: operations["sandboxSendTestWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -907,10 +1036,7 @@ export interface components {
          * @description What a sandbox reset does besides putting the clock back and clearing the rate-limit windows.
          */
         SandboxResetRequest: {
-            /**
-             * @description Also delete the merchant's transactions, sessions, payment intents, SMS and webhook deliveries.
-             * @default false
-             */
+            /** @description Also delete the merchant's transactions, sessions, payment intents, SMS and webhook deliveries (default false). */
             deleteData?: boolean;
         };
         /**
@@ -935,6 +1061,13 @@ export interface components {
              * @constant
              */
             offsetSeconds: 0;
+        };
+        /**
+         * SandboxTransactionList
+         * @description The merchant's transactions, newest first.
+         */
+        SandboxTransactionList: {
+            data: components["schemas"]["PartnerTransaction"][];
         };
         /**
          * SessionCurrency
@@ -1340,6 +1473,38 @@ export interface components {
             nextCursor: string | null;
         };
         /**
+         * WebhookEndpoint
+         * @description Where and how the sandbox delivers the merchant's webhooks.
+         */
+        WebhookEndpoint: {
+            /** @description False once the endpoint answered 410 Gone, until a redelivery or a new URL. */
+            enabled: boolean;
+            /** @description During a rotation window, the previous secret, which still signs every delivery beside the new one; null otherwise. */
+            previousSecret: components["schemas"]["WebhookSecret"] | null;
+            /**
+             * Format: date-time
+             * @description When the previous secret stops signing (merchant's sandbox time), or null.
+             */
+            previousSecretExpiresAt: string | null;
+            /** @description The signing secret, or null when none is set. */
+            secret: components["schemas"]["WebhookSecret"] | null;
+            /**
+             * Format: uri
+             * @description The webhook URL, or null (events are recorded as `no_endpoint`).
+             */
+            url: string | null;
+        };
+        /**
+         * WebhookEndpointRequest
+         * @description The webhook URL to deliver to, and optionally the secret to sign with.
+         */
+        WebhookEndpointRequest: {
+            /** @description The signing secret to use; without it the current one is kept, or one is generated. */
+            secret?: components["schemas"]["WebhookSecret"];
+            /** @description An absolute http or https URL (at most 2048 characters), or null to stop delivering. */
+            url: string | null;
+        };
+        /**
          * WebhookHeaders
          * @description The headers of every webhook request (Standard Webhooks v1, ADR-005). Shared by the
          *     OpenAPI `webhooks` and the AsyncAPI messages. `x-webhook-delivery` gives the signing
@@ -1364,6 +1529,30 @@ export interface components {
              * @example 1795271709
              */
             "webhook-timestamp": string;
+        };
+        /**
+         * WebhookSecret
+         * @description A Standard Webhooks signing secret, `whsec_` followed by the base64 of the key.
+         */
+        WebhookSecret: string;
+        /**
+         * WebhookSecretRotationRequest
+         * @description How long the previous secret keeps signing beside the new one.
+         */
+        WebhookSecretRotationRequest: {
+            /** @description Seconds of the merchant's sandbox time during which both secrets sign (0 to 7 days, default 1 day; 0 drops the previous secret at once). */
+            overlapSeconds?: number;
+        };
+        /**
+         * WebhookTestRequest
+         * @description Which event to send as a test.
+         */
+        WebhookTestRequest: {
+            /**
+             * @description The event type (default `transaction.approved`).
+             * @enum {string}
+             */
+            event?: "transaction.approved" | "transaction.cancelled" | "transaction.expired";
         };
         /**
          * WebhookTransactionData
@@ -2180,6 +2369,40 @@ export interface operations {
             503: components["responses"]["StorageUnavailable"];
         };
     };
+    sandboxStreamEvents: {
+        parameters: {
+            query?: {
+                /** @description The same as `Last-Event-ID`, for clients that cannot set headers. */
+                after?: string;
+            };
+            header?: {
+                /** @description The `id` of the last event received; the stream resumes after it. */
+                "Last-Event-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stream (never ends on its own). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example id: msg_2qKJ8hQ0X7b3T5mW9sLdPa
+                     *     event: transaction.approved
+                     *     data: {"id":"msg_2qKJ8hQ0X7b3T5mW9sLdPa","event":"transaction.approved","transactionId":"3f0c9a52-8a7e-4f57-9b43-2f6d3c1e9a10","createdAt":"2026-11-20T14:06:09.000Z","payload":{}}
+                     */
+                    "text/event-stream": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     sandboxReset: {
         parameters: {
             query?: never;
@@ -2275,6 +2498,34 @@ export interface operations {
             429: components["responses"]["AuthThrottled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["StorageUnavailable"];
+        };
+    };
+    sandboxListTransactions: {
+        parameters: {
+            query?: {
+                /** @description Only transactions in this status. */
+                status?: components["schemas"]["TransactionStatus"];
+                /** @description Only the transaction with this `vendorReference`. */
+                vendorReference?: components["schemas"]["VendorReference"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The transactions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxTransactionList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
         };
     };
     sandboxCancelTransaction: {
@@ -2439,6 +2690,116 @@ export interface operations {
             429: components["responses"]["AuthThrottled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["StorageUnavailable"];
+        };
+    };
+    sandboxGetWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    sandboxSetWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEndpointRequest"];
+            };
+        };
+        responses: {
+            /** @description The endpoint after the change. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    sandboxRotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookSecretRotationRequest"];
+            };
+        };
+        responses: {
+            /** @description The endpoint with its new secret. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    sandboxSendTestWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookTestRequest"];
+            };
+        };
+        responses: {
+            /** @description The delivery, queued (or `no_endpoint` without a URL). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
         };
     };
     getHealth: {

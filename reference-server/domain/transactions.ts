@@ -89,6 +89,21 @@ export function applyOperation(operationId: string, tx: TransactionRecord, nowMs
 }
 
 /**
+ * A sandbox scenario's customer action (ADR-043) that is due at `nowMs` and comes before the
+ * expiry: the transition of its operation, dated when it fell due. Null when none is due,
+ * the window passed first, or the state machine refuses it (the transaction moved on).
+ */
+export function dueScenarioAction(tx: TransactionRecord, nowMs: number): { tx: TransactionRecord; emits: WebhookEventName | null; at: number } | null {
+  if (!tx.scenario || tx.status !== 'PENDING') return null;
+  const at = Date.parse(tx.scenario.dueAt);
+  if (at > nowMs || at >= Date.parse(tx.expiresAt)) return null;
+  const r = applyOperation(tx.scenario.operationId, tx, at);
+  if (!r.ok) return null;
+  const { scenario: _done, ...rest } = r.tx;
+  return { tx: rest, emits: r.emits, at };
+}
+
+/**
  * Lazy expiry: a transaction whose window has passed is EXPIRED from the instant
  * `createdAt + window`, whether or not anything looked at it then. Returns the expired
  * record, or null when nothing changes.

@@ -33,6 +33,8 @@ export interface TransactionRecord {
   expiredAt: string | null;
   sessionId: string | null;
   paymentIntentId: string | null;
+  /** A sandbox scenario's customer action (ADR-043): `operationId` applied at `dueAt` (merchant time) if still PENDING. */
+  scenario?: { operationId: string; dueAt: string };
 }
 
 export interface SessionItemRecord {
@@ -81,6 +83,17 @@ export interface MerchantStateRecord {
   id: string;
   clockOffsetSeconds: number;
   endpointEnabled: boolean;
+  /** The webhook endpoint set at run time (ADR-042); absent: the merchants file's. */
+  webhook?: WebhookSetting;
+}
+
+/** A run-time webhook endpoint, and the previous secret while a rotation window is open. */
+export interface WebhookSetting {
+  url: string | null;
+  secret: string | null;
+  previousSecret: string | null;
+  /** ISO 8601, merchant time. */
+  previousSecretExpiresAt: string | null;
 }
 
 export type { OutboxEvent };

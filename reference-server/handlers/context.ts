@@ -15,7 +15,7 @@ export interface Ctx {
   /** The session of a session-token operation, null for API-key operations. */
   session: SessionRecord | null;
   params: Record<string, string>;
-  /** The validated query parameters. */
+  /** The validated query parameters (declared ones only: others are refused, ADR-022). */
   query: Record<string, unknown>;
   body: unknown;
   /** The server's public base URL, for absolute links. */
@@ -25,6 +25,8 @@ export interface Ctx {
 export interface Result {
   status: number;
   body: unknown;
+  /** A streamed answer (`text/event-stream`): the router hands it the response instead of sending `body` as JSON. */
+  stream?: (req: import('express').Request, res: import('express').Response) => void;
 }
 
 export type Handler = (core: Core, ctx: Ctx) => Promise<Result>;

@@ -7,10 +7,13 @@ import { checkoutHandlers } from './checkout.ts';
 import type { Handler } from './context.ts';
 import { partnerHandlers } from './partner.ts';
 import { sandboxHandlers } from './sandbox.ts';
+import { sandboxEventHandlers } from './sandbox-events.ts';
 import { sandboxResetHandlers } from './sandbox-reset.ts';
+import { sandboxTransactionHandlers } from './sandbox-transactions.ts';
+import { sandboxWebhookHandlers } from './sandbox-webhooks.ts';
 import { sdkHandlers } from './sdk.ts';
 import { serviceHandlers } from './service.ts';
 
 export type { Ctx, Handler, Result } from './context.ts';
 
-export const handlers: Record<string, Handler> = { ...checkoutHandlers, ...partnerHandlers, ...sdkHandlers, ...sandboxHandlers, ...sandboxResetHandlers, ...serviceHandlers };
+export const handlers: Record<string, Handler> = { ...checkoutHandlers, ...partnerHandlers, ...sdkHandlers, ...sandboxHandlers, ...sandboxEventHandlers, ...sandboxResetHandlers, ...sandboxTransactionHandlers, ...sandboxWebhookHandlers, ...serviceHandlers };

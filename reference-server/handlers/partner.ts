@@ -12,6 +12,7 @@ import type { Change, TransactionRecord } from '../domain/types.ts';
 import type { Core } from '../core.ts';
 import { merchantNow, ownByVendorReference, ownTransaction, readFresh, refuse, specRule, transition } from './common.ts';
 import type { Handler } from './context.ts';
+import { magicAmountRejection, scenariosOf, scheduledAction } from './sandbox-scenarios.ts';
 
 /** The merchant's transactions as they read at `now`; the expiries this reveals go to `changes`. */
 function* currentTransactions(core: Core, merchantId: string, now: number, changes: Change[]): Iterable<TransactionRecord> {
@@ -33,6 +34,8 @@ export const partnerHandlers: Record<string, Handler> = {
     const total = centimesOf(body.total)!;
     refuse(checkMerchantActive(m.active));
     checkAmountRange(ctx.doc, ctx.op.requestSchema, ctx.body, true);
+    const scenarios = core.sandbox ? scenariosOf(ctx) : null;
+    if (scenarios) refuse(magicAmountRejection(scenarios, body.total));
     const now = merchantNow(core, ctx);
     const sameReference = body.vendorReference === undefined ? undefined : core.store.transactionByVendorReference(m.id, body.vendorReference);
     refuse(checkVendorReferenceFree(body.vendorReference, sameReference));
@@ -64,6 +67,8 @@ export const partnerHandlers: Record<string, Handler> = {
       nowMs: now,
       paymentWindowSeconds: core.config.paymentWindowSeconds,
     });
+    const scenario = scenarios ? scheduledAction(scenarios, body.customerPhone, now) : undefined;
+    if (scenario) tx.scenario = scenario;
     changes.push({ c: 'transactions', k: tx.id, v: tx });
     const smsBody = confirmationSms(m.name, tx, core.config.paymentWindowSeconds);
     if (core.sandbox) {
@@ -71,6 +76,7 @@ export const partnerHandlers: Record<string, Handler> = {
       changes.push({ c: 'sms', k: id, v: { id, merchantId: m.id, to: tx.customerPhone, body: smsBody, transactionId: tx.id, sentAt: iso(now) } });
     }
     await core.commit(changes);
+    if (scenario) core.scheduleScenario(tx.id);
     if (!core.sandbox) {
       core.smsSender.send({ merchantId: m.id, to: tx.customerPhone, body: smsBody, transactionId: tx.id }).catch((e: Error) => core.log(`sms sender failed: ${e.message}`));
     }

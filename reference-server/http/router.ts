@@ -171,6 +171,12 @@ export async function buildVariantApi(core: Core, v: Variant): Promise<VariantAp
         ctx.body = req.body;
         const result = await handler(core, ctx);
         if (waitForStore && !store.settled) await store.barrier();
+        if (result.stream) {
+          // Not JSON: the stream's items are described by `x-event-schema`, written as they come.
+          res.status(result.status);
+          result.stream(req, res);
+          return;
+        }
         res.status(result.status);
         res.json(validator.checkResponse(req, res, result.body));
       } catch (e) {

@@ -68,6 +68,8 @@ export interface WebhookEndpoint {
   url: string | null;
   /** `whsec_…` */
   secret: string | null;
+  /** Secrets of an open rotation window (ADR-042): each signs too, after `secret`. */
+  previousSecrets?: string[];
   /** false once the endpoint answered 410 (until a redelivery re-enables it). */
   enabled: boolean;
 }

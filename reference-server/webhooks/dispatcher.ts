@@ -204,7 +204,7 @@ export function createWebhookDispatcher(deps: WebhookDispatcherDeps): WebhookDis
     const body = JSON.stringify(e.payload);
     let headers: SignedHeaders;
     try {
-      headers = signHeaders(endpoint.secret, e.id, body, realNow());
+      headers = signHeaders([endpoint.secret, ...(endpoint.previousSecrets ?? [])], e.id, body, realNow());
     } catch (err) {
       log(`webhooks: merchant ${e.merchantId} has an unusable secret (${errorName(err)})`);
       return park(e, 'no_endpoint');

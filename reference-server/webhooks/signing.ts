@@ -87,14 +87,18 @@ export function sign(secret: string, id: string, timestamp: number, body: string
 }
 
 /**
- * The three headers of one attempt, signed afresh at `nowMs` (wall-clock milliseconds).
+ * The three headers of one attempt, signed afresh at `nowMs` (wall-clock milliseconds). With
+ * several secrets (a rotation window, ADR-042) `webhook-signature` holds one space-separated
+ * `v1,` entry per secret, in order, as Standard Webhooks specifies.
  * @rule webhook-signing
  */
-export function signHeaders(secret: string, id: string, body: string | Uint8Array, nowMs: number = Date.now()): SignedHeaders {
+export function signHeaders(secret: string | readonly string[], id: string, body: string | Uint8Array, nowMs: number = Date.now()): SignedHeaders {
   const timestamp = Math.floor(nowMs / 1000);
+  const secrets = typeof secret === 'string' ? [secret] : secret;
+  if (secrets.length === 0) throw new TypeError('signHeaders needs a secret');
   return {
     'webhook-id': id,
     'webhook-timestamp': String(timestamp),
-    'webhook-signature': sign(secret, id, timestamp, body),
+    'webhook-signature': secrets.map((s) => sign(s, id, timestamp, body)).join(' '),
   };
 }

@@ -3,6 +3,7 @@
  * Everything comes from spec/ and generated/; Redoc (via `redocly build-docs --inlineBundle`) renders
  * the two reference pages from the docs bundles, the other pages are generated here.
  */
+import { collectionFile, toPostmanCollection } from './postman.ts';
 import { execFile } from 'node:child_process';
 import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -61,7 +62,7 @@ function landingPage(v1: Json, v2: Json, guides: Guide[]): string {
     const ops = listOperations(doc);
     return `<div class="card"><h3><a href="v${variant}.html">Variant ${variant} reference</a></h3>
 <p>${renderInline(firstParagraph(textOf(info.description ?? '')))}</p>
-<p class="muted">${ops.length} operations (${ops.filter((o) => o.operation['x-sandbox'] === true).length} sandbox). Bundle: <a href="openapi.v${variant}.json">openapi.v${variant}.json</a></p></div>`;
+<p class="muted">${ops.length} operations (${ops.filter((o) => o.operation['x-sandbox'] === true).length} sandbox). Bundle: <a href="openapi.v${variant}.json">openapi.v${variant}.json</a> · Request collection (Postman v2.1, Bruno, Insomnia): <a href="${collectionFile(variant)}">${collectionFile(variant)}</a></p></div>`;
   };
   const servers = (v1.servers ?? []) as Array<{ url: string; description?: string }>;
   return `<p>PayLater takes buy-now-pay-later payments in MAD (2x, 3x or 4x). Two interface families:
@@ -192,6 +193,11 @@ export async function buildDocs(outDir = DEFAULT_OUT_DIR): Promise<BuildResult> 
       pages.push(`v${variant}.html`);
     }),
   );
+
+  // Request collections (Postman v2.1; Bruno and Insomnia import them), the sandbox flows as a folder.
+  for (const [variant, doc] of [[1, v1], [2, v2]] as const) {
+    await writeFile(path.join(outDir, collectionFile(variant)), `${JSON.stringify(await toPostmanCollection(doc as Record<string, unknown>), null, 2)}\n`);
+  }
 
   await writeRedocAssets(outDir);
   await writeFile(path.join(outDir, 'style.css'), await readFile(path.join(HERE, 'templates', 'style.css'), 'utf8'));

@@ -85,6 +85,7 @@ describe('generated code samples', () => {
     const ops2 = listOperations(docsBundle(2)).length;
     expect(good.length).toBe(ops1 + ops2);
     expect(ops1).toBe(ops2 + 1); // A3 is Variant 1 only
+    // Every API path is under /api/v1/, except the service probes (ADR-040).
     for (const c of curl) expect(c.source, c.id).toMatch(/^curl -X (GET|POST|PUT|DELETE|PATCH) "https:\/\/sandbox\.paylater\.example\/(api\/v1\/|healthz"|readyz")/);
   });
 

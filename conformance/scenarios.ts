@@ -1,0 +1,88 @@
+/**
+ * The sandbox scenarios (`x-sandbox-scenarios` of B1, ADR-043), checked in the sandbox
+ * profile after the tour: each magic customer phone reaches its outcome after its
+ * `afterSeconds` of sandbox time (and not before), the one left alone expires with the
+ * payment window, and each magic total answers its 422 code without creating anything.
+ * Black-box: the scenarios are read from the variant's bundled document.
+ */
+import type { World } from './world.ts';
+
+type Json = Record<string, unknown>;
+
+interface Scenarios {
+  customerPhones: Array<{ customerPhone: string; outcome: 'confirmed' | 'cancelled' | 'expires'; afterSeconds: number | null }>;
+  amounts: Array<{ total: number; code: string }>;
+}
+
+const OUTCOME_STATUS = { confirmed: 'APPROVED', cancelled: 'CANCELED', expires: 'EXPIRED' } as const;
+
+/** The scenarios of B1 in the contract (null when the variant declares none). */
+export function declaredScenarios(w: World): Scenarios | null {
+  const o = w.contract.op('createPartnerTransaction');
+  const op = ((w.contract.doc.paths as Json)[o.path] as Json)[o.method.toLowerCase()] as Json;
+  const ref = op['x-sandbox-scenarios'] as Json | undefined;
+  if (!ref) return null;
+  let s: unknown = ref;
+  if (typeof ref.$ref === 'string') for (const part of ref.$ref.replace(/^#\//, '').split('/')) s = (s === ref ? w.contract.doc : (s as Json))[part.replace(/~1/g, '/').replace(/~0/g, '~')];
+  return s as Scenarios;
+}
+
+/** Runs every scenario against the sandbox; a failing check throws the suite's ConformanceError. */
+export async function checkScenarios(w: World, paymentWindowSeconds: number): Promise<number> {
+  const s = declaredScenarios(w);
+  if (!s) return 0;
+  const key = w.cfg.apiKey;
+  const create = (body: Json) => w.client.call('createPartnerTransaction', { headers: w.auth('createPartnerTransaction', key), body });
+  const item = (total: number) => [{ name: 'Scenario item', quantity: 1, unitPrice: total }];
+  const statusOf = async (id: string) => {
+    const ex = await w.client.call('getPartnerTransaction', { pathParams: { transactionId: id }, headers: w.auth('getPartnerTransaction', key) });
+    w.check(ex.status === 200, 'getPartnerTransaction', '$', `read of scenario transaction ${id} answered ${ex.status}`);
+    return (ex.json as { status: string }).status;
+  };
+  const advance = async (seconds: number) => {
+    const ex = await w.client.call('sandboxAdvanceClock', { headers: w.auth('sandboxAdvanceClock', key), body: { seconds } });
+    w.check(ex.status === 200, 'sandboxAdvanceClock', '$', `clock advance answered ${ex.status}`);
+  };
+
+  let checked = 0;
+  const created: Array<{ id: string; phone: Scenarios['customerPhones'][number] }> = [];
+  for (const phone of s.customerPhones) {
+    const ex = await create({ customerPhone: phone.customerPhone, total: 600, currency: 'MAD', items: item(600) });
+    w.check(ex.status === 201, 'createPartnerTransaction', '$', `magic phone ${phone.customerPhone} answered ${ex.status}, expected 201`);
+    created.push({ id: (ex.json as { id: string }).id, phone });
+  }
+  // Just before the earliest action nothing has happened; then each action in turn, then the window.
+  const steps = [...new Set(created.map((c) => c.phone.afterSeconds).filter((n): n is number => n !== null))].sort((a, b) => a - b);
+  let at = 0;
+  for (const step of steps) {
+    if (step - 1 > at) {
+      await advance(step - 1 - at);
+      at = step - 1;
+    }
+    for (const c of created) {
+      const due = c.phone.afterSeconds !== null && c.phone.afterSeconds <= at;
+      const st = await statusOf(c.id);
+      if (!due) w.check(st === 'PENDING', 'x-sandbox-scenarios', `$.customerPhones[${c.phone.customerPhone}]`, `magic phone ${c.phone.customerPhone} is ${st} after ${at} s, before its action`, 'PENDING', st);
+    }
+    await advance(step - at);
+    at = step;
+    for (const c of created.filter((x) => x.phone.afterSeconds === step)) {
+      const st = await statusOf(c.id);
+      w.check(st === OUTCOME_STATUS[c.phone.outcome], 'x-sandbox-scenarios', `$.customerPhones[${c.phone.customerPhone}]`, `magic phone ${c.phone.customerPhone} (${c.phone.outcome} after ${step} s) is ${st}`, OUTCOME_STATUS[c.phone.outcome], st);
+      checked++;
+    }
+  }
+  await advance(Math.max(1, paymentWindowSeconds - at));
+  for (const c of created.filter((x) => x.phone.afterSeconds === null)) {
+    const st = await statusOf(c.id);
+    w.check(st === OUTCOME_STATUS[c.phone.outcome], 'x-sandbox-scenarios', `$.customerPhones[${c.phone.customerPhone}]`, `magic phone ${c.phone.customerPhone} (${c.phone.outcome}) is ${st} after the payment window`, OUTCOME_STATUS[c.phone.outcome], st);
+    checked++;
+  }
+  for (const a of s.amounts) {
+    const ex = await create({ customerPhone: '212612345678', total: a.total, currency: 'MAD', items: item(a.total) });
+    const code = (ex.json as { error?: { code?: string } } | null)?.error?.code;
+    w.check(ex.status === 422 && code === a.code, 'x-sandbox-scenarios', `$.amounts[${a.total}]`, `magic total ${a.total} answered ${ex.status} ${String(code)}, expected 422 ${a.code}`, a.code, code);
+    checked++;
+  }
+  return checked;
+}

@@ -1,0 +1,125 @@
+/**
+ * `paylater listen` end to end: the CLI as a process against a server started here, which has no
+ * webhook URL for the merchant (it cannot reach the "laptop"): events come through the stream.
+ * The two-instance case (several sandbox instances sharing one store) waits for the shared
+ * PostgreSQL store; the stream already reads from the store and resumes after an event id.
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { verifyWebhook } from '../../sdk/webhooks/verify.ts';
+import { startTestServer, type TestServer } from '../../reference-server/testing.ts';
+import { ROOT } from '../lib/paths.ts';
+import { listenSecret } from './listen.ts';
+
+const KEY = 'sk_test_listen_e2e_0001';
+let s: TestServer;
+let local: Server;
+let localUrl: string;
+const got: Array<{ headers: IncomingHttpHeaders; body: string }> = [];
+let failFirst = 0;
+
+beforeAll(async () => {
+  local = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      if (failFirst > 0) {
+        failFirst--;
+        res.writeHead(503).end();
+        return;
+      }
+      got.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+      res.writeHead(200).end();
+    });
+  });
+  await new Promise<void>((r) => local.listen(0, '127.0.0.1', r));
+  localUrl = `http://127.0.0.1:${(local.address() as AddressInfo).port}/webhooks`;
+  s = await startTestServer({ merchants: [{ name: 'Laptop shop', storeName: 'Laptop', apiKey: KEY, variant: 1 }] });
+});
+afterAll(async () => {
+  await s.close();
+  await new Promise((r) => local.close(r));
+});
+
+const api = (method: string, p: string, body?: unknown, header = 'X-API-Key') =>
+  fetch(`${s.baseUrl}${p}`, { method, headers: { [header]: KEY, ...(body ? { 'Content-Type': 'application/json' } : {}) }, ...(body ? { body: JSON.stringify(body) } : {}) });
+
+async function approve(): Promise<string> {
+  const r = await api('POST', '/api/v1/public/partner/transactions', { customerPhone: '212612345678', total: 600, currency: 'MAD', items: [{ name: 'x', quantity: 1, unitPrice: 600 }] }, 'X-Service-Key');
+  const { id } = (await r.json()) as { id: string };
+  await api('POST', `/api/v1/sandbox/transactions/${id}/confirm`);
+  return id;
+}
+
+function waitFor(child: ChildProcessWithoutNullStreams, text: { out: string }, re: RegExp, ms = 15_000): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const t = setTimeout(() => reject(new Error(`timed out waiting for ${String(re)}; output:\n${text.out}`)), ms);
+    const check = () => {
+      if (re.test(text.out)) {
+        clearTimeout(t);
+        child.stdout.off('data', check);
+        resolve();
+      }
+    };
+    child.stdout.on('data', check);
+    check();
+  });
+}
+
+describe('GET /api/v1/sandbox/events', () => {
+  it('streams from the store and resumes after Last-Event-ID', async () => {
+    const first = await approve();
+    const second = await approve();
+    const deliveries = (await (await api('GET', '/api/v1/sandbox/webhook-deliveries')).json()) as { data: Array<{ id: string; transactionId: string }> };
+    const idOf = (tx: string) => deliveries.data.find((d) => d.transactionId === tx)!.id;
+    const ac = new AbortController();
+    const res = await fetch(`${s.baseUrl}/api/v1/sandbox/events`, { headers: { 'X-API-Key': KEY, 'Last-Event-ID': idOf(first) }, signal: ac.signal });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const reader = res.body!.getReader();
+    let text = '';
+    while (!text.includes(`id: ${idOf(second)}`)) text += new TextDecoder().decode((await reader.read()).value);
+    ac.abort();
+    expect(text).not.toContain(`id: ${idOf(first)}\n`);
+    expect(text).toMatch(new RegExp(`id: ${idOf(second)}\\nevent: transaction.approved\\ndata: \\{"id":"${idOf(second)}"`));
+    expect((await fetch(`${s.baseUrl}/api/v1/sandbox/events`, { headers: { 'X-API-Key': 'sk_test_wrong' } })).status).toBe(401);
+  });
+});
+
+describe('paylater listen', () => {
+  it('forwards each new event signed with the printed stable secret, shows a failed forward and retries it, stops on Ctrl-C', async () => {
+    const child = spawn(process.execPath, [path.join(ROOT, 'scripts', 'paylater.mjs'), 'listen', '--forward-to', localUrl, '--base-url', s.baseUrl, '--api-key', KEY, '--events', 'transaction.approved'], { cwd: ROOT });
+    const text = { out: '' };
+    child.stdout.on('data', (c: Buffer) => (text.out += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (text.out += c.toString()));
+    try {
+      await waitFor(child, text, /Your listen signing secret is (whsec_\S+)/);
+      const secret = /Your listen signing secret is (whsec_\S+)/.exec(text.out)![1]!;
+      expect(secret).toBe(listenSecret(KEY));
+      await new Promise((r) => setTimeout(r, 500)); // the stream is open
+      failFirst = 1;
+      const tx = await approve();
+      await waitFor(child, text, /\[200\]/);
+      expect(text.out).toMatch(new RegExp(`transaction\\.approved msg_\\w+ \\(transaction ${tx}\\)`));
+      expect(text.out).toMatch(/→ POST .* \[503\] \d+ ms, retry 1\/3/);
+      expect(got).toHaveLength(1);
+      const event = verifyWebhook(got[0]!.body, got[0]!.headers as Record<string, string>, secret);
+      expect(event.event).toBe('transaction.approved');
+      expect((event.data as { id: string }).id).toBe(tx);
+      // A cancel is filtered out by --events.
+      const c = await api('POST', '/api/v1/public/partner/transactions', { customerPhone: '212612345678', total: 600, currency: 'MAD', items: [{ name: 'x', quantity: 1, unitPrice: 600 }] }, 'X-Service-Key');
+      await api('POST', `/api/v1/sandbox/transactions/${((await c.json()) as { id: string }).id}/cancel`);
+      await new Promise((r) => setTimeout(r, 800));
+      expect(text.out).not.toContain('transaction.cancelled');
+      const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+      child.kill('SIGINT');
+      expect(await exited).toBe(0);
+      expect(text.out).toContain('Stopped.');
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+    }
+  }, 30_000);
+});
