@@ -38,7 +38,7 @@ export function mountSite(app: express.Express, options: SiteOptions): void {
   const distDir = options.distDir ?? DIST_DIR;
   const demo = demoMerchantsOf(options.merchants, options.mode);
   mountLanding(app, options.mode);
-  if (options.mode === 'sandbox') app.use(createDashboardRouter());
+  if (options.mode === 'sandbox') app.use(createDashboardRouter(distDir));
   app.use(createCheckoutRouter({ distDir, ...(demo ? { demo: { merchants: demo, publicBaseUrl: options.publicBaseUrl } } : {}) }));
 
   const docsDir = path.join(distDir, 'docs');

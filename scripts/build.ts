@@ -15,6 +15,7 @@
  *   dist/sdk/v<version>/paylater.js      the same bytes, versioned (version from package.json)
  *   dist/checkout/checkout-page.js       the hosted checkout page's script
  *   dist/checkout/demo.js                the demo shop's script
+ *   dist/dashboard/dashboard.js          the sandbox dashboard's script
  * Each bundle includes the lib/ modules it imports (money, i18n, checkout protocol). Everything
  * is an external classic script: nothing needs 'unsafe-inline' or 'unsafe-eval'.
  */
@@ -33,6 +34,7 @@ export const DIST_DIR = path.join(ROOT, 'dist');
 export const JS_DIST_DIR = path.join(DIST_DIR, 'js');
 export const SDK_DIST_DIR = path.join(DIST_DIR, 'sdk');
 export const CHECKOUT_DIST_DIR = path.join(DIST_DIR, 'checkout');
+export const DASHBOARD_DIST_DIR = path.join(DIST_DIR, 'dashboard');
 
 export async function packageVersion(): Promise<string> {
   const pkg = JSON.parse(await readFile(path.join(ROOT, 'package.json'), 'utf8')) as { version: string };
@@ -71,6 +73,7 @@ async function assetFiles(): Promise<string[]> {
   for (const variant of ['v1', 'v2']) files.push(`generated/${variant}/openapi.yaml`, `generated/${variant}/schema.d.ts`);
   const css = await readdir(path.join(ROOT, 'reference-server/checkout/assets'));
   for (const f of css.filter((n) => n.endsWith('.css'))) files.push(`reference-server/checkout/assets/${f}`);
+  files.push('reference-server/dashboard/assets/dashboard.css');
   const migrations = await readdir(path.join(ROOT, 'reference-server/store/postgres/migrations'));
   for (const f of migrations.filter((n) => n.endsWith('.sql'))) files.push(`reference-server/store/postgres/migrations/${f}`);
   return files;
@@ -122,11 +125,13 @@ export async function build(): Promise<BuildReport> {
   const sdk = await bundle('sdk/browser/src/global.ts', { globalName: 'Service', version });
   const page = await bundle('reference-server/checkout/page/checkout-page.ts', { version });
   const demo = await bundle('reference-server/checkout/page/demo.ts', { version });
+  const dashboard = await bundle('reference-server/dashboard/page/dashboard-page.ts', { version });
   const outputs: Array<[string, string]> = [
     [path.join(SDK_DIST_DIR, 'paylater.js'), sdk],
     [path.join(SDK_DIST_DIR, `v${version}`, 'paylater.js'), sdk],
     [path.join(CHECKOUT_DIST_DIR, 'checkout-page.js'), page],
     [path.join(CHECKOUT_DIST_DIR, 'demo.js'), demo],
+    [path.join(DASHBOARD_DIST_DIR, 'dashboard.js'), dashboard],
   ];
   const files: BuildReport['files'] = [];
   for (const [file, text] of outputs) {

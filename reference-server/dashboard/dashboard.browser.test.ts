@@ -8,6 +8,7 @@ import { copyFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { build } from '../../scripts/build.ts';
 import { CHROMIUM, SHOTS } from '../checkout/browser-harness.ts';
 import { mountSite } from '../site.ts';
 import { startTestServer, type TestServer } from '../testing.ts';
@@ -26,6 +27,7 @@ beforeAll(async () => {
     { name: 'Atlas Electronics', storeName: 'Atlas Casablanca', apiKey: KEY, variant: 1 as const },
     { name: 'Other', storeName: 'Other', apiKey: OTHER, variant: 1 as const },
   ];
+  await build(); // the page script, as npm run build writes it
   s = await startTestServer({ merchants, mount: (app) => mountSite(app, { merchants, mode: 'sandbox' }) });
   browser = await chromium.launch(CHROMIUM);
   const context = await browser.newContext({ viewport: { width: 1200, height: 800 } });

@@ -2,24 +2,17 @@
  * `/dashboard` (ADR-045): the merchant's sandbox in a page, built on the sandbox API only.
  * The page is static (HTML, one script, one stylesheet, strict CSP); the test key is typed
  * once and kept in the tab's sessionStorage by the script, never put in a URL. The script
- * (page/dashboard-page.ts) is bundled with esbuild on first request and kept in memory.
+ * (page/dashboard-page.ts) is bundled by `npm run build` into dist/dashboard/dashboard.js.
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import express, { type Router } from 'express';
 import { page } from '../checkout/html.ts';
-import { sendFile, sendHtml } from '../checkout/respond.ts';
+import { assetsDir } from '../../lib/package-root.ts';
+import { MISSING_BUILD, sendFile, sendHtml } from '../checkout/respond.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ASSETS = path.join(HERE, 'assets');
-
-let script: Promise<string> | null = null;
-/** The page script as one browser bundle (built once per process). */
-function pageScript(): Promise<string> {
-  script ??= build({ entryPoints: [path.join(HERE, 'page', 'dashboard-page.ts')], bundle: true, write: false, format: 'iife', target: 'es2022', minify: true }).then((r) => r.outputFiles[0]!.text);
-  return script;
-}
 
 const BODY = `    <header>
       <h1>PayLater sandbox dashboard</h1>
@@ -56,17 +49,14 @@ const BODY = `    <header>
       </section>
     </main>`;
 
-export function createDashboardRouter(): Router {
+/** `distDir`: where `npm run build` put the page script (default the package's dist/). */
+export function createDashboardRouter(distDir: string = assetsDir()): Router {
   const router = express.Router();
   const html = page({ title: 'PayLater sandbox dashboard', styles: ['/dashboard/assets/dashboard.css'], scripts: ['/dashboard/assets/dashboard.js'], body: BODY });
   router.get('/dashboard', (_req, res) => sendHtml(res, html));
-  router.get('/dashboard/assets/dashboard.js', (_req, res, next) => {
-    pageScript().then((js) => {
-      res.setHeader('Cache-Control', 'no-cache');
-      res.setHeader('X-Content-Type-Options', 'nosniff');
-      res.type('application/javascript; charset=utf-8').send(js);
-    }, next);
-  });
+  router.get('/dashboard/assets/dashboard.js', (_req, res) =>
+    sendFile(res, path.join(distDir, 'dashboard', 'dashboard.js'), 'application/javascript; charset=utf-8', 'no-cache', MISSING_BUILD),
+  );
   router.get('/dashboard/assets/dashboard.css', (_req, res) => sendFile(res, path.join(ASSETS, 'dashboard.css'), 'text/css; charset=utf-8', 'no-cache', 'dashboard stylesheet missing'));
   return router;
 }
