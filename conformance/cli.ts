@@ -1,6 +1,6 @@
 /**
  * `paylater conform`: runs the conformance suite against any server over HTTP.
- * Exit 0: no findings; 1: findings; 2: a usage or setup error, said in one line.
+ * Exit codes: see EXIT below (printed by --help).
  */
 import { parseArgs } from 'node:util';
 import { stateMachine } from '../generated/index.ts';
@@ -11,6 +11,52 @@ import { runSuite, type SuiteResult } from './run.ts';
 const USAGE = 'usage: paylater conform --base-url URL --api-key KEY --other-api-key KEY2 [--variant 1|2] [--profile core|sandbox] [--runs N] [--seed S] [--path P] [--replay-path R] [--max-commands N] [--payment-window SECONDS] [--webhook-port P --webhook-secret SECRET] [--report-json FILE] [--report-junit FILE] [--quiet]';
 
 export const DEFAULT_RUNS = 30;
+const DEFAULT_MAX_COMMANDS = 25;
+
+/** The exit codes, as --help documents them. */
+export const EXIT = { clean: 0, findings: 1, setup: 2, incomplete: 3 } as const;
+
+/** --help: every option with its default, the exit codes and two examples. */
+export const HELP = `${USAGE}
+
+Runs the conformance suite (a coverage tour of every transition and declared error code, then a
+model-based random search) against any implementation of the contract, over HTTP only.
+
+Options:
+  --base-url URL            the API's base URL, e.g. http://127.0.0.1:3000 (required)
+  --api-key KEY             a test key of merchant A (required)
+  --other-api-key KEY2      a test key of merchant B, another merchant of the same variant (required)
+  --variant 1|2             the contract variant both keys belong to (default: 1)
+  --profile core|sandbox    core: the public operations only; sandbox: also the x-sandbox endpoints
+                            (customer actions, clock, payment of a session) (default: core)
+  --runs N                  random command sequences tried by the search (default: ${DEFAULT_RUNS})
+  --seed S                  seed of the search; printed by every run, to repeat it (default: random)
+  --path P                  with --seed, replays the one shrunk sequence a finding printed (default: none)
+  --replay-path R           fast-check's replay path of the commands, printed with a finding (default: none)
+  --max-commands N          longest random sequence (default: ${DEFAULT_MAX_COMMANDS})
+  --payment-window SECONDS  the server's payment window (default: the x-state-machine default, ${stateMachine.paymentWindow.defaultSeconds})
+  --webhook-port P          port the suite's webhook receiver listens on (127.0.0.1); merchant A's
+                            webhook URL must point at it (default: no receiver, webhooks not checked)
+  --webhook-secret SECRET   merchant A's webhook signing secret (whsec_…); goes with --webhook-port
+  --report-json FILE        writes the result and every finding (with its curl script) as JSON
+  --report-junit FILE       writes a JUnit XML report (one failed test case per finding)
+  --quiet                   prints the summary only
+  --help                    prints this text
+
+Exit codes:
+  ${EXIT.clean}  no finding, and every rule of the profile was exercised
+  ${EXIT.findings}  at least one finding (a contract violation, from the first request on); reports written
+  ${EXIT.setup}  the run could not start: server unreachable, a key rejected, the two keys of one
+     merchant or of two variants, or a bad option (one line on stderr, no report)
+  ${EXIT.incomplete}  no finding, but the run is incomplete (core profile): what it could not exercise is
+     listed, e.g. A1 answered 429 because an earlier run spent the rate-limit window
+
+Examples:
+  paylater conform --base-url http://127.0.0.1:3000 --api-key "$KEY_A" --other-api-key "$KEY_B" \
+    --variant 2 --report-junit conform.xml
+  paylater conform --base-url http://127.0.0.1:3000 --api-key "$KEY_A" --other-api-key "$KEY_B" \
+    --profile sandbox --webhook-port 4400 --webhook-secret "$WHSEC_A" --seed 42 --report-json conform.json
+`;
 
 export async function runConform(argv: string[], out: (s: string) => void = (s) => process.stdout.write(s + '\n'), err: (s: string) => void = (s) => process.stderr.write(s + '\n')): Promise<number> {
   let values: Record<string, string | boolean | undefined>;
@@ -28,11 +74,11 @@ export async function runConform(argv: string[], out: (s: string) => void = (s) 
     }).values;
   } catch (e) {
     err(`paylater conform: ${(e as Error).message}. ${USAGE}`);
-    return 2;
+    return EXIT.setup;
   }
   if (values.help) {
-    out(USAGE);
-    return 0;
+    out(HELP);
+    return EXIT.clean;
   }
   const int = (name: string, v: string | boolean | undefined, def: number): number => {
     if (v === undefined) return def;
@@ -61,18 +107,19 @@ export async function runConform(argv: string[], out: (s: string) => void = (s) 
       seed,
       path: values.path as string | undefined,
       replayPath: values['replay-path'] as string | undefined,
-      maxCommands: int('max-commands', values['max-commands'], 25),
+      maxCommands: int('max-commands', values['max-commands'], DEFAULT_MAX_COMMANDS),
       paymentWindowSeconds: int('payment-window', values['payment-window'], stateMachine.paymentWindow.defaultSeconds),
       webhookPort, webhookSecret, log,
     });
     printSummary(result, out);
     if (values['report-json']) writeJson(values['report-json'] as string, result);
     if (values['report-junit']) writeJunit(values['report-junit'] as string, `paylater conform v${variant} ${profile}`, result.checks, result.findings, result.durationMs / 1000);
-    return result.findings.length ? 1 : 0;
+    if (result.findings.length) return EXIT.findings;
+    return result.incomplete.length ? EXIT.incomplete : EXIT.clean;
   } catch (e) {
     if (e instanceof SetupError) {
       err(`paylater conform: ${e.message}`);
-      return 2;
+      return EXIT.setup;
     }
     throw e;
   }
@@ -84,6 +131,7 @@ export function printSummary(r: SuiteResult, out: (s: string) => void): void {
     out(f.message);
     if (f.expected !== undefined || f.actual !== undefined) out(`expected: ${JSON.stringify(f.expected)}\nactual:   ${JSON.stringify(f.actual)}`);
     if (f.commands.length) out(`commands (${f.commands.length}):\n  ${f.commands.join('\n  ')}`);
+    if (f.shrinking) out(`shrinking: ${f.shrinking}`);
     if (f.replay) out(`replay: ${f.replay}`);
     if (f.curl) out(`curl script:\n${f.curl}`);
   }
@@ -91,6 +139,7 @@ export function printSummary(r: SuiteResult, out: (s: string) => void): void {
   out(`transitions exercised: ${r.coverage.transitions.exercised.join(', ') || 'none'}${r.coverage.transitions.missing.length ? `; not exercised: ${r.coverage.transitions.missing.join(', ')}` : ''}`);
   out(`error codes exercised: ${r.coverage.codes.exercised.length}/${r.coverage.codes.exercised.length + r.coverage.codes.missing.length}${r.coverage.codes.missing.length ? `; not exercised: ${r.coverage.codes.missing.join(', ')}` : ''}`);
   out(`not drivable from outside: ${r.coverage.codes.notDriven.length} (${[...new Set(r.coverage.codes.notDriven.map((s) => s.split(' ')[2]))].join(', ')})`);
+  if (r.incomplete.length) out(`INCOMPLETE (exit ${EXIT.incomplete}): no finding, but this run could not exercise:\n  ${r.incomplete.join('\n  ')}`);
   if (r.webhooks) out(`webhooks: ${r.webhooks.received} deliveries received, ${r.webhooks.ignored} about transactions older than this run ignored`);
   out(`seed: ${r.seed}`);
 }

@@ -63,6 +63,8 @@ export function tourCommands(v: 1 | 2, profile: 'core' | 'sandbox'): Cmd[] {
     new CancelTransaction(false, 0),
     new CancelTransaction(false, 0),
     new CancelTransaction(true, 1),
+    // the other merchant cancels its own transaction (#2): its event must not be judged as this merchant's
+    new CancelTransaction(false, 2),
   ];
   if (profile === 'sandbox') {
     c.push(
@@ -113,6 +115,6 @@ export function tourCommands(v: 1 | 2, profile: 'core' | 'sandbox'): Cmd[] {
       new AdvanceClock('past-rate-window', 0, 0),
       new CreateSession(sess(700), 'valid after the window reset'),
     );
-  } else c.push(new RateLimitBurst(sess(700)));
+  } else c.push(new MediaProbe('text/plain', 'createSession'), new MediaProbe('too-large', 'createSession'), new RateLimitBurst(sess(700)));
   return c.map(recorded);
 }

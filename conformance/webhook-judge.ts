@@ -5,7 +5,7 @@
  */
 import { ConformanceError } from './http.ts';
 import { transitionById } from './spec.ts';
-import type { Delivery } from './webhooks.ts';
+import { SIGNATURE_PROBLEM, type Delivery } from './webhooks.ts';
 import type { World } from './world.ts';
 
 /** Expected webhook deliveries missing after this long (ms) are a finding, unless told otherwise. */
@@ -36,11 +36,21 @@ export async function webhookCheckpoint(w: World, graceMs: number, timeoutMs = D
   if (missing) throw new ConformanceError(`webhook ${missing.event}`, '$', `transition ${missing.transition} of transaction ${missing.txId} emitted no ${missing.event} (x-state-machine emits it)`, missing.event, 'no delivery');
 }
 
-/** One delivery against the model: ignored (an abandoned run's, or older than the suite), a repeat, or one expected event. */
+/**
+ * One delivery against the model: ignored (an abandoned run's, the other merchant's, or older than
+ * the suite), a repeat, or one expected event. The receiver may serve both merchants (one URL for
+ * both keys): a delivery about the other merchant's transaction, or one that does not verify with
+ * this merchant's secret and names no transaction of this merchant, is the other merchant's.
+ */
 function judge(w: World, d: Delivery, matched: Set<number>): void {
   const ev = d.payload?.event ?? '?';
-  const late = w.txs.get(d.payload?.data?.id ?? '');
-  if (late && w.abandonedRuns.has(late.runId)) {
+  const txId = d.payload?.data?.id ?? '';
+  const tx = w.txs.get(txId);
+  if (tx && (w.abandonedRuns.has(tx.runId) || tx.who === 'other')) {
+    w.ignoredEvents++;
+    return;
+  }
+  if (!tx && d.problems.some((p) => p.startsWith(SIGNATURE_PROBLEM))) {
     w.ignoredEvents++;
     return;
   }
@@ -52,8 +62,6 @@ function judge(w: World, d: Delivery, matched: Set<number>): void {
     return;
   }
   w.seenWebhookIds.set(id, d.body);
-  const txId = d.payload?.data?.id ?? '';
-  const tx = w.txs.get(txId);
   if (!tx) {
     if ((d.payload?.data?.createdAt ?? '') < w.suiteStartIso) {
       w.ignoredEvents++;

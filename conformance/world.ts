@@ -57,6 +57,12 @@ export interface ExpectedEvent {
 
 const SLACK_MS = 25;
 
+/**
+ * A1 requests the core profile's coverage tour needs (its sessions and probes, before its burst):
+ * the random search leaves them in the rate-limit window, which only the sandbox clock can reset.
+ */
+const A1_TOUR_RESERVE = 15;
+
 export class World {
   readonly client: Client;
   readonly contract: Contract;
@@ -79,6 +85,10 @@ export class World {
   /** toString of the commands run in the current run. */
   executed: string[] = [];
   bursts = 0;
+  /** A1 answers that were 429. */
+  rate429 = 0;
+  /** Whether the coverage tour (not the random search) is running. */
+  inTour = false;
   /** Runs that failed: their late webhook deliveries are ignored. */
   readonly abandonedRuns = new Set<number>();
 
@@ -111,6 +121,14 @@ export class World {
 
   rateLimit(): { limit: number; windowSeconds: number; retryAfterSeconds: number } {
     return this.contract.rateLimits.createSession!;
+  }
+
+  /**
+   * Core profile: the random search stops sending A1 requests once the window's budget is down to
+   * what the coverage tour needs.
+   */
+  a1Reserved(): boolean {
+    return !this.sandbox && !this.inTour && (this.client.sent.get('createSession') ?? 0) >= this.rateLimit().limit - A1_TOUR_RESERVE;
   }
 
   get sandbox(): boolean {
@@ -222,6 +240,7 @@ export class World {
   countRate(who: Who, ex: Exchange): void {
     const r = this.rate[who];
     const limit = this.rateLimit().limit;
+    if (ex.status === 429) this.rate429++;
     const rem = ex.responseHeaders['ratelimit-remaining'];
     const reset = ex.responseHeaders['ratelimit-reset'];
     const lim = ex.responseHeaders['ratelimit-limit'];

@@ -208,4 +208,20 @@ export const mutants: Mutant[] = [
       return withJson(res, { ...rec, totalAmount: String(rec.totalAmount) });
     },
   },
+  {
+    name: '404 answered with code NOT_FOUND',
+    profile: 'core',
+    onResponse(_req, res) {
+      if (code(res) !== 'TRANSACTION_NOT_FOUND') return Promise.resolve(res);
+      return Promise.resolve(withJson(res, { error: { ...(json(res).error as object), code: 'NOT_FOUND' } }));
+    },
+  },
+  {
+    name: '404 answered in another error shape',
+    profile: 'core',
+    onResponse(_req, res) {
+      if (code(res) !== 'TRANSACTION_NOT_FOUND') return Promise.resolve(res);
+      return Promise.resolve(withJson(res, { status: 404, title: 'Not Found', detail: (json(res).error as { message?: string }).message }));
+    },
+  },
 ];
