@@ -80,6 +80,8 @@ export class World {
   readonly seenWebhookIds = new Map<string, string>();
   ignoredEvents = 0;
   suiteStartIso = '';
+  /** The main merchant's sandbox clock (ms since the epoch) read at `perf` (performance.now), after the setup's advance. */
+  clockAnchor: { serverMs: number; perf: number } | undefined;
   /** offsetSeconds of the main merchant's sandbox clock when the suite started. */
   clockBase: number | undefined;
   /** toString of the commands run in the current run. */
@@ -218,6 +220,14 @@ export class World {
   /** The observed status resolves an open expiry. */
   observe(tx: Tx, status: string): void {
     if (tx.status === 'PENDING' && status === 'EXPIRED') this.transition(tx, 'expire');
+  }
+
+  /**
+   * The main merchant's sandbox time (ms since the epoch) at `perf`, with `advanced` seconds advanced
+   * since the setup; undefined outside the sandbox profile.
+   */
+  sandboxTimeAt(perf: number, advanced: number): number | undefined {
+    return this.clockAnchor ? this.clockAnchor.serverMs + (perf - this.clockAnchor.perf) + advanced * 1000 : undefined;
   }
 
   // ---- rate limit -------------------------------------------------------------------

@@ -224,4 +224,15 @@ export const mutants: Mutant[] = [
       return Promise.resolve(withJson(res, { status: 404, title: 'Not Found', detail: (json(res).error as { message?: string }).message }));
     },
   },
+  {
+    name: 'A2 created_at month first (MM/DD/YY)',
+    profile: 'sandbox',
+    onResponse(req, res) {
+      if (!A2.test(req.path) || res.status !== 200) return Promise.resolve(res);
+      const rec = json(res) as { created_at: string };
+      const [dd, mm, rest] = rec.created_at.split('/') as [string, string, string];
+      // on days 1–12 the swapped value still matches the pattern: only comparing dates finds it
+      return Promise.resolve(withJson(res, { ...rec, created_at: `${mm}/${dd}/${rest}` }));
+    },
+  },
 ];
