@@ -23,7 +23,7 @@ const NOT_DRIVABLE: Record<string, string> = {
 /** Public operations whose codes the suite does not aim at, and why. */
 const NOT_AIMED_AT: Record<string, string> = {
   sandboxGetClock: 'read by the setup only',
-  sandboxListSms: 'no command calls it',
+  sandboxListSms: 'read by the SMS outbox check, whose refusals are not aimed at',
   sandboxListWebhookDeliveries: 'no command calls it (deliveries are received, not listed)',
   sandboxRedeliverWebhook: 'no command calls it',
 };

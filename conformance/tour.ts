@@ -16,6 +16,7 @@ import { MediaProbe } from './commands/mediaProbe.ts';
 import { MissingTarget } from './commands/missingTarget.ts';
 import { PaySession } from './commands/paySession.ts';
 import { RateLimitBurst } from './commands/rateLimitBurst.ts';
+import { SmsOutbox } from './commands/smsOutbox.ts';
 import { UnknownQuery } from './commands/unknownQuery.ts';
 import { VerifyByKey } from './commands/verifyByKey.ts';
 import { VerifyByToken } from './commands/verifyByToken.ts';
@@ -68,6 +69,7 @@ export function tourCommands(v: 1 | 2, profile: 'core' | 'sandbox'): Cmd[] {
   ];
   if (profile === 'sandbox') {
     c.push(
+      new SmsOutbox(),
       new CustomerAction('sandboxConfirmTransaction', 1),
       new CancelTransaction(false, 1),
       new CustomerAction('sandboxConfirmTransaction', 1),

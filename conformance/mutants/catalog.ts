@@ -235,4 +235,23 @@ export const mutants: Mutant[] = [
       return Promise.resolve(withJson(res, { ...rec, created_at: `${mm}/${dd}/${rest}` }));
     },
   },
+  {
+    name: 'sandbox records no SMS',
+    profile: 'sandbox',
+    onResponse(req, res) {
+      if (!req.path.startsWith('/api/v1/sandbox/sms') || res.status !== 200) return Promise.resolve(res);
+      return Promise.resolve(withJson(res, { data: [] }));
+    },
+  },
+  {
+    name: "B4 404 body differs for another merchant's transaction",
+    profile: 'core',
+    async onResponse(req, res, ctx) {
+      if (!B4.test(req.path) || res.status !== 404) return res;
+      // read-only ownership probe: does the other key see this vendorReference?
+      const alt = await ctx.forward({ method: 'GET', path: req.path.replace(/\/cancel$/, ''), headers: { ...req.headers, 'x-api-key': otherKey(req, ctx) }, body: '' });
+      if (alt.status !== 200) return res;
+      return withJson(res, { error: { ...(json(res).error as object), message: 'This transaction belongs to another merchant' } });
+    },
+  },
 ];
