@@ -6,7 +6,8 @@
 import { ConformanceError } from './http.ts';
 import { transitionById } from './spec.ts';
 import { SIGNATURE_PROBLEM, type Delivery } from './webhooks.ts';
-import type { World } from './world.ts';
+import { centimesOf } from '../lib/money.ts';
+import type { Tx, World } from './world.ts';
 
 /** Expected webhook deliveries missing after this long (ms) are a finding, unless told otherwise. */
 const DEFAULT_WEBHOOK_TIMEOUT_MS = 3000;
@@ -73,4 +74,26 @@ function judge(w: World, d: Delivery, matched: Set<number>): void {
   const i = w.expected.findIndex((x, j) => !matched.has(j) && x.txId === txId && x.event === ev);
   if (i < 0) throw new ConformanceError(`webhook ${ev}`, '$', `${ev} for transaction ${txId} (status ${tx.status}) without its transition, or a second event for one transition with a new webhook-id ${id}`, 'no event', ev);
   matched.add(i);
+  checkPayload(w, ev, d, tx, transitionById(w.expected[i]!.transition).to);
+}
+
+/** Payload field → the field of the transaction as read through the API (B1/B2) it must equal. */
+const PAYLOAD_FIELDS: Record<string, string> = {
+  vendorReference: 'vendorReference', orderReference: 'orderReference', currency: 'currency', customerPhone: 'customerPhone',
+  merchantName: 'merchantName', storeName: 'storeName', createdAt: 'createdAt',
+};
+
+/** The event's data against the transaction as the API showed it: amount in MAD, ids, references, names, phone, dates, status. */
+function checkPayload(w: World, ev: string, d: Delivery, tx: Tx, status: string): void {
+  const data = (d.payload?.data ?? {}) as Record<string, unknown>;
+  const fail = (path: string, msg: string, expected: unknown, actual: unknown): never => {
+    throw new ConformanceError(`webhook ${ev}`, path, `webhook-id ${d.webhookId} for transaction ${tx.id}: ${msg}`, expected, actual);
+  };
+  if (data.status !== status) fail('$.data.status', `status ${String(data.status)}, the transition leads to ${status}`, status, data.status);
+  const amount = tx.kind === 'partner' ? tx.created.totalAmount : tx.session?.total;
+  if (amount !== undefined && centimesOf(data.amount) !== centimesOf(amount)) fail('$.data.amount', `amount ${String(data.amount)}, the transaction's amount is ${String(amount)} MAD`, amount, data.amount);
+  if (tx.kind !== 'partner') return;
+  for (const [f, recField] of Object.entries(PAYLOAD_FIELDS)) {
+    if (JSON.stringify(data[f]) !== JSON.stringify(tx.created[recField])) fail(`$.data.${f}`, `${f} ${JSON.stringify(data[f])}, the API read ${JSON.stringify(tx.created[recField])}`, tx.created[recField], data[f]);
+  }
 }

@@ -254,4 +254,13 @@ export const mutants: Mutant[] = [
       return withJson(res, { error: { ...(json(res).error as object), message: 'This transaction belongs to another merchant' } });
     },
   },
+  {
+    name: 'webhook data.amount in centimes (re-signed)',
+    profile: 'sandbox',
+    onWebhook(body, headers, ctx) {
+      const p = JSON.parse(body) as { data: { amount: number } };
+      const changed = JSON.stringify({ ...p, data: { ...p.data, amount: Math.round(p.data.amount * 100) } });
+      return Promise.resolve({ body: changed, headers: { ...headers, ...sign(ctx.secret, changed) } });
+    },
+  },
 ];
