@@ -91,7 +91,7 @@ function checkPayload(w: World, ev: string, d: Delivery, tx: Tx, status: string)
   };
   if (data.status !== status) fail('$.data.status', `status ${String(data.status)}, the transition leads to ${status}`, status, data.status);
   const amount = tx.kind === 'partner' ? tx.created.totalAmount : tx.session?.total;
-  if (amount !== undefined && centimesOf(data.amount) !== centimesOf(amount)) fail('$.data.amount', `amount ${String(data.amount)}, the transaction's amount is ${String(amount)} MAD`, amount, data.amount);
+  if (amount !== undefined && centimesOf(data.amount) !== centimesOf(amount)) fail('$.data.amount', `amount ${String(data.amount)}, the transaction's amount is ${JSON.stringify(amount)} MAD`, amount, data.amount);
   if (tx.kind !== 'partner') return;
   for (const [f, recField] of Object.entries(PAYLOAD_FIELDS)) {
     if (JSON.stringify(data[f]) !== JSON.stringify(tx.created[recField])) fail(`$.data.${f}`, `${f} ${JSON.stringify(data[f])}, the API read ${JSON.stringify(tx.created[recField])}`, tx.created[recField], data[f]);
