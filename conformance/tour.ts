@@ -107,6 +107,8 @@ export function tourCommands(v: 1 | 2, profile: 'core' | 'sandbox'): Cmd[] {
       new PaySession(0, 'success', 'other-merchant'),
       new AdvanceClock('just-before-expiry', 0, 0),
       new AdvanceClock('at-expiry', 0, 0),
+      // every later read agrees with the expiry: B2 and B3 of each transaction of the tour
+      ...Array.from({ length: 8 }, (_, i) => [new GetTransaction('id', 'own', i), new GetTransaction('vendorReference', 'own', i)]).flat(),
       new CancelTransaction(false, 5),
       new CustomerAction('sandboxConfirmTransaction', 5),
       new VerifyByToken(0, 'own'),

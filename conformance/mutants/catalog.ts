@@ -263,4 +263,13 @@ export const mutants: Mutant[] = [
       return Promise.resolve({ body: changed, headers: { ...headers, ...sign(ctx.secret, changed) } });
     },
   },
+  {
+    name: 'B2/B3 show PENDING after the payment window',
+    profile: 'sandbox',
+    onResponse(req, res) {
+      if (!(B2.test(req.path) || B3.test(req.path)) || req.method !== 'GET' || res.status !== 200) return Promise.resolve(res);
+      const rec = json(res) as { status: string };
+      return Promise.resolve(rec.status === 'EXPIRED' ? withJson(res, { ...rec, status: 'PENDING', updatedAt: null }) : res);
+    },
+  },
 ];
