@@ -1,5 +1,6 @@
 /** The injected faults: each mutant breaks exactly one rule of the contract. */
 import { randomUUID } from 'node:crypto';
+import { Webhook } from 'standardwebhooks';
 import { json, sign, withJson, type Mutant, type ProxyRequest, type ProxyResponse, type ProxyContext } from './proxy.ts';
 
 const B1 = /^\/api\/v1\/public\/partner\/transactions$/;
@@ -270,6 +271,59 @@ export const mutants: Mutant[] = [
       if (!(B2.test(req.path) || B3.test(req.path)) || req.method !== 'GET' || res.status !== 200) return Promise.resolve(res);
       const rec = json(res) as { status: string };
       return Promise.resolve(rec.status === 'EXPIRED' ? withJson(res, { ...rec, status: 'PENDING', updatedAt: null }) : res);
+    },
+  },
+  {
+    name: 'webhook duplicated under a new webhook-id',
+    profile: 'sandbox',
+    async onWebhook(body, headers, ctx) {
+      await ctx.sendWebhook(body, sign(ctx.secret, body));
+      return { body, headers };
+    },
+  },
+  {
+    name: 'webhook with a stale timestamp (10 min old, re-signed)',
+    profile: 'sandbox',
+    onWebhook(body, headers, ctx) {
+      const id = headers['webhook-id'] ?? `msg_${randomUUID().replace(/-/g, '')}`;
+      const ts = new Date(Date.now() - 600_000);
+      return Promise.resolve({ body, headers: { ...headers, 'webhook-id': id, 'webhook-timestamp': String(Math.floor(ts.getTime() / 1000)), 'webhook-signature': new Webhook(ctx.secret).sign(id, ts, body) } });
+    },
+  },
+  {
+    name: 'webhook signed with a wrong secret',
+    profile: 'sandbox',
+    onWebhook(body, headers) {
+      return Promise.resolve({ body, headers: { ...headers, ...sign(`whsec_${Buffer.from(randomUUID()).toString('base64')}`, body) } });
+    },
+  },
+  {
+    name: 'webhook body tampered after signing',
+    profile: 'sandbox',
+    onWebhook(body, headers) {
+      const p = JSON.parse(body) as { data: Record<string, unknown> };
+      return Promise.resolve({ body: JSON.stringify({ ...p, data: { ...p.data, storeName: `${String(p.data.storeName)} ` } }), headers });
+    },
+  },
+  {
+    name: 'webhook storeName changed (re-signed)',
+    profile: 'sandbox',
+    onWebhook(body, headers, ctx) {
+      const p = JSON.parse(body) as { data: Record<string, unknown> };
+      const changed = JSON.stringify({ ...p, data: { ...p.data, storeName: 'Another store' } });
+      return Promise.resolve({ body: changed, headers: { ...headers, ...sign(ctx.secret, changed) } });
+    },
+  },
+  {
+    name: 'unsolicited webhook (approved sent after a cancel)',
+    profile: 'sandbox',
+    async onWebhook(body, headers, ctx) {
+      const p = JSON.parse(body) as { event: string; data: Record<string, unknown> };
+      if (p.event === 'transaction.cancelled') {
+        const forged = JSON.stringify({ ...p, event: 'transaction.approved', data: { ...p.data, status: 'APPROVED', approvedAt: new Date().toISOString() } });
+        await ctx.sendWebhook(forged, sign(ctx.secret, forged));
+      }
+      return { body, headers };
     },
   },
 ];
