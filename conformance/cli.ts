@@ -1,17 +1,60 @@
 /**
  * `paylater conform`: runs the conformance suite against any server over HTTP.
- * Exit 0: no findings; 1: findings; 2: a usage or setup error, said in one line.
+ * Exit codes: see EXIT below (printed by --help).
  */
 import { parseArgs } from 'node:util';
-import { DEFAULT_MAX_COMMANDS, DEFAULT_RUNS, randomSeed, runConformance } from './index.ts';
+import { stateMachine } from '../generated/index.ts';
+import { DEFAULT_MAX_COMMANDS, DEFAULT_RUNS, EXIT, randomSeed, runConformance } from './index.ts';
 import { SetupError } from './http.ts';
 import { writeJson, writeJunit } from './report.ts';
 import { printSummary } from './summary.ts';
 
-export { DEFAULT_RUNS } from './index.ts';
+export { DEFAULT_RUNS, EXIT } from './index.ts';
 export { printSummary } from './summary.ts';
 
 const USAGE = 'usage: paylater conform --base-url URL --api-key KEY --other-api-key KEY2 [--variant 1|2] [--profile core|sandbox] [--runs N] [--seed S] [--path P] [--replay-path R] [--max-commands N] [--payment-window SECONDS] [--webhook-port P --webhook-secret SECRET] [--report-json FILE] [--report-junit FILE] [--quiet]';
+
+/** --help: every option with its default, the exit codes and two examples. */
+export const HELP = `${USAGE}
+
+Runs the conformance suite (a coverage tour of every transition and declared error code, then a
+model-based random search) against any implementation of the contract, over HTTP only.
+
+Options:
+  --base-url URL            the API's base URL, e.g. http://127.0.0.1:3000 (required)
+  --api-key KEY             a test key of merchant A (required)
+  --other-api-key KEY2      a test key of merchant B, another merchant of the same variant (required)
+  --variant 1|2             the contract variant both keys belong to (default: 1)
+  --profile core|sandbox    core: the public operations only; sandbox: also the x-sandbox endpoints
+                            (customer actions, clock, payment of a session) (default: core)
+  --runs N                  random command sequences tried by the search (default: ${DEFAULT_RUNS})
+  --seed S                  seed of the search; printed by every run, to repeat it (default: random)
+  --path P                  with --seed, replays the one shrunk sequence a finding printed (default: none)
+  --replay-path R           fast-check's replay path of the commands, printed with a finding (default: none)
+  --max-commands N          longest random sequence (default: ${DEFAULT_MAX_COMMANDS})
+  --payment-window SECONDS  the server's payment window (default: the x-state-machine default, ${stateMachine.paymentWindow.defaultSeconds})
+  --webhook-port P          port the suite's webhook receiver listens on (127.0.0.1); merchant A's
+                            webhook URL must point at it (default: no receiver, webhooks not checked)
+  --webhook-secret SECRET   merchant A's webhook signing secret (whsec_…); goes with --webhook-port
+  --report-json FILE        writes the result and every finding (with its curl script) as JSON
+  --report-junit FILE       writes a JUnit XML report (one failed test case per finding)
+  --quiet                   prints the summary only
+  --help                    prints this text
+
+Exit codes:
+  ${EXIT.clean}  no finding, and every rule of the profile was exercised
+  ${EXIT.findings}  at least one finding (a contract violation, from the first request on); reports written
+  ${EXIT.setup}  the run could not start: server unreachable, a key rejected, the two keys of one
+     merchant or of two variants, or a bad option (one line on stderr, no report)
+  ${EXIT.incomplete}  no finding, but the run is incomplete (core profile): what it could not exercise is
+     listed, e.g. A1 answered 429 because an earlier run spent the rate-limit window
+
+Examples:
+  paylater conform --base-url http://127.0.0.1:3000 --api-key "$KEY_A" --other-api-key "$KEY_B" \
+    --variant 2 --report-junit conform.xml
+  paylater conform --base-url http://127.0.0.1:3000 --api-key "$KEY_A" --other-api-key "$KEY_B" \
+    --profile sandbox --webhook-port 4400 --webhook-secret "$WHSEC_A" --seed 42 --report-json conform.json
+`;
 
 export async function runConform(argv: string[], out: (s: string) => void = (s) => process.stdout.write(s + '\n'), err: (s: string) => void = (s) => process.stderr.write(s + '\n')): Promise<number> {
   let values: Record<string, string | boolean | undefined>;
@@ -29,11 +72,11 @@ export async function runConform(argv: string[], out: (s: string) => void = (s) 
     }).values;
   } catch (e) {
     err(`paylater conform: ${(e as Error).message}. ${USAGE}`);
-    return 2;
+    return EXIT.setup;
   }
   if (values.help) {
-    out(USAGE);
-    return 0;
+    out(HELP);
+    return EXIT.clean;
   }
   const int = (name: string, v: string | boolean | undefined, def: number): number => {
     if (v === undefined) return def;
@@ -74,7 +117,7 @@ export async function runConform(argv: string[], out: (s: string) => void = (s) 
   } catch (e) {
     if (e instanceof SetupError) {
       err(`paylater conform: ${e.message}`);
-      return 2;
+      return EXIT.setup;
     }
     throw e;
   }

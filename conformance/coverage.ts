@@ -26,7 +26,7 @@ const NOT_DRIVABLE: Record<string, string> = {
 /** Public operations whose codes the suite does not aim at, and why. */
 const NOT_AIMED_AT: Record<string, string> = {
   sandboxGetClock: 'read by the setup only',
-  sandboxListSms: 'read for the confirmation SMS only; its error codes are not aimed at',
+  sandboxListSms: 'read by the SMS outbox check, whose refusals are not aimed at',
   sandboxListWebhookDeliveries: 'no command calls it (deliveries are received, not listed)',
   sandboxRedeliverWebhook: 'no command calls it',
   sandboxGetWebhookEndpoint: 'the suite receives webhooks on the endpoint it is given; no command calls it',

@@ -44,6 +44,8 @@ export class Client {
   transcript: Exchange[] = [];
   checks = 0;
   requests = 0;
+  /** Requests sent per operation id. */
+  readonly sent = new Map<string, number>();
   constructor(
     readonly baseUrl: string,
     readonly contract: Contract,
@@ -58,8 +60,20 @@ export class Client {
   }
 
   async call(opId: string, init: RequestInit2 = {}): Promise<Exchange> {
+    const ex = await this.send(opId, init);
+    this.checkResponse(ex);
+    return ex;
+  }
+
+  /** Sends one request and records the exchange, without judging the answer. */
+  async send(opId: string, init: RequestInit2 = {}): Promise<Exchange> {
     const op = this.contract.op(opId);
-    let path = op.path;
+    return this.sendTo(opId, op.method, op.path, init);
+  }
+
+  /** Sends to a method and path template (also one outside this variant's contract), recording the exchange. */
+  async sendTo(opId: string, method: string, pathTemplate: string, init: RequestInit2 = {}): Promise<Exchange> {
+    let path = pathTemplate;
     for (const [k, v] of Object.entries(init.pathParams ?? {})) path = path.replace(`{${k}}`, encodeURIComponent(v));
     const headers: Record<string, string> = { ...(init.headers ?? {}) };
     let body: string | undefined = init.rawBody;
@@ -71,7 +85,8 @@ export class Client {
     const url = this.baseUrl.replace(/\/$/, '') + path + (query ? `?${query}` : '');
     const sentAt = performance.now();
     this.requests++;
-    const res = await this.fetchImpl(url, { method: op.method, headers, body });
+    this.sent.set(opId, (this.sent.get(opId) ?? 0) + 1);
+    const res = await this.fetchImpl(url, { method, headers, body });
     const text = await res.text();
     const receivedAt = performance.now();
     const responseHeaders: Record<string, string> = {};
@@ -82,10 +97,9 @@ export class Client {
     } catch {
       json = undefined;
     }
-    const ex: Exchange = { opId, method: op.method, url, headers, body, status: res.status, responseHeaders, responseText: text, json, sentAt, receivedAt };
+    const ex: Exchange = { opId, method, url, headers, body, status: res.status, responseHeaders, responseText: text, json, sentAt, receivedAt };
     this.transcript.push(ex);
     if (this.onExchange) await this.onExchange(ex);
-    this.checkResponse(ex);
     return ex;
   }
 
@@ -96,34 +110,40 @@ export class Client {
   checkResponse(ex: Exchange): void {
     const { opId, status } = ex;
     const spec = this.contract.response(opId, status);
-    this.check(spec !== null, opId, '$', `status ${status} is not declared for ${opId} (body: ${ex.responseText.slice(0, 200)})`, 'a declared status', status);
+    const req = requestLine(ex);
+    this.check(spec !== null, opId, '$', `${req} answered ${status}, a status not declared for ${opId} (body: ${ex.responseText.slice(0, 200)})`, 'a declared status', status);
     if (!spec) return;
     if (spec.contentTypes.length) {
       const ct = (ex.responseHeaders['content-type'] ?? '').split(';')[0]!.trim();
-      this.check(spec.contentTypes.includes(ct), opId, '$', `content type ${JSON.stringify(ct)} of ${status} is not declared`, spec.contentTypes, ct);
-      this.check(ex.json !== undefined, opId, '$', `${status} body is not JSON: ${ex.responseText.slice(0, 200)}`);
+      this.check(spec.contentTypes.includes(ct), opId, '$', `${req}: content type ${JSON.stringify(ct)} of ${status} is not declared`, spec.contentTypes, ct);
+      this.check(ex.json !== undefined, opId, '$', `${req}: ${status} body is not JSON: ${ex.responseText.slice(0, 200)}`);
       const validate = spec.validate.get(ct);
       if (validate && !validate(ex.json)) {
         const e = validate.errors![0]!;
-        this.check(false, opId, `$${e.instancePath.replace(/\//g, '.')}`, `${status} body: ${e.message} (${JSON.stringify(e.params)})`, e.schemaPath, valueAt(ex.json, e.instancePath));
+        this.check(false, opId, `$${e.instancePath.replace(/\//g, '.')}`, `${req}: ${status} body: ${e.message} (${JSON.stringify(e.params)})`, e.schemaPath, valueAt(ex.json, e.instancePath));
       }
       this.checks++;
     }
     for (const h of spec.headers) {
       const raw = ex.responseHeaders[h.name.toLowerCase()];
       if (raw === undefined) {
-        this.check(!h.required, opId, `header ${h.name}`, `required header ${h.name} missing on ${status}`);
+        this.check(!h.required, opId, `header ${h.name}`, `${req}: required header ${h.name} missing on ${status}`);
         continue;
       }
       const value = h.type === 'integer' || h.type === 'number' ? (/^-?\d+(\.\d+)?$/.test(raw) ? Number(raw) : raw) : raw;
-      this.check(h.validate(value) === true, opId, `header ${h.name}`, `header ${h.name}=${JSON.stringify(raw)}: ${h.validate.errors?.[0]?.message ?? ''}`);
+      this.check(h.validate(value) === true, opId, `header ${h.name}`, `${req}: header ${h.name}=${JSON.stringify(raw)}: ${h.validate.errors?.[0]?.message ?? ''}`);
     }
     if (status >= 400) {
       const code = (ex.json as { error?: { code?: string } } | undefined)?.error?.code;
       const allowed = this.contract.op(opId).errors[String(status)] ?? [];
-      this.check(code !== undefined && allowed.includes(code), opId, '$.error.code', `code ${code} is not allowed with ${status}`, allowed, code);
+      this.check(code !== undefined && allowed.includes(code), opId, '$.error.code', `${req} answered ${status} with code ${code}, not one allowed with ${status}`, allowed, code);
     }
   }
+}
+
+/** `METHOD /path` of an exchange, for messages: the request whose answer broke a rule. */
+export function requestLine(ex: Pick<Exchange, 'method' | 'url'>): string {
+  return `${ex.method} ${new URL(ex.url).pathname}`;
 }
 
 function valueAt(json: unknown, pointer: string): unknown {

@@ -10,7 +10,10 @@
  * the one line `paylater conform` prints before exiting with 2.
  */
 import { stateMachine } from '../generated/index.ts';
+import { EXIT } from './exit-codes.ts';
 import { runSuite, type SuiteResult } from './run.ts';
+
+export { EXIT } from './exit-codes.ts';
 
 export { SetupError } from './http.ts';
 export type { Finding } from './report.ts';
@@ -54,8 +57,8 @@ export interface ConformanceOptions {
 }
 
 export interface ConformanceResult extends SuiteResult {
-  /** What `paylater conform` exits with: 0 without findings, 1 with. */
-  exitCode: 0 | 1;
+  /** What `paylater conform` exits with: 1 with findings; 3 without, when the run could not exercise everything; else 0. */
+  exitCode: (typeof EXIT)['clean' | 'findings' | 'incomplete'];
 }
 
 /** A seed for a run that was not given one. */
@@ -81,5 +84,6 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     log: options.log,
     timeLimitMs: options.timeLimitMs,
   });
-  return { ...result, exitCode: result.findings.length ? 1 : 0 };
+  const exitCode = result.findings.length ? EXIT.findings : result.incomplete.length ? EXIT.incomplete : EXIT.clean;
+  return { ...result, exitCode };
 }

@@ -11,6 +11,8 @@ export interface Finding {
   actual?: unknown;
   phase: 'property' | 'tour' | 'coverage' | 'setup';
   commands: string[];
+  /** How shrinking ended (property findings): steps taken, and why it stopped. */
+  shrinking?: string;
   curl: string;
   seed: number;
   path?: string;
@@ -18,6 +20,40 @@ export interface Finding {
 }
 
 const CAPTURE_FIELDS = ['id', 'token', 'session_token', 'transaction_id', 'payment_intent_id'];
+
+/** Request-body fields a server keeps unique: the script draws a fresh value for each on every run. */
+const FRESH_FIELDS = ['vendorReference'];
+
+/** A valid reference (starts with a letter or digit, URL-safe) of 8 characters or more: only those are redrawn (a shorter one could be part of other text). */
+const REFERENCE = /^[A-Za-z0-9][A-Za-z0-9._~-]{0,99}$/;
+
+/** 12 random hex digits in bash. */
+const RANDOM_HEX = "$(od -An -N6 -tx1 /dev/urandom | tr -d ' \\n')";
+
+/**
+ * Each distinct value the requests sent in a FRESH_FIELDS field becomes a shell variable whose
+ * default is a fresh value of the same length (its tail redrawn), so the script reproduces on the
+ * server it ran against (a reused reference would now be a duplicate).
+ */
+function freshReferences(exchanges: Exchange[]): { value: string; name: string; line: string }[] {
+  const out: { value: string; name: string; line: string }[] = [];
+  for (const ex of exchanges) {
+    let body: Record<string, unknown> | undefined;
+    try {
+      body = ex.body ? (JSON.parse(ex.body) as Record<string, unknown>) : undefined;
+    } catch {
+      body = undefined;
+    }
+    for (const f of FRESH_FIELDS) {
+      const v = body?.[f];
+      if (typeof v !== 'string' || v.length < 8 || !REFERENCE.test(v) || out.some((o) => o.value === v)) continue;
+      const name = `${f.replace(/[A-Z]/g, (c) => '_' + c).toUpperCase()}_${out.length + 1}`;
+      const fresh = v.length > 12 ? `${v.slice(0, v.length - 12)}${RANDOM_HEX}` : `${RANDOM_HEX.replace(/\)$/, ` | head -c ${v.length})`)}`;
+      out.push({ value: v, name, line: `${name}=\${${name}:-${fresh}}  # sent as ${v}` });
+    }
+  }
+  return out;
+}
 
 /** The exchanges as a bash script: keys as $API_KEY/$OTHER_API_KEY, ids captured with jq into variables. */
 export function curlScript(exchanges: Exchange[], keys: { apiKey: string; otherApiKey: string; baseUrl: string }): string {
@@ -29,6 +65,10 @@ export function curlScript(exchanges: Exchange[], keys: { apiKey: string; otherA
     ': "${API_KEY:?set API_KEY}" "${OTHER_API_KEY:?set OTHER_API_KEY}"',
     'set -u',
   ];
+  // fresh references first: a longer value containing a shorter one is replaced first
+  const refs = freshReferences(exchanges);
+  for (const r of refs) lines.push(r.line);
+  for (const r of [...refs].sort((a, b) => b.value.length - a.value.length)) vars.set(r.value, r.name);
   const subst = (s: string): string => {
     let out = s.split(keys.otherApiKey).join('${OTHER_API_KEY}').split(keys.apiKey).join('${API_KEY}');
     for (const [value, name] of vars) out = out.split(value).join(`\${${name}}`);
@@ -69,7 +109,7 @@ function xml(s: string): string {
 
 export function writeJunit(file: string, name: string, checks: number, findings: Finding[], seconds: number): void {
   const cases = findings.length
-    ? findings.map((f) => `    <testcase classname="${xml(name)}" name="${xml(f.title)}">\n      <failure message="${xml(f.message)}">${xml(`${f.replay}\n\nCommands:\n${f.commands.join('\n')}\n\n${f.curl}`)}</failure>\n    </testcase>`)
+    ? findings.map((f) => `    <testcase classname="${xml(name)}" name="${xml(f.title)}">\n      <failure message="${xml(f.message)}">${xml(`${f.replay}\n\nCommands:\n${f.commands.join('\n')}${f.shrinking ? `\n(${f.shrinking})` : ''}\n\n${f.curl}`)}</failure>\n    </testcase>`)
     : [`    <testcase classname="${xml(name)}" name="conformance (${checks} checks)"/>`];
   writeFileSync(file, `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites>\n  <testsuite name="${xml(name)}" tests="${Math.max(1, findings.length)}" failures="${findings.length}" time="${seconds.toFixed(3)}">\n${cases.join('\n')}\n  </testsuite>\n</testsuites>\n`);
 }

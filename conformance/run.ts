@@ -3,15 +3,15 @@
  * coverage tour (`tour.ts`), webhook judgement at each run's end (`webhook-judge.ts`), then the
  * coverage (`coverage.ts`) and findings.
  */
-import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
-import { errorCatalog, tokenLifetimeSeconds } from '../generated/index.ts';
+import { tokenLifetimeSeconds } from '../generated/index.ts';
 import { commandArbitraries } from './commands/index.ts';
 import { coverageOf, type Coverage } from './coverage.ts';
 import { checkScenarios } from './scenarios.ts';
 import { ConformanceError, SetupError, type Exchange } from './http.ts';
 import type { Cmd, Model } from './model.ts';
 import { curlScript, type Finding } from './report.ts';
+import { checkKeys, checkMerchants } from './preflight.ts';
 import { tourCommands } from './tour.ts';
 import { webhookCheckpoint } from './webhook-judge.ts';
 import { asyncApiValidators, WebhookReceiver } from './webhooks.ts';
@@ -37,6 +37,22 @@ export interface SuiteOptions extends SuiteConfig {
    * shrinking stops at this limit and the smallest sequence found so far is reported.
    */
   timeLimitMs?: number;
+  /** Shrinking a finding stops this long (ms) after the first failure. Default DEFAULT_SHRINK_TIME_MS. */
+  shrinkTimeMs?: number;
+}
+
+/** Shrinking a finding is bounded to this much wall time (ms) from its first failure. */
+export const DEFAULT_SHRINK_TIME_MS = 20_000;
+
+/** Sequences longer than this come with the reason they could not shrink further. */
+const LONG_SEQUENCE = 6;
+
+/** How shrinking ended, said for a sequence longer than LONG_SEQUENCE commands. */
+function shrinkNote(numShrinks: number, length: number, byTime: boolean, budgetMs: number): string {
+  const done = `${numShrinks} shrink step(s) to ${length} command(s)`;
+  if (byTime) return `${done}; shrinking stopped at its time limit (${(budgetMs / 1000).toFixed(0)} s): a shorter sequence may exist`;
+  if (length <= LONG_SEQUENCE) return done;
+  return `${done}; no shorter sequence fails: removing any command or simplifying any value made the run pass (the fault needs this state, or depends on timing, e.g. a webhook or the payment window)`;
 }
 
 export interface SuiteResult {
@@ -50,6 +66,11 @@ export interface SuiteResult {
   firstFindingMs: number | null;
   coverage: Coverage;
   webhooks: { received: number; ignored: number } | null;
+  /**
+   * What a full core-profile run without findings could not exercise (a spent A1 budget, …): such a
+   * run is incomplete, not clean. Empty otherwise (the sandbox profile reports these as findings).
+   */
+  incomplete: string[];
 }
 
 export async function runSuite(opts: SuiteOptions): Promise<SuiteResult> {
@@ -60,48 +81,100 @@ export async function runSuite(opts: SuiteOptions): Promise<SuiteResult> {
   let firstFindingMs: number | null = null;
   let commands = 0;
   const keys = { apiKey: opts.apiKey, otherApiKey: opts.otherApiKey, baseUrl: opts.baseUrl };
+  /** A violation seen while setting up is a finding (the run stops there); a SetupError stays one. */
+  const setupFinding = (e: unknown): void => {
+    if (e instanceof SetupError) throw e;
+    if (firstFindingMs === null) firstFindingMs = performance.now() - started;
+    findings.push(toFinding(e, 'setup', { transcript: [...w.client.transcript], commands: [...w.executed] }, keys, opts));
+    log('setup: finding');
+  };
+  const finish = (): SuiteResult => {
+    // ---- coverage: in a full sandbox run, what was not exercised is a finding ----
+    const cov = coverageOf(w, w.sandbox && opts.path === undefined && !findings.some((f) => f.phase === 'setup'), opts.seed);
+    findings.push(...cov.findings);
+    const full = opts.path === undefined && !w.sandbox && !findings.length;
+    const incomplete = full ? [...cov.coverage.transitions.missing.map((t) => `transition ${t}`), ...cov.coverage.codes.missing.map((c) => `error ${c}`)] : [];
+    if (incomplete.length && w.rate429 > 1) incomplete.push(`(A1 answered ${w.rate429} time(s) with 429: its rate-limit budget of ${w.rateLimit().limit} per ${w.rateLimit().windowSeconds} s was spent, e.g. by an earlier run with this key; wait for the window or use the sandbox profile)`);
+    return {
+      seed: opts.seed,
+      findings,
+      checks: w.client.checks,
+      requests: w.client.requests,
+      commands,
+      runs: opts.runs,
+      durationMs: performance.now() - started,
+      firstFindingMs,
+      coverage: cov.coverage,
+      webhooks: w.receiver ? { received: w.receiver.deliveries.length, ignored: w.ignoredEvents } : null,
+      incomplete,
+    };
+  };
 
-  await preflight(w);
-  if (opts.webhookPort !== undefined && opts.webhookSecret) {
+  await checkKeys(w).catch(setupFinding);
+  if (!findings.length && opts.webhookPort !== undefined && opts.webhookSecret) {
     w.receiver = new WebhookReceiver(opts.webhookPort, opts.webhookSecret, await asyncApiValidators());
     await w.receiver.start();
     log(`webhook receiver on 127.0.0.1:${opts.webhookPort}`);
   }
   try {
-    if (w.sandbox) await settleSandbox(w, opts);
-    else w.suiteStartIso = new Date(Date.now() - 1000).toISOString();
+    if (!findings.length) {
+      if (w.sandbox) await settleSandbox(w, opts).catch(setupFinding);
+      else w.suiteStartIso = new Date(Date.now() - 1000).toISOString();
+    }
+    if (!findings.length) await checkMerchants(w).catch(setupFinding);
+    if (findings.length) return finish();
     w.client.transcript = [];
 
     // ---- the model-based property ----
     let lastFailing: { transcript: Exchange[]; commands: string[] } | undefined;
+    // Shrinking is bounded in time from the first failure: once over, every candidate passes at
+    // once, so fast-check ends with the smallest failing sequence found so far.
+    const shrinkBudgetMs = opts.shrinkTimeMs ?? DEFAULT_SHRINK_TIME_MS;
+    let failedAt: number | undefined;
+    let shrinkStoppedByTime = false;
+    let inFlight: Promise<unknown> | undefined;
     const arbs = commandArbitraries(opts.variant, opts.profile);
     const property = fc.asyncProperty(fc.commands(arbs, { maxCommands: opts.maxCommands ?? 25, size: 'medium', replayPath: opts.replayPath }), async (cmds) => {
-      try {
-        await runCommands(w, cmds, opts);
-      } catch (e) {
-        // A failed run is abandoned: its events are no longer expected, and its late deliveries are
-        // not judged by the next run (so a shrunk sequence never depends on an earlier run's state).
-        w.abandonedRuns.add(w.runId);
-        // events it expected of earlier runs' transactions (e.g. expiries its clock advance caused) too
-        for (const x of w.expected.splice(0, w.expected.length)) w.abandonedRuns.add(x.runId);
-        lastFailing = { transcript: [...w.client.transcript], commands: [...w.executed] };
-        if (firstFindingMs === null) firstFindingMs = performance.now() - started;
-        throw e;
-      } finally {
-        commands += w.executed.length;
+      if (failedAt !== undefined && performance.now() - failedAt > shrinkBudgetMs) {
+        shrinkStoppedByTime = true;
+        return;
       }
+      const run = (async () => {
+        try {
+          await runCommands(w, cmds, opts);
+        } catch (e) {
+          // A failed run is abandoned: its events are no longer expected, and its late deliveries are
+          // not judged by the next run (so a shrunk sequence never depends on an earlier run's state).
+          w.abandonedRuns.add(w.runId);
+          // events it expected of earlier runs' transactions (e.g. expiries its clock advance caused) too
+          for (const x of w.expected.splice(0, w.expected.length)) w.abandonedRuns.add(x.runId);
+          lastFailing = { transcript: [...w.client.transcript], commands: [...w.executed] };
+          failedAt ??= performance.now();
+          if (firstFindingMs === null) firstFindingMs = performance.now() - started;
+          throw e;
+        } finally {
+          commands += w.executed.length;
+        }
+      })();
+      inFlight = run.catch(() => undefined);
+      await run;
     });
     log(`property: ${opts.runs} runs, seed ${opts.seed}${opts.path ? `, path ${opts.path}` : ''}`);
     const details = await fc.check(property, { numRuns: opts.runs, seed: opts.seed, path: opts.path, endOnFailure: opts.path !== undefined, verbose: 0, ...(opts.timeLimitMs ? { interruptAfterTimeLimit: opts.timeLimitMs } : {}) });
+    // a time limit returns while a run may still be sending: it ends before anything else is sent
+    await inFlight;
     if (details.failed && lastFailing) {
       const cex = details.counterexample?.[0] as { toString(): string } | undefined;
       const replayPath = /replayPath="([^"]*)"/.exec(String(cex ?? ''))?.[1];
-      findings.push(toFinding(details.errorInstance, 'property', lastFailing, keys, opts, details.counterexamplePath ?? undefined, replayPath));
+      const f = toFinding(details.errorInstance, 'property', lastFailing, keys, opts, details.counterexamplePath ?? undefined, replayPath);
+      f.shrinking = shrinkNote(details.numShrinks, f.commands.length, shrinkStoppedByTime, shrinkBudgetMs);
+      findings.push(f);
       log(`finding after ${details.numRuns} runs and ${details.numShrinks} shrinks`);
     } else log(`property passed ${details.numRuns} runs`);
 
     // ---- the coverage tour: a fixed sequence that drives every transition and code ----
     if (opts.path === undefined) {
+      w.inTour = true;
       try {
         await runCommands(w, tourCommands(opts.variant, opts.profile), opts);
         log(`coverage tour passed (${w.executed.length} commands)`);
@@ -128,21 +201,7 @@ export async function runSuite(opts: SuiteOptions): Promise<SuiteResult> {
     if (w.sandbox) await resetSandbox(w, opts, log);
   }
 
-  // ---- coverage: in a full sandbox run, what was not exercised is a finding ----
-  const cov = coverageOf(w, w.sandbox && opts.path === undefined, opts.seed);
-  findings.push(...cov.findings);
-  return {
-    seed: opts.seed,
-    findings,
-    checks: w.client.checks,
-    requests: w.client.requests,
-    commands,
-    runs: opts.runs,
-    durationMs: performance.now() - started,
-    firstFindingMs,
-    coverage: cov.coverage,
-    webhooks: w.receiver ? { received: w.receiver.deliveries.length, ignored: w.ignoredEvents } : null,
-  };
+  return finish();
 }
 
 /** One run of a command sequence against a fresh model, judged with the webhooks it caused. */
@@ -158,9 +217,8 @@ async function runCommands(w: World, cmds: Iterable<Cmd>, opts: SuiteOptions): P
 function toFinding(e: unknown, phase: Finding['phase'], run: { transcript: Exchange[]; commands: string[] }, keys: { apiKey: string; otherApiKey: string; baseUrl: string }, opts: SuiteOptions, path?: string, replayPath?: string): Finding {
   const ce = e instanceof ConformanceError ? e : undefined;
   const message = ce ? ce.message : `unexpected error: ${(e as Error)?.stack ?? String(e)}`;
-  const replay = phase === 'property'
-    ? `paylater conform --base-url ${opts.baseUrl} --api-key $API_KEY --other-api-key $OTHER_API_KEY --variant ${opts.variant} --profile ${opts.profile} --seed ${opts.seed}${path ? ` --path ${path}` : ''}${replayPath ? ` --replay-path ${replayPath}` : ''}`
-    : `paylater conform --base-url ${opts.baseUrl} --api-key $API_KEY --other-api-key $OTHER_API_KEY --variant ${opts.variant} --profile ${opts.profile} --seed ${opts.seed} (coverage tour)`;
+  const base = `paylater conform --base-url ${opts.baseUrl} --api-key $API_KEY --other-api-key $OTHER_API_KEY --variant ${opts.variant} --profile ${opts.profile} --seed ${opts.seed}`;
+  const replay = phase === 'property' ? `${base}${path ? ` --path ${path}` : ''}${replayPath ? ` --replay-path ${replayPath}` : ''}` : `${base} (${phase === 'setup' ? 'found before the search starts' : 'coverage tour'})`;
   return {
     title: ce ? `${ce.operation} ${ce.jsonPath}` : 'unexpected error',
     operation: ce?.operation ?? '?',
@@ -190,6 +248,7 @@ async function settleSandbox(w: World, opts: SuiteOptions): Promise<void> {
   if (!w.succeeded(a)) throw new SetupError(`POST /api/v1/sandbox/clock/advance answered ${a.status}`);
   w.clockBase = (a.json as { offsetSeconds: number }).offsetSeconds;
   w.suiteStartIso = (a.json as { now: string }).now;
+  w.clockAnchor = { serverMs: Date.parse(w.suiteStartIso), perf: (a.sentAt + a.receivedAt) / 2 };
   const limit = w.rateLimit().limit;
   w.rate.main = { usedLo: 0, usedHi: limit, endLo: -Infinity, endHi: Infinity };
   if (w.receiver) {
@@ -215,23 +274,6 @@ async function resetSandbox(w: World, opts: SuiteOptions, log: (line: string) =>
       log(`sandbox reset failed: ${(e as Error).message}`);
     }
   }
-}
-
-/** Both keys work and belong to two merchants, and the base URL answers the contract. */
-async function preflight(w: World): Promise<void> {
-  for (const who of ['main', 'other'] as const) {
-    let ex: Exchange;
-    try {
-      ex = await w.client.call('getPartnerTransaction', { pathParams: { transactionId: randomUUID() }, headers: w.auth('getPartnerTransaction', w.key(who)) });
-    } catch (e) {
-      if (e instanceof ConformanceError) throw new SetupError(`the server at ${w.cfg.baseUrl} does not speak the contract: ${e.message}`);
-      throw new SetupError(`cannot reach ${w.cfg.baseUrl}: ${(e as Error & { cause?: Error }).cause?.message ?? (e as Error).message}`);
-    }
-    if (ex.status === errorCatalog.INVALID_API_KEY.status) throw new SetupError(`the ${who === 'main' ? '--api-key' : '--other-api-key'} was rejected (${ex.status}) by ${w.cfg.baseUrl}`);
-    const notFound = errorCatalog.TRANSACTION_NOT_FOUND.status;
-    if (ex.status !== notFound) throw new SetupError(`GET of a missing transaction answered ${ex.status}, expected ${notFound}: is ${w.cfg.baseUrl} the API's base URL?`);
-  }
-  if (w.cfg.apiKey === w.cfg.otherApiKey) throw new SetupError('--api-key and --other-api-key must belong to two different merchants');
 }
 
 function sleep(ms: number): Promise<void> {

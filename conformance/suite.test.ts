@@ -8,6 +8,8 @@ const secret = `whsec_${randomBytes(24).toString('base64')}`;
 let server: TestServer;
 let n = 0;
 const pairs: { variant: 1 | 2; main: string; other: string; port: number }[] = [];
+/** Merchant pairs whose webhooks go to one receiver: the other merchant with the same secret, or its own. */
+const shared: { main: string; other: string; port: number; otherSecret: string }[] = [];
 
 async function freePort(): Promise<number> {
   const { createServer } = await import('node:net');
@@ -28,6 +30,14 @@ beforeAll(async () => {
     const p = pairs[i]!;
     merchants.push({ name: `Main ${i}`, storeName: `Store ${i}`, apiKey: p.main, variant, webhookUrl: `http://127.0.0.1:${p.port}/hooks`, webhookSecret: secret });
     merchants.push({ name: `Other ${i}`, storeName: `Other store ${i}`, apiKey: p.other, variant });
+  }
+  for (let i = 0; i < 4; i++) {
+    const port = await freePort();
+    const otherSecret = i % 2 === 0 ? secret : `whsec_${randomBytes(24).toString('base64')}`;
+    shared.push({ main: `sk_test_conf_sh_${i}_${randomBytes(6).toString('hex')}`, other: `sk_test_conf_sho_${i}_${randomBytes(6).toString('hex')}`, port, otherSecret });
+    const p = shared[i]!;
+    merchants.push({ name: `Shared ${i}`, storeName: `Shared store ${i}`, apiKey: p.main, variant: 1 as const, webhookUrl: `http://127.0.0.1:${port}/hooks`, webhookSecret: secret });
+    merchants.push({ name: `Shared other ${i}`, storeName: `Shared other store ${i}`, apiKey: p.other, variant: 1 as const, webhookUrl: `http://127.0.0.1:${port}/hooks`, webhookSecret: otherSecret });
   }
   server = await startTestServer({ merchants, mode: 'sandbox' });
 });
@@ -56,4 +66,13 @@ describe('conformance suite against the reference server', () => {
   it('variant 2, sandbox profile', async () => run(2, 'sandbox', [4, 5, 6, 15, 16], 4), 120_000);
   it('variant 1, core profile', async () => run(1, 'core', [7, 8, 9, 17, 18], 4), 120_000);
   it('variant 2, core profile', async () => run(2, 'core', [10, 11, 12, 19, 20], 4), 120_000);
+  it('one webhook receiver for both merchants (same secret or each its own): the other merchant\'s events are attributed to it', async () => {
+    for (const [i, p] of shared.entries()) {
+      const profile = i < 2 ? 'core' : 'sandbox';
+      const r = await runSuite({ baseUrl: server.baseUrl, apiKey: p.main, otherApiKey: p.other, variant: 1, profile, runs: 4, seed: 30 + i, maxCommands: 15, paymentWindowSeconds: 1800, webhookPort: p.port, webhookSecret: secret, webhookGraceMs: 60 });
+      expect(report(r), `${profile}, ${p.otherSecret === secret ? 'same' : 'own'} secret`).toBe('');
+      // the other merchant's deliveries reached this receiver and were set aside, not judged
+      expect(r.webhooks!.ignored).toBeGreaterThan(0);
+    }
+  }, 120_000);
 });

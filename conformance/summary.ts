@@ -1,4 +1,5 @@
 /** The human summary of a suite run, as `paylater conform` prints it. */
+import { EXIT } from './exit-codes.ts';
 import type { SuiteResult } from './run.ts';
 
 export function printSummary(r: SuiteResult, out: (s: string) => void): void {
@@ -7,6 +8,7 @@ export function printSummary(r: SuiteResult, out: (s: string) => void): void {
     out(f.message);
     if (f.expected !== undefined || f.actual !== undefined) out(`expected: ${JSON.stringify(f.expected)}\nactual:   ${JSON.stringify(f.actual)}`);
     if (f.commands.length) out(`commands (${f.commands.length}):\n  ${f.commands.join('\n  ')}`);
+    if (f.shrinking) out(`shrinking: ${f.shrinking}`);
     if (f.replay) out(`replay: ${f.replay}`);
     if (f.curl) out(`curl script:\n${f.curl}`);
   }
@@ -14,6 +16,7 @@ export function printSummary(r: SuiteResult, out: (s: string) => void): void {
   out(`transitions exercised: ${r.coverage.transitions.exercised.join(', ') || 'none'}${r.coverage.transitions.missing.length ? `; not exercised: ${r.coverage.transitions.missing.join(', ')}` : ''}`);
   out(`error codes exercised: ${r.coverage.codes.exercised.length}/${r.coverage.codes.exercised.length + r.coverage.codes.missing.length}${r.coverage.codes.missing.length ? `; not exercised: ${r.coverage.codes.missing.join(', ')}` : ''}`);
   out(`not drivable from outside: ${r.coverage.codes.notDriven.length} (${[...new Set(r.coverage.codes.notDriven.map((s) => s.split(' ')[2]))].join(', ')})`);
+  if (r.incomplete.length) out(`INCOMPLETE (exit ${EXIT.incomplete}): no finding, but this run could not exercise:\n  ${r.incomplete.join('\n  ')}`);
   if (r.webhooks) out(`webhooks: ${r.webhooks.received} deliveries received, ${r.webhooks.ignored} about transactions older than this run ignored`);
   out(`seed: ${r.seed}`);
 }

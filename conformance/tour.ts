@@ -24,6 +24,7 @@ import { PaySession } from './commands/paySession.ts';
 import { RateLimitBurst } from './commands/rateLimitBurst.ts';
 import { SandboxReset } from './commands/sandboxReset.ts';
 import { ServiceProbe } from './commands/serviceProbe.ts';
+import { SmsOutbox } from './commands/smsOutbox.ts';
 import { UnknownQuery } from './commands/unknownQuery.ts';
 import { VerifyByKey } from './commands/verifyByKey.ts';
 import { VerifyByToken } from './commands/verifyByToken.ts';
@@ -71,9 +72,12 @@ export function tourCommands(v: 1 | 2, profile: 'core' | 'sandbox'): Cmd[] {
     new CancelTransaction(false, 0),
     new CancelTransaction(false, 0),
     new CancelTransaction(true, 1),
+    // the other merchant cancels its own transaction (#2): its event must not be judged as this merchant's
+    new CancelTransaction(false, 2),
   ];
   if (profile === 'sandbox') {
     c.push(
+      new SmsOutbox(),
       new CustomerAction('sandboxConfirmTransaction', 1),
       new CancelTransaction(false, 1),
       new CustomerAction('sandboxConfirmTransaction', 1),
@@ -111,6 +115,8 @@ export function tourCommands(v: 1 | 2, profile: 'core' | 'sandbox'): Cmd[] {
       new PaySession(0, 'success', 'other-merchant'),
       new AdvanceClock('just-before-expiry', 0, 0),
       new AdvanceClock('at-expiry', 0, 0),
+      // every later read agrees with the expiry: B2 and B3 of each transaction of the tour
+      ...Array.from({ length: 8 }, (_, i) => [new GetTransaction('id', 'own', i), new GetTransaction('vendorReference', 'own', i)]).flat(),
       new CancelTransaction(false, 5),
       new CustomerAction('sandboxConfirmTransaction', 5),
       new VerifyByToken(0, 'own'),
@@ -121,7 +127,7 @@ export function tourCommands(v: 1 | 2, profile: 'core' | 'sandbox'): Cmd[] {
       new AdvanceClock('past-rate-window', 0, 0),
       new CreateSession(sess(700), 'valid after the window reset'),
     );
-  } else c.push(new RateLimitBurst(sess(700)));
+  } else c.push(new MediaProbe('text/plain', 'createSession'), new MediaProbe('too-large', 'createSession'), new RateLimitBurst(sess(700)));
   // no cancel by transaction id (ADR-016); the confirmation SMS of B1 and A2's date form (ADR-007)
   c.push(new CancelById('PUT', 0), new CancelById('POST', 1));
   if (profile === 'sandbox') c.push(new ConfirmationSms(-1), new PaySession(-1, 'failed', 'own'), new DateForm(-1));

@@ -5,8 +5,9 @@
  */
 import { ConformanceError } from './http.ts';
 import { transitionById } from './spec.ts';
-import type { Delivery } from './webhooks.ts';
-import type { World } from './world.ts';
+import { SIGNATURE_PROBLEM, type Delivery } from './webhooks.ts';
+import { centimesOf } from '../lib/money.ts';
+import type { Tx, World } from './world.ts';
 
 /** Expected webhook deliveries missing after this long (ms) are a finding, unless told otherwise. */
 const DEFAULT_WEBHOOK_TIMEOUT_MS = 3000;
@@ -40,13 +41,21 @@ export async function webhookCheckpoint(w: World, graceMs: number, timeoutMs = D
 }
 
 /**
- * One delivery against the model: ignored (an abandoned run's, or older than the suite), a repeat, or one expected event.
+ * One delivery against the model: ignored (an abandoned run's, the other merchant's, or older than
+ * the suite), a repeat, or one expected event. The receiver may serve both merchants (one URL for
+ * both keys): a delivery about the other merchant's transaction, or one that does not verify with
+ * this merchant's secret and names no transaction of this merchant, is the other merchant's.
  * @checks webhook-retries
  */
 function judge(w: World, d: Delivery, matched: Set<number>): void {
   const ev = d.payload?.event ?? '?';
-  const late = w.txs.get(d.payload?.data?.id ?? '');
-  if (late && w.abandonedRuns.has(late.runId)) {
+  const txId = d.payload?.data?.id ?? '';
+  const tx = w.txs.get(txId);
+  if (tx && (w.abandonedRuns.has(tx.runId) || tx.who === 'other')) {
+    w.ignoredEvents++;
+    return;
+  }
+  if (!tx && d.problems.some((p) => p.startsWith(SIGNATURE_PROBLEM))) {
     w.ignoredEvents++;
     return;
   }
@@ -58,8 +67,6 @@ function judge(w: World, d: Delivery, matched: Set<number>): void {
     return;
   }
   w.seenWebhookIds.set(id, d.body);
-  const txId = d.payload?.data?.id ?? '';
-  const tx = w.txs.get(txId);
   if (!tx) {
     if ((d.payload?.data?.createdAt ?? '') < w.suiteStartIso) {
       w.ignoredEvents++;
@@ -71,4 +78,26 @@ function judge(w: World, d: Delivery, matched: Set<number>): void {
   const i = w.expected.findIndex((x, j) => !matched.has(j) && x.txId === txId && x.event === ev);
   if (i < 0) throw new ConformanceError(`webhook ${ev}`, '$', `${ev} for transaction ${txId} (status ${tx.status}) without its transition, or a second event for one transition with a new webhook-id ${id}`, 'no event', ev);
   matched.add(i);
+  checkPayload(ev, d, tx, transitionById(w.expected[i]!.transition).to);
+}
+
+/** Payload field → the field of the transaction as read through the API (B1/B2) it must equal. */
+const PAYLOAD_FIELDS: Record<string, string> = {
+  vendorReference: 'vendorReference', orderReference: 'orderReference', currency: 'currency', customerPhone: 'customerPhone',
+  merchantName: 'merchantName', storeName: 'storeName', createdAt: 'createdAt',
+};
+
+/** The event's data against the transaction as the API showed it: amount in MAD, ids, references, names, phone, dates, status. */
+function checkPayload(ev: string, d: Delivery, tx: Tx, status: string): void {
+  const data = (d.payload?.data ?? {}) as Record<string, unknown>;
+  const fail = (path: string, msg: string, expected: unknown, actual: unknown): never => {
+    throw new ConformanceError(`webhook ${ev}`, path, `webhook-id ${d.webhookId} for transaction ${tx.id}: ${msg}`, expected, actual);
+  };
+  if (data.status !== status) fail('$.data.status', `status ${String(data.status)}, the transition leads to ${status}`, status, data.status);
+  const amount = tx.kind === 'partner' ? tx.created.totalAmount : tx.session?.total;
+  if (amount !== undefined && centimesOf(data.amount) !== centimesOf(amount)) fail('$.data.amount', `amount ${String(data.amount)}, the transaction's amount is ${JSON.stringify(amount)} MAD`, amount, data.amount);
+  if (tx.kind !== 'partner') return;
+  for (const [f, recField] of Object.entries(PAYLOAD_FIELDS)) {
+    if (JSON.stringify(data[f]) !== JSON.stringify(tx.created[recField])) fail(`$.data.${f}`, `${f} ${JSON.stringify(data[f])}, the API read ${JSON.stringify(tx.created[recField])}`, tx.created[recField], data[f]);
+  }
 }

@@ -21,6 +21,9 @@ export interface Delivery {
   problems: string[];
 }
 
+/** How a delivery's signature problem starts (the judge tells another merchant's deliveries by it). */
+export const SIGNATURE_PROBLEM = 'signature does not verify with the secret';
+
 let validatorsPromise: Promise<Map<string, ValidateFunction>> | undefined;
 
 /** One ajv validator per AsyncAPI message name, from `message.payload().json().schema`. */
@@ -90,7 +93,7 @@ export class WebhookReceiver {
         'webhook-signature': headers['webhook-signature'] ?? '',
       });
     } catch (e) {
-      problems.push(`signature does not verify with the secret: ${(e as Error).message}`);
+      problems.push(`${SIGNATURE_PROBLEM}: ${(e as Error).message}`);
     }
     if (payload) {
       const v = this.validators.get(payload.event ?? '');

@@ -57,6 +57,12 @@ export interface ExpectedEvent {
 
 const SLACK_MS = 25;
 
+/**
+ * A1 requests the core profile's coverage tour needs (its sessions and probes, before its burst):
+ * the random search leaves them in the rate-limit window, which only the sandbox clock can reset.
+ */
+const A1_TOUR_RESERVE = 15;
+
 export class World {
   readonly client: Client;
   readonly contract: Contract;
@@ -74,11 +80,17 @@ export class World {
   readonly seenWebhookIds = new Map<string, string>();
   ignoredEvents = 0;
   suiteStartIso = '';
+  /** The main merchant's sandbox clock (ms since the epoch) read at `perf` (performance.now), after the setup's advance. */
+  clockAnchor: { serverMs: number; perf: number } | undefined;
   /** offsetSeconds of the main merchant's sandbox clock when the suite started. */
   clockBase: number | undefined;
   /** toString of the commands run in the current run. */
   executed: string[] = [];
   bursts = 0;
+  /** A1 answers that were 429. */
+  rate429 = 0;
+  /** Whether the coverage tour (not the random search) is running. */
+  inTour = false;
   /** Runs that failed: their late webhook deliveries are ignored. */
   readonly abandonedRuns = new Set<number>();
 
@@ -112,6 +124,14 @@ export class World {
 
   rateLimit(): { limit: number; windowSeconds: number } {
     return this.contract.rateLimits.createSession!;
+  }
+
+  /**
+   * Core profile: the random search stops sending A1 requests once the window's budget is down to
+   * what the coverage tour needs.
+   */
+  a1Reserved(): boolean {
+    return !this.sandbox && !this.inTour && (this.client.sent.get('createSession') ?? 0) >= this.rateLimit().limit - A1_TOUR_RESERVE;
   }
 
   get sandbox(): boolean {
@@ -203,6 +223,14 @@ export class World {
     if (tx.status === 'PENDING' && status === 'EXPIRED') this.transition(tx, 'expire');
   }
 
+  /**
+   * The main merchant's sandbox time (ms since the epoch) at `perf`, with `advanced` seconds advanced
+   * since the setup; undefined outside the sandbox profile.
+   */
+  sandboxTimeAt(perf: number, advanced: number): number | undefined {
+    return this.clockAnchor ? this.clockAnchor.serverMs + (perf - this.clockAnchor.perf) + advanced * 1000 : undefined;
+  }
+
   // ---- rate limit -------------------------------------------------------------------
   /** 'yes' | 'no' | 'maybe': will the next counted A1 request of `who` be refused with 429? */
   rateLimited(who: Who): 'yes' | 'no' | 'maybe' {
@@ -223,6 +251,7 @@ export class World {
   countRate(who: Who, ex: Exchange): void {
     const r = this.rate[who];
     const limit = this.rateLimit().limit;
+    if (ex.status === 429) this.rate429++;
     const rem = ex.responseHeaders['ratelimit-remaining'];
     const reset = ex.responseHeaders['ratelimit-reset'];
     const lim = ex.responseHeaders['ratelimit-limit'];

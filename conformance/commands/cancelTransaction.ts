@@ -1,6 +1,6 @@
 /** B4: the merchant cancels by vendorReference — allowed only from PENDING (x-state-machine). */
 import type { Cmd, Model, Real } from '../model.ts';
-import { checkRecord, pick, refusal } from '../model.ts';
+import { checkRecord, pick, refusal, sameNotFound } from '../model.ts';
 import { rejectionOf, transitionsOf } from '../spec.ts';
 
 const OP = 'cancelPartnerTransactionByVendorReference';
@@ -19,6 +19,11 @@ export class CancelTransaction implements Cmd {
     const ex = await w.client.call(OP, { pathParams: { vendorReference: tx.vendorReference! }, headers: w.auth(OP, w.key(reader)) });
     if (this.otherMerchant) {
       w.expectOutcome(ex, [refusal('TRANSACTION_NOT_FOUND')]);
+      // the identical-404 rule: another merchant's transaction answers as a missing one
+      const missingRef = w.freshVendorRef();
+      const missing = await w.client.call(OP, { pathParams: { vendorReference: missingRef }, headers: w.auth(OP, w.key(reader)) });
+      w.expectOutcome(missing, [refusal('TRANSACTION_NOT_FOUND')]);
+      sameNotFound(w, ex, missing, tx.vendorReference!, missingRef);
       return;
     }
     const t = transitionsOf(OP)[0]!;

@@ -42,8 +42,8 @@ export async function sendSession(m: Model, w: World, body: Json): Promise<'limi
 /** @checks a1-required-fields, amount-range, a1-currency, a1-items, amount-consistency, a1-session-response, ADR-012 */
 export class CreateSession implements Cmd {
   constructor(readonly body: Json, readonly label: string) {}
-  check(): boolean {
-    return true;
+  check(m: Readonly<Model>): boolean {
+    return !m.world.a1Reserved();
   }
   async run(m: Model, w: Real): Promise<void> {
     await sendSession(m, w, this.body);

@@ -14,6 +14,7 @@ import { MediaProbe, type MediaOp } from './mediaProbe.ts';
 import { MissingTarget, type TargetOp } from './missingTarget.ts';
 import { PaySession } from './paySession.ts';
 import { RateLimitBurst } from './rateLimitBurst.ts';
+import { SmsOutbox } from './smsOutbox.ts';
 import { UnknownQuery } from './unknownQuery.ts';
 import { VerifyByKey } from './verifyByKey.ts';
 import { VerifyByToken } from './verifyByToken.ts';
@@ -79,6 +80,7 @@ export function commandArbitraries(variant: 1 | 2, profile: 'core' | 'sandbox'):
     fc.tuple(fc.constantFrom('sandboxConfirmTransaction', 'sandboxCancelTransaction', 'sandboxCompleteTransaction') as fc.Arbitrary<TargetOp>, fc.boolean(), idx).map(([op, o, i]) => new MissingTarget(op, o, i)),
     validSessionBody(variant).map((b) => new RateLimitBurst(b)),
     fc.constantFrom('debug', 'merchant').map((n) => new UnknownQuery('sandboxGetClock', n, 0)),
+    fc.constant(null).map(() => new SmsOutbox()),
   ];
   return [...core, ...sandbox].map((a) => a.map(recorded));
 }

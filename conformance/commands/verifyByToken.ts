@@ -4,7 +4,7 @@ import { checkoutStatusOf } from '../../generated/index.ts';
 import type { Cmd, Model, Outcome, Real } from '../model.ts';
 import { pick, refusal } from '../model.ts';
 import { centimesOf } from '../../lib/money.ts';
-import type { Status } from '../world.ts';
+import type { Status, Tx } from '../world.ts';
 
 const OP = 'getTransactionStatusBySessionToken';
 
@@ -46,10 +46,32 @@ export class VerifyByToken implements Cmd {
     w.check(reported.includes(rec.status as string), OP, '$.status', `status ${String(rec.status)}, the model expects ${reported.join(' or ')} (ADR-008)`, reported, rec.status);
     w.check(rec.transaction_id === tx.id, OP, '$.transaction_id', 'another transaction was returned', tx.id, rec.transaction_id);
     w.check(centimesOf(rec.amount) === centimesOf(s.total), OP, '$.amount', `amount ${String(rec.amount)} for a session of ${s.total}`, s.total, rec.amount);
+    checkLocalCreatedAt(w, rec.created_at, tx);
     // still PENDING in the model but reported the way EXPIRED is (ADR-008): it expired
     if (tx.status === 'PENDING' && rec.status === checkoutStatusOf.EXPIRED) w.observe(tx, 'EXPIRED');
   }
   toString(): string {
     return `verifyByToken(#${this.idx}, ${this.token} token)`;
   }
+}
+
+/** `DD/MM/YY HH:MM:SS` (day first, UTC: LocalDateTime, ADR-007) as ms since the epoch, or NaN. */
+export function parseLocalDateTime(v: unknown): number {
+  const m = typeof v === 'string' ? /^(\d{2})\/(\d{2})\/(\d{2}) (\d{2}):(\d{2}):(\d{2})$/.exec(v) : null;
+  if (!m) return NaN;
+  const [, dd, mm, yy, h, mi, se] = m.map(Number) as [number, number, number, number, number, number, number];
+  return Date.UTC(2000 + yy, mm - 1, dd, h, mi, se);
+}
+
+/** Slack (ms) between the sandbox time the suite estimates for a creation and the one the server wrote (whole seconds). */
+const CREATED_AT_SLACK_MS = 3000;
+
+/** A2's created_at, read day first in UTC, is the time the checkout transaction was created (sandbox clock). */
+export function checkLocalCreatedAt(w: Real, createdAt: unknown, tx: Tx): void {
+  const lo = w.sandboxTimeAt(tx.sentAt, tx.advAtCreation);
+  const hi = w.sandboxTimeAt(tx.receivedAt, tx.advAtCreation);
+  if (lo === undefined || hi === undefined) return;
+  const t = parseLocalDateTime(createdAt);
+  const ok = t >= lo - CREATED_AT_SLACK_MS && t <= hi + CREATED_AT_SLACK_MS;
+  w.check(ok, OP, '$.created_at', `created_at ${String(createdAt)} reads (DD/MM/YY, UTC, ADR-007) as ${Number.isNaN(t) ? 'no date' : new Date(t).toISOString()}; the transaction was created at about ${new Date(lo).toISOString()}`, new Date(lo).toISOString(), createdAt);
 }

@@ -1,6 +1,7 @@
 /** The injected faults: each mutant breaks exactly one rule of the contract. */
 import { randomUUID } from 'node:crypto';
 import { objectAt, valueAt, type Json } from '../../lib/json.ts';
+import { Webhook } from 'standardwebhooks';
 import { json, sign, withJson, type Mutant, type ProxyRequest, type ProxyResponse, type ProxyContext } from './proxy.ts';
 
 const B1 = /^\/api\/v1\/public\/partner\/transactions$/;
@@ -297,6 +298,123 @@ export const mutants: Mutant[] = [
     onRequest(req) {
       if (req.method !== 'POST' || !/^\/api\/v1\/sandbox\/reset$/.test(req.path)) return Promise.resolve(undefined);
       return Promise.resolve({ status: 200, headers: { 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify({ now: now(), offsetSeconds: 0, deleted: { transactions: 0, sessions: 0, sms: 0, deliveries: 0 } }) });
+    },
+  },
+  {
+    name: '404 answered with code NOT_FOUND',
+    profile: 'core',
+    onResponse(_req, res) {
+      if (code(res) !== 'TRANSACTION_NOT_FOUND') return Promise.resolve(res);
+      return Promise.resolve(withJson(res, { error: { ...(json(res).error as object), code: 'NOT_FOUND' } }));
+    },
+  },
+  {
+    name: '404 answered in another error shape',
+    profile: 'core',
+    onResponse(_req, res) {
+      if (code(res) !== 'TRANSACTION_NOT_FOUND') return Promise.resolve(res);
+      return Promise.resolve(withJson(res, { status: 404, title: 'Not Found', detail: (json(res).error as { message?: string }).message }));
+    },
+  },
+  {
+    name: 'A2 created_at month first (MM/DD/YY)',
+    profile: 'sandbox',
+    onResponse(req, res) {
+      if (!A2.test(req.path) || res.status !== 200) return Promise.resolve(res);
+      const rec = json(res) as { created_at: string };
+      const [dd, mm, rest] = rec.created_at.split('/') as [string, string, string];
+      // on days 1–12 the swapped value still matches the pattern: only comparing dates finds it
+      return Promise.resolve(withJson(res, { ...rec, created_at: `${mm}/${dd}/${rest}` }));
+    },
+  },
+  {
+    name: 'sandbox records no SMS',
+    profile: 'sandbox',
+    onResponse(req, res) {
+      if (!req.path.startsWith('/api/v1/sandbox/sms') || res.status !== 200) return Promise.resolve(res);
+      return Promise.resolve(withJson(res, { data: [] }));
+    },
+  },
+  {
+    name: "B4 404 body differs for another merchant's transaction",
+    profile: 'core',
+    async onResponse(req, res, ctx) {
+      if (!B4.test(req.path) || res.status !== 404) return res;
+      // read-only ownership probe: does the other key see this vendorReference?
+      const alt = await ctx.forward({ method: 'GET', path: req.path.replace(/\/cancel$/, ''), headers: { ...req.headers, 'x-api-key': otherKey(req, ctx) }, body: '' });
+      if (alt.status !== 200) return res;
+      return withJson(res, { error: { ...(json(res).error as object), message: 'This transaction belongs to another merchant' } });
+    },
+  },
+  {
+    name: 'webhook data.amount in centimes (re-signed)',
+    profile: 'sandbox',
+    onWebhook(body, headers, ctx) {
+      const p = JSON.parse(body) as { data: { amount: number } };
+      const changed = JSON.stringify({ ...p, data: { ...p.data, amount: Math.round(p.data.amount * 100) } });
+      return Promise.resolve({ body: changed, headers: { ...headers, ...sign(ctx.secret, changed) } });
+    },
+  },
+  {
+    name: 'B2/B3 show PENDING after the payment window',
+    profile: 'sandbox',
+    onResponse(req, res) {
+      if (!(B2.test(req.path) || B3.test(req.path)) || req.method !== 'GET' || res.status !== 200) return Promise.resolve(res);
+      const rec = json(res) as { status: string };
+      return Promise.resolve(rec.status === 'EXPIRED' ? withJson(res, { ...rec, status: 'PENDING', updatedAt: null }) : res);
+    },
+  },
+  {
+    name: 'webhook duplicated under a new webhook-id',
+    profile: 'sandbox',
+    async onWebhook(body, headers, ctx) {
+      await ctx.sendWebhook(body, sign(ctx.secret, body));
+      return { body, headers };
+    },
+  },
+  {
+    name: 'webhook with a stale timestamp (10 min old, re-signed)',
+    profile: 'sandbox',
+    onWebhook(body, headers, ctx) {
+      const id = headers['webhook-id'] ?? `msg_${randomUUID().replace(/-/g, '')}`;
+      const ts = new Date(Date.now() - 600_000);
+      return Promise.resolve({ body, headers: { ...headers, 'webhook-id': id, 'webhook-timestamp': String(Math.floor(ts.getTime() / 1000)), 'webhook-signature': new Webhook(ctx.secret).sign(id, ts, body) } });
+    },
+  },
+  {
+    name: 'webhook signed with a wrong secret',
+    profile: 'sandbox',
+    onWebhook(body, headers) {
+      return Promise.resolve({ body, headers: { ...headers, ...sign(`whsec_${Buffer.from(randomUUID()).toString('base64')}`, body) } });
+    },
+  },
+  {
+    name: 'webhook body tampered after signing',
+    profile: 'sandbox',
+    onWebhook(body, headers) {
+      const p = JSON.parse(body) as { data: Record<string, unknown> };
+      return Promise.resolve({ body: JSON.stringify({ ...p, data: { ...p.data, storeName: `${String(p.data.storeName)} ` } }), headers });
+    },
+  },
+  {
+    name: 'webhook storeName changed (re-signed)',
+    profile: 'sandbox',
+    onWebhook(body, headers, ctx) {
+      const p = JSON.parse(body) as { data: Record<string, unknown> };
+      const changed = JSON.stringify({ ...p, data: { ...p.data, storeName: 'Another store' } });
+      return Promise.resolve({ body: changed, headers: { ...headers, ...sign(ctx.secret, changed) } });
+    },
+  },
+  {
+    name: 'unsolicited webhook (approved sent after a cancel)',
+    profile: 'sandbox',
+    async onWebhook(body, headers, ctx) {
+      const p = JSON.parse(body) as { event: string; data: Record<string, unknown> };
+      if (p.event === 'transaction.cancelled') {
+        const forged = JSON.stringify({ ...p, event: 'transaction.approved', data: { ...p.data, status: 'APPROVED', approvedAt: new Date().toISOString() } });
+        await ctx.sendWebhook(forged, sign(ctx.secret, forged));
+      }
+      return { body, headers };
     },
   },
 ];

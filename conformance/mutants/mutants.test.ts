@@ -34,7 +34,7 @@ afterAll(async () => {
 });
 
 describe('mutation self-test', () => {
-  it('has at least 15 mutants', () => expect(mutants.length).toBeGreaterThanOrEqual(15));
+  it('has at least 30 mutants', () => expect(mutants.length).toBeGreaterThanOrEqual(30));
   mutants.forEach((mutant, i) => {
     it(`finds: ${mutant.name}`, async () => {
       const r = await st.run(i);

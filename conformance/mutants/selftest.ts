@@ -47,7 +47,13 @@ export async function freePort(): Promise<number> {
   });
 }
 
-export async function prepareMutantSelfTest(startServer: StartServer, list: Mutant[] = mutants): Promise<{ run(i: number, runs?: number): Promise<MutantResult>; close(): Promise<void> }> {
+/** Per-run settings of the self-test; the defaults are the suite's defaults with a short webhook timeout. */
+export interface MutantRunOptions {
+  seed?: number;
+  webhookTimeoutMs?: number;
+}
+
+export async function prepareMutantSelfTest(startServer: StartServer, list: Mutant[] = mutants): Promise<{ run(i: number, runs?: number, o?: MutantRunOptions): Promise<MutantResult>; close(): Promise<void> }> {
   const secret = `whsec_${randomBytes(24).toString('base64')}`;
   const relayPorts: number[] = [];
   const keys: { main: string; other: string }[] = [];
@@ -61,12 +67,12 @@ export async function prepareMutantSelfTest(startServer: StartServer, list: Muta
   }
   const server = await startServer(merchants);
   return {
-    async run(i, runs = DEFAULT_RUNS) {
+    async run(i, runs = DEFAULT_RUNS, o: MutantRunOptions = {}) {
       const mutant = list[i]!;
       const receiverPort = await freePort();
       const relay = await startRelay(relayPorts[i]!, receiverPort, mutant, server.baseUrl, keys[i]!, secret);
       try {
-        const r = await runSuite({ baseUrl: relay.url, apiKey: keys[i]!.main, otherApiKey: keys[i]!.other, variant: 1, profile: mutant.profile, runs, seed: 1000 + i, paymentWindowSeconds: stateMachine.paymentWindow.defaultSeconds, webhookPort: receiverPort, webhookSecret: secret, webhookGraceMs: 60, webhookTimeoutMs: 1000, timeLimitMs: 30_000 });
+        const r = await runSuite({ baseUrl: relay.url, apiKey: keys[i]!.main, otherApiKey: keys[i]!.other, variant: 1, profile: mutant.profile, runs, seed: o.seed ?? 1000 + i, paymentWindowSeconds: stateMachine.paymentWindow.defaultSeconds, webhookPort: receiverPort, webhookSecret: secret, webhookGraceMs: 60, webhookTimeoutMs: o.webhookTimeoutMs ?? 1000, timeLimitMs: 30_000 });
         const f = r.findings[0];
         return { name: mutant.name, profile: mutant.profile, findings: r.findings.length, firstFindingMs: r.firstFindingMs, phase: f?.phase ?? null, shrunkLength: f?.commands.length ?? 0, commands: f?.commands ?? [], message: f?.message ?? '', result: r };
       } finally {

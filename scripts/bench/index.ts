@@ -14,6 +14,10 @@
  *      a plain loop without checks (target ≥ 0.7).
  *   5. conformance-first-finding: the conformance suite's median time to its first finding over
  *      the mutants, in seconds (reported).
+ *   6. conformance-detection: per mutant, the share of 5 seeds on which the suite finds it with
+ *      its default settings (lowest share; target 1.0), controls clean.
+ *   7. conformance-full-run: median time of a full sandbox-profile run against the reference
+ *      server, in seconds (target < 20).
  *
  * Figures are a registry: another part adds its own with `registerFigure(...)` before
  * `runBench()` (or imports `figures` and runs some). `npm run bench -- <figure-id> …` runs only
@@ -26,6 +30,8 @@ import { cpus, totalmem, type } from 'node:os';
 import { store200kLatency } from './store-200k-latency.ts';
 import { b2ValidationOverhead } from './b2-validation-overhead.ts';
 import { b2VsPrism } from './b2-vs-prism.ts';
+import { conformanceDetection } from './conformance-detection.ts';
+import { conformanceFullRun } from './conformance-full-run.ts';
 import { conformanceFirstFinding } from './conformance-first-finding.ts';
 import { conformanceThroughput } from './conformance-throughput.ts';
 import { fmt, type BenchContext, type Figure, type FigureResult } from './tools.ts';
@@ -33,7 +39,7 @@ import { fmt, type BenchContext, type Figure, type FigureResult } from './tools.
 export type { BenchContext, Figure, FigureResult } from './tools.ts';
 
 /** The figures `runBench()` runs by default, in order (the Prism figure reuses figure 1's rps). */
-export const figures: Figure[] = [b2ValidationOverhead, store200kLatency, b2VsPrism, conformanceThroughput, conformanceFirstFinding];
+export const figures: Figure[] = [b2ValidationOverhead, store200kLatency, b2VsPrism, conformanceThroughput, conformanceFirstFinding, conformanceDetection, conformanceFullRun];
 
 export function registerFigure(f: Figure): void {
   if (figures.some((x) => x.id === f.id)) throw new Error(`bench: a figure ${f.id} is already registered`);

@@ -1,0 +1,51 @@
+/** Sandbox: the SMS outbox holds one confirmation per partner transaction created, to its customer's phone. */
+import type { Exchange } from '../http.ts';
+import type { Cmd, Model, Real } from '../model.ts';
+import type { World } from '../world.ts';
+
+const OP = 'sandboxListSms';
+
+/** Names a page may give its next cursor under (a list is read whole, paginated or not). */
+const NEXT_CURSOR_FIELDS = ['nextCursor', 'next_cursor'];
+/** Pages read at most per list (a server whose cursor never ends is a finding, not a hang). */
+const MAX_PAGES = 100;
+
+/**
+ * Every item of a sandbox list endpoint (`{ data: [...] }`), following a next cursor when a page
+ * gives one (sent back as `cursor`). Each page is checked against the contract like any answer.
+ */
+export async function readAllPages(w: World, opId: string): Promise<{ items: Record<string, unknown>[]; pages: Exchange[] }> {
+  const items: Record<string, unknown>[] = [];
+  const pages: Exchange[] = [];
+  let cursor: string | undefined;
+  for (let i = 0; i < MAX_PAGES; i++) {
+    const ex = await w.client.call(opId, { headers: w.auth(opId, w.cfg.apiKey), ...(cursor ? { query: { cursor } } : {}) });
+    w.expectOutcome(ex, [w.success(opId)]);
+    pages.push(ex);
+    const page = ex.json as Record<string, unknown>;
+    items.push(...((page.data as Record<string, unknown>[] | undefined) ?? []));
+    const next = NEXT_CURSOR_FIELDS.map((f) => page[f]).find((v) => typeof v === 'string' && v.length > 0) as string | undefined;
+    if (!next) return { items, pages };
+    cursor = next;
+  }
+  w.check(false, opId, '$', `the list still gives a next cursor after ${MAX_PAGES} pages`);
+  return { items, pages };
+}
+
+export class SmsOutbox implements Cmd {
+  check(m: Readonly<Model>): boolean {
+    return m.world.sandbox && m.txs.some((t) => t.kind === 'partner' && t.who === 'main');
+  }
+  async run(m: Model, w: Real): Promise<void> {
+    const { items, pages } = await readAllPages(w, OP);
+    const req = `GET ${new URL(pages[0]!.url).pathname}`;
+    for (const tx of m.txs.filter((t) => t.kind === 'partner' && t.who === 'main')) {
+      const sms = items.filter((s) => s.transactionId === tx.id);
+      w.check(sms.length === 1, OP, '$.data', `${req}: ${sms.length} SMS for transaction ${tx.id}, created by this run (one confirmation each)`, 1, sms.length);
+      w.check(sms[0]!.to === tx.created.customerPhone, OP, '$.data[].to', `${req}: the SMS for transaction ${tx.id} went to ${String(sms[0]!.to)}, its customerPhone is ${String(tx.created.customerPhone)}`, tx.created.customerPhone, sms[0]!.to);
+    }
+  }
+  toString(): string {
+    return 'smsOutbox()';
+  }
+}
