@@ -27,6 +27,10 @@ function replaceEverywhere(dir: string, from: RegExp, to: string): void {
   }
 }
 
+/** The next major version of the committed Variant 1 document (both variants move together). */
+const NEXT_MAJOR = `${Number(/\n {2}version: (\d+)\./.exec(readFileSync(path.join(ROOT, 'spec', 'openapi.v1.yaml'), 'utf8'))![1]) + 1}.0.0`;
+const NEXT = NEXT_MAJOR.replace(/\./g, '\\.');
+
 function setVersion(file: string, version: string): void {
   const p = path.join(repo, 'spec', file);
   writeFileSync(p, readFileSync(p, 'utf8').replace(/^( {2}version: )\S+$/m, `$1${version}`));
@@ -72,7 +76,7 @@ describe('the version gate on a real edit', () => {
 
     const before = await versionGate(repo);
     const text = before.problems.join('\n');
-    expect(text).toMatch(/merchant-v1: info\.version is \S+, but its major changes against \w+ need 2\.0\.0 or later/);
+    expect(text).toMatch(new RegExp(`merchant-v1: info\\.version is \\S+, but its major changes against \\w+ need ${NEXT} or later`));
     expect(text).toMatch(/merchant-v2: info\.version is \S+, but its major changes/);
     expect(text).not.toMatch(/webhooks: info\.version/);
     expect(text).toMatch(/CHANGELOG\.md does not hold the section/);
@@ -84,15 +88,15 @@ describe('the version gate on a real edit', () => {
     expect(out).toMatch(/MAJOR {2}response {2}POST \/api\/v1\/public\/partner\/transactions \(createPartnerTransaction\) 201\n {7}`totalAmount` is removed\n {7}at spec\/components\/schemas\/PartnerTransaction\.yaml:\d+ \(base\) · breaks merchant integrations, generated clients/);
 
     replaceEverywhere(path.join(repo, 'spec'), /totalAmount/g, 'amount');
-    setVersion('openapi.v1.yaml', '2.0.0');
-    setVersion('openapi.v2.yaml', '2.0.0');
+    setVersion('openapi.v1.yaml', NEXT_MAJOR);
+    setVersion('openapi.v2.yaml', NEXT_MAJOR);
     expect(await runDiff(['--changelog', '--check-version'], repo, () => undefined)).toBe(0);
     const changelog = readFileSync(path.join(repo, 'CHANGELOG.md'), 'utf8');
-    expect(changelog).toMatch(/## merchant-v1 2\.0\.0 · merchant-v2 2\.0\.0 · webhooks \S+\n\n### Major\n\n- response, .*`totalAmount` is removed/);
+    expect(changelog).toMatch(new RegExp(`## merchant-v1 ${NEXT} · merchant-v2 ${NEXT} · webhooks \\S+\\n\\n### Major\\n\\n- response, .*\`totalAmount\` is removed`));
 
     const after = await versionGate(repo);
     expect(after.problems).toEqual([]);
-    expect(after.summary).toMatch(/merchant-v1 major → 2\.0\.0, merchant-v2 major → 2\.0\.0, webhooks unchanged/);
+    expect(after.summary).toMatch(new RegExp(`merchant-v1 major → ${NEXT}, merchant-v2 major → ${NEXT}, webhooks unchanged`));
 
     writeFileSync(path.join(repo, 'CHANGELOG.md'), changelog.replace('is removed', 'went away'));
     expect((await versionGate(repo)).problems).toEqual([expect.stringMatching(/^CHANGELOG\.md does not hold the section/)]);
