@@ -1,7 +1,6 @@
 /**
  * `paylater serve`: the reference server as a merchant's local sandbox.
  */
-import { keepAliveLongerThanClients } from './http/keep-alive.ts';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type express from 'express';
@@ -189,7 +188,7 @@ export async function runServe(argv: string[], io: { out?: (s: string) => void; 
   }
   const factory = await defaultDispatcherFactory();
   const handle = await createApp({ store, clock: systemClock, config, webhookDispatcherFactory: factory, mount: io.mount ?? ((app) => mountSite(app, { merchants: inputs, mode: args.mode, publicBaseUrl: args.publicUrl })) });
-  const server = keepAliveLongerThanClients(handle.app.listen(args.port, args.host));
+  const server = handle.app.listen(args.port, args.host);
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('listening', resolve);

@@ -5,7 +5,6 @@
  *   `startServer()` (index.ts) is its public form.
  * - `writeSeededDataFile()`: a data file holding given transactions, for a server to open.
  */
-import { keepAliveLongerThanClients } from './http/keep-alive.ts';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import type express from 'express';
@@ -89,7 +88,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const handle = await createApp({ store, clock: options.clock ?? systemClock, config, webhookDispatcherFactory: factory, mount: options.mount, smsSender: options.smsSender });
   const host = options.host ?? '127.0.0.1';
   const server: Server = await new Promise<Server>((resolve, reject) => {
-    const s = keepAliveLongerThanClients(handle.app.listen(options.port ?? 0, host, () => resolve(s)));
+    const s = handle.app.listen(options.port ?? 0, host, () => resolve(s));
     s.once('error', reject);
   }).catch(async (e: unknown) => {
     await handle.close();
