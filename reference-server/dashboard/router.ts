@@ -56,6 +56,10 @@ const BODY = `    <header>
       </section>
     </main>`;
 
+/**
+ * `/dashboard` and its assets.
+ * @rule ADR-045
+ */
 export function createDashboardRouter(): Router {
   const router = express.Router();
   const html = page({ title: 'PayLater sandbox dashboard', styles: ['/dashboard/assets/dashboard.css'], scripts: ['/dashboard/assets/dashboard.js'], body: BODY });
