@@ -27,7 +27,10 @@ export function declaredScenarios(w: World): Scenarios | null {
   return s as Scenarios;
 }
 
-/** Runs every scenario against the sandbox; a failing check throws the suite's ConformanceError. */
+/**
+ * Runs every scenario against the sandbox; a failing check throws the suite's ConformanceError.
+ * @checks ADR-043
+ */
 export async function checkScenarios(w: World, paymentWindowSeconds: number): Promise<number> {
   const s = declaredScenarios(w);
   if (!s) return 0;

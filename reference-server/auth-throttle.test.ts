@@ -15,6 +15,7 @@ beforeAll(async () => {
 });
 afterAll(() => s.close());
 
+// @checks ADR-027
 describe('failed-authentication throttle', () => {
   it('answers 429 AUTH_THROTTLED with Retry-After past the limit, to any credential, until the window ends', async () => {
     const { limit, windowSeconds } = specAuthFailureLimit;

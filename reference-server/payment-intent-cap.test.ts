@@ -20,6 +20,7 @@ async function token(): Promise<string> {
   return (r.body as { token: string }).token;
 }
 
+// @checks ADR-029
 describe('payment intents per session', () => {
   it(`holds at most x-max-payment-intents (${max}) even under concurrent creates; one more answers 422 TOO_MANY_PAYMENT_INTENTS; another session is not affected`, async () => {
     expect(max).toBeGreaterThan(0);

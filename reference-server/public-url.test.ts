@@ -54,6 +54,7 @@ afterAll(async () => {
   await rm(dist, { recursive: true, force: true });
 });
 
+// @checks ADR-025
 describe('absolute links', () => {
   it('come from the listen address by default, whatever the Host header says', async () => {
     const s = await startTestServer({ webhookDispatcherFactory: null });

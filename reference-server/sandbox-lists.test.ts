@@ -29,6 +29,7 @@ beforeAll(async () => {
 });
 afterAll(() => s.close());
 
+// @checks ADR-028
 describe('the SMS outbox in pages', () => {
   it('answers the default page size, then follows nextCursor to the end, every message once, oldest first', async () => {
     const seen: string[] = [];

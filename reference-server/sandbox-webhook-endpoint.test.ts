@@ -59,6 +59,7 @@ async function approvedDelivery(): Promise<Received> {
   return received[n]!;
 }
 
+// @checks ADR-042
 describe('webhook endpoint at run time', () => {
   it('starts with none; PUT sets the URL and generates a secret; deliveries reach it signed with that secret', async () => {
     const before = await api('GET', '/api/v1/sandbox/webhook-endpoint');

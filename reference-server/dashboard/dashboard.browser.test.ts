@@ -52,6 +52,7 @@ const create = async (key: string, over: Record<string, unknown> = {}) =>
     })
   ).json()) as { id: string };
 
+// @checks ADR-045
 describe('the sandbox dashboard', () => {
   it('lists, filters, shows a timeline, runs actions, updates live, keeps the key out of URLs', async () => {
     const first = await create(KEY, { vendorReference: 'ORDER-1001' });

@@ -49,7 +49,11 @@ const BODY = `    <header>
       </section>
     </main>`;
 
-/** `distDir`: where `npm run build` put the page script (default the package's dist/). */
+/**
+ * `/dashboard` and its assets; `distDir` is where `npm run build` put the page script (default
+ * the package's dist/).
+ * @rule ADR-045
+ */
 export function createDashboardRouter(distDir: string = assetsDir()): Router {
   const router = express.Router();
   const html = page({ title: 'PayLater sandbox dashboard', styles: ['/dashboard/assets/dashboard.css'], scripts: ['/dashboard/assets/dashboard.js'], body: BODY });

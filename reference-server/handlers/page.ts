@@ -17,7 +17,10 @@ export interface Page<T> {
   nextCursor: string | null;
 }
 
-/** The page of `items` (in list order) that `query` asks for; 400 for a cursor naming no item. */
+/**
+ * The page of `items` (in list order) that `query` asks for; 400 for a cursor naming no item.
+ * @rule ADR-028
+ */
 export function pageOf<T>(items: readonly T[], idOf: (item: T) => string, query: Record<string, unknown>): Page<T> {
   const limit = query.limit === undefined ? PAGE_LIMIT.default : Math.min(Number(query.limit), PAGE_LIMIT.maximum);
   let start = 0;

@@ -26,6 +26,10 @@ function frame(e: OutboxEvent): string {
 }
 
 export const sandboxEventHandlers: Record<string, Handler> = {
+  /**
+   * The stream: events after `Last-Event-ID` (or `after`), else those recorded from now on.
+   * @rule ADR-044
+   */
   sandboxStreamEvents: (core, ctx) =>
     Promise.resolve({
       status: 200,

@@ -42,7 +42,10 @@ export function magicAmountRejection(s: SandboxScenarios, total: number): Reject
   return null; // AMOUNT_OUT_OF_RANGE: the real rule answers it
 }
 
-/** The customer action a magic phone schedules, due `afterSeconds` after `nowMs`; undefined for any other phone. */
+/**
+ * The customer action a magic phone schedules, due `afterSeconds` after `nowMs`; undefined for any other phone.
+ * @rule ADR-043
+ */
 export function scheduledAction(s: SandboxScenarios, customerPhone: string, nowMs: number): { operationId: string; dueAt: string } | undefined {
   const hit = s.customerPhones.find((p) => p.customerPhone === customerPhone);
   if (!hit || hit.operationId === null || hit.afterSeconds === null) return undefined;

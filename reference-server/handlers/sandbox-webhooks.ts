@@ -45,6 +45,10 @@ async function save(core: Core, merchantId: string, next: Partial<MerchantStateR
 export const sandboxWebhookHandlers: Record<string, Handler> = {
   sandboxGetWebhookEndpoint: (core, ctx) => Promise.resolve({ status: 200, body: endpointView(core, ctx.merchant.id) }),
 
+  /**
+   * Sets the URL (by the merchants file's URL policy) and secret; the run-time setting wins over the file.
+   * @rule ADR-042
+   */
   async sandboxSetWebhookEndpoint(core, ctx) {
     const body = ctx.body as { url: string | null; secret?: string };
     const id = ctx.merchant.id;

@@ -46,7 +46,9 @@ export const sdkHandlers: Record<string, Handler> = {
   /**
    * A payment intent; `redirect_url` and the popup's `origin` must be on the merchant's allowed
    * origins (400 INVALID_REDIRECT_URL otherwise).
+   * At most `x-max-payment-intents` per session (422 TOO_MANY_PAYMENT_INTENTS).
    * @rule ADR-017
+   * @rule ADR-029
    */
   async sdkCreatePaymentIntent(core, ctx) {
     const s = ctx.session!;

@@ -31,6 +31,10 @@ export interface AuthThrottle {
 /** Addresses tracked at most; past it, finished windows are dropped, then the oldest. */
 const MAX_TRACKED = 100_000;
 
+/**
+ * The failed-authentication throttle: `limit` failures per window and address, then 429.
+ * @rule ADR-027
+ */
 export function createAuthThrottle(limit: AuthFailureLimit, now: () => number): AuthThrottle {
   const windows = new Map<string, { start: number; count: number }>();
   const windowMs = limit.windowSeconds * 1000;

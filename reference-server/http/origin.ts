@@ -14,7 +14,10 @@ export function listenOrigin(req: IncomingMessage): string {
   return `http://${host}:${socket.localPort ?? 80}`;
 }
 
-/** The public base URL without a trailing slash, or this connection's listen origin. */
+/**
+ * The public base URL without a trailing slash, or this connection's listen origin.
+ * @rule ADR-025
+ */
 export function ownOrigin(req: IncomingMessage, publicBaseUrl: string | undefined): string {
   return publicBaseUrl ? publicBaseUrl.replace(/\/+$/, '') : listenOrigin(req);
 }

@@ -207,6 +207,7 @@ export class Store {
    * Undoes in memory every batch not on disk (the failed write and any queued after it,
    * which may have read it), newest first, and rejects their waiters and the readers waiting
    * on them; memory is then what the disk holds. Writes are refused until the wait is over.
+   * @rule ADR-026
    */
   private rollBack(err: StoreUnavailableError): void {
     for (let i = this.undo.length - 1; i >= 0; i--) {

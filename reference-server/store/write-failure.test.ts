@@ -30,6 +30,7 @@ function tryMountTmpfs(dir: string): boolean {
 const dir = mkdtempSync(path.join(tmpdir(), 'paylater-enospc-'));
 const onTmpfs = tryMountTmpfs(dir);
 
+// @checks ADR-026
 describe(`storage write failures (${onTmpfs ? '1 MiB tmpfs filled up' : 'injected ENOSPC: mounting a tmpfs was refused'})`, () => {
   it('keeps what was acknowledged, answers reads, answers writes 503 with Retry-After, and resumes once space returns', async () => {
     const file = path.join(dir, 'data.json');

@@ -69,6 +69,7 @@ function waitFor(child: ChildProcessWithoutNullStreams, text: { out: string }, r
   });
 }
 
+// @checks ADR-044
 describe('GET /api/v1/sandbox/events', () => {
   it('streams from the store and resumes after Last-Event-ID', async () => {
     const first = await approve();
