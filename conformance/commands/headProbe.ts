@@ -8,10 +8,15 @@ import type { Cmd, Model, Real } from '../model.ts';
 import { rawExchange } from '../raw.ts';
 import type { World } from '../world.ts';
 
-/** The GET operations of the contract the profile reaches (x-internal ones are the SDK's). */
+/** An operation whose success answer is an event stream: it never ends, so it has no whole body to compare. */
+function streams(w: World, opId: string): boolean {
+  return (w.contract.response(opId, w.success(opId).status)?.contentTypes ?? []).includes('text/event-stream');
+}
+
+/** The GET operations of the contract the profile reaches (x-internal ones are the SDK's), event streams aside. */
 export function getOperations(w: World): string[] {
   return Object.entries(w.contract.ops)
-    .filter(([, o]) => o.method === 'GET' && !o.internal && (w.sandbox || !o.sandbox))
+    .filter(([id, o]) => o.method === 'GET' && !o.internal && (w.sandbox || !o.sandbox) && !streams(w, id))
     .map(([id]) => id);
 }
 
