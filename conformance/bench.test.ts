@@ -20,15 +20,24 @@ afterAll(async () => {
 
 it('maps the strings of one response to those at the same JSON path of another', () => {
   const m = new Map<string, string>();
-  mapStrings({ id: 'aaaaaaaa', items: [{ id: 'bbbbbbbb' }], createdAt: '2026-01-01T00:00:00Z', same: 'cccccccc' }, { id: 'xxxxxxxx', items: [{ id: 'yyyyyyyy' }], createdAt: '2026-01-02T00:00:00Z', same: 'cccccccc' }, m);
-  expect([...m]).toEqual([['aaaaaaaa', 'xxxxxxxx'], ['bbbbbbbb', 'yyyyyyyy']]);
+  mapStrings(
+    { id: 'aaaaaaaa', items: [{ id: 'bbbbbbbb' }], createdAt: '2026-01-01T00:00:00Z', same: 'cccccccc' },
+    { id: 'xxxxxxxx', items: [{ id: 'yyyyyyyy' }], createdAt: '2026-01-02T00:00:00Z', same: 'cccccccc' },
+    m,
+  );
+  expect([...m]).toEqual([
+    ['aaaaaaaa', 'xxxxxxxx'],
+    ['bbbbbbbb', 'yyyyyyyy'],
+  ]);
   expect(median([3, 1, 2])).toBe(2);
 });
 
-it('replays the suite\'s requests against a second fresh server doing the same work', async () => {
+it("replays the suite's requests against a second fresh server doing the same work", async () => {
   const k = (s: TestServer) => ({ baseUrl: s.baseUrl, apiKey: merchants[0]!.apiKey, otherApiKey: merchants[1]!.apiKey });
   const r = await measureConformanceThroughput(k(a), k(b), { runs: 10, seed: 3 });
-  console.log(`conformance throughput: suite ${r.suiteRequestsPerSecond.toFixed(0)} req/s, ${r.commandsPerSecond.toFixed(0)} commands/s; loop ${r.loopRequestsPerSecond.toFixed(0)} req/s; ratio ${r.ratio.toFixed(2)}; ${r.sameStatus}/${r.suiteRequests} same status; contract load ${r.contractLoadMs.toFixed(0)} ms`);
+  console.log(
+    `conformance throughput: suite ${r.suiteRequestsPerSecond.toFixed(0)} req/s, ${r.commandsPerSecond.toFixed(0)} commands/s; loop ${r.loopRequestsPerSecond.toFixed(0)} req/s; ratio ${r.ratio.toFixed(2)}; ${r.sameStatus}/${r.suiteRequests} same status; contract load ${r.contractLoadMs.toFixed(0)} ms`,
+  );
   expect(r.findings).toBe(0);
   expect(r.suiteRequests).toBeGreaterThan(50);
   // the replay did the same work: the same statuses (a create came back 201 again, a read 200 …)

@@ -103,7 +103,10 @@ export async function measureConformanceThroughput(suite: Target, replay: Target
   const contractLoadMs = performance.now() - c0;
 
   // B's ids and tokens, substituted into later requests as they come back.
-  const map = new Map<string, string>([[suite.apiKey, replay.apiKey], [suite.otherApiKey, replay.otherApiKey]]);
+  const map = new Map<string, string>([
+    [suite.apiKey, replay.apiKey],
+    [suite.otherApiKey, replay.otherApiKey],
+  ]);
   const sub = (s: string): string => s.replace(TOKEN, (t) => map.get(t) ?? t);
   const base = suite.baseUrl.replace(/\/$/, '');
   const replayBase = replay.baseUrl.replace(/\/$/, '');
@@ -125,7 +128,14 @@ export async function measureConformanceThroughput(suite: Target, replay: Target
   const interleaved = (opts.mode ?? 'interleaved') === 'interleaved';
   const onExchange = async (ex: Exchange): Promise<void> => {
     suiteHttpMs += ex.receivedAt - ex.sentAt;
-    const q: Recorded = { url: ex.url, method: ex.method, headers: ex.headers, body: ex.body, status: ex.status, response: ex.responseText };
+    const q: Recorded = {
+      url: ex.url,
+      method: ex.method,
+      headers: ex.headers,
+      body: ex.body,
+      status: ex.status,
+      response: ex.responseText,
+    };
     recorded.push(q);
     if (!interleaved) return;
     const t = performance.now();
@@ -133,7 +143,18 @@ export async function measureConformanceThroughput(suite: Target, replay: Target
     loopMs += performance.now() - t;
   };
   const t0 = performance.now();
-  const r = await runSuite({ baseUrl: suite.baseUrl, apiKey: suite.apiKey, otherApiKey: suite.otherApiKey, variant, profile, runs: opts.runs ?? 20, seed: opts.seed ?? 1, maxCommands: opts.maxCommands ?? 25, paymentWindowSeconds: stateMachine.paymentWindow.defaultSeconds, onExchange });
+  const r = await runSuite({
+    baseUrl: suite.baseUrl,
+    apiKey: suite.apiKey,
+    otherApiKey: suite.otherApiKey,
+    variant,
+    profile,
+    runs: opts.runs ?? 20,
+    seed: opts.seed ?? 1,
+    maxCommands: opts.maxCommands ?? 25,
+    paymentWindowSeconds: stateMachine.paymentWindow.defaultSeconds,
+    onExchange,
+  });
   // interleaved: the loop's steps ran inside the suite's wall time; take them out
   const suiteMs = performance.now() - t0 - loopMs;
   if (!interleaved) {

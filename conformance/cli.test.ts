@@ -17,15 +17,30 @@ import { startProxy } from './mutants/proxy.ts';
 
 let server: TestServer;
 const hex = (): string => randomBytes(6).toString('hex');
-const k = { main: `sk_test_cli_${hex()}`, other: `sk_test_cli_o_${hex()}`, m2: `sk_test_cli_m_${hex()}`, o2: `sk_test_cli_p_${hex()}`, twinA: `sk_test_cli_t_${hex()}`, twinB: `sk_test_cli_u_${hex()}`, m3: `sk_test_cli_q_${hex()}`, o3: `sk_test_cli_r_${hex()}` };
+const k = {
+  main: `sk_test_cli_${hex()}`,
+  other: `sk_test_cli_o_${hex()}`,
+  m2: `sk_test_cli_m_${hex()}`,
+  o2: `sk_test_cli_p_${hex()}`,
+  twinA: `sk_test_cli_t_${hex()}`,
+  twinB: `sk_test_cli_u_${hex()}`,
+  m3: `sk_test_cli_q_${hex()}`,
+  o3: `sk_test_cli_r_${hex()}`,
+};
 beforeAll(async () => {
-  server = await startTestServer({ merchants: [
-    { name: 'A', storeName: 'A', apiKey: k.main, variant: 2 }, { name: 'B', storeName: 'B', apiKey: k.other, variant: 2 },
-    { name: 'C', storeName: 'C', apiKey: k.m2, variant: 1 }, { name: 'D', storeName: 'D', apiKey: k.o2, variant: 1 },
-    // two keys that create transactions of one merchant and store
-    { name: 'Twin', storeName: 'Twin', apiKey: k.twinA, variant: 1 }, { name: 'Twin', storeName: 'Twin', apiKey: k.twinB, variant: 1 },
-    { name: 'E', storeName: 'E', apiKey: k.m3, variant: 1 }, { name: 'F', storeName: 'F', apiKey: k.o3, variant: 1 },
-  ] });
+  server = await startTestServer({
+    merchants: [
+      { name: 'A', storeName: 'A', apiKey: k.main, variant: 2 },
+      { name: 'B', storeName: 'B', apiKey: k.other, variant: 2 },
+      { name: 'C', storeName: 'C', apiKey: k.m2, variant: 1 },
+      { name: 'D', storeName: 'D', apiKey: k.o2, variant: 1 },
+      // two keys that create transactions of one merchant and store
+      { name: 'Twin', storeName: 'Twin', apiKey: k.twinA, variant: 1 },
+      { name: 'Twin', storeName: 'Twin', apiKey: k.twinB, variant: 1 },
+      { name: 'E', storeName: 'E', apiKey: k.m3, variant: 1 },
+      { name: 'F', storeName: 'F', apiKey: k.o3, variant: 1 },
+    ],
+  });
 });
 afterAll(async () => server?.close());
 
@@ -46,29 +61,72 @@ describe('paylater conform', () => {
   });
   it('exits 2 in one line when the server is unreachable', async () => {
     const c = capture();
-    expect(await runConform(['--base-url', 'http://127.0.0.1:9', '--api-key', k.main, '--other-api-key', k.other, '--quiet'], c.out, c.out)).toBe(2);
+    expect(
+      await runConform(['--base-url', 'http://127.0.0.1:9', '--api-key', k.main, '--other-api-key', k.other, '--quiet'], c.out, c.out),
+    ).toBe(2);
     expect(c.lines).toHaveLength(1);
     expect(c.lines[0]).toMatch(/cannot reach/);
   });
   it('exits 2 when a key is rejected', async () => {
     const c = capture();
-    expect(await runConform(['--base-url', server.baseUrl, '--api-key', 'sk_test_nobody_123456', '--other-api-key', k.other, '--quiet'], c.out, c.out)).toBe(2);
+    expect(
+      await runConform(
+        ['--base-url', server.baseUrl, '--api-key', 'sk_test_nobody_123456', '--other-api-key', k.other, '--quiet'],
+        c.out,
+        c.out,
+      ),
+    ).toBe(2);
     expect(c.lines[0]).toMatch(/--api-key was rejected/);
   });
   it('exits 0 against the reference server, printing the seed and coverage', async () => {
     const c = capture();
-    expect(await runConform(['--base-url', server.baseUrl, '--api-key', k.main, '--other-api-key', k.other, '--variant', '2', '--runs', '3', '--seed', '42'], c.out, c.out)).toBe(0);
+    expect(
+      await runConform(
+        ['--base-url', server.baseUrl, '--api-key', k.main, '--other-api-key', k.other, '--variant', '2', '--runs', '3', '--seed', '42'],
+        c.out,
+        c.out,
+      ),
+    ).toBe(0);
     const text = c.lines.join('\n');
     expect(text).toMatch(/seed 42/);
     expect(text).toMatch(/transitions exercised: .*create/);
   });
   it('exits 1 on a finding and writes the JSON and JUnit reports with a curl script', async () => {
     const mutant = mutants.find((m) => m.name === 'duplicate vendorReference accepted')!;
-    const proxy = await startProxy({ upstream: server.baseUrl, mutant, keys: { main: k.m2, other: k.o2 }, webhookTarget: 'http://127.0.0.1:9', secret: 'whsec_AAAA' });
+    const proxy = await startProxy({
+      upstream: server.baseUrl,
+      mutant,
+      keys: { main: k.m2, other: k.o2 },
+      webhookTarget: 'http://127.0.0.1:9',
+      secret: 'whsec_AAAA',
+    });
     const dir = mkdtempSync(join(tmpdir(), 'conform-'));
     const c = capture();
     try {
-      expect(await runConform(['--base-url', proxy.url, '--api-key', k.m2, '--other-api-key', k.o2, '--variant', '1', '--runs', '20', '--seed', '7', '--report-json', join(dir, 'r.json'), '--report-junit', join(dir, 'r.xml')], c.out, c.out)).toBe(1);
+      expect(
+        await runConform(
+          [
+            '--base-url',
+            proxy.url,
+            '--api-key',
+            k.m2,
+            '--other-api-key',
+            k.o2,
+            '--variant',
+            '1',
+            '--runs',
+            '20',
+            '--seed',
+            '7',
+            '--report-json',
+            join(dir, 'r.json'),
+            '--report-junit',
+            join(dir, 'r.xml'),
+          ],
+          c.out,
+          c.out,
+        ),
+      ).toBe(1);
     } finally {
       await proxy.close();
     }
@@ -96,47 +154,111 @@ describe('paylater conform', () => {
     expect(text.match(/^ {2}paylater conform --base-url/gm)).toHaveLength(2);
     expect(text).toMatch(/default: 30/);
   });
-  it.each(['404 answered with code NOT_FOUND', '404 answered in another error shape'])('a violation on the first request is a finding with reports, not a setup error: %s', async (name) => {
-    const mutant = mutants.find((m) => m.name === name)!;
-    const proxy = await startProxy({ upstream: server.baseUrl, mutant, keys: { main: k.m3, other: k.o3 }, webhookTarget: 'http://127.0.0.1:9', secret: 'whsec_AAAA' });
-    const dir = mkdtempSync(join(tmpdir(), 'conform-'));
-    const c = capture();
-    try {
-      expect(await runConform(['--base-url', proxy.url, '--api-key', k.m3, '--other-api-key', k.o3, '--runs', '2', '--seed', '1', '--report-json', join(dir, 'r.json'), '--report-junit', join(dir, 'r.xml')], c.out, c.out)).toBe(EXIT.findings);
-    } finally {
-      await proxy.close();
-    }
-    const report = readReport(join(dir, 'r.json'));
-    expect(report.findings[0]!.phase).toBe('setup');
-    expect(report.findings[0]!.message).toMatch(/GET \/api\/v1\/public\/partner\/transactions\/[0-9a-f-]{36}/);
-    expect(report.findings[0]!.curl).toMatch(/curl -sS -X GET/);
-    expect(readFileSync(join(dir, 'r.xml'), 'utf8')).toMatch(/<failure message=/);
-  });
+  it.each(['404 answered with code NOT_FOUND', '404 answered in another error shape'])(
+    'a violation on the first request is a finding with reports, not a setup error: %s',
+    async (name) => {
+      const mutant = mutants.find((m) => m.name === name)!;
+      const proxy = await startProxy({
+        upstream: server.baseUrl,
+        mutant,
+        keys: { main: k.m3, other: k.o3 },
+        webhookTarget: 'http://127.0.0.1:9',
+        secret: 'whsec_AAAA',
+      });
+      const dir = mkdtempSync(join(tmpdir(), 'conform-'));
+      const c = capture();
+      try {
+        expect(
+          await runConform(
+            [
+              '--base-url',
+              proxy.url,
+              '--api-key',
+              k.m3,
+              '--other-api-key',
+              k.o3,
+              '--runs',
+              '2',
+              '--seed',
+              '1',
+              '--report-json',
+              join(dir, 'r.json'),
+              '--report-junit',
+              join(dir, 'r.xml'),
+            ],
+            c.out,
+            c.out,
+          ),
+        ).toBe(EXIT.findings);
+      } finally {
+        await proxy.close();
+      }
+      const report = readReport(join(dir, 'r.json'));
+      expect(report.findings[0]!.phase).toBe('setup');
+      expect(report.findings[0]!.message).toMatch(/GET \/api\/v1\/public\/partner\/transactions\/[0-9a-f-]{36}/);
+      expect(report.findings[0]!.curl).toMatch(/curl -sS -X GET/);
+      expect(readFileSync(join(dir, 'r.xml'), 'utf8')).toMatch(/<failure message=/);
+    },
+  );
   it('exits 2 naming the problem when the two keys are of two variants, or of the other variant', async () => {
     const c = capture();
-    expect(await runConform(['--base-url', server.baseUrl, '--api-key', k.m2, '--other-api-key', k.other, '--variant', '1', '--quiet'], c.out, c.out)).toBe(EXIT.setup);
+    expect(
+      await runConform(
+        ['--base-url', server.baseUrl, '--api-key', k.m2, '--other-api-key', k.other, '--variant', '1', '--quiet'],
+        c.out,
+        c.out,
+      ),
+    ).toBe(EXIT.setup);
     expect(c.lines[0]).toMatch(/different variants/);
     const d = capture();
-    expect(await runConform(['--base-url', server.baseUrl, '--api-key', k.m2, '--other-api-key', k.o2, '--variant', '2', '--quiet'], d.out, d.out)).toBe(EXIT.setup);
+    expect(
+      await runConform(
+        ['--base-url', server.baseUrl, '--api-key', k.m2, '--other-api-key', k.o2, '--variant', '2', '--quiet'],
+        d.out,
+        d.out,
+      ),
+    ).toBe(EXIT.setup);
     expect(d.lines[0]).toMatch(/Variant 1 keys; pass --variant 1/);
     const e = capture();
-    expect(await runConform(['--base-url', server.baseUrl, '--api-key', k.main, '--other-api-key', k.other, '--variant', '1', '--quiet'], e.out, e.out)).toBe(EXIT.setup);
+    expect(
+      await runConform(
+        ['--base-url', server.baseUrl, '--api-key', k.main, '--other-api-key', k.other, '--variant', '1', '--quiet'],
+        e.out,
+        e.out,
+      ),
+    ).toBe(EXIT.setup);
     expect(e.lines[0]).toMatch(/Variant 2 keys/);
   });
   it('exits 2 when the two keys belong to one merchant', async () => {
     const c = capture();
-    expect(await runConform(['--base-url', server.baseUrl, '--api-key', k.twinA, '--other-api-key', k.twinB, '--quiet'], c.out, c.out)).toBe(EXIT.setup);
+    expect(
+      await runConform(['--base-url', server.baseUrl, '--api-key', k.twinA, '--other-api-key', k.twinB, '--quiet'], c.out, c.out),
+    ).toBe(EXIT.setup);
     expect(c.lines[0]).toMatch(/belong to one merchant/);
     const d = capture();
-    expect(await runConform(['--base-url', server.baseUrl, '--api-key', k.twinA, '--other-api-key', k.twinA, '--quiet'], d.out, d.out)).toBe(EXIT.setup);
+    expect(
+      await runConform(['--base-url', server.baseUrl, '--api-key', k.twinA, '--other-api-key', k.twinA, '--quiet'], d.out, d.out),
+    ).toBe(EXIT.setup);
     expect(d.lines[0]).toMatch(/same key/);
   });
   it('a spent A1 budget makes a core run incomplete (exit 3, listing what was not exercised), never clean', async () => {
     const first = capture();
     // the first run's tour ends with a burst that spends the window's A1 budget
-    expect(await runConform(['--base-url', server.baseUrl, '--api-key', k.m3, '--other-api-key', k.o3, '--runs', '2', '--seed', '3'], first.out, first.out)).toBe(EXIT.clean);
+    expect(
+      await runConform(
+        ['--base-url', server.baseUrl, '--api-key', k.m3, '--other-api-key', k.o3, '--runs', '2', '--seed', '3'],
+        first.out,
+        first.out,
+      ),
+    ).toBe(EXIT.clean);
     const second = capture();
-    expect(await runConform(['--base-url', server.baseUrl, '--api-key', k.m3, '--other-api-key', k.o3, '--runs', '2', '--seed', '4'], second.out, second.out)).toBe(EXIT.incomplete);
+    expect(
+      await runConform(
+        ['--base-url', server.baseUrl, '--api-key', k.m3, '--other-api-key', k.o3, '--runs', '2', '--seed', '4'],
+        second.out,
+        second.out,
+      ),
+    ).toBe(EXIT.incomplete);
     const text = second.lines.join('\n');
     expect(text).toMatch(/INCOMPLETE/);
     expect(text).toMatch(/error createSession 400 AMOUNT_MISMATCH/);
@@ -144,10 +266,36 @@ describe('paylater conform', () => {
   });
   it('the curl script of a finding draws fresh references, so it replays on the same server', async () => {
     const mutant = mutants.find((m) => m.name === 'duplicate vendorReference accepted')!;
-    const proxy = await startProxy({ upstream: server.baseUrl, mutant, keys: { main: k.m2, other: k.o2 }, webhookTarget: 'http://127.0.0.1:9', secret: 'whsec_AAAA' });
+    const proxy = await startProxy({
+      upstream: server.baseUrl,
+      mutant,
+      keys: { main: k.m2, other: k.o2 },
+      webhookTarget: 'http://127.0.0.1:9',
+      secret: 'whsec_AAAA',
+    });
     const dir = mkdtempSync(join(tmpdir(), 'conform-'));
     try {
-      expect(await runConform(['--base-url', proxy.url, '--api-key', k.m2, '--other-api-key', k.o2, '--runs', '20', '--seed', '7', '--quiet', '--report-json', join(dir, 'r.json')], () => {}, () => {})).toBe(EXIT.findings);
+      expect(
+        await runConform(
+          [
+            '--base-url',
+            proxy.url,
+            '--api-key',
+            k.m2,
+            '--other-api-key',
+            k.o2,
+            '--runs',
+            '20',
+            '--seed',
+            '7',
+            '--quiet',
+            '--report-json',
+            join(dir, 'r.json'),
+          ],
+          () => {},
+          () => {},
+        ),
+      ).toBe(EXIT.findings);
       const curl = readReport(join(dir, 'r.json')).findings[0]!.curl;
       expect(curl).toMatch(/VENDOR_REFERENCE_1=\$\{VENDOR_REFERENCE_1:-/);
       const env = { ...process.env, API_KEY: k.m2, OTHER_API_KEY: k.o2, BASE_URL: proxy.url };

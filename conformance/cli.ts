@@ -12,7 +12,8 @@ import { printSummary } from './summary.ts';
 export { DEFAULT_RUNS, EXIT } from './index.ts';
 export { printSummary } from './summary.ts';
 
-const USAGE = 'usage: paylater conform --base-url URL --api-key KEY --other-api-key KEY2 [--variant 1|2] [--profile core|sandbox] [--runs N] [--seed S] [--path P] [--replay-path R] [--max-commands N] [--payment-window SECONDS] [--webhook-port P --webhook-secret SECRET] [--report-json FILE] [--report-junit FILE] [--quiet]';
+const USAGE =
+  'usage: paylater conform --base-url URL --api-key KEY --other-api-key KEY2 [--variant 1|2] [--profile core|sandbox] [--runs N] [--seed S] [--path P] [--replay-path R] [--max-commands N] [--payment-window SECONDS] [--webhook-port P --webhook-secret SECRET] [--report-json FILE] [--report-junit FILE] [--quiet]';
 
 /** --help: every option with its default, the exit codes and two examples. */
 export const HELP = `${USAGE}
@@ -56,17 +57,33 @@ Examples:
     --profile sandbox --webhook-port 4400 --webhook-secret "$WHSEC_A" --seed 42 --report-json conform.json
 `;
 
-export async function runConform(argv: string[], out: (s: string) => void = (s) => process.stdout.write(s + '\n'), err: (s: string) => void = (s) => process.stderr.write(s + '\n')): Promise<number> {
+export async function runConform(
+  argv: string[],
+  out: (s: string) => void = (s) => process.stdout.write(s + '\n'),
+  err: (s: string) => void = (s) => process.stderr.write(s + '\n'),
+): Promise<number> {
   let values: Record<string, string | boolean | undefined>;
   try {
     values = parseArgs({
       args: argv,
       options: {
-        'base-url': { type: 'string' }, 'api-key': { type: 'string' }, 'other-api-key': { type: 'string' },
-        variant: { type: 'string', default: '1' }, profile: { type: 'string', default: 'core' }, runs: { type: 'string' },
-        seed: { type: 'string' }, path: { type: 'string' }, 'replay-path': { type: 'string' }, 'max-commands': { type: 'string' },
-        'payment-window': { type: 'string' }, 'webhook-port': { type: 'string' }, 'webhook-secret': { type: 'string' },
-        'report-json': { type: 'string' }, 'report-junit': { type: 'string' }, quiet: { type: 'boolean' }, help: { type: 'boolean' },
+        'base-url': { type: 'string' },
+        'api-key': { type: 'string' },
+        'other-api-key': { type: 'string' },
+        variant: { type: 'string', default: '1' },
+        profile: { type: 'string', default: 'core' },
+        runs: { type: 'string' },
+        seed: { type: 'string' },
+        path: { type: 'string' },
+        'replay-path': { type: 'string' },
+        'max-commands': { type: 'string' },
+        'payment-window': { type: 'string' },
+        'webhook-port': { type: 'string' },
+        'webhook-secret': { type: 'string' },
+        'report-json': { type: 'string' },
+        'report-junit': { type: 'string' },
+        quiet: { type: 'boolean' },
+        help: { type: 'boolean' },
       },
       strict: true,
     }).values;
@@ -95,12 +112,17 @@ export async function runConform(argv: string[], out: (s: string) => void = (s) 
     if (!profile) throw new SetupError('--profile must be core or sandbox');
     const webhookPort = values['webhook-port'] === undefined ? undefined : int('webhook-port', values['webhook-port'], 0);
     const webhookSecret = values['webhook-secret'] as string | undefined;
-    if ((webhookPort === undefined) !== (webhookSecret === undefined)) throw new SetupError('--webhook-port and --webhook-secret go together');
+    if ((webhookPort === undefined) !== (webhookSecret === undefined))
+      throw new SetupError('--webhook-port and --webhook-secret go together');
     const seed = int('seed', values.seed, randomSeed());
     const log = values.quiet ? () => {} : out;
     log(`paylater conform: ${baseUrl}, variant ${variant}, profile ${profile}, seed ${seed}`);
     const result = await runConformance({
-      baseUrl, apiKey, otherApiKey, variant, profile,
+      baseUrl,
+      apiKey,
+      otherApiKey,
+      variant,
+      profile,
       runs: int('runs', values.runs, DEFAULT_RUNS),
       seed,
       path: values.path as string | undefined,
@@ -112,7 +134,14 @@ export async function runConform(argv: string[], out: (s: string) => void = (s) 
     });
     printSummary(result, out);
     if (values['report-json']) writeJson(values['report-json'] as string, result);
-    if (values['report-junit']) writeJunit(values['report-junit'] as string, `paylater conform v${variant} ${profile}`, result.checks, result.findings, result.durationMs / 1000);
+    if (values['report-junit'])
+      writeJunit(
+        values['report-junit'] as string,
+        `paylater conform v${variant} ${profile}`,
+        result.checks,
+        result.findings,
+        result.durationMs / 1000,
+      );
     return result.exitCode;
   } catch (e) {
     if (e instanceof SetupError) {

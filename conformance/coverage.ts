@@ -57,7 +57,9 @@ export function drivenOperations(w: World): string[] {
  * not exercised is also returned as a finding.
  */
 export function coverageOf(w: World, asFindings: boolean, seed: number): { coverage: Coverage; findings: Finding[] } {
-  const wantTransitions = stateMachine.transitions.filter((t) => w.sandbox || !w.contract.op(t.trigger.operationId).sandbox).map((t) => t.id);
+  const wantTransitions = stateMachine.transitions
+    .filter((t) => w.sandbox || !w.contract.op(t.trigger.operationId).sandbox)
+    .map((t) => t.id);
   const declared: string[] = [];
   const notDriven: string[] = [];
   for (const op of drivenOperations(w)) {
@@ -75,7 +77,17 @@ export function coverageOf(w: World, asFindings: boolean, seed: number): { cover
   const findings: Finding[] = [];
   if (asFindings) {
     for (const m of [...missingTransitions.map((t) => `transition ${t}`), ...missingCodes.map((c) => `error ${c}`)]) {
-      findings.push({ title: `not exercised: ${m}`, operation: m.split(' ')[1]!, jsonPath: '$', message: `${m} was never exercised: the server never answered it where the model expected it`, phase: 'coverage', commands: [], curl: '', seed, replay: '' });
+      findings.push({
+        title: `not exercised: ${m}`,
+        operation: m.split(' ')[1]!,
+        jsonPath: '$',
+        message: `${m} was never exercised: the server never answered it where the model expected it`,
+        phase: 'coverage',
+        commands: [],
+        curl: '',
+        seed,
+        replay: '',
+      });
     }
   }
   return {

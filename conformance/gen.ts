@@ -17,8 +17,14 @@ function limitsFromSpec(): { minCentimes: number; maxCentimes: number; nameMax: 
   const named = (schemas.PartnerTransactionItemInput!.properties as Record<string, Json>).name!;
   const name = typeof named.$ref === 'string' ? schemas[named.$ref.split('/').pop()!]! : named;
   const phone = schemas.CustomerPhone!.pattern;
-  if (typeof name.maxLength !== 'number' || typeof phone !== 'string') throw new Error('bundled document: PartnerTransactionItemInput.name needs maxLength and CustomerPhone a pattern');
-  return { minCentimes: centimesFromNumber(amountRange.minimum)!, maxCentimes: centimesFromNumber(amountRange.maximum)!, nameMax: name.maxLength, phone: new RegExp(phone, 'u') };
+  if (typeof name.maxLength !== 'number' || typeof phone !== 'string')
+    throw new Error('bundled document: PartnerTransactionItemInput.name needs maxLength and CustomerPhone a pattern');
+  return {
+    minCentimes: centimesFromNumber(amountRange.minimum)!,
+    maxCentimes: centimesFromNumber(amountRange.maximum)!,
+    nameMax: name.maxLength,
+    phone: new RegExp(phone, 'u'),
+  };
 }
 const LIMITS = limitsFromSpec();
 const mad = (c: number): string => decimalString(c, false);
@@ -132,21 +138,53 @@ export function fault(kind: 'partner' | 'session', variant: 1 | 2): fc.Arbitrary
     ['quantity 0', onItem((it) => (it.quantity = 0))],
     ['quantity 1.5', onItem((it) => (it.quantity = 1.5))],
     [`${price} 0`, onItem((it) => (it[price] = 0))],
-    [`${price} 0.01`, (b) => {
-      const o = onItem((it) => ((it[price] = 0.01), (it.quantity = 1)))(b);
-      const items = o.items as Json[];
-      const c = sumLines(items.map((it) => ({ price: it[price], quantity: it.quantity })))!;
-      o.total = str ? decimalString(c, true) : centimesToNumber(c);
-      return o;
-    }],
+    [
+      `${price} 0.01`,
+      (b) => {
+        const o = onItem((it) => ((it[price] = 0.01), (it.quantity = 1)))(b);
+        const items = o.items as Json[];
+        const c = sumLines(items.map((it) => ({ price: it[price], quantity: it.quantity })))!;
+        o.total = str ? decimalString(c, true) : centimesToNumber(c);
+        return o;
+      },
+    ],
     [`${price} 3 decimals`, onItem((it) => (it[price] = 10.005))],
     ['currency EUR', (b) => ({ ...clone(b), currency: 'EUR' })],
     ['currency mad', (b) => ({ ...clone(b), currency: 'mad' })],
     ['items empty', (b) => ({ ...clone(b), items: [] })],
-    ['items missing', (b) => { const o = clone(b); delete o.items; return o; }],
-    ['total missing', (b) => { const o = clone(b); delete o.total; return o; }],
-    ['currency missing', (b) => { const o = clone(b); delete o.currency; return o; }],
-    ['total ≠ Σ items + 0.01', (b) => { const o = clone(b); const c = centimesOf(o.total)! + 1; o.total = str ? decimalString(c, true) : centimesToNumber(c); return o; }],
+    [
+      'items missing',
+      (b) => {
+        const o = clone(b);
+        delete o.items;
+        return o;
+      },
+    ],
+    [
+      'total missing',
+      (b) => {
+        const o = clone(b);
+        delete o.total;
+        return o;
+      },
+    ],
+    [
+      'currency missing',
+      (b) => {
+        const o = clone(b);
+        delete o.currency;
+        return o;
+      },
+    ],
+    [
+      'total ≠ Σ items + 0.01',
+      (b) => {
+        const o = clone(b);
+        const c = centimesOf(o.total)! + 1;
+        o.total = str ? decimalString(c, true) : centimesToNumber(c);
+        return o;
+      },
+    ],
     ['total as wrong type', (b) => ({ ...clone(b), total: str ? Number(b.total) : String(b.total) })],
     ['unknown field', (b) => ({ ...clone(b), status: 'APPROVED' })],
   ];
@@ -154,7 +192,14 @@ export function fault(kind: 'partner' | 'session', variant: 1 | 2): fc.Arbitrary
     faults.push(
       ['phone with +', (b) => ({ ...clone(b), customerPhone: `+${b.customerPhone as string}` })],
       ['phone with letters', (b) => ({ ...clone(b), customerPhone: '2126ABC45678' })],
-      ['phone missing', (b) => { const o = clone(b); delete o.customerPhone; return o; }],
+      [
+        'phone missing',
+        (b) => {
+          const o = clone(b);
+          delete o.customerPhone;
+          return o;
+        },
+      ],
       ['reference 101 chars', onItem((it) => (it.reference = 'R'.repeat(101)))],
       ['reference 100 chars', onItem((it) => (it.reference = 'R'.repeat(100)))],
       ['vendorReference starting with -', (b) => ({ ...clone(b), vendorReference: '-bad' })],
@@ -162,11 +207,16 @@ export function fault(kind: 'partner' | 'session', variant: 1 | 2): fc.Arbitrary
       ['categoryId -1', onItem((it) => (it.categoryId = -1))],
     );
   } else {
-    faults.push(['item id missing', onItem((it) => delete it.id)], ['101 items', (b) => ({ ...clone(b), items: Array.from({ length: 101 }, () => (b.items as Json[])[0]) })]);
+    faults.push(
+      ['item id missing', onItem((it) => delete it.id)],
+      ['101 items', (b) => ({ ...clone(b), items: Array.from({ length: 101 }, () => (b.items as Json[])[0]) })],
+    );
   }
   // The business rules (amount range, Σ items) weigh more: they are where implementations differ.
   const heavy = new Set([`total ${mad(LIMITS.minCentimes - 1)}`, `total ${mad(LIMITS.maxCentimes + 1)}`, 'total ≠ Σ items + 0.01']);
-  return fc.oneof(...faults.map((f) => ({ weight: heavy.has(f[0]) ? 4 : 1, arbitrary: fc.constant(f) }))).map(([label, apply]) => ({ label, apply }));
+  return fc
+    .oneof(...faults.map((f) => ({ weight: heavy.has(f[0]) ? 4 : 1, arbitrary: fc.constant(f) })))
+    .map(([label, apply]) => ({ label, apply }));
 }
 
 /** A body: valid, or valid with one fault applied. */
@@ -180,6 +230,9 @@ export function partnerBody(): fc.Arbitrary<{ body: Json; label: string }> {
 export function sessionBody(variant: 1 | 2): fc.Arbitrary<{ body: Json; label: string }> {
   return fc.oneof(
     { weight: 3, arbitrary: validSessionBody(variant).map((body) => ({ body, label: 'valid' })) },
-    { weight: 2, arbitrary: fc.tuple(validSessionBody(variant), fault('session', variant)).map(([b, f]) => ({ body: f.apply(b), label: f.label })) },
+    {
+      weight: 2,
+      arbitrary: fc.tuple(validSessionBody(variant), fault('session', variant)).map(([b, f]) => ({ body: f.apply(b), label: f.label })),
+    },
   );
 }

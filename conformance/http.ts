@@ -97,7 +97,19 @@ export class Client {
     } catch {
       json = undefined;
     }
-    const ex: Exchange = { opId, method, url, headers, body, status: res.status, responseHeaders, responseText: text, json, sentAt, receivedAt };
+    const ex: Exchange = {
+      opId,
+      method,
+      url,
+      headers,
+      body,
+      status: res.status,
+      responseHeaders,
+      responseText: text,
+      json,
+      sentAt,
+      receivedAt,
+    };
     this.transcript.push(ex);
     if (this.onExchange) await this.onExchange(ex);
     return ex;
@@ -111,16 +123,37 @@ export class Client {
     const { opId, status } = ex;
     const spec = this.contract.response(opId, status);
     const req = requestLine(ex);
-    this.check(spec !== null, opId, '$', `${req} answered ${status}, a status not declared for ${opId} (body: ${ex.responseText.slice(0, 200)})`, 'a declared status', status);
+    this.check(
+      spec !== null,
+      opId,
+      '$',
+      `${req} answered ${status}, a status not declared for ${opId} (body: ${ex.responseText.slice(0, 200)})`,
+      'a declared status',
+      status,
+    );
     if (!spec) return;
     if (spec.contentTypes.length) {
       const ct = (ex.responseHeaders['content-type'] ?? '').split(';')[0]!.trim();
-      this.check(spec.contentTypes.includes(ct), opId, '$', `${req}: content type ${JSON.stringify(ct)} of ${status} is not declared`, spec.contentTypes, ct);
+      this.check(
+        spec.contentTypes.includes(ct),
+        opId,
+        '$',
+        `${req}: content type ${JSON.stringify(ct)} of ${status} is not declared`,
+        spec.contentTypes,
+        ct,
+      );
       this.check(ex.json !== undefined, opId, '$', `${req}: ${status} body is not JSON: ${ex.responseText.slice(0, 200)}`);
       const validate = spec.validate.get(ct);
       if (validate && !validate(ex.json)) {
         const e = validate.errors![0]!;
-        this.check(false, opId, `$${e.instancePath.replace(/\//g, '.')}`, `${req}: ${status} body: ${e.message} (${JSON.stringify(e.params)})`, e.schemaPath, valueAt(ex.json, e.instancePath));
+        this.check(
+          false,
+          opId,
+          `$${e.instancePath.replace(/\//g, '.')}`,
+          `${req}: ${status} body: ${e.message} (${JSON.stringify(e.params)})`,
+          e.schemaPath,
+          valueAt(ex.json, e.instancePath),
+        );
       }
       this.checks++;
     }
@@ -131,12 +164,24 @@ export class Client {
         continue;
       }
       const value = h.type === 'integer' || h.type === 'number' ? (/^-?\d+(\.\d+)?$/.test(raw) ? Number(raw) : raw) : raw;
-      this.check(h.validate(value) === true, opId, `header ${h.name}`, `${req}: header ${h.name}=${JSON.stringify(raw)}: ${h.validate.errors?.[0]?.message ?? ''}`);
+      this.check(
+        h.validate(value) === true,
+        opId,
+        `header ${h.name}`,
+        `${req}: header ${h.name}=${JSON.stringify(raw)}: ${h.validate.errors?.[0]?.message ?? ''}`,
+      );
     }
     if (status >= 400) {
       const code = (ex.json as { error?: { code?: string } } | undefined)?.error?.code;
       const allowed = this.contract.op(opId).errors[String(status)] ?? [];
-      this.check(code !== undefined && allowed.includes(code), opId, '$.error.code', `${req} answered ${status} with code ${code}, not one allowed with ${status}`, allowed, code);
+      this.check(
+        code !== undefined && allowed.includes(code),
+        opId,
+        '$.error.code',
+        `${req} answered ${status} with code ${code}, not one allowed with ${status}`,
+        allowed,
+        code,
+      );
     }
   }
 }

@@ -5,10 +5,28 @@ import { ConformanceError } from './http.ts';
 import { World, type Tx } from './world.ts';
 
 function worldAt(iso: string): { w: World; tx: Tx } {
-  const w = new World({ baseUrl: 'http://127.0.0.1:9', apiKey: 'sk_test_a', otherApiKey: 'sk_test_b', variant: 1, profile: 'sandbox', paymentWindowSeconds: 1800 });
+  const w = new World({
+    baseUrl: 'http://127.0.0.1:9',
+    apiKey: 'sk_test_a',
+    otherApiKey: 'sk_test_b',
+    variant: 1,
+    profile: 'sandbox',
+    paymentWindowSeconds: 1800,
+  });
   const perf = performance.now();
   w.clockAnchor = { serverMs: Date.parse(iso), perf };
-  const tx = { id: 'x', who: 'main', kind: 'checkout', status: 'PENDING', vendorReference: null, created: {}, sentAt: perf, receivedAt: perf + 5, advAtCreation: 0, runId: 1 } as Tx;
+  const tx = {
+    id: 'x',
+    who: 'main',
+    kind: 'checkout',
+    status: 'PENDING',
+    vendorReference: null,
+    created: {},
+    sentAt: perf,
+    receivedAt: perf + 5,
+    advAtCreation: 0,
+    runId: 1,
+  } as Tx;
   return { w, tx };
 }
 

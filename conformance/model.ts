@@ -44,15 +44,54 @@ export function errorOf(ex: Exchange): Json | undefined {
 export function checkRecord(w: World, ex: Exchange, tx: Tx, statuses: string[]): void {
   const rec = ex.json as Json;
   const op = ex.opId;
-  for (const f of ['id', 'orderReference', 'vendorReference', 'totalAmount', 'currency', 'customerPhone', 'merchantName', 'storeName', 'items', 'createdAt']) {
-    w.check(JSON.stringify(rec[f]) === JSON.stringify(tx.created[f]), op, `$.${f}`, `read back ${JSON.stringify(rec[f])}, created ${JSON.stringify(tx.created[f])}`, tx.created[f], rec[f]);
+  for (const f of [
+    'id',
+    'orderReference',
+    'vendorReference',
+    'totalAmount',
+    'currency',
+    'customerPhone',
+    'merchantName',
+    'storeName',
+    'items',
+    'createdAt',
+  ]) {
+    w.check(
+      JSON.stringify(rec[f]) === JSON.stringify(tx.created[f]),
+      op,
+      `$.${f}`,
+      `read back ${JSON.stringify(rec[f])}, created ${JSON.stringify(tx.created[f])}`,
+      tx.created[f],
+      rec[f],
+    );
   }
-  w.check(statuses.includes(rec.status as string), op, '$.status', `status ${String(rec.status)}, the model expects ${statuses.join(' or ')}`, statuses, rec.status);
+  w.check(
+    statuses.includes(rec.status as string),
+    op,
+    '$.status',
+    `status ${String(rec.status)}, the model expects ${statuses.join(' or ')}`,
+    statuses,
+    rec.status,
+  );
   w.observe(tx, rec.status as string);
   const changed = rec.status !== 'PENDING';
-  w.check(changed ? typeof rec.updatedAt === 'string' : rec.updatedAt === null, op, '$.updatedAt', changed ? `updatedAt is ${JSON.stringify(rec.updatedAt)} after a change to ${String(rec.status)}` : `updatedAt is ${JSON.stringify(rec.updatedAt)} before any change`, changed ? 'a timestamp' : null, rec.updatedAt);
+  w.check(
+    changed ? typeof rec.updatedAt === 'string' : rec.updatedAt === null,
+    op,
+    '$.updatedAt',
+    changed
+      ? `updatedAt is ${JSON.stringify(rec.updatedAt)} after a change to ${String(rec.status)}`
+      : `updatedAt is ${JSON.stringify(rec.updatedAt)} before any change`,
+    changed ? 'a timestamp' : null,
+    rec.updatedAt,
+  );
   if (changed && typeof rec.updatedAt === 'string') {
-    w.check(Date.parse(rec.updatedAt) >= Date.parse(rec.createdAt as string), op, '$.updatedAt', `updatedAt ${rec.updatedAt} is before createdAt ${String(rec.createdAt)}`);
+    w.check(
+      Date.parse(rec.updatedAt) >= Date.parse(rec.createdAt as string),
+      op,
+      '$.updatedAt',
+      `updatedAt ${rec.updatedAt} is before createdAt ${String(rec.createdAt)}`,
+    );
   }
 }
 
@@ -65,19 +104,52 @@ export function checkCreated(w: World, ex: Exchange, body: Json): void {
   const op = ex.opId;
   w.check(rec.status === 'PENDING', op, '$.status', `created with status ${String(rec.status)}`, 'PENDING', rec.status);
   w.check(rec.updatedAt === null, op, '$.updatedAt', `updatedAt is ${JSON.stringify(rec.updatedAt)} at creation`, null, rec.updatedAt);
-  w.check(centimesOf(rec.totalAmount) === centimesOf(body.total), op, '$.totalAmount', `totalAmount ${String(rec.totalAmount)} for total ${String(body.total)}`, body.total, rec.totalAmount);
-  w.check(rec.customerPhone === body.customerPhone, op, '$.customerPhone', 'customerPhone differs from the request', body.customerPhone, rec.customerPhone);
+  w.check(
+    centimesOf(rec.totalAmount) === centimesOf(body.total),
+    op,
+    '$.totalAmount',
+    `totalAmount ${String(rec.totalAmount)} for total ${String(body.total)}`,
+    body.total,
+    rec.totalAmount,
+  );
+  w.check(
+    rec.customerPhone === body.customerPhone,
+    op,
+    '$.customerPhone',
+    'customerPhone differs from the request',
+    body.customerPhone,
+    rec.customerPhone,
+  );
   w.check(rec.currency === body.currency, op, '$.currency', 'currency differs from the request', body.currency, rec.currency);
-  w.check(rec.vendorReference === (body.vendorReference ?? null), op, '$.vendorReference', 'vendorReference differs from the request', body.vendorReference ?? null, rec.vendorReference);
+  w.check(
+    rec.vendorReference === (body.vendorReference ?? null),
+    op,
+    '$.vendorReference',
+    'vendorReference differs from the request',
+    body.vendorReference ?? null,
+    rec.vendorReference,
+  );
   const items = rec.items as Json[];
   const inItems = body.items as Json[];
   w.check(items.length === inItems.length, op, '$.items', `${items.length} items for ${inItems.length} sent`);
   inItems.forEach((it, i) => {
     const o = items[i]!;
-    for (const [f, v] of [['name', it.name], ['quantity', it.quantity], ['reference', it.reference ?? null], ['categoryId', it.categoryId ?? null]] as const) {
+    for (const [f, v] of [
+      ['name', it.name],
+      ['quantity', it.quantity],
+      ['reference', it.reference ?? null],
+      ['categoryId', it.categoryId ?? null],
+    ] as const) {
       w.check(o[f] === v, op, `$.items[${i}].${f}`, `${f} ${JSON.stringify(o[f])}, sent ${JSON.stringify(v)}`, v, o[f]);
     }
-    w.check(centimesOf(o.unitPrice) === centimesOf(it.unitPrice), op, `$.items[${i}].unitPrice`, 'unitPrice differs from the request', it.unitPrice, o.unitPrice);
+    w.check(
+      centimesOf(o.unitPrice) === centimesOf(it.unitPrice),
+      op,
+      `$.items[${i}].unitPrice`,
+      'unitPrice differs from the request',
+      it.unitPrice,
+      o.unitPrice,
+    );
   });
 }
 
@@ -85,5 +157,12 @@ export function checkCreated(w: World, ex: Exchange, body: Json): void {
 export function sameNotFound(w: World, a: Exchange, b: Exchange, idA: string, idB: string): void {
   const na = a.responseText.split(idA).join('{id}');
   const nb = b.responseText.split(idB).join('{id}');
-  w.check(na === nb, a.opId, '$', `the 404 body for another merchant's transaction differs from the one for a missing transaction: ${na} vs ${nb}`, nb, na);
+  w.check(
+    na === nb,
+    a.opId,
+    '$',
+    `the 404 body for another merchant's transaction differs from the one for a missing transaction: ${na} vs ${nb}`,
+    nb,
+    na,
+  );
 }

@@ -30,14 +30,19 @@ export async function checkKeys(w: World): Promise<void> {
   for (const who of ['main', 'other'] as const) {
     let ex: Exchange;
     try {
-      ex = await w.client.send('getPartnerTransaction', { pathParams: { transactionId: randomUUID() }, headers: w.auth('getPartnerTransaction', w.key(who)) });
+      ex = await w.client.send('getPartnerTransaction', {
+        pathParams: { transactionId: randomUUID() },
+        headers: w.auth('getPartnerTransaction', w.key(who)),
+      });
     } catch (e) {
       throw new SetupError(`cannot reach ${w.cfg.baseUrl}: ${(e as Error & { cause?: Error }).cause?.message ?? (e as Error).message}`);
     }
-    if (ex.status === refusal('INVALID_API_KEY').status) throw new SetupError(`the ${KEY_OPTION[who]} was rejected (${ex.status}${codeOf(ex) ? ' ' + codeOf(ex) : ''}) by ${w.cfg.baseUrl}`);
+    if (ex.status === refusal('INVALID_API_KEY').status)
+      throw new SetupError(`the ${KEY_OPTION[who]} was rejected (${ex.status}${codeOf(ex) ? ' ' + codeOf(ex) : ''}) by ${w.cfg.baseUrl}`);
     probes[who] = ex;
   }
-  if (w.cfg.apiKey === w.cfg.otherApiKey) throw new SetupError('--api-key and --other-api-key are the same key: they must belong to two different merchants');
+  if (w.cfg.apiKey === w.cfg.otherApiKey)
+    throw new SetupError('--api-key and --other-api-key are the same key: they must belong to two different merchants');
   const v1Probe = await checkVariant(w);
   const judged = [probes.main!, probes.other!, ...(w.cfg.variant === 1 ? [v1Probe] : [])];
   for (const ex of judged) {
@@ -56,18 +61,27 @@ async function checkVariant(w: World): Promise<Exchange> {
   const sig: Partial<Record<Who, string>> = {};
   let main: Exchange | undefined;
   for (const who of ['main', 'other'] as const) {
-    const ex = await w.client.sendTo(V1_ONLY.id, V1_ONLY.method, V1_ONLY.path, { pathParams: { transactionId: randomUUID() }, headers: { [V1_ONLY.authHeader]: w.key(who) } });
+    const ex = await w.client.sendTo(V1_ONLY.id, V1_ONLY.method, V1_ONLY.path, {
+      pathParams: { transactionId: randomUUID() },
+      headers: { [V1_ONLY.authHeader]: w.key(who) },
+    });
     sig[who] = `${ex.status}${codeOf(ex) ? ' ' + codeOf(ex) : ''}`;
     main ??= ex;
   }
   const route = `${V1_ONLY.method} ${V1_ONLY.path} (${V1_ONLY.id}, Variant 1 only)`;
   if (sig.main !== sig.other) {
-    throw new SetupError(`the two keys belong to different variants: ${route} answered ${sig.main} for --api-key and ${sig.other} for --other-api-key; give two keys of one variant`);
+    throw new SetupError(
+      `the two keys belong to different variants: ${route} answered ${sig.main} for --api-key and ${sig.other} for --other-api-key; give two keys of one variant`,
+    );
   }
   const routeMissing = sig.main!.endsWith(' ROUTE_NOT_FOUND');
   const opAnswered = sig.main === `${refusal('TRANSACTION_NOT_FOUND').status} TRANSACTION_NOT_FOUND`;
-  if (w.cfg.variant === 2 && opAnswered) throw new SetupError(`--variant 2, but both keys reach ${route} (answered ${sig.main}): they are Variant 1 keys; pass --variant 1`);
-  if (w.cfg.variant === 1 && routeMissing) throw new SetupError(`--variant 1, but both keys get ${sig.main} on ${route}: they are Variant 2 keys (pass --variant 2), or the server lacks that operation`);
+  if (w.cfg.variant === 2 && opAnswered)
+    throw new SetupError(`--variant 2, but both keys reach ${route} (answered ${sig.main}): they are Variant 1 keys; pass --variant 1`);
+  if (w.cfg.variant === 1 && routeMissing)
+    throw new SetupError(
+      `--variant 1, but both keys get ${sig.main} on ${route}: they are Variant 2 keys (pass --variant 2), or the server lacks that operation`,
+    );
   return main!;
 }
 
@@ -77,7 +91,12 @@ async function checkVariant(w: World): Promise<Exchange> {
  */
 export async function checkMerchants(w: World): Promise<void> {
   const m: Model = { world: w, txs: [], sessions: [] };
-  const body = { customerPhone: '212612345678', total: 600, currency: 'MAD', items: [{ name: 'Preflight item', quantity: 1, unitPrice: 600 }] };
+  const body = {
+    customerPhone: '212612345678',
+    total: 600,
+    currency: 'MAD',
+    items: [{ name: 'Preflight item', quantity: 1, unitPrice: 600 }],
+  };
   for (const who of ['main', 'other'] as const) {
     w.executed.push(`preflight: createTransaction(${who})`);
     await new CreateTransaction(body, 'valid', who, 'fresh', 0).run(m, w);
@@ -85,5 +104,8 @@ export async function checkMerchants(w: World): Promise<void> {
   const [a, b] = m.txs;
   if (!a || !b) throw new ConformanceError('createPartnerTransaction', '$', 'a valid transaction was not created', 201, 'a refusal');
   const name = (t: typeof a): string => `${String(t.created.merchantName)} / ${String(t.created.storeName)}`;
-  if (name(a) === name(b)) throw new SetupError(`--api-key and --other-api-key belong to one merchant (both create transactions of ${name(a)}): give keys of two different merchants`);
+  if (name(a) === name(b))
+    throw new SetupError(
+      `--api-key and --other-api-key belong to one merchant (both create transactions of ${name(a)}): give keys of two different merchants`,
+    );
 }

@@ -25,7 +25,9 @@ function prismEntry(): string {
 
 beforeAll(async () => {
   const port = await freePort();
-  child = spawn(process.execPath, [prismEntry(), 'mock', '-h', '127.0.0.1', '-p', String(port), bundledDocumentPath(1)], { stdio: 'ignore' });
+  child = spawn(process.execPath, [prismEntry(), 'mock', '-h', '127.0.0.1', '-p', String(port), bundledDocumentPath(1)], {
+    stdio: 'ignore',
+  });
   baseUrl = `http://127.0.0.1:${port}`;
   const end = Date.now() + 90_000;
   for (;;) {
@@ -51,7 +53,26 @@ describe("paylater conform against Prism's stateless mock", () => {
   it('reports findings and writes both reports', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'conform-prism-'));
     const lines: string[] = [];
-    const code = await runConform(['--base-url', baseUrl, '--api-key', 'sk_test_prism_a_123456', '--other-api-key', 'sk_test_prism_b_123456', '--runs', '2', '--seed', '1', '--report-json', path.join(dir, 'r.json'), '--report-junit', path.join(dir, 'r.xml')], (s) => lines.push(s), (s) => lines.push(s));
+    const code = await runConform(
+      [
+        '--base-url',
+        baseUrl,
+        '--api-key',
+        'sk_test_prism_a_123456',
+        '--other-api-key',
+        'sk_test_prism_b_123456',
+        '--runs',
+        '2',
+        '--seed',
+        '1',
+        '--report-json',
+        path.join(dir, 'r.json'),
+        '--report-junit',
+        path.join(dir, 'r.xml'),
+      ],
+      (s) => lines.push(s),
+      (s) => lines.push(s),
+    );
     expect(code, lines.join('\n')).toBe(EXIT.findings);
     const report = readReport(path.join(dir, 'r.json'));
     expect(report.findings.length).toBeGreaterThan(0);

@@ -7,7 +7,14 @@ import type { Exchange } from './http.ts';
 import type { World } from './world.ts';
 
 /** Sends `method path` to the server under test; `label` names it in findings and the transcript. */
-export async function rawExchange(w: World, label: string, method: string, path: string, headers: Record<string, string> = {}, body?: string): Promise<Exchange> {
+export async function rawExchange(
+  w: World,
+  label: string,
+  method: string,
+  path: string,
+  headers: Record<string, string> = {},
+  body?: string,
+): Promise<Exchange> {
   const url = w.cfg.baseUrl.replace(/\/$/, '') + path;
   const sentAt = performance.now();
   w.client.requests++;
@@ -22,7 +29,19 @@ export async function rawExchange(w: World, label: string, method: string, path:
   } catch {
     json = undefined;
   }
-  const ex: Exchange = { opId: label, method, url, headers, body, status: res.status, responseHeaders, responseText: text, json, sentAt, receivedAt };
+  const ex: Exchange = {
+    opId: label,
+    method,
+    url,
+    headers,
+    body,
+    status: res.status,
+    responseHeaders,
+    responseText: text,
+    json,
+    sentAt,
+    receivedAt,
+  };
   w.client.transcript.push(ex);
   return ex;
 }

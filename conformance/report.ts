@@ -74,12 +74,20 @@ export function curlScript(exchanges: Exchange[], keys: { apiKey: string; otherA
     for (const [value, name] of vars) out = out.split(value).join(`\${${name}}`);
     return out;
   };
-  const later = (i: number, value: string): boolean => exchanges.slice(i + 1).some((e) => e.url.includes(value) || (e.body ?? '').includes(value) || Object.values(e.headers).includes(value));
+  const later = (i: number, value: string): boolean =>
+    exchanges.slice(i + 1).some((e) => e.url.includes(value) || (e.body ?? '').includes(value) || Object.values(e.headers).includes(value));
   exchanges.forEach((ex, i) => {
     const url = subst(ex.url.replace(keys.baseUrl.replace(/\/$/, ''), '${BASE_URL}'));
     const parts = [`curl -sS -X ${ex.method}`, `"${url}"`];
     for (const [k, v] of Object.entries(ex.headers)) parts.push(`-H "${k}: ${subst(v)}"`);
-    if (ex.body !== undefined) parts.push(ex.body.length > 2000 ? `--data-binary @<(head -c ${ex.body.length} /dev/zero | tr '\\0' x)` : `--data-binary "${subst(ex.body).replace(/"/g, '\\"').replace(/\$(?!\{)/g, '\\$')}"`);
+    if (ex.body !== undefined)
+      parts.push(
+        ex.body.length > 2000
+          ? `--data-binary @<(head -c ${ex.body.length} /dev/zero | tr '\\0' x)`
+          : `--data-binary "${subst(ex.body)
+              .replace(/"/g, '\\"')
+              .replace(/\$(?!\{)/g, '\\$')}"`,
+      );
     const captures: [string, string][] = [];
     const json = ex.json as Record<string, unknown> | undefined;
     for (const f of CAPTURE_FIELDS) {
@@ -109,7 +117,13 @@ function xml(s: string): string {
 
 export function writeJunit(file: string, name: string, checks: number, findings: Finding[], seconds: number): void {
   const cases = findings.length
-    ? findings.map((f) => `    <testcase classname="${xml(name)}" name="${xml(f.title)}">\n      <failure message="${xml(f.message)}">${xml(`${f.replay}\n\nCommands:\n${f.commands.join('\n')}${f.shrinking ? `\n(${f.shrinking})` : ''}\n\n${f.curl}`)}</failure>\n    </testcase>`)
+    ? findings.map(
+        (f) =>
+          `    <testcase classname="${xml(name)}" name="${xml(f.title)}">\n      <failure message="${xml(f.message)}">${xml(`${f.replay}\n\nCommands:\n${f.commands.join('\n')}${f.shrinking ? `\n(${f.shrinking})` : ''}\n\n${f.curl}`)}</failure>\n    </testcase>`,
+      )
     : [`    <testcase classname="${xml(name)}" name="conformance (${checks} checks)"/>`];
-  writeFileSync(file, `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites>\n  <testsuite name="${xml(name)}" tests="${Math.max(1, findings.length)}" failures="${findings.length}" time="${seconds.toFixed(3)}">\n${cases.join('\n')}\n  </testsuite>\n</testsuites>\n`);
+  writeFileSync(
+    file,
+    `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites>\n  <testsuite name="${xml(name)}" tests="${Math.max(1, findings.length)}" failures="${findings.length}" time="${seconds.toFixed(3)}">\n${cases.join('\n')}\n  </testsuite>\n</testsuites>\n`,
+  );
 }

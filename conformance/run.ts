@@ -93,8 +93,13 @@ export async function runSuite(opts: SuiteOptions): Promise<SuiteResult> {
     const cov = coverageOf(w, w.sandbox && opts.path === undefined && !findings.some((f) => f.phase === 'setup'), opts.seed);
     findings.push(...cov.findings);
     const full = opts.path === undefined && !w.sandbox && !findings.length;
-    const incomplete = full ? [...cov.coverage.transitions.missing.map((t) => `transition ${t}`), ...cov.coverage.codes.missing.map((c) => `error ${c}`)] : [];
-    if (incomplete.length && w.rate429 > 1) incomplete.push(`(A1 answered ${w.rate429} time(s) with 429: its rate-limit budget of ${w.rateLimit().limit} per ${w.rateLimit().windowSeconds} s was spent, e.g. by an earlier run with this key; wait for the window or use the sandbox profile)`);
+    const incomplete = full
+      ? [...cov.coverage.transitions.missing.map((t) => `transition ${t}`), ...cov.coverage.codes.missing.map((c) => `error ${c}`)]
+      : [];
+    if (incomplete.length && w.rate429 > 1)
+      incomplete.push(
+        `(A1 answered ${w.rate429} time(s) with 429: its rate-limit budget of ${w.rateLimit().limit} per ${w.rateLimit().windowSeconds} s was spent, e.g. by an earlier run with this key; wait for the window or use the sandbox profile)`,
+      );
     return {
       seed: opts.seed,
       findings,
@@ -134,33 +139,43 @@ export async function runSuite(opts: SuiteOptions): Promise<SuiteResult> {
     let shrinkStoppedByTime = false;
     let inFlight: Promise<unknown> | undefined;
     const arbs = commandArbitraries(opts.variant, opts.profile);
-    const property = fc.asyncProperty(fc.commands(arbs, { maxCommands: opts.maxCommands ?? 25, size: 'medium', replayPath: opts.replayPath }), async (cmds) => {
-      if (failedAt !== undefined && performance.now() - failedAt > shrinkBudgetMs) {
-        shrinkStoppedByTime = true;
-        return;
-      }
-      const run = (async () => {
-        try {
-          await runCommands(w, cmds, opts);
-        } catch (e) {
-          // A failed run is abandoned: its events are no longer expected, and its late deliveries are
-          // not judged by the next run (so a shrunk sequence never depends on an earlier run's state).
-          w.abandonedRuns.add(w.runId);
-          // events it expected of earlier runs' transactions (e.g. expiries its clock advance caused) too
-          for (const x of w.expected.splice(0, w.expected.length)) w.abandonedRuns.add(x.runId);
-          lastFailing = { transcript: [...w.client.transcript], commands: [...w.executed] };
-          failedAt ??= performance.now();
-          if (firstFindingMs === null) firstFindingMs = performance.now() - started;
-          throw e;
-        } finally {
-          commands += w.executed.length;
+    const property = fc.asyncProperty(
+      fc.commands(arbs, { maxCommands: opts.maxCommands ?? 25, size: 'medium', replayPath: opts.replayPath }),
+      async (cmds) => {
+        if (failedAt !== undefined && performance.now() - failedAt > shrinkBudgetMs) {
+          shrinkStoppedByTime = true;
+          return;
         }
-      })();
-      inFlight = run.catch(() => undefined);
-      await run;
-    });
+        const run = (async () => {
+          try {
+            await runCommands(w, cmds, opts);
+          } catch (e) {
+            // A failed run is abandoned: its events are no longer expected, and its late deliveries are
+            // not judged by the next run (so a shrunk sequence never depends on an earlier run's state).
+            w.abandonedRuns.add(w.runId);
+            // events it expected of earlier runs' transactions (e.g. expiries its clock advance caused) too
+            for (const x of w.expected.splice(0, w.expected.length)) w.abandonedRuns.add(x.runId);
+            lastFailing = { transcript: [...w.client.transcript], commands: [...w.executed] };
+            failedAt ??= performance.now();
+            if (firstFindingMs === null) firstFindingMs = performance.now() - started;
+            throw e;
+          } finally {
+            commands += w.executed.length;
+          }
+        })();
+        inFlight = run.catch(() => undefined);
+        await run;
+      },
+    );
     log(`property: ${opts.runs} runs, seed ${opts.seed}${opts.path ? `, path ${opts.path}` : ''}`);
-    const details = await fc.check(property, { numRuns: opts.runs, seed: opts.seed, path: opts.path, endOnFailure: opts.path !== undefined, verbose: 0, ...(opts.timeLimitMs ? { interruptAfterTimeLimit: opts.timeLimitMs } : {}) });
+    const details = await fc.check(property, {
+      numRuns: opts.runs,
+      seed: opts.seed,
+      path: opts.path,
+      endOnFailure: opts.path !== undefined,
+      verbose: 0,
+      ...(opts.timeLimitMs ? { interruptAfterTimeLimit: opts.timeLimitMs } : {}),
+    });
     // a time limit returns while a run may still be sending: it ends before anything else is sent
     await inFlight;
     if (details.failed && lastFailing) {
@@ -214,11 +229,22 @@ async function runCommands(w: World, cmds: Iterable<Cmd>, opts: SuiteOptions): P
   await webhookCheckpoint(w, opts.webhookGraceMs ?? 150, opts.webhookTimeoutMs);
 }
 
-function toFinding(e: unknown, phase: Finding['phase'], run: { transcript: Exchange[]; commands: string[] }, keys: { apiKey: string; otherApiKey: string; baseUrl: string }, opts: SuiteOptions, path?: string, replayPath?: string): Finding {
+function toFinding(
+  e: unknown,
+  phase: Finding['phase'],
+  run: { transcript: Exchange[]; commands: string[] },
+  keys: { apiKey: string; otherApiKey: string; baseUrl: string },
+  opts: SuiteOptions,
+  path?: string,
+  replayPath?: string,
+): Finding {
   const ce = e instanceof ConformanceError ? e : undefined;
   const message = ce ? ce.message : `unexpected error: ${(e as Error)?.stack ?? String(e)}`;
   const base = `paylater conform --base-url ${opts.baseUrl} --api-key $API_KEY --other-api-key $OTHER_API_KEY --variant ${opts.variant} --profile ${opts.profile} --seed ${opts.seed}`;
-  const replay = phase === 'property' ? `${base}${path ? ` --path ${path}` : ''}${replayPath ? ` --replay-path ${replayPath}` : ''}` : `${base} (${phase === 'setup' ? 'found before the search starts' : 'coverage tour'})`;
+  const replay =
+    phase === 'property'
+      ? `${base}${path ? ` --path ${path}` : ''}${replayPath ? ` --replay-path ${replayPath}` : ''}`
+      : `${base} (${phase === 'setup' ? 'found before the search starts' : 'coverage tour'})`;
   return {
     title: ce ? `${ce.operation} ${ce.jsonPath}` : 'unexpected error',
     operation: ce?.operation ?? '?',
@@ -241,7 +267,8 @@ function toFinding(e: unknown, phase: Finding['phase'], run: { transcript: Excha
  */
 async function settleSandbox(w: World, opts: SuiteOptions): Promise<void> {
   const c = await w.client.call('sandboxGetClock', { headers: w.auth('sandboxGetClock', opts.apiKey) });
-  if (!w.succeeded(c)) throw new SetupError(`GET /api/v1/sandbox/clock answered ${c.status}: the sandbox profile needs the sandbox endpoints and a test key`);
+  if (!w.succeeded(c))
+    throw new SetupError(`GET /api/v1/sandbox/clock answered ${c.status}: the sandbox profile needs the sandbox endpoints and a test key`);
   w.suiteStartIso = (c.json as { now: string }).now;
   const drain = opts.paymentWindowSeconds + tokenLifetimeSeconds + w.rateLimit().windowSeconds;
   const a = await w.client.call('sandboxAdvanceClock', { headers: w.auth('sandboxAdvanceClock', opts.apiKey), body: { seconds: drain } });
@@ -267,9 +294,17 @@ async function resetSandbox(w: World, opts: SuiteOptions, log: (line: string) =>
   const url = new URL(w.contract.op('sandboxReset').path, opts.baseUrl).toString();
   for (const key of [opts.apiKey, opts.otherApiKey]) {
     try {
-      const r = await (opts.fetchImpl ?? fetch)(url, { method: 'POST', headers: { ...w.auth('sandboxReset', key), 'Content-Type': 'application/json' }, body: '{}' });
+      const r = await (opts.fetchImpl ?? fetch)(url, {
+        method: 'POST',
+        headers: { ...w.auth('sandboxReset', key), 'Content-Type': 'application/json' },
+        body: '{}',
+      });
       await r.arrayBuffer();
-      log(r.ok ? 'sandbox reset: clock back to real time, rate-limit window cleared' : `sandbox reset not offered (${r.status}): the clock stays where the run left it`);
+      log(
+        r.ok
+          ? 'sandbox reset: clock back to real time, rate-limit window cleared'
+          : `sandbox reset not offered (${r.status}): the clock stays where the run left it`,
+      );
     } catch (e) {
       log(`sandbox reset failed: ${(e as Error).message}`);
     }

@@ -20,19 +20,41 @@ beforeAll(async () => {
   server = await startTestServer({
     mode: 'sandbox',
     merchants: [
-      { name: 'Main', storeName: 'Main store', apiKey: main, variant: 1, webhookUrl: `http://127.0.0.1:${port}/hooks`, webhookSecret: secret },
+      {
+        name: 'Main',
+        storeName: 'Main store',
+        apiKey: main,
+        variant: 1,
+        webhookUrl: `http://127.0.0.1:${port}/hooks`,
+        webhookSecret: secret,
+      },
       { name: 'Other', storeName: 'Other store', apiKey: other, variant: 1 },
     ],
   });
 });
 afterAll(() => server?.close());
 
-const clockOf = async (key: string) => (await (await fetch(`${server.baseUrl}/api/v1/sandbox/clock`, { headers: { 'X-API-Key': key } })).json()) as { offsetSeconds: number };
+const clockOf = async (key: string) =>
+  (await (await fetch(`${server.baseUrl}/api/v1/sandbox/clock`, { headers: { 'X-API-Key': key } })).json()) as { offsetSeconds: number };
 
 describe('paylater conform, sandbox profile', () => {
   it('checks the sandbox scenarios (ADR-043), then resets what it moved: offsets back to 0 and the A1 window cleared', async () => {
     const lines: string[] = [];
-    const r = await runSuite({ baseUrl: server.baseUrl, apiKey: main, otherApiKey: other, variant: 1, profile: 'sandbox', runs: 1, seed: 7, maxCommands: 8, paymentWindowSeconds: 1800, webhookPort: port, webhookSecret: secret, webhookGraceMs: 60, log: (l) => lines.push(l) });
+    const r = await runSuite({
+      baseUrl: server.baseUrl,
+      apiKey: main,
+      otherApiKey: other,
+      variant: 1,
+      profile: 'sandbox',
+      runs: 1,
+      seed: 7,
+      maxCommands: 8,
+      paymentWindowSeconds: 1800,
+      webhookPort: port,
+      webhookSecret: secret,
+      webhookGraceMs: 60,
+      log: (l) => lines.push(l),
+    });
     expect(r.findings.map((f) => f.message)).toEqual([]);
     expect(lines).toContain('sandbox scenarios passed (6)');
     expect(lines).toContain('sandbox reset: clock back to real time, rate-limit window cleared');

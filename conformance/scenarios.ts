@@ -23,7 +23,9 @@ export function declaredScenarios(w: World): Scenarios | null {
   const ref = op['x-sandbox-scenarios'] as Json | undefined;
   if (!ref) return null;
   let s: unknown = ref;
-  if (typeof ref.$ref === 'string') for (const part of ref.$ref.replace(/^#\//, '').split('/')) s = (s === ref ? w.contract.doc : (s as Json))[part.replace(/~1/g, '/').replace(/~0/g, '~')];
+  if (typeof ref.$ref === 'string')
+    for (const part of ref.$ref.replace(/^#\//, '').split('/'))
+      s = (s === ref ? w.contract.doc : (s as Json))[part.replace(/~1/g, '/').replace(/~0/g, '~')];
   return s as Scenarios;
 }
 
@@ -38,7 +40,10 @@ export async function checkScenarios(w: World, paymentWindowSeconds: number): Pr
   const create = (body: Json) => w.client.call('createPartnerTransaction', { headers: w.auth('createPartnerTransaction', key), body });
   const item = (total: number) => [{ name: 'Scenario item', quantity: 1, unitPrice: total }];
   const statusOf = async (id: string) => {
-    const ex = await w.client.call('getPartnerTransaction', { pathParams: { transactionId: id }, headers: w.auth('getPartnerTransaction', key) });
+    const ex = await w.client.call('getPartnerTransaction', {
+      pathParams: { transactionId: id },
+      headers: w.auth('getPartnerTransaction', key),
+    });
     w.check(ex.status === 200, 'getPartnerTransaction', '$', `read of scenario transaction ${id} answered ${ex.status}`);
     return (ex.json as { status: string }).status;
   };
@@ -65,26 +70,55 @@ export async function checkScenarios(w: World, paymentWindowSeconds: number): Pr
     for (const c of created) {
       const due = c.phone.afterSeconds !== null && c.phone.afterSeconds <= at;
       const st = await statusOf(c.id);
-      if (!due) w.check(st === 'PENDING', 'x-sandbox-scenarios', `$.customerPhones[${c.phone.customerPhone}]`, `magic phone ${c.phone.customerPhone} is ${st} after ${at} s, before its action`, 'PENDING', st);
+      if (!due)
+        w.check(
+          st === 'PENDING',
+          'x-sandbox-scenarios',
+          `$.customerPhones[${c.phone.customerPhone}]`,
+          `magic phone ${c.phone.customerPhone} is ${st} after ${at} s, before its action`,
+          'PENDING',
+          st,
+        );
     }
     await advance(step - at);
     at = step;
     for (const c of created.filter((x) => x.phone.afterSeconds === step)) {
       const st = await statusOf(c.id);
-      w.check(st === OUTCOME_STATUS[c.phone.outcome], 'x-sandbox-scenarios', `$.customerPhones[${c.phone.customerPhone}]`, `magic phone ${c.phone.customerPhone} (${c.phone.outcome} after ${step} s) is ${st}`, OUTCOME_STATUS[c.phone.outcome], st);
+      w.check(
+        st === OUTCOME_STATUS[c.phone.outcome],
+        'x-sandbox-scenarios',
+        `$.customerPhones[${c.phone.customerPhone}]`,
+        `magic phone ${c.phone.customerPhone} (${c.phone.outcome} after ${step} s) is ${st}`,
+        OUTCOME_STATUS[c.phone.outcome],
+        st,
+      );
       checked++;
     }
   }
   await advance(Math.max(1, paymentWindowSeconds - at));
   for (const c of created.filter((x) => x.phone.afterSeconds === null)) {
     const st = await statusOf(c.id);
-    w.check(st === OUTCOME_STATUS[c.phone.outcome], 'x-sandbox-scenarios', `$.customerPhones[${c.phone.customerPhone}]`, `magic phone ${c.phone.customerPhone} (${c.phone.outcome}) is ${st} after the payment window`, OUTCOME_STATUS[c.phone.outcome], st);
+    w.check(
+      st === OUTCOME_STATUS[c.phone.outcome],
+      'x-sandbox-scenarios',
+      `$.customerPhones[${c.phone.customerPhone}]`,
+      `magic phone ${c.phone.customerPhone} (${c.phone.outcome}) is ${st} after the payment window`,
+      OUTCOME_STATUS[c.phone.outcome],
+      st,
+    );
     checked++;
   }
   for (const a of s.amounts) {
     const ex = await create({ customerPhone: '212612345678', total: a.total, currency: 'MAD', items: item(a.total) });
     const code = (ex.json as { error?: { code?: string } } | null)?.error?.code;
-    w.check(ex.status === 422 && code === a.code, 'x-sandbox-scenarios', `$.amounts[${a.total}]`, `magic total ${a.total} answered ${ex.status} ${String(code)}, expected 422 ${a.code}`, a.code, code);
+    w.check(
+      ex.status === 422 && code === a.code,
+      'x-sandbox-scenarios',
+      `$.amounts[${a.total}]`,
+      `magic total ${a.total} answered ${ex.status} ${String(code)}, expected 422 ${a.code}`,
+      a.code,
+      code,
+    );
     checked++;
   }
   return checked;

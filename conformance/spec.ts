@@ -5,14 +5,7 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import {
-  loadBundledDocument,
-  variants,
-  stateMachine,
-  errorCatalog,
-  amountRange,
-  type Variant,
-} from '../generated/index.ts';
+import { loadBundledDocument, variants, stateMachine, errorCatalog, amountRange, type Variant } from '../generated/index.ts';
 import { centimesFromNumber, centimesOf, isMad } from '../lib/money.ts';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
@@ -87,7 +80,7 @@ export class Contract {
     for (const [opId, o] of Object.entries(this.ops)) {
       const opObj = ((this.doc.paths as Json)[o.path] as Json | undefined)?.[o.method.toLowerCase()] as Json | undefined;
       if (!opObj) continue;
-      for (const status of Object.keys((opObj.responses ?? {}))) if (/^\d{3}$/.test(status)) this.response(opId, Number(status));
+      for (const status of Object.keys(opObj.responses ?? {})) if (/^\d{3}$/.test(status)) this.response(opId, Number(status));
       if (opObj.requestBody) this.requestValidator(opId);
     }
     return this;
@@ -106,7 +99,10 @@ export class Contract {
   private deref(node: unknown): Json {
     let n = node as Json;
     for (let i = 0; i < 10 && n && typeof n.$ref === 'string'; i++) {
-      const parts = (n.$ref).replace(/^#\//, '').split('/').map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+      const parts = n.$ref
+        .replace(/^#\//, '')
+        .split('/')
+        .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
       let cur: unknown = this.doc;
       for (const p of parts) cur = (cur as Json)[p];
       n = cur as Json;
@@ -118,8 +114,14 @@ export class Contract {
   queryParameters(opId: string): string[] {
     const o = this.op(opId);
     const item = this.deref((this.doc.paths as Json)[o.path]);
-    const params = [...((item.parameters as unknown[]) ?? []), ...((this.deref(item[o.method.toLowerCase()]).parameters as unknown[]) ?? [])];
-    return params.map((p) => this.deref(p)).filter((p) => p.in === 'query').map((p) => String(p.name));
+    const params = [
+      ...((item.parameters as unknown[]) ?? []),
+      ...((this.deref(item[o.method.toLowerCase()]).parameters as unknown[]) ?? []),
+    ];
+    return params
+      .map((p) => this.deref(p))
+      .filter((p) => p.in === 'query')
+      .map((p) => String(p.name));
   }
 
   /** A JSON Schema (resolved one level) of a component, e.g. `PartnerTransactionCreateRequest`. */
@@ -141,9 +143,10 @@ export class Contract {
     }
     const raw = responses[statusKey];
     const resp = this.deref(raw);
-    const base = typeof (raw as Json).$ref === 'string'
-      ? `openapi#/${(raw as Json).$ref as string}`.replace('#/#/', '#/')
-      : `openapi#/${ptr('paths', o.path, o.method.toLowerCase(), 'responses', statusKey)}`;
+    const base =
+      typeof (raw as Json).$ref === 'string'
+        ? `openapi#/${(raw as Json).$ref as string}`.replace('#/#/', '#/')
+        : `openapi#/${ptr('paths', o.path, o.method.toLowerCase(), 'responses', statusKey)}`;
     const content = (resp.content ?? {}) as Json;
     const validate = new Map<string, ValidateFunction>();
     for (const ct of Object.keys(content)) {
@@ -228,7 +231,8 @@ export class Contract {
     const ranged = Object.entries((schema.properties ?? {}) as Json).filter(([, p]) => (p as Json)['x-amount-range'] !== undefined);
     // A validation range (no x-business-rule) the schema cannot check (a decimal string) is checked before the rest.
     for (const [name, p] of ranged) {
-      if (!(p as Json)['x-business-rule'] && outOfRange(name)) return { validation: [this.errorCodeOf(opId, name)], mismatch: false, business: [] };
+      if (!(p as Json)['x-business-rule'] && outOfRange(name))
+        return { validation: [this.errorCodeOf(opId, name)], mismatch: false, business: [] };
     }
     let mismatch = false;
     const ac = schema['x-amount-consistency'] as { total: string; lines: string; price: string; quantity: string } | undefined;
@@ -263,8 +267,6 @@ export function transitionById(id: string): Transition {
 
 /** The rejection (status, code) of an operation from a state, or undefined if the move is allowed. */
 export function rejectionOf(opId: string, from: string): { status: number; code: string } | undefined {
-  const r = stateMachine.rejections.find(
-    (x) => x.trigger.operationId === opId && (x.from as readonly string[]).includes(from),
-  );
+  const r = stateMachine.rejections.find((x) => x.trigger.operationId === opId && (x.from as readonly string[]).includes(from));
   return r ? { status: r.status, code: r.code } : undefined;
 }

@@ -26,18 +26,49 @@ beforeAll(async () => {
   for (let i = 0; i < 40; i++) {
     const variant: 1 | 2 = i % 2 === 0 ? 1 : 2;
     const port = await freePort();
-    pairs.push({ variant, main: `sk_test_conf_main_${i}_${randomBytes(6).toString('hex')}`, other: `sk_test_conf_other_${i}_${randomBytes(6).toString('hex')}`, port });
+    pairs.push({
+      variant,
+      main: `sk_test_conf_main_${i}_${randomBytes(6).toString('hex')}`,
+      other: `sk_test_conf_other_${i}_${randomBytes(6).toString('hex')}`,
+      port,
+    });
     const p = pairs[i]!;
-    merchants.push({ name: `Main ${i}`, storeName: `Store ${i}`, apiKey: p.main, variant, webhookUrl: `http://127.0.0.1:${p.port}/hooks`, webhookSecret: secret });
+    merchants.push({
+      name: `Main ${i}`,
+      storeName: `Store ${i}`,
+      apiKey: p.main,
+      variant,
+      webhookUrl: `http://127.0.0.1:${p.port}/hooks`,
+      webhookSecret: secret,
+    });
     merchants.push({ name: `Other ${i}`, storeName: `Other store ${i}`, apiKey: p.other, variant });
   }
   for (let i = 0; i < 4; i++) {
     const port = await freePort();
     const otherSecret = i % 2 === 0 ? secret : `whsec_${randomBytes(24).toString('base64')}`;
-    shared.push({ main: `sk_test_conf_sh_${i}_${randomBytes(6).toString('hex')}`, other: `sk_test_conf_sho_${i}_${randomBytes(6).toString('hex')}`, port, otherSecret });
+    shared.push({
+      main: `sk_test_conf_sh_${i}_${randomBytes(6).toString('hex')}`,
+      other: `sk_test_conf_sho_${i}_${randomBytes(6).toString('hex')}`,
+      port,
+      otherSecret,
+    });
     const p = shared[i]!;
-    merchants.push({ name: `Shared ${i}`, storeName: `Shared store ${i}`, apiKey: p.main, variant: 1 as const, webhookUrl: `http://127.0.0.1:${port}/hooks`, webhookSecret: secret });
-    merchants.push({ name: `Shared other ${i}`, storeName: `Shared other store ${i}`, apiKey: p.other, variant: 1 as const, webhookUrl: `http://127.0.0.1:${port}/hooks`, webhookSecret: otherSecret });
+    merchants.push({
+      name: `Shared ${i}`,
+      storeName: `Shared store ${i}`,
+      apiKey: p.main,
+      variant: 1 as const,
+      webhookUrl: `http://127.0.0.1:${port}/hooks`,
+      webhookSecret: secret,
+    });
+    merchants.push({
+      name: `Shared other ${i}`,
+      storeName: `Shared other store ${i}`,
+      apiKey: p.other,
+      variant: 1 as const,
+      webhookUrl: `http://127.0.0.1:${port}/hooks`,
+      webhookSecret: otherSecret,
+    });
   }
   server = await startTestServer({ merchants, mode: 'sandbox' });
 });
@@ -53,7 +84,20 @@ async function run(variant: 1 | 2, profile: 'core' | 'sandbox', seeds: number[],
   for (const seed of seeds) {
     const p = pairs.find((x, i) => x.variant === variant && i >= n)!;
     n = pairs.indexOf(p) + 1;
-    const r = await runSuite({ baseUrl: server.baseUrl, apiKey: p.main, otherApiKey: p.other, variant, profile, runs, seed, maxCommands: 15, paymentWindowSeconds: 1800, webhookPort: profile === 'sandbox' ? p.port : undefined, webhookSecret: profile === 'sandbox' ? secret : undefined, webhookGraceMs: 60 });
+    const r = await runSuite({
+      baseUrl: server.baseUrl,
+      apiKey: p.main,
+      otherApiKey: p.other,
+      variant,
+      profile,
+      runs,
+      seed,
+      maxCommands: 15,
+      paymentWindowSeconds: 1800,
+      webhookPort: profile === 'sandbox' ? p.port : undefined,
+      webhookSecret: profile === 'sandbox' ? secret : undefined,
+      webhookGraceMs: 60,
+    });
     if (r.findings.length) console.log(`v${variant} ${profile} seed ${seed}:\n` + report(r).slice(0, 3000));
     expect(report(r)).toBe('');
     expect(r.checks).toBeGreaterThan(100);
@@ -66,10 +110,23 @@ describe('conformance suite against the reference server', () => {
   it('variant 2, sandbox profile', async () => run(2, 'sandbox', [4, 5, 6, 15, 16], 4), 120_000);
   it('variant 1, core profile', async () => run(1, 'core', [7, 8, 9, 17, 18], 4), 120_000);
   it('variant 2, core profile', async () => run(2, 'core', [10, 11, 12, 19, 20], 4), 120_000);
-  it('one webhook receiver for both merchants (same secret or each its own): the other merchant\'s events are attributed to it', async () => {
+  it("one webhook receiver for both merchants (same secret or each its own): the other merchant's events are attributed to it", async () => {
     for (const [i, p] of shared.entries()) {
       const profile = i < 2 ? 'core' : 'sandbox';
-      const r = await runSuite({ baseUrl: server.baseUrl, apiKey: p.main, otherApiKey: p.other, variant: 1, profile, runs: 4, seed: 30 + i, maxCommands: 15, paymentWindowSeconds: 1800, webhookPort: p.port, webhookSecret: secret, webhookGraceMs: 60 });
+      const r = await runSuite({
+        baseUrl: server.baseUrl,
+        apiKey: p.main,
+        otherApiKey: p.other,
+        variant: 1,
+        profile,
+        runs: 4,
+        seed: 30 + i,
+        maxCommands: 15,
+        paymentWindowSeconds: 1800,
+        webhookPort: p.port,
+        webhookSecret: secret,
+        webhookGraceMs: 60,
+      });
       expect(report(r), `${profile}, ${p.otherSecret === secret ? 'same' : 'own'} secret`).toBe('');
       // the other merchant's deliveries reached this receiver and were set aside, not judged
       expect(r.webhooks!.ignored).toBeGreaterThan(0);

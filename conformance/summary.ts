@@ -6,17 +6,28 @@ export function printSummary(r: SuiteResult, out: (s: string) => void): void {
   for (const [i, f] of r.findings.entries()) {
     out(`\n--- finding ${i + 1}: ${f.title} (${f.phase})`);
     out(f.message);
-    if (f.expected !== undefined || f.actual !== undefined) out(`expected: ${JSON.stringify(f.expected)}\nactual:   ${JSON.stringify(f.actual)}`);
+    if (f.expected !== undefined || f.actual !== undefined)
+      out(`expected: ${JSON.stringify(f.expected)}\nactual:   ${JSON.stringify(f.actual)}`);
     if (f.commands.length) out(`commands (${f.commands.length}):\n  ${f.commands.join('\n  ')}`);
     if (f.shrinking) out(`shrinking: ${f.shrinking}`);
     if (f.replay) out(`replay: ${f.replay}`);
     if (f.curl) out(`curl script:\n${f.curl}`);
   }
-  out(`\nseed ${r.seed}: ${r.checks} checks, ${r.requests} requests, ${r.commands} commands in ${(r.durationMs / 1000).toFixed(1)} s; ${r.findings.length} finding(s)`);
-  out(`transitions exercised: ${r.coverage.transitions.exercised.join(', ') || 'none'}${r.coverage.transitions.missing.length ? `; not exercised: ${r.coverage.transitions.missing.join(', ')}` : ''}`);
-  out(`error codes exercised: ${r.coverage.codes.exercised.length}/${r.coverage.codes.exercised.length + r.coverage.codes.missing.length}${r.coverage.codes.missing.length ? `; not exercised: ${r.coverage.codes.missing.join(', ')}` : ''}`);
-  out(`not drivable from outside: ${r.coverage.codes.notDriven.length} (${[...new Set(r.coverage.codes.notDriven.map((s) => s.split(' ')[2]))].join(', ')})`);
-  if (r.incomplete.length) out(`INCOMPLETE (exit ${EXIT.incomplete}): no finding, but this run could not exercise:\n  ${r.incomplete.join('\n  ')}`);
-  if (r.webhooks) out(`webhooks: ${r.webhooks.received} deliveries received, ${r.webhooks.ignored} about transactions older than this run ignored`);
+  out(
+    `\nseed ${r.seed}: ${r.checks} checks, ${r.requests} requests, ${r.commands} commands in ${(r.durationMs / 1000).toFixed(1)} s; ${r.findings.length} finding(s)`,
+  );
+  out(
+    `transitions exercised: ${r.coverage.transitions.exercised.join(', ') || 'none'}${r.coverage.transitions.missing.length ? `; not exercised: ${r.coverage.transitions.missing.join(', ')}` : ''}`,
+  );
+  out(
+    `error codes exercised: ${r.coverage.codes.exercised.length}/${r.coverage.codes.exercised.length + r.coverage.codes.missing.length}${r.coverage.codes.missing.length ? `; not exercised: ${r.coverage.codes.missing.join(', ')}` : ''}`,
+  );
+  out(
+    `not drivable from outside: ${r.coverage.codes.notDriven.length} (${[...new Set(r.coverage.codes.notDriven.map((s) => s.split(' ')[2]))].join(', ')})`,
+  );
+  if (r.incomplete.length)
+    out(`INCOMPLETE (exit ${EXIT.incomplete}): no finding, but this run could not exercise:\n  ${r.incomplete.join('\n  ')}`);
+  if (r.webhooks)
+    out(`webhooks: ${r.webhooks.received} deliveries received, ${r.webhooks.ignored} about transactions older than this run ignored`);
   out(`seed: ${r.seed}`);
 }

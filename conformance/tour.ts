@@ -32,8 +32,17 @@ import type { Cmd } from './model.ts';
 
 /** The fixed coverage tour: every transition and every drivable declared code, in a few dozen commands. */
 export function tourCommands(v: 1 | 2, profile: 'core' | 'sandbox'): Cmd[] {
-  const body = (t: number): Record<string, unknown> => ({ customerPhone: '212612345678', total: t, currency: 'MAD', items: [{ name: 'Tour item', quantity: 1, unitPrice: t }] });
-  const sess = (t: number): Record<string, unknown> => ({ total: v === 1 ? t : t.toFixed(2), currency: 'MAD', items: [{ id: 'SKU-1', name: 'Tour item', price: t, quantity: 1 }] });
+  const body = (t: number): Record<string, unknown> => ({
+    customerPhone: '212612345678',
+    total: t,
+    currency: 'MAD',
+    items: [{ name: 'Tour item', quantity: 1, unitPrice: t }],
+  });
+  const sess = (t: number): Record<string, unknown> => ({
+    total: v === 1 ? t : t.toFixed(2),
+    currency: 'MAD',
+    items: [{ id: 'SKU-1', name: 'Tour item', price: t, quantity: 1 }],
+  });
   const c: Cmd[] = [
     // a fresh rate-limit window for the A1 checks below (sandbox); core relies on the model's count
     new AdvanceClock('past-rate-window', 0, 0),
@@ -95,8 +104,19 @@ export function tourCommands(v: 1 | 2, profile: 'core' | 'sandbox'): Cmd[] {
       new MissingTarget('sandboxConfirmTransaction', false, 0),
       new MissingTarget('sandboxCancelTransaction', true, 0),
       new MissingTarget('sandboxCompleteTransaction', false, 0),
-      ...(['sandboxConfirmTransaction', 'sandboxCancelTransaction', 'sandboxCompleteTransaction', 'sandboxPaySession', 'sandboxAdvanceClock'] as const).map((op) => new AuthProbe(op, 'missing', 0)),
-      ...(['sandboxPaySession', 'sandboxAdvanceClock', 'createSession'] as const).flatMap((op) => [new MediaProbe('text/plain', op), new MediaProbe('too-large', op)]),
+      ...(
+        [
+          'sandboxConfirmTransaction',
+          'sandboxCancelTransaction',
+          'sandboxCompleteTransaction',
+          'sandboxPaySession',
+          'sandboxAdvanceClock',
+        ] as const
+      ).map((op) => new AuthProbe(op, 'missing', 0)),
+      ...(['sandboxPaySession', 'sandboxAdvanceClock', 'createSession'] as const).flatMap((op) => [
+        new MediaProbe('text/plain', op),
+        new MediaProbe('too-large', op),
+      ]),
       new MediaProbe('invalid', 'sandboxPaySession'),
       new MediaProbe('invalid', 'sandboxAdvanceClock'),
       new PaySession(0, 'failed', 'own'),
@@ -133,7 +153,12 @@ export function tourCommands(v: 1 | 2, profile: 'core' | 'sandbox'): Cmd[] {
   if (profile === 'sandbox') c.push(new ConfirmationSms(-1), new PaySession(-1, 'failed', 'own'), new DateForm(-1));
   // JSON numbers and members (ADR-023), HEAD and 405 (ADR-024), the service probes (ADR-040);
   // the sandbox reset last: it moves the merchant's time back (ADR-041)
-  c.push(...(['category-past-max', 'category-exponent', 'duplicate-member'] as const).map((mode) => new JsonReader(mode, body(600))), new HeadProbe(), new MethodProbe(), new ServiceProbe());
+  c.push(
+    ...(['category-past-max', 'category-exponent', 'duplicate-member'] as const).map((mode) => new JsonReader(mode, body(600))),
+    new HeadProbe(),
+    new MethodProbe(),
+    new ServiceProbe(),
+  );
   if (profile === 'sandbox') c.push(new SandboxReset(sess(700)));
   return c.map(recorded);
 }

@@ -37,7 +37,14 @@ export async function webhookCheckpoint(w: World, graceMs: number, timeoutMs = D
   const missing = w.expected.find((_, i) => !matched.has(i));
   // every expected event was matched: forget them so the next run starts clean
   w.expected.splice(0, w.expected.length);
-  if (missing) throw new ConformanceError(`webhook ${missing.event}`, '$', `transition ${missing.transition} of transaction ${missing.txId} emitted no ${missing.event} (x-state-machine emits it)`, missing.event, 'no delivery');
+  if (missing)
+    throw new ConformanceError(
+      `webhook ${missing.event}`,
+      '$',
+      `transition ${missing.transition} of transaction ${missing.txId} emitted no ${missing.event} (x-state-machine emits it)`,
+      missing.event,
+      'no delivery',
+    );
 }
 
 /**
@@ -63,7 +70,8 @@ function judge(w: World, d: Delivery, matched: Set<number>): void {
   const id = d.webhookId!;
   const prior = w.seenWebhookIds.get(id);
   if (prior !== undefined) {
-    if (prior !== d.body) throw new ConformanceError(`webhook ${ev}`, '$', `a repeat of webhook-id ${id} has a different body`, prior, d.body);
+    if (prior !== d.body)
+      throw new ConformanceError(`webhook ${ev}`, '$', `a repeat of webhook-id ${id} has a different body`, prior, d.body);
     return;
   }
   w.seenWebhookIds.set(id, d.body);
@@ -72,19 +80,37 @@ function judge(w: World, d: Delivery, matched: Set<number>): void {
       w.ignoredEvents++;
       return;
     }
-    throw new ConformanceError(`webhook ${ev}`, '$.data.id', `event for transaction ${txId}, which this run never saw make a transition`, 'no event', ev);
+    throw new ConformanceError(
+      `webhook ${ev}`,
+      '$.data.id',
+      `event for transaction ${txId}, which this run never saw make a transition`,
+      'no event',
+      ev,
+    );
   }
   if (ev === EXPIRY_EVENT && tx.status === 'PENDING' && w.windowPassed(tx) !== 'no') w.observe(tx, 'EXPIRED');
   const i = w.expected.findIndex((x, j) => !matched.has(j) && x.txId === txId && x.event === ev);
-  if (i < 0) throw new ConformanceError(`webhook ${ev}`, '$', `${ev} for transaction ${txId} (status ${tx.status}) without its transition, or a second event for one transition with a new webhook-id ${id}`, 'no event', ev);
+  if (i < 0)
+    throw new ConformanceError(
+      `webhook ${ev}`,
+      '$',
+      `${ev} for transaction ${txId} (status ${tx.status}) without its transition, or a second event for one transition with a new webhook-id ${id}`,
+      'no event',
+      ev,
+    );
   matched.add(i);
   checkPayload(ev, d, tx, transitionById(w.expected[i]!.transition).to);
 }
 
 /** Payload field → the field of the transaction as read through the API (B1/B2) it must equal. */
 const PAYLOAD_FIELDS: Record<string, string> = {
-  vendorReference: 'vendorReference', orderReference: 'orderReference', currency: 'currency', customerPhone: 'customerPhone',
-  merchantName: 'merchantName', storeName: 'storeName', createdAt: 'createdAt',
+  vendorReference: 'vendorReference',
+  orderReference: 'orderReference',
+  currency: 'currency',
+  customerPhone: 'customerPhone',
+  merchantName: 'merchantName',
+  storeName: 'storeName',
+  createdAt: 'createdAt',
 };
 
 /** The event's data against the transaction as the API showed it: amount in MAD, ids, references, names, phone, dates, status. */
@@ -93,11 +119,19 @@ function checkPayload(ev: string, d: Delivery, tx: Tx, status: string): void {
   const fail = (path: string, msg: string, expected: unknown, actual: unknown): never => {
     throw new ConformanceError(`webhook ${ev}`, path, `webhook-id ${d.webhookId} for transaction ${tx.id}: ${msg}`, expected, actual);
   };
-  if (data.status !== status) fail('$.data.status', `status ${String(data.status)}, the transition leads to ${status}`, status, data.status);
+  if (data.status !== status)
+    fail('$.data.status', `status ${String(data.status)}, the transition leads to ${status}`, status, data.status);
   const amount = tx.kind === 'partner' ? tx.created.totalAmount : tx.session?.total;
-  if (amount !== undefined && centimesOf(data.amount) !== centimesOf(amount)) fail('$.data.amount', `amount ${String(data.amount)}, the transaction's amount is ${JSON.stringify(amount)} MAD`, amount, data.amount);
+  if (amount !== undefined && centimesOf(data.amount) !== centimesOf(amount))
+    fail('$.data.amount', `amount ${String(data.amount)}, the transaction's amount is ${JSON.stringify(amount)} MAD`, amount, data.amount);
   if (tx.kind !== 'partner') return;
   for (const [f, recField] of Object.entries(PAYLOAD_FIELDS)) {
-    if (JSON.stringify(data[f]) !== JSON.stringify(tx.created[recField])) fail(`$.data.${f}`, `${f} ${JSON.stringify(data[f])}, the API read ${JSON.stringify(tx.created[recField])}`, tx.created[recField], data[f]);
+    if (JSON.stringify(data[f]) !== JSON.stringify(tx.created[recField]))
+      fail(
+        `$.data.${f}`,
+        `${f} ${JSON.stringify(data[f])}, the API read ${JSON.stringify(tx.created[recField])}`,
+        tx.created[recField],
+        data[f],
+      );
   }
 }

@@ -94,7 +94,11 @@ export class World {
   /** Runs that failed: their late webhook deliveries are ignored. */
   readonly abandonedRuns = new Set<number>();
 
-  constructor(readonly cfg: SuiteConfig, fetchImpl?: typeof fetch, onExchange?: (ex: Exchange) => void | Promise<void>) {
+  constructor(
+    readonly cfg: SuiteConfig,
+    fetchImpl?: typeof fetch,
+    onExchange?: (ex: Exchange) => void | Promise<void>,
+  ) {
     this.contract = Contract.for(cfg.variant);
     this.client = new Client(cfg.baseUrl, this.contract, fetchImpl, onExchange);
     const limit = this.rateLimit().limit;
@@ -255,16 +259,43 @@ export class World {
     const rem = ex.responseHeaders['ratelimit-remaining'];
     const reset = ex.responseHeaders['ratelimit-reset'];
     const lim = ex.responseHeaders['ratelimit-limit'];
-    if (lim !== undefined) this.check(Number(lim) === limit, ex.opId, 'header RateLimit-Limit', `RateLimit-Limit ${lim}, x-rate-limit says ${limit}`, limit, lim);
+    if (lim !== undefined)
+      this.check(
+        Number(lim) === limit,
+        ex.opId,
+        'header RateLimit-Limit',
+        `RateLimit-Limit ${lim}, x-rate-limit says ${limit}`,
+        limit,
+        lim,
+      );
     if (rem !== undefined && reset !== undefined) {
       const used = limit - Number(rem);
       if (ex.status !== 429) {
-        this.check(used >= r.usedLo + 1, ex.opId, 'header RateLimit-Remaining', `RateLimit-Remaining ${rem}, the model counted at least ${r.usedLo + 1} requests in this window`, limit - r.usedLo - 1, Number(rem));
-        this.check(used <= r.usedHi + 1, ex.opId, 'header RateLimit-Remaining', `RateLimit-Remaining ${rem}, the model counted at most ${r.usedHi + 1} requests in this window`, limit - r.usedHi - 1, Number(rem));
+        this.check(
+          used >= r.usedLo + 1,
+          ex.opId,
+          'header RateLimit-Remaining',
+          `RateLimit-Remaining ${rem}, the model counted at least ${r.usedLo + 1} requests in this window`,
+          limit - r.usedLo - 1,
+          Number(rem),
+        );
+        this.check(
+          used <= r.usedHi + 1,
+          ex.opId,
+          'header RateLimit-Remaining',
+          `RateLimit-Remaining ${rem}, the model counted at most ${r.usedHi + 1} requests in this window`,
+          limit - r.usedHi - 1,
+          Number(rem),
+        );
       } else {
         this.check(Number(rem) === 0, ex.opId, 'header RateLimit-Remaining', `429 with RateLimit-Remaining ${rem}`, 0, Number(rem));
       }
-      this.check(Number(reset) <= this.rateLimit().windowSeconds, ex.opId, 'header RateLimit-Reset', `RateLimit-Reset ${reset} exceeds the ${this.rateLimit().windowSeconds} s window`);
+      this.check(
+        Number(reset) <= this.rateLimit().windowSeconds,
+        ex.opId,
+        'header RateLimit-Reset',
+        `RateLimit-Reset ${reset} exceeds the ${this.rateLimit().windowSeconds} s window`,
+      );
       r.usedLo = r.usedHi = Math.min(used, limit);
       const adv = this.advanced[who] * 1000;
       r.endLo = ex.sentAt + (Number(reset) - 1) * 1000 + adv - SLACK_MS;

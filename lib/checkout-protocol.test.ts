@@ -3,7 +3,12 @@ import { decodeFragment, encodeFragment, isCheckoutMessage, MESSAGE_SOURCE, safe
 
 describe('checkout fragment', () => {
   it('round-trips, including characters that need encoding', () => {
-    const f = { st: 'st_test_a+b/c=&#', flow: 'redirect' as const, locale: 'ar', redirect_url: 'https://shop.example/return?order=1&x=%20' };
+    const f = {
+      st: 'st_test_a+b/c=&#',
+      flow: 'redirect' as const,
+      locale: 'ar',
+      redirect_url: 'https://shop.example/return?order=1&x=%20',
+    };
     expect(decodeFragment('#' + encodeFragment(f))).toEqual(f);
     const p = { st: 't', flow: 'popup' as const, locale: 'en', origin: 'https://shop.example' };
     expect(decodeFragment(encodeFragment(p))).toEqual(p);

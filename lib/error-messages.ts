@@ -55,7 +55,10 @@ export function matchesCatalogue(code: string, message: string): boolean | undef
   const templates = (ERROR_MESSAGES as Record<string, readonly string[]>)[code];
   if (!templates) return undefined;
   return templates.some((t) => {
-    const re = t.split(/\{\w+\}/).map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.+');
+    const re = t
+      .split(/\{\w+\}/)
+      .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.+');
     return new RegExp(`^${re}$`).test(message);
   });
 }

@@ -92,7 +92,11 @@ describe('toCentimes (browser code: throws on a bad server answer)', () => {
 
 describe('sumLines', () => {
   it('is the integer Σ price × quantity of prices sent as numbers or strings (property)', () => {
-    const line = fc.record({ c: fc.integer({ min: 0, max: 1_500_000 }), quantity: fc.integer({ min: 1, max: 99 }), asString: fc.boolean() });
+    const line = fc.record({
+      c: fc.integer({ min: 0, max: 1_500_000 }),
+      quantity: fc.integer({ min: 1, max: 99 }),
+      asString: fc.boolean(),
+    });
     fc.assert(
       fc.property(fc.array(line, { maxLength: 8 }), (lines) => {
         const sent = lines.map((l) => ({ price: l.asString ? formatCentimes(l.c) : centimesToNumber(l.c), quantity: l.quantity }));
@@ -174,7 +178,11 @@ describe('formatMad', () => {
       fc.property(fc.integer({ min: 0, max: 1_500_000_000 }), (c) => {
         expect(formatMad(c, 'en').replace(/,/g, '')).toBe(`${formatCentimes(c)} MAD`);
         expect(formatMad(c, 'ar')).toBe(formatMad(c, 'en'));
-        expect(formatMad(c, 'fr').replace(/\u202f/g, '').replace(',', '.')).toBe(`${formatCentimes(c)} MAD`);
+        expect(
+          formatMad(c, 'fr')
+            .replace(/\u202f/g, '')
+            .replace(',', '.'),
+        ).toBe(`${formatCentimes(c)} MAD`);
       }),
     );
   });

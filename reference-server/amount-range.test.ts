@@ -24,7 +24,8 @@ beforeAll(async () => {
 afterAll(() => s.close());
 
 const oneLine = (price: number) => [{ id: 'SKU-1', name: 'Headphones', price, quantity: 1 }];
-const session = (variant: 1 | 2, body: unknown) => api('POST', '/api/v1/public/sessions', { headers: { 'X-API-Key': keyOf(variant) }, json: body });
+const session = (variant: 1 | 2, body: unknown) =>
+  api('POST', '/api/v1/public/sessions', { headers: { 'X-API-Key': keyOf(variant) }, json: body });
 
 describe('A1 total outside the amount range', () => {
   it('the message is built from the one statement of the range', () => {
@@ -58,7 +59,10 @@ describe('A1 total outside the amount range', () => {
   });
 
   it('the range is answered before the Σ items check, in both variants', async () => {
-    for (const [variant, body] of [[1, sessionBodyV1({ total: 100 })], [2, sessionBodyV2({ total: '100.00' })]] as const) {
+    for (const [variant, body] of [
+      [1, sessionBodyV1({ total: 100 })],
+      [2, sessionBodyV2({ total: '100.00' })],
+    ] as const) {
       const r = await session(variant, body);
       expect(r.status, r.text).toBe(400);
       expect(errorOf(r).message).toBe(MESSAGE);

@@ -22,11 +22,18 @@ interface Answered {
   items: Array<{ categoryId: unknown }>;
 }
 const create = async (raw: string) => {
-  const r = await api('POST', '/api/v1/public/partner/transactions', { headers: { 'X-Service-Key': key, 'Content-Type': 'application/json' }, raw });
+  const r = await api('POST', '/api/v1/public/partner/transactions', {
+    headers: { 'X-Service-Key': key, 'Content-Type': 'application/json' },
+    raw,
+  });
   return { status: r.status, text: r.text, body: r.body as Answered };
 };
 /** A partner create body with `categoryId` written exactly as `literal`. */
-const withCategory = (literal: string) => JSON.stringify(partnerBody({ vendorReference: ref(), items: [{ ...item(1299.5), categoryId: 0 }] })).replace('"categoryId":0', `"categoryId":${literal}`);
+const withCategory = (literal: string) =>
+  JSON.stringify(partnerBody({ vendorReference: ref(), items: [{ ...item(1299.5), categoryId: 0 }] })).replace(
+    '"categoryId":0',
+    `"categoryId":${literal}`,
+  );
 
 describe('categoryId is a safe integer', () => {
   it('answers 400 beyond 2^53 − 1, however the number is written, and stores nothing', async () => {
@@ -59,7 +66,11 @@ describe('members named twice', () => {
     ] as const) {
       const r = await create(raw);
       expect(r.status, raw).toBe(400);
-      expect(r.body.error).toEqual({ code: 'VALIDATION_ERROR', message: `Request body names the member "${name}" twice`, details: [{ path: `/${name}`, message: 'is named twice' }] });
+      expect(r.body.error).toEqual({
+        code: 'VALIDATION_ERROR',
+        message: `Request body names the member "${name}" twice`,
+        details: [{ path: `/${name}`, message: 'is named twice' }],
+      });
     }
     expect(s.handle.core.store.count('transactions')).toBe(before);
   });

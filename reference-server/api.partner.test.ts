@@ -6,7 +6,6 @@ import type { ManualClock } from './domain/clock.ts';
 
 type Tx = S1['PartnerTransaction'];
 
-
 let s: TestServer;
 let clock: ManualClock;
 let api: Api;
@@ -26,7 +25,10 @@ let seq = 0;
 const ref = () => `T-${Date.now().toString(36)}-${++seq}`;
 
 async function createPartner(key = K1, over: Record<string, unknown> = {}) {
-  const r = await api<Tx>('POST', '/api/v1/public/partner/transactions', { headers: svc(key), json: partnerBody({ vendorReference: ref(), ...over }) });
+  const r = await api<Tx>('POST', '/api/v1/public/partner/transactions', {
+    headers: svc(key),
+    json: partnerBody({ vendorReference: ref(), ...over }),
+  });
   expect(r.status, r.text).toBe(201);
   return r.body;
 }
@@ -34,9 +36,19 @@ async function createPartner(key = K1, over: Record<string, unknown> = {}) {
 describe('B1–B4 partner transactions', () => {
   it('B1 201 PENDING with updatedAt null, SMS in the outbox; B2 and B3 read it', async () => {
     const vr = ref();
-    const r = await api<Tx>('POST', '/api/v1/public/partner/transactions', { headers: svc(K1), json: partnerBody({ vendorReference: vr, items: [{ ...item(1299.5), categoryId: 42 }] }) });
+    const r = await api<Tx>('POST', '/api/v1/public/partner/transactions', {
+      headers: svc(K1),
+      json: partnerBody({ vendorReference: vr, items: [{ ...item(1299.5), categoryId: 42 }] }),
+    });
     expect(r.status, r.text).toBe(201);
-    expect(r.body).toMatchObject({ status: 'PENDING', updatedAt: null, vendorReference: vr, totalAmount: 1299.5, merchantName: 'Atlas Electronics', storeName: 'Atlas Casablanca' });
+    expect(r.body).toMatchObject({
+      status: 'PENDING',
+      updatedAt: null,
+      vendorReference: vr,
+      totalAmount: 1299.5,
+      merchantName: 'Atlas Electronics',
+      storeName: 'Atlas Casablanca',
+    });
     expect(r.body.orderReference).toMatch(/^ORD-[0-9A-Z]{10}$/);
     expect(r.body.items[0]).toMatchObject({ reference: 'SKU-100', categoryId: 42, unitPrice: 1299.5 });
     const sms = await api<S1['SmsOutbox']>('GET', '/api/v1/sandbox/sms', { headers: k(K1) });
@@ -58,7 +70,10 @@ describe('B1–B4 partner transactions', () => {
     expect(dup.status).toBe(409);
     expect(errorOf(dup).code).toBe('DUPLICATE_VENDOR_REFERENCE');
     expect(txCount()).toBe(before);
-    const other = await api('POST', '/api/v1/public/partner/transactions', { headers: svc(K2), json: partnerBody({ vendorReference: vr }) });
+    const other = await api('POST', '/api/v1/public/partner/transactions', {
+      headers: svc(K2),
+      json: partnerBody({ vendorReference: vr }),
+    });
     expect(other.status).toBe(201);
   });
 
@@ -99,48 +114,80 @@ describe('B1–B4 partner transactions', () => {
 
   it('B2/B3/B4: another merchant’s transaction gets the identical 404 body as a missing one', async () => {
     const t = await createPartner(K1);
-    const missingId = await api('GET', '/api/v1/public/partner/transactions/3f0c9a52-8a7e-4f57-9b43-2f6d3c1e9a10', { headers: { 'X-Api-Key': K2 } });
+    const missingId = await api('GET', '/api/v1/public/partner/transactions/3f0c9a52-8a7e-4f57-9b43-2f6d3c1e9a10', {
+      headers: { 'X-Api-Key': K2 },
+    });
     const foreignId = await api<Tx>('GET', `/api/v1/public/partner/transactions/${t.id}`, { headers: { 'X-Api-Key': K2 } });
     expect(foreignId.status).toBe(404);
     expect(foreignId.text).toBe(missingId.text);
-    const foreignRef = await api<Tx>('GET', `/api/v1/public/partner/transactions/vendor/${t.vendorReference}`, { headers: { 'X-Api-Key': K2 } });
+    const foreignRef = await api<Tx>('GET', `/api/v1/public/partner/transactions/vendor/${t.vendorReference}`, {
+      headers: { 'X-Api-Key': K2 },
+    });
     const missingRef = await api('GET', `/api/v1/public/partner/transactions/vendor/NOPE-${ref()}`, { headers: { 'X-Api-Key': K2 } });
     expect(foreignRef.text).toBe(missingRef.text);
-    const foreignCancel = await api<Tx>('PUT', `/api/v1/public/partner/transactions/vendor/${t.vendorReference}/cancel`, { headers: { 'X-Api-Key': K2 } });
+    const foreignCancel = await api<Tx>('PUT', `/api/v1/public/partner/transactions/vendor/${t.vendorReference}/cancel`, {
+      headers: { 'X-Api-Key': K2 },
+    });
     expect(foreignCancel.status).toBe(404);
     expect(foreignCancel.text).toBe(missingId.text);
-    expect((await api<Tx>('GET', `/api/v1/public/partner/transactions/${t.id}`, { headers: { 'X-Api-Key': K1 } })).body.status).toBe('PENDING');
+    expect((await api<Tx>('GET', `/api/v1/public/partner/transactions/${t.id}`, { headers: { 'X-Api-Key': K1 } })).body.status).toBe(
+      'PENDING',
+    );
     // a checkout transaction is not a partner transaction (ADR-019)
-    const tok = (await api<S1['SessionResponseV1']>('POST', '/api/v1/public/sessions', { headers: k(K1), json: sessionBodyV1() })).body.token;
-    const paid = await api<S1['SessionPaymentResult']>('POST', '/api/v1/sandbox/sessions/pay', { headers: k(K1), json: { session_token: tok, outcome: 'failed' } });
-    expect((await api<Tx>('GET', `/api/v1/public/partner/transactions/${paid.body.transaction_id}`, { headers: { 'X-Api-Key': K1 } })).status).toBe(404);
+    const tok = (await api<S1['SessionResponseV1']>('POST', '/api/v1/public/sessions', { headers: k(K1), json: sessionBodyV1() })).body
+      .token;
+    const paid = await api<S1['SessionPaymentResult']>('POST', '/api/v1/sandbox/sessions/pay', {
+      headers: k(K1),
+      json: { session_token: tok, outcome: 'failed' },
+    });
+    expect(
+      (await api<Tx>('GET', `/api/v1/public/partner/transactions/${paid.body.transaction_id}`, { headers: { 'X-Api-Key': K1 } })).status,
+    ).toBe(404);
   });
 
   it('B4 cancels only from PENDING; updatedAt set; transaction.cancelled recorded; 400 names the status', async () => {
     const t = await createPartner(K1);
-    const c = await api<Tx>('PUT', `/api/v1/public/partner/transactions/vendor/${t.vendorReference}/cancel`, { headers: { 'X-Api-Key': K1 } });
+    const c = await api<Tx>('PUT', `/api/v1/public/partner/transactions/vendor/${t.vendorReference}/cancel`, {
+      headers: { 'X-Api-Key': K1 },
+    });
     expect(c.status, c.text).toBe(200);
     expect(c.body.status).toBe('CANCELED');
     expect(c.body.updatedAt).toBe(new Date(clock.now()).toISOString());
-    const again = await api<Tx>('PUT', `/api/v1/public/partner/transactions/vendor/${t.vendorReference}/cancel`, { headers: { 'X-Api-Key': K1 } });
+    const again = await api<Tx>('PUT', `/api/v1/public/partner/transactions/vendor/${t.vendorReference}/cancel`, {
+      headers: { 'X-Api-Key': K1 },
+    });
     expect(again.status).toBe(400);
-    expect(errorOf(again)).toEqual({ code: 'TRANSACTION_NOT_PENDING', message: 'Transaction is not in PENDING status (current status: CANCELED)' });
+    expect(errorOf(again)).toEqual({
+      code: 'TRANSACTION_NOT_PENDING',
+      message: 'Transaction is not in PENDING status (current status: CANCELED)',
+    });
     const a = await createPartner(K1);
     expect((await api<Tx>('POST', `/api/v1/sandbox/transactions/${a.id}/confirm`, { headers: k(K1) })).body.status).toBe('APPROVED');
-    const fromApproved = await api<Tx>('PUT', `/api/v1/public/partner/transactions/vendor/${a.vendorReference}/cancel`, { headers: { 'X-Api-Key': K1 } });
+    const fromApproved = await api<Tx>('PUT', `/api/v1/public/partner/transactions/vendor/${a.vendorReference}/cancel`, {
+      headers: { 'X-Api-Key': K1 },
+    });
     expect(errorOf(fromApproved).message).toBe('Transaction is not in PENDING status (current status: APPROVED)');
     const deliveries = (await api<S1['WebhookDeliveryList']>('GET', '/api/v1/sandbox/webhook-deliveries', { headers: k(K1) })).body.data;
     const cancelled = deliveries.filter((d: { transactionId: string }) => d.transactionId === t.id);
     expect(cancelled).toHaveLength(1);
-    expect(cancelled[0]).toMatchObject({ event: 'transaction.cancelled', state: 'no_endpoint', payload: { event: 'transaction.cancelled', data: { id: t.id, status: 'CANCELED', vendorReference: t.vendorReference } } });
-    const approved = deliveries.find((d: { transactionId: string; event: string }) => d.transactionId === a.id && d.event === 'transaction.approved');
+    expect(cancelled[0]).toMatchObject({
+      event: 'transaction.cancelled',
+      state: 'no_endpoint',
+      payload: { event: 'transaction.cancelled', data: { id: t.id, status: 'CANCELED', vendorReference: t.vendorReference } },
+    });
+    const approved = deliveries.find(
+      (d: { transactionId: string; event: string }) => d.transactionId === a.id && d.event === 'transaction.approved',
+    );
     expect(approved!.payload.data).toHaveProperty('approvedAt');
   });
 
   it('sandbox complete only from APPROVED; confirm only from PENDING', async () => {
     const t = await createPartner(K1);
     const early = await api<Tx>('POST', `/api/v1/sandbox/transactions/${t.id}/complete`, { headers: k(K1) });
-    expect(errorOf(early)).toEqual({ code: 'TRANSACTION_NOT_APPROVED', message: 'Transaction is not in APPROVED status (current status: PENDING)' });
+    expect(errorOf(early)).toEqual({
+      code: 'TRANSACTION_NOT_APPROVED',
+      message: 'Transaction is not in APPROVED status (current status: PENDING)',
+    });
     await api<Tx>('POST', `/api/v1/sandbox/transactions/${t.id}/confirm`, { headers: k(K1) });
     const twice = await api<Tx>('POST', `/api/v1/sandbox/transactions/${t.id}/confirm`, { headers: k(K1) });
     expect(errorOf(twice).code).toBe('TRANSACTION_NOT_PENDING');
@@ -156,9 +203,13 @@ describe('payment window expiry', () => {
     const { s: s2, clock: c2, api: a2 } = await server({ paymentWindow: '30m', sweepIntervalMs: 3_600_000 });
     try {
       const key = s2.merchants[0]!.apiKey;
-      const t = (await a2<Tx>('POST', '/api/v1/public/partner/transactions', { headers: svc(key), json: partnerBody({ vendorReference: 'EDGE-1' }) })).body;
+      const t = (
+        await a2<Tx>('POST', '/api/v1/public/partner/transactions', { headers: svc(key), json: partnerBody({ vendorReference: 'EDGE-1' }) })
+      ).body;
       c2.advance(1800_000 - 1);
-      expect((await a2<Tx>('GET', `/api/v1/public/partner/transactions/${t.id}`, { headers: { 'X-Api-Key': key } })).body.status).toBe('PENDING');
+      expect((await a2<Tx>('GET', `/api/v1/public/partner/transactions/${t.id}`, { headers: { 'X-Api-Key': key } })).body.status).toBe(
+        'PENDING',
+      );
       c2.advance(1);
       const b3 = await a2<Tx>('GET', '/api/v1/public/partner/transactions/vendor/EDGE-1', { headers: { 'X-Api-Key': key } });
       expect(b3.body.status).toBe('EXPIRED');
@@ -167,7 +218,9 @@ describe('payment window expiry', () => {
       expect(b2.body.status).toBe('EXPIRED');
       const confirm = await a2<Tx>('POST', `/api/v1/sandbox/transactions/${t.id}/confirm`, { headers: k(key) });
       expect(errorOf(confirm).message).toBe('Transaction is not in PENDING status (current status: EXPIRED)');
-      const ev = (await a2<S1['WebhookDeliveryList']>('GET', '/api/v1/sandbox/webhook-deliveries', { headers: k(key) })).body.data.filter((d: { event: string }) => d.event === 'transaction.expired');
+      const ev = (await a2<S1['WebhookDeliveryList']>('GET', '/api/v1/sandbox/webhook-deliveries', { headers: k(key) })).body.data.filter(
+        (d: { event: string }) => d.event === 'transaction.expired',
+      );
       expect(ev).toHaveLength(1);
       expect(ev[0]!.payload.data).toMatchObject({ id: t.id, status: 'EXPIRED', expiredAt: b3.body.updatedAt });
     } finally {
@@ -203,10 +256,28 @@ describe('bad input and faults: documented 4xx, never 500, nothing stored change
     ['text/plain', { 'content-type': 'text/plain' }, JSON.stringify(partnerBody()), 415, 'UNSUPPORTED_MEDIA_TYPE'],
     ['no content type', {}, JSON.stringify(partnerBody()), 415, 'UNSUPPORTED_MEDIA_TYPE'],
     ['empty body', { 'content-type': 'application/json' }, '', 400, 'VALIDATION_ERROR'],
-    ['over 100 kB', { 'content-type': 'application/json' }, JSON.stringify(partnerBody({ pad: 'x'.repeat(110_000) })), 413, 'PAYLOAD_TOO_LARGE'],
+    [
+      'over 100 kB',
+      { 'content-type': 'application/json' },
+      JSON.stringify(partnerBody({ pad: 'x'.repeat(110_000) })),
+      413,
+      'PAYLOAD_TOO_LARGE',
+    ],
     ['deeply nested', { 'content-type': 'application/json' }, `${'['.repeat(5000)}${']'.repeat(5000)}`, 400, 'VALIDATION_ERROR'],
-    ['__proto__ key', { 'content-type': 'application/json' }, JSON.stringify(partnerBody()).replace('{', '{"__proto__":{"admin":true},'), 400, 'VALIDATION_ERROR'],
-    ['constructor key', { 'content-type': 'application/json' }, JSON.stringify(partnerBody()).replace('{', '{"constructor":{"prototype":{}},'), 400, 'VALIDATION_ERROR'],
+    [
+      '__proto__ key',
+      { 'content-type': 'application/json' },
+      JSON.stringify(partnerBody()).replace('{', '{"__proto__":{"admin":true},'),
+      400,
+      'VALIDATION_ERROR',
+    ],
+    [
+      'constructor key',
+      { 'content-type': 'application/json' },
+      JSON.stringify(partnerBody()).replace('{', '{"constructor":{"prototype":{}},'),
+      400,
+      'VALIDATION_ERROR',
+    ],
     ['a JSON array', { 'content-type': 'application/json' }, '[1,2]', 400, 'VALIDATION_ERROR'],
     ['a JSON string', { 'content-type': 'application/json' }, '"x"', 400, 'VALIDATION_ERROR'],
     ['invalid UTF-8', { 'content-type': 'application/json' }, Buffer.from([0x7b, 0xff, 0x7d]), 400, 'VALIDATION_ERROR'],
@@ -235,7 +306,12 @@ describe('bad input and faults: documented 4xx, never 500, nothing stored change
       expect(r.status).toBe(401);
       expect(errorOf(r).code).toBe('INVALID_API_KEY');
     }
-    const dupToken = await call(s.baseUrl, 'GET', '/api/v1/public/sdk/session', { headers: [['X-Session-Token', 'a'], ['X-Session-Token', 'b']] });
+    const dupToken = await call(s.baseUrl, 'GET', '/api/v1/public/sdk/session', {
+      headers: [
+        ['X-Session-Token', 'a'],
+        ['X-Session-Token', 'b'],
+      ],
+    });
     expect(errorOf(dupToken).code).toBe('INVALID_SESSION_TOKEN');
   });
 
@@ -255,22 +331,35 @@ describe('bad input and faults: documented 4xx, never 500, nothing stored change
     expect(errorOf(d)).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ path: 'query.debug' }] }); // ADR-022
     const e = await api('GET', '/api/v1/public/partner/transactions/%E0%A4%A', { headers: k(K1) });
     expect(e.status).toBe(400);
-    expect(errorOf(e)).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ path: 'path.transactionId', message: 'is not valid percent-encoding' }] });
+    expect(errorOf(e)).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      details: [{ path: 'path.transactionId', message: 'is not valid percent-encoding' }],
+    });
   });
 });
 
 describe('concurrency', () => {
   it('50 simultaneous cancels of one transaction → exactly one 200', async () => {
     const t = await createPartner(K1);
-    const rs = await Promise.all(Array.from({ length: 50 }, () => api<Tx>('PUT', `/api/v1/public/partner/transactions/vendor/${t.vendorReference}/cancel`, { headers: { 'X-Api-Key': K1 } })));
+    const rs = await Promise.all(
+      Array.from({ length: 50 }, () =>
+        api<Tx>('PUT', `/api/v1/public/partner/transactions/vendor/${t.vendorReference}/cancel`, { headers: { 'X-Api-Key': K1 } }),
+      ),
+    );
     expect(rs.filter((r) => r.status === 200)).toHaveLength(1);
     expect(rs.filter((r) => r.status === 400 && errorOf(r).code === 'TRANSACTION_NOT_PENDING')).toHaveLength(49);
-    const events = (await api<S1['WebhookDeliveryList']>('GET', '/api/v1/sandbox/webhook-deliveries', { headers: k(K1) })).body.data.filter((d: { transactionId: string }) => d.transactionId === t.id);
+    const events = (await api<S1['WebhookDeliveryList']>('GET', '/api/v1/sandbox/webhook-deliveries', { headers: k(K1) })).body.data.filter(
+      (d: { transactionId: string }) => d.transactionId === t.id,
+    );
     expect(events).toHaveLength(1);
   });
   it('50 simultaneous creates with one vendorReference → one 201 and 49 × 409', async () => {
     const vr = ref();
-    const rs = await Promise.all(Array.from({ length: 50 }, () => api('POST', '/api/v1/public/partner/transactions', { headers: svc(K1), json: partnerBody({ vendorReference: vr }) })));
+    const rs = await Promise.all(
+      Array.from({ length: 50 }, () =>
+        api('POST', '/api/v1/public/partner/transactions', { headers: svc(K1), json: partnerBody({ vendorReference: vr }) }),
+      ),
+    );
     expect(rs.filter((r) => r.status === 201)).toHaveLength(1);
     expect(rs.filter((r) => r.status === 409)).toHaveLength(49);
   });
@@ -281,7 +370,11 @@ describe('modes and keys (ADR-020)', () => {
   const test = { name: 'Test Shop', storeName: 'Test Store', apiKey: 'sk_test_shop_0123456789abcdef', variant: 2 as const };
   it('production refuses test keys and does not serve sandbox routes; sends SMS through the sender', async () => {
     const sent: string[] = [];
-    const { s: p, api: a } = await server({ mode: 'production', merchants: [live, test], smsSender: { send: async (m) => void sent.push(`${m.to}: ${m.body}`) } });
+    const { s: p, api: a } = await server({
+      mode: 'production',
+      merchants: [live, test],
+      smsSender: { send: async (m) => void sent.push(`${m.to}: ${m.body}`) },
+    });
     try {
       const t = await a('POST', '/api/v1/public/partner/transactions', { headers: svc(test.apiKey), json: partnerBody() });
       expect(t.status).toBe(401);
@@ -290,7 +383,8 @@ describe('modes and keys (ADR-020)', () => {
       const sb = await a('GET', '/api/v1/sandbox/sms', { headers: k(live.apiKey) });
       expect(sb.status).toBe(404);
       expect(errorOf(sb).code).toBe('ROUTE_NOT_FOUND');
-      const tok = (await a<S1['SessionResponseV1']>('POST', '/api/v1/public/sessions', { headers: k(live.apiKey), json: sessionBodyV1() })).body.token;
+      const tok = (await a<S1['SessionResponseV1']>('POST', '/api/v1/public/sessions', { headers: k(live.apiKey), json: sessionBodyV1() }))
+        .body.token;
       expect(tok.startsWith('st_live_')).toBe(true);
     } finally {
       await p.close();
@@ -320,15 +414,35 @@ describe('modes and keys (ADR-020)', () => {
       expect(inactive.status).toBe(422);
       expect(errorOf(inactive).code).toBe('MERCHANT_INACTIVE');
       const key = 'sk_test_limited_0123456789';
-      expect((await a('POST', '/api/v1/public/partner/transactions', { headers: svc(key), json: partnerBody({ total: 1000, items: [item(1000)] }) })).status).toBe(201);
-      const second = await a<Tx>('POST', '/api/v1/public/partner/transactions', { headers: svc(key), json: partnerBody({ total: 1000, items: [item(1000)] }) });
+      expect(
+        (
+          await a('POST', '/api/v1/public/partner/transactions', {
+            headers: svc(key),
+            json: partnerBody({ total: 1000, items: [item(1000)] }),
+          })
+        ).status,
+      ).toBe(201);
+      const second = await a<Tx>('POST', '/api/v1/public/partner/transactions', {
+        headers: svc(key),
+        json: partnerBody({ total: 1000, items: [item(1000)] }),
+      });
       expect(second.status).toBe(201);
-      const third = await a('POST', '/api/v1/public/partner/transactions', { headers: svc(key), json: partnerBody({ total: 500, items: [item(500)] }) });
+      const third = await a('POST', '/api/v1/public/partner/transactions', {
+        headers: svc(key),
+        json: partnerBody({ total: 500, items: [item(500)] }),
+      });
       expect(third.status).toBe(422);
       expect(errorOf(third).code).toBe('CREDIT_LIMIT_EXCEEDED');
       // cancelling frees the limit
       await a<Tx>('POST', `/api/v1/sandbox/transactions/${second.body.id}/cancel`, { headers: k(key) });
-      expect((await a('POST', '/api/v1/public/partner/transactions', { headers: svc(key), json: partnerBody({ total: 500, items: [item(500)] }) })).status).toBe(201);
+      expect(
+        (
+          await a('POST', '/api/v1/public/partner/transactions', {
+            headers: svc(key),
+            json: partnerBody({ total: 500, items: [item(500)] }),
+          })
+        ).status,
+      ).toBe(201);
     } finally {
       await p.close();
     }

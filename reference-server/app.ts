@@ -58,7 +58,8 @@ export async function createApp(opts: CreateAppOptions): Promise<AppHandle> {
       rateLimit: rateLimiter.limit,
       mode: config.mode,
       publicBaseUrl: config.publicBaseUrl,
-      authThrottle: config.authFailureLimit === null ? null : createAuthThrottle(config.authFailureLimit ?? specAuthFailureLimit, () => clock.now()),
+      authThrottle:
+        config.authFailureLimit === null ? null : createAuthThrottle(config.authFailureLimit ?? specAuthFailureLimit, () => clock.now()),
     }),
   );
   app.use(requestTargetGuard);

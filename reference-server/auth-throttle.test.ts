@@ -21,7 +21,8 @@ describe('failed-authentication throttle', () => {
     const { limit, windowSeconds } = specAuthFailureLimit;
     const good = s.merchants[0]!.apiKey;
     for (let i = 0; i < limit; i++) {
-      const headers: Record<string, string> = i % 2 === 0 ? { 'X-API-Key': `sk_test_guess_${i}` } : { 'X-Session-Token': `st_test_guess_${i}` };
+      const headers: Record<string, string> =
+        i % 2 === 0 ? { 'X-API-Key': `sk_test_guess_${i}` } : { 'X-Session-Token': `st_test_guess_${i}` };
       const path = i % 2 === 0 ? '/api/v1/sandbox/clock' : '/api/v1/public/sdk/session';
       const r = await api('GET', path, { headers });
       expect(r.status, `attempt ${i}`).toBe(401);
@@ -29,11 +30,20 @@ describe('failed-authentication throttle', () => {
     const blocked = await api('GET', '/api/v1/sandbox/clock', { headers: { 'X-API-Key': 'sk_test_guess_last' } });
     expect(blocked.status).toBe(429);
     expect(blocked.headers.get('retry-after')).toBe(String(windowSeconds));
-    expect(blocked.body).toEqual({ error: { code: 'AUTH_THROTTLED', message: `Too many failed authentications from this address, retry after ${windowSeconds} seconds`, retry_after: windowSeconds } });
+    expect(blocked.body).toEqual({
+      error: {
+        code: 'AUTH_THROTTLED',
+        message: `Too many failed authentications from this address, retry after ${windowSeconds} seconds`,
+        retry_after: windowSeconds,
+      },
+    });
     // A right key is not confirmed while blocked, on any operation (A1's 429 declares both codes).
     const right = await api('GET', '/api/v1/sandbox/clock', { headers: { 'X-API-Key': good } });
     expect(right.status).toBe(429);
-    const a1 = await api('POST', '/api/v1/public/sessions', { headers: { 'X-API-Key': good }, json: { total: 1299.5, currency: 'MAD', items: [{ id: 'A', name: 'A', price: 1299.5, quantity: 1 }] } });
+    const a1 = await api('POST', '/api/v1/public/sessions', {
+      headers: { 'X-API-Key': good },
+      json: { total: 1299.5, currency: 'MAD', items: [{ id: 'A', name: 'A', price: 1299.5, quantity: 1 }] },
+    });
     expect(a1.status, a1.text).toBe(429);
     expect((a1.body as { error: { code: string } }).error.code).toBe('AUTH_THROTTLED');
     const b1 = await api('POST', '/api/v1/public/partner/transactions', { headers: { 'X-Service-Key': good }, json: partnerBody() });

@@ -17,7 +17,18 @@ afterAll(() => s.close());
 
 describe('413 PAYLOAD_TOO_LARGE', () => {
   it('says the message of the spec example, which states x-max-body-bytes in kB', async () => {
-    const example = objectAt(loadBundledDocument(1), 'components', 'responses', 'PayloadTooLarge', 'content', 'application/json', 'examples', 'PAYLOAD_TOO_LARGE', 'value', 'error');
+    const example = objectAt(
+      loadBundledDocument(1),
+      'components',
+      'responses',
+      'PayloadTooLarge',
+      'content',
+      'application/json',
+      'examples',
+      'PAYLOAD_TOO_LARGE',
+      'value',
+      'error',
+    );
     expect(example.message).toBe(`Request body exceeds ${maxBodyBytes / 1024} kB`);
     const r = await api('POST', '/api/v1/public/partner/transactions', {
       headers: { 'X-Service-Key': s.merchants[0]!.apiKey },

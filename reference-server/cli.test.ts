@@ -11,7 +11,16 @@ async function serve(argv: string[]) {
   let err = '';
   const ac = new AbortController();
   const done = runServe(argv, { out: (s) => (out += s), err: (s) => (err += s), signal: ac.signal });
-  return { done, ac, get out() { return out; }, get err() { return err; } };
+  return {
+    done,
+    ac,
+    get out() {
+      return out;
+    },
+    get err() {
+      return err;
+    },
+  };
 }
 
 describe('paylater serve', () => {
@@ -20,17 +29,14 @@ describe('paylater serve', () => {
     expect(await r.done).toBe(0);
     expect(r.out).toBe(SERVE_USAGE);
   });
-  it.each([
-    [['--port', 'x']],
-    [['--mode', 'staging']],
-    [['--payment-window', 'soon']],
-    [['--data', 'a.json', '--memory']],
-    [['--bogus']],
-  ])('bad arguments %j → exit 2 with a message', async (argv) => {
-    const r = await serve(argv);
-    expect(await r.done).toBe(2);
-    expect(r.err).toMatch(/paylater serve: /);
-  });
+  it.each([[['--port', 'x']], [['--mode', 'staging']], [['--payment-window', 'soon']], [['--data', 'a.json', '--memory']], [['--bogus']]])(
+    'bad arguments %j → exit 2 with a message',
+    async (argv) => {
+      const r = await serve(argv);
+      expect(await r.done).toBe(2);
+      expect(r.err).toMatch(/paylater serve: /);
+    },
+  );
   it('refuses a payment window past maxSeconds (ADR-010) with the bound in the message, and accepts the bound itself', async () => {
     const r = await serve(['--payment-window', '99999999999999', '--memory', '--port', '0']);
     expect(await r.done).toBe(2);
@@ -43,15 +49,53 @@ describe('paylater serve', () => {
   });
   it.each([
     ['not JSON', '{nope', /not valid JSON/],
-    ['unknown field', JSON.stringify([{ name: 'A', storeName: 'B', apiKey: 'sk_test_abcdefgh12ijklmnop3456qr', variant: 1, colour: 'red' }]), /unknown field "colour"/],
-    ['bad variant', JSON.stringify([{ name: 'A', storeName: 'B', apiKey: 'sk_test_abcdefgh12ijklmnop3456qr', variant: 3 }]), /"variant" must be 1 or 2/],
+    [
+      'unknown field',
+      JSON.stringify([{ name: 'A', storeName: 'B', apiKey: 'sk_test_abcdefgh12ijklmnop3456qr', variant: 1, colour: 'red' }]),
+      /unknown field "colour"/,
+    ],
+    [
+      'bad variant',
+      JSON.stringify([{ name: 'A', storeName: 'B', apiKey: 'sk_test_abcdefgh12ijklmnop3456qr', variant: 3 }]),
+      /"variant" must be 1 or 2/,
+    ],
     ['bad key', JSON.stringify([{ name: 'A', storeName: 'B', apiKey: 'key123', variant: 1 }]), /sk_test_/],
-    ['a test key of 8 characters (ADR-027)', JSON.stringify([{ name: 'A', storeName: 'B', apiKey: 'sk_test_abcdefgh', variant: 1 }]), /at least 24 random/],
-    ['a live key of 23 characters (ADR-027)', JSON.stringify([{ name: 'A', storeName: 'B', apiKey: 'sk_live_abcdefghijklmnopqrstuvw', variant: 1 }]), /at least 24 random/],
-    ['bad origin', JSON.stringify([{ name: 'A', storeName: 'B', apiKey: 'sk_test_abcdefgh12ijklmnop3456qr', variant: 1, allowedOrigins: ['shop'] }]), /allowedOrigins\[0\]/],
-    ['a private webhook URL (ADR-018)', JSON.stringify([{ name: 'A', storeName: 'B', apiKey: 'sk_test_abcdefgh12ijklmnop3456qr', variant: 1, webhookUrl: 'https://10.0.0.8/hooks' }]), /merchant "A": "webhookUrl" .*private/],
-    ['a decimal-encoded metadata webhook URL', JSON.stringify([{ name: 'A', storeName: 'B', apiKey: 'sk_test_abcdefgh12ijklmnop3456qr', variant: 1, webhookUrl: 'http://2852039166/latest' }]), /merchant "A": "webhookUrl"/],
-    ['plain http to a public host', JSON.stringify([{ name: 'A', storeName: 'B', apiKey: 'sk_test_abcdefgh12ijklmnop3456qr', variant: 1, webhookUrl: 'http://hooks.example/paylater' }]), /https/],
+    [
+      'a test key of 8 characters (ADR-027)',
+      JSON.stringify([{ name: 'A', storeName: 'B', apiKey: 'sk_test_abcdefgh', variant: 1 }]),
+      /at least 24 random/,
+    ],
+    [
+      'a live key of 23 characters (ADR-027)',
+      JSON.stringify([{ name: 'A', storeName: 'B', apiKey: 'sk_live_abcdefghijklmnopqrstuvw', variant: 1 }]),
+      /at least 24 random/,
+    ],
+    [
+      'bad origin',
+      JSON.stringify([{ name: 'A', storeName: 'B', apiKey: 'sk_test_abcdefgh12ijklmnop3456qr', variant: 1, allowedOrigins: ['shop'] }]),
+      /allowedOrigins\[0\]/,
+    ],
+    [
+      'a private webhook URL (ADR-018)',
+      JSON.stringify([
+        { name: 'A', storeName: 'B', apiKey: 'sk_test_abcdefgh12ijklmnop3456qr', variant: 1, webhookUrl: 'https://10.0.0.8/hooks' },
+      ]),
+      /merchant "A": "webhookUrl" .*private/,
+    ],
+    [
+      'a decimal-encoded metadata webhook URL',
+      JSON.stringify([
+        { name: 'A', storeName: 'B', apiKey: 'sk_test_abcdefgh12ijklmnop3456qr', variant: 1, webhookUrl: 'http://2852039166/latest' },
+      ]),
+      /merchant "A": "webhookUrl"/,
+    ],
+    [
+      'plain http to a public host',
+      JSON.stringify([
+        { name: 'A', storeName: 'B', apiKey: 'sk_test_abcdefgh12ijklmnop3456qr', variant: 1, webhookUrl: 'http://hooks.example/paylater' },
+      ]),
+      /https/,
+    ],
   ])('--merchants with %s → exit 2, clear message', async (_n, text, msg) => {
     const f = path.join(tmp(), 'm.json');
     writeFileSync(f, text);

@@ -5,7 +5,15 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type express from 'express';
 import { createApp } from './app.ts';
-import { ConfigError, DEMO_MERCHANTS, buildMerchants, parseMerchantsFile, serverConfig, type MerchantConfigInput, type Mode } from './config.ts';
+import {
+  ConfigError,
+  DEMO_MERCHANTS,
+  buildMerchants,
+  parseMerchantsFile,
+  serverConfig,
+  type MerchantConfigInput,
+  type Mode,
+} from './config.ts';
 import { parseDuration, systemClock } from './domain/clock.ts';
 import { maxPaymentWindowSeconds } from './domain/stateMachine.ts';
 import { DataFileLockedError } from './store/data-lock.ts';
@@ -52,7 +60,15 @@ interface ServeArgs {
 export class UsageError extends Error {}
 
 export function parseServeArgs(argv: string[]): ServeArgs | 'help' {
-  const a: ServeArgs = { port: 4010, host: '127.0.0.1', data: DEFAULT_DATA_FILE, merchantsFile: null, mode: 'sandbox', paymentWindowSeconds: undefined, publicUrl: undefined };
+  const a: ServeArgs = {
+    port: 4010,
+    host: '127.0.0.1',
+    data: DEFAULT_DATA_FILE,
+    merchantsFile: null,
+    mode: 'sandbox',
+    paymentWindowSeconds: undefined,
+    publicUrl: undefined,
+  };
   let sawData = false;
   let sawMemory = false;
   for (let i = 0; i < argv.length; i++) {
@@ -108,7 +124,10 @@ export function parseServeArgs(argv: string[]): ServeArgs | 'help' {
         const v = value();
         const s = parseDuration(v);
         if (s === null) throw new UsageError(`--payment-window: expected a duration such as 30m, 90s or 1h, got "${v}"`);
-        if (s > maxPaymentWindowSeconds) throw new UsageError(`--payment-window: at most ${maxPaymentWindowSeconds} s (${maxPaymentWindowSeconds / 86400} days), got "${v}"`);
+        if (s > maxPaymentWindowSeconds)
+          throw new UsageError(
+            `--payment-window: at most ${maxPaymentWindowSeconds} s (${maxPaymentWindowSeconds / 86400} days), got "${v}"`,
+          );
         a.paymentWindowSeconds = s;
         break;
       }
@@ -121,7 +140,10 @@ export function parseServeArgs(argv: string[]): ServeArgs | 'help' {
 }
 
 /** Runs the server until SIGINT/SIGTERM; resolves with the exit code. */
-export async function runServe(argv: string[], io: { out?: (s: string) => void; err?: (s: string) => void; signal?: AbortSignal; mount?: (app: express.Express) => void } = {}): Promise<number> {
+export async function runServe(
+  argv: string[],
+  io: { out?: (s: string) => void; err?: (s: string) => void; signal?: AbortSignal; mount?: (app: express.Express) => void } = {},
+): Promise<number> {
   const out = io.out ?? ((s: string) => process.stdout.write(s));
   const err = io.err ?? ((s: string) => process.stderr.write(s));
   let args: ServeArgs;
@@ -177,7 +199,13 @@ export async function runServe(argv: string[], io: { out?: (s: string) => void; 
 
   let config;
   try {
-    config = serverConfig({ mode: args.mode, paymentWindowSeconds: args.paymentWindowSeconds, publicBaseUrl: args.publicUrl, merchants, log: (l) => err(`${l}\n`) });
+    config = serverConfig({
+      mode: args.mode,
+      paymentWindowSeconds: args.paymentWindowSeconds,
+      publicBaseUrl: args.publicUrl,
+      merchants,
+      log: (l) => err(`${l}\n`),
+    });
   } catch (e) {
     if (e instanceof ConfigError) {
       err(`paylater serve: invalid merchants: ${e.message}\n`);
@@ -187,7 +215,13 @@ export async function runServe(argv: string[], io: { out?: (s: string) => void; 
     throw e;
   }
   const factory = await defaultDispatcherFactory();
-  const handle = await createApp({ store, clock: systemClock, config, webhookDispatcherFactory: factory, mount: io.mount ?? ((app) => mountSite(app, { merchants: inputs, mode: args.mode, publicBaseUrl: args.publicUrl })) });
+  const handle = await createApp({
+    store,
+    clock: systemClock,
+    config,
+    webhookDispatcherFactory: factory,
+    mount: io.mount ?? ((app) => mountSite(app, { merchants: inputs, mode: args.mode, publicBaseUrl: args.publicUrl })),
+  });
   const server = handle.app.listen(args.port, args.host);
   try {
     await new Promise<void>((resolve, reject) => {
@@ -217,7 +251,9 @@ export async function runServe(argv: string[], io: { out?: (s: string) => void; 
       // The secret deliveries are signed with now (a run-time setting wins over the file, ADR-042).
       const { webhookUrl, webhookSecret } = handle.core.view(merchant);
       lines.push(`  ${m.name} (${m.storeName}), Variant ${m.variant}, test API key: ${m.apiKey}`);
-      lines.push(`    webhook URL: ${webhookUrl ?? 'none (set one with PUT /api/v1/sandbox/webhook-endpoint)'}, signing secret: ${webhookSecret ?? 'none'}`);
+      lines.push(
+        `    webhook URL: ${webhookUrl ?? 'none (set one with PUT /api/v1/sandbox/webhook-endpoint)'}, signing secret: ${webhookSecret ?? 'none'}`,
+      );
     });
   }
   out(`${lines.join('\n')}\n`);

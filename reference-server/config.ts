@@ -86,7 +86,17 @@ export class ConfigError extends Error {
   }
 }
 
-const FIELDS = new Set(['name', 'storeName', 'apiKey', 'variant', 'webhookUrl', 'webhookSecret', 'active', 'creditLimit', 'allowedOrigins']);
+const FIELDS = new Set([
+  'name',
+  'storeName',
+  'apiKey',
+  'variant',
+  'webhookUrl',
+  'webhookSecret',
+  'active',
+  'creditLimit',
+  'allowedOrigins',
+]);
 
 export function merchantIdOf(keyDigest: string): string {
   return `mer_${keyDigest.slice(0, 24)}`;
@@ -107,7 +117,8 @@ export function buildMerchants(input: unknown, where = 'merchants', minKeyChars 
     const at = `${where}[${i}]`;
     if (typeof m !== 'object' || m === null || Array.isArray(m)) throw new ConfigError(`${at}: expected an object`);
     const o = m as Record<string, unknown>;
-    for (const k of Object.keys(o)) if (!FIELDS.has(k)) throw new ConfigError(`${at}: unknown field "${k}" (allowed: ${[...FIELDS].join(', ')})`);
+    for (const k of Object.keys(o))
+      if (!FIELDS.has(k)) throw new ConfigError(`${at}: unknown field "${k}" (allowed: ${[...FIELDS].join(', ')})`);
     const str = (k: string, required: boolean): string | null => {
       const v = o[k];
       if (v === undefined || v === null) {
@@ -122,7 +133,9 @@ export function buildMerchants(input: unknown, where = 'merchants', minKeyChars 
     const apiKey = str('apiKey', true)!;
     const keyMode = apiKey.startsWith('sk_test_') ? 'test' : apiKey.startsWith('sk_live_') ? 'live' : null;
     if (!keyMode || !new RegExp(`^sk_(test|live)_[A-Za-z0-9_]{${minKeyChars},}$`).test(apiKey)) {
-      throw new ConfigError(`${at}: "apiKey" must be sk_test_… or sk_live_… followed by at least ${minKeyChars} random letters, digits or underscores`);
+      throw new ConfigError(
+        `${at}: "apiKey" must be sk_test_… or sk_live_… followed by at least ${minKeyChars} random letters, digits or underscores`,
+      );
     }
     if (o.variant !== 1 && o.variant !== 2) throw new ConfigError(`${at}: "variant" must be 1 or 2`);
     const webhookUrl = str('webhookUrl', false);
@@ -133,10 +146,12 @@ export function buildMerchants(input: unknown, where = 'merchants', minKeyChars 
       } catch {
         /* handled below */
       }
-      if (!u || (u.protocol !== 'http:' && u.protocol !== 'https:')) throw new ConfigError(`${at}: "webhookUrl" must be an absolute http or https URL`);
+      if (!u || (u.protocol !== 'http:' && u.protocol !== 'https:'))
+        throw new ConfigError(`${at}: "webhookUrl" must be an absolute http or https URL`);
     }
     const webhookSecret = str('webhookSecret', false);
-    if (webhookSecret !== null && !/^whsec_[A-Za-z0-9+/]+={0,2}$/.test(webhookSecret)) throw new ConfigError(`${at}: "webhookSecret" must be whsec_ followed by base64`);
+    if (webhookSecret !== null && !/^whsec_[A-Za-z0-9+/]+={0,2}$/.test(webhookSecret))
+      throw new ConfigError(`${at}: "webhookSecret" must be whsec_ followed by base64`);
     if (o.active !== undefined && typeof o.active !== 'boolean') throw new ConfigError(`${at}: "active" must be true or false`);
     let creditLimitCentimes: number | null = null;
     if (o.creditLimit !== undefined && o.creditLimit !== null) {

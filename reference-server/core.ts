@@ -50,7 +50,9 @@ export class Core {
   ) {
     for (const m of config.merchants) this.merchantsById.set(m.id, m);
     this.log = config.log ?? ((line) => process.stderr.write(`${line}\n`));
-    this.time = new MerchantTime(clock, (id) => (config.mode === 'sandbox' ? (store.get('merchantState', id)?.clockOffsetSeconds ?? 0) : 0));
+    this.time = new MerchantTime(clock, (id) =>
+      config.mode === 'sandbox' ? (store.get('merchantState', id)?.clockOffsetSeconds ?? 0) : 0,
+    );
   }
 
   get sandbox(): boolean {
@@ -64,7 +66,13 @@ export class Core {
   }
   view(m: MerchantConfig): MerchantView {
     const w = this.merchantState(m.id).webhook;
-    return { id: m.id, name: m.name, storeName: m.storeName, webhookUrl: w ? w.url : m.webhookUrl, webhookSecret: w ? w.secret : m.webhookSecret };
+    return {
+      id: m.id,
+      name: m.name,
+      storeName: m.storeName,
+      webhookUrl: w ? w.url : m.webhookUrl,
+      webhookSecret: w ? w.secret : m.webhookSecret,
+    };
   }
   /** The previous webhook secret of `merchantId` while its rotation window is open (ADR-042), else null. */
   previousWebhookSecret(merchantId: string): string | null {
@@ -84,7 +92,14 @@ export class Core {
    */
   eventChange(event: WebhookEventName, tx: TransactionRecord, nowMs: number): Change {
     const m = this.merchantOf(tx);
-    const ev = buildOutboxEvent(event, tx, this.view(m), nowMs, this.merchantState(m.id).endpointEnabled, generateMessageId(new Date(nowMs)));
+    const ev = buildOutboxEvent(
+      event,
+      tx,
+      this.view(m),
+      nowMs,
+      this.merchantState(m.id).endpointEnabled,
+      generateMessageId(new Date(nowMs)),
+    );
     return { c: 'outbox', k: ev.id, v: ev };
   }
 
@@ -166,7 +181,9 @@ export class Core {
     listDue: async (limit) => {
       const due = this.store
         .pendingOutbox()
-        .filter((e) => e.nextAttemptAt !== null && this.merchantsById.has(e.merchantId) && Date.parse(e.nextAttemptAt) <= this.now(e.merchantId));
+        .filter(
+          (e) => e.nextAttemptAt !== null && this.merchantsById.has(e.merchantId) && Date.parse(e.nextAttemptAt) <= this.now(e.merchantId),
+        );
       due.sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt));
       return due.slice(0, limit);
     },
@@ -207,7 +224,13 @@ export class Core {
       if (!m) return undefined;
       const v = this.view(m);
       const previous = this.previousWebhookSecret(merchantId);
-      return { merchantId, url: v.webhookUrl, secret: v.webhookSecret, ...(previous ? { previousSecrets: [previous] } : {}), enabled: this.merchantState(merchantId).endpointEnabled };
+      return {
+        merchantId,
+        url: v.webhookUrl,
+        secret: v.webhookSecret,
+        ...(previous ? { previousSecrets: [previous] } : {}),
+        enabled: this.merchantState(merchantId).endpointEnabled,
+      };
     },
     setEndpointEnabled: async (merchantId, enabled) => {
       const s = this.merchantState(merchantId);

@@ -16,7 +16,10 @@ beforeAll(async () => {
   dist = await mkdtemp(path.join(os.tmpdir(), 'paylater-hardening-'));
   await mkdir(path.join(dist, 'docs'), { recursive: true });
   await writeFile(path.join(dist, 'docs', 'index.html'), '<!doctype html><title>PayLater docs</title>');
-  server = await startTestServer({ log: (l) => logged.push(l), mount: (app) => mountSite(app, { merchants: DEMO_MERCHANTS, mode: 'sandbox', distDir: dist }) });
+  server = await startTestServer({
+    log: (l) => logged.push(l),
+    mount: (app) => mountSite(app, { merchants: DEMO_MERCHANTS, mode: 'sandbox', distDir: dist }),
+  });
 });
 afterAll(async () => {
   await server.close();
@@ -77,7 +80,14 @@ describe('methods (ADR-024)', () => {
     });
     expect(created.status).toBe(201);
     const { id } = (await created.json()) as { id: string };
-    for (const target of [`/api/v1/public/partner/transactions/${id}`, '/api/v1/public/partner/transactions/vendor/HEAD-1', '/api/v1/sandbox/clock', '/api/v1/sandbox/sms', `/checkout/${id}`, '/docs/']) {
+    for (const target of [
+      `/api/v1/public/partner/transactions/${id}`,
+      '/api/v1/public/partner/transactions/vendor/HEAD-1',
+      '/api/v1/sandbox/clock',
+      '/api/v1/sandbox/sms',
+      `/checkout/${id}`,
+      '/docs/',
+    ]) {
       const get = await fetch(`${server.baseUrl}${target}`, { headers: key });
       const head = await fetch(`${server.baseUrl}${target}`, { method: 'HEAD', headers: key });
       expect(head.status, target).toBe(get.status);
@@ -85,7 +95,10 @@ describe('methods (ADR-024)', () => {
       expect(head.headers.get('content-type'), target).toBe(get.headers.get('content-type'));
       expect(await head.text(), target).toBe('');
     }
-    const missing = await fetch(`${server.baseUrl}/api/v1/public/partner/transactions/${crypto.randomUUID()}`, { method: 'HEAD', headers: key });
+    const missing = await fetch(`${server.baseUrl}/api/v1/public/partner/transactions/${crypto.randomUUID()}`, {
+      method: 'HEAD',
+      headers: key,
+    });
     expect(missing.status).toBe(404);
   });
   it('a known path with another method answers 405 METHOD_NOT_ALLOWED with Allow; an unknown path stays 404', async () => {

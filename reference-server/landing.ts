@@ -21,8 +21,16 @@ export function landingLinks(mode: Mode): LandingLink[] {
     { href: '/docs/', title: 'Docs', text: 'The merchant guides, the API reference of both variants, the error catalogue.' },
     ...(mode === 'sandbox'
       ? [
-          { href: '/demo', title: 'Demo shop', text: 'A shop paying with the browser SDK and the hosted checkout page, with the demo test keys.' },
-          { href: '/dashboard', title: 'Dashboard', text: 'Your test transactions, their timeline, SMS and webhook deliveries, and the sandbox actions.' },
+          {
+            href: '/demo',
+            title: 'Demo shop',
+            text: 'A shop paying with the browser SDK and the hosted checkout page, with the demo test keys.',
+          },
+          {
+            href: '/dashboard',
+            title: 'Dashboard',
+            text: 'Your test transactions, their timeline, SMS and webhook deliveries, and the sandbox actions.',
+          },
         ]
       : []),
     { href: '/healthz', title: 'Liveness', text: 'GET /healthz: the process answers.' },

@@ -6,7 +6,9 @@ import type { TestServer } from './testing.ts';
 
 type Api = Awaited<ReturnType<typeof server>>['api'];
 
-const max = ((loadBundledDocument(1).paths as Record<string, { post: Record<string, unknown> }>)['/api/v1/public/sdk/payment-intents']!.post['x-max-payment-intents']) as number;
+const max = (loadBundledDocument(1).paths as Record<string, { post: Record<string, unknown> }>)['/api/v1/public/sdk/payment-intents']!.post[
+  'x-max-payment-intents'
+] as number;
 
 let s: TestServer;
 let api: Api;
@@ -27,15 +29,25 @@ describe('payment intents per session', () => {
     const st = { 'X-Session-Token': await token() };
     const before = s.handle.core.store.count('paymentIntents');
     const answers = await Promise.all(
-      Array.from({ length: max * 2 }, () => api('POST', '/api/v1/public/sdk/payment-intents', { headers: st, json: { redirect_url: 'http://127.0.0.1:4010/shop/return' } })),
+      Array.from({ length: max * 2 }, () =>
+        api('POST', '/api/v1/public/sdk/payment-intents', { headers: st, json: { redirect_url: 'http://127.0.0.1:4010/shop/return' } }),
+      ),
     );
     const statuses = answers.map((a) => a.status);
     expect(statuses.filter((x) => x === 201).length).toBe(max);
     expect(statuses.filter((x) => x === 422).length).toBe(max);
     const refused = answers.find((a) => a.status === 422)!;
-    expect(refused.body).toEqual({ error: { code: 'TOO_MANY_PAYMENT_INTENTS', message: `This checkout session already has ${max} payment intents; start a new checkout` } });
+    expect(refused.body).toEqual({
+      error: {
+        code: 'TOO_MANY_PAYMENT_INTENTS',
+        message: `This checkout session already has ${max} payment intents; start a new checkout`,
+      },
+    });
     expect(s.handle.core.store.count('paymentIntents') - before).toBe(max);
-    const other = await api('POST', '/api/v1/public/sdk/payment-intents', { headers: { 'X-Session-Token': await token() }, json: { redirect_url: 'http://127.0.0.1:4010/shop/return' } });
+    const other = await api('POST', '/api/v1/public/sdk/payment-intents', {
+      headers: { 'X-Session-Token': await token() },
+      json: { redirect_url: 'http://127.0.0.1:4010/shop/return' },
+    });
     expect(other.status).toBe(201);
   });
 });

@@ -11,7 +11,13 @@ import { sessionBodyV1 } from './test-helpers.ts';
 import { startTestServer, type TestServer } from './testing.ts';
 
 /** A request with a Host header of our choosing (fetch does not allow one). */
-function raw(base: string, method: string, target: string, headers: Record<string, string>, body?: string): Promise<{ status: number; headers: Record<string, unknown>; text: string }> {
+function raw(
+  base: string,
+  method: string,
+  target: string,
+  headers: Record<string, string>,
+  body?: string,
+): Promise<{ status: number; headers: Record<string, unknown>; text: string }> {
   const u = new URL(base);
   return new Promise((resolve, reject) => {
     const req = request({ host: u.hostname, port: u.port, method, path: target, headers }, (res) => {
@@ -27,10 +33,22 @@ function raw(base: string, method: string, target: string, headers: Record<strin
 
 async function paymentIntent(base: string, host: string): Promise<string> {
   const key = DEMO_MERCHANTS[0]!.apiKey;
-  const session = await raw(base, 'POST', '/api/v1/public/sessions', { Host: host, 'X-API-Key': key, 'Content-Type': 'application/json' }, JSON.stringify(sessionBodyV1()));
+  const session = await raw(
+    base,
+    'POST',
+    '/api/v1/public/sessions',
+    { Host: host, 'X-API-Key': key, 'Content-Type': 'application/json' },
+    JSON.stringify(sessionBodyV1()),
+  );
   expect(session.status, session.text).toBe(200);
   const token = (JSON.parse(session.text) as { token: string }).token;
-  const pi = await raw(base, 'POST', '/api/v1/public/sdk/payment-intents', { Host: host, 'X-Session-Token': token, 'Content-Type': 'application/json' }, JSON.stringify({ redirect_url: 'http://127.0.0.1:4010/shop/return' }));
+  const pi = await raw(
+    base,
+    'POST',
+    '/api/v1/public/sdk/payment-intents',
+    { Host: host, 'X-Session-Token': token, 'Content-Type': 'application/json' },
+    JSON.stringify({ redirect_url: 'http://127.0.0.1:4010/shop/return' }),
+  );
   expect(pi.status, pi.text).toBe(201);
   return (JSON.parse(pi.text) as { checkout_url: string }).checkout_url;
 }
@@ -79,19 +97,34 @@ describe('absolute links', () => {
 describe('the demo backend', () => {
   let s: TestServer;
   beforeAll(async () => {
-    s = await startTestServer({ webhookDispatcherFactory: null, mount: (app) => mountSite(app, { merchants: DEMO_MERCHANTS, mode: 'sandbox', distDir: dist }) });
+    s = await startTestServer({
+      webhookDispatcherFactory: null,
+      mount: (app) => mountSite(app, { merchants: DEMO_MERCHANTS, mode: 'sandbox', distDir: dist }),
+    });
   });
   afterAll(() => s.close());
   it('calls the server itself with the merchant key, never the host a Host header names', async () => {
     for (const host of [trapBase, 'evil.example', `${trapBase}.evil.example`]) {
-      const r = await raw(s.baseUrl, 'POST', '/demo/v2/checkout', { Host: host, 'Content-Type': 'application/x-www-form-urlencoded' }, 'qty_hdp-200=1');
+      const r = await raw(
+        s.baseUrl,
+        'POST',
+        '/demo/v2/checkout',
+        { Host: host, 'Content-Type': 'application/x-www-form-urlencoded' },
+        'qty_hdp-200=1',
+      );
       expect(r.status, r.text).toBe(303);
       expect(String(r.headers.location)).toMatch(/^\/demo\/v2\/orders\/[0-9a-f-]{36}\/pay$/);
     }
     expect(trapHits).toEqual([]);
   });
   it('builds the return URL from the listen address, not the Host header', async () => {
-    const r = await raw(s.baseUrl, 'POST', '/demo/v2/checkout', { Host: 'evil.example', 'Content-Type': 'application/x-www-form-urlencoded' }, 'qty_hdp-200=1');
+    const r = await raw(
+      s.baseUrl,
+      'POST',
+      '/demo/v2/checkout',
+      { Host: 'evil.example', 'Content-Type': 'application/x-www-form-urlencoded' },
+      'qty_hdp-200=1',
+    );
     const page = await raw(s.baseUrl, 'GET', String(r.headers.location), { Host: 'evil.example' });
     expect(page.status).toBe(200);
     expect(page.text).toContain(`data-redirect-url="${s.baseUrl}/demo/v2/return?order=`);

@@ -21,7 +21,10 @@ beforeAll(async () => {
   for (let i = 0; i < total; i += 10) {
     const batch = await Promise.all(
       Array.from({ length: Math.min(10, total - i) }, (_, j) =>
-        api('POST', '/api/v1/public/partner/transactions', { headers: { 'X-Service-Key': key }, json: partnerBody({ vendorReference: `PAGE-${i + j}` }) }),
+        api('POST', '/api/v1/public/partner/transactions', {
+          headers: { 'X-Service-Key': key },
+          json: partnerBody({ vendorReference: `PAGE-${i + j}` }),
+        }),
       ),
     );
     for (const r of batch) created.push((r.body as { id: string }).id);
@@ -54,7 +57,9 @@ describe('the SMS outbox in pages', () => {
     for (const q of [`limit=${PAGE_LIMIT.maximum + 1}`, 'limit=0', 'limit=x', 'cursor=bm90LWFuLWlk']) {
       const r = await api('GET', `/api/v1/sandbox/sms?${q}`, { headers: { 'X-API-Key': key } });
       expect(r.status, q).toBe(400);
-      expect((r.body as { error: { code: string; details: Array<{ path: string }> } }).error.details[0]!.path, q).toMatch(/^query\.(limit|cursor)$/);
+      expect((r.body as { error: { code: string; details: Array<{ path: string }> } }).error.details[0]!.path, q).toMatch(
+        /^query\.(limit|cursor)$/,
+      );
     }
   });
 });

@@ -33,32 +33,45 @@ interface List {
 }
 
 async function fill(k: string, session: () => Record<string, unknown>) {
-  expect((await api('POST', '/api/v1/public/partner/transactions', { headers: { 'X-Service-Key': k }, json: partnerBody() })).status).toBe(201);
+  expect((await api('POST', '/api/v1/public/partner/transactions', { headers: { 'X-Service-Key': k }, json: partnerBody() })).status).toBe(
+    201,
+  );
   const sess = await api<Token>('POST', '/api/v1/public/sessions', { headers: key(k), json: session() });
   expect(sess.status).toBe(200);
   const token = (sess.body.token ?? sess.body.session_token)!;
-  expect((await api('POST', '/api/v1/sandbox/sessions/pay', { headers: key(k), json: { session_token: token, outcome: 'success' } })).status).toBe(200);
+  expect(
+    (await api('POST', '/api/v1/sandbox/sessions/pay', { headers: key(k), json: { session_token: token, outcome: 'success' } })).status,
+  ).toBe(200);
 }
 
 describe('POST /api/v1/sandbox/reset', () => {
   it('puts the clock back to real time and clears the A1 window, keeping the data', async () => {
     await fill(K1, sessionBodyV1);
     await fill(K2, sessionBodyV2);
-    expect((await api<Clock>('POST', '/api/v1/sandbox/clock/advance', { headers: key(K1), json: { seconds: 38_880 } })).body.offsetSeconds).toBe(38_880);
+    expect(
+      (await api<Clock>('POST', '/api/v1/sandbox/clock/advance', { headers: key(K1), json: { seconds: 38_880 } })).body.offsetSeconds,
+    ).toBe(38_880);
     for (let i = 0; i < 100; i++) await api('POST', '/api/v1/public/sessions', { headers: key(K1), json: sessionBodyV1() });
     expect((await api('POST', '/api/v1/public/sessions', { headers: key(K1), json: sessionBodyV1() })).status).toBe(429);
 
     const r = await api<Reset>('POST', '/api/v1/sandbox/reset', { headers: key(K1), json: {} });
     expect(r.status, r.text).toBe(200);
-    expect(r.body).toEqual({ now: new Date(T0).toISOString(), offsetSeconds: 0, deleted: { transactions: 0, sessions: 0, sms: 0, deliveries: 0 } });
-    expect((await api<Clock>('GET', '/api/v1/sandbox/clock', { headers: key(K1) })).body).toEqual({ now: new Date(T0).toISOString(), offsetSeconds: 0 });
+    expect(r.body).toEqual({
+      now: new Date(T0).toISOString(),
+      offsetSeconds: 0,
+      deleted: { transactions: 0, sessions: 0, sms: 0, deliveries: 0 },
+    });
+    expect((await api<Clock>('GET', '/api/v1/sandbox/clock', { headers: key(K1) })).body).toEqual({
+      now: new Date(T0).toISOString(),
+      offsetSeconds: 0,
+    });
     const after = await api('POST', '/api/v1/public/sessions', { headers: key(K1), json: sessionBodyV1() });
     expect(after.status).toBe(200);
     expect(after.headers.get('ratelimit-remaining')).toBe('99');
     expect((await api<List>('GET', '/api/v1/sandbox/sms', { headers: key(K1) })).body.data.length).toBeGreaterThan(0);
   });
 
-  it('with deleteData, deletes the caller\'s transactions, sessions, SMS and deliveries, and nothing of another merchant', async () => {
+  it("with deleteData, deletes the caller's transactions, sessions, SMS and deliveries, and nothing of another merchant", async () => {
     const before2 = {
       sms: (await api<List>('GET', '/api/v1/sandbox/sms', { headers: key(K2) })).body.data.length,
       deliveries: (await api<List>('GET', '/api/v1/sandbox/webhook-deliveries', { headers: key(K2) })).body.data.length,

@@ -16,9 +16,16 @@ afterAll(() => s.close());
 
 const svc = () => ({ 'X-Service-Key': K });
 const key = () => ({ 'X-API-Key': K });
-const create = (over: Record<string, unknown>) => api<S1['PartnerTransaction']>('POST', '/api/v1/public/partner/transactions', { headers: svc(), json: partnerBody(over) });
-const read = async (id: string) => (await api<S1['PartnerTransaction']>('GET', `/api/v1/public/partner/transactions/${id}`, { headers: key() })).body;
-const events = async (id: string) => (await api<{ data: Array<{ transactionId: string; event: string }> }>('GET', '/api/v1/sandbox/webhook-deliveries', { headers: key() })).body.data.filter((d) => d.transactionId === id).map((d) => d.event);
+const create = (over: Record<string, unknown>) =>
+  api<S1['PartnerTransaction']>('POST', '/api/v1/public/partner/transactions', { headers: svc(), json: partnerBody(over) });
+const read = async (id: string) =>
+  (await api<S1['PartnerTransaction']>('GET', `/api/v1/public/partner/transactions/${id}`, { headers: key() })).body;
+const events = async (id: string) =>
+  (
+    await api<{ data: Array<{ transactionId: string; event: string }> }>('GET', '/api/v1/sandbox/webhook-deliveries', { headers: key() })
+  ).body.data
+    .filter((d) => d.transactionId === id)
+    .map((d) => d.event);
 
 describe('magic customer phones', () => {
   it('212600000101: confirmed by the customer 60 s of sandbox time after creation (on read), with its event', async () => {
@@ -50,7 +57,9 @@ describe('magic customer phones', () => {
   });
   it('an action the state machine no longer allows does nothing (cancelled by the merchant first)', async () => {
     const r = await create({ customerPhone: '212600000101', vendorReference: 'SCENARIO-CANCEL-FIRST' });
-    expect((await api('PUT', '/api/v1/public/partner/transactions/vendor/SCENARIO-CANCEL-FIRST/cancel', { headers: key() })).status).toBe(200);
+    expect((await api('PUT', '/api/v1/public/partner/transactions/vendor/SCENARIO-CANCEL-FIRST/cancel', { headers: key() })).status).toBe(
+      200,
+    );
     clock.advance(120_000);
     expect((await read(r.body.id)).status).toBe('CANCELED');
     expect(await events(r.body.id)).toEqual(['transaction.cancelled']); // the merchant's cancel only, no approval
@@ -73,13 +82,36 @@ describe('magic totals', () => {
 
 describe('production', () => {
   it('treats the magic values as ordinary', async () => {
-    const { s: p, api: papi, clock: pclock } = await server({ mode: 'production', merchants: [{ name: 'Live', storeName: 'Live', apiKey: 'sk_live_scenarios_0001', variant: 1 }] });
+    const {
+      s: p,
+      api: papi,
+      clock: pclock,
+    } = await server({
+      mode: 'production',
+      merchants: [{ name: 'Live', storeName: 'Live', apiKey: 'sk_live_scenarios_0001', variant: 1 }],
+    });
     try {
       const h = { 'X-Service-Key': 'sk_live_scenarios_0001' };
-      expect((await papi('POST', '/api/v1/public/partner/transactions', { headers: h, json: partnerBody({ total: 501.01, items: [item(501.01)] }) })).status).toBe(201);
-      const r = await papi<S1['PartnerTransaction']>('POST', '/api/v1/public/partner/transactions', { headers: h, json: partnerBody({ customerPhone: '212600000101' }) });
+      expect(
+        (
+          await papi('POST', '/api/v1/public/partner/transactions', {
+            headers: h,
+            json: partnerBody({ total: 501.01, items: [item(501.01)] }),
+          })
+        ).status,
+      ).toBe(201);
+      const r = await papi<S1['PartnerTransaction']>('POST', '/api/v1/public/partner/transactions', {
+        headers: h,
+        json: partnerBody({ customerPhone: '212600000101' }),
+      });
       pclock.advance(120_000);
-      expect((await papi<S1['PartnerTransaction']>('GET', `/api/v1/public/partner/transactions/${r.body.id}`, { headers: { 'X-Api-Key': 'sk_live_scenarios_0001' } })).body.status).toBe('PENDING');
+      expect(
+        (
+          await papi<S1['PartnerTransaction']>('GET', `/api/v1/public/partner/transactions/${r.body.id}`, {
+            headers: { 'X-Api-Key': 'sk_live_scenarios_0001' },
+          })
+        ).body.status,
+      ).toBe('PENDING');
     } finally {
       await p.close();
     }

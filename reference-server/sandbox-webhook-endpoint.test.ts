@@ -46,12 +46,16 @@ interface Body {
   transactionId?: string;
   data?: Array<{ state: string }>;
 }
-const api = (m: string, p: string, json?: unknown) => call<Body>(s.baseUrl, m, p, { headers: { 'X-API-Key': K }, ...(json === undefined ? {} : { json }) });
+const api = (m: string, p: string, json?: unknown) =>
+  call<Body>(s.baseUrl, m, p, { headers: { 'X-API-Key': K }, ...(json === undefined ? {} : { json }) });
 
 /** Creates and confirms a transaction; resolves with the delivery it caused. */
 async function approvedDelivery(): Promise<Received> {
   const n = received.length;
-  const tx = await call<Body>(s.baseUrl, 'POST', '/api/v1/public/partner/transactions', { headers: { 'X-Service-Key': K }, json: partnerBody() });
+  const tx = await call<Body>(s.baseUrl, 'POST', '/api/v1/public/partner/transactions', {
+    headers: { 'X-Service-Key': K },
+    json: partnerBody(),
+  });
   expect(tx.status).toBe(201);
   expect((await api('POST', `/api/v1/sandbox/transactions/${tx.body.id as string}/confirm`)).status).toBe(200);
   for (let i = 0; i < 200 && received.length === n; i++) await new Promise((r) => setTimeout(r, 25));
@@ -117,7 +121,7 @@ describe('webhook endpoint at run time', () => {
     for (let i = 0; i < 200 && received.length === n; i++) await new Promise((res) => setTimeout(res, 25));
     const d = received[n]!;
     expect(d.headers['webhook-id']).toBe(r.body.id);
-    const event = verifyWebhook(d.body, d.headers as Record<string, string>, secret);
+    const event = verifyWebhook(d.body, d.headers, secret);
     expect(event.event).toBe('transaction.cancelled');
     expect((event.data as { vendorReference: string }).vendorReference).toBe('TEST-WEBHOOK');
     expect((await api('GET', `/api/v1/public/partner/transactions/${r.body.transactionId as string}`)).status).toBe(404);
@@ -125,7 +129,10 @@ describe('webhook endpoint at run time', () => {
 
   it('PUT url null stops delivering: events are recorded as no_endpoint', async () => {
     expect((await api('PUT', '/api/v1/sandbox/webhook-endpoint', { url: null })).body.url).toBeNull();
-    const tx = await call<Body>(s.baseUrl, 'POST', '/api/v1/public/partner/transactions', { headers: { 'X-Service-Key': K }, json: partnerBody() });
+    const tx = await call<Body>(s.baseUrl, 'POST', '/api/v1/public/partner/transactions', {
+      headers: { 'X-Service-Key': K },
+      json: partnerBody(),
+    });
     await api('POST', `/api/v1/sandbox/transactions/${tx.body.id as string}/confirm`);
     const list = await api('GET', '/api/v1/sandbox/webhook-deliveries');
     expect(list.body.data?.[0]?.state).toBe('no_endpoint');

@@ -18,7 +18,9 @@ beforeAll(async () => {
   await writeFile(path.join(dist, 'docs', 'index.html'), '<!doctype html><title>PayLater docs</title>');
   await writeFile(path.join(dist, 'sdk', 'paylater.js'), 'window.Service={};');
   server = await startTestServer({ mount: (app) => mountSite(app, { merchants: DEMO_MERCHANTS, mode: 'sandbox', distDir: dist }) });
-  bare = await startTestServer({ mount: (app) => mountSite(app, { merchants: DEMO_MERCHANTS, mode: 'sandbox', distDir: path.join(dist, 'missing') }) });
+  bare = await startTestServer({
+    mount: (app) => mountSite(app, { merchants: DEMO_MERCHANTS, mode: 'sandbox', distDir: path.join(dist, 'missing') }),
+  });
 });
 afterAll(async () => {
   await Promise.all([server.close(), bare.close()]);
@@ -53,7 +55,10 @@ describe('the site beside the API', () => {
     expect(((await res.json()) as { error: { code: string } }).error.code).toBe('ROUTE_NOT_FOUND');
   });
   it('uses the first active test merchant of each variant for the demo, and none in production', () => {
-    expect(demoMerchantsOf(DEMO_MERCHANTS, 'sandbox')).toEqual({ v1: { apiKey: DEMO_MERCHANTS[0]!.apiKey }, v2: { apiKey: DEMO_MERCHANTS[1]!.apiKey } });
+    expect(demoMerchantsOf(DEMO_MERCHANTS, 'sandbox')).toEqual({
+      v1: { apiKey: DEMO_MERCHANTS[0]!.apiKey },
+      v2: { apiKey: DEMO_MERCHANTS[1]!.apiKey },
+    });
     expect(demoMerchantsOf(DEMO_MERCHANTS, 'production')).toBeNull();
     expect(demoMerchantsOf([{ ...DEMO_MERCHANTS[0]!, active: false }], 'sandbox')).toBeNull();
   });

@@ -25,7 +25,10 @@ export interface SiteOptions {
 }
 
 /** The demo merchants of the shop: the first active test-key merchant of each variant (sandbox only). */
-export function demoMerchantsOf(merchants: readonly MerchantConfigInput[], mode: Mode): NonNullable<CheckoutRouterDeps['demo']>['merchants'] | null {
+export function demoMerchantsOf(
+  merchants: readonly MerchantConfigInput[],
+  mode: Mode,
+): NonNullable<CheckoutRouterDeps['demo']>['merchants'] | null {
   if (mode !== 'sandbox') return null;
   const pick = (variant: 1 | 2) => merchants.find((m) => m.variant === variant && m.apiKey.startsWith('sk_test_') && m.active !== false);
   const v1 = pick(1);

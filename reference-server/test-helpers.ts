@@ -64,7 +64,13 @@ export async function server(opts: TestServerOptions = {}): Promise<{ s: TestSer
 }
 
 export const item = (price: number, quantity = 1) => ({ name: 'Wireless headphones', reference: 'SKU-100', quantity, unitPrice: price });
-export const partnerBody = (over: Record<string, unknown> = {}) => ({ customerPhone: '212612345678', total: 1299.5, currency: 'MAD', items: [item(1299.5)], ...over });
+export const partnerBody = (over: Record<string, unknown> = {}) => ({
+  customerPhone: '212612345678',
+  total: 1299.5,
+  currency: 'MAD',
+  items: [item(1299.5)],
+  ...over,
+});
 export const sessionBodyV1 = (over: Record<string, unknown> = {}) => ({
   total: 1299.5,
   currency: 'MAD',

@@ -84,8 +84,16 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     log: options.log ?? (() => {}),
   });
   const store = options.dataFile ? await openFileStore(options.dataFile) : Store.memory();
-  const factory = options.webhookDispatcherFactory === undefined ? await defaultDispatcherFactory() : (options.webhookDispatcherFactory ?? undefined);
-  const handle = await createApp({ store, clock: options.clock ?? systemClock, config, webhookDispatcherFactory: factory, mount: options.mount, smsSender: options.smsSender });
+  const factory =
+    options.webhookDispatcherFactory === undefined ? await defaultDispatcherFactory() : (options.webhookDispatcherFactory ?? undefined);
+  const handle = await createApp({
+    store,
+    clock: options.clock ?? systemClock,
+    config,
+    webhookDispatcherFactory: factory,
+    mount: options.mount,
+    smsSender: options.smsSender,
+  });
   const host = options.host ?? '127.0.0.1';
   const server: Server = await new Promise<Server>((resolve, reject) => {
     const s = handle.app.listen(options.port ?? 0, host, () => resolve(s));

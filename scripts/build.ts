@@ -109,13 +109,18 @@ export async function buildJs(): Promise<BuildReport['files']> {
   await mkdir(path.dirname(asyncapiFile), { recursive: true });
   await writeFile(asyncapiFile, asyncapi);
   files.push({ file: path.relative(ROOT, asyncapiFile), bytes: Buffer.byteLength(asyncapi) });
-  const count = async (dir: string): Promise<number> => (await readdir(dir, { recursive: true, withFileTypes: true })).filter((d) => d.isFile()).length;
+  const count = async (dir: string): Promise<number> =>
+    (await readdir(dir, { recursive: true, withFileTypes: true })).filter((d) => d.isFile()).length;
   const dirBytes = async (dir: string): Promise<number> => {
     let total = 0;
-    for (const d of await readdir(dir, { recursive: true, withFileTypes: true })) if (d.isFile()) total += (await stat(path.join(d.parentPath, d.name))).size;
+    for (const d of await readdir(dir, { recursive: true, withFileTypes: true }))
+      if (d.isFile()) total += (await stat(path.join(d.parentPath, d.name))).size;
     return total;
   };
-  files.push({ file: `${path.relative(ROOT, JS_DIST_DIR)}/ (${await count(JS_DIST_DIR)} files in all)`, bytes: await dirBytes(JS_DIST_DIR) });
+  files.push({
+    file: `${path.relative(ROOT, JS_DIST_DIR)}/ (${await count(JS_DIST_DIR)} files in all)`,
+    bytes: await dirBytes(JS_DIST_DIR),
+  });
   return files;
 }
 

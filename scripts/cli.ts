@@ -36,7 +36,9 @@ export async function main(argv: string[]): Promise<number> {
       // The diff reads spec/ sources and git history: a checkout of this repository, not the
       // installed package (which ships the bundled documents only, and not Redocly).
       if (!existsSync(path.join(packageRoot(), 'spec', 'openapi.v1.yaml'))) {
-        process.stderr.write('paylater diff compares the contract sources (spec/) with a git ref: run it in a checkout of the paylater-contract repository (npm run diff)\n');
+        process.stderr.write(
+          'paylater diff compares the contract sources (spec/) with a git ref: run it in a checkout of the paylater-contract repository (npm run diff)\n',
+        );
         return 2;
       }
       const { runDiff } = await import('./diff/cli.ts');

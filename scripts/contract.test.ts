@@ -40,7 +40,15 @@ describe.each(VARIANTS)('B1 request (Variant %i)', (variant) => {
       ['reference of 100 characters', (b) => (firstItem(b).reference = 'r'.repeat(100)), true],
       ['quantity 1', (b) => (firstItem(b).quantity = 1), true],
       ['unitPrice 0.01', (b) => (firstItem(b).unitPrice = 0.01), true],
-      ['no reference, no categoryId, no vendorReference', (b) => { delete firstItem(b).reference; delete firstItem(b).categoryId; delete b.vendorReference; }, true],
+      [
+        'no reference, no categoryId, no vendorReference',
+        (b) => {
+          delete firstItem(b).reference;
+          delete firstItem(b).categoryId;
+          delete b.vendorReference;
+        },
+        true,
+      ],
       ['categoryId as a long', (b) => (firstItem(b).categoryId = 9007199254740991), true],
     ]);
   });
@@ -129,9 +137,16 @@ describe('variant differences', () => {
 describe.each(VARIANTS)('records (Variant %i)', (variant) => {
   const status = schema(variant, 'TransactionStatusRecord');
   const base = {
-    status: 'APPROVED', transaction_id: '3f0c9a52-8a7e-4f57-9b43-2f6d3c1e9a10', payment_intent_id: '0b6a1b7e-52a4-4d2e-9d7f-1c0f5b2d8e61',
-    amount: 1299.5, currency: 'MAD', merchant_name: 'Atlas', store_name: 'Atlas Casablanca', customer_phone: '212612345678',
-    created_at: '20/11/26 14:05:09', updated_at: '20/11/26 14:06:41',
+    status: 'APPROVED',
+    transaction_id: '3f0c9a52-8a7e-4f57-9b43-2f6d3c1e9a10',
+    payment_intent_id: '0b6a1b7e-52a4-4d2e-9d7f-1c0f5b2d8e61',
+    amount: 1299.5,
+    currency: 'MAD',
+    merchant_name: 'Atlas',
+    store_name: 'Atlas Casablanca',
+    customer_phone: '212612345678',
+    created_at: '20/11/26 14:05:09',
+    updated_at: '20/11/26 14:06:41',
   };
   it('A2 dates are DD/MM/YY HH:MM:SS and statuses are APPROVED, PENDING or CANCELED', () => {
     check(status, base, [
@@ -146,11 +161,32 @@ describe.each(VARIANTS)('records (Variant %i)', (variant) => {
   it('partner records carry updatedAt null or a date-time, and every status of the state machine', () => {
     const tx = schema(variant, 'PartnerTransaction');
     const doc = loadBundledDocument(variant);
-    const example = objectAt(doc, 'paths', '/api/v1/public/partner/transactions', 'post', 'responses', '201', 'content', 'application/json', 'examples', 'created');
-    const value = objectAt(typeof example.$ref === 'string' ? objectAt(doc, 'components', 'examples', example.$ref.split('/').pop()!) : example, 'value');
+    const example = objectAt(
+      doc,
+      'paths',
+      '/api/v1/public/partner/transactions',
+      'post',
+      'responses',
+      '201',
+      'content',
+      'application/json',
+      'examples',
+      'created',
+    );
+    const value = objectAt(
+      typeof example.$ref === 'string' ? objectAt(doc, 'components', 'examples', example.$ref.split('/').pop()!) : example,
+      'value',
+    );
     check(tx, value, [
       ['created example', () => {}, true],
-      ['COMPLETED', (b) => { b.status = 'COMPLETED'; b.updatedAt = '2026-11-21T10:00:00.000Z'; }, true],
+      [
+        'COMPLETED',
+        (b) => {
+          b.status = 'COMPLETED';
+          b.updatedAt = '2026-11-21T10:00:00.000Z';
+        },
+        true,
+      ],
       ['unknown status', (b) => (b.status = 'REFUNDED'), false],
       ['updatedAt missing', (b) => delete b.updatedAt, false],
       ['item reference null', (b) => (firstItem(b).reference = null), true],

@@ -46,7 +46,8 @@ export async function renderGenerated(): Promise<Map<string, string>> {
     // A property with a `default` stays optional: every default of the contract is on a request, which may omit it.
     const ast = await openapiTS(doc as never, { alphabetize: true, defaultNonNullable: false });
     const types = path.relative(GENERATED_DIR, api.typesOutput);
-    if (types !== `${dir}/schema.d.ts`) throw new Error(`redocly.yaml x-openapi-ts.output for ${api.name} must be generated/${dir}/schema.d.ts`);
+    if (types !== `${dir}/schema.d.ts`)
+      throw new Error(`redocly.yaml x-openapi-ts.output for ${api.name} must be generated/${dir}/schema.d.ts`);
     files.set(types, tsHeader + astToString(ast));
     files.set(`${dir}/client.ts`, renderClient(api.variant));
     facts[`v${api.variant}`] = {
@@ -103,7 +104,9 @@ function renderContract(facts: Record<string, unknown>): string {
   lines.push(`export const tokenLifetimeSeconds = ${JSON.stringify(shared.tokenLifetimeSeconds)} as const;\n`);
   lines.push('/** The largest request body accepted, in bytes (`x-max-body-bytes`). */');
   lines.push(`export const maxBodyBytes = ${JSON.stringify(shared.maxBodyBytes)} as const;\n`);
-  lines.push('/** The amount range (`x-amount-range`, ADR-006), and `rule`: the detail message of an amount outside it (the error message is `<property> <rule>`). */');
+  lines.push(
+    '/** The amount range (`x-amount-range`, ADR-006), and `rule`: the detail message of an amount outside it (the error message is `<property> <rule>`). */',
+  );
   lines.push(`export const amountRange = ${JSON.stringify(shared.amountRange, null, 2)} as const;\n`);
   lines.push('/** Per variant: each operation (method, path, success status, error codes by status), rate limits, webhook events. */');
   const perVariant = Object.fromEntries(Object.entries(facts).filter(([k]) => k !== 'shared'));
@@ -119,8 +122,12 @@ import { fileURLToPath } from 'node:url';
 import YAML from 'yaml';
 
 export * from './contract.ts';
-${variants.map((v) => `export { createMerchantClientV${v}, type MerchantClientV${v} } from './v${v}/client.ts';
-export type * as V${v} from './v${v}/schema.d.ts';`).join('\n')}
+${variants
+  .map(
+    (v) => `export { createMerchantClientV${v}, type MerchantClientV${v} } from './v${v}/client.ts';
+export type * as V${v} from './v${v}/schema.d.ts';`,
+  )
+  .join('\n')}
 
 export type Variant = ${variants.join(' | ')};
 export const VARIANTS: readonly Variant[] = [${variants.join(', ')}];

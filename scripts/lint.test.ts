@@ -5,7 +5,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { bundleApi, listApis, parseAsyncApi } from './lib/spec.ts';
-import { checkErrorExamples, checkStateMachine, checkValidationErrorDeclared, checkWebhooksAgainstAsyncApi, type AsyncMessage } from './lib/consistency.ts';
+import {
+  checkErrorExamples,
+  checkStateMachine,
+  checkValidationErrorDeclared,
+  checkWebhooksAgainstAsyncApi,
+  type AsyncMessage,
+} from './lib/consistency.ts';
 import {
   checkAmountRangeCopies,
   checkBodyLimitCopies,
@@ -23,11 +29,14 @@ async function fixtures(variant: 1 | 2 = 1) {
   const apis = await listApis();
   const doc = await bundleApi(apis.find((a) => a.variant === variant)!);
   const { document } = await parseAsyncApi();
-  const messages: AsyncMessage[] = document.messages().all().map((m) => ({
-    name: String(m.name()),
-    payload: m.payload()!.json<{ schema: unknown }>().schema,
-    headers: m.headers()!.json<{ schema: unknown }>().schema,
-  }));
+  const messages: AsyncMessage[] = document
+    .messages()
+    .all()
+    .map((m) => ({
+      name: String(m.name()),
+      payload: m.payload()!.json<{ schema: unknown }>().schema,
+      headers: m.headers()!.json<{ schema: unknown }>().schema,
+    }));
   return { doc, messages };
 }
 
@@ -75,7 +84,18 @@ describe('consistency checks catch drift', () => {
   it('an error example whose code is not declared', async () => {
     const { doc } = await fixtures();
     expect(checkErrorExamples(1, doc)).toEqual([]);
-    objectAt(doc, 'components', 'responses', 'TransactionNotFound', 'content', 'application/json', 'examples', 'TRANSACTION_NOT_FOUND', 'value', 'error').code = 'NOT_FOUND';
+    objectAt(
+      doc,
+      'components',
+      'responses',
+      'TransactionNotFound',
+      'content',
+      'application/json',
+      'examples',
+      'TRANSACTION_NOT_FOUND',
+      'value',
+      'error',
+    ).code = 'NOT_FOUND';
     expect(checkErrorExamples(1, doc).join('\n')).toMatch(/uses code NOT_FOUND, not declared/);
   });
 
@@ -83,13 +103,16 @@ describe('consistency checks catch drift', () => {
     const { doc } = await fixtures();
     expect(checkValidationErrorDeclared(1, doc)).toEqual([]);
     delete objectAt(doc, 'paths', '/api/v1/sandbox/clock', 'get', 'responses')['400'];
-    expect(checkValidationErrorDeclared(1, doc)).toEqual(['Variant 1 sandboxGetClock: declares no 400 VALIDATION_ERROR (ADR-022: an undeclared query parameter gets one)']);
+    expect(checkValidationErrorDeclared(1, doc)).toEqual([
+      'Variant 1 sandboxGetClock: declares no 400 VALIDATION_ERROR (ADR-022: an undeclared query parameter gets one)',
+    ]);
   });
 });
 
 describe('one fact, one place: lint fails when a copy disagrees with the fact', () => {
   const schemas = (doc: Json) => objectAt(doc, 'components', 'schemas');
-  const example = (doc: Json, response: string, name: string) => objectAt(doc, 'components', 'responses', response, 'content', 'application/json', 'examples', name, 'value', 'error');
+  const example = (doc: Json, response: string, name: string) =>
+    objectAt(doc, 'components', 'responses', response, 'content', 'application/json', 'examples', name, 'value', 'error');
 
   it('amount range: the V1 minimum/maximum copy', async () => {
     const { doc } = await fixtures(1);
@@ -100,14 +123,19 @@ describe('one fact, one place: lint fails when a copy disagrees with the fact', 
   it('amount range: a V2 pattern that encodes the range again', async () => {
     const { doc } = await fixtures(2);
     expect(checkAmountRangeCopies(2, doc)).toEqual([]);
-    objectAt(schemas(doc), 'SessionRequestV2', 'properties', 'total').pattern = '^(?:(?:[5-9][0-9]{2}|[1-9][0-9]{3}|1[0-4][0-9]{3})(?:\\.[0-9]{1,2})?|15000(?:\\.0{1,2})?)$';
+    objectAt(schemas(doc), 'SessionRequestV2', 'properties', 'total').pattern =
+      '^(?:(?:[5-9][0-9]{2}|[1-9][0-9]{3}|1[0-4][0-9]{3})(?:\\.[0-9]{1,2})?|15000(?:\\.0{1,2})?)$';
     const problems = checkAmountRangeCopies(2, doc).join('\n');
     expect(problems).toMatch(/pattern refuses 499\.99, so it encodes the amount range again/);
     expect(problems).toMatch(/pattern refuses 15000\.01/);
   });
   it('amount range: a second, different statement of the range', async () => {
     const { doc } = await fixtures(1);
-    objectAt(schemas(doc), 'PartnerTransactionCreateRequest', 'properties', 'total')['x-amount-range'] = { minimum: 100, maximum: 15000, currency: 'MAD' };
+    objectAt(schemas(doc), 'PartnerTransactionCreateRequest', 'properties', 'total')['x-amount-range'] = {
+      minimum: 100,
+      maximum: 15000,
+      currency: 'MAD',
+    };
     expect(checkAmountRangeCopies(1, doc).join('\n')).toMatch(/x-amount-range at .* differs from the one at .*: state it once/);
   });
   it('amount range: the message and detail of the 400 and 422 examples', async () => {
@@ -116,14 +144,28 @@ describe('one fact, one place: lint fails when a copy disagrees with the fact', 
     example(doc, 'PartnerCreateUnprocessable', 'AMOUNT_OUT_OF_RANGE').message = 'Amount must be between 100.00 and 15000.00 MAD';
     const problems = checkAmountRangeCopies(1, doc).join('\n');
     expect(problems).toMatch(/detail "must be >= 500" differs from the amount range's "must be between 500.00 and 15000.00 MAD"/);
-    expect(problems).toMatch(/message "Amount must be between 100.00 and 15000.00 MAD" differs from the amount range's "total must be between 500.00 and 15000.00 MAD"/);
+    expect(problems).toMatch(
+      /message "Amount must be between 100.00 and 15000.00 MAD" differs from the amount range's "total must be between 500.00 and 15000.00 MAD"/,
+    );
   });
 
   it('token lifetime: the V2 expires_in const and example', async () => {
     const { doc } = await fixtures(2);
     expect(checkTokenLifetimeCopies(2, doc)).toEqual([]);
     objectAt(schemas(doc), 'SessionResponseV2', 'properties', 'expires_in').const = 1800;
-    objectAt(doc, 'paths', '/api/v1/public/sessions', 'post', 'responses', '200', 'content', 'application/json', 'examples', 'created', 'value').expires_in = 7200;
+    objectAt(
+      doc,
+      'paths',
+      '/api/v1/public/sessions',
+      'post',
+      'responses',
+      '200',
+      'content',
+      'application/json',
+      'examples',
+      'created',
+      'value',
+    ).expires_in = 7200;
     const problems = checkTokenLifetimeCopies(2, doc).join('\n');
     expect(problems).toMatch(/expires_in const 1800 differs from x-token-lifetime-seconds 3600/);
     expect(problems).toMatch(/example created has expires_in 7200, x-token-lifetime-seconds is 3600/);
@@ -132,24 +174,44 @@ describe('one fact, one place: lint fails when a copy disagrees with the fact', 
     const { doc } = await fixtures(2);
     objectAt(doc, 'components', 'securitySchemes', 'ApiKey')['x-token-lifetime-seconds'] = 1800;
     expect(checkTokenLifetimeCopies(2, doc).join('\n')).toMatch(/exactly one security scheme must state x-token-lifetime-seconds/);
-    expect(checkFactStatements([
-      { rel: 'components/securitySchemes/SessionToken.yaml', doc: { 'x-token-lifetime-seconds': 3600 } },
-      { rel: 'components/schemas/SessionResponseV1.yaml', doc: { properties: { expiresAt: { 'x-token-lifetime-seconds': 3600 } } } },
-    ])).toEqual(['x-token-lifetime-seconds is stated 2 times (components/securitySchemes/SessionToken.yaml, components/schemas/SessionResponseV1.yaml): state it once']);
+    expect(
+      checkFactStatements([
+        { rel: 'components/securitySchemes/SessionToken.yaml', doc: { 'x-token-lifetime-seconds': 3600 } },
+        { rel: 'components/schemas/SessionResponseV1.yaml', doc: { properties: { expiresAt: { 'x-token-lifetime-seconds': 3600 } } } },
+      ]),
+    ).toEqual([
+      'x-token-lifetime-seconds is stated 2 times (components/securitySchemes/SessionToken.yaml, components/schemas/SessionResponseV1.yaml): state it once',
+    ]);
   });
 
   it('rate limit: the RateLimit-Policy const, the retry_after const and the 429 example', async () => {
     const { doc } = await fixtures(1);
     expect(checkRateLimitCopies(1, doc)).toEqual([]);
     objectAt(doc, 'components', 'headers', 'RateLimit-Policy', 'schema').const = '120;w=900';
-    objectAt(doc, 'components', 'responses', 'RateLimited', 'content', 'application/json', 'schema', 'allOf', 1, 'properties', 'error', 'properties', 'retry_after').const = 30;
+    objectAt(
+      doc,
+      'components',
+      'responses',
+      'RateLimited',
+      'content',
+      'application/json',
+      'schema',
+      'allOf',
+      1,
+      'properties',
+      'error',
+      'properties',
+      'retry_after',
+    ).const = 30;
     example(doc, 'RateLimited', 'RATE_LIMIT_EXCEEDED').message = 'Too many requests, retry after 30 seconds';
     const problems = checkRateLimitCopies(1, doc).join('\n');
     expect(problems).toMatch(/createSession 200: header RateLimit-Policy const 120;w=900 differs from x-rate-limit \(100;w=900\)/);
     expect(problems).toMatch(/createSession 429: retry_after const 30: the wait is the time left in the window/);
-    expect(problems).toMatch(/createSession 429: example RATE_LIMIT_EXCEEDED message says 30, header Retry-After example says 412: one wait/);
+    expect(problems).toMatch(
+      /createSession 429: example RATE_LIMIT_EXCEEDED message says 30, header Retry-After example says 412: one wait/,
+    );
   });
-  it('rate limit: the headers\' examples', async () => {
+  it("rate limit: the headers' examples", async () => {
     const { doc } = await fixtures(2);
     objectAt(doc, 'components', 'headers', 'RateLimit-Limit').example = 60;
     objectAt(doc, 'components', 'headers', 'Retry-After').example = 60;
@@ -161,7 +223,10 @@ describe('one fact, one place: lint fails when a copy disagrees with the fact', 
     const { doc } = await fixtures(1);
     objectAt(doc, 'paths', '/api/v1/public/sessions', 'post')['x-rate-limit'] = { limit: 100, windowSeconds: 900, retryAfterSeconds: 60 };
     for (const h of ['Retry-After', 'RateLimit-Reset']) objectAt(doc, 'components', 'headers', h).example = 1000;
-    Object.assign(example(doc, 'RateLimited', 'RATE_LIMIT_EXCEEDED'), { retry_after: 1000, message: 'Too many requests, retry after 1000 seconds' });
+    Object.assign(example(doc, 'RateLimited', 'RATE_LIMIT_EXCEEDED'), {
+      retry_after: 1000,
+      message: 'Too many requests, retry after 1000 seconds',
+    });
     const problems = checkRateLimitCopies(1, doc).join('\n');
     expect(problems).toMatch(/createSession: x-rate-limit retryAfterSeconds: the wait of a 429 is the time left in the window/);
     expect(problems).toMatch(/429: header Retry-After example 1000 is not a wait within the 900 s window/);
@@ -169,9 +234,18 @@ describe('one fact, one place: lint fails when a copy disagrees with the fact', 
   it('rate limit and amount range: a copy in a source file instead of a $ref to spec/components/facts/', async () => {
     expect(await checkFactStatementsInSpec()).toEqual([]);
     const problems = checkFactStatements([
-      { rel: 'paths/api_v1_public_sessions.v1.yaml', doc: { post: { 'x-rate-limit': { $ref: '../components/facts/SessionRateLimit.yaml' } } } },
-      { rel: 'paths/api_v1_public_sessions.v2.yaml', doc: { post: { 'x-rate-limit': { limit: 100, windowSeconds: 900, retryAfterSeconds: 60 } } } },
-      { rel: 'components/schemas/SessionRequestV2.yaml', doc: { properties: { total: { 'x-amount-range': { $ref: './AmountRange.yaml' } } } } },
+      {
+        rel: 'paths/api_v1_public_sessions.v1.yaml',
+        doc: { post: { 'x-rate-limit': { $ref: '../components/facts/SessionRateLimit.yaml' } } },
+      },
+      {
+        rel: 'paths/api_v1_public_sessions.v2.yaml',
+        doc: { post: { 'x-rate-limit': { limit: 100, windowSeconds: 900, retryAfterSeconds: 60 } } },
+      },
+      {
+        rel: 'components/schemas/SessionRequestV2.yaml',
+        doc: { properties: { total: { 'x-amount-range': { $ref: './AmountRange.yaml' } } } },
+      },
     ]);
     expect(problems).toEqual([
       'paths/api_v1_public_sessions.v2.yaml: x-rate-limit must be a $ref to its one statement in spec/components/facts/, not a copy',
@@ -183,12 +257,15 @@ describe('one fact, one place: lint fails when a copy disagrees with the fact', 
     const { doc } = await fixtures(1);
     expect(checkBodyLimitCopies(1, doc)).toEqual([]);
     example(doc, 'PayloadTooLarge', 'PAYLOAD_TOO_LARGE').message = 'Request body exceeds 1 MB';
-    expect(checkBodyLimitCopies(1, doc).join('\n')).toMatch(/message "Request body exceeds 1 MB" differs from x-max-body-bytes 102400 \(100 kB\)/);
+    expect(checkBodyLimitCopies(1, doc).join('\n')).toMatch(
+      /message "Request body exceeds 1 MB" differs from x-max-body-bytes 102400 \(100 kB\)/,
+    );
   });
 
   it('amount range: a currency the Currency enum does not have', async () => {
     const { doc } = await fixtures(1);
-    for (const name of ['SessionRequestV1', 'PartnerTransactionCreateRequest']) objectAt(schemas(doc), name, 'properties', 'total', 'x-amount-range').currency = 'EUR';
+    for (const name of ['SessionRequestV1', 'PartnerTransactionCreateRequest'])
+      objectAt(schemas(doc), name, 'properties', 'total', 'x-amount-range').currency = 'EUR';
     expect(checkAmountRangeCopies(1, doc).join('\n')).toMatch(/currency EUR is not one of the Currency enum \[MAD\]/);
   });
 

@@ -63,18 +63,25 @@ export async function lintContract(log: (line: string) => void = console.log): P
   for (const api of apis) {
     const result = redoclyLint(api.name);
     log(`redocly lint ${api.name}: ${result.errors} errors, ${result.warnings} warnings`);
-    if (result.errors + result.warnings > 0) problems.push(`redocly lint ${api.name}: ${result.errors} errors, ${result.warnings} warnings\n${result.output}`);
+    if (result.errors + result.warnings > 0)
+      problems.push(`redocly lint ${api.name}: ${result.errors} errors, ${result.warnings} warnings\n${result.output}`);
   }
 
   const { document, diagnostics } = await parseAsyncApi();
   const serious = diagnostics.filter((d) => d.severity < INFO);
-  log(`@asyncapi/parser spec/asyncapi.yaml: ${serious.filter((d) => d.severity === 0).length} errors, ${serious.filter((d) => d.severity === 1).length} warnings`);
-  for (const d of serious) problems.push(`asyncapi.yaml ${d.severity === 0 ? 'error' : 'warning'} ${d.code}: ${d.message} at ${d.path.join('.')}`);
-  const messages: AsyncMessage[] = document.messages().all().map((m) => ({
-    name: String(m.name()),
-    payload: (m.payload()?.json() as { schema: unknown }).schema,
-    headers: (m.headers()?.json() as { schema: unknown }).schema,
-  }));
+  log(
+    `@asyncapi/parser spec/asyncapi.yaml: ${serious.filter((d) => d.severity === 0).length} errors, ${serious.filter((d) => d.severity === 1).length} warnings`,
+  );
+  for (const d of serious)
+    problems.push(`asyncapi.yaml ${d.severity === 0 ? 'error' : 'warning'} ${d.code}: ${d.message} at ${d.path.join('.')}`);
+  const messages: AsyncMessage[] = document
+    .messages()
+    .all()
+    .map((m) => ({
+      name: String(m.name()),
+      payload: (m.payload()?.json() as { schema: unknown }).schema,
+      headers: (m.headers()?.json() as { schema: unknown }).schema,
+    }));
 
   const consistency: string[] = [];
   const docs: Array<Record<string, unknown>> = [];
@@ -97,7 +104,9 @@ export async function lintContract(log: (line: string) => void = console.log): P
   consistency.push(...(await checkFactStatementsInSpec()));
   consistency.push(...(await checkDocumentMessages(docs)));
   consistency.push(...(await checkReadmeLinks()));
-  log(`consistency (webhooks ↔ AsyncAPI, state machine, error examples, 400 on every operation, copies of each fact, decisions, extensions, links, messages against the server's catalogue, README links): ${consistency.length} problems`);
+  log(
+    `consistency (webhooks ↔ AsyncAPI, state machine, error examples, 400 on every operation, copies of each fact, decisions, extensions, links, messages against the server's catalogue, README links): ${consistency.length} problems`,
+  );
   problems.push(...consistency);
 
   const rules = await ruleProblems();

@@ -28,16 +28,25 @@ describe('error messages: one source', () => {
     const [d] = await docs();
     const ex = errorExamples(d!).find((e) => e.code === 'TRANSACTION_NOT_FOUND');
     expect(ex).toBeDefined();
-    const node = (d!.components as { responses: Record<string, { content: Record<string, { examples: Record<string, { value: { error: { message: string } } }> }> }> }).responses.TransactionNotFound!;
+    const node = (
+      d!.components as {
+        responses: Record<string, { content: Record<string, { examples: Record<string, { value: { error: { message: string } } }> }> }>;
+      }
+    ).responses.TransactionNotFound!;
     node.content['application/json']!.examples.TRANSACTION_NOT_FOUND!.value.error.message = 'Transaction not found.';
-    expect(checkExampleMessages(1, d!).join('\n')).toMatch(/example TRANSACTION_NOT_FOUND message "Transaction not found\." is not a message the server sends/);
+    expect(checkExampleMessages(1, d!).join('\n')).toMatch(
+      /example TRANSACTION_NOT_FOUND message "Transaction not found\." is not a message the server sends/,
+    );
   });
   it('a guide quoting another message, or a validation message the spec does not show, is a problem', async () => {
     const ds = await docs();
     const files = [
       { rel: 'spec/guides/x.md', text: 'text\n{ "error": { "code": "TRANSACTION_NOT_FOUND", "message": "Transaction not found." } }' },
       { rel: 'spec/guides/y.md', text: '{ "error": { "code": "VALIDATION_ERROR", "message": "something vague" } }' },
-      { rel: 'spec/guides/z.md', text: '{ "error": { "code": "TRANSACTION_NOT_PENDING", "message": "Transaction is not in PENDING status (current status: APPROVED)" } }' },
+      {
+        rel: 'spec/guides/z.md',
+        text: '{ "error": { "code": "TRANSACTION_NOT_PENDING", "message": "Transaction is not in PENDING status (current status: APPROVED)" } }',
+      },
     ];
     expect(await checkDocumentMessages(ds, files)).toEqual([
       'spec/guides/x.md:2: TRANSACTION_NOT_FOUND message "Transaction not found." is not a message the server sends (lib/error-messages.ts or the spec\'s examples of TRANSACTION_NOT_FOUND)',
@@ -46,7 +55,9 @@ describe('error messages: one source', () => {
   });
   it('README links outside the repository are problems', async () => {
     expect(
-      await checkReadmeLinks('[a](spec/README.md) [b](../shared/seed/merchant-payment-service.md) [c](https://example.com/x) <http://127.0.0.1:4010/demo> [d](missing.md)'),
+      await checkReadmeLinks(
+        '[a](spec/README.md) [b](../shared/seed/merchant-payment-service.md) [c](https://example.com/x) <http://127.0.0.1:4010/demo> [d](missing.md)',
+      ),
     ).toEqual([
       'README.md: link ../shared/seed/merchant-payment-service.md is not a file of the repository',
       'README.md: link https://example.com/x leaves the repository',

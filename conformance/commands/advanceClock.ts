@@ -11,17 +11,25 @@ export type AdvanceTarget = 'seconds' | 'just-before-expiry' | 'at-expiry' | 'pa
 
 /** @checks expiry, ADR-010, ADR-020 */
 export class AdvanceClock implements Cmd {
-  constructor(readonly target: AdvanceTarget, readonly seconds: number, readonly idx: number) {}
+  constructor(
+    readonly target: AdvanceTarget,
+    readonly seconds: number,
+    readonly idx: number,
+  ) {}
   check(m: Readonly<Model>): boolean {
     if (!m.world.sandbox) return false;
-    if (this.target === 'just-before-expiry' || this.target === 'at-expiry') return m.txs.some((t) => t.status === 'PENDING' && t.who === 'main');
+    if (this.target === 'just-before-expiry' || this.target === 'at-expiry')
+      return m.txs.some((t) => t.status === 'PENDING' && t.who === 'main');
     if (this.target === 'past-token-lifetime') return m.sessions.length > 0;
     return true;
   }
   async run(m: Model, w: Real): Promise<void> {
     const W = w.cfg.paymentWindowSeconds * 1000;
     let secs = this.seconds;
-    const tx = pick(m.txs.filter((t) => t.status === 'PENDING' && t.who === 'main'), this.idx);
+    const tx = pick(
+      m.txs.filter((t) => t.status === 'PENDING' && t.who === 'main'),
+      this.idx,
+    );
     if (this.target === 'just-before-expiry' || this.target === 'at-expiry') {
       const [lo, hi] = w.age(tx!, 'main');
       secs = this.target === 'just-before-expiry' ? Math.floor((W - hi) / 1000) - 1 : Math.ceil((W - lo) / 1000);
@@ -30,20 +38,40 @@ export class AdvanceClock implements Cmd {
       secs = Math.ceil((tokenLifetimeSeconds * 1000 - lo) / 1000);
     } else if (this.target === 'past-rate-window') secs = w.rateLimit().windowSeconds;
     if (secs < 1) return;
-    const ex = await w.client.call('sandboxAdvanceClock', { headers: w.auth('sandboxAdvanceClock', w.cfg.apiKey), body: { seconds: secs } });
+    const ex = await w.client.call('sandboxAdvanceClock', {
+      headers: w.auth('sandboxAdvanceClock', w.cfg.apiKey),
+      body: { seconds: secs },
+    });
     w.expectOutcome(ex, [w.success(ex.opId)]);
     const before = w.advanced.main;
     w.advanced.main += secs;
     const clock = ex.json as { offsetSeconds: number };
     if (w.clockBase !== undefined) {
-      w.check(clock.offsetSeconds === w.clockBase + w.advanced.main, 'sandboxAdvanceClock', '$.offsetSeconds', `offset ${clock.offsetSeconds} after advancing ${secs} s from ${w.clockBase + before}`, w.clockBase + w.advanced.main, clock.offsetSeconds);
+      w.check(
+        clock.offsetSeconds === w.clockBase + w.advanced.main,
+        'sandboxAdvanceClock',
+        '$.offsetSeconds',
+        `offset ${clock.offsetSeconds} after advancing ${secs} s from ${w.clockBase + before}`,
+        w.clockBase + w.advanced.main,
+        clock.offsetSeconds,
+      );
     }
     for (const t of w.txs.values()) if (t.who === 'main') w.settle(t);
     if (tx && tx.kind === 'partner' && this.target === 'just-before-expiry') {
-      const r = await w.client.call('getPartnerTransaction', { pathParams: { transactionId: tx.id }, headers: w.auth('getPartnerTransaction', w.cfg.apiKey) });
+      const r = await w.client.call('getPartnerTransaction', {
+        pathParams: { transactionId: tx.id },
+        headers: w.auth('getPartnerTransaction', w.cfg.apiKey),
+      });
       w.expectOutcome(r, [w.success(r.opId)]);
       const st = (r.json as { status: string }).status;
-      w.check(w.possibleStatuses(tx).includes(st), 'getPartnerTransaction', '$.status', `1 s before the payment window ends the status is ${st}`, w.possibleStatuses(tx), st);
+      w.check(
+        w.possibleStatuses(tx).includes(st),
+        'getPartnerTransaction',
+        '$.status',
+        `1 s before the payment window ends the status is ${st}`,
+        w.possibleStatuses(tx),
+        st,
+      );
       w.observe(tx, st);
     }
   }

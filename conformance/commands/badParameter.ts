@@ -2,21 +2,39 @@
 import type { Cmd, Model, Real } from '../model.ts';
 import { refusal } from '../model.ts';
 
-export type ParamOp = 'getTransactionStatusBySessionToken' | 'getPartnerTransaction' | 'getPartnerTransactionByVendorReference' | 'cancelPartnerTransactionByVendorReference' | 'verifyTransaction' | 'sandboxConfirmTransaction' | 'sandboxCancelTransaction' | 'sandboxCompleteTransaction';
+export type ParamOp =
+  | 'getTransactionStatusBySessionToken'
+  | 'getPartnerTransaction'
+  | 'getPartnerTransactionByVendorReference'
+  | 'cancelPartnerTransactionByVendorReference'
+  | 'verifyTransaction'
+  | 'sandboxConfirmTransaction'
+  | 'sandboxCancelTransaction'
+  | 'sandboxCompleteTransaction';
 
 /** @checks ADR-011 */
 export class BadParameter implements Cmd {
-  constructor(readonly op: ParamOp, readonly value: string) {}
+  constructor(
+    readonly op: ParamOp,
+    readonly value: string,
+  ) {}
   check(m: Readonly<Model>): boolean {
     const o = m.world.contract.ops[this.op];
-    return o !== undefined && (!o.sandbox || m.world.sandbox) && (this.op !== 'getTransactionStatusBySessionToken' || m.sessions.some((s) => m.world.tokenExpired(s) === 'no'));
+    return (
+      o !== undefined &&
+      (!o.sandbox || m.world.sandbox) &&
+      (this.op !== 'getTransactionStatusBySessionToken' || m.sessions.some((s) => m.world.tokenExpired(s) === 'no'))
+    );
   }
   async run(m: Model, w: Real): Promise<void> {
     const byRef = this.op.includes('VendorReference');
     const value = byRef ? `-${this.value}` : `not-a-uuid-${this.value}`;
     const token = m.sessions.find((s) => w.tokenExpired(s) === 'no')?.token;
     const headers = w.auth(this.op, this.op === 'getTransactionStatusBySessionToken' ? token! : w.cfg.apiKey);
-    const ex = await w.client.call(this.op, { pathParams: { transactionId: value, vendorReference: value, transaction_id: value }, headers });
+    const ex = await w.client.call(this.op, {
+      pathParams: { transactionId: value, vendorReference: value, transaction_id: value },
+      headers,
+    });
     w.expectOutcome(ex, [refusal('VALIDATION_ERROR')]);
   }
   toString(): string {

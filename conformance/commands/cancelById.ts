@@ -8,15 +8,24 @@ import { pick, refusal } from '../model.ts';
 
 /** @checks ADR-016 */
 export class CancelById implements Cmd {
-  constructor(readonly method: 'PUT' | 'POST', readonly idx: number) {}
+  constructor(
+    readonly method: 'PUT' | 'POST',
+    readonly idx: number,
+  ) {}
   check(m: Readonly<Model>): boolean {
     return m.txs.some((t) => t.kind === 'partner');
   }
   async run(m: Model, w: Real): Promise<void> {
-    const tx = pick(m.txs.filter((t) => t.kind === 'partner'), this.idx)!;
+    const tx = pick(
+      m.txs.filter((t) => t.kind === 'partner'),
+      this.idx,
+    )!;
     const before = w.possibleStatuses(tx);
     const path = `/api/v1/public/partner/transactions/${encodeURIComponent(tx.id)}/cancel`;
-    const res = await fetch(w.cfg.baseUrl.replace(/\/$/, '') + path, { method: this.method, headers: w.auth('cancelPartnerTransactionByVendorReference', w.key(tx.who)) });
+    const res = await fetch(w.cfg.baseUrl.replace(/\/$/, '') + path, {
+      method: this.method,
+      headers: w.auth('cancelPartnerTransactionByVendorReference', w.key(tx.who)),
+    });
     const text = await res.text();
     let code: string | undefined;
     try {
@@ -26,8 +35,18 @@ export class CancelById implements Cmd {
       code = undefined;
     }
     const want = refusal('ROUTE_NOT_FOUND');
-    w.check(res.status === want.status && code === want.code, 'cancel by transaction id', '$', `${this.method} ${path} answered ${res.status} ${String(code ?? '')}; cancel by transaction id is not offered (ADR-016)`, want, { status: res.status, code });
-    const after = await w.client.call('getPartnerTransaction', { pathParams: { transactionId: tx.id }, headers: w.auth('getPartnerTransaction', w.key(tx.who)) });
+    w.check(
+      res.status === want.status && code === want.code,
+      'cancel by transaction id',
+      '$',
+      `${this.method} ${path} answered ${res.status} ${String(code ?? '')}; cancel by transaction id is not offered (ADR-016)`,
+      want,
+      { status: res.status, code },
+    );
+    const after = await w.client.call('getPartnerTransaction', {
+      pathParams: { transactionId: tx.id },
+      headers: w.auth('getPartnerTransaction', w.key(tx.who)),
+    });
     w.expectOutcome(after, [w.success(after.opId)]);
     const s = (after.json as { status: string }).status;
     w.check(before.includes(s), 'cancel by transaction id', '$.status', `${this.method} ${path} changed the status to ${s}`, before, s);

@@ -7,12 +7,18 @@ const OP = 'cancelPartnerTransactionByVendorReference';
 
 /** @checks b4-only-pending */
 export class CancelTransaction implements Cmd {
-  constructor(readonly otherMerchant: boolean, readonly idx: number) {}
+  constructor(
+    readonly otherMerchant: boolean,
+    readonly idx: number,
+  ) {}
   check(m: Readonly<Model>): boolean {
     return m.txs.some((t) => t.vendorReference);
   }
   async run(m: Model, w: Real): Promise<void> {
-    const tx = pick(m.txs.filter((t) => t.vendorReference), this.idx)!;
+    const tx = pick(
+      m.txs.filter((t) => t.vendorReference),
+      this.idx,
+    )!;
     const reader = this.otherMerchant ? (tx.who === 'main' ? 'other' : 'main') : tx.who;
     if (this.otherMerchant && m.txs.some((t) => t.who === reader && t.vendorReference === tx.vendorReference)) return;
     const statuses = w.possibleStatuses(tx);

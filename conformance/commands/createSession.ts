@@ -15,7 +15,8 @@ export async function sendSession(m: Model, w: World, body: Json): Promise<'limi
   if (!normal.length && cls.mismatch) normal.push(refusal('AMOUNT_MISMATCH'));
   if (!normal.length) normal.push(w.success('createSession'));
   const rl = w.rateLimit();
-  const allowed = limited === 'yes' ? [refusal('RATE_LIMIT_EXCEEDED')] : limited === 'no' ? normal : [...normal, refusal('RATE_LIMIT_EXCEEDED')];
+  const allowed =
+    limited === 'yes' ? [refusal('RATE_LIMIT_EXCEEDED')] : limited === 'no' ? normal : [...normal, refusal('RATE_LIMIT_EXCEEDED')];
   const ex = await w.client.call('createSession', { headers: w.auth('createSession', w.cfg.apiKey), body });
   w.expectOutcome(ex, allowed);
   w.countRate('main', ex);
@@ -23,9 +24,30 @@ export async function sendSession(m: Model, w: World, body: Json): Promise<'limi
     const err = (ex.json as { error: Json }).error;
     // ADR-006: one wait, the rest of the window, in the body and both headers.
     const wait = err.retry_after;
-    w.check(typeof wait === 'number' && Number.isInteger(wait) && wait >= 1 && wait <= rl.windowSeconds, 'createSession', '$.error.retry_after', `retry_after ${String(wait)} is not a wait within the ${rl.windowSeconds} s window`, `1..${rl.windowSeconds}`, wait);
-    w.check(ex.responseHeaders['retry-after'] === String(wait), 'createSession', 'header Retry-After', `Retry-After ${ex.responseHeaders['retry-after']} differs from retry_after ${String(wait)}`, wait, ex.responseHeaders['retry-after']);
-    w.check(ex.responseHeaders['ratelimit-reset'] === String(wait), 'createSession', 'header RateLimit-Reset', `RateLimit-Reset ${ex.responseHeaders['ratelimit-reset']} differs from retry_after ${String(wait)}`, wait, ex.responseHeaders['ratelimit-reset']);
+    w.check(
+      typeof wait === 'number' && Number.isInteger(wait) && wait >= 1 && wait <= rl.windowSeconds,
+      'createSession',
+      '$.error.retry_after',
+      `retry_after ${String(wait)} is not a wait within the ${rl.windowSeconds} s window`,
+      `1..${rl.windowSeconds}`,
+      wait,
+    );
+    w.check(
+      ex.responseHeaders['retry-after'] === String(wait),
+      'createSession',
+      'header Retry-After',
+      `Retry-After ${ex.responseHeaders['retry-after']} differs from retry_after ${String(wait)}`,
+      wait,
+      ex.responseHeaders['retry-after'],
+    );
+    w.check(
+      ex.responseHeaders['ratelimit-reset'] === String(wait),
+      'createSession',
+      'header RateLimit-Reset',
+      `RateLimit-Reset ${ex.responseHeaders['ratelimit-reset']} differs from retry_after ${String(wait)}`,
+      wait,
+      ex.responseHeaders['ratelimit-reset'],
+    );
     return 'limited';
   }
   if (!w.succeeded(ex)) return 'refused';
@@ -35,13 +57,23 @@ export async function sendSession(m: Model, w: World, body: Json): Promise<'limi
     const exp = Date.parse(rec.expiresAt as string);
     w.check(Number.isFinite(exp), 'createSession', '$.expiresAt', 'expiresAt is not a date');
   }
-  m.sessions.push({ token, who: 'main', total: centimesToNumber(centimesOf(body.total)!), sentAt: ex.sentAt, receivedAt: ex.receivedAt, advAtCreation: w.advanced.main });
+  m.sessions.push({
+    token,
+    who: 'main',
+    total: centimesToNumber(centimesOf(body.total)!),
+    sentAt: ex.sentAt,
+    receivedAt: ex.receivedAt,
+    advAtCreation: w.advanced.main,
+  });
   return 'created';
 }
 
 /** @checks a1-required-fields, amount-range, a1-currency, a1-items, amount-consistency, a1-session-response, ADR-012 */
 export class CreateSession implements Cmd {
-  constructor(readonly body: Json, readonly label: string) {}
+  constructor(
+    readonly body: Json,
+    readonly label: string,
+  ) {}
   check(m: Readonly<Model>): boolean {
     return !m.world.a1Reserved();
   }

@@ -9,7 +9,13 @@ export type RefMode = 'fresh' | 'none' | 'reuse-own' | 'reuse-other-merchant';
 
 /** @checks b1-validation, vendor-reference-unique, ADR-002, ADR-021 */
 export class CreateTransaction implements Cmd {
-  constructor(readonly body: Json, readonly label: string, readonly who: Who, readonly ref: RefMode, readonly idx: number) {}
+  constructor(
+    readonly body: Json,
+    readonly label: string,
+    readonly who: Who,
+    readonly ref: RefMode,
+    readonly idx: number,
+  ) {}
   check(): boolean {
     return true;
   }
@@ -41,9 +47,16 @@ export class CreateTransaction implements Cmd {
       checkCreated(w, ex, body);
       const rec = ex.json as Json;
       const tx = {
-        id: rec.id as string, who: this.who, kind: 'partner' as const, status: 'PENDING' as const,
-        vendorReference: (rec.vendorReference as string | null) ?? null, created: rec,
-        sentAt: ex.sentAt, receivedAt: ex.receivedAt, advAtCreation: w.advanced[this.who], runId: w.runId,
+        id: rec.id as string,
+        who: this.who,
+        kind: 'partner' as const,
+        status: 'PENDING' as const,
+        vendorReference: (rec.vendorReference as string | null) ?? null,
+        created: rec,
+        sentAt: ex.sentAt,
+        receivedAt: ex.receivedAt,
+        advAtCreation: w.advanced[this.who],
+        runId: w.runId,
       };
       w.transition(tx, 'create');
       w.txs.set(tx.id, tx);

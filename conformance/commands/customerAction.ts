@@ -7,12 +7,18 @@ export type ActionOp = 'sandboxConfirmTransaction' | 'sandboxCancelTransaction' 
 
 /** @checks state-transitions, ADR-009 */
 export class CustomerAction implements Cmd {
-  constructor(readonly op: ActionOp, readonly idx: number) {}
+  constructor(
+    readonly op: ActionOp,
+    readonly idx: number,
+  ) {}
   check(m: Readonly<Model>): boolean {
     return m.world.sandbox && m.txs.some((t) => t.kind === 'partner' && t.who === 'main');
   }
   async run(m: Model, w: Real): Promise<void> {
-    const tx = pick(m.txs.filter((t) => t.kind === 'partner' && t.who === 'main'), this.idx)!;
+    const tx = pick(
+      m.txs.filter((t) => t.kind === 'partner' && t.who === 'main'),
+      this.idx,
+    )!;
     const t = transitionsOf(this.op)[0]!;
     const statuses = w.possibleStatuses(tx);
     const allowed = statuses.map((s) => rejectionOf(this.op, s) ?? w.success(this.op));

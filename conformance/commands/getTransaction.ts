@@ -8,7 +8,11 @@ export type ReadKey = 'own' | 'other-merchant' | 'missing';
 
 /** @checks ownership, partner-record */
 export class GetTransaction implements Cmd {
-  constructor(readonly by: ReadBy, readonly key: ReadKey, readonly idx: number) {}
+  constructor(
+    readonly by: ReadBy,
+    readonly key: ReadKey,
+    readonly idx: number,
+  ) {}
   check(m: Readonly<Model>): boolean {
     return this.key === 'missing' || m.txs.some((t) => this.by === 'id' || t.vendorReference);
   }
@@ -21,7 +25,10 @@ export class GetTransaction implements Cmd {
       w.expectOutcome(ex, [refusal('TRANSACTION_NOT_FOUND')]);
       return;
     }
-    const tx = pick(m.txs.filter((t) => this.by === 'id' || t.vendorReference), this.idx)!;
+    const tx = pick(
+      m.txs.filter((t) => this.by === 'id' || t.vendorReference),
+      this.idx,
+    )!;
     const value = this.by === 'id' ? tx.id : tx.vendorReference!;
     const reader = this.key === 'own' ? tx.who : tx.who === 'main' ? 'other' : 'main';
     // Another merchant may own the same vendorReference (unique per merchant only).

@@ -37,19 +37,50 @@ export class HeadProbe implements Cmd {
         else if (name === 'transaction_id') pathParams[name] = session?.tx?.id ?? randomUUID();
         else pathParams[name] = own?.id ?? randomUUID();
       }
-      const headers = o.security.length === 0 ? {} : w.auth(opId, w.authHeader(opId) === 'X-Session-Token' ? (session?.token ?? 'st_conformance_head') : w.cfg.apiKey);
+      const headers =
+        o.security.length === 0
+          ? {}
+          : w.auth(opId, w.authHeader(opId) === 'X-Session-Token' ? (session?.token ?? 'st_conformance_head') : w.cfg.apiKey);
       const get = await w.client.call(opId, { pathParams, headers });
       const url = new URL(get.url);
       const head = await rawExchange(w, `HEAD ${opId}`, 'HEAD', url.pathname + url.search, headers);
       const where = `HEAD ${o.path}`;
-      w.check(head.status === get.status, where, '$', `HEAD answered ${head.status}, the GET ${get.status} (ADR-024)`, get.status, head.status);
-      w.check(head.responseText === '', where, '$', `HEAD answered a body: ${head.responseText.slice(0, 100)}`, '', head.responseText.slice(0, 100));
+      w.check(
+        head.status === get.status,
+        where,
+        '$',
+        `HEAD answered ${head.status}, the GET ${get.status} (ADR-024)`,
+        get.status,
+        head.status,
+      );
+      w.check(
+        head.responseText === '',
+        where,
+        '$',
+        `HEAD answered a body: ${head.responseText.slice(0, 100)}`,
+        '',
+        head.responseText.slice(0, 100),
+      );
       const type = (h: Record<string, string>) => (h['content-type'] ?? '').split(';')[0]!.trim();
-      w.check(type(head.responseHeaders) === type(get.responseHeaders), where, 'header Content-Type', `HEAD has content type ${JSON.stringify(type(head.responseHeaders))}, the GET ${JSON.stringify(type(get.responseHeaders))}`, type(get.responseHeaders), type(head.responseHeaders));
+      w.check(
+        type(head.responseHeaders) === type(get.responseHeaders),
+        where,
+        'header Content-Type',
+        `HEAD has content type ${JSON.stringify(type(head.responseHeaders))}, the GET ${JSON.stringify(type(get.responseHeaders))}`,
+        type(get.responseHeaders),
+        type(head.responseHeaders),
+      );
       for (const h of w.contract.response(opId, get.status)?.headers ?? []) {
         const name = h.name.toLowerCase();
         if (get.responseHeaders[name] === undefined) continue;
-        w.check(head.responseHeaders[name] !== undefined, where, `header ${h.name}`, `the GET's declared header ${h.name} is missing from HEAD`, get.responseHeaders[name], undefined);
+        w.check(
+          head.responseHeaders[name] !== undefined,
+          where,
+          `header ${h.name}`,
+          `the GET's declared header ${h.name} is missing from HEAD`,
+          get.responseHeaders[name],
+          undefined,
+        );
       }
     }
   }

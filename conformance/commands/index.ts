@@ -54,30 +54,137 @@ function weight<T>(n: number, a: fc.Arbitrary<T>): fc.Arbitrary<T>[] {
  * other command valid, and indexes shrink towards 0 (the first one created).
  */
 export function commandArbitraries(variant: 1 | 2, profile: 'core' | 'sandbox'): fc.Arbitrary<Cmd>[] {
-  const create = fc.tuple(partnerBody(), fc.constantFrom('main', 'main', 'main', 'other'), fc.constantFrom('fresh', 'fresh', 'none', 'reuse-own', 'reuse-other-merchant') as fc.Arbitrary<'fresh'>, idx)
+  const create = fc
+    .tuple(
+      partnerBody(),
+      fc.constantFrom('main', 'main', 'main', 'other'),
+      fc.constantFrom('fresh', 'fresh', 'none', 'reuse-own', 'reuse-other-merchant') as fc.Arbitrary<'fresh'>,
+      idx,
+    )
     .map(([b, who, ref, i]) => new CreateTransaction(b.body, b.label, who, ref, i));
-  const read = fc.tuple(fc.constantFrom('id', 'vendorReference') as fc.Arbitrary<'id'>, fc.constantFrom('own', 'own', 'other-merchant', 'missing') as fc.Arbitrary<'own'>, idx).map(([by, k, i]) => new GetTransaction(by, k, i));
+  const read = fc
+    .tuple(
+      fc.constantFrom('id', 'vendorReference') as fc.Arbitrary<'id'>,
+      fc.constantFrom('own', 'own', 'other-merchant', 'missing') as fc.Arbitrary<'own'>,
+      idx,
+    )
+    .map(([by, k, i]) => new GetTransaction(by, k, i));
   const cancel = fc.tuple(fc.boolean(), idx).map(([o, i]) => new CancelTransaction(o, i));
   const session = sessionBody(variant).map((b) => new CreateSession(b.body, b.label));
   const core: fc.Arbitrary<Cmd>[] = [
     ...weight(4, create),
     ...weight(3, read),
     ...weight(2, cancel),
-    fc.tuple(fc.constantFrom('createPartnerTransaction', 'getPartnerTransaction', 'getPartnerTransactionByVendorReference', 'cancelPartnerTransactionByVendorReference', 'createSession', 'verifyTransaction', 'sandboxConfirmTransaction', 'sandboxCancelTransaction', 'sandboxCompleteTransaction', 'sandboxPaySession', 'sandboxAdvanceClock') as fc.Arbitrary<'createSession'>, fc.constantFrom('missing', 'wrong', 'wrong-header-name') as fc.Arbitrary<'wrong'>, idx).map(([op, mode, i]) => new AuthProbe(op, mode, i)),
-    fc.tuple(fc.constantFrom('getTransactionStatusBySessionToken', 'getPartnerTransaction', 'getPartnerTransactionByVendorReference', 'cancelPartnerTransactionByVendorReference', 'verifyTransaction', 'sandboxConfirmTransaction', 'sandboxCancelTransaction', 'sandboxCompleteTransaction') as fc.Arbitrary<'getPartnerTransaction'>, fc.stringMatching(/^[a-z0-9]{1,8}$/)).map(([op, v]) => new BadParameter(op, v)),
-    fc.tuple(fc.constantFrom('text/plain', 'too-large', 'malformed-json', 'invalid') as fc.Arbitrary<'text/plain'>, fc.constantFrom('createPartnerTransaction', 'createPartnerTransaction', 'createSession', 'sandboxPaySession', 'sandboxAdvanceClock') as fc.Arbitrary<MediaOp>).map(([m, op]) => new MediaProbe(m, op)),
+    fc
+      .tuple(
+        fc.constantFrom(
+          'createPartnerTransaction',
+          'getPartnerTransaction',
+          'getPartnerTransactionByVendorReference',
+          'cancelPartnerTransactionByVendorReference',
+          'createSession',
+          'verifyTransaction',
+          'sandboxConfirmTransaction',
+          'sandboxCancelTransaction',
+          'sandboxCompleteTransaction',
+          'sandboxPaySession',
+          'sandboxAdvanceClock',
+        ) as fc.Arbitrary<'createSession'>,
+        fc.constantFrom('missing', 'wrong', 'wrong-header-name') as fc.Arbitrary<'wrong'>,
+        idx,
+      )
+      .map(([op, mode, i]) => new AuthProbe(op, mode, i)),
+    fc
+      .tuple(
+        fc.constantFrom(
+          'getTransactionStatusBySessionToken',
+          'getPartnerTransaction',
+          'getPartnerTransactionByVendorReference',
+          'cancelPartnerTransactionByVendorReference',
+          'verifyTransaction',
+          'sandboxConfirmTransaction',
+          'sandboxCancelTransaction',
+          'sandboxCompleteTransaction',
+        ) as fc.Arbitrary<'getPartnerTransaction'>,
+        fc.stringMatching(/^[a-z0-9]{1,8}$/),
+      )
+      .map(([op, v]) => new BadParameter(op, v)),
+    fc
+      .tuple(
+        fc.constantFrom('text/plain', 'too-large', 'malformed-json', 'invalid') as fc.Arbitrary<'text/plain'>,
+        fc.constantFrom(
+          'createPartnerTransaction',
+          'createPartnerTransaction',
+          'createSession',
+          'sandboxPaySession',
+          'sandboxAdvanceClock',
+        ) as fc.Arbitrary<MediaOp>,
+      )
+      .map(([m, op]) => new MediaProbe(m, op)),
     session,
-    fc.tuple(fc.constantFrom('expand', 'debug', 'vendor_reference', 'limit'), idx).map(([n, i]) => new UnknownQuery('getPartnerTransaction', n, i)),
+    fc
+      .tuple(fc.constantFrom('expand', 'debug', 'vendor_reference', 'limit'), idx)
+      .map(([n, i]) => new UnknownQuery('getPartnerTransaction', n, i)),
   ];
   if (profile === 'core') return core.map((a) => a.map(recorded));
   const sandbox: fc.Arbitrary<Cmd>[] = [
     ...weight(2, session),
-    ...weight(3, fc.tuple(fc.constantFrom('sandboxConfirmTransaction', 'sandboxConfirmTransaction', 'sandboxCancelTransaction', 'sandboxCompleteTransaction') as fc.Arbitrary<'sandboxConfirmTransaction'>, idx).map(([op, i]) => new CustomerAction(op, i))),
-    ...weight(2, fc.tuple(fc.constantFrom('seconds', 'just-before-expiry', 'at-expiry', 'at-expiry', 'past-token-lifetime', 'past-token-lifetime', 'past-rate-window') as fc.Arbitrary<'seconds'>, fc.integer({ min: 1, max: 600 }), idx).map(([t, s, i]) => new AdvanceClock(t, s, i))),
-    ...weight(3, fc.tuple(idx, fc.constantFrom('success', 'failed') as fc.Arbitrary<'success'>, fc.constantFrom('own', 'own', 'own', 'own', 'unknown', 'other-merchant') as fc.Arbitrary<'own'>).map(([i, o, t]) => new PaySession(i, o, t))),
-    ...weight(3, fc.tuple(idx, fc.constantFrom('own', 'own', 'other-session', 'garbage', 'missing-transaction') as fc.Arbitrary<'own'>).map(([i, t]) => new VerifyByToken(i, t))),
+    ...weight(
+      3,
+      fc
+        .tuple(
+          fc.constantFrom(
+            'sandboxConfirmTransaction',
+            'sandboxConfirmTransaction',
+            'sandboxCancelTransaction',
+            'sandboxCompleteTransaction',
+          ) as fc.Arbitrary<'sandboxConfirmTransaction'>,
+          idx,
+        )
+        .map(([op, i]) => new CustomerAction(op, i)),
+    ),
+    ...weight(
+      2,
+      fc
+        .tuple(
+          fc.constantFrom(
+            'seconds',
+            'just-before-expiry',
+            'at-expiry',
+            'at-expiry',
+            'past-token-lifetime',
+            'past-token-lifetime',
+            'past-rate-window',
+          ) as fc.Arbitrary<'seconds'>,
+          fc.integer({ min: 1, max: 600 }),
+          idx,
+        )
+        .map(([t, s, i]) => new AdvanceClock(t, s, i)),
+    ),
+    ...weight(
+      3,
+      fc
+        .tuple(
+          idx,
+          fc.constantFrom('success', 'failed') as fc.Arbitrary<'success'>,
+          fc.constantFrom('own', 'own', 'own', 'own', 'unknown', 'other-merchant') as fc.Arbitrary<'own'>,
+        )
+        .map(([i, o, t]) => new PaySession(i, o, t)),
+    ),
+    ...weight(
+      3,
+      fc
+        .tuple(idx, fc.constantFrom('own', 'own', 'other-session', 'garbage', 'missing-transaction') as fc.Arbitrary<'own'>)
+        .map(([i, t]) => new VerifyByToken(i, t)),
+    ),
     fc.tuple(idx, fc.boolean()).map(([i, o]) => new VerifyByKey(i, o)),
-    fc.tuple(fc.constantFrom('sandboxConfirmTransaction', 'sandboxCancelTransaction', 'sandboxCompleteTransaction') as fc.Arbitrary<TargetOp>, fc.boolean(), idx).map(([op, o, i]) => new MissingTarget(op, o, i)),
+    fc
+      .tuple(
+        fc.constantFrom('sandboxConfirmTransaction', 'sandboxCancelTransaction', 'sandboxCompleteTransaction') as fc.Arbitrary<TargetOp>,
+        fc.boolean(),
+        idx,
+      )
+      .map(([op, o, i]) => new MissingTarget(op, o, i)),
     validSessionBody(variant).map((b) => new RateLimitBurst(b)),
     fc.constantFrom('debug', 'merchant').map((n) => new UnknownQuery('sandboxGetClock', n, 0)),
     fc.constant(null).map(() => new SmsOutbox()),

@@ -15,7 +15,10 @@ const EXPONENT_FORM = /(?<![\w.-])\d+(?:\.\d+)?[eE][+-]?\d+(?![\w.-])/;
 
 /** @checks ADR-023 */
 export class JsonReader implements Cmd {
-  constructor(readonly mode: JsonReaderMode, readonly body: Json) {}
+  constructor(
+    readonly mode: JsonReaderMode,
+    readonly body: Json,
+  ) {}
   check(): boolean {
     return true;
   }
@@ -45,11 +48,28 @@ export class JsonReader implements Cmd {
       w.check(named, op, '$.error', 'the 400 for a member named twice does not name the member (ADR-023)', 'vendorReference', errorOf(ex));
     } else {
       const echoed = EXPONENT_FORM.exec(ex.responseText)?.[0];
-      w.check(echoed === undefined, op, '$.error', `the 400 for categoryId ${sent} echoes a number in exponent form (ADR-023)`, 'digits', echoed);
+      w.check(
+        echoed === undefined,
+        op,
+        '$.error',
+        `the 400 for categoryId ${sent} echoes a number in exponent form (ADR-023)`,
+        'digits',
+        echoed,
+      );
     }
     for (const ref of refs) {
-      const read = await w.client.call('getPartnerTransactionByVendorReference', { pathParams: { vendorReference: ref }, headers: w.auth('getPartnerTransactionByVendorReference', w.cfg.apiKey) });
-      w.check(read.status === refusal('TRANSACTION_NOT_FOUND').status, read.opId, '$', `a B1 refused for ${this.mode} stored a transaction with vendorReference ${ref}`, refusal('TRANSACTION_NOT_FOUND'), read.status);
+      const read = await w.client.call('getPartnerTransactionByVendorReference', {
+        pathParams: { vendorReference: ref },
+        headers: w.auth('getPartnerTransactionByVendorReference', w.cfg.apiKey),
+      });
+      w.check(
+        read.status === refusal('TRANSACTION_NOT_FOUND').status,
+        read.opId,
+        '$',
+        `a B1 refused for ${this.mode} stored a transaction with vendorReference ${ref}`,
+        refusal('TRANSACTION_NOT_FOUND'),
+        read.status,
+      );
     }
   }
   toString(): string {

@@ -6,9 +6,16 @@ import { refusal } from '../model.ts';
 export type MediaOp = 'createPartnerTransaction' | 'createSession' | 'sandboxPaySession' | 'sandboxAdvanceClock';
 
 export class MediaProbe implements Cmd {
-  constructor(readonly mode: 'text/plain' | 'too-large' | 'malformed-json' | 'invalid', readonly op: MediaOp = 'createPartnerTransaction') {}
+  constructor(
+    readonly mode: 'text/plain' | 'too-large' | 'malformed-json' | 'invalid',
+    readonly op: MediaOp = 'createPartnerTransaction',
+  ) {}
   check(m: Readonly<Model>): boolean {
-    return (!this.op.startsWith('sandbox') || m.world.sandbox) && (this.mode !== 'invalid' || this.op.startsWith('sandbox')) && (this.op !== 'createSession' || !m.world.a1Reserved());
+    return (
+      (!this.op.startsWith('sandbox') || m.world.sandbox) &&
+      (this.mode !== 'invalid' || this.op.startsWith('sandbox')) &&
+      (this.op !== 'createSession' || !m.world.a1Reserved())
+    );
   }
   async run(_m: Model, w: Real): Promise<void> {
     const headers: Record<string, string> = { ...w.auth(this.op, w.cfg.apiKey), 'Content-Type': 'application/json' };

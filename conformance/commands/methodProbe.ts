@@ -42,7 +42,8 @@ function allowFor(paths: Map<string, Set<string>>, path: string): string[] {
 /** The paths of this variant's operations the profile reaches (x-internal ones are the SDK's), one operation each. */
 function probedPaths(w: World): Map<string, string> {
   const out = new Map<string, string>();
-  for (const [id, o] of Object.entries(w.contract.ops)) if (!o.internal && (w.sandbox || !o.sandbox) && !out.has(o.path)) out.set(o.path, id);
+  for (const [id, o] of Object.entries(w.contract.ops))
+    if (!o.internal && (w.sandbox || !o.sandbox) && !out.has(o.path)) out.set(o.path, id);
   return out;
 }
 
@@ -59,14 +60,40 @@ export class MethodProbe implements Cmd {
       const allow = allowFor(paths, path);
       const method = PROBES.find((p) => !allow.includes(p))!;
       const o = w.contract.op(opId);
-      const headers = o.security.length === 0 ? {} : w.auth(opId, w.authHeader(opId) === 'X-Session-Token' ? 'st_conformance_method' : w.cfg.apiKey);
+      const headers =
+        o.security.length === 0 ? {} : w.auth(opId, w.authHeader(opId) === 'X-Session-Token' ? 'st_conformance_method' : w.cfg.apiKey);
       const ex = await rawExchange(w, `${method} ${template}`, method, path, headers);
       const where = `${method} ${template}`;
       const code = typeof errorOf(ex)?.code === 'string' ? (errorOf(ex)!.code as string) : undefined;
-      w.check(ex.status === want.status && code === want.code, where, '$', `${method} ${path} answered ${ex.status} ${code ?? ''}; the path serves ${allow.join(', ')} (ADR-024)`, want, { status: ex.status, code });
-      w.check(typeof errorOf(ex)?.message === 'string', where, '$.error.message', 'the 405 is not in the error shape', 'a message', errorOf(ex));
-      const got = (ex.responseHeaders.allow ?? '').split(',').map((s) => s.trim().toUpperCase()).filter(Boolean).sort();
-      w.check(got.join(', ') === allow.join(', '), where, 'header Allow', `Allow ${JSON.stringify(ex.responseHeaders.allow ?? null)}, the documents declare ${allow.join(', ')} for ${template}`, allow.join(', '), ex.responseHeaders.allow);
+      w.check(
+        ex.status === want.status && code === want.code,
+        where,
+        '$',
+        `${method} ${path} answered ${ex.status} ${code ?? ''}; the path serves ${allow.join(', ')} (ADR-024)`,
+        want,
+        { status: ex.status, code },
+      );
+      w.check(
+        typeof errorOf(ex)?.message === 'string',
+        where,
+        '$.error.message',
+        'the 405 is not in the error shape',
+        'a message',
+        errorOf(ex),
+      );
+      const got = (ex.responseHeaders.allow ?? '')
+        .split(',')
+        .map((s) => s.trim().toUpperCase())
+        .filter(Boolean)
+        .sort();
+      w.check(
+        got.join(', ') === allow.join(', '),
+        where,
+        'header Allow',
+        `Allow ${JSON.stringify(ex.responseHeaders.allow ?? null)}, the documents declare ${allow.join(', ')} for ${template}`,
+        allow.join(', '),
+        ex.responseHeaders.allow,
+      );
     }
   }
   toString(): string {

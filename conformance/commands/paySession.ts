@@ -9,7 +9,11 @@ const OP = 'sandboxPaySession';
 
 /** @checks checkout-test-mode, ADR-014, ADR-019 */
 export class PaySession implements Cmd {
-  constructor(readonly idx: number, readonly outcome: 'success' | 'failed', readonly token: 'own' | 'unknown' | 'other-merchant') {}
+  constructor(
+    readonly idx: number,
+    readonly outcome: 'success' | 'failed',
+    readonly token: 'own' | 'unknown' | 'other-merchant',
+  ) {}
   check(m: Readonly<Model>): boolean {
     return m.world.sandbox && (this.token !== 'own' || m.sessions.length > 0);
   }
@@ -17,9 +21,20 @@ export class PaySession implements Cmd {
     if (this.token === 'other-merchant') {
       // A session of the other merchant, paid with this merchant's key: 404 SESSION_NOT_FOUND.
       const limited = w.rateLimited('other');
-      const body = { total: w.cfg.variant === 1 ? 600 : '600.00', currency: 'MAD', items: [{ id: 'a', name: 'x', price: 600, quantity: 1 }] };
+      const body = {
+        total: w.cfg.variant === 1 ? 600 : '600.00',
+        currency: 'MAD',
+        items: [{ id: 'a', name: 'x', price: 600, quantity: 1 }],
+      };
       const s = await w.client.call('createSession', { headers: w.auth('createSession', w.cfg.otherApiKey), body });
-      w.expectOutcome(s, limited === 'yes' ? [refusal('RATE_LIMIT_EXCEEDED')] : limited === 'no' ? [w.success('createSession')] : [w.success('createSession'), refusal('RATE_LIMIT_EXCEEDED')]);
+      w.expectOutcome(
+        s,
+        limited === 'yes'
+          ? [refusal('RATE_LIMIT_EXCEEDED')]
+          : limited === 'no'
+            ? [w.success('createSession')]
+            : [w.success('createSession'), refusal('RATE_LIMIT_EXCEEDED')],
+      );
       w.countRate('other', s);
       if (!w.succeeded(s)) return;
       const rec = s.json as Json;
@@ -29,7 +44,10 @@ export class PaySession implements Cmd {
       return;
     }
     if (this.token === 'unknown') {
-      const ex = await w.client.call(OP, { headers: w.auth(OP, w.cfg.apiKey), body: { session_token: `st_unknown_${this.idx}`, outcome: this.outcome } });
+      const ex = await w.client.call(OP, {
+        headers: w.auth(OP, w.cfg.apiKey),
+        body: { session_token: `st_unknown_${this.idx}`, outcome: this.outcome },
+      });
       w.expectOutcome(ex, [refusal('INVALID_SESSION_TOKEN'), refusal('SESSION_NOT_FOUND')]);
       return;
     }
@@ -49,12 +67,27 @@ export class PaySession implements Cmd {
     const rec = ex.json as Json;
     let t: Tx | undefined = tx;
     if (t) {
-      w.check(rec.transaction_id === t.id, OP, '$.transaction_id', 'paying again a session whose transaction is PENDING must reuse it', t.id, rec.transaction_id);
+      w.check(
+        rec.transaction_id === t.id,
+        OP,
+        '$.transaction_id',
+        'paying again a session whose transaction is PENDING must reuse it',
+        t.id,
+        rec.transaction_id,
+      );
     } else {
       t = {
-        id: rec.transaction_id as string, who: 'main', kind: 'checkout', status: 'PENDING', vendorReference: null,
-        created: { amount: s.total, payment_intent_id: rec.payment_intent_id }, sentAt: ex.sentAt, receivedAt: ex.receivedAt,
-        advAtCreation: w.advanced.main, session: s, runId: w.runId,
+        id: rec.transaction_id as string,
+        who: 'main',
+        kind: 'checkout',
+        status: 'PENDING',
+        vendorReference: null,
+        created: { amount: s.total, payment_intent_id: rec.payment_intent_id },
+        sentAt: ex.sentAt,
+        receivedAt: ex.receivedAt,
+        advAtCreation: w.advanced.main,
+        session: s,
+        runId: w.runId,
       };
       w.transition(t, 'checkout-pay');
       s.tx = t;
@@ -64,7 +97,14 @@ export class PaySession implements Cmd {
     const want = this.outcome === 'success' ? 'APPROVED' : 'PENDING';
     w.check(rec.status === want, OP, '$.status', `outcome ${this.outcome} gave status ${String(rec.status)}`, want, rec.status);
     const redirect = this.outcome === 'success' ? 'SUCCESS' : 'FAILED';
-    w.check(rec.redirect_status === redirect, OP, '$.redirect_status', `outcome ${this.outcome} gave redirect_status ${String(rec.redirect_status)}`, redirect, rec.redirect_status);
+    w.check(
+      rec.redirect_status === redirect,
+      OP,
+      '$.redirect_status',
+      `outcome ${this.outcome} gave redirect_status ${String(rec.redirect_status)}`,
+      redirect,
+      rec.redirect_status,
+    );
     if (this.outcome === 'success') w.transition(t, 'checkout-success');
   }
   toString(): string {

@@ -25,16 +25,37 @@ export class SandboxReset implements Cmd {
     const reset = await w.client.call('sandboxReset', { headers: w.auth('sandboxReset', w.cfg.apiKey), body: {} });
     w.expectOutcome(reset, [w.success('sandboxReset')]);
     const offsetOf = (j: unknown) => (j as { offsetSeconds?: unknown } | undefined)?.offsetSeconds;
-    w.check(offsetOf(reset.json) === 0, 'sandboxReset', '$.offsetSeconds', `the reset answered offset ${String(offsetOf(reset.json))}`, 0, offsetOf(reset.json));
+    w.check(
+      offsetOf(reset.json) === 0,
+      'sandboxReset',
+      '$.offsetSeconds',
+      `the reset answered offset ${String(offsetOf(reset.json))}`,
+      0,
+      offsetOf(reset.json),
+    );
     const clock = await w.client.call('sandboxGetClock', { headers: w.auth('sandboxGetClock', w.cfg.apiKey) });
     w.expectOutcome(clock, [w.success('sandboxGetClock')]);
-    w.check(offsetOf(clock.json) === 0, 'sandboxGetClock', '$.offsetSeconds', `after the reset the clock reads offset ${String(offsetOf(clock.json))} (ADR-041)`, 0, offsetOf(clock.json));
+    w.check(
+      offsetOf(clock.json) === 0,
+      'sandboxGetClock',
+      '$.offsetSeconds',
+      `after the reset the clock reads offset ${String(offsetOf(clock.json))} (ADR-041)`,
+      0,
+      offsetOf(clock.json),
+    );
 
     // the model: the merchant's time is real time again and its A1 window is empty
     w.advanced.main = -(w.clockBase ?? 0);
     w.rate.main = { usedLo: 0, usedHi: 0, endLo: -Infinity, endHi: Infinity };
     const after = await sendSession(m, w, this.session);
-    w.check(after === 'created', 'createSession', '$', `A1 after the reset was ${after}, the reset forgets the rate-limit window (ADR-041)`, 'created', after);
+    w.check(
+      after === 'created',
+      'createSession',
+      '$',
+      `A1 after the reset was ${after}, the reset forgets the rate-limit window (ADR-041)`,
+      'created',
+      after,
+    );
   }
   toString(): string {
     return 'sandboxReset(after a full A1 window and a clock advance)';

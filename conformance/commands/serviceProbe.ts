@@ -13,14 +13,19 @@ type Json = Record<string, unknown>;
 
 /** The operations declared without a key. */
 export function openOperations(w: World): string[] {
-  return Object.entries(w.contract.ops).filter(([, o]) => o.security.length === 0 && !o.internal).map(([id]) => id);
+  return Object.entries(w.contract.ops)
+    .filter(([, o]) => o.security.length === 0 && !o.internal)
+    .map(([id]) => id);
 }
 
 /** `node`, its `$ref` (a local JSON pointer) followed. */
 function resolve(doc: Json, node: unknown): Json {
   let n = node as Json;
   for (let i = 0; i < 10 && typeof n?.$ref === 'string'; i++) {
-    n = n.$ref.replace(/^#\//, '').split('/').reduce<unknown>((cur, p) => (cur as Json)[p.replace(/~1/g, '/').replace(/~0/g, '~')], doc) as Json;
+    n = n.$ref
+      .replace(/^#\//, '')
+      .split('/')
+      .reduce<unknown>((cur, p) => (cur as Json)[p.replace(/~1/g, '/').replace(/~0/g, '~')], doc) as Json;
   }
   return n;
 }
@@ -43,13 +48,27 @@ export class ServiceProbe implements Cmd {
   }
   async run(_m: Model, w: Real): Promise<void> {
     const ops = openOperations(w);
-    w.check(ops.length > 0, 'service probes', '$', 'the contract declares no operation without a key (ADR-040)', 'getHealth, getReadiness', ops);
+    w.check(
+      ops.length > 0,
+      'service probes',
+      '$',
+      'the contract declares no operation without a key (ADR-040)',
+      'getHealth, getReadiness',
+      ops,
+    );
     for (const opId of ops) {
       const ex = await w.client.call(opId);
       w.expectOutcome(ex, [w.success(opId)]);
       const examples = successExamples(w, opId);
       w.check(examples.length > 0, opId, '$', `the ${w.contract.op(opId).successStatus} of ${opId} declares no example to compare with`);
-      w.check(examples.some((e) => isDeepStrictEqual(e, ex.json)), opId, '$', `answered ${ex.responseText.slice(0, 100)}, the declared examples are ${JSON.stringify(examples)}`, examples, ex.json);
+      w.check(
+        examples.some((e) => isDeepStrictEqual(e, ex.json)),
+        opId,
+        '$',
+        `answered ${ex.responseText.slice(0, 100)}, the declared examples are ${JSON.stringify(examples)}`,
+        examples,
+        ex.json,
+      );
       if (w.contract.queryParameters(opId).includes('probe')) continue;
       const q = await w.client.call(opId, { query: { probe: '1' } });
       w.expectOutcome(q, [refusal('VALIDATION_ERROR')]);

@@ -41,8 +41,22 @@ export class SmsOutbox implements Cmd {
     const req = `GET ${new URL(pages[0]!.url).pathname}`;
     for (const tx of m.txs.filter((t) => t.kind === 'partner' && t.who === 'main')) {
       const sms = items.filter((s) => s.transactionId === tx.id);
-      w.check(sms.length === 1, OP, '$.data', `${req}: ${sms.length} SMS for transaction ${tx.id}, created by this run (one confirmation each)`, 1, sms.length);
-      w.check(sms[0]!.to === tx.created.customerPhone, OP, '$.data[].to', `${req}: the SMS for transaction ${tx.id} went to ${String(sms[0]!.to)}, its customerPhone is ${String(tx.created.customerPhone)}`, tx.created.customerPhone, sms[0]!.to);
+      w.check(
+        sms.length === 1,
+        OP,
+        '$.data',
+        `${req}: ${sms.length} SMS for transaction ${tx.id}, created by this run (one confirmation each)`,
+        1,
+        sms.length,
+      );
+      w.check(
+        sms[0]!.to === tx.created.customerPhone,
+        OP,
+        '$.data[].to',
+        `${req}: the SMS for transaction ${tx.id} went to ${String(sms[0]!.to)}, its customerPhone is ${String(tx.created.customerPhone)}`,
+        tx.created.customerPhone,
+        sms[0]!.to,
+      );
     }
   }
   toString(): string {

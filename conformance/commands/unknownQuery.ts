@@ -6,7 +6,11 @@ export type QueryOp = 'getPartnerTransaction' | 'sandboxGetClock';
 
 /** @checks ADR-022 */
 export class UnknownQuery implements Cmd {
-  constructor(readonly op: QueryOp, readonly name: string, readonly idx: number) {}
+  constructor(
+    readonly op: QueryOp,
+    readonly name: string,
+    readonly idx: number,
+  ) {}
   check(m: Readonly<Model>): boolean {
     const o = m.world.contract.ops[this.op];
     if (!o || (o.sandbox && !m.world.sandbox)) return false;
@@ -15,12 +19,23 @@ export class UnknownQuery implements Cmd {
   }
   async run(m: Model, w: Real): Promise<void> {
     const pathParams: Record<string, string> = {};
-    if (this.op === 'getPartnerTransaction') pathParams.transactionId = pick(m.txs.filter((t) => t.who === 'main' && t.kind === 'partner'), this.idx)!.id;
+    if (this.op === 'getPartnerTransaction')
+      pathParams.transactionId = pick(
+        m.txs.filter((t) => t.who === 'main' && t.kind === 'partner'),
+        this.idx,
+      )!.id;
     const ex = await w.client.call(this.op, { pathParams, query: { [this.name]: '1' }, headers: w.auth(this.op, w.cfg.apiKey) });
     w.expectOutcome(ex, [refusal('VALIDATION_ERROR')]);
     const details = (errorOf(ex)?.details ?? []) as Array<{ path?: string }>;
     const named = `query.${this.name}`;
-    w.check(details.some((d) => d.path === named), this.op, '$.error.details', `the 400 for the undeclared query parameter ${this.name} does not name it (ADR-022)`, named, details.map((d) => d.path));
+    w.check(
+      details.some((d) => d.path === named),
+      this.op,
+      '$.error.details',
+      `the 400 for the undeclared query parameter ${this.name} does not name it (ADR-022)`,
+      named,
+      details.map((d) => d.path),
+    );
   }
   toString(): string {
     return `unknownQuery(${this.op}, ?${this.name}=1, #${this.idx})`;

@@ -10,7 +10,10 @@ const OP = 'getTransactionStatusBySessionToken';
 
 /** @checks token-lifetime, token-own-transaction, a2-status-record, ADR-008 */
 export class VerifyByToken implements Cmd {
-  constructor(readonly idx: number, readonly token: 'own' | 'other-session' | 'garbage' | 'missing-transaction') {}
+  constructor(
+    readonly idx: number,
+    readonly token: 'own' | 'other-session' | 'garbage' | 'missing-transaction',
+  ) {}
   check(m: Readonly<Model>): boolean {
     const paid = m.txs.filter((t) => t.kind === 'checkout');
     if (this.token === 'missing-transaction') return m.sessions.length > 0;
@@ -24,7 +27,10 @@ export class VerifyByToken implements Cmd {
       w.expectOutcome(ex, [refusal('TRANSACTION_NOT_FOUND'), refusal('INVALID_SESSION_TOKEN')]);
       return;
     }
-    const tx = pick(m.txs.filter((t) => t.kind === 'checkout'), this.idx)!;
+    const tx = pick(
+      m.txs.filter((t) => t.kind === 'checkout'),
+      this.idx,
+    )!;
     const s = tx.session!;
     let token = s.token;
     if (this.token === 'garbage') token = `${s.token}x`;
@@ -43,9 +49,23 @@ export class VerifyByToken implements Cmd {
     if (!w.succeeded(ex)) return;
     const rec = ex.json as Record<string, unknown>;
     const reported: string[] = statuses.map((st) => checkoutStatusOf[st as Status]);
-    w.check(reported.includes(rec.status as string), OP, '$.status', `status ${String(rec.status)}, the model expects ${reported.join(' or ')} (ADR-008)`, reported, rec.status);
+    w.check(
+      reported.includes(rec.status as string),
+      OP,
+      '$.status',
+      `status ${String(rec.status)}, the model expects ${reported.join(' or ')} (ADR-008)`,
+      reported,
+      rec.status,
+    );
     w.check(rec.transaction_id === tx.id, OP, '$.transaction_id', 'another transaction was returned', tx.id, rec.transaction_id);
-    w.check(centimesOf(rec.amount) === centimesOf(s.total), OP, '$.amount', `amount ${String(rec.amount)} for a session of ${s.total}`, s.total, rec.amount);
+    w.check(
+      centimesOf(rec.amount) === centimesOf(s.total),
+      OP,
+      '$.amount',
+      `amount ${String(rec.amount)} for a session of ${s.total}`,
+      s.total,
+      rec.amount,
+    );
     checkLocalCreatedAt(w, rec.created_at, tx);
     // still PENDING in the model but reported the way EXPIRED is (ADR-008): it expired
     if (tx.status === 'PENDING' && rec.status === checkoutStatusOf.EXPIRED) w.observe(tx, 'EXPIRED');
@@ -73,5 +93,12 @@ export function checkLocalCreatedAt(w: Real, createdAt: unknown, tx: Tx): void {
   if (lo === undefined || hi === undefined) return;
   const t = parseLocalDateTime(createdAt);
   const ok = t >= lo - CREATED_AT_SLACK_MS && t <= hi + CREATED_AT_SLACK_MS;
-  w.check(ok, OP, '$.created_at', `created_at ${String(createdAt)} reads (DD/MM/YY, UTC, ADR-007) as ${Number.isNaN(t) ? 'no date' : new Date(t).toISOString()}; the transaction was created at about ${new Date(lo).toISOString()}`, new Date(lo).toISOString(), createdAt);
+  w.check(
+    ok,
+    OP,
+    '$.created_at',
+    `created_at ${String(createdAt)} reads (DD/MM/YY, UTC, ADR-007) as ${Number.isNaN(t) ? 'no date' : new Date(t).toISOString()}; the transaction was created at about ${new Date(lo).toISOString()}`,
+    new Date(lo).toISOString(),
+    createdAt,
+  );
 }

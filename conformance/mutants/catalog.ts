@@ -24,10 +24,25 @@ const now = (): string => new Date().toISOString();
 
 function fabricate(body: Json): Json {
   return {
-    id: randomUUID(), orderReference: `ORD-${randomUUID().replace(/-/g, '').slice(0, 10).toUpperCase()}`, vendorReference: body.vendorReference ?? null,
-    status: 'PENDING', totalAmount: body.total, currency: body.currency, customerPhone: body.customerPhone, merchantName: 'Merchant', storeName: 'Store',
-    items: (body.items as Json[]).map((it) => ({ id: randomUUID(), name: it.name, reference: it.reference ?? null, quantity: it.quantity, unitPrice: it.unitPrice, categoryId: it.categoryId ?? null })),
-    createdAt: now(), updatedAt: null,
+    id: randomUUID(),
+    orderReference: `ORD-${randomUUID().replace(/-/g, '').slice(0, 10).toUpperCase()}`,
+    vendorReference: body.vendorReference ?? null,
+    status: 'PENDING',
+    totalAmount: body.total,
+    currency: body.currency,
+    customerPhone: body.customerPhone,
+    merchantName: 'Merchant',
+    storeName: 'Store',
+    items: (body.items as Json[]).map((it) => ({
+      id: randomUUID(),
+      name: it.name,
+      reference: it.reference ?? null,
+      quantity: it.quantity,
+      unitPrice: it.unitPrice,
+      categoryId: it.categoryId ?? null,
+    })),
+    createdAt: now(),
+    updatedAt: null,
   };
 }
 
@@ -38,7 +53,12 @@ export const mutants: Mutant[] = [
     async onResponse(req, res, ctx) {
       const m = B4.exec(req.path);
       if (!m || code(res) !== 'TRANSACTION_NOT_PENDING') return res;
-      const cur = await ctx.forward({ method: 'GET', path: `/api/v1/public/partner/transactions/vendor/${m[1]}`, headers: req.headers, body: '' });
+      const cur = await ctx.forward({
+        method: 'GET',
+        path: `/api/v1/public/partner/transactions/vendor/${m[1]}`,
+        headers: req.headers,
+        body: '',
+      });
       const rec = json(cur);
       return rec.status === 'APPROVED' ? withJson(res, { ...rec, status: 'CANCELED', updatedAt: now() }, 200) : res;
     },
@@ -85,7 +105,13 @@ export const mutants: Mutant[] = [
     profile: 'sandbox',
     async onResponse(req, res) {
       if (!A1.test(req.path) || res.status !== 429) return res;
-      const r = withJson(res, req.headers['x-api-version'] === '2' ? {} : { token: `st_test_${randomUUID().replace(/-/g, '')}`, expiresAt: new Date(Date.now() + 3600e3).toISOString() }, 200);
+      const r = withJson(
+        res,
+        req.headers['x-api-version'] === '2'
+          ? {}
+          : { token: `st_test_${randomUUID().replace(/-/g, '')}`, expiresAt: new Date(Date.now() + 3600e3).toISOString() },
+        200,
+      );
       delete r.headers['retry-after'];
       return r;
     },
@@ -159,7 +185,12 @@ export const mutants: Mutant[] = [
     async onRequest(req, ctx) {
       const m = B4.exec(req.path);
       if (!m || req.method !== 'PUT') return undefined;
-      const cur = await ctx.forward({ method: 'GET', path: `/api/v1/public/partner/transactions/vendor/${m[1]}`, headers: req.headers, body: '' });
+      const cur = await ctx.forward({
+        method: 'GET',
+        path: `/api/v1/public/partner/transactions/vendor/${m[1]}`,
+        headers: req.headers,
+        body: '',
+      });
       if (cur.status !== 200 || json(cur).status !== 'PENDING') return undefined;
       return withJson(cur, { ...json(cur), status: 'CANCELED', updatedAt: now() }, 200);
     },
@@ -186,7 +217,23 @@ export const mutants: Mutant[] = [
     async onResponse(req, res, ctx) {
       if (!B1.test(req.path) || res.status !== 201 || key(req) !== ctx.keys.main) return res;
       const rec = json(res);
-      const body = JSON.stringify({ event: 'transaction.approved', timestamp: new Date().toISOString(), data: { id: rec.id, vendorReference: rec.vendorReference, orderReference: rec.orderReference, status: 'APPROVED', amount: rec.totalAmount, currency: rec.currency, customerPhone: rec.customerPhone, merchantName: rec.merchantName, storeName: rec.storeName, createdAt: rec.createdAt, approvedAt: new Date().toISOString() } });
+      const body = JSON.stringify({
+        event: 'transaction.approved',
+        timestamp: new Date().toISOString(),
+        data: {
+          id: rec.id,
+          vendorReference: rec.vendorReference,
+          orderReference: rec.orderReference,
+          status: 'APPROVED',
+          amount: rec.totalAmount,
+          currency: rec.currency,
+          customerPhone: rec.customerPhone,
+          merchantName: rec.merchantName,
+          storeName: rec.storeName,
+          createdAt: rec.createdAt,
+          approvedAt: new Date().toISOString(),
+        },
+      });
       await ctx.sendWebhook(body, sign(ctx.secret, body));
       return res;
     },
@@ -220,7 +267,13 @@ export const mutants: Mutant[] = [
       const cur = await ctx.forward({ method: 'GET', path: `/api/v1/public/partner/transactions/${m[1]}`, headers: req.headers, body: '' });
       if (cur.status !== 200) return undefined;
       const rec = json(cur);
-      if (typeof rec.vendorReference === 'string' && rec.vendorReference) return ctx.forward({ method: 'PUT', path: `/api/v1/public/partner/transactions/vendor/${encodeURIComponent(rec.vendorReference)}/cancel`, headers: req.headers, body: '' });
+      if (typeof rec.vendorReference === 'string' && rec.vendorReference)
+        return ctx.forward({
+          method: 'PUT',
+          path: `/api/v1/public/partner/transactions/vendor/${encodeURIComponent(rec.vendorReference)}/cancel`,
+          headers: req.headers,
+          body: '',
+        });
       return withJson(cur, { ...rec, status: 'CANCELED', updatedAt: now() }, 200);
     },
   },
@@ -241,7 +294,9 @@ export const mutants: Mutant[] = [
       const shift = (d: string): string => {
         const m = /^(\d{2})\/(\d{2})\/(\d{2}) (\d{2}):(\d{2}):(\d{2})$/.exec(d);
         if (!m) return d;
-        const t = new Date(Date.UTC(2000 + Number(m[3]), Number(m[2]) - 1, Number(m[1]), Number(m[4]), Number(m[5]), Number(m[6])) + 3600e3);
+        const t = new Date(
+          Date.UTC(2000 + Number(m[3]), Number(m[2]) - 1, Number(m[1]), Number(m[4]), Number(m[5]), Number(m[6])) + 3600e3,
+        );
         const p = (n: number) => String(n).padStart(2, '0');
         return `${p(t.getUTCDate())}/${p(t.getUTCMonth() + 1)}/${p(t.getUTCFullYear() % 100)} ${p(t.getUTCHours())}:${p(t.getUTCMinutes())}:${p(t.getUTCSeconds())}`;
       };
@@ -255,7 +310,9 @@ export const mutants: Mutant[] = [
       const m = /"categoryId":(\d{16,}|\d+(?:\.\d+)?e\+?\d+)/i.exec(req.body);
       if (!B1.test(req.path) || req.method !== 'POST' || !m) return undefined;
       const res = await ctx.forward({ ...req, body: req.body.replace(m[0], '"categoryId":1') });
-      return res.status === 201 ? { ...res, body: res.body.replace('"categoryId":1', `"categoryId":${Number(m[1]).toExponential()}`) } : res;
+      return res.status === 201
+        ? { ...res, body: res.body.replace('"categoryId":1', `"categoryId":${Number(m[1]).toExponential()}`) }
+        : res;
     },
   },
   {
@@ -271,7 +328,11 @@ export const mutants: Mutant[] = [
     profile: 'core',
     onRequest(req) {
       if (req.method !== 'HEAD') return Promise.resolve(undefined);
-      return Promise.resolve({ status: 404, headers: { 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify({ error: { code: 'ROUTE_NOT_FOUND', message: `No operation HEAD ${req.path}` } }) });
+      return Promise.resolve({
+        status: 404,
+        headers: { 'content-type': 'application/json; charset=utf-8' },
+        body: JSON.stringify({ error: { code: 'ROUTE_NOT_FOUND', message: `No operation HEAD ${req.path}` } }),
+      });
     },
   },
   {
@@ -289,7 +350,11 @@ export const mutants: Mutant[] = [
     profile: 'core',
     onRequest(req) {
       if (!/^\/(healthz|readyz)(\?|$)/.test(req.path) || key(req)) return Promise.resolve(undefined);
-      return Promise.resolve({ status: 401, headers: { 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify({ error: { code: 'INVALID_API_KEY', message: 'Missing API key' } }) });
+      return Promise.resolve({
+        status: 401,
+        headers: { 'content-type': 'application/json; charset=utf-8' },
+        body: JSON.stringify({ error: { code: 'INVALID_API_KEY', message: 'Missing API key' } }),
+      });
     },
   },
   {
@@ -297,7 +362,11 @@ export const mutants: Mutant[] = [
     profile: 'sandbox',
     onRequest(req) {
       if (req.method !== 'POST' || !/^\/api\/v1\/sandbox\/reset$/.test(req.path)) return Promise.resolve(undefined);
-      return Promise.resolve({ status: 200, headers: { 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify({ now: now(), offsetSeconds: 0, deleted: { transactions: 0, sessions: 0, sms: 0, deliveries: 0 } }) });
+      return Promise.resolve({
+        status: 200,
+        headers: { 'content-type': 'application/json; charset=utf-8' },
+        body: JSON.stringify({ now: now(), offsetSeconds: 0, deleted: { transactions: 0, sessions: 0, sms: 0, deliveries: 0 } }),
+      });
     },
   },
   {
@@ -341,7 +410,12 @@ export const mutants: Mutant[] = [
     async onResponse(req, res, ctx) {
       if (!B4.test(req.path) || res.status !== 404) return res;
       // read-only ownership probe: does the other key see this vendorReference?
-      const alt = await ctx.forward({ method: 'GET', path: req.path.replace(/\/cancel$/, ''), headers: { ...req.headers, 'x-api-key': otherKey(req, ctx) }, body: '' });
+      const alt = await ctx.forward({
+        method: 'GET',
+        path: req.path.replace(/\/cancel$/, ''),
+        headers: { ...req.headers, 'x-api-key': otherKey(req, ctx) },
+        body: '',
+      });
       if (alt.status !== 200) return res;
       return withJson(res, { error: { ...(json(res).error as object), message: 'This transaction belongs to another merchant' } });
     },
@@ -378,7 +452,15 @@ export const mutants: Mutant[] = [
     onWebhook(body, headers, ctx) {
       const id = headers['webhook-id'] ?? `msg_${randomUUID().replace(/-/g, '')}`;
       const ts = new Date(Date.now() - 600_000);
-      return Promise.resolve({ body, headers: { ...headers, 'webhook-id': id, 'webhook-timestamp': String(Math.floor(ts.getTime() / 1000)), 'webhook-signature': new Webhook(ctx.secret).sign(id, ts, body) } });
+      return Promise.resolve({
+        body,
+        headers: {
+          ...headers,
+          'webhook-id': id,
+          'webhook-timestamp': String(Math.floor(ts.getTime() / 1000)),
+          'webhook-signature': new Webhook(ctx.secret).sign(id, ts, body),
+        },
+      });
     },
   },
   {
@@ -411,7 +493,11 @@ export const mutants: Mutant[] = [
     async onWebhook(body, headers, ctx) {
       const p = JSON.parse(body) as { event: string; data: Record<string, unknown> };
       if (p.event === 'transaction.cancelled') {
-        const forged = JSON.stringify({ ...p, event: 'transaction.approved', data: { ...p.data, status: 'APPROVED', approvedAt: new Date().toISOString() } });
+        const forged = JSON.stringify({
+          ...p,
+          event: 'transaction.approved',
+          data: { ...p.data, status: 'APPROVED', approvedAt: new Date().toISOString() },
+        });
         await ctx.sendWebhook(forged, sign(ctx.secret, forged));
       }
       return { body, headers };

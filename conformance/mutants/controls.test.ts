@@ -12,7 +12,10 @@ const SEEDS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
 let st: Awaited<ReturnType<typeof prepareMutantSelfTest>>;
 
 beforeAll(async () => {
-  st = await prepareMutantSelfTest((merchants) => startTestServer({ merchants, mode: 'sandbox' }), SEEDS.map(() => latencyRelay));
+  st = await prepareMutantSelfTest(
+    (merchants) => startTestServer({ merchants, mode: 'sandbox' }),
+    SEEDS.map(() => latencyRelay),
+  );
 });
 afterAll(async () => st?.close());
 
@@ -20,7 +23,9 @@ describe('controls', () => {
   it(`${latencyRelay.name}: 0 findings over ${SEEDS.length} seeds`, async () => {
     // the default webhook timeout (3 s) is above the relay's longest delay
     const results = await Promise.all(SEEDS.map((seed, i) => st.run(i, 3, { seed, webhookTimeoutMs: 3000 })));
-    const found = results.flatMap((r, i) => r.result.findings.map((f) => `seed ${SEEDS[i]}: ${f.phase}: ${f.message}\n  ${f.commands.slice(-8).join(' → ')}`));
+    const found = results.flatMap((r, i) =>
+      r.result.findings.map((f) => `seed ${SEEDS[i]}: ${f.phase}: ${f.message}\n  ${f.commands.slice(-8).join(' → ')}`),
+    );
     expect(found.join('\n\n')).toBe('');
     // the relay did deliver: every seed received webhooks
     for (const r of results) expect(r.result.webhooks!.received).toBeGreaterThan(0);

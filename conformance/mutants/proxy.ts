@@ -39,7 +39,11 @@ export interface Mutant {
   onRequest?(req: ProxyRequest, ctx: ProxyContext): Promise<ProxyResponse | undefined>;
   onResponse?(req: ProxyRequest, res: ProxyResponse, ctx: ProxyContext): Promise<ProxyResponse>;
   /** Return null to drop the webhook, or the (body, headers) to relay. */
-  onWebhook?(body: string, headers: Record<string, string>, ctx: ProxyContext): Promise<{ body: string; headers: Record<string, string> } | null>;
+  onWebhook?(
+    body: string,
+    headers: Record<string, string>,
+    ctx: ProxyContext,
+  ): Promise<{ body: string; headers: Record<string, string> } | null>;
 }
 
 export function json(res: ProxyResponse): Json {
@@ -55,7 +59,13 @@ async function read(req: IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-export async function startProxy(opts: { upstream: string; mutant: Mutant; keys: { main: string; other: string }; webhookTarget: string; secret: string }): Promise<{ url: string; webhookUrl: string; close(): Promise<void> }> {
+export async function startProxy(opts: {
+  upstream: string;
+  mutant: Mutant;
+  keys: { main: string; other: string };
+  webhookTarget: string;
+  secret: string;
+}): Promise<{ url: string; webhookUrl: string; close(): Promise<void> }> {
   const { mutant } = opts;
   const ctx: ProxyContext = {
     upstream: opts.upstream,
@@ -67,7 +77,11 @@ export async function startProxy(opts: { upstream: string; mutant: Mutant; keys:
       delete headers.host;
       delete headers['content-length'];
       delete headers.connection;
-      const res = await fetch(opts.upstream + r.path, { method: r.method, headers, body: r.method === 'GET' || r.method === 'HEAD' ? undefined : r.body || undefined });
+      const res = await fetch(opts.upstream + r.path, {
+        method: r.method,
+        headers,
+        body: r.method === 'GET' || r.method === 'HEAD' ? undefined : r.body || undefined,
+      });
       const out: Record<string, string> = {};
       res.headers.forEach((v, k) => {
         if (k !== 'content-length' && k !== 'transfer-encoding' && k !== 'connection' && k !== 'content-encoding') out[k] = v;
@@ -75,7 +89,9 @@ export async function startProxy(opts: { upstream: string; mutant: Mutant; keys:
       return { status: res.status, headers: out, body: await res.text() };
     },
     async sendWebhook(body, headers) {
-      await fetch(opts.webhookTarget, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body }).catch(() => undefined);
+      await fetch(opts.webhookTarget, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body }).catch(
+        () => undefined,
+      );
     },
   };
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
@@ -114,5 +130,9 @@ export async function startProxy(opts: { upstream: string; mutant: Mutant; keys:
 export function sign(secret: string, body: string): Record<string, string> {
   const id = `msg_${randomUUID().replace(/-/g, '')}`;
   const ts = new Date();
-  return { 'webhook-id': id, 'webhook-timestamp': String(Math.floor(ts.getTime() / 1000)), 'webhook-signature': new Webhook(secret).sign(id, ts, body) };
+  return {
+    'webhook-id': id,
+    'webhook-timestamp': String(Math.floor(ts.getTime() / 1000)),
+    'webhook-signature': new Webhook(secret).sign(id, ts, body),
+  };
 }

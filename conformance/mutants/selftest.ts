@@ -53,16 +53,29 @@ export interface MutantRunOptions {
   webhookTimeoutMs?: number;
 }
 
-export async function prepareMutantSelfTest(startServer: StartServer, list: Mutant[] = mutants): Promise<{ run(i: number, runs?: number, o?: MutantRunOptions): Promise<MutantResult>; close(): Promise<void> }> {
+export async function prepareMutantSelfTest(
+  startServer: StartServer,
+  list: Mutant[] = mutants,
+): Promise<{ run(i: number, runs?: number, o?: MutantRunOptions): Promise<MutantResult>; close(): Promise<void> }> {
   const secret = `whsec_${randomBytes(24).toString('base64')}`;
   const relayPorts: number[] = [];
   const keys: { main: string; other: string }[] = [];
   const merchants: MerchantSpec[] = [];
   for (let i = 0; i < list.length; i++) {
     relayPorts.push(await freePort());
-    keys.push({ main: `sk_test_mut_main_${i}_${randomBytes(6).toString('hex')}`, other: `sk_test_mut_other_${i}_${randomBytes(6).toString('hex')}` });
+    keys.push({
+      main: `sk_test_mut_main_${i}_${randomBytes(6).toString('hex')}`,
+      other: `sk_test_mut_other_${i}_${randomBytes(6).toString('hex')}`,
+    });
     // the merchant's webhook URL is a relay port: it forwards to the mutant proxy's webhook hook
-    merchants.push({ name: `Mutant ${i}`, storeName: `Store ${i}`, apiKey: keys[i]!.main, variant: 1, webhookUrl: `http://127.0.0.1:${relayPorts[i]!}/relay`, webhookSecret: secret });
+    merchants.push({
+      name: `Mutant ${i}`,
+      storeName: `Store ${i}`,
+      apiKey: keys[i]!.main,
+      variant: 1,
+      webhookUrl: `http://127.0.0.1:${relayPorts[i]!}/relay`,
+      webhookSecret: secret,
+    });
     merchants.push({ name: `Other ${i}`, storeName: `Other ${i}`, apiKey: keys[i]!.other, variant: 1 });
   }
   const server = await startServer(merchants);
@@ -72,9 +85,33 @@ export async function prepareMutantSelfTest(startServer: StartServer, list: Muta
       const receiverPort = await freePort();
       const relay = await startRelay(relayPorts[i]!, receiverPort, mutant, server.baseUrl, keys[i]!, secret);
       try {
-        const r = await runSuite({ baseUrl: relay.url, apiKey: keys[i]!.main, otherApiKey: keys[i]!.other, variant: 1, profile: mutant.profile, runs, seed: o.seed ?? 1000 + i, paymentWindowSeconds: stateMachine.paymentWindow.defaultSeconds, webhookPort: receiverPort, webhookSecret: secret, webhookGraceMs: 60, webhookTimeoutMs: o.webhookTimeoutMs ?? 1000, timeLimitMs: 30_000 });
+        const r = await runSuite({
+          baseUrl: relay.url,
+          apiKey: keys[i]!.main,
+          otherApiKey: keys[i]!.other,
+          variant: 1,
+          profile: mutant.profile,
+          runs,
+          seed: o.seed ?? 1000 + i,
+          paymentWindowSeconds: stateMachine.paymentWindow.defaultSeconds,
+          webhookPort: receiverPort,
+          webhookSecret: secret,
+          webhookGraceMs: 60,
+          webhookTimeoutMs: o.webhookTimeoutMs ?? 1000,
+          timeLimitMs: 30_000,
+        });
         const f = r.findings[0];
-        return { name: mutant.name, profile: mutant.profile, findings: r.findings.length, firstFindingMs: r.firstFindingMs, phase: f?.phase ?? null, shrunkLength: f?.commands.length ?? 0, commands: f?.commands ?? [], message: f?.message ?? '', result: r };
+        return {
+          name: mutant.name,
+          profile: mutant.profile,
+          findings: r.findings.length,
+          firstFindingMs: r.firstFindingMs,
+          phase: f?.phase ?? null,
+          shrunkLength: f?.commands.length ?? 0,
+          commands: f?.commands ?? [],
+          message: f?.message ?? '',
+          result: r,
+        };
       } finally {
         await relay.close();
       }
@@ -84,12 +121,16 @@ export async function prepareMutantSelfTest(startServer: StartServer, list: Muta
 }
 
 export function describeResult(m: MutantResult, runs = DEFAULT_RUNS): string {
-  const by = m.phase === 'property' ? 'random search' : m.phase === 'tour' ? 'coverage tour' : m.phase ?? 'NOT FOUND';
+  const by = m.phase === 'property' ? 'random search' : m.phase === 'tour' ? 'coverage tour' : (m.phase ?? 'NOT FOUND');
   return `${m.name}: found by ${by}, first after ${((m.firstFindingMs ?? NaN) / 1000).toFixed(2)} s, shrunk sequence ${m.shrunkLength} command(s) [runs ${runs}]${m.commands.length && m.commands.length <= 12 ? `: ${m.commands.join(' → ')}` : ''}`;
 }
 
 /** Runs every mutant in turn; one line per mutant through `log`. */
-export async function runMutantSelfTest(opts: { startServer: StartServer; runs?: number; log?: (line: string) => void }): Promise<MutantResult[]> {
+export async function runMutantSelfTest(opts: {
+  startServer: StartServer;
+  runs?: number;
+  log?: (line: string) => void;
+}): Promise<MutantResult[]> {
   const st = await prepareMutantSelfTest(opts.startServer);
   const out: MutantResult[] = [];
   try {
@@ -105,13 +146,22 @@ export async function runMutantSelfTest(opts: { startServer: StartServer; runs?:
 }
 
 /** The proxy serves the API (random port); the relay (the merchant's configured port) forwards webhooks to it. */
-async function startRelay(relayPort: number, receiverPort: number, mutant: Mutant, upstream: string, k: { main: string; other: string }, secret: string) {
+async function startRelay(
+  relayPort: number,
+  receiverPort: number,
+  mutant: Mutant,
+  upstream: string,
+  k: { main: string; other: string },
+  secret: string,
+) {
   const proxy = await startProxy({ upstream, mutant, keys: k, webhookTarget: `http://127.0.0.1:${receiverPort}/hooks`, secret });
   const relay = createHttpServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      void fetch(proxy.webhookUrl, { method: 'POST', headers: req.headers as Record<string, string>, body: Buffer.concat(chunks) }).catch(() => undefined);
+      void fetch(proxy.webhookUrl, { method: 'POST', headers: req.headers as Record<string, string>, body: Buffer.concat(chunks) }).catch(
+        () => undefined,
+      );
       res.writeHead(200).end('ok');
     });
   });

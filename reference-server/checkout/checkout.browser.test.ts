@@ -50,7 +50,10 @@ describe('Variant 2 redirect flow, end to end', () => {
       '25983,25983,25983',
       '19488,19487,19487,19487',
     ]);
-    expect(await page.$$eval('[data-testid="items"] .item-name', (n) => n.map((e) => e.textContent))).toEqual(['Wireless headphones', 'Phone case']);
+    expect(await page.$$eval('[data-testid="items"] .item-name', (n) => n.map((e) => e.textContent))).toEqual([
+      'Wireless headphones',
+      'Phone case',
+    ]);
     await page.screenshot({ path: path.join(SHOTS, 'hosted-page.png'), fullPage: true });
 
     await page.click('[data-testid="simulate-success"]');
@@ -66,7 +69,11 @@ describe('Variant 2 redirect flow, end to end', () => {
     // Independently: the backend's A2 says APPROVED for exactly 779.49 MAD.
     const c = createPayLaterClientV2({ baseUrl: base, apiKey: V2_KEY });
     const a2 = await c.getTransactionStatus(txId, await sessionTokenOfOrder(back.searchParams.get('order')!));
-    expect({ status: a2.status, amount: a2.amount, currency: a2.currency }).toEqual({ status: 'APPROVED', amount: 779.49, currency: 'MAD' });
+    expect({ status: a2.status, amount: a2.amount, currency: a2.currency }).toEqual({
+      status: 'APPROVED',
+      amount: 779.49,
+      currency: 'MAD',
+    });
     await context.close();
   });
 
@@ -107,7 +114,10 @@ describe('Variant 2 redirect flow, end to end', () => {
     await toPayPage(page, 2);
     const token = await sessionToken(page);
     const c = createPayLaterClientV2({ baseUrl: base, apiKey: V2_KEY });
-    const intent = await c.sdk.createPaymentIntent({ redirect_url: `${base}/demo/v2/return?order=x`, flow: 'redirect', locale: 'en' }, token);
+    const intent = await c.sdk.createPaymentIntent(
+      { redirect_url: `${base}/demo/v2/return?order=x`, flow: 'redirect', locale: 'en' },
+      token,
+    );
     const forged = new URLSearchParams({ st: token, flow: 'redirect', locale: 'en', redirect_url: 'https://evil.example/phish' });
     await page.goto(`${intent.checkout_url}#${forged}`);
     await page.waitForSelector('[data-testid="cancel"]');
@@ -164,7 +174,9 @@ describe('Variant 2 popup flow (deprecated)', () => {
     await popup.waitForSelector('[data-testid="simulate-success"]');
     expect(new URL(popup.url()).hash).toBe('');
     // A forged result from the merchant window itself (right origin, wrong source) is ignored…
-    await page.evaluate(() => window.postMessage({ source: 'paylater-checkout', type: 'completed', status: 'SUCCESS', transaction_id: 'forged-same-window' }, '*'));
+    await page.evaluate(() =>
+      window.postMessage({ source: 'paylater-checkout', type: 'completed', status: 'SUCCESS', transaction_id: 'forged-same-window' }, '*'),
+    );
     // …and so is one from the popup window once it is on another origin (localhost ≠ 127.0.0.1).
     const foreign = await context.newPage();
     await foreign.goto(base.replace('127.0.0.1', 'localhost') + '/demo');
@@ -190,7 +202,10 @@ describe('Variant 2 popup flow (deprecated)', () => {
     await popup.evaluate((url) => location.assign(url), base.replace('127.0.0.1', 'localhost') + '/demo');
     await popup.waitForURL(/localhost/);
     await popup.evaluate(() =>
-      (window.opener as Window).postMessage({ source: 'paylater-checkout', type: 'completed', status: 'SUCCESS', transaction_id: 'forged-foreign-origin' }, '*'),
+      (window.opener as Window).postMessage(
+        { source: 'paylater-checkout', type: 'completed', status: 'SUCCESS', transaction_id: 'forged-foreign-origin' },
+        '*',
+      ),
     );
     await page.waitForTimeout(300);
     expect(await events(page)).toEqual([]);
@@ -230,7 +245,9 @@ describe('Variant 2 popup flow (deprecated)', () => {
       await toPayPage(page, 2, { flow: 'popup' });
       // No user gesture: the call runs after the 5 s transient user activation of the test's own
       // evaluate has lapsed, so Chromium's popup blocker refuses window.open (returns null).
-      await page.evaluate(() => setTimeout(() => (window as unknown as { Service: { Payments: { startFlow(): void } } }).Service.Payments.startFlow(), 5500));
+      await page.evaluate(() =>
+        setTimeout(() => (window as unknown as { Service: { Payments: { startFlow(): void } } }).Service.Payments.startFlow(), 5500),
+      );
       await expect.poll(() => dialogs, { timeout: 10_000 }).toEqual(['Popup blocked. Please allow popups for this site.']);
       expect(await page.isVisible('[data-paylater="overlay"]')).toBe(false);
       expect(await page.isEnabled('[data-paylater="pay-button"]')).toBe(true);
@@ -296,14 +313,18 @@ describe('Variant 1 quick-start', () => {
 
 describe('SDK errors, serving and CSP', () => {
   /** @checks sdk-init-first, sdk-container-not-found, sdk-session-token-required */
-  it('throws exactly the seed\'s messages', async () => {
+  it("throws exactly the seed's messages", async () => {
     const { context, page } = await open();
     await page.goto(`${base}/demo`);
     await page.addScriptTag({ url: `${base}/sdk/latest/paylater.js` });
     const got = await page.evaluate(() => {
       // Loose signatures: the test calls the global API with missing and wrong arguments on purpose.
       type Loose = (...args: unknown[]) => unknown;
-      const S = (window as unknown as { Service: { Payments: Record<'load' | 'startFlow' | 'init', Loose>; renderButton: Loose; init: Loose; version: string } }).Service;
+      const S = (
+        window as unknown as {
+          Service: { Payments: Record<'load' | 'startFlow' | 'init', Loose>; renderButton: Loose; init: Loose; version: string };
+        }
+      ).Service;
       const msg = (f: () => unknown) => {
         try {
           f();

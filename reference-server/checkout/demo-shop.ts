@@ -95,7 +95,11 @@ export function mountDemoShop(router: Router, demo: DemoShopOptions, distDir: st
     if (!merchant) throw new Error(`no demo merchant for Variant ${variant}`);
     let c = clients.get(variant);
     if (!c) {
-      const options = { baseUrl: demo.apiBaseUrl ?? listenOrigin(req), apiKey: merchant.apiKey, ...(demo.fetch ? { fetch: demo.fetch } : {}) };
+      const options = {
+        baseUrl: demo.apiBaseUrl ?? listenOrigin(req),
+        apiKey: merchant.apiKey,
+        ...(demo.fetch ? { fetch: demo.fetch } : {}),
+      };
       c = variant === 1 ? createPayLaterClientV1(options) : createPayLaterClientV2(options);
       clients.set(variant, c);
     }
@@ -123,7 +127,9 @@ export function mountDemoShop(router: Router, demo: DemoShopOptions, distDir: st
 
   router.get('/demo', (_req, res) => {
     const links = [
-      demo.merchants.v2 ? '<li><a href="/demo/v2" data-testid="demo-v2">Variant 2: redirect flow</a> (also the deprecated popup flow)</li>' : '',
+      demo.merchants.v2
+        ? '<li><a href="/demo/v2" data-testid="demo-v2">Variant 2: redirect flow</a> (also the deprecated popup flow)</li>'
+        : '',
       demo.merchants.v1 ? '<li><a href="/demo/v1" data-testid="demo-v1">Variant 1: quick-start button</a></li>' : '',
     ].join('\n');
     sendHtml(
@@ -187,26 +193,58 @@ export function mountDemoShop(router: Router, demo: DemoShopOptions, distDir: st
       const flow = variant === 2 && form.flow === 'popup' ? 'popup' : 'redirect';
       const totalCentimes = items.reduce((s, i) => s + i.product.centimes * i.quantity, 0);
       if (items.length === 0) {
-        return sendHtml(res, shopPage('Empty cart', `<p class="status-unpaid">Your cart is empty.</p><p><a href="${base}">Back to the shop</a></p>`), demoCsp, 400);
+        return sendHtml(
+          res,
+          shopPage('Empty cart', `<p class="status-unpaid">Your cart is empty.</p><p><a href="${base}">Back to the shop</a></p>`),
+          demoCsp,
+          400,
+        );
       }
-      const sessionItems = items.map((i) => ({ id: i.product.id, name: i.product.name, price: centimesToNumber(i.product.centimes), quantity: i.quantity }));
+      const sessionItems = items.map((i) => ({
+        id: i.product.id,
+        name: i.product.name,
+        price: centimesToNumber(i.product.centimes),
+        quantity: i.quantity,
+      }));
       try {
         let sessionToken: string;
         if (variant === 1) {
-          const s = await (client(1, req) as PayLaterClientV1).createSession({ total: centimesToNumber(totalCentimes), currency: 'MAD', items: sessionItems });
+          const s = await (client(1, req) as PayLaterClientV1).createSession({
+            total: centimesToNumber(totalCentimes),
+            currency: 'MAD',
+            items: sessionItems,
+          });
           sessionToken = s.token;
         } else {
-          const s = await (client(2, req) as PayLaterClientV2).createSession({ total: formatCentimes(totalCentimes), currency: 'MAD', items: sessionItems });
+          const s = await (client(2, req) as PayLaterClientV2).createSession({
+            total: formatCentimes(totalCentimes),
+            currency: 'MAD',
+            items: sessionItems,
+          });
           sessionToken = s.session_token;
         }
-        const order: DemoOrder = { id: randomUUID(), variant, items, totalCentimes, sessionToken, locale, flow, paid: false, transactionId: null, lastStatus: null };
+        const order: DemoOrder = {
+          id: randomUUID(),
+          variant,
+          items,
+          totalCentimes,
+          sessionToken,
+          locale,
+          flow,
+          paid: false,
+          transactionId: null,
+          lastStatus: null,
+        };
         orders.set(order.id, order);
         res.redirect(303, `${base}/orders/${order.id}/pay`);
       } catch (e) {
         const err = e instanceof PayLaterApiError ? `${e.status} ${e.code ?? ''} ${e.message}` : String(e);
         sendHtml(
           res,
-          shopPage('Checkout unavailable', `<p class="status-unpaid" data-testid="session-error">The payment session could not be created: ${escapeHtml(err)}</p><p><a href="${base}">Back to the shop</a></p>`),
+          shopPage(
+            'Checkout unavailable',
+            `<p class="status-unpaid" data-testid="session-error">The payment session could not be created: ${escapeHtml(err)}</p><p><a href="${base}">Back to the shop</a></p>`,
+          ),
           demoCsp,
           502,
         );
@@ -219,7 +257,10 @@ export function mountDemoShop(router: Router, demo: DemoShopOptions, distDir: st
       const origin = ownOrigin(req, demo.publicBaseUrl);
       const returnUrl = `${origin}${base}/return?order=${order.id}`;
       const lines = order.items
-        .map((i) => `<tr><td>${escapeHtml(i.product.name)} × ${i.quantity}</td><td class="amount">${escapeHtml(formatMad(i.product.centimes * i.quantity, 'en'))}</td></tr>`)
+        .map(
+          (i) =>
+            `<tr><td>${escapeHtml(i.product.name)} × ${i.quantity}</td><td class="amount">${escapeHtml(formatMad(i.product.centimes * i.quantity, 'en'))}</td></tr>`,
+        )
         .join('');
       sendHtml(
         res,
@@ -262,7 +303,11 @@ export function mountDemoShop(router: Router, demo: DemoShopOptions, distDir: st
             order.transactionId = transactionId;
           }
         } catch (e) {
-          checks.push(e instanceof PayLaterApiError ? `Verification failed: ${e.status} ${e.code ?? ''} ${e.message}` : `Verification failed: ${String(e)}`);
+          checks.push(
+            e instanceof PayLaterApiError
+              ? `Verification failed: ${e.status} ${e.code ?? ''} ${e.message}`
+              : `Verification failed: ${String(e)}`,
+          );
         }
       }
       order.lastStatus = verified;
@@ -273,7 +318,9 @@ export function mountDemoShop(router: Router, demo: DemoShopOptions, distDir: st
           paid ? 'Order paid' : 'Order not paid',
           `<h1>Order ${escapeHtml(order.id.slice(0, 8))}</h1>
 <p data-testid="order-status" data-paid="${paid}" data-verified-status="${escapeHtml(verified ?? '')}" class="${paid ? 'status-paid' : 'status-unpaid'}">${
-            paid ? 'Order paid. Thank you!' : `Order not paid${verified ? ` (transaction ${escapeHtml(verified)})` : redirectStatus === 'CANCELLED' ? ' (payment cancelled)' : ''}.`
+            paid
+              ? 'Order paid. Thank you!'
+              : `Order not paid${verified ? ` (transaction ${escapeHtml(verified)})` : redirectStatus === 'CANCELLED' ? ' (payment cancelled)' : ''}.`
           }</p>
 <p class="muted">Returned with status=${escapeHtml(redirectStatus ?? '(none)')}${transactionId ? `, transaction_id=${escapeHtml(transactionId)}` : ''}. Verified on the backend:</p>
 <ul data-testid="verification">${checks.map((c) => `<li>${escapeHtml(c)}</li>`).join('') || '<li>No transaction to verify.</li>'}</ul>

@@ -7,7 +7,10 @@ export const MISSING_BUILD = 'The browser bundles are not built: run `npm run bu
 
 /** 404 in the API's error shape. */
 export function notFoundJson(res: Response, message: string): void {
-  res.status(404).type('application/json').send(JSON.stringify({ error: { code: 'ROUTE_NOT_FOUND', message } }));
+  res
+    .status(404)
+    .type('application/json')
+    .send(JSON.stringify({ error: { code: 'ROUTE_NOT_FOUND', message } }));
 }
 
 /** An HTML page with the security headers and `csp` (the strict CSP unless widened), never cached. */
@@ -34,5 +37,3 @@ export async function sendFile(res: Response, file: string, type: string, cache:
   res.setHeader('Access-Control-Allow-Origin', '*');
   res.type(type).send(body);
 }
-
-

@@ -54,7 +54,9 @@ describe('SDK serving', () => {
   it('answers a clear JSON 404 for an unknown version and when the bundle is not built', async () => {
     const unknown = await fetch(`${built.base}/sdk/v9.9.9/paylater.js`);
     expect(unknown.status).toBe(404);
-    expect(await unknown.json()).toEqual({ error: { code: 'ROUTE_NOT_FOUND', message: 'SDK version v9.9.9 is not available on this server' } });
+    expect(await unknown.json()).toEqual({
+      error: { code: 'ROUTE_NOT_FOUND', message: 'SDK version v9.9.9 is not available on this server' },
+    });
     const bad = await fetch(`${built.base}/sdk/..%2F..%2Fpackage.json/paylater.js`);
     expect(bad.status).toBe(404);
     for (const p of ['/sdk/latest/paylater.js', `/sdk/v${version}/paylater.js`]) {

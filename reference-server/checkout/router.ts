@@ -37,16 +37,32 @@ export function createCheckoutRouter(deps: CheckoutRouterDeps = {}): Router {
 
   // ------------------------------------------------------------------ SDK
   router.get('/sdk/latest/paylater.js', (_req, res) =>
-    sendFile(res, path.join(distDir, 'sdk', 'paylater.js'), 'application/javascript; charset=utf-8', 'public, max-age=300', `The SDK is not built: run \`npm run build\`.`),
+    sendFile(
+      res,
+      path.join(distDir, 'sdk', 'paylater.js'),
+      'application/javascript; charset=utf-8',
+      'public, max-age=300',
+      `The SDK is not built: run \`npm run build\`.`,
+    ),
   );
   router.get('/sdk/:version/paylater.js', async (req, res) => {
     const version = String(req.params.version);
-    if (!VERSION_SEGMENT.test(version)) return notFoundJson(res, `Unknown SDK version ${version}; use /sdk/latest/paylater.js or /sdk/v<semver>/paylater.js`);
+    if (!VERSION_SEGMENT.test(version))
+      return notFoundJson(res, `Unknown SDK version ${version}; use /sdk/latest/paylater.js or /sdk/v<semver>/paylater.js`);
     const file = path.join(distDir, 'sdk', version, 'paylater.js');
-    const exists = await stat(file).then(() => true, () => false);
+    const exists = await stat(file).then(
+      () => true,
+      () => false,
+    );
     if (!exists) {
-      const latest = await stat(path.join(distDir, 'sdk', 'paylater.js')).then(() => true, () => false);
-      return notFoundJson(res, latest ? `SDK version ${version} is not available on this server` : 'The SDK is not built: run `npm run build`.');
+      const latest = await stat(path.join(distDir, 'sdk', 'paylater.js')).then(
+        () => true,
+        () => false,
+      );
+      return notFoundJson(
+        res,
+        latest ? `SDK version ${version} is not available on this server` : 'The SDK is not built: run `npm run build`.',
+      );
     }
     return sendFile(res, file, 'application/javascript; charset=utf-8', 'public, max-age=31536000, immutable', MISSING_BUILD);
   });
@@ -56,14 +72,25 @@ export function createCheckoutRouter(deps: CheckoutRouterDeps = {}): Router {
     sendFile(res, path.join(HERE, 'assets', 'checkout.css'), 'text/css; charset=utf-8', 'public, max-age=300', 'missing stylesheet'),
   );
   router.get('/checkout/assets/checkout-page.js', (_req, res) =>
-    sendFile(res, path.join(distDir, 'checkout', 'checkout-page.js'), 'application/javascript; charset=utf-8', 'public, max-age=300', MISSING_BUILD),
+    sendFile(
+      res,
+      path.join(distDir, 'checkout', 'checkout-page.js'),
+      'application/javascript; charset=utf-8',
+      'public, max-age=300',
+      MISSING_BUILD,
+    ),
   );
   router.get('/checkout/:paymentIntentId', (req, res) => {
     const id = String(req.params.paymentIntentId);
     if (!UUID.test(id)) {
       return sendHtml(
         res,
-        page({ title: 'Checkout not found', styles: ['/checkout/assets/checkout.css'], scripts: [], body: '<main><p class="notice notice-error">This checkout link is not valid.</p></main>' }),
+        page({
+          title: 'Checkout not found',
+          styles: ['/checkout/assets/checkout.css'],
+          scripts: [],
+          body: '<main><p class="notice notice-error">This checkout link is not valid.</p></main>',
+        }),
         STRICT_CSP,
         404,
       );

@@ -48,7 +48,13 @@ const create = async (key: string, over: Record<string, unknown> = {}) =>
     await fetch(`${s.baseUrl}/api/v1/public/partner/transactions`, {
       method: 'POST',
       headers: { 'X-Service-Key': key, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ customerPhone: '212612345678', total: 1299.5, currency: 'MAD', items: [{ name: 'Wireless headphones', quantity: 1, unitPrice: 1299.5 }], ...over }),
+      body: JSON.stringify({
+        customerPhone: '212612345678',
+        total: 1299.5,
+        currency: 'MAD',
+        items: [{ name: 'Wireless headphones', quantity: 1, unitPrice: 1299.5 }],
+        ...over,
+      }),
     })
   ).json()) as { id: string };
 

@@ -56,11 +56,18 @@ const BODY = `    <header>
  */
 export function createDashboardRouter(distDir: string = assetsDir()): Router {
   const router = express.Router();
-  const html = page({ title: 'PayLater sandbox dashboard', styles: ['/dashboard/assets/dashboard.css'], scripts: ['/dashboard/assets/dashboard.js'], body: BODY });
+  const html = page({
+    title: 'PayLater sandbox dashboard',
+    styles: ['/dashboard/assets/dashboard.css'],
+    scripts: ['/dashboard/assets/dashboard.js'],
+    body: BODY,
+  });
   router.get('/dashboard', (_req, res) => sendHtml(res, html));
   router.get('/dashboard/assets/dashboard.js', (_req, res) =>
     sendFile(res, path.join(distDir, 'dashboard', 'dashboard.js'), 'application/javascript; charset=utf-8', 'no-cache', MISSING_BUILD),
   );
-  router.get('/dashboard/assets/dashboard.css', (_req, res) => sendFile(res, path.join(ASSETS, 'dashboard.css'), 'text/css; charset=utf-8', 'no-cache', 'dashboard stylesheet missing'));
+  router.get('/dashboard/assets/dashboard.css', (_req, res) =>
+    sendFile(res, path.join(ASSETS, 'dashboard.css'), 'text/css; charset=utf-8', 'no-cache', 'dashboard stylesheet missing'),
+  );
   return router;
 }

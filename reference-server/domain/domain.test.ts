@@ -20,7 +20,12 @@ describe('state machine interpreter (reads x-state-machine)', () => {
   it('answers every rejection of the spec with its status and code', () => {
     for (const r of stateMachine.rejections) {
       for (const f of r.from) {
-        expect(attempt(r.trigger.operationId, f, { now, expiresAt: now + 1 })).toMatchObject({ ok: false, kind: 'rejected', status: r.status, code: r.code });
+        expect(attempt(r.trigger.operationId, f, { now, expiresAt: now + 1 })).toMatchObject({
+          ok: false,
+          kind: 'rejected',
+          status: r.status,
+          code: r.code,
+        });
       }
     }
   });
@@ -30,7 +35,10 @@ describe('state machine interpreter (reads x-state-machine)', () => {
     expect(isDueToExpire('PENDING', 99, 100)).toBe(false);
     expect(isDueToExpire('PENDING', 100, 100)).toBe(true);
     expect(isDueToExpire('APPROVED', 1000, 100)).toBe(false);
-    expect(attempt('sandboxPaySession', 'PENDING', { now: 1, expiresAt: 100, outcome: 'failed' })).toMatchObject({ ok: false, kind: 'guard' });
+    expect(attempt('sandboxPaySession', 'PENDING', { now: 1, expiresAt: 100, outcome: 'failed' })).toMatchObject({
+      ok: false,
+      kind: 'guard',
+    });
   });
 });
 
@@ -63,7 +71,16 @@ describe('redirect policy (ADR-017)', () => {
     expect(isAllowedRedirect('https://shop.example/thanks?x=1', allowed, false)).toBe(true);
     expect(isAllowedRedirect('http://127.0.0.1:4010/r', allowed, true)).toBe(true);
     expect(isAllowedRedirect('http://127.0.0.1:4010/r', allowed, false)).toBe(false); // http only on loopback in the sandbox
-    for (const bad of ['https://shop.example.evil.example/', 'https://evil.example@shop.example/', 'https://shop.example@evil.example/', '//shop.example/', 'javascript://shop.example/%0aalert(1)', 'https:\\\\shop.example', ' https://shop.example/', 'https://shop.example:444/']) {
+    for (const bad of [
+      'https://shop.example.evil.example/',
+      'https://evil.example@shop.example/',
+      'https://shop.example@evil.example/',
+      '//shop.example/',
+      'javascript://shop.example/%0aalert(1)',
+      'https:\\\\shop.example',
+      ' https://shop.example/',
+      'https://shop.example:444/',
+    ]) {
       expect(isAllowedRedirect(bad, allowed, true), bad).toBe(false);
     }
     expect(isAllowedOrigin('https://shop.example', allowed, false)).toBe(true);

@@ -7,7 +7,11 @@ import type { SessionRecord, TransactionKind, TransactionRecord } from './types.
  * operation serves (`null`: either kind). Anything else reads as missing.
  * @rule ownership
  */
-export function isOwnTransaction(tx: TransactionRecord | undefined, merchantId: string, kind: TransactionKind | null): tx is TransactionRecord {
+export function isOwnTransaction(
+  tx: TransactionRecord | undefined,
+  merchantId: string,
+  kind: TransactionKind | null,
+): tx is TransactionRecord {
   return tx !== undefined && tx.merchantId === merchantId && (kind === null || tx.kind === kind);
 }
 

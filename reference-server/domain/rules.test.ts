@@ -83,7 +83,10 @@ describe('amount consistency and business limits', () => {
     for (const outside of [499.99, '499.99', 15000.01, '15000.01', 0, 'abc', null, 500.001]) expect(isInAmountRange(outside)).toBe(false);
     expect(checkMerchantActive(true)).toBeNull();
     expect(checkMerchantActive(false)?.code).toBe('MERCHANT_INACTIVE');
-    const open = (['PENDING', 'APPROVED', 'CANCELED', 'EXPIRED', 'COMPLETED'] as Status[]).map((status) => ({ status, totalCentimes: 100000 }));
+    const open = (['PENDING', 'APPROVED', 'CANCELED', 'EXPIRED', 'COMPLETED'] as Status[]).map((status) => ({
+      status,
+      totalCentimes: 100000,
+    }));
     expect(checkCreditLimit(open, 100000, 300000)).toBeNull();
     expect(checkCreditLimit(open, 100001, 300000)).toEqual({
       code: 'CREDIT_LIMIT_EXCEEDED',
@@ -94,7 +97,10 @@ describe('amount consistency and business limits', () => {
     const existing = newTransaction(input);
     expect(checkVendorReferenceFree(undefined, undefined)).toBeNull();
     expect(checkVendorReferenceFree('R-2', undefined)).toBeNull();
-    expect(checkVendorReferenceFree('R-1', existing)).toEqual({ code: 'DUPLICATE_VENDOR_REFERENCE', message: 'vendorReference R-1 already exists for this merchant' });
+    expect(checkVendorReferenceFree('R-1', existing)).toEqual({
+      code: 'DUPLICATE_VENDOR_REFERENCE',
+      message: 'vendorReference R-1 already exists for this merchant',
+    });
   });
 });
 
@@ -110,10 +116,18 @@ describe('state-machine rejections and the ADR-008 mapping', () => {
       });
     }
     for (const from of ['APPROVED', 'COMPLETED'] as const) {
-      expect(attempt('sdkCancelPaymentIntent', from, { now: T0 })).toMatchObject({ kind: 'rejected', code: 'TRANSACTION_NOT_PENDING', message: `Transaction is not in PENDING status (current status: ${from})` });
+      expect(attempt('sdkCancelPaymentIntent', from, { now: T0 })).toMatchObject({
+        kind: 'rejected',
+        code: 'TRANSACTION_NOT_PENDING',
+        message: `Transaction is not in PENDING status (current status: ${from})`,
+      });
     }
-    for (const from of ['PENDING', 'CANCELED', 'EXPIRED'] as const) expect(attempt('sdkCancelPaymentIntent', from, { now: T0 })).toEqual({ ok: false, kind: 'none' });
-    expect(attempt('sandboxCompleteTransaction', 'PENDING', { now: T0 })).toMatchObject({ code: 'TRANSACTION_NOT_APPROVED', message: 'Transaction is not in APPROVED status (current status: PENDING)' });
+    for (const from of ['PENDING', 'CANCELED', 'EXPIRED'] as const)
+      expect(attempt('sdkCancelPaymentIntent', from, { now: T0 })).toEqual({ ok: false, kind: 'none' });
+    expect(attempt('sandboxCompleteTransaction', 'PENDING', { now: T0 })).toMatchObject({
+      code: 'TRANSACTION_NOT_APPROVED',
+      message: 'Transaction is not in APPROVED status (current status: PENDING)',
+    });
   });
   it('checkoutStatus is the generated checkoutStatusOf', () => {
     for (const s of Object.keys(stateMachine.states) as Status[]) expect(checkoutStatus(s)).toBe(checkoutStatusOf[s]);

@@ -43,7 +43,7 @@ export type Outcome =
   | { ok: false; kind: 'none' };
 
 function fromList(t: Transition): readonly string[] | null {
-  return t.from === null ? null : (t.from);
+  return t.from === null ? null : t.from;
 }
 
 /**
@@ -56,7 +56,8 @@ for (const code of new Set(stateMachine.rejections.map((r) => r.code))) {
   const states = new Set<string>();
   for (const r of stateMachine.rejections) {
     if (r.code !== code) continue;
-    for (const t of stateMachine.transitions) if (t.trigger.operationId === r.trigger.operationId && t.from !== null) for (const st of t.from) states.add(st);
+    for (const t of stateMachine.transitions)
+      if (t.trigger.operationId === r.trigger.operationId && t.from !== null) for (const st of t.from) states.add(st);
   }
   if (states.size === 0) throw new Error(`state machine: rejection code ${code} rejects no operation that moves a transaction`);
   requiredStates.set(code, [...states].join(' or '));
@@ -85,7 +86,7 @@ export function attempt(operationId: string, from: Status | null, ctx: GuardCont
       guardFailed ??= t.id;
       continue;
     }
-    return { ok: true, transition: t.id, to: t.to, emits: (t.emits ?? null) };
+    return { ok: true, transition: t.id, to: t.to, emits: t.emits ?? null };
   }
   if (guardFailed) return { ok: false, kind: 'guard', transition: guardFailed };
   for (const r of stateMachine.rejections) {
@@ -103,7 +104,7 @@ export const EXPIRY = {
   id: clockTransition.id,
   from: clockTransition.from as readonly string[],
   to: clockTransition.to,
-  emits: (clockTransition.emits ?? null),
+  emits: clockTransition.emits ?? null,
 };
 
 /**

@@ -23,7 +23,12 @@ export interface MerchantView {
  * The webhook body of `event` for `tx` (already in its new status), sent at `sentAtMs`.
  * @rule webhook-payload, ADR-003
  */
-export function buildWebhookPayload(event: WebhookEventName, tx: TransactionRecord, merchant: MerchantView, sentAtMs: number): WebhookPayload {
+export function buildWebhookPayload(
+  event: WebhookEventName,
+  tx: TransactionRecord,
+  merchant: MerchantView,
+  sentAtMs: number,
+): WebhookPayload {
   const base = {
     id: tx.id,
     vendorReference: tx.vendorReference,
@@ -73,9 +78,7 @@ export function buildOutboxEvent(
   };
 }
 
-export type Applied =
-  | { ok: true; tx: TransactionRecord; emits: WebhookEventName | null }
-  | Extract<Outcome, { ok: false }>;
+export type Applied = { ok: true; tx: TransactionRecord; emits: WebhookEventName | null } | Extract<Outcome, { ok: false }>;
 
 /** Applies what `operationId` does to `tx` at `nowMs`; the returned record is a new object. */
 export function applyOperation(operationId: string, tx: TransactionRecord, nowMs: number, outcome?: 'success' | 'failed'): Applied {
@@ -93,7 +96,10 @@ export function applyOperation(operationId: string, tx: TransactionRecord, nowMs
  * expiry: the transition of its operation, dated when it fell due. Null when none is due,
  * the window passed first, or the state machine refuses it (the transaction moved on).
  */
-export function dueScenarioAction(tx: TransactionRecord, nowMs: number): { tx: TransactionRecord; emits: WebhookEventName | null; at: number } | null {
+export function dueScenarioAction(
+  tx: TransactionRecord,
+  nowMs: number,
+): { tx: TransactionRecord; emits: WebhookEventName | null; at: number } | null {
   if (!tx.scenario || tx.status !== 'PENDING') return null;
   const at = Date.parse(tx.scenario.dueAt);
   if (at > nowMs || at >= Date.parse(tx.expiresAt)) return null;

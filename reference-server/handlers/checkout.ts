@@ -23,7 +23,11 @@ export const checkoutHandlers: Record<string, Handler> = {
     checkAmountRange(ctx.doc, ctx.op.requestSchema, ctx.body, false);
     const rule = specRule<AmountConsistencyRule>(ctx, [], 'x-amount-consistency');
     if (rule) refuse(checkAmountConsistency(rule, ctx.body as Record<string, unknown>));
-    const body = ctx.body as { total: number | string; currency: 'MAD'; items: Array<{ id: string; name: string; price: number; quantity: number }> };
+    const body = ctx.body as {
+      total: number | string;
+      currency: 'MAD';
+      items: Array<{ id: string; name: string; price: number; quantity: number }>;
+    };
     const now = merchantNow(core, ctx);
     const test = ctx.merchant.keyMode === 'test';
     const token = newSessionToken(test);

@@ -16,4 +16,14 @@ import { serviceHandlers } from './service.ts';
 
 export type { Ctx, Handler, Result } from './context.ts';
 
-export const handlers: Record<string, Handler> = { ...checkoutHandlers, ...partnerHandlers, ...sdkHandlers, ...sandboxHandlers, ...sandboxEventHandlers, ...sandboxResetHandlers, ...sandboxTransactionHandlers, ...sandboxWebhookHandlers, ...serviceHandlers };
+export const handlers: Record<string, Handler> = {
+  ...checkoutHandlers,
+  ...partnerHandlers,
+  ...sdkHandlers,
+  ...sandboxHandlers,
+  ...sandboxEventHandlers,
+  ...sandboxResetHandlers,
+  ...sandboxTransactionHandlers,
+  ...sandboxWebhookHandlers,
+  ...serviceHandlers,
+};

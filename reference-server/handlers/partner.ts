@@ -37,7 +37,8 @@ export const partnerHandlers: Record<string, Handler> = {
     const scenarios = core.sandbox ? scenariosOf(ctx) : null;
     if (scenarios) refuse(magicAmountRejection(scenarios, body.total));
     const now = merchantNow(core, ctx);
-    const sameReference = body.vendorReference === undefined ? undefined : core.store.transactionByVendorReference(m.id, body.vendorReference);
+    const sameReference =
+      body.vendorReference === undefined ? undefined : core.store.transactionByVendorReference(m.id, body.vendorReference);
     refuse(checkVendorReferenceFree(body.vendorReference, sameReference));
     const changes: Change[] = [];
     if (m.creditLimitCentimes !== null) {
@@ -73,12 +74,18 @@ export const partnerHandlers: Record<string, Handler> = {
     const smsBody = confirmationSms(m.name, tx, core.config.paymentWindowSeconds);
     if (core.sandbox) {
       const id = uuid();
-      changes.push({ c: 'sms', k: id, v: { id, merchantId: m.id, to: tx.customerPhone, body: smsBody, transactionId: tx.id, sentAt: iso(now) } });
+      changes.push({
+        c: 'sms',
+        k: id,
+        v: { id, merchantId: m.id, to: tx.customerPhone, body: smsBody, transactionId: tx.id, sentAt: iso(now) },
+      });
     }
     await core.commit(changes);
     if (scenario) core.scheduleScenario(tx.id);
     if (!core.sandbox) {
-      core.smsSender.send({ merchantId: m.id, to: tx.customerPhone, body: smsBody, transactionId: tx.id }).catch((e: Error) => core.log(`sms sender failed: ${e.message}`));
+      core.smsSender
+        .send({ merchantId: m.id, to: tx.customerPhone, body: smsBody, transactionId: tx.id })
+        .catch((e: Error) => core.log(`sms sender failed: ${e.message}`));
     }
     return { status: 201, body: partnerView(tx, core.view(m)) };
   },

@@ -41,7 +41,12 @@ export const sandboxEventHandlers: Record<string, Handler> = {
         let last: string | null = header ?? query ?? null;
         // Without a resume point, start after the newest event recorded so far.
         if (last === null) last = core.store.outboxOf(merchantId).at(-1)?.id ?? '';
-        res.set({ 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store', 'X-Accel-Buffering': 'no', Connection: 'keep-alive' });
+        res.set({
+          'Content-Type': 'text/event-stream; charset=utf-8',
+          'Cache-Control': 'no-store',
+          'X-Accel-Buffering': 'no',
+          Connection: 'keep-alive',
+        });
         res.flushHeaders();
         res.write(': paylater event stream\n\n');
         const seen = new Set<string>();

@@ -8,7 +8,10 @@ import type { Core } from '../core.ts';
 import type { Handler } from './context.ts';
 
 /** The deletions of every record of `merchantId` (transactions, sessions, payment intents, SMS, deliveries), with counts. */
-export function merchantDataDeletions(core: Core, merchantId: string): { changes: Change[]; deleted: { transactions: number; sessions: number; sms: number; deliveries: number } } {
+export function merchantDataDeletions(
+  core: Core,
+  merchantId: string,
+): { changes: Change[]; deleted: { transactions: number; sessions: number; sms: number; deliveries: number } } {
   const store = core.store;
   const changes: Change[] = [];
   const deleted = { transactions: 0, sessions: 0, sms: 0, deliveries: 0 };
@@ -43,7 +46,9 @@ export const sandboxResetHandlers: Record<string, Handler> = {
     const { deleteData = false } = ctx.body as { deleteData?: boolean };
     const id = ctx.merchant.id;
     const st = core.merchantState(id);
-    const { changes, deleted } = deleteData ? merchantDataDeletions(core, id) : { changes: [], deleted: { transactions: 0, sessions: 0, sms: 0, deliveries: 0 } };
+    const { changes, deleted } = deleteData
+      ? merchantDataDeletions(core, id)
+      : { changes: [], deleted: { transactions: 0, sessions: 0, sms: 0, deliveries: 0 } };
     changes.push({ c: 'merchantState', k: id, v: { ...st, clockOffsetSeconds: 0 } });
     for (const forget of core.onSandboxReset) forget(id);
     await core.commit(changes);

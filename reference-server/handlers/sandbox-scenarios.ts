@@ -46,7 +46,11 @@ export function magicAmountRejection(s: SandboxScenarios, total: number): Reject
  * The customer action a magic phone schedules, due `afterSeconds` after `nowMs`; undefined for any other phone.
  * @rule ADR-043
  */
-export function scheduledAction(s: SandboxScenarios, customerPhone: string, nowMs: number): { operationId: string; dueAt: string } | undefined {
+export function scheduledAction(
+  s: SandboxScenarios,
+  customerPhone: string,
+  nowMs: number,
+): { operationId: string; dueAt: string } | undefined {
   const hit = s.customerPhones.find((p) => p.customerPhone === customerPhone);
   if (!hit || hit.operationId === null || hit.afterSeconds === null) return undefined;
   return { operationId: hit.operationId, dueAt: iso(nowMs + hit.afterSeconds * 1000) };

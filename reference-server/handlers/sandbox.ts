@@ -42,7 +42,10 @@ export const sandboxHandlers: Record<string, Handler> = {
   },
 
   async sandboxGetClock(core, ctx) {
-    return { status: 200, body: { now: iso(merchantNow(core, ctx)), offsetSeconds: core.merchantState(ctx.merchant.id).clockOffsetSeconds } };
+    return {
+      status: 200,
+      body: { now: iso(merchantNow(core, ctx)), offsetSeconds: core.merchantState(ctx.merchant.id).clockOffsetSeconds },
+    };
   },
 
   async sandboxAdvanceClock(core, ctx) {
@@ -72,7 +75,9 @@ export const sandboxHandlers: Record<string, Handler> = {
     const id = ctx.params.deliveryId!;
     const e = await core.repository.get(ctx.merchant.id, id);
     if (!e) throw new ApiError('DELIVERY_NOT_FOUND', errorMessage('DELIVERY_NOT_FOUND'));
-    const after = core.dispatcher ? await core.dispatcher.redeliver(ctx.merchant.id, id) : await core.requeueWithoutEngine(ctx.merchant.id, id);
+    const after = core.dispatcher
+      ? await core.dispatcher.redeliver(ctx.merchant.id, id)
+      : await core.requeueWithoutEngine(ctx.merchant.id, id);
     if (!after) throw new ApiError('DELIVERY_NOT_FOUND', errorMessage('DELIVERY_NOT_FOUND'));
     return { status: 200, body: deliveryView(after) };
   },

@@ -13,7 +13,8 @@ import { paySession } from './pay-session.ts';
 
 /** `x-max-payment-intents` of `sdkCreatePaymentIntent` (ADR-029): the payment intents one session may hold. */
 const maxPaymentIntents: number = (() => {
-  const v = ((loadBundledDocument(2).paths as Record<string, { post?: Record<string, unknown> }>)['/api/v1/public/sdk/payment-intents']?.post ?? {})['x-max-payment-intents'];
+  const v = ((loadBundledDocument(2).paths as Record<string, { post?: Record<string, unknown> }>)['/api/v1/public/sdk/payment-intents']
+    ?.post ?? {})['x-max-payment-intents'];
   if (typeof v !== 'number') throw new Error('spec: sdkCreatePaymentIntent has no x-max-payment-intents');
   return v;
 })();
@@ -52,7 +53,12 @@ export const sdkHandlers: Record<string, Handler> = {
    */
   async sdkCreatePaymentIntent(core, ctx) {
     const s = ctx.session!;
-    const body = (ctx.body ?? {}) as { redirect_url?: string; flow?: 'redirect' | 'popup' | 'button'; locale?: 'en' | 'fr' | 'ar'; origin?: string };
+    const body = (ctx.body ?? {}) as {
+      redirect_url?: string;
+      flow?: 'redirect' | 'popup' | 'button';
+      locale?: 'en' | 'fr' | 'ar';
+      origin?: string;
+    };
     const flow = body.flow ?? 'redirect';
     const allowed = ctx.merchant.allowedOrigins;
     if (body.redirect_url !== undefined && !isAllowedRedirect(body.redirect_url, allowed, core.sandbox)) {
@@ -65,10 +71,18 @@ export const sdkHandlers: Record<string, Handler> = {
       throw new ApiError('INVALID_REDIRECT_URL', "origin must be exactly one of the merchant's allowed origins");
     }
     if (core.store.paymentIntentCount(s.id) >= maxPaymentIntents) {
-      throw new ApiError('TOO_MANY_PAYMENT_INTENTS', `This checkout session already has ${maxPaymentIntents} payment intents; start a new checkout`);
+      throw new ApiError(
+        'TOO_MANY_PAYMENT_INTENTS',
+        `This checkout session already has ${maxPaymentIntents} payment intents; start a new checkout`,
+      );
     }
     const now = merchantNow(core, ctx);
-    const intent = newPaymentIntent(s, now, { flow, locale: body.locale ?? 'en', redirectUrl: body.redirect_url ?? null, origin: body.origin ?? null });
+    const intent = newPaymentIntent(s, now, {
+      flow,
+      locale: body.locale ?? 'en',
+      redirectUrl: body.redirect_url ?? null,
+      origin: body.origin ?? null,
+    });
     await core.commit([{ c: 'paymentIntents', k: intent.id, v: intent }]);
     return { status: 201, body: { payment_intent_id: intent.id, checkout_url: `${ctx.baseUrl}/checkout/${intent.id}` } };
   },

@@ -33,7 +33,9 @@ export function checkAmountRange(doc: Json, requestSchema: Json | null, body: un
     if (Boolean(rule) !== business) continue;
     const value = (body as Json)[property];
     if (value === undefined || isInAmountRange(value)) continue;
-    const code = rule ? rule.code : (nearestExtension(doc, requestSchema, [property], 'x-error-code') as ErrorCode | undefined) ?? 'VALIDATION_ERROR';
+    const code = rule
+      ? rule.code
+      : ((nearestExtension(doc, requestSchema, [property], 'x-error-code') as ErrorCode | undefined) ?? 'VALIDATION_ERROR');
     throw outOfRange(code, property, !rule);
   }
 }

@@ -13,11 +13,15 @@ export interface AuthFailureLimit {
 
 /** The spec's fact (the same on every security scheme). */
 export const specAuthFailureLimit: AuthFailureLimit = (() => {
-  const schemes = (loadBundledDocument(1).components as { securitySchemes?: Record<string, { 'x-auth-failure-limit'?: Partial<AuthFailureLimit> }> }).securitySchemes ?? {};
+  const schemes =
+    (loadBundledDocument(1).components as { securitySchemes?: Record<string, { 'x-auth-failure-limit'?: Partial<AuthFailureLimit> }> })
+      .securitySchemes ?? {};
   const facts = Object.values(schemes).map((s) => s['x-auth-failure-limit']);
   const f = facts[0];
-  if (!f || typeof f.limit !== 'number' || typeof f.windowSeconds !== 'number') throw new Error('spec: security schemes have no x-auth-failure-limit');
-  if (facts.some((x) => x?.limit !== f.limit || x?.windowSeconds !== f.windowSeconds)) throw new Error('spec: security schemes disagree on x-auth-failure-limit');
+  if (!f || typeof f.limit !== 'number' || typeof f.windowSeconds !== 'number')
+    throw new Error('spec: security schemes have no x-auth-failure-limit');
+  if (facts.some((x) => x?.limit !== f.limit || x?.windowSeconds !== f.windowSeconds))
+    throw new Error('spec: security schemes disagree on x-auth-failure-limit');
   return { limit: f.limit, windowSeconds: f.windowSeconds };
 })();
 
@@ -55,7 +59,13 @@ export function createAuthThrottle(limit: AuthFailureLimit, now: () => number): 
       const w = current(address, t);
       if (!w || w.count < limit.limit) return;
       const seconds = Math.max(1, Math.ceil((w.start + windowMs - t) / 1000));
-      throw new ApiError('AUTH_THROTTLED', `Too many failed authentications from this address, retry after ${seconds} seconds`, undefined, { 'Retry-After': String(seconds) }, seconds);
+      throw new ApiError(
+        'AUTH_THROTTLED',
+        `Too many failed authentications from this address, retry after ${seconds} seconds`,
+        undefined,
+        { 'Retry-After': String(seconds) },
+        seconds,
+      );
     },
     fail(address) {
       const t = now();

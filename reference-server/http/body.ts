@@ -107,7 +107,8 @@ export function duplicateMemberPath(text: string): string | null {
       top.expectKey = false;
       top.key = name;
       top.keys ??= new Set();
-      if (top.keys.has(name)) return `/${stack.map((f) => ('index' in f ? String(f.index) : f.key.replace(/~/g, '~0').replace(/\//g, '~1'))).join('/')}`;
+      if (top.keys.has(name))
+        return `/${stack.map((f) => ('index' in f ? String(f.index) : f.key.replace(/~/g, '~0').replace(/\//g, '~1'))).join('/')}`;
       top.keys.add(name);
     }
   }
@@ -161,11 +162,18 @@ export async function readJsonBody(req: IncomingMessage): Promise<unknown> {
   }
   const duplicate = duplicateMemberPath(text);
   if (duplicate !== null) {
-    const name = duplicate.slice(duplicate.lastIndexOf('/') + 1).replace(/~1/g, '/').replace(/~0/g, '~');
-    throw new ApiError('VALIDATION_ERROR', `Request body names the member "${name}" twice`, [{ path: duplicate, message: 'is named twice' }]);
+    const name = duplicate
+      .slice(duplicate.lastIndexOf('/') + 1)
+      .replace(/~1/g, '/')
+      .replace(/~0/g, '~');
+    throw new ApiError('VALIDATION_ERROR', `Request body names the member "${name}" twice`, [
+      { path: duplicate, message: 'is named twice' },
+    ]);
   }
   if (forbidden !== null) {
-    throw new ApiError('VALIDATION_ERROR', `Request body must not contain the key "${forbidden}"`, [{ path: `/${forbidden}`, message: 'forbidden key' }]);
+    throw new ApiError('VALIDATION_ERROR', `Request body must not contain the key "${forbidden}"`, [
+      { path: `/${forbidden}`, message: 'forbidden key' },
+    ]);
   }
   return value;
 }

@@ -28,7 +28,10 @@ export class ApiError extends Error {
     this.status = errorCatalog[code].status;
   }
   body(): { error: { code: ErrorCode; message: string; details?: ErrorDetail[]; retry_after?: number } } {
-    const error: { code: ErrorCode; message: string; details?: ErrorDetail[]; retry_after?: number } = { code: this.code, message: this.message };
+    const error: { code: ErrorCode; message: string; details?: ErrorDetail[]; retry_after?: number } = {
+      code: this.code,
+      message: this.message,
+    };
     if (this.details && this.details.length > 0) error.details = this.details;
     if (this.retryAfter !== undefined) error.retry_after = this.retryAfter;
     return { error };
@@ -71,7 +74,13 @@ export function mapError(err: unknown, ctx: Ctx | undefined): ApiError | null {
   if (err instanceof ApiError) return err.code === 'INTERNAL_ERROR' ? null : err;
   if (err instanceof StoreUnavailableError) {
     const s = err.retryAfterSeconds;
-    return new ApiError('STORAGE_UNAVAILABLE', `Storage is unavailable, retry after ${s} seconds`, undefined, { 'Retry-After': String(s) }, s);
+    return new ApiError(
+      'STORAGE_UNAVAILABLE',
+      `Storage is unavailable, retry after ${s} seconds`,
+      undefined,
+      { 'Retry-After': String(s) },
+      s,
+    );
   }
   const e = err as ValidatorError;
   const status = e?.status;
@@ -106,7 +115,9 @@ export function mapError(err: unknown, ctx: Ctx | undefined): ApiError | null {
     first = false;
   }
   const head = details[0];
-  const message = head ? `${head.path.replace(/^\//, '').replace(/\//g, '.') || 'request body'} ${head.message}` : (e.message ?? 'Invalid request');
+  const message = head
+    ? `${head.path.replace(/^\//, '').replace(/\//g, '.') || 'request body'} ${head.message}`
+    : (e.message ?? 'Invalid request');
   return new ApiError(code, message, details);
 }
 
@@ -148,7 +159,9 @@ export function createErrorHandler(
         err = e; // the error body broke the contract: a server bug, answered 500 below
       }
     }
-    log(`INTERNAL_ERROR on ${req.method} ${req.path}: ${(err as Error)?.stack ?? JSON.stringify(err)}${(err as { errors?: unknown }).errors ? ` ${JSON.stringify((err as { errors?: unknown }).errors)}` : ''}`);
+    log(
+      `INTERNAL_ERROR on ${req.method} ${req.path}: ${(err as Error)?.stack ?? JSON.stringify(err)}${(err as { errors?: unknown }).errors ? ` ${JSON.stringify((err as { errors?: unknown }).errors)}` : ''}`,
+    );
     sendInternal(res);
   };
 }

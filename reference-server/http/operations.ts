@@ -56,15 +56,22 @@ export function buildOperations(doc: Json, variant: Variant): OperationInfo[] {
         if (!s || s.in !== 'header' || !s.name) throw new Error(`${operationId}: security scheme ${schemeName} is not a header API key`);
         // A scheme whose header carries the session token authenticates the session; the others the merchant key.
         const header = s.name.toLowerCase();
-        auth = { scheme: schemeName, header, title: meta[operationId]?.authHeader ?? s.name, kind: header === 'x-session-token' ? 'sessionToken' : 'apiKey' };
+        auth = {
+          scheme: schemeName,
+          header,
+          title: meta[operationId]?.authHeader ?? s.name,
+          kind: header === 'x-session-token' ? 'sessionToken' : 'apiKey',
+        };
       }
       const rl = op['x-rate-limit'] as RateLimit | undefined;
       const body = ((op.requestBody as Json | undefined)?.content as Json | undefined)?.['application/json'] as Json | undefined;
       const names: string[] = [];
-      const re = p.replace(/[.*+?^${}()|[\]\\]/g, (c) => (c === '{' || c === '}' ? c : `\\${c}`)).replace(/\{([^}]+)\}/g, (_, n: string) => {
-        names.push(n);
-        return '([^/]+)';
-      });
+      const re = p
+        .replace(/[.*+?^${}()|[\]\\]/g, (c) => (c === '{' || c === '}' ? c : `\\${c}`))
+        .replace(/\{([^}]+)\}/g, (_, n: string) => {
+          names.push(n);
+          return '([^/]+)';
+        });
       out.push({
         operationId,
         method: m.toUpperCase(),
@@ -88,7 +95,7 @@ export function buildOperations(doc: Json, variant: Variant): OperationInfo[] {
 export function resolveRef(doc: Json, schema: unknown): Json | null {
   let s = schema as Json | null;
   for (let i = 0; s && typeof s === 'object' && typeof s.$ref === 'string' && i < 32; i++) {
-    const parts = (s.$ref).replace(/^#\//, '').split('/');
+    const parts = s.$ref.replace(/^#\//, '').split('/');
     let cur: unknown = doc;
     for (const part of parts) cur = (cur as Json)?.[part.replace(/~1/g, '/').replace(/~0/g, '~')];
     s = cur as Json;

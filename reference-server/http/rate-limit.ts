@@ -39,7 +39,13 @@ export function createRateLimiter(now: (merchantId: string) => number): RateLimi
       'RateLimit-Policy': `${rl.limit};w=${rl.windowSeconds}`,
     });
     if (w.count > rl.limit) {
-      throw new ApiError('RATE_LIMIT_EXCEEDED', errorMessage('RATE_LIMIT_EXCEEDED', { seconds: reset }), undefined, { 'Retry-After': String(reset) }, reset);
+      throw new ApiError(
+        'RATE_LIMIT_EXCEEDED',
+        errorMessage('RATE_LIMIT_EXCEEDED', { seconds: reset }),
+        undefined,
+        { 'Retry-After': String(reset) },
+        reset,
+      );
     }
   };
   return { limit, reset: (merchantId) => void windows.delete(merchantId) };

@@ -31,5 +31,10 @@ export function requestTargetGuard(req: express.Request, res: express.Response, 
     next();
     return;
   }
-  sendError(res, new ApiError('VALIDATION_ERROR', 'The request target has malformed percent-encoding', [{ path: 'url', message: 'is not valid percent-encoding' }]));
+  sendError(
+    res,
+    new ApiError('VALIDATION_ERROR', 'The request target has malformed percent-encoding', [
+      { path: 'url', message: 'is not valid percent-encoding' },
+    ]),
+  );
 }

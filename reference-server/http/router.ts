@@ -167,7 +167,7 @@ export async function buildVariantApi(core: Core, v: Variant): Promise<VariantAp
       const ctx = res.locals.ctx as Ctx;
       try {
         ctx.params = req.params as Record<string, string>; // set by the operation step (pathParamsOf): strings
-        ctx.query = req.query as Record<string, unknown>;
+        ctx.query = req.query;
         ctx.body = req.body;
         const result = await handler(core, ctx);
         if (waitForStore && !store.settled) await store.barrier();
@@ -191,7 +191,11 @@ export async function buildVariantApi(core: Core, v: Variant): Promise<VariantAp
 // The internal operations (`x-internal`) are called by the browser SDK from the merchant's
 // own page, another origin: answer their CORS preflights and allow any origin. The
 // session token is a bearer header, never a cookie, so no credentials are involved.
-const CORS_HEADERS = { 'Access-Control-Allow-Origin': '*', 'Access-Control-Allow-Headers': 'Content-Type, X-Session-Token', 'Access-Control-Max-Age': '600' };
+const CORS_HEADERS = {
+  'Access-Control-Allow-Origin': '*',
+  'Access-Control-Allow-Headers': 'Content-Type, X-Session-Token',
+  'Access-Control-Max-Age': '600',
+};
 
 export interface ApiRouterDeps {
   apis: Record<Variant, VariantApi>;
@@ -244,7 +248,12 @@ export function createApiRouter({ apis, auth, rateLimit, mode, publicBaseUrl, au
     if (!matched) {
       const allow = allowedMethods(path);
       if (allow.length === 0) next();
-      else next(new ApiError('METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${path}; use ${allow.join(', ')}`, undefined, { Allow: allow.join(', ') }));
+      else
+        next(
+          new ApiError('METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${path}; use ${allow.join(', ')}`, undefined, {
+            Allow: allow.join(', '),
+          }),
+        );
       return;
     }
     if (matched.internal) res.set({ ...CORS_HEADERS, 'Access-Control-Allow-Methods': matched.method });
@@ -254,7 +263,14 @@ export function createApiRouter({ apis, auth, rateLimit, mode, publicBaseUrl, au
     }
     if (matched.open) {
       // No caller: the handler reads nothing of one (see handlers/service.ts).
-      res.locals.ctx = { op: matched, doc: apis[matched.variant].doc, variant: matched.variant, params: {}, query: {}, body: undefined } satisfies Omit<Ctx, 'merchant' | 'session' | 'baseUrl'>;
+      res.locals.ctx = {
+        op: matched,
+        doc: apis[matched.variant].doc,
+        variant: matched.variant,
+        params: {},
+        query: {},
+        body: undefined,
+      } satisfies Omit<Ctx, 'merchant' | 'session' | 'baseUrl'>;
       req.body = undefined;
       runChain(apis[matched.variant].chains.get(matched)!, req, res, next);
       return;

@@ -71,9 +71,18 @@ describe('express-openapi-validator bound per operation', () => {
       };
       step();
     });
-    app.use((err: { status?: number; message?: string; code?: string }, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
-      res.status(err.status ?? 500).json({ status: err.status, code: err instanceof ApiError ? err.code : undefined, message: err.message });
-    });
+    app.use(
+      (
+        err: { status?: number; message?: string; code?: string },
+        _req: express.Request,
+        res: express.Response,
+        _next: express.NextFunction,
+      ) => {
+        res
+          .status(err.status ?? 500)
+          .json({ status: err.status, code: err instanceof ApiError ? err.code : undefined, message: err.message });
+      },
+    );
     const server = app.listen(0, '127.0.0.1');
     await new Promise((r) => server.once('listening', r));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1/public/partner/transactions/`;
@@ -175,7 +184,9 @@ describe('createOperationValidator at start-up', () => {
 
 describe('pathParamsOf', () => {
   it('decodes each parameter of the template', () => {
-    expect(pathParamsOf(op('getPartnerTransactionByVendorReference'), '/api/v1/public/partner/transactions/vendor/A%20B%2FC')).toEqual({ vendorReference: 'A B/C' });
+    expect(pathParamsOf(op('getPartnerTransactionByVendorReference'), '/api/v1/public/partner/transactions/vendor/A%20B%2FC')).toEqual({
+      vendorReference: 'A B/C',
+    });
   });
   it('gives no parameters for a template without any', () => {
     expect(pathParamsOf(op('createPartnerTransaction'), '/api/v1/public/partner/transactions')).toEqual({});

@@ -66,14 +66,29 @@ type ResponseCheck = (body: unknown, req: express.Request, res: express.Response
 interface Library {
   mung: { json: (fn: ResponseCheck, options?: unknown) => Middleware };
   OpenApiValidator: new (options: Json) => {
-    options: Json & { $refParser: unknown; validateResponses: unknown; ignorePaths?: unknown; ignoreUndocumented?: boolean; useRequestUrl?: boolean };
+    options: Json & {
+      $refParser: unknown;
+      validateResponses: unknown;
+      ignorePaths?: unknown;
+      ignoreUndocumented?: boolean;
+      useRequestUrl?: boolean;
+    };
     ajvOpts: { preprocessor: unknown };
     requestValidationMiddleware(apiDoc: unknown): Middleware;
     responseValidationMiddleware(apiDoc: unknown, serial: number): Middleware;
   };
   OpenApiSpecLoader: new (opts: { apiDoc: unknown; validateApiSpec: boolean; $refParser: unknown }) => { load(): Promise<LoadedSpec> };
-  OpenApiContext: new (spec: LoadedSpec, ignorePaths: unknown, ignoreUndocumented?: boolean, useRequestUrl?: boolean) => { apiDoc: LoadedSpec['apiDoc']; routes: RouteRecord[]; serial: number };
-  SchemaPreprocessor: new (apiDoc: unknown, ajvOptions: unknown, responseOpts: unknown) => { preProcess(): { apiDocRes: LoadedSpec['apiDoc'] | null } };
+  OpenApiContext: new (
+    spec: LoadedSpec,
+    ignorePaths: unknown,
+    ignoreUndocumented?: boolean,
+    useRequestUrl?: boolean,
+  ) => { apiDoc: LoadedSpec['apiDoc']; routes: RouteRecord[]; serial: number };
+  SchemaPreprocessor: new (
+    apiDoc: unknown,
+    ajvOptions: unknown,
+    responseOpts: unknown,
+  ) => { preProcess(): { apiDocRes: LoadedSpec['apiDoc'] | null } };
 }
 
 function loadLibrary(): Library {
@@ -86,7 +101,10 @@ function loadLibrary(): Library {
     mung: (req('./framework/modded.express.mung.js') as Json).default as Library['mung'],
   };
   for (const [name, value] of Object.entries(lib)) {
-    if (typeof value !== 'function' && (name !== 'mung' || typeof (value as Library['mung'])?.json !== 'function')) throw new Error(`express-openapi-validator: internal ${name} not found (the library changed; see reference-server/http/validator.ts)`);
+    if (typeof value !== 'function' && (name !== 'mung' || typeof (value as Library['mung'])?.json !== 'function'))
+      throw new Error(
+        `express-openapi-validator: internal ${name} not found (the library changed; see reference-server/http/validator.ts)`,
+      );
   }
   return lib;
 }
@@ -114,7 +132,11 @@ export async function createOperationValidator(doc: Json, ops: OperationInfo[], 
     fileUploader: false,
     ...options,
   });
-  const spec = await new lib.OpenApiSpecLoader({ apiDoc: structuredClone(doc), validateApiSpec: true, $refParser: oav.options.$refParser }).load();
+  const spec = await new lib.OpenApiSpecLoader({
+    apiDoc: structuredClone(doc),
+    validateApiSpec: true,
+    $refParser: oav.options.$refParser,
+  }).load();
   const preprocessed = new lib.SchemaPreprocessor(spec.apiDoc, oav.ajvOpts.preprocessor, oav.options.validateResponses).preProcess();
   const context = new lib.OpenApiContext(spec, oav.options.ignorePaths, oav.options.ignoreUndocumented, oav.options.useRequestUrl);
   const responseDoc = preprocessed.apiDocRes;
@@ -132,7 +154,10 @@ export async function createOperationValidator(doc: Json, ops: OperationInfo[], 
   } finally {
     lib.mung.json = mungJson;
   }
-  if (!check) throw new Error('express-openapi-validator: its response validation was not built through express-mung (the library changed; see reference-server/http/validator.ts)');
+  if (!check)
+    throw new Error(
+      'express-openapi-validator: its response validation was not built through express-mung (the library changed; see reference-server/http/validator.ts)',
+    );
   const responseCheck = check;
 
   const stepsByOp = new Map<OperationInfo, Middleware[]>();
@@ -150,7 +175,14 @@ export async function createOperationValidator(doc: Json, ops: OperationInfo[], 
     const operationStep: Middleware = (req, _res, next) => {
       const pathParams = pathParamsOf(op, req.path);
       // The record the library's own lookup would build (openapi.metadata.js), one literal per request.
-      (req as unknown as { openapi: unknown }).openapi = { expressRoute, openApiRoute, pathParams, schema, serial, _responseSchema: responseSchema };
+      (req as unknown as { openapi: unknown }).openapi = {
+        expressRoute,
+        openApiRoute,
+        pathParams,
+        schema,
+        serial,
+        _responseSchema: responseSchema,
+      };
       req.params = pathParams;
       next();
     };
@@ -181,7 +213,9 @@ export function pathParamsOf(op: OperationInfo, path: string): Record<string, st
     try {
       out[name] = decodeURIComponent(raw);
     } catch {
-      throw new ApiError('VALIDATION_ERROR', `path.${name} is not valid percent-encoding`, [{ path: `path.${name}`, message: 'is not valid percent-encoding' }]);
+      throw new ApiError('VALIDATION_ERROR', `path.${name} is not valid percent-encoding`, [
+        { path: `path.${name}`, message: 'is not valid percent-encoding' },
+      ]);
     }
   }
   return out;

@@ -68,7 +68,10 @@ describe('the data file lock', () => {
   });
 
   it('a lock of a process that no longer exists, or a torn lock file, is taken over', async () => {
-    for (const content of [JSON.stringify({ pid: 2 ** 22 + 12345, host: (await import('node:os')).hostname(), startedAt: '2026-01-01T00:00:00.000Z' }), '{"pid":']) {
+    for (const content of [
+      JSON.stringify({ pid: 2 ** 22 + 12345, host: (await import('node:os')).hostname(), startedAt: '2026-01-01T00:00:00.000Z' }),
+      '{"pid":',
+    ]) {
       const file = path.join(dir(), 'paylater.json');
       writeFileSync(`${file}.lock`, content);
       const old = new Date(Date.now() - 60_000);

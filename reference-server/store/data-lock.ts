@@ -95,7 +95,11 @@ function isStale(owner: LockOwner): boolean {
 const TORN_AFTER_MS = 2_000;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const ageOf = (p: string) => stat(p).then((s) => Date.now() - s.mtimeMs, () => 0);
+const ageOf = (p: string) =>
+  stat(p).then(
+    (s) => Date.now() - s.mtimeMs,
+    () => 0,
+  );
 
 /** Takes the lock of data file `file` (an absolute path), or throws `DataFileLockedError`. */
 export async function lockDataFile(file: string): Promise<DataFileLock> {
@@ -131,7 +135,6 @@ export async function lockDataFile(file: string): Promise<DataFileLock> {
   const seen = await readOrNull(lockPath);
   throw new DataFileLockedError(file, (seen === null ? null : parseOwner(seen)) ?? { pid: -1, host: 'unknown', startedAt: 'unknown' });
 }
-
 
 function releaseAllOnExit(): void {
   for (const [lockPath, text] of heldLocks) {

@@ -37,7 +37,9 @@ export interface StoreOptions {
 
 /** `Retry-After` of the `StorageUnavailable` answer (ADR-026): how long writes are refused after a failed one. */
 export const storageRetryAfterSeconds: number = (() => {
-  const responses = (loadBundledDocument(1).components as Record<string, Record<string, { headers?: Record<string, { schema?: { const?: unknown } }> }>>).responses;
+  const responses = (
+    loadBundledDocument(1).components as Record<string, Record<string, { headers?: Record<string, { schema?: { const?: unknown } }> }>>
+  ).responses;
   const v = responses?.StorageUnavailable?.headers?.['Retry-After']?.schema?.const;
   if (typeof v !== 'number') throw new Error('spec: StorageUnavailable has no Retry-After const');
   return v;
@@ -48,7 +50,9 @@ export class StoreCorruptError extends Error {
     readonly file: string,
     detail: string,
   ) {
-    super(`The data file ${file} is corrupt or unreadable (${detail}). Nothing was changed or overwritten; restore it from a backup or move it away to start empty.`);
+    super(
+      `The data file ${file} is corrupt or unreadable (${detail}). Nothing was changed or overwritten; restore it from a backup or move it away to start empty.`,
+    );
     this.name = 'StoreCorruptError';
   }
 }
@@ -79,7 +83,11 @@ const threadCpuMs = (): number => {
  * serialising a slice at a time and yielding to the event loop between slices, so a large
  * store never blocks requests for long. The text is the same as `snapshotText`'s.
  */
-async function writeSnapshotInSlices(file: string, journalSeq: number, entries: ReadonlyArray<readonly [string, ReadonlyArray<readonly [string, unknown]>]>): Promise<void> {
+async function writeSnapshotInSlices(
+  file: string,
+  journalSeq: number,
+  entries: ReadonlyArray<readonly [string, ReadonlyArray<readonly [string, unknown]>]>,
+): Promise<void> {
   const dir = path.dirname(file);
   const tmp = tempPathOf(file);
   const fh = await open(tmp, 'w', 0o600);
@@ -185,12 +193,15 @@ export async function writeFileAtomic(file: string, text: string): Promise<void>
 function checkSnapshot(file: string, data: unknown): Snapshot {
   if (typeof data !== 'object' || data === null || Array.isArray(data)) throw new StoreCorruptError(file, 'not a JSON object');
   const s = data as Partial<Snapshot>;
-  if (s.format !== SNAPSHOT_FORMAT) throw new StoreCorruptError(file, `not a ${SNAPSHOT_FORMAT} data file (format ${JSON.stringify(s.format)})`);
+  if (s.format !== SNAPSHOT_FORMAT)
+    throw new StoreCorruptError(file, `not a ${SNAPSHOT_FORMAT} data file (format ${JSON.stringify(s.format)})`);
   if (s.version !== SNAPSHOT_VERSION) throw new StoreCorruptError(file, `unsupported version ${JSON.stringify(s.version)}`);
-  if (typeof s.journalSeq !== 'number' || typeof s.collections !== 'object' || s.collections === null) throw new StoreCorruptError(file, 'missing journalSeq or collections');
+  if (typeof s.journalSeq !== 'number' || typeof s.collections !== 'object' || s.collections === null)
+    throw new StoreCorruptError(file, 'missing journalSeq or collections');
   for (const c of COLLECTIONS) {
     const v = (s.collections as Record<string, unknown>)[c];
-    if (v !== undefined && (typeof v !== 'object' || v === null || Array.isArray(v))) throw new StoreCorruptError(file, `collection ${c} is not an object`);
+    if (v !== undefined && (typeof v !== 'object' || v === null || Array.isArray(v)))
+      throw new StoreCorruptError(file, `collection ${c} is not an object`);
   }
   return s as Snapshot;
 }
@@ -303,7 +314,8 @@ async function openLocked(abs: string, jpath: string, lock: DataFileLock, opts: 
   let jbytes = folded.goodBytes;
   /** True when a failed append may have left bytes after `jbytes`: cut them before the next one. */
   let torn = false;
-  const writeJournal = opts.writeJournal ?? ((fh: FileHandle, buf: Buffer, offset: number, length: number) => fh.write(buf, offset, length));
+  const writeJournal =
+    opts.writeJournal ?? ((fh: FileHandle, buf: Buffer, offset: number, length: number) => fh.write(buf, offset, length));
   const persistence: Persistence = {
     async append(seq, batches) {
       if (torn) {
@@ -321,7 +333,10 @@ async function openLocked(abs: string, jpath: string, lock: DataFileLock, opts: 
       } catch (e) {
         // Never acknowledged: cut the journal back to its last good batch (now, or before the next append).
         torn = true;
-        await jfh.truncate(jbytes).then(() => (torn = false), () => {});
+        await jfh.truncate(jbytes).then(
+          () => (torn = false),
+          () => {},
+        );
         throw e;
       }
       jbytes += buf.length;
@@ -337,7 +352,10 @@ async function openLocked(abs: string, jpath: string, lock: DataFileLock, opts: 
     async foldInBackground(journalSeq, entries) {
       if (await exists(fpath)) {
         // An earlier background fold failed: fold everything now rather than move a journal over it.
-        await persistence.compact(() => ({ journalSeq, collections: Object.fromEntries(entries.map(([c, r]) => [c, Object.fromEntries(r)])) as StoreImage['collections'] }));
+        await persistence.compact(() => ({
+          journalSeq,
+          collections: Object.fromEntries(entries.map(([c, r]) => [c, Object.fromEntries(r)])) as StoreImage['collections'],
+        }));
         return { done: Promise.resolve() };
       }
       if (torn) {

@@ -45,10 +45,12 @@ describe('folding without stalls', () => {
     const store = await openFileStore(file, { compactAfterBytes: 2 * 1024 * 1024 });
     const n = 20_000;
     // Fill most of the store first, then measure while the last writes fold the whole of it.
-    for (let i = 0; i < n - 4000; i += 200) await Promise.all(Array.from({ length: 200 }, (_, j) => store.commit([{ c: 'transactions', k: tx(i + j).id, v: tx(i + j) }])));
+    for (let i = 0; i < n - 4000; i += 200)
+      await Promise.all(Array.from({ length: 200 }, (_, j) => store.commit([{ c: 'transactions', k: tx(i + j).id, v: tx(i + j) }])));
     const h = monitorEventLoopDelay({ resolution: 5 });
     h.enable();
-    for (let i = n - 4000; i < n; i += 16) await Promise.all(Array.from({ length: 16 }, (_, j) => store.commit([{ c: 'transactions', k: tx(i + j).id, v: tx(i + j) }])));
+    for (let i = n - 4000; i < n; i += 16)
+      await Promise.all(Array.from({ length: 16 }, (_, j) => store.commit([{ c: 'transactions', k: tx(i + j).id, v: tx(i + j) }])));
     await store.settle();
     h.disable();
     const maxMs = h.max / 1e6;
@@ -73,10 +75,15 @@ describe('folding without stalls', () => {
     const acked: string[] = [];
     let caught = false;
     for (let i = 0; i < 20_000 && !caught; i += 50) {
-      await Promise.all(Array.from({ length: 50 }, (_, j) => store.commit([{ c: 'transactions', k: tx(i + j).id, v: tx(i + j) }]).then(() => acked.push(tx(i + j).id))));
+      await Promise.all(
+        Array.from({ length: 50 }, (_, j) =>
+          store.commit([{ c: 'transactions', k: tx(i + j).id, v: tx(i + j) }]).then(() => acked.push(tx(i + j).id)),
+        ),
+      );
       if (existsSync(foldingJournalPathOf(file))) {
         // What a kill -9 at this instant leaves on disk: the data file, both journals.
-        for (const f of [file, journalPathOf(file), foldingJournalPathOf(file)]) if (existsSync(f)) copyFileSync(f, path.join(copy, path.basename(f)));
+        for (const f of [file, journalPathOf(file), foldingJournalPathOf(file)])
+          if (existsSync(f)) copyFileSync(f, path.join(copy, path.basename(f)));
         caught = true;
       }
     }

@@ -38,7 +38,10 @@ describe('kill -9 during cancellations', () => {
         while (next < refs.length) {
           const ref = refs[next++]!;
           try {
-            const r = await fetch(`${info.baseUrl}/api/v1/public/partner/transactions/vendor/${ref}/cancel`, { method: 'PUT', headers: { 'X-Api-Key': info.key } });
+            const r = await fetch(`${info.baseUrl}/api/v1/public/partner/transactions/vendor/${ref}/cancel`, {
+              method: 'PUT',
+              headers: { 'X-Api-Key': info.key },
+            });
             if (r.status === 200) acked.push(ref);
           } catch {
             return; // the process died under us
@@ -69,7 +72,8 @@ describe('kill -9 during cancellations', () => {
             expect(byTx.get(t.id), `events of pending ${t.vendorReference}`).toBeUndefined();
           }
         }
-        for (const ref of acked) expect(txs.find((t) => t!.vendorReference === ref)!.status, `acknowledged cancel of ${ref}`).toBe('CANCELED');
+        for (const ref of acked)
+          expect(txs.find((t) => t!.vendorReference === ref)!.status, `acknowledged cancel of ${ref}`).toBe('CANCELED');
         expect(canceled).toBeGreaterThanOrEqual(acked.length);
         expect(canceled).toBeLessThan(refs.length); // the kill did land mid-way
       } finally {

@@ -8,7 +8,15 @@
  * with the number of stored records. The journal batches are numbered here, by one
  * counter; the persistence (`file-persistence.ts`) writes that number with each batch.
  */
-import { COLLECTIONS, type Change, type CollectionName, type Collections, type OutboxEvent, type SessionRecord, type TransactionRecord } from '../domain/types.ts';
+import {
+  COLLECTIONS,
+  type Change,
+  type CollectionName,
+  type Collections,
+  type OutboxEvent,
+  type SessionRecord,
+  type TransactionRecord,
+} from '../domain/types.ts';
 
 /** Every record, and the number of the last journal batch it includes. */
 export interface StoreImage {
@@ -51,7 +59,10 @@ export interface Persistence {
    * data file in slices that yield to the event loop, and drops the journal moved aside.
    * Resolves once the journal is moved aside; `done` once the data file is in place.
    */
-  foldInBackground(journalSeq: number, entries: ReadonlyArray<readonly [CollectionName, ReadonlyArray<readonly [string, unknown]>]>): Promise<{ done: Promise<void> }>;
+  foldInBackground(
+    journalSeq: number,
+    entries: ReadonlyArray<readonly [CollectionName, ReadonlyArray<readonly [string, unknown]>]>,
+  ): Promise<{ done: Promise<void> }>;
   /** Folds what the journal holds, then releases the files. */
   close(image: () => StoreImage): Promise<void>;
   /** Closes the files without writing anything (what a crash leaves behind). */
@@ -101,8 +112,14 @@ export class Store {
     if (initial) {
       for (const c of COLLECTIONS) {
         const entries: [string, unknown][] = Object.entries(initial[c] ?? {});
-        if (c === 'transactions') entries.sort((a, b) => Date.parse((a[1] as TransactionRecord).expiresAt) - Date.parse((b[1] as TransactionRecord).expiresAt));
-        if (c === 'sms' || c === 'outbox') entries.sort((a, b) => Date.parse((a[1] as { createdAt?: string; sentAt?: string }).createdAt ?? (a[1] as { sentAt: string }).sentAt) - Date.parse((b[1] as { createdAt?: string; sentAt?: string }).createdAt ?? (b[1] as { sentAt: string }).sentAt));
+        if (c === 'transactions')
+          entries.sort((a, b) => Date.parse((a[1] as TransactionRecord).expiresAt) - Date.parse((b[1] as TransactionRecord).expiresAt));
+        if (c === 'sms' || c === 'outbox')
+          entries.sort(
+            (a, b) =>
+              Date.parse((a[1] as { createdAt?: string; sentAt?: string }).createdAt ?? (a[1] as { sentAt: string }).sentAt) -
+              Date.parse((b[1] as { createdAt?: string; sentAt?: string }).createdAt ?? (b[1] as { sentAt: string }).sentAt),
+          );
         for (const [k, v] of entries) this.put({ c, k, v } as Change); // the snapshot holds collection c
       }
     }
@@ -114,7 +131,13 @@ export class Store {
   }
 
   /** A store over `p`, holding `initial` (the records as of journal batch `journalSeq`): used by `openFileStore`. */
-  static fromPersistence(initial: StoreImage['collections'], journalSeq: number, p: Persistence, compactAfterBytes: number, failure?: StoreFailurePolicy): Store {
+  static fromPersistence(
+    initial: StoreImage['collections'],
+    journalSeq: number,
+    p: Persistence,
+    compactAfterBytes: number,
+    failure?: StoreFailurePolicy,
+  ): Store {
     return new Store(initial, journalSeq, p, compactAfterBytes, failure);
   }
 

@@ -50,7 +50,11 @@ describe(`storage write failures (${onTmpfs ? '1 MiB tmpfs filled up' : 'injecte
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     const key = DEMO_MERCHANTS[0]!.apiKey;
     const create = (vendorReference: string) =>
-      fetch(`${base}/api/v1/public/partner/transactions`, { method: 'POST', headers: { 'content-type': 'application/json', 'X-Service-Key': key }, body: JSON.stringify(partnerBody({ vendorReference })) });
+      fetch(`${base}/api/v1/public/partner/transactions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'X-Service-Key': key },
+        body: JSON.stringify(partnerBody({ vendorReference })),
+      });
     const filler = path.join(dir, 'filler');
     try {
       const first = await create('W-1');
@@ -74,14 +78,22 @@ describe(`storage write failures (${onTmpfs ? '1 MiB tmpfs filled up' : 'injecte
       }
       expect(failed?.status).toBe(503);
       expect(failed!.headers.get('retry-after')).toBe(String(storageRetryAfterSeconds));
-      expect(await failed!.json()).toEqual({ error: { code: 'STORAGE_UNAVAILABLE', message: `Storage is unavailable, retry after ${storageRetryAfterSeconds} seconds`, retry_after: storageRetryAfterSeconds } });
+      expect(await failed!.json()).toEqual({
+        error: {
+          code: 'STORAGE_UNAVAILABLE',
+          message: `Storage is unavailable, retry after ${storageRetryAfterSeconds} seconds`,
+          retry_after: storageRetryAfterSeconds,
+        },
+      });
 
       // Reads keep answering, from what is on disk; the failed create is not visible.
       const read = await fetch(`${base}/api/v1/public/partner/transactions/${id}`, { headers: { 'X-API-Key': key } });
       expect(read.status).toBe(200);
       const clock = await fetch(`${base}/api/v1/sandbox/clock`, { headers: { 'X-API-Key': key } });
       expect(clock.status).toBe(200);
-      const lost = await fetch(`${base}/api/v1/public/partner/transactions/vendor/W-full-${acked.length}`, { headers: { 'X-API-Key': key } });
+      const lost = await fetch(`${base}/api/v1/public/partner/transactions/vendor/W-full-${acked.length}`, {
+        headers: { 'X-API-Key': key },
+      });
       expect(lost.status).toBe(404);
       // During the wait, writes are refused at once.
       expect((await create('W-2')).status).toBe(503);

@@ -60,7 +60,9 @@ class Receiver {
   }
 }
 
-function payload(event: 'transaction.approved' | 'transaction.cancelled' | 'transaction.expired' = 'transaction.cancelled'): WebhookPayload {
+function payload(
+  event: 'transaction.approved' | 'transaction.cancelled' | 'transaction.expired' = 'transaction.cancelled',
+): WebhookPayload {
   const base = {
     id: randomUUID(),
     vendorReference: 'ORDER-2026-000123',
@@ -129,10 +131,14 @@ async function until<T>(what: string, probe: () => Promise<T | undefined | false
 }
 
 async function settled(store: MemoryWebhookStore, id: string, timeoutMs = 10_000): Promise<OutboxEvent> {
-  return until(`event ${id} to settle`, async () => {
-    const e = await store.get(M, id);
-    return e && e.state !== 'pending' ? e : undefined;
-  }, timeoutMs);
+  return until(
+    `event ${id} to settle`,
+    async () => {
+      const e = await store.get(M, id);
+      return e && e.state !== 'pending' ? e : undefined;
+    },
+    timeoutMs,
+  );
 }
 
 function verifies(secret: string, hit: Hit): unknown {
@@ -196,7 +202,9 @@ describe('webhook dispatcher', () => {
     // a changed body, id, timestamp or secret fails verification
     expect(() => verifies(secret, { ...hit, body: hit.body.replace('1299.5', '1.5') })).toThrow();
     expect(() => verifies(secret, { ...hit, headers: { ...hit.headers, 'webhook-id': `${e.id}x` } })).toThrow();
-    expect(() => verifies(secret, { ...hit, headers: { ...hit.headers, 'webhook-timestamp': String(Number(hit.headers['webhook-timestamp']) + 1) } })).toThrow();
+    expect(() =>
+      verifies(secret, { ...hit, headers: { ...hit.headers, 'webhook-timestamp': String(Number(hit.headers['webhook-timestamp']) + 1) } }),
+    ).toThrow();
     expect(() => verifies(generateWebhookSecret(), hit)).toThrow();
     // the attempt is recorded with the headers sent
     expect(done.attempts).toHaveLength(1);
@@ -232,7 +240,14 @@ describe('webhook dispatcher', () => {
     const store = new MemoryWebhookStore();
     const secret = generateWebhookSecret();
     store.setEndpoint(M, `http://127.0.0.1:${port}/webhooks`, secret);
-    const d = createWebhookDispatcher({ repository: store, merchants: store, clock: store, mode: 'sandbox', compression: 1000, random: () => 0.5 });
+    const d = createWebhookDispatcher({
+      repository: store,
+      merchants: store,
+      clock: store,
+      mode: 'sandbox',
+      compression: 1000,
+      random: () => 0.5,
+    });
     d.start();
     cleanups.push(() => d.stop());
     const events = Array.from({ length: 5 }, () => {
@@ -243,7 +258,10 @@ describe('webhook dispatcher', () => {
     await until('two refused attempts each', async () => (await store.list(M)).every((e) => e.attempts.length >= 2));
     for (const e of await store.list(M)) {
       expect(e.state).toBe('pending');
-      expect(e.attempts.slice(0, 2).map((a) => [a.status, a.error])).toEqual([[null, 'ECONNREFUSED'], [null, 'ECONNREFUSED']]);
+      expect(e.attempts.slice(0, 2).map((a) => [a.status, a.error])).toEqual([
+        [null, 'ECONNREFUSED'],
+        [null, 'ECONNREFUSED'],
+      ]);
     }
     const receiver = await new Receiver().listen(port); // third attempt is due 300 ms after the second
     cleanups.push(() => receiver.close());
@@ -253,12 +271,18 @@ describe('webhook dispatcher', () => {
   });
 
   it('times out a slow receiver (status null, error timeout) and retries', async () => {
-    const { store, receiver, dispatcher } = await setup({ answer: (_h, n) => ({ status: 200, delayMs: n === 1 ? 1000 : 0 }), timeoutMs: 150 });
+    const { store, receiver, dispatcher } = await setup({
+      answer: (_h, n) => ({ status: 200, delayMs: n === 1 ? 1000 : 0 }),
+      timeoutMs: 150,
+    });
     const p = payload();
     const e = store.addEvent(M, 'transaction.cancelled', p, p.data.id);
     dispatcher.kick();
     const done = await settled(store, e.id);
-    expect(done.attempts.map((a) => [a.status, a.error])).toEqual([[null, 'timeout'], [200, null]]);
+    expect(done.attempts.map((a) => [a.status, a.error])).toEqual([
+      [null, 'timeout'],
+      [200, null],
+    ]);
     expect(done.attempts[0]!.durationMs).toBeGreaterThanOrEqual(140);
     expect(done.attempts[0]!.durationMs).toBeLessThan(900);
     expect(receiver.hits).toHaveLength(2);
@@ -284,7 +308,12 @@ describe('webhook dispatcher', () => {
 
   it('does not follow redirects: a 3xx is a failed attempt', async () => {
     const { store, receiver, dispatcher } = await setup({
-      answer: (h, n) => (h.path === '/elsewhere' ? { status: 200 } : n === 1 ? { status: 302, headers: { location: '/elsewhere' } } : { status: 307, headers: { location: '/elsewhere' } }),
+      answer: (h, n) =>
+        h.path === '/elsewhere'
+          ? { status: 200 }
+          : n === 1
+            ? { status: 302, headers: { location: '/elsewhere' } }
+            : { status: 307, headers: { location: '/elsewhere' } },
     });
     const p = payload();
     const e = store.addEvent(M, 'transaction.cancelled', p, p.data.id);
@@ -326,7 +355,11 @@ describe('webhook dispatcher', () => {
   it('walks the whole compressed schedule: 8 attempts, then failed (listed, redeliverable)', async () => {
     let up = false;
     const compression = 200_000; // 99,305 s of schedule in about 0.5 s
-    const { store, receiver, secret, dispatcher } = await setup({ answer: () => ({ status: up ? 200 : 500 }), compression, random: Math.random });
+    const { store, receiver, secret, dispatcher } = await setup({
+      answer: () => ({ status: up ? 200 : 500 }),
+      compression,
+      random: Math.random,
+    });
     const p = payload();
     const e = store.addEvent(M, 'transaction.cancelled', p, p.data.id);
     dispatcher.kick();

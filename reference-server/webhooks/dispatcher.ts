@@ -26,13 +26,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { performance } from 'node:perf_hooks';
 import { webhookDelivery } from '../../generated/contract.ts';
-import type {
-  DeliveryAttempt,
-  DeliveryState,
-  OutboxEvent,
-  WebhookDispatcher,
-  WebhookDispatcherDeps,
-} from './contracts.ts';
+import type { DeliveryAttempt, DeliveryState, OutboxEvent, WebhookDispatcher, WebhookDispatcherDeps } from './contracts.ts';
 import { errorName, sendWithFetch, sendWithNode, type SendResult } from './send.ts';
 import { signHeaders, type SignedHeaders } from './signing.ts';
 import { checkWebhookUrl, pinnedLookup, systemResolver, type Resolver, type WebhookMode } from './url-policy.ts';
@@ -53,7 +47,10 @@ if (RETRY.followRedirects !== false) throw new Error('the contract asks to follo
  * schedule is exhausted. `random` in [0,1) gives the jitter.
  * @rule webhook-retries
  */
-export function retryDelayMs(attemptsMade: number, options: { mode: WebhookMode; compression: number; random: () => number }): number | null {
+export function retryDelayMs(
+  attemptsMade: number,
+  options: { mode: WebhookMode; compression: number; random: () => number },
+): number | null {
   if (attemptsMade >= RETRY_DELAYS_SECONDS.length) return null;
   const base = (RETRY_DELAYS_SECONDS[attemptsMade] as number) * 1000;
   const jittered = base * (1 + RETRY.jitter * (2 * options.random() - 1));

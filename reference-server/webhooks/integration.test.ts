@@ -110,12 +110,20 @@ const hitsFor = (txId: string) => hits.filter((h) => (JSON.parse(h.body) as Tran
 
 /** Checks one received delivery every way there is; returns the event. */
 function checkDelivery(hit: Hit): TransactionEvent {
-  const headers = { 'webhook-id': hit.headers['webhook-id']!, 'webhook-timestamp': hit.headers['webhook-timestamp']!, 'webhook-signature': hit.headers['webhook-signature']! };
+  const headers = {
+    'webhook-id': hit.headers['webhook-id']!,
+    'webhook-timestamp': hit.headers['webhook-timestamp']!,
+    'webhook-signature': hit.headers['webhook-signature']!,
+  };
   const byPackage = new Webhook(secret).verify(hit.body, headers) as TransactionEvent;
   const bySdk = verifyWebhook(hit.body, hit.headers, secret);
   expect(bySdk).toEqual(byPackage);
   const validate = asyncapiValidators.get(bySdk.event)!;
-  expect({ event: bySdk.event, valid: validate(bySdk), errors: validate.errors ?? null }).toEqual({ event: bySdk.event, valid: true, errors: null });
+  expect({ event: bySdk.event, valid: validate(bySdk), errors: validate.errors ?? null }).toEqual({
+    event: bySdk.event,
+    valid: true,
+    errors: null,
+  });
   // tampering fails both verifiers
   const tampered = hit.body.replace(/"amount":[0-9.]+/, '"amount":1');
   expect(tampered).not.toBe(hit.body);
@@ -123,7 +131,9 @@ function checkDelivery(hit: Hit): TransactionEvent {
   expect(() => verifyWebhook(tampered, hit.headers, secret)).toThrow(expect.objectContaining({ code: 'bad_signature' }));
   expect(() => new Webhook(generateWebhookSecret()).verify(hit.body, headers)).toThrow();
   expect(() => new Webhook(secret).verify(hit.body, { ...headers, 'webhook-id': `${headers['webhook-id']}0` })).toThrow();
-  expect(() => new Webhook(secret).verify(hit.body, { ...headers, 'webhook-timestamp': String(Number(headers['webhook-timestamp']) + 1) })).toThrow();
+  expect(() =>
+    new Webhook(secret).verify(hit.body, { ...headers, 'webhook-timestamp': String(Number(headers['webhook-timestamp']) + 1) }),
+  ).toThrow();
   return bySdk;
 }
 
@@ -147,7 +157,17 @@ describe('webhooks from the reference server (sandbox, loopback receiver)', () =
     const ev = checkDelivery(hit);
     expect(ev.event).toBe('transaction.approved');
     if (ev.event !== 'transaction.approved') return;
-    expect(ev.data).toMatchObject({ id: tx.id, vendorReference: tx.vendorReference, orderReference: tx.orderReference, status: 'APPROVED', amount: 1299.5, currency: 'MAD', customerPhone: '212612345678', merchantName: 'Atlas Electronics', storeName: 'Atlas Casablanca' });
+    expect(ev.data).toMatchObject({
+      id: tx.id,
+      vendorReference: tx.vendorReference,
+      orderReference: tx.orderReference,
+      status: 'APPROVED',
+      amount: 1299.5,
+      currency: 'MAD',
+      customerPhone: '212612345678',
+      merchantName: 'Atlas Electronics',
+      storeName: 'Atlas Casablanca',
+    });
     expect(typeof ev.data.approvedAt).toBe('string');
     expect('expiredAt' in ev.data).toBe(false);
     expect(hit.headers['content-type']).toMatch(/^application\/json/);
@@ -159,7 +179,11 @@ describe('webhooks from the reference server (sandbox, loopback receiver)', () =
   });
 
   it('a paid checkout session -> transaction.approved for the checkout transaction (vendorReference null)', async () => {
-    const session = await client.createSession({ total: 1500, currency: 'MAD', items: [{ id: 'sku-1', name: 'Montre', price: 750, quantity: 2 }] });
+    const session = await client.createSession({
+      total: 1500,
+      currency: 'MAD',
+      items: [{ id: 'sku-1', name: 'Montre', price: 750, quantity: 2 }],
+    });
     const paid = await client.sandbox.paySession({ session_token: session.token, outcome: 'success' });
     expect(paid.status).toBe('APPROVED');
     const hit = await until('checkout approved delivery', () => hitsFor(paid.transaction_id)[0]);
@@ -246,7 +270,10 @@ describe('webhooks from the reference server (sandbox, loopback receiver)', () =
     });
     expect(after.attempts.at(-1)).toMatchObject({ attempt: target.attempts.length + 1, status: 200, error: null });
 
-    await expect(client.sandbox.redeliverWebhook('msg_doesnotexist000000000')).rejects.toMatchObject({ status: 404, code: 'DELIVERY_NOT_FOUND' });
+    await expect(client.sandbox.redeliverWebhook('msg_doesnotexist000000000')).rejects.toMatchObject({
+      status: 404,
+      code: 'DELIVERY_NOT_FOUND',
+    });
   });
 });
 
@@ -260,7 +287,16 @@ describe('durable outbox across a restart (file store)', () => {
     const { port } = probe.address() as AddressInfo;
     await new Promise<void>((r) => probe.close(() => r()));
     const key = generateWebhookSecret();
-    const merchants: MerchantConfigInput[] = [{ name: 'Restart Co', storeName: 'Restart Rabat', apiKey: 'sk_test_webhooks_restart_19d2c4b7', variant: 1 as const, webhookUrl: `http://127.0.0.1:${port}/hook`, webhookSecret: key }];
+    const merchants: MerchantConfigInput[] = [
+      {
+        name: 'Restart Co',
+        storeName: 'Restart Rabat',
+        apiKey: 'sk_test_webhooks_restart_19d2c4b7',
+        variant: 1 as const,
+        webhookUrl: `http://127.0.0.1:${port}/hook`,
+        webhookSecret: key,
+      },
+    ];
     const received: Hit[] = [];
     const up = createServer((req, res) => {
       const chunks: Buffer[] = [];
@@ -275,7 +311,12 @@ describe('durable outbox across a restart (file store)', () => {
     try {
       const s1 = await startTestServer({ merchants, dataFile });
       const c1 = createPayLaterClientV1({ baseUrl: s1.baseUrl, apiKey: merchants[0]!.apiKey });
-      const tx = await c1.createPartnerTransaction({ customerPhone: '212612345678', total: 990, currency: 'MAD', items: [{ name: 'Tapis', quantity: 1, unitPrice: 990 }] });
+      const tx = await c1.createPartnerTransaction({
+        customerPhone: '212612345678',
+        total: 990,
+        currency: 'MAD',
+        items: [{ name: 'Tapis', quantity: 1, unitPrice: 990 }],
+      });
       await c1.sandbox.confirmTransaction(tx.id);
       const refused = await until('two refused attempts', async () => {
         const d = (await c1.sandbox.listWebhookDeliveries()).data.find((x) => x.transactionId === tx.id);
@@ -291,7 +332,11 @@ describe('durable outbox across a restart (file store)', () => {
         const c2 = createPayLaterClientV1({ baseUrl: s2.baseUrl, apiKey: merchants[0]!.apiKey });
         const hit = await until('delivery after restart', () => received[0]);
         expect(hit.headers['webhook-id']).toBe(refused.id);
-        const ev = new Webhook(key).verify(hit.body, { 'webhook-id': hit.headers['webhook-id']!, 'webhook-timestamp': hit.headers['webhook-timestamp']!, 'webhook-signature': hit.headers['webhook-signature']! }) as TransactionEvent;
+        const ev = new Webhook(key).verify(hit.body, {
+          'webhook-id': hit.headers['webhook-id']!,
+          'webhook-timestamp': hit.headers['webhook-timestamp']!,
+          'webhook-signature': hit.headers['webhook-signature']!,
+        }) as TransactionEvent;
         expect(ev).toMatchObject({ event: 'transaction.approved', data: { id: tx.id, status: 'APPROVED' } });
         expect(JSON.stringify(refused.payload)).toBe(hit.body);
         const after = await until('delivered', async () => {

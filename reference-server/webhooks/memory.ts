@@ -85,7 +85,9 @@ export class MemoryWebhookStore implements WebhookRepository, MerchantDirectory,
       if (e.state !== 'pending' || e.nextAttemptAt === null) continue;
       if (Date.parse(e.nextAttemptAt) <= this.now(e.merchantId).getTime()) due.push(e);
     }
-    due.sort((a, b) => Date.parse(a.nextAttemptAt as string) - Date.parse(b.nextAttemptAt as string) || a.createdAt.localeCompare(b.createdAt));
+    due.sort(
+      (a, b) => Date.parse(a.nextAttemptAt as string) - Date.parse(b.nextAttemptAt as string) || a.createdAt.localeCompare(b.createdAt),
+    );
     return due.slice(0, limit).map((e) => structuredClone(e));
   }
 

@@ -18,7 +18,9 @@ export const SECRET_PREFIX: string = webhookDelivery.signature.secretPrefix;
 const SIGNED_CONTENT: string = webhookDelivery.signature.signedContent;
 
 if (webhookDelivery.signature.scheme !== 'standard-webhooks-v1' || webhookDelivery.signature.algorithm !== 'HMAC-SHA256') {
-  throw new Error(`signing.ts implements standard-webhooks-v1 / HMAC-SHA256, the contract says ${webhookDelivery.signature.scheme} / ${webhookDelivery.signature.algorithm}`);
+  throw new Error(
+    `signing.ts implements standard-webhooks-v1 / HMAC-SHA256, the contract says ${webhookDelivery.signature.scheme} / ${webhookDelivery.signature.algorithm}`,
+  );
 }
 
 export interface SignedHeaders {
@@ -82,7 +84,9 @@ export function signedContent(id: string, timestamp: number | string, body: stri
 /** `v1,<base64 signature>` of one message. `timestamp` is Unix seconds. */
 export function sign(secret: string, id: string, timestamp: number, body: string | Uint8Array): string {
   if (!Number.isSafeInteger(timestamp) || timestamp < 0) throw new TypeError('timestamp must be whole Unix seconds');
-  const mac = createHmac('sha256', decodeSecret(secret)).update(signedContent(id, timestamp, body)).digest('base64');
+  const mac = createHmac('sha256', decodeSecret(secret))
+    .update(signedContent(id, timestamp, body))
+    .digest('base64');
   return `v1,${mac}`;
 }
 
@@ -92,7 +96,12 @@ export function sign(secret: string, id: string, timestamp: number, body: string
  * `v1,` entry per secret, in order, as Standard Webhooks specifies.
  * @rule webhook-signing
  */
-export function signHeaders(secret: string | readonly string[], id: string, body: string | Uint8Array, nowMs: number = Date.now()): SignedHeaders {
+export function signHeaders(
+  secret: string | readonly string[],
+  id: string,
+  body: string | Uint8Array,
+  nowMs: number = Date.now(),
+): SignedHeaders {
   const timestamp = Math.floor(nowMs / 1000);
   const secrets = typeof secret === 'string' ? [secret] : secret;
   if (secrets.length === 0) throw new TypeError('signHeaders needs a secret');

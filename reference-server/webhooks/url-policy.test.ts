@@ -219,7 +219,10 @@ describe('checkWebhookUrl', () => {
     [`https://merchant.example/${'a'.repeat(2100)}`, 'invalid_url', 'invalid_url'],
   ];
   it.each(table)('%s (sandbox: %s, production: %s)', (url, sandbox, production) => {
-    for (const [mode, want] of [['sandbox', sandbox], ['production', production]] as const) {
+    for (const [mode, want] of [
+      ['sandbox', sandbox],
+      ['production', production],
+    ] as const) {
       const v = checkWebhookUrl(url, mode);
       expect({ mode, result: v.ok ? 'ok' : v.code }).toEqual({ mode, result: want });
       if (!v.ok) expect(() => assertWebhookUrl(url, mode)).toThrow(WebhookUrlError);
@@ -232,11 +235,13 @@ describe('checkWebhookUrl', () => {
 });
 
 describe('resolveAllowed (DNS answers checked at delivery time)', () => {
-  const fakeDns = (answers: Record<string, Array<{ address: string; family: number }>>): Resolver => async (h) => {
-    const a = answers[h];
-    if (!a) throw Object.assign(new Error(`ENOTFOUND ${h}`), { code: 'ENOTFOUND' });
-    return a;
-  };
+  const fakeDns =
+    (answers: Record<string, Array<{ address: string; family: number }>>): Resolver =>
+    async (h) => {
+      const a = answers[h];
+      if (!a) throw Object.assign(new Error(`ENOTFOUND ${h}`), { code: 'ENOTFOUND' });
+      return a;
+    };
   const dns = fakeDns({
     'public.example': [{ address: '93.184.216.34', family: 4 }],
     'rebind.example': [{ address: '127.0.0.1', family: 4 }],
@@ -265,7 +270,10 @@ describe('resolveAllowed (DNS answers checked at delivery time)', () => {
   it.each(table)('%s (sandbox: %s, production: %s)', async (host, sandbox, production) => {
     const answers: Record<string, Array<{ address: string; family: number }>> = { localhost: [{ address: '127.0.0.1', family: 4 }] };
     const resolver: Resolver = async (h) => (h in answers ? answers[h]! : dns(h));
-    for (const [mode, want] of [['sandbox', sandbox], ['production', production]] as const) {
+    for (const [mode, want] of [
+      ['sandbox', sandbox],
+      ['production', production],
+    ] as const) {
       const got = await resolveAllowed(host, mode, resolver).then(
         () => 'ok',
         (e: unknown) => (e instanceof WebhookUrlError ? 'blocked' : `other: ${String(e)}`),
@@ -307,7 +315,8 @@ describe('pinnedLookup connects only to the checked address (DNS rebinding)', ()
   it('a name whose answer flips from public to loopback is refused at connect time in production', async () => {
     let calls = 0;
     // first answer (e.g. at registration) is public, the answer at delivery is loopback
-    const rebinding: Resolver = async () => (calls++ === 0 ? [{ address: '93.184.216.34', family: 4 }] : [{ address: '127.0.0.1', family: 4 }]);
+    const rebinding: Resolver = async () =>
+      calls++ === 0 ? [{ address: '93.184.216.34', family: 4 }] : [{ address: '127.0.0.1', family: 4 }];
     await expect(resolveAllowed('rebind.example', 'production', rebinding)).resolves.toHaveLength(1);
     expect(await get('rebind.example', pinnedLookup('production', rebinding))).toBe('error EBLOCKED');
   });

@@ -23,15 +23,7 @@ import type { LookupFunction } from 'node:net';
 export type WebhookMode = 'sandbox' | 'production';
 
 export type AddressClass =
-  | 'public'
-  | 'loopback'
-  | 'private'
-  | 'link-local'
-  | 'metadata'
-  | 'unspecified'
-  | 'multicast'
-  | 'broadcast'
-  | 'reserved';
+  'public' | 'loopback' | 'private' | 'link-local' | 'metadata' | 'unspecified' | 'multicast' | 'broadcast' | 'reserved';
 
 export type UrlRefusal = 'invalid_url' | 'unsupported_scheme' | 'https_required' | 'credentials' | 'blocked_address';
 
@@ -45,7 +37,12 @@ export class WebhookUrlError extends Error {
 }
 
 export type UrlVerdict =
-  | { ok: true; url: URL; /** Host without IPv6 brackets. */ host: string; /** Class when the host is an IP literal or a reserved name, else null (decided by DNS at delivery). */ addressClass: AddressClass | null }
+  | {
+      ok: true;
+      url: URL;
+      /** Host without IPv6 brackets. */ host: string;
+      /** Class when the host is an IP literal or a reserved name, else null (decided by DNS at delivery). */ addressClass: AddressClass | null;
+    }
   | { ok: false; code: UrlRefusal; reason: string };
 
 export const MAX_WEBHOOK_URL_LENGTH = 2048;
@@ -202,7 +199,8 @@ const METADATA_NAMES = new Set(['metadata', 'metadata.google.internal', 'metadat
 /** Class of a host name that is reserved whatever DNS says, or null. */
 export function classifyName(hostname: string): AddressClass | null {
   const h = hostname.toLowerCase().replace(/\.$/, '');
-  if (h === 'localhost' || h.endsWith('.localhost') || h === 'localhost.localdomain' || h === 'ip6-localhost' || h === 'ip6-loopback') return 'loopback';
+  if (h === 'localhost' || h.endsWith('.localhost') || h === 'localhost.localdomain' || h === 'ip6-localhost' || h === 'ip6-loopback')
+    return 'loopback';
   if (METADATA_NAMES.has(h)) return 'metadata';
   return null;
 }
@@ -221,8 +219,10 @@ function stripBrackets(host: string): string {
  */
 export function checkWebhookUrl(input: string, mode: WebhookMode): UrlVerdict {
   if (typeof input !== 'string' || input.length === 0) return { ok: false, code: 'invalid_url', reason: 'webhook URL is empty' };
-  if (input.length > MAX_WEBHOOK_URL_LENGTH) return { ok: false, code: 'invalid_url', reason: `webhook URL is longer than ${MAX_WEBHOOK_URL_LENGTH} characters` };
-  if (/[\s\u0000-\u001f\u007f]/.test(input)) return { ok: false, code: 'invalid_url', reason: 'webhook URL contains whitespace or control characters' };
+  if (input.length > MAX_WEBHOOK_URL_LENGTH)
+    return { ok: false, code: 'invalid_url', reason: `webhook URL is longer than ${MAX_WEBHOOK_URL_LENGTH} characters` };
+  if (/[\s\u0000-\u001f\u007f]/.test(input))
+    return { ok: false, code: 'invalid_url', reason: 'webhook URL contains whitespace or control characters' };
   let url: URL;
   try {
     url = new URL(input);
@@ -230,17 +230,33 @@ export function checkWebhookUrl(input: string, mode: WebhookMode): UrlVerdict {
     return { ok: false, code: 'invalid_url', reason: 'webhook URL is not an absolute URL' };
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    return { ok: false, code: 'unsupported_scheme', reason: `webhook URL scheme must be http or https, not ${url.protocol.replace(/:$/, '')}` };
+    return {
+      ok: false,
+      code: 'unsupported_scheme',
+      reason: `webhook URL scheme must be http or https, not ${url.protocol.replace(/:$/, '')}`,
+    };
   }
-  if (url.username !== '' || url.password !== '') return { ok: false, code: 'credentials', reason: 'webhook URL must not contain credentials' };
+  if (url.username !== '' || url.password !== '')
+    return { ok: false, code: 'credentials', reason: 'webhook URL must not contain credentials' };
   const host = stripBrackets(url.hostname);
   if (host === '') return { ok: false, code: 'invalid_url', reason: 'webhook URL has no host' };
   const cls = classifyIp(host) ?? classifyName(host);
   if (cls !== null && !isClassAllowed(cls, mode)) {
-    return { ok: false, code: 'blocked_address', reason: `webhook URL host ${host} is a ${cls} address, refused${mode === 'sandbox' && cls !== 'loopback' ? ' (the sandbox allows loopback only)' : ' in production'}` };
+    return {
+      ok: false,
+      code: 'blocked_address',
+      reason: `webhook URL host ${host} is a ${cls} address, refused${mode === 'sandbox' && cls !== 'loopback' ? ' (the sandbox allows loopback only)' : ' in production'}`,
+    };
   }
   if (url.protocol === 'http:' && !(mode === 'sandbox' && cls === 'loopback')) {
-    return { ok: false, code: 'https_required', reason: mode === 'production' ? 'webhook URL must use https in production' : 'webhook URL must use https (plain http is allowed for loopback only)' };
+    return {
+      ok: false,
+      code: 'https_required',
+      reason:
+        mode === 'production'
+          ? 'webhook URL must use https in production'
+          : 'webhook URL must use https (plain http is allowed for loopback only)',
+    };
   }
   return { ok: true, url, host, addressClass: cls };
 }

@@ -33,7 +33,9 @@ async function createOne(s: TestServer): Promise<{ id: string; json: unknown }> 
   });
   if (r.status !== 201) throw new Error(`create failed: ${r.status} ${await r.text()}`);
   const created = (await r.json()) as { id: string };
-  const g = await fetch(`${s.baseUrl}/api/v1/public/partner/transactions/${created.id}`, { headers: { 'X-Api-Key': s.merchants[0]!.apiKey } });
+  const g = await fetch(`${s.baseUrl}/api/v1/public/partner/transactions/${created.id}`, {
+    headers: { 'X-Api-Key': s.merchants[0]!.apiKey },
+  });
   return { id: created.id, json: await g.json() };
 }
 

@@ -49,7 +49,10 @@ export const b2VsPrism: Figure = {
     if (!entry) return { ratio: null, detail: '', reason: '@stoplight/prism-cli is not installed' };
     const port = 4000 + Math.floor(Math.random() * 2000) + 10_000;
     const stderr: string[] = [];
-    const child = spawn(process.execPath, [entry, 'mock', '-h', '127.0.0.1', '-p', String(port), bundledDocumentPath(1)], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, [entry, 'mock', '-h', '127.0.0.1', '-p', String(port), bundledDocumentPath(1)], {
+      cwd: ROOT,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     child.stderr.on('data', (d: Buffer) => stderr.push(d.toString()));
     try {
       const path_ = '/api/v1/public/partner/transactions/3f0c9a52-8a7e-4f57-9b43-2f6d3c1e9a10';
@@ -60,8 +63,14 @@ export const b2VsPrism: Figure = {
         return { ratio: null, detail: '', reason: `Prism did not start: ${(e as Error).message}; ${stderr.join('').slice(-300)}` };
       }
       await load({ url: `http://127.0.0.1:${port}${path_}`, headers, connections: ctx.connections, duration: WARMUP_SECONDS });
-      const prism = await load({ url: `http://127.0.0.1:${port}${path_}`, headers, connections: ctx.connections, duration: ctx.durationSeconds });
-      if (prism.non2xx > 0 || prism.errors > 0) return { ratio: null, detail: '', reason: `Prism answered ${prism.non2xx} non-2xx and ${prism.errors} errors` };
+      const prism = await load({
+        url: `http://127.0.0.1:${port}${path_}`,
+        headers,
+        connections: ctx.connections,
+        duration: ctx.durationSeconds,
+      });
+      if (prism.non2xx > 0 || prism.errors > 0)
+        return { ratio: null, detail: '', reason: `Prism answered ${prism.non2xx} non-2xx and ${prism.errors} errors` };
       let ours = ctx.shared.get('oursB2Rps') as number | undefined;
       if (ours === undefined) {
         await b2ValidationOverhead.run(ctx);

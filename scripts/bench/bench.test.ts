@@ -32,7 +32,9 @@ it('seeds a data file that a server on it reads back', async () => {
     const s = await startTestServer({ dataFile: file, webhookDispatcherFactory: null });
     try {
       expect(s.handle.core.store.count('transactions')).toBe(50);
-      const r = await fetch(`${s.baseUrl}/api/v1/public/partner/transactions/vendor/SEED-7`, { headers: { 'X-Api-Key': s.merchants[0]!.apiKey } });
+      const r = await fetch(`${s.baseUrl}/api/v1/public/partner/transactions/vendor/SEED-7`, {
+        headers: { 'X-Api-Key': s.merchants[0]!.apiKey },
+      });
       expect(r.status).toBe(200);
       expect(((await r.json()) as { status: string }).status).toBe('COMPLETED');
     } finally {

@@ -26,7 +26,10 @@ export const conformanceDetection: Figure = {
     const fullRunMs: number[] = [];
     for (const m of list) {
       // one server per mutant (its webhook relay ports are picked just before they are listened on)
-      const st = await prepareMutantSelfTest((merchants) => startTestServer({ merchants, mode: 'sandbox' }), SEEDS.map(() => m));
+      const st = await prepareMutantSelfTest(
+        (merchants) => startTestServer({ merchants, mode: 'sandbox' }),
+        SEEDS.map(() => m),
+      );
       const isControl = controls.includes(m);
       let found = 0;
       try {
@@ -42,10 +45,15 @@ export const conformanceDetection: Figure = {
         await st.close();
       }
       if (!isControl) shares.push(found / SEEDS.length);
-      ctx.log(`  ${m.name}: ${isControl ? `${found}/${SEEDS.length} seeds with findings (control: must be 0)` : `found on ${found}/${SEEDS.length} seeds`}`);
+      ctx.log(
+        `  ${m.name}: ${isControl ? `${found}/${SEEDS.length} seeds with findings (control: must be 0)` : `found on ${found}/${SEEDS.length} seeds`}`,
+      );
     }
     ctx.shared.set('conformanceFullRunMs', fullRunMs);
     if (dirty.length) throw new Error(`findings on a control: ${dirty.join('; ')}`);
-    return { ratio: Math.min(...shares), detail: `${shares.filter((s) => s === 1).length}/${shares.length} mutants found on every seed; controls clean; full sandbox run (plain server) median ${(median(fullRunMs) / 1000).toFixed(1)} s` };
+    return {
+      ratio: Math.min(...shares),
+      detail: `${shares.filter((s) => s === 1).length}/${shares.length} mutants found on every seed; controls clean; full sandbox run (plain server) median ${(median(fullRunMs) / 1000).toFixed(1)} s`,
+    };
   },
 };

@@ -11,7 +11,10 @@ export const conformanceFirstFinding: Figure = {
   title: 'Conformance: median time to first finding over the mutants (s)',
   target: 'report',
   async run(ctx) {
-    const results = await runMutantSelfTest({ startServer: (merchants) => startTestServer({ merchants, mode: 'sandbox' }), log: (l) => ctx.log(`  ${l}`) });
+    const results = await runMutantSelfTest({
+      startServer: (merchants) => startTestServer({ merchants, mode: 'sandbox' }),
+      log: (l) => ctx.log(`  ${l}`),
+    });
     const missed = results.filter((m) => m.firstFindingMs === null);
     if (missed.length) throw new Error(`not found: ${missed.map((m) => m.name).join(', ')}`);
     const bySearch = results.filter((m) => m.phase === 'property');

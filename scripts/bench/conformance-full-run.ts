@@ -18,7 +18,10 @@ export const conformanceFullRun: Figure = {
   async run(ctx) {
     let ms = ctx.shared.get('conformanceFullRunMs') as number[] | undefined;
     if (!ms?.length) {
-      const st = await prepareMutantSelfTest((merchants) => startTestServer({ merchants, mode: 'sandbox' }), SEEDS.map(() => plainServer));
+      const st = await prepareMutantSelfTest(
+        (merchants) => startTestServer({ merchants, mode: 'sandbox' }),
+        SEEDS.map(() => plainServer),
+      );
       try {
         ms = [];
         for (const [i, seed] of SEEDS.entries()) {
@@ -30,6 +33,9 @@ export const conformanceFullRun: Figure = {
         await st.close();
       }
     }
-    return { ratio: median(ms) / 1000, detail: `median of ${ms.length} seeds: ${ms.map((x) => (x / 1000).toFixed(1)).join('/')} s (runs ${DEFAULT_RUNS}, webhooks checked)` };
+    return {
+      ratio: median(ms) / 1000,
+      detail: `median of ${ms.length} seeds: ${ms.map((x) => (x / 1000).toFixed(1)).join('/')} s (runs ${DEFAULT_RUNS}, webhooks checked)`,
+    };
   },
 };

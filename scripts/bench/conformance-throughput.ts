@@ -25,15 +25,26 @@ export const conformanceThroughput: Figure = {
       const b = await startTestServer({ merchants, webhookDispatcherFactory: null });
       try {
         const k = (s: TestServer) => ({ baseUrl: s.baseUrl, apiKey: merchants[0]!.apiKey, otherApiKey: merchants[1]!.apiKey });
-        const r = await measureConformanceThroughput(k(a), k(b), { variant: 1, profile: 'core', runs: 30, seed: 100 + round, maxCommands: 25 });
+        const r = await measureConformanceThroughput(k(a), k(b), {
+          variant: 1,
+          profile: 'core',
+          runs: 30,
+          seed: 100 + round,
+          maxCommands: 25,
+        });
         if (r.findings) throw new Error(`the suite reported ${r.findings} finding(s) against the reference server`);
         ratios.push(r.ratio);
-        lines.push(`suite ${fmt(r.suiteRequestsPerSecond)} req/s, ${fmt(r.commandsPerSecond)} commands/s (${r.suiteCommands} commands, ${r.suiteRequests} requests) vs loop ${fmt(r.loopRequestsPerSecond)} req/s, ${r.sameStatus}/${r.suiteRequests} same status`);
+        lines.push(
+          `suite ${fmt(r.suiteRequestsPerSecond)} req/s, ${fmt(r.commandsPerSecond)} commands/s (${r.suiteCommands} commands, ${r.suiteRequests} requests) vs loop ${fmt(r.loopRequestsPerSecond)} req/s, ${r.sameStatus}/${r.suiteRequests} same status`,
+        );
       } finally {
         await a.close();
         await b.close();
       }
     }
-    return { ratio: median(ratios), detail: `median of ${ctx.rounds} rounds (${ratios.map((x) => x.toFixed(2)).join('/')}); ${lines.join('; ')}` };
+    return {
+      ratio: median(ratios),
+      detail: `median of ${ctx.rounds} rounds (${ratios.map((x) => x.toFixed(2)).join('/')}); ${lines.join('; ')}`,
+    };
   },
 };

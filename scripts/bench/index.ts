@@ -39,7 +39,15 @@ import { fmt, type BenchContext, type Figure, type FigureResult } from './tools.
 export type { BenchContext, Figure, FigureResult } from './tools.ts';
 
 /** The figures `runBench()` runs by default, in order (the Prism figure reuses figure 1's rps). */
-export const figures: Figure[] = [b2ValidationOverhead, store200kLatency, b2VsPrism, conformanceThroughput, conformanceFirstFinding, conformanceDetection, conformanceFullRun];
+export const figures: Figure[] = [
+  b2ValidationOverhead,
+  store200kLatency,
+  b2VsPrism,
+  conformanceThroughput,
+  conformanceFirstFinding,
+  conformanceDetection,
+  conformanceFullRun,
+];
 
 export function registerFigure(f: Figure): void {
   if (figures.some((x) => x.id === f.id)) throw new Error(`bench: a figure ${f.id} is already registered`);
@@ -63,8 +71,12 @@ export async function runBench(selected: Figure[] = figures): Promise<number> {
     shared: new Map(),
   };
   const cpu = cpus();
-  ctx.log(`Machine: ${cpu[0]?.model ?? 'unknown CPU'} × ${cpu.length}, ${fmt(totalmem() / 2 ** 30, 1)} GiB RAM, ${type()}, Node ${process.version}`);
-  ctx.log(`Each measurement: autocannon (worker thread), ${ctx.connections} connections, ${ctx.durationSeconds} s, ${ctx.rounds} alternating rounds, on 127.0.0.1\n`);
+  ctx.log(
+    `Machine: ${cpu[0]?.model ?? 'unknown CPU'} × ${cpu.length}, ${fmt(totalmem() / 2 ** 30, 1)} GiB RAM, ${type()}, Node ${process.version}`,
+  );
+  ctx.log(
+    `Each measurement: autocannon (worker thread), ${ctx.connections} connections, ${ctx.durationSeconds} s, ${ctx.rounds} alternating rounds, on 127.0.0.1\n`,
+  );
   const rows: Array<{ f: Figure; r: FigureResult }> = [];
   for (const f of selected) {
     ctx.log(`[${f.id}] ${f.title} …`);

@@ -51,7 +51,16 @@ export async function seedDataFile(file: string, n: number): Promise<void> {
           totalCentimes: 129950,
           currency: 'MAD',
           customerPhone: '212612345678',
-          items: [{ id: `10000000-0000-4000-8000-${i.toString(16).padStart(12, '0')}`, name: 'Wireless headphones', reference: 'SKU-100', quantity: 1, unitPriceCentimes: 129950, categoryId: 42 }],
+          items: [
+            {
+              id: `10000000-0000-4000-8000-${i.toString(16).padStart(12, '0')}`,
+              name: 'Wireless headphones',
+              reference: 'SKU-100',
+              quantity: 1,
+              unitPriceCentimes: 129950,
+              categoryId: 42,
+            },
+          ],
           createdAt: new Date(created).toISOString(),
           updatedAt: new Date(created + 1000).toISOString(),
           expiresAt: new Date(created + 1_800_000).toISOString(),
@@ -77,7 +86,11 @@ interface Served {
 /** The server on `file`, folding every `FOLD_AFTER_BYTES` of journal. */
 async function serve(file: string): Promise<Served> {
   const store = await openFileStore(file, { compactAfterBytes: FOLD_AFTER_BYTES });
-  const handle = await createApp({ store, clock: systemClock, config: serverConfig({ sweepIntervalMs: 3_600_000, log: () => {}, authFailureLimit: null }) });
+  const handle = await createApp({
+    store,
+    clock: systemClock,
+    config: serverConfig({ sweepIntervalMs: 3_600_000, log: () => {}, authFailureLimit: null }),
+  });
   const server: Server = await new Promise((r) => {
     const s = handle.app.listen(0, '127.0.0.1', () => r(s));
   });
@@ -96,12 +109,31 @@ async function stop(s: Served): Promise<void> {
 async function measure(s: Served, readId: string, seconds: number) {
   const key = DEMO_MERCHANTS[0]!.apiKey;
   const [creates, reads] = await Promise.all([
-    load({ url: `${s.base}/api/v1/public/partner/transactions`, method: 'POST', headers: { 'content-type': 'application/json', 'X-Service-Key': key }, body: partnerBody, connections: CONNECTIONS, duration: seconds }),
-    load({ url: `${s.base}/api/v1/public/partner/transactions/${readId}`, method: 'GET', headers: { 'X-Api-Key': key }, connections: 2, duration: seconds }),
+    load({
+      url: `${s.base}/api/v1/public/partner/transactions`,
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'X-Service-Key': key },
+      body: partnerBody,
+      connections: CONNECTIONS,
+      duration: seconds,
+    }),
+    load({
+      url: `${s.base}/api/v1/public/partner/transactions/${readId}`,
+      method: 'GET',
+      headers: { 'X-Api-Key': key },
+      connections: 2,
+      duration: seconds,
+    }),
   ]);
   checkClean('B1 creates', creates);
   checkClean('B2 reads', reads);
-  return { createP99: creates.latency.p99, createMax: creates.latency.max, readP99: reads.latency.p99, readMax: reads.latency.max, creates: creates.requests.total };
+  return {
+    createP99: creates.latency.p99,
+    createMax: creates.latency.max,
+    readP99: reads.latency.p99,
+    readMax: reads.latency.max,
+    creates: creates.requests.total,
+  };
 }
 
 export const store200kLatency: Figure = {

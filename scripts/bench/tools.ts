@@ -44,7 +44,8 @@ export async function load(opts: autocannon.Options): Promise<autocannon.Result>
 
 /** Fails a measurement that saw errors, non-2xx answers or timeouts. */
 export function checkClean(name: string, r: autocannon.Result): void {
-  if (r.errors > 0 || r.non2xx > 0 || r.timeouts > 0) throw new Error(`${name}: ${r.errors} errors, ${r.non2xx} non-2xx, ${r.timeouts} timeouts`);
+  if (r.errors > 0 || r.non2xx > 0 || r.timeouts > 0)
+    throw new Error(`${name}: ${r.errors} errors, ${r.non2xx} non-2xx, ${r.timeouts} timeouts`);
 }
 
 export const fmt = (n: number, d = 0): string => n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });

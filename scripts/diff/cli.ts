@@ -27,7 +27,11 @@ Options:
   -h, --help         this help
 `;
 
-export async function runDiff(argv: string[], repoDir: string = ROOT, write: (s: string) => void = (s) => process.stdout.write(s)): Promise<number> {
+export async function runDiff(
+  argv: string[],
+  repoDir: string = ROOT,
+  write: (s: string) => void = (s) => process.stdout.write(s),
+): Promise<number> {
   let values;
   try {
     ({ values } = parseArgs({

@@ -30,12 +30,14 @@ const results = new Map<string, { diff: DiffResult; rev: LoadedTree } | Error>()
 /** Runs `work` over `items`, `limit` at a time (the machine is shared). */
 async function pool<T>(items: readonly T[], limit: number, work: (item: T, i: number) => Promise<void>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: limit }, async () => {
-    while (next < items.length) {
-      const i = next++;
-      await work(items[i]!, i);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: limit }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        await work(items[i]!, i);
+      }
+    }),
+  );
 }
 
 beforeAll(async () => {
@@ -80,11 +82,20 @@ describe('paylater diff classifies spec edits', () => {
     expect(diff.errors, summary).toEqual([]);
     expect(maxImpact(diff.changes), summary).toBe(fixture.impact);
     for (const [rule, impact] of Object.entries(fixture.rules)) {
-      expect(diff.changes.filter((c) => c.rule === rule).map((c) => c.impact), `${rule} in\n${summary}`).toContain(impact);
+      expect(
+        diff.changes.filter((c) => c.rule === rule).map((c) => c.impact),
+        `${rule} in\n${summary}`,
+      ).toContain(impact);
     }
     if (fixture.documents) {
-      for (const d of diff.documents) expect(d.impact, `${d.key} in\n${summary}`).toBe(fixture.documents.includes(d.key) ? fixture.impact : d.impact);
-      expect(diff.documents.filter((d) => d.impact === fixture.impact).map((d) => d.key).sort()).toEqual([...fixture.documents].sort());
+      for (const d of diff.documents)
+        expect(d.impact, `${d.key} in\n${summary}`).toBe(fixture.documents.includes(d.key) ? fixture.impact : d.impact);
+      expect(
+        diff.documents
+          .filter((d) => d.impact === fixture.impact)
+          .map((d) => d.key)
+          .sort(),
+      ).toEqual([...fixture.documents].sort());
     }
     for (const c of diff.changes) {
       expect(c.location, summary).toMatch(/^spec\/[^:]+\.(ya?ml|md):\d+( \(base\))?$/);
@@ -107,7 +118,10 @@ describe('paylater diff classifies spec edits', () => {
     const mentions = staleMentions(rename.diff.changes, rename.rev.docs, rename.rev.tree.dir);
     expect(mentions.map((m) => m.place).some((p) => p.startsWith('spec/guides/'))).toBe(true);
     const locale = resultOf(FIXTURES[1]!.name);
-    expect(staleMentions(locale.diff.changes, locale.rev.docs, locale.rev.tree.dir)).toContainEqual({ name: 'ar', place: 'spec/components/schemas/Locale.yaml:2' });
+    expect(staleMentions(locale.diff.changes, locale.rev.docs, locale.rev.tree.dir)).toContainEqual({
+      name: 'ar',
+      place: 'spec/components/schemas/Locale.yaml:2',
+    });
     const widened = resultOf(FIXTURES[2]!.name);
     expect(staleMentions(widened.diff.changes, widened.rev.docs, widened.rev.tree.dir)).toEqual([]);
   });

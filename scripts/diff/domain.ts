@@ -18,7 +18,8 @@ const ALL: Audience[] = [MERCHANTS, IMPLEMENTERS, CLIENTS];
 
 const obj = (v: unknown): Json => (isJson(v) ? v : {});
 export const stable = (v: unknown): string =>
-  JSON.stringify(v, (_k, x: unknown) => (isJson(x) ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => a.localeCompare(b))) : x)) ?? 'none';
+  JSON.stringify(v, (_k, x: unknown) => (isJson(x) ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => a.localeCompare(b))) : x)) ??
+  'none';
 
 /** One side of the comparison: a document, the tree it comes from and its locator. */
 export interface Sided {
@@ -97,19 +98,45 @@ function compareParameters(c: Collector, subject: string, b: Json, r: Json, keys
   const rp = parametersOf(r);
   for (const [id, p] of bp) {
     if (rp.has(id)) continue;
-    c.add({ rule: `${side === 'event' ? 'event-header' : 'parameter'}-removed`, impact: 'major', side, subject, message: `${id.replace(':', ' parameter ')} is removed`, breaks: side === 'event' ? [MERCHANTS, CLIENTS] : ALL, keys: [...keys, 'parameters', String(p.index)], inBase: true, removedNames: [String(p.name)] });
+    c.add({
+      rule: `${side === 'event' ? 'event-header' : 'parameter'}-removed`,
+      impact: 'major',
+      side,
+      subject,
+      message: `${id.replace(':', ' parameter ')} is removed`,
+      breaks: side === 'event' ? [MERCHANTS, CLIENTS] : ALL,
+      keys: [...keys, 'parameters', String(p.index)],
+      inBase: true,
+      removedNames: [String(p.name)],
+    });
   }
   for (const [id, p] of rp) {
     const was = bp.get(id);
     const at = [...keys, 'parameters', String(p.index)];
     if (!was) {
       const breaking = side === 'request' && p.required === true;
-      c.add({ rule: `${side === 'event' ? 'event-header' : 'parameter'}-added`, impact: breaking ? 'major' : 'minor', side, subject, message: `${id.replace(':', ' parameter ')} is new${p.required ? ' and required' : ', optional'}`, breaks: breaking ? [MERCHANTS, CLIENTS] : [IMPLEMENTERS, CLIENTS], keys: at });
+      c.add({
+        rule: `${side === 'event' ? 'event-header' : 'parameter'}-added`,
+        impact: breaking ? 'major' : 'minor',
+        side,
+        subject,
+        message: `${id.replace(':', ' parameter ')} is new${p.required ? ' and required' : ', optional'}`,
+        breaks: breaking ? [MERCHANTS, CLIENTS] : [IMPLEMENTERS, CLIENTS],
+        keys: at,
+      });
       continue;
     }
     if (Boolean(was.required) !== Boolean(p.required)) {
       const breaking = side === 'request' ? p.required === true : was.required === true;
-      c.add({ rule: 'parameter-required-changed', impact: breaking ? 'major' : 'minor', side, subject, message: `${id.replace(':', ' parameter ')} is now ${p.required ? 'required' : 'optional'}`, breaks: breaking ? [MERCHANTS, CLIENTS] : [IMPLEMENTERS], keys: [...at, 'required'] });
+      c.add({
+        rule: 'parameter-required-changed',
+        impact: breaking ? 'major' : 'minor',
+        side,
+        subject,
+        message: `${id.replace(':', ' parameter ')} is now ${p.required ? 'required' : 'optional'}`,
+        breaks: breaking ? [MERCHANTS, CLIENTS] : [IMPLEMENTERS],
+        keys: [...at, 'required'],
+      });
     }
     c.schema(side, subject, was.schema, p.schema, [...at, 'schema'], String(p.name));
   }
@@ -117,10 +144,30 @@ function compareParameters(c: Collector, subject: string, b: Json, r: Json, keys
 
 function compareHeaders(c: Collector, subject: string, b: Json, r: Json, keys: string[]): void {
   for (const name of Object.keys(b)) {
-    if (!(name in r)) c.add({ rule: 'response-header-removed', impact: 'major', side: 'response', subject, message: `response header \`${name}\` is removed`, breaks: [MERCHANTS, CLIENTS], keys: [...keys, name], inBase: true, removedNames: [name] });
+    if (!(name in r))
+      c.add({
+        rule: 'response-header-removed',
+        impact: 'major',
+        side: 'response',
+        subject,
+        message: `response header \`${name}\` is removed`,
+        breaks: [MERCHANTS, CLIENTS],
+        keys: [...keys, name],
+        inBase: true,
+        removedNames: [name],
+      });
   }
   for (const name of Object.keys(r)) {
-    if (!(name in b)) c.add({ rule: 'response-header-added', impact: 'minor', side: 'response', subject, message: `response header \`${name}\` is new`, breaks: [IMPLEMENTERS], keys: [...keys, name] });
+    if (!(name in b))
+      c.add({
+        rule: 'response-header-added',
+        impact: 'minor',
+        side: 'response',
+        subject,
+        message: `response header \`${name}\` is new`,
+        breaks: [IMPLEMENTERS],
+        keys: [...keys, name],
+      });
     else c.schema('response', subject, obj(b[name]).schema, obj(r[name]).schema, [...keys, name, 'schema'], name);
   }
 }
@@ -148,15 +195,37 @@ function compareOperations(c: Collector): void {
       const subject = `${method.toUpperCase()} ${p} (${opId})`;
       const keys = ['paths', p, method];
       if (stable(b.security) !== stable(r.security)) {
-        c.add({ rule: 'security-changed', impact: 'major', side: 'request', subject, message: `security ${stable(b.security)} → ${stable(r.security)}`, breaks: ALL, keys: [...keys, 'security'] });
+        c.add({
+          rule: 'security-changed',
+          impact: 'major',
+          side: 'request',
+          subject,
+          message: `security ${stable(b.security)} → ${stable(r.security)}`,
+          breaks: ALL,
+          keys: [...keys, 'security'],
+        });
       }
       compareParameters(c, subject, b, r, keys, 'request');
       const bb = obj(b.requestBody);
       const rb = obj(r.requestBody);
       if (Boolean(bb.required) !== Boolean(rb.required) && rb.required === true) {
-        c.add({ rule: 'request-body-became-required', impact: 'major', side: 'request', subject, message: 'the request body is now required', breaks: [MERCHANTS, CLIENTS], keys: [...keys, 'requestBody', 'required'] });
+        c.add({
+          rule: 'request-body-became-required',
+          impact: 'major',
+          side: 'request',
+          subject,
+          message: 'the request body is now required',
+          breaks: [MERCHANTS, CLIENTS],
+          keys: [...keys, 'requestBody', 'required'],
+        });
       }
-      c.schema('request', subject, jsonSchemaOf(bb.content), jsonSchemaOf(rb.content), [...keys, 'requestBody', 'content', 'application/json', 'schema']);
+      c.schema('request', subject, jsonSchemaOf(bb.content), jsonSchemaOf(rb.content), [
+        ...keys,
+        'requestBody',
+        'content',
+        'application/json',
+        'schema',
+      ]);
       const bresp = obj(b.responses);
       const rresp = obj(r.responses);
       const berr = bfacts[String(b.operationId)]?.errors ?? {};
@@ -168,10 +237,28 @@ function compareOperations(c: Collector): void {
         const removed = was.filter((x) => !is.includes(x));
         const where = [...keys, 'responses', status];
         if (added.length > 0) {
-          c.add({ rule: 'error-answer-added', impact: 'major', side: 'response', subject, message: `may now answer ${status} ${added.map((x) => `\`${x}\``).join(', ')}${was.length === 0 ? ' (a new status)' : ''}`, breaks: [MERCHANTS, CLIENTS], keys: where });
+          c.add({
+            rule: 'error-answer-added',
+            impact: 'major',
+            side: 'response',
+            subject,
+            message: `may now answer ${status} ${added.map((x) => `\`${x}\``).join(', ')}${was.length === 0 ? ' (a new status)' : ''}`,
+            breaks: [MERCHANTS, CLIENTS],
+            keys: where,
+          });
         }
         if (removed.length > 0) {
-          c.add({ rule: 'error-answer-removed', impact: 'major', side: 'response', subject, message: `no longer answers ${status} ${removed.map((x) => `\`${x}\``).join(', ')}${is.length === 0 ? ' (status removed)' : ''}`, breaks: [IMPLEMENTERS, CLIENTS], keys: where, inBase: is.length === 0, removedNames: removed });
+          c.add({
+            rule: 'error-answer-removed',
+            impact: 'major',
+            side: 'response',
+            subject,
+            message: `no longer answers ${status} ${removed.map((x) => `\`${x}\``).join(', ')}${is.length === 0 ? ' (status removed)' : ''}`,
+            breaks: [IMPLEMENTERS, CLIENTS],
+            keys: where,
+            inBase: is.length === 0,
+            removedNames: removed,
+          });
         }
       }
       for (const status of Object.keys(rresp)) {
@@ -179,7 +266,12 @@ function compareOperations(c: Collector): void {
         const is = obj(rresp[status]);
         if (!(status in bresp) || Number(status) >= 400) continue;
         const where = [...keys, 'responses', status];
-        c.schema('response', `${subject} ${status}`, jsonSchemaOf(was.content), jsonSchemaOf(is.content), [...where, 'content', 'application/json', 'schema']);
+        c.schema('response', `${subject} ${status}`, jsonSchemaOf(was.content), jsonSchemaOf(is.content), [
+          ...where,
+          'content',
+          'application/json',
+          'schema',
+        ]);
         compareHeaders(c, `${subject} ${status}`, obj(was.headers), obj(is.headers), [...where, 'headers']);
       }
     }
@@ -187,19 +279,37 @@ function compareOperations(c: Collector): void {
 }
 
 /** The events of a document: name → { payload, headers or header parameters, keys }. */
-function eventsOf(doc: ContractDocument): Map<string, { payload: unknown; headers: unknown; parameters?: Json; keys: string[]; payloadKeys: string[]; headerKeys: string[] }> {
-  const out = new Map<string, { payload: unknown; headers: unknown; parameters?: Json; keys: string[]; payloadKeys: string[]; headerKeys: string[] }>();
+function eventsOf(
+  doc: ContractDocument,
+): Map<string, { payload: unknown; headers: unknown; parameters?: Json; keys: string[]; payloadKeys: string[]; headerKeys: string[] }> {
+  const out = new Map<
+    string,
+    { payload: unknown; headers: unknown; parameters?: Json; keys: string[]; payloadKeys: string[]; headerKeys: string[] }
+  >();
   if (doc.kind === 'openapi') {
     for (const [name, item] of Object.entries(obj(doc.resolved.webhooks))) {
       const post = obj(obj(item).post);
       const keys = ['webhooks', name, 'post'];
-      out.set(name, { payload: jsonSchemaOf(obj(post.requestBody).content), headers: undefined, parameters: post, keys, payloadKeys: [...keys, 'requestBody', 'content', 'application/json', 'schema'], headerKeys: keys });
+      out.set(name, {
+        payload: jsonSchemaOf(obj(post.requestBody).content),
+        headers: undefined,
+        parameters: post,
+        keys,
+        payloadKeys: [...keys, 'requestBody', 'content', 'application/json', 'schema'],
+        headerKeys: keys,
+      });
     }
   } else {
     for (const [id, m] of Object.entries(obj(obj(doc.resolved.components).messages))) {
       const msg = obj(m);
       const keys = ['components', 'messages', id];
-      out.set(textOf(msg.name ?? id), { payload: obj(msg.payload).schema, headers: obj(msg.headers).schema, keys, payloadKeys: [...keys, 'payload', 'schema'], headerKeys: [...keys, 'headers', 'schema'] });
+      out.set(textOf(msg.name ?? id), {
+        payload: obj(msg.payload).schema,
+        headers: obj(msg.headers).schema,
+        keys,
+        payloadKeys: [...keys, 'payload', 'schema'],
+        headerKeys: [...keys, 'headers', 'schema'],
+      });
     }
   }
   return out;
@@ -209,13 +319,32 @@ function compareEvents(c: Collector): void {
   const be = eventsOf(c.base.doc);
   const re = eventsOf(c.rev.doc);
   for (const [name, e] of be) {
-    if (!re.has(name)) c.add({ rule: 'event-removed', impact: 'major', side: 'event', subject: `event ${name}`, message: `event \`${name}\` is no longer sent`, breaks: [MERCHANTS, CLIENTS, IMPLEMENTERS], keys: e.keys, inBase: true, removedNames: [name] });
+    if (!re.has(name))
+      c.add({
+        rule: 'event-removed',
+        impact: 'major',
+        side: 'event',
+        subject: `event ${name}`,
+        message: `event \`${name}\` is no longer sent`,
+        breaks: [MERCHANTS, CLIENTS, IMPLEMENTERS],
+        keys: e.keys,
+        inBase: true,
+        removedNames: [name],
+      });
   }
   for (const [name, e] of re) {
     const was = be.get(name);
     const subject = `event ${name}`;
     if (!was) {
-      c.add({ rule: 'event-added', impact: 'major', side: 'event', subject, message: `new event \`${name}\`: merchants' handlers do not know it`, breaks: [MERCHANTS, CLIENTS, IMPLEMENTERS], keys: e.keys });
+      c.add({
+        rule: 'event-added',
+        impact: 'major',
+        side: 'event',
+        subject,
+        message: `new event \`${name}\`: merchants' handlers do not know it`,
+        breaks: [MERCHANTS, CLIENTS, IMPLEMENTERS],
+        keys: e.keys,
+      });
       continue;
     }
     c.schema('event', subject, was.payload, e.payload, e.payloadKeys);
@@ -230,9 +359,37 @@ function compareSecuritySchemes(c: Collector): void {
   const r = obj(obj(c.rev.doc.resolved.components).securitySchemes);
   for (const name of new Set([...Object.keys(b), ...Object.keys(r)])) {
     const keys = ['components', 'securitySchemes', name];
-    if (!(name in r)) c.add({ rule: 'security-scheme-removed', impact: 'major', side: 'request', subject: `security scheme ${name}`, message: `security scheme \`${name}\` is removed`, breaks: ALL, keys, inBase: true });
-    else if (!(name in b)) c.add({ rule: 'security-scheme-added', impact: 'minor', side: 'request', subject: `security scheme ${name}`, message: `security scheme \`${name}\` is new`, breaks: [IMPLEMENTERS], keys });
-    else if (strip(b[name]) !== strip(r[name])) c.add({ rule: 'security-scheme-changed', impact: 'major', side: 'request', subject: `security scheme ${name}`, message: `security scheme \`${name}\`: ${strip(b[name])} → ${strip(r[name])}`, breaks: ALL, keys });
+    if (!(name in r))
+      c.add({
+        rule: 'security-scheme-removed',
+        impact: 'major',
+        side: 'request',
+        subject: `security scheme ${name}`,
+        message: `security scheme \`${name}\` is removed`,
+        breaks: ALL,
+        keys,
+        inBase: true,
+      });
+    else if (!(name in b))
+      c.add({
+        rule: 'security-scheme-added',
+        impact: 'minor',
+        side: 'request',
+        subject: `security scheme ${name}`,
+        message: `security scheme \`${name}\` is new`,
+        breaks: [IMPLEMENTERS],
+        keys,
+      });
+    else if (strip(b[name]) !== strip(r[name]))
+      c.add({
+        rule: 'security-scheme-changed',
+        impact: 'major',
+        side: 'request',
+        subject: `security scheme ${name}`,
+        message: `security scheme \`${name}\`: ${strip(b[name])} → ${strip(r[name])}`,
+        breaks: ALL,
+        keys,
+      });
   }
 }
 

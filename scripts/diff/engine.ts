@@ -62,7 +62,13 @@ export function versionSatisfies(revision: string, required: string): boolean {
   return Boolean(r && q && cmp(r, q) >= 0);
 }
 
-async function diffDocument(base: LoadedTree, rev: LoadedTree, b: ContractDocument, r: ContractDocument, locators: [SourceLocator, SourceLocator]): Promise<{ changes: Change[]; error?: string }> {
+async function diffDocument(
+  base: LoadedTree,
+  rev: LoadedTree,
+  b: ContractDocument,
+  r: ContractDocument,
+  locators: [SourceLocator, SourceLocator],
+): Promise<{ changes: Change[]; error?: string }> {
   // Resolved documents that are equal hold no change for either side (Redocly compares the same content).
   if (stable(b.resolved) === stable(r.resolved)) return { changes: [] };
   const c = new Collector({ doc: b, dir: base.tree.dir, locator: locators[0] }, { doc: r, dir: rev.tree.dir, locator: locators[1] });
@@ -94,7 +100,11 @@ export async function diffTrees(base: LoadedTree, rev: LoadedTree): Promise<Diff
   const locators: [SourceLocator, SourceLocator] = [new SourceLocator(), new SourceLocator()];
   const errors: string[] = [];
   const pairs = rev.docs.map((r) => ({ r, b: base.docs.find((d) => d.key === r.key) }));
-  const results = await Promise.all(pairs.map(({ r, b }) => (b ? diffDocument(base, rev, b, r, locators) : Promise.resolve({ changes: [] as Change[], error: `${r.key} is not in the base` }))));
+  const results = await Promise.all(
+    pairs.map(({ r, b }) =>
+      b ? diffDocument(base, rev, b, r, locators) : Promise.resolve({ changes: [] as Change[], error: `${r.key} is not in the base` }),
+    ),
+  );
   const all: Change[] = [];
   for (const res of results) {
     all.push(...res.changes);
@@ -106,7 +116,14 @@ export async function diffTrees(base: LoadedTree, rev: LoadedTree): Promise<Diff
     const impact = maxImpact(changes.filter((c) => c.documents.includes(r.key)));
     const baseVersion = b?.version ?? '0.0.0';
     const requiredVersion = nextVersion(baseVersion, impact);
-    return { key: r.key, baseVersion, revisionVersion: r.version, impact, requiredVersion, bumped: versionSatisfies(r.version, requiredVersion) };
+    return {
+      key: r.key,
+      baseVersion,
+      revisionVersion: r.version,
+      impact,
+      requiredVersion,
+      bumped: versionSatisfies(r.version, requiredVersion),
+    };
   });
   return { base: base.tree.label, revision: rev.tree.label, changes, documents, errors };
 }

@@ -12,7 +12,12 @@ import { stable, type Collector } from './domain.ts';
 import { CLIENTS, IMPLEMENTERS, MERCHANTS, type Audience, type Change, type Impact } from './model.ts';
 
 /** Every place (keys) where one of `names` is a key in a resolved document, with its value. */
-function findKeys(node: unknown, names: readonly string[], keys: string[] = [], out = new Map<string, { keys: string[]; value: unknown }>()): Map<string, { keys: string[]; value: unknown }> {
+function findKeys(
+  node: unknown,
+  names: readonly string[],
+  keys: string[] = [],
+  out = new Map<string, { keys: string[]; value: unknown }>(),
+): Map<string, { keys: string[]; value: unknown }> {
   if (Array.isArray(node)) node.forEach((n, i) => findKeys(n, names, [...keys, String(i)], out));
   else if (isJson(node)) {
     for (const [k, v] of Object.entries(node)) {
@@ -24,8 +29,16 @@ function findKeys(node: unknown, names: readonly string[], keys: string[] = [], 
 }
 
 /** How a numeric fact moves: `lower` narrows when it goes down (a limit), `higher` when it goes up (a window to wait). */
-const FACTS: Record<string, { rule: string; label: string; side: 'request' | 'response' | 'event'; narrows: Record<string, 'lower' | 'higher'> | 'lower' | 'any' }> = {
-  'x-rate-limit': { rule: 'rate-limit-changed', label: 'rate limit', side: 'request', narrows: { limit: 'lower', windowSeconds: 'higher', retryAfterSeconds: 'higher' } },
+const FACTS: Record<
+  string,
+  { rule: string; label: string; side: 'request' | 'response' | 'event'; narrows: Record<string, 'lower' | 'higher'> | 'lower' | 'any' }
+> = {
+  'x-rate-limit': {
+    rule: 'rate-limit-changed',
+    label: 'rate limit',
+    side: 'request',
+    narrows: { limit: 'lower', windowSeconds: 'higher', retryAfterSeconds: 'higher' },
+  },
   'x-token-lifetime-seconds': { rule: 'token-lifetime-changed', label: 'token lifetime', side: 'response', narrows: 'lower' },
   'x-max-body-bytes': { rule: 'body-limit-changed', label: 'request body limit', side: 'request', narrows: 'lower' },
   'x-webhook-delivery': { rule: 'webhook-delivery-changed', label: 'webhook signing and retries', side: 'event', narrows: 'any' },
@@ -52,7 +65,9 @@ export function compareFacts(c: Collector): void {
     else if (typeof fact.narrows === 'object') {
       const bv = isJson(was.value) ? was.value : {};
       const rv = isJson(is.value) ? is.value : {};
-      narrow = [...new Set([...Object.keys(bv), ...Object.keys(rv)])].some((k) => stable(bv[k]) !== stable(rv[k]) && narrowed((fact.narrows as Record<string, 'lower' | 'higher'>)[k] ?? 'any', bv[k], rv[k]));
+      narrow = [...new Set([...Object.keys(bv), ...Object.keys(rv)])].some(
+        (k) => stable(bv[k]) !== stable(rv[k]) && narrowed((fact.narrows as Record<string, 'lower' | 'higher'>)[k] ?? 'any', bv[k], rv[k]),
+      );
     } else narrow = narrowed(fact.narrows, was.value, is.value);
     const subject = keys[0] === 'paths' ? `${String(keys[2]).toUpperCase()} ${keys[1]}` : fact.label;
     c.add({
@@ -81,26 +96,72 @@ export function compareStateMachine(c: Collector): void {
   const r = machine(c.rev.doc.resolved);
   if (!b || !r) return;
   const subject = 'x-state-machine';
-  const add = (rule: string, impact: Impact, message: string, keys: string[], breaks: Audience[], inBase = false, removedNames?: string[]) =>
-    c.add({ rule, impact, side: 'behaviour', subject, message, keys: [...SM_KEYS, ...keys], breaks, inBase, ...(removedNames ? { removedNames } : {}) });
-  if (stable(b.initial) !== stable(r.initial)) add('state-machine-initial-changed', 'major', `initial state ${stable(b.initial)} → ${stable(r.initial)}`, ['initial'], [MERCHANTS, IMPLEMENTERS]);
+  const add = (
+    rule: string,
+    impact: Impact,
+    message: string,
+    keys: string[],
+    breaks: Audience[],
+    inBase = false,
+    removedNames?: string[],
+  ) =>
+    c.add({
+      rule,
+      impact,
+      side: 'behaviour',
+      subject,
+      message,
+      keys: [...SM_KEYS, ...keys],
+      breaks,
+      inBase,
+      ...(removedNames ? { removedNames } : {}),
+    });
+  if (stable(b.initial) !== stable(r.initial))
+    add(
+      'state-machine-initial-changed',
+      'major',
+      `initial state ${stable(b.initial)} → ${stable(r.initial)}`,
+      ['initial'],
+      [MERCHANTS, IMPLEMENTERS],
+    );
   const bw = isJson(b.paymentWindow) ? b.paymentWindow : {};
   const rw = isJson(r.paymentWindow) ? r.paymentWindow : {};
   if (stable({ ...bw, decision: null }) !== stable({ ...rw, decision: null })) {
-    const shorter = typeof bw.defaultSeconds === 'number' && typeof rw.defaultSeconds === 'number' ? rw.defaultSeconds < bw.defaultSeconds || bw.configurable !== rw.configurable : true;
-    add('payment-window-changed', shorter ? 'major' : 'minor', `payment window ${stable(bw)} → ${stable(rw)}`, ['paymentWindow'], shorter ? [MERCHANTS, IMPLEMENTERS] : [IMPLEMENTERS]);
+    const shorter =
+      typeof bw.defaultSeconds === 'number' && typeof rw.defaultSeconds === 'number'
+        ? rw.defaultSeconds < bw.defaultSeconds || bw.configurable !== rw.configurable
+        : true;
+    add(
+      'payment-window-changed',
+      shorter ? 'major' : 'minor',
+      `payment window ${stable(bw)} → ${stable(rw)}`,
+      ['paymentWindow'],
+      shorter ? [MERCHANTS, IMPLEMENTERS] : [IMPLEMENTERS],
+    );
   }
   const bs = isJson(b.states) ? b.states : {};
   const rs = isJson(r.states) ? r.states : {};
-  for (const s of Object.keys(bs)) if (!(s in rs)) add('state-removed', 'major', `state \`${s}\` is removed`, ['states', s], [MERCHANTS, IMPLEMENTERS, CLIENTS], true, [s]);
+  for (const s of Object.keys(bs))
+    if (!(s in rs))
+      add('state-removed', 'major', `state \`${s}\` is removed`, ['states', s], [MERCHANTS, IMPLEMENTERS, CLIENTS], true, [s]);
   for (const s of Object.keys(rs)) {
     if (!(s in bs)) add('state-added', 'major', `new state \`${s}\``, ['states', s], [MERCHANTS, IMPLEMENTERS, CLIENTS]);
-    else if (stable(obj(bs[s]).terminal) !== stable(obj(rs[s]).terminal)) add('state-changed', 'major', `state \`${s}\` terminal ${stable(obj(bs[s]).terminal)} → ${stable(obj(rs[s]).terminal)}`, ['states', s, 'terminal'], [MERCHANTS, IMPLEMENTERS]);
-    else if (stable(obj(bs[s]).description) !== stable(obj(rs[s]).description)) add('state-description-changed', 'patch', `state \`${s}\`: description changed`, ['states', s, 'description'], []);
+    else if (stable(obj(bs[s]).terminal) !== stable(obj(rs[s]).terminal))
+      add(
+        'state-changed',
+        'major',
+        `state \`${s}\` terminal ${stable(obj(bs[s]).terminal)} → ${stable(obj(rs[s]).terminal)}`,
+        ['states', s, 'terminal'],
+        [MERCHANTS, IMPLEMENTERS],
+      );
+    else if (stable(obj(bs[s]).description) !== stable(obj(rs[s]).description))
+      add('state-description-changed', 'patch', `state \`${s}\`: description changed`, ['states', s, 'description'], []);
   }
   const bt = new Map(((b.transitions as Json[] | undefined) ?? []).map((t, i) => [String(t.id), { t, i }]));
   const rt = new Map(((r.transitions as Json[] | undefined) ?? []).map((t, i) => [String(t.id), { t, i }]));
-  for (const [id, { i }] of bt) if (!rt.has(id)) add('transition-removed', 'major', `transition \`${id}\` is removed`, ['transitions', String(i)], [MERCHANTS, IMPLEMENTERS], true);
+  for (const [id, { i }] of bt)
+    if (!rt.has(id))
+      add('transition-removed', 'major', `transition \`${id}\` is removed`, ['transitions', String(i)], [MERCHANTS, IMPLEMENTERS], true);
   for (const [id, { t, i }] of rt) {
     const was = bt.get(id)?.t;
     const at = ['transitions', String(i)];
@@ -109,17 +170,40 @@ export function compareStateMachine(c: Collector): void {
       continue;
     }
     for (const field of ['from', 'to', 'trigger']) {
-      if (stable(was[field]) !== stable(t[field])) add('transition-changed', 'major', `transition \`${id}\`: ${field} ${stable(was[field])} → ${stable(t[field])}`, [...at, field], [MERCHANTS, IMPLEMENTERS]);
+      if (stable(was[field]) !== stable(t[field]))
+        add(
+          'transition-changed',
+          'major',
+          `transition \`${id}\`: ${field} ${stable(was[field])} → ${stable(t[field])}`,
+          [...at, field],
+          [MERCHANTS, IMPLEMENTERS],
+        );
     }
-    if (stable(was.emits) !== stable(t.emits)) add('transition-emits-changed', 'major', `transition \`${id}\` emits ${stable(was.emits)} → ${stable(t.emits)}`, [...at, 'emits'], [MERCHANTS, IMPLEMENTERS, CLIENTS]);
-    if (stable(was.guard) !== stable(t.guard)) add('guard-changed', 'minor', `guard of \`${id}\`: ${stable(was.guard)} → ${stable(t.guard)} (behaviour as described; review the server)`, [...at, 'guard'], [IMPLEMENTERS]);
-    if (stable(was.effects) !== stable(t.effects)) add('transition-effects-changed', 'minor', `effects of \`${id}\` changed`, [...at, 'effects'], [IMPLEMENTERS]);
+    if (stable(was.emits) !== stable(t.emits))
+      add(
+        'transition-emits-changed',
+        'major',
+        `transition \`${id}\` emits ${stable(was.emits)} → ${stable(t.emits)}`,
+        [...at, 'emits'],
+        [MERCHANTS, IMPLEMENTERS, CLIENTS],
+      );
+    if (stable(was.guard) !== stable(t.guard))
+      add(
+        'guard-changed',
+        'minor',
+        `guard of \`${id}\`: ${stable(was.guard)} → ${stable(t.guard)} (behaviour as described; review the server)`,
+        [...at, 'guard'],
+        [IMPLEMENTERS],
+      );
+    if (stable(was.effects) !== stable(t.effects))
+      add('transition-effects-changed', 'minor', `effects of \`${id}\` changed`, [...at, 'effects'], [IMPLEMENTERS]);
   }
   const key = (x: Json) => stable({ from: x.from, trigger: x.trigger, status: x.status, code: x.code });
   const br = ((b.rejections as Json[] | undefined) ?? []).map(key);
   const rr = ((r.rejections as Json[] | undefined) ?? []).map(key);
   br.forEach((x, i) => {
-    if (!rr.includes(x)) add('rejection-removed', 'major', `rejection removed: ${x}`, ['rejections', String(i)], [IMPLEMENTERS, MERCHANTS], true);
+    if (!rr.includes(x))
+      add('rejection-removed', 'major', `rejection removed: ${x}`, ['rejections', String(i)], [IMPLEMENTERS, MERCHANTS], true);
   });
   rr.forEach((x, i) => {
     if (!br.includes(x)) add('rejection-added', 'major', `new rejection: ${x}`, ['rejections', String(i)], [MERCHANTS, IMPLEMENTERS]);
@@ -149,7 +233,16 @@ export function compareDecisionMarks(c: Collector): void {
     const keys = (is ?? was)!.keys;
     // A mark that comes or goes with its object is part of that object's change, not a decision change.
     if (!has(c.base.doc.resolved, keys.slice(0, -1)) || !has(c.rev.doc.resolved, keys.slice(0, -1))) continue;
-    c.add({ rule: 'decision-changed', impact: 'patch', side: 'decision', subject: keys.slice(0, -1).join(' › ') || 'document', message: `x-decision ${stable(was?.value)} → ${stable(is?.value)}`, breaks: [], keys, inBase: !is });
+    c.add({
+      rule: 'decision-changed',
+      impact: 'patch',
+      side: 'decision',
+      subject: keys.slice(0, -1).join(' › ') || 'document',
+      message: `x-decision ${stable(was?.value)} → ${stable(is?.value)}`,
+      breaks: [],
+      keys,
+      inBase: !is,
+    });
   }
 }
 
@@ -197,7 +290,8 @@ export function compareAdrs(baseDir: string, revDir: string): Change[] {
   for (const [id, a] of r) {
     const was = b.get(id);
     if (!was) out.push(change('adr-added', id, `new decision ${id}: ${a.title}`, a.line, false));
-    else if (was.title !== a.title || was.body !== a.body) out.push(change('adr-changed', id, `decision ${id} (${a.title}) is reworded`, a.line, false));
+    else if (was.title !== a.title || was.body !== a.body)
+      out.push(change('adr-changed', id, `decision ${id} (${a.title}) is reworded`, a.line, false));
   }
   for (const [id, a] of b) if (!r.has(id)) out.push(change('adr-removed', id, `decision ${id} (${a.title}) is removed`, a.line, true));
   return out;

@@ -66,7 +66,8 @@ async function editFact(dir: string, e: FactEdit): Promise<void> {
     const lines = readFileSync(place.file, 'utf8').split('\n');
     const line = lines[place.line - 1] ?? '';
     const name = e.field[e.field.length - 1] ?? e.fact;
-    if (!line.includes(`${name}:`)) throw new Error(`fixture fact ${e.fact}.${e.field.join('.')}: ${place.file}:${place.line} does not state it`);
+    if (!line.includes(`${name}:`))
+      throw new Error(`fixture fact ${e.fact}.${e.field.join('.')}: ${place.file}:${place.line} does not state it`);
     lines[place.line - 1] = line.replace(/(:\s*)-?\d+(\.\d+)?/, `$1${e.value}`);
     writeFileSync(place.file, lines.join('\n'));
     return;
@@ -122,14 +123,27 @@ export const FIXTURES: Fixture[] = [
   },
   {
     name: 'a new event (AsyncAPI message transaction.refunded)',
-    edits: [{ file: 'asyncapi.yaml', find: /\n {2}messages:\n/, replace: "\n  messages:\n    transactionRefunded:\n      name: transaction.refunded\n      title: Transaction refunded\n      summary: The transaction was refunded.\n      contentType: application/json\n      payload:\n        schemaFormat: application/schema+json;version=draft-07\n        schema:\n          $ref: ./components/schemas/TransactionExpiredEvent.yaml\n" }],
+    edits: [
+      {
+        file: 'asyncapi.yaml',
+        find: /\n {2}messages:\n/,
+        replace:
+          '\n  messages:\n    transactionRefunded:\n      name: transaction.refunded\n      title: Transaction refunded\n      summary: The transaction was refunded.\n      contentType: application/json\n      payload:\n        schemaFormat: application/schema+json;version=draft-07\n        schema:\n          $ref: ./components/schemas/TransactionExpiredEvent.yaml\n',
+      },
+    ],
     impact: 'major',
     rules: { 'domain/event-added': 'major' },
     documents: ['webhooks'],
   },
   {
     name: 'an error code added to an operation (B1 409)',
-    edits: [{ file: 'responses/PartnerCreateConflict.yaml', find: /- DUPLICATE_VENDOR_REFERENCE\n/, replace: '- DUPLICATE_VENDOR_REFERENCE\n                    - DUPLICATE_ORDER\n' }],
+    edits: [
+      {
+        file: 'responses/PartnerCreateConflict.yaml',
+        find: /- DUPLICATE_VENDOR_REFERENCE\n/,
+        replace: '- DUPLICATE_VENDOR_REFERENCE\n                    - DUPLICATE_ORDER\n',
+      },
+    ],
     impact: 'major',
     rules: { 'domain/error-answer-added': 'major' },
     documents: V1V2,
@@ -143,7 +157,13 @@ export const FIXTURES: Fixture[] = [
   },
   {
     name: 'a state added to x-state-machine',
-    edits: [{ file: 'schemas/TransactionStatus.yaml', find: /\n {4}COMPLETED:\n/, replace: '\n    REFUNDED:\n      terminal: true\n      description: Refunded.\n    COMPLETED:\n' }],
+    edits: [
+      {
+        file: 'schemas/TransactionStatus.yaml',
+        find: /\n {4}COMPLETED:\n/,
+        replace: '\n    REFUNDED:\n      terminal: true\n      description: Refunded.\n    COMPLETED:\n',
+      },
+    ],
     impact: 'major',
     rules: { 'domain/state-added': 'major' },
     documents: V1V2,
@@ -157,21 +177,39 @@ export const FIXTURES: Fixture[] = [
   },
   {
     name: "a transition's trigger changed (expire driven by another operation)",
-    edits: [{ file: 'schemas/TransactionStatus.yaml', find: /kind: clock\n(\s+)operationId: sandboxAdvanceClock/, replace: 'kind: system\n$1operationId: sandboxAdvanceClock' }],
+    edits: [
+      {
+        file: 'schemas/TransactionStatus.yaml',
+        find: /kind: clock\n(\s+)operationId: sandboxAdvanceClock/,
+        replace: 'kind: system\n$1operationId: sandboxAdvanceClock',
+      },
+    ],
     impact: 'major',
     rules: { 'domain/transition-changed': 'major' },
     documents: V1V2,
   },
   {
     name: "a guard's prose changed",
-    edits: [{ file: 'schemas/TransactionStatus.yaml', find: /guard: every instalment has been collected/, replace: 'guard: every instalment has been collected and settled' }],
+    edits: [
+      {
+        file: 'schemas/TransactionStatus.yaml',
+        find: /guard: every instalment has been collected/,
+        replace: 'guard: every instalment has been collected and settled',
+      },
+    ],
     impact: 'minor',
     rules: { 'domain/guard-changed': 'minor' },
     documents: V1V2,
   },
   {
     name: 'a transition emits another event',
-    edits: [{ file: 'schemas/TransactionStatus.yaml', find: /guard: every instalment has been collected\n(\s+)emits: null/, replace: 'guard: every instalment has been collected\n$1emits: transaction.approved' }],
+    edits: [
+      {
+        file: 'schemas/TransactionStatus.yaml',
+        find: /guard: every instalment has been collected\n(\s+)emits: null/,
+        replace: 'guard: every instalment has been collected\n$1emits: transaction.approved',
+      },
+    ],
     impact: 'major',
     rules: { 'domain/transition-emits-changed': 'major' },
     documents: V1V2,
@@ -207,7 +245,9 @@ export const FIXTURES: Fixture[] = [
   },
   {
     name: 'a request maximum added (quantity at most 999)',
-    edits: [{ file: 'schemas/ItemQuantity.yaml', find: /type: integer\nminimum: 1\n/, replace: 'type: integer\nminimum: 1\nmaximum: 999\n' }],
+    edits: [
+      { file: 'schemas/ItemQuantity.yaml', find: /type: integer\nminimum: 1\n/, replace: 'type: integer\nminimum: 1\nmaximum: 999\n' },
+    ],
     impact: 'major',
     rules: { 'domain/request-limit-narrowed': 'major' },
     documents: V1V2,
@@ -226,28 +266,48 @@ export const FIXTURES: Fixture[] = [
   },
   {
     name: 'a request field became required (item reference)',
-    edits: [{ file: 'schemas/PartnerTransactionItemInput.yaml', find: /required:\n {2}- name\n/, replace: 'required:\n  - name\n  - reference\n' }],
+    edits: [
+      {
+        file: 'schemas/PartnerTransactionItemInput.yaml',
+        find: /required:\n {2}- name\n/,
+        replace: 'required:\n  - name\n  - reference\n',
+      },
+    ],
     impact: 'major',
     rules: { 'domain/request-field-became-required': 'major' },
     documents: V1V2,
   },
   {
     name: 'a new optional request field (item note)',
-    edits: [{ file: 'schemas/PartnerTransactionItemInput.yaml', find: /\nproperties:\n/, replace: '\nproperties:\n  note:\n    description: A note.\n    type: string\n    maxLength: 200\n' }],
+    edits: [
+      {
+        file: 'schemas/PartnerTransactionItemInput.yaml',
+        find: /\nproperties:\n/,
+        replace: '\nproperties:\n  note:\n    description: A note.\n    type: string\n    maxLength: 200\n',
+      },
+    ],
     impact: 'minor',
     rules: { 'domain/request-field-added-optional': 'minor' },
     documents: V1V2,
   },
   {
     name: 'a new optional response field (partner transaction note)',
-    edits: [{ file: 'schemas/PartnerTransaction.yaml', find: /\nproperties:\n/, replace: '\nproperties:\n  note:\n    description: A note.\n    type: string\n' }],
+    edits: [
+      {
+        file: 'schemas/PartnerTransaction.yaml',
+        find: /\nproperties:\n/,
+        replace: '\nproperties:\n  note:\n    description: A note.\n    type: string\n',
+      },
+    ],
     impact: 'minor',
     rules: { 'domain/response-field-added': 'minor' },
     documents: V1V2,
   },
   {
     name: 'a response field retyped (merchantName becomes an integer)',
-    edits: [{ file: 'schemas/PartnerTransaction.yaml', find: /(\n {2}merchantName:\n(?: {4}[^\n]*\n)*? {4}type: )string/, replace: '$1integer' }],
+    edits: [
+      { file: 'schemas/PartnerTransaction.yaml', find: /(\n {2}merchantName:\n(?: {4}[^\n]*\n)*? {4}type: )string/, replace: '$1integer' },
+    ],
     impact: 'major',
     rules: { 'domain/response-field-retyped': 'major' },
     documents: V1V2,
@@ -261,7 +321,9 @@ export const FIXTURES: Fixture[] = [
   },
   {
     name: 'a webhook payload field retyped (amount of the event data becomes a string)',
-    edits: [{ file: 'schemas/WebhookTransactionData.yaml', find: /(\n {2}amount:\n(?: {4}[^\n]*\n)*? {4}type: )number/, replace: '$1string' }],
+    edits: [
+      { file: 'schemas/WebhookTransactionData.yaml', find: /(\n {2}amount:\n(?: {4}[^\n]*\n)*? {4}type: )number/, replace: '$1string' },
+    ],
     impact: 'major',
     rules: { 'domain/event-field-retyped': 'major' },
     documents: ALL_DOCS,
@@ -321,7 +383,13 @@ export const FIXTURES: Fixture[] = [
   },
   {
     name: 'a description-only change',
-    edits: [{ file: 'schemas/PartnerTransactionItemInput.yaml', find: /description: One line item of a partner transaction request\./, replace: 'description: One line of a partner transaction request.' }],
+    edits: [
+      {
+        file: 'schemas/PartnerTransactionItemInput.yaml',
+        find: /description: One line item of a partner transaction request\./,
+        replace: 'description: One line of a partner transaction request.',
+      },
+    ],
     impact: 'patch',
     rules: { 'redocly/modified': 'patch' },
     documents: V1V2,
@@ -329,7 +397,11 @@ export const FIXTURES: Fixture[] = [
   {
     name: 'an ADR added and an x-decision changed',
     edits: [
-      { file: 'DECISIONS.md', find: /$(?![\s\S])/, replace: '\n## ADR-099 — A fixture decision\n\n- **Decision.** Locales are decided by ADR-099.\n' },
+      {
+        file: 'DECISIONS.md',
+        find: /$(?![\s\S])/,
+        replace: '\n## ADR-099 — A fixture decision\n\n- **Decision.** Locales are decided by ADR-099.\n',
+      },
       { file: 'schemas/Locale.yaml', find: /x-decision: ADR-015/, replace: 'x-decision: ADR-099' },
     ],
     impact: 'patch',

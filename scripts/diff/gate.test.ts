@@ -17,7 +17,8 @@ import { versionGate } from './gate.ts';
 const repo = mkdtempSync(path.join(os.tmpdir(), 'paylater-gate-test-'));
 afterAll(() => rmSync(repo, { recursive: true, force: true }));
 
-const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=Designer', '-c', 'user.email=designer@example.com', ...args], { cwd: repo, encoding: 'utf8' });
+const git = (...args: string[]) =>
+  execFileSync('git', ['-c', 'user.name=Designer', '-c', 'user.email=designer@example.com', ...args], { cwd: repo, encoding: 'utf8' });
 
 function replaceEverywhere(dir: string, from: RegExp, to: string): void {
   for (const e of readdirSync(dir, { withFileTypes: true })) {
@@ -43,7 +44,9 @@ describe('paylater diff', () => {
     expect(out).toBe(DIFF_USAGE);
     expect(DIFF_USAGE).toMatch(/--base REF .*merge base of HEAD with main/s);
     let dispatched = '';
-    const write = vi.spyOn(process.stdout, 'write').mockImplementation((s: string | Uint8Array) => ((dispatched += typeof s === 'string' ? s : new TextDecoder().decode(s)), true));
+    const write = vi
+      .spyOn(process.stdout, 'write')
+      .mockImplementation((s: string | Uint8Array) => ((dispatched += typeof s === 'string' ? s : new TextDecoder().decode(s)), true));
     try {
       expect(await main(['diff', '--help'])).toBe(0);
       expect(await main(['--help'])).toBe(0);
@@ -85,14 +88,20 @@ describe('the version gate on a real edit', () => {
 
     let out = '';
     expect(await runDiff(['--check-version'], repo, (s) => (out += s))).toBe(1);
-    expect(out).toMatch(/MAJOR {2}response {2}POST \/api\/v1\/public\/partner\/transactions \(createPartnerTransaction\) 201\n {7}`totalAmount` is removed\n {7}at spec\/components\/schemas\/PartnerTransaction\.yaml:\d+ \(base\) · breaks merchant integrations, generated clients/);
+    expect(out).toMatch(
+      /MAJOR {2}response {2}POST \/api\/v1\/public\/partner\/transactions \(createPartnerTransaction\) 201\n {7}`totalAmount` is removed\n {7}at spec\/components\/schemas\/PartnerTransaction\.yaml:\d+ \(base\) · breaks merchant integrations, generated clients/,
+    );
 
     replaceEverywhere(path.join(repo, 'spec'), /totalAmount/g, 'amount');
     setVersion('openapi.v1.yaml', NEXT_MAJOR);
     setVersion('openapi.v2.yaml', NEXT_MAJOR);
     expect(await runDiff(['--changelog', '--check-version'], repo, () => undefined)).toBe(0);
     const changelog = readFileSync(path.join(repo, 'CHANGELOG.md'), 'utf8');
-    expect(changelog).toMatch(new RegExp(`## merchant-v1 ${NEXT} · merchant-v2 ${NEXT} · webhooks \\S+\\n\\n### Major\\n\\n- response, .*\`totalAmount\` is removed`));
+    expect(changelog).toMatch(
+      new RegExp(
+        `## merchant-v1 ${NEXT} · merchant-v2 ${NEXT} · webhooks \\S+\\n\\n### Major\\n\\n- response, .*\`totalAmount\` is removed`,
+      ),
+    );
 
     const after = await versionGate(repo);
     expect(after.problems).toEqual([]);

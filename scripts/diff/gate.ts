@@ -38,16 +38,23 @@ export async function versionGate(repoDir: string, baseRef?: string): Promise<Ga
     const diff = await diffTrees(base, rev);
     const problems = [...diff.errors.map((e) => `paylater diff: ${e}`)];
     for (const d of diff.documents) {
-      if (!d.bumped) problems.push(`${d.key}: info.version is ${d.revisionVersion}, but its ${d.impact} changes against ${diff.base} need ${d.requiredVersion} or later (see \`npm run diff\`)`);
+      if (!d.bumped)
+        problems.push(
+          `${d.key}: info.version is ${d.revisionVersion}, but its ${d.impact} changes against ${diff.base} need ${d.requiredVersion} or later (see \`npm run diff\`)`,
+        );
     }
     const changed = diff.documents.some((d) => d.impact !== 'none');
     if (changed && !changelogUpToDate(readChangelog(repoDir), diff)) {
-      problems.push('CHANGELOG.md does not hold the section of the current versions as the diff says it: run `npx paylater diff --changelog` and commit it');
+      problems.push(
+        'CHANGELOG.md does not hold the section of the current versions as the diff says it: run `npx paylater diff --changelog` and commit it',
+      );
     }
     for (const m of staleMentions(diff.changes, rev.docs, repoDir)) {
       problems.push(`${m.place}: still mentions \`${m.name}\`, which the contract no longer has`);
     }
-    const impacts = diff.documents.map((d) => `${d.key} ${d.impact === 'none' ? 'unchanged' : `${d.impact} → ${d.revisionVersion}`}`).join(', ');
+    const impacts = diff.documents
+      .map((d) => `${d.key} ${d.impact === 'none' ? 'unchanged' : `${d.impact} → ${d.revisionVersion}`}`)
+      .join(', ');
     return { summary: `version gate against ${diff.base}: ${impacts}; ${problems.length} problems`, problems, diff };
   } finally {
     baseTree.dispose();

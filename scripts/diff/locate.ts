@@ -75,7 +75,13 @@ export class SourceLocator {
   locate(rootFile: string, keys: readonly string[]): SourcePlace {
     // A component the bundler hoisted: its source is spec/components/<type>/<Name>.yaml.
     const [top, type, name, ...rest] = keys;
-    if (top === 'components' && type && name && SourceLocator.child(SourceLocator.child(SourceLocator.child(this.parse(rootFile)?.doc.contents, 'components'), type), name) === undefined) {
+    if (
+      top === 'components' &&
+      type &&
+      name &&
+      SourceLocator.child(SourceLocator.child(SourceLocator.child(this.parse(rootFile)?.doc.contents, 'components'), type), name) ===
+        undefined
+    ) {
       const file = path.join(path.dirname(rootFile), 'components', type, `${name}.yaml`);
       if (this.parse(file)) return this.locate(file, rest);
     }

@@ -52,14 +52,22 @@ export function runRedoclyDiff(baseRoot: string, revRoot: string): Promise<Redoc
   const env = { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' };
   return new Promise((resolve) => {
     execFile(process.execPath, args, { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, env }, (error, stdout, stderr) => {
-      resolve(parseReport(stdout ?? '') ?? { error: `redocly diff ${path.basename(revRoot)} gave no JSON report (${error ? error.message : 'exit 0'}):\n${stderr}` });
+      resolve(
+        parseReport(stdout ?? '') ?? {
+          error: `redocly diff ${path.basename(revRoot)} gave no JSON report (${error ? error.message : 'exit 0'}):\n${stderr}`,
+        },
+      );
     });
   });
 }
 
 /** `#/paths/~1a~1b/post/...` → ['paths', '/a/b', 'post', ...] */
 export function pointerKeys(pointer: string): string[] {
-  return pointer.replace(/^#\/?/, '').split('/').filter(Boolean).map((s) => decodeURIComponent(s).replace(/~1/g, '/').replace(/~0/g, '~'));
+  return pointer
+    .replace(/^#\/?/, '')
+    .split('/')
+    .filter(Boolean)
+    .map((s) => decodeURIComponent(s).replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
 function sideOf(keys: string[]): Side {
@@ -69,7 +77,8 @@ function sideOf(keys: string[]): Side {
 }
 
 function subjectOf(keys: string[]): string {
-  if (keys[0] === 'paths' && keys[2]) return `${keys[2].toUpperCase()} ${keys[1]}${keys[3] === 'responses' && keys[4] ? ` ${keys[4]}` : ''}`;
+  if (keys[0] === 'paths' && keys[2])
+    return `${keys[2].toUpperCase()} ${keys[1]}${keys[3] === 'responses' && keys[4] ? ` ${keys[4]}` : ''}`;
   if (keys[0] === 'webhooks' || keys[0] === 'channels') return `${keys[0] === 'webhooks' ? 'event' : 'channel'} ${keys[1] ?? ''}`.trim();
   return keys.slice(0, 3).join(' › ') || 'document';
 }
@@ -85,12 +94,20 @@ function placeText(place: Place | undefined, baseDir: string, revDir: string): s
   if (!place) return undefined;
   const abs = path.resolve(ROOT, place.file);
   const inRev = !path.relative(revDir, abs).startsWith('..');
-  const rel = path.relative(inRev ? revDir : baseDir, abs).split(path.sep).join('/');
+  const rel = path
+    .relative(inRev ? revDir : baseDir, abs)
+    .split(path.sep)
+    .join('/');
   return `${rel}:${place.line}${inRev ? '' : ' (base)'}`;
 }
 
 /** Redocly's changes as the contract's changes (`info.version` itself left out: it is the gate's business). */
-export function fromRedocly(document: string, report: RedoclyReport, baseDir: string, revDir: string): Array<Change & { places: string[] }> {
+export function fromRedocly(
+  document: string,
+  report: RedoclyReport,
+  baseDir: string,
+  revDir: string,
+): Array<Change & { places: string[] }> {
   const out: Array<Change & { places: string[] }> = [];
   for (const c of report.changes) {
     const keys = pointerKeys(c.path);
@@ -98,7 +115,11 @@ export function fromRedocly(document: string, report: RedoclyReport, baseDir: st
     const side = sideOf(keys);
     const verdict = c.verdicts[0];
     const where = c.kind === 'removed' ? c.base : (c.revision ?? c.base);
-    const places = [placeText(c.revision, baseDir, revDir), placeText(c.base, baseDir, revDir), placeText(verdict?.location, baseDir, revDir)].filter((p): p is string => p !== undefined);
+    const places = [
+      placeText(c.revision, baseDir, revDir),
+      placeText(c.base, baseDir, revDir),
+      placeText(verdict?.location, baseDir, revDir),
+    ].filter((p): p is string => p !== undefined);
     const what = c.kind === 'modified' ? `\`${c.property ?? 'value'}\` changed` : `\`${keys[keys.length - 1] ?? 'document'}\` ${c.kind}`;
     out.push({
       documents: [document],

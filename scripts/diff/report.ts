@@ -8,7 +8,8 @@ function verdictLine(d: DiffResult['documents'][number]): string {
 }
 
 /** Whom a change breaks (major) or concerns (minor: they have something new to follow). */
-const breaks = (c: Change) => (c.breaks.length === 0 ? 'breaks nothing' : `${c.impact === 'major' ? 'breaks' : 'concerns'} ${c.breaks.join(', ')}`);
+const breaks = (c: Change) =>
+  c.breaks.length === 0 ? 'breaks nothing' : `${c.impact === 'major' ? 'breaks' : 'concerns'} ${c.breaks.join(', ')}`;
 
 export function renderText(r: DiffResult): string {
   const out = [`paylater diff: ${r.base} → ${r.revision}`, ...r.documents.map((d) => `  ${verdictLine(d)}`), ''];
@@ -35,13 +36,18 @@ export function renderMarkdown(r: DiffResult): string {
     '',
     '| Document | Base | Revision | Impact | Required |',
     '| --- | --- | --- | --- | --- |',
-    ...r.documents.map((d) => `| ${d.key} | ${d.baseVersion} | ${d.revisionVersion} | ${d.impact} | ${d.requiredVersion}${d.bumped ? '' : ' ✖'} |`),
+    ...r.documents.map(
+      (d) => `| ${d.key} | ${d.baseVersion} | ${d.revisionVersion} | ${d.impact} | ${d.requiredVersion}${d.bumped ? '' : ' ✖'} |`,
+    ),
     '',
   ];
   if (r.changes.length === 0) out.push('No change.');
   else {
     out.push('| Impact | Side | Subject | Change | Location | Breaks | Rule |', '| --- | --- | --- | --- | --- | --- | --- |');
-    for (const c of r.changes) out.push(`| ${c.impact} | ${c.side} | ${cell(c.subject)} | ${cell(c.message)} | \`${c.location}\` | ${c.breaks.join(', ') || '—'} | \`${c.rule}\` |`);
+    for (const c of r.changes)
+      out.push(
+        `| ${c.impact} | ${c.side} | ${cell(c.subject)} | ${cell(c.message)} | \`${c.location}\` | ${c.breaks.join(', ') || '—'} | \`${c.rule}\` |`,
+      );
   }
   for (const e of r.errors) out.push('', `**error:** ${cell(e)}`);
   return `${out.join('\n')}\n`;

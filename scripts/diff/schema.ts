@@ -129,10 +129,23 @@ class Comparator {
     }
     for (const k of ['pattern', 'format', 'multipleOf'] as const) {
       if (stable(b[k]) === stable(r[k])) continue;
-      this.limit(r[k] !== undefined, `\`${k}\` of ${label ? `\`${label}\`` : 'the value'} ${stable(b[k]) ?? 'none'} → ${stable(r[k]) ?? 'none'}`, [...keys, k], r[k] === undefined);
+      this.limit(
+        r[k] !== undefined,
+        `\`${k}\` of ${label ? `\`${label}\`` : 'the value'} ${stable(b[k]) ?? 'none'} → ${stable(r[k]) ?? 'none'}`,
+        [...keys, k],
+        r[k] === undefined,
+      );
     }
-    if (stable(b.additionalProperties) !== stable(r.additionalProperties) && (b.additionalProperties === false || r.additionalProperties === false)) {
-      this.limit(r.additionalProperties === false, `${show(label)}: additional properties ${b.additionalProperties === false ? 'refused' : 'allowed'} → ${r.additionalProperties === false ? 'refused' : 'allowed'}`, [...keys, 'additionalProperties'], r.additionalProperties === undefined);
+    if (
+      stable(b.additionalProperties) !== stable(r.additionalProperties) &&
+      (b.additionalProperties === false || r.additionalProperties === false)
+    ) {
+      this.limit(
+        r.additionalProperties === false,
+        `${show(label)}: additional properties ${b.additionalProperties === false ? 'refused' : 'allowed'} → ${r.additionalProperties === false ? 'refused' : 'allowed'}`,
+        [...keys, 'additionalProperties'],
+        r.additionalProperties === undefined,
+      );
     }
     this.properties(b, r, keys, label);
     if (isJson(b.items) && isJson(r.items)) this.compare(b.items, r.items, [...keys, 'items'], `${label}[]`);
@@ -141,7 +154,14 @@ class Comparator {
       const rs = Array.isArray(r[k]) ? (r[k] as Json[]) : [];
       if (enumerated(b)?.keys[0] === k || enumerated(r)?.keys[0] === k) continue;
       if (bs.length !== rs.length) {
-        this.add({ rule: `${this.side}-combinator-changed`, impact: 'major', message: `${show(label)}: \`${k}\` has ${bs.length} → ${rs.length} branches`, breaks: [MERCHANTS, CLIENTS, IMPLEMENTERS], keys: [...keys, k], inBase: rs.length === 0 });
+        this.add({
+          rule: `${this.side}-combinator-changed`,
+          impact: 'major',
+          message: `${show(label)}: \`${k}\` has ${bs.length} → ${rs.length} branches`,
+          breaks: [MERCHANTS, CLIENTS, IMPLEMENTERS],
+          keys: [...keys, k],
+          inBase: rs.length === 0,
+        });
         continue;
       }
       bs.forEach((bb, i) => this.compare(bb, rs[i]!, [...keys, k, String(i)], label));

@@ -22,7 +22,12 @@ export interface ContractTree {
 
 function git(cwd: string, args: string[], input?: Buffer): { ok: boolean; out: string; raw: Buffer; err: string } {
   const run = spawnSync('git', args, { cwd, input, maxBuffer: 256 * 1024 * 1024 });
-  return { ok: run.status === 0, out: String(run.stdout ?? '').trim(), raw: run.stdout ?? Buffer.alloc(0), err: String(run.stderr ?? '').trim() };
+  return {
+    ok: run.status === 0,
+    out: String(run.stdout ?? '').trim(),
+    raw: run.stdout ?? Buffer.alloc(0),
+    err: String(run.stderr ?? '').trim(),
+  };
 }
 
 export function isGitRepo(dir: string): boolean {
@@ -54,7 +59,9 @@ export function treeAtRef(repoDir: string, ref: string): ContractTree | { error:
   if ('error' in resolved) return resolved;
   const prefix = git(repoDir, ['rev-parse', '--show-prefix']).out;
   const paths = ['spec', 'redocly.yaml'].map((p) => `${prefix}${p}`);
-  const listed = git(repoDir, ['ls-tree', '--name-only', resolved.commit, '--', ...paths]).out.split('\n').filter(Boolean);
+  const listed = git(repoDir, ['ls-tree', '--name-only', resolved.commit, '--', ...paths])
+    .out.split('\n')
+    .filter(Boolean);
   if (!listed.some((p) => p.endsWith('spec'))) return { error: `${ref} has no spec/` };
   const archive = git(repoDir, ['archive', '--format=tar', resolved.commit, '--', ...listed]);
   if (!archive.ok) return { error: `git archive ${ref}: ${archive.err}` };

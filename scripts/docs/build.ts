@@ -52,7 +52,12 @@ export async function loadGuides(dir = GUIDES_DIR): Promise<Guide[]> {
 }
 
 function firstParagraph(markdown: string): string {
-  return markdown.trim().split(/\n\s*\n/)[0]?.replace(/\s*\n\s*/g, ' ') ?? '';
+  return (
+    markdown
+      .trim()
+      .split(/\n\s*\n/)[0]
+      ?.replace(/\s*\n\s*/g, ' ') ?? ''
+  );
 }
 
 function landingPage(v1: Json, v2: Json, guides: Guide[]): string {
@@ -117,8 +122,23 @@ ${rows.join('\n')}
 async function buildReference(variant: 1 | 2, bundleFile: string, outDir: string, templateFile: string): Promise<void> {
   await run(
     process.execPath,
-    [REDOCLY_BIN, 'build-docs', bundleFile, '-o', path.join(outDir, `v${variant}.html`), '--inlineBundle', '-t', templateFile, '--lint-config', 'off'],
-    { cwd: ROOT, env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', CI: 'true' }, maxBuffer: 16 * 1024 * 1024 },
+    [
+      REDOCLY_BIN,
+      'build-docs',
+      bundleFile,
+      '-o',
+      path.join(outDir, `v${variant}.html`),
+      '--inlineBundle',
+      '-t',
+      templateFile,
+      '--lint-config',
+      'off',
+    ],
+    {
+      cwd: ROOT,
+      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', CI: 'true' },
+      maxBuffer: 16 * 1024 * 1024,
+    },
   );
 }
 
@@ -195,8 +215,11 @@ export async function buildDocs(outDir = DEFAULT_OUT_DIR): Promise<BuildResult> 
   );
 
   // Request collections (Postman v2.1; Bruno and Insomnia import them), the sandbox flows as a folder.
-  for (const [variant, doc] of [[1, v1], [2, v2]] as const) {
-    await writeFile(path.join(outDir, collectionFile(variant)), `${JSON.stringify(await toPostmanCollection(doc as Record<string, unknown>), null, 2)}\n`);
+  for (const [variant, doc] of [
+    [1, v1],
+    [2, v2],
+  ] as const) {
+    await writeFile(path.join(outDir, collectionFile(variant)), `${JSON.stringify(await toPostmanCollection(doc), null, 2)}\n`);
   }
 
   await writeRedocAssets(outDir);
@@ -216,6 +239,9 @@ export async function buildDocs(outDir = DEFAULT_OUT_DIR): Promise<BuildResult> 
   }
   const ms = Date.now() - started;
   // Written last: its presence and mtime say a complete build exists (tests reuse a fresh one).
-  await writeFile(path.join(outDir, BUILD_INFO), `${JSON.stringify({ pages: [...pages].sort(), guides: guides.map((g) => g.href), ms }, null, 2)}\n`);
+  await writeFile(
+    path.join(outDir, BUILD_INFO),
+    `${JSON.stringify({ pages: [...pages].sort(), guides: guides.map((g) => g.href), ms }, null, 2)}\n`,
+  );
   return { outDir, pages, ms };
 }

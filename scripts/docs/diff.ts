@@ -11,7 +11,9 @@ type Json = Record<string, unknown>;
 
 function canonical(value: unknown): string {
   return JSON.stringify(value, (_k, v: unknown) =>
-    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v as Json).sort(([a], [b]) => a.localeCompare(b))) : v,
+    v && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v as Json).sort(([a], [b]) => a.localeCompare(b)))
+      : v,
   );
 }
 
@@ -51,8 +53,17 @@ export function diffBundles(v1: Json, v2: Json): Difference[] {
     const label = `${(a ?? b)?.method} ${(a ?? b)?.path} (${id})`;
     if (a && !b) out.push({ kind: 'operation', name: label, change: 'only-v1', v1: withoutSamples(a.operation) });
     else if (b && !a) out.push({ kind: 'operation', name: label, change: 'only-v2', v2: withoutSamples(b.operation) });
-    else if (a && b && (a.method !== b.method || a.path !== b.path || canonical(withoutSamples(a.operation)) !== canonical(withoutSamples(b.operation)))) {
-      out.push({ kind: 'operation', name: label, change: 'differs', ...differingKeys(withoutSamples(a.operation), withoutSamples(b.operation)) });
+    else if (
+      a &&
+      b &&
+      (a.method !== b.method || a.path !== b.path || canonical(withoutSamples(a.operation)) !== canonical(withoutSamples(b.operation)))
+    ) {
+      out.push({
+        kind: 'operation',
+        name: label,
+        change: 'differs',
+        ...differingKeys(withoutSamples(a.operation), withoutSamples(b.operation)),
+      });
     }
   }
   const comp1 = (v1.components ?? {}) as Record<string, Json>;
@@ -64,7 +75,8 @@ export function diffBundles(v1: Json, v2: Json): Difference[] {
       const label = `components/${section}/${name}`;
       if (name in s1 && !(name in s2)) out.push({ kind: 'component', name: label, change: 'only-v1', v1: s1[name] });
       else if (name in s2 && !(name in s1)) out.push({ kind: 'component', name: label, change: 'only-v2', v2: s2[name] });
-      else if (canonical(s1[name]) !== canonical(s2[name])) out.push({ kind: 'component', name: label, change: 'differs', ...differingKeys(s1[name], s2[name]) });
+      else if (canonical(s1[name]) !== canonical(s2[name]))
+        out.push({ kind: 'component', name: label, change: 'differs', ...differingKeys(s1[name], s2[name]) });
     }
   }
   return out;
@@ -79,7 +91,8 @@ const DATA_KEYS = new Set(['example', 'value', 'default', 'const', 'enum', 'x-co
  */
 export function specTree(value: unknown, key = ''): string {
   if (value !== null && typeof value === 'object' && (DATA_KEYS.has(key) || (key === 'examples' && Array.isArray(value)))) {
-    if (Array.isArray(value) && value.every((v) => v === null || typeof v !== 'object')) return value.map((v) => code(JSON.stringify(v))).join(', ');
+    if (Array.isArray(value) && value.every((v) => v === null || typeof v !== 'object'))
+      return value.map((v) => code(JSON.stringify(v))).join(', ');
     return `<pre><code class="language-json">${escapeHtml(JSON.stringify(value, null, 2))}</code></pre>`;
   }
   if (typeof value === 'string') {

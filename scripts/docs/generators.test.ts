@@ -30,9 +30,17 @@ describe('error reference', () => {
   });
   it('marks A3 as Variant 1 only and refuses a code the catalogue does not have', () => {
     expect(rows.filter((r) => r.operationId === 'verifyTransaction').every((r) => r.variants.join() === '1')).toBe(true);
-    expect(() => errorRows({}, { v1: { operations: { x: { method: 'GET', path: '/', sandbox: false, internal: false, errors: { '400': ['NOPE'] } } } } })).toThrow(/NOPE/);
     expect(() =>
-      errorRows({ NOPE: { status: 404, description: '' } }, { v1: { operations: { x: { method: 'GET', path: '/', sandbox: false, internal: false, errors: { '400': ['NOPE'] } } } } }),
+      errorRows(
+        {},
+        { v1: { operations: { x: { method: 'GET', path: '/', sandbox: false, internal: false, errors: { '400': ['NOPE'] } } } } },
+      ),
+    ).toThrow(/NOPE/);
+    expect(() =>
+      errorRows(
+        { NOPE: { status: 404, description: '' } },
+        { v1: { operations: { x: { method: 'GET', path: '/', sandbox: false, internal: false, errors: { '400': ['NOPE'] } } } } },
+      ),
     ).toThrow(/catalogue says 404/);
   });
 });
@@ -42,11 +50,15 @@ describe('limits', () => {
   const values = JSON.stringify([rows, contractLimits()]);
   it('contains the seed limits 500, 15000, 200, 100, 0.01, the rate limit and the windows', () => {
     const has = (op: string, field: string, keyword: string, value: unknown) =>
-      rows.some((r) => r.operationId === op && r.field === field && r.keyword === keyword && JSON.stringify(r.value) === JSON.stringify(value));
+      rows.some(
+        (r) => r.operationId === op && r.field === field && r.keyword === keyword && JSON.stringify(r.value) === JSON.stringify(value),
+      );
     const biz = rows.find((r) => r.operationId === 'createPartnerTransaction' && r.keyword === 'x-amount-range');
     expect(biz?.value).toEqual({ minimum: 500, maximum: 15000, currency: 'MAD', outside: '422 AMOUNT_OUT_OF_RANGE' });
     const a1 = rows.filter((r) => r.operationId === 'createSession' && r.keyword === 'x-amount-range');
-    expect(a1.map((r) => [r.value, r.variants.sort()])).toEqual([[{ minimum: 500, maximum: 15000, currency: 'MAD', outside: '400 INVALID_AMOUNT' }, [1, 2]]]);
+    expect(a1.map((r) => [r.value, r.variants.sort()])).toEqual([
+      [{ minimum: 500, maximum: 15000, currency: 'MAD', outside: '400 INVALID_AMOUNT' }, [1, 2]],
+    ]);
     expect(has('createPartnerTransaction', 'body.items[].name', 'maxLength', 200)).toBe(true);
     expect(has('createPartnerTransaction', 'body.items[].reference', 'maxLength', 100)).toBe(true);
     expect(has('createPartnerTransaction', 'body.items[].unitPrice', 'minimum', 0.01)).toBe(true);
@@ -69,7 +81,11 @@ describe('state machine SVG (Graphviz)', async () => {
   const svg = await renderStateMachineSvg(stateMachine);
   /** Each edge group Graphviz drew: its attributes and its content (title, path, arrowhead, label). */
   const edgeGroups = (doc: string) =>
-    [...doc.matchAll(/<g id="sm_e\d+" class="(edge[^"]*)" data-transition="([^"]+)" data-from="([^"]+)" data-to="([^"]+)"[^>]*>([\s\S]*?)<\/g>/g)].map((m) => ({
+    [
+      ...doc.matchAll(
+        /<g id="sm_e\d+" class="(edge[^"]*)" data-transition="([^"]+)" data-from="([^"]+)" data-to="([^"]+)"[^>]*>([\s\S]*?)<\/g>/g,
+      ),
+    ].map((m) => ({
       cls: m[1] ?? '',
       transition: m[2] ?? '',
       from: m[3] ?? '',
@@ -88,7 +104,9 @@ describe('state machine SVG (Graphviz)', async () => {
       expect(text, e.transition).toContain(t?.trigger.operationId);
       expect(text, e.transition).toContain(t?.emits ? `emits ${t.emits}` : 'no webhook');
     }
-    expect(svg).toMatch(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg" class="state-machine" role="img" aria-labelledby="sm-title" viewBox="[\d. ]+" width="\d+" height="\d+">/);
+    expect(svg).toMatch(
+      /^<svg xmlns="http:\/\/www.w3.org\/2000\/svg" class="state-machine" role="img" aria-labelledby="sm-title" viewBox="[\d. ]+" width="\d+" height="\d+">/,
+    );
     expect(svg).not.toMatch(/<script|<style|<image|<foreignObject|xlink:href|<!DOCTYPE|<\?xml/);
     expect([...renderStateMachineKey(stateMachine).matchAll(/<li class="rejection"/g)].length).toBe(stateMachine.rejections.length);
   });
@@ -108,7 +126,10 @@ describe('state machine SVG (Graphviz)', async () => {
   it('follows the input: one more transition gives one more edge', async () => {
     const more = {
       ...stateMachine,
-      transitions: [...stateMachine.transitions, { id: 'x', from: ['EXPIRED'], to: 'PENDING', trigger: { kind: 'system', operationId: 'revive' }, emits: null }],
+      transitions: [
+        ...stateMachine.transitions,
+        { id: 'x', from: ['EXPIRED'], to: 'PENDING', trigger: { kind: 'system', operationId: 'revive' }, emits: null },
+      ],
     };
     expect(edgeGroups(await renderStateMachineSvg(more)).length).toBe(edgesOf(stateMachine).length + 1);
     expect(stateMachineDot(more)).toContain('revive');
@@ -116,12 +137,14 @@ describe('state machine SVG (Graphviz)', async () => {
   /** Label text boxes from the SVG: monospace, 0.6 em a character (0.62 with a margin); line box 1.2 em. */
   const labelBoxes = (doc: string) =>
     edgeGroups(doc).flatMap((e, k) =>
-      [...e.body.matchAll(/<text[^>]* text-anchor="(\w+)" x="([\d.-]+)" y="([\d.-]+)"[^>]*font-size="([\d.]+)"[^>]*>([^<]*)<\/text>/g)].map((m) => {
-        const size = Number(m[4]);
-        const w = (m[5] ?? '').length * size * 0.62;
-        const x = Number(m[2]) - (m[1] === 'middle' ? w / 2 : m[1] === 'end' ? w : 0);
-        return { edge: k, x, y: Number(m[3]) - size, w, h: size * 1.2 };
-      }),
+      [...e.body.matchAll(/<text[^>]* text-anchor="(\w+)" x="([\d.-]+)" y="([\d.-]+)"[^>]*font-size="([\d.]+)"[^>]*>([^<]*)<\/text>/g)].map(
+        (m) => {
+          const size = Number(m[4]);
+          const w = (m[5] ?? '').length * size * 0.62;
+          const x = Number(m[2]) - (m[1] === 'middle' ? w / 2 : m[1] === 'end' ? w : 0);
+          return { edge: k, x, y: Number(m[3]) - size, w, h: size * 1.2 };
+        },
+      ),
     );
   const overlapping = (boxes: ReturnType<typeof labelBoxes>) =>
     boxes.flatMap((a, i) =>
@@ -137,14 +160,19 @@ describe('state machine SVG (Graphviz)', async () => {
     // The check can fail: the first edge's label moved onto the second's is caught.
     const [first, second] = edgeGroups(svg);
     const at = /<text[^>]* x="([\d.-]+)" y="([\d.-]+)"/.exec(second?.body ?? '');
-    const moved = svg.replace(first?.body ?? '', (first?.body ?? '').replace(/ x="[\d.-]+" y="[\d.-]+"/g, ` x="${at?.[1]}" y="${at?.[2]}"`));
+    const moved = svg.replace(
+      first?.body ?? '',
+      (first?.body ?? '').replace(/ x="[\d.-]+" y="[\d.-]+"/g, ` x="${at?.[1]}" y="${at?.[2]}"`),
+    );
     expect(overlapping(labelBoxes(moved)).length).toBeGreaterThan(0);
   });
 });
 
 describe('markdown renderer', () => {
   it('escapes raw HTML and drops unsafe link targets', () => {
-    const { html } = renderMarkdown('<script>alert(1)</script>\n\n[x](javascript:alert(1)) [y](//evil.example) [z](errors.html) **b** `<i>`');
+    const { html } = renderMarkdown(
+      '<script>alert(1)</script>\n\n[x](javascript:alert(1)) [y](//evil.example) [z](errors.html) **b** `<i>`',
+    );
     expect(html).not.toContain('<script>');
     expect(html).toContain('&lt;script&gt;');
     expect(html).not.toContain('javascript:');
@@ -154,7 +182,9 @@ describe('markdown renderer', () => {
     expect(html).toContain('<code>&lt;i&gt;</code>');
   });
   it('renders headings, lists with continuation lines, tables and fences with info', () => {
-    const r = renderMarkdown('## ADR-001 — One\n- **Context.** a\n  b\n- c\n\n| A | B |\n|---|---|\n| `x\\|y` | 2 |\n\n```json op=x part=request\n{"a":1}\n```\n');
+    const r = renderMarkdown(
+      '## ADR-001 — One\n- **Context.** a\n  b\n- c\n\n| A | B |\n|---|---|\n| `x\\|y` | 2 |\n\n```json op=x part=request\n{"a":1}\n```\n',
+    );
     expect(r.headings[0]).toMatchObject({ level: 2, id: 'adr-001-one' });
     expect(r.html).toContain('<li><strong>Context.</strong> a b</li>');
     expect(r.html).toContain('<td><code>x|y</code></td>');
@@ -169,7 +199,9 @@ describe('markdown renderer', () => {
     expect(hrefs.filter((h) => !/^(mailto:|https:|guide-checkout)/.test(h ?? ''))).toEqual([]);
     expect(hrefs).toEqual(['mailto:a@b.c', 'https://x.example/', 'guide-checkout.html#step', 'https://x.example/i.png']);
     expect(html).not.toContain('<img');
-    expect(renderInline('The session `total` <b>x</b> **is** missing')).toBe('The session <code>total</code> &lt;b&gt;x&lt;/b&gt; <strong>is</strong> missing');
+    expect(renderInline('The session `total` <b>x</b> **is** missing')).toBe(
+      'The session <code>total</code> &lt;b&gt;x&lt;/b&gt; <strong>is</strong> missing',
+    );
     expect(markdownText('outcome is `success` and **now**')).toBe('outcome is success and now');
   });
 });
@@ -227,7 +259,10 @@ describe('events, diff, bundle, page shell', () => {
     for (const item of Object.values(doc.paths as Record<string, Record<string, { 'x-codeSamples'?: unknown[] }>>)) {
       for (const op of Object.values(item)) expect(op['x-codeSamples']).toHaveLength(2);
     }
-    expect(stripInternal({ paths: { '/a': { get: { 'x-internal': true } } }, tags: [{ name: 't', 'x-internal': true }] })).toEqual({ paths: {}, tags: [] });
+    expect(stripInternal({ paths: { '/a': { get: { 'x-internal': true } } }, tags: [{ name: 't', 'x-internal': true }] })).toEqual({
+      paths: {},
+      tags: [],
+    });
   });
   it('pages link relatively, load one stylesheet and carry no inline script or style', () => {
     const html = renderPage({ file: 'errors.html', title: 'E', body: '<p>x</p>', nav: BASE_NAV });

@@ -78,9 +78,8 @@ export function schemaPointer(doc: Json, block: Pick<GuideBlock, 'operationId' |
     for (const [m, op] of Object.entries(item as Json)) {
       if ((op as Json | undefined)?.operationId !== block.operationId) continue;
       const base = `#/paths/${esc(p)}/${m}`;
-      const target =
-        block.part === 'request' ? follow(doc, `${base}/requestBody`) : follow(doc, `${base}/responses/${block.part}`);
-      if (!((target.node.content as Json | undefined)?.['application/json'])) {
+      const target = block.part === 'request' ? follow(doc, `${base}/requestBody`) : follow(doc, `${base}/responses/${block.part}`);
+      if (!(target.node.content as Json | undefined)?.['application/json']) {
         throw new Error(`${block.operationId} ${block.part}: no application/json content`);
       }
       return `${target.pointer}/content/application~1json/schema`;

@@ -31,7 +31,8 @@ describe('guides (spec/guides/*.md)', () => {
   }
 
   it('the check can fail: a V1 session request is not valid in Variant 2, and a wrong status is refused', () => {
-    const md = '```json op=createSession part=request variant=2\n{ "total": 1299.5, "currency": "MAD", "items": [ { "id": "a", "name": "b", "price": 1299.5, "quantity": 1 } ] }\n```\n';
+    const md =
+      '```json op=createSession part=request variant=2\n{ "total": 1299.5, "currency": "MAD", "items": [ { "id": "a", "name": "b", "price": 1299.5, "quantity": 1 } ] }\n```\n';
     const [block] = guideBlocks('t.md', md).checked;
     expect(block).toBeDefined();
     const validate = validators[2](schemaPointer(docs[2], block!));

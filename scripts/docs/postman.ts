@@ -9,7 +9,11 @@ import { createRequire } from 'node:module';
 type Json = Record<string, unknown>;
 
 interface Converter {
-  convert(input: { type: 'json'; data: Json }, options: Json, cb: (err: Error | null, result: { result: boolean; reason?: string; output?: Array<{ type: string; data: Json }> }) => void): void;
+  convert(
+    input: { type: 'json'; data: Json },
+    options: Json,
+    cb: (err: Error | null, result: { result: boolean; reason?: string; output?: Array<{ type: string; data: Json }> }) => void,
+  ): void;
 }
 
 const converter = createRequire(import.meta.url)('openapi-to-postmanv2') as Converter;
@@ -22,7 +26,14 @@ export function toPostmanCollection(doc: Json): Promise<Json> {
   return new Promise((resolve, reject) => {
     converter.convert(
       { type: 'json', data: doc },
-      { folderStrategy: 'Tags', requestParametersResolution: 'Example', exampleParametersResolution: 'Example', includeAuthInfoInExample: true, optimizeConversion: false, stackLimit: 50 },
+      {
+        folderStrategy: 'Tags',
+        requestParametersResolution: 'Example',
+        exampleParametersResolution: 'Example',
+        includeAuthInfoInExample: true,
+        optimizeConversion: false,
+        stackLimit: 50,
+      },
       (err, out) => {
         if (err) return reject(err);
         const data = out.output?.[0]?.data;

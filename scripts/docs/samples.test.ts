@@ -45,13 +45,28 @@ const byName = (name: string) => {
 // Wrong on purpose; each must fail the type check.
 const bad: SampleFile[] = [
   // Variant 1's body (total as a number) sent with the Variant 2 client.
-  { file: path.join(DIR, 'bad', 'v1-body-on-v2-client.ts'), source: byName('v1-createSession.ts').replace(/createMerchantClientV1/g, 'createMerchantClientV2') },
+  {
+    file: path.join(DIR, 'bad', 'v1-body-on-v2-client.ts'),
+    source: byName('v1-createSession.ts').replace(/createMerchantClientV1/g, 'createMerchantClientV2'),
+  },
   // A path that the spec does not have.
-  { file: path.join(DIR, 'bad', 'unknown-path.ts'), source: byName('v2-createPartnerTransaction.ts').replace("'/api/v1/public/partner/transactions'", "'/api/v1/public/partner/transaction'") },
+  {
+    file: path.join(DIR, 'bad', 'unknown-path.ts'),
+    source: byName('v2-createPartnerTransaction.ts').replace(
+      "'/api/v1/public/partner/transactions'",
+      "'/api/v1/public/partner/transaction'",
+    ),
+  },
   // A quantity sent as a string.
-  { file: path.join(DIR, 'bad', 'quantity-string.ts'), source: byName('v2-createPartnerTransaction.ts').replace('quantity: 1', 'quantity: "1"') },
+  {
+    file: path.join(DIR, 'bad', 'quantity-string.ts'),
+    source: byName('v2-createPartnerTransaction.ts').replace('quantity: 1', 'quantity: "1"'),
+  },
   // A3 does not exist in Variant 2.
-  { file: path.join(DIR, 'bad', 'a3-on-v2.ts'), source: byName('v1-verifyTransaction.ts').replace(/createMerchantClientV1/g, 'createMerchantClientV2') },
+  {
+    file: path.join(DIR, 'bad', 'a3-on-v2.ts'),
+    source: byName('v1-verifyTransaction.ts').replace(/createMerchantClientV1/g, 'createMerchantClientV2'),
+  },
 ];
 
 let diagnostics: string[] = [];
@@ -61,7 +76,10 @@ beforeAll(async () => {
   await mkdir(path.join(DIR, 'good'), { recursive: true });
   await mkdir(path.join(DIR, 'bad'), { recursive: true });
   for (const s of [...good, ...bad]) {
-    const rel = path.relative(path.dirname(s.file), path.join(ROOT, 'generated', 'index.ts')).split(path.sep).join('/');
+    const rel = path
+      .relative(path.dirname(s.file), path.join(ROOT, 'generated', 'index.ts'))
+      .split(path.sep)
+      .join('/');
     await writeFile(s.file, s.source.split(SAMPLE_IMPORT_FROM).join(rel));
   }
   await writeFile(
@@ -86,7 +104,10 @@ describe('generated code samples', () => {
     expect(good.length).toBe(ops1 + ops2);
     expect(ops1).toBe(ops2 + 1); // A3 is Variant 1 only
     // Every API path is under /api/v1/, except the service probes (ADR-040).
-    for (const c of curl) expect(c.source, c.id).toMatch(/^curl -X (GET|POST|PUT|DELETE|PATCH) "https:\/\/sandbox\.paylater\.example\/(api\/v1\/|healthz"|readyz")/);
+    for (const c of curl)
+      expect(c.source, c.id).toMatch(
+        /^curl -X (GET|POST|PUT|DELETE|PATCH) "https:\/\/sandbox\.paylater\.example\/(api\/v1\/|healthz"|readyz")/,
+      );
   });
 
   it('every TypeScript sample type-checks against the generated types', () => {

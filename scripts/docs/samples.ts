@@ -89,10 +89,9 @@ interface ParamValue {
 }
 
 function parameterValues(doc: Json, ref: OperationRef): ParamValue[] {
-  const params = [
-    ...((ref.pathItem.parameters ?? []) as unknown[]),
-    ...((ref.operation.parameters ?? []) as unknown[]),
-  ].map((p) => deref(doc, p) as Json);
+  const params = [...((ref.pathItem.parameters ?? []) as unknown[]), ...((ref.operation.parameters ?? []) as unknown[])].map(
+    (p) => deref(doc, p) as Json,
+  );
   const out: ParamValue[] = [];
   for (const p of params) {
     const schema = (p.schema ?? {}) as Json;

@@ -45,7 +45,12 @@ async function ensureBuilt(): Promise<string[]> {
   return (JSON.parse(await readFile(info, 'utf8')) as { pages: string[] }).pages;
 }
 
-const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.css': 'text/css', '.json': 'application/json', '.svg': 'image/svg+xml' };
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.css': 'text/css',
+  '.json': 'application/json',
+  '.svg': 'image/svg+xml',
+};
 
 function serve(root: string): Promise<http.Server> {
   const respond = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
@@ -133,10 +138,14 @@ function diagramGeometry(): { labels: number; problems: string[]; minFontPx: num
     return { x, y, w: Math.max(...bs.map((b) => b.x + b.w)) - x, h: Math.max(...bs.map((b) => b.y + b.h)) - y };
   };
   const hit = (a: Box, b: Box) => a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
-  const inside = (p: { x: number; y: number }, b: Box) => p.x > b.x + 0.5 && p.x < b.x + b.w - 0.5 && p.y > b.y + 0.5 && p.y < b.y + b.h - 0.5;
+  const inside = (p: { x: number; y: number }, b: Box) =>
+    p.x > b.x + 0.5 && p.x < b.x + b.w - 0.5 && p.y > b.y + 0.5 && p.y < b.y + b.h - 0.5;
   const labels = [...svg.querySelectorAll('g[data-transition]')]
     .filter((g) => g.querySelector('text'))
-    .map((g, i) => ({ name: `${g.getAttribute('data-transition')}#${i}`, box: union([...g.querySelectorAll('text')].map((t) => box(t.getBoundingClientRect()))) }));
+    .map((g, i) => ({
+      name: `${g.getAttribute('data-transition')}#${i}`,
+      box: union([...g.querySelectorAll('text')].map((t) => box(t.getBoundingClientRect()))),
+    }));
   const shapes = 'path, rect, ellipse, circle, polygon';
   const nodes = [...svg.querySelectorAll('g.node, g.start')].map((g) => ({
     name: g.getAttribute('data-state') ?? 'start',
@@ -148,7 +157,9 @@ function diagramGeometry(): { labels: number; problems: string[]; minFontPx: num
     for (const b of labels.slice(i + 1)) if (hit(a.box, b.box)) problems.push(`label ${a.name} overlaps label ${b.name}`);
     for (const n of nodes) if (hit(a.box, n.box)) problems.push(`label ${a.name} overlaps state ${n.name}`);
   });
-  for (const n of nodes) for (const t of n.text) if (!(t.x >= n.box.x && t.x + t.w <= n.box.x + n.box.w)) problems.push(`state ${n.name}: name outside its shape`);
+  for (const n of nodes)
+    for (const t of n.text)
+      if (!(t.x >= n.box.x && t.x + t.w <= n.box.x + n.box.w)) problems.push(`state ${n.name}: name outside its shape`);
   for (const g of svg.querySelectorAll('g.edge[data-transition]')) {
     const arrow = `${g.getAttribute('data-transition')} (${g.getAttribute('data-from')} → ${g.getAttribute('data-to')})`;
     const crossed = new Set<string>();
@@ -160,7 +171,8 @@ function diagramGeometry(): { labels: number; problems: string[]; minFontPx: num
         for (const l of labels) if (inside(q, l.box)) crossed.add(l.name);
       }
     }
-    for (const head of g.querySelectorAll('polygon')) for (const l of labels) if (hit(box(head.getBoundingClientRect()), l.box)) crossed.add(l.name);
+    for (const head of g.querySelectorAll('polygon'))
+      for (const l of labels) if (hit(box(head.getBoundingClientRect()), l.box)) crossed.add(l.name);
     for (const l of crossed) problems.push(`arrow ${arrow} crosses label ${l}`);
   }
   const scale = svg.getScreenCTM()?.a ?? 1;
@@ -184,7 +196,17 @@ function visibleMarkdown(): string[] {
 
 describe('docs site in Chromium', () => {
   it('was built with every page', () => {
-    for (const p of ['index.html', 'v1.html', 'v2.html', 'events.html', 'errors.html', 'limits.html', 'state-machine.html', 'decisions.html', 'differences.html']) {
+    for (const p of [
+      'index.html',
+      'v1.html',
+      'v2.html',
+      'events.html',
+      'errors.html',
+      'limits.html',
+      'state-machine.html',
+      'decisions.html',
+      'differences.html',
+    ]) {
       expect(pages).toContain(p);
     }
     expect(pages.filter((p) => p.startsWith('guide-')).length).toBe(4);
@@ -230,7 +252,10 @@ describe('docs site in Chromium', () => {
       for (const tag of tags) {
         await page.locator('#redoc').getByText(tag, { exact: true }).first().click();
         const first = ops.find((o) => (o.operation.tags as string[])[0] === tag);
-        await page.getByRole('heading', { name: String(first?.operation.summary) }).first().waitFor();
+        await page
+          .getByRole('heading', { name: String(first?.operation.summary) })
+          .first()
+          .waitFor();
         const text = await page.locator('#redoc').innerText();
         for (const o of ops.filter((x) => (x.operation.tags as string[])[0] === tag)) {
           if (text.includes(String(o.operation.summary))) seen.add(o.operationId);

@@ -81,7 +81,9 @@ export function stateMachineDot(sm: StateMachineInput): string {
     `  edge [fontname=${quoted(FONT)}, fontsize=12, fontcolor=${quoted(INK)}, arrowsize=0.8]`,
   ];
   if (sm.transitions.some((t) => t.from === null)) {
-    lines.push(`  sm_start [id=sm_start, shape=circle, label="", width=0.2, fixedsize=true, style=filled, fillcolor=${quoted(INK)}, color=${quoted(INK)}]`);
+    lines.push(
+      `  sm_start [id=sm_start, shape=circle, label="", width=0.2, fixedsize=true, style=filled, fillcolor=${quoted(INK)}, color=${quoted(INK)}]`,
+    );
   }
   for (const [name, st] of Object.entries(sm.states)) {
     const id = nodeId(sm, name);

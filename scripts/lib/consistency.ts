@@ -61,7 +61,7 @@ export function checkWebhooksAgainstAsyncApi(variant: number, doc: Json, message
     problems.push(`Variant ${variant}: OpenAPI webhooks [${names.join(', ')}] differ from AsyncAPI messages [${asyncNames.join(', ')}]`);
   }
   for (const message of messages) {
-    const item = webhooks[message.name] ? (resolveRef(doc, webhooks[message.name])) : undefined;
+    const item = webhooks[message.name] ? resolveRef(doc, webhooks[message.name]) : undefined;
     const post = item?.post as Json | undefined;
     if (!post) continue;
     const body = ((post.requestBody as Json)?.content as Json)?.['application/json'] as Json | undefined;
@@ -75,12 +75,16 @@ export function checkWebhooksAgainstAsyncApi(variant: number, doc: Json, message
     const props = (headerSchema.properties ?? {}) as Json;
     const paramNames = params.map((p) => String(p.name)).sort();
     if (stable(paramNames) !== stable(Object.keys(props).sort())) {
-      problems.push(`Variant ${variant}: headers of webhook ${message.name} [${paramNames.join(',')}] differ from AsyncAPI [${Object.keys(props).join(',')}]`);
+      problems.push(
+        `Variant ${variant}: headers of webhook ${message.name} [${paramNames.join(',')}] differ from AsyncAPI [${Object.keys(props).join(',')}]`,
+      );
     }
     for (const p of params) {
       const name = String(p.name);
-      if (stable(p.schema) !== stable(props[name])) problems.push(`Variant ${variant}: header ${name} of ${message.name} has another schema than in AsyncAPI`);
-      if (Boolean(p.required) !== required.has(name)) problems.push(`Variant ${variant}: header ${name} of ${message.name} differs in required`);
+      if (stable(p.schema) !== stable(props[name]))
+        problems.push(`Variant ${variant}: header ${name} of ${message.name} has another schema than in AsyncAPI`);
+      if (Boolean(p.required) !== required.has(name))
+        problems.push(`Variant ${variant}: header ${name} of ${message.name} differs in required`);
     }
   }
   return problems;
@@ -90,11 +94,11 @@ export function checkStateMachine(variant: number, doc: Json): string[] {
   const problems: string[] = [];
   const sm = stateMachine(doc);
   const states = Object.keys(sm.states as Json);
-  const statusEnum = (resolveRef(doc, ((doc.components as Json).schemas as Json).TransactionStatus)).enum as string[];
+  const statusEnum = resolveRef(doc, ((doc.components as Json).schemas as Json).TransactionStatus).enum as string[];
   if (stable([...states].sort()) !== stable([...statusEnum].sort())) {
     problems.push(`x-state-machine states [${states.join(',')}] differ from the TransactionStatus enum [${statusEnum.join(',')}]`);
   }
-  const events = new Set(Object.keys((doc.webhooks ?? {})));
+  const events = new Set(Object.keys(doc.webhooks ?? {}));
   const ops = operations(doc);
   const emitted = new Set<string>();
   for (const t of sm.transitions as Json[]) {
@@ -103,7 +107,8 @@ export function checkStateMachine(variant: number, doc: Json): string[] {
       if (!states.includes(s)) problems.push(`transition ${id}: unknown state ${s}`);
     }
     const opId = (t.trigger as Json).operationId as string;
-    if (!ops[opId] && !(variant === 2 && opId === 'verifyTransaction')) problems.push(`transition ${id}: trigger operation ${opId} is not defined in Variant ${variant}`);
+    if (!ops[opId] && !(variant === 2 && opId === 'verifyTransaction'))
+      problems.push(`transition ${id}: trigger operation ${opId} is not defined in Variant ${variant}`);
     const emits = t.emits as string | null;
     if (emits !== null) {
       emitted.add(emits);
@@ -119,7 +124,8 @@ export function checkStateMachine(variant: number, doc: Json): string[] {
       continue;
     }
     const codes = op.errors[String(r.status)] ?? [];
-    if (!codes.includes(String(r.code))) problems.push(`rejection of ${opId}: ${String(r.status)} ${String(r.code)} is not declared by the operation`);
+    if (!codes.includes(String(r.code)))
+      problems.push(`rejection of ${opId}: ${String(r.status)} ${String(r.code)} is not declared by the operation`);
   }
   return problems;
 }
@@ -128,7 +134,8 @@ export function checkStateMachine(variant: number, doc: Json): string[] {
 export function checkValidationErrorDeclared(variant: number, doc: Json): string[] {
   const problems: string[] = [];
   for (const [opId, op] of Object.entries(operations(doc))) {
-    if (!(op.errors['400'] ?? []).includes('VALIDATION_ERROR')) problems.push(`Variant ${variant} ${opId}: declares no 400 VALIDATION_ERROR (ADR-022: an undeclared query parameter gets one)`);
+    if (!(op.errors['400'] ?? []).includes('VALIDATION_ERROR'))
+      problems.push(`Variant ${variant} ${opId}: declares no 400 VALIDATION_ERROR (ADR-022: an undeclared query parameter gets one)`);
   }
   return problems;
 }
@@ -147,7 +154,8 @@ export function checkErrorExamples(variant: number, doc: Json): string[] {
       for (const code of declared) {
         const entry = catalog[code];
         if (!entry) problems.push(`Variant ${variant} ${opId} ${status}: code ${code} is not in the ErrorCode catalogue`);
-        else if (String(entry.status) !== status) problems.push(`Variant ${variant} ${opId} ${status}: code ${code} has status ${entry.status} in the catalogue`);
+        else if (String(entry.status) !== status)
+          problems.push(`Variant ${variant} ${opId} ${status}: code ${code} has status ${entry.status} in the catalogue`);
       }
       const resp = resolveRef(doc, respRef);
       const examples = (((resp.content as Json)?.['application/json'] as Json)?.examples ?? {}) as Json;
@@ -155,10 +163,11 @@ export function checkErrorExamples(variant: number, doc: Json): string[] {
       for (const [name, exRef] of Object.entries(examples)) {
         const ex = resolveRef(doc, exRef);
         const code = ((ex.value as Json)?.error as Json)?.code as string | undefined;
-        if (!code || !declared.includes(code)) problems.push(`Variant ${variant} ${opId} ${status}: example ${name} uses code ${String(code)}, not declared for this response`);
+        if (!code || !declared.includes(code))
+          problems.push(`Variant ${variant} ${opId} ${status}: example ${name} uses code ${String(code)}, not declared for this response`);
       }
       for (const code of declared) {
-        const shown = Object.values(examples).some((exRef) => ((((resolveRef(doc, exRef)).value as Json)?.error as Json)?.code) === code);
+        const shown = Object.values(examples).some((exRef) => ((resolveRef(doc, exRef).value as Json)?.error as Json)?.code === code);
         if (!shown) problems.push(`Variant ${variant} ${opId} ${status}: declared code ${code} has no example body`);
       }
     }

@@ -65,8 +65,7 @@ function codesOfResponse(doc: Json, response: Json): string[] {
   for (const part of (schema.allOf as Json[] | undefined) ?? []) {
     const p = resolve(doc, part);
     const code = (((p.properties as Json | undefined)?.error as Json | undefined)?.properties as Json | undefined)?.code as
-      | Json
-      | undefined;
+      Json | undefined;
     if (code?.enum) return code.enum as string[];
   }
   return [];
@@ -108,7 +107,8 @@ function authHeaderOf(doc: Json, op: Json): string | null {
   if (name === undefined) return null;
   const schemes = ((doc.components as Json).securitySchemes ?? {}) as Json;
   const scheme = schemes[name] ? resolve(doc, schemes[name]) : undefined;
-  if (!scheme || scheme.in !== 'header' || typeof scheme.name !== 'string') throw new Error(`security scheme ${name} is not a header API key`);
+  if (!scheme || scheme.in !== 'header' || typeof scheme.name !== 'string')
+    throw new Error(`security scheme ${name} is not a header API key`);
   return scheme.name;
 }
 
@@ -123,7 +123,8 @@ export function checkoutStatusOf(doc: Json): Record<string, string> {
   if (!mapping) throw new Error('CheckoutStatus has no x-reported-as');
   const statuses = resolve(doc, schemas.TransactionStatus).enum as string[];
   const reported = checkout.enum as string[];
-  for (const s of statuses) if (!reported.includes(mapping[s] ?? '')) throw new Error(`x-reported-as: ${s} is not mapped to a CheckoutStatus value`);
+  for (const s of statuses)
+    if (!reported.includes(mapping[s] ?? '')) throw new Error(`x-reported-as: ${s} is not mapped to a CheckoutStatus value`);
   for (const s of Object.keys(mapping)) if (!statuses.includes(s)) throw new Error(`x-reported-as: ${s} is not a TransactionStatus`);
   return mapping;
 }
@@ -161,7 +162,8 @@ export function tokenLifetimeSeconds(doc: Json): number {
     .map((s) => resolve(doc, s)['x-token-lifetime-seconds'])
     .filter((v) => v !== undefined);
   const [lifetime] = found;
-  if (found.length !== 1 || typeof lifetime !== 'number') throw new Error('exactly one security scheme must state x-token-lifetime-seconds (a number)');
+  if (found.length !== 1 || typeof lifetime !== 'number')
+    throw new Error('exactly one security scheme must state x-token-lifetime-seconds (a number)');
   return lifetime;
 }
 
@@ -182,7 +184,8 @@ export function amountRangeUses(doc: Json): Array<{ pointer: string; schema: Jso
     else if (node && typeof node === 'object') {
       const obj = node as Json;
       if (obj['x-amount-range'] !== undefined) out.push({ pointer, schema: obj, range: resolve(doc, obj['x-amount-range']) });
-      for (const [k, v] of Object.entries(obj)) if (k !== 'x-amount-range') visit(v, `${pointer}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`);
+      for (const [k, v] of Object.entries(obj))
+        if (k !== 'x-amount-range') visit(v, `${pointer}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`);
     }
   };
   visit(doc, '#');
@@ -195,13 +198,20 @@ export function amountRange(doc: Json): AmountRange {
   const first = uses[0]?.range;
   if (!first) throw new Error('no x-amount-range in the document');
   for (const u of uses) {
-    if (JSON.stringify(u.range) !== JSON.stringify(first)) throw new Error(`x-amount-range at ${u.pointer} differs from the one at ${uses[0]!.pointer}: state it once and $ref it`);
+    if (JSON.stringify(u.range) !== JSON.stringify(first))
+      throw new Error(`x-amount-range at ${u.pointer} differs from the one at ${uses[0]!.pointer}: state it once and $ref it`);
   }
   const { minimum, maximum, currency } = first;
   const min = typeof minimum === 'number' ? centimesOf(minimum) : null;
   const max = typeof maximum === 'number' ? centimesOf(maximum) : null;
-  if (min === null || max === null || min > max || typeof currency !== 'string') throw new Error('x-amount-range needs numbers minimum <= maximum (at most two decimals) and a currency');
-  return { minimum: minimum as number, maximum: maximum as number, currency, rule: `must be between ${formatCentimes(min)} and ${formatCentimes(max)} ${currency}` };
+  if (min === null || max === null || min > max || typeof currency !== 'string')
+    throw new Error('x-amount-range needs numbers minimum <= maximum (at most two decimals) and a currency');
+  return {
+    minimum: minimum as number,
+    maximum: maximum as number,
+    currency,
+    rule: `must be between ${formatCentimes(min)} and ${formatCentimes(max)} ${currency}`,
+  };
 }
 
 /** The request body limit: `x-max-body-bytes` of the `PayloadTooLarge` response. */

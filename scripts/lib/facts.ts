@@ -21,7 +21,16 @@ import path from 'node:path';
 import YAML from 'yaml';
 import { SPEC_DIR } from './paths.ts';
 import { centimesOf, formatCentimes } from '../../lib/money.ts';
-import { amountRange, amountRangeUses, errorCatalog, maxBodyBytes, operations, resolveRef, tokenLifetimeSeconds, type AmountRange } from './contract-facts.ts';
+import {
+  amountRange,
+  amountRangeUses,
+  errorCatalog,
+  maxBodyBytes,
+  operations,
+  resolveRef,
+  tokenLifetimeSeconds,
+  type AmountRange,
+} from './contract-facts.ts';
 import { deref, specFiles, walk } from './consistency.ts';
 import { textOf } from '../../lib/json.ts';
 
@@ -65,18 +74,25 @@ export function checkAmountRangeCopies(variant: number, doc: Json): string[] {
   if (!range) return problems;
   const catalog = errorCatalog(doc);
   const currencies = (((doc.components as Json).schemas as Json).Currency as Json | undefined)?.enum as unknown[] | undefined;
-  if (currencies && !currencies.includes(range.currency)) problems.push(`Variant ${variant} x-amount-range: currency ${range.currency} is not one of the Currency enum [${currencies.join(', ')}]`);
+  if (currencies && !currencies.includes(range.currency))
+    problems.push(
+      `Variant ${variant} x-amount-range: currency ${range.currency} is not one of the Currency enum [${currencies.join(', ')}]`,
+    );
   const codes = new Map<string, string>(); // out-of-range code → property
   for (const use of amountRangeUses(doc)) {
     const where = `Variant ${variant} ${use.pointer}`;
     const s = use.schema;
     for (const key of ['minimum', 'maximum'] as const) {
-      if (s[key] !== undefined && s[key] !== range[key]) problems.push(`${where}: ${key} ${textOf(s[key])} differs from x-amount-range ${key} ${range[key]}`);
+      if (s[key] !== undefined && s[key] !== range[key])
+        problems.push(`${where}: ${key} ${textOf(s[key])} differs from x-amount-range ${key} ${range[key]}`);
     }
     if (typeof s.pattern === 'string') {
       const re = new RegExp(s.pattern, 'u');
       for (const c of [centimesOf(range.minimum)! - 1, centimesOf(range.maximum)! + 1]) {
-        if (c >= 0 && !re.test(formatCentimes(c))) problems.push(`${where}: pattern refuses ${formatCentimes(c)}, so it encodes the amount range again (let it check only the decimal form)`);
+        if (c >= 0 && !re.test(formatCentimes(c)))
+          problems.push(
+            `${where}: pattern refuses ${formatCentimes(c)}, so it encodes the amount range again (let it check only the decimal form)`,
+          );
       }
     }
     const business = s['x-business-rule'] as Json | undefined;
@@ -85,7 +101,8 @@ export function checkAmountRangeCopies(variant: number, doc: Json): string[] {
       problems.push(`${where}: x-amount-range needs an x-error-code or an x-business-rule code from the catalogue`);
       continue;
     }
-    if (business && business.status !== catalog[code].status) problems.push(`${where}: x-business-rule status ${String(business.status)} differs from ${code}'s ${catalog[code].status}`);
+    if (business && business.status !== catalog[code].status)
+      problems.push(`${where}: x-business-rule status ${String(business.status)} differs from ${code}'s ${catalog[code].status}`);
     const segments = use.pointer.split('/');
     if (segments.at(-2) !== 'properties') problems.push(`${where}: x-amount-range belongs on an object property`);
     else if (business) codes.set(code, segments.at(-1)!);
@@ -102,7 +119,8 @@ function checkRangeExample(problems: string[], where: string, error: Json, codes
   const message = `${property} ${range.rule}`;
   if (error.message !== message) problems.push(`${where}: message "${String(error.message)}" differs from the amount range's "${message}"`);
   for (const d of (error.details as Json[] | undefined) ?? []) {
-    if (d.path === `/${property}` && d.message !== range.rule) problems.push(`${where}: detail "${String(d.message)}" differs from the amount range's "${range.rule}"`);
+    if (d.path === `/${property}` && d.message !== range.rule)
+      problems.push(`${where}: detail "${String(d.message)}" differs from the amount range's "${range.rule}"`);
   }
 }
 
@@ -111,17 +129,23 @@ export function checkTokenLifetimeCopies(variant: number, doc: Json): string[] {
   const lifetime = attempt(problems, `Variant ${variant} x-token-lifetime-seconds`, () => tokenLifetimeSeconds(doc));
   if (lifetime === undefined) return problems;
   for (const [opId, op] of Object.entries(operations(doc))) {
-    const operation = (resolveRef(doc, (doc.paths as Json)[op.path]))[op.method.toLowerCase()] as Json;
+    const operation = resolveRef(doc, (doc.paths as Json)[op.path])[op.method.toLowerCase()] as Json;
     for (const [status, respRef] of Object.entries(operation.responses as Json)) {
       if (!status.startsWith('2')) continue;
       const media = ((resolveRef(doc, respRef).content as Json | undefined)?.['application/json'] ?? {}) as Json;
       const props = ((deref(doc, media.schema) as Json | undefined)?.properties ?? {}) as Json;
       for (const name of TOKEN_LIFETIME_COPIES) {
         const c = (props[name] as Json | undefined)?.const;
-        if (c !== undefined && c !== lifetime) problems.push(`Variant ${variant} ${opId} ${status}: ${name} const ${textOf(c)} differs from x-token-lifetime-seconds ${lifetime}`);
+        if (c !== undefined && c !== lifetime)
+          problems.push(
+            `Variant ${variant} ${opId} ${status}: ${name} const ${textOf(c)} differs from x-token-lifetime-seconds ${lifetime}`,
+          );
         for (const [exName, exRef] of Object.entries((media.examples ?? {}) as Json)) {
           const v = ((resolveRef(doc, exRef).value ?? {}) as Json)[name];
-          if (v !== undefined && v !== lifetime) problems.push(`Variant ${variant} ${opId} ${status}: example ${exName} has ${name} ${textOf(v)}, x-token-lifetime-seconds is ${lifetime}`);
+          if (v !== undefined && v !== lifetime)
+            problems.push(
+              `Variant ${variant} ${opId} ${status}: example ${exName} has ${name} ${textOf(v)}, x-token-lifetime-seconds is ${lifetime}`,
+            );
         }
       }
     }
@@ -154,12 +178,18 @@ function retryAfterConsts(schema: unknown, out: unknown[] = []): unknown[] {
 export function checkRateLimitCopies(variant: number, doc: Json): string[] {
   const problems: string[] = [];
   for (const [opId, op] of Object.entries(operations(doc))) {
-    const operation = (resolveRef(doc, (doc.paths as Json)[op.path]))[op.method.toLowerCase()] as Json;
+    const operation = resolveRef(doc, (doc.paths as Json)[op.path])[op.method.toLowerCase()] as Json;
     const rl = operation['x-rate-limit'] ? resolveRef(doc, operation['x-rate-limit']) : undefined;
     if (!rl) continue;
     const policy = `${String(rl.limit)};w=${String(rl.windowSeconds)}`;
-    const copies: Array<[string, unknown]> = [['RateLimit-Policy', policy], ['RateLimit-Limit', rl.limit]];
-    if (rl.retryAfterSeconds !== undefined) problems.push(`Variant ${variant} ${opId}: x-rate-limit retryAfterSeconds: the wait of a 429 is the time left in the window, not a fixed number (ADR-006)`);
+    const copies: Array<[string, unknown]> = [
+      ['RateLimit-Policy', policy],
+      ['RateLimit-Limit', rl.limit],
+    ];
+    if (rl.retryAfterSeconds !== undefined)
+      problems.push(
+        `Variant ${variant} ${opId}: x-rate-limit retryAfterSeconds: the wait of a 429 is the time left in the window, not a fixed number (ADR-006)`,
+      );
     for (const [status, respRef] of Object.entries(operation.responses as Json)) {
       const where = `Variant ${variant} ${opId} ${status}`;
       const resp = deref(doc, respRef) as Json;
@@ -168,17 +198,21 @@ export function checkRateLimitCopies(variant: number, doc: Json): string[] {
         const h = header(headers, name);
         if (!h) continue;
         const c = (h.schema as Json | undefined)?.const;
-        if (c !== undefined && c !== expected) problems.push(`${where}: header ${name} const ${textOf(c)} differs from x-rate-limit (${String(expected)})`);
-        if (h.example !== undefined && h.example !== expected) problems.push(`${where}: header ${name} example ${textOf(h.example)} differs from x-rate-limit (${String(expected)})`);
+        if (c !== undefined && c !== expected)
+          problems.push(`${where}: header ${name} const ${textOf(c)} differs from x-rate-limit (${String(expected)})`);
+        if (h.example !== undefined && h.example !== expected)
+          problems.push(`${where}: header ${name} example ${textOf(h.example)} differs from x-rate-limit (${String(expected)})`);
       }
       const media = ((resp.content as Json | undefined)?.['application/json'] ?? {}) as Json;
-      for (const c of retryAfterConsts(media.schema)) problems.push(`${where}: retry_after const ${String(c)}: the wait is the time left in the window, not a constant (ADR-006)`);
+      for (const c of retryAfterConsts(media.schema))
+        problems.push(`${where}: retry_after const ${String(c)}: the wait is the time left in the window, not a constant (ADR-006)`);
       if (status !== '429') continue;
       const waits: Array<[string, unknown]> = [];
       for (const name of ['Retry-After', 'RateLimit-Reset']) {
         const h = header(headers, name);
         if (h?.example !== undefined) waits.push([`header ${name} example`, h.example]);
-        if ((h?.schema as Json | undefined)?.const !== undefined) problems.push(`${where}: header ${name} const: the wait is the time left in the window, not a constant (ADR-006)`);
+        if ((h?.schema as Json | undefined)?.const !== undefined)
+          problems.push(`${where}: header ${name} const: the wait is the time left in the window, not a constant (ADR-006)`);
       }
       for (const [exName, ex] of Object.entries((media.examples ?? {}) as Json)) {
         const error = ((ex as Json).value as Json | undefined)?.error as Json | undefined;
@@ -188,8 +222,10 @@ export function checkRateLimitCopies(variant: number, doc: Json): string[] {
       }
       const first = waits[0];
       for (const [what, v] of waits) {
-        if (first && v !== first[1]) problems.push(`${where}: ${what} says ${String(v)}, ${first[0]} says ${String(first[1])}: one wait (ADR-006)`);
-        if (typeof v !== 'number' || v < 1 || v > Number(rl.windowSeconds)) problems.push(`${where}: ${what} ${String(v)} is not a wait within the ${String(rl.windowSeconds)} s window`);
+        if (first && v !== first[1])
+          problems.push(`${where}: ${what} says ${String(v)}, ${first[0]} says ${String(first[1])}: one wait (ADR-006)`);
+        if (typeof v !== 'number' || v < 1 || v > Number(rl.windowSeconds))
+          problems.push(`${where}: ${what} ${String(v)} is not a wait within the ${String(rl.windowSeconds)} s window`);
       }
     }
   }
@@ -204,7 +240,8 @@ export function checkBodyLimitCopies(variant: number, doc: Json): string[] {
     if (ex.error.code !== 'PAYLOAD_TOO_LARGE') continue;
     const text = String(ex.error.message);
     const ok = numbersIn(text).every((n) => (n === bytes / 1024 && /\bkB\b/.test(text)) || (n === bytes && /\bbytes\b/.test(text)));
-    if (!ok) problems.push(`Variant ${variant} ${ex.pointer}: message "${text}" differs from x-max-body-bytes ${bytes} (${bytes / 1024} kB)`);
+    if (!ok)
+      problems.push(`Variant ${variant} ${ex.pointer}: message "${text}" differs from x-max-body-bytes ${bytes} (${bytes / 1024} kB)`);
   }
   return problems;
 }
@@ -220,7 +257,8 @@ export function checkPatternQuotes(variant: number, doc: Json): string[] {
     const texts = [ex.error.message, ...((ex.error.details as Json[] | undefined) ?? []).map((d) => d.message)];
     for (const text of texts) {
       const quoted = /must match pattern "(.*)"$/.exec(String(text))?.[1];
-      if (quoted !== undefined && !patterns.has(quoted)) problems.push(`Variant ${variant} ${ex.pointer}: quotes pattern "${quoted}", which no schema of the document has`);
+      if (quoted !== undefined && !patterns.has(quoted))
+        problems.push(`Variant ${variant} ${ex.pointer}: quotes pattern "${quoted}", which no schema of the document has`);
     }
   }
   return problems;
@@ -241,18 +279,23 @@ export function checkFactStatements(files: ReadonlyArray<{ rel: string; doc: unk
         const ref = (value as { $ref?: unknown } | null)?.$ref;
         const only = value !== null && typeof value === 'object' && Object.keys(value).length === 1;
         const target = typeof ref === 'string' ? path.normalize(path.join(path.dirname(rel), ref)) : '';
-        if (!only || !target.startsWith(`components${path.sep}facts${path.sep}`)) problems.push(`${rel}: ${key} must be a $ref to its one statement in spec/components/facts/, not a copy`);
+        if (!only || !target.startsWith(`components${path.sep}facts${path.sep}`))
+          problems.push(`${rel}: ${key} must be a $ref to its one statement in spec/components/facts/, not a copy`);
       }
       if ((SINGLE_FACTS as readonly string[]).includes(key)) uses.set(key, [...(uses.get(key) ?? []), rel]);
     });
   }
-  for (const [key, where] of uses) if (where.length > 1) problems.push(`${key} is stated ${where.length} times (${where.join(', ')}): state it once`);
+  for (const [key, where] of uses)
+    if (where.length > 1) problems.push(`${key} is stated ${where.length} times (${where.join(', ')}): state it once`);
   return problems;
 }
 
 export async function checkFactStatementsInSpec(): Promise<string[]> {
   const files = await Promise.all(
-    (await specFiles()).map(async (file) => ({ rel: path.relative(SPEC_DIR, file), doc: YAML.parse(await readFile(file, 'utf8')) as unknown })),
+    (await specFiles()).map(async (file) => ({
+      rel: path.relative(SPEC_DIR, file),
+      doc: YAML.parse(await readFile(file, 'utf8')) as unknown,
+    })),
   );
   return checkFactStatements(files);
 }

@@ -10,7 +10,11 @@ describe('OpenAPI links', () => {
       const doc = await bundleApi(api);
       expect(checkLinks(api.variant, doc)).toEqual([]);
       const b1 = objectAt(doc, 'paths', '/api/v1/public/partner/transactions', 'post', 'responses', '201', 'links');
-      expect(Object.keys(b1).map((name) => valueAt(b1, name, 'operationId')).sort()).toEqual([
+      expect(
+        Object.keys(b1)
+          .map((name) => valueAt(b1, name, 'operationId'))
+          .sort(),
+      ).toEqual([
         'cancelPartnerTransactionByVendorReference',
         'getPartnerTransaction',
         'getPartnerTransactionByVendorReference',

@@ -47,7 +47,8 @@ export function checkLinks(variant: number, doc: Json): string[] {
           const body = link.requestBody && typeof link.requestBody === 'object' ? Object.values(obj(link.requestBody)) : [link.requestBody];
           for (const expr of [...Object.values(obj(link.parameters)), ...body]) {
             const m = /^\$response\.body#\/([^/]+)/.exec(String(expr));
-            if (m && !(m[1]! in obj(schema.properties))) problems.push(`${where}: ${textOf(expr)} names no property of the ${status} response`);
+            if (m && !(m[1]! in obj(schema.properties)))
+              problems.push(`${where}: ${textOf(expr)} names no property of the ${status} response`);
           }
         }
       }

@@ -23,7 +23,8 @@ export function errorExamples(doc: Json): Array<{ where: string; code: string; m
     if (Array.isArray(node)) node.forEach((n, i) => walk(n, `${where}/${i}`));
     else if (node && typeof node === 'object') {
       const error = ((node as Json).value as Json | undefined)?.error as Json | undefined;
-      if (error && typeof error.code === 'string' && typeof error.message === 'string') out.push({ where, code: error.code, message: error.message });
+      if (error && typeof error.code === 'string' && typeof error.message === 'string')
+        out.push({ where, code: error.code, message: error.message });
       for (const [k, v] of Object.entries(node as Json)) walk(v, `${where}/${k}`);
     }
   };
@@ -35,12 +36,17 @@ export function errorExamples(doc: Json): Array<{ where: string; code: string; m
 export function checkExampleMessages(variant: number, doc: Json): string[] {
   return errorExamples(doc)
     .filter((e) => matchesCatalogue(e.code, e.message) === false)
-    .map((e) => `Variant ${variant} ${e.where}: example ${e.code} message "${e.message}" is not a message the server sends (lib/error-messages.ts)`);
+    .map(
+      (e) =>
+        `Variant ${variant} ${e.where}: example ${e.code} message "${e.message}" is not a message the server sends (lib/error-messages.ts)`,
+    );
 }
 
 /** The Markdown files that show error bodies to merchants: the guides and every README. */
 async function documentFiles(): Promise<string[]> {
-  const guides = (await readdir(path.join(SPEC_DIR, 'guides'))).filter((f) => f.endsWith('.md')).map((f) => path.join(SPEC_DIR, 'guides', f));
+  const guides = (await readdir(path.join(SPEC_DIR, 'guides')))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => path.join(SPEC_DIR, 'guides', f));
   const readmes: string[] = [];
   const walk = async (dir: string): Promise<void> => {
     for (const e of await readdir(dir, { withFileTypes: true })) {
@@ -59,8 +65,11 @@ const ERROR_BODY = /"code"\s*:\s*"([A-Z_]+)"\s*,\s*"message"\s*:\s*"((?:[^"\\]|\
 /** `docs`: the bundled documents of both variants (their examples are the fallback catalogue). */
 export async function checkDocumentMessages(docs: Json[], files?: Array<{ rel: string; text: string }>): Promise<string[]> {
   const examples = new Map<string, Set<string>>();
-  for (const d of docs) for (const e of errorExamples(d)) (examples.get(e.code) ?? examples.set(e.code, new Set()).get(e.code)!).add(e.message);
-  const inputs = files ?? (await Promise.all((await documentFiles()).map(async (f) => ({ rel: path.relative(ROOT, f), text: await readFile(f, 'utf8') }))));
+  for (const d of docs)
+    for (const e of errorExamples(d)) (examples.get(e.code) ?? examples.set(e.code, new Set()).get(e.code)!).add(e.message);
+  const inputs =
+    files ??
+    (await Promise.all((await documentFiles()).map(async (f) => ({ rel: path.relative(ROOT, f), text: await readFile(f, 'utf8') }))));
   const problems: string[] = [];
   for (const { rel, text } of inputs) {
     for (const m of text.matchAll(ERROR_BODY)) {
@@ -68,7 +77,10 @@ export async function checkDocumentMessages(docs: Json[], files?: Array<{ rel: s
       const message = JSON.parse(`"${m[2]!}"`) as string;
       const line = text.slice(0, m.index).split('\n').length;
       const ok = matchesCatalogue(code, message) ?? examples.get(code)?.has(message) ?? false;
-      if (!ok) problems.push(`${rel}:${line}: ${code} message "${message}" is not a message the server sends (lib/error-messages.ts or the spec's examples of ${code})`);
+      if (!ok)
+        problems.push(
+          `${rel}:${line}: ${code} message "${message}" is not a message the server sends (lib/error-messages.ts or the spec's examples of ${code})`,
+        );
     }
   }
   return problems;

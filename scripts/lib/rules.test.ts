@@ -10,7 +10,8 @@ let root: string;
 async function fixture(files: Record<string, string>): Promise<string> {
   root = await mkdtemp(path.join(tmpdir(), 'rules-'));
   const all: Record<string, string> = {
-    'spec/rules.yaml': 'rules:\n  - id: b4-only-pending\n    seed: B4 only while PENDING.\n    spec: schemas/Status.yaml#/x-state-machine/rejections\n',
+    'spec/rules.yaml':
+      'rules:\n  - id: b4-only-pending\n    seed: B4 only while PENDING.\n    spec: schemas/Status.yaml#/x-state-machine/rejections\n',
     'spec/schemas/Status.yaml': 'type: string\nx-decision: ADR-001\nx-state-machine:\n  rejections:\n    - from: [APPROVED]\n',
     'spec/DECISIONS.md': '# Decisions\n\n## ADR-001 — One error shape\n\nText.\n',
     ...files,
@@ -51,7 +52,9 @@ describe('rule index', () => {
       ['ADR-001', 'decision', ['schemas/Status.yaml:2'], ['sendError'], ['CancelTransaction']],
     ]);
     const md = await renderRuleIndex(['header'], root);
-    expect(md).toContain('| `b4-only-pending` | B4 only while PENDING. | `schemas/Status.yaml#/x-state-machine/rejections` | `reference-server/domain/rules.ts:assertPending` | `conformance/commands/cancel.ts:CancelTransaction` |');
+    expect(md).toContain(
+      '| `b4-only-pending` | B4 only while PENDING. | `schemas/Status.yaml#/x-state-machine/rejections` | `reference-server/domain/rules.ts:assertPending` | `conformance/commands/cancel.ts:CancelTransaction` |',
+    );
   });
 
   it('fails on a rule with no enforcing function', async () => {
@@ -60,7 +63,11 @@ describe('rule index', () => {
   });
 
   it('fails on a rule enforced in two places', async () => {
-    await fixture({ ...enforcing, ...checks, 'reference-server/handlers/partner.ts': '// @rule b4-only-pending\nfunction notPending() {}\n' });
+    await fixture({
+      ...enforcing,
+      ...checks,
+      'reference-server/handlers/partner.ts': '// @rule b4-only-pending\nfunction notPending() {}\n',
+    });
     const problems = await ruleProblems(root);
     expect(problems).toHaveLength(1);
     expect(problems[0]).toMatch(/^rule b4-only-pending: 2 enforcing functions \(.*assertPending, .*notPending\); one rule, one function$/);
@@ -96,17 +103,22 @@ describe('rule index', () => {
       'sdk/browser/src/service.ts': '/** @rule sdk-errors */\nexport function requireInit() {}\n',
       'reference-server/domain/rules.ts': '/** @rule ADR-001 */\nexport function sendError() {}\n',
       'conformance/commands/cancel.ts': '/** @checks ADR-001 */\nexport class CancelTransaction {}\n',
-      'sdk/browser/sdk.test.ts': "// @checks sdk-errors\nit('throws Call init() first', () => {});\n// @checks sdk-errors\nit('throws the seed\\'s \"messages\"', () => {});\n",
+      'sdk/browser/sdk.test.ts':
+        "// @checks sdk-errors\nit('throws Call init() first', () => {});\n// @checks sdk-errors\nit('throws the seed\\'s \"messages\"', () => {});\n",
     });
     expect(await ruleProblems(root)).toEqual([]);
-    expect((await ruleIndex(root))[0]!.checkedBy.map((s) => s.symbol)).toEqual(['throws Call init() first', 'throws the seed\'s "messages"']);
+    expect((await ruleIndex(root))[0]!.checkedBy.map((s) => s.symbol)).toEqual([
+      'throws Call init() first',
+      'throws the seed\'s "messages"',
+    ]);
   });
 
   it('does not take a decision as stated by rules.yaml', async () => {
     await fixture({
       ...enforcing,
       ...checks,
-      'spec/rules.yaml': 'rules:\n  - id: b4-only-pending\n    seed: B4.\n    spec: schemas/Status.yaml\ndecisions:\n  ADR-001:\n    checks: conformance # ADR-001\n',
+      'spec/rules.yaml':
+        'rules:\n  - id: b4-only-pending\n    seed: B4.\n    spec: schemas/Status.yaml\ndecisions:\n  ADR-001:\n    checks: conformance # ADR-001\n',
       'spec/schemas/Status.yaml': 'type: string\n',
     });
     expect(await ruleProblems(root)).toEqual(['rule ADR-001: no place in spec/ states it']);

@@ -192,8 +192,12 @@ export async function ruleProblems(root = ROOT): Promise<string[]> {
       if (p) problems.push(`rule ${r.id}: ${p}`);
     }
     if (r.enforcedBy.length === 0) problems.push(`rule ${r.id}: no enforcing function (tag one with @rule ${r.id})`);
-    if (r.enforcedBy.length > 1) problems.push(`rule ${r.id}: ${r.enforcedBy.length} enforcing functions (${r.enforcedBy.map(siteText).join(', ')}); one rule, one function`);
-    if (r.checkedBy.length === 0) problems.push(`rule ${r.id}: no ${r.checks === 'tests' ? 'test' : 'conformance check'} (tag it with @checks ${r.id})`);
+    if (r.enforcedBy.length > 1)
+      problems.push(
+        `rule ${r.id}: ${r.enforcedBy.length} enforcing functions (${r.enforcedBy.map(siteText).join(', ')}); one rule, one function`,
+      );
+    if (r.checkedBy.length === 0)
+      problems.push(`rule ${r.id}: no ${r.checks === 'tests' ? 'test' : 'conformance check'} (tag it with @checks ${r.id})`);
   }
   const tagged = [
     ...(await scanTags(root, ENFORCING_DIRS, 'rule', false)).keys(),

@@ -57,8 +57,10 @@ export async function parseAsyncApi(file: string = ASYNCAPI_FILE): Promise<Async
   const parser = new Parser();
   const { document, diagnostics } = await fromFile(parser, file).parse();
   if (!document) {
-    // eslint-disable-next-line @typescript-eslint/no-unsafe-enum-comparison -- diagnostics carry the DiagnosticSeverity of a nested copy of @stoplight/types, the same enum values under another type
-    const errors = diagnostics.filter((d) => d.severity === DiagnosticSeverity.Error).map((d) => `${d.code}: ${d.message} at ${d.path.join('.')}`);
+    const errors = diagnostics
+      // eslint-disable-next-line @typescript-eslint/no-unsafe-enum-comparison -- diagnostics carry the DiagnosticSeverity of a nested copy of @stoplight/types, the same enum values under another type
+      .filter((d) => d.severity === DiagnosticSeverity.Error)
+      .map((d) => `${d.code}: ${d.message} at ${d.path.join('.')}`);
     throw new Error(`asyncapi.yaml does not parse:\n${errors.join('\n')}`);
   }
   return { document, diagnostics: diagnostics };

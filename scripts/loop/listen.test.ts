@@ -45,10 +45,19 @@ afterAll(async () => {
 });
 
 const api = (method: string, p: string, body?: unknown, header = 'X-API-Key') =>
-  fetch(`${s.baseUrl}${p}`, { method, headers: { [header]: KEY, ...(body ? { 'Content-Type': 'application/json' } : {}) }, ...(body ? { body: JSON.stringify(body) } : {}) });
+  fetch(`${s.baseUrl}${p}`, {
+    method,
+    headers: { [header]: KEY, ...(body ? { 'Content-Type': 'application/json' } : {}) },
+    ...(body ? { body: JSON.stringify(body) } : {}),
+  });
 
 async function approve(): Promise<string> {
-  const r = await api('POST', '/api/v1/public/partner/transactions', { customerPhone: '212612345678', total: 600, currency: 'MAD', items: [{ name: 'x', quantity: 1, unitPrice: 600 }] }, 'X-Service-Key');
+  const r = await api(
+    'POST',
+    '/api/v1/public/partner/transactions',
+    { customerPhone: '212612345678', total: 600, currency: 'MAD', items: [{ name: 'x', quantity: 1, unitPrice: 600 }] },
+    'X-Service-Key',
+  );
   const { id } = (await r.json()) as { id: string };
   await api('POST', `/api/v1/sandbox/transactions/${id}/confirm`);
   return id;
@@ -74,10 +83,15 @@ describe('GET /api/v1/sandbox/events', () => {
   it('streams from the store and resumes after Last-Event-ID', async () => {
     const first = await approve();
     const second = await approve();
-    const deliveries = (await (await api('GET', '/api/v1/sandbox/webhook-deliveries')).json()) as { data: Array<{ id: string; transactionId: string }> };
+    const deliveries = (await (await api('GET', '/api/v1/sandbox/webhook-deliveries')).json()) as {
+      data: Array<{ id: string; transactionId: string }>;
+    };
     const idOf = (tx: string) => deliveries.data.find((d) => d.transactionId === tx)!.id;
     const ac = new AbortController();
-    const res = await fetch(`${s.baseUrl}/api/v1/sandbox/events`, { headers: { 'X-API-Key': KEY, 'Last-Event-ID': idOf(first) }, signal: ac.signal });
+    const res = await fetch(`${s.baseUrl}/api/v1/sandbox/events`, {
+      headers: { 'X-API-Key': KEY, 'Last-Event-ID': idOf(first) },
+      signal: ac.signal,
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
     const reader = res.body!.getReader();
@@ -92,7 +106,22 @@ describe('GET /api/v1/sandbox/events', () => {
 
 describe('paylater listen', () => {
   it('forwards each new event signed with the printed stable secret, shows a failed forward and retries it, stops on Ctrl-C', async () => {
-    const child = spawn(process.execPath, [path.join(ROOT, 'scripts', 'paylater.mjs'), 'listen', '--forward-to', localUrl, '--base-url', s.baseUrl, '--api-key', KEY, '--events', 'transaction.approved'], { cwd: ROOT });
+    const child = spawn(
+      process.execPath,
+      [
+        path.join(ROOT, 'scripts', 'paylater.mjs'),
+        'listen',
+        '--forward-to',
+        localUrl,
+        '--base-url',
+        s.baseUrl,
+        '--api-key',
+        KEY,
+        '--events',
+        'transaction.approved',
+      ],
+      { cwd: ROOT },
+    );
     const text = { out: '' };
     child.stdout.on('data', (c: Buffer) => (text.out += c.toString()));
     child.stderr.on('data', (c: Buffer) => (text.out += c.toString()));
@@ -107,11 +136,16 @@ describe('paylater listen', () => {
       expect(text.out).toMatch(new RegExp(`transaction\\.approved msg_\\w+ \\(transaction ${tx}\\)`));
       expect(text.out).toMatch(/→ POST .* \[503\] \d+ ms, retry 1\/3/);
       expect(got).toHaveLength(1);
-      const event = verifyWebhook(got[0]!.body, got[0]!.headers as Record<string, string>, secret);
+      const event = verifyWebhook(got[0]!.body, got[0]!.headers, secret);
       expect(event.event).toBe('transaction.approved');
       expect((event.data as { id: string }).id).toBe(tx);
       // A cancel is filtered out by --events.
-      const c = await api('POST', '/api/v1/public/partner/transactions', { customerPhone: '212612345678', total: 600, currency: 'MAD', items: [{ name: 'x', quantity: 1, unitPrice: 600 }] }, 'X-Service-Key');
+      const c = await api(
+        'POST',
+        '/api/v1/public/partner/transactions',
+        { customerPhone: '212612345678', total: 600, currency: 'MAD', items: [{ name: 'x', quantity: 1, unitPrice: 600 }] },
+        'X-Service-Key',
+      );
       await api('POST', `/api/v1/sandbox/transactions/${((await c.json()) as { id: string }).id}/cancel`);
       await new Promise((r) => setTimeout(r, 800));
       expect(text.out).not.toContain('transaction.cancelled');

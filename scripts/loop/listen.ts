@@ -52,7 +52,12 @@ async function forward(url: string, secret: string, e: StreamEvent, out: (s: str
     let answer: string;
     let ok = false;
     try {
-      const res = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json', ...signTestWebhook(body, secret, { id: e.id }) }, body, signal });
+      const res = await fetch(url, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', ...signTestWebhook(body, secret, { id: e.id }) },
+        body,
+        signal,
+      });
       await res.arrayBuffer();
       ok = res.ok;
       answer = `${res.status}`;
@@ -60,15 +65,25 @@ async function forward(url: string, secret: string, e: StreamEvent, out: (s: str
       if (signal.aborted) return;
       answer = `failed (${(err as Error).cause instanceof Error ? ((err as Error).cause as Error).message : (err as Error).message})`;
     }
-    out(`  → POST ${url} [${answer}] ${Math.round(performance.now() - started)} ms${ok ? '' : attempt < ATTEMPTS ? `, retry ${attempt}/${ATTEMPTS - 1}` : ', giving up'}\n`);
+    out(
+      `  → POST ${url} [${answer}] ${Math.round(performance.now() - started)} ms${ok ? '' : attempt < ATTEMPTS ? `, retry ${attempt}/${ATTEMPTS - 1}` : ', giving up'}\n`,
+    );
     if (ok) return;
     if (attempt < ATTEMPTS) await sleep(FIRST_RETRY_MS * 2 ** (attempt - 1), signal);
   }
 }
 
 /** Reads one connection of the stream, calling `onEvent` for each event; resolves when it ends. */
-async function readStream(t: SandboxTarget, lastId: string | null, onEvent: (e: StreamEvent) => Promise<void>, signal: AbortSignal): Promise<void> {
-  const res = await fetch(`${t.baseUrl}/api/v1/sandbox/events`, { headers: { 'X-API-Key': t.apiKey, Accept: 'text/event-stream', ...(lastId ? { 'Last-Event-ID': lastId } : {}) }, signal });
+async function readStream(
+  t: SandboxTarget,
+  lastId: string | null,
+  onEvent: (e: StreamEvent) => Promise<void>,
+  signal: AbortSignal,
+): Promise<void> {
+  const res = await fetch(`${t.baseUrl}/api/v1/sandbox/events`, {
+    headers: { 'X-API-Key': t.apiKey, Accept: 'text/event-stream', ...(lastId ? { 'Last-Event-ID': lastId } : {}) },
+    signal,
+  });
   if (!res.ok || !res.body) {
     const text = await res.text();
     let why = text;
@@ -107,7 +122,11 @@ export async function runListen(argv: string[], io: { out?: (s: string) => void;
   }
   const forwardTo = options.get('forward-to');
   if (!forwardTo || !/^https?:\/\//.test(forwardTo)) throw new CliError(`--forward-to must be an http(s) URL\n\n${LISTEN_USAGE}`, 2);
-  const only = options.get('events')?.split(',').map((s) => s.trim()).filter(Boolean);
+  const only = options
+    .get('events')
+    ?.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const t = targetOf(options);
   const secret = listenSecret(t.apiKey);
 

@@ -21,7 +21,11 @@ export interface SandboxTarget {
 }
 
 /** Splits `argv` into `--name value` / `--name=value` options and positionals; `flags` take no value. */
-export function parseOptions(argv: string[], known: readonly string[], flags: readonly string[] = []): { options: Map<string, string>; positionals: string[] } {
+export function parseOptions(
+  argv: string[],
+  known: readonly string[],
+  flags: readonly string[] = [],
+): { options: Map<string, string>; positionals: string[] } {
   const options = new Map<string, string>();
   const positionals: string[] = [];
   for (let i = 0; i < argv.length; i++) {

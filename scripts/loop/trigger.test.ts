@@ -22,7 +22,14 @@ beforeAll(async () => {
   const url = `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hooks`;
   s = await startTestServer({
     merchants: [
-      { name: 'V1', storeName: 'V1', apiKey: 'sk_test_trigger_v1_0001', variant: 1, webhookUrl: url, webhookSecret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' },
+      {
+        name: 'V1',
+        storeName: 'V1',
+        apiKey: 'sk_test_trigger_v1_0001',
+        variant: 1,
+        webhookUrl: url,
+        webhookSecret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+      },
       { name: 'V2', storeName: 'V2', apiKey: 'sk_test_trigger_v2_0001', variant: 2 },
     ],
   });
@@ -34,7 +41,11 @@ afterAll(async () => {
 
 async function paylater(args: string[], key = 'sk_test_trigger_v1_0001'): Promise<{ code: number; out: string; err: string }> {
   try {
-    const r = await run(process.execPath, [path.join(ROOT, 'scripts', 'paylater.mjs'), ...args, '--base-url', s.baseUrl, '--api-key', key], { cwd: ROOT });
+    const r = await run(
+      process.execPath,
+      [path.join(ROOT, 'scripts', 'paylater.mjs'), ...args, '--base-url', s.baseUrl, '--api-key', key],
+      { cwd: ROOT },
+    );
     return { code: 0, out: r.stdout, err: r.stderr };
   } catch (e) {
     const x = e as { code: number; stdout: string; stderr: string };
@@ -63,15 +74,22 @@ describe('paylater trigger', () => {
     expect(x.out).toMatch(/is EXPIRED/);
     expect(x.out).toMatch(/transaction\.expired/);
     const id = txId(x.out)!;
-    const tx = (await (await fetch(`${s.baseUrl}/api/v1/public/partner/transactions/${id}`, { headers: { 'X-API-Key': 'sk_test_trigger_v1_0001' } })).json()) as { status: string };
+    const tx = (await (
+      await fetch(`${s.baseUrl}/api/v1/public/partner/transactions/${id}`, { headers: { 'X-API-Key': 'sk_test_trigger_v1_0001' } })
+    ).json()) as { status: string };
     expect(tx.status).toBe('EXPIRED');
   }, 30_000);
 
-  it('--transaction moves an existing one; a terminal one is refused with the server\'s answer', async () => {
+  it("--transaction moves an existing one; a terminal one is refused with the server's answer", async () => {
     const created = await fetch(`${s.baseUrl}/api/v1/public/partner/transactions`, {
       method: 'POST',
       headers: { 'X-Service-Key': 'sk_test_trigger_v1_0001', 'Content-Type': 'application/json' },
-      body: JSON.stringify({ customerPhone: '212612345678', total: 600, currency: 'MAD', items: [{ name: 'x', quantity: 1, unitPrice: 600 }] }),
+      body: JSON.stringify({
+        customerPhone: '212612345678',
+        total: 600,
+        currency: 'MAD',
+        items: [{ name: 'x', quantity: 1, unitPrice: 600 }],
+      }),
     });
     const { id } = (await created.json()) as { id: string };
     const r = await paylater(['trigger', 'transaction.approved', '--transaction', id]);
@@ -104,7 +122,9 @@ describe('paylater events resend', () => {
     const t = await paylater(['trigger', 'transaction.approved']);
     const id = /webhook delivery (msg_\w+)/.exec(t.out)![1]!;
     for (let i = 0; i < 100; i++) {
-      const list = (await (await fetch(`${s.baseUrl}/api/v1/sandbox/webhook-deliveries`, { headers: { 'X-API-Key': 'sk_test_trigger_v1_0001' } })).json()) as { data: Array<{ id: string; attempts: unknown[] }> };
+      const list = (await (
+        await fetch(`${s.baseUrl}/api/v1/sandbox/webhook-deliveries`, { headers: { 'X-API-Key': 'sk_test_trigger_v1_0001' } })
+      ).json()) as { data: Array<{ id: string; attempts: unknown[] }> };
       if ((list.data.find((d) => d.id === id)?.attempts.length ?? 0) > 0) break;
       await new Promise((r) => setTimeout(r, 50));
     }

@@ -34,7 +34,13 @@ const SAMPLE_ITEM = { name: 'Wireless headphones', reference: 'SKU-100', quantit
 
 async function createTransaction(t: SandboxTarget): Promise<Json> {
   const vendorReference = `TRIGGER-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
-  return callApi(t, 'POST', '/api/v1/public/partner/transactions', { customerPhone: '212612345678', total: 1299.5, currency: 'MAD', vendorReference, items: [SAMPLE_ITEM] }, 'X-Service-Key');
+  return callApi(
+    t,
+    'POST',
+    '/api/v1/public/partner/transactions',
+    { customerPhone: '212612345678', total: 1299.5, currency: 'MAD', vendorReference, items: [SAMPLE_ITEM] },
+    'X-Service-Key',
+  );
 }
 
 const getTransaction = (t: SandboxTarget, id: string) => callApi(t, 'GET', `/api/v1/public/partner/transactions/${encodeURIComponent(id)}`);
@@ -43,8 +49,11 @@ const getTransaction = (t: SandboxTarget, id: string) => callApi(t, 'GET', `/api
 async function expire(t: SandboxTarget, id: string, out: (s: string) => void): Promise<Json> {
   let tx = await getTransaction(t, id);
   const clock = await callApi(t, 'GET', '/api/v1/sandbox/clock');
-  let step = Math.max(1, Math.ceil((Date.parse(String(tx.createdAt)) + stateMachine.paymentWindow.defaultSeconds * 1000 - Date.parse(String(clock.now))) / 1000));
-  for (let moved = 0; tx.status === 'PENDING'; ) {
+  let step = Math.max(
+    1,
+    Math.ceil((Date.parse(String(tx.createdAt)) + stateMachine.paymentWindow.defaultSeconds * 1000 - Date.parse(String(clock.now))) / 1000),
+  );
+  for (let moved = 0; tx.status === 'PENDING';) {
     if (moved > 30 * 86_400) throw new CliError(`transaction ${id} is still PENDING after advancing the clock ${moved} s`);
     const c = await callApi(t, 'POST', '/api/v1/sandbox/clock/advance', { seconds: step });
     out(`clock advanced ${step} s (sandbox time ${String(c.now)})\n`);
@@ -73,7 +82,9 @@ async function payCheckout(t: SandboxTarget): Promise<{ transactionId: string; s
 /** The deliveries the sandbox recorded for `transactionId` (newest first), as `id event state` lines. */
 async function deliveriesOf(t: SandboxTarget, transactionId: string): Promise<string[]> {
   const list = await callApi(t, 'GET', '/api/v1/sandbox/webhook-deliveries');
-  return ((list.data ?? []) as Json[]).filter((d) => d.transactionId === transactionId).map((d) => `${String(d.id)} ${String(d.event)} ${String(d.state)}`);
+  return ((list.data ?? []) as Json[])
+    .filter((d) => d.transactionId === transactionId)
+    .map((d) => `${String(d.id)} ${String(d.event)} ${String(d.state)}`);
 }
 
 export async function runTrigger(argv: string[], out: (s: string) => void = (s) => process.stdout.write(s)): Promise<number> {
@@ -83,10 +94,12 @@ export async function runTrigger(argv: string[], out: (s: string) => void = (s) 
     return 0;
   }
   const event = positionals[0] as TriggerEvent | undefined;
-  if (!event || !TRIGGER_EVENTS.includes(event) || positionals.length > 1) throw new CliError(`expected one event of ${TRIGGER_EVENTS.join(', ')}\n\n${TRIGGER_USAGE}`, 2);
+  if (!event || !TRIGGER_EVENTS.includes(event) || positionals.length > 1)
+    throw new CliError(`expected one event of ${TRIGGER_EVENTS.join(', ')}\n\n${TRIGGER_USAGE}`, 2);
   const t = targetOf(options);
   const given = options.get('transaction');
-  if (given && event === 'checkout.paid') throw new CliError('--transaction does not apply to checkout.paid (it creates its own session)', 2);
+  if (given && event === 'checkout.paid')
+    throw new CliError('--transaction does not apply to checkout.paid (it creates its own session)', 2);
 
   let id: string;
   let status: string;

@@ -29,7 +29,13 @@ const WHSEC_CONFORM = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 const WHSEC_CLIENT = 'whsec_c2VjcmV0LWZvci10aGUtY29uc3VtZXItdGVzdA==';
 const KEYS = { a: 'sk_test_v1_consumer_a_00000001', b: 'sk_test_v1_consumer_b_00000002', v2: 'sk_test_v2_consumer_c_00000003' };
 /** What the package needs built before packing (`npm test` builds it first: build, docs). */
-const BUILT = ['dist/js/scripts/paylater.js', 'dist/js/spec/asyncapi.yaml', 'dist/sdk/paylater.js', 'dist/checkout/checkout-page.js', 'dist/docs/index.html'];
+const BUILT = [
+  'dist/js/scripts/paylater.js',
+  'dist/js/spec/asyncapi.yaml',
+  'dist/sdk/paylater.js',
+  'dist/checkout/checkout-page.js',
+  'dist/docs/index.html',
+];
 
 let work = '';
 let app = '';
@@ -53,7 +59,11 @@ async function freePort(): Promise<number> {
 
 /** `npx paylater serve …` in the consumer project; resolves with its base URL once it listens. */
 async function serve(node: string, args: string[]): Promise<{ baseUrl: string; child: ChildProcess; output: () => string }> {
-  const child = spawn('npx', ['--no-install', 'paylater', 'serve', ...args], { cwd: app, env: envFor(node), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('npx', ['--no-install', 'paylater', 'serve', ...args], {
+    cwd: app,
+    env: envFor(node),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr.on('data', (d: Buffer) => (out += d.toString()));
@@ -165,7 +175,15 @@ export const c: number = (await startServer({ port: 'x' })).baseUrl;
 function tsconfig(resolution: 'nodenext' | 'bundler', file: string): string {
   const module = resolution === 'nodenext' ? 'nodenext' : 'esnext';
   return JSON.stringify({
-    compilerOptions: { target: 'ES2022', module, moduleResolution: resolution, strict: true, noEmit: true, skipLibCheck: false, types: ['node'] },
+    compilerOptions: {
+      target: 'ES2022',
+      module,
+      moduleResolution: resolution,
+      strict: true,
+      noEmit: true,
+      skipLibCheck: false,
+      types: ['node'],
+    },
     files: [file],
   });
 }
@@ -182,12 +200,19 @@ beforeAll(async () => {
   const missing = BUILT.filter((f) => !existsSync(path.join(ROOT, f)));
   if (missing.length) throw new Error(`not built: ${missing.join(', ')}; run npm run build && npm run docs (npm test does)`);
   work = await mkdtemp(path.join(os.tmpdir(), 'paylater-consumer-'));
-  const packed = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 });
+  const packed = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], {
+    cwd: ROOT,
+    maxBuffer: 16 * 1024 * 1024,
+  });
   const [info] = JSON.parse(packed.stdout) as Array<{ filename: string; version: string }>;
   version = info!.version;
   app = path.join(work, 'app');
   const tarball = path.join(work, info!.filename);
-  const project = consumerProject(path.join(ROOT, 'package-lock.json'), { file: tarball, relative: `../${info!.filename}` }, ['typescript', '@types/node', 'vitest']);
+  const project = consumerProject(path.join(ROOT, 'package-lock.json'), { file: tarball, relative: `../${info!.filename}` }, [
+    'typescript',
+    '@types/node',
+    'vitest',
+  ]);
   await run('mkdir', [app]);
   await writeFile(path.join(app, 'package.json'), JSON.stringify(project.packageJson, null, 2));
   await writeFile(path.join(app, 'package-lock.json'), JSON.stringify(project.lock, null, 2));
@@ -218,9 +243,23 @@ describe.each([
   it('serves the docs, the SDK and the demo; its client, verifier and `paylater conform` work against it', async () => {
     const [hookPort, conformHookPort] = [await freePort(), await freePort()];
     const merchants = [
-      { name: 'Shop A', storeName: 'Shop A', apiKey: KEYS.a, variant: 1, webhookUrl: `http://127.0.0.1:${conformHookPort}/hooks`, webhookSecret: WHSEC_CONFORM },
+      {
+        name: 'Shop A',
+        storeName: 'Shop A',
+        apiKey: KEYS.a,
+        variant: 1,
+        webhookUrl: `http://127.0.0.1:${conformHookPort}/hooks`,
+        webhookSecret: WHSEC_CONFORM,
+      },
       { name: 'Shop B', storeName: 'Shop B', apiKey: KEYS.b, variant: 1 },
-      { name: 'Shop C', storeName: 'Shop C', apiKey: KEYS.v2, variant: 2, webhookUrl: `http://127.0.0.1:${hookPort}/hooks`, webhookSecret: WHSEC_CLIENT },
+      {
+        name: 'Shop C',
+        storeName: 'Shop C',
+        apiKey: KEYS.v2,
+        variant: 2,
+        webhookUrl: `http://127.0.0.1:${hookPort}/hooks`,
+        webhookSecret: WHSEC_CLIENT,
+      },
     ];
     await writeFile(path.join(app, 'merchants.json'), JSON.stringify(merchants));
     const server = await serve(node, ['--memory', '--port', '0', '--merchants', 'merchants.json']);
@@ -245,11 +284,35 @@ describe.each([
 
       const client = await attempt(node, ['client.mjs', server.baseUrl, KEYS.v2, String(hookPort), WHSEC_CLIENT], node, 60_000);
       expect(client.code, client.out).toBe(0);
-      expect(JSON.parse(client.out.trim().split('\n').pop()!)).toEqual({ created: 'PENDING', cancelled: 'CANCELED', again: 'TRANSACTION_NOT_PENDING', event: 'transaction.cancelled', sameId: true });
+      expect(JSON.parse(client.out.trim().split('\n').pop()!)).toEqual({
+        created: 'PENDING',
+        cancelled: 'CANCELED',
+        again: 'TRANSACTION_NOT_PENDING',
+        event: 'transaction.cancelled',
+        sameId: true,
+      });
 
       const conform = await attempt(
         'npx',
-        ['--no-install', 'paylater', 'conform', '--base-url', server.baseUrl, '--api-key', KEYS.a, '--other-api-key', KEYS.b, '--profile', 'sandbox', '--runs', '10', '--webhook-port', String(conformHookPort), '--webhook-secret', WHSEC_CONFORM],
+        [
+          '--no-install',
+          'paylater',
+          'conform',
+          '--base-url',
+          server.baseUrl,
+          '--api-key',
+          KEYS.a,
+          '--other-api-key',
+          KEYS.b,
+          '--profile',
+          'sandbox',
+          '--runs',
+          '10',
+          '--webhook-port',
+          String(conformHookPort),
+          '--webhook-secret',
+          WHSEC_CONFORM,
+        ],
         node,
       );
       expect(conform.code, conform.out).toBe(0);

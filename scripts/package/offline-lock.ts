@@ -75,12 +75,17 @@ export interface ConsumerProject {
  * project), its dependencies and `devDependencies` (names from this repository's lock, e.g.
  * typescript, @types/node) at this repository's versions.
  */
-export function consumerProject(repoLockFile: string, tarball: { file: string; relative: string }, devDependencies: readonly string[]): ConsumerProject {
+export function consumerProject(
+  repoLockFile: string,
+  tarball: { file: string; relative: string },
+  devDependencies: readonly string[],
+): ConsumerProject {
   const repo = JSON.parse(readFileSync(repoLockFile, 'utf8')) as PackageLock;
   const self = repo.packages['']!;
   const runtime = Object.keys(self.dependencies ?? {});
   /** The repository's dev/peer flags say nothing about the consumer's tree: npm works them out again. */
-  const strip = (entry: LockEntry): LockEntry => Object.fromEntries(Object.entries(entry).filter(([k]) => !['dev', 'devOptional', 'peer'].includes(k)));
+  const strip = (entry: LockEntry): LockEntry =>
+    Object.fromEntries(Object.entries(entry).filter(([k]) => !['dev', 'devOptional', 'peer'].includes(k)));
   const packages: Record<string, LockEntry> = {};
   for (const [at, entry] of closureOf(repo.packages, [...runtime, ...devDependencies])) {
     packages[at] = strip(entry);

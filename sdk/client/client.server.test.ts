@@ -41,22 +41,43 @@ describe('Variant 2 client', () => {
     const session = await c.createSession({ total: '779.49', currency: 'MAD', items });
     expect(session.expires_in).toBe(3600);
     const summary = await c.sdk.getSession(session.session_token);
-    expect({ total: summary.total, test_mode: summary.test_mode, merchant: summary.merchant_name }).toEqual({ total: 779.49, test_mode: true, merchant: 'Souk Digital' });
-    const intent = await c.sdk.createPaymentIntent({ redirect_url: 'https://shop.example/return?order=7', flow: 'redirect', locale: 'fr' }, session.session_token);
+    expect({ total: summary.total, test_mode: summary.test_mode, merchant: summary.merchant_name }).toEqual({
+      total: 779.49,
+      test_mode: true,
+      merchant: 'Souk Digital',
+    });
+    const intent = await c.sdk.createPaymentIntent(
+      { redirect_url: 'https://shop.example/return?order=7', flow: 'redirect', locale: 'fr' },
+      session.session_token,
+    );
     expect(intent.checkout_url).toBe(`${server.baseUrl}/checkout/${intent.payment_intent_id}`);
     const left = await c.sdk.cancelPaymentIntent(intent.payment_intent_id, session.session_token);
-    expect(left).toEqual({ payment_intent_id: intent.payment_intent_id, redirect_status: 'CANCELLED', redirect_url: 'https://shop.example/return?order=7&status=CANCELLED' });
+    expect(left).toEqual({
+      payment_intent_id: intent.payment_intent_id,
+      redirect_status: 'CANCELLED',
+      redirect_url: 'https://shop.example/return?order=7&status=CANCELLED',
+    });
     const paid = await c.sdk.simulatePayment(intent.payment_intent_id, { outcome: 'success' }, session.session_token);
     expect(paid.status).toBe('APPROVED');
     expect(paid.redirect_url).toBe(`https://shop.example/return?order=7&status=SUCCESS&transaction_id=${paid.transaction_id}`);
     const a2 = await c.getTransactionStatus(paid.transaction_id, session.session_token);
-    expect({ status: a2.status, amount: a2.amount, merchant: a2.merchant_name }).toEqual({ status: 'APPROVED', amount: 779.49, merchant: 'Souk Digital' });
-    expect(await rejection(c.sdk.cancelPaymentIntent(intent.payment_intent_id, session.session_token))).toMatchObject({ status: 400, code: 'TRANSACTION_NOT_PENDING' });
+    expect({ status: a2.status, amount: a2.amount, merchant: a2.merchant_name }).toEqual({
+      status: 'APPROVED',
+      amount: 779.49,
+      merchant: 'Souk Digital',
+    });
+    expect(await rejection(c.sdk.cancelPaymentIntent(intent.payment_intent_id, session.session_token))).toMatchObject({
+      status: 400,
+      code: 'TRANSACTION_NOT_PENDING',
+    });
   });
 
   it('typed errors: INVALID_API_KEY, INVALID_AMOUNT with details, INVALID_SESSION_TOKEN, INVALID_REDIRECT_URL', async () => {
     const bad = createPayLaterClientV2({ baseUrl: server.baseUrl, apiKey: 'sk_test_v2_client_wrongkey' });
-    expect(await rejection(bad.createSession({ total: '779.49', currency: 'MAD', items }))).toMatchObject({ status: 401, code: 'INVALID_API_KEY' });
+    expect(await rejection(bad.createSession({ total: '779.49', currency: 'MAD', items }))).toMatchObject({
+      status: 401,
+      code: 'INVALID_API_KEY',
+    });
     const c = createPayLaterClientV2({ baseUrl: server.baseUrl, apiKey: V2_KEY });
     const amount = await rejection(c.createSession({ total: '99.00', currency: 'MAD', items }));
     expect(amount).toMatchObject({ status: 400, code: 'INVALID_AMOUNT' });
@@ -66,8 +87,15 @@ describe('Variant 2 client', () => {
       code: 'INVALID_SESSION_TOKEN',
     });
     const session = await c.createSession({ total: '779.49', currency: 'MAD', items });
-    for (const redirect_url of ['javascript:alert(1)', '//evil.example', 'https://shop.example.evil.example/', 'https://shop.example@evil.example/']) {
-      expect(await rejection(c.sdk.createPaymentIntent({ redirect_url, flow: 'redirect', locale: 'en' }, session.session_token))).toMatchObject({
+    for (const redirect_url of [
+      'javascript:alert(1)',
+      '//evil.example',
+      'https://shop.example.evil.example/',
+      'https://shop.example@evil.example/',
+    ]) {
+      expect(
+        await rejection(c.sdk.createPaymentIntent({ redirect_url, flow: 'redirect', locale: 'en' }, session.session_token)),
+      ).toMatchObject({
         status: 400,
         code: 'INVALID_REDIRECT_URL',
       });
@@ -86,8 +114,14 @@ describe('Variant 2 client', () => {
     expect(created.status).toBe('PENDING');
     expect((await c.getPartnerTransactionByVendorReference('client-test-1')).id).toBe(created.id);
     expect((await c.cancelPartnerTransactionByVendorReference('client-test-1')).status).toBe('CANCELED');
-    expect(await rejection(c.cancelPartnerTransactionByVendorReference('client-test-1'))).toMatchObject({ status: 400, code: 'TRANSACTION_NOT_PENDING' });
-    expect(await rejection(c.getPartnerTransaction('3f0c9a52-8a7e-4f57-9b43-2f6d3c1e9a10'))).toMatchObject({ status: 404, code: 'TRANSACTION_NOT_FOUND' });
+    expect(await rejection(c.cancelPartnerTransactionByVendorReference('client-test-1'))).toMatchObject({
+      status: 400,
+      code: 'TRANSACTION_NOT_PENDING',
+    });
+    expect(await rejection(c.getPartnerTransaction('3f0c9a52-8a7e-4f57-9b43-2f6d3c1e9a10'))).toMatchObject({
+      status: 404,
+      code: 'TRANSACTION_NOT_FOUND',
+    });
   });
 });
 
@@ -97,7 +131,12 @@ describe('Variant 1 client', () => {
     const session = await c.createSession({ total: 779.49, currency: 'MAD', items });
     const paid = await c.sandbox.paySession({ session_token: session.token, outcome: 'failed' });
     expect(paid.status).toBe('PENDING');
-    expect(await c.verifyTransaction(paid.transaction_id)).toEqual({ id: paid.transaction_id, status: 'PENDING', amount: 779.49, currency: 'MAD' });
+    expect(await c.verifyTransaction(paid.transaction_id)).toEqual({
+      id: paid.transaction_id,
+      status: 'PENDING',
+      amount: 779.49,
+      currency: 'MAD',
+    });
   });
 
   it('429 RATE_LIMIT_EXCEEDED carries retryAfter, the seconds left in the window, after the limit of A1 requests', async () => {

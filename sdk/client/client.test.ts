@@ -1,13 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { valueAt } from '../../lib/json.ts';
 import { loadBundledDocument, variants } from '../../generated/index.ts';
-import {
-  createPayLaterClientV1,
-  createPayLaterClientV2,
-  operationAuthTable,
-  parseApiError,
-  PayLaterApiError,
-} from './index.ts';
+import { createPayLaterClientV1, createPayLaterClientV2, operationAuthTable, parseApiError, PayLaterApiError } from './index.ts';
 
 type Seen = { method: string; url: string; headers: Headers; body: string };
 
@@ -27,7 +21,10 @@ describe('auth header per operation, read from the contract', () => {
   it('maps every operation of both variants with a security scheme to the header it names', () => {
     for (const variant of [1, 2] as const) {
       const doc = loadBundledDocument(variant);
-      const ops = variants[variant === 1 ? 'v1' : 'v2'].operations as Record<string, { method: string; path: string; security: readonly string[] }>;
+      const ops = variants[variant === 1 ? 'v1' : 'v2'].operations as Record<
+        string,
+        { method: string; path: string; security: readonly string[] }
+      >;
       const table = operationAuthTable(variant);
       // Operations without a security scheme (the service probes, ADR-040) send no credential.
       expect(table.size).toBe(Object.values(ops).filter((op) => op.security.length > 0).length);
@@ -51,7 +48,12 @@ describe('auth header per operation, read from the contract', () => {
     const c = createPayLaterClientV2({ baseUrl: 'http://api.test/', apiKey: 'sk_test_k', fetch });
     await c.createSession({ total: '600.00', currency: 'MAD', items: [{ id: 'a', name: 'A', price: 600, quantity: 1 }] });
     await c.getTransactionStatus('tx-1', 'st_tok');
-    await c.createPartnerTransaction({ customerPhone: '212600000000', total: 600, currency: 'MAD', items: [{ name: 'A', quantity: 1, unitPrice: 600 }] });
+    await c.createPartnerTransaction({
+      customerPhone: '212600000000',
+      total: 600,
+      currency: 'MAD',
+      items: [{ name: 'A', quantity: 1, unitPrice: 600 }],
+    });
     await c.getPartnerTransaction('tx-2');
     await c.getPartnerTransactionByVendorReference('ref-1');
     await c.cancelPartnerTransactionByVendorReference('ref-1');
@@ -72,7 +74,11 @@ describe('auth header per operation, read from the contract', () => {
       { m: 'PUT', u: 'http://api.test/api/v1/public/partner/transactions/vendor/ref-1/cancel', api: 'sk_test_k', st: null, svc: null },
       { m: 'GET', u: 'http://api.test/api/v1/public/sdk/session', api: null, st: 'st_tok2', svc: null },
     ]);
-    expect(JSON.parse(seen[0]!.body)).toEqual({ total: '600.00', currency: 'MAD', items: [{ id: 'a', name: 'A', price: 600, quantity: 1 }] });
+    expect(JSON.parse(seen[0]!.body)).toEqual({
+      total: '600.00',
+      currency: 'MAD',
+      items: [{ id: 'a', name: 'A', price: 600, quantity: 1 }],
+    });
   });
 
   it('V1 A3 uses X-API-Key and encodes path parameters', async () => {
@@ -97,10 +103,17 @@ describe('auth header per operation, read from the contract', () => {
   });
 });
 
-describe('typed errors (ADR-001 and the seed\'s other shapes)', () => {
+describe("typed errors (ADR-001 and the seed's other shapes)", () => {
   it('reads {error:{code,message,details}}', () => {
-    const e = parseApiError(400, { error: { code: 'INVALID_ITEMS', message: 'bad', details: [{ path: '/items/0/quantity', message: 'min 1' }] } });
-    expect(e).toMatchObject({ status: 400, code: 'INVALID_ITEMS', message: 'bad', details: [{ path: '/items/0/quantity', message: 'min 1' }] });
+    const e = parseApiError(400, {
+      error: { code: 'INVALID_ITEMS', message: 'bad', details: [{ path: '/items/0/quantity', message: 'min 1' }] },
+    });
+    expect(e).toMatchObject({
+      status: 400,
+      code: 'INVALID_ITEMS',
+      message: 'bad',
+      details: [{ path: '/items/0/quantity', message: 'min 1' }],
+    });
     expect(e.retryAfter).toBeUndefined();
   });
   it('reads retry_after of a 429, and falls back to the Retry-After header', () => {
@@ -109,13 +122,24 @@ describe('typed errors (ADR-001 and the seed\'s other shapes)', () => {
     expect(parseApiError(429, { error: { code: 'RATE_LIMIT_EXCEEDED', message: 'slow' } }, h).retryAfter).toBe(42);
   });
   it('reads {error:{message}} and {error:"text"} with code null', () => {
-    expect(parseApiError(401, { error: { message: 'Invalid API key' } })).toMatchObject({ status: 401, code: null, message: 'Invalid API key' });
-    expect(parseApiError(401, { error: 'Invalid or expired session token' })).toMatchObject({ code: null, message: 'Invalid or expired session token' });
+    expect(parseApiError(401, { error: { message: 'Invalid API key' } })).toMatchObject({
+      status: 401,
+      code: null,
+      message: 'Invalid API key',
+    });
+    expect(parseApiError(401, { error: 'Invalid or expired session token' })).toMatchObject({
+      code: null,
+      message: 'Invalid or expired session token',
+    });
     expect(parseApiError(401, '{"error":"as text"}')).toMatchObject({ code: null, message: 'as text' });
   });
   it('an unknown code, a non-JSON body or an empty body still gives a typed error', () => {
     expect(parseApiError(400, { error: { code: 'NOT_A_CODE', message: 'm' } }).code).toBeNull();
-    expect(parseApiError(502, '<html>Bad gateway</html>')).toMatchObject({ status: 502, code: null, message: 'HTTP 502: <html>Bad gateway</html>' });
+    expect(parseApiError(502, '<html>Bad gateway</html>')).toMatchObject({
+      status: 502,
+      code: null,
+      message: 'HTTP 502: <html>Bad gateway</html>',
+    });
     expect(parseApiError(500, undefined)).toMatchObject({ status: 500, code: null, message: 'HTTP 500' });
   });
   it('the client throws PayLaterApiError with status, code and retryAfter from a real Response', async () => {
@@ -123,10 +147,17 @@ describe('typed errors (ADR-001 and the seed\'s other shapes)', () => {
       json(429, { error: { code: 'RATE_LIMIT_EXCEEDED', message: 'Too many requests', retry_after: 60 } }, { 'Retry-After': '60' }),
     );
     const c = createPayLaterClientV1({ baseUrl: 'http://api.test', apiKey: 'k', fetch });
-    const err = (await c.createSession({ total: 600, currency: 'MAD', items: [{ id: 'a', name: 'A', price: 600, quantity: 1 }] }).catch((e: unknown) => e)) as PayLaterApiError;
+    const err = (await c
+      .createSession({ total: 600, currency: 'MAD', items: [{ id: 'a', name: 'A', price: 600, quantity: 1 }] })
+      .catch((e: unknown) => e)) as PayLaterApiError;
     expect(err).toBeInstanceOf(PayLaterApiError);
     expect(err).toBeInstanceOf(Error);
-    expect({ s: err.status, c: err.code, r: err.retryAfter, m: err.message }).toEqual({ s: 429, c: 'RATE_LIMIT_EXCEEDED', r: 60, m: 'Too many requests' });
+    expect({ s: err.status, c: err.code, r: err.retryAfter, m: err.message }).toEqual({
+      s: 429,
+      c: 'RATE_LIMIT_EXCEEDED',
+      r: 60,
+      m: 'Too many requests',
+    });
   });
   it('the client reads a text/plain error body', async () => {
     const { fetch } = recorder(() => new Response('upstream down', { status: 503, headers: { 'content-type': 'text/plain' } }));

@@ -74,12 +74,7 @@ function parseDetails(v: unknown): ErrorDetail[] | undefined {
  * Builds the typed error of a non-2xx answer. `body` is the parsed JSON body, or the raw text
  * when it was not JSON (as openapi-fetch hands it over), or undefined when empty.
  */
-export function parseApiError(
-  status: number,
-  body: unknown,
-  headers?: Headers,
-  operationId?: string,
-): PayLaterApiError {
+export function parseApiError(status: number, body: unknown, headers?: Headers, operationId?: string): PayLaterApiError {
   let parsed = body;
   if (typeof parsed === 'string') {
     try {

@@ -11,14 +11,7 @@
  *   if (status.status === 'APPROVED') fulfil();
  */
 import type { Client, ClientOptions } from 'openapi-fetch';
-import {
-  createMerchantClientV1,
-  createMerchantClientV2,
-  variants,
-  type V1,
-  type V2,
-  type Variant,
-} from '../../generated/index.ts';
+import { createMerchantClientV1, createMerchantClientV2, variants, type V1, type V2, type Variant } from '../../generated/index.ts';
 import { authMiddleware, type Credentials } from './auth.ts';
 import { parseApiError } from './errors.ts';
 
@@ -49,7 +42,11 @@ interface CallInit {
 }
 
 type LooseClient = {
-  request(method: string, url: string, init?: Record<string, unknown>): Promise<{
+  request(
+    method: string,
+    url: string,
+    init?: Record<string, unknown>,
+  ): Promise<{
     data?: unknown;
     error?: unknown;
     response: Response;
@@ -67,11 +64,7 @@ function makeInvoker(variant: Variant, raw: Client<V1.paths> | Client<V2.paths>)
     if (init.sessionToken !== undefined) {
       requestInit.middleware = [authMiddleware(variant, { sessionToken: init.sessionToken })];
     }
-    const { data, error, response } = await (raw as unknown as LooseClient).request(
-      op.method.toLowerCase(),
-      op.path,
-      requestInit,
-    );
+    const { data, error, response } = await (raw as unknown as LooseClient).request(op.method.toLowerCase(), op.path, requestInit);
     if (!response.ok) throw parseApiError(response.status, error, response.headers, operationId);
     return data as T;
   };
@@ -99,8 +92,7 @@ function common<S extends S1 | S2>(invoke: ReturnType<typeof makeInvoker>) {
     createPartnerTransaction: (body: S['PartnerTransactionCreateRequest']) =>
       invoke<S['PartnerTransaction']>('createPartnerTransaction', { body }),
     /** B2: read a partner transaction by id (X-Api-Key). */
-    getPartnerTransaction: (transactionId: string) =>
-      invoke<S['PartnerTransaction']>('getPartnerTransaction', { path: { transactionId } }),
+    getPartnerTransaction: (transactionId: string) => invoke<S['PartnerTransaction']>('getPartnerTransaction', { path: { transactionId } }),
     /** B3: read a partner transaction by the merchant's vendorReference (X-Api-Key). */
     getPartnerTransactionByVendorReference: (vendorReference: string) =>
       invoke<S['PartnerTransaction']>('getPartnerTransactionByVendorReference', { path: { vendorReference } }),
@@ -147,8 +139,7 @@ function common<S extends S1 | S2>(invoke: ReturnType<typeof makeInvoker>) {
       advanceClock: (body: S['SandboxClockAdvanceRequest']) => invoke<S['SandboxClock']>('sandboxAdvanceClock', { body }),
       listSms: () => invoke<S['SmsOutbox']>('sandboxListSms'),
       listWebhookDeliveries: () => invoke<S['WebhookDeliveryList']>('sandboxListWebhookDeliveries'),
-      redeliverWebhook: (deliveryId: string) =>
-        invoke<S['WebhookDelivery']>('sandboxRedeliverWebhook', { path: { deliveryId } }),
+      redeliverWebhook: (deliveryId: string) => invoke<S['WebhookDelivery']>('sandboxRedeliverWebhook', { path: { deliveryId } }),
     },
   };
 }
@@ -164,8 +155,7 @@ export function createPayLaterClientV1(options: PayLaterClientOptions) {
     /** A1: create a checkout session (X-API-Key); hand `token` to the browser SDK. */
     createSession: (body: S1['SessionRequestV1']) => invoke<S1['SessionResponseV1']>('createSession', { body }),
     /** A3: verify a checkout transaction with the API key (X-API-Key). */
-    verifyTransaction: (transactionId: string) =>
-      invoke<S1['TransactionVerification']>('verifyTransaction', { path: { transactionId } }),
+    verifyTransaction: (transactionId: string) => invoke<S1['TransactionVerification']>('verifyTransaction', { path: { transactionId } }),
     ...common<S1>(invoke),
   };
 }

@@ -23,7 +23,10 @@ interface Running {
 }
 
 async function run(store: string, extra: string[] = []): Promise<Running> {
-  const child = spawn(process.execPath, ['--import', 'tsx', script, '--port', '0', '--secret', secret, '--store', store, ...extra], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', script, '--port', '0', '--secret', secret, '--store', store, ...extra], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const lines: string[] = [];
   let buf = '';
   const onData = (d: Buffer) => {
@@ -81,7 +84,12 @@ async function send(url: string, body: string, id: string, key = secret): Promis
   const t0 = performance.now();
   const res = await fetch(url, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': String(Math.floor(now.getTime() / 1000)), 'webhook-signature': new Webhook(key).sign(id, now, body) },
+    headers: {
+      'content-type': 'application/json',
+      'webhook-id': id,
+      'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
+      'webhook-signature': new Webhook(key).sign(id, now, body),
+    },
     body,
   });
   return { status: res.status, body: await res.json(), ms: performance.now() - t0 };
@@ -101,7 +109,12 @@ describe('sdk/examples/webhook-receiver.ts (run as a process)', () => {
       expect(first.ms).toBeLessThan(1500); // the answer does not wait for the (1.5 s) processing
       expect(r1.lines.some((l) => l.startsWith('processed msg_a1 '))).toBe(false);
       // duplicates: concurrent and sequential
-      const dups = await Promise.all([send(r1.url, b1, 'msg_a1'), send(r1.url, b1, 'msg_a1'), send(r1.url, b2, 'msg_b2'), send(r1.url, b2, 'msg_b2')]);
+      const dups = await Promise.all([
+        send(r1.url, b1, 'msg_a1'),
+        send(r1.url, b1, 'msg_a1'),
+        send(r1.url, b2, 'msg_b2'),
+        send(r1.url, b2, 'msg_b2'),
+      ]);
       expect(dups.map((d) => d.status)).toEqual([200, 200, 200, 200]);
       expect(dups.filter((d) => (d.body as { status: string }).status === 'accepted')).toHaveLength(1); // msg_b2 once
       // bad signature, missing header, wrong body
@@ -140,7 +153,19 @@ describe('sdk/examples/webhook-receiver.ts (run as a process)', () => {
     const e = event('transaction.cancelled');
     writeFileSync(
       store,
-      JSON.stringify({ version: 1, events: { msg_left: { event: e.event, transactionId: e.data.id, vendorReference: e.data.vendorReference, receivedAt: new Date().toISOString(), processedAt: null, payload: e } } }),
+      JSON.stringify({
+        version: 1,
+        events: {
+          msg_left: {
+            event: e.event,
+            transactionId: e.data.id,
+            vendorReference: e.data.vendorReference,
+            receivedAt: new Date().toISOString(),
+            processedAt: null,
+            payload: e,
+          },
+        },
+      }),
     );
     const r = await run(store);
     try {
@@ -149,6 +174,8 @@ describe('sdk/examples/webhook-receiver.ts (run as a process)', () => {
     } finally {
       await r.stop();
     }
-    expect((JSON.parse(readFileSync(store, 'utf8')) as { events: Record<string, { processedAt: string | null }> }).events.msg_left!.processedAt).not.toBeNull();
+    expect(
+      (JSON.parse(readFileSync(store, 'utf8')) as { events: Record<string, { processedAt: string | null }> }).events.msg_left!.processedAt,
+    ).not.toBeNull();
   });
 });

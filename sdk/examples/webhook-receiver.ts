@@ -132,7 +132,11 @@ function defaultProcess(log: (l: string) => void) {
   return (event: TransactionEvent, webhookId: string) => {
     const ref = event.data.vendorReference ?? event.data.id;
     const action =
-      event.event === 'transaction.approved' ? 'fulfil the order' : event.event === 'transaction.cancelled' ? 'cancel the order' : 'release the order (payment window expired)';
+      event.event === 'transaction.approved'
+        ? 'fulfil the order'
+        : event.event === 'transaction.cancelled'
+          ? 'cancel the order'
+          : 'release the order (payment window expired)';
     log(`processed ${webhookId} ${event.event} transaction=${event.data.id} order=${ref}: ${action}`);
   };
 }
@@ -232,7 +236,11 @@ async function main(argv: string[]): Promise<void> {
     console.error('usage: tsx sdk/examples/webhook-receiver.ts --port 4020 --secret whsec_... [--store webhook-inbox.json]');
     process.exit(2);
   }
-  const receiver = createWebhookReceiver({ secret, storePath: resolvePath(values.store), processDelayMs: Number(values['process-delay-ms']) });
+  const receiver = createWebhookReceiver({
+    secret,
+    storePath: resolvePath(values.store),
+    processDelayMs: Number(values['process-delay-ms']),
+  });
   await new Promise<void>((r) => receiver.server.listen(Number(values.port), values.host, () => r()));
   const { port } = receiver.server.address() as AddressInfo;
   console.log(`listening on http://${values.host}:${port}/ (inbox ${resolvePath(values.store)}, ${receiver.inbox.size()} ids known)`);

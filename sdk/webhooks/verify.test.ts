@@ -2,7 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
 import { loadBundledDocument } from '../../generated/index.ts';
-import { signTestWebhook, verifyWebhook, WebhookVerificationError, type TransactionEvent, type WebhookVerificationErrorCode } from './verify.ts';
+import {
+  signTestWebhook,
+  verifyWebhook,
+  WebhookVerificationError,
+  type TransactionEvent,
+  type WebhookVerificationErrorCode,
+} from './verify.ts';
 
 const secret = `whsec_${randomBytes(32).toString('base64')}`;
 const schemas = (loadBundledDocument(1) as { components: { schemas: Record<string, { examples?: unknown[] }> } }).components.schemas;
@@ -13,7 +19,11 @@ const expired = example('TransactionExpiredEvent');
 
 /** Signed by the independent standardwebhooks implementation. */
 function signed(body: string, at = new Date(), key = secret, id = 'msg_2KWPBgLlAfxdpx2AI54pPJ85f4W') {
-  return { 'webhook-id': id, 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': new Webhook(key).sign(id, at, body) };
+  return {
+    'webhook-id': id,
+    'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+    'webhook-signature': new Webhook(key).sign(id, at, body),
+  };
 }
 
 function code(fn: () => unknown): WebhookVerificationErrorCode | 'no error' {
@@ -38,7 +48,13 @@ describe('verifyWebhook', () => {
     const body = JSON.stringify(approved);
     const h = signed(body);
     expect(verifyWebhook(new TextEncoder().encode(body), new Headers(h), secret).event).toBe('transaction.approved');
-    expect(verifyWebhook(body, { 'Webhook-Id': h['webhook-id'], 'WEBHOOK-TIMESTAMP': h['webhook-timestamp'], 'webhook-signature': [h['webhook-signature']] }, secret).event).toBe('transaction.approved');
+    expect(
+      verifyWebhook(
+        body,
+        { 'Webhook-Id': h['webhook-id'], 'WEBHOOK-TIMESTAMP': h['webhook-timestamp'], 'webhook-signature': [h['webhook-signature']] },
+        secret,
+      ).event,
+    ).toBe('transaction.approved');
     expect(verifyWebhook(body, h, secret.slice('whsec_'.length)).event).toBe('transaction.approved');
   });
 
@@ -46,11 +62,17 @@ describe('verifyWebhook', () => {
     const body = JSON.stringify(cancelled);
     const h = signed(body);
     const other = signed(body, new Date(), `whsec_${randomBytes(32).toString('base64')}`)['webhook-signature'];
-    expect(verifyWebhook(body, { ...h, 'webhook-signature': `${other} ${h['webhook-signature']}` }, secret).event).toBe('transaction.cancelled');
-    expect(verifyWebhook(body, { ...h, 'webhook-signature': `v2,abc ${h['webhook-signature']}` }, secret).event).toBe('transaction.cancelled');
+    expect(verifyWebhook(body, { ...h, 'webhook-signature': `${other} ${h['webhook-signature']}` }, secret).event).toBe(
+      'transaction.cancelled',
+    );
+    expect(verifyWebhook(body, { ...h, 'webhook-signature': `v2,abc ${h['webhook-signature']}` }, secret).event).toBe(
+      'transaction.cancelled',
+    );
     expect(code(() => verifyWebhook(body, { ...h, 'webhook-signature': other }, secret))).toBe('bad_signature');
     // a v1 signature is only accepted under its own version tag
-    expect(code(() => verifyWebhook(body, { ...h, 'webhook-signature': h['webhook-signature'].replace('v1,', 'v2,') }, secret))).toBe('bad_signature');
+    expect(code(() => verifyWebhook(body, { ...h, 'webhook-signature': h['webhook-signature'].replace('v1,', 'v2,') }, secret))).toBe(
+      'bad_signature',
+    );
   });
 
   it('missing_header for each absent header', () => {
@@ -71,7 +93,9 @@ describe('verifyWebhook', () => {
     expect(code(() => verifyWebhook(body.replace('1299.5', '1299.51'), h, secret))).toBe('bad_signature');
     expect(code(() => verifyWebhook(`${body} `, h, secret))).toBe('bad_signature');
     expect(code(() => verifyWebhook(body, { ...h, 'webhook-id': 'msg_other' }, secret))).toBe('bad_signature');
-    expect(code(() => verifyWebhook(body, { ...h, 'webhook-timestamp': String(Number(h['webhook-timestamp']) - 1) }, secret))).toBe('bad_signature');
+    expect(code(() => verifyWebhook(body, { ...h, 'webhook-timestamp': String(Number(h['webhook-timestamp']) - 1) }, secret))).toBe(
+      'bad_signature',
+    );
     expect(code(() => verifyWebhook(body, h, `whsec_${randomBytes(32).toString('base64')}`))).toBe('bad_signature');
     expect(code(() => verifyWebhook(body, { ...h, 'webhook-signature': 'v1,' }, secret))).toBe('bad_signature');
     expect(code(() => verifyWebhook(body, { ...h, 'webhook-signature': 'garbage' }, secret))).toBe('bad_signature');

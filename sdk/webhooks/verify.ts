@@ -31,12 +31,7 @@ export type TransactionEvent = TransactionApprovedEvent | TransactionCancelledEv
 export type TransactionEventName = TransactionEvent['event'];
 
 export type WebhookVerificationErrorCode =
-  | 'missing_header'
-  | 'invalid_header'
-  | 'bad_signature'
-  | 'timestamp_too_old'
-  | 'timestamp_in_future'
-  | 'malformed_payload';
+  'missing_header' | 'invalid_header' | 'bad_signature' | 'timestamp_too_old' | 'timestamp_in_future' | 'malformed_payload';
 
 export class WebhookVerificationError extends Error {
   readonly code: WebhookVerificationErrorCode;
@@ -77,7 +72,10 @@ function rewriteRefs(node: unknown): unknown {
   if (node && typeof node === 'object') {
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(node)) {
-      out[k] = k === '$ref' && typeof v === 'string' && v.startsWith('#/components/schemas/') ? `#/$defs/${v.slice('#/components/schemas/'.length)}` : rewriteRefs(v);
+      out[k] =
+        k === '$ref' && typeof v === 'string' && v.startsWith('#/components/schemas/')
+          ? `#/$defs/${v.slice('#/components/schemas/'.length)}`
+          : rewriteRefs(v);
     }
     return out;
   }
@@ -134,7 +132,8 @@ function header(headers: WebhookHeadersInput, name: string): string | undefined 
 function secretKey(secret: string): Buffer {
   if (typeof secret !== 'string') throw new TypeError('webhook secret must be a string');
   const b64 = secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret;
-  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(b64) || b64.length % 4 !== 0) throw new TypeError(`webhook secret must be ${SECRET_PREFIX} followed by base64`);
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(b64) || b64.length % 4 !== 0)
+    throw new TypeError(`webhook secret must be ${SECRET_PREFIX} followed by base64`);
   return Buffer.from(b64, 'base64');
 }
 
@@ -156,7 +155,12 @@ function expectedSignature(key: Buffer, id: string, timestamp: string, body: Buf
  * `rawBody` must be the exact body received; `headers` as your framework gives them (a plain
  * object such as Node's `req.headers`, or a Fetch `Headers`).
  */
-export function verifyWebhook(rawBody: string | Uint8Array, headers: WebhookHeadersInput, secret: string, options: VerifyWebhookOptions = {}): TransactionEvent {
+export function verifyWebhook(
+  rawBody: string | Uint8Array,
+  headers: WebhookHeadersInput,
+  secret: string,
+  options: VerifyWebhookOptions = {},
+): TransactionEvent {
   const key = secretKey(secret);
   const body = toBytes(rawBody);
   const tolerance = options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
@@ -187,12 +191,21 @@ export function verifyWebhook(rawBody: string | Uint8Array, headers: WebhookHead
     // lengths are public (an HMAC-SHA256 is 32 bytes); the comparison of equal lengths is constant-time
     if (given.length === expected.length && timingSafeEqual(given, expected)) matched = true;
   }
-  if (!matched) throw new WebhookVerificationError('bad_signature', 'no v1 signature matches (wrong secret, or the body, webhook-id or webhook-timestamp was changed)');
+  if (!matched)
+    throw new WebhookVerificationError(
+      'bad_signature',
+      'no v1 signature matches (wrong secret, or the body, webhook-id or webhook-timestamp was changed)',
+    );
 
   const ts = Number(timestamp!.trim());
   const nowSeconds = Math.floor(now().getTime() / 1000);
-  if (nowSeconds - ts > tolerance) throw new WebhookVerificationError('timestamp_too_old', `webhook-timestamp is ${nowSeconds - ts} s old (tolerance ${tolerance} s)`);
-  if (ts - nowSeconds > tolerance) throw new WebhookVerificationError('timestamp_in_future', `webhook-timestamp is ${ts - nowSeconds} s in the future (tolerance ${tolerance} s)`);
+  if (nowSeconds - ts > tolerance)
+    throw new WebhookVerificationError('timestamp_too_old', `webhook-timestamp is ${nowSeconds - ts} s old (tolerance ${tolerance} s)`);
+  if (ts - nowSeconds > tolerance)
+    throw new WebhookVerificationError(
+      'timestamp_in_future',
+      `webhook-timestamp is ${ts - nowSeconds} s in the future (tolerance ${tolerance} s)`,
+    );
 
   let parsed: unknown;
   try {
@@ -203,10 +216,17 @@ export function verifyWebhook(rawBody: string | Uint8Array, headers: WebhookHead
   const name = parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as { event?: unknown }).event : undefined;
   const validate = typeof name === 'string' ? eventValidators().get(name) : undefined;
   if (!validate) {
-    throw new WebhookVerificationError('malformed_payload', `unknown event ${JSON.stringify(name)} (expected one of ${TRANSACTION_EVENT_NAMES.join(', ')})`);
+    throw new WebhookVerificationError(
+      'malformed_payload',
+      `unknown event ${JSON.stringify(name)} (expected one of ${TRANSACTION_EVENT_NAMES.join(', ')})`,
+    );
   }
   if (!validate(parsed)) {
-    throw new WebhookVerificationError('malformed_payload', `payload does not match the ${String(name)} schema: ${formatAjvErrors(validate.errors)}`, validate.errors);
+    throw new WebhookVerificationError(
+      'malformed_payload',
+      `payload does not match the ${String(name)} schema: ${formatAjvErrors(validate.errors)}`,
+      validate.errors,
+    );
   }
   return parsed as TransactionEvent;
 }
@@ -215,7 +235,11 @@ export function verifyWebhook(rawBody: string | Uint8Array, headers: WebhookHead
  * Signs a body as PayLater does, to test your handler without the service: returns the three
  * headers. `timestamp` is a Date (default now); `id` defaults to a random `msg_…`.
  */
-export function signTestWebhook(rawBody: string | Uint8Array, secret: string, options: { id?: string; timestamp?: Date } = {}): Record<'webhook-id' | 'webhook-timestamp' | 'webhook-signature', string> {
+export function signTestWebhook(
+  rawBody: string | Uint8Array,
+  secret: string,
+  options: { id?: string; timestamp?: Date } = {},
+): Record<'webhook-id' | 'webhook-timestamp' | 'webhook-signature', string> {
   const id = options.id ?? `msg_test${Buffer.from(crypto.getRandomValues(new Uint8Array(12))).toString('hex')}`;
   const ts = String(Math.floor((options.timestamp ?? new Date()).getTime() / 1000));
   const sig = expectedSignature(secretKey(secret), id, ts, toBytes(rawBody)).toString('base64');

@@ -79,7 +79,11 @@ function readContext(): CheckoutFragment | null {
   }
 }
 
-async function api<T>(path: string, token: string, init: { method?: string; body?: unknown } = {}): Promise<{ status: number; body: T | { error?: { code?: string; message?: string } } }> {
+async function api<T>(
+  path: string,
+  token: string,
+  init: { method?: string; body?: unknown } = {},
+): Promise<{ status: number; body: T | { error?: { code?: string; message?: string } } }> {
   const res = await fetch(path, {
     method: init.method ?? 'GET',
     headers: {
@@ -153,7 +157,11 @@ async function main(): Promise<void> {
     table.append(row);
   }
   const totalRow = h('tr', 'total-row');
-  totalRow.append(h('th', undefined, t.total), h('td'), h('td', 'item-amount', formatMad(total, locale), { 'data-testid': 'total', 'data-centimes': String(total) }));
+  totalRow.append(
+    h('th', undefined, t.total),
+    h('td'),
+    h('td', 'item-amount', formatMad(total, locale), { 'data-testid': 'total', 'data-centimes': String(total) }),
+  );
   table.append(totalRow);
   summary.append(table);
 
@@ -229,7 +237,9 @@ async function main(): Promise<void> {
     // The return address is the intent's own, stored and checked by the service when the SDK
     // created the intent (ADR-017): the fragment, which anyone can edit, is never used here.
     setBusy(true);
-    const res = await api<Cancellation>(`/api/v1/public/sdk/payment-intents/${encodeURIComponent(intentId)}/cancel`, ctx!.st, { method: 'POST' });
+    const res = await api<Cancellation>(`/api/v1/public/sdk/payment-intents/${encodeURIComponent(intentId)}/cancel`, ctx!.st, {
+      method: 'POST',
+    });
     if (res.status !== 200) {
       status.textContent = errorMessage(res.body, res.status);
       status.className = 'notice notice-error';

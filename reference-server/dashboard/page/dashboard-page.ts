@@ -56,7 +56,11 @@ function say(text: string, error = false): void {
 }
 
 async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const res = await fetch(path, { method, headers: { 'X-API-Key': key(), ...(body ? { 'Content-Type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
+  const res = await fetch(path, {
+    method,
+    headers: { 'X-API-Key': key(), ...(body ? { 'Content-Type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
   const json = (await res.json().catch(() => null)) as { error?: { code: string; message: string } } | null;
   if (!res.ok) throw new Error(json?.error ? `${json.error.code}: ${json.error.message}` : `HTTP ${res.status}`);
   return json as T;
@@ -87,7 +91,13 @@ async function loadTransactions(): Promise<void> {
     const tr = document.createElement('tr');
     tr.dataset.id = t.id;
     if (t.id === selected) tr.className = 'selected';
-    tr.append(cell(t.createdAt), cell(t.id), cell(t.vendorReference ?? '—'), cell(`${t.totalAmount.toFixed(2)} ${t.currency}`), cell(t.status, `status-${t.status}`));
+    tr.append(
+      cell(t.createdAt),
+      cell(t.id),
+      cell(t.vendorReference ?? '—'),
+      cell(`${t.totalAmount.toFixed(2)} ${t.currency}`),
+      cell(t.status, `status-${t.status}`),
+    );
     tr.addEventListener('click', () => select(t.id));
     body.append(tr);
   }
@@ -105,12 +115,18 @@ async function loadDetail(): Promise<void> {
   if (!t) return;
   el('detail').hidden = false;
   el('detail-title').textContent = `Transaction ${t.id} — ${t.status}`;
-  const items: Array<{ at: string; text: string; delivery?: Delivery }> = [{ at: t.createdAt, text: `created (PENDING), ${t.totalAmount.toFixed(2)} ${t.currency}, customer ${t.customerPhone}` }];
+  const items: Array<{ at: string; text: string; delivery?: Delivery }> = [
+    { at: t.createdAt, text: `created (PENDING), ${t.totalAmount.toFixed(2)} ${t.currency}, customer ${t.customerPhone}` },
+  ];
   if (t.updatedAt) items.push({ at: t.updatedAt, text: `now ${t.status}` });
   for (const m of sms.data.filter((x) => x.transactionId === t.id)) items.push({ at: m.sentAt, text: `SMS to ${m.to}: ${m.body}` });
   for (const d of deliveries.data.filter((x) => x.transactionId === t.id)) {
     items.push({ at: d.createdAt, text: `webhook ${d.event} ${d.id}: ${d.state}`, delivery: d });
-    for (const a of d.attempts) items.push({ at: a.at, text: `  attempt ${a.attempt} → ${a.status === null ? String(a.error) : `HTTP ${a.status}`} (${a.durationMs} ms)` });
+    for (const a of d.attempts)
+      items.push({
+        at: a.at,
+        text: `  attempt ${a.attempt} → ${a.status === null ? String(a.error) : `HTTP ${a.status}`} (${a.durationMs} ms)`,
+      });
   }
   items.sort((a, b) => Date.parse(a.at) - Date.parse(b.at));
   const ol = el('timeline');
@@ -127,7 +143,10 @@ async function loadDetail(): Promise<void> {
       b.type = 'button';
       b.textContent = 'Redeliver';
       b.dataset.redeliver = d.id;
-      b.addEventListener('click', () => void act(() => api('POST', `/api/v1/sandbox/webhook-deliveries/${d.id}/redeliver`), `redelivery of ${d.id} queued`));
+      b.addEventListener(
+        'click',
+        () => void act(() => api('POST', `/api/v1/sandbox/webhook-deliveries/${d.id}/redeliver`), `redelivery of ${d.id} queued`),
+      );
       li.append(' ', b);
     }
     ol.append(li);
@@ -211,9 +230,23 @@ el('filters').addEventListener('submit', (ev) => {
   ev.preventDefault();
   void refresh();
 });
-el('advance').addEventListener('click', () => void act(() => api('POST', '/api/v1/sandbox/clock/advance', { seconds: Number(el<HTMLInputElement>('advance-seconds').value) }), 'clock advanced'));
+el('advance').addEventListener(
+  'click',
+  () =>
+    void act(
+      () => api('POST', '/api/v1/sandbox/clock/advance', { seconds: Number(el<HTMLInputElement>('advance-seconds').value) }),
+      'clock advanced',
+    ),
+);
 el('reset').addEventListener('click', () => void act(() => api('POST', '/api/v1/sandbox/reset', {}), 'sandbox reset'));
 for (const b of document.querySelectorAll<HTMLButtonElement>('#detail-actions button')) {
-  b.addEventListener('click', () => void act(() => api('POST', `/api/v1/sandbox/transactions/${String(selected)}/${String(b.dataset.action)}`), `${String(b.dataset.action)} done`));
+  b.addEventListener(
+    'click',
+    () =>
+      void act(
+        () => api('POST', `/api/v1/sandbox/transactions/${String(selected)}/${String(b.dataset.action)}`),
+        `${String(b.dataset.action)} done`,
+      ),
+  );
 }
 if (key()) void start();

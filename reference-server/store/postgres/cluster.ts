@@ -31,11 +31,17 @@ export interface Cluster {
 /** The folder of the newest installed PostgreSQL's binaries (Debian: /usr/lib/postgresql/<major>/bin). */
 export function findPostgresBin(): string {
   const root = '/usr/lib/postgresql';
-  const majors = existsSync(root) ? readdirSync(root).filter((d) => /^\d+$/.test(d)).sort((a, b) => Number(b) - Number(a)) : [];
+  const majors = existsSync(root)
+    ? readdirSync(root)
+        .filter((d) => /^\d+$/.test(d))
+        .sort((a, b) => Number(b) - Number(a))
+    : [];
   for (const m of majors) if (existsSync(path.join(root, m, 'bin', 'initdb'))) return path.join(root, m, 'bin');
   const which = spawnSync('sh', ['-c', 'command -v initdb'], { encoding: 'utf8' });
   if (which.status === 0 && which.stdout.trim()) return path.dirname(which.stdout.trim());
-  throw new Error("PostgreSQL's initdb was not found: install Debian's postgresql (apt-get install -y postgresql) or set PAYLATER_TEST_DATABASE_URL");
+  throw new Error(
+    "PostgreSQL's initdb was not found: install Debian's postgresql (apt-get install -y postgresql) or set PAYLATER_TEST_DATABASE_URL",
+  );
 }
 
 async function freePort(): Promise<number> {
@@ -90,7 +96,8 @@ export async function startCluster(): Promise<Cluster> {
   // Loopback only, no Unix socket outside the folder, fsync on (the store's durability is under test).
   const options = `-c listen_addresses=127.0.0.1 -c port=${port} -c unix_socket_directories=${dir} -c max_connections=200`;
   const logFile = path.join(dir, 'log');
-  const start = () => pgRun(path.join(bin, 'pg_ctl'), ['-D', data, '-l', logFile, '-o', options, '-w', '-t', '60', 'start']).then(() => undefined);
+  const start = () =>
+    pgRun(path.join(bin, 'pg_ctl'), ['-D', data, '-l', logFile, '-o', options, '-w', '-t', '60', 'start']).then(() => undefined);
   const pause = () => pgRun(path.join(bin, 'pg_ctl'), ['-D', data, '-m', 'fast', '-w', 'stop']).then(() => undefined);
   await start();
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;

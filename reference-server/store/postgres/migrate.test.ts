@@ -99,7 +99,10 @@ describe('what the database makes exact across instances', () => {
     const { pool } = await migrated();
     try {
       await insertTransaction(pool, 'm1', 'ORDER-1');
-      await expect(insertTransaction(pool, 'm1', 'ORDER-1')).rejects.toMatchObject({ code: '23505', constraint: 'transactions_vendor_reference' });
+      await expect(insertTransaction(pool, 'm1', 'ORDER-1')).rejects.toMatchObject({
+        code: '23505',
+        constraint: 'transactions_vendor_reference',
+      });
       await insertTransaction(pool, 'm2', 'ORDER-1');
       await insertTransaction(pool, 'm1', null);
       await insertTransaction(pool, 'm1', null);
@@ -113,7 +116,11 @@ describe('what the database makes exact across instances', () => {
     try {
       const id = await insertTransaction(pool, 'm1', 'ORDER-2');
       const results = await Promise.all(
-        Array.from({ length: 50 }, () => pool.query("UPDATE transactions SET status = 'CANCELED', updated_at = now() WHERE id = $1 AND status = 'PENDING' RETURNING id", [id])),
+        Array.from({ length: 50 }, () =>
+          pool.query("UPDATE transactions SET status = 'CANCELED', updated_at = now() WHERE id = $1 AND status = 'PENDING' RETURNING id", [
+            id,
+          ]),
+        ),
       );
       expect(results.filter((r) => r.rowCount === 1)).toHaveLength(1);
     } finally {

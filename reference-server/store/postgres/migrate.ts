@@ -34,7 +34,8 @@ export function loadMigrations(dir = MIGRATIONS_DIR): Migration[] {
     out.push({ version: Number(m[1]), name: m[2]!, sql, checksum: createHash('sha256').update(sql).digest('hex') });
   }
   out.forEach((mig, i) => {
-    if (mig.version !== i + 1) throw new MigrationError(`migrations must be numbered 0001, 0002, … without gaps: ${mig.version} found at position ${i + 1}`);
+    if (mig.version !== i + 1)
+      throw new MigrationError(`migrations must be numbered 0001, 0002, … without gaps: ${mig.version} found at position ${i + 1}`);
   });
   return out;
 }
@@ -59,7 +60,9 @@ export async function migrate(client: pg.ClientBase, migrations = loadMigrations
          applied_at timestamptz NOT NULL DEFAULT now()
        )`,
     );
-    const { rows } = await client.query<{ version: number; name: string; checksum: string }>('SELECT version, name, checksum FROM schema_migrations ORDER BY version');
+    const { rows } = await client.query<{ version: number; name: string; checksum: string }>(
+      'SELECT version, name, checksum FROM schema_migrations ORDER BY version',
+    );
     const known = new Map(migrations.map((m) => [m.version, m]));
     for (const row of rows) {
       const mine = known.get(row.version);
@@ -69,7 +72,8 @@ export async function migrate(client: pg.ClientBase, migrations = loadMigrations
           `the database is at migration ${row.version} (${row.name}), newer than this server's latest (${latest ? `${latest.version} ${latest.name}` : 'none'}): run a server at least as new as the one that migrated it`,
         );
       }
-      if (mine.checksum !== row.checksum) throw new MigrationError(`migration ${row.version} (${row.name}) was changed after it was applied: write a new migration instead`);
+      if (mine.checksum !== row.checksum)
+        throw new MigrationError(`migration ${row.version} (${row.name}) was changed after it was applied: write a new migration instead`);
     }
     const done = new Set(rows.map((r) => r.version));
     const applied: number[] = [];
@@ -147,7 +151,11 @@ export async function runMigrate(
   }
   try {
     const r = await migrateUrl(url);
-    out(r.applied.length ? `applied migrations ${r.applied.join(', ')}; the database is at ${r.version}` : `the database is up to date (migration ${r.version})`);
+    out(
+      r.applied.length
+        ? `applied migrations ${r.applied.join(', ')}; the database is at ${r.version}`
+        : `the database is up to date (migration ${r.version})`,
+    );
     return 0;
   } catch (e) {
     err(`paylater migrate: ${(e as Error).message}`);

@@ -64,7 +64,12 @@ export class Checkout {
   /** Renders the button with the 2x/3x/4x preview in `container`. */
   render(container: Element): void {
     const { apiBase, token, locale } = this.opts;
-    this.button = renderPayButton(container, locale, () => fetchSession(apiBase, token), () => this.start());
+    this.button = renderPayButton(
+      container,
+      locale,
+      () => fetchSession(apiBase, token),
+      () => this.start(),
+    );
   }
 
   /** Starts the flow (button click or startFlow()); ignored while one is running. */

@@ -60,10 +60,7 @@ function report(o: Outcome): void {
         );
       return;
     case 'cancelled':
-      emit(
-        'error',
-        v1Error('Payment cancelled', { reason: o.reason, ...(o.transactionId ? { transactionId: o.transactionId } : {}) }),
-      );
+      emit('error', v1Error('Payment cancelled', { reason: o.reason, ...(o.transactionId ? { transactionId: o.transactionId } : {}) }));
       return;
   }
 }
@@ -71,10 +68,7 @@ function report(o: Outcome): void {
 export function initButton(options: V1InitOptions): void {
   const o = (options ?? {}) as Partial<V1InitOptions>;
   const token = requireSessionToken(o.sessionToken, ERRORS.sessionTokenRequiredV1);
-  checkout = new Checkout(
-    { token, locale: resolveLocale(o.locale), flow: 'button', apiBase: resolveApiBase(o.apiBaseUrl) },
-    report,
-  );
+  checkout = new Checkout({ token, locale: resolveLocale(o.locale), flow: 'button', apiBase: resolveApiBase(o.apiBaseUrl) }, report);
 }
 
 export function renderButtonIn(selector: string | Element): void {
