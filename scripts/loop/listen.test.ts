@@ -109,7 +109,9 @@ describe('paylater listen', () => {
     const child = spawn(
       process.execPath,
       [
-        path.join(ROOT, 'scripts', 'paylater.mjs'),
+        '--import',
+        'tsx',
+        path.join(ROOT, 'scripts', 'paylater.ts'),
         'listen',
         '--forward-to',
         localUrl,

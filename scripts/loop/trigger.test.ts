@@ -43,7 +43,7 @@ async function paylater(args: string[], key = 'sk_test_trigger_v1_0001'): Promis
   try {
     const r = await run(
       process.execPath,
-      [path.join(ROOT, 'scripts', 'paylater.mjs'), ...args, '--base-url', s.baseUrl, '--api-key', key],
+      ['--import', 'tsx', path.join(ROOT, 'scripts', 'paylater.ts'), ...args, '--base-url', s.baseUrl, '--api-key', key],
       { cwd: ROOT },
     );
     return { code: 0, out: r.stdout, err: r.stderr };

@@ -27,7 +27,7 @@ const run = promisify(execFile);
 const NODE22 = path.join(ROOT, 'scripts/package/node22/node_modules/node/bin/node');
 const WHSEC_CONFORM = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 const WHSEC_CLIENT = 'whsec_c2VjcmV0LWZvci10aGUtY29uc3VtZXItdGVzdA==';
-const KEYS = { a: 'sk_test_v1_consumer_a_00000001', b: 'sk_test_v1_consumer_b_00000002', v2: 'sk_test_v2_consumer_c_00000003' };
+const KEYS = { a: 'sk_test_v1_consumer_a_000000000001', b: 'sk_test_v1_consumer_b_000000000002', v2: 'sk_test_v2_consumer_c_000000000003' };
 /** What the package needs built before packing (`npm test` builds it first: build, docs). */
 const BUILT = [
   'dist/js/scripts/paylater.js',
