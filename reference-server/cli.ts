@@ -43,6 +43,8 @@ Options:
   --mode sandbox|production
                            sandbox (default): test keys, sandbox endpoints; production: live keys only
   --public-url URL         Base of absolute links (checkout_url, demo return URL); default the listen address
+  --no-auth-throttle       Do not throttle failed authentications per client address (ADR-027); for a
+                           sandbox that \`paylater conform\` checks, whose probes send wrong keys on purpose
   --payment-window D       How long a PENDING transaction waits for the customer (default 30m; e.g. 90s, 1h)
   -h, --help               Show this help
 `;
@@ -55,6 +57,8 @@ interface ServeArgs {
   mode: Mode;
   paymentWindowSeconds: number | undefined;
   publicUrl: string | undefined;
+  /** Throttle failed authentications per client address (ADR-027); off with --no-auth-throttle. */
+  authThrottle: boolean;
 }
 
 export class UsageError extends Error {}
@@ -68,6 +72,7 @@ export function parseServeArgs(argv: string[]): ServeArgs | 'help' {
     mode: 'sandbox',
     paymentWindowSeconds: undefined,
     publicUrl: undefined,
+    authThrottle: true,
   };
   let sawData = false;
   let sawMemory = false;
@@ -113,6 +118,9 @@ export function parseServeArgs(argv: string[]): ServeArgs | 'help' {
         a.mode = v;
         break;
       }
+      case '--no-auth-throttle':
+        a.authThrottle = false;
+        break;
       case '--public-url': {
         const v = value();
         const why = checkPublicUrl(v);
@@ -203,6 +211,7 @@ export async function runServe(
       mode: args.mode,
       paymentWindowSeconds: args.paymentWindowSeconds,
       publicBaseUrl: args.publicUrl,
+      ...(args.authThrottle ? {} : { authFailureLimit: null }),
       merchants,
       log: (l) => err(`${l}\n`),
     });

@@ -262,7 +262,7 @@ describe.each([
       },
     ];
     await writeFile(path.join(app, 'merchants.json'), JSON.stringify(merchants));
-    const server = await serve(node, ['--memory', '--port', '0', '--merchants', 'merchants.json']);
+    const server = await serve(node, ['--memory', '--port', '0', '--merchants', 'merchants.json', '--no-auth-throttle']);
     try {
       const get = async (p: string) => {
         const res = await fetch(server.baseUrl + p);
