@@ -1,0 +1,328 @@
+/**
+ * The PostgreSQL store: `Repository` on a `pg.Pool`, exact across any number of instances
+ * sharing one database.
+ *
+ * - `transaction`: BEGIN … COMMIT on one pooled client (READ COMMITTED). `lock` is
+ *   `SELECT … FOR UPDATE` (a key with no row yet takes a transaction-scoped advisory lock on
+ *   it, so two creators of one key serialise too). Writes are buffered and applied as
+ *   upserts and deletes before the next read and before COMMIT; a unique violation, a
+ *   serialization failure or a deadlock reruns `work` (up to `MAX_ATTEMPTS`).
+ * - New outbox rows of a merchant are inserted under a per-merchant advisory lock held to
+ *   COMMIT, so their `seq` order is their commit order and the event stream (`outboxAfter`)
+ *   never skips one that commits late.
+ * - `countInWindow`: one `INSERT … ON CONFLICT (key) DO UPDATE … RETURNING`.
+ * - `claimDue`: `FOR UPDATE SKIP LOCKED` of due rows whose claim (`claimed_until`, database
+ *   time) is free, setting a new claim; any write of the row ends it.
+ * - `subscribe`: NOTIFY in the writing transaction (delivered on commit only), LISTEN on one
+ *   dedicated connection per instance (`pg-notices.ts`).
+ * - A lost or refused connection is `StoreUnavailableError` (ADR-026: 503 and `Retry-After`).
+ */
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import type { Change, CollectionName, Collections, OutboxEvent } from '../../domain/types.ts';
+import { MAX_ATTEMPTS, type ChangeNotice, type Repository, type RepositoryTx, type WindowCount } from '../repository.ts';
+import { StoreUnavailableError } from '../store.ts';
+import { storageRetryAfterSeconds } from '../file-persistence.ts';
+import { migrateUrl } from './migrate.ts';
+import { isConflict, isUnavailable } from './pg-errors.ts';
+import { CHANNEL, encodeNotice, NoticeListener } from './pg-notices.ts';
+import { PgReads, type Row } from './pg-reads.ts';
+import { isKeyOf, TABLES, upsert, WRITE_ORDER, type Table } from './pg-rows.ts';
+
+/** First keys of the two-key advisory locks (a space apart from the migrations' one-key lock). */
+const LOCK_ABSENT_KEY = 0x70_6c_01;
+const LOCK_OUTBOX_MERCHANT = 0x70_6c_02;
+
+export interface PgRepositoryOptions {
+  /** `postgres://user:password@host:port/database` */
+  url: string;
+  /** Connections of this instance's pool (default 10). */
+  poolSize?: number;
+  /** Seconds a caller is told to wait after the database was out of reach (default: the file store's, ADR-026). */
+  retryAfterSeconds?: number;
+}
+
+type Op = { change: Change } | { merchantId: string; collections: CollectionName[] };
+
+class PgTx extends PgReads implements RepositoryTx {
+  private pending: Op[] = [];
+  private flushing: Promise<void> = Promise.resolve();
+  /** Outbox keys read in this transaction: their writes are updates, not new events. */
+  private readonly knownOutbox = new Set<string>();
+  private readonly outboxLocked = new Set<string>();
+  readonly notices: ChangeNotice[] = [];
+
+  constructor(private readonly client: pg.PoolClient) {
+    super();
+  }
+
+  protected async run(text: string, values?: unknown[]): Promise<{ rows: Row[] }> {
+    await this.flush();
+    return this.client.query(text, values);
+  }
+
+  override get<C extends CollectionName>(c: C, k: string): Promise<Collections[C] | undefined> {
+    if (c === 'outbox') this.knownOutbox.add(k);
+    return super.get(c, k);
+  }
+
+  async lock<C extends CollectionName>(c: C, k: string): Promise<Collections[C] | undefined> {
+    if (!isKeyOf(c, k)) return undefined;
+    if (c === 'outbox') this.knownOutbox.add(k);
+    const where = `r.${TABLES[c].key} = $1`;
+    const found = await this.one(c, where, [k], 'FOR UPDATE OF r');
+    if (found) return found;
+    await this.run('SELECT pg_advisory_xact_lock($1, hashtext($2))', [LOCK_ABSENT_KEY, `${c}\u001f${k}`]);
+    return this.one(c, where, [k], 'FOR UPDATE OF r');
+  }
+
+  async lockByVendorReference(merchantId: string, vendorReference: string) {
+    const where = 'r.merchant_id = $1 AND r.vendor_reference = $2';
+    const found = await this.one('transactions', where, [merchantId, vendorReference], 'FOR UPDATE OF r');
+    if (found) return found;
+    await this.run('SELECT pg_advisory_xact_lock($1, hashtext($2))', [LOCK_ABSENT_KEY, `vr\u001f${merchantId}\u001f${vendorReference}`]);
+    return this.one('transactions', where, [merchantId, vendorReference], 'FOR UPDATE OF r');
+  }
+
+  write(changes: Change[]): void {
+    for (const change of changes) this.pending.push({ change });
+  }
+
+  deleteMerchantData(merchantId: string, collections: CollectionName[]): void {
+    this.pending.push({ merchantId, collections });
+  }
+
+  /** Applies the buffered writes, in order (reads and COMMIT wait for them). */
+  flush(): Promise<void> {
+    if (this.pending.length === 0) return this.flushing;
+    const ops = this.pending;
+    this.pending = [];
+    this.flushing = this.flushing.then(async () => {
+      for (const op of ops) await ('change' in op ? this.apply(op.change) : this.deleteAll(op.merchantId, op.collections));
+    });
+    return this.flushing;
+  }
+
+  private async apply(ch: Change): Promise<void> {
+    const q = (text: string, values: unknown[]): Promise<{ rows: Row[] }> => this.client.query(text, values);
+    const t = TABLES[ch.c] as Table<typeof ch.c>;
+    if (ch.v === null) {
+      if (!isKeyOf(ch.c, ch.k)) return;
+      if (ch.c === 'outbox') await q('DELETE FROM webhook_attempts WHERE outbox_id = $1', [ch.k]);
+      const { rows } = await q(`DELETE FROM ${t.name} WHERE ${t.key} = $1 RETURNING ${t.merchant} AS m`, [ch.k]);
+      if (rows[0]) this.notices.push({ collection: ch.c, merchantId: rows[0].m as string, id: ch.k });
+      return;
+    }
+    const merchantId = ch.c === 'merchantState' ? ch.v.id : ch.v.merchantId;
+    if (ch.c === 'outbox' && !this.knownOutbox.has(ch.k) && !this.outboxLocked.has(merchantId)) {
+      await q('SELECT pg_advisory_xact_lock($1, hashtext($2))', [LOCK_OUTBOX_MERCHANT, merchantId]);
+      this.outboxLocked.add(merchantId);
+    }
+    const { text, values } = upsert(ch.c, ch.v as never);
+    await q(text, values);
+    if (ch.c === 'outbox') await this.syncAttempts(ch.v);
+    this.notices.push({ collection: ch.c, merchantId, id: ch.k });
+  }
+
+  /** Attempts are appended only: insert the new ones (numbered from 1), drop any beyond the record's. */
+  private async syncAttempts(e: OutboxEvent): Promise<void> {
+    if (e.attempts.length > 0)
+      await this.client.query(
+        `INSERT INTO webhook_attempts (outbox_id, attempt, detail)
+         SELECT $1, x.n, x.d FROM json_array_elements($2::json) WITH ORDINALITY AS x(d, n)
+         ON CONFLICT (outbox_id, attempt) DO NOTHING`,
+        [e.id, JSON.stringify(e.attempts)],
+      );
+    await this.client.query('DELETE FROM webhook_attempts WHERE outbox_id = $1 AND attempt > $2', [e.id, e.attempts.length]);
+  }
+
+  private async deleteAll(merchantId: string, collections: CollectionName[]): Promise<void> {
+    for (const c of [...WRITE_ORDER].reverse()) {
+      if (!collections.includes(c)) continue;
+      const t = TABLES[c];
+      if (c === 'outbox')
+        await this.client.query('DELETE FROM webhook_attempts WHERE outbox_id IN (SELECT id FROM webhook_outbox WHERE merchant_id = $1)', [
+          merchantId,
+        ]);
+      await this.client.query(`DELETE FROM ${t.name} WHERE ${t.merchant} = $1`, [merchantId]);
+    }
+  }
+}
+
+export class PgRepository extends PgReads implements Repository {
+  private readonly pool: pg.Pool;
+  private readonly instance = randomUUID();
+  private readonly retryAfterSeconds: number;
+  private readonly listeners = new Set<(n: ChangeNotice) => void>();
+  private noticeListener: NoticeListener | null = null;
+  private readonly inflight = new Set<Promise<unknown>>();
+  private downUntil = 0;
+  private closed = false;
+
+  constructor(private readonly options: PgRepositoryOptions) {
+    super();
+    this.retryAfterSeconds = options.retryAfterSeconds ?? storageRetryAfterSeconds;
+    this.pool = new pg.Pool({
+      connectionString: options.url,
+      max: options.poolSize ?? 10,
+      connectionTimeoutMillis: 5000,
+      idleTimeoutMillis: 30_000,
+      application_name: 'paylater',
+    });
+    // An idle client losing its connection (the database restarting) must not crash the process.
+    this.pool.on('error', () => undefined);
+  }
+
+  /** Records that the database is out of reach, as the error to throw. */
+  private unavailable(e: unknown): StoreUnavailableError {
+    this.downUntil = Date.now() + this.retryAfterSeconds * 1000;
+    return new StoreUnavailableError(e, this.retryAfterSeconds);
+  }
+
+  protected async run(text: string, values?: unknown[]): Promise<{ rows: Row[] }> {
+    try {
+      return await this.pool.query(text, values);
+    } catch (e) {
+      throw isUnavailable(e) ? this.unavailable(e) : e;
+    }
+  }
+
+  transaction<T>(work: (tx: RepositoryTx) => Promise<T>): Promise<T> {
+    if (this.closed) return Promise.reject(new Error('store is closed'));
+    const p = this.runTransaction(work);
+    this.inflight.add(p);
+    const forget = () => void this.inflight.delete(p);
+    p.then(forget, forget);
+    return p;
+  }
+
+  private async runTransaction<T>(work: (tx: RepositoryTx) => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      let client: pg.PoolClient;
+      try {
+        client = await this.pool.connect();
+      } catch (e) {
+        throw isUnavailable(e) ? this.unavailable(e) : e;
+      }
+      let broken: Error | undefined;
+      try {
+        await client.query('BEGIN');
+        const tx = new PgTx(client);
+        const result = await work(tx);
+        await tx.flush();
+        if (tx.notices.length > 0)
+          await client.query('SELECT pg_notify($1, n) FROM unnest($2::text[]) AS n', [
+            CHANNEL,
+            tx.notices.map((n) => encodeNotice(this.instance, n)),
+          ]);
+        await client.query('COMMIT');
+        this.downUntil = 0;
+        this.tell(tx.notices);
+        return result;
+      } catch (e) {
+        if (isUnavailable(e)) {
+          broken = e as Error;
+          throw this.unavailable(e);
+        }
+        await client.query('ROLLBACK').catch((r: unknown) => (broken = r as Error));
+        if (!isConflict(e) || attempt >= MAX_ATTEMPTS) throw e;
+      } finally {
+        client.release(broken);
+      }
+      // A conflict: run the work again, after a short random pause that spreads the contenders.
+      await new Promise((r) => setTimeout(r, Math.random() * 2 * attempt));
+    }
+  }
+
+  async countInWindow(key: string, nowMs: number, windowMs: number): Promise<WindowCount> {
+    const { rows } = await this.run(
+      `INSERT INTO rate_limit_windows AS w (key, window_start, count) VALUES ($1, $2, 1)
+       ON CONFLICT (key) DO UPDATE SET
+         window_start = CASE WHEN w.window_start + $3 * interval '1 millisecond' <= EXCLUDED.window_start
+                             THEN EXCLUDED.window_start ELSE w.window_start END,
+         count = CASE WHEN w.window_start + $3 * interval '1 millisecond' <= EXCLUDED.window_start
+                      THEN 1 ELSE w.count + 1 END
+       RETURNING window_start, count`,
+      [key, new Date(nowMs).toISOString(), windowMs],
+    );
+    const r = rows[0]!;
+    return { startMs: (r.window_start as Date).getTime(), count: Number(r.count) };
+  }
+
+  async resetWindows(prefix: string): Promise<void> {
+    await this.run('DELETE FROM rate_limit_windows WHERE left(key, length($1)) = $1', [prefix]);
+  }
+
+  async claimDue(nowOf: (merchantId: string) => number, limit: number, leaseMs: number): Promise<OutboxEvent[]> {
+    const { rows: merchants } = await this.run("SELECT DISTINCT merchant_id FROM webhook_outbox WHERE state = 'pending'");
+    if (merchants.length === 0 || limit <= 0) return [];
+    const ids = merchants.map((m) => m.merchant_id as string);
+    const { rows } = await this.run(
+      `WITH due AS (
+         SELECT o.id FROM webhook_outbox o JOIN unnest($1::text[], $2::timestamptz[]) AS m(id, now) ON o.merchant_id = m.id
+         WHERE o.state = 'pending' AND o.next_attempt_at <= m.now AND (o.claimed_until IS NULL OR o.claimed_until <= now())
+         ORDER BY o.next_attempt_at, o.seq LIMIT $3
+         FOR UPDATE OF o SKIP LOCKED),
+       r AS (
+         UPDATE webhook_outbox o SET claimed_until = now() + $4 * interval '1 millisecond' FROM due WHERE o.id = due.id RETURNING o.*)
+       SELECT ${TABLES.outbox.select} FROM r ORDER BY r.next_attempt_at, r.seq`,
+      [ids, ids.map((m) => new Date(nowOf(m)).toISOString()), limit, leaseMs],
+    );
+    return rows.map((r) => TABLES.outbox.record(r));
+  }
+
+  subscribe(listener: (notice: ChangeNotice) => void): () => void {
+    this.listeners.add(listener);
+    this.noticeListener ??= new NoticeListener({ connectionString: this.options.url }, this.instance, (n) => this.tell([n]));
+    return () => void this.listeners.delete(listener);
+  }
+
+  /** Resolves once the notices of other instances are being received (tests). */
+  async listening(): Promise<void> {
+    await this.noticeListener?.ready;
+  }
+
+  private tell(notices: readonly ChangeNotice[]): void {
+    for (const n of notices)
+      for (const l of this.listeners) {
+        try {
+          l(n);
+        } catch (e) {
+          process.emitWarning(`paylater store: a change listener threw: ${(e as Error).message}`);
+        }
+      }
+  }
+
+  unavailableFor(): number | null {
+    const left = this.downUntil - Date.now();
+    return left > 0 ? Math.ceil(left / 1000) : null;
+  }
+
+  async ping(): Promise<boolean> {
+    try {
+      await this.pool.query('SELECT 1');
+      this.downUntil = 0;
+      return true;
+    } catch (e) {
+      if (isUnavailable(e)) this.unavailable(e);
+      return false;
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await Promise.allSettled([...this.inflight]);
+    await this.noticeListener?.close();
+    await this.pool.end();
+  }
+}
+
+/**
+ * Opens the PostgreSQL store of `url`: applies the migrations first (a database at a newer
+ * migration, or out of reach, is refused with a clear `MigrationError`).
+ */
+export async function openPgRepository(options: PgRepositoryOptions): Promise<PgRepository> {
+  await migrateUrl(options.url);
+  return new PgRepository(options);
+}
