@@ -45,34 +45,51 @@ export abstract class PgReads implements RepositoryReads {
     return this.many('transactions', `WHERE r.merchant_id = $1 AND r.${OPEN} ORDER BY r.seq`, [merchantId]);
   }
 
-  /** Newest first, after the item `cursor` names. */
+  /**
+   * A page after the item `cursor` names, in the list's order: `order` is its sort key
+   * (columns of `r`), `desc` newest first.
+   */
   private async page<C extends 'transactions' | 'sms' | 'outbox'>(
     c: C,
+    order: string,
+    desc: boolean,
     merchantId: string,
     limit: number,
     cursor: string | null,
   ): Promise<Page<Collections[C]>> {
     const t = TABLES[c];
     if (cursor !== null && !isKeyOf(c, cursor)) return { items: [], next: null };
-    const after = cursor === null ? '' : `AND r.seq < (SELECT seq FROM ${t.name} WHERE id = $3 AND merchant_id = $1)`;
-    const items = await this.many(c, `WHERE r.merchant_id = $1 ${after} ORDER BY r.seq DESC LIMIT $2`, [
-      merchantId,
-      limit + 1,
-      ...(cursor === null ? [] : [cursor]),
-    ]);
+    const key = `(${order
+      .split(', ')
+      .map((col) => `r.${col}`)
+      .join(', ')})`;
+    const after =
+      cursor === null ? '' : `AND ${key} ${desc ? '<' : '>'} (SELECT ${order} FROM ${t.name} WHERE id = $3 AND merchant_id = $1)`;
+    const dir = desc ? ' DESC' : '';
+    const items = await this.many(
+      c,
+      `WHERE r.merchant_id = $1 ${after} ORDER BY ${order
+        .split(', ')
+        .map((col) => `r.${col}${dir}`)
+        .join(', ')} LIMIT $2`,
+      [merchantId, limit + 1, ...(cursor === null ? [] : [cursor])],
+    );
     const more = items.length > limit;
     if (more) items.length = limit;
     return { items, next: more ? (items.at(-1)?.id ?? null) : null };
   }
 
+  /** Newest first (creation time on the merchant's clock, then id). */
   transactionsPage(merchantId: string, limit: number, cursor: string | null): Promise<Page<TransactionRecord>> {
-    return this.page('transactions', merchantId, limit, cursor);
+    return this.page('transactions', 'created_at, id', true, merchantId, limit, cursor);
   }
+  /** Oldest first. */
   smsPage(merchantId: string, limit: number, cursor: string | null): Promise<Page<Collections['sms']>> {
-    return this.page('sms', merchantId, limit, cursor);
+    return this.page('sms', 'seq', false, merchantId, limit, cursor);
   }
+  /** Newest first. */
   outboxPage(merchantId: string, limit: number, cursor: string | null): Promise<Page<OutboxEvent>> {
-    return this.page('outbox', merchantId, limit, cursor);
+    return this.page('outbox', 'seq', true, merchantId, limit, cursor);
   }
 
   outboxAfter(merchantId: string, afterId: string | null, limit: number): Promise<OutboxEvent[]> {

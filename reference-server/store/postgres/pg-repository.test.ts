@@ -190,7 +190,12 @@ describe('reads', () => {
   it('indexes, lists with cursors, the event stream, due work, counts', async () => {
     const [repo] = await instances(1);
     const txs = Array.from({ length: 5 }, (_, i) =>
-      txRecord({ vendorReference: `V-${i}`, expiresAt: at(100 - i * 10), status: i === 4 ? 'CANCELED' : i === 3 ? 'APPROVED' : 'PENDING' }),
+      txRecord({
+        vendorReference: `V-${i}`,
+        createdAt: at(i),
+        expiresAt: at(100 - i * 10),
+        status: i === 4 ? 'CANCELED' : i === 3 ? 'APPROVED' : 'PENDING',
+      }),
     );
     txs[0] = { ...txs[0]!, scenario: { operationId: 'confirmTransaction', dueAt: at(30) } };
     const other = txRecord({ merchantId: 'm2', vendorReference: 'V-0' });
@@ -219,6 +224,28 @@ describe('reads', () => {
     const p3 = await repo!.transactionsPage('m1', 2, p2.next);
     expect(p3).toEqual({ items: [txs[0]], next: null });
     expect(await repo!.transactionsPage('m1', 2, other.id)).toEqual({ items: [], next: null });
+    // Same creation time: by id, descending.
+    const twins = [txRecord({ merchantId: 'm3', createdAt: at(0) }), txRecord({ merchantId: 'm3', createdAt: at(0) })];
+    await repo!.transactionsPage('m3', 1, null); // nothing yet
+    await repo!.transaction(async (t) => t.write(twins.map((v) => ({ c: 'transactions' as const, k: v.id, v }))));
+    const byId = twins
+      .map((t) => t.id)
+      .sort()
+      .reverse();
+    expect((await repo!.transactionsPage('m3', 1, null)).items.map((t) => t.id)).toEqual([byId[0]]);
+    expect((await repo!.transactionsPage('m3', 1, byId[0]!)).items.map((t) => t.id)).toEqual([byId[1]]);
+    const sms = [0, 1, 2].map((i): SmsRecord => ({
+      id: randomUUID(),
+      merchantId: 'm1',
+      to: '2126',
+      body: `b${i}`,
+      transactionId: txs[0]!.id,
+      sentAt: at(50 - i),
+    }));
+    await repo!.transaction(async (t) => t.write(sms.map((v) => ({ c: 'sms' as const, k: v.id, v }))));
+    const s1 = await repo!.smsPage('m1', 2, null);
+    expect(s1.items.map((x) => x.body)).toEqual(['b0', 'b1']);
+    expect((await repo!.smsPage('m1', 2, s1.next)).items.map((x) => x.body)).toEqual(['b2']);
     expect((await repo!.outboxPage('m1', 10, null)).items.map((e) => e.id)).toEqual(['msg_2', 'msg_1', 'msg_0']);
 
     expect((await repo!.outboxAfter('m1', null, 10)).map((e) => e.id)).toEqual(['msg_0', 'msg_1', 'msg_2']);
@@ -232,8 +259,8 @@ describe('reads', () => {
     expect((await repo!.dueTransactions('m1', T0 + 95_000, 1)).map((t) => t.id)).toEqual([txs[2]!.id]);
     expect((await repo!.dueScenarios('m1', T0 + 29_000, 10)).length).toBe(0);
     expect((await repo!.dueScenarios('m1', T0 + 30_000, 10)).map((t) => t.id)).toEqual([txs[0].id]);
-    expect((await repo!.pendingMerchants()).sort()).toEqual(['m1', 'm2']);
-    expect(await repo!.count('transactions')).toBe(6);
+    expect((await repo!.pendingMerchants()).sort()).toEqual(['m1', 'm2', 'm3']);
+    expect(await repo!.count('transactions')).toBe(8);
     expect(await repo!.count('transactions', 'm1')).toBe(5);
     expect(await repo!.count('outbox', 'm2')).toBe(0);
     expect(await repo!.paymentIntentCount('cs_none')).toBe(0);

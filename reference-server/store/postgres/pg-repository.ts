@@ -234,6 +234,10 @@ export class PgRepository extends PgReads implements Repository {
     }
   }
 
+  /**
+   * A request whose `nowMs` is before the window's start (one taken a moment earlier on another
+   * instance, arriving later) counts in the current window: arrival order must not reset it.
+   */
   async countInWindow(key: string, nowMs: number, windowMs: number): Promise<WindowCount> {
     const { rows } = await this.run(
       `INSERT INTO rate_limit_windows AS w (key, window_start, count) VALUES ($1, $2, 1)
@@ -261,11 +265,11 @@ export class PgRepository extends PgReads implements Repository {
       `WITH due AS (
          SELECT o.id FROM webhook_outbox o JOIN unnest($1::text[], $2::timestamptz[]) AS m(id, now) ON o.merchant_id = m.id
          WHERE o.state = 'pending' AND o.next_attempt_at <= m.now AND (o.claimed_until IS NULL OR o.claimed_until <= now())
-         ORDER BY o.next_attempt_at, o.seq LIMIT $3
+         ORDER BY o.created_at, o.seq LIMIT $3
          FOR UPDATE OF o SKIP LOCKED),
        r AS (
          UPDATE webhook_outbox o SET claimed_until = now() + $4 * interval '1 millisecond' FROM due WHERE o.id = due.id RETURNING o.*)
-       SELECT ${TABLES.outbox.select} FROM r ORDER BY r.next_attempt_at, r.seq`,
+       SELECT ${TABLES.outbox.select} FROM r ORDER BY r.created_at, r.seq`,
       [ids, ids.map((m) => new Date(nowOf(m)).toISOString()), limit, leaseMs],
     );
     return rows.map((r) => TABLES.outbox.record(r));

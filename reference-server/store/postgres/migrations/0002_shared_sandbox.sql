@@ -15,15 +15,16 @@ CREATE INDEX transactions_scenario_due ON transactions (merchant_id, scenario_du
 -- What still holds credit or may move (the credit limit).
 CREATE INDEX transactions_open ON transactions (merchant_id) WHERE status IN ('PENDING', 'APPROVED');
 
--- Insertion order, for lists (newest first) and the event stream (oldest first): times on a
--- merchant's clock can tie or move.
+-- Insertion order, for the SMS and delivery lists and the event stream: times on a merchant's
+-- clock can tie or move back (a sandbox reset).
 ALTER TABLE transactions ADD COLUMN seq bigint GENERATED ALWAYS AS IDENTITY;
 ALTER TABLE sms ADD COLUMN seq bigint GENERATED ALWAYS AS IDENTITY;
 ALTER TABLE webhook_outbox ADD COLUMN seq bigint GENERATED ALWAYS AS IDENTITY;
+-- The transactions list: newest first by creation time, then id (both descending).
 DROP INDEX transactions_merchant_created;
+CREATE INDEX transactions_merchant_created ON transactions (merchant_id, created_at DESC, id DESC);
 DROP INDEX sms_merchant;
 DROP INDEX webhook_outbox_merchant;
-CREATE INDEX transactions_merchant_seq ON transactions (merchant_id, seq);
 CREATE INDEX sms_merchant_seq ON sms (merchant_id, seq);
 CREATE INDEX webhook_outbox_merchant_seq ON webhook_outbox (merchant_id, seq);
 
