@@ -1,24 +1,10 @@
 /** The API over HTTP, A family: A1 sessions (and its rate limit), A2 / A3 verification, the checkout payment. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { variants } from '../generated/contract.ts';
-import { errorOf, server, sessionBodyV1, sessionBodyV2, type Api, type S1, type S2 } from './test-helpers.ts';
-import type { TestServer } from './testing.ts';
-import type { ManualClock } from './domain/clock.ts';
+import { errorOf, server, sessionBodyV1, sessionBodyV2, sharedServer, type S1, type S2 } from './test-helpers.ts';
 
-let s: TestServer;
-let clock: ManualClock;
-let api: Api;
-let K1: string;
-let K2: string;
-beforeAll(async () => {
-  ({ s, clock, api } = await server());
-  K1 = s.merchants[0]!.apiKey;
-  K2 = s.merchants[1]!.apiKey;
-});
-afterAll(() => s.close());
-
-const k = (key: string) => ({ 'X-API-Key': key });
-const txCount = () => s.handle.core.store.count('transactions');
+const t = sharedServer();
+const { clock, api, K1, K2, k, txCount } = t;
 
 describe('A1 create session', () => {
   it('Variant 1 answers { token, expiresAt } 3600 s ahead, with RateLimit headers', async () => {
@@ -289,7 +275,7 @@ describe('A2 / A3 verification and checkout', () => {
       json: { redirect_url: 'http://127.0.0.1:4010/shop/return?order=7', locale: 'fr' },
     });
     expect(pi.status, pi.text).toBe(201);
-    expect(pi.body.checkout_url).toBe(`${s.baseUrl}/checkout/${pi.body.payment_intent_id}`);
+    expect(pi.body.checkout_url).toBe(`${t.s.baseUrl}/checkout/${pi.body.payment_intent_id}`);
     const sim = await api<S1['SessionPaymentResult']>('POST', `/api/v1/public/sdk/payment-intents/${pi.body.payment_intent_id}/simulate`, {
       headers: st,
       json: { outcome: 'success' },
@@ -324,7 +310,7 @@ describe('A2 / A3 verification and checkout', () => {
 
     // Before any payment: no transaction, and the forged transaction_id is removed.
     const a = await open();
-    const before = txCount();
+    const before = await txCount();
     const c1 = await cancel(a.id, a.st);
     expect(c1.status, c1.text).toBe(200);
     expect(c1.body).toEqual({
@@ -332,7 +318,7 @@ describe('A2 / A3 verification and checkout', () => {
       redirect_status: 'CANCELLED',
       redirect_url: 'http://127.0.0.1:4010/shop/return?order=9&status=CANCELLED',
     });
-    expect(txCount()).toBe(before);
+    expect(await txCount()).toBe(before);
 
     // After a failed payment: the PENDING checkout transaction is named and stays PENDING.
     const failed = await api<S1['SessionPaymentResult']>('POST', `/api/v1/public/sdk/payment-intents/${a.id}/simulate`, {

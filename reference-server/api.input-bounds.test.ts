@@ -37,14 +37,14 @@ const withCategory = (literal: string) =>
 
 describe('categoryId is a safe integer', () => {
   it('answers 400 beyond 2^53 − 1, however the number is written, and stores nothing', async () => {
-    const before = s.handle.core.store.count('transactions');
+    const before = await s.handle.core.repo.count('transactions');
     for (const literal of ['1e300', '1e20', '9223372036854775808', '9223372036854775807', '9007199254740992']) {
       const r = await create(withCategory(literal));
       expect(r.status, literal).toBe(400);
       expect(r.body.error.code, literal).toMatch(/^(VALIDATION_ERROR|INVALID_ITEMS)$/);
       expect(JSON.stringify(r.body.error.details), literal).toContain('categoryId');
     }
-    expect(s.handle.core.store.count('transactions')).toBe(before);
+    expect(await s.handle.core.repo.count('transactions')).toBe(before);
   });
   it('keeps 2^53 − 1 exact and never echoes an exponent', async () => {
     const r = await create(withCategory('9007199254740991'));
@@ -56,7 +56,7 @@ describe('categoryId is a safe integer', () => {
 
 describe('members named twice', () => {
   it('answers 400 VALIDATION_ERROR naming vendorReference or customerPhone, and stores nothing', async () => {
-    const before = s.handle.core.store.count('transactions');
+    const before = await s.handle.core.repo.count('transactions');
     const body = JSON.stringify(partnerBody({ vendorReference: ref() }));
     const twiceRef = body.replace('{', `{"vendorReference":"${ref()}",`);
     const twicePhone = body.replace('{', '{"customerPhone":"212600000000",');
@@ -72,7 +72,7 @@ describe('members named twice', () => {
         details: [{ path: `/${name}`, message: 'is named twice' }],
       });
     }
-    expect(s.handle.core.store.count('transactions')).toBe(before);
+    expect(await s.handle.core.repo.count('transactions')).toBe(before);
   });
   it('finds a duplicate at any depth, compares names decoded, and ignores braces in strings', () => {
     expect(duplicateMemberPath('{"a":1,"b":{"c":[1,{"d":1,"d":2}]}}')).toBe('/b/c/1/d');

@@ -1,26 +1,11 @@
 /** The API over HTTP, B family and across: B1–B4, expiry, bad input, concurrency, modes and keys, webhook deliveries. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, errorOf, item, partnerBody, server, sessionBodyV1, T0, type Api, type S1 } from './test-helpers.ts';
-import type { TestServer } from './testing.ts';
-import type { ManualClock } from './domain/clock.ts';
+import { describe, expect, it } from 'vitest';
+import { call, errorOf, item, partnerBody, server, sessionBodyV1, sharedServer, T0, type S1 } from './test-helpers.ts';
 
 type Tx = S1['PartnerTransaction'];
 
-let s: TestServer;
-let clock: ManualClock;
-let api: Api;
-let K1: string;
-let K2: string;
-beforeAll(async () => {
-  ({ s, clock, api } = await server());
-  K1 = s.merchants[0]!.apiKey;
-  K2 = s.merchants[1]!.apiKey;
-});
-afterAll(() => s.close());
-
-const k = (key: string) => ({ 'X-API-Key': key });
-const txCount = () => s.handle.core.store.count('transactions');
-const svc = (key: string) => ({ 'X-Service-Key': key });
+const t = sharedServer();
+const { clock, api, K1, K2, k, svc, txCount } = t;
 let seq = 0;
 const ref = () => `T-${Date.now().toString(36)}-${++seq}`;
 
@@ -65,11 +50,11 @@ describe('B1–B4 partner transactions', () => {
   it('B1 409 for a vendorReference the merchant already used; another merchant may use it', async () => {
     const vr = ref();
     await createPartner(K1, { vendorReference: vr });
-    const before = txCount();
+    const before = await txCount();
     const dup = await api('POST', '/api/v1/public/partner/transactions', { headers: svc(K1), json: partnerBody({ vendorReference: vr }) });
     expect(dup.status).toBe(409);
     expect(errorOf(dup).code).toBe('DUPLICATE_VENDOR_REFERENCE');
-    expect(txCount()).toBe(before);
+    expect(await txCount()).toBe(before);
     const other = await api('POST', '/api/v1/public/partner/transactions', {
       headers: svc(K2),
       json: partnerBody({ vendorReference: vr }),
@@ -93,12 +78,12 @@ describe('B1–B4 partner transactions', () => {
     ['total 499.99', { total: 499.99, items: [item(499.99)] }, 422, 'AMOUNT_OUT_OF_RANGE'],
     ['total 15000.01', { total: 15000.01, items: [item(15000.01)] }, 422, 'AMOUNT_OUT_OF_RANGE'],
   ])('B1 %s → %d %s and nothing stored', async (_n, over, status, code) => {
-    const before = txCount();
+    const before = await txCount();
     const r = await api('POST', '/api/v1/public/partner/transactions', { headers: svc(K1), json: partnerBody(over) });
     expect(r.status, r.text).toBe(status);
     expect(errorOf(r).code).toBe(code);
     if (code === 'VALIDATION_ERROR') expect(errorOf(r).details?.length).toBeGreaterThan(0);
-    expect(txCount()).toBe(before);
+    expect(await txCount()).toBe(before);
   });
 
   it('B1 accepts the range edges 500 and 15000', async () => {
@@ -236,9 +221,9 @@ describe('payment window expiry', () => {
       const t2 = (await a2<Tx>('POST', '/api/v1/public/partner/transactions', { headers: svc(m2!.apiKey), json: partnerBody() })).body;
       const adv = await a2<S1['SandboxClock']>('POST', '/api/v1/sandbox/clock/advance', { headers: k(m1!.apiKey), json: { seconds: 600 } });
       expect(adv.body.offsetSeconds).toBe(600);
-      const store = s2.handle.core.store;
-      expect(store.get('transactions', t1.id)!.status).toBe('EXPIRED');
-      expect(store.get('transactions', t2.id)!.status).toBe('PENDING');
+      const repo = s2.handle.core.repo;
+      expect((await repo.get('transactions', t1.id))!.status).toBe('EXPIRED');
+      expect((await repo.get('transactions', t2.id))!.status).toBe('PENDING');
       const clockOf2 = await a2<S1['SandboxClock']>('GET', '/api/v1/sandbox/clock', { headers: k(m2!.apiKey) });
       expect(clockOf2.body.offsetSeconds).toBe(0);
       const bad = await a2('POST', '/api/v1/sandbox/clock/advance', { headers: k(m1!.apiKey), json: { seconds: -5 } });
@@ -282,11 +267,11 @@ describe('bad input and faults: documented 4xx, never 500, nothing stored change
     ['a JSON string', { 'content-type': 'application/json' }, '"x"', 400, 'VALIDATION_ERROR'],
     ['invalid UTF-8', { 'content-type': 'application/json' }, Buffer.from([0x7b, 0xff, 0x7d]), 400, 'VALIDATION_ERROR'],
   ])('%s → %d %s', async (_n, headers, raw, status, code) => {
-    const before = txCount();
+    const before = await txCount();
     const r = await api('POST', P, { headers: { ...svc(K1), ...headers }, raw: raw as string });
     expect(r.status, r.text).toBe(status);
     expect(errorOf(r).code).toBe(code);
-    expect(txCount()).toBe(before);
+    expect(await txCount()).toBe(before);
     expect((await api('GET', '/api/v1/sandbox/clock', { headers: k(K1) })).status).toBe(200); // still serving
   });
 
@@ -302,11 +287,11 @@ describe('bad input and faults: documented 4xx, never 500, nothing stored change
       ],
     ] as [string, string][][]) {
       const path = headers[0]![0] === 'X-Service-Key' ? P : '/api/v1/public/partner/transactions/3f0c9a52-8a7e-4f57-9b43-2f6d3c1e9a10';
-      const r = await call(s.baseUrl, path === P ? 'POST' : 'GET', path, { headers, json: path === P ? partnerBody() : undefined });
+      const r = await call(t.s.baseUrl, path === P ? 'POST' : 'GET', path, { headers, json: path === P ? partnerBody() : undefined });
       expect(r.status).toBe(401);
       expect(errorOf(r).code).toBe('INVALID_API_KEY');
     }
-    const dupToken = await call(s.baseUrl, 'GET', '/api/v1/public/sdk/session', {
+    const dupToken = await call(t.s.baseUrl, 'GET', '/api/v1/public/sdk/session', {
       headers: [
         ['X-Session-Token', 'a'],
         ['X-Session-Token', 'b'],

@@ -15,13 +15,14 @@ import { createErrorHandler, routeNotFound } from './http/errors.ts';
 import { createRateLimiter } from './http/rate-limit.ts';
 import { requestTargetGuard, securityHeaders } from './http/request-target.ts';
 import { buildVariantApi, createApiRouter, type VariantApi } from './http/router.ts';
-import type { Store } from './store/store.ts';
+import type { Repository } from './store/repository.ts';
 import type { WebhookDispatcher, WebhookDispatcherDeps } from './webhooks/contracts.ts';
 
 export type { SmsSender } from './core.ts';
 
 export interface CreateAppOptions {
-  store: Store;
+  /** Where everything is stored: a `LocalRepository` (memory or data file) or another store of the interface. */
+  repository: Repository;
   clock: Clock;
   config: ServerConfig;
   smsSender?: SmsSender;
@@ -31,21 +32,19 @@ export interface CreateAppOptions {
 
 export interface AppHandle {
   app: express.Express;
-  /** Stops the expiry sweeper and the webhook dispatcher, then closes the store (journal folded into the data file). */
+  /** Stops the expiry sweeper and the webhook dispatcher, then closes the repository (a data file's journal folded into it). */
   close(): Promise<void>;
-  /** The core, for tests and tools (store, clock, merchants). */
+  /** The core, for tests and tools (`core.repo`, clock, merchants). */
   core: Core;
 }
 
 export async function createApp(opts: CreateAppOptions): Promise<AppHandle> {
-  const { store, clock, config } = opts;
+  const { repository, clock, config } = opts;
   const log = config.log ?? ((line: string) => process.stderr.write(`${line}\n`));
-  const core = new Core(store, clock, config, opts.smsSender ?? loggingSmsSender(log));
+  const core = new Core(repository, clock, config, opts.smsSender ?? loggingSmsSender(log));
+  await core.refreshMerchants();
 
   const apis: Record<Variant, VariantApi> = { 1: await buildVariantApi(core, 1), 2: await buildVariantApi(core, 2) };
-
-  const rateLimiter = createRateLimiter((merchantId) => core.now(merchantId));
-  core.onSandboxReset.push(rateLimiter.reset);
 
   const app = express();
   app.disable('x-powered-by');
@@ -55,11 +54,14 @@ export async function createApp(opts: CreateAppOptions): Promise<AppHandle> {
     createApiRouter({
       apis,
       auth: createAuthenticator(core),
-      rateLimit: rateLimiter.limit,
+      rateLimit: createRateLimiter(repository, (merchantId) => core.now(merchantId)),
       mode: config.mode,
       publicBaseUrl: config.publicBaseUrl,
       authThrottle:
-        config.authFailureLimit === null ? null : createAuthThrottle(config.authFailureLimit ?? specAuthFailureLimit, () => clock.now()),
+        config.authFailureLimit === null
+          ? null
+          : createAuthThrottle(repository, config.authFailureLimit ?? specAuthFailureLimit, () => clock.now()),
+      refreshMerchant: (merchantId) => core.refreshMerchant(merchantId),
     }),
   );
   app.use(requestTargetGuard);
@@ -68,9 +70,16 @@ export async function createApp(opts: CreateAppOptions): Promise<AppHandle> {
   // Error bodies are validated too, against the responses of the request's operation.
   app.use(createErrorHandler((ctx, req, res, body) => apis[ctx.variant].validator.checkResponse(req, res, body), log));
 
-  // Expiry in real time: sweep PENDING transactions whose window passed.
+  // Expiry in real time: sweep PENDING transactions whose window passed (on every merchant's clock as stored now).
+  let sweeping = false;
   const sweepTimer = setInterval(() => {
-    core.sweep().catch((e: Error) => log(`expiry sweep failed: ${e.message}`));
+    if (sweeping) return;
+    sweeping = true;
+    core
+      .refreshMerchants()
+      .then(() => core.sweep())
+      .catch((e: Error) => log(`expiry sweep failed: ${e.message}`))
+      .finally(() => (sweeping = false));
   }, config.sweepIntervalMs ?? 1000);
   sweepTimer.unref();
 
@@ -89,7 +98,8 @@ export async function createApp(opts: CreateAppOptions): Promise<AppHandle> {
       closed = true;
       clearInterval(sweepTimer);
       await core.dispatcher?.stop();
-      await store.close();
+      core.stop();
+      await repository.close();
     },
   };
 }

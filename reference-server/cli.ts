@@ -19,6 +19,7 @@ import { maxPaymentWindowSeconds } from './domain/stateMachine.ts';
 import { DataFileLockedError } from './store/data-lock.ts';
 import { checkPublicUrl } from './http/origin.ts';
 import { StoreCorruptError, openFileStore } from './store/file-persistence.ts';
+import { LocalRepository } from './store/local-repository.ts';
 import { Store } from './store/store.ts';
 import { defaultDispatcherFactory } from './testing.ts';
 import { mountSite } from './site.ts';
@@ -225,7 +226,7 @@ export async function runServe(
   }
   const factory = await defaultDispatcherFactory();
   const handle = await createApp({
-    store,
+    repository: new LocalRepository(store),
     clock: systemClock,
     config,
     webhookDispatcherFactory: factory,

@@ -1,15 +1,19 @@
 /**
- * The server core: merchants, per-merchant time, the store, state changes with their
- * outbox events written in the same store write, expiry (lazy on read and swept), and
+ * The server core: merchants, per-merchant time, the repository, state changes with their
+ * outbox events written in the same transaction, expiry (lazy on read and swept), and
  * the webhook seam implementations (`WebhookRepository`, `MerchantDirectory`, `MerchantClock`).
+ *
+ * The merchants' sandbox state (clock offset, run-time webhook endpoint) is cached here for
+ * the synchronous merchant clock: loaded at start, replaced after each write of it and on
+ * change notices, and read again at the start of every authenticated request and every
+ * sweep and dispatcher tick, so a change made by another instance is seen by the next one.
  */
 import { webhookDelivery } from '../generated/contract.ts';
 import { MerchantTime, iso, type Clock } from './domain/clock.ts';
-import { isDueToExpire } from './domain/stateMachine.ts';
 import { buildOutboxEvent, dueScenarioAction, expireIfDue, expiryEvent, type MerchantView } from './domain/transactions.ts';
 import type { Change, MerchantStateRecord, TransactionRecord } from './domain/types.ts';
 import type { MerchantConfig, ServerConfig } from './config.ts';
-import type { Store } from './store/store.ts';
+import type { Repository } from './store/repository.ts';
 import { generateMessageId } from './webhooks/signing.ts';
 import type {
   MerchantClock,
@@ -34,25 +38,41 @@ export function loggingSmsSender(log: (line: string) => void): SmsSender {
   };
 }
 
+/** Records moved per sweep transaction (a sweep repeats until nothing more is due). */
+const SWEEP_BATCH = 500;
+/** How long a claimed delivery stays with this instance: an attempt's timeout and a margin. */
+export const DELIVERY_LEASE_MS = (webhookDelivery.retry.timeoutSeconds + 60) * 1000;
+
 export class Core {
   readonly merchantsById = new Map<string, MerchantConfig>();
   readonly time: MerchantTime;
   readonly log: (line: string) => void;
   dispatcher: WebhookDispatcher | null = null;
-  /** What else forgets a merchant's state on a sandbox reset (the rate limiter's windows). */
-  readonly onSandboxReset: Array<(merchantId: string) => void> = [];
+  /** The merchants' sandbox state as last read or written (see the top of this file). */
+  private readonly states = new Map<string, MerchantStateRecord>();
+  /** Per merchant, bumped by each write of its state: a read started before a write does not replace it. */
+  private readonly stateWrites = new Map<string, number>();
+  private readonly unsubscribe: () => void;
 
   constructor(
-    readonly store: Store,
+    readonly repo: Repository,
     readonly clock: Clock,
     readonly config: ServerConfig,
     readonly smsSender: SmsSender,
   ) {
     for (const m of config.merchants) this.merchantsById.set(m.id, m);
     this.log = config.log ?? ((line) => process.stderr.write(`${line}\n`));
-    this.time = new MerchantTime(clock, (id) =>
-      config.mode === 'sandbox' ? (store.get('merchantState', id)?.clockOffsetSeconds ?? 0) : 0,
-    );
+    this.time = new MerchantTime(clock, (id) => (config.mode === 'sandbox' ? (this.states.get(id)?.clockOffsetSeconds ?? 0) : 0));
+    this.unsubscribe = repo.subscribe((n) => {
+      if (n.collection === 'merchantState' && this.merchantsById.has(n.merchantId))
+        this.refreshMerchant(n.merchantId).catch((e: Error) => this.log(`merchant state read failed: ${e.message}`));
+      if (n.collection === 'outbox' || n.collection === 'merchantState') this.dispatcher?.kick();
+    });
+  }
+
+  /** Stops listening to change notices (the repository is closed by its owner). */
+  stop(): void {
+    this.unsubscribe();
   }
 
   get sandbox(): boolean {
@@ -61,9 +81,37 @@ export class Core {
   now(merchantId: string): number {
     return this.time.now(merchantId);
   }
+  /** The merchant's state as cached (defaults when none was ever written). */
   merchantState(id: string): MerchantStateRecord {
-    return this.store.get('merchantState', id) ?? { id, clockOffsetSeconds: 0, endpointEnabled: true };
+    return this.states.get(id) ?? { id, clockOffsetSeconds: 0, endpointEnabled: true };
   }
+
+  /** Caches a merchant state just written (or read); a clock moved back forgets its monotonic floor. */
+  private cacheState(id: string, next: MerchantStateRecord | undefined): void {
+    const before = this.merchantState(id).clockOffsetSeconds;
+    if (next) this.states.set(id, next);
+    else this.states.delete(id);
+    if ((next?.clockOffsetSeconds ?? 0) < before) this.time.forget(id);
+  }
+
+  /** Call after a transaction that wrote `next` committed. */
+  stateWritten(next: MerchantStateRecord): void {
+    this.stateWrites.set(next.id, (this.stateWrites.get(next.id) ?? 0) + 1);
+    this.cacheState(next.id, next);
+  }
+
+  /** Reads merchant `id`'s state from the repository (one primary-key read) into the cache. */
+  async refreshMerchant(id: string): Promise<void> {
+    const writes = this.stateWrites.get(id) ?? 0;
+    const st = await this.repo.get('merchantState', id);
+    if ((this.stateWrites.get(id) ?? 0) === writes) this.cacheState(id, st);
+  }
+
+  /** Reads every configured merchant's state (at start and at each sweep and dispatcher tick). */
+  async refreshMerchants(): Promise<void> {
+    await Promise.all([...this.merchantsById.keys()].map((id) => this.refreshMerchant(id)));
+  }
+
   view(m: MerchantConfig): MerchantView {
     const w = this.merchantState(m.id).webhook;
     return {
@@ -118,104 +166,95 @@ export class Core {
     return expired;
   }
 
-  /** Writes a batch (on disk before it resolves) and wakes the dispatcher when it carries events. */
+  /** Writes `changes` in a transaction of their own (records nobody else changes: new sessions, intents, test events). */
   async commit(changes: Change[]): Promise<void> {
-    await this.store.commit(changes);
-    if (changes.some((c) => c.c === 'outbox' || c.c === 'merchantState')) this.dispatcher?.kick();
+    await this.repo.transaction(async (tx) => tx.write(changes));
   }
 
-  /** Ids of transactions with a scheduled sandbox scenario action (built from the store on first use). */
-  private scenarioIds: Set<string> | null = null;
-  /** Notes a transaction created with a scenario action, for the sweep. */
-  scheduleScenario(id: string): void {
-    this.scenarioIndex().add(id);
-  }
-  private scenarioIndex(): Set<string> {
-    if (!this.scenarioIds) {
-      this.scenarioIds = new Set();
-      for (const t of this.store.values('transactions')) if (t.scenario && t.status === 'PENDING') this.scenarioIds.add(t.id);
-    }
-    return this.scenarioIds;
-  }
-
-  /** Expires every PENDING transaction whose window has passed and applies the due scenario actions (one merchant, or all). */
-  sweepChanges(merchantId?: string): Change[] {
-    const changes: Change[] = [];
-    const acted = new Set<string>();
-    if (this.sandbox) {
-      const index = this.scenarioIndex();
-      for (const id of index) {
-        const t = this.store.get('transactions', id);
-        if (!t || t.status !== 'PENDING' || !this.merchantsById.has(t.merchantId)) {
-          index.delete(id);
-          continue;
-        }
-        if (merchantId !== undefined && t.merchantId !== merchantId) continue;
-        const after = this.fresh(t, this.now(t.merchantId), changes);
-        if (after.status !== 'PENDING') {
-          index.delete(id);
-          acted.add(id);
-        }
-      }
-    }
-    for (const mid of merchantId ? [merchantId] : this.store.pendingMerchants()) {
-      if (!this.merchantsById.has(mid)) continue;
-      const now = this.now(mid);
-      for (const tx of this.store.pendingTransactions(mid)) {
-        if (!isDueToExpire(tx.status, now, Date.parse(tx.expiresAt))) break; // oldest window first
-        if (acted.has(tx.id)) continue; // moved by its scenario action above
-        this.fresh(tx, now, changes);
-      }
-    }
-    return changes;
-  }
-
+  /**
+   * Expires every PENDING transaction whose window has passed and applies the due sandbox
+   * scenario actions (one merchant, or all), each row locked and checked again before it moves,
+   * so it moves and emits once even when several instances sweep.
+   */
   async sweep(merchantId?: string): Promise<void> {
-    const changes = this.sweepChanges(merchantId);
-    if (changes.length > 0) await this.commit(changes);
+    for (const mid of merchantId !== undefined ? [merchantId] : await this.repo.pendingMerchants()) {
+      if (!this.merchantsById.has(mid)) continue;
+      for (;;) {
+        const now = this.now(mid);
+        const scenarios = this.sandbox ? await this.repo.dueScenarios(mid, now, SWEEP_BATCH) : [];
+        const expiring = await this.repo.dueTransactions(mid, now, SWEEP_BATCH);
+        const ids = [...new Set([...scenarios, ...expiring].map((t) => t.id))];
+        if (ids.length === 0) break;
+        const moved = await this.repo.transaction(async (tx) => {
+          const changes: Change[] = [];
+          for (const id of ids) {
+            const t = await tx.lock('transactions', id);
+            if (t?.status === 'PENDING') this.fresh(t, now, changes);
+          }
+          tx.write(changes);
+          return changes.length;
+        });
+        if (moved === 0 || (scenarios.length < SWEEP_BATCH && expiring.length < SWEEP_BATCH)) break;
+      }
+    }
   }
 
   // ---- the webhook seam ----
 
+  /** Applies `update` to the merchant's outbox event `id`, locked, in one transaction. */
+  private updateEvent(merchantId: string, id: string, update: (e: OutboxEvent) => OutboxEvent): Promise<OutboxEvent> {
+    return this.repo.transaction(async (tx) => {
+      const e = await tx.lock('outbox', id);
+      if (!e || e.merchantId !== merchantId) throw new Error(`webhook event ${id} not found for merchant ${merchantId}`);
+      const v = update(e);
+      tx.write([{ c: 'outbox', k: id, v }]);
+      return v;
+    });
+  }
+
   readonly repository: WebhookRepository = {
-    listDue: async (limit) => {
-      const due = this.store
-        .pendingOutbox()
-        .filter(
-          (e) => e.nextAttemptAt !== null && this.merchantsById.has(e.merchantId) && Date.parse(e.nextAttemptAt) <= this.now(e.merchantId),
-        );
-      due.sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt));
-      return due.slice(0, limit);
+    claimDue: async (limit) => {
+      await this.refreshMerchants();
+      // An unknown merchant's events are never due (epoch 0 is before any of them).
+      const nowOf = (merchantId: string) => (this.merchantsById.has(merchantId) ? this.now(merchantId) : 0);
+      return this.repo.claimDue(nowOf, limit, DELIVERY_LEASE_MS);
     },
     get: async (merchantId, id) => {
-      const e = this.store.get('outbox', id);
+      const e = await this.repo.get('outbox', id);
       return e && e.merchantId === merchantId ? e : undefined;
     },
-    list: async (merchantId) => this.store.outboxOf(merchantId).slice().reverse(),
-    recordAttempt: async (merchantId, id, attempt, next) => {
-      const e = this.mustEvent(merchantId, id);
-      const v: OutboxEvent = { ...e, attempts: [...e.attempts, attempt], state: next.state, nextAttemptAt: next.nextAttemptAt };
-      await this.store.commit([{ c: 'outbox', k: id, v }]);
-      return v;
+    list: async (merchantId) => {
+      const out: OutboxEvent[] = [];
+      let cursor: string | null = null;
+      do {
+        const page = await this.repo.outboxPage(merchantId, 1000, cursor);
+        out.push(...page.items);
+        cursor = page.next;
+      } while (cursor !== null);
+      return out;
     },
-    setState: async (merchantId, id, next) => {
-      const e = this.mustEvent(merchantId, id);
-      const v: OutboxEvent = { ...e, state: next.state, nextAttemptAt: next.nextAttemptAt };
-      await this.store.commit([{ c: 'outbox', k: id, v }]);
-      return v;
-    },
-    requeue: async (merchantId, id, nextAttemptAt) => {
-      const e = this.mustEvent(merchantId, id);
-      const v: OutboxEvent = { ...e, state: 'pending', nextAttemptAt };
-      await this.store.commit([{ c: 'outbox', k: id, v }]);
-      return v;
-    },
+    recordAttempt: (merchantId, id, attempt, next) =>
+      this.updateEvent(merchantId, id, (e) => ({
+        ...e,
+        attempts: [...e.attempts, attempt],
+        state: next.state,
+        nextAttemptAt: next.nextAttemptAt,
+      })),
+    setState: (merchantId, id, next) =>
+      this.updateEvent(merchantId, id, (e) => ({ ...e, state: next.state, nextAttemptAt: next.nextAttemptAt })),
+    requeue: (merchantId, id, nextAttemptAt) => this.updateEvent(merchantId, id, (e) => ({ ...e, state: 'pending', nextAttemptAt })),
   };
 
-  private mustEvent(merchantId: string, id: string): OutboxEvent {
-    const e = this.store.get('outbox', id);
-    if (!e || e.merchantId !== merchantId) throw new Error(`webhook event ${id} not found for merchant ${merchantId}`);
-    return e;
+  /** Changes the merchant's state with `update`, locked, in one transaction; the cache follows. */
+  async updateMerchantState(merchantId: string, update: (s: MerchantStateRecord) => MerchantStateRecord): Promise<MerchantStateRecord> {
+    const next = await this.repo.transaction(async (tx) => {
+      const s = (await tx.lock('merchantState', merchantId)) ?? { id: merchantId, clockOffsetSeconds: 0, endpointEnabled: true };
+      const v = update(s);
+      tx.write([{ c: 'merchantState', k: merchantId, v }]);
+      return v;
+    });
+    this.stateWritten(next);
+    return next;
   }
 
   readonly directory: MerchantDirectory = {
@@ -233,8 +272,7 @@ export class Core {
       };
     },
     setEndpointEnabled: async (merchantId, enabled) => {
-      const s = this.merchantState(merchantId);
-      await this.store.commit([{ c: 'merchantState', k: merchantId, v: { ...s, endpointEnabled: enabled } }]);
+      await this.updateMerchantState(merchantId, (s) => ({ ...s, endpointEnabled: enabled }));
     },
   };
 

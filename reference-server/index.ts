@@ -7,7 +7,7 @@
  *   await server.close();
  *
  * `createApp` is the app factory underneath (an express app around the domain core, with the
- * store, clock and config injected), for hosting the server in an app of one's own.
+ * repository, clock and config injected; `new LocalRepository(Store.memory())` or over `openFileStore(file)`), for hosting the server in an app of one's own.
  */
 import { mountSite } from './site.ts';
 import { DEMO_MERCHANTS } from './config.ts';
@@ -16,6 +16,8 @@ import { startTestServer, type TestServerMerchant, type TestServerOptions } from
 export { createApp, type AppHandle, type CreateAppOptions, type SmsSender } from './app.ts';
 export { buildMerchants, serverConfig, DEMO_MERCHANTS, ConfigError, type MerchantConfigInput, type Mode } from './config.ts';
 export { Store } from './store/store.ts';
+export { LocalRepository } from './store/local-repository.ts';
+export type { Repository } from './store/repository.ts';
 export { openFileStore } from './store/file-persistence.ts';
 export { systemClock, type Clock } from './domain/clock.ts';
 export { mountSite, type SiteOptions } from './site.ts';

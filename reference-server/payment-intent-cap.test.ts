@@ -27,7 +27,7 @@ describe('payment intents per session', () => {
   it(`holds at most x-max-payment-intents (${max}) even under concurrent creates; one more answers 422 TOO_MANY_PAYMENT_INTENTS; another session is not affected`, async () => {
     expect(max).toBeGreaterThan(0);
     const st = { 'X-Session-Token': await token() };
-    const before = s.handle.core.store.count('paymentIntents');
+    const before = await s.handle.core.repo.count('paymentIntents');
     const answers = await Promise.all(
       Array.from({ length: max * 2 }, () =>
         api('POST', '/api/v1/public/sdk/payment-intents', { headers: st, json: { redirect_url: 'http://127.0.0.1:4010/shop/return' } }),
@@ -43,7 +43,7 @@ describe('payment intents per session', () => {
         message: `This checkout session already has ${max} payment intents; start a new checkout`,
       },
     });
-    expect(s.handle.core.store.count('paymentIntents') - before).toBe(max);
+    expect((await s.handle.core.repo.count('paymentIntents')) - before).toBe(max);
     const other = await api('POST', '/api/v1/public/sdk/payment-intents', {
       headers: { 'X-Session-Token': await token() },
       json: { redirect_url: 'http://127.0.0.1:4010/shop/return' },

@@ -76,11 +76,11 @@ describe('POST /api/v1/sandbox/reset', () => {
       sms: (await api<List>('GET', '/api/v1/sandbox/sms', { headers: key(K2) })).body.data.length,
       deliveries: (await api<List>('GET', '/api/v1/sandbox/webhook-deliveries', { headers: key(K2) })).body.data.length,
     };
-    const txOf = (id: string) => [...s.handle.core.store.merchantTransactions(id)].length;
+    const txOf = (id: string) => s.handle.core.repo.count('transactions', id);
     const m1 = s.handle.core.config.merchants[0]!.id;
     const m2 = s.handle.core.config.merchants[1]!.id;
-    const tx1 = txOf(m1);
-    const tx2 = txOf(m2);
+    const tx1 = await txOf(m1);
+    const tx2 = await txOf(m2);
     expect(tx1).toBeGreaterThan(0);
     const r = await api<Reset>('POST', '/api/v1/sandbox/reset', { headers: key(K1), json: { deleteData: true } });
     expect(r.status, r.text).toBe(200);
@@ -88,10 +88,10 @@ describe('POST /api/v1/sandbox/reset', () => {
     expect(r.body.deleted.sessions).toBeGreaterThan(0);
     expect(r.body.deleted.sms).toBeGreaterThan(0);
     expect(r.body.deleted.deliveries).toBeGreaterThan(0);
-    expect(txOf(m1)).toBe(0);
+    expect(await txOf(m1)).toBe(0);
     expect((await api<List>('GET', '/api/v1/sandbox/sms', { headers: key(K1) })).body.data).toEqual([]);
     expect((await api<List>('GET', '/api/v1/sandbox/webhook-deliveries', { headers: key(K1) })).body.data).toEqual([]);
-    expect(txOf(m2)).toBe(tx2);
+    expect(await txOf(m2)).toBe(tx2);
     expect((await api<List>('GET', '/api/v1/sandbox/sms', { headers: key(K2) })).body.data.length).toBe(before2.sms);
     expect((await api<List>('GET', '/api/v1/sandbox/webhook-deliveries', { headers: key(K2) })).body.data.length).toBe(before2.deliveries);
   });

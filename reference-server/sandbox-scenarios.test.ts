@@ -43,7 +43,7 @@ describe('magic customer phones', () => {
   it('212600000102: cancelled by the customer, applied by a clock advance', async () => {
     const r = await create({ customerPhone: '212600000102' });
     expect((await api('POST', '/api/v1/sandbox/clock/advance', { headers: key(), json: { seconds: 3600 } })).status).toBe(200);
-    expect(s.handle.core.store.get('transactions', r.body.id)!.status).toBe('CANCELED');
+    expect((await s.handle.core.repo.get('transactions', r.body.id))!.status).toBe('CANCELED');
     expect((await read(r.body.id)).status).toBe('CANCELED');
     expect(await events(r.body.id)).toEqual(['transaction.cancelled']);
   });
@@ -72,11 +72,11 @@ describe('magic totals', () => {
     [501.02, 'CREDIT_LIMIT_EXCEEDED', 'Credit limit exceeded: open transactions 0.00 + 501.02 > limit 0.00 MAD'],
     [15000.01, 'AMOUNT_OUT_OF_RANGE', 'total must be between 500.00 and 15000.00 MAD'],
   ])('%s → 422 %s, nothing created', async (total, code, message) => {
-    const before = s.handle.core.store.count('transactions');
+    const before = await s.handle.core.repo.count('transactions');
     const r = await create({ total, items: [item(total)] });
     expect(r.status).toBe(422);
     expect(errorOf(r)).toEqual({ code, message });
-    expect(s.handle.core.store.count('transactions')).toBe(before);
+    expect(await s.handle.core.repo.count('transactions')).toBe(before);
   });
 });
 

@@ -4,6 +4,7 @@ import { DEMO_MERCHANTS } from './config.ts';
 import { mountSite } from './site.ts';
 import { startTestServer, type TestServer } from './testing.ts';
 import { StoreUnavailableError } from './store/store.ts';
+import { localStore } from './test-helpers.ts';
 
 let server: TestServer;
 let production: TestServer;
@@ -60,7 +61,7 @@ describe('GET /healthz and GET /readyz', () => {
     const s = await startTestServer();
     try {
       // As a failed write leaves it (ADR-026): refusing writes for a while.
-      const store = s.handle.core.store as unknown as { failed: unknown; refuseUntil: number };
+      const store = localStore(s.handle) as unknown as { failed: unknown; refuseUntil: number };
       store.failed = new StoreUnavailableError(new Error('disk gone'), 5);
       store.refuseUntil = Date.now() + 60_000;
       const r = await fetch(`${s.baseUrl}/readyz`);
@@ -68,7 +69,7 @@ describe('GET /healthz and GET /readyz', () => {
       expect(await r.json()).toEqual({ error: { code: 'NOT_READY', message: 'The store is not reachable' } });
       expect((await fetch(`${s.baseUrl}/healthz`)).status).toBe(200);
     } finally {
-      (s.handle.core.store as unknown as { failed: unknown }).failed = null;
+      (localStore(s.handle) as unknown as { failed: unknown }).failed = null;
       await s.close();
     }
   });

@@ -1,4 +1,9 @@
 /** Helpers for this package's tests. */
+import { afterAll, beforeAll } from 'vitest';
+import { DEMO_MERCHANTS } from './config.ts';
+import type { AppHandle } from './app.ts';
+import { LocalRepository } from './store/local-repository.ts';
+import type { Store } from './store/store.ts';
 import { startTestServer, type TestServer, type TestServerOptions } from './testing.ts';
 import { ManualClock } from './domain/clock.ts';
 import type { V1, V2 } from '../generated/index.ts';
@@ -61,6 +66,55 @@ export async function server(opts: TestServerOptions = {}): Promise<{ s: TestSer
   const s = await startTestServer({ webhookDispatcherFactory: null, ...opts, clock });
   const api: Api = (m, p, o) => call(s.baseUrl, m, p, o);
   return { s, clock, api };
+}
+
+/** One test server shared by a test file (started in `beforeAll`, closed in `afterAll`), with its demo merchants' keys. */
+export interface SharedServer {
+  /** The server (once `beforeAll` ran). */
+  readonly s: TestServer;
+  clock: ManualClock;
+  api: Api;
+  /** The API keys of the two demo merchants (Variant 1, Variant 2). */
+  K1: string;
+  K2: string;
+  /** The API-key header, and the service-key header, of `key`. */
+  k: (key: string) => { 'X-API-Key': string };
+  svc: (key: string) => { 'X-Service-Key': string };
+  /** How many transactions the server stores. */
+  txCount: () => Promise<number>;
+}
+
+/** Registers the hooks of a test file's shared server (the demo merchants, no webhook engine, a manual clock at `T0`). */
+export function sharedServer(opts: Omit<TestServerOptions, 'clock' | 'merchants'> = {}): SharedServer {
+  const clock = new ManualClock(T0);
+  let current: TestServer | undefined;
+  const must = (): TestServer => {
+    if (!current) throw new Error('the shared test server starts in beforeAll');
+    return current;
+  };
+  beforeAll(async () => {
+    current = (await server({ ...opts, clock })).s;
+  });
+  afterAll(() => current?.close());
+  return {
+    get s() {
+      return must();
+    },
+    clock,
+    api: (m, p, o) => call(must().baseUrl, m, p, o),
+    K1: DEMO_MERCHANTS[0]!.apiKey,
+    K2: DEMO_MERCHANTS[1]!.apiKey,
+    k: (key) => ({ 'X-API-Key': key }),
+    svc: (key) => ({ 'X-Service-Key': key }),
+    txCount: () => must().handle.core.repo.count('transactions'),
+  };
+}
+
+/** The `Store` under a server on a `LocalRepository` (white-box tests of the memory and file stores). */
+export function localStore(handle: AppHandle): Store {
+  const repo = handle.core.repo;
+  if (!(repo instanceof LocalRepository)) throw new Error('the server does not run on a LocalRepository');
+  return repo.store;
 }
 
 export const item = (price: number, quantity = 1) => ({ name: 'Wireless headphones', reference: 'SKU-100', quantity, unitPrice: price });

@@ -13,6 +13,7 @@ import { buildMerchants, DEMO_MERCHANTS, serverConfig, type MerchantConfigInput,
 import { parseDuration, systemClock, type Clock } from './domain/clock.ts';
 import type { TransactionRecord } from './domain/types.ts';
 import { openFileStore, snapshotText, writeFileAtomic } from './store/file-persistence.ts';
+import { LocalRepository } from './store/local-repository.ts';
 import { Store } from './store/store.ts';
 import { createWebhookDispatcher } from './webhooks/dispatcher.ts';
 import type { WebhookDispatcher, WebhookDispatcherDeps } from './webhooks/contracts.ts';
@@ -61,7 +62,7 @@ export interface TestServer {
   baseUrl: string;
   merchants: TestServerMerchant[];
   close(): Promise<void>;
-  /** The app handle (core, store) for white-box tests of this package. */
+  /** The app handle (core, `core.repo`) for white-box tests of this package. */
   handle: AppHandle;
 }
 
@@ -83,11 +84,11 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     authFailureLimit: options.throttleFailedAuth ? undefined : null,
     log: options.log ?? (() => {}),
   });
-  const store = options.dataFile ? await openFileStore(options.dataFile) : Store.memory();
+  const repository = new LocalRepository(options.dataFile ? await openFileStore(options.dataFile) : Store.memory());
   const factory =
     options.webhookDispatcherFactory === undefined ? await defaultDispatcherFactory() : (options.webhookDispatcherFactory ?? undefined);
   const handle = await createApp({
-    store,
+    repository,
     clock: options.clock ?? systemClock,
     config,
     webhookDispatcherFactory: factory,

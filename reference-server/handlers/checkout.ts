@@ -51,7 +51,7 @@ export const checkoutHandlers: Record<string, Handler> = {
 
   async getTransactionStatusBySessionToken(core, ctx) {
     const session = ctx.session!;
-    const tx = core.store.get('transactions', ctx.params.transaction_id!);
+    const tx = await core.repo.get('transactions', ctx.params.transaction_id!);
     if (!isOwnTransaction(tx, session.merchantId, 'checkout')) throw notFound();
     if (!isSessionTransaction(tx, session)) throw invalidToken();
     const t = await readFresh(core, tx);
@@ -59,7 +59,7 @@ export const checkoutHandlers: Record<string, Handler> = {
   },
 
   async verifyTransaction(core, ctx) {
-    const tx = ownTransaction(core, ctx, ctx.params.transactionId!, 'checkout');
+    const tx = await ownTransaction(core.repo, ctx, ctx.params.transactionId!, 'checkout');
     return { status: 200, body: verificationView(await readFresh(core, tx)) };
   },
 };

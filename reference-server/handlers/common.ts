@@ -8,6 +8,7 @@ import type { ErrorCode } from '../../generated/contract.ts';
 import { ApiError, notFound } from '../http/errors.ts';
 import { nearestExtension, type OperationInfo } from '../http/operations.ts';
 import type { Core } from '../core.ts';
+import type { RepositoryReads, RepositoryTx } from '../store/repository.ts';
 import type { Ctx } from './context.ts';
 
 /** The answer of a domain rule's refusal (status from the error catalogue). */
@@ -38,46 +39,99 @@ export function merchantNow(core: Core, ctx: Ctx): number {
   return core.now(ctx.merchant.id);
 }
 
-/** The caller's transaction `id` of `kind` (null: either); 404 TRANSACTION_NOT_FOUND otherwise. */
-export function ownTransaction(core: Core, ctx: Ctx, id: string, kind: TransactionKind | null): TransactionRecord {
-  const tx = core.store.get('transactions', id);
+/** The caller's transaction `id` of `kind` (null: either), locked when read in a transaction; 404 TRANSACTION_NOT_FOUND otherwise. */
+export async function ownTransaction(
+  from: RepositoryReads | RepositoryTx,
+  ctx: Ctx,
+  id: string,
+  kind: TransactionKind | null,
+): Promise<TransactionRecord> {
+  const tx = 'lock' in from ? await from.lock('transactions', id) : await from.get('transactions', id);
   if (!isOwnTransaction(tx, ctx.merchant.id, kind)) throw notFound();
   return tx;
 }
 
-/** The caller's partner transaction of `vendorReference`; 404 TRANSACTION_NOT_FOUND otherwise. */
-export function ownByVendorReference(core: Core, ctx: Ctx, vendorReference: string): TransactionRecord {
-  const tx = core.store.transactionByVendorReference(ctx.merchant.id, vendorReference);
+/** The caller's partner transaction of `vendorReference`, locked when read in a transaction; 404 TRANSACTION_NOT_FOUND otherwise. */
+export async function ownByVendorReference(
+  from: RepositoryReads | RepositoryTx,
+  ctx: Ctx,
+  vendorReference: string,
+): Promise<TransactionRecord> {
+  const tx =
+    'lockByVendorReference' in from
+      ? await from.lockByVendorReference(ctx.merchant.id, vendorReference)
+      : await from.transactionByVendorReference(ctx.merchant.id, vendorReference);
   if (!isOwnTransaction(tx, ctx.merchant.id, 'partner')) throw notFound();
   return tx;
 }
 
-/** Reads a transaction as it is now (expiring it if due), writing the expiry if there was one. */
-export async function readFresh(core: Core, tx: TransactionRecord): Promise<TransactionRecord> {
-  const changes: Change[] = [];
-  const t = core.fresh(tx, core.now(tx.merchantId), changes);
-  if (changes.length > 0) await core.commit(changes);
-  return t;
+/** True when `t` must move at `nowMs` (its window passed, or its scenario action is due). */
+function moves(core: Core, t: TransactionRecord, nowMs: number): boolean {
+  return core.fresh(t, nowMs, []) !== t;
 }
 
 /**
- * A state change by `operationId` (B4 and the sandbox customer actions).
+ * `t` (read earlier in `tx` or outside it) as it reads at `nowMs`: when it must move, it is
+ * locked and checked again, and its move is added to `changes`.
+ */
+export async function freshIn(
+  core: Core,
+  tx: RepositoryTx,
+  t: TransactionRecord,
+  nowMs: number,
+  changes: Change[],
+): Promise<TransactionRecord> {
+  if (!moves(core, t, nowMs)) return t;
+  const locked = await tx.lock('transactions', t.id);
+  return locked ? core.fresh(locked, nowMs, changes) : t;
+}
+
+/** Transactions of one merchant read outside a transaction, as they read now; the moves this reveals are written. */
+export async function readFreshAll(core: Core, merchantId: string, list: TransactionRecord[]): Promise<TransactionRecord[]> {
+  const now = core.now(merchantId);
+  const due = list.filter((t) => moves(core, t, now));
+  if (due.length === 0) return list;
+  const moved = await core.repo.transaction(async (tx) => {
+    const changes: Change[] = [];
+    const out = new Map<string, TransactionRecord>();
+    for (const t of due) out.set(t.id, await freshIn(core, tx, t, now, changes));
+    tx.write(changes);
+    return out;
+  });
+  return list.map((t) => moved.get(t.id) ?? t);
+}
+
+/** Reads a transaction as it is now (expiring it if due), writing the expiry if there was one. */
+export async function readFresh(core: Core, tx: TransactionRecord): Promise<TransactionRecord> {
+  return (await readFreshAll(core, tx.merchantId, [tx]))[0]!;
+}
+
+/**
+ * A state change by `operationId` (B4 and the sandbox customer actions) of the transaction
+ * `find` locks in the same repository transaction.
  * @rule ADR-004
  */
-export async function transition(core: Core, operationId: string, tx0: TransactionRecord): Promise<TransactionRecord> {
-  const now = core.now(tx0.merchantId);
-  const changes: Change[] = [];
-  const tx = core.fresh(tx0, now, changes);
-  const r = applyOperation(operationId, tx, now);
-  if (!r.ok) {
-    if (changes.length > 0) await core.commit(changes); // the expiry happened, whatever the answer
-    if (r.kind === 'rejected') throw rejectionError(r);
-    throw new ApiError('INTERNAL_ERROR', `no transition of ${operationId} from ${tx.status}`);
-  }
-  changes.push({ c: 'transactions', k: r.tx.id, v: r.tx });
-  if (r.emits) changes.push(core.eventChange(r.emits, r.tx, now));
-  await core.commit(changes);
-  return r.tx;
+export async function transition(
+  core: Core,
+  operationId: string,
+  find: (tx: RepositoryTx) => Promise<TransactionRecord>,
+): Promise<TransactionRecord> {
+  const r = await core.repo.transaction(async (tx) => {
+    const tx0 = await find(tx);
+    const now = core.now(tx0.merchantId);
+    const changes: Change[] = [];
+    const t = core.fresh(tx0, now, changes);
+    const out = { ...applyOperation(operationId, t, now), from: t.status };
+    if (out.ok) {
+      changes.push({ c: 'transactions', k: out.tx.id, v: out.tx });
+      if (out.emits) changes.push(core.eventChange(out.emits, out.tx, now));
+    }
+    tx.write(changes); // the expiry happened, whatever the answer
+    return out;
+  });
+  if (r.ok) return r.tx;
+  if (r.kind === 'rejected') throw rejectionError(r);
+  throw new ApiError('INTERNAL_ERROR', `no transition of ${operationId} from ${r.from}`);
 }
 
 export function newPaymentIntent(session: SessionRecord, now: number, p: Partial<PaymentIntentRecord> = {}): PaymentIntentRecord {

@@ -1,7 +1,8 @@
 /**
  * One handler per operationId. Each reads what it needs, decides with the domain's rules,
- * and writes every change (record + outbox event + SMS) in one store batch. Between a read
- * and its commit there is no `await`, so concurrent requests cannot interleave inside a decision.
+ * and writes every change (record + outbox event + SMS) in one repository transaction that
+ * locks the records it changes and checks them there, so concurrent requests (on this or
+ * another instance) cannot interleave inside a decision.
  */
 import { checkoutHandlers } from './checkout.ts';
 import type { Handler } from './context.ts';

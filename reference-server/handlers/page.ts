@@ -1,10 +1,11 @@
 /**
  * One page of a sandbox list (ADR-028): at most `limit` items (the `limit` parameter's
  * `default` and `maximum` in the spec), from after the item the `cursor` names; `nextCursor`
- * names the page's last item, or is null on the last page.
+ * names the page's last item, or is null on the last page. Read from the repository's pages.
  */
 import { loadBundledDocument } from '../../generated/index.ts';
 import { ApiError } from '../http/errors.ts';
+import type { Page as StorePage } from '../store/repository.ts';
 
 const limitSchema: { default?: unknown; maximum?: unknown } =
   (loadBundledDocument(1).components as { parameters?: Record<string, { schema?: { default?: unknown; maximum?: unknown } }> }).parameters
@@ -19,26 +20,29 @@ export interface Page<T> {
   nextCursor: string | null;
 }
 
+/** The `limit` that `query` asks for (the spec's default when absent). */
+function limitOf(query: Record<string, unknown>): number {
+  return query.limit === undefined ? PAGE_LIMIT.default : Math.min(Number(query.limit), PAGE_LIMIT.maximum);
+}
+
 /**
- * The page of `items` (in list order) that `query` asks for; 400 for a cursor naming no item.
+ * The page `query` asks for, read with `read` (a repository page read; its cursor is the id of
+ * the previous page's last item); 400 for a cursor for which `known` finds no item of the list.
  * @rule ADR-028
  */
-export function pageOf<T>(items: readonly T[], idOf: (item: T) => string, query: Record<string, unknown>): Page<T> {
-  const limit = query.limit === undefined ? PAGE_LIMIT.default : Math.min(Number(query.limit), PAGE_LIMIT.maximum);
-  let start = 0;
+export async function readPage<T>(
+  query: Record<string, unknown>,
+  read: (limit: number, cursor: string | null) => Promise<StorePage<T>>,
+  known: (id: string) => Promise<boolean>,
+): Promise<Page<T>> {
+  let cursor: string | null = null;
   if (query.cursor !== undefined) {
-    const id = Buffer.from(typeof query.cursor === 'string' ? query.cursor : '', 'base64url').toString('utf8');
-    const at = items.findIndex((x) => idOf(x) === id);
-    if (at < 0)
+    cursor = Buffer.from(typeof query.cursor === 'string' ? query.cursor : '', 'base64url').toString('utf8');
+    if (!(await known(cursor)))
       throw new ApiError('VALIDATION_ERROR', 'query.cursor is not a cursor of this list', [
         { path: 'query.cursor', message: 'is not a cursor of this list' },
       ]);
-    start = at + 1;
   }
-  const data = items.slice(start, start + limit);
-  const last = data[data.length - 1];
-  return {
-    data,
-    nextCursor: start + limit < items.length && last !== undefined ? Buffer.from(idOf(last), 'utf8').toString('base64url') : null,
-  };
+  const page = await read(limitOf(query), cursor);
+  return { data: page.items, nextCursor: page.next === null ? null : Buffer.from(page.next, 'utf8').toString('base64url') };
 }

@@ -9,15 +9,19 @@ import { newTransaction } from '../domain/transaction-record.ts';
 import { checkVendorReferenceFree } from '../domain/vendor-reference.ts';
 import { confirmationSms, partnerView } from '../domain/transactions.ts';
 import type { Change, TransactionRecord } from '../domain/types.ts';
-import type { Core } from '../core.ts';
-import { merchantNow, ownByVendorReference, ownTransaction, readFresh, refuse, specRule, transition } from './common.ts';
+import {
+  freshIn,
+  merchantNow,
+  ownByVendorReference,
+  ownTransaction,
+  readFresh,
+  refuse,
+  rejectionError,
+  specRule,
+  transition,
+} from './common.ts';
 import type { Handler } from './context.ts';
 import { magicAmountRejection, scenariosOf, scheduledAction } from './sandbox-scenarios.ts';
-
-/** The merchant's transactions as they read at `now`; the expiries this reveals go to `changes`. */
-function* currentTransactions(core: Core, merchantId: string, now: number, changes: Change[]): Iterable<TransactionRecord> {
-  for (const t of core.store.merchantTransactions(merchantId)) yield core.fresh(t, now, changes);
-}
 
 export const partnerHandlers: Record<string, Handler> = {
   async createPartnerTransaction(core, ctx) {
@@ -36,52 +40,59 @@ export const partnerHandlers: Record<string, Handler> = {
     checkAmountRange(ctx.doc, ctx.op.requestSchema, ctx.body, true);
     const scenarios = core.sandbox ? scenariosOf(ctx) : null;
     if (scenarios) refuse(magicAmountRejection(scenarios, body.total));
-    const now = merchantNow(core, ctx);
-    const sameReference =
-      body.vendorReference === undefined ? undefined : core.store.transactionByVendorReference(m.id, body.vendorReference);
-    refuse(checkVendorReferenceFree(body.vendorReference, sameReference));
-    const changes: Change[] = [];
-    if (m.creditLimitCentimes !== null) {
-      const over = checkCreditLimit(currentTransactions(core, m.id, now, changes), total, m.creditLimitCentimes);
-      if (over) {
-        if (changes.length > 0) await core.commit(changes);
-        refuse(over);
+    // Everything read here is read again if the store reruns the work (a conflicting create).
+    const made = await core.repo.transaction(async (rtx) => {
+      const now = merchantNow(core, ctx);
+      const sameReference = body.vendorReference === undefined ? undefined : await rtx.lockByVendorReference(m.id, body.vendorReference);
+      const taken = checkVendorReferenceFree(body.vendorReference, sameReference);
+      if (taken) return { refused: taken };
+      const changes: Change[] = [];
+      if (m.creditLimitCentimes !== null) {
+        const open: TransactionRecord[] = [];
+        for (const t of await rtx.openTransactions(m.id)) open.push(await freshIn(core, rtx, t, now, changes));
+        const over = checkCreditLimit(open, total, m.creditLimitCentimes);
+        if (over) {
+          rtx.write(changes); // the expiries happened, whatever the answer
+          return { refused: over };
+        }
       }
-    }
-    const tx = newTransaction({
-      kind: 'partner',
-      createdBy: ctx.op.operationId,
-      merchantId: m.id,
-      vendorReference: body.vendorReference ?? null,
-      totalCentimes: total,
-      currency: body.currency,
-      customerPhone: body.customerPhone,
-      items: body.items.map((i) => ({
-        name: i.name,
-        reference: i.reference ?? null,
-        quantity: i.quantity,
-        unitPriceCentimes: centimesOf(i.unitPrice)!,
-        categoryId: i.categoryId ?? null,
-      })),
-      sessionId: null,
-      paymentIntentId: null,
-      nowMs: now,
-      paymentWindowSeconds: core.config.paymentWindowSeconds,
-    });
-    const scenario = scenarios ? scheduledAction(scenarios, body.customerPhone, now) : undefined;
-    if (scenario) tx.scenario = scenario;
-    changes.push({ c: 'transactions', k: tx.id, v: tx });
-    const smsBody = confirmationSms(m.name, tx, core.config.paymentWindowSeconds);
-    if (core.sandbox) {
-      const id = uuid();
-      changes.push({
-        c: 'sms',
-        k: id,
-        v: { id, merchantId: m.id, to: tx.customerPhone, body: smsBody, transactionId: tx.id, sentAt: iso(now) },
+      const tx = newTransaction({
+        kind: 'partner',
+        createdBy: ctx.op.operationId,
+        merchantId: m.id,
+        vendorReference: body.vendorReference ?? null,
+        totalCentimes: total,
+        currency: body.currency,
+        customerPhone: body.customerPhone,
+        items: body.items.map((i) => ({
+          name: i.name,
+          reference: i.reference ?? null,
+          quantity: i.quantity,
+          unitPriceCentimes: centimesOf(i.unitPrice)!,
+          categoryId: i.categoryId ?? null,
+        })),
+        sessionId: null,
+        paymentIntentId: null,
+        nowMs: now,
+        paymentWindowSeconds: core.config.paymentWindowSeconds,
       });
-    }
-    await core.commit(changes);
-    if (scenario) core.scheduleScenario(tx.id);
+      const scenario = scenarios ? scheduledAction(scenarios, body.customerPhone, now) : undefined;
+      if (scenario) tx.scenario = scenario;
+      changes.push({ c: 'transactions', k: tx.id, v: tx });
+      const smsBody = confirmationSms(m.name, tx, core.config.paymentWindowSeconds);
+      if (core.sandbox) {
+        const id = uuid();
+        changes.push({
+          c: 'sms',
+          k: id,
+          v: { id, merchantId: m.id, to: tx.customerPhone, body: smsBody, transactionId: tx.id, sentAt: iso(now) },
+        });
+      }
+      rtx.write(changes);
+      return { tx, smsBody };
+    });
+    if (made.refused) throw rejectionError(made.refused);
+    const { tx, smsBody } = made;
     if (!core.sandbox) {
       core.smsSender
         .send({ merchantId: m.id, to: tx.customerPhone, body: smsBody, transactionId: tx.id })
@@ -91,18 +102,17 @@ export const partnerHandlers: Record<string, Handler> = {
   },
 
   async getPartnerTransaction(core, ctx) {
-    const tx = ownTransaction(core, ctx, ctx.params.transactionId!, 'partner');
+    const tx = await ownTransaction(core.repo, ctx, ctx.params.transactionId!, 'partner');
     return { status: 200, body: partnerView(await readFresh(core, tx), core.view(ctx.merchant)) };
   },
 
   async getPartnerTransactionByVendorReference(core, ctx) {
-    const tx = ownByVendorReference(core, ctx, ctx.params.vendorReference!);
+    const tx = await ownByVendorReference(core.repo, ctx, ctx.params.vendorReference!);
     return { status: 200, body: partnerView(await readFresh(core, tx), core.view(ctx.merchant)) };
   },
 
   async cancelPartnerTransactionByVendorReference(core, ctx) {
-    const tx = ownByVendorReference(core, ctx, ctx.params.vendorReference!);
-    const t = await transition(core, ctx.op.operationId, tx);
+    const t = await transition(core, ctx.op.operationId, (tx) => ownByVendorReference(tx, ctx, ctx.params.vendorReference!));
     return { status: 200, body: partnerView(t, core.view(ctx.merchant)) };
   },
 };

@@ -1,57 +1,40 @@
 /**
  * `POST /api/v1/sandbox/reset` (ADR-041): the caller's clock back to real time, its
- * rate-limit windows forgotten, and with `deleteData` its records deleted, in one store write.
+ * rate-limit windows forgotten, and with `deleteData` its records deleted, in one transaction.
  */
 import { iso } from '../domain/clock.ts';
-import type { Change } from '../domain/types.ts';
-import type { Core } from '../core.ts';
+import type { CollectionName, MerchantStateRecord } from '../domain/types.ts';
+import { rateLimitKeyPrefix } from '../http/rate-limit.ts';
 import type { Handler } from './context.ts';
 
-/** The deletions of every record of `merchantId` (transactions, sessions, payment intents, SMS, deliveries), with counts. */
-export function merchantDataDeletions(
-  core: Core,
-  merchantId: string,
-): { changes: Change[]; deleted: { transactions: number; sessions: number; sms: number; deliveries: number } } {
-  const store = core.store;
-  const changes: Change[] = [];
-  const deleted = { transactions: 0, sessions: 0, sms: 0, deliveries: 0 };
-  for (const t of store.merchantTransactions(merchantId)) {
-    changes.push({ c: 'transactions', k: t.id, v: null });
-    deleted.transactions += 1;
-  }
-  for (const s of store.values('sessions')) {
-    if (s.merchantId !== merchantId) continue;
-    changes.push({ c: 'sessions', k: s.id, v: null });
-    deleted.sessions += 1;
-  }
-  for (const p of store.values('paymentIntents')) if (p.merchantId === merchantId) changes.push({ c: 'paymentIntents', k: p.id, v: null });
-  for (const m of store.smsOf(merchantId)) {
-    changes.push({ c: 'sms', k: m.id, v: null });
-    deleted.sms += 1;
-  }
-  for (const e of store.outboxOf(merchantId)) {
-    changes.push({ c: 'outbox', k: e.id, v: null });
-    deleted.deliveries += 1;
-  }
-  return { changes, deleted };
-}
+/** The merchant's records a reset with `deleteData` deletes (its state is kept: the clock is reset). */
+const MERCHANT_DATA: CollectionName[] = ['transactions', 'sessions', 'paymentIntents', 'sms', 'outbox'];
 
 export const sandboxResetHandlers: Record<string, Handler> = {
   /**
    * The caller's clock offset to 0 (and its monotonic floor forgotten), its rate-limit windows
-   * forgotten, its records deleted with `deleteData`; written in one commit.
+   * forgotten, its records deleted with `deleteData`; written in one transaction.
    * @rule ADR-041
    */
   async sandboxReset(core, ctx) {
     const { deleteData = false } = ctx.body as { deleteData?: boolean };
     const id = ctx.merchant.id;
-    const st = core.merchantState(id);
-    const { changes, deleted } = deleteData
-      ? merchantDataDeletions(core, id)
-      : { changes: [], deleted: { transactions: 0, sessions: 0, sms: 0, deliveries: 0 } };
-    changes.push({ c: 'merchantState', k: id, v: { ...st, clockOffsetSeconds: 0 } });
-    for (const forget of core.onSandboxReset) forget(id);
-    await core.commit(changes);
+    const { state, deleted } = await core.repo.transaction(async (tx) => {
+      const st: MerchantStateRecord = (await tx.lock('merchantState', id)) ?? { id, clockOffsetSeconds: 0, endpointEnabled: true };
+      const counts = { transactions: 0, sessions: 0, sms: 0, deliveries: 0 };
+      if (deleteData) {
+        counts.transactions = await tx.count('transactions', id);
+        counts.sessions = await tx.count('sessions', id);
+        counts.sms = await tx.count('sms', id);
+        counts.deliveries = await tx.count('outbox', id);
+        tx.deleteMerchantData(id, MERCHANT_DATA);
+      }
+      const next = { ...st, clockOffsetSeconds: 0 };
+      tx.write([{ c: 'merchantState', k: id, v: next }]);
+      return { state: next, deleted: counts };
+    });
+    await core.repo.resetWindows(rateLimitKeyPrefix(id));
+    core.stateWritten(state);
     core.time.forget(id);
     return { status: 200, body: { now: iso(core.now(id)), offsetSeconds: 0, deleted } };
   },

@@ -29,17 +29,11 @@ export function endpointView(core: Core, merchantId: string) {
   };
 }
 
-/** The current setting (the merchants file's when none was set at run time). */
-function currentSetting(core: Core, merchantId: string): WebhookSetting {
-  const st = core.merchantState(merchantId);
+/** The current setting in state `st` (the merchants file's when none was set at run time). */
+function currentSetting(core: Core, merchantId: string, st: MerchantStateRecord): WebhookSetting {
   if (st.webhook) return st.webhook;
   const m = core.merchantsById.get(merchantId)!;
   return { url: m.webhookUrl, secret: m.webhookSecret, previousSecret: null, previousSecretExpiresAt: null };
-}
-
-async function save(core: Core, merchantId: string, next: Partial<MerchantStateRecord>): Promise<void> {
-  const st = core.merchantState(merchantId);
-  await core.commit([{ c: 'merchantState', k: merchantId, v: { ...st, ...next } }]);
 }
 
 export const sandboxWebhookHandlers: Record<string, Handler> = {
@@ -58,25 +52,28 @@ export const sandboxWebhookHandlers: Record<string, Handler> = {
       if (!verdict.ok) throw new ApiError('VALIDATION_ERROR', `url ${verdict.reason}`, [{ path: 'body.url', message: verdict.reason }]);
       url = verdict.url.href;
     }
-    const cur = currentSetting(core, id);
-    const secret = body.secret ?? cur.secret ?? generateWebhookSecret();
-    const webhook: WebhookSetting = { ...cur, url, secret };
-    await save(core, id, { webhook, endpointEnabled: true });
+    await core.updateMerchantState(id, (st) => {
+      const cur = currentSetting(core, id, st);
+      const secret = body.secret ?? cur.secret ?? generateWebhookSecret();
+      return { ...st, webhook: { ...cur, url, secret }, endpointEnabled: true };
+    });
     return { status: 200, body: endpointView(core, id) };
   },
 
   async sandboxRotateWebhookSecret(core, ctx) {
     const { overlapSeconds = 86_400 } = ctx.body as { overlapSeconds?: number };
     const id = ctx.merchant.id;
-    const cur = currentSetting(core, id);
-    const keep = overlapSeconds > 0 && cur.secret !== null;
-    const webhook: WebhookSetting = {
-      url: cur.url,
-      secret: generateWebhookSecret(),
-      previousSecret: keep ? cur.secret : null,
-      previousSecretExpiresAt: keep ? iso(core.now(id) + overlapSeconds * 1000) : null,
-    };
-    await save(core, id, { webhook });
+    await core.updateMerchantState(id, (st) => {
+      const cur = currentSetting(core, id, st);
+      const keep = overlapSeconds > 0 && cur.secret !== null;
+      const webhook: WebhookSetting = {
+        url: cur.url,
+        secret: generateWebhookSecret(),
+        previousSecret: keep ? cur.secret : null,
+        previousSecretExpiresAt: keep ? iso(core.now(id) + overlapSeconds * 1000) : null,
+      };
+      return { ...st, webhook };
+    });
     return { status: 200, body: endpointView(core, id) };
   },
 };

@@ -1,11 +1,12 @@
 /** Sandbox operations (`x-sandbox`): customer actions, session payment, the merchant's clock, SMS and webhook logs. */
 import { errorMessage } from '../../lib/error-messages.ts';
-import { pageOf } from './page.ts';
+import { readPage } from './page.ts';
 import { iso } from '../domain/clock.ts';
 import { sha256 } from '../domain/ids.ts';
 import { isTokenLive } from '../domain/token.ts';
 import { partnerView } from '../domain/transactions.ts';
-import type { Change } from '../domain/types.ts';
+import type { SessionRecord } from '../domain/types.ts';
+import type { RepositoryTx } from '../store/repository.ts';
 import { ApiError, invalidToken } from '../http/errors.ts';
 import type { OutboxEvent } from '../webhooks/contracts.ts';
 import { merchantNow, newPaymentIntent, ownTransaction, transition } from './common.ts';
@@ -20,8 +21,8 @@ function deliveryView(e: OutboxEvent) {
 
 /** A customer or system action on one of the caller's transactions, by the operation's transition. */
 const customerAction: Handler = async (core, ctx) => {
-  const tx = ownTransaction(core, ctx, ctx.params.transactionId!, null);
-  return { status: 200, body: partnerView(await transition(core, ctx.op.operationId, tx), core.view(ctx.merchant)) };
+  const t = await transition(core, ctx.op.operationId, (tx) => ownTransaction(tx, ctx, ctx.params.transactionId!, null));
+  return { status: 200, body: partnerView(t, core.view(ctx.merchant)) };
 };
 
 export const sandboxHandlers: Record<string, Handler> = {
@@ -31,14 +32,15 @@ export const sandboxHandlers: Record<string, Handler> = {
 
   async sandboxPaySession(core, ctx) {
     const body = ctx.body as { session_token: string; outcome: 'success' | 'failed'; customerPhone?: string };
-    const s = core.store.sessionByTokenDigest(sha256(body.session_token));
+    const s = await core.repo.sessionByTokenDigest(sha256(body.session_token));
     if (!s) throw invalidToken();
     if (s.merchantId !== ctx.merchant.id) throw new ApiError('SESSION_NOT_FOUND', errorMessage('SESSION_NOT_FOUND'));
-    const now = merchantNow(core, ctx);
-    if (!isTokenLive(s, now)) throw invalidToken();
-    const existing = s.paymentIntentId ? core.store.get('paymentIntents', s.paymentIntentId) : undefined;
-    const intent = existing ?? newPaymentIntent(s, now);
-    return paySession(core, s, intent, !existing, body.outcome, body.customerPhone);
+    if (!isTokenLive(s, merchantNow(core, ctx))) throw invalidToken();
+    const pickIntent = async (tx: RepositoryTx, session: SessionRecord) => {
+      const existing = session.paymentIntentId ? await tx.get('paymentIntents', session.paymentIntentId) : undefined;
+      return existing ? { intent: existing, isNew: false } : { intent: newPaymentIntent(session, merchantNow(core, ctx)), isNew: true };
+    };
+    return paySession(core, s, pickIntent, body.outcome, body.customerPhone);
   },
 
   async sandboxGetClock(core, ctx) {
@@ -50,24 +52,30 @@ export const sandboxHandlers: Record<string, Handler> = {
 
   async sandboxAdvanceClock(core, ctx) {
     const { seconds } = ctx.body as { seconds: number };
-    const st = core.merchantState(ctx.merchant.id);
-    const next = { ...st, clockOffsetSeconds: st.clockOffsetSeconds + seconds };
-    const changes: Change[] = [{ c: 'merchantState', k: st.id, v: next }];
-    // Apply the new offset, then expire what the move made due; both join one group commit.
-    const pending = core.store.commit(changes);
-    const expiries = core.sweepChanges(ctx.merchant.id);
-    await Promise.all([pending, expiries.length > 0 ? core.store.commit(expiries) : undefined]);
+    const next = await core.updateMerchantState(ctx.merchant.id, (st) => ({ ...st, clockOffsetSeconds: st.clockOffsetSeconds + seconds }));
+    // Expire what the move made due before answering.
+    await core.sweep(ctx.merchant.id);
     core.dispatcher?.kick();
     return { status: 200, body: { now: iso(merchantNow(core, ctx)), offsetSeconds: next.clockOffsetSeconds } };
   },
 
   async sandboxListSms(core, ctx) {
-    const page = pageOf(core.store.smsOf(ctx.merchant.id), (m) => m.id, ctx.query);
+    const id = ctx.merchant.id;
+    const page = await readPage(
+      ctx.query,
+      (limit, cursor) => core.repo.smsPage(id, limit, cursor),
+      async (k) => (await core.repo.get('sms', k))?.merchantId === id,
+    );
     return { status: 200, body: { data: page.data.map(({ merchantId: _m, ...rest }) => rest), nextCursor: page.nextCursor } };
   },
 
   async sandboxListWebhookDeliveries(core, ctx) {
-    const page = pageOf(await core.repository.list(ctx.merchant.id), (e) => e.id, ctx.query);
+    const id = ctx.merchant.id;
+    const page = await readPage(
+      ctx.query,
+      (limit, cursor) => core.repo.outboxPage(id, limit, cursor),
+      async (k) => (await core.repo.get('outbox', k))?.merchantId === id,
+    );
     return { status: 200, body: { data: page.data.map(deliveryView), nextCursor: page.nextCursor } };
   },
 

@@ -6,7 +6,7 @@ import { isAllowedOrigin, isAllowedRedirect, withRedirectParams } from '../domai
 import { attempt } from '../domain/stateMachine.ts';
 import type { PaymentIntentRecord, SessionRecord } from '../domain/types.ts';
 import { ApiError } from '../http/errors.ts';
-import type { Core } from '../core.ts';
+import type { RepositoryReads } from '../store/repository.ts';
 import { merchantNow, newPaymentIntent, readFresh, rejectionError } from './common.ts';
 import type { Handler } from './context.ts';
 import { paySession } from './pay-session.ts';
@@ -20,8 +20,8 @@ const maxPaymentIntents: number = (() => {
 })();
 
 /** A payment intent of `session`; 404 for another session's or a missing one. */
-function ownIntent(core: Core, session: SessionRecord, id: string): PaymentIntentRecord {
-  const intent = core.store.get('paymentIntents', id);
+async function ownIntent(from: RepositoryReads, session: SessionRecord, id: string): Promise<PaymentIntentRecord> {
+  const intent = await from.get('paymentIntents', id);
   if (!intent || intent.sessionId !== session.id) throw new ApiError('SESSION_NOT_FOUND', errorMessage('SESSION_NOT_FOUND', {}, 1));
   return intent;
 }
@@ -70,35 +70,39 @@ export const sdkHandlers: Record<string, Handler> = {
     if (body.origin !== undefined && !isAllowedOrigin(body.origin, allowed, core.sandbox)) {
       throw new ApiError('INVALID_REDIRECT_URL', "origin must be exactly one of the merchant's allowed origins");
     }
-    if (core.store.paymentIntentCount(s.id) >= maxPaymentIntents) {
-      throw new ApiError(
-        'TOO_MANY_PAYMENT_INTENTS',
-        `This checkout session already has ${maxPaymentIntents} payment intents; start a new checkout`,
-      );
-    }
-    const now = merchantNow(core, ctx);
-    const intent = newPaymentIntent(s, now, {
-      flow,
-      locale: body.locale ?? 'en',
-      redirectUrl: body.redirect_url ?? null,
-      origin: body.origin ?? null,
+    // The session is locked: concurrent intents of one session are counted one after the other.
+    const intent = await core.repo.transaction(async (tx) => {
+      await tx.lock('sessions', s.id);
+      if ((await tx.paymentIntentCount(s.id)) >= maxPaymentIntents) {
+        throw new ApiError(
+          'TOO_MANY_PAYMENT_INTENTS',
+          `This checkout session already has ${maxPaymentIntents} payment intents; start a new checkout`,
+        );
+      }
+      const p = newPaymentIntent(s, merchantNow(core, ctx), {
+        flow,
+        locale: body.locale ?? 'en',
+        redirectUrl: body.redirect_url ?? null,
+        origin: body.origin ?? null,
+      });
+      tx.write([{ c: 'paymentIntents', k: p.id, v: p }]);
+      return p;
     });
-    await core.commit([{ c: 'paymentIntents', k: intent.id, v: intent }]);
     return { status: 201, body: { payment_intent_id: intent.id, checkout_url: `${ctx.baseUrl}/checkout/${intent.id}` } };
   },
 
   async sdkSimulatePayment(core, ctx) {
     const s = ctx.session!;
-    const intent = ownIntent(core, s, ctx.params.paymentIntentId!);
+    const intent = await ownIntent(core.repo, s, ctx.params.paymentIntentId!);
     const body = ctx.body as { outcome: 'success' | 'failed'; customerPhone?: string };
-    return paySession(core, s, intent, false, body.outcome, body.customerPhone);
+    return paySession(core, s, async () => ({ intent, isNew: false }), body.outcome, body.customerPhone);
   },
 
   async sdkCancelPaymentIntent(core, ctx) {
     const s = ctx.session!;
-    const intent = ownIntent(core, s, ctx.params.paymentIntentId!);
+    const intent = await ownIntent(core.repo, s, ctx.params.paymentIntentId!);
     // Nothing changes (ADR-019); an expiry due on read is still written, as on every read.
-    const stored = s.transactionId ? core.store.get('transactions', s.transactionId) : undefined;
+    const stored = s.transactionId ? await core.repo.get('transactions', s.transactionId) : undefined;
     const tx = stored ? await readFresh(core, stored) : undefined;
     // A paid session cannot be left as cancelled: the spec's rejections of this operation.
     if (tx) {

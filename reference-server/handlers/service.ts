@@ -24,18 +24,15 @@ export const serviceHandlers: Record<string, Handler> = {
   getHealth: () => Promise.resolve({ status: 200, body: { status: 'ok' } }),
 
   async getReadiness(core, ctx) {
-    if (!core.store.writable) throw new ApiError('NOT_READY', errorMessage('NOT_READY'));
+    if (core.repo.unavailableFor() !== null) throw new ApiError('NOT_READY', errorMessage('NOT_READY'));
     const timeout = readinessTimeoutMs(ctx.op, ctx.doc);
     let timer: NodeJS.Timeout | undefined;
-    const settled = await Promise.race([
-      core.store.barrier().then(
-        () => true,
-        () => false,
-      ),
+    const ready = await Promise.race([
+      core.repo.ping().catch(() => false),
       new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), timeout))),
     ]);
     clearTimeout(timer);
-    if (!settled) throw new ApiError('NOT_READY', errorMessage('NOT_READY'));
+    if (!ready) throw new ApiError('NOT_READY', errorMessage('NOT_READY'));
     return { status: 200, body: { status: 'ready' } };
   },
 };

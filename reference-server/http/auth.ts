@@ -17,7 +17,8 @@ export interface Authenticator {
   /** The merchant of the API key in the operation's header (`auth.kind === 'apiKey'`). */
   key(req: express.Request, auth: NonNullable<OperationInfo['auth']>): MerchantConfig;
   /** The session of the session token in the operation's header (`auth.kind === 'sessionToken'`), and its merchant. */
-  token(req: express.Request, auth: NonNullable<OperationInfo['auth']>): { session: SessionRecord; merchant: MerchantConfig };
+  /** Reads the merchant's state again (see core.ts) before checking the token's lifetime on its clock. */
+  token(req: express.Request, auth: NonNullable<OperationInfo['auth']>): Promise<{ session: SessionRecord; merchant: MerchantConfig }>;
 }
 
 /** Every value of header `name` (lower case) as sent, duplicates included. */
@@ -38,7 +39,7 @@ function keyFitsMode(config: ServerConfig, merchant: MerchantConfig): boolean {
 
 /** Binds the merchants' key digests once, at start-up: the request path only hashes and compares. */
 export function createAuthenticator(core: Core): Authenticator {
-  const { config, store } = core;
+  const { config, repo } = core;
   const merchants = config.merchants;
   const keyDigests = merchants.map((m) => {
     const b = Buffer.from(m.keyDigest, 'hex');
@@ -66,13 +67,14 @@ export function createAuthenticator(core: Core): Authenticator {
       return found;
     },
 
-    token(req, auth) {
+    async token(req, auth) {
       const values = headerValues(req, auth.header);
       if (values.length !== 1) throw invalidToken();
-      const session = store.sessionByTokenDigest(sha256(values[0]!.trim()));
+      const session = await repo.sessionByTokenDigest(sha256(values[0]!.trim()));
       if (!session) throw invalidToken();
       const merchant = core.merchantsById.get(session.merchantId);
       if (!merchant || !keyFitsMode(config, merchant)) throw invalidToken();
+      await core.refreshMerchant(merchant.id);
       if (!isTokenLive(session, core.now(merchant.id))) throw invalidToken();
       return { session, merchant };
     },

@@ -9,29 +9,28 @@ import type express from 'express';
 import type { MerchantConfig } from '../config.ts';
 import { ApiError } from './errors.ts';
 import type { RateLimit } from './operations.ts';
+import type { Repository } from '../store/repository.ts';
 
-/** Counts a request of `merchant` against `rl`, sets the RateLimit headers, throws 429 over the limit. */
-export type RateLimiter = (res: express.Response, merchant: MerchantConfig, rl: RateLimit) => void;
+/** Counts a request of `merchant` against `rl`, sets the RateLimit headers, rejects with 429 over the limit. */
+export type RateLimiter = (res: express.Response, merchant: MerchantConfig, rl: RateLimit) => Promise<void>;
 
-/** Counts requests per merchant; `reset` forgets a merchant's window (the sandbox reset). */
-export interface RateLimiterHandle {
-  limit: RateLimiter;
-  reset: (merchantId: string) => void;
+/** The prefix of a merchant's window keys (the sandbox reset forgets them with `resetWindows`). */
+export function rateLimitKeyPrefix(merchantId: string): string {
+  return `rate:${merchantId}:`;
 }
 
 /**
- * The limiter of operations with `x-rate-limit` (A1): fixed windows per merchant key, from its first request.
+ * The limiter of operations with `x-rate-limit` (A1): fixed windows per merchant key, from its
+ * first request, in the merchant's time, counted by the repository (one counter across instances).
  * @rule a1-rate-limit, ADR-006
  */
-export function createRateLimiter(now: (merchantId: string) => number): RateLimiterHandle {
-  const windows = new Map<string, { start: number; count: number }>();
-  const limit: RateLimiter = (res, merchant, rl) => {
+export function createRateLimiter(repo: Pick<Repository, 'countInWindow'>, now: (merchantId: string) => number): RateLimiter {
+  return async (res, merchant, rl) => {
     const t = now(merchant.id);
-    let w = windows.get(merchant.id);
-    if (!w || t < w.start || t >= w.start + rl.windowSeconds * 1000) windows.set(merchant.id, (w = { start: t, count: 0 }));
-    w.count += 1;
+    const windowMs = rl.windowSeconds * 1000;
+    const w = await repo.countInWindow(rateLimitKeyPrefix(merchant.id), t, windowMs);
     // t < window end here, so the rounded-up wait is at least 1 and waiting it reaches the next window.
-    const reset = Math.ceil((w.start + rl.windowSeconds * 1000 - t) / 1000);
+    const reset = Math.max(1, Math.ceil((w.startMs + windowMs - t) / 1000));
     res.set({
       'RateLimit-Limit': String(rl.limit),
       'RateLimit-Remaining': String(Math.max(0, rl.limit - w.count)),
@@ -48,5 +47,4 @@ export function createRateLimiter(now: (merchantId: string) => number): RateLimi
       );
     }
   };
-  return { limit, reset: (merchantId) => void windows.delete(merchantId) };
 }

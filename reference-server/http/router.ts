@@ -145,7 +145,6 @@ function declaresMultipart(doc: Json): boolean {
  * @rule ADR-022
  */
 export async function buildVariantApi(core: Core, v: Variant): Promise<VariantApi> {
-  const store = core.store;
   const doc = loadBundledDocument(v);
   const ops = buildOperations(doc, v);
   // No operation takes multipart bodies (readJsonBody answers 415 to anything but JSON
@@ -161,16 +160,14 @@ export async function buildVariantApi(core: Core, v: Variant): Promise<VariantAp
   for (const op of ops) {
     const handler = handlers[op.operationId];
     if (!handler) throw new Error(`variant ${v}: operation ${op.operationId} has no handler`);
-    // The probes without a key write nothing and must answer while the store is down (ADR-040).
-    const waitForStore = !op.open;
     const handle: Middleware = async (req, res, next) => {
       const ctx = res.locals.ctx as Ctx;
       try {
         ctx.params = req.params as Record<string, string>; // set by the operation step (pathParamsOf): strings
         ctx.query = req.query;
         ctx.body = req.body;
+        // Answered after the write is durable: the repository resolves a transaction (and a read) only then.
         const result = await handler(core, ctx);
-        if (waitForStore && !store.settled) await store.barrier();
         if (result.stream) {
           // Not JSON: the stream's items are described by `x-event-schema`, written as they come.
           res.status(result.status);
@@ -205,6 +202,8 @@ export interface ApiRouterDeps {
   publicBaseUrl: string | undefined;
   /** Failed-authentication throttle per client address (ADR-027); null: off. */
   authThrottle: AuthThrottle | null;
+  /** Reads a merchant's state again at the start of its request (core.ts). */
+  refreshMerchant: (merchantId: string) => Promise<void>;
 }
 
 /**
@@ -213,7 +212,15 @@ export interface ApiRouterDeps {
  * method none serves there, answers 405 with `Allow` (ADR-024).
  * @rule ADR-024
  */
-export function createApiRouter({ apis, auth, rateLimit, mode, publicBaseUrl, authThrottle }: ApiRouterDeps): express.RequestHandler {
+export function createApiRouter({
+  apis,
+  auth,
+  rateLimit,
+  mode,
+  publicBaseUrl,
+  authThrottle,
+  refreshMerchant,
+}: ApiRouterDeps): express.RequestHandler {
   const allOps = [...apis[1].ops, ...apis[2].ops];
   const allByMethod = indexByMethod(allOps);
   /** The first operation of variant 1, then variant 2, matching `method` and `path`. */
@@ -228,6 +235,41 @@ export function createApiRouter({ apis, auth, rateLimit, mode, publicBaseUrl, au
       if (op.method === 'GET') out.add('HEAD');
     }
     return [...out].sort();
+  };
+
+  /**
+   * Authenticates the caller (ADR-027's throttle first), reads its merchant's state again, picks
+   * the merchant's variant's operation and counts its rate limit; sets the handler's context.
+   */
+  const authorize = async (
+    req: express.Request,
+    res: express.Response,
+    matched: OperationInfo,
+    method: string,
+    path: string,
+  ): Promise<OperationInfo> => {
+    let merchant: MerchantConfig;
+    let session: SessionRecord | null = null;
+    if (!matched.auth) throw new Error(`${matched.operationId} has no security scheme`);
+    const address = req.socket.remoteAddress ?? 'unknown';
+    authThrottle?.check(address);
+    try {
+      if (matched.auth.kind === 'apiKey') {
+        merchant = auth.key(req, matched.auth);
+        await refreshMerchant(merchant.id);
+      } else ({ session, merchant } = await auth.token(req, matched.auth));
+    } catch (e) {
+      if (e instanceof ApiError && e.status === 401) await authThrottle?.fail(address);
+      throw e;
+    }
+    const api = apis[merchant.variant];
+    // `matched` is the first match of variant 1 then 2: when it is the merchant's variant it is that variant's first match.
+    const op = matched.variant === merchant.variant ? matched : matchIn(api.byMethod, method, path);
+    if (!op) throw new ApiError('ROUTE_NOT_FOUND', `No operation ${method} ${path} in Variant ${merchant.variant}`);
+    if (op.sandbox && session && !session.testMode) throw invalidToken();
+    if (op.rateLimit) await rateLimit(res, merchant, op.rateLimit);
+    res.locals.ctx = new RequestCtx(op, api.doc, merchant, session, req, publicBaseUrl);
+    return op;
   };
 
   return (req, res, next) => {
@@ -275,41 +317,12 @@ export function createApiRouter({ apis, auth, rateLimit, mode, publicBaseUrl, au
       runChain(apis[matched.variant].chains.get(matched)!, req, res, next);
       return;
     }
-    try {
-      let merchant: MerchantConfig;
-      let session: SessionRecord | null = null;
-      if (!matched.auth) throw new Error(`${matched.operationId} has no security scheme`);
-      const address = req.socket.remoteAddress ?? 'unknown';
-      authThrottle?.check(address);
-      try {
-        if (matched.auth.kind === 'apiKey') merchant = auth.key(req, matched.auth);
-        else ({ session, merchant } = auth.token(req, matched.auth));
-      } catch (e) {
-        if (e instanceof ApiError && e.status === 401) authThrottle?.fail(address);
-        throw e;
-      }
-      const api = apis[merchant.variant];
-      // `matched` is the first match of variant 1 then 2: when it is the merchant's variant it is that variant's first match.
-      const op = matched.variant === merchant.variant ? matched : matchIn(api.byMethod, method, path);
-      if (!op) throw new ApiError('ROUTE_NOT_FOUND', `No operation ${method} ${path} in Variant ${merchant.variant}`);
-      if (op.sandbox && session && !session.testMode) throw invalidToken();
-      if (op.rateLimit) rateLimit(res, merchant, op.rateLimit);
-      res.locals.ctx = new RequestCtx(op, api.doc, merchant, session, req, publicBaseUrl);
-      const chain = api.chains.get(op)!;
-      if (!op.hasBody) {
-        req.body = undefined;
+    authorize(req, res, matched, method, path)
+      .then(async (op) => {
+        const chain = apis[op.variant].chains.get(op)!;
+        req.body = op.hasBody ? await readJsonBody(req) : undefined;
         runChain(chain, req, res, next);
-        return;
-      }
-      readJsonBody(req).then(
-        (body) => {
-          req.body = body;
-          runChain(chain, req, res, next);
-        },
-        (e: unknown) => next(e),
-      );
-    } catch (e) {
-      next(e);
-    }
+      })
+      .catch(next);
   };
 }

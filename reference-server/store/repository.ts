@@ -17,7 +17,10 @@ import type { Change, CollectionName, Collections, OutboxEvent, SessionRecord, T
 /** How many times a transaction's work is run when the store reports a conflict. */
 export const MAX_ATTEMPTS = 5;
 
-/** One page of a list, newest first, and the cursor of the next page (null: the last page). */
+/**
+ * One page of a list and the cursor of the next page (null: the last page). A cursor is the id
+ * of the previous page's last item (the API checks it names an item of the list before reading).
+ */
 export interface Page<T> {
   items: T[];
   next: string | null;
@@ -30,7 +33,7 @@ export interface RepositoryReads {
   sessionByTokenDigest(digest: string): Promise<SessionRecord | undefined>;
   /** The merchant's transactions that hold credit or may still move (status PENDING or APPROVED), for the credit limit. */
   openTransactions(merchantId: string): Promise<TransactionRecord[]>;
-  /** Pages of the merchant's records, newest first (sandbox lists, dashboard). `cursor` is a previous page's `next`. */
+  /** Pages of the merchant's records (sandbox lists, dashboard), in the spec's order: transactions and outbox newest first, SMS oldest first. `cursor` is a previous page's `next`. */
   transactionsPage(merchantId: string, limit: number, cursor: string | null): Promise<Page<TransactionRecord>>;
   smsPage(merchantId: string, limit: number, cursor: string | null): Promise<Page<Collections['sms']>>;
   outboxPage(merchantId: string, limit: number, cursor: string | null): Promise<Page<OutboxEvent>>;

@@ -172,6 +172,12 @@ export class Store {
     return this.failed === null || (this.failure.now ?? Date.now)() >= this.refuseUntil;
   }
 
+  /** Null while writes are taken; else the seconds until the next write tries the disk again (ADR-026). */
+  refusedFor(): number | null {
+    if (this.writable) return null;
+    return Math.max(1, Math.ceil((this.refuseUntil - (this.failure.now ?? Date.now)()) / 1000));
+  }
+
   /** True when every change applied so far is on disk (then `barrier()` would resolve at once). */
   get settled(): boolean {
     return this.durableSeq >= this.appliedSeq;

@@ -17,6 +17,7 @@ import { DEMO_MERCHANTS, serverConfig } from '../config.ts';
 import { systemClock } from '../domain/clock.ts';
 import { partnerBody } from '../test-helpers.ts';
 import { openFileStore, storageRetryAfterSeconds } from './file-persistence.ts';
+import { LocalRepository } from './local-repository.ts';
 
 function tryMountTmpfs(dir: string): boolean {
   try {
@@ -43,7 +44,7 @@ describe(`storage write failures (${onTmpfs ? '1 MiB tmpfs filled up' : 'injecte
       throw enospc();
     };
     const store = await openFileStore(file, { now: () => now, ...(onTmpfs ? {} : { writeJournal }) });
-    const handle = await createApp({ store, clock: systemClock, config: serverConfig({ log: () => {} }) });
+    const handle = await createApp({ repository: new LocalRepository(store), clock: systemClock, config: serverConfig({ log: () => {} }) });
     const server: Server = await new Promise((r) => {
       const s = handle.app.listen(0, '127.0.0.1', () => r(s));
     });

@@ -1,7 +1,7 @@
 /**
  * The seam between the reference server's core (store, state machine, routes) and its
  * webhook delivery engine. The core writes an `OutboxEvent` in the SAME store write as
- * the state change that causes it (durable outbox); the engine only reads due events
+ * the state change that causes it (durable outbox); the engine only claims due events
  * and records attempts through `WebhookRepository`, which the core's store implements.
  */
 import type { V1 } from '../../generated/index.ts';
@@ -40,8 +40,12 @@ export interface OutboxEvent {
 
 /** What the delivery engine needs from storage. Every method resolves after the write is on disk. */
 export interface WebhookRepository {
-  /** Events in state `pending` whose `nextAttemptAt` <= the merchant's now, oldest first, at most `limit`. */
-  listDue(limit: number): Promise<OutboxEvent[]>;
+  /**
+   * Claims events in state `pending` whose `nextAttemptAt` <= the merchant's now, oldest first,
+   * at most `limit`: a claimed event is not claimed again (by this or another instance) until
+   * an attempt or state is recorded for it, or its lease runs out (the claimer died).
+   */
+  claimDue(limit: number): Promise<OutboxEvent[]>;
   get(merchantId: string, id: string): Promise<OutboxEvent | undefined>;
   /** Newest first. */
   list(merchantId: string): Promise<OutboxEvent[]>;
@@ -115,7 +119,7 @@ export interface WebhookDispatcherDeps {
   concurrency?: number;
   /** Per-attempt timeout in ms (default `webhookDelivery.retry.timeoutSeconds` * 1000); shorter in tests. */
   timeoutMs?: number;
-  /** Safety-net poll of `listDue` in ms (default 1000): finds events written without a `kick()`. */
+  /** Safety-net poll of `claimDue` in ms (default 1000): finds events written without a `kick()`. */
   pollIntervalMs?: number;
   /** Wall-clock ms for `webhook-timestamp` (receivers check it against their own clock; default Date.now). */
   realNow?: () => number;

@@ -3,7 +3,7 @@
  *
  * The core writes each event to the durable outbox in the same store write as the state
  * change, then calls `kick()`. The engine runs in the background (timers and promises, never
- * on the request path): it reads due events with `repository.listDue`, POSTs the event's
+ * on the request path): it claims due events with `repository.claimDue`, POSTs the event's
  * body (the same bytes on every attempt) with the same `webhook-id` and a fresh
  * `webhook-timestamp` / `webhook-signature`, and records every attempt with
  * `repository.recordAttempt` before it schedules the next one.
@@ -159,10 +159,10 @@ export function createWebhookDispatcher(deps: WebhookDispatcherDeps): WebhookDis
       while (started && !stopped) {
         const free = concurrency - inflight.size;
         if (free <= 0) return;
-        const due = await repository.listDue(free + inflight.size);
+        // Claim no more than can start now: a claimed event waits for its lease otherwise.
+        const due = await repository.claimDue(free);
         let launched = 0;
         for (const e of due) {
-          if (launched >= free) break;
           const k = key(e.merchantId, e.id);
           if (inflight.has(k)) continue;
           launch(e, k);
@@ -296,8 +296,12 @@ export function createWebhookDispatcher(deps: WebhookDispatcherDeps): WebhookDis
           continue;
         }
         if (!started || stopped) return;
-        const due = await repository.listDue(1);
+        const due = await repository.claimDue(1);
         if (due.length === 0 && !pumping && inflight.size === 0) return;
+        for (const e of due) {
+          const k = key(e.merchantId, e.id);
+          if (!inflight.has(k)) launch(e, k);
+        }
         kick();
         if (pumping) await pumping;
         else await new Promise((r) => setTimeout(r, 5));

@@ -1,7 +1,8 @@
 /**
  * An in-memory implementation of the webhook seam (repository, merchant directory, per-merchant
  * clock) with the same semantics the core's store must have: snapshots (never live objects)
- * are returned, `listDue` compares `nextAttemptAt` with each merchant's own clock. Used by the
+ * are returned, `claimDue` compares `nextAttemptAt` with each merchant's own clock and holds a
+ * claimed event until an attempt or state is recorded for it. Used by the
  * engine's tests; the reference server uses its durable store instead.
  */
 import type {
@@ -21,6 +22,8 @@ export class MemoryWebhookStore implements WebhookRepository, MerchantDirectory,
   private readonly events = new Map<string, OutboxEvent>();
   private readonly endpoints = new Map<string, WebhookEndpoint>();
   private readonly offsets = new Map<string, number>();
+  /** Events claimed by `claimDue` and not written since. */
+  private readonly claimed = new Set<string>();
   /** Every write, for assertions. */
   readonly writes: Array<{ op: string; id: string; state?: DeliveryState }> = [];
 
@@ -79,16 +82,18 @@ export class MemoryWebhookStore implements WebhookRepository, MerchantDirectory,
   }
 
   // ---------------------------------------------------------------- WebhookRepository
-  async listDue(limit: number): Promise<OutboxEvent[]> {
+  async claimDue(limit: number): Promise<OutboxEvent[]> {
     const due: OutboxEvent[] = [];
-    for (const e of this.events.values()) {
-      if (e.state !== 'pending' || e.nextAttemptAt === null) continue;
+    for (const [k, e] of this.events) {
+      if (e.state !== 'pending' || e.nextAttemptAt === null || this.claimed.has(k)) continue;
       if (Date.parse(e.nextAttemptAt) <= this.now(e.merchantId).getTime()) due.push(e);
     }
     due.sort(
       (a, b) => Date.parse(a.nextAttemptAt as string) - Date.parse(b.nextAttemptAt as string) || a.createdAt.localeCompare(b.createdAt),
     );
-    return due.slice(0, limit).map((e) => structuredClone(e));
+    const claimed = due.slice(0, limit);
+    for (const e of claimed) this.claimed.add(MemoryWebhookStore.key(e.merchantId, e.id));
+    return claimed.map((e) => structuredClone(e));
   }
 
   async get(merchantId: string, id: string): Promise<OutboxEvent | undefined> {
@@ -103,7 +108,9 @@ export class MemoryWebhookStore implements WebhookRepository, MerchantDirectory,
       .map((e) => structuredClone(e));
   }
 
+  /** Ends the claim on the event (a write recorded for it) and returns it. */
   private must(merchantId: string, id: string): OutboxEvent {
+    this.claimed.delete(MemoryWebhookStore.key(merchantId, id));
     const e = this.events.get(MemoryWebhookStore.key(merchantId, id));
     if (!e) throw new Error(`no event ${id} for ${merchantId}`);
     return e;

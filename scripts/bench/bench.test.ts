@@ -31,7 +31,7 @@ it('seeds a data file that a server on it reads back', async () => {
     await seedDataFile(file, 50);
     const s = await startTestServer({ dataFile: file, webhookDispatcherFactory: null });
     try {
-      expect(s.handle.core.store.count('transactions')).toBe(50);
+      expect(await s.handle.core.repo.count('transactions')).toBe(50);
       const r = await fetch(`${s.baseUrl}/api/v1/public/partner/transactions/vendor/SEED-7`, {
         headers: { 'X-Api-Key': s.merchants[0]!.apiKey },
       });

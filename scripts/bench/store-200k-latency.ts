@@ -13,11 +13,11 @@ import type { AddressInfo } from 'node:net';
 import { createApp, type AppHandle } from '../../reference-server/app.ts';
 import { DEMO_MERCHANTS, serverConfig } from '../../reference-server/config.ts';
 import { systemClock } from '../../reference-server/domain/clock.ts';
+import type { Change } from '../../reference-server/domain/types.ts';
 import { openFileStore } from '../../reference-server/store/file-persistence.ts';
-import { startTestServer, type TestServer } from '../../reference-server/testing.ts';
+import { LocalRepository } from '../../reference-server/store/local-repository.ts';
+import { startTestServer } from '../../reference-server/testing.ts';
 import { checkClean, fmt, load, partnerBody, type Figure } from './tools.ts';
-
-type StoreChange = Parameters<TestServer['handle']['core']['store']['commit']>[0][number];
 
 const STORED = 200_000;
 const CONNECTIONS = 16;
@@ -34,7 +34,7 @@ export async function seedDataFile(file: string, n: number): Promise<void> {
     const merchantId = s.merchants[0]!.id;
     const now = Date.now();
     const statuses = ['APPROVED', 'CANCELED', 'EXPIRED', 'COMPLETED'] as const;
-    const changes: StoreChange[] = [];
+    const changes: Change[] = [];
     for (let i = 0; i < n; i++) {
       const id = `00000000-0000-4000-8000-${i.toString(16).padStart(12, '0')}`;
       const created = now - (n - i) * 60_000;
@@ -71,7 +71,7 @@ export async function seedDataFile(file: string, n: number): Promise<void> {
         },
       });
     }
-    await s.handle.core.store.commit(changes);
+    await s.handle.core.repo.transaction(async (tx) => tx.write(changes));
   } finally {
     await s.close();
   }
@@ -87,7 +87,7 @@ interface Served {
 async function serve(file: string): Promise<Served> {
   const store = await openFileStore(file, { compactAfterBytes: FOLD_AFTER_BYTES });
   const handle = await createApp({
-    store,
+    repository: new LocalRepository(store),
     clock: systemClock,
     config: serverConfig({ sweepIntervalMs: 3_600_000, log: () => {}, authFailureLimit: null }),
   });
@@ -165,7 +165,7 @@ export const store200kLatency: Figure = {
       await measure(big, readId, 1);
       const e = await measure(empty, readId, seconds);
       const b = await measure(big, readId, seconds);
-      const stored = big.handle.core.store.count('transactions');
+      const stored = await big.handle.core.repo.count('transactions');
       if (stored < STORED) throw new Error(`seeded store holds ${stored} transactions`);
       return {
         ratio: Math.max(b.createMax, b.readMax),

@@ -1,0 +1,62 @@
+/** The LocalRepository's transactions: one at a time in this process, all-or-nothing, durable when they resolve. */
+import { describe, expect, it } from 'vitest';
+import type { MerchantStateRecord } from '../domain/types.ts';
+import { LocalRepository } from './local-repository.ts';
+import { Store } from './store.ts';
+
+const state = (id: string, clockOffsetSeconds: number): MerchantStateRecord => ({ id, clockOffsetSeconds, endpointEnabled: true });
+
+describe('LocalRepository transactions', () => {
+  it("serialize: a concurrent second transaction sees the first one's write", async () => {
+    const repo = new LocalRepository(Store.memory());
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const first = repo.transaction(async (tx) => {
+      const s = (await tx.lock('merchantState', 'm1')) ?? state('m1', 0);
+      await gate; // the second transaction is started meanwhile
+      tx.write([{ c: 'merchantState', k: 'm1', v: { ...s, clockOffsetSeconds: s.clockOffsetSeconds + 1 } }]);
+      return s.clockOffsetSeconds;
+    });
+    const second = repo.transaction(async (tx) => {
+      const s = (await tx.lock('merchantState', 'm1')) ?? state('m1', 0);
+      tx.write([{ c: 'merchantState', k: 'm1', v: { ...s, clockOffsetSeconds: s.clockOffsetSeconds + 1 } }]);
+      return s.clockOffsetSeconds;
+    });
+    await new Promise((r) => setTimeout(r, 10));
+    release();
+    expect(await Promise.all([first, second])).toEqual([0, 1]);
+    expect((await repo.get('merchantState', 'm1'))?.clockOffsetSeconds).toBe(2);
+    await repo.close();
+  });
+
+  it('write nothing when the work throws, and the next transaction runs', async () => {
+    const repo = new LocalRepository(Store.memory());
+    const notices: string[] = [];
+    repo.subscribe((n) => notices.push(n.id));
+    await expect(
+      repo.transaction(async (tx) => {
+        tx.write([{ c: 'merchantState', k: 'm1', v: state('m1', 5) }]);
+        throw new Error('refused');
+      }),
+    ).rejects.toThrow('refused');
+    expect(await repo.get('merchantState', 'm1')).toBeUndefined();
+    expect(await repo.count('merchantState')).toBe(0);
+    expect(notices).toEqual([]);
+    await repo.transaction(async (tx) => tx.write([{ c: 'merchantState', k: 'm2', v: state('m2', 1) }]));
+    expect((await repo.get('merchantState', 'm2'))?.clockOffsetSeconds).toBe(1);
+    expect(notices).toEqual(['m2']);
+    await repo.close();
+  });
+
+  it('count windows from the first request of a key, and forget them by prefix', async () => {
+    const repo = new LocalRepository(Store.memory());
+    expect(await repo.countInWindow('rate:a:', 1000, 100)).toEqual({ startMs: 1000, count: 1 });
+    expect(await repo.countInWindow('rate:a:', 1099, 100)).toEqual({ startMs: 1000, count: 2 });
+    expect(await repo.countInWindow('rate:a:', 1100, 100)).toEqual({ startMs: 1100, count: 1 });
+    await repo.countInWindow('rate:b:', 1100, 100);
+    await repo.resetWindows('rate:a:');
+    expect(await repo.countInWindow('rate:a:', 1101, 100)).toEqual({ startMs: 1101, count: 1 });
+    expect(await repo.countInWindow('rate:b:', 1101, 100)).toEqual({ startMs: 1100, count: 2 });
+    await repo.close();
+  });
+});

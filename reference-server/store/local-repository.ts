@@ -1,0 +1,292 @@
+/**
+ * The repository over the single-process `Store` (memory or the lowdb file store).
+ *
+ * Transactions run one at a time in this process (an async mutex chained on a promise): that
+ * is the whole isolation of these stores, so two instances must never share one data file
+ * (the data lock sees to it). A transaction reads the Store's memory, buffers its writes and
+ * applies them with one `store.commit`; the mutex is released as soon as the changes are in
+ * memory, so concurrent transactions keep joining one group commit, and `transaction`
+ * resolves once its batch (and everything before it) is durable.
+ *
+ * Reads outside a transaction resolve once what they read is durable (a write still in
+ * flight may be rolled back, ADR-026). Rate-limit windows and delivery leases live in this
+ * process's memory: exact for its single instance.
+ */
+import type { Change, CollectionName, Collections, OutboxEvent, SessionRecord, TransactionRecord } from '../domain/types.ts';
+import type { ChangeNotice, Page, Repository, RepositoryReads, RepositoryTx, WindowCount } from './repository.ts';
+import type { Store } from './store.ts';
+
+/** Reads of the Store's memory as they are now. */
+class StoreReads implements RepositoryReads {
+  constructor(
+    protected readonly store: Store,
+    private readonly scenarioIds: () => Set<string>,
+  ) {}
+
+  async get<C extends CollectionName>(c: C, k: string): Promise<Collections[C] | undefined> {
+    return this.store.get(c, k);
+  }
+  async transactionByVendorReference(merchantId: string, vendorReference: string): Promise<TransactionRecord | undefined> {
+    return this.store.transactionByVendorReference(merchantId, vendorReference);
+  }
+  async sessionByTokenDigest(digest: string): Promise<SessionRecord | undefined> {
+    return this.store.sessionByTokenDigest(digest);
+  }
+  async openTransactions(merchantId: string): Promise<TransactionRecord[]> {
+    const out: TransactionRecord[] = [];
+    for (const t of this.store.merchantTransactions(merchantId)) if (t.status === 'PENDING' || t.status === 'APPROVED') out.push(t);
+    return out;
+  }
+  async transactionsPage(merchantId: string, limit: number, cursor: string | null): Promise<Page<TransactionRecord>> {
+    const all = [...this.store.merchantTransactions(merchantId)];
+    all.sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt) || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+    return pageAfter(all, limit, cursor);
+  }
+  async smsPage(merchantId: string, limit: number, cursor: string | null): Promise<Page<Collections['sms']>> {
+    return pageAfter(this.store.smsOf(merchantId), limit, cursor);
+  }
+  async outboxPage(merchantId: string, limit: number, cursor: string | null): Promise<Page<OutboxEvent>> {
+    return pageAfter(this.store.outboxOf(merchantId).reverse(), limit, cursor);
+  }
+  async outboxAfter(merchantId: string, afterId: string | null, limit: number): Promise<OutboxEvent[]> {
+    const all = this.store.outboxOf(merchantId);
+    const i = afterId === null ? -1 : all.findIndex((e) => e.id === afterId);
+    return all.slice(i + 1, i + 1 + limit);
+  }
+  async latestOutboxId(merchantId: string): Promise<string | null> {
+    return this.store.outboxOf(merchantId).at(-1)?.id ?? null;
+  }
+  async dueTransactions(merchantId: string, dueAtMs: number, limit: number): Promise<TransactionRecord[]> {
+    const out: TransactionRecord[] = [];
+    for (const t of this.store.pendingTransactions(merchantId)) {
+      if (out.length >= limit || Date.parse(t.expiresAt) > dueAtMs) break; // oldest window first
+      out.push(t);
+    }
+    return out;
+  }
+  async dueScenarios(merchantId: string, dueAtMs: number, limit: number): Promise<TransactionRecord[]> {
+    const out: TransactionRecord[] = [];
+    const ids = this.scenarioIds();
+    for (const id of ids) {
+      if (out.length >= limit) break;
+      const t = this.store.get('transactions', id);
+      if (!t?.scenario || t.status !== 'PENDING') {
+        ids.delete(id);
+        continue;
+      }
+      if (t.merchantId === merchantId && Date.parse(t.scenario.dueAt) <= dueAtMs) out.push(t);
+    }
+    return out;
+  }
+  async pendingMerchants(): Promise<string[]> {
+    return this.store.pendingMerchants();
+  }
+  async paymentIntentCount(sessionId: string): Promise<number> {
+    return this.store.paymentIntentCount(sessionId);
+  }
+  async count(c: CollectionName, merchantId?: string): Promise<number> {
+    if (merchantId === undefined) return this.store.count(c);
+    if (c === 'transactions') return [...this.store.merchantTransactions(merchantId)].length;
+    if (c === 'sms') return this.store.smsOf(merchantId).length;
+    if (c === 'outbox') return this.store.outboxOf(merchantId).length;
+    if (c === 'merchantState') return this.store.get('merchantState', merchantId) ? 1 : 0;
+    let n = 0;
+    for (const r of this.store.values(c)) if ((r as { merchantId: string }).merchantId === merchantId) n += 1;
+    return n;
+  }
+}
+
+/** The page of `items` (already in list order) after the item whose id is `cursor` (unknown: from the start). */
+function pageAfter<T extends { id: string }>(items: T[], limit: number, cursor: string | null): Page<T> {
+  const start = cursor === null ? 0 : items.findIndex((x) => x.id === cursor) + 1;
+  const page = items.slice(start, start + limit);
+  return { items: page, next: start + limit < items.length ? (page.at(-1)?.id ?? null) : null };
+}
+
+/** A transaction: the Store's reads (nothing else runs meanwhile, so `lock` is a read) and buffered writes. */
+class LocalTx extends StoreReads implements RepositoryTx {
+  readonly changes: Change[] = [];
+  lock<C extends CollectionName>(c: C, k: string): Promise<Collections[C] | undefined> {
+    return this.get(c, k);
+  }
+  lockByVendorReference(merchantId: string, vendorReference: string): Promise<TransactionRecord | undefined> {
+    return this.transactionByVendorReference(merchantId, vendorReference);
+  }
+  write(changes: Change[]): void {
+    this.changes.push(...changes);
+  }
+  deleteMerchantData(merchantId: string, collections: CollectionName[]): void {
+    for (const c of collections) {
+      if (c === 'merchantState') {
+        this.changes.push({ c, k: merchantId, v: null });
+        continue;
+      }
+      const records: Iterable<{ id: string; merchantId: string }> =
+        c === 'transactions'
+          ? [...this.store.merchantTransactions(merchantId)]
+          : c === 'sms'
+            ? this.store.smsOf(merchantId)
+            : c === 'outbox'
+              ? this.store.outboxOf(merchantId)
+              : [...this.store.values(c)].filter((r) => r.merchantId === merchantId);
+      for (const r of records) this.changes.push({ c, k: r.id, v: null });
+    }
+  }
+}
+
+export interface LocalRepositoryOptions {
+  /** Wall-clock time for delivery leases (epoch ms); default `Date.now`. */
+  now?: () => number;
+}
+
+/**
+ * `Repository` over a `Store`; `store` stays reachable for tools and benchmarks that seed or
+ * inspect it directly (never the handlers).
+ */
+export class LocalRepository extends StoreReads implements Repository {
+  /** The tail of the transaction queue: the next transaction starts when it settles. */
+  private tail: Promise<void> = Promise.resolve();
+  private readonly windows = new Map<string, WindowCount>();
+  /** Outbox event id → end of its delivery lease (wall-clock ms). */
+  private readonly leases = new Map<string, number>();
+  private readonly listeners = new Set<(notice: ChangeNotice) => void>();
+  private scenarios: Set<string> | null = null;
+  private readonly wallNow: () => number;
+
+  constructor(
+    readonly store: Store,
+    options: LocalRepositoryOptions = {},
+  ) {
+    super(store, () => this.scenarioIndex());
+    this.wallNow = options.now ?? Date.now;
+  }
+
+  /** Ids of PENDING transactions with a scenario action (built from the Store on first use, kept at each commit). */
+  private scenarioIndex(): Set<string> {
+    if (!this.scenarios) {
+      this.scenarios = new Set();
+      for (const t of this.store.values('transactions')) if (t.scenario && t.status === 'PENDING') this.scenarios.add(t.id);
+    }
+    return this.scenarios;
+  }
+
+  /** A read resolved once what it read is durable. */
+  private async durable<T>(value: T): Promise<T> {
+    if (!this.store.settled) await this.store.barrier();
+    return value;
+  }
+
+  override async get<C extends CollectionName>(c: C, k: string): Promise<Collections[C] | undefined> {
+    return this.durable(this.store.get(c, k));
+  }
+  override async transactionByVendorReference(merchantId: string, vendorReference: string): Promise<TransactionRecord | undefined> {
+    return this.durable(this.store.transactionByVendorReference(merchantId, vendorReference));
+  }
+  override async sessionByTokenDigest(digest: string): Promise<SessionRecord | undefined> {
+    return this.durable(this.store.sessionByTokenDigest(digest));
+  }
+  override async transactionsPage(merchantId: string, limit: number, cursor: string | null): Promise<Page<TransactionRecord>> {
+    return this.durable(await super.transactionsPage(merchantId, limit, cursor));
+  }
+  override async smsPage(merchantId: string, limit: number, cursor: string | null): Promise<Page<Collections['sms']>> {
+    return this.durable(await super.smsPage(merchantId, limit, cursor));
+  }
+  override async outboxPage(merchantId: string, limit: number, cursor: string | null): Promise<Page<OutboxEvent>> {
+    return this.durable(await super.outboxPage(merchantId, limit, cursor));
+  }
+  override async outboxAfter(merchantId: string, afterId: string | null, limit: number): Promise<OutboxEvent[]> {
+    return this.durable(await super.outboxAfter(merchantId, afterId, limit));
+  }
+
+  async transaction<T>(work: (tx: RepositoryTx) => Promise<T>): Promise<T> {
+    const before = this.tail;
+    let release!: () => void;
+    this.tail = new Promise<void>((r) => (release = r));
+    await before;
+    let result: T;
+    let changes: Change[];
+    let written: Promise<void>;
+    let notices: ChangeNotice[];
+    try {
+      const tx = new LocalTx(this.store, () => this.scenarioIndex());
+      result = await work(tx);
+      changes = tx.changes;
+      notices = changes.map((ch) => this.noticeOf(ch));
+      // Nothing written: resolve once what was read is durable (a write in flight may still fail).
+      written = changes.length === 0 ? this.durable(undefined) : this.store.commit(changes);
+      if (changes.length > 0) this.afterApply(changes);
+    } finally {
+      release();
+    }
+    await written;
+    for (const n of notices) for (const l of this.listeners) l(n);
+    return result;
+  }
+
+  /** Keeps the scenario index and the leases in step with applied changes (a written event ends its lease). */
+  private afterApply(changes: Change[]): void {
+    for (const ch of changes) {
+      if (ch.c === 'outbox') this.leases.delete(ch.k);
+      if (ch.c === 'transactions' && this.scenarios) {
+        if (ch.v?.scenario && ch.v.status === 'PENDING') this.scenarios.add(ch.k);
+        else this.scenarios.delete(ch.k);
+      }
+    }
+  }
+
+  private noticeOf(ch: Change): ChangeNotice {
+    if (ch.c === 'merchantState') return { collection: ch.c, merchantId: ch.k, id: ch.k };
+    const r = (ch.v ?? this.store.get(ch.c, ch.k)) as { merchantId?: string } | undefined;
+    return { collection: ch.c, merchantId: r?.merchantId ?? '', id: ch.k };
+  }
+
+  async countInWindow(key: string, nowMs: number, windowMs: number): Promise<WindowCount> {
+    let w = this.windows.get(key);
+    if (!w || nowMs < w.startMs || nowMs >= w.startMs + windowMs) {
+      w = { startMs: nowMs, count: 0 };
+      this.windows.set(key, w);
+    }
+    w.count += 1;
+    return { ...w };
+  }
+
+  async resetWindows(prefix: string): Promise<void> {
+    for (const k of [...this.windows.keys()]) if (k.startsWith(prefix)) this.windows.delete(k);
+  }
+
+  async claimDue(nowOf: (merchantId: string) => number, limit: number, leaseMs: number): Promise<OutboxEvent[]> {
+    const wall = this.wallNow();
+    const due = this.store.pendingOutbox().filter((e) => {
+      if (e.nextAttemptAt === null || Date.parse(e.nextAttemptAt) > nowOf(e.merchantId)) return false;
+      const lease = this.leases.get(e.id);
+      return lease === undefined || lease <= wall;
+    });
+    due.sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt));
+    const claimed = due.slice(0, limit);
+    for (const e of claimed) this.leases.set(e.id, wall + leaseMs);
+    return this.durable(claimed);
+  }
+
+  subscribe(listener: (notice: ChangeNotice) => void): () => void {
+    this.listeners.add(listener);
+    return () => void this.listeners.delete(listener);
+  }
+
+  unavailableFor(): number | null {
+    return this.store.refusedFor();
+  }
+
+  /** True once every write applied so far is on disk (false when it failed). */
+  ping(): Promise<boolean> {
+    return this.store.barrier().then(
+      () => true,
+      () => false,
+    );
+  }
+
+  async close(): Promise<void> {
+    await this.tail;
+    this.listeners.clear();
+    await this.store.close();
+  }
+}
