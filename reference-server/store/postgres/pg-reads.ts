@@ -4,11 +4,23 @@
  * insertion order (`seq`); a page's cursor is the id of the previous page's last item, and a
  * cursor naming no item of the list gives an empty last page.
  */
+import { createHash } from 'node:crypto';
 import type { CollectionName, Collections, OutboxEvent, SessionRecord, TransactionRecord } from '../../domain/types.ts';
 import type { Page, RepositoryReads } from '../repository.ts';
 import { isKeyOf, TABLES, type Table } from './pg-rows.ts';
 
 export type Row = Record<string, unknown>;
+
+const names = new Map<string, string>();
+/**
+ * `text` as a named (prepared) statement: each connection parses and plans it once, not at every
+ * call. The texts are fixed (values are parameters), so the names are few.
+ */
+export function prepared(text: string, values: unknown[] = []): { name: string; text: string; values: unknown[] } {
+  let name = names.get(text);
+  if (name === undefined) names.set(text, (name = `paylater_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`));
+  return { name, text, values };
+}
 export type Query = (text: string, values?: unknown[]) => Promise<{ rows: Row[] }>;
 
 const OPEN = `status IN ('PENDING', 'APPROVED')`;

@@ -85,7 +85,9 @@ function outboxRecord(tx: TransactionRecord, over: Partial<OutboxEvent> = {}): O
 describe('records read back exactly', () => {
   it('every collection: put, get (same fields, same key order), delete', async () => {
     const [repo] = await instances(1);
-    const tx = txRecord({ vendorReference: 'V-1', scenario: { operationId: 'confirmTransaction', dueAt: at(60) } });
+    // Quotes, backslashes, a `$1` and non-ASCII in values: written as literals, read back as they were.
+    const tx = txRecord({ vendorReference: "V-1 'q' \\ $1 ☕", scenario: { operationId: 'confirmTransaction', dueAt: at(60) } });
+    tx.items[0]!.name = 'Tapis d\'Orient \\ "$2" — زربية';
     const session: SessionRecord = {
       id: `cs_test_${randomUUID().slice(0, 8)}`,
       merchantId: 'm1',
@@ -409,7 +411,7 @@ describe('two instances on one database', () => {
     expect((await c!.claimDue(nowOf, 10, 60_000)).map((e) => e.id)).toEqual([e1.id]);
   });
 
-  it('change notices reach the other instance on commit only', async () => {
+  it('change notices: every change to this instance, shared collections to the other, on commit only', async () => {
     const [a, b] = await instances(2);
     const got: ChangeNotice[] = [];
     const mine: ChangeNotice[] = [];
@@ -417,16 +419,21 @@ describe('two instances on one database', () => {
     a!.subscribe((n) => mine.push(n));
     await b!.listening();
     const tx = txRecord();
+    const ev = outboxRecord(tx);
     await expect(
       a!.transaction(async (t) => {
-        t.write([{ c: 'transactions', k: tx.id, v: tx }]);
+        t.write([{ c: 'merchantState', k: 'm1', v: { id: 'm1', clockOffsetSeconds: 60, endpointEnabled: true } }]);
         await t.count('transactions');
         throw new Error('rolled back');
       }),
     ).rejects.toThrow();
     await a!.transaction(async (t) => t.write([{ c: 'transactions', k: tx.id, v: tx }]));
-    expect(mine).toEqual([{ collection: 'transactions', merchantId: 'm1', id: tx.id }]);
-    await expect.poll(() => got, { timeout: 5000 }).toEqual([{ collection: 'transactions', merchantId: 'm1', id: tx.id }]);
+    await a!.transaction(async (t) => t.write([{ c: 'outbox', k: ev.id, v: ev }]));
+    expect(mine).toEqual([
+      { collection: 'transactions', merchantId: 'm1', id: tx.id },
+      { collection: 'outbox', merchantId: 'm1', id: ev.id },
+    ]);
+    await expect.poll(() => got, { timeout: 5000 }).toEqual([{ collection: 'outbox', merchantId: 'm1', id: ev.id }]);
   });
 
   it('the event stream never skips an event that commits late: a merchant’s new events commit in insertion order', async () => {
@@ -474,12 +481,13 @@ describe('operations', () => {
     }
     await expect.poll(() => a!.ping(), { timeout: 10_000 }).toBe(true);
     expect(a!.unavailableFor()).toBeNull();
-    const tx = txRecord();
     // The listener reconnects on its own (backoff up to 5 s): write until a notice arrives.
     await expect
       .poll(
         async () => {
-          await a!.transaction(async (t) => t.write([{ c: 'transactions', k: tx.id, v: tx }]));
+          await a!.transaction(async (t) =>
+            t.write([{ c: 'merchantState', k: 'm1', v: { id: 'm1', clockOffsetSeconds: 0, endpointEnabled: true } }]),
+          );
           return got.length;
         },
         { timeout: 15_000, interval: 500 },

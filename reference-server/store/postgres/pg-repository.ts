@@ -13,21 +13,23 @@
  * - `countInWindow`: one `INSERT … ON CONFLICT (key) DO UPDATE … RETURNING`.
  * - `claimDue`: `FOR UPDATE SKIP LOCKED` of due rows whose claim (`claimed_until`, database
  *   time) is free, setting a new claim; any write of the row ends it.
- * - `subscribe`: NOTIFY in the writing transaction (delivered on commit only), LISTEN on one
- *   dedicated connection per instance (`pg-notices.ts`).
+ * - `subscribe`: NOTIFY in the writing transaction (delivered on commit only) of its
+ *   `SHARED_NOTICES` changes, LISTEN on one dedicated connection per instance (`pg-notices.ts`).
+ *   A notifying commit holds a database-wide lock until it is durable, so transactions without
+ *   such changes (B1 creates) do not notify and keep committing in groups.
  * - A lost or refused connection is `StoreUnavailableError` (ADR-026: 503 and `Retry-After`).
  */
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import type { Change, CollectionName, Collections, OutboxEvent } from '../../domain/types.ts';
-import { MAX_ATTEMPTS, type ChangeNotice, type Repository, type RepositoryTx, type WindowCount } from '../repository.ts';
+import { MAX_ATTEMPTS, SHARED_NOTICES, type ChangeNotice, type Repository, type RepositoryTx, type WindowCount } from '../repository.ts';
 import { StoreUnavailableError } from '../store.ts';
 import { storageRetryAfterSeconds } from '../file-persistence.ts';
 import { migrateUrl } from './migrate.ts';
 import { isConflict, isUnavailable } from './pg-errors.ts';
 import { CHANNEL, encodeNotice, NoticeListener } from './pg-notices.ts';
-import { PgReads, type Row } from './pg-reads.ts';
-import { isKeyOf, TABLES, upsert, WRITE_ORDER, type Table } from './pg-rows.ts';
+import { PgReads, prepared, type Row } from './pg-reads.ts';
+import { isKeyOf, TABLES, upsert, WRITE_ORDER } from './pg-rows.ts';
 
 /** First keys of the two-key advisory locks (a space apart from the migrations' one-key lock). */
 const LOCK_ABSENT_KEY = 0x70_6c_01;
@@ -47,6 +49,8 @@ type Op = { change: Change } | { merchantId: string; collections: CollectionName
 class PgTx extends PgReads implements RepositoryTx {
   private pending: Op[] = [];
   private flushing: Promise<void> = Promise.resolve();
+  /** BEGIN, sent before the first statement (a transaction that only writes sends it with its writes). */
+  private begun: Promise<unknown> | null = null;
   /** Outbox keys read in this transaction: their writes are updates, not new events. */
   private readonly knownOutbox = new Set<string>();
   private readonly outboxLocked = new Set<string>();
@@ -56,9 +60,14 @@ class PgTx extends PgReads implements RepositoryTx {
     super();
   }
 
+  private begin(): Promise<unknown> {
+    return (this.begun ??= this.client.query('BEGIN'));
+  }
+
   protected async run(text: string, values?: unknown[]): Promise<{ rows: Row[] }> {
     await this.flush();
-    return this.client.query(text, values);
+    await this.begin();
+    return this.client.query(prepared(text, values));
   }
 
   override get<C extends CollectionName>(c: C, k: string): Promise<Collections[C] | undefined> {
@@ -92,48 +101,79 @@ class PgTx extends PgReads implements RepositoryTx {
     this.pending.push({ merchantId, collections });
   }
 
-  /** Applies the buffered writes, in order (reads and COMMIT wait for them). */
+  /** Applies the buffered writes, in order, one statement at a time (reads wait for them). */
   flush(): Promise<void> {
     if (this.pending.length === 0) return this.flushing;
     const ops = this.pending;
     this.pending = [];
     this.flushing = this.flushing.then(async () => {
-      for (const op of ops) await ('change' in op ? this.apply(op.change) : this.deleteAll(op.merchantId, op.collections));
+      await this.begin();
+      for (const op of ops) {
+        if (!('change' in op)) await this.deleteAll(op.merchantId, op.collections);
+        else if (op.change.v === null) await this.remove(op.change);
+        else for (const st of this.putStatements(op.change)) await this.client.query(prepared(st.text, st.values));
+      }
     });
     return this.flushing;
   }
 
-  private async apply(ch: Change): Promise<void> {
-    const q = (text: string, values: unknown[]): Promise<{ rows: Row[] }> => this.client.query(text, values);
-    const t = TABLES[ch.c] as Table<typeof ch.c>;
-    if (ch.v === null) {
-      if (!isKeyOf(ch.c, ch.k)) return;
-      if (ch.c === 'outbox') await q('DELETE FROM webhook_attempts WHERE outbox_id = $1', [ch.k]);
-      const { rows } = await q(`DELETE FROM ${t.name} WHERE ${t.key} = $1 RETURNING ${t.merchant} AS m`, [ch.k]);
-      if (rows[0]) this.notices.push({ collection: ch.c, merchantId: rows[0].m as string, id: ch.k });
-      return;
-    }
-    const merchantId = ch.c === 'merchantState' ? ch.v.id : ch.v.merchantId;
-    if (ch.c === 'outbox' && !this.knownOutbox.has(ch.k) && !this.outboxLocked.has(merchantId)) {
-      await q('SELECT pg_advisory_xact_lock($1, hashtext($2))', [LOCK_OUTBOX_MERCHANT, merchantId]);
-      this.outboxLocked.add(merchantId);
-    }
-    const { text, values } = upsert(ch.c, ch.v as never);
-    await q(text, values);
-    if (ch.c === 'outbox') await this.syncAttempts(ch.v);
-    this.notices.push({ collection: ch.c, merchantId, id: ch.k });
+  /**
+   * Sends the remaining writes, the change notices and COMMIT in one round trip (one
+   * multi-statement query with the values inlined as literals), BEGIN first if nothing was sent
+   * yet; any failure aborts the whole. Deletes go one at a time first (their notices need the
+   * deleted row's merchant).
+   */
+  async commit(encode: (n: ChangeNotice) => string): Promise<void> {
+    if (this.pending.some((op) => !('change' in op) || op.change.v === null)) await this.flush();
+    await this.flushing;
+    if (!this.begun && this.pending.length === 0) return; // nothing read, nothing written
+    const sql: string[] = [];
+    if (!this.begun) sql.push('BEGIN');
+    for (const op of this.pending) if ('change' in op) for (const st of this.putStatements(op.change)) sql.push(this.inline(st));
+    this.pending = [];
+    for (const n of this.notices)
+      if (SHARED_NOTICES.has(n.collection)) sql.push(`SELECT pg_notify('${CHANNEL}', ${this.client.escapeLiteral(encode(n))})`);
+    sql.push('COMMIT');
+    await this.client.query(sql.join(';\n'));
   }
 
-  /** Attempts are appended only: insert the new ones (numbered from 1), drop any beyond the record's. */
-  private async syncAttempts(e: OutboxEvent): Promise<void> {
-    if (e.attempts.length > 0)
-      await this.client.query(
-        `INSERT INTO webhook_attempts (outbox_id, attempt, detail)
-         SELECT $1, x.n, x.d FROM json_array_elements($2::json) WITH ORDINALITY AS x(d, n)
-         ON CONFLICT (outbox_id, attempt) DO NOTHING`,
-        [e.id, JSON.stringify(e.attempts)],
-      );
-    await this.client.query('DELETE FROM webhook_attempts WHERE outbox_id = $1 AND attempt > $2', [e.id, e.attempts.length]);
+  /** `text` with its `$n` parameters replaced by literals (the texts hold no `$` of their own). */
+  private inline(st: { text: string; values: unknown[] }): string {
+    return st.text.replace(/\$(\d+)/g, (_, i: string) => {
+      const v = st.values[Number(i) - 1];
+      if (v === null || v === undefined) return 'NULL';
+      if (typeof v === 'boolean') return v ? 'TRUE' : 'FALSE';
+      if (typeof v === 'number') {
+        if (!Number.isFinite(v)) throw new Error(`not a finite number: ${v}`);
+        return String(v);
+      }
+      if (typeof v === 'string') return this.client.escapeLiteral(v);
+      throw new Error(`no literal for ${typeof v}`);
+    });
+  }
+
+  private async remove(ch: Change): Promise<void> {
+    if (!isKeyOf(ch.c, ch.k)) return;
+    const t = TABLES[ch.c];
+    const q = (text: string, values: unknown[]): Promise<{ rows: Row[] }> => this.client.query(prepared(text, values));
+    if (ch.c === 'outbox') await q('DELETE FROM webhook_attempts WHERE outbox_id = $1', [ch.k]);
+    const { rows } = await q(`DELETE FROM ${t.name} WHERE ${t.key} = $1 RETURNING ${t.merchant} AS m`, [ch.k]);
+    if (rows[0]) this.notices.push({ collection: ch.c, merchantId: rows[0].m as string, id: ch.k });
+  }
+
+  /** The statements that put record `ch.v` (its notice noted): for a new outbox event, the merchant's ordering lock first. */
+  private putStatements(ch: Change): Array<{ text: string; values: unknown[] }> {
+    if (ch.v === null) throw new Error('not a put');
+    const out: Array<{ text: string; values: unknown[] }> = [];
+    const merchantId = ch.c === 'merchantState' ? ch.v.id : ch.v.merchantId;
+    if (ch.c === 'outbox' && !this.knownOutbox.has(ch.k) && !this.outboxLocked.has(merchantId)) {
+      out.push({ text: 'SELECT pg_advisory_xact_lock($1, hashtext($2))', values: [LOCK_OUTBOX_MERCHANT, merchantId] });
+      this.outboxLocked.add(merchantId);
+    }
+    out.push(upsert(ch.c, ch.v as never));
+    if (ch.c === 'outbox') out.push(...attemptStatements(ch.v));
+    this.notices.push({ collection: ch.c, merchantId, id: ch.k });
+    return out;
   }
 
   private async deleteAll(merchantId: string, collections: CollectionName[]): Promise<void> {
@@ -147,6 +187,20 @@ class PgTx extends PgReads implements RepositoryTx {
       await this.client.query(`DELETE FROM ${t.name} WHERE ${t.merchant} = $1`, [merchantId]);
     }
   }
+}
+
+/** Attempts are appended only: insert the new ones (numbered from 1), drop any beyond the record's. */
+function attemptStatements(e: OutboxEvent): Array<{ text: string; values: unknown[] }> {
+  const out: Array<{ text: string; values: unknown[] }> = [];
+  if (e.attempts.length > 0)
+    out.push({
+      text: `INSERT INTO webhook_attempts (outbox_id, attempt, detail)
+             SELECT $1, x.n, x.d FROM json_array_elements($2::json) WITH ORDINALITY AS x(d, n)
+             ON CONFLICT (outbox_id, attempt) DO NOTHING`,
+      values: [e.id, JSON.stringify(e.attempts)],
+    });
+  out.push({ text: 'DELETE FROM webhook_attempts WHERE outbox_id = $1 AND attempt > $2', values: [e.id, e.attempts.length] });
+  return out;
 }
 
 export class PgRepository extends PgReads implements Repository {
@@ -181,7 +235,7 @@ export class PgRepository extends PgReads implements Repository {
 
   protected async run(text: string, values?: unknown[]): Promise<{ rows: Row[] }> {
     try {
-      return await this.pool.query(text, values);
+      return await this.pool.query(prepared(text, values));
     } catch (e) {
       throw isUnavailable(e) ? this.unavailable(e) : e;
     }
@@ -206,16 +260,9 @@ export class PgRepository extends PgReads implements Repository {
       }
       let broken: Error | undefined;
       try {
-        await client.query('BEGIN');
         const tx = new PgTx(client);
         const result = await work(tx);
-        await tx.flush();
-        if (tx.notices.length > 0)
-          await client.query('SELECT pg_notify($1, n) FROM unnest($2::text[]) AS n', [
-            CHANNEL,
-            tx.notices.map((n) => encodeNotice(this.instance, n)),
-          ]);
-        await client.query('COMMIT');
+        await tx.commit((n) => encodeNotice(this.instance, n));
         this.downUntil = 0;
         this.tell(tx.notices);
         return result;
