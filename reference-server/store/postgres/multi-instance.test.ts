@@ -17,7 +17,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_DATA_FILE, parseServeArgs } from '../../cli.ts';
 import { DEMO_MERCHANTS, type MerchantConfigInput } from '../../config.ts';
-import { call, errorOf, partnerBody, sessionBodyV1, type Answer } from '../../test-helpers.ts';
+import { call, errorOf, item, partnerBody, sessionBodyV1, type Answer } from '../../test-helpers.ts';
 import { startCluster, type Cluster } from './cluster.ts';
 import { migrateUrl } from './migrate.ts';
 import { roundRobinProxy, startInstance, startReceiver, type Instance, type Proxy, type Receiver } from './instances.ts';
@@ -33,7 +33,7 @@ let p2: Proxy;
 let p3: Proxy;
 
 /** One Variant 1 merchant per use, so their rate-limit windows and clocks stay apart. */
-const NAMES = ['two', 'three', 'expiry', 'stream', 'crash'] as const;
+const NAMES = ['two', 'three', 'expiry', 'stream', 'crash', 'credit'] as const;
 const KEY = Object.fromEntries(NAMES.map((n) => [n, `sk_test_v1_shared_${n}_${'0'.repeat(20 - n.length)}`])) as Record<
   (typeof NAMES)[number],
   string
@@ -51,6 +51,7 @@ beforeAll(async () => {
     storeName: `Shared ${n} store`,
     apiKey: KEY[n],
     webhookUrl: receiver.url,
+    ...(n === 'credit' ? { creditLimit: 10_000 } : {}),
   }));
   instances = await Promise.all([0, 1, 2].map(() => startInstance({ databaseUrl: url, merchants, dir, args: ['--no-auth-throttle'] })));
   p2 = await roundRobinProxy(() => instances.slice(0, 2).map((i) => i.baseUrl));
@@ -179,6 +180,57 @@ describe('three instances: background work', () => {
     while (!text.includes(`id: ${ev!.id}`) && Date.now() < deadline) text += new TextDecoder().decode((await reader.read()).value);
     ac.abort();
     expect(text).toMatch(new RegExp(`id: ${ev!.id}\\nevent: transaction.approved\\n`));
+  });
+
+  it('30 concurrent creates against a credit limit on three instances: exactly what fits passes', async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, () =>
+        call(p3.baseUrl, 'POST', '/api/v1/public/partner/transactions', {
+          headers: { 'X-Service-Key': KEY.credit },
+          json: partnerBody({ total: 1000, items: [item(1000)] }),
+        }),
+      ),
+    );
+    expect(answers.filter((a) => a.status === 201)).toHaveLength(10);
+    const refused = answers.filter((a) => a.status !== 201);
+    expect(refused).toHaveLength(20);
+    for (const a of refused) expect(errorOf(a).code).toBe('CREDIT_LIMIT_EXCEEDED');
+  });
+
+  it('paylater listen on one instance forwards an event made on another', async () => {
+    const key = KEY.stream;
+    const forwarded = await startReceiver();
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        path.join(ROOT, 'scripts', 'paylater.ts'),
+        'listen',
+        '--forward-to',
+        forwarded.url,
+        '--base-url',
+        instances[0]!.baseUrl,
+        '--api-key',
+        key,
+      ],
+      { cwd: ROOT },
+    );
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (out += c.toString()));
+    try {
+      await expect.poll(() => out, { timeout: 20_000 }).toMatch(/listen signing secret/);
+      await new Promise((r) => setTimeout(r, 500)); // the stream is open
+      const t = await create(instances[1]!.baseUrl, key);
+      expect((await cancel(instances[2]!.baseUrl, key, t)).status).toBe(200);
+      await expect.poll(() => forwarded.deliveries.map((d) => d.body.data?.id), { timeout: 15_000 }).toContain(t.id);
+      expect(forwarded.deliveries.find((d) => d.body.data?.id === t.id)?.body.event).toBe('transaction.cancelled');
+    } finally {
+      child.kill('SIGINT');
+      await once(child, 'exit');
+      await forwarded.close();
+    }
   });
 
   it('every webhook delivered under its one webhook-id when an instance is killed (kill -9) mid-deliveries', async () => {
