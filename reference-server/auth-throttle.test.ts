@@ -1,6 +1,8 @@
 /** Failed authentications per client address (ADR-027): 429 AUTH_THROTTLED past the spec's limit. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { specAuthFailureLimit } from './http/auth-throttle.ts';
+import { createAuthThrottle, specAuthFailureLimit } from './http/auth-throttle.ts';
+import { LocalRepository } from './store/local-repository.ts';
+import { Store } from './store/store.ts';
 import { partnerBody, server } from './test-helpers.ts';
 import type { TestServer } from './testing.ts';
 import type { ManualClock } from './domain/clock.ts';
@@ -55,5 +57,24 @@ describe('failed-authentication throttle', () => {
     clock.advance((windowSeconds - 10) * 1000);
     const after = await api('GET', '/api/v1/sandbox/clock', { headers: { 'X-API-Key': good } });
     expect(after.status, after.text).toBe(200);
+  });
+});
+
+describe('failed-authentication throttle on a shared repository', () => {
+  it('blocks an address on every throttle sharing the counter, wherever its failures were made', async () => {
+    const repo = new LocalRepository(Store.memory());
+    const limit = { limit: 3, windowSeconds: 60 };
+    let t = 1_000_000;
+    const [a, b] = [createAuthThrottle(repo, limit, () => t), createAuthThrottle(repo, limit, () => t)];
+    await a.fail('10.0.0.1');
+    await a.fail('10.0.0.1');
+    await b.check('10.0.0.1'); // 2 of 3: not blocked
+    await a.fail('10.0.0.1');
+    // b never saw a failure of this address itself.
+    await expect(b.check('10.0.0.1')).rejects.toMatchObject({ code: 'AUTH_THROTTLED', status: 429 });
+    await b.check('10.0.0.2');
+    t += 60_000;
+    await b.check('10.0.0.1');
+    await repo.close();
   });
 });

@@ -5,7 +5,7 @@
  */
 import { loadBundledDocument } from '../../generated/index.ts';
 import { ApiError } from './errors.ts';
-import type { Repository, WindowCount } from '../store/repository.ts';
+import type { Repository } from '../store/repository.ts';
 
 export interface AuthFailureLimit {
   limit: number;
@@ -28,42 +28,30 @@ export const specAuthFailureLimit: AuthFailureLimit = (() => {
 
 export interface AuthThrottle {
   /** Throws 429 `AUTH_THROTTLED` when `address` used up its failures in the current window. */
-  check(address: string): void;
+  check(address: string): Promise<void>;
   /** Counts a failed authentication of `address`. */
   fail(address: string): Promise<void>;
 }
-
-/** Addresses remembered at most; past it, finished windows are dropped, then the oldest. */
-const MAX_TRACKED = 100_000;
 
 /** The prefix of the throttle's window keys. */
 export const AUTH_FAILURE_KEY_PREFIX = 'authfail:';
 
 /**
  * The failed-authentication throttle: `limit` failures per window and address, then 429.
- * Failures are counted by the repository (one counter per address across instances); `check`
- * answers from the count the last failure of the address in this process returned, so an
- * instance throttles an address once it has seen one of its failures in the window.
+ * The repository keeps the one counter per address, so every instance sharing it throttles
+ * an address as soon as its failures, wherever they were made, reach the limit.
  * @rule ADR-027
  */
-export function createAuthThrottle(repo: Pick<Repository, 'countInWindow'>, limit: AuthFailureLimit, now: () => number): AuthThrottle {
-  const windows = new Map<string, WindowCount>();
+export function createAuthThrottle(
+  repo: Pick<Repository, 'countInWindow' | 'peekWindow'>,
+  limit: AuthFailureLimit,
+  now: () => number,
+): AuthThrottle {
   const windowMs = limit.windowSeconds * 1000;
-  const current = (address: string, t: number) => {
-    const w = windows.get(address);
-    return w && t >= w.startMs && t < w.startMs + windowMs ? w : undefined;
-  };
-  const prune = (t: number) => {
-    for (const [a, w] of windows) if (t >= w.startMs + windowMs) windows.delete(a);
-    for (const a of windows.keys()) {
-      if (windows.size < MAX_TRACKED) break;
-      windows.delete(a);
-    }
-  };
   return {
-    check(address) {
+    async check(address) {
       const t = now();
-      const w = current(address, t);
+      const w = await repo.peekWindow(AUTH_FAILURE_KEY_PREFIX + address, t, windowMs);
       if (!w || w.count < limit.limit) return;
       const seconds = Math.max(1, Math.ceil((w.startMs + windowMs - t) / 1000));
       throw new ApiError(
@@ -75,11 +63,7 @@ export function createAuthThrottle(repo: Pick<Repository, 'countInWindow'>, limi
       );
     },
     async fail(address) {
-      const t = now();
-      const w = await repo.countInWindow(AUTH_FAILURE_KEY_PREFIX + address, t, windowMs);
-      if (!windows.has(address) && windows.size >= MAX_TRACKED) prune(t);
-      windows.delete(address);
-      windows.set(address, w);
+      await repo.countInWindow(AUTH_FAILURE_KEY_PREFIX + address, now(), windowMs);
     },
   };
 }

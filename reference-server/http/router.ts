@@ -252,7 +252,7 @@ export function createApiRouter({
     let session: SessionRecord | null = null;
     if (!matched.auth) throw new Error(`${matched.operationId} has no security scheme`);
     const address = req.socket.remoteAddress ?? 'unknown';
-    authThrottle?.check(address);
+    await authThrottle?.check(address);
     try {
       if (matched.auth.kind === 'apiKey') {
         merchant = auth.key(req, matched.auth);

@@ -57,6 +57,23 @@ describe('LocalRepository transactions', () => {
     await repo.resetWindows('rate:a:');
     expect(await repo.countInWindow('rate:a:', 1101, 100)).toEqual({ startMs: 1101, count: 1 });
     expect(await repo.countInWindow('rate:b:', 1101, 100)).toEqual({ startMs: 1100, count: 2 });
+    // A peek reads the running window without counting, and sees none once it ended.
+    expect(await repo.peekWindow('rate:b:', 1150, 100)).toEqual({ startMs: 1100, count: 2 });
+    expect(await repo.peekWindow('rate:b:', 1150, 100)).toEqual({ startMs: 1100, count: 2 });
+    expect(await repo.peekWindow('rate:b:', 1200, 100)).toBeNull();
+    expect(await repo.peekWindow('rate:c:', 1150, 100)).toBeNull();
+    await repo.close();
+  });
+
+  it('keep a bounded number of windows: a flood of distinct keys drops finished windows first', async () => {
+    const repo = new LocalRepository(Store.memory());
+    await repo.countInWindow('long', 0, 10_000_000);
+    for (let i = 0; i < 100_010; i++) await repo.countInWindow(`authfail:10.0.${i}`, i, 1);
+    // Every short window had ended when the map was full, so they went and the running one stayed.
+    expect(await repo.peekWindow('long', 100_010, 10_000_000)).toEqual({ startMs: 0, count: 1 });
+    expect(await repo.peekWindow('authfail:10.0.100009', 100_009, 1)).toEqual({ startMs: 100_009, count: 1 });
+    // The first short windows were forgotten (read at a time inside them, they are gone).
+    expect(await repo.peekWindow('authfail:10.0.0', 0, 1)).toBeNull();
     await repo.close();
   });
 });

@@ -16,6 +16,9 @@ import type { Change, CollectionName, Collections, OutboxEvent, SessionRecord, T
 import type { ChangeNotice, Page, Repository, RepositoryReads, RepositoryTx, WindowCount } from './repository.ts';
 import type { Store } from './store.ts';
 
+/** Rate-limit windows kept at most (one per merchant and per failing client address). */
+const MAX_WINDOWS = 100_000;
+
 /** Reads of the Store's memory as they are now. */
 class StoreReads implements RepositoryReads {
   constructor(
@@ -146,7 +149,7 @@ export interface LocalRepositoryOptions {
 export class LocalRepository extends StoreReads implements Repository {
   /** The tail of the transaction queue: the next transaction starts when it settles. */
   private tail: Promise<void> = Promise.resolve();
-  private readonly windows = new Map<string, WindowCount>();
+  private readonly windows = new Map<string, WindowCount & { endMs: number }>();
   /** Outbox event id → end of its delivery lease (wall-clock ms). */
   private readonly leases = new Map<string, number>();
   private readonly listeners = new Set<(notice: ChangeNotice) => void>();
@@ -242,12 +245,27 @@ export class LocalRepository extends StoreReads implements Repository {
 
   async countInWindow(key: string, nowMs: number, windowMs: number): Promise<WindowCount> {
     let w = this.windows.get(key);
-    if (!w || nowMs < w.startMs || nowMs >= w.startMs + windowMs) {
-      w = { startMs: nowMs, count: 0 };
+    if (!w || nowMs < w.startMs || nowMs >= w.endMs) {
+      if (!w && this.windows.size >= MAX_WINDOWS) this.pruneWindows(nowMs);
+      w = { startMs: nowMs, endMs: nowMs + windowMs, count: 0 };
       this.windows.set(key, w);
     }
     w.count += 1;
-    return { ...w };
+    return { startMs: w.startMs, count: w.count };
+  }
+
+  async peekWindow(key: string, nowMs: number, windowMs: number): Promise<WindowCount | null> {
+    const w = this.windows.get(key);
+    return w && nowMs >= w.startMs && nowMs < w.startMs + windowMs ? { startMs: w.startMs, count: w.count } : null;
+  }
+
+  /** Drops finished windows, then the oldest, so a flood of distinct keys (client addresses) stays bounded. */
+  private pruneWindows(nowMs: number): void {
+    for (const [k, w] of this.windows) if (nowMs >= w.endMs) this.windows.delete(k);
+    for (const k of this.windows.keys()) {
+      if (this.windows.size < MAX_WINDOWS) break;
+      this.windows.delete(k);
+    }
   }
 
   async resetWindows(prefix: string): Promise<void> {

@@ -95,6 +95,8 @@ export interface Repository extends RepositoryReads {
    * instances: one atomic counter per key.
    */
   countInWindow(key: string, nowMs: number, windowMs: number): Promise<WindowCount>;
+  /** The window `key` is in at `nowMs` without counting a request (null: none runs, the next request starts one). */
+  peekWindow(key: string, nowMs: number, windowMs: number): Promise<WindowCount | null>;
   /** Forgets the windows of keys starting with `prefix` (the sandbox reset). */
   resetWindows(prefix: string): Promise<void>;
   /**
