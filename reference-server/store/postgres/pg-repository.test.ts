@@ -363,6 +363,9 @@ describe('two instances on one database', () => {
     expect(new Set(counts.map((c) => c.startMs)).size).toBe(1);
     expect(await a!.countInWindow('m1:createTx', T0 + 60_000, 60_000)).toEqual({ startMs: T0 + 60_000, count: 1 });
     expect(await b!.countInWindow('m2:createTx', T0, 60_000)).toEqual({ startMs: T0, count: 1 });
+    expect(await b!.peekWindow('m1:createTx', T0 + 60_001, 60_000)).toEqual({ startMs: T0 + 60_000, count: 1 });
+    expect(await b!.peekWindow('m1:createTx', T0 + 120_000, 60_000)).toBeNull();
+    expect(await b!.peekWindow('nobody', T0, 60_000)).toBeNull();
     await b!.resetWindows('m1:');
     expect((await a!.countInWindow('m1:createTx', T0 + 60_001, 60_000)).count).toBe(1);
     expect((await a!.countInWindow('m2:createTx', T0 + 1, 60_000)).count).toBe(2);

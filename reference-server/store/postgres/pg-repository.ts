@@ -34,6 +34,8 @@ import { isKeyOf, TABLES, upsert, WRITE_ORDER } from './pg-rows.ts';
 /** First keys of the two-key advisory locks (a space apart from the migrations' one-key lock). */
 const LOCK_ABSENT_KEY = 0x70_6c_01;
 const LOCK_OUTBOX_MERCHANT = 0x70_6c_02;
+/** Counted windows between two purges of finished ones. */
+const PURGE_EVERY = 1000;
 
 export interface PgRepositoryOptions {
   /** `postgres://user:password@host:port/database` */
@@ -212,6 +214,8 @@ export class PgRepository extends PgReads implements Repository {
   private readonly inflight = new Set<Promise<unknown>>();
   private downUntil = 0;
   private closed = false;
+  /** Windows counted by this instance (for `purgeWindows`). */
+  private counted = 0;
 
   constructor(private readonly options: PgRepositoryOptions) {
     super();
@@ -296,8 +300,28 @@ export class PgRepository extends PgReads implements Repository {
        RETURNING window_start, count`,
       [key, new Date(nowMs).toISOString(), windowMs],
     );
+    this.purgeWindows();
     const r = rows[0]!;
     return { startMs: (r.window_start as Date).getTime(), count: Number(r.count) };
+  }
+
+  async peekWindow(key: string, nowMs: number, windowMs: number): Promise<WindowCount | null> {
+    const { rows } = await this.run(
+      `SELECT window_start, count FROM rate_limit_windows WHERE key = $1 AND window_start + $3 * interval '1 millisecond' > $2`,
+      [key, new Date(nowMs).toISOString(), windowMs],
+    );
+    const r = rows[0];
+    return r ? { startMs: (r.window_start as Date).getTime(), count: Number(r.count) } : null;
+  }
+
+  /**
+   * Every `PURGE_EVERY` counts, drops the windows that started over a day ago in real time (every
+   * window is far shorter; merchant clocks only move ahead of real time), so keys of passing
+   * clients do not pile up.
+   */
+  private purgeWindows(): void {
+    if (++this.counted % PURGE_EVERY !== 0) return;
+    this.run("DELETE FROM rate_limit_windows WHERE window_start < now() - interval '1 day'").catch(() => undefined);
   }
 
   async resetWindows(prefix: string): Promise<void> {

@@ -44,5 +44,6 @@ ALTER TABLE webhook_attempts ALTER CONSTRAINT webhook_attempts_outbox_id_fkey DE
 
 -- One fixed window per key, starting at the key's first request (countInWindow): the counter
 -- is one row per key, moved to the new window and updated atomically by
--- INSERT … ON CONFLICT (key) DO UPDATE.
-CREATE UNIQUE INDEX rate_limit_windows_one_per_key ON rate_limit_windows (key);
+-- INSERT … ON CONFLICT (key) DO UPDATE. The key alone is the primary key: a second unique index
+-- would make concurrent first requests of a key fail on it instead of counting.
+ALTER TABLE rate_limit_windows DROP CONSTRAINT rate_limit_windows_pkey, ADD PRIMARY KEY (key);
