@@ -5,12 +5,14 @@
  * - `transaction`: BEGIN … COMMIT on one pooled client (READ COMMITTED). `lock` is
  *   `SELECT … FOR UPDATE` (a key with no row yet takes a transaction-scoped advisory lock on
  *   it, so two creators of one key serialise too). Writes are buffered and applied as
- *   upserts and deletes before the next read and before COMMIT; a unique violation, a
- *   serialization failure or a deadlock reruns `work` (up to `MAX_ATTEMPTS`).
+ *   upserts and deletes before the next read; the last ones go with the notices and COMMIT in
+ *   one round trip. A unique violation, a serialization failure or a deadlock reruns `work`
+ *   (up to `MAX_ATTEMPTS`).
  * - New outbox rows of a merchant are inserted under a per-merchant advisory lock held to
  *   COMMIT, so their `seq` order is their commit order and the event stream (`outboxAfter`)
  *   never skips one that commits late.
- * - `countInWindow`: one `INSERT … ON CONFLICT (key) DO UPDATE … RETURNING`.
+ * - `countInWindow`: one `INSERT … ON CONFLICT (key) DO UPDATE … RETURNING` (windows long
+ *   finished are purged now and then).
  * - `claimDue`: `FOR UPDATE SKIP LOCKED` of due rows whose claim (`claimed_until`, database
  *   time) is free, setting a new claim; any write of the row ends it.
  * - `subscribe`: NOTIFY in the writing transaction (delivered on commit only) of its

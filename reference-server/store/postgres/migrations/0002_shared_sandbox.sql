@@ -15,8 +15,8 @@ CREATE INDEX transactions_scenario_due ON transactions (merchant_id, scenario_du
 -- What still holds credit or may move (the credit limit).
 CREATE INDEX transactions_open ON transactions (merchant_id) WHERE status IN ('PENDING', 'APPROVED');
 
--- Insertion order, for the SMS and delivery lists and the event stream: times on a merchant's
--- clock can tie or move back (a sandbox reset).
+-- Insertion order: the SMS and delivery lists and the event stream follow it, other reads break
+-- ties with it (times on a merchant's clock can tie or move back, as at a sandbox reset).
 ALTER TABLE transactions ADD COLUMN seq bigint GENERATED ALWAYS AS IDENTITY;
 ALTER TABLE sms ADD COLUMN seq bigint GENERATED ALWAYS AS IDENTITY;
 ALTER TABLE webhook_outbox ADD COLUMN seq bigint GENERATED ALWAYS AS IDENTITY;
