@@ -31,7 +31,7 @@ import { migrateUrl } from './migrate.ts';
 import { isConflict, isUnavailable } from './pg-errors.ts';
 import { CHANNEL, encodeNotice, NoticeListener } from './pg-notices.ts';
 import { PgReads, prepared, type Row } from './pg-reads.ts';
-import { isKeyOf, TABLES, upsert, WRITE_ORDER } from './pg-rows.ts';
+import { attemptStatements, isKeyOf, TABLES, upsert, WRITE_ORDER } from './pg-rows.ts';
 
 /** First keys of the two-key advisory locks (a space apart from the migrations' one-key lock). */
 const LOCK_ABSENT_KEY = 0x70_6c_01;
@@ -191,20 +191,6 @@ class PgTx extends PgReads implements RepositoryTx {
       await this.client.query(`DELETE FROM ${t.name} WHERE ${t.merchant} = $1`, [merchantId]);
     }
   }
-}
-
-/** Attempts are appended only: insert the new ones (numbered from 1), drop any beyond the record's. */
-function attemptStatements(e: OutboxEvent): Array<{ text: string; values: unknown[] }> {
-  const out: Array<{ text: string; values: unknown[] }> = [];
-  if (e.attempts.length > 0)
-    out.push({
-      text: `INSERT INTO webhook_attempts (outbox_id, attempt, detail)
-             SELECT $1, x.n, x.d FROM json_array_elements($2::json) WITH ORDINALITY AS x(d, n)
-             ON CONFLICT (outbox_id, attempt) DO NOTHING`,
-      values: [e.id, JSON.stringify(e.attempts)],
-    });
-  out.push({ text: 'DELETE FROM webhook_attempts WHERE outbox_id = $1 AND attempt > $2', values: [e.id, e.attempts.length] });
-  return out;
 }
 
 export class PgRepository extends PgReads implements Repository {

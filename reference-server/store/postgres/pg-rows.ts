@@ -267,3 +267,17 @@ export function upsert<C extends CollectionName>(c: C, v: Collections[C]): { tex
     values: t.values(v),
   };
 }
+
+/** Attempts are appended only: insert the new ones (numbered from 1), drop any beyond the record's. */
+export function attemptStatements(e: OutboxEvent): Array<{ text: string; values: unknown[] }> {
+  const out: Array<{ text: string; values: unknown[] }> = [];
+  if (e.attempts.length > 0)
+    out.push({
+      text: `INSERT INTO webhook_attempts (outbox_id, attempt, detail)
+             SELECT $1, x.n, x.d FROM json_array_elements($2::json) WITH ORDINALITY AS x(d, n)
+             ON CONFLICT (outbox_id, attempt) DO NOTHING`,
+      values: [e.id, JSON.stringify(e.attempts)],
+    });
+  out.push({ text: 'DELETE FROM webhook_attempts WHERE outbox_id = $1 AND attempt > $2', values: [e.id, e.attempts.length] });
+  return out;
+}
