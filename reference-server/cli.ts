@@ -20,6 +20,9 @@ import { DataFileLockedError } from './store/data-lock.ts';
 import { checkPublicUrl } from './http/origin.ts';
 import { StoreCorruptError, openFileStore } from './store/file-persistence.ts';
 import { LocalRepository } from './store/local-repository.ts';
+import { MigrationError, redact } from './store/postgres/migrate.ts';
+import { openPgRepository } from './store/postgres/pg-repository.ts';
+import type { Repository } from './store/repository.ts';
 import { Store } from './store/store.ts';
 import { defaultDispatcherFactory } from './testing.ts';
 import { mountSite } from './site.ts';
@@ -36,6 +39,10 @@ Options:
   --host HOST              Interface to listen on (default 127.0.0.1)
   --data FILE              Data file (default data/paylater.json in the working directory; created on first start)
   --memory                 Keep nothing on disk
+  --database-url URL       Keep everything in PostgreSQL (postgres://user:password@host:port/database;
+                           default: the PAYLATER_DATABASE_URL environment variable, when neither --data
+                           nor --memory is given): a shared sandbox, any number of instances on one
+                           database. Migrations are applied at start (also: paylater migrate)
   --merchants FILE         JSON array of merchants:
                              [{ "name", "storeName", "apiKey": "sk_test_…"|"sk_live_…", "variant": 1|2,
                                 "webhookUrl"?, "webhookSecret"?: "whsec_…", "active"?: true,
@@ -54,6 +61,8 @@ interface ServeArgs {
   port: number;
   host: string;
   data: string | null;
+  /** PostgreSQL instead of the data file (`--database-url` or PAYLATER_DATABASE_URL). */
+  databaseUrl: string | null;
   merchantsFile: string | null;
   mode: Mode;
   paymentWindowSeconds: number | undefined;
@@ -64,11 +73,12 @@ interface ServeArgs {
 
 export class UsageError extends Error {}
 
-export function parseServeArgs(argv: string[]): ServeArgs | 'help' {
+export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): ServeArgs | 'help' {
   const a: ServeArgs = {
     port: 4010,
     host: '127.0.0.1',
     data: DEFAULT_DATA_FILE,
+    databaseUrl: null,
     merchantsFile: null,
     mode: 'sandbox',
     paymentWindowSeconds: undefined,
@@ -110,6 +120,9 @@ export function parseServeArgs(argv: string[]): ServeArgs | 'help' {
         a.data = null;
         sawMemory = true;
         break;
+      case '--database-url':
+        a.databaseUrl = value();
+        break;
       case '--merchants':
         a.merchantsFile = value();
         break;
@@ -145,6 +158,10 @@ export function parseServeArgs(argv: string[]): ServeArgs | 'help' {
     }
   }
   if (sawData && sawMemory) throw new UsageError('--data and --memory cannot be used together');
+  if (a.databaseUrl !== null && (sawData || sawMemory))
+    throw new UsageError(`--database-url and ${sawData ? '--data' : '--memory'} cannot be used together`);
+  if (a.databaseUrl === null && !sawData && !sawMemory && env.PAYLATER_DATABASE_URL) a.databaseUrl = env.PAYLATER_DATABASE_URL;
+  if (a.databaseUrl !== null) a.data = null;
   return a;
 }
 
@@ -194,15 +211,22 @@ export async function runServe(
     throw e;
   }
 
-  let store: Store;
+  let repository: Repository;
   try {
-    store = args.data ? await openFileStore(args.data) : Store.memory();
+    if (args.databaseUrl !== null) repository = await openPgRepository({ url: args.databaseUrl });
+    else repository = new LocalRepository(args.data ? await openFileStore(args.data) : Store.memory());
   } catch (e) {
+    if (e instanceof MigrationError) {
+      err(`paylater serve: ${e.message}\n`);
+      return 1;
+    }
     if (e instanceof StoreCorruptError || e instanceof DataFileLockedError) {
       err(`paylater serve: ${e.message}\n`);
       return 1;
     }
-    err(`paylater serve: cannot open the data file ${args.data}: ${(e as Error).message}\n`);
+    err(
+      `paylater serve: cannot open ${args.databaseUrl !== null ? `the database at ${redact(args.databaseUrl)}` : `the data file ${args.data}`}: ${(e as Error).message}\n`,
+    );
     return 1;
   }
 
@@ -219,14 +243,14 @@ export async function runServe(
   } catch (e) {
     if (e instanceof ConfigError) {
       err(`paylater serve: invalid merchants: ${e.message}\n`);
-      await store.close();
+      await repository.close();
       return 2;
     }
     throw e;
   }
   const factory = await defaultDispatcherFactory();
   const handle = await createApp({
-    repository: new LocalRepository(store),
+    repository,
     clock: systemClock,
     config,
     webhookDispatcherFactory: factory,
@@ -250,7 +274,7 @@ export async function runServe(
   const lines = [
     `PayLater reference server (${args.mode} mode) listening on ${base}`,
     `Docs: ${base}/docs`,
-    `Data: ${args.data ? path.resolve(args.data) : 'in memory (nothing kept)'}`,
+    `Data: ${args.databaseUrl !== null ? `PostgreSQL at ${redact(args.databaseUrl)}` : args.data ? path.resolve(args.data) : 'in memory (nothing kept)'}`,
     `Payment window: ${config.paymentWindowSeconds} s`,
   ];
   if (args.mode === 'sandbox') {

@@ -40,8 +40,11 @@ export function loggingSmsSender(log: (line: string) => void): SmsSender {
 
 /** Records moved per sweep transaction (a sweep repeats until nothing more is due). */
 const SWEEP_BATCH = 500;
-/** How long a claimed delivery stays with this instance: an attempt's timeout and a margin. */
-export const DELIVERY_LEASE_MS = (webhookDelivery.retry.timeoutSeconds + 60) * 1000;
+/**
+ * How long a claimed delivery stays with this instance: an attempt's timeout and a margin for
+ * recording it. Also how long the deliveries an instance had claimed wait when it dies.
+ */
+export const DELIVERY_LEASE_MS = (webhookDelivery.retry.timeoutSeconds + 5) * 1000;
 
 export class Core {
   readonly merchantsById = new Map<string, MerchantConfig>();

@@ -7,7 +7,9 @@
  *   await server.close();
  *
  * `createApp` is the app factory underneath (an express app around the domain core, with the
- * repository, clock and config injected; `new LocalRepository(Store.memory())` or over `openFileStore(file)`), for hosting the server in an app of one's own.
+ * repository, clock and config injected; `new LocalRepository(Store.memory())` or over `openFileStore(file)`,
+ * or `await openPgRepository({ url })` for a shared sandbox on PostgreSQL), for hosting the server in an app of one's own.
+ * `startServer({ databaseUrl })` runs on PostgreSQL too.
  */
 import { mountSite } from './site.ts';
 import { DEMO_MERCHANTS } from './config.ts';
@@ -17,6 +19,7 @@ export { createApp, type AppHandle, type CreateAppOptions, type SmsSender } from
 export { buildMerchants, serverConfig, DEMO_MERCHANTS, ConfigError, type MerchantConfigInput, type Mode } from './config.ts';
 export { Store } from './store/store.ts';
 export { LocalRepository } from './store/local-repository.ts';
+export { openPgRepository, PgRepository, type PgRepositoryOptions } from './store/postgres/pg-repository.ts';
 export type { Repository } from './store/repository.ts';
 export { openFileStore } from './store/file-persistence.ts';
 export { systemClock, type Clock } from './domain/clock.ts';

@@ -3,6 +3,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { DEMO_MERCHANTS } from './config.ts';
 import type { AppHandle } from './app.ts';
 import { LocalRepository } from './store/local-repository.ts';
+import { onPostgres, startTestServerOnPostgres } from './store/postgres/test-database.ts';
 import type { Store } from './store/store.ts';
 import { startTestServer, type TestServer, type TestServerOptions } from './testing.ts';
 import { ManualClock } from './domain/clock.ts';
@@ -63,7 +64,9 @@ export const T0 = Date.UTC(2026, 10, 20, 14, 5, 9);
 
 export async function server(opts: TestServerOptions = {}): Promise<{ s: TestServer; clock: ManualClock; api: Api }> {
   const clock = opts.clock instanceof ManualClock ? opts.clock : new ManualClock(T0);
-  const s = await startTestServer({ webhookDispatcherFactory: null, ...opts, clock });
+  const options: TestServerOptions = { webhookDispatcherFactory: null, ...opts, clock };
+  const onDb = onPostgres && opts.dataFile === undefined && opts.databaseUrl === undefined;
+  const s = onDb ? await startTestServerOnPostgres(options) : await startTestServer(options);
   const api: Api = (m, p, o) => call(s.baseUrl, m, p, o);
   return { s, clock, api };
 }

@@ -14,6 +14,8 @@ import { parseDuration, systemClock, type Clock } from './domain/clock.ts';
 import type { TransactionRecord } from './domain/types.ts';
 import { openFileStore, snapshotText, writeFileAtomic } from './store/file-persistence.ts';
 import { LocalRepository } from './store/local-repository.ts';
+import { openPgRepository } from './store/postgres/pg-repository.ts';
+import type { Repository } from './store/repository.ts';
 import { Store } from './store/store.ts';
 import { createWebhookDispatcher } from './webhooks/dispatcher.ts';
 import type { WebhookDispatcher, WebhookDispatcherDeps } from './webhooks/contracts.ts';
@@ -25,6 +27,8 @@ export interface TestServerOptions {
   paymentWindow?: string;
   /** Persist to this data file (journal next to it) instead of memory. */
   dataFile?: string;
+  /** Keep everything in this PostgreSQL database instead (migrated at start); not with `dataFile`. */
+  databaseUrl?: string;
   mount?: (app: express.Express) => void;
   /** Base clock (default: the system clock). */
   clock?: Clock;
@@ -84,7 +88,12 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     authFailureLimit: options.throttleFailedAuth ? undefined : null,
     log: options.log ?? (() => {}),
   });
-  const repository = new LocalRepository(options.dataFile ? await openFileStore(options.dataFile) : Store.memory());
+  if (options.dataFile !== undefined && options.databaseUrl !== undefined)
+    throw new Error('dataFile and databaseUrl cannot be used together');
+  const repository: Repository =
+    options.databaseUrl !== undefined
+      ? await openPgRepository({ url: options.databaseUrl })
+      : new LocalRepository(options.dataFile ? await openFileStore(options.dataFile) : Store.memory());
   const factory =
     options.webhookDispatcherFactory === undefined ? await defaultDispatcherFactory() : (options.webhookDispatcherFactory ?? undefined);
   const handle = await createApp({

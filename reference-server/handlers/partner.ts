@@ -48,6 +48,9 @@ export const partnerHandlers: Record<string, Handler> = {
       if (taken) return { refused: taken };
       const changes: Change[] = [];
       if (m.creditLimitCentimes !== null) {
+        // One such create at a time per merchant, across instances: the open total read next
+        // cannot grow before this one commits.
+        await rtx.lock('merchantState', m.id);
         const open: TransactionRecord[] = [];
         for (const t of await rtx.openTransactions(m.id)) open.push(await freshIn(core, rtx, t, now, changes));
         const over = checkCreditLimit(open, total, m.creditLimitCentimes);

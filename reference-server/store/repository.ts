@@ -72,6 +72,13 @@ export interface WindowCount {
   count: number;
 }
 
+/**
+ * The collections whose changes reach other instances' listeners: what background work and the
+ * event stream follow (new and moved webhook events, merchant clocks and endpoints). PostgreSQL
+ * serialises the commits of notifying transactions, so the others (every B1 create) do not notify.
+ */
+export const SHARED_NOTICES: ReadonlySet<CollectionName> = new Set<CollectionName>(['outbox', 'merchantState']);
+
 /** A record changed (for the event stream's and the dispatcher's wake-ups across instances). */
 export interface ChangeNotice {
   collection: CollectionName;
@@ -99,7 +106,10 @@ export interface Repository extends RepositoryReads {
    * dies leaves it to expire, and the event is claimed again (same `webhook-id`).
    */
   claimDue(nowOf: (merchantId: string) => number, limit: number, leaseMs: number): Promise<OutboxEvent[]>;
-  /** Calls `listener` for every committed change, including other instances' (LISTEN/NOTIFY on PostgreSQL). Returns the unsubscribe. */
+  /**
+   * Calls `listener` for every committed change of this instance, and for other instances'
+   * changes of the `SHARED_NOTICES` collections (LISTEN/NOTIFY on PostgreSQL). Returns the unsubscribe.
+   */
   subscribe(listener: (notice: ChangeNotice) => void): () => void;
   /** Null when the store can take writes now; otherwise the seconds after which to try again (ADR-026: `StoreUnavailableError`). */
   unavailableFor(): number | null;

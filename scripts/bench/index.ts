@@ -18,6 +18,12 @@
  *      its default settings (lowest share; target 1.0), controls clean.
  *   7. conformance-full-run: median time of a full sandbox-profile run against the reference
  *      server, in seconds (target < 20).
+ *   8. pg-b1-creates: B1 creates/s of a server on PostgreSQL (a throwaway cluster on this
+ *      machine) ÷ on the file store (target ≥ 0.5).
+ *   9. pg-two-instances: B1 creates/s of two `paylater serve` processes on one PostgreSQL
+ *      database behind a round-robin proxy ÷ one behind it (reported).
+ *  10. pg-rss-100k: an instance's resident memory growth while its database grows from 0 to
+ *      100,000 transactions, in MB (target < 50).
  *
  * Figures are a registry: another part adds its own with `registerFigure(...)` before
  * `runBench()` (or imports `figures` and runs some). `npm run bench -- <figure-id> …` runs only
@@ -34,6 +40,9 @@ import { conformanceDetection } from './conformance-detection.ts';
 import { conformanceFullRun } from './conformance-full-run.ts';
 import { conformanceFirstFinding } from './conformance-first-finding.ts';
 import { conformanceThroughput } from './conformance-throughput.ts';
+import { pgB1Creates } from './pg-b1-creates.ts';
+import { pgRss100k } from './pg-rss-100k.ts';
+import { pgTwoInstances } from './pg-two-instances.ts';
 import { fmt, type BenchContext, type Figure, type FigureResult } from './tools.ts';
 
 export type { BenchContext, Figure, FigureResult } from './tools.ts';
@@ -47,6 +56,9 @@ export const figures: Figure[] = [
   conformanceFirstFinding,
   conformanceDetection,
   conformanceFullRun,
+  pgB1Creates,
+  pgTwoInstances,
+  pgRss100k,
 ];
 
 export function registerFigure(f: Figure): void {

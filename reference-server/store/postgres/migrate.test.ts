@@ -135,7 +135,7 @@ describe('what the database makes exact across instances', () => {
         Array.from({ length: 101 }, () =>
           pool.query<{ count: number }>(
             `INSERT INTO rate_limit_windows (key, window_start, count) VALUES ('m1:createSession', '2026-11-23T00:00:00Z', 1)
-             ON CONFLICT (key, window_start) DO UPDATE SET count = rate_limit_windows.count + 1 RETURNING count`,
+             ON CONFLICT (key) DO UPDATE SET count = rate_limit_windows.count + 1 RETURNING count`,
           ),
         ),
       );

@@ -1,0 +1,124 @@
+/**
+ * The conformance suite (`paylater conform`'s `runSuite`) against the PostgreSQL store: both
+ * variants, both profiles, 0 findings, first on one in-process server on a database, then on
+ * two `paylater serve` processes on one database behind a round-robin proxy (each request may
+ * land on either instance; webhooks come from whichever claims them). Bounded runs.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runSuite, type SuiteResult } from '../../../conformance/run.ts';
+import type { MerchantConfigInput } from '../../config.ts';
+import { startTestServer, type TestServer } from '../../testing.ts';
+import { startCluster, type Cluster } from './cluster.ts';
+import { migrateUrl } from './migrate.ts';
+import { roundRobinProxy, startInstance, type Instance, type Proxy } from './instances.ts';
+
+const secret = `whsec_${randomBytes(24).toString('base64')}`;
+const CASES = [
+  [1, 'core'],
+  [2, 'core'],
+  [1, 'sandbox'],
+  [2, 'sandbox'],
+] as const;
+type Pair = { variant: 1 | 2; main: string; other: string; port: number };
+
+let cluster: Cluster;
+let dir: string;
+let single: TestServer;
+let instances: Instance[] = [];
+let proxy: Proxy;
+const pairs: Record<'single' | 'proxy', Pair[]> = { single: [], proxy: [] };
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const p = (s.address() as { port: number }).port;
+      s.close(() => resolve(p));
+    });
+  });
+}
+
+/** A main and an other merchant per case, the main one's webhooks going to the suite's receiver port. */
+async function merchantsFor(target: 'single' | 'proxy'): Promise<MerchantConfigInput[]> {
+  const out: MerchantConfigInput[] = [];
+  for (const [i, [variant]] of CASES.entries()) {
+    const p: Pair = {
+      variant,
+      main: `sk_test_pg_${target}_main_${i}_${randomBytes(6).toString('hex')}`,
+      other: `sk_test_pg_${target}_other_${i}_${randomBytes(6).toString('hex')}`,
+      port: await freePort(),
+    };
+    pairs[target].push(p);
+    out.push(
+      {
+        name: `Main ${i}`,
+        storeName: `Store ${i}`,
+        apiKey: p.main,
+        variant,
+        webhookUrl: `http://127.0.0.1:${p.port}/hooks`,
+        webhookSecret: secret,
+      },
+      { name: `Other ${i}`, storeName: `Other store ${i}`, apiKey: p.other, variant },
+    );
+  }
+  return out;
+}
+
+beforeAll(async () => {
+  cluster = await startCluster();
+  dir = mkdtempSync(path.join(tmpdir(), 'paylater-conform-pg-'));
+  const [one, shared] = await Promise.all([cluster.createDatabase(), cluster.createDatabase()]);
+  await migrateUrl(shared);
+  const proxyMerchants = await merchantsFor('proxy');
+  [single, ...instances] = await Promise.all([
+    startTestServer({ merchants: await merchantsFor('single'), mode: 'sandbox', databaseUrl: one }),
+    ...[0, 1].map(() => startInstance({ databaseUrl: shared, merchants: proxyMerchants, dir, args: ['--no-auth-throttle'] })),
+  ]);
+  proxy = await roundRobinProxy(() => instances.map((i) => i.baseUrl));
+}, 120_000);
+
+afterAll(async () => {
+  await proxy?.close();
+  await Promise.allSettled([single?.close(), ...instances.map((i) => i.stop())]);
+  await cluster?.stop();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+function report(r: SuiteResult): string {
+  return r.findings.map((f) => `${f.phase}: ${f.message}\n${f.commands.join('\n')}\n${f.replay}`).join('\n\n');
+}
+
+describe.each([
+  ['single', 'one server on PostgreSQL', 21],
+  ['proxy', 'two instances on one database behind a round-robin proxy', 31],
+] as const)('conformance: %s (%s)', (target, _what, seed) => {
+  it.each(CASES.map(([variant, profile], i) => [variant, profile, i] as const))(
+    'variant %i, %s profile: 0 findings',
+    async (variant, profile, i) => {
+      const p = pairs[target][i]!;
+      const r = await runSuite({
+        baseUrl: target === 'single' ? single.baseUrl : proxy.baseUrl,
+        apiKey: p.main,
+        otherApiKey: p.other,
+        variant,
+        profile,
+        runs: 3,
+        seed: seed + i,
+        maxCommands: 12,
+        paymentWindowSeconds: 1800,
+        webhookPort: profile === 'sandbox' ? p.port : undefined,
+        webhookSecret: profile === 'sandbox' ? secret : undefined,
+        webhookGraceMs: target === 'proxy' ? 300 : 60,
+        timeLimitMs: 60_000,
+      });
+      if (r.findings.length) console.log(`${target} v${variant} ${profile}:\n${report(r).slice(0, 3000)}`);
+      expect(report(r)).toBe('');
+      expect(r.checks).toBeGreaterThan(50);
+    },
+    120_000,
+  );
+});

@@ -1,0 +1,391 @@
+/**
+ * The PostgreSQL store: `Repository` on a `pg.Pool`, exact across any number of instances
+ * sharing one database.
+ *
+ * - `transaction`: BEGIN … COMMIT on one pooled client (READ COMMITTED). `lock` is
+ *   `SELECT … FOR UPDATE` (a key with no row yet takes a transaction-scoped advisory lock on
+ *   it, so two creators of one key serialise too). Writes are buffered and applied as
+ *   upserts and deletes before the next read; the last ones go with the notices and COMMIT in
+ *   one round trip. A unique violation, a serialization failure or a deadlock reruns `work`
+ *   (up to `MAX_ATTEMPTS`).
+ * - New outbox rows of a merchant are inserted under a per-merchant advisory lock held to
+ *   COMMIT, so their `seq` order is their commit order and the event stream (`outboxAfter`)
+ *   never skips one that commits late.
+ * - `countInWindow`: one `INSERT … ON CONFLICT (key) DO UPDATE … RETURNING` (windows long
+ *   finished are purged now and then).
+ * - `claimDue`: `FOR UPDATE SKIP LOCKED` of due rows whose claim (`claimed_until`, database
+ *   time) is free, setting a new claim; any write of the row ends it.
+ * - `subscribe`: NOTIFY in the writing transaction (delivered on commit only) of its
+ *   `SHARED_NOTICES` changes, LISTEN on one dedicated connection per instance (`pg-notices.ts`).
+ *   A notifying commit holds a database-wide lock until it is durable, so transactions without
+ *   such changes (B1 creates) do not notify and keep committing in groups.
+ * - A lost or refused connection is `StoreUnavailableError` (ADR-026: 503 and `Retry-After`).
+ */
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import type { Change, CollectionName, Collections, OutboxEvent } from '../../domain/types.ts';
+import { MAX_ATTEMPTS, SHARED_NOTICES, type ChangeNotice, type Repository, type RepositoryTx, type WindowCount } from '../repository.ts';
+import { StoreUnavailableError } from '../store.ts';
+import { storageRetryAfterSeconds } from '../file-persistence.ts';
+import { migrateUrl } from './migrate.ts';
+import { isConflict, isUnavailable } from './pg-errors.ts';
+import { CHANNEL, encodeNotice, NoticeListener } from './pg-notices.ts';
+import { PgReads, prepared, type Row } from './pg-reads.ts';
+import { attemptStatements, isKeyOf, TABLES, upsert, WRITE_ORDER } from './pg-rows.ts';
+
+/** First keys of the two-key advisory locks (a space apart from the migrations' one-key lock). */
+const LOCK_ABSENT_KEY = 0x70_6c_01;
+const LOCK_OUTBOX_MERCHANT = 0x70_6c_02;
+/** Counted windows between two purges of finished ones. */
+const PURGE_EVERY = 1000;
+
+export interface PgRepositoryOptions {
+  /** `postgres://user:password@host:port/database` */
+  url: string;
+  /** Connections of this instance's pool (default 10). */
+  poolSize?: number;
+  /** Seconds a caller is told to wait after the database was out of reach (default: the file store's, ADR-026). */
+  retryAfterSeconds?: number;
+}
+
+type Op = { change: Change } | { merchantId: string; collections: CollectionName[] };
+
+class PgTx extends PgReads implements RepositoryTx {
+  private pending: Op[] = [];
+  private flushing: Promise<void> = Promise.resolve();
+  /** BEGIN, sent before the first statement (a transaction that only writes sends it with its writes). */
+  private begun: Promise<unknown> | null = null;
+  /** Outbox keys read in this transaction: their writes are updates, not new events. */
+  private readonly knownOutbox = new Set<string>();
+  private readonly outboxLocked = new Set<string>();
+  readonly notices: ChangeNotice[] = [];
+
+  constructor(private readonly client: pg.PoolClient) {
+    super();
+  }
+
+  private begin(): Promise<unknown> {
+    return (this.begun ??= this.client.query('BEGIN'));
+  }
+
+  protected async run(text: string, values?: unknown[]): Promise<{ rows: Row[] }> {
+    await this.flush();
+    await this.begin();
+    return this.client.query(prepared(text, values));
+  }
+
+  override get<C extends CollectionName>(c: C, k: string): Promise<Collections[C] | undefined> {
+    if (c === 'outbox') this.knownOutbox.add(k);
+    return super.get(c, k);
+  }
+
+  async lock<C extends CollectionName>(c: C, k: string): Promise<Collections[C] | undefined> {
+    if (!isKeyOf(c, k)) return undefined;
+    if (c === 'outbox') this.knownOutbox.add(k);
+    const where = `r.${TABLES[c].key} = $1`;
+    const found = await this.one(c, where, [k], 'FOR UPDATE OF r');
+    if (found) return found;
+    await this.run('SELECT pg_advisory_xact_lock($1, hashtext($2))', [LOCK_ABSENT_KEY, `${c}\u001f${k}`]);
+    return this.one(c, where, [k], 'FOR UPDATE OF r');
+  }
+
+  async lockByVendorReference(merchantId: string, vendorReference: string) {
+    const where = 'r.merchant_id = $1 AND r.vendor_reference = $2';
+    const found = await this.one('transactions', where, [merchantId, vendorReference], 'FOR UPDATE OF r');
+    if (found) return found;
+    await this.run('SELECT pg_advisory_xact_lock($1, hashtext($2))', [LOCK_ABSENT_KEY, `vr\u001f${merchantId}\u001f${vendorReference}`]);
+    return this.one('transactions', where, [merchantId, vendorReference], 'FOR UPDATE OF r');
+  }
+
+  write(changes: Change[]): void {
+    for (const change of changes) this.pending.push({ change });
+  }
+
+  deleteMerchantData(merchantId: string, collections: CollectionName[]): void {
+    this.pending.push({ merchantId, collections });
+  }
+
+  /** Applies the buffered writes, in order, one statement at a time (reads wait for them). */
+  flush(): Promise<void> {
+    if (this.pending.length === 0) return this.flushing;
+    const ops = this.pending;
+    this.pending = [];
+    this.flushing = this.flushing.then(async () => {
+      await this.begin();
+      for (const op of ops) {
+        if (!('change' in op)) await this.deleteAll(op.merchantId, op.collections);
+        else if (op.change.v === null) await this.remove(op.change);
+        else for (const st of this.putStatements(op.change)) await this.client.query(prepared(st.text, st.values));
+      }
+    });
+    return this.flushing;
+  }
+
+  /**
+   * Sends the remaining writes, the change notices and COMMIT in one round trip (one
+   * multi-statement query with the values inlined as literals), BEGIN first if nothing was sent
+   * yet; any failure aborts the whole. Deletes go one at a time first (their notices need the
+   * deleted row's merchant).
+   */
+  async commit(encode: (n: ChangeNotice) => string): Promise<void> {
+    if (this.pending.some((op) => !('change' in op) || op.change.v === null)) await this.flush();
+    await this.flushing;
+    if (!this.begun && this.pending.length === 0) return; // nothing read, nothing written
+    const sql: string[] = [];
+    if (!this.begun) sql.push('BEGIN');
+    for (const op of this.pending) if ('change' in op) for (const st of this.putStatements(op.change)) sql.push(this.inline(st));
+    this.pending = [];
+    for (const n of this.notices)
+      if (SHARED_NOTICES.has(n.collection)) sql.push(`SELECT pg_notify('${CHANNEL}', ${this.client.escapeLiteral(encode(n))})`);
+    sql.push('COMMIT');
+    await this.client.query(sql.join(';\n'));
+  }
+
+  /** `text` with its `$n` parameters replaced by literals (the texts hold no `$` of their own). */
+  private inline(st: { text: string; values: unknown[] }): string {
+    return st.text.replace(/\$(\d+)/g, (_, i: string) => {
+      const v = st.values[Number(i) - 1];
+      if (v === null || v === undefined) return 'NULL';
+      if (typeof v === 'boolean') return v ? 'TRUE' : 'FALSE';
+      if (typeof v === 'number') {
+        if (!Number.isFinite(v)) throw new Error(`not a finite number: ${v}`);
+        return String(v);
+      }
+      if (typeof v === 'string') return this.client.escapeLiteral(v);
+      throw new Error(`no literal for ${typeof v}`);
+    });
+  }
+
+  private async remove(ch: Change): Promise<void> {
+    if (!isKeyOf(ch.c, ch.k)) return;
+    const t = TABLES[ch.c];
+    const q = (text: string, values: unknown[]): Promise<{ rows: Row[] }> => this.client.query(prepared(text, values));
+    if (ch.c === 'outbox') await q('DELETE FROM webhook_attempts WHERE outbox_id = $1', [ch.k]);
+    const { rows } = await q(`DELETE FROM ${t.name} WHERE ${t.key} = $1 RETURNING ${t.merchant} AS m`, [ch.k]);
+    if (rows[0]) this.notices.push({ collection: ch.c, merchantId: rows[0].m as string, id: ch.k });
+  }
+
+  /** The statements that put record `ch.v` (its notice noted): for a new outbox event, the merchant's ordering lock first. */
+  private putStatements(ch: Change): Array<{ text: string; values: unknown[] }> {
+    if (ch.v === null) throw new Error('not a put');
+    const out: Array<{ text: string; values: unknown[] }> = [];
+    const merchantId = ch.c === 'merchantState' ? ch.v.id : ch.v.merchantId;
+    if (ch.c === 'outbox' && !this.knownOutbox.has(ch.k) && !this.outboxLocked.has(merchantId)) {
+      out.push({ text: 'SELECT pg_advisory_xact_lock($1, hashtext($2))', values: [LOCK_OUTBOX_MERCHANT, merchantId] });
+      this.outboxLocked.add(merchantId);
+    }
+    out.push(upsert(ch.c, ch.v as never));
+    if (ch.c === 'outbox') out.push(...attemptStatements(ch.v));
+    this.notices.push({ collection: ch.c, merchantId, id: ch.k });
+    return out;
+  }
+
+  private async deleteAll(merchantId: string, collections: CollectionName[]): Promise<void> {
+    for (const c of [...WRITE_ORDER].reverse()) {
+      if (!collections.includes(c)) continue;
+      const t = TABLES[c];
+      if (c === 'outbox')
+        await this.client.query('DELETE FROM webhook_attempts WHERE outbox_id IN (SELECT id FROM webhook_outbox WHERE merchant_id = $1)', [
+          merchantId,
+        ]);
+      await this.client.query(`DELETE FROM ${t.name} WHERE ${t.merchant} = $1`, [merchantId]);
+    }
+  }
+}
+
+export class PgRepository extends PgReads implements Repository {
+  private readonly pool: pg.Pool;
+  private readonly instance = randomUUID();
+  private readonly retryAfterSeconds: number;
+  private readonly listeners = new Set<(n: ChangeNotice) => void>();
+  private noticeListener: NoticeListener | null = null;
+  private readonly inflight = new Set<Promise<unknown>>();
+  private downUntil = 0;
+  private closed = false;
+  /** Windows counted by this instance (for `purgeWindows`). */
+  private counted = 0;
+
+  constructor(private readonly options: PgRepositoryOptions) {
+    super();
+    this.retryAfterSeconds = options.retryAfterSeconds ?? storageRetryAfterSeconds;
+    this.pool = new pg.Pool({
+      connectionString: options.url,
+      max: options.poolSize ?? 10,
+      connectionTimeoutMillis: 5000,
+      idleTimeoutMillis: 30_000,
+      application_name: 'paylater',
+    });
+    // An idle client losing its connection (the database restarting) must not crash the process.
+    this.pool.on('error', () => undefined);
+  }
+
+  /** Records that the database is out of reach, as the error to throw. */
+  private unavailable(e: unknown): StoreUnavailableError {
+    this.downUntil = Date.now() + this.retryAfterSeconds * 1000;
+    return new StoreUnavailableError(e, this.retryAfterSeconds);
+  }
+
+  protected async run(text: string, values?: unknown[]): Promise<{ rows: Row[] }> {
+    try {
+      return await this.pool.query(prepared(text, values));
+    } catch (e) {
+      throw isUnavailable(e) ? this.unavailable(e) : e;
+    }
+  }
+
+  transaction<T>(work: (tx: RepositoryTx) => Promise<T>): Promise<T> {
+    if (this.closed) return Promise.reject(new Error('store is closed'));
+    const p = this.runTransaction(work);
+    this.inflight.add(p);
+    const forget = () => void this.inflight.delete(p);
+    p.then(forget, forget);
+    return p;
+  }
+
+  private async runTransaction<T>(work: (tx: RepositoryTx) => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      let client: pg.PoolClient;
+      try {
+        client = await this.pool.connect();
+      } catch (e) {
+        throw isUnavailable(e) ? this.unavailable(e) : e;
+      }
+      let broken: Error | undefined;
+      try {
+        const tx = new PgTx(client);
+        const result = await work(tx);
+        await tx.commit((n) => encodeNotice(this.instance, n));
+        this.downUntil = 0;
+        this.tell(tx.notices);
+        return result;
+      } catch (e) {
+        if (isUnavailable(e)) {
+          broken = e as Error;
+          throw this.unavailable(e);
+        }
+        await client.query('ROLLBACK').catch((r: unknown) => (broken = r as Error));
+        if (!isConflict(e) || attempt >= MAX_ATTEMPTS) throw e;
+      } finally {
+        client.release(broken);
+      }
+      // A conflict: run the work again, after a short random pause that spreads the contenders.
+      await new Promise((r) => setTimeout(r, Math.random() * 2 * attempt));
+    }
+  }
+
+  /**
+   * A request whose `nowMs` is before the window's start (one taken a moment earlier on another
+   * instance, arriving later) counts in the current window: arrival order must not reset it.
+   */
+  async countInWindow(key: string, nowMs: number, windowMs: number): Promise<WindowCount> {
+    const { rows } = await this.run(
+      `INSERT INTO rate_limit_windows AS w (key, window_start, count) VALUES ($1, $2, 1)
+       ON CONFLICT (key) DO UPDATE SET
+         window_start = CASE WHEN w.window_start + $3 * interval '1 millisecond' <= EXCLUDED.window_start
+                             THEN EXCLUDED.window_start ELSE w.window_start END,
+         count = CASE WHEN w.window_start + $3 * interval '1 millisecond' <= EXCLUDED.window_start
+                      THEN 1 ELSE w.count + 1 END
+       RETURNING window_start, count`,
+      [key, new Date(nowMs).toISOString(), windowMs],
+    );
+    this.purgeWindows();
+    const r = rows[0]!;
+    return { startMs: (r.window_start as Date).getTime(), count: Number(r.count) };
+  }
+
+  async peekWindow(key: string, nowMs: number, windowMs: number): Promise<WindowCount | null> {
+    const { rows } = await this.run(
+      `SELECT window_start, count FROM rate_limit_windows WHERE key = $1 AND window_start + $3 * interval '1 millisecond' > $2`,
+      [key, new Date(nowMs).toISOString(), windowMs],
+    );
+    const r = rows[0];
+    return r ? { startMs: (r.window_start as Date).getTime(), count: Number(r.count) } : null;
+  }
+
+  /**
+   * Every `PURGE_EVERY` counts, drops the windows that started over a day ago in real time (every
+   * window is far shorter; merchant clocks only move ahead of real time), so keys of passing
+   * clients do not pile up.
+   */
+  private purgeWindows(): void {
+    if (++this.counted % PURGE_EVERY !== 0) return;
+    this.run("DELETE FROM rate_limit_windows WHERE window_start < now() - interval '1 day'").catch(() => undefined);
+  }
+
+  async resetWindows(prefix: string): Promise<void> {
+    await this.run('DELETE FROM rate_limit_windows WHERE left(key, length($1)) = $1', [prefix]);
+  }
+
+  async claimDue(nowOf: (merchantId: string) => number, limit: number, leaseMs: number): Promise<OutboxEvent[]> {
+    const { rows: merchants } = await this.run("SELECT DISTINCT merchant_id FROM webhook_outbox WHERE state = 'pending'");
+    if (merchants.length === 0 || limit <= 0) return [];
+    const ids = merchants.map((m) => m.merchant_id as string);
+    const { rows } = await this.run(
+      `WITH due AS (
+         SELECT o.id FROM webhook_outbox o JOIN unnest($1::text[], $2::timestamptz[]) AS m(id, now) ON o.merchant_id = m.id
+         WHERE o.state = 'pending' AND o.next_attempt_at <= m.now AND (o.claimed_until IS NULL OR o.claimed_until <= now())
+         ORDER BY o.created_at, o.seq LIMIT $3
+         FOR UPDATE OF o SKIP LOCKED),
+       r AS (
+         UPDATE webhook_outbox o SET claimed_until = now() + $4 * interval '1 millisecond' FROM due WHERE o.id = due.id RETURNING o.*)
+       SELECT ${TABLES.outbox.select} FROM r ORDER BY r.created_at, r.seq`,
+      [ids, ids.map((m) => new Date(nowOf(m)).toISOString()), limit, leaseMs],
+    );
+    return rows.map((r) => TABLES.outbox.record(r));
+  }
+
+  subscribe(listener: (notice: ChangeNotice) => void): () => void {
+    this.listeners.add(listener);
+    this.noticeListener ??= new NoticeListener({ connectionString: this.options.url }, this.instance, (n) => this.tell([n]));
+    return () => void this.listeners.delete(listener);
+  }
+
+  /** Resolves once the notices of other instances are being received (tests). */
+  async listening(): Promise<void> {
+    await this.noticeListener?.ready;
+  }
+
+  private tell(notices: readonly ChangeNotice[]): void {
+    for (const n of notices)
+      for (const l of this.listeners) {
+        try {
+          l(n);
+        } catch (e) {
+          process.emitWarning(`paylater store: a change listener threw: ${(e as Error).message}`);
+        }
+      }
+  }
+
+  unavailableFor(): number | null {
+    const left = this.downUntil - Date.now();
+    return left > 0 ? Math.ceil(left / 1000) : null;
+  }
+
+  async ping(): Promise<boolean> {
+    try {
+      await this.pool.query('SELECT 1');
+      this.downUntil = 0;
+      return true;
+    } catch (e) {
+      if (isUnavailable(e)) this.unavailable(e);
+      return false;
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await Promise.allSettled([...this.inflight]);
+    await this.noticeListener?.close();
+    await this.pool.end();
+  }
+}
+
+/**
+ * Opens the PostgreSQL store of `url`: applies the migrations first (a database at a newer
+ * migration, or out of reach, is refused with a clear `MigrationError`).
+ */
+export async function openPgRepository(options: PgRepositoryOptions): Promise<PgRepository> {
+  await migrateUrl(options.url);
+  return new PgRepository(options);
+}
