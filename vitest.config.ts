@@ -1,8 +1,25 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * The API tests that run again on the PostgreSQL store: every test server on a fresh database
+ * (`postgres`), then as two instances on one database behind a round-robin proxy (`postgres-2`);
+ * see reference-server/store/postgres/test-database.ts.
+ */
+const onPostgresToo = [
+  'reference-server/amount-range.test.ts',
+  'reference-server/api.checkout.test.ts',
+  'reference-server/api.input-bounds.test.ts',
+  'reference-server/api.partner.test.ts',
+  'reference-server/auth-throttle.test.ts',
+  'reference-server/body-limit.test.ts',
+  'reference-server/payment-intent-cap.test.ts',
+  'reference-server/sandbox-lists.test.ts',
+  'reference-server/sandbox-reset.test.ts',
+  'reference-server/sandbox-scenarios.test.ts',
+];
+
 export default defineConfig({
   test: {
-    include: ['**/*.test.ts'],
     exclude: ['node_modules/**', 'dist/**'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
@@ -11,5 +28,10 @@ export default defineConfig({
     expect: { poll: { timeout: 15_000 } },
     pool: 'forks',
     reporters: ['default'],
+    projects: [
+      { extends: true, test: { name: 'default', include: ['**/*.test.ts'] } },
+      { extends: true, test: { name: 'postgres', include: onPostgresToo, env: { PAYLATER_TEST_STORE: 'postgres' } } },
+      { extends: true, test: { name: 'postgres-2', include: onPostgresToo, env: { PAYLATER_TEST_STORE: 'postgres-2' } } },
+    ],
   },
 });
