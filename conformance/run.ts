@@ -138,7 +138,7 @@ export async function runSuite(opts: SuiteOptions): Promise<SuiteResult> {
     let failedAt: number | undefined;
     let shrinkStoppedByTime = false;
     let inFlight: Promise<unknown> | undefined;
-    const arbs = commandArbitraries(opts.variant, opts.profile);
+    const arbs = commandArbitraries(w.contract, opts.profile);
     const property = fc.asyncProperty(
       fc.commands(arbs, { maxCommands: opts.maxCommands ?? 25, size: 'medium', replayPath: opts.replayPath }),
       async (cmds) => {
@@ -191,7 +191,7 @@ export async function runSuite(opts: SuiteOptions): Promise<SuiteResult> {
     if (opts.path === undefined) {
       w.inTour = true;
       try {
-        await runCommands(w, tourCommands(opts.variant, opts.profile), opts);
+        await runCommands(w, tourCommands(w.contract, opts.profile), opts);
         log(`coverage tour passed (${w.executed.length} commands)`);
       } catch (e) {
         if (firstFindingMs === null) firstFindingMs = performance.now() - started;

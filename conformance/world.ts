@@ -6,6 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { stateMachine, tokenLifetimeSeconds, variants } from '../generated/index.ts';
+import { bodyGen } from './gen.ts';
 import { Client, type Exchange } from './http.ts';
 import { Contract, transitionById, type Transition } from './spec.ts';
 import type { WebhookReceiver } from './webhooks.ts';
@@ -22,6 +23,11 @@ export interface SuiteConfig {
   profile: 'core' | 'sandbox';
   paymentWindowSeconds: number;
   webhookSecret?: string;
+  /**
+   * The variant's bundled OpenAPI document the suite judges by (default: the one in generated/);
+   * e.g. an edited copy, to see the suite follow a spec change.
+   */
+  document?: Record<string, unknown>;
 }
 
 export interface Tx {
@@ -58,7 +64,8 @@ export interface ExpectedEvent {
 const SLACK_MS = 25;
 
 /**
- * A1 requests the core profile's coverage tour needs (its sessions and probes, before its burst):
+ * A1 requests the core profile's coverage tour needs besides its boundary probes (its sessions and
+ * probes, before its burst):
  * the random search leaves them in the rate-limit window, which only the sandbox clock can reset.
  */
 const A1_TOUR_RESERVE = 15;
@@ -99,7 +106,7 @@ export class World {
     fetchImpl?: typeof fetch,
     onExchange?: (ex: Exchange) => void | Promise<void>,
   ) {
-    this.contract = Contract.for(cfg.variant);
+    this.contract = cfg.document ? new Contract(cfg.variant, cfg.document) : Contract.for(cfg.variant);
     this.client = new Client(cfg.baseUrl, this.contract, fetchImpl, onExchange);
     const limit = this.rateLimit().limit;
     this.rate = {
@@ -135,7 +142,8 @@ export class World {
    * what the coverage tour needs.
    */
   a1Reserved(): boolean {
-    return !this.sandbox && !this.inTour && (this.client.sent.get('createSession') ?? 0) >= this.rateLimit().limit - A1_TOUR_RESERVE;
+    const reserve = A1_TOUR_RESERVE + bodyGen(this.contract, 'createSession').probes.length;
+    return !this.sandbox && !this.inTour && (this.client.sent.get('createSession') ?? 0) >= this.rateLimit().limit - reserve;
   }
 
   get sandbox(): boolean {
@@ -316,5 +324,10 @@ export class World {
   // ---- helpers ----------------------------------------------------------------------
   freshVendorRef(): string {
     return `cf-${randomUUID().slice(0, 18)}`;
+  }
+
+  /** A valid generated vendorReference made unique: its last 12 characters replaced (a fresh one when shorter than 16). */
+  uniqueVendorRef(v: string): string {
+    return v.length >= 16 ? v.slice(0, -12) + randomUUID().replace(/-/g, '').slice(0, 12) : this.freshVendorRef();
   }
 }
