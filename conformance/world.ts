@@ -193,13 +193,13 @@ export class World {
   }
 
   /** 'yes' | 'no' | 'maybe': has the payment window of a tx passed? */
-  windowPassed(tx: Tx, now = performance.now()): 'yes' | 'no' | 'maybe' {
+  windowPassed(tx: Tx, now: number = performance.now()): 'yes' | 'no' | 'maybe' {
     const [lo, hi] = this.age(tx, tx.who, now);
     const w = this.cfg.paymentWindowSeconds * 1000;
     return lo >= w ? 'yes' : hi < w ? 'no' : 'maybe';
   }
 
-  tokenExpired(s: Session, now = performance.now()): 'yes' | 'no' | 'maybe' {
+  tokenExpired(s: Session, now: number = performance.now()): 'yes' | 'no' | 'maybe' {
     const [lo, hi] = this.age(s, s.who, now);
     const w = tokenLifetimeSeconds * 1000;
     return lo >= w ? 'yes' : hi < w ? 'no' : 'maybe';
@@ -210,11 +210,22 @@ export class World {
     if (tx.status === 'PENDING' && this.windowPassed(tx) === 'yes') this.transition(tx, 'expire');
   }
 
-  /** Statuses a read may show now: PENDING may already be EXPIRED near the window's end. */
-  possibleStatuses(tx: Tx): string[] {
-    this.settle(tx);
-    if (tx.status === 'PENDING' && this.windowPassed(tx) === 'maybe') return ['PENDING', 'EXPIRED'];
+  /**
+   * Statuses an answer may show: PENDING may already be EXPIRED near the window's end. With the
+   * exchange that asked, the server may have read its clock at any time while the request was in
+   * flight: the expiry is certain only if it passed before the request was sent, and excluded only
+   * if it had not passed when the answer came (a slow answer near the window's end may show either).
+   */
+  possibleStatuses(tx: Tx, during?: { sentAt: number; receivedAt: number }): string[] {
+    if (tx.status === 'PENDING' && this.windowPassed(tx, during?.sentAt) === 'yes') this.transition(tx, 'expire');
+    if (tx.status === 'PENDING' && this.windowPassed(tx, during?.receivedAt) !== 'no') return ['PENDING', 'EXPIRED'];
     return [tx.status];
+  }
+
+  /** Whether a session's token had expired when the server read its clock, during an exchange (see possibleStatuses). */
+  tokenExpiredDuring(s: Session, during: { sentAt: number; receivedAt: number }): 'yes' | 'no' | 'maybe' {
+    if (this.tokenExpired(s, during.sentAt) === 'yes') return 'yes';
+    return this.tokenExpired(s, during.receivedAt) === 'no' ? 'no' : 'maybe';
   }
 
   /** Records a transition read from x-state-machine; expects its event. */
