@@ -135,10 +135,17 @@ export function tourCommands(contract: Contract, profile: 'core' | 'sandbox'): C
       new CancelTransaction(false, 5),
       new CustomerAction('sandboxConfirmTransaction', 5),
       new VerifyByToken(0, 'own'),
+      new VerifyByKey(0, false),
+      // a token still verifies a second before its lifetime ends, not after
+      new AdvanceClock('just-before-token-lifetime', 0, 1),
+      new VerifyByToken(1, 'own'),
       new AdvanceClock('past-token-lifetime', 0, 1),
       new VerifyByToken(1, 'own'),
       new PaySession(1, 'failed', 'own'),
+      // a spent window refuses until its end, not after
       new RateLimitBurst(sess(3)),
+      new AdvanceClock('just-before-rate-window', 0, 0),
+      new CreateSession(sess(3), 'limited until the window ends'),
       new AdvanceClock('past-rate-window', 0, 0),
       new CreateSession(sess(3), 'valid after the window reset'),
     );
