@@ -55,6 +55,12 @@ function shrinkNote(numShrinks: number, length: number, byTime: boolean, budgetM
   return `${done}; no shorter sequence fails: removing any command or simplifying any value made the run pass (the fault needs this state, or depends on timing, e.g. a webhook or the payment window)`;
 }
 
+/** Why a finding outside the random search is not shrunk, said with it. */
+const NOT_SHRUNK = {
+  tour: 'not shrunk: the coverage tour is one fixed sequence, not generated, so there is nothing to shrink; its commands build the state the last one needs, and the last command is the one whose answer broke the rule',
+  setup: 'not shrunk: found while setting up, before any command ran',
+} as const;
+
 export interface SuiteResult {
   seed: number;
   findings: Finding[];
@@ -246,6 +252,7 @@ function toFinding(
       ? `${base}${path ? ` --path ${path}` : ''}${replayPath ? ` --replay-path ${replayPath}` : ''}`
       : `${base} (${phase === 'setup' ? 'found before the search starts' : 'coverage tour'})`;
   return {
+    ...(phase === 'tour' || phase === 'setup' ? { shrinking: NOT_SHRUNK[phase] } : {}),
     title: ce ? `${ce.operation} ${ce.jsonPath}` : 'unexpected error',
     operation: ce?.operation ?? '?',
     jsonPath: ce?.jsonPath ?? '$',
