@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import { tokenLifetimeSeconds } from '../generated/index.ts';
 import { commandArbitraries } from './commands/index.ts';
 import { coverageOf, type Coverage } from './coverage.ts';
+import { checkRetrySchedule } from './retries.ts';
 import { checkScenarios } from './scenarios.ts';
 import { ConformanceError, SetupError, type Exchange } from './http.ts';
 import type { Cmd, Model } from './model.ts';
@@ -214,6 +215,16 @@ export async function runSuite(opts: SuiteOptions): Promise<SuiteResult> {
           if (firstFindingMs === null) firstFindingMs = performance.now() - started;
           findings.push(toFinding(e, 'tour', { transcript: [...w.client.transcript], commands: ['sandbox scenarios'] }, keys, opts));
           log('sandbox scenarios: finding');
+        }
+        // ---- the webhook retry schedule (ADR-005), last: it points the endpoint elsewhere for a moment ----
+        w.client.transcript = [];
+        try {
+          const n = await checkRetrySchedule(w);
+          if (n > 0) log(`webhook retry schedule passed (${n} attempts)`);
+        } catch (e) {
+          if (firstFindingMs === null) firstFindingMs = performance.now() - started;
+          findings.push(toFinding(e, 'tour', { transcript: [...w.client.transcript], commands: ['webhook retry schedule'] }, keys, opts));
+          log('webhook retry schedule: finding');
         }
       }
     }

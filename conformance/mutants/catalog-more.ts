@@ -2,7 +2,7 @@
  * More injected faults, one rule each: time rules off by a minute (payment window, token lifetime,
  * rate-limit window, judged on the merchant's sandbox clock), reads that disagree with what was
  * created or with the expiry, 404 texts that leak ownership, the sandbox's SMS log and scenarios,
- * and webhook relay faults (re-signed with the merchant's secret, so only the content is wrong).
+ * the retry schedule as the deliveries list shows it, and webhook relay faults (re-signed with the merchant's secret, so only the content is wrong).
  */
 import { randomUUID } from 'node:crypto';
 import { checkoutStatusOf, stateMachine, tokenLifetimeSeconds, variants } from '../../generated/index.ts';
@@ -42,6 +42,16 @@ function resigned(f: (p: { event: string; data: Json }) => { event: string; data
     if (!p) return Promise.resolve(null);
     const changed = JSON.stringify(p);
     return Promise.resolve({ body: changed, headers: { ...headers, ...sign(ctx.secret, changed) } });
+  };
+}
+
+/** The sandbox deliveries list with each failed delivery (its first attempt not 2xx) rewritten by `f`. */
+function onDeliveries(f: (d: Json & { attempts: Json[]; nextAttemptAt: unknown }) => Json): Mutant['onResponse'] {
+  return (req, res) => {
+    if (!req.path.startsWith('/api/v1/sandbox/webhook-deliveries') || !GET(req) || res.status !== 200) return Promise.resolve(res);
+    const b = json(res) as Json & { data: (Json & { attempts: Json[]; nextAttemptAt: unknown })[] };
+    const failed = (d: { attempts: Json[] }): boolean => d.attempts.length > 0 && Number(d.attempts[0]!.status) >= 300;
+    return Promise.resolve(withJson(res, { ...b, data: b.data.map((d) => (failed(d) ? f(d) : d)) }));
   };
 }
 
@@ -266,6 +276,21 @@ export const moreMutants: Mutant[] = [
       const res = await ctx.forward({ ...req, body: JSON.stringify({ ...body, customerPhone: '212600000199' }) });
       return res.status === 201 ? withJson(res, { ...json(res), customerPhone: phone }) : res;
     },
+  },
+  // ---- the retry schedule, as the deliveries list shows it ----
+  {
+    name: 'webhook retries stop after the first failed attempt',
+    profile: 'sandbox',
+    onResponse: onDeliveries((d) => ({ ...d, attempts: d.attempts.slice(0, 1), state: 'failed', nextAttemptAt: null })),
+  },
+  {
+    name: "webhook retries sent at once, without the schedule's delays",
+    profile: 'sandbox',
+    onResponse: onDeliveries((d) => ({
+      ...d,
+      attempts: d.attempts.map((a) => ({ ...a, at: d.attempts[0]!.at })),
+      nextAttemptAt: d.nextAttemptAt === null ? null : d.attempts[0]!.at,
+    })),
   },
   // ---- webhook relay faults ----
   {
