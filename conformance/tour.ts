@@ -16,6 +16,7 @@ import { DateForm } from './commands/dateForm.ts';
 import { GetTransaction } from './commands/getTransaction.ts';
 import { HeadProbe } from './commands/headProbe.ts';
 import { recorded } from './commands/index.ts';
+import { InvalidBody } from './commands/invalidBody.ts';
 import { JsonReader } from './commands/jsonReader.ts';
 import { MediaProbe } from './commands/mediaProbe.ts';
 import { MethodProbe } from './commands/methodProbe.ts';
@@ -114,6 +115,15 @@ export function tourCommands(contract: Contract, profile: 'core' | 'sandbox'): C
       ]),
       new MediaProbe('invalid', 'sandboxPaySession'),
       new MediaProbe('invalid', 'sandboxAdvanceClock'),
+      // every keyword boundary broken in the sandbox's own request bodies (outside values only:
+      // a valid pay or advance changes state the commands below rely on)
+      ...(['sandboxPaySession', 'sandboxAdvanceClock'] as const).flatMap((op) => {
+        const g = bodyGen(contract, op);
+        const base = g.fixed(0);
+        return g.probes
+          .filter((p) => contract.classifyBody(op, p.apply(base)).validation.length > 0)
+          .map((p) => new InvalidBody(op, p.apply(base), p.label));
+      }),
       new PaySession(0, 'failed', 'own'),
       new PaySession(0, 'failed', 'own'),
       new VerifyByToken(0, 'own'),
