@@ -7,7 +7,7 @@
  */
 import fc from 'fast-check';
 import { centimesFromNumber, centimesOf, centimesToNumber, formatCentimes } from '../lib/money.ts';
-import { arbitraryOf, flatten, probesOf, setAt, type Json, type Probe } from './schema-arb.ts';
+import { arbitraryOf, flatten, probesOf, resolvePointer, setAt, type Json, type Probe } from './schema-arb.ts';
 import type { Contract } from './spec.ts';
 
 interface Consistency {
@@ -76,11 +76,11 @@ function fitLines(all: Json[], t: number, ac: Consistency): Json[] {
 function scenarioValues(contract: Contract): { phones: Set<unknown>; totals: Set<number> } {
   const phones = new Set<unknown>();
   const totals = new Set<number>();
-  for (const [path, item] of Object.entries(contract.doc.paths as Json)) {
+  for (const item of Object.values(contract.doc.paths as Json)) {
     for (const op of Object.values(item as Json)) {
       const sc = (op as Json | null)?.['x-sandbox-scenarios'] as Json | undefined;
       if (!sc) continue;
-      const s = (typeof sc.$ref === 'string' ? flatten(contract.doc, sc, path) : sc) as {
+      const s = (typeof sc.$ref === 'string' ? resolvePointer(contract.doc, sc.$ref) : sc) as {
         customerPhones?: { customerPhone: string }[];
         amounts?: { total: number }[];
       };

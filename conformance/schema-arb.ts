@@ -73,7 +73,7 @@ export function flatten(doc: Json, node: unknown, where = '#'): Json {
   return n;
 }
 
-function resolvePointer(doc: Json, ref: string): unknown {
+export function resolvePointer(doc: Json, ref: string): unknown {
   if (!ref.startsWith('#/')) throw new Error(`schema-arb: only local $ref are known, got ${ref}`);
   let cur: unknown = doc;
   for (const p of ref.slice(2).split('/')) cur = (cur as Json)[p.replace(/~1/g, '/').replace(/~0/g, '~')];
