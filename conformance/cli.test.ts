@@ -53,6 +53,36 @@ function readReport(file: string): SuiteResult {
   return JSON.parse(readFileSync(file, 'utf8')) as SuiteResult;
 }
 
+/**
+ * Runs `paylater conform` (with `args`) through a proxy injecting the mutant `name`, writing JSON
+ * and JUnit reports; `whileUp` runs before the proxy closes (e.g. to replay a curl script on it).
+ */
+async function conformThrough(
+  name: string,
+  keys: { main: string; other: string },
+  args: string[],
+  whileUp?: (proxyUrl: string, report: SuiteResult) => Promise<void>,
+): Promise<{ code: number; lines: string[]; report: SuiteResult; junit: string }> {
+  const proxy = await startProxy({
+    upstream: server.baseUrl,
+    mutant: mutants.find((m) => m.name === name)!,
+    keys,
+    webhookTarget: 'http://127.0.0.1:9',
+    secret: 'whsec_AAAA',
+  });
+  const dir = mkdtempSync(join(tmpdir(), 'conform-'));
+  const c = capture();
+  try {
+    const all = ['--base-url', proxy.url, '--api-key', keys.main, '--other-api-key', keys.other, ...args];
+    const code = await runConform([...all, '--report-json', join(dir, 'r.json'), '--report-junit', join(dir, 'r.xml')], c.out, c.out);
+    const report = readReport(join(dir, 'r.json'));
+    await whileUp?.(proxy.url, report);
+    return { code, lines: c.lines, report, junit: readFileSync(join(dir, 'r.xml'), 'utf8') };
+  } finally {
+    await proxy.close();
+  }
+}
+
 describe('paylater conform', () => {
   it('exits 2 on a usage error', async () => {
     const c = capture();
@@ -92,53 +122,24 @@ describe('paylater conform', () => {
     expect(text).toMatch(/transitions exercised: .*create/);
   });
   it('exits 1 on a finding and writes the JSON and JUnit reports with a curl script', async () => {
-    const mutant = mutants.find((m) => m.name === 'duplicate vendorReference accepted')!;
-    const proxy = await startProxy({
-      upstream: server.baseUrl,
-      mutant,
-      keys: { main: k.m2, other: k.o2 },
-      webhookTarget: 'http://127.0.0.1:9',
-      secret: 'whsec_AAAA',
-    });
-    const dir = mkdtempSync(join(tmpdir(), 'conform-'));
-    const c = capture();
-    try {
-      expect(
-        await runConform(
-          [
-            '--base-url',
-            proxy.url,
-            '--api-key',
-            k.m2,
-            '--other-api-key',
-            k.o2,
-            '--variant',
-            '1',
-            '--runs',
-            '20',
-            '--seed',
-            '7',
-            '--report-json',
-            join(dir, 'r.json'),
-            '--report-junit',
-            join(dir, 'r.xml'),
-          ],
-          c.out,
-          c.out,
-        ),
-      ).toBe(1);
-    } finally {
-      await proxy.close();
-    }
-    const report = readReport(join(dir, 'r.json'));
+    const r = await conformThrough('duplicate vendorReference accepted', { main: k.m2, other: k.o2 }, [
+      '--variant',
+      '1',
+      '--runs',
+      '20',
+      '--seed',
+      '7',
+    ]);
+    expect(r.code).toBe(1);
+    const report = r.report;
     expect(report.findings[0]!.message).toMatch(/DUPLICATE_VENDOR_REFERENCE/);
     // the message names the request whose answer broke the rule
     expect(report.findings[0]!.message).toMatch(/POST \/api\/v1\/public\/partner\/transactions answered 201/);
     expect(report.findings[0]!.curl).toMatch(/\$\{API_KEY\}/);
     expect(report.findings[0]!.phase, report.findings[0]!.replay).toBe('property');
     expect(report.findings[0]!.replay).toMatch(/--seed 7 --path \S+/);
-    expect(readFileSync(join(dir, 'r.xml'), 'utf8')).toMatch(/<failure message=/);
-    expect(c.lines.join('\n')).toMatch(/curl -sS -X POST/);
+    expect(r.junit).toMatch(/<failure message=/);
+    expect(r.lines.join('\n')).toMatch(/curl -sS -X POST/);
   });
 
   it('--help documents every option with its default, the exit codes and two examples', async () => {
@@ -157,47 +158,13 @@ describe('paylater conform', () => {
   it.each(['404 answered with code NOT_FOUND', '404 answered in another error shape'])(
     'a violation on the first request is a finding with reports, not a setup error: %s',
     async (name) => {
-      const mutant = mutants.find((m) => m.name === name)!;
-      const proxy = await startProxy({
-        upstream: server.baseUrl,
-        mutant,
-        keys: { main: k.m3, other: k.o3 },
-        webhookTarget: 'http://127.0.0.1:9',
-        secret: 'whsec_AAAA',
-      });
-      const dir = mkdtempSync(join(tmpdir(), 'conform-'));
-      const c = capture();
-      try {
-        expect(
-          await runConform(
-            [
-              '--base-url',
-              proxy.url,
-              '--api-key',
-              k.m3,
-              '--other-api-key',
-              k.o3,
-              '--runs',
-              '2',
-              '--seed',
-              '1',
-              '--report-json',
-              join(dir, 'r.json'),
-              '--report-junit',
-              join(dir, 'r.xml'),
-            ],
-            c.out,
-            c.out,
-          ),
-        ).toBe(EXIT.findings);
-      } finally {
-        await proxy.close();
-      }
-      const report = readReport(join(dir, 'r.json'));
+      const r = await conformThrough(name, { main: k.m3, other: k.o3 }, ['--runs', '2', '--seed', '1']);
+      expect(r.code).toBe(EXIT.findings);
+      const report = r.report;
       expect(report.findings[0]!.phase).toBe('setup');
       expect(report.findings[0]!.message).toMatch(/GET \/api\/v1\/public\/partner\/transactions\/[0-9a-f-]{36}/);
       expect(report.findings[0]!.curl).toMatch(/curl -sS -X GET/);
-      expect(readFileSync(join(dir, 'r.xml'), 'utf8')).toMatch(/<failure message=/);
+      expect(r.junit).toMatch(/<failure message=/);
     },
   );
   it('exits 2 naming the problem when the two keys are of two variants, or of the other variant', async () => {
@@ -265,49 +232,23 @@ describe('paylater conform', () => {
     expect(text).toMatch(/429/);
   });
   it('the curl script of a finding draws fresh references, so it replays on the same server', async () => {
-    const mutant = mutants.find((m) => m.name === 'duplicate vendorReference accepted')!;
-    const proxy = await startProxy({
-      upstream: server.baseUrl,
-      mutant,
-      keys: { main: k.m2, other: k.o2 },
-      webhookTarget: 'http://127.0.0.1:9',
-      secret: 'whsec_AAAA',
-    });
-    const dir = mkdtempSync(join(tmpdir(), 'conform-'));
-    try {
-      expect(
-        await runConform(
-          [
-            '--base-url',
-            proxy.url,
-            '--api-key',
-            k.m2,
-            '--other-api-key',
-            k.o2,
-            '--runs',
-            '20',
-            '--seed',
-            '7',
-            '--quiet',
-            '--report-json',
-            join(dir, 'r.json'),
-          ],
-          () => {},
-          () => {},
-        ),
-      ).toBe(EXIT.findings);
-      const curl = readReport(join(dir, 'r.json')).findings[0]!.curl;
-      expect(curl).toMatch(/VENDOR_REFERENCE_1=\$\{VENDOR_REFERENCE_1:-/);
-      const env = { ...process.env, API_KEY: k.m2, OTHER_API_KEY: k.o2, BASE_URL: proxy.url };
-      // twice against the same (faulty) server: the first create of each run is accepted again
-      for (let i = 0; i < 2; i++) {
-        // async: the proxy answering the script runs in this process
-        const { stdout: out } = await promisify(execFile)('bash', ['-c', curl], { env, encoding: 'utf8' });
-        expect(out).toMatch(/"status":"PENDING"/);
-        expect(out).not.toMatch(/\/null|DUPLICATE_VENDOR_REFERENCE"[^]*DUPLICATE_VENDOR_REFERENCE/);
-      }
-    } finally {
-      await proxy.close();
-    }
+    const r = await conformThrough(
+      'duplicate vendorReference accepted',
+      { main: k.m2, other: k.o2 },
+      ['--runs', '20', '--seed', '7', '--quiet'],
+      async (url, report) => {
+        const curl = report.findings[0]!.curl;
+        expect(curl).toMatch(/VENDOR_REFERENCE_1=\$\{VENDOR_REFERENCE_1:-/);
+        const env = { ...process.env, API_KEY: k.m2, OTHER_API_KEY: k.o2, BASE_URL: url };
+        // twice against the same (faulty) server: the first create of each run is accepted again
+        for (let i = 0; i < 2; i++) {
+          // async: the proxy answering the script runs in this process
+          const { stdout: out } = await promisify(execFile)('bash', ['-c', curl], { env, encoding: 'utf8' });
+          expect(out).toMatch(/"status":"PENDING"/);
+          expect(out).not.toMatch(/\/null|DUPLICATE_VENDOR_REFERENCE"[^]*DUPLICATE_VENDOR_REFERENCE/);
+        }
+      },
+    );
+    expect(r.code).toBe(EXIT.findings);
   });
 });

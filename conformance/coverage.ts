@@ -35,9 +35,11 @@ const NOT_AIMED_AT: Record<string, string> = {
   sandboxRotateWebhookSecret: 'no command calls it (the suite holds one secret)',
   sandboxStreamEvents: 'a stream for paylater listen; the suite receives webhooks directly',
   sandboxListTransactions: 'read by the dashboard; no command calls it',
-  sandboxReset: 'called after the run to leave the sandbox as found, not judged',
-  getHealth: 'a service probe without a key, not a merchant operation',
-  getReadiness: 'a service probe without a key, not a merchant operation (503 needs a failed store)',
+  sandboxReset:
+    'its answer and effect are judged by the sandbox reset check (clock and rate-limit window back, ADR-041); its refusals (400, 401, 413, 415) are not aimed at',
+  getHealth: 'its 200 without a key is judged by the service probe (ADR-040); its 400 (an unknown query parameter) is not aimed at',
+  getReadiness:
+    'its 200 without a key is judged by the service probe (ADR-040); its 400 is not aimed at, and 503 NOT_READY needs a store refusing writes',
 };
 
 /** Not aimed at in the core profile: a session token verifies only a transaction the sandbox pay step made. */

@@ -1,238 +1,235 @@
-/** Request generators: valid bodies from the schemas' limits, and single faults at the seed's boundaries. */
+/**
+ * Request bodies from the contract: valid bodies derived from the operation's request schema
+ * (`schema-arb.ts`), with the `x-` business rules applied on top — the total inside
+ * `x-amount-range` (its ends weighted in) and equal to Σ price × quantity (`x-amount-consistency`),
+ * never a magic value of `x-sandbox-scenarios` — and the boundary probes of every keyword, each
+ * changing one value. The expected answer is never derived here: `Contract.classifyBody` judges.
+ */
 import fc from 'fast-check';
-import { amountRange, loadBundledDocument } from '../generated/index.ts';
-import { centimesFromNumber, centimesOf, centimesToNumber, formatCentimes, sumLines } from '../lib/money.ts';
+import { centimesFromNumber, centimesOf, centimesToNumber, formatCentimes } from '../lib/money.ts';
+import { arbitraryOf, flatten, probesOf, resolvePointer, setAt, type Json, type Probe } from './schema-arb.ts';
+import type { Contract } from './spec.ts';
 
-type Json = Record<string, unknown>;
-
-/** `c` centimes as a decimal string: two decimals, or none for whole dirhams unless `withDecimals`. */
-function decimalString(c: number, withDecimals: boolean): string {
-  const s = formatCentimes(c);
-  return withDecimals ? s : s.replace(/\.00$/, '');
+interface Consistency {
+  total: string;
+  lines: string;
+  price: string;
+  quantity: string;
 }
 
-/** The seed's limits: the amount range of A1 and B1 (`amountRange`, `x-amount-range`), B1's item name length, the phone pattern. */
-function limitsFromSpec(): { minCentimes: number; maxCentimes: number; nameMax: number; phone: RegExp } {
-  const schemas = (loadBundledDocument(1).components as Json).schemas as Record<string, Json>;
-  const named = (schemas.PartnerTransactionItemInput!.properties as Record<string, Json>).name!;
-  const name = typeof named.$ref === 'string' ? schemas[named.$ref.split('/').pop()!]! : named;
-  const phone = schemas.CustomerPhone!.pattern;
-  if (typeof name.maxLength !== 'number' || typeof phone !== 'string')
-    throw new Error('bundled document: PartnerTransactionItemInput.name needs maxLength and CustomerPhone a pattern');
-  return {
-    minCentimes: centimesFromNumber(amountRange.minimum)!,
-    maxCentimes: centimesFromNumber(amountRange.maximum)!,
-    nameMax: name.maxLength,
-    phone: new RegExp(phone, 'u'),
-  };
-}
-const LIMITS = limitsFromSpec();
-const mad = (c: number): string => decimalString(c, false);
-
-const phone = fc
-  .tuple(fc.constantFrom('212', '33', '1', '44', '971'), fc.integer({ min: 6, max: 11 }), fc.nat())
-  .map(([cc, n, x]) => (cc + String(x).padStart(n, '7')).slice(0, 15))
-  .filter((p) => LIMITS.phone.test(p));
-
-const name = fc.oneof(
-  { weight: 4, arbitrary: fc.string({ minLength: 1, maxLength: 30 }).filter((s) => s.trim().length > 0) },
-  { weight: 1, arbitrary: fc.constant('N'.repeat(LIMITS.nameMax)) },
-);
-
-/** A target total in centimes, boundaries weighted in. */
-const total = fc.oneof(
-  { weight: 5, arbitrary: fc.integer({ min: LIMITS.minCentimes, max: LIMITS.maxCentimes }) },
-  { weight: 1, arbitrary: fc.constantFrom(LIMITS.minCentimes, LIMITS.maxCentimes) },
-);
-
-interface Line {
-  name: string;
-  quantity: number;
-  price: number;
-  reference?: string;
-  categoryId?: number;
+interface AmountRules {
+  consistency: Consistency;
+  /** The total's schema (flattened): its type says how an amount is written. */
+  totalSchema: Json;
+  /** `x-amount-range` in centimes. */
+  min: number;
+  max: number;
 }
 
-/** Extra item lines (built once: building arbitraries such as stringMatching per value is costly). */
-const extraLines = fc.array(
-  fc.record({
-    name,
-    quantity: fc.integer({ min: 1, max: 3 }),
-    cents: fc.integer({ min: 1, max: 10000 }),
-    reference: fc.option(fc.stringMatching(/^[A-Z0-9-]{1,20}$/), { nil: undefined }),
-    categoryId: fc.option(fc.nat({ max: 1_000_000 }), { nil: undefined }),
-  }),
-  { maxLength: 2 },
-);
-
-type ExtraLine = typeof extraLines extends fc.Arbitrary<(infer T)[]> ? T : never;
-
-/** Items whose Σ price × quantity is exactly `t` centimes: extra lines, then one line for the rest. */
-function lines(t: number, extra: ExtraLine[], lastName: string): Line[] {
-  const used = extra.reduce((s, l) => s + l.cents * l.quantity, 0);
-  const kept = t - used < 1 ? [] : extra;
-  const last = t - kept.reduce((s, l) => s + l.cents * l.quantity, 0);
-  return [
-    ...kept.map((l) => ({ name: l.name, quantity: l.quantity, price: l.cents, reference: l.reference, categoryId: l.categoryId })),
-    { name: lastName, quantity: 1, price: last },
-  ];
+/** The x- amount rules of an object schema, or undefined when it declares none. */
+function amountRules(doc: Json, s: Json): AmountRules | undefined {
+  const ac = s['x-amount-consistency'] as Consistency | undefined;
+  if (!ac) return undefined;
+  const totalSchema = flatten(doc, (s.properties as Json)[ac.total]);
+  const range = totalSchema['x-amount-range'] as { minimum: number; maximum: number } | undefined;
+  if (!range) throw new Error(`gen: ${ac.total} of an x-amount-consistency object has no x-amount-range`);
+  return { consistency: ac, totalSchema, min: centimesFromNumber(range.minimum)!, max: centimesFromNumber(range.maximum)! };
 }
 
-export function validPartnerBody(): fc.Arbitrary<Json> {
-  return fc.tuple(phone, total, extraLines, name).map(([p, t, extra, n]) => ({
-    customerPhone: p,
-    total: centimesToNumber(t),
-    currency: 'MAD',
-    items: lines(t, extra, n).map((l) => {
-      const it: Json = { name: l.name, quantity: l.quantity, unitPrice: centimesToNumber(l.price) };
-      if (l.reference !== undefined) it.reference = l.reference;
-      if (l.categoryId !== undefined) it.categoryId = l.categoryId;
-      return it;
-    }),
-  }));
+/** The written forms of an amount the total's schema accepts (a number, or the decimal strings its pattern allows). */
+function amountForms(c: number, totalSchema: Json): unknown[] {
+  if (totalSchema.type !== 'string') return [centimesToNumber(c)];
+  const full = formatCentimes(c);
+  const re = typeof totalSchema.pattern === 'string' ? new RegExp(totalSchema.pattern, 'u') : undefined;
+  const forms = [...new Set([full, full.replace(/0$/, ''), full.replace(/\.00$/, '')])].filter((f) => !re || re.test(f));
+  if (!forms.length) throw new Error(`gen: no written form of ${full} matches the total's pattern`);
+  return forms;
 }
 
-export function validSessionBody(variant: 1 | 2): fc.Arbitrary<Json> {
-  return fc.tuple(total, fc.boolean(), extraLines, name).map(([t, dec, extra, n]) => ({
-    total: variant === 1 ? centimesToNumber(t) : decimalString(t, dec),
-    currency: 'MAD',
-    items: lines(t, extra, n).map((l, i) => ({ id: `SKU-${i}`, name: l.name, price: centimesToNumber(l.price), quantity: l.quantity })),
-  }));
+/**
+ * Prices and quantities of `lines` changed as little as needed so that Σ price × quantity is `t`
+ * centimes: each line keeps at least a centime, the last takes the rest (lines beyond `t` dropped).
+ */
+function fitLines(all: Json[], t: number, ac: Consistency): Json[] {
+  // a line costs at least a centime: never more lines than centimes
+  const lines = all.slice(0, Math.max(1, Math.min(all.length, t)));
+  let rest = t;
+  return lines.map((line, i) => {
+    const later = lines.length - 1 - i;
+    const room = rest - later;
+    let q = Number.isSafeInteger(line[ac.quantity]) ? (line[ac.quantity] as number) : 1;
+    let c = centimesOf(line[ac.price]) ?? 1;
+    if (later === 0) {
+      if (q > room || room % q !== 0) q = 1;
+      c = room / q;
+    } else {
+      if (q > room) q = 1 + (q % room);
+      const maxC = Math.floor(room / q);
+      if (c > maxC) c = 1 + (c % maxC);
+    }
+    rest -= c * q;
+    return { ...line, [ac.quantity]: q, [ac.price]: centimesToNumber(c) };
+  });
 }
 
-type Fault = (b: Json) => Json;
-const clone = (b: Json): Json => structuredClone(b);
-
-/** Sets the total to `c` centimes and keeps the items consistent with it. */
-function withTotal(c: number, priceKey: string, stringTotal: boolean): Fault {
-  return (b) => {
-    const o = clone(b);
-    o.total = stringTotal ? decimalString(c, true) : centimesToNumber(c);
-    const items = o.items as Json[];
-    const first = { ...items[0]!, quantity: 1 } as Json;
-    first[priceKey] = centimesToNumber(c);
-    o.items = [first];
-    return o;
-  };
-}
-
-function onItem(f: (it: Json) => void): Fault {
-  return (b) => {
-    const o = clone(b);
-    f((o.items as Json[])[0]!);
-    return o;
-  };
-}
-
-/** One fault at the seed's boundaries; the expected answer is derived from the schema, not from the fault. */
-export function fault(kind: 'partner' | 'session', variant: 1 | 2): fc.Arbitrary<{ label: string; apply: Fault }> {
-  const price = kind === 'partner' ? 'unitPrice' : 'price';
-  const str = kind === 'session' && variant === 2;
-  const faults: [string, Fault][] = [
-    [`total ${mad(LIMITS.minCentimes - 1)}`, withTotal(LIMITS.minCentimes - 1, price, str)],
-    [`total ${mad(LIMITS.minCentimes)}`, withTotal(LIMITS.minCentimes, price, str)],
-    [`total ${mad(LIMITS.maxCentimes)}`, withTotal(LIMITS.maxCentimes, price, str)],
-    [`total ${mad(LIMITS.maxCentimes + 1)}`, withTotal(LIMITS.maxCentimes + 1, price, str)],
-    [`name ${LIMITS.nameMax + 1} chars`, onItem((it) => (it.name = 'N'.repeat(LIMITS.nameMax + 1)))],
-    [`name ${LIMITS.nameMax} chars`, onItem((it) => (it.name = 'N'.repeat(LIMITS.nameMax)))],
-    ['quantity 0', onItem((it) => (it.quantity = 0))],
-    ['quantity 1.5', onItem((it) => (it.quantity = 1.5))],
-    [`${price} 0`, onItem((it) => (it[price] = 0))],
-    [
-      `${price} 0.01`,
-      (b) => {
-        const o = onItem((it) => ((it[price] = 0.01), (it.quantity = 1)))(b);
-        const items = o.items as Json[];
-        const c = sumLines(items.map((it) => ({ price: it[price], quantity: it.quantity })))!;
-        o.total = str ? decimalString(c, true) : centimesToNumber(c);
-        return o;
-      },
-    ],
-    [`${price} 3 decimals`, onItem((it) => (it[price] = 10.005))],
-    ['currency EUR', (b) => ({ ...clone(b), currency: 'EUR' })],
-    ['currency mad', (b) => ({ ...clone(b), currency: 'mad' })],
-    ['items empty', (b) => ({ ...clone(b), items: [] })],
-    [
-      'items missing',
-      (b) => {
-        const o = clone(b);
-        delete o.items;
-        return o;
-      },
-    ],
-    [
-      'total missing',
-      (b) => {
-        const o = clone(b);
-        delete o.total;
-        return o;
-      },
-    ],
-    [
-      'currency missing',
-      (b) => {
-        const o = clone(b);
-        delete o.currency;
-        return o;
-      },
-    ],
-    [
-      'total ≠ Σ items + 0.01',
-      (b) => {
-        const o = clone(b);
-        const c = centimesOf(o.total)! + 1;
-        o.total = str ? decimalString(c, true) : centimesToNumber(c);
-        return o;
-      },
-    ],
-    ['total as wrong type', (b) => ({ ...clone(b), total: str ? Number(b.total) : String(b.total) })],
-    ['unknown field', (b) => ({ ...clone(b), status: 'APPROVED' })],
-  ];
-  if (kind === 'partner') {
-    faults.push(
-      ['phone with +', (b) => ({ ...clone(b), customerPhone: `+${b.customerPhone as string}` })],
-      ['phone with letters', (b) => ({ ...clone(b), customerPhone: '2126ABC45678' })],
-      [
-        'phone missing',
-        (b) => {
-          const o = clone(b);
-          delete o.customerPhone;
-          return o;
-        },
-      ],
-      ['reference 101 chars', onItem((it) => (it.reference = 'R'.repeat(101)))],
-      ['reference 100 chars', onItem((it) => (it.reference = 'R'.repeat(100)))],
-      ['vendorReference starting with -', (b) => ({ ...clone(b), vendorReference: '-bad' })],
-      ['vendorReference with a space', (b) => ({ ...clone(b), vendorReference: 'bad ref' })],
-      ['categoryId -1', onItem((it) => (it.categoryId = -1))],
-    );
-  } else {
-    faults.push(
-      ['item id missing', onItem((it) => delete it.id)],
-      ['101 items', (b) => ({ ...clone(b), items: Array.from({ length: 101 }, () => (b.items as Json[])[0]) })],
-    );
+/** Magic values of B1's `x-sandbox-scenarios`: a generated body never uses them (they change the outcome). */
+function scenarioValues(contract: Contract): { phones: Set<unknown>; totals: Set<number> } {
+  const phones = new Set<unknown>();
+  const totals = new Set<number>();
+  for (const item of Object.values(contract.doc.paths as Json)) {
+    for (const op of Object.values(item as Json)) {
+      const sc = (op as Json | null)?.['x-sandbox-scenarios'] as Json | undefined;
+      if (!sc) continue;
+      const s = (typeof sc.$ref === 'string' ? resolvePointer(contract.doc, sc.$ref) : sc) as {
+        customerPhones?: { customerPhone: string }[];
+        amounts?: { total: number }[];
+      };
+      for (const p of s.customerPhones ?? []) phones.add(p.customerPhone);
+      for (const a of s.amounts ?? []) totals.add(centimesFromNumber(a.total)!);
+    }
   }
-  // The business rules (amount range, Σ items) weigh more: they are where implementations differ.
-  const heavy = new Set([`total ${mad(LIMITS.minCentimes - 1)}`, `total ${mad(LIMITS.maxCentimes + 1)}`, 'total ≠ Σ items + 0.01']);
-  return fc
-    .oneof(...faults.map((f) => ({ weight: heavy.has(f[0]) ? 4 : 1, arbitrary: fc.constant(f) })))
-    .map(([label, apply]) => ({ label, apply }));
+  return { phones, totals };
 }
 
-/** A body: valid, or valid with one fault applied. */
-export function partnerBody(): fc.Arbitrary<{ body: Json; label: string }> {
+function isOrdinary(body: Json, magic: ReturnType<typeof scenarioValues>, rules: AmountRules | undefined): boolean {
+  if (Object.values(body).some((v) => typeof v === 'string' && magic.phones.has(v))) return false;
+  return !rules || !magic.totals.has(centimesOf(body[rules.consistency.total]) ?? NaN);
+}
+
+/** A total in centimes inside the range, its ends weighted in. */
+function totalArb(r: AmountRules): fc.Arbitrary<number> {
   return fc.oneof(
-    { weight: 3, arbitrary: validPartnerBody().map((body) => ({ body, label: 'valid' })) },
-    { weight: 2, arbitrary: fc.tuple(validPartnerBody(), fault('partner', 1)).map(([b, f]) => ({ body: f.apply(b), label: f.label })) },
+    { weight: 5, arbitrary: fc.integer({ min: r.min, max: r.max }) },
+    { weight: 1, arbitrary: fc.constantFrom(r.min, r.max) },
   );
 }
 
-export function sessionBody(variant: 1 | 2): fc.Arbitrary<{ body: Json; label: string }> {
+export interface BodyGen {
+  /** Valid bodies: every optional property present in some, the business rules met. */
+  valid: fc.Arbitrary<Json>;
+  /** Every keyword boundary and business rule, one value changed each, applied to a valid body. */
+  probes: { label: string; heavy: boolean; apply(body: Json): Json }[];
+  /** A valid body with this total (centimes), deterministic: the tour's base. */
+  fixed(totalCentimes: number): Json;
+}
+
+const cache = new WeakMap<Contract, Map<string, BodyGen>>();
+
+/** The body generator of an operation's JSON request body (cached per contract). */
+export function bodyGen(contract: Contract, opId: string): BodyGen {
+  let byOp = cache.get(contract);
+  if (!byOp) cache.set(contract, (byOp = new Map<string, BodyGen>()));
+  let g = byOp.get(opId);
+  if (!g) byOp.set(opId, (g = makeBodyGen(contract, opId)));
+  return g;
+}
+
+function makeBodyGen(contract: Contract, opId: string): BodyGen {
+  const doc = contract.doc;
+  const schema = contract.requestSchema(opId);
+  const root = flatten(doc, schema);
+  const rules = amountRules(doc, root);
+  const magic = scenarioValues(contract);
+  const withTotal = (body: Json, c: number, form = 0): Json => {
+    if (!rules) return body;
+    const ac = rules.consistency;
+    const forms = amountForms(c, rules.totalSchema);
+    return { ...body, [ac.total]: forms[form % forms.length], [ac.lines]: fitLines(body[ac.lines] as Json[], c, ac) };
+  };
+  const onObject = (s: Json, arb: fc.Arbitrary<Json>): fc.Arbitrary<Json> => {
+    const r = amountRules(doc, s);
+    if (!r) return arb;
+    return fc.tuple(arb, totalArb(r), fc.nat()).map(([b, t, form]) => withTotal(b, t, form));
+  };
+  const valid = (arbitraryOf(doc, schema, onObject) as fc.Arbitrary<Json>).filter((b) => isOrdinary(b, magic, rules));
+  const base = fc.sample(valid, { numRuns: 1, seed: 11 })[0]!;
+  const fixed = (c: number): Json => withTotal(base, c);
+
+  const probes: BodyGen['probes'] = [];
+  /**
+   * After a change to the first line, the rest follows (the other lines, or a line added, else the
+   * total), so only the changed keyword is judged.
+   */
+  const rebalance = (b: Json): Json => {
+    if (!rules) return b;
+    const ac = rules.consistency;
+    const ls = b[ac.lines];
+    if (!Array.isArray(ls) || !ls.length) return b;
+    const costs: number[] = [];
+    for (const l of ls as Json[]) {
+      const c = centimesOf(l?.[ac.price]);
+      const q = l?.[ac.quantity];
+      if (c === null || !Number.isSafeInteger(q)) return b;
+      costs.push(c * (q as number));
+    }
+    const first = ls[0] as Json;
+    const t = centimesOf(b[ac.total]);
+    if (t === null) return b;
+    const rest = t - costs[0]!;
+    if (ls.length > 1 && rest >= ls.length - 1) return { ...b, [ac.lines]: [first, ...fitLines(ls.slice(1) as Json[], rest, ac)] };
+    if (rest >= 1) return { ...b, [ac.lines]: [first, { ...first, [ac.quantity]: 1, [ac.price]: centimesToNumber(rest) }] };
+    const c0 = costs[0]!;
+    if (c0 >= rules.min && c0 <= rules.max && !magic.totals.has(c0))
+      return { ...b, [ac.lines]: [first], [ac.total]: amountForms(c0, rules.totalSchema)[0] };
+    return b;
+  };
+  for (const p of probesOf(doc, schema)) {
+    probes.push({ label: p.label, heavy: false, apply: (b) => follow(p, setAt(b, p.path, p.value)) });
+  }
+  function follow(p: Probe, b: Json): Json {
+    if (!rules) return b;
+    // a new total that is an amount takes the lines with it; a changed line moves the total
+    const t = rules.consistency.total;
+    if (p.path.length === 1 && p.path[0] === t) {
+      const c = centimesOf(p.value);
+      return c !== null && c > 0 && typeof p.value === typeof base[t] ? withTotal(b, c) : b;
+    }
+    return p.path[0] === rules.consistency.lines && p.path.length > 1 ? rebalance(b) : b;
+  }
+  if (rules) {
+    const r = rules;
+    const rs = r.totalSchema;
+    const { total, lines } = r.consistency;
+    // x-amount-range: each end, and a centime past it, with the lines consistent (skipped where the
+    // total's own minimum/maximum already probe the same values)
+    const own = (k: string, v: number): boolean => typeof rs[k] === 'number' && centimesFromNumber(rs[k])! === v;
+    for (const [c, inside] of [
+      [r.min, true],
+      [r.min - 1, false],
+      [r.max, true],
+      [r.max + 1, false],
+    ] as const) {
+      if (own('minimum', inside ? c : c + 1) || own('maximum', inside ? c : c - 1)) continue;
+      probes.push({ label: `${total} at ${formatCentimes(c)} (x-amount-range)`, heavy: !inside, apply: (b) => withTotal(b, c) });
+    }
+    probes.push({
+      label: `${total} ≠ Σ ${lines} by a centime (x-amount-consistency)`,
+      heavy: true,
+      apply: (b) => {
+        const c = centimesOf(b[total])!;
+        const off = c + 1 <= r.max ? c + 1 : c - 1;
+        return { ...b, [total]: amountForms(off, rs)[0] };
+      },
+    });
+  }
+  return { valid, probes, fixed };
+}
+
+/** A body of `opId`: valid, or valid with one probe applied (business rules weigh more). */
+export function anyBody(contract: Contract, opId: string): fc.Arbitrary<{ body: Json; label: string }> {
+  const g = bodyGen(contract, opId);
   return fc.oneof(
-    { weight: 3, arbitrary: validSessionBody(variant).map((body) => ({ body, label: 'valid' })) },
+    { weight: 3, arbitrary: g.valid.map((body) => ({ body, label: 'valid' })) },
     {
       weight: 2,
-      arbitrary: fc.tuple(validSessionBody(variant), fault('session', variant)).map(([b, f]) => ({ body: f.apply(b), label: f.label })),
+      arbitrary: fc
+        .tuple(g.valid, fc.oneof(...g.probes.map((p) => ({ weight: p.heavy ? 8 : 1, arbitrary: fc.constant(p) }))))
+        .map(([b, p]) => ({ body: p.apply(b), label: p.label })),
     },
   );
+}
+
+/** A fixed valid body of `opId` with `mad` as its total (the tour's base bodies). */
+export function fixedBody(contract: Contract, opId: string, mad: number): Json {
+  return bodyGen(contract, opId).fixed(centimesFromNumber(mad)!);
 }

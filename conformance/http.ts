@@ -83,9 +83,17 @@ export class Client {
     }
     const query = init.query ? new URLSearchParams(init.query).toString() : '';
     const url = this.baseUrl.replace(/\/$/, '') + path + (query ? `?${query}` : '');
+    this.sent.set(opId, (this.sent.get(opId) ?? 0) + 1);
+    return this.sendRaw(opId, method, url, headers, body);
+  }
+
+  /**
+   * Sends one request as given (also one the contract's operations cannot describe: HEAD, a method
+   * a path does not serve) and records the exchange under `label`, so a finding's curl replays it.
+   */
+  async sendRaw(label: string, method: string, url: string, headers: Record<string, string> = {}, body?: string): Promise<Exchange> {
     const sentAt = performance.now();
     this.requests++;
-    this.sent.set(opId, (this.sent.get(opId) ?? 0) + 1);
     const res = await this.fetchImpl(url, { method, headers, body });
     const text = await res.text();
     const receivedAt = performance.now();
@@ -98,7 +106,7 @@ export class Client {
       json = undefined;
     }
     const ex: Exchange = {
-      opId,
+      opId: label,
       method,
       url,
       headers,

@@ -1,13 +1,12 @@
 /**
  * A request the contract's operations cannot describe (HEAD, a method a path does not serve),
- * sent with fetch and judged by its command. It is recorded in the transcript like the others,
- * so a finding's curl script replays it.
+ * sent through the client's one raw send (`Client.sendRaw`) and judged by its command.
  */
 import type { Exchange } from './http.ts';
 import type { World } from './world.ts';
 
 /** Sends `method path` to the server under test; `label` names it in findings and the transcript. */
-export async function rawExchange(
+export function rawExchange(
   w: World,
   label: string,
   method: string,
@@ -15,35 +14,7 @@ export async function rawExchange(
   headers: Record<string, string> = {},
   body?: string,
 ): Promise<Exchange> {
-  const url = w.cfg.baseUrl.replace(/\/$/, '') + path;
-  const sentAt = performance.now();
-  w.client.requests++;
-  const res = await fetch(url, { method, headers, body });
-  const text = await res.text();
-  const receivedAt = performance.now();
-  const responseHeaders: Record<string, string> = {};
-  res.headers.forEach((v, k) => (responseHeaders[k] = v));
-  let json: unknown;
-  try {
-    json = text.length ? JSON.parse(text) : undefined;
-  } catch {
-    json = undefined;
-  }
-  const ex: Exchange = {
-    opId: label,
-    method,
-    url,
-    headers,
-    body,
-    status: res.status,
-    responseHeaders,
-    responseText: text,
-    json,
-    sentAt,
-    receivedAt,
-  };
-  w.client.transcript.push(ex);
-  return ex;
+  return w.client.sendRaw(label, method, w.cfg.baseUrl.replace(/\/$/, '') + path, headers, body);
 }
 
 /** The concrete path of a path template, each `{name}` filled by `fill(name)` (percent-encoded). */

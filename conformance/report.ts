@@ -11,7 +11,7 @@ export interface Finding {
   actual?: unknown;
   phase: 'property' | 'tour' | 'coverage' | 'setup';
   commands: string[];
-  /** How shrinking ended (property findings): steps taken, and why it stopped. */
+  /** How shrinking ended (property findings: steps taken, and why it stopped), or why the finding is not shrunk. */
   shrinking?: string;
   curl: string;
   seed: number;

@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import { tokenLifetimeSeconds } from '../generated/index.ts';
 import { commandArbitraries } from './commands/index.ts';
 import { coverageOf, type Coverage } from './coverage.ts';
+import { checkRetrySchedule } from './retries.ts';
 import { checkScenarios } from './scenarios.ts';
 import { ConformanceError, SetupError, type Exchange } from './http.ts';
 import type { Cmd, Model } from './model.ts';
@@ -54,6 +55,12 @@ function shrinkNote(numShrinks: number, length: number, byTime: boolean, budgetM
   if (length <= LONG_SEQUENCE) return done;
   return `${done}; no shorter sequence fails: removing any command or simplifying any value made the run pass (the fault needs this state, or depends on timing, e.g. a webhook or the payment window)`;
 }
+
+/** Why a finding outside the random search is not shrunk, said with it. */
+const NOT_SHRUNK = {
+  tour: 'not shrunk: the coverage tour is one fixed sequence, not generated, so there is nothing to shrink; its commands build the state the last one needs, and the last command is the one whose answer broke the rule',
+  setup: 'not shrunk: found while setting up, before any command ran',
+} as const;
 
 export interface SuiteResult {
   seed: number;
@@ -138,7 +145,7 @@ export async function runSuite(opts: SuiteOptions): Promise<SuiteResult> {
     let failedAt: number | undefined;
     let shrinkStoppedByTime = false;
     let inFlight: Promise<unknown> | undefined;
-    const arbs = commandArbitraries(opts.variant, opts.profile);
+    const arbs = commandArbitraries(w.contract, opts.profile);
     const property = fc.asyncProperty(
       fc.commands(arbs, { maxCommands: opts.maxCommands ?? 25, size: 'medium', replayPath: opts.replayPath }),
       async (cmds) => {
@@ -191,7 +198,7 @@ export async function runSuite(opts: SuiteOptions): Promise<SuiteResult> {
     if (opts.path === undefined) {
       w.inTour = true;
       try {
-        await runCommands(w, tourCommands(opts.variant, opts.profile), opts);
+        await runCommands(w, tourCommands(w.contract, opts.profile), opts);
         log(`coverage tour passed (${w.executed.length} commands)`);
       } catch (e) {
         if (firstFindingMs === null) firstFindingMs = performance.now() - started;
@@ -208,6 +215,16 @@ export async function runSuite(opts: SuiteOptions): Promise<SuiteResult> {
           if (firstFindingMs === null) firstFindingMs = performance.now() - started;
           findings.push(toFinding(e, 'tour', { transcript: [...w.client.transcript], commands: ['sandbox scenarios'] }, keys, opts));
           log('sandbox scenarios: finding');
+        }
+        // ---- the webhook retry schedule (ADR-005), last: it points the endpoint elsewhere for a moment ----
+        w.client.transcript = [];
+        try {
+          const n = await checkRetrySchedule(w);
+          if (n > 0) log(`webhook retry schedule passed (${n} attempts)`);
+        } catch (e) {
+          if (firstFindingMs === null) firstFindingMs = performance.now() - started;
+          findings.push(toFinding(e, 'tour', { transcript: [...w.client.transcript], commands: ['webhook retry schedule'] }, keys, opts));
+          log('webhook retry schedule: finding');
         }
       }
     }
@@ -246,6 +263,7 @@ function toFinding(
       ? `${base}${path ? ` --path ${path}` : ''}${replayPath ? ` --replay-path ${replayPath}` : ''}`
       : `${base} (${phase === 'setup' ? 'found before the search starts' : 'coverage tour'})`;
   return {
+    ...(phase === 'tour' || phase === 'setup' ? { shrinking: NOT_SHRUNK[phase] } : {}),
     title: ce ? `${ce.operation} ${ce.jsonPath}` : 'unexpected error',
     operation: ce?.operation ?? '?',
     jsonPath: ce?.jsonPath ?? '$',

@@ -65,9 +65,10 @@ export class Contract {
   private readonly responseCache = new Map<string, ResponseSpec | null>();
   private readonly requestCache = new Map<string, ValidateFunction>();
 
-  constructor(variant: Variant) {
+  /** `doc`: the variant's bundled document, or a copy of it edited by the caller (default: generated/). */
+  constructor(variant: Variant, doc: Json = loadBundledDocument(variant)) {
     this.variant = variant;
-    this.doc = loadBundledDocument(variant);
+    this.doc = doc;
     const v = variant === 1 ? variants.v1 : variants.v2;
     this.ops = v.operations;
     this.rateLimits = v.rateLimits;

@@ -16,6 +16,7 @@ import { DateForm } from './commands/dateForm.ts';
 import { GetTransaction } from './commands/getTransaction.ts';
 import { HeadProbe } from './commands/headProbe.ts';
 import { recorded } from './commands/index.ts';
+import { InvalidBody } from './commands/invalidBody.ts';
 import { JsonReader } from './commands/jsonReader.ts';
 import { MediaProbe } from './commands/mediaProbe.ts';
 import { MethodProbe } from './commands/methodProbe.ts';
@@ -29,30 +30,28 @@ import { UnknownQuery } from './commands/unknownQuery.ts';
 import { VerifyByKey } from './commands/verifyByKey.ts';
 import { VerifyByToken } from './commands/verifyByToken.ts';
 import type { Cmd } from './model.ts';
+import { amountRange } from '../generated/index.ts';
+import { bodyGen, fixedBody } from './gen.ts';
+import type { Contract } from './spec.ts';
 
 /** The fixed coverage tour: every transition and every drivable declared code, in a few dozen commands. */
-export function tourCommands(v: 1 | 2, profile: 'core' | 'sandbox'): Cmd[] {
-  const body = (t: number): Record<string, unknown> => ({
-    customerPhone: '212612345678',
-    total: t,
-    currency: 'MAD',
-    items: [{ name: 'Tour item', quantity: 1, unitPrice: t }],
-  });
-  const sess = (t: number): Record<string, unknown> => ({
-    total: v === 1 ? t : t.toFixed(2),
-    currency: 'MAD',
-    items: [{ id: 'SKU-1', name: 'Tour item', price: t, quantity: 1 }],
-  });
+export function tourCommands(contract: Contract, profile: 'core' | 'sandbox'): Cmd[] {
+  // valid bodies derived from the request schemas; distinct totals inside x-amount-range
+  const at = (k: number): number => amountRange.minimum + 100 * k;
+  const body = (k: number): Record<string, unknown> => fixedBody(contract, 'createPartnerTransaction', at(k));
+  const sess = (k: number): Record<string, unknown> => fixedBody(contract, 'createSession', at(k));
+  // every keyword boundary of the request schemas and every x- amount rule, one value changed each
+  const b1Probes = bodyGen(contract, 'createPartnerTransaction').probes.map(
+    (p) => new CreateTransaction(p.apply(body(1)), p.label, 'main', 'fresh', 0),
+  );
+  const a1Probes = bodyGen(contract, 'createSession').probes.map((p) => new CreateSession(p.apply(sess(1)), p.label));
   const c: Cmd[] = [
     // a fresh rate-limit window for the A1 checks below (sandbox); core relies on the model's count
     new AdvanceClock('past-rate-window', 0, 0),
-    new CreateTransaction(body(600), 'valid', 'main', 'fresh', 0),
-    new CreateTransaction(body(700), 'valid', 'main', 'fresh', 0),
-    new CreateTransaction(body(800), 'valid', 'other', 'fresh', 0),
-    new CreateTransaction(body(900), 'duplicate', 'main', 'reuse-own', 0),
-    new CreateTransaction({ ...body(600), total: 600.01 }, 'total ≠ Σ', 'main', 'fresh', 0),
-    new CreateTransaction(body(499.99), 'total 499.99', 'main', 'fresh', 0),
-    new CreateTransaction({ ...body(600), customerPhone: '+212612345678' }, 'phone with +', 'main', 'fresh', 0),
+    new CreateTransaction(body(1), 'valid', 'main', 'fresh', 0),
+    new CreateTransaction(body(2), 'valid', 'main', 'fresh', 0),
+    new CreateTransaction(body(3), 'valid', 'other', 'fresh', 0),
+    new CreateTransaction(body(4), 'duplicate', 'main', 'reuse-own', 0),
     new GetTransaction('id', 'own', 0),
     new GetTransaction('vendorReference', 'own', 1),
     new GetTransaction('id', 'other-merchant', 0),
@@ -71,13 +70,10 @@ export function tourCommands(v: 1 | 2, profile: 'core' | 'sandbox'): Cmd[] {
     new MediaProbe('text/plain'),
     new MediaProbe('too-large'),
     new MediaProbe('malformed-json'),
-    new CreateSession(sess(600), 'valid'),
-    new CreateSession({ ...sess(600), total: v === 1 ? 499.99 : '499.99' }, 'total 499.99'),
-    new CreateSession({ ...sess(600), currency: 'EUR' }, 'currency EUR'),
-    new CreateSession({ ...sess(600), items: [] }, 'items empty'),
-    new CreateSession({ ...sess(600), total: v === 1 ? 600.01 : '600.01' }, 'total ≠ Σ'),
-    new CreateSession({ ...sess(600), extra: true }, 'unknown field'),
-    new CreateSession(sess(650), 'valid'),
+    new CreateSession(sess(1), 'valid'),
+    new CreateSession(sess(2), 'valid'),
+    // after the two sessions the tour pays and verifies (indexes 0 and 1), before the rate-limit burst
+    ...a1Probes,
     new CancelTransaction(false, 0),
     new CancelTransaction(false, 0),
     new CancelTransaction(true, 1),
@@ -94,9 +90,9 @@ export function tourCommands(v: 1 | 2, profile: 'core' | 'sandbox'): Cmd[] {
       new CustomerAction('sandboxCompleteTransaction', 1),
       new CancelTransaction(false, 1),
       new CustomerAction('sandboxCompleteTransaction', 1),
-      new CreateTransaction(body(1000), 'valid', 'main', 'fresh', 0),
+      new CreateTransaction(body(5), 'valid', 'main', 'fresh', 0),
       new CustomerAction('sandboxCancelTransaction', -1),
-      new CreateTransaction(body(1100), 'valid', 'main', 'fresh', 0),
+      new CreateTransaction(body(6), 'valid', 'main', 'fresh', 0),
       new BadParameter('sandboxConfirmTransaction', 'x'),
       new UnknownQuery('sandboxGetClock', 'debug', 0),
       new BadParameter('sandboxCancelTransaction', 'x'),
@@ -119,6 +115,15 @@ export function tourCommands(v: 1 | 2, profile: 'core' | 'sandbox'): Cmd[] {
       ]),
       new MediaProbe('invalid', 'sandboxPaySession'),
       new MediaProbe('invalid', 'sandboxAdvanceClock'),
+      // every keyword boundary broken in the sandbox's own request bodies (outside values only:
+      // a valid pay or advance changes state the commands below rely on)
+      ...(['sandboxPaySession', 'sandboxAdvanceClock'] as const).flatMap((op) => {
+        const g = bodyGen(contract, op);
+        const base = g.fixed(0);
+        return g.probes
+          .filter((p) => contract.classifyBody(op, p.apply(base)).validation.length > 0)
+          .map((p) => new InvalidBody(op, p.apply(base), p.label));
+      }),
       new PaySession(0, 'failed', 'own'),
       new PaySession(0, 'failed', 'own'),
       new VerifyByToken(0, 'own'),
@@ -140,25 +145,34 @@ export function tourCommands(v: 1 | 2, profile: 'core' | 'sandbox'): Cmd[] {
       new CancelTransaction(false, 5),
       new CustomerAction('sandboxConfirmTransaction', 5),
       new VerifyByToken(0, 'own'),
+      new VerifyByKey(0, false),
+      // a token still verifies a second before its lifetime ends, not after
+      new AdvanceClock('just-before-token-lifetime', 0, 1),
+      new VerifyByToken(1, 'own'),
       new AdvanceClock('past-token-lifetime', 0, 1),
       new VerifyByToken(1, 'own'),
       new PaySession(1, 'failed', 'own'),
-      new RateLimitBurst(sess(700)),
+      // a spent window refuses until its end, not after
+      new RateLimitBurst(sess(3)),
+      new AdvanceClock('just-before-rate-window', 0, 0),
+      new CreateSession(sess(3), 'limited until the window ends'),
       new AdvanceClock('past-rate-window', 0, 0),
-      new CreateSession(sess(700), 'valid after the window reset'),
+      new CreateSession(sess(3), 'valid after the window reset'),
     );
-  } else c.push(new MediaProbe('text/plain', 'createSession'), new MediaProbe('too-large', 'createSession'), new RateLimitBurst(sess(700)));
+  } else c.push(new MediaProbe('text/plain', 'createSession'), new MediaProbe('too-large', 'createSession'), new RateLimitBurst(sess(3)));
   // no cancel by transaction id (ADR-016); the confirmation SMS of B1 and A2's date form (ADR-007)
   c.push(new CancelById('PUT', 0), new CancelById('POST', 1));
   if (profile === 'sandbox') c.push(new ConfirmationSms(-1), new PaySession(-1, 'failed', 'own'), new DateForm(-1));
+  // after every transaction the commands above name by index: the B1 probes (valid ones create transactions)
+  c.push(...b1Probes);
   // JSON numbers and members (ADR-023), HEAD and 405 (ADR-024), the service probes (ADR-040);
   // the sandbox reset last: it moves the merchant's time back (ADR-041)
   c.push(
-    ...(['category-past-max', 'category-exponent', 'duplicate-member'] as const).map((mode) => new JsonReader(mode, body(600))),
+    ...(['category-past-max', 'category-exponent', 'duplicate-member'] as const).map((mode) => new JsonReader(mode, body(1))),
     new HeadProbe(),
     new MethodProbe(),
     new ServiceProbe(),
   );
-  if (profile === 'sandbox') c.push(new SandboxReset(sess(700)));
+  if (profile === 'sandbox') c.push(new SandboxReset(sess(3)));
   return c.map(recorded);
 }

@@ -6,6 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { stateMachine, tokenLifetimeSeconds, variants } from '../generated/index.ts';
+import { bodyGen } from './gen.ts';
 import { Client, type Exchange } from './http.ts';
 import { Contract, transitionById, type Transition } from './spec.ts';
 import type { WebhookReceiver } from './webhooks.ts';
@@ -22,6 +23,11 @@ export interface SuiteConfig {
   profile: 'core' | 'sandbox';
   paymentWindowSeconds: number;
   webhookSecret?: string;
+  /**
+   * The variant's bundled OpenAPI document the suite judges by (default: the one in generated/);
+   * e.g. an edited copy, to see the suite follow a spec change.
+   */
+  document?: Record<string, unknown>;
 }
 
 export interface Tx {
@@ -58,7 +64,8 @@ export interface ExpectedEvent {
 const SLACK_MS = 25;
 
 /**
- * A1 requests the core profile's coverage tour needs (its sessions and probes, before its burst):
+ * A1 requests the core profile's coverage tour needs besides its boundary probes (its sessions and
+ * probes, before its burst):
  * the random search leaves them in the rate-limit window, which only the sandbox clock can reset.
  */
 const A1_TOUR_RESERVE = 15;
@@ -99,7 +106,7 @@ export class World {
     fetchImpl?: typeof fetch,
     onExchange?: (ex: Exchange) => void | Promise<void>,
   ) {
-    this.contract = Contract.for(cfg.variant);
+    this.contract = cfg.document ? new Contract(cfg.variant, cfg.document) : Contract.for(cfg.variant);
     this.client = new Client(cfg.baseUrl, this.contract, fetchImpl, onExchange);
     const limit = this.rateLimit().limit;
     this.rate = {
@@ -135,7 +142,8 @@ export class World {
    * what the coverage tour needs.
    */
   a1Reserved(): boolean {
-    return !this.sandbox && !this.inTour && (this.client.sent.get('createSession') ?? 0) >= this.rateLimit().limit - A1_TOUR_RESERVE;
+    const reserve = A1_TOUR_RESERVE + bodyGen(this.contract, 'createSession').probes.length;
+    return !this.sandbox && !this.inTour && (this.client.sent.get('createSession') ?? 0) >= this.rateLimit().limit - reserve;
   }
 
   get sandbox(): boolean {
@@ -185,13 +193,13 @@ export class World {
   }
 
   /** 'yes' | 'no' | 'maybe': has the payment window of a tx passed? */
-  windowPassed(tx: Tx, now = performance.now()): 'yes' | 'no' | 'maybe' {
+  windowPassed(tx: Tx, now: number = performance.now()): 'yes' | 'no' | 'maybe' {
     const [lo, hi] = this.age(tx, tx.who, now);
     const w = this.cfg.paymentWindowSeconds * 1000;
     return lo >= w ? 'yes' : hi < w ? 'no' : 'maybe';
   }
 
-  tokenExpired(s: Session, now = performance.now()): 'yes' | 'no' | 'maybe' {
+  tokenExpired(s: Session, now: number = performance.now()): 'yes' | 'no' | 'maybe' {
     const [lo, hi] = this.age(s, s.who, now);
     const w = tokenLifetimeSeconds * 1000;
     return lo >= w ? 'yes' : hi < w ? 'no' : 'maybe';
@@ -202,11 +210,22 @@ export class World {
     if (tx.status === 'PENDING' && this.windowPassed(tx) === 'yes') this.transition(tx, 'expire');
   }
 
-  /** Statuses a read may show now: PENDING may already be EXPIRED near the window's end. */
-  possibleStatuses(tx: Tx): string[] {
-    this.settle(tx);
-    if (tx.status === 'PENDING' && this.windowPassed(tx) === 'maybe') return ['PENDING', 'EXPIRED'];
+  /**
+   * Statuses an answer may show: PENDING may already be EXPIRED near the window's end. With the
+   * exchange that asked, the server may have read its clock at any time while the request was in
+   * flight: the expiry is certain only if it passed before the request was sent, and excluded only
+   * if it had not passed when the answer came (a slow answer near the window's end may show either).
+   */
+  possibleStatuses(tx: Tx, during?: { sentAt: number; receivedAt: number }): string[] {
+    if (tx.status === 'PENDING' && this.windowPassed(tx, during?.sentAt) === 'yes') this.transition(tx, 'expire');
+    if (tx.status === 'PENDING' && this.windowPassed(tx, during?.receivedAt) !== 'no') return ['PENDING', 'EXPIRED'];
     return [tx.status];
+  }
+
+  /** Whether a session's token had expired when the server read its clock, during an exchange (see possibleStatuses). */
+  tokenExpiredDuring(s: Session, during: { sentAt: number; receivedAt: number }): 'yes' | 'no' | 'maybe' {
+    if (this.tokenExpired(s, during.sentAt) === 'yes') return 'yes';
+    return this.tokenExpired(s, during.receivedAt) === 'no' ? 'no' : 'maybe';
   }
 
   /** Records a transition read from x-state-machine; expects its event. */
@@ -316,5 +335,10 @@ export class World {
   // ---- helpers ----------------------------------------------------------------------
   freshVendorRef(): string {
     return `cf-${randomUUID().slice(0, 18)}`;
+  }
+
+  /** A valid generated vendorReference made unique: its last 12 characters replaced (a fresh one when shorter than 16). */
+  uniqueVendorRef(v: string): string {
+    return v.length >= 16 ? v.slice(0, -12) + randomUUID().replace(/-/g, '').slice(0, 12) : this.freshVendorRef();
   }
 }

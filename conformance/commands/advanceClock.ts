@@ -1,13 +1,22 @@
 /**
  * Sandbox: advance the merchant's clock. Targets put it 1 s before a transaction's payment window
- * ends (it must still be PENDING), exactly past it (EXPIRED), past the token lifetime or the
- * rate-limit window.
+ * ends (it must still be PENDING), exactly past it (EXPIRED), just before or past a session
+ * token's lifetime, just before the end of a spent rate-limit window or past it. Every edge comes
+ * from the contract's facts (payment window, `x-token-lifetime-seconds`, `x-rate-limit`) and the
+ * model's time intervals, never typed.
  */
 import { tokenLifetimeSeconds } from '../../generated/index.ts';
 import type { Cmd, Model, Real } from '../model.ts';
 import { pick } from '../model.ts';
 
-export type AdvanceTarget = 'seconds' | 'just-before-expiry' | 'at-expiry' | 'past-token-lifetime' | 'past-rate-window';
+export type AdvanceTarget =
+  | 'seconds'
+  | 'just-before-expiry'
+  | 'at-expiry'
+  | 'just-before-token-lifetime'
+  | 'past-token-lifetime'
+  | 'just-before-rate-window'
+  | 'past-rate-window';
 
 /** @checks expiry, ADR-010, ADR-020 */
 export class AdvanceClock implements Cmd {
@@ -20,7 +29,7 @@ export class AdvanceClock implements Cmd {
     if (!m.world.sandbox) return false;
     if (this.target === 'just-before-expiry' || this.target === 'at-expiry')
       return m.txs.some((t) => t.status === 'PENDING' && t.who === 'main');
-    if (this.target === 'past-token-lifetime') return m.sessions.length > 0;
+    if (this.target === 'past-token-lifetime' || this.target === 'just-before-token-lifetime') return m.sessions.length > 0;
     return true;
   }
   async run(m: Model, w: Real): Promise<void> {
@@ -36,7 +45,18 @@ export class AdvanceClock implements Cmd {
     } else if (this.target === 'past-token-lifetime') {
       const [lo] = w.age(pick(m.sessions, this.idx)!, 'main');
       secs = Math.ceil((tokenLifetimeSeconds * 1000 - lo) / 1000);
-    } else if (this.target === 'past-rate-window') secs = w.rateLimit().windowSeconds;
+    } else if (this.target === 'just-before-token-lifetime') {
+      const [, hi] = w.age(pick(m.sessions, this.idx)!, 'main');
+      secs = Math.floor((tokenLifetimeSeconds * 1000 - hi) / 1000) - 1;
+    } else if (this.target === 'just-before-rate-window') {
+      // the earliest end of the main key's window (model), less a second; nothing when no window is known
+      const end = w.rate.main.endLo - w.advanced.main * 1000 - performance.now();
+      secs = Number.isFinite(end) ? Math.floor(end / 1000) - 1 : 0;
+    } else if (this.target === 'past-rate-window') {
+      // just past the latest end of the main key's known window (a window that lasts longer is found), else a whole window
+      const end = w.rate.main.endHi - w.advanced.main * 1000 - performance.now();
+      secs = Number.isFinite(end) ? Math.ceil(end / 1000) + 1 : w.rateLimit().windowSeconds;
+    }
     if (secs < 1) return;
     const ex = await w.client.call('sandboxAdvanceClock', {
       headers: w.auth('sandboxAdvanceClock', w.cfg.apiKey),
@@ -64,12 +84,13 @@ export class AdvanceClock implements Cmd {
       });
       w.expectOutcome(r, [w.success(r.opId)]);
       const st = (r.json as { status: string }).status;
+      const allowed = w.possibleStatuses(tx, r);
       w.check(
-        w.possibleStatuses(tx).includes(st),
+        allowed.includes(st),
         'getPartnerTransaction',
         '$.status',
         `1 s before the payment window ends the status is ${st}`,
-        w.possibleStatuses(tx),
+        allowed,
         st,
       );
       w.observe(tx, st);

@@ -64,7 +64,7 @@ export class AuthProbe implements Cmd {
       w.expectOutcome(after, [w.success(after.opId)]);
       const s = (after.json as { status: string }).status;
       // the status may also have moved on its own (expiry) between the cancel and the read
-      const allowed = [...new Set([...before, ...w.possibleStatuses(tx)])];
+      const allowed = [...new Set([...before, ...w.possibleStatuses(tx, after)])];
       const cancelled = transitionsOf('cancelPartnerTransactionByVendorReference')[0]!.to;
       const read = requestLine(after);
       w.check(

@@ -21,8 +21,8 @@ export class CancelTransaction implements Cmd {
     )!;
     const reader = this.otherMerchant ? (tx.who === 'main' ? 'other' : 'main') : tx.who;
     if (this.otherMerchant && m.txs.some((t) => t.who === reader && t.vendorReference === tx.vendorReference)) return;
-    const statuses = w.possibleStatuses(tx);
     const ex = await w.client.call(OP, { pathParams: { vendorReference: tx.vendorReference! }, headers: w.auth(OP, w.key(reader)) });
+    const statuses = w.possibleStatuses(tx, ex);
     if (this.otherMerchant) {
       w.expectOutcome(ex, [refusal('TRANSACTION_NOT_FOUND')]);
       // the identical-404 rule: another merchant's transaction answers as a missing one

@@ -22,16 +22,18 @@ export class CreateTransaction implements Cmd {
   async run(m: Model, w: Real): Promise<void> {
     const body = structuredClone(this.body);
     let duplicate = false;
-    if (!('vendorReference' in body)) {
-      const own = m.txs.filter((t) => t.who === this.who && t.vendorReference);
-      const other = m.txs.filter((t) => t.who !== this.who && t.vendorReference);
-      if (this.ref === 'reuse-own' && own.length) {
-        body.vendorReference = pick(own, this.idx)!.vendorReference;
-        duplicate = true;
-      } else if (this.ref === 'reuse-other-merchant' && other.length) {
-        body.vendorReference = pick(other, this.idx)!.vendorReference;
-      } else if (this.ref !== 'none') body.vendorReference = w.freshVendorRef();
-    }
+    const own = m.txs.filter((t) => t.who === this.who && t.vendorReference);
+    const other = m.txs.filter((t) => t.who !== this.who && t.vendorReference);
+    if (this.ref === 'reuse-own' && own.length) {
+      body.vendorReference = pick(own, this.idx)!.vendorReference;
+      duplicate = true;
+    } else if (this.ref === 'reuse-other-merchant' && other.length) {
+      body.vendorReference = pick(other, this.idx)!.vendorReference;
+    } else if (this.ref === 'none') delete body.vendorReference;
+    else if (typeof body.vendorReference !== 'string') body.vendorReference = w.freshVendorRef();
+    else if (!w.contract.classifyBody('createPartnerTransaction', body).validation.length)
+      // a generated valid reference keeps its shape, made unique (earlier runs used the same server)
+      body.vendorReference = w.uniqueVendorRef(body.vendorReference);
     if (typeof body.vendorReference === 'string' && w.usedVendorRefs[this.who].has(body.vendorReference)) duplicate = true;
     const cls = w.contract.classifyBody('createPartnerTransaction', body);
     const allowed: Outcome[] = cls.validation.map((code) => refusal(code as ErrorCode));

@@ -31,11 +31,12 @@ export class GetTransaction implements Cmd {
     )!;
     const value = this.by === 'id' ? tx.id : tx.vendorReference!;
     const reader = this.key === 'own' ? tx.who : tx.who === 'main' ? 'other' : 'main';
-    // Another merchant may own the same vendorReference (unique per merchant only).
-    const readerOwnsSameRef = this.by === 'vendorReference' && m.txs.some((t) => t.who === reader && t.vendorReference === value);
+    // Another merchant may own the same vendorReference (unique per merchant only): its read is not a 404.
+    const readerOwnsSameRef =
+      this.key !== 'own' && this.by === 'vendorReference' && m.txs.some((t) => t.who === reader && t.vendorReference === value);
     if (readerOwnsSameRef) return;
-    const statuses = w.possibleStatuses(tx);
     const ex = await w.client.call(op, { pathParams: { [param]: value }, headers: w.auth(op, w.key(reader)) });
+    const statuses = w.possibleStatuses(tx, ex);
     if (tx.kind === 'checkout') {
       // ADR: B2–B4 see partner transactions only; a checkout transaction reads as a missing one.
       w.expectOutcome(ex, [refusal('TRANSACTION_NOT_FOUND')]);

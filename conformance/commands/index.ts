@@ -1,7 +1,8 @@
 /** The command arbitraries of each profile (one file per command in this folder). */
 import fc from 'fast-check';
 import type { Cmd, Model, Real } from '../model.ts';
-import { partnerBody, sessionBody, validSessionBody } from '../gen.ts';
+import { anyBody, bodyGen } from '../gen.ts';
+import type { Contract } from '../spec.ts';
 import { AdvanceClock } from './advanceClock.ts';
 import { AuthProbe } from './authProbe.ts';
 import { BadParameter } from './badParameter.ts';
@@ -53,10 +54,10 @@ function weight<T>(n: number, a: fc.Arbitrary<T>): fc.Arbitrary<T>[] {
  * list, resolved modulo its length at run time: removing a command while shrinking keeps every
  * other command valid, and indexes shrink towards 0 (the first one created).
  */
-export function commandArbitraries(variant: 1 | 2, profile: 'core' | 'sandbox'): fc.Arbitrary<Cmd>[] {
+export function commandArbitraries(contract: Contract, profile: 'core' | 'sandbox'): fc.Arbitrary<Cmd>[] {
   const create = fc
     .tuple(
-      partnerBody(),
+      anyBody(contract, 'createPartnerTransaction'),
       fc.constantFrom('main', 'main', 'main', 'other'),
       fc.constantFrom('fresh', 'fresh', 'none', 'reuse-own', 'reuse-other-merchant') as fc.Arbitrary<'fresh'>,
       idx,
@@ -70,7 +71,7 @@ export function commandArbitraries(variant: 1 | 2, profile: 'core' | 'sandbox'):
     )
     .map(([by, k, i]) => new GetTransaction(by, k, i));
   const cancel = fc.tuple(fc.boolean(), idx).map(([o, i]) => new CancelTransaction(o, i));
-  const session = sessionBody(variant).map((b) => new CreateSession(b.body, b.label));
+  const session = anyBody(contract, 'createSession').map((b) => new CreateSession(b.body, b.label));
   const core: fc.Arbitrary<Cmd>[] = [
     ...weight(4, create),
     ...weight(3, read),
@@ -185,7 +186,7 @@ export function commandArbitraries(variant: 1 | 2, profile: 'core' | 'sandbox'):
         idx,
       )
       .map(([op, o, i]) => new MissingTarget(op, o, i)),
-    validSessionBody(variant).map((b) => new RateLimitBurst(b)),
+    bodyGen(contract, 'createSession').valid.map((b) => new RateLimitBurst(b)),
     fc.constantFrom('debug', 'merchant').map((n) => new UnknownQuery('sandboxGetClock', n, 0)),
     fc.constant(null).map(() => new SmsOutbox()),
   ];

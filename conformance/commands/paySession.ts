@@ -52,13 +52,13 @@ export class PaySession implements Cmd {
       return;
     }
     const s = pick(m.sessions, this.idx)!;
-    const expired = w.tokenExpired(s);
     const tx = s.tx;
-    const statuses = tx ? w.possibleStatuses(tx) : ['PENDING'];
+    const ex = await w.client.call(OP, { headers: w.auth(OP, w.cfg.apiKey), body: { session_token: s.token, outcome: this.outcome } });
+    const expired = w.tokenExpiredDuring(s, ex);
+    const statuses = tx ? w.possibleStatuses(tx, ex) : ['PENDING'];
     const allowed: Outcome[] = [];
     if (expired !== 'no') allowed.push(refusal('INVALID_SESSION_TOKEN'));
     if (expired !== 'yes') for (const st of statuses) allowed.push(rejectionOf('sandboxConfirmTransaction', st) ?? w.success(OP));
-    const ex = await w.client.call(OP, { headers: w.auth(OP, w.cfg.apiKey), body: { session_token: s.token, outcome: this.outcome } });
     w.expectOutcome(ex, allowed);
     if (!w.succeeded(ex)) {
       if (tx && ex.status === 400) w.observe(tx, statuses.includes('EXPIRED') ? 'EXPIRED' : tx.status);

@@ -21,11 +21,11 @@ export class VerifyByKey implements Cmd {
       m.txs.filter((t) => t.kind === 'checkout'),
       this.idx,
     )!;
-    const statuses = w.possibleStatuses(tx);
     const ex = await w.client.call(OP, {
       pathParams: { transactionId: tx.id },
       headers: w.auth(OP, w.key(this.otherMerchant ? 'other' : 'main')),
     });
+    const statuses = w.possibleStatuses(tx, ex);
     if (this.otherMerchant) return w.expectOutcome(ex, [refusal('TRANSACTION_NOT_FOUND')]);
     w.expectOutcome(ex, [w.success(OP)]);
     const rec = ex.json as Record<string, unknown>;

@@ -35,9 +35,9 @@ export class VerifyByToken implements Cmd {
     let token = s.token;
     if (this.token === 'garbage') token = `${s.token}x`;
     if (this.token === 'other-session') token = m.sessions.find((o) => o !== s)!.token;
-    const statuses = w.possibleStatuses(tx);
-    const expired = w.tokenExpired(s);
     const ex = await w.client.call(OP, { pathParams: { transaction_id: tx.id }, headers: w.auth(OP, token) });
+    const statuses = w.possibleStatuses(tx, ex);
+    const expired = w.tokenExpiredDuring(s, ex);
     if (this.token !== 'own') {
       w.expectOutcome(ex, [refusal('INVALID_SESSION_TOKEN')]);
       return;

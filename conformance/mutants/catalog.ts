@@ -1,52 +1,12 @@
 /** The injected faults: each mutant breaks exactly one rule of the contract. */
 import { randomUUID } from 'node:crypto';
-import { objectAt, valueAt, type Json } from '../../lib/json.ts';
+import { objectAt, type Json } from '../../lib/json.ts';
 import { Webhook } from 'standardwebhooks';
-import { json, sign, withJson, type Mutant, type ProxyRequest, type ProxyResponse, type ProxyContext } from './proxy.ts';
+import { A1, A2, B1, B2, B3, B4, code, fabricate, key, now, otherKey } from './match.ts';
+import { moreMutants } from './catalog-more.ts';
+import { json, sign, withJson, type Mutant, type ProxyResponse } from './proxy.ts';
 
-const B1 = /^\/api\/v1\/public\/partner\/transactions$/;
-const B2 = /^\/api\/v1\/public\/partner\/transactions\/([0-9a-f-]{36})$/;
-const B3 = /^\/api\/v1\/public\/partner\/transactions\/vendor\/([^/]+)$/;
-const B4 = /^\/api\/v1\/public\/partner\/transactions\/vendor\/([^/]+)\/cancel$/;
-const A1 = /^\/api\/v1\/public\/sessions$/;
-const A2 = /^\/api\/v1\/public\/transactions\/([0-9a-f-]{36})\/status$/;
-const code = (res: ProxyResponse): string | undefined => {
-  try {
-    const c = valueAt(json(res), 'error', 'code');
-    return typeof c === 'string' ? c : undefined;
-  } catch {
-    return undefined;
-  }
-};
-const key = (req: ProxyRequest): string => req.headers['x-api-key'] ?? req.headers['x-service-key'] ?? '';
-const otherKey = (req: ProxyRequest, ctx: ProxyContext): string => (key(req) === ctx.keys.main ? ctx.keys.other : ctx.keys.main);
-const now = (): string => new Date().toISOString();
-
-function fabricate(body: Json): Json {
-  return {
-    id: randomUUID(),
-    orderReference: `ORD-${randomUUID().replace(/-/g, '').slice(0, 10).toUpperCase()}`,
-    vendorReference: body.vendorReference ?? null,
-    status: 'PENDING',
-    totalAmount: body.total,
-    currency: body.currency,
-    customerPhone: body.customerPhone,
-    merchantName: 'Merchant',
-    storeName: 'Store',
-    items: (body.items as Json[]).map((it) => ({
-      id: randomUUID(),
-      name: it.name,
-      reference: it.reference ?? null,
-      quantity: it.quantity,
-      unitPrice: it.unitPrice,
-      categoryId: it.categoryId ?? null,
-    })),
-    createdAt: now(),
-    updatedAt: null,
-  };
-}
-
-export const mutants: Mutant[] = [
+const base: Mutant[] = [
   {
     name: 'cancel allowed from APPROVED',
     profile: 'sandbox',
@@ -504,3 +464,6 @@ export const mutants: Mutant[] = [
     },
   },
 ];
+
+/** The whole catalogue: the faults above, then the time, read, sandbox and relay faults of `catalog-more.ts`. */
+export const mutants: Mutant[] = [...base, ...moreMutants];
