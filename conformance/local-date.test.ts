@@ -1,6 +1,7 @@
 /** A2's created_at (DD/MM/YY HH:MM:SS, UTC) is compared with the creation time, so a day/month swap on days 1–12 is found. */
 import { describe, expect, it } from 'vitest';
-import { checkLocalCreatedAt, parseLocalDateTime } from './commands/verifyByToken.ts';
+import { parseLocalDateTime } from './commands/dateForm.ts';
+import { checkLocalCreatedAt } from './commands/verifyByToken.ts';
 import { ConformanceError } from './http.ts';
 import { World, type Tx } from './world.ts';
 
@@ -32,8 +33,9 @@ function worldAt(iso: string): { w: World; tx: Tx } {
 
 describe('A2 created_at', () => {
   it('reads day first, in UTC', () => {
-    expect(new Date(parseLocalDateTime('05/11/26 14:05:09')).toISOString()).toBe('2026-11-05T14:05:09.000Z');
-    expect(parseLocalDateTime('2026-11-05T14:05:09Z')).toBeNaN();
+    expect(new Date(parseLocalDateTime('05/11/26 14:05:09')!).toISOString()).toBe('2026-11-05T14:05:09.000Z');
+    expect(parseLocalDateTime('2026-11-05T14:05:09Z')).toBeNull();
+    expect(parseLocalDateTime('31/02/26 10:00:00')).toBeNull();
   });
   it('passes the creation time written day first, and finds it written month first', () => {
     const { w, tx } = worldAt('2026-11-05T14:05:09.400Z');

@@ -1,4 +1,5 @@
 /** A2: verify a checkout transaction with its session's token; another session's token, an expired or unknown one is refused. */
+import { parseLocalDateTime } from './dateForm.ts';
 import { randomUUID } from 'node:crypto';
 import { checkoutStatusOf } from '../../generated/index.ts';
 import type { Cmd, Model, Outcome, Real } from '../model.ts';
@@ -75,14 +76,6 @@ export class VerifyByToken implements Cmd {
   }
 }
 
-/** `DD/MM/YY HH:MM:SS` (day first, UTC: LocalDateTime, ADR-007) as ms since the epoch, or NaN. */
-export function parseLocalDateTime(v: unknown): number {
-  const m = typeof v === 'string' ? /^(\d{2})\/(\d{2})\/(\d{2}) (\d{2}):(\d{2}):(\d{2})$/.exec(v) : null;
-  if (!m) return NaN;
-  const [, dd, mm, yy, h, mi, se] = m.map(Number) as [number, number, number, number, number, number, number];
-  return Date.UTC(2000 + yy, mm - 1, dd, h, mi, se);
-}
-
 /** Slack (ms) between the sandbox time the suite estimates for a creation and the one the server wrote (whole seconds). */
 const CREATED_AT_SLACK_MS = 3000;
 
@@ -91,7 +84,7 @@ export function checkLocalCreatedAt(w: Real, createdAt: unknown, tx: Tx): void {
   const lo = w.sandboxTimeAt(tx.sentAt, tx.advAtCreation);
   const hi = w.sandboxTimeAt(tx.receivedAt, tx.advAtCreation);
   if (lo === undefined || hi === undefined) return;
-  const t = parseLocalDateTime(createdAt);
+  const t = parseLocalDateTime(createdAt) ?? NaN;
   const ok = t >= lo - CREATED_AT_SLACK_MS && t <= hi + CREATED_AT_SLACK_MS;
   w.check(
     ok,
