@@ -15,7 +15,7 @@ import { JSONFile } from 'lowdb/node';
 import { loadBundledDocument } from '../../generated/index.ts';
 import { COLLECTIONS, type Change } from '../domain/types.ts';
 import { lockDataFile, type DataFileLock } from './data-lock.ts';
-import { Store, type Persistence, type StoreFailurePolicy, type StoreImage } from './store.ts';
+import { Store, threadCpuMs, type FoldRecords, type Persistence, type StoreFailurePolicy, type StoreImage } from './store.ts';
 
 export const SNAPSHOT_FORMAT = 'paylater-reference-server';
 export const SNAPSHOT_VERSION = 1;
@@ -33,6 +33,8 @@ export interface StoreOptions {
   writeJournal?: (fh: FileHandle, buf: Buffer, offset: number, length: number) => Promise<{ bytesWritten: number }>;
   /** Time for the wait after a failed write (epoch ms); default `Date.now`. */
   now?: () => number;
+  /** Longest slice of a background fold before it yields to the event loop (ms). Default 8. */
+  foldSliceMs?: number;
 }
 
 /** `Retry-After` of the `StorageUnavailable` answer (ADR-026): how long writes are refused after a failed one. */
@@ -66,28 +68,18 @@ export function foldingJournalPathOf(file: string): string {
   return `${file}.journal.folding`;
 }
 
-/** A slice of serialisation runs at most this long before yielding to the event loop. */
+/** A slice of serialisation runs at most this long (ms) before yielding to the event loop, unless told. */
 const SLICE_MS = 8;
 
 /** The last background fold's slices: how many, and the most CPU time of this thread one took (for tests and diagnostics). */
 export const foldStats = { slices: 0, longestSliceCpuMs: 0 };
 
-/** CPU time of this thread in ms (not the time spent waiting for a core). */
-const threadCpuMs = (): number => {
-  const u = process.threadCpuUsage();
-  return (u.user + u.system) / 1000;
-};
-
 /**
- * Writes the data file for `entries` (records as of journal batch `journalSeq`) atomically,
+ * Writes the data file for `records` (records as of journal batch `journalSeq`) atomically,
  * serialising a slice at a time and yielding to the event loop between slices, so a large
  * store never blocks requests for long. The text is the same as `snapshotText`'s.
  */
-async function writeSnapshotInSlices(
-  file: string,
-  journalSeq: number,
-  entries: ReadonlyArray<readonly [string, ReadonlyArray<readonly [string, unknown]>]>,
-): Promise<void> {
+async function writeSnapshotInSlices(file: string, journalSeq: number, records: FoldRecords, sliceMs: number): Promise<void> {
   const dir = path.dirname(file);
   const tmp = tempPathOf(file);
   const fh = await open(tmp, 'w', 0o600);
@@ -102,13 +94,12 @@ async function writeSnapshotInSlices(
         foldStats.slices += 1;
         foldStats.longestSliceCpuMs = Math.max(foldStats.longestSliceCpuMs, threadCpuMs() - sliceCpu);
       };
-      for (let c = 0; c < entries.length; c++) {
-        const [name, records] = entries[c]!;
+      for (let c = 0; c < records.length; c++) {
+        const { name, keys, values } = records[c]!;
         buf += `${c > 0 ? ',' : ''}${JSON.stringify(name)}:{`;
-        for (let i = 0; i < records.length; i++) {
-          const [k, v] = records[i]!;
-          buf += `${i > 0 ? ',' : ''}${JSON.stringify(k)}:${JSON.stringify(v)}`;
-          if ((i & 63) === 63 && performance.now() - sliceStart > SLICE_MS) {
+        for (let i = 0; i < keys.length; i++) {
+          buf += `${i > 0 ? ',' : ''}${JSON.stringify(keys[i])}:${JSON.stringify(values[i])}`;
+          if ((i & 63) === 63 && performance.now() - sliceStart > sliceMs) {
             const chunk = buf;
             buf = '';
             endSlice();
@@ -349,12 +340,14 @@ async function openLocked(abs: string, jpath: string, lock: DataFileLock, opts: 
       jbytes = 0;
       await unlink(fpath).catch(() => {});
     },
-    async foldInBackground(journalSeq, entries) {
+    async foldInBackground(journalSeq, records) {
       if (await exists(fpath)) {
         // An earlier background fold failed: fold everything now rather than move a journal over it.
         await persistence.compact(() => ({
           journalSeq,
-          collections: Object.fromEntries(entries.map(([c, r]) => [c, Object.fromEntries(r)])) as StoreImage['collections'],
+          collections: Object.fromEntries(
+            records.map(({ name, keys, values }) => [name, Object.fromEntries(keys.map((k, i) => [k, values[i]]))]),
+          ) as StoreImage['collections'],
         }));
         return { done: Promise.resolve() };
       }
@@ -370,7 +363,7 @@ async function openLocked(abs: string, jpath: string, lock: DataFileLock, opts: 
       await old.close();
       await fsyncDir(path.dirname(abs));
       const done = (async () => {
-        await writeSnapshotInSlices(abs, journalSeq, entries);
+        await writeSnapshotInSlices(abs, journalSeq, records, opts.foldSliceMs ?? SLICE_MS);
         await unlink(fpath);
       })();
       return { done };

@@ -121,11 +121,16 @@ export async function seedInChild(file: string, n: number): Promise<void> {
 export async function spawnStoreServer(file: string): Promise<StoreServer> {
   const child = start(['serve', file]);
   const first = await new Promise<{ base: string; rss: number }>((resolve, reject) => {
+    // Its first JSON line; any other output (e.g. --trace-gc's) goes on to stderr.
     let buf = '';
     child.stdout!.on('data', (d: Buffer) => {
       buf += d.toString();
-      const nl = buf.indexOf('\n');
-      if (nl >= 0) resolve(JSON.parse(buf.slice(0, nl)) as { base: string; rss: number });
+      for (let nl = buf.indexOf('\n'); nl >= 0; nl = buf.indexOf('\n')) {
+        const line = buf.slice(0, nl);
+        buf = buf.slice(nl + 1);
+        if (line.startsWith('{"base"')) resolve(JSON.parse(line) as { base: string; rss: number });
+        else process.stderr.write(`${line}\n`);
+      }
     });
     child.once('exit', (c) => reject(new Error(`server on ${file} exited ${String(c)}`)));
   });
