@@ -15,7 +15,8 @@ import { JSONFile } from 'lowdb/node';
 import { loadBundledDocument } from '../../generated/index.ts';
 import { COLLECTIONS, type Change } from '../domain/types.ts';
 import { lockDataFile, type DataFileLock } from './data-lock.ts';
-import { Store, threadCpuMs, type FoldRecords, type Persistence, type StoreFailurePolicy, type StoreImage } from './store.ts';
+import { foldFiles, foldInWorker, type MergeKind } from './fold-worker.ts';
+import { Store, threadCpuMs, type Persistence, type StoreFailurePolicy, type StoreImage } from './store.ts';
 
 export const SNAPSHOT_FORMAT = 'paylater-reference-server';
 export const SNAPSHOT_VERSION = 1;
@@ -33,8 +34,8 @@ export interface StoreOptions {
   writeJournal?: (fh: FileHandle, buf: Buffer, offset: number, length: number) => Promise<{ bytesWritten: number }>;
   /** Time for the wait after a failed write (epoch ms); default `Date.now`. */
   now?: () => number;
-  /** Longest slice of a background fold before it yields to the event loop (ms). Default 8. */
-  foldSliceMs?: number;
+  /** A background fold merges in a worker thread when the data file is larger than this (bytes); default 1 MiB. */
+  foldInWorkerAboveBytes?: number;
 }
 
 /** `Retry-After` of the `StorageUnavailable` answer (ADR-026): how long writes are refused after a failed one. */
@@ -68,61 +69,37 @@ export function foldingJournalPathOf(file: string): string {
   return `${file}.journal.folding`;
 }
 
-/** A slice of serialisation runs at most this long (ms) before yielding to the event loop, unless told. */
-const SLICE_MS = 8;
-
-/** The last background fold's slices: how many, and the most CPU time of this thread one took (for tests and diagnostics). */
-export const foldStats = { slices: 0, longestSliceCpuMs: 0 };
-
 /**
- * Writes the data file for `records` (records as of journal batch `journalSeq`) atomically,
- * serialising a slice at a time and yielding to the event loop between slices, so a large
- * store never blocks requests for long. The text is the same as `snapshotText`'s.
+ * The last background fold's steps on the event loop (moving the journal aside, starting the
+ * worker, dropping the old journal): how many, and the most CPU time of this thread one took
+ * and all of them together (for tests and diagnostics). The merge itself runs in a worker thread
+ * (fold-worker.ts).
  */
-async function writeSnapshotInSlices(file: string, journalSeq: number, records: FoldRecords, sliceMs: number): Promise<void> {
-  const dir = path.dirname(file);
-  const tmp = tempPathOf(file);
-  const fh = await open(tmp, 'w', 0o600);
-  try {
+export const foldStats: { slices: number; longestSliceCpuMs: number; totalCpuMs: number; inWorker: boolean; merge: MergeKind | null } = {
+  slices: 0,
+  longestSliceCpuMs: 0,
+  totalCpuMs: 0,
+  inWorker: false,
+  merge: null,
+};
+
+/** Times the fold's steps on this thread: `await step(p)` ends one step at the await and starts the next after it. */
+function foldClock(): <T>(p: Promise<T>) => Promise<T> {
+  foldStats.slices = 0;
+  foldStats.longestSliceCpuMs = 0;
+  foldStats.totalCpuMs = 0;
+  let start = threadCpuMs();
+  return async (p) => {
+    const took = threadCpuMs() - start;
+    foldStats.slices += 1;
+    foldStats.longestSliceCpuMs = Math.max(foldStats.longestSliceCpuMs, took);
+    foldStats.totalCpuMs += took;
     try {
-      let buf = `{"format":${JSON.stringify(SNAPSHOT_FORMAT)},"version":${SNAPSHOT_VERSION},"journalSeq":${journalSeq},"collections":{`;
-      let sliceStart = performance.now();
-      let sliceCpu = threadCpuMs();
-      foldStats.slices = 0;
-      foldStats.longestSliceCpuMs = 0;
-      const endSlice = () => {
-        foldStats.slices += 1;
-        foldStats.longestSliceCpuMs = Math.max(foldStats.longestSliceCpuMs, threadCpuMs() - sliceCpu);
-      };
-      for (let c = 0; c < records.length; c++) {
-        const { name, keys, values } = records[c]!;
-        buf += `${c > 0 ? ',' : ''}${JSON.stringify(name)}:{`;
-        for (let i = 0; i < keys.length; i++) {
-          buf += `${i > 0 ? ',' : ''}${JSON.stringify(keys[i])}:${JSON.stringify(values[i])}`;
-          if ((i & 63) === 63 && performance.now() - sliceStart > sliceMs) {
-            const chunk = buf;
-            buf = '';
-            endSlice();
-            await fh.write(chunk);
-            await new Promise((r) => setImmediate(r));
-            sliceStart = performance.now();
-            sliceCpu = threadCpuMs();
-          }
-        }
-        buf += '}';
-      }
-      endSlice();
-      await fh.write(`${buf}}}`);
-      await fh.sync();
+      return await p;
     } finally {
-      await fh.close();
+      start = threadCpuMs();
     }
-    await rename(tmp, file);
-  } catch (e) {
-    await unlink(tmp).catch(() => {});
-    throw e;
-  }
-  await fsyncDir(dir);
+  };
 }
 
 /** The data file's content for `image`. */
@@ -303,6 +280,8 @@ async function openLocked(abs: string, jpath: string, lock: DataFileLock, opts: 
   }
 
   let jbytes = folded.goodBytes;
+  /** True while a journal moved aside by a background fold is on disk (its fold not finished, or failed). */
+  let asideLeft = false;
   /** True when a failed append may have left bytes after `jbytes`: cut them before the next one. */
   let torn = false;
   const writeJournal =
@@ -339,32 +318,51 @@ async function openLocked(abs: string, jpath: string, lock: DataFileLock, opts: 
       await jfh.sync();
       jbytes = 0;
       await unlink(fpath).catch(() => {});
+      asideLeft = false;
     },
-    async foldInBackground(journalSeq, records) {
-      if (await exists(fpath)) {
+    async foldInBackground(journalSeq, image) {
+      if (asideLeft) {
         // An earlier background fold failed: fold everything now rather than move a journal over it.
-        await persistence.compact(() => ({
-          journalSeq,
-          collections: Object.fromEntries(
-            records.map(({ name, keys, values }) => [name, Object.fromEntries(keys.map((k, i) => [k, values[i]]))]),
-          ) as StoreImage['collections'],
-        }));
+        const now = image();
+        await persistence.compact(() => now);
         return { done: Promise.resolve() };
       }
+      const step = foldClock();
       if (torn) {
-        await jfh.truncate(jbytes);
+        await step(jfh.truncate(jbytes));
         torn = false;
       }
-      await jfh.sync();
-      await rename(jpath, fpath);
+      await step(jfh.sync());
+      await step(rename(jpath, fpath));
+      asideLeft = true;
       const old = jfh;
-      jfh = await open(jpath, 'a+', 0o600);
+      jfh = await step(open(jpath, 'a+', 0o600));
       jbytes = 0;
-      await old.close();
-      await fsyncDir(path.dirname(abs));
+      await step(old.close());
+      await step(fsyncDir(path.dirname(abs)));
+      const tmp = tempPathOf(abs);
       const done = (async () => {
-        await writeSnapshotInSlices(abs, journalSeq, records, opts.foldSliceMs ?? SLICE_MS);
-        await unlink(fpath);
+        const job = {
+          file: abs,
+          journal: fpath,
+          tmp,
+          journalSeq,
+          collections: COLLECTIONS,
+          format: SNAPSHOT_FORMAT,
+          version: SNAPSHOT_VERSION,
+        };
+        // A small data file merges here in a few ms, sooner than a worker thread starts.
+        foldStats.inWorker = (await step(stat(abs))).size > (opts.foldInWorkerAboveBytes ?? 1024 * 1024);
+        foldStats.merge = await step(foldStats.inWorker ? foldInWorker(job) : foldFiles(job));
+        await step(
+          rename(tmp, abs).catch(async (e: unknown) => {
+            await unlink(tmp).catch(() => {});
+            throw e;
+          }),
+        );
+        await step(fsyncDir(path.dirname(abs)));
+        await step(unlink(fpath));
+        asideLeft = false;
       })();
       return { done };
     },

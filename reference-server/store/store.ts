@@ -55,24 +55,17 @@ export interface Persistence {
   compact(image: () => StoreImage): Promise<void>;
   /**
    * Starts a fold while writes go on: moves the journal aside (new batches go to a fresh one),
-   * then writes `records` (every record as of the last batch appended, copied at once) as the
-   * data file in slices that yield to the event loop, and drops the journal moved aside.
-   * Resolves once the journal is moved aside; `done` once the data file is in place.
+   * then merges it with the data file into a new data file off the event loop, and drops the
+   * journal moved aside; `journalSeq` is the last batch appended. Memory is not read, except
+   * `image` (everything as of `journalSeq`, called before any await) when the fold cannot be
+   * done that way. Resolves once the journal is moved aside; `done` once the data file is in place.
    */
-  foldInBackground(journalSeq: number, records: FoldRecords): Promise<{ done: Promise<void> }>;
+  foldInBackground(journalSeq: number, image: () => StoreImage): Promise<{ done: Promise<void> }>;
   /** Folds what the journal holds, then releases the files. */
   close(image: () => StoreImage): Promise<void>;
   /** Closes the files without writing anything (what a crash leaves behind). */
   abandon(): Promise<void>;
 }
-
-/**
- * Every record of each collection: its keys and, at the same positions, its records. Two flat
- * arrays per collection (two pointer copies per record, no allocation per record): the copy a
- * fold takes at once, on the event loop, so it must stay cheap at any size (at 200,000 records
- * a copy as `[key, record]` pairs blocks the loop for about 40 ms, two flat arrays about 3 ms).
- */
-export type FoldRecords = ReadonlyArray<{ name: CollectionName; keys: readonly string[]; values: readonly unknown[] }>;
 
 type Maps = { [C in CollectionName]: Map<string, Collections[C]> };
 
@@ -104,8 +97,6 @@ export class Store {
   private closed = false;
   /** Number of journal writes so far (group commits), for tests and diagnostics. */
   writes = 0;
-  /** CPU time (ms, this thread) the last background fold's copy of the records took, blocking the event loop. */
-  lastFoldCopyCpuMs = 0;
 
   private constructor(
     initial: StoreImage['collections'] | null,
@@ -211,16 +202,9 @@ export class Store {
         while (this.undo.length > 0 && this.undo[0]!.seq <= upTo) this.undo.shift();
         this.release();
         if (p.journalBytes() > this.compactAfterBytes && this.queue.length === 0 && !this.folding) {
-          // Memory is exactly what is on disk now (nothing queued): copy it before any await.
-          const seq = this.journalSeq;
-          const cpu = threadCpuMs();
-          const records: FoldRecords = COLLECTIONS.map((name) => {
-            const m = this.maps[name] as Map<string, unknown>;
-            return { name, keys: Array.from(m.keys()), values: Array.from(m.values()) };
-          });
-          this.lastFoldCopyCpuMs = threadCpuMs() - cpu;
+          // Memory is exactly what is on disk now (nothing queued): the fold's image, if it needs one.
           try {
-            const { done } = await p.foldInBackground(seq, records);
+            const { done } = await p.foldInBackground(this.journalSeq, () => this.image());
             this.folding = done
               .catch((e: unknown) => {
                 // The journals still hold everything; the fold is tried again at the next threshold.
