@@ -205,7 +205,7 @@ export type MergeKind = 'bytes' | 'parsed';
 /** Writes the new data file for `job` to `job.tmp` (in this thread), fsynced; says how it merged. */
 export async function foldFiles(job: FoldJob): Promise<MergeKind> {
   const old = await readFile(job.file);
-  const headSeq = /"journalSeq":(\d+)/.exec(old.toString('utf8', 0, 200));
+  const headSeq = /"journalSeq"\s*:\s*(\d+)/.exec(old.toString('utf8', 0, 200));
   const { changes, seq } = journalChanges(await readFile(job.journal, 'utf8'), headSeq ? Number(headSeq[1]) : 0);
   if (seq !== job.journalSeq) throw new Error(`the journal moved aside ends at batch ${seq}, expected ${job.journalSeq}`);
   const fh = await open(job.tmp, 'w', 0o600);
