@@ -72,7 +72,8 @@ type Maps = { [C in CollectionName]: Map<string, Collections[C]> };
 export class Store {
   private readonly maps: Maps;
   // Indexes.
-  private readonly byVendorRef = new Map<string, string>();
+  /** Per merchant: vendorReference → transaction id (the record's own strings as keys, no key built per record). */
+  private readonly byVendorRef = new Map<string, Map<string, string>>();
   private readonly sessionByDigest = new Map<string, string>();
   private readonly txByMerchant = new Map<string, Set<string>>();
   private readonly pendingByMerchant = new Map<string, Set<string>>();
@@ -318,7 +319,7 @@ export class Store {
     const m = this.maps.transactions;
     const old = m.get(k);
     if (old) {
-      if (old.vendorReference !== null) this.byVendorRef.delete(vrKey(old.merchantId, old.vendorReference));
+      if (old.vendorReference !== null) this.byVendorRef.get(old.merchantId)?.delete(old.vendorReference);
       this.pendingByMerchant.get(old.merchantId)?.delete(k);
       if (!v) this.txByMerchant.get(old.merchantId)?.delete(k);
     }
@@ -327,7 +328,11 @@ export class Store {
       return;
     }
     m.set(k, v);
-    if (v.vendorReference !== null) this.byVendorRef.set(vrKey(v.merchantId, v.vendorReference), k);
+    if (v.vendorReference !== null) {
+      let refs = this.byVendorRef.get(v.merchantId);
+      if (!refs) this.byVendorRef.set(v.merchantId, (refs = new Map<string, string>()));
+      refs.set(v.vendorReference, k);
+    }
     addTo(this.txByMerchant, v.merchantId, k);
     if (v.status === 'PENDING') addTo(this.pendingByMerchant, v.merchantId, k);
   }
@@ -369,7 +374,7 @@ export class Store {
     return this.maps[c].size;
   }
   transactionByVendorReference(merchantId: string, vendorReference: string): TransactionRecord | undefined {
-    const id = this.byVendorRef.get(vrKey(merchantId, vendorReference));
+    const id = this.byVendorRef.get(merchantId)?.get(vendorReference);
     return id === undefined ? undefined : this.maps.transactions.get(id);
   }
   sessionByTokenDigest(digest: string): SessionRecord | undefined {
@@ -414,9 +419,6 @@ export function threadCpuMs(): number {
   return (u.user + u.system) / 1000;
 }
 
-function vrKey(merchantId: string, ref: string): string {
-  return `${merchantId}\u0000${ref}`;
-}
 function addTo(m: Map<string, Set<string>>, k: string, v: string): void {
   let s = m.get(k);
   if (!s) m.set(k, (s = new Set()));
