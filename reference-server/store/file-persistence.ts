@@ -247,6 +247,7 @@ export async function openFileStore(file: string, opts: StoreOptions = {}): Prom
 
 async function openLocked(abs: string, jpath: string, lock: DataFileLock, opts: StoreOptions): Promise<Store> {
   const snapshot = await readSnapshot(abs);
+  const snapshotBytes = snapshot === null ? 0 : (await stat(abs)).size;
   const image: StoreImage = {
     journalSeq: snapshot?.journalSeq ?? 0,
     collections: (snapshot?.collections ?? Object.fromEntries(COLLECTIONS.map((c) => [c, {}]))) as StoreImage['collections'],
@@ -280,6 +281,8 @@ async function openLocked(abs: string, jpath: string, lock: DataFileLock, opts: 
   }
 
   let jbytes = folded.goodBytes;
+  /** About the data file's size (as of the last fold or compaction): whether the next fold runs in a worker. */
+  let dataBytes = snapshotBytes;
   /** True while a journal moved aside by a background fold is on disk (its fold not finished, or failed). */
   let asideLeft = false;
   /** True when a failed append may have left bytes after `jbytes`: cut them before the next one. */
@@ -313,7 +316,9 @@ async function openLocked(abs: string, jpath: string, lock: DataFileLock, opts: 
     },
     journalBytes: () => jbytes,
     async compact(current) {
-      await writeFileAtomic(abs, snapshotText(current()));
+      const text = snapshotText(current());
+      await writeFileAtomic(abs, text);
+      dataBytes = Buffer.byteLength(text, 'utf8');
       await jfh.truncate(0);
       await jfh.sync();
       jbytes = 0;
@@ -337,6 +342,7 @@ async function openLocked(abs: string, jpath: string, lock: DataFileLock, opts: 
       asideLeft = true;
       const old = jfh;
       jfh = await step(open(jpath, 'a+', 0o600));
+      const movedBytes = jbytes;
       jbytes = 0;
       await step(old.close());
       await step(fsyncDir(path.dirname(abs)));
@@ -352,7 +358,7 @@ async function openLocked(abs: string, jpath: string, lock: DataFileLock, opts: 
           version: SNAPSHOT_VERSION,
         };
         // A small data file merges here in a few ms, sooner than a worker thread starts.
-        foldStats.inWorker = (await step(stat(abs))).size > (opts.foldInWorkerAboveBytes ?? 1024 * 1024);
+        foldStats.inWorker = dataBytes > (opts.foldInWorkerAboveBytes ?? 1024 * 1024);
         foldStats.merge = await step(foldStats.inWorker ? foldInWorker(job) : foldFiles(job));
         await step(
           rename(tmp, abs).catch(async (e: unknown) => {
@@ -363,6 +369,7 @@ async function openLocked(abs: string, jpath: string, lock: DataFileLock, opts: 
         await step(fsyncDir(path.dirname(abs)));
         await step(unlink(fpath));
         asideLeft = false;
+        dataBytes += movedBytes; // at most: a change of a record already there does not add its size
       })();
       return { done };
     },

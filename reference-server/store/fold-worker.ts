@@ -204,9 +204,9 @@ export type MergeKind = 'bytes' | 'parsed';
 
 /** Writes the new data file for `job` to `job.tmp` (in this thread), fsynced; says how it merged. */
 export async function foldFiles(job: FoldJob): Promise<MergeKind> {
-  const old = await readFile(job.file);
+  const [old, journal] = await Promise.all([readFile(job.file), readFile(job.journal, 'utf8')]);
   const headSeq = /"journalSeq"\s*:\s*(\d+)/.exec(old.toString('utf8', 0, 200));
-  const { changes, seq } = journalChanges(await readFile(job.journal, 'utf8'), headSeq ? Number(headSeq[1]) : 0);
+  const { changes, seq } = journalChanges(journal, headSeq ? Number(headSeq[1]) : 0);
   if (seq !== job.journalSeq) throw new Error(`the journal moved aside ends at batch ${seq}, expected ${job.journalSeq}`);
   const fh = await open(job.tmp, 'w', 0o600);
   try {
@@ -218,7 +218,7 @@ export async function foldFiles(job: FoldJob): Promise<MergeKind> {
         // Not the layout this server writes: start the file again and merge by parsing.
         await fh.truncate(0);
         const again = new ChunkWriter(fh);
-        const { changes: fresh } = journalChanges(await readFile(job.journal, 'utf8'), headSeq ? Number(headSeq[1]) : 0);
+        const { changes: fresh } = journalChanges(journal, headSeq ? Number(headSeq[1]) : 0);
         await mergeParsed(old, fresh, job, again);
         await again.flush();
         await fh.sync();

@@ -17,6 +17,7 @@ import {
   type SessionRecord,
   type TransactionRecord,
 } from '../domain/types.ts';
+import { ShardedMap } from './sharded-map.ts';
 
 /** Every record, and the number of the last journal batch it includes. */
 export interface StoreImage {
@@ -67,20 +68,21 @@ export interface Persistence {
   abandon(): Promise<void>;
 }
 
-type Maps = { [C in CollectionName]: Map<string, Collections[C]> };
+/** Per collection, key → record: split maps, so that growing never rehashes a whole collection at once. */
+type Maps = { [C in CollectionName]: ShardedMap<Collections[C]> };
 
 export class Store {
   private readonly maps: Maps;
   // Indexes.
   /** Per merchant: vendorReference → transaction id (the record's own strings as keys, no key built per record). */
-  private readonly byVendorRef = new Map<string, Map<string, string>>();
-  private readonly sessionByDigest = new Map<string, string>();
-  private readonly txByMerchant = new Map<string, Set<string>>();
+  private readonly byVendorRef = new Map<string, ShardedMap<string>>();
+  private readonly sessionByDigest = new ShardedMap<string>();
+  private readonly txByMerchant = new Map<string, ShardedMap<true>>();
   private readonly pendingByMerchant = new Map<string, Set<string>>();
   private readonly smsByMerchant = new Map<string, string[]>();
   private readonly outboxByMerchant = new Map<string, string[]>();
   private readonly outboxPending = new Set<string>();
-  private readonly intentsBySession = new Map<string, number>();
+  private readonly intentsBySession = new ShardedMap<number>();
   // Group commit.
   private queue: Change[][] = [];
   private appliedSeq = 0;
@@ -107,7 +109,7 @@ export class Store {
     private readonly failure: StoreFailurePolicy = { retryAfterSeconds: 0 }, // a memory store never fails a write
   ) {
     this.journalSeq = journalSeq;
-    this.maps = Object.fromEntries(COLLECTIONS.map((c) => [c, new Map()])) as unknown as Maps;
+    this.maps = Object.fromEntries(COLLECTIONS.map((c) => [c, new ShardedMap()])) as unknown as Maps;
     if (initial) {
       for (const c of COLLECTIONS) {
         const entries: [string, unknown][] = Object.entries(initial[c] ?? {});
@@ -154,7 +156,7 @@ export class Store {
     }
     const inverse: Change[] = [];
     for (const ch of changes) {
-      inverse.push({ c: ch.c, k: ch.k, v: (this.maps[ch.c] as Map<string, unknown>).get(ch.k) ?? null } as Change);
+      inverse.push({ c: ch.c, k: ch.k, v: (this.maps[ch.c] as ShardedMap<unknown>).get(ch.k) ?? null } as Change);
       this.put(ch);
     }
     this.queue.push(changes);
@@ -308,7 +310,7 @@ export class Store {
         return;
       }
       default: {
-        const m = this.maps[ch.c] as Map<string, unknown>;
+        const m = this.maps[ch.c] as ShardedMap<unknown>;
         if (ch.v) m.set(ch.k, ch.v);
         else m.delete(ch.k);
       }
@@ -330,10 +332,12 @@ export class Store {
     m.set(k, v);
     if (v.vendorReference !== null) {
       let refs = this.byVendorRef.get(v.merchantId);
-      if (!refs) this.byVendorRef.set(v.merchantId, (refs = new Map<string, string>()));
+      if (!refs) this.byVendorRef.set(v.merchantId, (refs = new ShardedMap<string>()));
       refs.set(v.vendorReference, k);
     }
-    addTo(this.txByMerchant, v.merchantId, k);
+    let ids = this.txByMerchant.get(v.merchantId);
+    if (!ids) this.txByMerchant.set(v.merchantId, (ids = new ShardedMap<true>()));
+    ids.set(k, true);
     if (v.status === 'PENDING') addTo(this.pendingByMerchant, v.merchantId, k);
   }
 
@@ -382,7 +386,7 @@ export class Store {
     return id === undefined ? undefined : this.maps.sessions.get(id);
   }
   *merchantTransactions(merchantId: string): Iterable<TransactionRecord> {
-    for (const id of this.txByMerchant.get(merchantId) ?? []) {
+    for (const id of this.txByMerchant.get(merchantId)?.keys() ?? []) {
       const t = this.maps.transactions.get(id);
       if (t) yield t;
     }
@@ -393,6 +397,20 @@ export class Store {
       const t = this.maps.transactions.get(id);
       if (t) yield t;
     }
+  }
+  /** The entries of the largest table over all records an insertion may rehash at once (for tests and diagnostics). */
+  largestTable(): number {
+    const sharded = [
+      ...Object.values(this.maps),
+      this.sessionByDigest,
+      this.intentsBySession,
+      ...this.byVendorRef.values(),
+      ...this.txByMerchant.values(),
+    ];
+    // Left whole: per-merchant tables (as many as merchants), and the open transactions and pending
+    // deliveries (bounded by the payment window and the retry schedule; kept in order).
+    const plain = [this.byVendorRef, this.txByMerchant, this.outboxPending];
+    return Math.max(...sharded.map((m) => m.largestPart), ...plain.map((m) => m.size));
   }
   pendingMerchants(): string[] {
     return [...this.pendingByMerchant.entries()].filter(([, s]) => s.size > 0).map(([k]) => k);
