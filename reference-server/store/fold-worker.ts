@@ -94,7 +94,12 @@ function valueEnd(buf: Buffer, i: number): number {
   throw new Error('unterminated value');
 }
 
-/** Writes pieces to `fh` in chunks of about 1 MiB. */
+/**
+ * Writes pieces to `fh` in chunks of about 1 MiB, each flushed to the disk before the next: the
+ * journal's own fsyncs (one per group commit) then never wait behind the whole new data file
+ * (on ext4, an fsync waits for other files' dirty data: 130 MB written at once and synced at the
+ * end held acknowledgements back for ~300-400 ms).
+ */
 class ChunkWriter {
   private pieces: Buffer[] = [];
   private size = 0;
@@ -114,6 +119,7 @@ class ChunkWriter {
     this.pieces = [];
     this.size = 0;
     await this.fh.write(all);
+    await this.fh.datasync();
   }
 }
 
