@@ -16,7 +16,7 @@ import { loadBundledDocument } from '../../generated/index.ts';
 import { COLLECTIONS, type Change } from '../domain/types.ts';
 import { lockDataFile, type DataFileLock } from './data-lock.ts';
 import { foldFiles, foldInWorker, type MergeKind } from './fold-worker.ts';
-import { Store, threadCpuMs, type Persistence, type StoreFailurePolicy, type StoreImage } from './store.ts';
+import { Store, type Persistence, type StoreFailurePolicy, type StoreImage } from './store.ts';
 
 export const SNAPSHOT_FORMAT = 'paylater-reference-server';
 export const SNAPSHOT_VERSION = 1;
@@ -67,6 +67,12 @@ export function journalPathOf(file: string): string {
 /** The journal moved aside while a background fold writes the data file (dropped once it is in place). */
 export function foldingJournalPathOf(file: string): string {
   return `${file}.journal.folding`;
+}
+
+/** CPU time of this thread in ms (not the time spent waiting for a core). */
+function threadCpuMs(): number {
+  const u = process.threadCpuUsage();
+  return (u.user + u.system) / 1000;
 }
 
 /**

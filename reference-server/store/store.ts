@@ -431,12 +431,6 @@ export class Store {
   }
 }
 
-/** CPU time of this thread in ms (not the time spent waiting for a core). */
-export function threadCpuMs(): number {
-  const u = process.threadCpuUsage();
-  return (u.user + u.system) / 1000;
-}
-
 function addTo(m: Map<string, Set<string>>, k: string, v: string): void {
   let s = m.get(k);
   if (!s) m.set(k, (s = new Set()));
