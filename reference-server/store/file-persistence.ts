@@ -3,7 +3,8 @@
  * changes go to an append-only JSON-lines journal next to it (`<file>.journal`), one line
  * per group commit (`{"s": <batch number>, "b": [<batch>, …]}`), fsynced before any waiter
  * is released. When the journal grows past a threshold (and on close) it is folded into a
- * new snapshot, written to a temporary file, fsynced and renamed over the data file. On
+ * new snapshot, written to a temporary file, fsynced and renamed over the data file; while
+ * the server runs, that fold merges the files in a worker thread (fold-worker.ts). On
  * start: snapshot + journal replay; a torn last journal line (a crash mid-append, never
  * acknowledged) is dropped; a corrupt snapshot or journal stops the start with an error
  * naming the file, and nothing is overwritten. The data file is locked for the process
