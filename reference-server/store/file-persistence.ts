@@ -16,7 +16,7 @@ import { JSONFile } from 'lowdb/node';
 import { loadBundledDocument } from '../../generated/index.ts';
 import { COLLECTIONS, type Change } from '../domain/types.ts';
 import { lockDataFile, type DataFileLock } from './data-lock.ts';
-import { foldFiles, foldInWorker, type MergeKind } from './fold-worker.ts';
+import { foldInWorker, type MergeKind } from './fold-worker.ts';
 import { Store, type Persistence, type StoreFailurePolicy, type StoreImage } from './store.ts';
 
 export const SNAPSHOT_FORMAT = 'paylater-reference-server';
@@ -35,7 +35,7 @@ export interface StoreOptions {
   writeJournal?: (fh: FileHandle, buf: Buffer, offset: number, length: number) => Promise<{ bytesWritten: number }>;
   /** Time for the wait after a failed write (epoch ms); default `Date.now`. */
   now?: () => number;
-  /** A background fold merges in a worker thread when the data file is larger than this (bytes); default 1 MiB. */
+  /** A background fold merges the files in a worker thread when the data file is larger than this (bytes; a smaller one is written from memory); default 1 MiB. */
   foldInWorkerAboveBytes?: number;
 }
 
@@ -82,7 +82,14 @@ function threadCpuMs(): number {
  * and all of them together (for tests and diagnostics). The merge itself runs in a worker thread
  * (fold-worker.ts).
  */
-export const foldStats: { slices: number; longestSliceCpuMs: number; totalCpuMs: number; inWorker: boolean; merge: MergeKind | null } = {
+export const foldStats: {
+  slices: number;
+  longestSliceCpuMs: number;
+  totalCpuMs: number;
+  inWorker: boolean;
+  /** How the last fold made the data file: merged in the worker (`bytes`, `parsed`), or from memory (a small store). */
+  merge: MergeKind | 'memory' | null;
+} = {
   slices: 0,
   longestSliceCpuMs: 0,
   totalCpuMs: 0,
@@ -339,6 +346,10 @@ async function openLocked(abs: string, jpath: string, lock: DataFileLock, opts: 
         await persistence.compact(() => now);
         return { done: Promise.resolve() };
       }
+      // A small store is written from memory here (taken now, before any await: it is what the
+      // journal holds), sooner than a worker thread starts and reads the files.
+      const inWorker = dataBytes > (opts.foldInWorkerAboveBytes ?? 1024 * 1024);
+      const small = inWorker ? null : image();
       const step = foldClock();
       if (torn) {
         await step(jfh.truncate(jbytes));
@@ -353,30 +364,36 @@ async function openLocked(abs: string, jpath: string, lock: DataFileLock, opts: 
       jbytes = 0;
       await step(old.close());
       await step(fsyncDir(path.dirname(abs)));
-      const tmp = tempPathOf(abs);
       const done = (async () => {
-        const job = {
-          file: abs,
-          journal: fpath,
-          tmp,
-          journalSeq,
-          collections: COLLECTIONS,
-          format: SNAPSHOT_FORMAT,
-          version: SNAPSHOT_VERSION,
-        };
-        // A small data file merges here in a few ms, sooner than a worker thread starts.
-        foldStats.inWorker = dataBytes > (opts.foldInWorkerAboveBytes ?? 1024 * 1024);
-        foldStats.merge = await step(foldStats.inWorker ? foldInWorker(job) : foldFiles(job));
-        await step(
-          rename(tmp, abs).catch(async (e: unknown) => {
-            await unlink(tmp).catch(() => {});
-            throw e;
-          }),
-        );
-        await step(fsyncDir(path.dirname(abs)));
+        foldStats.inWorker = inWorker;
+        if (small) {
+          const text = snapshotText(small);
+          await step(writeFileAtomic(abs, text));
+          foldStats.merge = 'memory';
+          dataBytes = Buffer.byteLength(text, 'utf8');
+        } else {
+          const tmp = tempPathOf(abs);
+          const job = {
+            file: abs,
+            journal: fpath,
+            tmp,
+            journalSeq,
+            collections: COLLECTIONS,
+            format: SNAPSHOT_FORMAT,
+            version: SNAPSHOT_VERSION,
+          };
+          foldStats.merge = await step(foldInWorker(job));
+          await step(
+            rename(tmp, abs).catch(async (e: unknown) => {
+              await unlink(tmp).catch(() => {});
+              throw e;
+            }),
+          );
+          await step(fsyncDir(path.dirname(abs)));
+          dataBytes += movedBytes; // at most: a change of a record already there does not add its size
+        }
         await step(unlink(fpath));
         asideLeft = false;
-        dataBytes += movedBytes; // at most: a change of a record already there does not add its size
       })();
       return { done };
     },

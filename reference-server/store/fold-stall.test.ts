@@ -118,7 +118,7 @@ describe('folding without stalls', () => {
     for (let i = 0; i < 50; i++) await seeded.commit([{ c: 'transactions', k: tx(i).id, v: tx(i) }]);
     await seeded.close();
     writeFileSync(file, JSON.stringify(JSON.parse(readFileSync(file, 'utf8')), null, 2));
-    const store = await openFileStore(file, { compactAfterBytes: 4 * 1024, foldInWorkerAboveBytes: 0 });
+    const store = await openFileStore(file, { compactAfterBytes: 8 * 1024, foldInWorkerAboveBytes: 0 });
     for (let i = 50; i < 80; i++) await store.commit([{ c: 'transactions', k: tx(i).id, v: tx(i) }]);
     await store.commit([{ c: 'transactions', k: tx(3).id, v: null }]);
     await store.settle();

@@ -111,15 +111,16 @@ class ChunkWriter {
     const b = typeof piece === 'string' ? Buffer.from(piece, 'utf8') : piece;
     this.pieces.push(b);
     this.size += b.length;
-    if (this.size >= 1 << 20) await this.flush();
+    if (this.size >= 1 << 20) await this.flush(true);
   }
-  async flush(): Promise<void> {
+  /** Writes what is buffered; `sync`: flushes it to the disk too (the last chunk is left to the caller's fsync). */
+  async flush(sync = false): Promise<void> {
     if (this.size === 0) return;
     const all = Buffer.concat(this.pieces, this.size);
     this.pieces = [];
     this.size = 0;
     await this.fh.write(all);
-    await this.fh.datasync();
+    if (sync) await this.fh.datasync();
   }
 }
 
