@@ -64,12 +64,19 @@ const BACKSLASH = 0x5c;
 
 /** The index just after the JSON string starting at `i` (a `"`). */
 function stringEnd(buf: Buffer, i: number): number {
-  for (let j = i + 1; j < buf.length; j++) {
-    const b = buf[j];
-    if (b === BACKSLASH) j++;
-    else if (b === QUOTE) return j + 1;
+  const n = buf.length;
+  for (let j = i + 1; j < n; j++) {
+    const c = buf[j];
+    if (c === QUOTE) return j + 1;
+    if (c === BACKSLASH) j++;
   }
   throw new Error('unterminated string');
+}
+
+/** The JSON string `buf[i, end)` as a string (decoded without JSON.parse when it has no escape). */
+function stringAt(buf: Buffer, i: number, end: number): string {
+  if (buf.subarray(i, end).indexOf(BACKSLASH) < 0) return buf.toString('utf8', i + 1, end - 1);
+  return JSON.parse(buf.toString('utf8', i, end)) as string;
 }
 
 /** The index just after the JSON value starting at `i` (an object, array, string or literal). */
@@ -94,6 +101,8 @@ function valueEnd(buf: Buffer, i: number): number {
   throw new Error('unterminated value');
 }
 
+const CHUNK = 1 << 20;
+
 /**
  * Writes pieces to `fh` in chunks of about 1 MiB, each flushed to the disk before the next: the
  * journal's own fsyncs (one per group commit) then never wait behind the whole new data file
@@ -107,16 +116,22 @@ class ChunkWriter {
   constructor(fh: FileHandle) {
     this.fh = fh;
   }
-  async put(piece: Buffer | string): Promise<void> {
+  /** Buffers `piece`; true when a chunk is full (then `await flush(true)`). */
+  add(piece: Buffer | string): boolean {
     const b = typeof piece === 'string' ? Buffer.from(piece, 'utf8') : piece;
     this.pieces.push(b);
     this.size += b.length;
-    if (this.size >= 1 << 20) await this.flush(true);
+    return this.size >= CHUNK;
+  }
+  /** Buffers `piece`, a chunk at a time when it is large, flushing full chunks. */
+  async put(piece: Buffer | string): Promise<void> {
+    const b = typeof piece === 'string' ? Buffer.from(piece, 'utf8') : piece;
+    for (let o = 0; o < b.length; o += CHUNK) if (this.add(b.subarray(o, o + CHUNK))) await this.flush(true);
   }
   /** Writes what is buffered; `sync`: flushes it to the disk too (the last chunk is left to the caller's fsync). */
   async flush(sync = false): Promise<void> {
     if (this.size === 0) return;
-    const all = Buffer.concat(this.pieces, this.size);
+    const all = this.pieces.length === 1 ? this.pieces[0]! : Buffer.concat(this.pieces, this.size);
     this.pieces = [];
     this.size = 0;
     await this.fh.write(all);
@@ -138,57 +153,75 @@ async function mergeBytes(old: Buffer, changes: Changes, job: FoldJob, out: Chun
   i += collectionsKey.length;
   await out.put(`${head}${job.journalSeq}${collectionsKey}`);
   const written = new Set<string>();
-  let firstCollection = true;
-  const putCollection = async (
-    name: string,
-    records: ((emit: (key: string, text: Buffer | string) => Promise<void>) => Promise<void>) | null,
-  ) => {
-    await out.put(`${firstCollection ? '' : ','}${JSON.stringify(name)}:{`);
-    firstCollection = false;
-    let first = true;
-    const emit = async (key: string, text: Buffer | string) => {
-      await out.put(first ? '' : ',');
-      first = false;
-      await out.put(key);
-      await out.put(':');
-      await out.put(text);
-    };
-    const m = changes.get(name);
-    if (records) await records(emit);
-    for (const [k, text] of m ?? []) if (text !== null) await emit(JSON.stringify(k), text);
-    await out.put('}');
-    written.add(name);
-  };
+  const layout = () => new Error('not in the written layout');
   while (old[i] !== 0x7d) {
-    if (old[i] === 0x2c) i++;
-    if (old[i] !== QUOTE) throw new Error('not in the written layout');
+    if (written.size > 0) {
+      if (old[i] !== 0x2c) throw layout();
+      i++;
+    }
+    if (old[i] !== QUOTE) throw layout();
     const nameEnd = stringEnd(old, i);
-    const name = JSON.parse(old.toString('utf8', i, nameEnd)) as string;
-    if (old[nameEnd] !== 0x3a || old[nameEnd + 1] !== 0x7b) throw new Error('not in the written layout');
+    const name = stringAt(old, i, nameEnd);
+    if (old[nameEnd] !== 0x3a || old[nameEnd + 1] !== 0x7b) throw layout();
+    await out.put(`${written.size > 0 ? ',' : ''}${JSON.stringify(name)}:{`);
     i = nameEnd + 2;
     const m = changes.get(name);
-    await putCollection(name, async (emit) => {
-      while (old[i] !== 0x7d) {
-        if (old[i] === 0x2c) i++;
-        if (old[i] !== QUOTE) throw new Error('not in the written layout');
-        const keyEnd = stringEnd(old, i);
-        if (old[keyEnd] !== 0x3a) throw new Error('not in the written layout');
-        const end = valueEnd(old, keyEnd + 1);
-        const keyText = old.toString('utf8', i, keyEnd);
-        const key = JSON.parse(keyText) as string;
-        const changed = m?.get(key);
-        if (changed === undefined) await emit(keyText, old.subarray(keyEnd + 1, end));
-        else {
-          if (changed !== null) await emit(keyText, changed);
-          m!.delete(key);
-        }
-        i = end;
+    // Unchanged records are copied as runs of old bytes, `[runStart, runEnd)` (the commas between
+    // them included); `any`: a record was written before in this collection (a comma goes first).
+    let any = false;
+    let runStart = -1;
+    let runEnd = -1;
+    const endRun = async () => {
+      if (runStart < 0) return;
+      if (any) await out.put(',');
+      await out.put(old.subarray(runStart, runEnd));
+      any = true;
+      runStart = -1;
+    };
+    while (old[i] !== 0x7d) {
+      if (old[i] === 0x2c) i++;
+      if (old[i] !== QUOTE) throw layout();
+      const keyStart = i;
+      const keyEnd = stringEnd(old, i);
+      if (old[keyEnd] !== 0x3a) throw layout();
+      const end = valueEnd(old, keyEnd + 1);
+      i = end;
+      const key = m === undefined ? '' : stringAt(old, keyStart, keyEnd);
+      const changed = m === undefined ? undefined : m.get(key);
+      if (changed === undefined) {
+        if (runStart < 0) runStart = keyStart;
+        runEnd = end;
+        continue;
       }
-      i++;
-    });
+      await endRun();
+      m!.delete(key);
+      if (changed === null) continue;
+      if (out.add(`${any ? ',' : ''}${old.toString('utf8', keyStart, keyEnd)}:${changed}`)) await out.flush(true);
+      any = true;
+    }
+    await endRun();
+    i++;
+    for (const [k, text] of m ?? []) {
+      if (text === null) continue;
+      if (out.add(`${any ? ',' : ''}${JSON.stringify(k)}:${text}`)) await out.flush(true);
+      any = true;
+    }
+    await out.put('}');
+    written.add(name);
   }
-  if (old.toString('utf8', i).trim() !== '}}') throw new Error('not in the written layout');
-  for (const name of job.collections) if (!written.has(name)) await putCollection(name, null);
+  if (old.toString('utf8', i).trim() !== '}}') throw layout();
+  for (const name of job.collections) {
+    if (written.has(name)) continue;
+    await out.put(`${written.size > 0 ? ',' : ''}${JSON.stringify(name)}:{`);
+    let any = false;
+    for (const [k, text] of changes.get(name) ?? []) {
+      if (text === null) continue;
+      if (out.add(`${any ? ',' : ''}${JSON.stringify(k)}:${text}`)) await out.flush(true);
+      any = true;
+    }
+    await out.put('}');
+    written.add(name);
+  }
   await out.put('}}');
 }
 
