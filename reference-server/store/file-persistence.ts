@@ -16,7 +16,7 @@ import { JSONFile } from 'lowdb/node';
 import { loadBundledDocument } from '../../generated/index.ts';
 import { COLLECTIONS, type Change } from '../domain/types.ts';
 import { lockDataFile, type DataFileLock } from './data-lock.ts';
-import { foldInWorker, type MergeKind } from './fold-worker.ts';
+import { foldFiles, foldInWorker, type MergeKind } from './fold-worker.ts';
 import { Store, type Persistence, type StoreFailurePolicy, type StoreImage } from './store.ts';
 
 export const SNAPSHOT_FORMAT = 'paylater-reference-server';
@@ -382,7 +382,15 @@ async function openLocked(abs: string, jpath: string, lock: DataFileLock, opts: 
             format: SNAPSHOT_FORMAT,
             version: SNAPSHOT_VERSION,
           };
-          foldStats.merge = await step(foldInWorker(job));
+          foldStats.merge = await step(
+            foldInWorker(job).catch((e: unknown) => {
+              // No worker (e.g. a runtime that cannot load this module in one): merge on this
+              // thread, which yields at every 1 MiB written. A failing merge fails here too.
+              process.emitWarning(`paylater store: fold worker failed (${(e as Error).message}); folding on the main thread`);
+              foldStats.inWorker = false;
+              return foldFiles(job);
+            }),
+          );
           await step(
             rename(tmp, abs).catch(async (e: unknown) => {
               await unlink(tmp).catch(() => {});
