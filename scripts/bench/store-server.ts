@@ -179,6 +179,7 @@ async function serve(file: string): Promise<void> {
       server.close(() => void handle.close().then(() => process.exit(0)));
     }
   });
+  process.once('disconnect', () => process.exit(1)); // the bench went away: do not stay behind
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   process.stdout.write(`${JSON.stringify({ base, rss: process.memoryUsage().rss })}\n`);
 }
