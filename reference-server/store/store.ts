@@ -100,6 +100,8 @@ export class Store {
   private closed = false;
   /** Number of journal writes so far (group commits), for tests and diagnostics. */
   writes = 0;
+  /** The longest journal write (append + fsync, wall ms) since this was last set to 0: for diagnostics. */
+  slowestWriteMs = 0;
 
   private constructor(
     initial: StoreImage['collections'] | null,
@@ -194,7 +196,9 @@ export class Store {
         this.queue = [];
         try {
           this.journalSeq += 1;
+          const t0 = performance.now();
           await p.append(this.journalSeq, batches);
+          this.slowestWriteMs = Math.max(this.slowestWriteMs, performance.now() - t0);
           this.writes += 1;
         } catch (e) {
           this.journalSeq -= 1; // not written: the persistence cut the journal back

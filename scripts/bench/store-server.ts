@@ -29,6 +29,8 @@ export interface ServerStats {
   /** Worst and p99 event-loop delay since the last `stats`, ms. */
   loopMaxMs: number;
   loopP99Ms: number;
+  /** The longest journal write (append + fsync) since the last `stats`, ms. */
+  slowestWriteMs: number;
   rss: number;
   stored: number;
 }
@@ -168,10 +170,12 @@ async function serve(file: string): Promise<void> {
       const stats: ServerStats = {
         loopMaxMs: loop.max / 1e6,
         loopP99Ms: loop.percentile(99) / 1e6,
+        slowestWriteMs: store.slowestWriteMs,
         rss: process.memoryUsage().rss,
         stored: store.count('transactions'),
       };
       loop.reset();
+      store.slowestWriteMs = 0;
       process.send!(stats);
     } else if (m.cmd === 'stop') {
       loop.disable();
