@@ -45,3 +45,17 @@ export function arrayAt(root: unknown, ...path: JsonKey[]): unknown[] {
 export function textOf(value: unknown): string {
   return typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value);
 }
+
+/**
+ * A value as JSON text with every object's members in key order, so two values compare equal
+ * as text exactly when they are equal as data whatever their key order. Absent (`undefined`)
+ * is `none`, which no JSON text is, so it differs from every present value (`null` included)
+ * and equals only itself.
+ */
+export function stableJson(value: unknown): string {
+  return (
+    JSON.stringify(value, (_k, x: unknown) =>
+      isJson(x) ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => a.localeCompare(b))) : x,
+    ) ?? 'none'
+  );
+}

@@ -3,7 +3,8 @@
  * docs, and in the sandbox the demo shop and the dashboard — and the service probes. Under
  * the strict CSP of the hosted page: no script, no inline style.
  */
-import type express from 'express';
+import express from 'express';
+import { answerMethodNotAllowed } from './http/method-not-allowed.ts';
 import { escapeHtml } from '../lib/html.ts';
 import { page } from './checkout/html.ts';
 import { sendHtml } from './checkout/respond.ts';
@@ -56,8 +57,11 @@ ${items}
   });
 }
 
-/** Serves the landing page at `GET /` (HEAD too, as express does for GET routes). */
+/** Serves the landing page at `GET /` (HEAD too, as express does for GET routes; other methods 405). */
 export function mountLanding(app: express.Express, mode: Mode): void {
   const html = landingHtml(mode);
-  app.get('/', (_req, res) => sendHtml(res, html));
+  const router = express.Router();
+  router.get('/', (_req, res) => sendHtml(res, html));
+  router.use(answerMethodNotAllowed(router));
+  app.use(router);
 }

@@ -49,6 +49,50 @@ describe('the site beside the API', () => {
     expect(demo.status).toBe(200);
     expect(demo.headers.get('content-type')).toMatch(/text\/html/);
   });
+  it('answers a page route called with another method 405 with Allow, in the API error shape, as the API does', async () => {
+    const cases: Array<[string, string, string]> = [
+      ['POST', '/checkout/3fa85f64-5717-4562-b3fc-2c963f66afa6', 'GET, HEAD'],
+      ['DELETE', '/checkout/assets/checkout.css', 'GET, HEAD'],
+      ['PUT', '/sdk/latest/paylater.js', 'GET, HEAD'],
+      ['POST', '/sdk/v1.0.0/paylater.js', 'GET, HEAD'],
+      ['POST', '/demo', 'GET, HEAD'],
+      ['DELETE', '/demo/v2', 'GET, HEAD'],
+      ['GET', '/demo/v2/checkout', 'POST'],
+      ['POST', '/demo/v1/orders/x/pay', 'GET, HEAD'],
+      ['PATCH', '/dashboard', 'GET, HEAD'],
+      ['POST', '/dashboard/assets/dashboard.js', 'GET, HEAD'],
+      ['POST', '/', 'GET, HEAD'],
+      ['POST', '/docs', 'GET, HEAD'],
+      ['DELETE', '/docs/', 'GET, HEAD'],
+      ['PUT', '/docs/index.html', 'GET, HEAD'],
+    ];
+    for (const [method, url, allow] of cases) {
+      const res = await fetch(`${server.baseUrl}${url}`, { method });
+      expect([method, url, res.status, res.headers.get('allow')]).toEqual([method, url, 405, allow]);
+      const body = (await res.json()) as { error: { code: string; message: string } };
+      expect(body.error.code).toBe('METHOD_NOT_ALLOWED');
+      expect(body.error.message).toBe(`${method} is not allowed on ${url}; use ${allow}`);
+    }
+    // The API's own answer, for comparison: the same shape and header.
+    const api = await fetch(`${server.baseUrl}/api/v1/public/partner/transactions`, { method: 'DELETE' });
+    expect(api.status).toBe(405);
+    expect(api.headers.get('allow')).toBe('POST');
+  });
+  it('still answers 404 for a path no page route serves, whatever the method, and HEAD like GET', async () => {
+    for (const [method, url] of [
+      ['POST', '/docs/no-such-page.html'],
+      ['POST', '/checkout'],
+      ['DELETE', '/dashboard/nothing'],
+      ['PUT', '/sdk/latest/other.js'],
+    ] as const) {
+      const res = await fetch(`${server.baseUrl}${url}`, { method });
+      expect([method, url, res.status]).toEqual([method, url, 404]);
+    }
+    for (const url of ['/dashboard', '/checkout/3fa85f64-5717-4562-b3fc-2c963f66afa6', '/', '/docs/']) {
+      const res = await fetch(`${server.baseUrl}${url}`, { method: 'HEAD' });
+      expect([url, res.status]).toEqual([url, 200]);
+    }
+  });
   it('keeps the JSON 404 for anything else', async () => {
     const res = await fetch(`${server.baseUrl}/nothing-here`);
     expect(res.status).toBe(404);

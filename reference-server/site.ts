@@ -4,12 +4,13 @@
  * `npm run docs` at `/docs`.
  */
 import express from 'express';
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { assetsDir } from '../lib/package-root.ts';
 import { createCheckoutRouter, type CheckoutRouterDeps } from './checkout/router.ts';
 import type { MerchantConfigInput, Mode } from './config.ts';
 import { mountLanding } from './landing.ts';
+import { readOnlyTree } from './http/method-not-allowed.ts';
 import { createDashboardRouter } from './dashboard/router.ts';
 
 export const DIST_DIR = assetsDir();
@@ -37,6 +38,25 @@ export function demoMerchantsOf(
   return { ...(v1 ? { v1: { apiKey: v1.apiKey } } : {}), ...(v2 ? { v2: { apiKey: v2.apiKey } } : {}) };
 }
 
+/** True when `urlPath` (decoded, under `dir`) names a file there, or a folder with an index.html. */
+function isFileIn(dir: string, urlPath: string): boolean {
+  let rel: string;
+  try {
+    rel = decodeURIComponent(urlPath);
+  } catch {
+    return false;
+  }
+  const root = path.resolve(dir);
+  const file = path.resolve(root, `.${rel}`);
+  if (file !== root && !file.startsWith(root + path.sep)) return false;
+  try {
+    const st = statSync(file);
+    return st.isFile() || (st.isDirectory() && existsSync(path.join(file, 'index.html')));
+  } catch {
+    return false;
+  }
+}
+
 export function mountSite(app: express.Express, options: SiteOptions): void {
   const distDir = options.distDir ?? DIST_DIR;
   const demo = demoMerchantsOf(options.merchants, options.mode);
@@ -58,6 +78,11 @@ export function mountSite(app: express.Express, options: SiteOptions): void {
     }
     res.status(404).json({ error: { code: 'ROUTE_NOT_FOUND', message: 'The docs are not built: run `npm run docs`' } });
   });
+  // Read-only: another method on a page of the docs answers 405 with Allow: GET, HEAD.
+  app.use(
+    '/docs',
+    readOnlyTree((p) => isFileIn(docsDir, p)),
+  );
   app.use(
     '/docs',
     express.static(docsDir, {

@@ -5,7 +5,8 @@
  * registers the suite's beforeAll/afterAll; `base` (a live binding) is the server's address
  * once they have run.
  */
-import { mkdir } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { copyFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
@@ -18,6 +19,20 @@ export const V1_KEY = 'sk_test_v1_browser_4f7c2a9e1b3d';
 export const V2_KEY = 'sk_test_v2_browser_8b1e6d3c5a7f';
 export const SHOTS = path.join(ROOT, '.artifacts', 'screenshots');
 export const README_SHOTS = path.join(ROOT, 'sdk', 'browser', 'screenshots');
+/** Set to `1` by `npm run screenshots` (scripts/screenshots.ts): the tests then refresh the README's copies. */
+export const UPDATE_SCREENSHOTS_ENV = 'UPDATE_SCREENSHOTS';
+
+/**
+ * Copies screenshot `shot` (under `.artifacts/`) over the README's committed copy `target`, only
+ * when `npm run screenshots` asks for it or the copy is missing, so a test run leaves the tree
+ * clean. True when it copied.
+ */
+export async function refreshReadmeShot(shot: string, target: string, env: NodeJS.ProcessEnv = process.env): Promise<boolean> {
+  if (env[UPDATE_SCREENSHOTS_ENV] !== '1' && existsSync(target)) return false;
+  await mkdir(path.dirname(target), { recursive: true });
+  await copyFile(shot, target);
+  return true;
+}
 
 /** Debian's Chromium, headless (`apt-get install chromium`). */
 export const CHROMIUM = {
@@ -47,7 +62,6 @@ export function setUpCheckoutBrowser(): void {
     for (const m of server.handle.core.merchantsById.values()) m.allowedOrigins.push(base);
     browser = await chromium.launch(CHROMIUM);
     await mkdir(SHOTS, { recursive: true });
-    await mkdir(README_SHOTS, { recursive: true });
   });
 
   afterAll(async () => {

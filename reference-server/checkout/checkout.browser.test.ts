@@ -3,8 +3,6 @@
  * on the reference server at 127.0.0.1 with the checkout router mounted: the SDK, the hosted
  * page and the demo shop, under their enforced strict CSP.
  */
-import { existsSync } from 'node:fs';
-import { copyFile } from 'node:fs/promises';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -16,6 +14,7 @@ import {
   events,
   open,
   README_SHOTS,
+  refreshReadmeShot,
   sessionToken,
   sessionTokenOfOrder,
   setUpCheckoutBrowser,
@@ -391,11 +390,8 @@ describe('SDK errors, serving and CSP', () => {
 
   it('no CSP violation in any page of any flow above; screenshots copied for the README', async () => {
     expect(cspViolations).toEqual([]);
-    // The README's copies are refreshed when missing or on demand (UPDATE_SCREENSHOTS=1), so a
-    // plain test run does not rewrite tracked files; the full set is always in .artifacts/.
-    for (const f of ['button-v2.png', 'hosted-page.png', 'demo-paid.png']) {
-      const target = path.join(README_SHOTS, f);
-      if (process.env.UPDATE_SCREENSHOTS === '1' || !existsSync(target)) await copyFile(path.join(SHOTS, f), target);
-    }
+    // The README's copies are refreshed by npm run screenshots only; the full set is always in .artifacts/.
+    for (const f of ['button-v2.png', 'hosted-page.png', 'demo-paid.png'])
+      await refreshReadmeShot(path.join(SHOTS, f), path.join(README_SHOTS, f));
   });
 });

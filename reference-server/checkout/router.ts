@@ -6,6 +6,7 @@
  *   GET /checkout/:paymentIntentId                             the hosted checkout page
  *   GET /demo, /demo/v1, /demo/v2 (+ their backend routes)     a demo merchant shop per variant
  *
+ * A path served here called with another method answers 405 with `Allow`, as the API does.
  * Every page is served with a strict CSP (scripts and styles as files, nothing inline). The
  * hosted page receives the session token in the URL fragment, never in a query string (see
  * page/checkout-page.ts).
@@ -19,6 +20,7 @@ import { assetsDir } from '../../lib/package-root.ts';
 import { mountDemoShop, type DemoShopOptions } from './demo-shop.ts';
 import { page, STRICT_CSP } from './html.ts';
 import { MISSING_BUILD, notFoundJson, sendFile, sendHtml } from './respond.ts';
+import { answerMethodNotAllowed } from '../http/method-not-allowed.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -112,5 +114,6 @@ export function createCheckoutRouter(deps: CheckoutRouterDeps = {}): Router {
 
   if (deps.demo) mountDemoShop(router, deps.demo, distDir);
   else router.all(['/demo', '/demo/*rest'], (_req, res) => notFoundJson(res, 'The demo shop is not enabled on this server'));
+  router.use(answerMethodNotAllowed(router));
   return router;
 }

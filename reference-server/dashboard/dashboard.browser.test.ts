@@ -2,14 +2,15 @@
  * The dashboard (ADR-045) in headless Chromium: the key typed once and kept in sessionStorage
  * (never in a URL), transactions listed and filtered, a timeline with SMS and deliveries,
  * the sandbox actions, live updates from the event stream, no CSP violation. Screenshots go
- * to .artifacts/screenshots; the README's copy is reference-server/dashboard/screenshots/.
+ * to .artifacts/screenshots; `npm run screenshots` refreshes the README's copy in
+ * reference-server/dashboard/screenshots/ (a plain run leaves it alone).
  */
-import { copyFile, mkdir } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build } from '../../scripts/build.ts';
-import { CHROMIUM, SHOTS } from '../checkout/browser-harness.ts';
+import { CHROMIUM, refreshReadmeShot, SHOTS } from '../checkout/browser-harness.ts';
 import { mountSite } from '../site.ts';
 import { startTestServer, type TestServer } from '../testing.ts';
 
@@ -102,7 +103,6 @@ describe('the sandbox dashboard', () => {
 
     expect(urls.filter((u) => u.includes(KEY))).toEqual([]);
     expect(violations).toEqual([]);
-    await mkdir(path.dirname(README_SHOT), { recursive: true });
-    await copyFile(path.join(SHOTS, 'dashboard.png'), README_SHOT);
+    await refreshReadmeShot(path.join(SHOTS, 'dashboard.png'), README_SHOT);
   }, 60_000);
 });

@@ -10,6 +10,7 @@ import express, { type Router } from 'express';
 import { page } from '../checkout/html.ts';
 import { assetsDir } from '../../lib/package-root.ts';
 import { MISSING_BUILD, sendFile, sendHtml } from '../checkout/respond.ts';
+import { answerMethodNotAllowed } from '../http/method-not-allowed.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ASSETS = path.join(HERE, 'assets');
@@ -69,5 +70,6 @@ export function createDashboardRouter(distDir: string = assetsDir()): Router {
   router.get('/dashboard/assets/dashboard.css', (_req, res) =>
     sendFile(res, path.join(ASSETS, 'dashboard.css'), 'text/css; charset=utf-8', 'no-cache', 'dashboard stylesheet missing'),
   );
+  router.use(answerMethodNotAllowed(router));
   return router;
 }

@@ -22,6 +22,7 @@ import { withoutRangeCopies } from './amount-range.ts';
 import type { AuthThrottle } from './auth-throttle.ts';
 import { readJsonBody } from './body.ts';
 import { ApiError, invalidToken } from './errors.ts';
+import { methodNotAllowed } from './method-not-allowed.ts';
 import { buildOperations, type OperationInfo } from './operations.ts';
 import { ownOrigin } from './origin.ts';
 import type { RateLimiter } from './rate-limit.ts';
@@ -290,12 +291,7 @@ export function createApiRouter({
     if (!matched) {
       const allow = allowedMethods(path);
       if (allow.length === 0) next();
-      else
-        next(
-          new ApiError('METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${path}; use ${allow.join(', ')}`, undefined, {
-            Allow: allow.join(', '),
-          }),
-        );
+      else next(methodNotAllowed(req.method, path, allow));
       return;
     }
     if (matched.internal) res.set({ ...CORS_HEADERS, 'Access-Control-Allow-Methods': matched.method });

@@ -3,7 +3,8 @@
  * changes go to an append-only JSON-lines journal next to it (`<file>.journal`), one line
  * per group commit (`{"s": <batch number>, "b": [<batch>, …]}`), fsynced before any waiter
  * is released. When the journal grows past a threshold (and on close) it is folded into a
- * new snapshot, written to a temporary file, fsynced and renamed over the data file. On
+ * new snapshot, written to a temporary file, fsynced and renamed over the data file; while
+ * the server runs, that fold merges the files in a worker thread (fold-worker.ts). On
  * start: snapshot + journal replay; a torn last journal line (a crash mid-append, never
  * acknowledged) is dropped; a corrupt snapshot or journal stops the start with an error
  * naming the file, and nothing is overwritten. The data file is locked for the process
@@ -15,6 +16,7 @@ import { JSONFile } from 'lowdb/node';
 import { loadBundledDocument } from '../../generated/index.ts';
 import { COLLECTIONS, type Change } from '../domain/types.ts';
 import { lockDataFile, type DataFileLock } from './data-lock.ts';
+import { foldFiles, foldInWorker, type MergeKind } from './fold-worker.ts';
 import { Store, type Persistence, type StoreFailurePolicy, type StoreImage } from './store.ts';
 
 export const SNAPSHOT_FORMAT = 'paylater-reference-server';
@@ -33,6 +35,8 @@ export interface StoreOptions {
   writeJournal?: (fh: FileHandle, buf: Buffer, offset: number, length: number) => Promise<{ bytesWritten: number }>;
   /** Time for the wait after a failed write (epoch ms); default `Date.now`. */
   now?: () => number;
+  /** A background fold merges the files in a worker thread when the data file is larger than this (bytes; a smaller one is written from memory); default 1 MiB. */
+  foldInWorkerAboveBytes?: number;
 }
 
 /** `Retry-After` of the `StorageUnavailable` answer (ADR-026): how long writes are refused after a failed one. */
@@ -66,72 +70,50 @@ export function foldingJournalPathOf(file: string): string {
   return `${file}.journal.folding`;
 }
 
-/** A slice of serialisation runs at most this long before yielding to the event loop. */
-const SLICE_MS = 8;
-
-/** The last background fold's slices: how many, and the most CPU time of this thread one took (for tests and diagnostics). */
-export const foldStats = { slices: 0, longestSliceCpuMs: 0 };
-
 /** CPU time of this thread in ms (not the time spent waiting for a core). */
-const threadCpuMs = (): number => {
+function threadCpuMs(): number {
   const u = process.threadCpuUsage();
   return (u.user + u.system) / 1000;
-};
+}
 
 /**
- * Writes the data file for `entries` (records as of journal batch `journalSeq`) atomically,
- * serialising a slice at a time and yielding to the event loop between slices, so a large
- * store never blocks requests for long. The text is the same as `snapshotText`'s.
+ * The last background fold's steps on the event loop (moving the journal aside, starting the
+ * worker, dropping the old journal): how many, and the most CPU time of this thread one took
+ * and all of them together (for tests and diagnostics). The merge itself runs in a worker thread
+ * (fold-worker.ts).
  */
-async function writeSnapshotInSlices(
-  file: string,
-  journalSeq: number,
-  entries: ReadonlyArray<readonly [string, ReadonlyArray<readonly [string, unknown]>]>,
-): Promise<void> {
-  const dir = path.dirname(file);
-  const tmp = tempPathOf(file);
-  const fh = await open(tmp, 'w', 0o600);
-  try {
+export const foldStats: {
+  slices: number;
+  longestSliceCpuMs: number;
+  totalCpuMs: number;
+  inWorker: boolean;
+  /** How the last fold made the data file: merged in the worker (`bytes`, `parsed`), or from memory (a small store). */
+  merge: MergeKind | 'memory' | null;
+} = {
+  slices: 0,
+  longestSliceCpuMs: 0,
+  totalCpuMs: 0,
+  inWorker: false,
+  merge: null,
+};
+
+/** Times the fold's steps on this thread: `await step(p)` ends one step at the await and starts the next after it. */
+function foldClock(): <T>(p: Promise<T>) => Promise<T> {
+  foldStats.slices = 0;
+  foldStats.longestSliceCpuMs = 0;
+  foldStats.totalCpuMs = 0;
+  let start = threadCpuMs();
+  return async (p) => {
+    const took = threadCpuMs() - start;
+    foldStats.slices += 1;
+    foldStats.longestSliceCpuMs = Math.max(foldStats.longestSliceCpuMs, took);
+    foldStats.totalCpuMs += took;
     try {
-      let buf = `{"format":${JSON.stringify(SNAPSHOT_FORMAT)},"version":${SNAPSHOT_VERSION},"journalSeq":${journalSeq},"collections":{`;
-      let sliceStart = performance.now();
-      let sliceCpu = threadCpuMs();
-      foldStats.slices = 0;
-      foldStats.longestSliceCpuMs = 0;
-      const endSlice = () => {
-        foldStats.slices += 1;
-        foldStats.longestSliceCpuMs = Math.max(foldStats.longestSliceCpuMs, threadCpuMs() - sliceCpu);
-      };
-      for (let c = 0; c < entries.length; c++) {
-        const [name, records] = entries[c]!;
-        buf += `${c > 0 ? ',' : ''}${JSON.stringify(name)}:{`;
-        for (let i = 0; i < records.length; i++) {
-          const [k, v] = records[i]!;
-          buf += `${i > 0 ? ',' : ''}${JSON.stringify(k)}:${JSON.stringify(v)}`;
-          if ((i & 63) === 63 && performance.now() - sliceStart > SLICE_MS) {
-            const chunk = buf;
-            buf = '';
-            endSlice();
-            await fh.write(chunk);
-            await new Promise((r) => setImmediate(r));
-            sliceStart = performance.now();
-            sliceCpu = threadCpuMs();
-          }
-        }
-        buf += '}';
-      }
-      endSlice();
-      await fh.write(`${buf}}}`);
-      await fh.sync();
+      return await p;
     } finally {
-      await fh.close();
+      start = threadCpuMs();
     }
-    await rename(tmp, file);
-  } catch (e) {
-    await unlink(tmp).catch(() => {});
-    throw e;
-  }
-  await fsyncDir(dir);
+  };
 }
 
 /** The data file's content for `image`. */
@@ -279,6 +261,7 @@ export async function openFileStore(file: string, opts: StoreOptions = {}): Prom
 
 async function openLocked(abs: string, jpath: string, lock: DataFileLock, opts: StoreOptions): Promise<Store> {
   const snapshot = await readSnapshot(abs);
+  const snapshotBytes = snapshot === null ? 0 : (await stat(abs)).size;
   const image: StoreImage = {
     journalSeq: snapshot?.journalSeq ?? 0,
     collections: (snapshot?.collections ?? Object.fromEntries(COLLECTIONS.map((c) => [c, {}]))) as StoreImage['collections'],
@@ -312,6 +295,10 @@ async function openLocked(abs: string, jpath: string, lock: DataFileLock, opts: 
   }
 
   let jbytes = folded.goodBytes;
+  /** About the data file's size (as of the last fold or compaction): whether the next fold runs in a worker. */
+  let dataBytes = snapshotBytes;
+  /** True while a journal moved aside by a background fold is on disk (its fold not finished, or failed). */
+  let asideLeft = false;
   /** True when a failed append may have left bytes after `jbytes`: cut them before the next one. */
   let torn = false;
   const writeJournal =
@@ -343,35 +330,78 @@ async function openLocked(abs: string, jpath: string, lock: DataFileLock, opts: 
     },
     journalBytes: () => jbytes,
     async compact(current) {
-      await writeFileAtomic(abs, snapshotText(current()));
+      const text = snapshotText(current());
+      await writeFileAtomic(abs, text);
+      dataBytes = Buffer.byteLength(text, 'utf8');
       await jfh.truncate(0);
       await jfh.sync();
       jbytes = 0;
       await unlink(fpath).catch(() => {});
+      asideLeft = false;
     },
-    async foldInBackground(journalSeq, entries) {
-      if (await exists(fpath)) {
+    async foldInBackground(journalSeq, image) {
+      if (asideLeft) {
         // An earlier background fold failed: fold everything now rather than move a journal over it.
-        await persistence.compact(() => ({
-          journalSeq,
-          collections: Object.fromEntries(entries.map(([c, r]) => [c, Object.fromEntries(r)])) as StoreImage['collections'],
-        }));
+        const now = image();
+        await persistence.compact(() => now);
         return { done: Promise.resolve() };
       }
+      // A small store is written from memory here (taken now, before any await: it is what the
+      // journal holds), sooner than a worker thread starts and reads the files.
+      const inWorker = dataBytes > (opts.foldInWorkerAboveBytes ?? 1024 * 1024);
+      const small = inWorker ? null : image();
+      const step = foldClock();
       if (torn) {
-        await jfh.truncate(jbytes);
+        await step(jfh.truncate(jbytes));
         torn = false;
       }
-      await jfh.sync();
-      await rename(jpath, fpath);
+      await step(jfh.sync());
+      await step(rename(jpath, fpath));
+      asideLeft = true;
       const old = jfh;
-      jfh = await open(jpath, 'a+', 0o600);
+      jfh = await step(open(jpath, 'a+', 0o600));
+      const movedBytes = jbytes;
       jbytes = 0;
-      await old.close();
-      await fsyncDir(path.dirname(abs));
+      await step(old.close());
+      await step(fsyncDir(path.dirname(abs)));
       const done = (async () => {
-        await writeSnapshotInSlices(abs, journalSeq, entries);
-        await unlink(fpath);
+        foldStats.inWorker = inWorker;
+        if (small) {
+          const text = snapshotText(small);
+          await step(writeFileAtomic(abs, text));
+          foldStats.merge = 'memory';
+          dataBytes = Buffer.byteLength(text, 'utf8');
+        } else {
+          const tmp = tempPathOf(abs);
+          const job = {
+            file: abs,
+            journal: fpath,
+            tmp,
+            journalSeq,
+            collections: COLLECTIONS,
+            format: SNAPSHOT_FORMAT,
+            version: SNAPSHOT_VERSION,
+          };
+          foldStats.merge = await step(
+            foldInWorker(job).catch((e: unknown) => {
+              // No worker (e.g. a runtime that cannot load this module in one): merge on this
+              // thread, which yields at every 1 MiB written. A failing merge fails here too.
+              process.emitWarning(`paylater store: fold worker failed (${(e as Error).message}); folding on the main thread`);
+              foldStats.inWorker = false;
+              return foldFiles(job);
+            }),
+          );
+          await step(
+            rename(tmp, abs).catch(async (e: unknown) => {
+              await unlink(tmp).catch(() => {});
+              throw e;
+            }),
+          );
+          await step(fsyncDir(path.dirname(abs)));
+          dataBytes += movedBytes; // at most: a change of a record already there does not add its size
+        }
+        await step(unlink(fpath));
+        asideLeft = false;
       })();
       return { done };
     },

@@ -17,6 +17,7 @@ import {
   type SessionRecord,
   type TransactionRecord,
 } from '../domain/types.ts';
+import { ShardedMap } from './sharded-map.ts';
 
 /** Every record, and the number of the last journal batch it includes. */
 export interface StoreImage {
@@ -55,33 +56,33 @@ export interface Persistence {
   compact(image: () => StoreImage): Promise<void>;
   /**
    * Starts a fold while writes go on: moves the journal aside (new batches go to a fresh one),
-   * then writes `entries` (every record as of the last batch appended, copied at once) as the
-   * data file in slices that yield to the event loop, and drops the journal moved aside.
-   * Resolves once the journal is moved aside; `done` once the data file is in place.
+   * then merges it with the data file into a new data file off the event loop, and drops the
+   * journal moved aside; `journalSeq` is the last batch appended. Memory is not read, except
+   * `image` (everything as of `journalSeq`, called before any await) when the fold cannot be
+   * done that way. Resolves once the journal is moved aside; `done` once the data file is in place.
    */
-  foldInBackground(
-    journalSeq: number,
-    entries: ReadonlyArray<readonly [CollectionName, ReadonlyArray<readonly [string, unknown]>]>,
-  ): Promise<{ done: Promise<void> }>;
+  foldInBackground(journalSeq: number, image: () => StoreImage): Promise<{ done: Promise<void> }>;
   /** Folds what the journal holds, then releases the files. */
   close(image: () => StoreImage): Promise<void>;
   /** Closes the files without writing anything (what a crash leaves behind). */
   abandon(): Promise<void>;
 }
 
-type Maps = { [C in CollectionName]: Map<string, Collections[C]> };
+/** Per collection, key → record: split maps, so that growing never rehashes a whole collection at once. */
+type Maps = { [C in CollectionName]: ShardedMap<Collections[C]> };
 
 export class Store {
   private readonly maps: Maps;
   // Indexes.
-  private readonly byVendorRef = new Map<string, string>();
-  private readonly sessionByDigest = new Map<string, string>();
-  private readonly txByMerchant = new Map<string, Set<string>>();
+  /** Per merchant: vendorReference → transaction id (the record's own strings as keys, no key built per record). */
+  private readonly byVendorRef = new Map<string, ShardedMap<string>>();
+  private readonly sessionByDigest = new ShardedMap<string>();
+  private readonly txByMerchant = new Map<string, ShardedMap<true>>();
   private readonly pendingByMerchant = new Map<string, Set<string>>();
   private readonly smsByMerchant = new Map<string, string[]>();
   private readonly outboxByMerchant = new Map<string, string[]>();
   private readonly outboxPending = new Set<string>();
-  private readonly intentsBySession = new Map<string, number>();
+  private readonly intentsBySession = new ShardedMap<number>();
   // Group commit.
   private queue: Change[][] = [];
   private appliedSeq = 0;
@@ -99,6 +100,8 @@ export class Store {
   private closed = false;
   /** Number of journal writes so far (group commits), for tests and diagnostics. */
   writes = 0;
+  /** The longest journal write (append + fsync, wall ms) since this was last set to 0: for diagnostics. */
+  slowestWriteMs = 0;
 
   private constructor(
     initial: StoreImage['collections'] | null,
@@ -108,7 +111,7 @@ export class Store {
     private readonly failure: StoreFailurePolicy = { retryAfterSeconds: 0 }, // a memory store never fails a write
   ) {
     this.journalSeq = journalSeq;
-    this.maps = Object.fromEntries(COLLECTIONS.map((c) => [c, new Map()])) as unknown as Maps;
+    this.maps = Object.fromEntries(COLLECTIONS.map((c) => [c, new ShardedMap()])) as unknown as Maps;
     if (initial) {
       for (const c of COLLECTIONS) {
         const entries: [string, unknown][] = Object.entries(initial[c] ?? {});
@@ -155,7 +158,7 @@ export class Store {
     }
     const inverse: Change[] = [];
     for (const ch of changes) {
-      inverse.push({ c: ch.c, k: ch.k, v: (this.maps[ch.c] as Map<string, unknown>).get(ch.k) ?? null } as Change);
+      inverse.push({ c: ch.c, k: ch.k, v: (this.maps[ch.c] as ShardedMap<unknown>).get(ch.k) ?? null } as Change);
       this.put(ch);
     }
     this.queue.push(changes);
@@ -199,7 +202,9 @@ export class Store {
         this.queue = [];
         try {
           this.journalSeq += 1;
+          const t0 = performance.now();
           await p.append(this.journalSeq, batches);
+          this.slowestWriteMs = Math.max(this.slowestWriteMs, performance.now() - t0);
           this.writes += 1;
         } catch (e) {
           this.journalSeq -= 1; // not written: the persistence cut the journal back
@@ -210,11 +215,9 @@ export class Store {
         while (this.undo.length > 0 && this.undo[0]!.seq <= upTo) this.undo.shift();
         this.release();
         if (p.journalBytes() > this.compactAfterBytes && this.queue.length === 0 && !this.folding) {
-          // Memory is exactly what is on disk now (nothing queued): copy it before any await.
-          const seq = this.journalSeq;
-          const entries = COLLECTIONS.map((c) => [c, [...(this.maps[c] as Map<string, unknown>).entries()]] as const);
+          // Memory is exactly what is on disk now (nothing queued): the fold's image, if it needs one.
           try {
-            const { done } = await p.foldInBackground(seq, entries);
+            const { done } = await p.foldInBackground(this.journalSeq, () => this.image());
             this.folding = done
               .catch((e: unknown) => {
                 // The journals still hold everything; the fold is tried again at the next threshold.
@@ -317,7 +320,7 @@ export class Store {
         return;
       }
       default: {
-        const m = this.maps[ch.c] as Map<string, unknown>;
+        const m = this.maps[ch.c] as ShardedMap<unknown>;
         if (ch.v) m.set(ch.k, ch.v);
         else m.delete(ch.k);
       }
@@ -328,7 +331,7 @@ export class Store {
     const m = this.maps.transactions;
     const old = m.get(k);
     if (old) {
-      if (old.vendorReference !== null) this.byVendorRef.delete(vrKey(old.merchantId, old.vendorReference));
+      if (old.vendorReference !== null) this.byVendorRef.get(old.merchantId)?.delete(old.vendorReference);
       this.pendingByMerchant.get(old.merchantId)?.delete(k);
       if (!v) this.txByMerchant.get(old.merchantId)?.delete(k);
     }
@@ -337,8 +340,14 @@ export class Store {
       return;
     }
     m.set(k, v);
-    if (v.vendorReference !== null) this.byVendorRef.set(vrKey(v.merchantId, v.vendorReference), k);
-    addTo(this.txByMerchant, v.merchantId, k);
+    if (v.vendorReference !== null) {
+      let refs = this.byVendorRef.get(v.merchantId);
+      if (!refs) this.byVendorRef.set(v.merchantId, (refs = new ShardedMap<string>()));
+      refs.set(v.vendorReference, k);
+    }
+    let ids = this.txByMerchant.get(v.merchantId);
+    if (!ids) this.txByMerchant.set(v.merchantId, (ids = new ShardedMap<true>()));
+    ids.set(k, true);
     if (v.status === 'PENDING') addTo(this.pendingByMerchant, v.merchantId, k);
   }
 
@@ -379,7 +388,7 @@ export class Store {
     return this.maps[c].size;
   }
   transactionByVendorReference(merchantId: string, vendorReference: string): TransactionRecord | undefined {
-    const id = this.byVendorRef.get(vrKey(merchantId, vendorReference));
+    const id = this.byVendorRef.get(merchantId)?.get(vendorReference);
     return id === undefined ? undefined : this.maps.transactions.get(id);
   }
   sessionByTokenDigest(digest: string): SessionRecord | undefined {
@@ -387,7 +396,7 @@ export class Store {
     return id === undefined ? undefined : this.maps.sessions.get(id);
   }
   *merchantTransactions(merchantId: string): Iterable<TransactionRecord> {
-    for (const id of this.txByMerchant.get(merchantId) ?? []) {
+    for (const id of this.txByMerchant.get(merchantId)?.keys() ?? []) {
       const t = this.maps.transactions.get(id);
       if (t) yield t;
     }
@@ -398,6 +407,20 @@ export class Store {
       const t = this.maps.transactions.get(id);
       if (t) yield t;
     }
+  }
+  /** The entries of the largest table over all records an insertion may rehash at once (for tests and diagnostics). */
+  largestTable(): number {
+    const sharded = [
+      ...Object.values(this.maps),
+      this.sessionByDigest,
+      this.intentsBySession,
+      ...this.byVendorRef.values(),
+      ...this.txByMerchant.values(),
+    ];
+    // Left whole: per-merchant tables (as many as merchants), and the open transactions and pending
+    // deliveries (bounded by the payment window and the retry schedule; kept in order).
+    const plain = [this.byVendorRef, this.txByMerchant, this.outboxPending];
+    return Math.max(...sharded.map((m) => m.largestPart), ...plain.map((m) => m.size));
   }
   pendingMerchants(): string[] {
     return [...this.pendingByMerchant.entries()].filter(([, s]) => s.size > 0).map(([k]) => k);
@@ -418,9 +441,6 @@ export class Store {
   }
 }
 
-function vrKey(merchantId: string, ref: string): string {
-  return `${merchantId}\u0000${ref}`;
-}
 function addTo(m: Map<string, Set<string>>, k: string, v: string): void {
   let s = m.get(k);
   if (!s) m.set(k, (s = new Set()));

@@ -7,7 +7,9 @@
  *      ÷ a bare express app serving the same JSON (target ≥ 0.7).
  *   2. store-200k-latency: the worst request (B1 creates on 16 connections, B2 reads beside them)
  *      with 200,000 stored transactions on the durable file store, folds included, in ms (target
- *      ≤ 100); also p99 and worst against an empty store, and memory per stored transaction.
+ *      ≤ 100; median of alternating rounds); also p99, worst and the server's longest event-loop
+ *      block against an empty store, and memory per stored transaction; each server in a process
+ *      of its own.
  *   3. b2-vs-prism: B2 requests/s ÷ Prism 5.14's mock server on the same bundled document
  *      (reported).
  *   4. conformance-throughput: the conformance suite's requests/s ÷ the same requests replayed by

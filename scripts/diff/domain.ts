@@ -8,7 +8,7 @@
 import path from 'node:path';
 import { operations } from '../lib/contract-facts.ts';
 import type { ContractDocument } from './documents.ts';
-import { isJson, textOf, type Json } from '../../lib/json.ts';
+import { isJson, stableJson, textOf, type Json } from '../../lib/json.ts';
 import type { SourceLocator } from './locate.ts';
 import { CLIENTS, IMPLEMENTERS, MERCHANTS, type Audience, type Change, type Impact, type Side } from './model.ts';
 import { compareSchemas, type SchemaSide } from './schema.ts';
@@ -17,9 +17,7 @@ const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
 const ALL: Audience[] = [MERCHANTS, IMPLEMENTERS, CLIENTS];
 
 const obj = (v: unknown): Json => (isJson(v) ? v : {});
-export const stable = (v: unknown): string =>
-  JSON.stringify(v, (_k, x: unknown) => (isJson(x) ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => a.localeCompare(b))) : x)) ??
-  'none';
+export { stableJson as stable };
 
 /** One side of the comparison: a document, the tree it comes from and its locator. */
 export interface Sided {
@@ -194,13 +192,13 @@ function compareOperations(c: Collector): void {
       const opId = String(r.operationId);
       const subject = `${method.toUpperCase()} ${p} (${opId})`;
       const keys = ['paths', p, method];
-      if (stable(b.security) !== stable(r.security)) {
+      if (stableJson(b.security) !== stableJson(r.security)) {
         c.add({
           rule: 'security-changed',
           impact: 'major',
           side: 'request',
           subject,
-          message: `security ${stable(b.security)} → ${stable(r.security)}`,
+          message: `security ${stableJson(b.security)} → ${stableJson(r.security)}`,
           breaks: ALL,
           keys: [...keys, 'security'],
         });
@@ -354,7 +352,7 @@ function compareEvents(c: Collector): void {
 }
 
 function compareSecuritySchemes(c: Collector): void {
-  const strip = (s: unknown) => stable(Object.fromEntries(Object.entries(obj(s)).filter(([k]) => k !== 'description')));
+  const strip = (s: unknown) => stableJson(Object.fromEntries(Object.entries(obj(s)).filter(([k]) => k !== 'description')));
   const b = obj(obj(c.base.doc.resolved.components).securitySchemes);
   const r = obj(obj(c.rev.doc.resolved.components).securitySchemes);
   for (const name of new Set([...Object.keys(b), ...Object.keys(r)])) {

@@ -5,7 +5,7 @@
  * implementers for more (minor); on the response and event sides the other way round, and a new
  * enum value or a removed or retyped field breaks the consumers (merchants and generated clients).
  */
-import { isJson, textOf, type Json } from '../../lib/json.ts';
+import { isJson, stableJson as stable, textOf, type Json } from '../../lib/json.ts';
 import { CLIENTS, IMPLEMENTERS, MERCHANTS, type Audience, type Impact } from './model.ts';
 
 export type SchemaSide = 'request' | 'response' | 'event';
@@ -29,9 +29,6 @@ const UPPER = ['maximum', 'exclusiveMaximum', 'maxLength', 'maxItems', 'maxPrope
 const LOWER = ['minimum', 'exclusiveMinimum', 'minLength', 'minItems', 'minProperties'] as const;
 /** Extensions that state a numeric range the request must respect. */
 const RANGE_EXTENSIONS = ['x-amount-range'] as const;
-
-const stable = (v: unknown): string =>
-  JSON.stringify(v, (_k, x: unknown) => (isJson(x) ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => a.localeCompare(b))) : x));
 
 function types(s: Json): string[] | undefined {
   if (s.type === undefined) return undefined;

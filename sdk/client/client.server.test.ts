@@ -151,3 +151,47 @@ describe('Variant 1 client', () => {
     expect(e.retryAfter).toBeLessThanOrEqual(windowSeconds);
   });
 });
+
+describe('paginated sandbox lists against the server (ADR-028)', () => {
+  it('listSms takes limit and cursor, and smsPages walks every page once, in the unpaginated order', async () => {
+    const c = createPayLaterClientV1({ baseUrl: server.baseUrl, apiKey: V1_KEY });
+    for (let i = 0; i < 5; i++)
+      await c.createPartnerTransaction({
+        customerPhone: '212612345678',
+        total: 600,
+        currency: 'MAD',
+        items: [{ name: 'Phone case', quantity: 1, unitPrice: 600 }],
+      });
+    const whole = await c.sandbox.listSms({ limit: 100 });
+    expect(whole.data.length).toBeGreaterThanOrEqual(5);
+    const first = await c.sandbox.listSms({ limit: 2 });
+    expect(first.data).toEqual(whole.data.slice(0, 2));
+    expect(first.nextCursor).toEqual(expect.any(String));
+    const second = await c.sandbox.listSms({ limit: 2, cursor: first.nextCursor! });
+    expect(second.data).toEqual(whole.data.slice(2, 4));
+    const sizes: number[] = [];
+    const walked: string[] = [];
+    for await (const page of c.sandbox.smsPages({ limit: 2 })) {
+      sizes.push(page.data.length);
+      walked.push(...page.data.map((m) => m.id));
+    }
+    expect(walked).toEqual(whole.data.map((m) => m.id));
+    expect(sizes.every((n) => n <= 2)).toBe(true);
+    const tooMany = await rejection(c.sandbox.listSms({ limit: 100_000 }));
+    expect([tooMany.status, tooMany.code]).toEqual([400, 'VALIDATION_ERROR']);
+  });
+
+  it('listWebhookDeliveries takes limit, and webhookDeliveryPages ends on the last page', async () => {
+    const c = createPayLaterClientV2({ baseUrl: server.baseUrl, apiKey: V2_KEY });
+    const one = await c.sandbox.listWebhookDeliveries({ limit: 1 });
+    expect(one.data.length).toBeLessThanOrEqual(1);
+    let pagesSeen = 0;
+    let last: string | null = 'unset';
+    for await (const page of c.sandbox.webhookDeliveryPages({ limit: 1 })) {
+      pagesSeen += 1;
+      last = page.nextCursor;
+    }
+    expect(pagesSeen).toBeGreaterThanOrEqual(1);
+    expect(last).toBeNull();
+  });
+});

@@ -165,3 +165,35 @@ describe("typed errors (ADR-001 and the seed's other shapes)", () => {
     await expect(c.getPartnerTransaction('x')).rejects.toMatchObject({ status: 503, code: null, message: 'HTTP 503: upstream down' });
   });
 });
+
+describe('paginated sandbox lists (ADR-028)', () => {
+  it('sends limit and cursor as the declared query parameters, and none when not given', async () => {
+    const { seen, fetch } = recorder(() => json(200, { data: [], nextCursor: null }));
+    const c = createPayLaterClientV1({ baseUrl: 'http://api.test', apiKey: 'sk_test_k', fetch });
+    await c.sandbox.listSms({ limit: 2, cursor: 'abc' });
+    await c.sandbox.listWebhookDeliveries({ limit: 100 });
+    await c.sandbox.listSms();
+    expect(seen.map((r) => r.url)).toEqual([
+      'http://api.test/api/v1/sandbox/sms?limit=2&cursor=abc',
+      'http://api.test/api/v1/sandbox/webhook-deliveries?limit=100',
+      'http://api.test/api/v1/sandbox/sms',
+    ]);
+  });
+
+  it('iterates every page, following nextCursor until it is null, from the cursor given', async () => {
+    const book: Record<string, { data: number[]; nextCursor: string | null }> = {
+      first: { data: [1, 2], nextCursor: 'p2' },
+      p2: { data: [3, 4], nextCursor: 'p3' },
+      p3: { data: [5], nextCursor: null },
+    };
+    const { seen, fetch } = recorder((req) => json(200, book[new URL(req.url).searchParams.get('cursor') ?? 'first']));
+    const c = createPayLaterClientV2({ baseUrl: 'http://api.test', apiKey: 'sk_test_k', fetch });
+    const all: unknown[] = [];
+    for await (const page of c.sandbox.webhookDeliveryPages({ limit: 2 })) all.push(...page.data);
+    expect(all).toEqual([1, 2, 3, 4, 5]);
+    expect(seen.map((r) => new URL(r.url).search)).toEqual(['?limit=2', '?limit=2&cursor=p2', '?limit=2&cursor=p3']);
+    const rest: unknown[] = [];
+    for await (const page of c.sandbox.smsPages({ cursor: 'p2' })) rest.push(...page.data);
+    expect(rest).toEqual([3, 4, 5]);
+  });
+});

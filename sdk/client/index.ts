@@ -9,6 +9,9 @@
  *   const session = await paylater.createSession({ total: '1299.50', currency: 'MAD', items });
  *   const status = await paylater.getTransactionStatus(transactionId, session.session_token);
  *   if (status.status === 'APPROVED') fulfil();
+ *
+ * The sandbox lists are paginated (ADR-028): `listSms({ limit, cursor })` returns one page and its
+ * `nextCursor`; `smsPages({ limit })` iterates every page (`for await (const page of …)`).
  */
 import type { Client, ClientOptions } from 'openapi-fetch';
 import { createMerchantClientV1, createMerchantClientV2, variants, type V1, type V2, type Variant } from '../../generated/index.ts';
@@ -35,8 +38,31 @@ export interface PayLaterClientOptions {
 type S1 = V1.components['schemas'];
 type S2 = V2.components['schemas'];
 
+/** The query of a paginated sandbox list (ADR-028): `limit` (at most the spec's maximum) and the previous page's `nextCursor`. */
+export type PageQuery = NonNullable<V1.operations['sandboxListSms']['parameters']['query']>;
+
+/** One page of a paginated list. */
+export interface Page<T> {
+  data: T[];
+  nextCursor: string | null;
+}
+
+/**
+ * Every page of a paginated list, in order: `list` is called with `query` and then with each
+ * page's `nextCursor` until a page has none.
+ */
+export async function* pages<P extends Page<unknown>>(list: (query: PageQuery) => Promise<P>, query: PageQuery = {}): AsyncGenerator<P> {
+  let cursor = query.cursor;
+  do {
+    const page = await list({ ...query, ...(cursor !== undefined ? { cursor } : {}) });
+    yield page;
+    cursor = page.nextCursor ?? undefined;
+  } while (cursor !== undefined);
+}
+
 interface CallInit {
   path?: Record<string, string>;
+  query?: PageQuery;
   body?: unknown;
   sessionToken?: string;
 }
@@ -59,7 +85,8 @@ function makeInvoker(variant: Variant, raw: Client<V1.paths> | Client<V2.paths>)
     const op = ops[operationId];
     if (!op) throw new Error(`operation ${operationId} is not part of Variant ${variant}`);
     const requestInit: Record<string, unknown> = {};
-    if (init.path) requestInit.params = { path: init.path };
+    if (init.path || init.query)
+      requestInit.params = { ...(init.path ? { path: init.path } : {}), ...(init.query ? { query: init.query } : {}) };
     if (init.body !== undefined) requestInit.body = init.body;
     if (init.sessionToken !== undefined) {
       requestInit.middleware = [authMiddleware(variant, { sessionToken: init.sessionToken })];
@@ -87,6 +114,8 @@ function credentials(options: PayLaterClientOptions): Credentials {
 
 /** Operations both variants share, typed with the variant's schemas. */
 function common<S extends S1 | S2>(invoke: ReturnType<typeof makeInvoker>) {
+  const listSms = (query: PageQuery = {}) => invoke<S['SmsOutbox']>('sandboxListSms', { query });
+  const listWebhookDeliveries = (query: PageQuery = {}) => invoke<S['WebhookDeliveryList']>('sandboxListWebhookDeliveries', { query });
   return {
     /** B1: create a partner transaction (X-Service-Key). */
     createPartnerTransaction: (body: S['PartnerTransactionCreateRequest']) =>
@@ -137,8 +166,14 @@ function common<S extends S1 | S2>(invoke: ReturnType<typeof makeInvoker>) {
         invoke<S['PartnerTransaction']>('sandboxCompleteTransaction', { path: { transactionId } }),
       getClock: () => invoke<S['SandboxClock']>('sandboxGetClock'),
       advanceClock: (body: S['SandboxClockAdvanceRequest']) => invoke<S['SandboxClock']>('sandboxAdvanceClock', { body }),
-      listSms: () => invoke<S['SmsOutbox']>('sandboxListSms'),
-      listWebhookDeliveries: () => invoke<S['WebhookDeliveryList']>('sandboxListWebhookDeliveries'),
+      /** One page of the SMS outbox (`limit`, `cursor`: ADR-028). */
+      listSms,
+      /** Every page of the SMS outbox from `query.cursor` (or the first), `limit` per page. */
+      smsPages: (query?: PageQuery) => pages(listSms, query),
+      /** One page of the webhook deliveries (`limit`, `cursor`: ADR-028). */
+      listWebhookDeliveries,
+      /** Every page of the webhook deliveries from `query.cursor` (or the first), `limit` per page. */
+      webhookDeliveryPages: (query?: PageQuery) => pages(listWebhookDeliveries, query),
       redeliverWebhook: (deliveryId: string) => invoke<S['WebhookDelivery']>('sandboxRedeliverWebhook', { path: { deliveryId } }),
     },
   };
