@@ -27,6 +27,9 @@ export default defineConfig({
     // a Chromium round-trip on a busy machine can take longer than the 1 s default.
     expect: { poll: { timeout: 15_000 } },
     pool: 'forks',
+    // Two test files at a time on the 2-core machine (the default is one fewer than the cores):
+    // most files wait on servers, browsers and databases in other processes, not on their own CPU.
+    maxWorkers: 2,
     reporters: ['default'],
     projects: [
       { extends: true, test: { name: 'default', include: ['**/*.test.ts'] } },

@@ -2,46 +2,23 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../reference-server/testing.ts';
+import { merchantPair, type MerchantPair, type MerchantRecord } from './merchant-pairs.ts';
+import { freePort } from './mutants/selftest.ts';
 import { runSuite, type SuiteResult } from './run.ts';
 
 const secret = `whsec_${randomBytes(24).toString('base64')}`;
 let server: TestServer;
 let n = 0;
-const pairs: { variant: 1 | 2; main: string; other: string; port: number }[] = [];
+const pairs: MerchantPair[] = [];
 /** Merchant pairs whose webhooks go to one receiver: the other merchant with the same secret, or its own. */
 const shared: { main: string; other: string; port: number; otherSecret: string }[] = [];
 
-async function freePort(): Promise<number> {
-  const { createServer } = await import('node:net');
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const p = (s.address() as { port: number }).port;
-      s.close(() => resolve(p));
-    });
-  });
-}
-
 beforeAll(async () => {
-  const merchants = [];
+  const merchants: MerchantRecord[] = [];
   for (let i = 0; i < 40; i++) {
-    const variant: 1 | 2 = i % 2 === 0 ? 1 : 2;
-    const port = await freePort();
-    pairs.push({
-      variant,
-      main: `sk_test_conf_main_${i}_${randomBytes(6).toString('hex')}`,
-      other: `sk_test_conf_other_${i}_${randomBytes(6).toString('hex')}`,
-      port,
-    });
-    const p = pairs[i]!;
-    merchants.push({
-      name: `Main ${i}`,
-      storeName: `Store ${i}`,
-      apiKey: p.main,
-      variant,
-      webhookUrl: `http://127.0.0.1:${p.port}/hooks`,
-      webhookSecret: secret,
-    });
-    merchants.push({ name: `Other ${i}`, storeName: `Other store ${i}`, apiKey: p.other, variant });
+    const { pair, merchants: both } = await merchantPair('conf', i, i % 2 === 0 ? 1 : 2, secret);
+    pairs.push(pair);
+    merchants.push(...both);
   }
   for (let i = 0; i < 4; i++) {
     const port = await freePort();

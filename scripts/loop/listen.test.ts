@@ -4,14 +4,13 @@
  * The two-instance case (several sandbox instances sharing one store) waits for the shared
  * PostgreSQL store; the stream already reads from the store and resumes after an event id.
  */
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyWebhook } from '../../sdk/webhooks/verify.ts';
 import { startTestServer, type TestServer } from '../../reference-server/testing.ts';
-import { ROOT } from '../lib/paths.ts';
+import { spawnPaylater } from '../lib/paylater-process.ts';
 import { listenSecret } from './listen.ts';
 
 const KEY = 'sk_test_listen_e2e_0001';
@@ -63,11 +62,11 @@ async function approve(): Promise<string> {
   return id;
 }
 
-function waitFor(child: ChildProcessWithoutNullStreams, text: { out: string }, re: RegExp, ms = 15_000): Promise<void> {
+function waitFor(child: ChildProcessWithoutNullStreams, output: () => string, re: RegExp, ms = 15_000): Promise<void> {
   return new Promise((resolve, reject) => {
-    const t = setTimeout(() => reject(new Error(`timed out waiting for ${String(re)}; output:\n${text.out}`)), ms);
+    const t = setTimeout(() => reject(new Error(`timed out waiting for ${String(re)}; output:\n${output()}`)), ms);
     const check = () => {
-      if (re.test(text.out)) {
+      if (re.test(output())) {
         clearTimeout(t);
         child.stdout.off('data', check);
         resolve();
@@ -106,37 +105,27 @@ describe('GET /api/v1/sandbox/events', () => {
 
 describe('paylater listen', () => {
   it('forwards each new event signed with the printed stable secret, shows a failed forward and retries it, stops on Ctrl-C', async () => {
-    const child = spawn(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        path.join(ROOT, 'scripts', 'paylater.ts'),
-        'listen',
-        '--forward-to',
-        localUrl,
-        '--base-url',
-        s.baseUrl,
-        '--api-key',
-        KEY,
-        '--events',
-        'transaction.approved',
-      ],
-      { cwd: ROOT },
-    );
-    const text = { out: '' };
-    child.stdout.on('data', (c: Buffer) => (text.out += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (text.out += c.toString()));
+    const { child, output } = spawnPaylater([
+      'listen',
+      '--forward-to',
+      localUrl,
+      '--base-url',
+      s.baseUrl,
+      '--api-key',
+      KEY,
+      '--events',
+      'transaction.approved',
+    ]);
     try {
-      await waitFor(child, text, /Your listen signing secret is (whsec_\S+)/);
-      const secret = /Your listen signing secret is (whsec_\S+)/.exec(text.out)![1]!;
+      await waitFor(child, output, /Your listen signing secret is (whsec_\S+)/);
+      const secret = /Your listen signing secret is (whsec_\S+)/.exec(output())![1]!;
       expect(secret).toBe(listenSecret(KEY));
       await new Promise((r) => setTimeout(r, 500)); // the stream is open
       failFirst = 1;
       const tx = await approve();
-      await waitFor(child, text, /\[200\]/);
-      expect(text.out).toMatch(new RegExp(`transaction\\.approved msg_\\w+ \\(transaction ${tx}\\)`));
-      expect(text.out).toMatch(/→ POST .* \[503\] \d+ ms, retry 1\/3/);
+      await waitFor(child, output, /\[200\]/);
+      expect(output()).toMatch(new RegExp(`transaction\\.approved msg_\\w+ \\(transaction ${tx}\\)`));
+      expect(output()).toMatch(/→ POST .* \[503\] \d+ ms, retry 1\/3/);
       expect(got).toHaveLength(1);
       const event = verifyWebhook(got[0]!.body, got[0]!.headers, secret);
       expect(event.event).toBe('transaction.approved');
@@ -150,11 +139,11 @@ describe('paylater listen', () => {
       );
       await api('POST', `/api/v1/sandbox/transactions/${((await c.json()) as { id: string }).id}/cancel`);
       await new Promise((r) => setTimeout(r, 800));
-      expect(text.out).not.toContain('transaction.cancelled');
+      expect(output()).not.toContain('transaction.cancelled');
       const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
       child.kill('SIGINT');
       expect(await exited).toBe(0);
-      expect(text.out).toContain('Stopped.');
+      expect(output()).toContain('Stopped.');
     } finally {
       if (child.exitCode === null) child.kill('SIGKILL');
     }

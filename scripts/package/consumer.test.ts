@@ -59,10 +59,13 @@ async function freePort(): Promise<number> {
 
 /** `npx paylater serve …` in the consumer project; resolves with its base URL once it listens. */
 async function serve(node: string, args: string[]): Promise<{ baseUrl: string; child: ChildProcess; output: () => string }> {
+  // Its own process group: npx runs the bin in a child of its own and does not pass SIGTERM on,
+  // so `stop` signals the whole group (else every run left its servers behind).
   const child = spawn('npx', ['--no-install', 'paylater', 'serve', ...args], {
     cwd: app,
     env: envFor(node),
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
   });
   let out = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
@@ -84,11 +87,24 @@ async function serve(node: string, args: string[]): Promise<{ baseUrl: string; c
   return { baseUrl, child, output: () => out };
 }
 
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await exited;
+/** Stops `npx paylater serve` and the server it started (its process group); resolves once the server no longer answers. */
+async function stop(server: { child: ChildProcess; baseUrl: string }): Promise<void> {
+  const { child } = server;
+  if (child.exitCode === null && child.pid !== undefined) {
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    process.kill(-child.pid, 'SIGTERM');
+    await exited;
+  }
+  const until = Date.now() + 15_000;
+  while (
+    await fetch(`${server.baseUrl}/healthz`).then(
+      () => true,
+      () => false,
+    )
+  ) {
+    if (Date.now() > until) throw new Error(`the server at ${server.baseUrl} still answers after its npx exited`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
 }
 
 /** A process's exit code and output, without throwing on a non-zero exit. */
@@ -324,7 +340,7 @@ describe.each([
       expect(diff.code, diff.out).toBe(2);
       expect(diff.out).toMatch(/run it in a checkout of the paylater-contract repository/);
     } finally {
-      await stop(server.child);
+      await stop(server);
     }
   }, 300_000);
 
@@ -355,6 +371,6 @@ it('`paylater serve` without --data writes data/paylater.json in the working dir
     expect(existsSync(path.join(app, 'data', 'paylater.json'))).toBe(true);
     expect(existsSync(path.join(app, 'node_modules', 'paylater-contract', 'data'))).toBe(false);
   } finally {
-    await stop(server.child);
+    await stop(server);
   }
 }, 120_000);

@@ -6,10 +6,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { merchantPair, type MerchantPair } from '../../../conformance/merchant-pairs.ts';
 import { runSuite, type SuiteResult } from '../../../conformance/run.ts';
 import type { MerchantConfigInput } from '../../config.ts';
 import { startTestServer, type TestServer } from '../../testing.ts';
@@ -24,46 +24,21 @@ const CASES = [
   [1, 'sandbox'],
   [2, 'sandbox'],
 ] as const;
-type Pair = { variant: 1 | 2; main: string; other: string; port: number };
 
 let cluster: Cluster;
 let dir: string;
 let single: TestServer;
 let instances: Instance[] = [];
 let proxy: Proxy;
-const pairs: Record<'single' | 'proxy', Pair[]> = { single: [], proxy: [] };
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const p = (s.address() as { port: number }).port;
-      s.close(() => resolve(p));
-    });
-  });
-}
+const pairs: Record<'single' | 'proxy', MerchantPair[]> = { single: [], proxy: [] };
 
 /** A main and an other merchant per case, the main one's webhooks going to the suite's receiver port. */
 async function merchantsFor(target: 'single' | 'proxy'): Promise<MerchantConfigInput[]> {
   const out: MerchantConfigInput[] = [];
   for (const [i, [variant]] of CASES.entries()) {
-    const p: Pair = {
-      variant,
-      main: `sk_test_pg_${target}_main_${i}_${randomBytes(6).toString('hex')}`,
-      other: `sk_test_pg_${target}_other_${i}_${randomBytes(6).toString('hex')}`,
-      port: await freePort(),
-    };
-    pairs[target].push(p);
-    out.push(
-      {
-        name: `Main ${i}`,
-        storeName: `Store ${i}`,
-        apiKey: p.main,
-        variant,
-        webhookUrl: `http://127.0.0.1:${p.port}/hooks`,
-        webhookSecret: secret,
-      },
-      { name: `Other ${i}`, storeName: `Other store ${i}`, apiKey: p.other, variant },
-    );
+    const { pair, merchants } = await merchantPair(`pg_${target}`, i, variant, secret);
+    pairs[target].push(pair);
+    out.push(...merchants);
   }
   return out;
 }

@@ -4,16 +4,14 @@
  * 127.0.0.1, a small round-robin proxy in front of them, and a webhook receiver that records
  * every delivery by its `webhook-id`.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { writeFileSync } from 'node:fs';
 import { createServer, request, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { spawnPaylater } from '../../../scripts/lib/paylater-process.ts';
 import type { MerchantConfigInput } from '../../config.ts';
-
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
 export interface Instance {
   baseUrl: string;
@@ -37,7 +35,7 @@ export interface InstanceOptions {
 
 /** Starts `paylater serve --database-url …` on a free port; resolves once it listens (rejects with its output if it exits). */
 export async function startInstance(o: InstanceOptions): Promise<Instance> {
-  const args = ['--import', 'tsx', path.join(ROOT, 'scripts', 'paylater.ts'), 'serve', '--port', '0', '--database-url', o.databaseUrl];
+  const args = ['serve', '--port', '0', '--database-url', o.databaseUrl];
   if (o.merchants) {
     if (!o.dir) throw new Error('merchants need a dir for their file');
     const file = path.join(o.dir, `merchants-${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2)}.json`);
@@ -45,21 +43,18 @@ export async function startInstance(o: InstanceOptions): Promise<Instance> {
     args.push('--merchants', file);
   }
   args.push(...(o.args ?? []));
-  const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...o.env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let text = '';
-  child.stdout.on('data', (c: Buffer) => (text += c.toString()));
-  child.stderr.on('data', (c: Buffer) => (text += c.toString()));
+  const { child, output } = spawnPaylater(args, o.env);
   const exited = once(child, 'exit');
   const baseUrl = await new Promise<string>((resolve, reject) => {
     const check = () => {
-      const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(text);
+      const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output());
       if (m) {
         child.stdout.off('data', check);
         resolve(m[1]!);
       }
     };
     child.stdout.on('data', check);
-    void exited.then(([code]) => reject(new Error(`paylater serve exited (${String(code)}) before listening:\n${text}`)));
+    void exited.then(([code]) => reject(new Error(`paylater serve exited (${String(code)}) before listening:\n${output()}`)));
   });
   const wait = async () => {
     if (child.exitCode === null && child.signalCode === null) await exited;
@@ -67,7 +62,7 @@ export async function startInstance(o: InstanceOptions): Promise<Instance> {
   return {
     baseUrl,
     child,
-    output: () => text,
+    output,
     async kill() {
       child.kill('SIGKILL');
       await wait();

@@ -10,19 +10,16 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawnPaylater } from '../../../scripts/lib/paylater-process.ts';
 import { DEFAULT_DATA_FILE, parseServeArgs } from '../../cli.ts';
 import { DEMO_MERCHANTS, type MerchantConfigInput } from '../../config.ts';
 import { call, errorOf, item, partnerBody, sessionBodyV1, type Answer } from '../../test-helpers.ts';
 import { startCluster, type Cluster } from './cluster.ts';
 import { migrateUrl } from './migrate.ts';
 import { roundRobinProxy, startInstance, startReceiver, type Instance, type Proxy, type Receiver } from './instances.ts';
-
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
 let cluster: Cluster;
 let dir: string;
@@ -200,27 +197,17 @@ describe('three instances: background work', () => {
   it('paylater listen on one instance forwards an event made on another', async () => {
     const key = KEY.stream;
     const forwarded = await startReceiver();
-    const child = spawn(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        path.join(ROOT, 'scripts', 'paylater.ts'),
-        'listen',
-        '--forward-to',
-        forwarded.url,
-        '--base-url',
-        instances[0]!.baseUrl,
-        '--api-key',
-        key,
-      ],
-      { cwd: ROOT },
-    );
-    let out = '';
-    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (out += c.toString()));
+    const { child, output } = spawnPaylater([
+      'listen',
+      '--forward-to',
+      forwarded.url,
+      '--base-url',
+      instances[0]!.baseUrl,
+      '--api-key',
+      key,
+    ]);
     try {
-      await expect.poll(() => out, { timeout: 20_000 }).toMatch(/listen signing secret/);
+      await expect.poll(output, { timeout: 20_000 }).toMatch(/listen signing secret/);
       await new Promise((r) => setTimeout(r, 500)); // the stream is open
       const t = await create(instances[1]!.baseUrl, key);
       expect((await cancel(instances[2]!.baseUrl, key, t)).status).toBe(200);
@@ -316,18 +303,9 @@ describe('operations', () => {
 
   it('start-up fails clearly on a wrong URL and on a database at a newer migration', async () => {
     const serve = async (databaseUrl: string) => {
-      const child = spawn(
-        process.execPath,
-        ['--import', 'tsx', path.join(ROOT, 'scripts', 'paylater.ts'), 'serve', '--port', '0', '--database-url', databaseUrl],
-        {
-          cwd: ROOT,
-        },
-      );
-      let text = '';
-      child.stdout.on('data', (c: Buffer) => (text += c.toString()));
-      child.stderr.on('data', (c: Buffer) => (text += c.toString()));
+      const { child, output } = spawnPaylater(['serve', '--port', '0', '--database-url', databaseUrl]);
       const [code] = (await once(child, 'exit')) as [number];
-      return { code, text };
+      return { code, text: output() };
     };
     const newer = await cluster.createDatabase();
     await migrateUrl(newer);
