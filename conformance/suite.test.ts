@@ -2,8 +2,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../reference-server/testing.ts';
-import { merchantPair, type MerchantPair, type MerchantRecord } from './merchant-pairs.ts';
-import { freePort } from './mutants/selftest.ts';
+import { merchantPair, type MerchantPair } from './merchant-pairs.ts';
+import { freePort, type MerchantSpec } from './mutants/selftest.ts';
 import { runSuite, type SuiteResult } from './run.ts';
 
 const secret = `whsec_${randomBytes(24).toString('base64')}`;
@@ -14,7 +14,7 @@ const pairs: MerchantPair[] = [];
 const shared: { main: string; other: string; port: number; otherSecret: string }[] = [];
 
 beforeAll(async () => {
-  const merchants: MerchantRecord[] = [];
+  const merchants: MerchantSpec[] = [];
   for (let i = 0; i < 40; i++) {
     const { pair, merchants: both } = await merchantPair('conf', i, i % 2 === 0 ? 1 : 2, secret);
     pairs.push(pair);

@@ -90,10 +90,17 @@ export async function roundRobinProxy(backends: () => string[]): Promise<Proxy> 
       const list = backends();
       const forward = (tries: number) => {
         const target = new URL(req.url ?? '/', list[next++ % list.length]);
-        const up = request(target, { method: req.method, headers: { ...req.headers, host: target.host } }, (r: IncomingMessage) => {
-          res.writeHead(r.statusCode ?? 502, r.headers);
-          r.pipe(res);
-        });
+        // A connection per request (no pooled sockets to the instances): a reused socket that its
+        // instance is closing for idleness would fail the request after it may have been handled,
+        // and a retry could then count it twice (A1's limit).
+        const up = request(
+          target,
+          { method: req.method, headers: { ...req.headers, host: target.host }, agent: false },
+          (r: IncomingMessage) => {
+            res.writeHead(r.statusCode ?? 502, r.headers);
+            r.pipe(res);
+          },
+        );
         up.on('error', () => {
           if (tries > 1 && !res.headersSent) forward(tries - 1);
           else if (!res.headersSent) res.writeHead(502).end();
@@ -105,7 +112,9 @@ export async function roundRobinProxy(backends: () => string[]): Promise<Proxy> 
       forward(list.length);
     });
   });
-  server.keepAliveTimeout = 1000;
+  // Longer than a client keeps an idle connection (undici: 4 s), so the client closes it first:
+  // a proxy closing an idle connection as the client reuses it answers the request ECONNRESET.
+  server.keepAliveTimeout = 60_000;
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return {
     baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
@@ -153,7 +162,9 @@ export async function startReceiver(): Promise<Receiver> {
       setTimeout(() => res.writeHead(204).end(), r.delayMs);
     });
   });
-  server.keepAliveTimeout = 1000;
+  // Longer than a client keeps an idle connection (undici: 4 s), so the client closes it first:
+  // a proxy closing an idle connection as the client reuses it answers the request ECONNRESET.
+  server.keepAliveTimeout = 60_000;
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
   r.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
   return r;
