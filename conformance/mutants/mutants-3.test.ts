@@ -1,4 +1,5 @@
-/** Part 3 of the mutation self-test (see self-test-parts.ts). */
+/** Part 3 of the mutation self-test (see self-test-parts.ts), against the reference server in sandbox mode. */
+import { startTestServer } from '../../reference-server/testing.ts';
 import { describeMutantPart } from './self-test-parts.ts';
 
-describeMutantPart(3);
+describeMutantPart(3, (merchants) => startTestServer({ merchants, mode: 'sandbox' }));

@@ -7,11 +7,10 @@
  * beside the other test files instead of one ten-minute file at the end.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer } from '../../reference-server/testing.ts';
 import { median } from '../bench.ts';
 import { DEFAULT_RUNS } from '../cli.ts';
 import { mutants } from './catalog.ts';
-import { describeResult, prepareMutantSelfTest, type MutantResult } from './selftest.ts';
+import { describeResult, prepareMutantSelfTest, type MutantResult, type StartServer } from './selftest.ts';
 
 /**
  * Longest shrunk sequence accepted from the random search. Most mutants shrink to 1–3 commands;
@@ -24,13 +23,16 @@ const MAX_SEARCH_LENGTH = 12;
 /** How many test files the catalogue is split into. */
 export const PARTS = 3;
 
-/** Declares the self-test of part `part` (1 … PARTS) of the catalogue: every `PARTS`th mutant from `part - 1`. */
-export function describeMutantPart(part: number): void {
+/**
+ * Declares the self-test of part `part` (1 … PARTS) of the catalogue: every `PARTS`th mutant from
+ * `part - 1`, against the server `start` starts (the test file gives it: this module stays black-box).
+ */
+export function describeMutantPart(part: number, start: StartServer): void {
   let st: Awaited<ReturnType<typeof prepareMutantSelfTest>>;
   const results: MutantResult[] = [];
 
   beforeAll(async () => {
-    st = await prepareMutantSelfTest((merchants) => startTestServer({ merchants, mode: 'sandbox' }));
+    st = await prepareMutantSelfTest(start);
   });
   afterAll(async () => {
     await st?.close();
