@@ -167,46 +167,22 @@ describe('paylater conform', () => {
       expect(r.junit).toMatch(/<failure message=/);
     },
   );
-  it('exits 2 naming the problem when the two keys are of two variants, or of the other variant', async () => {
+  it.each([
+    ['of two variants', k.m2, k.other, '1', /different variants/],
+    ['of Variant 1 with --variant 2', k.m2, k.o2, '2', /Variant 1 keys; pass --variant 1/],
+    ['of Variant 2 with --variant 1', k.main, k.other, '1', /Variant 2 keys/],
+    ['of one merchant', k.twinA, k.twinB, '1', /belong to one merchant/],
+    ['one key twice', k.twinA, k.twinA, '1', /same key/],
+  ])('exits 2 naming the problem when the two keys are %s', async (_what, main, other, variant, message) => {
     const c = capture();
     expect(
       await runConform(
-        ['--base-url', server.baseUrl, '--api-key', k.m2, '--other-api-key', k.other, '--variant', '1', '--quiet'],
+        ['--base-url', server.baseUrl, '--api-key', main, '--other-api-key', other, '--variant', variant, '--quiet'],
         c.out,
         c.out,
       ),
     ).toBe(EXIT.setup);
-    expect(c.lines[0]).toMatch(/different variants/);
-    const d = capture();
-    expect(
-      await runConform(
-        ['--base-url', server.baseUrl, '--api-key', k.m2, '--other-api-key', k.o2, '--variant', '2', '--quiet'],
-        d.out,
-        d.out,
-      ),
-    ).toBe(EXIT.setup);
-    expect(d.lines[0]).toMatch(/Variant 1 keys; pass --variant 1/);
-    const e = capture();
-    expect(
-      await runConform(
-        ['--base-url', server.baseUrl, '--api-key', k.main, '--other-api-key', k.other, '--variant', '1', '--quiet'],
-        e.out,
-        e.out,
-      ),
-    ).toBe(EXIT.setup);
-    expect(e.lines[0]).toMatch(/Variant 2 keys/);
-  });
-  it('exits 2 when the two keys belong to one merchant', async () => {
-    const c = capture();
-    expect(
-      await runConform(['--base-url', server.baseUrl, '--api-key', k.twinA, '--other-api-key', k.twinB, '--quiet'], c.out, c.out),
-    ).toBe(EXIT.setup);
-    expect(c.lines[0]).toMatch(/belong to one merchant/);
-    const d = capture();
-    expect(
-      await runConform(['--base-url', server.baseUrl, '--api-key', k.twinA, '--other-api-key', k.twinA, '--quiet'], d.out, d.out),
-    ).toBe(EXIT.setup);
-    expect(d.lines[0]).toMatch(/same key/);
+    expect(c.lines[0]).toMatch(message);
   });
   it('a spent A1 budget makes a core run incomplete (exit 3, listing what was not exercised), never clean', async () => {
     const first = capture();

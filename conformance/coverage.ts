@@ -26,17 +26,19 @@ const NOT_DRIVABLE: Record<string, string> = {
 /** Public operations whose codes the suite does not aim at, and why. */
 const NOT_AIMED_AT: Record<string, string> = {
   sandboxGetClock: 'read by the setup only',
-  sandboxListSms: 'read by the SMS outbox check, whose refusals are not aimed at',
-  sandboxListWebhookDeliveries: 'no command calls it (deliveries are received, not listed)',
-  sandboxRedeliverWebhook: 'no command calls it',
+  sandboxListSms: 'read by the SMS outbox check; its 400 is judged by the parameter probes, its 401 is not aimed at',
+  sandboxListWebhookDeliveries: 'called by the parameter probes only (deliveries are received, not listed); its 401 is not aimed at',
+  sandboxRedeliverWebhook: 'called by the parameter probes only (a malformed or unknown delivery id); its 401 is not aimed at',
   sandboxGetWebhookEndpoint: 'the suite receives webhooks on the endpoint it is given; no command calls it',
-  sandboxSetWebhookEndpoint: 'no command calls it (the endpoint is configured before the run)',
-  sandboxSendTestWebhook: 'no command calls it (the suite judges events of real transitions)',
-  sandboxRotateWebhookSecret: 'no command calls it (the suite holds one secret)',
+  sandboxSetWebhookEndpoint:
+    'called with invalid bodies only (the endpoint is configured before the run); its 401, 413 and 415 are not aimed at',
+  sandboxSendTestWebhook:
+    'called with invalid bodies only (the suite judges events of real transitions); its 401, 413 and 415 are not aimed at',
+  sandboxRotateWebhookSecret: 'called with invalid bodies only (the suite holds one secret); its 401, 413 and 415 are not aimed at',
   sandboxStreamEvents: 'a stream for paylater listen; the suite receives webhooks directly',
-  sandboxListTransactions: 'read by the dashboard; no command calls it',
+  sandboxListTransactions: 'read by the dashboard; called by the parameter probes only, its 401 is not aimed at',
   sandboxReset:
-    'its answer and effect are judged by the sandbox reset check (clock and rate-limit window back, ADR-041); its refusals (400, 401, 413, 415) are not aimed at',
+    'its answer and effect are judged by the sandbox reset check (clock and rate-limit window back, ADR-041), its 400 by the invalid-body probes; its 401, 413 and 415 are not aimed at',
   getHealth: 'its 200 without a key is judged by the service probe (ADR-040); its 400 (an unknown query parameter) is not aimed at',
   getReadiness:
     'its 200 without a key is judged by the service probe (ADR-040); its 400 is not aimed at, and 503 NOT_READY needs a store refusing writes',

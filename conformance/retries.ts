@@ -1,27 +1,53 @@
 /**
  * The webhook retry schedule in the sandbox (`x-webhook-delivery.retry`, ADR-005), checked after the
- * tour: the merchant's endpoint is pointed for a moment at a receiver of the suite that answers 500,
- * one transaction is created and cancelled, and the deliveries list must show the attempts the
- * schedule allows in a few seconds (its delays ± jitter, divided by the sandbox compression), each
- * received with the same `webhook-id`, the next one due when the schedule says. The endpoint is put
- * back as it was. Black-box: the schedule is read from generated/.
+ * tour, with the suite's own receiver (`retry-receiver.ts`) as the main merchant's endpoint for a
+ * moment. One transaction is created and cancelled for each case, its event answered:
+ * - 500 every time: the attempts the compressed schedule makes in a few seconds of real time come
+ *   by themselves (delays ± jitter, divided by the sandbox compression); each later one is made due by
+ *   advancing the merchant's sandbox clock to its `nextAttemptAt`, whose distance from the attempt
+ *   before is checked against the schedule. After the last: `failed`, no `nextAttemptAt`, and no
+ *   further attempt when the clock moves on. Every attempt carries the same `webhook-id` and body.
+ * - 429, then 503 (`respectRetryAfter`), with `Retry-After` (delta-seconds, then an HTTP date)
+ *   longer than the schedule's delay, then 204: each next attempt is due when the header says, then
+ *   the event is delivered.
+ * - 410: one attempt, the delivery `disabled`, the endpoint shown disabled, a later event not sent.
+ * Any other event coming meanwhile (e.g. an expiry the clock's moves cause) is answered 500. Then the
+ * endpoint is set back (a PUT enables it again) and read back: the same URL and secret, enabled (an
+ * endpoint found disabled is left enabled: only a 410 disables one). Black-box: the schedule is read
+ * from generated/; the clock moves by `advanceMainClock`, so the model's offset stays right.
  */
-import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:http';
 import { webhookDelivery } from '../generated/index.ts';
-import { fixedBody } from './gen.ts';
-import { amountRange } from '../generated/index.ts';
+import { advanceMainClock } from './commands/advanceClock.ts';
+import { RetryReceiver, type Plan } from './retry-receiver.ts';
+import {
+  attemptDue,
+  cancelledEvent,
+  checkAttempt,
+  checkDue,
+  checkEnded,
+  checkSameEvent,
+  deliveryOf,
+  EARLY_SLACK_MS,
+  getEndpoint,
+  LATE_SLACK_MS,
+  MAX_ATTEMPTS,
+  OP,
+  setUrl,
+  sleep,
+  type Delivery,
+  type Endpoint,
+} from './retry-steps.ts';
 import type { World } from './world.ts';
-
-type Json = Record<string, unknown>;
 
 const RETRY = webhookDelivery.retry;
 /** Attempts whose whole compressed schedule fits in a few seconds: waited for and checked. */
 const BUDGET_MS = 3000;
-/** Added to an upper bound: a loaded machine runs timers and requests late, never early. */
-const LATE_SLACK_MS = 3000;
-/** ISO timestamps have whole milliseconds, and timers may fire a millisecond early. */
-const EARLY_SLACK_MS = 3;
+/** Between an answer and the server reckoning the next attempt from it (a due time it computes). */
+const RECKON_SLACK_MS = 1000;
+/** The suite's and the server's real clocks may differ this much (an HTTP-date Retry-After is read on the server's). */
+const SKEW_MS = 2000;
+/** How long an attempt that must not come is waited for. */
+const QUIET_MS = 250;
 
 /** Bounds (ms) of the wait before attempt `n + 1` after `n` failed attempts. */
 export function retryWindow(n: number): [number, number] {
@@ -33,127 +59,207 @@ export function retryWindow(n: number): [number, number] {
 export function attemptsWithin(budgetMs: number): number {
   let t = 0;
   let n = 0;
-  while (n < RETRY.delaysSeconds.length && t + retryWindow(n)[1] <= budgetMs) t += retryWindow(n++)[1];
+  while (n < MAX_ATTEMPTS && t + retryWindow(n)[1] <= budgetMs) t += retryWindow(n++)[1];
   return n;
 }
 
-const needed = ['sandboxGetWebhookEndpoint', 'sandboxSetWebhookEndpoint', 'sandboxListWebhookDeliveries', 'createPartnerTransaction'];
+const needed = [
+  'sandboxGetWebhookEndpoint',
+  'sandboxSetWebhookEndpoint',
+  'sandboxListWebhookDeliveries',
+  'sandboxAdvanceClock',
+  'createPartnerTransaction',
+  'cancelPartnerTransactionByVendorReference',
+];
 
 /**
- * Runs the check; a failing one throws the suite's ConformanceError. Returns the attempts checked
- * (0 when the variant lacks the sandbox endpoint operations).
- * @checks ADR-005
+ * Runs the checks; a failing one throws the suite's ConformanceError. Returns the attempts of the
+ * failing schedule checked (0 when the variant lacks the sandbox operations).
+ * @checks ADR-005, webhook-retries
  */
 export async function checkRetrySchedule(w: World): Promise<number> {
   if (!needed.every((op) => w.contract.has(op))) return 0;
-  const key = w.cfg.apiKey;
-  const received: { at: number; id: string | undefined }[] = [];
-  const failing = createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      received.push({ at: performance.now(), id: req.headers['webhook-id'] as string | undefined });
-      res.writeHead(500, { 'content-type': 'text/plain' }).end('failing on purpose');
-    });
-  });
-  await new Promise<void>((r) => failing.listen(0, '127.0.0.1', () => r()));
-  const port = (failing.address() as { port: number }).port;
-  const ep = await w.client.call('sandboxGetWebhookEndpoint', { headers: w.auth('sandboxGetWebhookEndpoint', key) });
-  w.expectOutcome(ep, [w.success(ep.opId)]);
-  const original = (ep.json as { url: string | null }).url;
-  const setUrl = async (url: string | null): Promise<void> => {
-    const ex = await w.client.call('sandboxSetWebhookEndpoint', { headers: w.auth('sandboxSetWebhookEndpoint', key), body: { url } });
-    w.expectOutcome(ex, [w.success(ex.opId)]);
-  };
+  const rx = new RetryReceiver();
+  await rx.start();
+  const original = await getEndpoint(w);
+  // set back by `restore` once the checks passed, else at once, before the receiver closes
+  let restoring = false;
   try {
-    await setUrl(`http://127.0.0.1:${port}/fails`);
-    const ref = `rt-${randomUUID().slice(0, 18)}`;
-    const created = await w.client.call('createPartnerTransaction', {
-      headers: w.auth('createPartnerTransaction', key),
-      body: { ...fixedBody(w.contract, 'createPartnerTransaction', amountRange.minimum + 100), vendorReference: ref },
-    });
-    w.expectOutcome(created, [w.success(created.opId)]);
-    const txId = (created.json as { id: string }).id;
-    const cancel = await w.client.call('cancelPartnerTransactionByVendorReference', {
-      pathParams: { vendorReference: ref },
-      headers: w.auth('cancelPartnerTransactionByVendorReference', key),
-    });
-    w.expectOutcome(cancel, [w.success(cancel.opId)]);
-
-    const want = attemptsWithin(BUDGET_MS);
-    const waitMs = BUDGET_MS + 2 * LATE_SLACK_MS;
-    const deadline = performance.now() + waitMs;
-    let delivery: Json | undefined;
-    for (;;) {
-      const list = await w.client.call('sandboxListWebhookDeliveries', { headers: w.auth('sandboxListWebhookDeliveries', key) });
-      w.expectOutcome(list, [w.success(list.opId)]);
-      delivery = ((list.json as { data: Json[] }).data ?? []).find((d) => d.transactionId === txId);
-      if ((delivery && (delivery.attempts as Json[]).length >= want) || performance.now() > deadline) break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    const op = 'sandboxListWebhookDeliveries';
-    w.check(delivery !== undefined, op, '$.data', `no delivery listed for the cancel of transaction ${txId}`);
-    const attempts = delivery!.attempts as Json[];
-    w.check(
-      attempts.length >= want,
-      op,
-      '$.data[].attempts',
-      `${attempts.length} attempt(s) listed for a receiver answering 500, after ${(waitMs / 1000).toFixed(1)} s; the sandbox schedule (delays ${RETRY.delaysSeconds.slice(0, want).join(', ')} s ÷ ${RETRY.sandboxCompression}) makes ${want}`,
-      want,
-      attempts.length,
-    );
-    const at = attempts.map((a) => Date.parse(String(a.at)));
-    for (let i = 1; i < want; i++) {
-      const [lo, hi] = retryWindow(i);
-      const gap = at[i]! - at[i - 1]!;
-      w.check(
-        gap >= lo - EARLY_SLACK_MS && gap <= hi + LATE_SLACK_MS,
-        op,
-        `$.data[].attempts[${i}].at`,
-        `attempt ${i + 1} came ${gap} ms after attempt ${i}; the sandbox schedule says ${RETRY.delaysSeconds[i]} s ± ${RETRY.jitter * 100} % ÷ ${RETRY.sandboxCompression} = ${lo.toFixed(0)}–${hi.toFixed(0)} ms`,
-        [lo, hi],
-        gap,
-      );
-      w.check(
-        attempts[i]!.attempt === i + 1,
-        op,
-        `$.data[].attempts[${i}].attempt`,
-        `attempt number ${String(attempts[i]!.attempt)}`,
-        i + 1,
-      );
-      w.check(
-        attempts[i]!.status === 500,
-        op,
-        `$.data[].attempts[${i}].status`,
-        `status ${String(attempts[i]!.status)}, the receiver answered 500`,
-      );
-    }
-    if (attempts.length < RETRY.delaysSeconds.length && delivery!.state === 'pending') {
-      const [lo, hi] = retryWindow(attempts.length);
-      const last = attempts[attempts.length - 1]!;
-      const next = Date.parse(String(delivery!.nextAttemptAt)) - Date.parse(String(last.at));
-      w.check(
-        next >= lo - EARLY_SLACK_MS && next <= hi + Number(last.durationMs) + LATE_SLACK_MS,
-        op,
-        '$.data[].nextAttemptAt',
-        `the next attempt is due ${next} ms after attempt ${attempts.length}; the sandbox schedule says ${lo.toFixed(0)}–${hi.toFixed(0)} ms`,
-        [lo, hi],
-        next,
-      );
-    } else
-      w.check(delivery!.state === 'pending', op, '$.data[].state', `state ${String(delivery!.state)} while the schedule has attempts left`);
-    const seen = received.filter((r) => r.id === delivery!.id).length;
-    w.check(
-      seen >= want,
-      op,
-      '$.data[].id',
-      `the receiver got ${seen} request(s) with webhook-id ${String(delivery!.id)}; every attempt carries the delivery's id (${attempts.length} listed)`,
-      attempts.length,
-      seen,
-    );
-    return want;
+    await setUrl(w, rx.url);
+    const n = await checkSchedule(w, rx);
+    await checkRetryAfter(w, rx);
+    await checkGone(w, rx);
+    restoring = true;
+    await restore(w, original);
+    return n;
   } finally {
-    await setUrl(original).catch(() => undefined);
-    failing.closeAllConnections();
-    await new Promise<void>((r) => failing.close(() => r()));
+    if (!restoring) await setUrl(w, original.url).catch(() => undefined);
+    await rx.close();
   }
+}
+
+/** Every attempt, in real time while the schedule is short, then on the sandbox clock; then nothing more. */
+async function checkSchedule(w: World, rx: RetryReceiver): Promise<number> {
+  const txId = await cancelledEvent(w, rx, () => ({ status: 500 }));
+  const want = attemptsWithin(BUDGET_MS);
+  const waitMs = BUDGET_MS + 2 * LATE_SLACK_MS;
+  let d = await deliveryOf(w, txId, (x) => x.attempts.length >= want, waitMs);
+  w.check(
+    d.attempts.length >= want,
+    OP,
+    '$.data[].attempts',
+    `${d.attempts.length} attempt(s) listed for a receiver answering 500, after ${(waitMs / 1000).toFixed(1)} s; the sandbox schedule (delays ${RETRY.delaysSeconds.slice(0, want).join(', ')} s ÷ ${RETRY.sandboxCompression}) makes ${want}`,
+    want,
+    d.attempts.length,
+  );
+  const at = d.attempts.map((a) => Date.parse(a.at));
+  for (let i = 0; i < d.attempts.length; i++) {
+    checkAttempt(w, d, i, 500);
+    if (i === 0) continue;
+    const [lo, hi] = retryWindow(i);
+    const gap = at[i]! - at[i - 1]!;
+    w.check(
+      gap >= lo - EARLY_SLACK_MS && gap <= hi + LATE_SLACK_MS,
+      OP,
+      `$.data[].attempts[${i}].at`,
+      `attempt ${i + 1} came ${gap} ms after attempt ${i}; the sandbox schedule says ${scheduleSays(i)}`,
+      [lo, hi],
+      gap,
+    );
+  }
+  while (d.attempts.length < MAX_ATTEMPTS) {
+    const n = d.attempts.length;
+    checkDue(w, d, retryWindow(n), LATE_SLACK_MS, `the sandbox schedule says ${scheduleSays(n)}`);
+    d = await attemptDue(w, txId, d);
+    for (let i = n; i < d.attempts.length; i++) checkAttempt(w, d, i, 500);
+  }
+  w.check(
+    d.attempts.length === MAX_ATTEMPTS,
+    OP,
+    '$.data[].attempts',
+    `${d.attempts.length} attempts listed; the schedule makes ${MAX_ATTEMPTS}`,
+    MAX_ATTEMPTS,
+    d.attempts.length,
+  );
+  checkEnded(w, d, 'failed', `after the schedule's last attempt (${MAX_ATTEMPTS}) failed`);
+  // nothing more when the clock moves past the longest delay
+  const seen = rx.of(txId).length;
+  await advanceMainClock(w, Math.ceil(retryWindow(MAX_ATTEMPTS - 1)[1] / 1000) + 1);
+  await sleep(QUIET_MS);
+  const after = await deliveryOf(w, txId, () => true, 0);
+  w.check(
+    after.attempts.length === MAX_ATTEMPTS && rx.of(txId).length === seen,
+    OP,
+    '$.data[].attempts',
+    `after the schedule ended (state ${after.state}) and the sandbox clock moved on, ${after.attempts.length} attempts are listed and the receiver got ${rx.of(txId).length - seen} more request(s)`,
+    MAX_ATTEMPTS,
+    after.attempts.length,
+  );
+  checkSameEvent(w, after, rx.of(txId));
+  return MAX_ATTEMPTS;
+}
+
+/** `Retry-After` on each status that asks for it: delta-seconds first, then an HTTP date; then a 2xx. */
+async function checkRetryAfter(w: World, rx: RetryReceiver): Promise<void> {
+  const statuses: readonly number[] = RETRY.respectRetryAfter;
+  if (!statuses.length) return;
+  // longer than the delay the schedule would take; the date a few seconds further (whole seconds, the clocks' skew)
+  const seconds = Math.max(2, Math.ceil(retryWindow(1)[1] / 1000) + 1);
+  const dateSeconds = Math.ceil(retryWindow(2)[1] / 1000) + 4;
+  const forms: Plan[] = [
+    () => ({ status: statuses[0]!, headers: { 'retry-after': String(seconds) } }),
+    () => ({
+      status: statuses[1 % statuses.length]!,
+      headers: { 'retry-after': new Date((Math.floor(Date.now() / 1000) + dateSeconds) * 1000).toUTCString() },
+    }),
+  ];
+  const txId = await cancelledEvent(w, rx, (n) => forms[n - 1]?.(n) ?? { status: 204 });
+  let d = await deliveryOf(w, txId, (x) => x.attempts.length >= 1, BUDGET_MS + LATE_SLACK_MS);
+  for (let i = 0; i < forms.length; i++) {
+    const r = rx.of(txId)[i];
+    w.check(
+      d.attempts.length === i + 1 && r !== undefined,
+      OP,
+      '$.data[].attempts',
+      `${d.attempts.length} attempt(s) listed and ${rx.of(txId).length} request(s) received; the receiver answered ${i + 1} with Retry-After`,
+      i + 1,
+      d.attempts.length,
+    );
+    const header = r!.answer.headers!['retry-after']!;
+    checkAttempt(w, d, i, r!.answer.status);
+    const wait = /^\d+$/.test(header) ? Number(header) * 1000 : Date.parse(header) - r!.answeredAt;
+    const slack = /^\d+$/.test(header) ? 0 : SKEW_MS;
+    checkDue(
+      w,
+      d,
+      [wait - slack, wait + slack],
+      RECKON_SLACK_MS,
+      `the receiver answered ${r!.answer.status} with Retry-After: ${header} (${(wait / 1000).toFixed(1)} s), longer than the schedule's ${scheduleSays(i + 1)}: the next attempt is due when the header says (ADR-005)`,
+    );
+    d = await attemptDue(w, txId, d);
+  }
+  checkAttempt(w, d, forms.length, 204);
+  checkEnded(w, d, 'delivered', `after the receiver answered 204 on attempt ${forms.length + 1}`);
+  checkSameEvent(w, d, rx.of(txId));
+}
+
+/** A 410 disables the endpoint: one attempt, the delivery `disabled`, a later event not sent. */
+async function checkGone(w: World, rx: RetryReceiver): Promise<void> {
+  const gone = RETRY.disableOn[0];
+  if (gone === undefined) return;
+  const txId = await cancelledEvent(w, rx, () => ({ status: gone }));
+  const settled = (x: Delivery): boolean => x.attempts.length >= 1 && x.state !== 'pending';
+  const d = await deliveryOf(w, txId, settled, BUDGET_MS + LATE_SLACK_MS);
+  w.check(d.attempts.length >= 1, OP, '$.data[].attempts', `no attempt listed for the event`, 1, d.attempts.length);
+  checkAttempt(w, d, 0, gone);
+  w.check(
+    d.attempts.length === 1,
+    OP,
+    '$.data[].attempts',
+    `${d.attempts.length} attempts listed; the receiver answered ${gone}, which disables the endpoint (ADR-005)`,
+    1,
+    d.attempts.length,
+  );
+  checkEnded(w, d, 'disabled', `after the receiver answered ${gone}`);
+  const ep = await getEndpoint(w);
+  w.check(
+    ep.enabled === false,
+    'sandboxGetWebhookEndpoint',
+    '$.enabled',
+    `the endpoint answered ${gone} and is shown enabled`,
+    false,
+    ep.enabled,
+  );
+  const later = await cancelledEvent(w, rx, () => ({ status: 204 }));
+  const l = await deliveryOf(w, later, (x) => x.state !== 'pending', BUDGET_MS + LATE_SLACK_MS);
+  w.check(
+    l.attempts.length === 0 && rx.of(later).length === 0,
+    OP,
+    '$.data[].attempts',
+    `an event after the endpoint was disabled by a ${gone} was sent: ${l.attempts.length} attempt(s) listed, ${rx.of(later).length} request(s) received`,
+    0,
+    l.attempts.length,
+  );
+  checkEnded(w, l, 'disabled', `for an event after the endpoint was disabled by a ${gone}`);
+}
+
+/** Sets the URL found at the start back; the endpoint must read as it was, enabled (a PUT enables it). */
+async function restore(w: World, original: Endpoint): Promise<void> {
+  await setUrl(w, original.url);
+  const now = await getEndpoint(w);
+  const want: Endpoint = { url: original.url, secret: original.secret ?? now.secret, enabled: true };
+  for (const k of ['url', 'secret', 'enabled'] as const)
+    w.check(
+      now[k] === want[k],
+      'sandboxGetWebhookEndpoint',
+      `$.${k}`,
+      `after the URL was set back (a PUT enables an endpoint a 410 disabled), ${k} is ${String(now[k])}`,
+      want[k],
+      now[k],
+    );
+}
+
+function scheduleSays(n: number): string {
+  const [lo, hi] = retryWindow(n);
+  return `${RETRY.delaysSeconds[n]} s ± ${RETRY.jitter * 100} % ÷ ${RETRY.sandboxCompression} = ${lo.toFixed(0)}–${hi.toFixed(0)} ms`;
 }

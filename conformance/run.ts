@@ -13,7 +13,7 @@ import { ConformanceError, SetupError, type Exchange } from './http.ts';
 import type { Cmd, Model } from './model.ts';
 import { curlScript, type Finding } from './report.ts';
 import { checkKeys, checkMerchants } from './preflight.ts';
-import { tourCommands } from './tour.ts';
+import { probeTour, tourCommands } from './tour.ts';
 import { webhookCheckpoint } from './webhook-judge.ts';
 import { asyncApiValidators, WebhookReceiver } from './webhooks.ts';
 import { World, type SuiteConfig } from './world.ts';
@@ -59,6 +59,8 @@ function shrinkNote(numShrinks: number, length: number, byTime: boolean, budgetM
 /** Why a finding outside the random search is not shrunk, said with it. */
 const NOT_SHRUNK = {
   tour: 'not shrunk: the coverage tour is one fixed sequence, not generated, so there is nothing to shrink; its commands build the state the last one needs, and the last command is the one whose answer broke the rule',
+  probe:
+    "reduced: the failing probe of the coverage tour run again after the commands that set up the probes' state (its other probes removed); not shrunk further",
   setup: 'not shrunk: found while setting up, before any command ran',
 } as const;
 
@@ -137,6 +139,46 @@ export async function runSuite(opts: SuiteOptions): Promise<SuiteResult> {
     if (findings.length) return finish();
     w.client.transcript = [];
 
+    /**
+     * Runs one fixed part of the coverage tour; a violation is a finding of the tour. With `setup`
+     * (the probes: each needs only the first `setup` commands), the failing command is run again
+     * after those alone, and a failure of that short sequence is the one reported.
+     */
+    const runTour = async (part: string, cmds: Cmd[], setup?: number): Promise<void> => {
+      w.inTour = true;
+      try {
+        await runCommands(w, cmds, opts);
+        commands += w.executed.length;
+        log(`${part} passed (${w.executed.length} commands)`);
+      } catch (e) {
+        if (firstFindingMs === null) firstFindingMs = performance.now() - started;
+        abandonRun(w);
+        let found = { e, transcript: [...w.client.transcript], commands: [...w.executed], reduced: false };
+        const failed = cmds.find((c) => String(c) === w.executed.at(-1));
+        commands += w.executed.length;
+        if (setup !== undefined && failed && cmds.indexOf(failed) >= setup) {
+          try {
+            await runCommands(w, [...cmds.slice(0, setup), failed], opts);
+          } catch (again) {
+            abandonRun(w);
+            found = { e: again, transcript: [...w.client.transcript], commands: [...w.executed], reduced: true };
+          }
+          commands += w.executed.length;
+        }
+        const f = toFinding(found.e, 'tour', found, keys, opts);
+        if (found.reduced) f.shrinking = NOT_SHRUNK.probe;
+        findings.push(f);
+        log(`${part}: finding`);
+      } finally {
+        w.inTour = false;
+      }
+    };
+    // ---- the tour's probes first: they move no clock, and only they find some faults ----
+    if (opts.path === undefined) {
+      const probes = probeTour(w.contract, opts.profile);
+      await runTour('coverage tour probes', probes.commands, probes.setup);
+    }
+
     // ---- the model-based property ----
     let lastFailing: { transcript: Exchange[]; commands: string[] } | undefined;
     // Shrinking is bounded in time from the first failure: once over, every candidate passes at
@@ -157,11 +199,7 @@ export async function runSuite(opts: SuiteOptions): Promise<SuiteResult> {
           try {
             await runCommands(w, cmds, opts);
           } catch (e) {
-            // A failed run is abandoned: its events are no longer expected, and its late deliveries are
-            // not judged by the next run (so a shrunk sequence never depends on an earlier run's state).
-            w.abandonedRuns.add(w.runId);
-            // events it expected of earlier runs' transactions (e.g. expiries its clock advance caused) too
-            for (const x of w.expected.splice(0, w.expected.length)) w.abandonedRuns.add(x.runId);
+            abandonRun(w);
             lastFailing = { transcript: [...w.client.transcript], commands: [...w.executed] };
             failedAt ??= performance.now();
             if (firstFindingMs === null) firstFindingMs = performance.now() - started;
@@ -196,16 +234,7 @@ export async function runSuite(opts: SuiteOptions): Promise<SuiteResult> {
 
     // ---- the coverage tour: a fixed sequence that drives every transition and code ----
     if (opts.path === undefined) {
-      w.inTour = true;
-      try {
-        await runCommands(w, tourCommands(w.contract, opts.profile), opts);
-        log(`coverage tour passed (${w.executed.length} commands)`);
-      } catch (e) {
-        if (firstFindingMs === null) firstFindingMs = performance.now() - started;
-        findings.push(toFinding(e, 'tour', { transcript: [...w.client.transcript], commands: [...w.executed] }, keys, opts));
-        log('coverage tour: finding');
-      }
-      commands += w.executed.length;
+      await runTour('coverage tour', tourCommands(w.contract, opts.profile));
       // ---- the sandbox scenarios (ADR-043), after the tour: they move the clock ----
       if (w.sandbox) {
         try {
@@ -234,6 +263,16 @@ export async function runSuite(opts: SuiteOptions): Promise<SuiteResult> {
   }
 
   return finish();
+}
+
+/**
+ * A failed run is abandoned: its events are no longer expected, and its late deliveries are not
+ * judged by the next run (so a shrunk sequence never depends on an earlier run's state); so are
+ * the earlier runs' transactions whose events it expected (e.g. expiries its clock advance caused).
+ */
+function abandonRun(w: World): void {
+  w.abandonedRuns.add(w.runId);
+  for (const x of w.expected.splice(0, w.expected.length)) w.abandonedRuns.add(x.runId);
 }
 
 /** One run of a command sequence against a fresh model, judged with the webhooks it caused. */
@@ -282,13 +321,20 @@ function toFinding(
 /**
  * Sandbox setup: reads the merchant's clock, then advances it past everything earlier runs left
  * (their transactions expire, tokens lapse, the rate window resets) and lets those deliveries pass.
+ * An earlier run's transactions may lie ahead of the clock (its reset moved the clock back to real
+ * time, ADR-041): the advance starts from the newest of them, so their events come during the
+ * setup and are not judged, and every transaction of this run is created after the suite's start.
  */
 async function settleSandbox(w: World, opts: SuiteOptions): Promise<void> {
   const c = await w.client.call('sandboxGetClock', { headers: w.auth('sandboxGetClock', opts.apiKey) });
   if (!w.succeeded(c))
     throw new SetupError(`GET /api/v1/sandbox/clock answered ${c.status}: the sandbox profile needs the sandbox endpoints and a test key`);
   w.suiteStartIso = (c.json as { now: string }).now;
-  const drain = opts.paymentWindowSeconds + tokenLifetimeSeconds + w.rateLimit().windowSeconds;
+  const ahead = Math.max(
+    0,
+    Math.ceil((Date.parse((await newestTransaction(w, opts.apiKey)) ?? '') - Date.parse(w.suiteStartIso)) / 1000) || 0,
+  );
+  const drain = ahead + opts.paymentWindowSeconds + tokenLifetimeSeconds + w.rateLimit().windowSeconds;
   const a = await w.client.call('sandboxAdvanceClock', { headers: w.auth('sandboxAdvanceClock', opts.apiKey), body: { seconds: drain } });
   if (!w.succeeded(a)) throw new SetupError(`POST /api/v1/sandbox/clock/advance answered ${a.status}`);
   w.clockBase = (a.json as { offsetSeconds: number }).offsetSeconds;
@@ -300,6 +346,14 @@ async function settleSandbox(w: World, opts: SuiteOptions): Promise<void> {
     await sleep(opts.webhookGraceMs ?? 150);
     w.judged = w.receiver.deliveries.length;
   }
+}
+
+/** The `createdAt` of the merchant's newest transaction (the sandbox list is newest first, ADR-028), if it lists one. */
+async function newestTransaction(w: World, key: string): Promise<string | undefined> {
+  if (!w.contract.has('sandboxListTransactions')) return undefined;
+  const r = await w.client.call('sandboxListTransactions', { headers: w.auth('sandboxListTransactions', key), query: { limit: '1' } });
+  if (!w.succeeded(r)) return undefined;
+  return (r.json as { data?: Array<{ createdAt?: string }> }).data?.[0]?.createdAt;
 }
 
 /**

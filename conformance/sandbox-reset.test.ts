@@ -1,6 +1,7 @@
 /** ADR-043 and ADR-041: a sandbox-profile run checks the scenarios, and leaves both merchants' clocks at real time and their A1 windows empty, where the sandbox offers a reset. */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { partnerBody } from '../reference-server/test-helpers.ts';
 import { startTestServer, type TestServer } from '../reference-server/testing.ts';
 import { runSuite } from './run.ts';
 
@@ -67,5 +68,41 @@ describe('paylater conform, sandbox profile', () => {
     });
     expect(a1.status).toBe(200);
     expect(a1.headers.get('ratelimit-remaining')).toBe('99');
+  }, 120_000);
+
+  it("runs again at once without a false finding: an earlier run's transaction ahead of the clock (moved back by the reset) expires during the setup", async () => {
+    const call = (method: string, p: string, body?: unknown) =>
+      fetch(`${server.baseUrl}${p}`, {
+        method,
+        headers: { 'X-API-Key': main, 'X-Service-Key': main, 'Content-Type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    // what an earlier run leaves: a PENDING transaction created far ahead, then the clock reset to real time
+    expect((await call('POST', '/api/v1/sandbox/clock/advance', { seconds: 10_000 })).status).toBe(200);
+    const created = await call(
+      'POST',
+      '/api/v1/public/partner/transactions',
+      partnerBody({ vendorReference: `AHEAD-${randomBytes(8).toString('hex')}` }),
+    );
+    expect(created.status, await created.clone().text()).toBe(201);
+    const ahead = (await created.json()) as { id: string };
+    expect((await call('POST', '/api/v1/sandbox/reset', {})).status).toBe(200);
+    const r = await runSuite({
+      baseUrl: server.baseUrl,
+      apiKey: main,
+      otherApiKey: other,
+      variant: 1,
+      profile: 'sandbox',
+      runs: 1,
+      seed: 8,
+      maxCommands: 8,
+      paymentWindowSeconds: 1800,
+      webhookPort: port,
+      webhookSecret: secret,
+      webhookGraceMs: 60,
+    });
+    expect(r.findings.map((f) => f.message)).toEqual([]);
+    const read = await call('GET', `/api/v1/public/partner/transactions/${ahead.id}`);
+    expect(((await read.json()) as { status: string }).status).toBe('EXPIRED');
   }, 120_000);
 });

@@ -8,10 +8,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadBundledDocument } from '../generated/index.ts';
 import { objectAt } from '../lib/json.ts';
 import { startTestServer, type TestServer } from '../reference-server/testing.ts';
+import { parameterProbes } from './commands/parameterProbe.ts';
 import { bodyGen } from './gen.ts';
 import { runSuite } from './run.ts';
-import { arbitraryOf, probesOf } from './schema-arb.ts';
-import { Contract } from './spec.ts';
+import { arbitraryOf, flatten, parameterProbesOf, probesOf } from './schema-arb.ts';
+import { Contract, makeAjv } from './spec.ts';
+import { probeCommands, tourCommands } from './tour.ts';
 
 type Json = Record<string, unknown>;
 const OPS = ['createPartnerTransaction', 'createSession'] as const;
@@ -95,6 +97,102 @@ describe('bodies derived from the request schemas', () => {
     expect(bodyGen(edited, 'createPartnerTransaction').probes.map((p) => p.label)).toContain('items[0].note maxLength (201 chars)');
     const plain = fc.sample(bodyGen(Contract.for(1), 'createPartnerTransaction').valid, { numRuns: 300, seed: 1 });
     expect(members(plain).has('items[].note')).toBe(false);
+  });
+});
+
+describe('nullable types, the uuid format and parameters', () => {
+  it('a type list of one type and "null": null in some values, the type\'s own probes, a wrong type and null inside', () => {
+    const doc = {};
+    const schema = { type: ['string', 'null'], maxLength: 3 };
+    const values = fc.sample(arbitraryOf(doc, schema), { numRuns: 200, seed: 5 });
+    expect(values).toContain(null);
+    expect(values.every((v) => v === null || (typeof v === 'string' && [...v].length <= 3))).toBe(true);
+    expect(values.some((v) => typeof v === 'string')).toBe(true);
+    const probes = probesOf(doc, { type: 'object', properties: { url: schema } }).map((p) => [p.label, p.value, p.inside]);
+    expect(probes).toContainEqual(['url type (null)', null, true]);
+    expect(probes).toContainEqual(['url type (1 for string)', 1, false]);
+    expect(probes).toContainEqual(['url maxLength (4 chars)', expect.any(String), false]);
+    // any other type list still fails loudly
+    expect(() => arbitraryOf(doc, { type: ['string', 'integer'] })).toThrow(/type \["string","integer"\]/);
+    expect(() => probesOf(doc, { type: ['null'] })).toThrow(/type \["null"\]/);
+  });
+
+  it("sandboxSetWebhookEndpoint's nullable url: valid bodies with null and strings, each probe's verdict the schema's", () => {
+    const c = Contract.for(1);
+    const op = 'sandboxSetWebhookEndpoint';
+    const bodies = fc.sample(bodyGen(c, op).valid, { numRuns: 100, seed: 3 });
+    for (const b of bodies) expect(c.classifyBody(op, b).validation).toEqual([]);
+    expect(bodies.map((b) => b.url)).toContain(null);
+    expect(bodies.some((b) => typeof b.url === 'string')).toBe(true);
+  });
+
+  it('the uuid format: generated values and inside probes are UUIDs, outside probes are not', () => {
+    const doc = {};
+    const schema = { type: 'string', format: 'uuid' };
+    const isUuid = makeAjv().compile(schema);
+    for (const v of fc.sample(arbitraryOf(doc, schema), { numRuns: 100, seed: 8 })) expect(isUuid(v)).toBe(true);
+    const probes = parameterProbesOf(doc, schema, 'transactionId', 'path').filter((p) => p.keyword === 'format');
+    expect(probes.map((p) => p.inside)).toEqual([true, false, false]);
+    for (const p of probes) expect({ label: p.label, valid: isUuid(p.value) }).toEqual({ label: p.label, valid: p.inside });
+    expect(() => arbitraryOf(doc, { ...schema, maxLength: 36 })).toThrow(/uuid with a pattern or length/);
+  });
+
+  for (const variant of [1, 2] as const) {
+    it(`variant ${variant}: every parameter probe's verdict is the parameter schema's (as the URL's string)`, () => {
+      const c = Contract.for(variant);
+      const ajv = makeAjv();
+      let n = 0;
+      for (const op of Object.keys(c.ops)) {
+        for (const p of c.parameters(op).filter((x) => x.in === 'path' || x.in === 'query')) {
+          const schema = flatten(c.doc, p.schema);
+          const validate = ajv.compile(schema);
+          for (const probe of parameterProbesOf(c.doc, p.schema, p.name, p.in as 'path')) {
+            const s = probe.value as string;
+            // an integer parameter is read from its string when it is written as a number
+            const value = schema.type === 'integer' && /^-?\d+(\.\d+)?$/.test(s) ? Number(s) : s;
+            expect({ op, label: probe.label, valid: validate(value) }).toEqual({ op, label: probe.label, valid: probe.inside });
+            n++;
+          }
+        }
+      }
+      expect(n).toBeGreaterThan(20);
+    });
+
+    it(`variant ${variant}: the sandbox tour probes every sandbox request body and every parameter of the operations it drives`, () => {
+      const c = Contract.for(variant);
+      const names = [...probeCommands(c, 'sandbox'), ...tourCommands(c, 'sandbox')].map(String);
+      const bodyOps = Object.entries(c.ops).filter(([op, o]) => o.sandbox && !o.internal && c.hasRequestBody(op));
+      expect(bodyOps.map(([op]) => op)).toEqual(
+        expect.arrayContaining(['sandboxSetWebhookEndpoint', 'sandboxRotateWebhookSecret', 'sandboxSendTestWebhook', 'sandboxReset']),
+      );
+      for (const [op] of bodyOps) {
+        const g = bodyGen(c, op);
+        // each probe's verdict is the schema's
+        for (const p of probesOf(c.doc, c.requestSchema(op))) {
+          const invalid = c.classifyBody(op, g.probes.find((x) => x.label === p.label)!.apply(g.fixed(0))).validation.length > 0;
+          expect({ op, label: p.label, invalid }).toEqual({ op, label: p.label, invalid: !p.inside });
+        }
+        const outside = g.probes.filter((p) => c.classifyBody(op, p.apply(g.fixed(0))).validation.length > 0);
+        expect(outside.length).toBeGreaterThan(0);
+        for (const p of outside) expect(names).toContain(`invalidBody(${op}, ${p.label})`);
+      }
+      for (const p of parameterProbes(c, 'sandbox')) expect(names).toContain(p.toString());
+      expect(names).toContain('parameterProbe(sandboxListSms, limit maximum at 101)');
+      expect(names).toContain('parameterProbe(getPartnerTransaction, transactionId format (uuid one character short))');
+      // the core tour: no sandbox operation's parameters
+      expect(parameterProbes(c, 'core').some((p) => c.op(p.op).sandbox)).toBe(false);
+    });
+  }
+
+  it("a new maximum on limit in a copy of the spec changes limit's probes", () => {
+    const doc = loadBundledDocument(1) as Json;
+    objectAt(doc, 'components', 'parameters', 'limit', 'schema').maximum = 20;
+    const labels = parameterProbes(new Contract(1, doc), 'sandbox')
+      .filter((p) => p.op === 'sandboxListSms' && p.name === 'limit')
+      .map((p) => [p.value, p.inside]);
+    expect(labels).toContainEqual(['20', true]);
+    expect(labels).toContainEqual(['21', false]);
+    expect(labels).not.toContainEqual(['101', false]);
   });
 });
 

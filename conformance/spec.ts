@@ -111,18 +111,28 @@ export class Contract {
     return n;
   }
 
-  /** The query parameters an operation declares (its own and its path item's). */
-  queryParameters(opId: string): string[] {
+  /** The parameters an operation declares (its own and its path item's), resolved: name, location and schema. */
+  parameters(opId: string): { name: string; in: string; schema: unknown }[] {
     const o = this.op(opId);
     const item = this.deref((this.doc.paths as Json)[o.path]);
     const params = [
       ...((item.parameters as unknown[]) ?? []),
       ...((this.deref(item[o.method.toLowerCase()]).parameters as unknown[]) ?? []),
     ];
-    return params
-      .map((p) => this.deref(p))
+    return params.map((p) => this.deref(p)).map((p) => ({ name: String(p.name), in: String(p.in), schema: p.schema }));
+  }
+
+  /** The query parameters an operation declares (its own and its path item's). */
+  queryParameters(opId: string): string[] {
+    return this.parameters(opId)
       .filter((p) => p.in === 'query')
-      .map((p) => String(p.name));
+      .map((p) => p.name);
+  }
+
+  /** Whether an operation declares a JSON request body. */
+  hasRequestBody(opId: string): boolean {
+    const o = this.op(opId);
+    return this.deref(((this.doc.paths as Json)[o.path] as Json)[o.method.toLowerCase()]).requestBody !== undefined;
   }
 
   /** A JSON Schema (resolved one level) of a component, e.g. `PartnerTransactionCreateRequest`. */

@@ -1,7 +1,10 @@
 /**
- * The coverage tour: a fixed command sequence, run after the random search, that drives every
- * transition of the state machine and every drivable declared error code in a few dozen commands
- * (the random search finds most faults first; the tour makes the coverage certain).
+ * The coverage tour: fixed command sequences that drive every transition of the state machine,
+ * every drivable declared error code and every boundary of the request schemas, whatever the seed
+ * (the random search finds most faults; the tour makes the coverage certain). Two parts: the
+ * probes (`probeCommands`), run before the random search — boundaries, methods, JSON reading, the
+ * service probes: checks that move no clock and spend no rate-limit window, which only the tour
+ * makes, found in the run's first second — and the rest (`tourCommands`), run after it.
  */
 import { AdvanceClock } from './commands/advanceClock.ts';
 import { AuthProbe } from './commands/authProbe.ts';
@@ -21,6 +24,7 @@ import { JsonReader } from './commands/jsonReader.ts';
 import { MediaProbe } from './commands/mediaProbe.ts';
 import { MethodProbe } from './commands/methodProbe.ts';
 import { MissingTarget } from './commands/missingTarget.ts';
+import { parameterProbes } from './commands/parameterProbe.ts';
 import { PaySession } from './commands/paySession.ts';
 import { RateLimitBurst } from './commands/rateLimitBurst.ts';
 import { SandboxReset } from './commands/sandboxReset.ts';
@@ -34,16 +38,82 @@ import { amountRange } from '../generated/index.ts';
 import { bodyGen, fixedBody } from './gen.ts';
 import type { Contract } from './spec.ts';
 
-/** The fixed coverage tour: every transition and every drivable declared code, in a few dozen commands. */
-export function tourCommands(contract: Contract, profile: 'core' | 'sandbox'): Cmd[] {
-  // valid bodies derived from the request schemas; distinct totals inside x-amount-range
+/** Valid bodies derived from the request schemas, with distinct totals inside x-amount-range. */
+function bodies(contract: Contract): {
+  body: (k: number) => Record<string, unknown>;
+  sess: (k: number) => Record<string, unknown>;
+} {
   const at = (k: number): number => amountRange.minimum + 100 * k;
-  const body = (k: number): Record<string, unknown> => fixedBody(contract, 'createPartnerTransaction', at(k));
-  const sess = (k: number): Record<string, unknown> => fixedBody(contract, 'createSession', at(k));
-  // every keyword boundary of the request schemas and every x- amount rule, one value changed each
-  const b1Probes = bodyGen(contract, 'createPartnerTransaction').probes.map(
-    (p) => new CreateTransaction(p.apply(body(1)), p.label, 'main', 'fresh', 0),
-  );
+  return {
+    body: (k) => fixedBody(contract, 'createPartnerTransaction', at(k)),
+    sess: (k) => fixedBody(contract, 'createSession', at(k)),
+  };
+}
+
+/**
+ * The tour's probes, before the random search: every path and query parameter and every keyword of
+ * B1's body at its boundaries (a probe of vendorReference sends its value as generated, however
+ * short), the sandbox's own bodies broken one keyword at a time, no cancel by transaction id
+ * (ADR-016), JSON numbers and members (ADR-023), HEAD and 405 (ADR-024), the service probes
+ * (ADR-040) and the confirmation SMS. Its own transactions and one session (A2's parameters need
+ * a live token); no clock moves, one A1 request.
+ */
+export function probeCommands(contract: Contract, profile: 'core' | 'sandbox'): Cmd[] {
+  return probeTour(contract, profile).commands;
+}
+
+/**
+ * The probes and the commands that set up their state (the first `setup` of `commands`): each
+ * probe needs only those, so a failing probe replays alone after them.
+ */
+export function probeTour(contract: Contract, profile: 'core' | 'sandbox'): { commands: Cmd[]; setup: number } {
+  const { body, sess } = bodies(contract);
+  const b1Probes = bodyGen(contract, 'createPartnerTransaction').probes.map((p) => {
+    const b = p.apply(body(1));
+    return new CreateTransaction(b, p.label, 'main', b.vendorReference !== body(1).vendorReference ? 'as-generated' : 'fresh', 0);
+  });
+  const setup: Cmd[] = [
+    new CreateTransaction(body(1), 'valid', 'main', 'fresh', 0),
+    new CreateTransaction(body(2), 'valid', 'main', 'fresh', 0),
+    new CreateTransaction(body(3), 'valid', 'other', 'fresh', 0),
+    new CreateSession(sess(1), 'valid'),
+  ];
+  const c: Cmd[] = [
+    ...setup,
+    ...parameterProbes(contract, profile),
+    new CancelById('PUT', 0),
+    new CancelById('POST', 1),
+    ...(['category-past-max', 'category-exponent', 'duplicate-member'] as const).map((mode) => new JsonReader(mode, body(1))),
+    new HeadProbe(),
+    new MethodProbe(),
+    new ServiceProbe(),
+  ];
+  if (profile === 'sandbox') {
+    c.push(
+      new ConfirmationSms(0),
+      // every keyword boundary broken in the sandbox's own request bodies, every sandbox operation
+      // with one (x-internal SDK operations are not driven by the suite: their rules are checked by
+      // tests, see spec/rules.yaml). Outside values only: each valid body changes what the rest of
+      // the run relies on (a payment, the clock, a reset, the webhook endpoint or secret the
+      // receiver verifies with, a test event the webhook judge would not expect)
+      ...sandboxBodyOps(contract).flatMap((op) => {
+        const g = bodyGen(contract, op);
+        const base = g.fixed(0);
+        return g.probes
+          .filter((p) => contract.classifyBody(op, p.apply(base)).validation.length > 0)
+          .map((p) => new InvalidBody(op, p.apply(base), p.label));
+      }),
+    );
+  }
+  // last: valid ones create transactions, after those the commands above name by index
+  c.push(...b1Probes);
+  return { commands: c.map(recorded), setup: setup.length };
+}
+
+/** The rest of the tour, after the random search: every transition and every drivable declared code, the time rules. */
+export function tourCommands(contract: Contract, profile: 'core' | 'sandbox'): Cmd[] {
+  const { body, sess } = bodies(contract);
+  // every keyword boundary of A1's body and every x- amount rule, one value changed each
   const a1Probes = bodyGen(contract, 'createSession').probes.map((p) => new CreateSession(p.apply(sess(1)), p.label));
   const c: Cmd[] = [
     // a fresh rate-limit window for the A1 checks below (sandbox); core relies on the model's count
@@ -115,15 +185,6 @@ export function tourCommands(contract: Contract, profile: 'core' | 'sandbox'): C
       ]),
       new MediaProbe('invalid', 'sandboxPaySession'),
       new MediaProbe('invalid', 'sandboxAdvanceClock'),
-      // every keyword boundary broken in the sandbox's own request bodies (outside values only:
-      // a valid pay or advance changes state the commands below rely on)
-      ...(['sandboxPaySession', 'sandboxAdvanceClock'] as const).flatMap((op) => {
-        const g = bodyGen(contract, op);
-        const base = g.fixed(0);
-        return g.probes
-          .filter((p) => contract.classifyBody(op, p.apply(base)).validation.length > 0)
-          .map((p) => new InvalidBody(op, p.apply(base), p.label));
-      }),
       new PaySession(0, 'failed', 'own'),
       new PaySession(0, 'failed', 'own'),
       new VerifyByToken(0, 'own'),
@@ -160,19 +221,16 @@ export function tourCommands(contract: Contract, profile: 'core' | 'sandbox'): C
       new CreateSession(sess(3), 'valid after the window reset'),
     );
   } else c.push(new MediaProbe('text/plain', 'createSession'), new MediaProbe('too-large', 'createSession'), new RateLimitBurst(sess(3)));
-  // no cancel by transaction id (ADR-016); the confirmation SMS of B1 and A2's date form (ADR-007)
-  c.push(new CancelById('PUT', 0), new CancelById('POST', 1));
-  if (profile === 'sandbox') c.push(new ConfirmationSms(-1), new PaySession(-1, 'failed', 'own'), new DateForm(-1));
-  // after every transaction the commands above name by index: the B1 probes (valid ones create transactions)
-  c.push(...b1Probes);
-  // JSON numbers and members (ADR-023), HEAD and 405 (ADR-024), the service probes (ADR-040);
-  // the sandbox reset last: it moves the merchant's time back (ADR-041)
-  c.push(
-    ...(['category-past-max', 'category-exponent', 'duplicate-member'] as const).map((mode) => new JsonReader(mode, body(1))),
-    new HeadProbe(),
-    new MethodProbe(),
-    new ServiceProbe(),
-  );
-  if (profile === 'sandbox') c.push(new SandboxReset(sess(3)));
+  // the confirmation SMS of a late transaction and A2's date form (ADR-007); the sandbox reset
+  // last: it moves the merchant's time back (ADR-041)
+  if (profile === 'sandbox')
+    c.push(new ConfirmationSms(-1), new PaySession(-1, 'failed', 'own'), new DateForm(-1), new SandboxReset(sess(3)));
   return c.map(recorded);
+}
+
+/** The sandbox operations with a JSON request body, from the contract (x-internal ones are not driven). */
+function sandboxBodyOps(contract: Contract): string[] {
+  return Object.entries(contract.ops)
+    .filter(([op, o]) => o.sandbox && !o.internal && contract.hasRequestBody(op))
+    .map(([op]) => op);
 }

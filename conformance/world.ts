@@ -59,6 +59,8 @@ export interface ExpectedEvent {
   event: string;
   transition: string;
   runId: number;
+  /** performance.now() when the suite saw the transition (its answer read). */
+  at: number;
 }
 
 const SLACK_MS = 25;
@@ -98,6 +100,8 @@ export class World {
   rate429 = 0;
   /** Whether the coverage tour (not the random search) is running. */
   inTour = false;
+  /** The longest a matched event took to arrive after the suite saw its transition (ms); null before the first. */
+  slowestDelivery: number | null = null;
   /** Runs that failed: their late webhook deliveries are ignored. */
   readonly abandonedRuns = new Set<number>();
 
@@ -237,7 +241,7 @@ export class World {
     tx.status = t.to;
     this.coverage.transitions.add(id);
     if (t.emits && tx.who === 'main' && this.receiver) {
-      this.expected.push({ txId: tx.id, event: t.emits, transition: id, runId: tx.runId });
+      this.expected.push({ txId: tx.id, event: t.emits, transition: id, runId: tx.runId, at: performance.now() });
     }
   }
 
@@ -337,8 +341,11 @@ export class World {
     return `cf-${randomUUID().slice(0, 18)}`;
   }
 
-  /** A valid generated vendorReference made unique: its last 12 characters replaced (a fresh one when shorter than 16). */
-  uniqueVendorRef(v: string): string {
-    return v.length >= 16 ? v.slice(0, -12) + randomUUID().replace(/-/g, '').slice(0, 12) : this.freshVendorRef();
+  /**
+   * A valid generated vendorReference made unique: its last 12 characters replaced; undefined when
+   * it is shorter than 16 (too short to hold a unique part: it is sent as generated).
+   */
+  uniqueVendorRef(v: string): string | undefined {
+    return v.length >= 16 ? v.slice(0, -12) + randomUUID().replace(/-/g, '').slice(0, 12) : undefined;
   }
 }

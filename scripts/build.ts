@@ -20,7 +20,7 @@
  * is an external classic script: nothing needs 'unsafe-inline' or 'unsafe-eval'.
  */
 import { execFile } from 'node:child_process';
-import { copyFile, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, copyFile, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -98,6 +98,9 @@ export async function buildJs(): Promise<BuildReport['files']> {
     const { stdout = '', stderr = '' } = e as { stdout?: string; stderr?: string };
     throw new Error(`tsc -p tsconfig.build.json failed:\n${stdout}${stderr}`, { cause: e });
   }
+  // the `paylater` bin runs as a program (`npx paylater` in this checkout; npm sets it on install)
+  const { bin } = JSON.parse(await readFile(path.join(ROOT, 'package.json'), 'utf8')) as { bin: Record<string, string> };
+  for (const file of Object.values(bin)) await chmod(path.join(ROOT, file), 0o755);
   const files: BuildReport['files'] = [];
   for (const rel of await assetFiles()) {
     const to = path.join(JS_DIST_DIR, rel);

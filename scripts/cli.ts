@@ -5,6 +5,7 @@
  * `listen` drive a sandbox (scripts/loop/). Each command lives with its feature; this file only
  * dispatches. Returns the process exit code.
  */
+import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { packageRoot } from '../lib/package-root.ts';
@@ -35,11 +36,21 @@ export async function main(argv: string[]): Promise<number> {
     case 'diff': {
       // The diff reads spec/ sources and git history: a checkout of this repository, not the
       // installed package (which ships the bundled documents only, and not Redocly).
-      if (!existsSync(path.join(packageRoot(), 'spec', 'openapi.v1.yaml'))) {
+      const root = packageRoot();
+      if (!existsSync(path.join(root, 'spec', 'openapi.v1.yaml'))) {
         process.stderr.write(
           'paylater diff compares the contract sources (spec/) with a git ref: run it in a checkout of the paylater-contract repository (npm run diff)\n',
         );
         return 2;
+      }
+      // The compiled bin (dist/js/) finds its files beside itself: in a checkout the diff runs from
+      // the sources, where spec/, redocly.yaml and the git history are.
+      if (import.meta.url.endsWith('.js')) {
+        const run = spawnSync(process.execPath, ['--import', 'tsx', path.join(root, 'scripts', 'cli.ts'), 'diff', ...rest], {
+          cwd: root,
+          stdio: 'inherit',
+        });
+        return run.status ?? 2;
       }
       const { runDiff } = await import('./diff/cli.ts');
       return runDiff(rest);

@@ -58,25 +58,7 @@ export class AdvanceClock implements Cmd {
       secs = Number.isFinite(end) ? Math.ceil(end / 1000) + 1 : w.rateLimit().windowSeconds;
     }
     if (secs < 1) return;
-    const ex = await w.client.call('sandboxAdvanceClock', {
-      headers: w.auth('sandboxAdvanceClock', w.cfg.apiKey),
-      body: { seconds: secs },
-    });
-    w.expectOutcome(ex, [w.success(ex.opId)]);
-    const before = w.advanced.main;
-    w.advanced.main += secs;
-    const clock = ex.json as { offsetSeconds: number };
-    if (w.clockBase !== undefined) {
-      w.check(
-        clock.offsetSeconds === w.clockBase + w.advanced.main,
-        'sandboxAdvanceClock',
-        '$.offsetSeconds',
-        `offset ${clock.offsetSeconds} after advancing ${secs} s from ${w.clockBase + before}`,
-        w.clockBase + w.advanced.main,
-        clock.offsetSeconds,
-      );
-    }
-    for (const t of w.txs.values()) if (t.who === 'main') w.settle(t);
+    await advanceMainClock(w, secs);
     if (tx && tx.kind === 'partner' && this.target === 'just-before-expiry') {
       const r = await w.client.call('getPartnerTransaction', {
         pathParams: { transactionId: tx.id },
@@ -99,4 +81,31 @@ export class AdvanceClock implements Cmd {
   toString(): string {
     return this.target === 'seconds' ? `advanceClock(${this.seconds} s)` : `advanceClock(${this.target}, #${this.idx})`;
   }
+}
+
+/**
+ * Advances the main merchant's sandbox clock by `secs` (≥ 1) seconds: the model's offset follows
+ * (`advanced`), the answer's offset is checked against it, and the transactions whose payment window
+ * certainly passed expire in the model.
+ */
+export async function advanceMainClock(w: Real, secs: number): Promise<void> {
+  const ex = await w.client.call('sandboxAdvanceClock', {
+    headers: w.auth('sandboxAdvanceClock', w.cfg.apiKey),
+    body: { seconds: secs },
+  });
+  w.expectOutcome(ex, [w.success(ex.opId)]);
+  const before = w.advanced.main;
+  w.advanced.main += secs;
+  const clock = ex.json as { offsetSeconds: number };
+  if (w.clockBase !== undefined) {
+    w.check(
+      clock.offsetSeconds === w.clockBase + w.advanced.main,
+      'sandboxAdvanceClock',
+      '$.offsetSeconds',
+      `offset ${clock.offsetSeconds} after advancing ${secs} s from ${w.clockBase + before}`,
+      w.clockBase + w.advanced.main,
+      clock.offsetSeconds,
+    );
+  }
+  for (const t of w.txs.values()) if (t.who === 'main') w.settle(t);
 }

@@ -32,22 +32,19 @@ export async function sendSession(m: Model, w: World, body: Json): Promise<'limi
       `1..${rl.windowSeconds}`,
       wait,
     );
-    w.check(
-      ex.responseHeaders['retry-after'] === String(wait),
-      'createSession',
-      'header Retry-After',
-      `Retry-After ${ex.responseHeaders['retry-after']} differs from retry_after ${String(wait)}`,
-      wait,
-      ex.responseHeaders['retry-after'],
-    );
-    w.check(
-      ex.responseHeaders['ratelimit-reset'] === String(wait),
-      'createSession',
-      'header RateLimit-Reset',
-      `RateLimit-Reset ${ex.responseHeaders['ratelimit-reset']} differs from retry_after ${String(wait)}`,
-      wait,
-      ex.responseHeaders['ratelimit-reset'],
-    );
+    for (const [header, name] of [
+      ['retry-after', 'Retry-After'],
+      ['ratelimit-reset', 'RateLimit-Reset'],
+    ] as const) {
+      w.check(
+        ex.responseHeaders[header] === String(wait),
+        'createSession',
+        `header ${name}`,
+        `${name} ${ex.responseHeaders[header]} differs from retry_after ${String(wait)}`,
+        wait,
+        ex.responseHeaders[header],
+      );
+    }
     return 'limited';
   }
   if (!w.succeeded(ex)) return 'refused';

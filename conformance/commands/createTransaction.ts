@@ -5,7 +5,12 @@ import { checkCreated, pick, refusal } from '../model.ts';
 import type { Who } from '../world.ts';
 
 type Json = Record<string, unknown>;
-export type RefMode = 'fresh' | 'none' | 'reuse-own' | 'reuse-other-merchant';
+/**
+ * fresh: a generated reference made unique (a fresh one when too short to be); as-generated: one
+ * too short to be made unique sent as it is (its boundary probes); none: omitted; reuse-*: one the
+ * model holds.
+ */
+export type RefMode = 'fresh' | 'as-generated' | 'none' | 'reuse-own' | 'reuse-other-merchant';
 
 /** @checks b1-validation, vendor-reference-unique, ADR-002, ADR-021 */
 export class CreateTransaction implements Cmd {
@@ -31,9 +36,15 @@ export class CreateTransaction implements Cmd {
       body.vendorReference = pick(other, this.idx)!.vendorReference;
     } else if (this.ref === 'none') delete body.vendorReference;
     else if (typeof body.vendorReference !== 'string') body.vendorReference = w.freshVendorRef();
-    else if (!w.contract.classifyBody('createPartnerTransaction', body).validation.length)
-      // a generated valid reference keeps its shape, made unique (earlier runs used the same server)
-      body.vendorReference = w.uniqueVendorRef(body.vendorReference);
+    else if (!w.contract.classifyBody('createPartnerTransaction', body).validation.length) {
+      // a generated valid reference keeps its shape: made unique when long enough (earlier runs used
+      // the same server); a shorter one is sent as generated ('as-generated') after a read by it says
+      // whether it is in use, else replaced by a fresh one
+      const unique = w.uniqueVendorRef(body.vendorReference);
+      if (unique !== undefined) body.vendorReference = unique;
+      else if (this.ref !== 'as-generated') body.vendorReference = w.freshVendorRef();
+      else if (await inUse(w, this.who, body.vendorReference)) duplicate = true;
+    }
     if (typeof body.vendorReference === 'string' && w.usedVendorRefs[this.who].has(body.vendorReference)) duplicate = true;
     const cls = w.contract.classifyBody('createPartnerTransaction', body);
     const allowed: Outcome[] = cls.validation.map((code) => refusal(code as ErrorCode));
@@ -69,4 +80,13 @@ export class CreateTransaction implements Cmd {
   toString(): string {
     return `createTransaction(${this.who}, ${this.label}, vendorReference: ${this.ref})`;
   }
+}
+
+/** Whether `who` has a transaction with this vendorReference: B3 with its key answers the record or its declared 404. */
+async function inUse(w: Real, who: Who, vendorReference: string): Promise<boolean> {
+  const op = 'getPartnerTransactionByVendorReference';
+  const ex = await w.client.call(op, { pathParams: { vendorReference }, headers: w.auth(op, w.key(who)) });
+  const notFound = (w.contract.op(op).errors['404'] ?? []).map((c) => refusal(c as ErrorCode));
+  w.expectOutcome(ex, [w.success(op), ...notFound]);
+  return w.succeeded(ex);
 }

@@ -1,18 +1,17 @@
 /**
  * A body that breaks one keyword of a sandbox operation's request schema (a boundary probe of
  * `gen.ts`) gets the 4xx the schema's classification gives, and changes nothing (the clock did
- * not move: the next advance's offset still counts only the suite's own advances).
+ * not move: the next advance's offset still counts only the suite's own advances; the webhook
+ * endpoint and secret still deliver to the suite's receiver, signed with the secret it holds).
  */
 import type { ErrorCode } from '../../generated/index.ts';
 import type { Cmd, Model, Real } from '../model.ts';
 import { refusal } from '../model.ts';
 
-export type ProbedOp = 'sandboxPaySession' | 'sandboxAdvanceClock';
-
 /** @checks error-shape */
 export class InvalidBody implements Cmd {
   constructor(
-    readonly op: ProbedOp,
+    readonly op: string,
     readonly body: Record<string, unknown>,
     readonly label: string,
   ) {}

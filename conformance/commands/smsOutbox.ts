@@ -1,7 +1,7 @@
 /** Sandbox: the SMS outbox holds one confirmation per partner transaction created, to its customer's phone. */
 import type { Exchange } from '../http.ts';
 import type { Cmd, Model, Real } from '../model.ts';
-import type { World } from '../world.ts';
+import type { Tx, World } from '../world.ts';
 
 const OP = 'sandboxListSms';
 
@@ -12,14 +12,19 @@ const MAX_PAGES = 100;
 
 /**
  * Every item of a sandbox list endpoint (`{ data: [...] }`), following a next cursor when a page
- * gives one (sent back as `cursor`). Each page is checked against the contract like any answer.
+ * gives one (sent back as `cursor`, with the same `query`). Each page is checked against the
+ * contract like any answer.
  */
-export async function readAllPages(w: World, opId: string): Promise<{ items: Record<string, unknown>[]; pages: Exchange[] }> {
+export async function readAllPages(
+  w: World,
+  opId: string,
+  query: Record<string, string> = {},
+): Promise<{ items: Record<string, unknown>[]; pages: Exchange[] }> {
   const items: Record<string, unknown>[] = [];
   const pages: Exchange[] = [];
   let cursor: string | undefined;
   for (let i = 0; i < MAX_PAGES; i++) {
-    const ex = await w.client.call(opId, { headers: w.auth(opId, w.cfg.apiKey), ...(cursor ? { query: { cursor } } : {}) });
+    const ex = await w.client.call(opId, { headers: w.auth(opId, w.cfg.apiKey), query: { ...query, ...(cursor ? { cursor } : {}) } });
     w.expectOutcome(ex, [w.success(opId)]);
     pages.push(ex);
     const page = ex.json as Record<string, unknown>;
@@ -32,32 +37,49 @@ export async function readAllPages(w: World, opId: string): Promise<{ items: Rec
   return { items, pages };
 }
 
+/**
+ * The SMS outbox read for one transaction of this run (the `transactionId` filter: the outbox is
+ * oldest first and holds every earlier run's messages): only that transaction's messages, one
+ * confirmation, to its customerPhone.
+ * @checks confirmation-sms
+ */
+export async function checkConfirmationSms(w: World, tx: Tx): Promise<void> {
+  const { items, pages } = await readAllPages(w, OP, { transactionId: tx.id });
+  const req = `GET ${new URL(pages[0]!.url).pathname}?transactionId=${tx.id}`;
+  const foreign = items.find((s) => s.transactionId !== tx.id);
+  w.check(
+    foreign === undefined,
+    OP,
+    '$.data[].transactionId',
+    `${req}: an SMS of transaction ${String(foreign?.transactionId)} in the list filtered by transaction ${tx.id}`,
+    tx.id,
+    foreign?.transactionId,
+  );
+  w.check(
+    items.length === 1,
+    OP,
+    '$.data',
+    `${req}: ${items.length} SMS for transaction ${tx.id}; B1 sends the customer one`,
+    1,
+    items.length,
+  );
+  w.check(
+    items[0]!.to === tx.created.customerPhone,
+    OP,
+    '$.data[].to',
+    `${req}: the SMS for transaction ${tx.id} went to ${String(items[0]!.to)}, its customerPhone is ${String(tx.created.customerPhone)}`,
+    tx.created.customerPhone,
+    items[0]!.to,
+  );
+}
+
+/** Every partner transaction this run created with the merchant's key has its one confirmation SMS. */
 export class SmsOutbox implements Cmd {
   check(m: Readonly<Model>): boolean {
     return m.world.sandbox && m.txs.some((t) => t.kind === 'partner' && t.who === 'main');
   }
   async run(m: Model, w: Real): Promise<void> {
-    const { items, pages } = await readAllPages(w, OP);
-    const req = `GET ${new URL(pages[0]!.url).pathname}`;
-    for (const tx of m.txs.filter((t) => t.kind === 'partner' && t.who === 'main')) {
-      const sms = items.filter((s) => s.transactionId === tx.id);
-      w.check(
-        sms.length === 1,
-        OP,
-        '$.data',
-        `${req}: ${sms.length} SMS for transaction ${tx.id}, created by this run (one confirmation each)`,
-        1,
-        sms.length,
-      );
-      w.check(
-        sms[0]!.to === tx.created.customerPhone,
-        OP,
-        '$.data[].to',
-        `${req}: the SMS for transaction ${tx.id} went to ${String(sms[0]!.to)}, its customerPhone is ${String(tx.created.customerPhone)}`,
-        tx.created.customerPhone,
-        sms[0]!.to,
-      );
-    }
+    for (const tx of m.txs.filter((t) => t.kind === 'partner' && t.who === 'main')) await checkConfirmationSms(w, tx);
   }
   toString(): string {
     return 'smsOutbox()';

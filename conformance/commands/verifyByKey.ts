@@ -1,9 +1,7 @@
 /** A3 (Variant 1): verify a checkout transaction with the API key; another merchant's key reads 404. */
-import { checkoutStatusOf } from '../../generated/index.ts';
 import type { Cmd, Model, Real } from '../model.ts';
 import { pick, refusal } from '../model.ts';
-import { centimesOf } from '../../lib/money.ts';
-import type { Status } from '../world.ts';
+import { checkVerified } from './verified.ts';
 
 const OP = 'verifyTransaction';
 
@@ -28,27 +26,7 @@ export class VerifyByKey implements Cmd {
     const statuses = w.possibleStatuses(tx, ex);
     if (this.otherMerchant) return w.expectOutcome(ex, [refusal('TRANSACTION_NOT_FOUND')]);
     w.expectOutcome(ex, [w.success(OP)]);
-    const rec = ex.json as Record<string, unknown>;
-    const reported: string[] = statuses.map((s) => checkoutStatusOf[s as Status]);
-    w.check(
-      reported.includes(rec.status as string),
-      OP,
-      '$.status',
-      `status ${String(rec.status)}, the model expects ${reported.join(' or ')} (ADR-008)`,
-      reported,
-      rec.status,
-    );
-    w.check(rec.id === tx.id, OP, '$.id', 'another transaction was returned', tx.id, rec.id);
-    w.check(
-      centimesOf(rec.amount) === centimesOf(tx.session!.total),
-      OP,
-      '$.amount',
-      'amount differs from the session total',
-      tx.session!.total,
-      rec.amount,
-    );
-    // still PENDING in the model but reported the way EXPIRED is (ADR-008): it expired
-    if (tx.status === 'PENDING' && rec.status === checkoutStatusOf.EXPIRED) w.observe(tx, 'EXPIRED');
+    checkVerified(w, OP, tx, ex.json as Record<string, unknown>, statuses, 'id');
   }
   toString(): string {
     return `verifyByKey(#${this.idx}${this.otherMerchant ? ", other merchant's key" : ''})`;

@@ -1,11 +1,10 @@
 /** A2: verify a checkout transaction with its session's token; another session's token, an expired or unknown one is refused. */
 import { parseLocalDateTime } from './dateForm.ts';
 import { randomUUID } from 'node:crypto';
-import { checkoutStatusOf } from '../../generated/index.ts';
 import type { Cmd, Model, Outcome, Real } from '../model.ts';
 import { pick, refusal } from '../model.ts';
-import { centimesOf } from '../../lib/money.ts';
-import type { Status, Tx } from '../world.ts';
+import type { Tx } from '../world.ts';
+import { checkVerified } from './verified.ts';
 
 const OP = 'getTransactionStatusBySessionToken';
 
@@ -49,27 +48,8 @@ export class VerifyByToken implements Cmd {
     w.expectOutcome(ex, allowed);
     if (!w.succeeded(ex)) return;
     const rec = ex.json as Record<string, unknown>;
-    const reported: string[] = statuses.map((st) => checkoutStatusOf[st as Status]);
-    w.check(
-      reported.includes(rec.status as string),
-      OP,
-      '$.status',
-      `status ${String(rec.status)}, the model expects ${reported.join(' or ')} (ADR-008)`,
-      reported,
-      rec.status,
-    );
-    w.check(rec.transaction_id === tx.id, OP, '$.transaction_id', 'another transaction was returned', tx.id, rec.transaction_id);
-    w.check(
-      centimesOf(rec.amount) === centimesOf(s.total),
-      OP,
-      '$.amount',
-      `amount ${String(rec.amount)} for a session of ${s.total}`,
-      s.total,
-      rec.amount,
-    );
+    checkVerified(w, OP, tx, rec, statuses, 'transaction_id');
     checkLocalCreatedAt(w, rec.created_at, tx);
-    // still PENDING in the model but reported the way EXPIRED is (ADR-008): it expired
-    if (tx.status === 'PENDING' && rec.status === checkoutStatusOf.EXPIRED) w.observe(tx, 'EXPIRED');
   }
   toString(): string {
     return `verifyByToken(#${this.idx}, ${this.token} token)`;

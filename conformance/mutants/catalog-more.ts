@@ -2,27 +2,19 @@
  * More injected faults, one rule each: time rules off by a minute (payment window, token lifetime,
  * rate-limit window, judged on the merchant's sandbox clock), reads that disagree with what was
  * created or with the expiry, 404 texts that leak ownership, the sandbox's SMS log and scenarios,
- * the retry schedule as the deliveries list shows it, and webhook relay faults (re-signed with the merchant's secret, so only the content is wrong).
+ * and webhook relay faults (re-signed with the merchant's secret, so only the content is wrong).
+ * The retry schedule's faults are in `catalog-retries.ts`, the request schemas' boundaries in
+ * `catalog-bounds.ts`.
  */
 import { randomUUID } from 'node:crypto';
 import { checkoutStatusOf, stateMachine, tokenLifetimeSeconds, variants } from '../../generated/index.ts';
 import type { Json } from '../../lib/json.ts';
-import { A1, A2, A3, B1, B2, B3, code, fabricate, key, otherKey } from './match.ts';
+import { A1, A2, A3, B1, B2, B3, GET, code, fabricate, key, merchantKey, otherKey, sandboxNow } from './match.ts';
 import { json, sign, withJson, type Mutant, type ProxyContext, type ProxyRequest, type ProxyResponse } from './proxy.ts';
 
 const WINDOW_S = stateMachine.paymentWindow.defaultSeconds;
 const RATE_WINDOW_S = variants.v1.rateLimits.createSession.windowSeconds;
 const MINUTE_MS = 60_000;
-const GET = (req: ProxyRequest): boolean => req.method === 'GET';
-
-/** The merchant's sandbox time (ms) as the server reads it, asked with `apiKey` (the main merchant's by default). */
-async function sandboxNow(ctx: ProxyContext, apiKey = ctx.keys.main): Promise<number> {
-  const r = await ctx.forward({ method: 'GET', path: '/api/v1/sandbox/clock', headers: { 'x-api-key': apiKey }, body: '' });
-  return Date.parse(String(json(r).now));
-}
-
-/** The key a B-operation request names, or the main merchant's (A2 carries a session token). */
-const merchantKey = (req: ProxyRequest, ctx: ProxyContext): string => key(req) || ctx.keys.main;
 
 /** A B2/B3 read of a record, rewritten by `f` when it answered 200. */
 function onRead(
@@ -42,16 +34,6 @@ function resigned(f: (p: { event: string; data: Json }) => { event: string; data
     if (!p) return Promise.resolve(null);
     const changed = JSON.stringify(p);
     return Promise.resolve({ body: changed, headers: { ...headers, ...sign(ctx.secret, changed) } });
-  };
-}
-
-/** The sandbox deliveries list with each failed delivery (its first attempt not 2xx) rewritten by `f`. */
-function onDeliveries(f: (d: Json & { attempts: Json[]; nextAttemptAt: unknown }) => Json): Mutant['onResponse'] {
-  return (req, res) => {
-    if (!req.path.startsWith('/api/v1/sandbox/webhook-deliveries') || !GET(req) || res.status !== 200) return Promise.resolve(res);
-    const b = json(res) as Json & { data: (Json & { attempts: Json[]; nextAttemptAt: unknown })[] };
-    const failed = (d: { attempts: Json[] }): boolean => d.attempts.length > 0 && Number(d.attempts[0]!.status) >= 300;
-    return Promise.resolve(withJson(res, { ...b, data: b.data.map((d) => (failed(d) ? f(d) : d)) }));
   };
 }
 
@@ -251,6 +233,16 @@ export const moreMutants: Mutant[] = [
     },
   },
   {
+    name: 'SMS outbox filter by transactionId ignored (every message listed)',
+    profile: 'sandbox',
+    async onRequest(req, ctx) {
+      const u = new URL(req.path, 'http://proxy');
+      if (u.pathname !== '/api/v1/sandbox/sms' || !u.searchParams.has('transactionId')) return undefined;
+      u.searchParams.delete('transactionId');
+      return ctx.forward({ ...req, path: u.pathname + u.search });
+    },
+  },
+  {
     name: 'sandbox magic total ignored (created instead of its 422)',
     profile: 'sandbox',
     async onResponse(req, res) {
@@ -276,21 +268,6 @@ export const moreMutants: Mutant[] = [
       const res = await ctx.forward({ ...req, body: JSON.stringify({ ...body, customerPhone: '212600000199' }) });
       return res.status === 201 ? withJson(res, { ...json(res), customerPhone: phone }) : res;
     },
-  },
-  // ---- the retry schedule, as the deliveries list shows it ----
-  {
-    name: 'webhook retries stop after the first failed attempt',
-    profile: 'sandbox',
-    onResponse: onDeliveries((d) => ({ ...d, attempts: d.attempts.slice(0, 1), state: 'failed', nextAttemptAt: null })),
-  },
-  {
-    name: "webhook retries sent at once, without the schedule's delays",
-    profile: 'sandbox',
-    onResponse: onDeliveries((d) => ({
-      ...d,
-      attempts: d.attempts.map((a) => ({ ...a, at: d.attempts[0]!.at })),
-      nextAttemptAt: d.nextAttemptAt === null ? null : d.attempts[0]!.at,
-    })),
   },
   // ---- webhook relay faults ----
   {

@@ -3,7 +3,9 @@ import { randomUUID } from 'node:crypto';
 import { objectAt, type Json } from '../../lib/json.ts';
 import { Webhook } from 'standardwebhooks';
 import { A1, A2, B1, B2, B3, B4, code, fabricate, key, now, otherKey } from './match.ts';
+import { boundsMutants } from './catalog-bounds.ts';
 import { moreMutants } from './catalog-more.ts';
+import { retryMutants } from './catalog-retries.ts';
 import { json, sign, withJson, type Mutant, type ProxyResponse } from './proxy.ts';
 
 const base: Mutant[] = [
@@ -357,11 +359,12 @@ const base: Mutant[] = [
     },
   },
   {
-    name: 'sandbox records no SMS',
+    name: 'sandbox records each confirmation SMS twice',
     profile: 'sandbox',
     onResponse(req, res) {
       if (!req.path.startsWith('/api/v1/sandbox/sms') || res.status !== 200) return Promise.resolve(res);
-      return Promise.resolve(withJson(res, { data: [] }));
+      const b = json(res) as Json & { data: Json[] };
+      return Promise.resolve(withJson(res, { ...b, data: b.data.flatMap((s) => [s, { ...s, id: randomUUID() }]) }));
     },
   },
   {
@@ -465,5 +468,9 @@ const base: Mutant[] = [
   },
 ];
 
-/** The whole catalogue: the faults above, then the time, read, sandbox and relay faults of `catalog-more.ts`. */
-export const mutants: Mutant[] = [...base, ...moreMutants];
+/**
+ * The whole catalogue: the faults above, then the time, read, sandbox and relay faults of
+ * `catalog-more.ts`, the retry schedule's (`catalog-retries.ts`) and the request schemas' boundaries
+ * (`catalog-bounds.ts`).
+ */
+export const mutants: Mutant[] = [...base, ...moreMutants, ...retryMutants, ...boundsMutants];

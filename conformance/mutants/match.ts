@@ -45,3 +45,14 @@ export function fabricate(body: Json): Json {
     updatedAt: null,
   };
 }
+
+export const GET = (req: ProxyRequest): boolean => req.method === 'GET';
+
+/** The merchant's sandbox time (ms) as the server reads it, asked with `apiKey` (the main merchant's by default). */
+export async function sandboxNow(ctx: ProxyContext, apiKey = ctx.keys.main): Promise<number> {
+  const r = await ctx.forward({ method: 'GET', path: '/api/v1/sandbox/clock', headers: { 'x-api-key': apiKey }, body: '' });
+  return Date.parse(String(json(r).now));
+}
+
+/** The key a B-operation request names, or the main merchant's (A2 carries a session token). */
+export const merchantKey = (req: ProxyRequest, ctx: ProxyContext): string => key(req) || ctx.keys.main;

@@ -51,6 +51,8 @@ export async function freePort(): Promise<number> {
 export interface MutantRunOptions {
   seed?: number;
   webhookTimeoutMs?: number;
+  /** Sees the suite's progress lines (phases and their outcome). */
+  log?: (line: string) => void;
 }
 
 export async function prepareMutantSelfTest(
@@ -99,6 +101,7 @@ export async function prepareMutantSelfTest(
           webhookGraceMs: 60,
           webhookTimeoutMs: o.webhookTimeoutMs ?? 1000,
           timeLimitMs: 30_000,
+          log: o.log,
         });
         const f = r.findings[0];
         return {

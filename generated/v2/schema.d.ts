@@ -373,7 +373,7 @@ export interface paths {
         };
         /**
          * Read the SMS outbox (sandbox)
-         * @description The confirmation SMS the sandbox would have sent to customers of this merchant, oldest first. Nothing leaves the sandbox. Test keys only.
+         * @description The confirmation SMS the sandbox would have sent to customers of this merchant, oldest first, optionally only those of one transaction (`transactionId`), one page at a time (`limit`, `cursor`; ADR-028). Nothing leaves the sandbox. Test keys only.
          */
         get: operations["sandboxListSms"];
         put?: never;
@@ -393,7 +393,7 @@ export interface paths {
         };
         /**
          * List the merchant's transactions (sandbox)
-         * @description The caller's transactions of both families, newest first, as each reads now, optionally filtered by `status` and `vendorReference`. For the dashboard and tests. Test keys only.
+         * @description The caller's transactions of both families, newest first, as each reads now, optionally filtered by `status` and `vendorReference`, one page at a time (`limit`, `cursor`; ADR-028). For the dashboard and tests. Test keys only.
          */
         get: operations["sandboxListTransactions"];
         put?: never;
@@ -1064,10 +1064,12 @@ export interface components {
         };
         /**
          * SandboxTransactionList
-         * @description The merchant's transactions, newest first.
+         * @description The merchant's transactions, newest first, one page at a time (`limit`, `cursor`).
          */
         SandboxTransactionList: {
             data: components["schemas"]["PartnerTransaction"][];
+            /** @description The `cursor` of the next page, or null on the last page (ADR-028). */
+            nextCursor: string | null;
         };
         /**
          * SessionCurrency
@@ -1847,7 +1849,7 @@ export interface components {
                 };
             };
         };
-        /** @description The server could not write to its storage (disk full, I/O error). Nothing of this request was kept; reads keep answering and writing resumes once storage works again (ADR-026). Retry after `Retry-After` seconds. */
+        /** @description The server could not reach or write to its storage (disk full, I/O error, database out of reach). Nothing of this request was kept; on the file store reads keep answering; writing resumes once storage works again (ADR-026). Retry after `Retry-After` seconds. */
         StorageUnavailable: {
             headers: {
                 /** @description Seconds to wait before retrying (RFC 9110), the same value as `error.retry_after`. The one statement of how long the server refuses writes after a failed one. */
@@ -2477,6 +2479,8 @@ export interface operations {
                  * @example 50
                  */
                 limit?: components["parameters"]["limit"];
+                /** @description Only the SMS sent for this transaction (ADR-028). */
+                transactionId?: string;
             };
             header?: never;
             path?: never;
@@ -2503,6 +2507,16 @@ export interface operations {
     sandboxListTransactions: {
         parameters: {
             query?: {
+                /**
+                 * @description Where the page starts, the `nextCursor` of the previous page (opaque). Without it, the first page. An unknown cursor answers 400 `VALIDATION_ERROR` naming `query.cursor`.
+                 * @example eyJhIjoiNWQxZTJmM2EifQ
+                 */
+                cursor?: components["parameters"]["cursor"];
+                /**
+                 * @description How many items one page holds at most (ADR-028). The server's default and the largest value accepted are this schema's `default` and `maximum`.
+                 * @example 50
+                 */
+                limit?: components["parameters"]["limit"];
                 /** @description Only transactions in this status. */
                 status?: components["schemas"]["TransactionStatus"];
                 /** @description Only the transaction with this `vendorReference`. */

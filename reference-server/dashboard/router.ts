@@ -38,6 +38,7 @@ const BODY = `    <header>
           <button type="submit">Filter</button>
         </form>
         <table id="transactions"><thead><tr><th>Created</th><th>Id</th><th>vendorReference</th><th>Amount</th><th>Status</th></tr></thead><tbody></tbody></table>
+        <button type="button" id="more" hidden>Older transactions</button>
       </section>
       <section id="detail" hidden>
         <h2 id="detail-title"></h2>

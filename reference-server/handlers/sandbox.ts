@@ -61,10 +61,14 @@ export const sandboxHandlers: Record<string, Handler> = {
 
   async sandboxListSms(core, ctx) {
     const id = ctx.merchant.id;
+    const only = ctx.query.transactionId as string | undefined;
     const page = await readPage(
       ctx.query,
-      (limit, cursor) => core.repo.smsPage(id, limit, cursor),
-      async (k) => (await core.repo.get('sms', k))?.merchantId === id,
+      (limit, cursor) => core.repo.smsPage(id, limit, cursor, only),
+      async (k) => {
+        const sms = await core.repo.get('sms', k);
+        return sms?.merchantId === id && (only === undefined || sms.transactionId === only);
+      },
     );
     return { status: 200, body: { data: page.data.map(({ merchantId: _m, ...rest }) => rest), nextCursor: page.nextCursor } };
   },

@@ -19,6 +19,33 @@ function outOfRange(code: ErrorCode, property: string, withDetail: boolean): Api
   return new ApiError(code, `${property} ${amountRange.rule}`, details);
 }
 
+interface RangedProperty {
+  property: string;
+  /** The business rule's code (422), or undefined for a validation range. */
+  businessCode: ErrorCode | undefined;
+  /** The code of a validation range (the property's `x-error-code`). */
+  validationCode: ErrorCode;
+}
+
+/** Per request schema, its top-level properties with `x-amount-range`, read from the document once. */
+const rangedOf = new WeakMap<Json, RangedProperty[]>();
+
+function rangedProperties(doc: Json, requestSchema: Json): RangedProperty[] {
+  let ranged = rangedOf.get(requestSchema);
+  if (ranged) return ranged;
+  ranged = [];
+  const props = (resolveRef(doc, requestSchema)?.properties ?? {}) as Json;
+  for (const property of Object.keys(props)) {
+    if (nearestExtension(doc, requestSchema, [property], 'x-amount-range') === undefined) continue;
+    const rule = nearestExtension(doc, requestSchema, [property], 'x-business-rule') as { code: ErrorCode } | undefined;
+    const validationCode =
+      (nearestExtension(doc, requestSchema, [property], 'x-error-code') as ErrorCode | undefined) ?? 'VALIDATION_ERROR';
+    ranged.push({ property, businessCode: rule?.code, validationCode });
+  }
+  rangedOf.set(requestSchema, ranged);
+  return ranged;
+}
+
 /**
  * Throws the out-of-range answer for the first top-level body property with `x-amount-range`
  * whose value lies outside it: `business` false checks the validation ranges (400, the property's
@@ -26,17 +53,11 @@ function outOfRange(code: ErrorCode, property: string, withDetail: boolean): Api
  */
 export function checkAmountRange(doc: Json, requestSchema: Json | null, body: unknown, business: boolean): void {
   if (!requestSchema || !body || typeof body !== 'object') return;
-  const props = (resolveRef(doc, requestSchema)?.properties ?? {}) as Json;
-  for (const property of Object.keys(props)) {
-    if (nearestExtension(doc, requestSchema, [property], 'x-amount-range') === undefined) continue;
-    const rule = nearestExtension(doc, requestSchema, [property], 'x-business-rule') as { code: ErrorCode } | undefined;
-    if (Boolean(rule) !== business) continue;
+  for (const { property, businessCode, validationCode } of rangedProperties(doc, requestSchema)) {
+    if ((businessCode !== undefined) !== business) continue;
     const value = (body as Json)[property];
     if (value === undefined || isInAmountRange(value)) continue;
-    const code = rule
-      ? rule.code
-      : ((nearestExtension(doc, requestSchema, [property], 'x-error-code') as ErrorCode | undefined) ?? 'VALIDATION_ERROR');
-    throw outOfRange(code, property, !rule);
+    throw outOfRange(businessCode ?? validationCode, property, businessCode === undefined);
   }
 }
 

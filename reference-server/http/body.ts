@@ -12,6 +12,8 @@ import { ApiError, payloadTooLarge } from './errors.ts';
 export const BODY_LIMIT_BYTES = maxBodyBytes;
 export const MAX_DEPTH = 32;
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+/** Stateless when not streaming: one decoder serves every request. */
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 function readRaw(req: IncomingMessage, limit: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
@@ -50,25 +52,6 @@ function readRaw(req: IncomingMessage, limit: number): Promise<Buffer> {
   });
 }
 
-/** Depth of JSON nesting, counted without parsing (strings skipped). */
-export function jsonDepth(text: string): number {
-  let depth = 0;
-  let max = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text.charCodeAt(i);
-    if (inString) {
-      if (ch === 92) i++;
-      else if (ch === 34) inString = false;
-    } else if (ch === 34) inString = true;
-    else if (ch === 123 || ch === 91) {
-      depth++;
-      if (depth > max) max = depth;
-    } else if (ch === 125 || ch === 93) depth--;
-  }
-  return max;
-}
-
 interface ObjectFrame {
   keys: Set<string> | null;
   key: string;
@@ -76,17 +59,30 @@ interface ObjectFrame {
 }
 type Frame = ObjectFrame | { index: number };
 
+/** What one pass over a JSON text finds: its nesting depth, the first member named twice, the first forbidden member. */
+export interface JsonScan {
+  depth: number;
+  /** The JSON Pointer of the first member named twice in one object, or null. */
+  duplicate: string | null;
+  /** The first member named `__proto__`, `constructor` or `prototype`, or null. */
+  forbidden: string | null;
+}
+
 /**
- * The JSON Pointer of the first member named twice in one object of `text` (valid JSON), or
- * null. Names are compared decoded (`"a"` and `"\u0061"` are the same member).
+ * One pass over `text` without parsing it (strings skipped). Names are compared decoded (`"a"`
+ * and `"\u0061"` are the same member). Meaningful for valid JSON: the caller parses too.
  */
-export function duplicateMemberPath(text: string): string | null {
+export function scanJson(text: string): JsonScan {
   const stack: Frame[] = [];
+  let depth = 0;
+  let duplicate: string | null = null;
+  let forbidden: string | null = null;
   for (let i = 0; i < text.length; i++) {
     const ch = text.charCodeAt(i);
-    if (ch === 123) stack.push({ keys: null, key: '', expectKey: true });
-    else if (ch === 91) stack.push({ index: 0 });
-    else if (ch === 125 || ch === 93) stack.pop();
+    if (ch === 123 || ch === 91) {
+      stack.push(ch === 123 ? { keys: null, key: '', expectKey: true } : { index: 0 });
+      if (stack.length > depth) depth = stack.length;
+    } else if (ch === 125 || ch === 93) stack.pop();
     else if (ch === 44) {
       const top = stack[stack.length - 1];
       if (top && 'index' in top) top.index++;
@@ -103,16 +99,31 @@ export function duplicateMemberPath(text: string): string | null {
       }
       const top = stack[stack.length - 1];
       if (!top || 'index' in top || !top.expectKey) continue;
-      const name = escaped ? (JSON.parse(text.slice(start, i + 1)) as string) : text.slice(start + 1, i);
+      const name = escaped ? decodedName(text.slice(start, i + 1)) : text.slice(start + 1, i);
       top.expectKey = false;
       top.key = name;
+      if (forbidden === null && FORBIDDEN_KEYS.has(name)) forbidden = name;
       top.keys ??= new Set();
-      if (top.keys.has(name))
-        return `/${stack.map((f) => ('index' in f ? String(f.index) : f.key.replace(/~/g, '~0').replace(/\//g, '~1'))).join('/')}`;
+      if (duplicate === null && top.keys.has(name))
+        duplicate = `/${stack.map((f) => ('index' in f ? String(f.index) : f.key.replace(/~/g, '~0').replace(/\//g, '~1'))).join('/')}`;
       top.keys.add(name);
     }
   }
-  return null;
+  return { depth, duplicate, forbidden };
+}
+
+/** A quoted member name with escapes, decoded (as written when the text is not valid JSON). */
+function decodedName(quoted: string): string {
+  try {
+    return JSON.parse(quoted) as string;
+  } catch {
+    return quoted;
+  }
+}
+
+/** The JSON Pointer of the first member named twice in one object of `text` (valid JSON), or null. */
+export function duplicateMemberPath(text: string): string | null {
+  return scanJson(text).duplicate;
 }
 
 function isJsonMediaType(ct: string | undefined): boolean {
@@ -142,26 +153,22 @@ export async function readJsonBody(req: IncomingMessage): Promise<unknown> {
   }
   let text: string;
   try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(raw);
+    text = UTF8.decode(raw);
   } catch {
     throw new ApiError('VALIDATION_ERROR', 'Request body is not valid UTF-8');
   }
-  if (jsonDepth(text) > MAX_DEPTH) {
+  const scan = scanJson(text);
+  if (scan.depth > MAX_DEPTH) {
     throw new ApiError('VALIDATION_ERROR', `Request body is nested deeper than ${MAX_DEPTH} levels`);
   }
-  // set by the reviver below (a type annotation alone would narrow it to null here)
-  let forbidden = null as string | null;
   let value: unknown;
   try {
-    value = JSON.parse(text, (k, v: unknown) => {
-      if (FORBIDDEN_KEYS.has(k)) forbidden ??= k;
-      return v;
-    });
+    value = JSON.parse(text);
   } catch {
     throw new ApiError('VALIDATION_ERROR', 'Request body is not valid JSON');
   }
-  const duplicate = duplicateMemberPath(text);
-  if (duplicate !== null) {
+  if (scan.duplicate !== null) {
+    const duplicate = scan.duplicate;
     const name = duplicate
       .slice(duplicate.lastIndexOf('/') + 1)
       .replace(/~1/g, '/')
@@ -170,9 +177,9 @@ export async function readJsonBody(req: IncomingMessage): Promise<unknown> {
       { path: duplicate, message: 'is named twice' },
     ]);
   }
-  if (forbidden !== null) {
-    throw new ApiError('VALIDATION_ERROR', `Request body must not contain the key "${forbidden}"`, [
-      { path: `/${forbidden}`, message: 'forbidden key' },
+  if (scan.forbidden !== null) {
+    throw new ApiError('VALIDATION_ERROR', `Request body must not contain the key "${scan.forbidden}"`, [
+      { path: `/${scan.forbidden}`, message: 'forbidden key' },
     ]);
   }
   return value;

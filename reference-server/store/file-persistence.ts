@@ -329,6 +329,7 @@ async function openLocked(abs: string, jpath: string, lock: DataFileLock, opts: 
       jbytes += buf.length;
     },
     journalBytes: () => jbytes,
+    dataBytes: () => dataBytes,
     async compact(current) {
       const text = snapshotText(current());
       await writeFileAtomic(abs, text);
@@ -360,7 +361,6 @@ async function openLocked(abs: string, jpath: string, lock: DataFileLock, opts: 
       asideLeft = true;
       const old = jfh;
       jfh = await step(open(jpath, 'a+', 0o600));
-      const movedBytes = jbytes;
       jbytes = 0;
       await step(old.close());
       await step(fsyncDir(path.dirname(abs)));
@@ -398,7 +398,7 @@ async function openLocked(abs: string, jpath: string, lock: DataFileLock, opts: 
             }),
           );
           await step(fsyncDir(path.dirname(abs)));
-          dataBytes += movedBytes; // at most: a change of a record already there does not add its size
+          dataBytes = (await stat(abs)).size;
         }
         await step(unlink(fpath));
         asideLeft = false;

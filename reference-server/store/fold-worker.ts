@@ -11,7 +11,11 @@
  * and uses only TypeScript that Node can strip.
  */
 import { open, readFile, unlink, type FileHandle } from 'node:fs/promises';
+import { setPriority } from 'node:os';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
+
+/** The fold thread's nice value (the lowest priority). */
+const FOLD_NICE = 19;
 
 export interface FoldJob {
   /** The data file (absolute). */
@@ -302,6 +306,13 @@ export function foldInWorker(job: FoldJob): Promise<MergeKind> {
 
 if (!isMainThread && (workerData as { foldJob?: FoldJob } | null)?.foldJob) {
   const job = (workerData as { foldJob: FoldJob }).foldJob;
+  // The fold can wait; requests cannot. On Linux a nice value is per thread, so this lowers the
+  // fold's thread only, and the server's event loop gets the core first when both want it.
+  try {
+    setPriority(0, FOLD_NICE);
+  } catch {
+    // not permitted here (or not per thread): the fold runs at the server's priority
+  }
   foldFiles(job).then(
     (how) => parentPort!.postMessage({ ok: true, how }),
     (e: unknown) => parentPort!.postMessage({ ok: false, error: (e as Error).message }),

@@ -1,8 +1,8 @@
 /** The LocalRepository's transactions: one at a time in this process, all-or-nothing, durable when they resolve. */
 import { describe, expect, it } from 'vitest';
-import type { MerchantStateRecord } from '../domain/types.ts';
+import { COLLECTIONS, type MerchantStateRecord } from '../domain/types.ts';
 import { LocalRepository } from './local-repository.ts';
-import { Store } from './store.ts';
+import { Store, type Persistence } from './store.ts';
 
 const state = (id: string, clockOffsetSeconds: number): MerchantStateRecord => ({ id, clockOffsetSeconds, endpointEnabled: true });
 
@@ -75,5 +75,54 @@ describe('LocalRepository transactions', () => {
     // The first short windows were forgotten (read at a time inside them, they are gone).
     expect(await repo.peekWindow('authfail:10.0.0', 0, 1)).toBeNull();
     await repo.close();
+  });
+
+  it('answer a read of a durable record while a write elsewhere waits for the disk; a read of the record in flight waits for it', async () => {
+    // A journal whose writes are held until released, or failed: a stalled fsync.
+    const held: Array<{ go: () => void; fail: (e: Error) => void }> = [];
+    const persistence: Persistence = {
+      append: () => new Promise<void>((go, fail) => held.push({ go, fail })),
+      journalBytes: () => 0,
+      dataBytes: () => 0,
+      compact: async () => {},
+      foldInBackground: async () => ({ done: Promise.resolve() }),
+      close: async () => {},
+      abandon: async () => {},
+    };
+    const repo = new LocalRepository(
+      Store.fromPersistence(Object.fromEntries(COLLECTIONS.map((c) => [c, {}])) as never, 0, persistence, Infinity, {
+        retryAfterSeconds: 1,
+      }),
+    );
+    const settledWithin = async (p: Promise<unknown>, ms = 50): Promise<boolean> =>
+      Promise.race([p.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), ms))]);
+
+    const first = repo.transaction(async (tx) => tx.write([{ c: 'merchantState', k: 'm1', v: state('m1', 1) }]));
+    await new Promise((r) => setTimeout(r, 5));
+    held.shift()!.go();
+    await first;
+    // m2 is written and its write stalls; m1 is on disk
+    const second = repo.transaction(async (tx) => tx.write([{ c: 'merchantState', k: 'm2', v: state('m2', 2) }]));
+    await new Promise((r) => setTimeout(r, 5));
+    expect(held).toHaveLength(1);
+    expect(await settledWithin(repo.get('merchantState', 'm1'))).toBe(true);
+    const inFlight = repo.get('merchantState', 'm2');
+    const missing = repo.get('merchantState', 'm3'); // never written: not held back either
+    expect(await settledWithin(missing)).toBe(true);
+    expect(await settledWithin(inFlight)).toBe(false);
+    expect(await settledWithin(second)).toBe(false);
+    held.shift()!.go();
+    expect((await inFlight)?.clockOffsetSeconds).toBe(2);
+    await second;
+
+    // a failed write: the reader of its record is refused, the reader of another record is not
+    const third = repo.transaction(async (tx) => tx.write([{ c: 'merchantState', k: 'm1', v: state('m1', 3) }]));
+    await new Promise((r) => setTimeout(r, 5));
+    const ofFailed = repo.get('merchantState', 'm1');
+    expect((await repo.get('merchantState', 'm2'))?.clockOffsetSeconds).toBe(2);
+    held.shift()!.fail(new Error('ENOSPC'));
+    await expect(third).rejects.toThrow(/ENOSPC|unavailable/i);
+    await expect(ofFailed).rejects.toThrow(/ENOSPC|unavailable/i);
+    expect((await repo.get('merchantState', 'm1'))?.clockOffsetSeconds).toBe(1);
   });
 });

@@ -41,12 +41,14 @@ class StoreReads implements RepositoryReads {
     return out;
   }
   async transactionsPage(merchantId: string, limit: number, cursor: string | null): Promise<Page<TransactionRecord>> {
-    const all = [...this.store.merchantTransactions(merchantId)];
-    all.sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt) || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
-    return pageAfter(all, limit, cursor);
+    const { ids, at } = this.store.transactionOrder(merchantId);
+    const start = cursor === null ? 0 : (at.get(cursor) ?? -1) + 1;
+    const items = ids.slice(start, start + limit).map((id) => this.store.get('transactions', id)!);
+    return { items, next: start + limit < ids.length ? (items.at(-1)?.id ?? null) : null };
   }
-  async smsPage(merchantId: string, limit: number, cursor: string | null): Promise<Page<Collections['sms']>> {
-    return pageAfter(this.store.smsOf(merchantId), limit, cursor);
+  async smsPage(merchantId: string, limit: number, cursor: string | null, transactionId?: string): Promise<Page<Collections['sms']>> {
+    const all = this.store.smsOf(merchantId);
+    return pageAfter(transactionId === undefined ? all : all.filter((s) => s.transactionId === transactionId), limit, cursor);
   }
   async outboxPage(merchantId: string, limit: number, cursor: string | null): Promise<Page<OutboxEvent>> {
     return pageAfter(this.store.outboxOf(merchantId).reverse(), limit, cursor);
@@ -116,7 +118,8 @@ class LocalTx extends StoreReads implements RepositoryTx {
     return this.transactionByVendorReference(merchantId, vendorReference);
   }
   write(changes: Change[]): void {
-    this.changes.push(...changes);
+    // one at a time: a spread of a large batch (a seed, a reset) would overflow the call stack
+    for (const ch of changes) this.changes.push(ch);
   }
   deleteMerchantData(merchantId: string, collections: CollectionName[]): void {
     for (const c of collections) {
@@ -173,26 +176,40 @@ export class LocalRepository extends StoreReads implements Repository {
     return this.scenarios;
   }
 
-  /** A read resolved once what it read is durable. */
+  /** A read resolved once what it read is durable (everything applied so far, for lists and misses). */
   private async durable<T>(value: T): Promise<T> {
     if (!this.store.settled) await this.store.barrier();
     return value;
   }
 
+  /** A read of one record resolved once that record is durable: a write in flight elsewhere does not delay it. */
+  private async durableRecord<C extends CollectionName, T extends Collections[C] | undefined>(c: C, k: string, value: T): Promise<T> {
+    if (!this.store.settled) await this.store.barrierFor(c, k);
+    return value;
+  }
+
   override async get<C extends CollectionName>(c: C, k: string): Promise<Collections[C] | undefined> {
-    return this.durable(this.store.get(c, k));
+    return this.durableRecord(c, k, this.store.get(c, k));
   }
   override async transactionByVendorReference(merchantId: string, vendorReference: string): Promise<TransactionRecord | undefined> {
-    return this.durable(this.store.transactionByVendorReference(merchantId, vendorReference));
+    const t = this.store.transactionByVendorReference(merchantId, vendorReference);
+    // a miss may be a reference whose record a write in flight removed: wait for everything
+    return t ? this.durableRecord('transactions', t.id, t) : this.durable(t);
   }
   override async sessionByTokenDigest(digest: string): Promise<SessionRecord | undefined> {
-    return this.durable(this.store.sessionByTokenDigest(digest));
+    const s = this.store.sessionByTokenDigest(digest);
+    return s ? this.durableRecord('sessions', s.id, s) : this.durable(s);
   }
   override async transactionsPage(merchantId: string, limit: number, cursor: string | null): Promise<Page<TransactionRecord>> {
     return this.durable(await super.transactionsPage(merchantId, limit, cursor));
   }
-  override async smsPage(merchantId: string, limit: number, cursor: string | null): Promise<Page<Collections['sms']>> {
-    return this.durable(await super.smsPage(merchantId, limit, cursor));
+  override async smsPage(
+    merchantId: string,
+    limit: number,
+    cursor: string | null,
+    transactionId?: string,
+  ): Promise<Page<Collections['sms']>> {
+    return this.durable(await super.smsPage(merchantId, limit, cursor, transactionId));
   }
   override async outboxPage(merchantId: string, limit: number, cursor: string | null): Promise<Page<OutboxEvent>> {
     return this.durable(await super.outboxPage(merchantId, limit, cursor));

@@ -35,7 +35,8 @@ export interface RepositoryReads {
   openTransactions(merchantId: string): Promise<TransactionRecord[]>;
   /** Pages of the merchant's records (sandbox lists, dashboard), in the spec's order: transactions and outbox newest first, SMS oldest first. `cursor` is a previous page's `next`. */
   transactionsPage(merchantId: string, limit: number, cursor: string | null): Promise<Page<TransactionRecord>>;
-  smsPage(merchantId: string, limit: number, cursor: string | null): Promise<Page<Collections['sms']>>;
+  /** `transactionId`: only the SMS sent for that transaction. */
+  smsPage(merchantId: string, limit: number, cursor: string | null, transactionId?: string): Promise<Page<Collections['sms']>>;
   outboxPage(merchantId: string, limit: number, cursor: string | null): Promise<Page<OutboxEvent>>;
   /** The merchant's outbox events recorded after event `afterId`, oldest first, at most `limit` (the event stream). Unknown `afterId`: from the oldest. */
   outboxAfter(merchantId: string, afterId: string | null, limit: number): Promise<OutboxEvent[]>;

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { StoreCorruptError, journalPathOf, openFileStore } from './file-persistence.ts';
-import { Store } from './store.ts';
+import { FOLD_JOURNAL_SHARE, Store } from './store.ts';
 import { exited, spawnChildServer } from './fixtures/spawn-child.ts';
 import type { TransactionRecord } from '../domain/types.ts';
 import { partnerBody } from '../test-helpers.ts';
@@ -116,13 +116,42 @@ describe('file store', () => {
     const file = path.join(dir(), 'paylater.json');
     const s = await openFileStore(file, { compactAfterBytes: 2_000 });
     for (let i = 0; i < 30; i++) await s.commit([{ c: 'transactions', k: `t${i}`, v: tx(`t${i}`) }]);
-    expect(statSync(journalPathOf(file)).size).toBeLessThan(2_000 + 1_000);
+    await s.settle();
+    // folded once past the threshold (2,000 bytes, or half the data file when larger), plus one batch
+    expect(statSync(journalPathOf(file)).size).toBeLessThan(Math.max(2_000, statSync(file).size * FOLD_JOURNAL_SHARE) + 1_000);
     await s.close();
     expect(statSync(journalPathOf(file)).size).toBe(0);
     const snap = JSON.parse(readFileSync(file, 'utf8')) as { collections: { transactions: Record<string, unknown> } };
     expect(Object.keys(snap.collections.transactions)).toHaveLength(30);
     const r = await openFileStore(file);
     expect(r.count('transactions')).toBe(30);
+    await r.close();
+  });
+
+  it('a larger data file lets the journal grow longer before a fold: half its size, not a fixed number of bytes', async () => {
+    const file = path.join(dir(), 'paylater.json');
+    const seeded = await openFileStore(file);
+    await seeded.commit(Array.from({ length: 400 }, (_, i) => ({ c: 'transactions' as const, k: `s${i}`, v: tx(`s${i}`) })));
+    await seeded.close();
+    const data = statSync(file).size;
+    const s = await openFileStore(file, { compactAfterBytes: 2_000 });
+    const journal = (): number => statSync(journalPathOf(file)).size;
+    let i = 0;
+    // far past compactAfterBytes, still under half the data file: no fold
+    while (journal() < data * FOLD_JOURNAL_SHARE - 1_000 && i < 5_000)
+      await s.commit([{ c: 'transactions', k: `t${i}`, v: tx(`t${i++}`) }]);
+    await s.settle();
+    expect(journal()).toBeGreaterThan(10 * 2_000);
+    expect(statSync(file).size).toBe(data);
+    // past half the data file: folded (the journal starts again, the data file holds everything)
+    while (journal() >= data * FOLD_JOURNAL_SHARE - 1_000 && i < 5_000)
+      await s.commit([{ c: 'transactions', k: `t${i}`, v: tx(`t${i++}`) }]);
+    await s.settle();
+    expect(journal()).toBeLessThan(2_000);
+    expect(statSync(file).size).toBeGreaterThan(data);
+    await s.close();
+    const r = await openFileStore(file);
+    expect(r.count('transactions')).toBe(400 + i);
     await r.close();
   });
 

@@ -52,6 +52,8 @@ export interface Persistence {
   append(seq: number, batches: Change[][]): Promise<void>;
   /** Bytes in the journal since the last fold. */
   journalBytes(): number;
+  /** Bytes of the data file, as of the last fold (0 when it keeps none). */
+  dataBytes(): number;
   /** Folds the journal into `image()`, taken at once (at close and first start: blocks for the whole image). */
   compact(image: () => StoreImage): Promise<void>;
   /**
@@ -68,6 +70,9 @@ export interface Persistence {
   abandon(): Promise<void>;
 }
 
+/** The journal may grow to this share of the data file before a fold (see `foldThreshold`). */
+export const FOLD_JOURNAL_SHARE = 0.5;
+
 /** Per collection, key → record: split maps, so that growing never rehashes a whole collection at once. */
 type Maps = { [C in CollectionName]: ShardedMap<Collections[C]> };
 
@@ -83,6 +88,8 @@ export class Store {
   private readonly outboxByMerchant = new Map<string, string[]>();
   private readonly outboxPending = new Set<string>();
   private readonly intentsBySession = new ShardedMap<number>();
+  /** Per merchant, its transaction ids newest first: sorted on first use after its set changed. */
+  private readonly txOrder = new Map<string, { ids: string[]; at: Map<string, number> }>();
   // Group commit.
   private queue: Change[][] = [];
   private appliedSeq = 0;
@@ -93,6 +100,12 @@ export class Store {
   private folding: Promise<void> | null = null;
   /** Per batch not yet durable: the changes that undo it, to roll back a failed write. */
   private undo: Array<{ seq: number; inverse: Change[] }> = [];
+  /**
+   * Per record a batch not yet durable changed (`collection/key`): that batch's number. A read of
+   * a record outside it waits for nothing (it is on disk as read), so a slow fsync delays only
+   * the requests whose records it holds.
+   */
+  private readonly dirty = new Map<string, number>();
   /** The last write failure, while writes are refused (until `refuseUntil`). */
   private failed: StoreUnavailableError | null = null;
   private refuseUntil = 0;
@@ -100,6 +113,8 @@ export class Store {
   private closed = false;
   /** Number of journal writes so far (group commits), for tests and diagnostics. */
   writes = 0;
+  /** Number of folds started so far, for tests and diagnostics. */
+  folds = 0;
   /** The longest journal write (append + fsync, wall ms) since this was last set to 0: for diagnostics. */
   slowestWriteMs = 0;
 
@@ -156,18 +171,31 @@ export class Store {
       for (const ch of changes) this.put(ch);
       return Promise.resolve();
     }
+    const seq = ++this.appliedSeq;
     const inverse: Change[] = [];
     for (const ch of changes) {
       inverse.push({ c: ch.c, k: ch.k, v: (this.maps[ch.c] as ShardedMap<unknown>).get(ch.k) ?? null } as Change);
       this.put(ch);
+      this.dirty.set(`${ch.c}/${ch.k}`, seq);
     }
     this.queue.push(changes);
-    const seq = ++this.appliedSeq;
     this.undo.push({ seq, inverse });
     const p = new Promise<void>((resolve, reject) => this.waiters.push({ seq, resolve, reject }));
     // Start the write on the next microtask: every batch committed in this tick joins it.
     this.flushing ??= Promise.resolve().then(() => this.flushLoop());
     return p;
+  }
+
+  /**
+   * Journal bytes that start a fold: `compactAfterBytes`, or half the data file when that is
+   * more. A fold rewrites the whole data file, so folding after a fixed number of journal bytes
+   * would write a large store over and over (200,000 transactions: ~120 MiB per 16 MiB of
+   * journal); growing the threshold with the file bounds the writes to about three bytes per
+   * journal byte (the byte, then twice in folds), as Redis' `auto-aof-rewrite-percentage` does,
+   * and a start replays at most half a data file's worth of journal.
+   */
+  private foldThreshold(p: Persistence): number {
+    return Math.max(this.compactAfterBytes, p.dataBytes() * FOLD_JOURNAL_SHARE);
   }
 
   /** False while writes are refused after a failed one (ADR-026): readiness reports it. */
@@ -188,8 +216,19 @@ export class Store {
 
   /** Resolves once every change applied so far is on disk (a reader calls this before answering). */
   barrier(): Promise<void> {
-    if (this.durableSeq >= this.appliedSeq) return Promise.resolve();
-    const seq = this.appliedSeq;
+    return this.durableUpTo(this.appliedSeq);
+  }
+
+  /**
+   * Resolves once record `k` of `c`, as memory holds it now (or its absence), is on disk: at once
+   * when no batch in flight changed it. Rejects when that batch's write fails (it is undone).
+   */
+  barrierFor(c: CollectionName, k: string): Promise<void> {
+    return this.durableUpTo(this.dirty.get(`${c}/${k}`) ?? 0);
+  }
+
+  private durableUpTo(seq: number): Promise<void> {
+    if (this.durableSeq >= seq) return Promise.resolve();
     return new Promise<void>((resolve, reject) => this.waiters.push({ seq, resolve, reject }));
   }
 
@@ -212,11 +251,17 @@ export class Store {
           return;
         }
         this.durableSeq = upTo;
-        while (this.undo.length > 0 && this.undo[0]!.seq <= upTo) this.undo.shift();
+        while (this.undo.length > 0 && this.undo[0]!.seq <= upTo) {
+          for (const ch of this.undo.shift()!.inverse) {
+            const k = `${ch.c}/${ch.k}`;
+            if (this.dirty.get(k)! <= upTo) this.dirty.delete(k);
+          }
+        }
         this.release();
-        if (p.journalBytes() > this.compactAfterBytes && this.queue.length === 0 && !this.folding) {
+        if (p.journalBytes() > this.foldThreshold(p) && this.queue.length === 0 && !this.folding) {
           // Memory is exactly what is on disk now (nothing queued): the fold's image, if it needs one.
           try {
+            this.folds += 1;
             const { done } = await p.foldInBackground(this.journalSeq, () => this.image());
             this.folding = done
               .catch((e: unknown) => {
@@ -247,6 +292,7 @@ export class Store {
       for (let j = inverse.length - 1; j >= 0; j--) this.put(inverse[j]!);
     }
     this.undo = [];
+    this.dirty.clear();
     this.queue = [];
     this.appliedSeq = this.durableSeq;
     this.failed = err;
@@ -333,7 +379,10 @@ export class Store {
     if (old) {
       if (old.vendorReference !== null) this.byVendorRef.get(old.merchantId)?.delete(old.vendorReference);
       this.pendingByMerchant.get(old.merchantId)?.delete(k);
-      if (!v) this.txByMerchant.get(old.merchantId)?.delete(k);
+      if (!v) {
+        this.txByMerchant.get(old.merchantId)?.delete(k);
+        this.txOrder.delete(old.merchantId);
+      }
     }
     if (!v) {
       m.delete(k);
@@ -347,6 +396,7 @@ export class Store {
     }
     let ids = this.txByMerchant.get(v.merchantId);
     if (!ids) this.txByMerchant.set(v.merchantId, (ids = new ShardedMap<true>()));
+    if (!old) this.txOrder.delete(v.merchantId);
     ids.set(k, true);
     if (v.status === 'PENDING') addTo(this.pendingByMerchant, v.merchantId, k);
   }
@@ -394,6 +444,22 @@ export class Store {
   sessionByTokenDigest(digest: string): SessionRecord | undefined {
     const id = this.sessionByDigest.get(digest);
     return id === undefined ? undefined : this.maps.sessions.get(id);
+  }
+  /**
+   * The merchant's transaction ids newest first (`createdAt`, then id, descending; a record's
+   * `createdAt` never changes) and each one's place: sorted once per change of the set, so a
+   * page of a long list is a slice, not a sort.
+   */
+  transactionOrder(merchantId: string): { ids: readonly string[]; at: ReadonlyMap<string, number> } {
+    let order = this.txOrder.get(merchantId);
+    if (!order) {
+      const all = [...this.merchantTransactions(merchantId)].map((t) => ({ id: t.id, ms: Date.parse(t.createdAt) }));
+      all.sort((a, b) => b.ms - a.ms || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+      const ids = all.map((t) => t.id);
+      order = { ids, at: new Map(ids.map((id, i) => [id, i])) };
+      this.txOrder.set(merchantId, order);
+    }
+    return order;
   }
   *merchantTransactions(merchantId: string): Iterable<TransactionRecord> {
     for (const id of this.txByMerchant.get(merchantId)?.keys() ?? []) {

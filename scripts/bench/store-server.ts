@@ -4,6 +4,9 @@
  * numbers). Started by `spawnStoreServer` with `fork`:
  *
  *   store-server.ts seed <file> <n>   writes a data file holding n settled transactions, exits
+ *   store-server.ts fill <file> <headroom>
+ *                                     adds a journal that `headroom` more bytes make the server fold
+ *                                     (so a fold runs inside the measurement), exits
  *   store-server.ts serve <file>      serves it, folding every `FOLD_AFTER_BYTES` of journal
  *
  * `serve` prints one JSON line (`{ base, rss }`, the resident memory after a full GC) and then
@@ -19,7 +22,9 @@ import type { AddressInfo } from 'node:net';
 import { createApp } from '../../reference-server/app.ts';
 import { serverConfig } from '../../reference-server/config.ts';
 import { systemClock } from '../../reference-server/domain/clock.ts';
-import { openFileStore } from '../../reference-server/store/file-persistence.ts';
+import { statSync } from 'node:fs';
+import { journalPathOf, openFileStore } from '../../reference-server/store/file-persistence.ts';
+import { FOLD_JOURNAL_SHARE } from '../../reference-server/store/store.ts';
 import { LocalRepository } from '../../reference-server/store/local-repository.ts';
 import type { Change } from '../../reference-server/domain/types.ts';
 import { startTestServer } from '../../reference-server/testing.ts';
@@ -33,6 +38,10 @@ export interface ServerStats {
   loopP99Ms: number;
   /** The longest journal write (append + fsync) since the last `stats`, ms. */
   slowestWriteMs: number;
+  /** CPU time (user + system) the server used since the last `stats`, ms. */
+  cpuMs: number;
+  /** Folds started since the last `stats`. */
+  folds: number;
   rss: number;
   stored: number;
 }
@@ -113,10 +122,43 @@ function exitOf(child: ChildProcess): Promise<number | null> {
   return new Promise((r) => (child.exitCode !== null ? r(child.exitCode) : child.once('exit', (c) => r(c))));
 }
 
+/**
+ * Leaves a journal beside `file` that `headroom` more bytes take past the server's fold threshold
+ * (half the data file, or `FOLD_AFTER_BYTES`): the seeded records rewritten (a later `updatedAt`),
+ * as a server would have journaled them, and not folded (the store is abandoned, as in a crash).
+ */
+async function fillJournal(file: string, headroom: number): Promise<void> {
+  const target = Math.max(FOLD_AFTER_BYTES, statSync(file).size * FOLD_JOURNAL_SHARE) - headroom;
+  const store = await openFileStore(file, { compactAfterBytes: Number.POSITIVE_INFINITY });
+  try {
+    const ids = [...store.values('transactions')].map((t) => t.id);
+    for (let i = 0; statSync(journalPathOf(file)).size < target; i += 500) {
+      const batch: Change[] = [];
+      for (let j = i; j < i + 500; j++) {
+        const t = store.get('transactions', ids[j % ids.length]!)!;
+        batch.push({
+          c: 'transactions',
+          k: t.id,
+          v: { ...t, updatedAt: new Date(Date.parse(t.updatedAt ?? t.createdAt) + 1000).toISOString() },
+        });
+      }
+      await store.commit(batch);
+    }
+  } finally {
+    await store.abandon();
+  }
+}
+
 /** Writes a data file holding `n` settled transactions, in a child process. */
 export async function seedInChild(file: string, n: number): Promise<void> {
   const code = await exitOf(start(['seed', file, String(n)]));
   if (code !== 0) throw new Error(`seeding ${file} exited ${String(code)}`);
+}
+
+/** Adds a journal to `file` that `headroom` more bytes take past the fold threshold, in a child process. */
+export async function fillJournalInChild(file: string, headroom: number): Promise<void> {
+  const code = await exitOf(start(['fill', file, String(headroom)]));
+  if (code !== 0) throw new Error(`filling the journal of ${file} exited ${String(code)}`);
 }
 
 /** Serves `file` in a child process. */
@@ -165,16 +207,22 @@ async function serve(file: string): Promise<void> {
   global.gc?.();
   const loop = monitorEventLoopDelay({ resolution: 1 });
   loop.enable();
+  let cpu = process.cpuUsage();
+  let folds = store.folds;
   process.on('message', (m: { cmd: string }) => {
     if (m.cmd === 'stats') {
       const stats: ServerStats = {
         loopMaxMs: loop.max / 1e6,
         loopP99Ms: loop.percentile(99) / 1e6,
         slowestWriteMs: store.slowestWriteMs,
+        cpuMs: (({ user, system }) => (user + system) / 1000)(process.cpuUsage(cpu)),
+        folds: store.folds - folds,
         rss: process.memoryUsage().rss,
         stored: store.count('transactions'),
       };
       loop.reset();
+      cpu = process.cpuUsage();
+      folds = store.folds;
       store.slowestWriteMs = 0;
       process.send!(stats);
     } else if (m.cmd === 'stop') {
@@ -193,9 +241,12 @@ if (process.argv[1] === SELF) {
   if (cmd === 'seed' && file && n) {
     await seedDataFile(file, Number(n));
     process.exit(0);
+  } else if (cmd === 'fill' && file && n) {
+    await fillJournal(file, Number(n));
+    process.exit(0);
   } else if (cmd === 'serve' && file) await serve(file);
   else {
-    process.stderr.write('usage: store-server.ts seed <file> <n> | serve <file>\n');
+    process.stderr.write('usage: store-server.ts seed <file> <n> | fill <file> <headroom> | serve <file>\n');
     process.exit(2);
   }
 }

@@ -47,6 +47,10 @@ const el = <T extends HTMLElement = HTMLElement>(id: string): T => {
   return e as T;
 };
 let selected: string | null = null;
+/** The transactions listed (the newest `pages` pages), where the detail finds the selected one. */
+let shown: Tx[] = [];
+/** Pages of the list shown (each of the server's default size, the `limit` parameter's `default`). */
+let pages = 1;
 let streamAbort: AbortController | null = null;
 
 const key = (): string => sessionStorage.getItem(KEY) ?? '';
@@ -79,15 +83,25 @@ async function loadClock(): Promise<void> {
 }
 
 async function loadTransactions(): Promise<void> {
-  const q = new URLSearchParams();
+  const filters = new URLSearchParams();
   const status = el<HTMLSelectElement>('filter-status').value;
   const ref = el<HTMLInputElement>('filter-ref').value.trim();
-  if (status) q.set('status', status);
-  if (ref) q.set('vendorReference', ref);
-  const list = await api<{ data: Tx[] }>('GET', `/api/v1/sandbox/transactions${q.size ? `?${q.toString()}` : ''}`);
+  if (status) filters.set('status', status);
+  if (ref) filters.set('vendorReference', ref);
+  const rows: Tx[] = [];
+  let cursor: string | null = null;
+  for (let i = 0; i < pages; i++) {
+    const q = new URLSearchParams(filters);
+    if (cursor) q.set('cursor', cursor);
+    const list: { data: Tx[]; nextCursor: string | null } = await api('GET', `/api/v1/sandbox/transactions?${q.toString()}`);
+    rows.push(...list.data);
+    cursor = list.nextCursor;
+    if (!cursor) break;
+  }
+  shown = rows;
   const body = el<HTMLTableElement>('transactions').tBodies[0]!;
   body.replaceChildren();
-  for (const t of list.data) {
+  for (const t of rows) {
     const tr = document.createElement('tr');
     tr.dataset.id = t.id;
     if (t.id === selected) tr.className = 'selected';
@@ -101,17 +115,19 @@ async function loadTransactions(): Promise<void> {
     tr.addEventListener('click', () => select(t.id));
     body.append(tr);
   }
-  say(`${list.data.length} transaction(s)`);
+  el('more').hidden = cursor === null;
+  say(`${rows.length} transaction(s)${cursor === null ? '' : ', older ones on the next page'}`);
 }
 
 async function loadDetail(): Promise<void> {
   if (!selected) return;
-  const [txs, sms, deliveries] = await Promise.all([
-    api<{ data: Tx[] }>('GET', '/api/v1/sandbox/transactions'),
-    api<{ data: Sms[] }>('GET', '/api/v1/sandbox/sms'),
+  const [sms, deliveries] = await Promise.all([
+    // the outbox is oldest first: only the selected transaction's messages, whatever its age
+    api<{ data: Sms[] }>('GET', `/api/v1/sandbox/sms?transactionId=${encodeURIComponent(selected)}`),
     api<{ data: Delivery[] }>('GET', '/api/v1/sandbox/webhook-deliveries'),
   ]);
-  const t = txs.data.find((x) => x.id === selected);
+  // selected from the list, read with it (refresh loads the list first)
+  const t = shown.find((x) => x.id === selected);
   if (!t) return;
   el('detail').hidden = false;
   el('detail-title').textContent = `Transaction ${t.id} — ${t.status}`;
@@ -155,7 +171,7 @@ async function loadDetail(): Promise<void> {
 
 async function refresh(): Promise<void> {
   try {
-    await Promise.all([loadClock(), loadTransactions(), loadDetail()]);
+    await Promise.all([loadClock(), loadTransactions().then(loadDetail)]);
   } catch (e) {
     say((e as Error).message, true);
   }
@@ -228,6 +244,11 @@ el('forget').addEventListener('click', () => {
 });
 el('filters').addEventListener('submit', (ev) => {
   ev.preventDefault();
+  pages = 1;
+  void refresh();
+});
+el('more').addEventListener('click', () => {
+  pages += 1;
   void refresh();
 });
 el('advance').addEventListener(

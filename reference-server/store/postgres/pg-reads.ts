@@ -59,7 +59,7 @@ export abstract class PgReads implements RepositoryReads {
 
   /**
    * A page after the item `cursor` names, in the list's order: `order` is its sort key
-   * (columns of `r`), `desc` newest first.
+   * (columns of `r`), `desc` newest first; `only`: a column the items must equal a value in.
    */
   private async page<C extends 'transactions' | 'sms' | 'outbox'>(
     c: C,
@@ -68,6 +68,7 @@ export abstract class PgReads implements RepositoryReads {
     merchantId: string,
     limit: number,
     cursor: string | null,
+    only?: { column: string; value: string },
   ): Promise<Page<Collections[C]>> {
     const t = TABLES[c];
     if (cursor !== null && !isKeyOf(c, cursor)) return { items: [], next: null };
@@ -78,13 +79,15 @@ export abstract class PgReads implements RepositoryReads {
     const after =
       cursor === null ? '' : `AND ${key} ${desc ? '<' : '>'} (SELECT ${order} FROM ${t.name} WHERE id = $3 AND merchant_id = $1)`;
     const dir = desc ? ' DESC' : '';
+    const params: unknown[] = [merchantId, limit + 1, ...(cursor === null ? [] : [cursor])];
+    const filter = only ? `AND r.${only.column} = $${params.push(only.value)}` : '';
     const items = await this.many(
       c,
-      `WHERE r.merchant_id = $1 ${after} ORDER BY ${order
+      `WHERE r.merchant_id = $1 ${after} ${filter} ORDER BY ${order
         .split(', ')
         .map((col) => `r.${col}${dir}`)
         .join(', ')} LIMIT $2`,
-      [merchantId, limit + 1, ...(cursor === null ? [] : [cursor])],
+      params,
     );
     const more = items.length > limit;
     if (more) items.length = limit;
@@ -96,8 +99,16 @@ export abstract class PgReads implements RepositoryReads {
     return this.page('transactions', 'created_at, id', true, merchantId, limit, cursor);
   }
   /** Oldest first. */
-  smsPage(merchantId: string, limit: number, cursor: string | null): Promise<Page<Collections['sms']>> {
-    return this.page('sms', 'seq', false, merchantId, limit, cursor);
+  smsPage(merchantId: string, limit: number, cursor: string | null, transactionId?: string): Promise<Page<Collections['sms']>> {
+    return this.page(
+      'sms',
+      'seq',
+      false,
+      merchantId,
+      limit,
+      cursor,
+      transactionId === undefined ? undefined : { column: 'transaction_id', value: transactionId },
+    );
   }
   /** Newest first. */
   outboxPage(merchantId: string, limit: number, cursor: string | null): Promise<Page<OutboxEvent>> {

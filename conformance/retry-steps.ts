@@ -1,0 +1,191 @@
+/**
+ * Steps and checks of the webhook retry checks (`retries.ts`): an event to deliver, the listed
+ * delivery polled, the sandbox clock moved to its next attempt, and what every listed attempt and
+ * received request must show. Black-box: HTTP and generated/ only.
+ */
+import { randomUUID } from 'node:crypto';
+import { amountRange, webhookDelivery } from '../generated/index.ts';
+import { advanceMainClock } from './commands/advanceClock.ts';
+import { fixedBody } from './gen.ts';
+import type { Plan, Received, RetryReceiver } from './retry-receiver.ts';
+import type { World } from './world.ts';
+
+type Json = Record<string, unknown>;
+export interface Attempt {
+  attempt: unknown;
+  at: string;
+  status: unknown;
+  durationMs: unknown;
+}
+/** A listed delivery, as far as the checks read it. */
+export interface Delivery {
+  id: string;
+  state: string;
+  nextAttemptAt: string | null;
+  attempts: Attempt[];
+}
+export interface Endpoint {
+  url: string | null;
+  secret: string | null;
+  enabled: boolean;
+}
+
+export const MAX_ATTEMPTS = webhookDelivery.retry.delaysSeconds.length;
+/** Added to an upper bound: a loaded machine runs timers and requests late, never early. */
+export const LATE_SLACK_MS = 3000;
+/** ISO timestamps have whole milliseconds, and timers may fire a millisecond early. */
+export const EARLY_SLACK_MS = 3;
+const POLL_MS = 50;
+export const OP = 'sandboxListWebhookDeliveries';
+
+/** Creates a partner transaction and cancels it (one `transaction.cancelled`), its event answered by `plan`. */
+export async function cancelledEvent(w: World, rx: RetryReceiver, plan: Plan): Promise<string> {
+  const key = w.cfg.apiKey;
+  const ref = `rt-${randomUUID().slice(0, 18)}`;
+  const created = await w.client.call('createPartnerTransaction', {
+    headers: w.auth('createPartnerTransaction', key),
+    body: { ...fixedBody(w.contract, 'createPartnerTransaction', amountRange.minimum + 100), vendorReference: ref },
+  });
+  w.expectOutcome(created, [w.success(created.opId)]);
+  const txId = (created.json as { id: string }).id;
+  rx.plan(txId, plan);
+  const cancel = await w.client.call('cancelPartnerTransactionByVendorReference', {
+    pathParams: { vendorReference: ref },
+    headers: w.auth('cancelPartnerTransactionByVendorReference', key),
+  });
+  w.expectOutcome(cancel, [w.success(cancel.opId)]);
+  return txId;
+}
+
+/** The delivery of transaction `txId`'s event, listed again until `done` or `waitMs` passed. */
+export async function deliveryOf(w: World, txId: string, done: (d: Delivery) => boolean, waitMs: number): Promise<Delivery> {
+  const deadline = performance.now() + waitMs;
+  for (;;) {
+    const list = await w.client.call(OP, { headers: w.auth(OP, w.cfg.apiKey) });
+    w.expectOutcome(list, [w.success(list.opId)]);
+    const d = ((list.json as { data?: Json[] }).data ?? []).find((x) => x.transactionId === txId) as Delivery | undefined;
+    if ((d && done(d)) || performance.now() > deadline) {
+      w.check(d !== undefined, OP, '$.data', `no delivery listed for the cancel of transaction ${txId}`);
+      return d!;
+    }
+    await sleep(POLL_MS);
+  }
+}
+
+/** Advances the merchant's clock to `d`'s `nextAttemptAt` and waits for the attempt it makes due. */
+export async function attemptDue(w: World, txId: string, d: Delivery): Promise<Delivery> {
+  const n = d.attempts.length;
+  const due = Date.parse(String(d.nextAttemptAt));
+  // the merchant's clock is past the last attempt's start: this many seconds reach `due`
+  await advanceMainClock(w, Math.max(1, Math.ceil((due - Date.parse(d.attempts[n - 1]!.at)) / 1000)));
+  const next = await deliveryOf(w, txId, (x) => x.attempts.length > n || x.state !== 'pending', LATE_SLACK_MS);
+  w.check(
+    next.attempts.length > n,
+    OP,
+    '$.data[].attempts',
+    `no attempt ${n + 1} (state ${next.state}) within ${LATE_SLACK_MS} ms after the sandbox clock was advanced past its nextAttemptAt ${String(d.nextAttemptAt)}`,
+    n + 1,
+    next.attempts.length,
+  );
+  const at = Date.parse(next.attempts[n]!.at);
+  w.check(
+    at >= due - EARLY_SLACK_MS,
+    OP,
+    `$.data[].attempts[${n}].at`,
+    `attempt ${n + 1} at ${next.attempts[n]!.at}, before its nextAttemptAt ${String(d.nextAttemptAt)}`,
+    d.nextAttemptAt,
+    next.attempts[n]!.at,
+  );
+  return next;
+}
+
+// ---- checks ------------------------------------------------------------------------------------
+
+/** `d` is pending and its `nextAttemptAt` is `[lo, hi]` ms (plus the last attempt's duration and `late`) after the last attempt. */
+export function checkDue(w: World, d: Delivery, [lo, hi]: [number, number], late: number, says: string): void {
+  const n = d.attempts.length;
+  const last = d.attempts[n - 1]!;
+  w.check(
+    d.state === 'pending' && d.nextAttemptAt !== null,
+    OP,
+    '$.data[].state',
+    `state ${d.state}, nextAttemptAt ${String(d.nextAttemptAt)} after attempt ${n} failed, while the schedule has ${MAX_ATTEMPTS - n} attempt(s) left`,
+    'pending',
+    d.state,
+  );
+  const gap = Date.parse(String(d.nextAttemptAt)) - Date.parse(last.at);
+  w.check(
+    gap >= lo - EARLY_SLACK_MS && gap <= hi + Number(last.durationMs) + late,
+    OP,
+    '$.data[].nextAttemptAt',
+    `the next attempt is due ${gap} ms after attempt ${n} (${String(d.nextAttemptAt)}, attempt at ${last.at}); ${says}`,
+    [lo, hi],
+    gap,
+  );
+}
+
+/** `d` ended in `state`, with no next attempt. */
+export function checkEnded(w: World, d: Delivery, state: string, when: string): void {
+  w.check(d.state === state, OP, '$.data[].state', `state ${d.state} ${when}`, state, d.state);
+  w.check(d.nextAttemptAt === null, OP, '$.data[].nextAttemptAt', `nextAttemptAt ${d.nextAttemptAt} ${when}`, null, d.nextAttemptAt);
+}
+
+/** Attempt `i` (0-based) is numbered `i + 1` and shows the status the receiver answered. */
+export function checkAttempt(w: World, d: Delivery, i: number, status: number): void {
+  const a = d.attempts[i]!;
+  w.check(a.attempt === i + 1, OP, `$.data[].attempts[${i}].attempt`, `attempt number ${String(a.attempt)}`, i + 1, a.attempt);
+  w.check(
+    a.status === status,
+    OP,
+    `$.data[].attempts[${i}].status`,
+    `status ${String(a.status)}, the receiver answered ${status}`,
+    status,
+    a.status,
+  );
+}
+
+/** Every request about the event carried the delivery's `webhook-id` and the same body, one per listed attempt at least. */
+export function checkSameEvent(w: World, d: Delivery, got: Received[]): void {
+  w.check(
+    got.length >= d.attempts.length,
+    OP,
+    '$.data[].attempts',
+    `the receiver got ${got.length} request(s) for the ${d.attempts.length} attempt(s) listed`,
+    d.attempts.length,
+    got.length,
+  );
+  got.forEach((r, i) => {
+    w.check(
+      r.id === d.id,
+      OP,
+      '$.data[].id',
+      `request ${i + 1} carried webhook-id ${String(r.id)}; the delivery's id ${d.id} is the same on every attempt (ADR-005)`,
+      d.id,
+      r.id,
+    );
+    w.check(
+      r.body === got[0]!.body,
+      OP,
+      '$.data[].payload',
+      `the body of request ${i + 1} differs from the first's; every attempt sends the same body (ADR-005)`,
+    );
+  });
+}
+
+export async function getEndpoint(w: World): Promise<Endpoint> {
+  const ex = await w.client.call('sandboxGetWebhookEndpoint', { headers: w.auth('sandboxGetWebhookEndpoint', w.cfg.apiKey) });
+  w.expectOutcome(ex, [w.success(ex.opId)]);
+  return ex.json as Endpoint;
+}
+
+export async function setUrl(w: World, url: string | null): Promise<void> {
+  const ex = await w.client.call('sandboxSetWebhookEndpoint', {
+    headers: w.auth('sandboxSetWebhookEndpoint', w.cfg.apiKey),
+    body: { url },
+  });
+  w.expectOutcome(ex, [w.success(ex.opId)]);
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}

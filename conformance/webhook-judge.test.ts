@@ -1,0 +1,87 @@
+/** The webhook judge's quiet wait after a run, and an unsolicited event that comes after it. */
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { graceFor, webhookCheckpoint } from './webhook-judge.ts';
+import type { Delivery, WebhookReceiver } from './webhooks.ts';
+import { World, type Tx } from './world.ts';
+
+function world(): { w: World; deliveries: Delivery[] } {
+  const w = new World({
+    baseUrl: 'http://127.0.0.1:9',
+    apiKey: 'sk_test_main',
+    otherApiKey: 'sk_test_other',
+    variant: 1,
+    profile: 'sandbox',
+    paymentWindowSeconds: 1800,
+  });
+  const deliveries: Delivery[] = [];
+  // the receiver's surface the judge reads: its deliveries, and a wait for the next one
+  w.receiver = { deliveries, waitForDelivery: (ms: number) => new Promise((r) => setTimeout(r, ms)) } as unknown as WebhookReceiver;
+  return { w, deliveries };
+}
+
+function partnerTx(w: World): Tx {
+  const created = {
+    vendorReference: `V-${randomUUID()}`,
+    orderReference: 'ORD-1',
+    currency: 'MAD',
+    customerPhone: '212612345678',
+    merchantName: 'Main',
+    storeName: 'Main store',
+    createdAt: new Date().toISOString(),
+    totalAmount: 600,
+  };
+  const tx: Tx = {
+    id: randomUUID(),
+    who: 'main',
+    kind: 'partner',
+    status: 'PENDING',
+    vendorReference: created.vendorReference,
+    created,
+    sentAt: 0,
+    receivedAt: 0,
+    advAtCreation: 0,
+    runId: w.runId,
+  };
+  w.txs.set(tx.id, tx);
+  return tx;
+}
+
+function cancelled(tx: Tx, receivedAt: number): Delivery {
+  const payload = { event: 'transaction.cancelled', data: { ...tx.created, id: tx.id, status: 'CANCELED', amount: 600 } };
+  return { receivedAt, webhookId: `msg_${randomUUID()}`, body: JSON.stringify(payload), payload, problems: [] };
+}
+
+describe('the quiet wait after a run', () => {
+  it('is the configured grace until a delivery is seen, then twice the slowest delivery (at least 10 ms, at most the grace)', async () => {
+    const { w, deliveries } = world();
+    expect(graceFor(w, 60)).toBe(60);
+    w.runId = 1;
+    const fast = partnerTx(w);
+    w.transition(fast, 'merchant-cancel');
+    deliveries.push(cancelled(fast, performance.now() + 3));
+    await webhookCheckpoint(w, 60, 1000);
+    expect(graceFor(w, 60)).toBe(10);
+    const slow = partnerTx(w);
+    w.transition(slow, 'merchant-cancel');
+    deliveries.push(cancelled(slow, performance.now() + 20));
+    await webhookCheckpoint(w, 60, 1000);
+    expect(graceFor(w, 60)).toBeGreaterThanOrEqual(40);
+    expect(graceFor(w, 60)).toBeLessThan(60);
+    expect(graceFor(w, 30)).toBe(30);
+  });
+
+  it('a second event for a transition, arriving after its run ended, is a finding at the next run that names the earlier run', async () => {
+    const { w, deliveries } = world();
+    w.runId = 1;
+    const tx = partnerTx(w);
+    w.transition(tx, 'merchant-cancel');
+    deliveries.push(cancelled(tx, performance.now()));
+    await webhookCheckpoint(w, 20, 1000);
+    w.runId = 2;
+    deliveries.push(cancelled(tx, performance.now()));
+    await expect(webhookCheckpoint(w, 20, 1000)).rejects.toThrow(
+      `transaction ${tx.id} (status CANCELED, created by an earlier run, #1) without its transition`,
+    );
+  });
+});
