@@ -1,6 +1,7 @@
 /** ADR-043 and ADR-041: a sandbox-profile run checks the scenarios, and leaves both merchants' clocks at real time and their A1 windows empty, where the sandbox offers a reset. */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../scripts/lib/free-port.ts';
 import { partnerBody } from '../reference-server/test-helpers.ts';
 import { startTestServer, type TestServer } from '../reference-server/testing.ts';
 import { runSuite } from './run.ts';
@@ -11,13 +12,7 @@ let port = 0;
 const other = `sk_test_reset_other_${randomBytes(6).toString('hex')}`;
 let server: TestServer;
 beforeAll(async () => {
-  const { createServer } = await import('node:net');
-  port = await new Promise<number>((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const p = (probe.address() as { port: number }).port;
-      probe.close(() => resolve(p));
-    });
-  });
+  port = await freePort();
   server = await startTestServer({
     mode: 'sandbox',
     merchants: [

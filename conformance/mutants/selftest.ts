@@ -5,8 +5,8 @@
  */
 import { stateMachine } from '../../generated/contract.ts';
 import { randomBytes } from 'node:crypto';
-import { createServer as createNetServer } from 'node:net';
 import { createServer as createHttpServer } from 'node:http';
+import { freePort } from '../../scripts/lib/free-port.ts';
 import { DEFAULT_RUNS } from '../cli.ts';
 import { runSuite, type SuiteResult } from '../run.ts';
 import { mutants } from './catalog.ts';
@@ -36,15 +36,6 @@ export interface MutantResult {
   commands: string[];
   message: string;
   result: SuiteResult;
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createNetServer().listen(0, '127.0.0.1', () => {
-      const p = (s.address() as { port: number }).port;
-      s.close(() => resolve(p));
-    });
-  });
 }
 
 /** Per-run settings of the self-test; the defaults are the suite's defaults with a short webhook timeout. */

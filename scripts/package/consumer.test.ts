@@ -15,11 +15,11 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../lib/free-port.ts';
 import { ROOT } from '../lib/paths.ts';
 import { consumerProject } from './offline-lock.ts';
 
@@ -44,17 +44,6 @@ let version = '';
 /** PATH with `node`'s folder first, so `npx`, npm and the `paylater` bin all run on that Node. */
 function envFor(node: string): NodeJS.ProcessEnv {
   return { ...process.env, PATH: `${path.dirname(node)}${path.delimiter}${process.env.PATH ?? ''}`, NO_COLOR: '1' };
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 /** `npx paylater serve …` in the consumer project; resolves with its base URL once it listens. */
