@@ -26,6 +26,8 @@ const k = {
   twinB: `sk_test_cli_u_${hex()}`,
   m3: `sk_test_cli_q_${hex()}`,
   o3: `sk_test_cli_r_${hex()}`,
+  m4: `sk_test_cli_s_${hex()}`,
+  o4: `sk_test_cli_v_${hex()}`,
 };
 beforeAll(async () => {
   server = await startTestServer({
@@ -39,6 +41,8 @@ beforeAll(async () => {
       { name: 'Twin', storeName: 'Twin', apiKey: k.twinB, variant: 1 },
       { name: 'E', storeName: 'E', apiKey: k.m3, variant: 1 },
       { name: 'F', storeName: 'F', apiKey: k.o3, variant: 1 },
+      { name: 'G', storeName: 'G', apiKey: k.m4, variant: 1 },
+      { name: 'H', storeName: 'H', apiKey: k.o4, variant: 1 },
     ],
   });
 });
@@ -142,6 +146,18 @@ describe('paylater conform', () => {
     expect(r.lines.join('\n')).toMatch(/curl -sS -X POST/);
   });
 
+  it('--bail ends the run at its first finding; without it the later phases still run', async () => {
+    const keys = { main: k.m4, other: k.o4 };
+    const bail = await conformThrough('HEAD not served (404)', keys, ['--runs', '2', '--seed', '5', '--bail']);
+    expect(bail.code).toBe(EXIT.findings);
+    expect(bail.report.findings).toHaveLength(1);
+    expect(bail.report.findings[0]!.commands.at(-1)).toMatch(/^headProbe/);
+    expect(bail.lines.join('\n')).not.toMatch(/property: 2 runs/);
+    const full = await conformThrough('HEAD not served (404)', keys, ['--runs', '2', '--seed', '5']);
+    expect(full.code).toBe(EXIT.findings);
+    expect(full.lines.join('\n')).toMatch(/property: 2 runs/);
+    expect(full.report.requests).toBeGreaterThan(bail.report.requests * 2);
+  });
   it('--help documents every option with its default, the exit codes and two examples', async () => {
     const c = capture();
     expect(await runConform(['--help'], c.out, c.out)).toBe(EXIT.clean);

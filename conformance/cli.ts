@@ -13,7 +13,7 @@ export { DEFAULT_RUNS, EXIT } from './index.ts';
 export { printSummary } from './summary.ts';
 
 const USAGE =
-  'usage: paylater conform --base-url URL --api-key KEY --other-api-key KEY2 [--variant 1|2] [--profile core|sandbox] [--runs N] [--seed S] [--path P] [--replay-path R] [--max-commands N] [--payment-window SECONDS] [--webhook-port P --webhook-secret SECRET] [--report-json FILE] [--report-junit FILE] [--quiet]';
+  'usage: paylater conform --base-url URL --api-key KEY --other-api-key KEY2 [--variant 1|2] [--profile core|sandbox] [--runs N] [--seed S] [--path P] [--replay-path R] [--max-commands N] [--payment-window SECONDS] [--webhook-port P --webhook-secret SECRET] [--bail] [--report-json FILE] [--report-junit FILE] [--quiet]';
 
 /** --help: every option with its default, the exit codes and two examples. */
 export const HELP = `${USAGE}
@@ -38,6 +38,8 @@ Options:
   --webhook-port P          port the suite's webhook receiver listens on (127.0.0.1); merchant A's
                             webhook URL must point at it (default: no receiver, webhooks not checked)
   --webhook-secret SECRET   merchant A's webhook signing secret (whsec_…); goes with --webhook-port
+  --bail                    ends the run at its first finding (shrunk as usual), skipping the later
+                            phases: a quick red while fixing one fault at a time (default: off)
   --report-json FILE        writes the result and every finding (with its curl script) as JSON
   --report-junit FILE       writes a JUnit XML report (one failed test case per finding)
   --quiet                   prints the summary only
@@ -83,6 +85,7 @@ export async function runConform(
         'webhook-secret': { type: 'string' },
         'report-json': { type: 'string' },
         'report-junit': { type: 'string' },
+        bail: { type: 'boolean' },
         quiet: { type: 'boolean' },
         help: { type: 'boolean' },
       },
@@ -131,6 +134,7 @@ export async function runConform(
       maxCommands: int('max-commands', values['max-commands'], DEFAULT_MAX_COMMANDS),
       paymentWindowSeconds: values['payment-window'] === undefined ? undefined : int('payment-window', values['payment-window'], 0),
       webhooks: webhookPort !== undefined && webhookSecret !== undefined ? { port: webhookPort, secret: webhookSecret } : undefined,
+      bail: values.bail === true,
       log,
     });
     printSummary(result, out);

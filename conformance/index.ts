@@ -54,6 +54,8 @@ export interface ConformanceOptions {
   log?: (line: string) => void;
   /** Bounds the property (runs and shrinking) in wall time (ms). */
   timeLimitMs?: number;
+  /** End the run at its first finding (after shrinking it); the later phases are skipped. Default false. */
+  bail?: boolean;
 }
 
 export interface ConformanceResult extends SuiteResult {
@@ -83,6 +85,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     webhookSecret: options.webhooks?.secret,
     log: options.log,
     timeLimitMs: options.timeLimitMs,
+    bail: options.bail,
   });
   const exitCode = result.findings.length ? EXIT.findings : result.incomplete.length ? EXIT.incomplete : EXIT.clean;
   return { ...result, exitCode };

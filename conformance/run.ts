@@ -40,6 +40,11 @@ export interface SuiteOptions extends SuiteConfig {
   timeLimitMs?: number;
   /** Shrinking a finding stops this long (ms) after the first failure. Default DEFAULT_SHRINK_TIME_MS. */
   shrinkTimeMs?: number;
+  /**
+   * Ends the run at its first finding (after shrinking it): the later phases are skipped and what
+   * they would have exercised is not judged. For a quick red while fixing one fault at a time.
+   */
+  bail?: boolean;
 }
 
 /** Shrinking a finding is bounded to this much wall time (ms) from its first failure. */
@@ -97,9 +102,11 @@ export async function runSuite(opts: SuiteOptions): Promise<SuiteResult> {
     findings.push(toFinding(e, 'setup', { transcript: [...w.client.transcript], commands: [...w.executed] }, keys, opts));
     log('setup: finding');
   };
+  /** With `bail`, the run ends at its first finding. */
+  const bailed = (): boolean => opts.bail === true && findings.length > 0;
   const finish = (): SuiteResult => {
     // ---- coverage: in a full sandbox run, what was not exercised is a finding ----
-    const cov = coverageOf(w, w.sandbox && opts.path === undefined && !findings.some((f) => f.phase === 'setup'), opts.seed);
+    const cov = coverageOf(w, w.sandbox && opts.path === undefined && !findings.some((f) => f.phase === 'setup') && !bailed(), opts.seed);
     findings.push(...cov.findings);
     const full = opts.path === undefined && !w.sandbox && !findings.length;
     const incomplete = full
@@ -179,6 +186,8 @@ export async function runSuite(opts: SuiteOptions): Promise<SuiteResult> {
       await runTour('coverage tour probes', probes.commands, probes.setup);
     }
 
+    if (bailed()) return finish();
+
     // ---- the model-based property ----
     let lastFailing: { transcript: Exchange[]; commands: string[] } | undefined;
     // Shrinking is bounded in time from the first failure: once over, every candidate passes at
@@ -233,10 +242,10 @@ export async function runSuite(opts: SuiteOptions): Promise<SuiteResult> {
     } else log(`property passed ${details.numRuns} runs`);
 
     // ---- the coverage tour: a fixed sequence that drives every transition and code ----
-    if (opts.path === undefined) {
+    if (opts.path === undefined && !bailed()) {
       await runTour('coverage tour', tourCommands(w.contract, opts.profile));
       // ---- the sandbox scenarios (ADR-043), after the tour: they move the clock ----
-      if (w.sandbox) {
+      if (w.sandbox && !bailed()) {
         try {
           const n = await checkScenarios(w, opts.paymentWindowSeconds);
           if (n > 0) log(`sandbox scenarios passed (${n})`);
@@ -247,13 +256,15 @@ export async function runSuite(opts: SuiteOptions): Promise<SuiteResult> {
         }
         // ---- the webhook retry schedule (ADR-005), last: it points the endpoint elsewhere for a moment ----
         w.client.transcript = [];
-        try {
-          const n = await checkRetrySchedule(w);
-          if (n > 0) log(`webhook retry schedule passed (${n} attempts)`);
-        } catch (e) {
-          if (firstFindingMs === null) firstFindingMs = performance.now() - started;
-          findings.push(toFinding(e, 'tour', { transcript: [...w.client.transcript], commands: ['webhook retry schedule'] }, keys, opts));
-          log('webhook retry schedule: finding');
+        if (!bailed()) {
+          try {
+            const n = await checkRetrySchedule(w);
+            if (n > 0) log(`webhook retry schedule passed (${n} attempts)`);
+          } catch (e) {
+            if (firstFindingMs === null) firstFindingMs = performance.now() - started;
+            findings.push(toFinding(e, 'tour', { transcript: [...w.client.transcript], commands: ['webhook retry schedule'] }, keys, opts));
+            log('webhook retry schedule: finding');
+          }
         }
       }
     }

@@ -92,6 +92,8 @@ export async function prepareMutantSelfTest(
           webhookGraceMs: 60,
           webhookTimeoutMs: o.webhookTimeoutMs ?? 1000,
           timeLimitMs: 30_000,
+          // the self-test asks whether, when and how small a fault is found: nothing after the first finding
+          bail: true,
           log: o.log,
         });
         const f = r.findings[0];
