@@ -37,6 +37,19 @@ export function errorOf(ex: Exchange): Json | undefined {
   return (ex.json as { error?: Json } | undefined)?.error;
 }
 
+/** A refusal's `error.details` names the input it refused, e.g. `query.limit` (ADR-011, ADR-022). */
+export function checkDetailsName(w: World, ex: Exchange, op: string, named: string, msg: string): void {
+  const details = (errorOf(ex)?.details ?? []) as Array<{ path?: string }>;
+  w.check(
+    details.some((d) => d.path === named),
+    op,
+    '$.error.details',
+    msg,
+    named,
+    details.map((d) => d.path),
+  );
+}
+
 /**
  * The record read back agrees with the one created, and with the model's status.
  * @checks ADR-013

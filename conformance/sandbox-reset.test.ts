@@ -33,24 +33,28 @@ afterAll(() => server?.close());
 const clockOf = async (key: string) =>
   (await (await fetch(`${server.baseUrl}/api/v1/sandbox/clock`, { headers: { 'X-API-Key': key } })).json()) as { offsetSeconds: number };
 
+/** A short sandbox-profile run of the suite with the main merchant's key and webhooks. */
+const sandboxRun = (seed: number, log?: (line: string) => void) =>
+  runSuite({
+    baseUrl: server.baseUrl,
+    apiKey: main,
+    otherApiKey: other,
+    variant: 1,
+    profile: 'sandbox',
+    runs: 1,
+    seed,
+    maxCommands: 8,
+    paymentWindowSeconds: 1800,
+    webhookPort: port,
+    webhookSecret: secret,
+    webhookGraceMs: 60,
+    log,
+  });
+
 describe('paylater conform, sandbox profile', () => {
   it('checks the sandbox scenarios (ADR-043), then resets what it moved: offsets back to 0 and the A1 window cleared', async () => {
     const lines: string[] = [];
-    const r = await runSuite({
-      baseUrl: server.baseUrl,
-      apiKey: main,
-      otherApiKey: other,
-      variant: 1,
-      profile: 'sandbox',
-      runs: 1,
-      seed: 7,
-      maxCommands: 8,
-      paymentWindowSeconds: 1800,
-      webhookPort: port,
-      webhookSecret: secret,
-      webhookGraceMs: 60,
-      log: (l) => lines.push(l),
-    });
+    const r = await sandboxRun(7, (l) => lines.push(l));
     expect(r.findings.map((f) => f.message)).toEqual([]);
     expect(lines).toContain('sandbox scenarios passed (6)');
     expect(lines).toContain('sandbox reset: clock back to real time, rate-limit window cleared');
@@ -82,20 +86,7 @@ describe('paylater conform, sandbox profile', () => {
     expect(created.status, await created.clone().text()).toBe(201);
     const ahead = (await created.json()) as { id: string };
     expect((await call('POST', '/api/v1/sandbox/reset', {})).status).toBe(200);
-    const r = await runSuite({
-      baseUrl: server.baseUrl,
-      apiKey: main,
-      otherApiKey: other,
-      variant: 1,
-      profile: 'sandbox',
-      runs: 1,
-      seed: 8,
-      maxCommands: 8,
-      paymentWindowSeconds: 1800,
-      webhookPort: port,
-      webhookSecret: secret,
-      webhookGraceMs: 60,
-    });
+    const r = await sandboxRun(8);
     expect(r.findings.map((f) => f.message)).toEqual([]);
     const read = await call('GET', `/api/v1/public/partner/transactions/${ahead.id}`);
     expect(((await read.json()) as { status: string }).status).toBe('EXPIRED');

@@ -9,7 +9,7 @@ import type { ErrorCode } from '../../generated/index.ts';
 import { parameterProbesOf } from '../schema-arb.ts';
 import type { Contract } from '../spec.ts';
 import type { Cmd, Model, Outcome, Real } from '../model.ts';
-import { errorOf, refusal } from '../model.ts';
+import { checkDetailsName, refusal } from '../model.ts';
 
 type Json = Record<string, unknown>;
 
@@ -72,17 +72,7 @@ export class ParameterProbe implements Cmd {
             : notFound;
     }
     w.expectOutcome(ex, allowed);
-    if (refused) {
-      const details = (errorOf(ex)?.details ?? []) as Array<{ path?: string }>;
-      w.check(
-        details.some((d) => d.path === named),
-        this.op,
-        '$.error.details',
-        `the 400 for ${this.label} does not name ${named}`,
-        named,
-        details.map((d) => d.path),
-      );
-    }
+    if (refused) checkDetailsName(w, ex, this.op, named, `the 400 for ${this.label} does not name ${named}`);
   }
   toString(): string {
     return `parameterProbe(${this.op}, ${this.label})`;

@@ -1,6 +1,6 @@
 /** ADR-022: a query parameter the operation does not declare gets 400 VALIDATION_ERROR naming it; nothing is read or changed. */
 import type { Cmd, Model, Real } from '../model.ts';
-import { errorOf, pick, refusal } from '../model.ts';
+import { checkDetailsName, pick, refusal } from '../model.ts';
 
 export type QueryOp = 'getPartnerTransaction' | 'sandboxGetClock';
 
@@ -26,15 +26,12 @@ export class UnknownQuery implements Cmd {
       )!.id;
     const ex = await w.client.call(this.op, { pathParams, query: { [this.name]: '1' }, headers: w.auth(this.op, w.cfg.apiKey) });
     w.expectOutcome(ex, [refusal('VALIDATION_ERROR')]);
-    const details = (errorOf(ex)?.details ?? []) as Array<{ path?: string }>;
-    const named = `query.${this.name}`;
-    w.check(
-      details.some((d) => d.path === named),
+    checkDetailsName(
+      w,
+      ex,
       this.op,
-      '$.error.details',
+      `query.${this.name}`,
       `the 400 for the undeclared query parameter ${this.name} does not name it (ADR-022)`,
-      named,
-      details.map((d) => d.path),
     );
   }
   toString(): string {
