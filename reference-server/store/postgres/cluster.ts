@@ -9,10 +9,10 @@
  */
 import { execFile, spawnSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { freePort } from '../../../scripts/lib/free-port.ts';
 
 const run = promisify(execFile);
 
@@ -42,17 +42,6 @@ export function findPostgresBin(): string {
   throw new Error(
     "PostgreSQL's initdb was not found: install Debian's postgresql (apt-get install -y postgresql) or set PAYLATER_TEST_DATABASE_URL",
   );
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 /** Runs a PostgreSQL binary, as the `postgres` user when this process is root. */
