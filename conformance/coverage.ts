@@ -27,11 +27,12 @@ const NOT_DRIVABLE: Record<string, string> = {
 const NOT_AIMED_AT: Record<string, string> = {
   sandboxGetClock: 'read by the setup only',
   sandboxListSms: 'read by the SMS outbox check; its 400 is judged by the parameter probes, its 401 is not aimed at',
-  sandboxListWebhookDeliveries: 'called by the parameter probes only (deliveries are received, not listed); its 401 is not aimed at',
+  sandboxListWebhookDeliveries:
+    'read by the retry-schedule check (filtered by transaction); its 400 is judged by the parameter probes, its 401 is not aimed at',
   sandboxRedeliverWebhook: 'called by the parameter probes only (a malformed or unknown delivery id); its 401 is not aimed at',
-  sandboxGetWebhookEndpoint: 'the suite receives webhooks on the endpoint it is given; no command calls it',
+  sandboxGetWebhookEndpoint: 'read by the retry-schedule check (the endpoint before and after it); its 401 is not aimed at',
   sandboxSetWebhookEndpoint:
-    'called with invalid bodies only (the endpoint is configured before the run); its 401, 413 and 415 are not aimed at',
+    'called by the retry-schedule check (its own receiver, then the endpoint back) and with invalid bodies; its 401, 413 and 415 are not aimed at',
   sandboxSendTestWebhook:
     'called with invalid bodies only (the suite judges events of real transitions); its 401, 413 and 415 are not aimed at',
   sandboxRotateWebhookSecret: 'called with invalid bodies only (the suite holds one secret); its 401, 413 and 415 are not aimed at',

@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { amountRange, webhookDelivery } from '../generated/index.ts';
 import { advanceMainClock } from './commands/advanceClock.ts';
+import { checkFilteredByTransaction } from './commands/smsOutbox.ts';
 import { fixedBody } from './gen.ts';
 import type { Plan, Received, RetryReceiver } from './retry-receiver.ts';
 import type { World } from './world.ts';
@@ -61,9 +62,12 @@ export async function cancelledEvent(w: World, rx: RetryReceiver, plan: Plan): P
 export async function deliveryOf(w: World, txId: string, done: (d: Delivery) => boolean, waitMs: number): Promise<Delivery> {
   const deadline = performance.now() + waitMs;
   for (;;) {
-    const list = await w.client.call(OP, { headers: w.auth(OP, w.cfg.apiKey) });
+    // filtered (ADR-028): newest first, this run's other events may fill the first page
+    const list = await w.client.call(OP, { headers: w.auth(OP, w.cfg.apiKey), query: { transactionId: txId } });
     w.expectOutcome(list, [w.success(list.opId)]);
-    const d = ((list.json as { data?: Json[] }).data ?? []).find((x) => x.transactionId === txId) as Delivery | undefined;
+    const items = (list.json as { data?: Json[] }).data ?? [];
+    checkFilteredByTransaction(w, OP, `GET ${new URL(list.url).pathname}?transactionId=${txId}`, items, txId, 'a delivery');
+    const d = items.find((x) => x.transactionId === txId) as Delivery | undefined;
     if ((d && done(d)) || performance.now() > deadline) {
       w.check(d !== undefined, OP, '$.data', `no delivery listed for the cancel of transaction ${txId}`);
       return d!;

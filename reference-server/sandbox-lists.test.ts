@@ -97,6 +97,46 @@ describe('the webhook deliveries in pages', () => {
   });
 });
 
+describe('the webhook deliveries filtered by transaction', () => {
+  it("answers only the transaction's events, however many newer ones there are, nothing for another merchant's, and refuses a malformed id", async () => {
+    // the second demo merchant, so the lists of the first stay as the other tests count them
+    const other = s.merchants[1]!.apiKey;
+    const ids: string[] = [];
+    for (const ref of ['DELIV-A', 'DELIV-B', 'DELIV-C']) {
+      const c = await api('POST', '/api/v1/public/partner/transactions', {
+        headers: { 'X-Service-Key': other },
+        json: partnerBody({ vendorReference: ref }),
+      });
+      expect(c.status, c.text).toBe(201);
+      const id = (c.body as { id: string }).id;
+      ids.push(id);
+      const cancel = await api('POST', `/api/v1/sandbox/transactions/${id}/cancel`, { headers: { 'X-API-Key': other } });
+      expect(cancel.status, cancel.text).toBe(200);
+    }
+    type Deliveries = { data: Array<{ id: string; transactionId: string; event: string }>; nextCursor: string | null };
+    const list = async (q: string, k = other) => {
+      const r = await api('GET', `/api/v1/sandbox/webhook-deliveries?${q}`, { headers: { 'X-API-Key': k } });
+      expect(r.status, `${q}: ${r.text}`).toBe(200);
+      return r.body as Deliveries;
+    };
+    // newest first: the oldest transaction's event is behind the newer ones unfiltered
+    expect((await list('limit=1')).data.map((d) => d.transactionId)).toEqual([ids[2]]);
+    const oldest = await list(`transactionId=${ids[0]}&limit=1`);
+    expect(oldest.data.map((d) => [d.transactionId, d.event])).toEqual([[ids[0], 'transaction.cancelled']]);
+    expect(oldest.nextCursor).toBeNull();
+    expect(await list(`transactionId=${ids[0]}`, key)).toEqual({ data: [], nextCursor: null });
+    // a cursor of the unfiltered list that names another transaction's event is not a cursor of this one
+    const first = await list('limit=1');
+    const foreign = await api('GET', `/api/v1/sandbox/webhook-deliveries?transactionId=${ids[0]}&cursor=${first.nextCursor}`, {
+      headers: { 'X-API-Key': other },
+    });
+    expect(foreign.status).toBe(400);
+    const bad = await api('GET', '/api/v1/sandbox/webhook-deliveries?transactionId=not-a-uuid', { headers: { 'X-API-Key': other } });
+    expect(bad.status).toBe(400);
+    expect((bad.body as { error: { details: Array<{ path: string }> } }).error.details[0]!.path).toBe('query.transactionId');
+  });
+});
+
 describe('the transactions in pages', () => {
   interface TxPage {
     data: Array<{ id: string; status: string; createdAt: string; vendorReference: string | null }>;

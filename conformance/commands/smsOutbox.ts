@@ -37,6 +37,26 @@ export async function readAllPages(
   return { items, pages };
 }
 
+/** A list read with `?transactionId=` (ADR-028) holds only that transaction's items (`what`: "an SMS"). */
+export function checkFilteredByTransaction(
+  w: World,
+  opId: string,
+  req: string,
+  items: Record<string, unknown>[],
+  txId: string,
+  what: string,
+): void {
+  const foreign = items.find((s) => s.transactionId !== txId);
+  w.check(
+    foreign === undefined,
+    opId,
+    '$.data[].transactionId',
+    `${req}: ${what} of transaction ${String(foreign?.transactionId)} in the list filtered by transaction ${txId}`,
+    txId,
+    foreign?.transactionId,
+  );
+}
+
 /**
  * The SMS outbox read for one transaction of this run (the `transactionId` filter: the outbox is
  * oldest first and holds every earlier run's messages): only that transaction's messages, one
@@ -46,15 +66,7 @@ export async function readAllPages(
 export async function checkConfirmationSms(w: World, tx: Tx): Promise<void> {
   const { items, pages } = await readAllPages(w, OP, { transactionId: tx.id });
   const req = `GET ${new URL(pages[0]!.url).pathname}?transactionId=${tx.id}`;
-  const foreign = items.find((s) => s.transactionId !== tx.id);
-  w.check(
-    foreign === undefined,
-    OP,
-    '$.data[].transactionId',
-    `${req}: an SMS of transaction ${String(foreign?.transactionId)} in the list filtered by transaction ${tx.id}`,
-    tx.id,
-    foreign?.transactionId,
-  );
+  checkFilteredByTransaction(w, OP, req, items, tx.id, 'an SMS');
   w.check(
     items.length === 1,
     OP,

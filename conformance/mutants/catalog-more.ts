@@ -58,6 +58,21 @@ async function recordWindow(req: ProxyRequest, res: ProxyResponse, ctx: ProxyCon
   ctx.cache.set(`429 ${key(req)}`, res);
 }
 
+/**
+ * A sandbox list at `pathname` that ignores its `transactionId` filter (answers the whole list),
+ * while still refusing a malformed id: only what the list holds can show it.
+ */
+function transactionFilterIgnored(pathname: string): Mutant['onRequest'] {
+  return async (req, ctx) => {
+    const u = new URL(req.path, 'http://proxy');
+    const id = u.searchParams.get('transactionId');
+    if (u.pathname !== pathname || id === null || !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id))
+      return undefined;
+    u.searchParams.delete('transactionId');
+    return ctx.forward({ ...req, path: u.pathname + u.search });
+  };
+}
+
 export const moreMutants: Mutant[] = [
   // ---- time rules off by a minute ----
   {
@@ -235,12 +250,12 @@ export const moreMutants: Mutant[] = [
   {
     name: 'SMS outbox filter by transactionId ignored (every message listed)',
     profile: 'sandbox',
-    async onRequest(req, ctx) {
-      const u = new URL(req.path, 'http://proxy');
-      if (u.pathname !== '/api/v1/sandbox/sms' || !u.searchParams.has('transactionId')) return undefined;
-      u.searchParams.delete('transactionId');
-      return ctx.forward({ ...req, path: u.pathname + u.search });
-    },
+    onRequest: transactionFilterIgnored('/api/v1/sandbox/sms'),
+  },
+  {
+    name: 'webhook deliveries filter by transactionId ignored (every event listed)',
+    profile: 'sandbox',
+    onRequest: transactionFilterIgnored('/api/v1/sandbox/webhook-deliveries'),
   },
   {
     name: 'sandbox magic total ignored (created instead of its 422)',

@@ -501,7 +501,7 @@ export interface paths {
         };
         /**
          * List webhook deliveries (sandbox)
-         * @description Every webhook event of this merchant with each attempt to deliver it (time, status, duration), newest first. Test keys only.
+         * @description Every webhook event of this merchant with each attempt to deliver it (time, status, duration), newest first, optionally only those of one transaction (`transactionId`), one page at a time (`limit`, `cursor`; ADR-028). Test keys only.
          */
         get: operations["sandboxListWebhookDeliveries"];
         put?: never;
@@ -2713,6 +2713,8 @@ export interface operations {
                  * @example 50
                  */
                 limit?: components["parameters"]["limit"];
+                /** @description Only the events of this transaction (ADR-028). */
+                transactionId?: string;
             };
             header?: never;
             path?: never;

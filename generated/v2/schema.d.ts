@@ -480,7 +480,7 @@ export interface paths {
         };
         /**
          * List webhook deliveries (sandbox)
-         * @description Every webhook event of this merchant with each attempt to deliver it (time, status, duration), newest first. Test keys only.
+         * @description Every webhook event of this merchant with each attempt to deliver it (time, status, duration), newest first, optionally only those of one transaction (`transactionId`), one page at a time (`limit`, `cursor`; ADR-028). Test keys only.
          */
         get: operations["sandboxListWebhookDeliveries"];
         put?: never;
@@ -2651,6 +2651,8 @@ export interface operations {
                  * @example 50
                  */
                 limit?: components["parameters"]["limit"];
+                /** @description Only the events of this transaction (ADR-028). */
+                transactionId?: string;
             };
             header?: never;
             path?: never;

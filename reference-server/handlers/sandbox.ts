@@ -75,10 +75,14 @@ export const sandboxHandlers: Record<string, Handler> = {
 
   async sandboxListWebhookDeliveries(core, ctx) {
     const id = ctx.merchant.id;
+    const only = ctx.query.transactionId as string | undefined;
     const page = await readPage(
       ctx.query,
-      (limit, cursor) => core.repo.outboxPage(id, limit, cursor),
-      async (k) => (await core.repo.get('outbox', k))?.merchantId === id,
+      (limit, cursor) => core.repo.outboxPage(id, limit, cursor, only),
+      async (k) => {
+        const e = await core.repo.get('outbox', k);
+        return e?.merchantId === id && (only === undefined || e.transactionId === only);
+      },
     );
     return { status: 200, body: { data: page.data.map(deliveryView), nextCursor: page.nextCursor } };
   },

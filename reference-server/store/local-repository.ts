@@ -50,8 +50,9 @@ class StoreReads implements RepositoryReads {
     const all = this.store.smsOf(merchantId);
     return pageAfter(transactionId === undefined ? all : all.filter((s) => s.transactionId === transactionId), limit, cursor);
   }
-  async outboxPage(merchantId: string, limit: number, cursor: string | null): Promise<Page<OutboxEvent>> {
-    return pageAfter(this.store.outboxOf(merchantId).reverse(), limit, cursor);
+  async outboxPage(merchantId: string, limit: number, cursor: string | null, transactionId?: string): Promise<Page<OutboxEvent>> {
+    const all = this.store.outboxOf(merchantId).reverse();
+    return pageAfter(transactionId === undefined ? all : all.filter((e) => e.transactionId === transactionId), limit, cursor);
   }
   async outboxAfter(merchantId: string, afterId: string | null, limit: number): Promise<OutboxEvent[]> {
     const all = this.store.outboxOf(merchantId);
@@ -211,8 +212,8 @@ export class LocalRepository extends StoreReads implements Repository {
   ): Promise<Page<Collections['sms']>> {
     return this.durable(await super.smsPage(merchantId, limit, cursor, transactionId));
   }
-  override async outboxPage(merchantId: string, limit: number, cursor: string | null): Promise<Page<OutboxEvent>> {
-    return this.durable(await super.outboxPage(merchantId, limit, cursor));
+  override async outboxPage(merchantId: string, limit: number, cursor: string | null, transactionId?: string): Promise<Page<OutboxEvent>> {
+    return this.durable(await super.outboxPage(merchantId, limit, cursor, transactionId));
   }
   override async outboxAfter(merchantId: string, afterId: string | null, limit: number): Promise<OutboxEvent[]> {
     return this.durable(await super.outboxAfter(merchantId, afterId, limit));

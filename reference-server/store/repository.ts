@@ -37,7 +37,8 @@ export interface RepositoryReads {
   transactionsPage(merchantId: string, limit: number, cursor: string | null): Promise<Page<TransactionRecord>>;
   /** `transactionId`: only the SMS sent for that transaction. */
   smsPage(merchantId: string, limit: number, cursor: string | null, transactionId?: string): Promise<Page<Collections['sms']>>;
-  outboxPage(merchantId: string, limit: number, cursor: string | null): Promise<Page<OutboxEvent>>;
+  /** `transactionId`: only the events of that transaction. */
+  outboxPage(merchantId: string, limit: number, cursor: string | null, transactionId?: string): Promise<Page<OutboxEvent>>;
   /** The merchant's outbox events recorded after event `afterId`, oldest first, at most `limit` (the event stream). Unknown `afterId`: from the oldest. */
   outboxAfter(merchantId: string, afterId: string | null, limit: number): Promise<OutboxEvent[]>;
   /** The id of the merchant's newest outbox event, if any (where a new event stream starts). */

@@ -122,9 +122,9 @@ async function loadTransactions(): Promise<void> {
 async function loadDetail(): Promise<void> {
   if (!selected) return;
   const [sms, deliveries] = await Promise.all([
-    // the outbox is oldest first: only the selected transaction's messages, whatever its age
+    // only the selected transaction's messages and events, whatever its age (the lists page)
     api<{ data: Sms[] }>('GET', `/api/v1/sandbox/sms?transactionId=${encodeURIComponent(selected)}`),
-    api<{ data: Delivery[] }>('GET', '/api/v1/sandbox/webhook-deliveries'),
+    api<{ data: Delivery[] }>('GET', `/api/v1/sandbox/webhook-deliveries?transactionId=${encodeURIComponent(selected)}`),
   ]);
   // selected from the list, read with it (refresh loads the list first)
   const t = shown.find((x) => x.id === selected);

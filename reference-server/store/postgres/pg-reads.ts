@@ -111,8 +111,16 @@ export abstract class PgReads implements RepositoryReads {
     );
   }
   /** Newest first. */
-  outboxPage(merchantId: string, limit: number, cursor: string | null): Promise<Page<OutboxEvent>> {
-    return this.page('outbox', 'seq', true, merchantId, limit, cursor);
+  outboxPage(merchantId: string, limit: number, cursor: string | null, transactionId?: string): Promise<Page<OutboxEvent>> {
+    return this.page(
+      'outbox',
+      'seq',
+      true,
+      merchantId,
+      limit,
+      cursor,
+      transactionId === undefined ? undefined : { column: 'transaction_id', value: transactionId },
+    );
   }
 
   outboxAfter(merchantId: string, afterId: string | null, limit: number): Promise<OutboxEvent[]> {
