@@ -209,7 +209,9 @@ describe('Variant 2 popup flow (deprecated)', () => {
     await page.waitForTimeout(300);
     expect(await events(page)).toEqual([]);
     await popup.close();
-    await expect.poll(() => events(page)).toEqual(['PaymentCallback: {"event":"payment_flow_cancelled","reason":"popup_closed"}']);
+    await expect
+      .poll(() => events(page), { timeout: 5000 })
+      .toEqual(['PaymentCallback: {"event":"payment_flow_cancelled","reason":"popup_closed"}']);
     await context.close();
   });
 
@@ -223,10 +225,61 @@ describe('Variant 2 popup flow (deprecated)', () => {
       if (reason === 'user_cancelled') await popup.click('[data-testid="cancel"]');
       if (reason === 'popup_closed') await popup.close();
       if (reason === 'overlay_close') await page.click('[data-paylater="overlay-close"]');
-      await expect.poll(() => events(page)).toEqual([`PaymentCallback: {"event":"payment_flow_cancelled","reason":"${reason}"}`]);
+      // A close is reported after the poll (250 ms) and the grace for a trailing outcome (300 ms).
+      await expect
+        .poll(() => events(page), { timeout: 5000 })
+        .toEqual([`PaymentCallback: {"event":"payment_flow_cancelled","reason":"${reason}"}`]);
       await expect.poll(() => popup.isClosed()).toBe(true);
       expect(await page.isVisible('[data-paylater="overlay"]')).toBe(false);
       expect(await page.isEnabled('[data-paylater="pay-button"]')).toBe(true);
+      await context.close();
+    });
+  }
+
+  // The hosted page posts its outcome and then closes itself; the opener may see `closed` before the
+  // message is delivered (a loaded machine made the user_cancelled test above report popup_closed).
+  // The opener's poll and its message listener are held here so that the poll runs first, every time.
+  for (const button of ['cancel', 'simulate-success'] as const) {
+    /** @checks sdk-popup-callback */
+    it(`an outcome whose message arrives after the popup closed itself is still reported (${button})`, async () => {
+      const { context, page } = await open();
+      await toPayPage(page, 2, { flow: 'popup' });
+      await page.evaluate(() => {
+        const w = window as unknown as { polls: Array<() => void>; held: MessageEvent[]; deliver: (e: MessageEvent) => void };
+        w.polls = [];
+        w.held = [];
+        const setInterval = window.setInterval.bind(window);
+        window.setInterval = ((fn: () => void) => {
+          w.polls.push(fn);
+          return setInterval(() => undefined, 1 << 30);
+        }) as typeof window.setInterval;
+        const add = window.addEventListener.bind(window);
+        window.addEventListener = ((type: string, fn: EventListener, options?: AddEventListenerOptions) => {
+          if (type !== 'message') return add(type, fn, options);
+          w.deliver = fn;
+          add('message', (e: MessageEvent) => w.held.push(e));
+        }) as typeof window.addEventListener;
+      });
+      const [popup] = await Promise.all([context.waitForEvent('page'), page.click('[data-paylater="pay-button"]')]);
+      await popup.waitForSelector(`[data-testid="${button}"]`);
+      await popup.click(`[data-testid="${button}"]`);
+      await expect.poll(() => popup.isClosed()).toBe(true);
+      await expect.poll(() => page.evaluate(() => (window as unknown as { held: unknown[] }).held.length)).toBe(1);
+      await page.evaluate(() => {
+        const w = window as unknown as { polls: Array<() => void>; held: MessageEvent[]; deliver: (e: MessageEvent) => void };
+        for (const poll of w.polls) poll(); // the poll sees the popup closed
+        for (const e of w.held) w.deliver(e); // then the message arrives
+      });
+      if (button === 'simulate-success') {
+        // The demo shop's PaymentCallback takes a completed payment to its return page.
+        await page.waitForURL(/\/demo\/v2\/return\?/, { timeout: 5000 });
+        expect(new URL(page.url()).searchParams.get('status')).toBe('SUCCESS');
+        expect(await page.getAttribute('[data-testid="order-status"]', 'data-paid')).toBe('true');
+      } else {
+        await expect.poll(() => events(page)).toEqual(['PaymentCallback: {"event":"payment_flow_cancelled","reason":"user_cancelled"}']);
+        expect(await page.isVisible('[data-paylater="overlay"]')).toBe(false);
+        expect(await page.isEnabled('[data-paylater="pay-button"]')).toBe(true);
+      }
       await context.close();
     });
   }

@@ -29,6 +29,9 @@ function asIntentError(e: unknown): IntentError {
   return e instanceof IntentError ? e : new IntentError(0, String(e), null);
 }
 
+/** How long a closed popup's outcome message may trail its closing, ms. */
+const CLOSE_GRACE_MS = 300;
+
 function closeQuietly(popup: Window): void {
   try {
     popup.close();
@@ -160,8 +163,13 @@ export class Checkout {
       closeQuietly(popup);
     };
     window.addEventListener('message', onMessage);
+    // The hosted page posts its outcome and then closes itself, and `closed` can turn true before
+    // that message is delivered here: a closed popup is a cancel only if no outcome arrives within
+    // CLOSE_GRACE_MS (else a paid order would be reported as popup_closed).
     const timer = window.setInterval(() => {
-      if (popup.closed) finish({ kind: 'cancelled', reason: 'popup_closed' });
+      if (!popup.closed) return;
+      window.clearInterval(timer);
+      window.setTimeout(() => finish({ kind: 'cancelled', reason: 'popup_closed' }), CLOSE_GRACE_MS);
     }, 250);
     this.overlayClose = () => {
       closeQuietly(popup);
