@@ -89,16 +89,23 @@ export const foldStats: {
   inWorker: boolean;
   /** How the last fold made the data file: merged in the worker (`bytes`, `parsed`), or from memory (a small store). */
   merge: MergeKind | 'memory' | null;
+  /** The most bytes the last fold freed at once, and in how many steps it freed the files it replaced (see `releaseGradually`). */
+  largestRelease: number;
+  releaseSteps: number;
 } = {
   slices: 0,
   longestSliceCpuMs: 0,
   totalCpuMs: 0,
   inWorker: false,
   merge: null,
+  largestRelease: 0,
+  releaseSteps: 0,
 };
 
 /** Times the fold's steps on this thread: `await step(p)` ends one step at the await and starts the next after it. */
 function foldClock(): <T>(p: Promise<T>) => Promise<T> {
+  foldStats.largestRelease = 0;
+  foldStats.releaseSteps = 0;
   foldStats.slices = 0;
   foldStats.longestSliceCpuMs = 0;
   foldStats.totalCpuMs = 0;
@@ -150,6 +157,42 @@ export async function removeLeftoverTempFiles(file: string): Promise<string[]> {
     removed.push(name);
   }
   return removed;
+}
+
+/** Bytes `releaseGradually` frees per step, and the pause between steps (ms). */
+export const RELEASE_STEP_BYTES = 4 * 1024 * 1024;
+const RELEASE_PAUSE_MS = 10;
+
+/**
+ * Gives back the blocks of a file that is no longer named (`fh` open for writing on it) a few
+ * MiB at a time. On ext4 mounted with `discard` (as here), freeing a large file at once (unlink,
+ * or a rename over it) makes the next journal commits wait for its discards, and with them every
+ * fsync that acknowledges a write: measured on this machine, journal fsyncs in the 2.5 s after
+ * unlinking a 130 MB file took up to 18-107 ms, against 2-6 ms idle and 2-13 ms when the same
+ * file was truncated 4 MiB at a time. The data file of 200,000 transactions is 130 MB and a fold
+ * frees it and the journal moved aside. Closes `fh`.
+ */
+export async function releaseGradually(fh: FileHandle): Promise<void> {
+  try {
+    for (let size = (await fh.stat()).size; size > 0;) {
+      const next = Math.max(0, size - RELEASE_STEP_BYTES);
+      await fh.truncate(next);
+      foldStats.largestRelease = Math.max(foldStats.largestRelease, size - next);
+      foldStats.releaseSteps += 1;
+      size = next;
+      if (size > 0) await new Promise((r) => setTimeout(r, RELEASE_PAUSE_MS));
+    }
+  } catch {
+    // Nothing names the file any more: what was not truncated is freed when it is closed.
+  } finally {
+    await fh.close();
+  }
+}
+
+/** A handle that can truncate `file` once it is unlinked or replaced, or null where it cannot be had (gone, or a platform that cannot remove an open file). */
+async function holdForRelease(file: string): Promise<FileHandle | null> {
+  if (process.platform === 'win32') return null;
+  return open(file, 'r+').catch(() => null);
 }
 
 /** Writes a file atomically: temp file in the same directory, fsync, rename, fsync the directory. */
@@ -391,17 +434,23 @@ async function openLocked(abs: string, jpath: string, lock: DataFileLock, opts: 
               return foldFiles(job);
             }),
           );
+          // The data file replaced, and the journal moved aside, are freed a few MiB at a time.
+          const replaced = await step(holdForRelease(abs));
           await step(
             rename(tmp, abs).catch(async (e: unknown) => {
+              await replaced?.close();
               await unlink(tmp).catch(() => {});
               throw e;
             }),
           );
           await step(fsyncDir(path.dirname(abs)));
           dataBytes = (await stat(abs)).size;
+          if (replaced) await step(releaseGradually(replaced));
         }
+        const aside = await step(holdForRelease(fpath));
         await step(unlink(fpath));
         asideLeft = false;
+        if (aside) await step(releaseGradually(aside));
       })();
       return { done };
     },
