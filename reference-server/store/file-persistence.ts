@@ -2,7 +2,11 @@
  * Durability of the store on disk (`openFileStore`): the data file is a lowdb JSON snapshot;
  * changes go to an append-only JSON-lines journal next to it (`<file>.journal`), one line
  * per group commit (`{"s": <batch number>, "b": [<batch>, …]}`), fsynced before any waiter
- * is released. When the journal grows past a threshold (and on close) it is folded into a
+ * is released. The journal is written into space zeroed ahead of it (`JOURNAL_ZERO_CHUNK_BYTES`
+ * at a time, as PostgreSQL pre-fills its WAL segments), so that the fdatasync acknowledging a
+ * write flushes data only: an append that grows the file also changes its size, and that
+ * fdatasync then waits for a file-system journal commit, behind every other file's metadata; its
+ * content ends at the first NUL byte. When the journal grows past a threshold (and on close) it is folded into a
  * new snapshot, written to a temporary file, fsynced and renamed over the data file; while
  * the server runs, that fold merges the files in a worker thread (fold-worker.ts). On
  * start: snapshot + journal replay; a torn last journal line (a crash mid-append, never
@@ -10,13 +14,14 @@
  * naming the file, and nothing is overwritten. The data file is locked for the process
  * (store/data-lock.ts); under the lock, temporary files a crash left mid-fold are removed.
  */
-import { mkdir, open, readdir, readFile, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
+import { constants as fsConstants } from 'node:fs';
+import { mkdir, open, readdir, readFile, rename, stat, statfs, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { JSONFile } from 'lowdb/node';
 import { loadBundledDocument } from '../../generated/index.ts';
 import { COLLECTIONS, type Change } from '../domain/types.ts';
 import { lockDataFile, type DataFileLock } from './data-lock.ts';
-import { foldFiles, foldInWorker, type MergeKind } from './fold-worker.ts';
+import { foldFiles, foldInWorker, journalText, type MergeKind } from './fold-worker.ts';
 import { Store, type Persistence, type StoreFailurePolicy, type StoreImage } from './store.ts';
 
 export const SNAPSHOT_FORMAT = 'paylater-reference-server';
@@ -31,8 +36,8 @@ export interface Snapshot extends StoreImage {
 export interface StoreOptions {
   /** Fold the journal into the snapshot once it is larger than this (bytes). Default 16 MiB. */
   compactAfterBytes?: number;
-  /** The journal's write call (a seam for injecting ENOSPC/EIO in tests); default `fh.write`. */
-  writeJournal?: (fh: FileHandle, buf: Buffer, offset: number, length: number) => Promise<{ bytesWritten: number }>;
+  /** The journal's write call at `position` (a seam for injecting ENOSPC/EIO in tests); default `fh.write`. */
+  writeJournal?: (fh: FileHandle, buf: Buffer, offset: number, length: number, position: number) => Promise<{ bytesWritten: number }>;
   /** Time for the wait after a failed write (epoch ms); default `Date.now`. */
   now?: () => number;
   /** A background fold merges the files in a worker thread when the data file is larger than this (bytes; a smaller one is written from memory); default 1 MiB. */
@@ -68,6 +73,21 @@ export function journalPathOf(file: string): string {
 /** The journal moved aside while a background fold writes the data file (dropped once it is in place). */
 export function foldingJournalPathOf(file: string): string {
   return `${file}.journal.folding`;
+}
+
+/**
+ * Bytes of zeros written ahead of the journal's end at a time: an eighth of the data file (a
+ * journal grows to half of it before a fold), within these bounds. The next are written when
+ * fewer than half a chunk are left ahead.
+ */
+export const JOURNAL_ZERO_CHUNK_BYTES = { min: 256 * 1024, max: 8 * 1024 * 1024 } as const;
+/** No zeros are written ahead on a file system with less free space than this: a nearly full disk keeps its last bytes for data. */
+export const JOURNAL_ZERO_MIN_FREE_BYTES = 512 * 1024 * 1024;
+
+/** The bytes of journal text in `file`'s journal (its size less the zeros written ahead): for tests and the bench. */
+export async function journalContentBytes(file: string): Promise<number> {
+  const raw = await readFile(journalPathOf(file)).catch(() => Buffer.alloc(0));
+  return Buffer.byteLength(journalText(raw), 'utf8');
 }
 
 /** CPU time of this thread in ms (not the time spent waiting for a core). */
@@ -314,20 +334,20 @@ async function openLocked(abs: string, jpath: string, lock: DataFileLock, opts: 
   const fpath = foldingJournalPathOf(abs);
   const foldingLeft = await exists(fpath);
   if (foldingLeft) {
-    const text = await readFile(fpath, 'utf8');
-    const { seq } = foldJournal(fpath, text, image);
+    const { seq } = foldJournal(fpath, journalText(await readFile(fpath)), image);
     image.journalSeq = seq;
   }
 
   let jfh: FileHandle;
   try {
-    jfh = await open(jpath, 'a+', 0o600);
+    jfh = await openJournal(jpath);
   } catch (e) {
     throw new StoreCorruptError(jpath, (e as Error).message);
   }
   let folded: { seq: number; goodBytes: number };
   try {
-    folded = foldJournal(jpath, (await jfh.readFile()).toString('utf8'), image);
+    // The zeros written ahead, and a torn last line, are cut: the next append starts at the good prefix's end.
+    folded = foldJournal(jpath, journalText(await jfh.readFile()), image);
     if ((await jfh.stat()).size !== folded.goodBytes) {
       await jfh.truncate(folded.goodBytes);
       await jfh.sync();
@@ -344,32 +364,69 @@ async function openLocked(abs: string, jpath: string, lock: DataFileLock, opts: 
   let asideLeft = false;
   /** True when a failed append may have left bytes after `jbytes`: cut them before the next one. */
   let torn = false;
+  /** The journal's bytes known to be zeros, written and synced ahead of `jbytes` (its size, when none are). */
+  let zeroedTo = folded.goodBytes;
+  /** Zeros being written ahead, if any. */
+  let zeroing: Promise<void> | null = null;
   const writeJournal =
-    opts.writeJournal ?? ((fh: FileHandle, buf: Buffer, offset: number, length: number) => fh.write(buf, offset, length));
+    opts.writeJournal ??
+    ((fh: FileHandle, buf: Buffer, offset: number, length: number, position: number) => fh.write(buf, offset, length, position));
+  /**
+   * Writes the next chunk of zeros after `zeroedTo`, off the acknowledgement's path, when fewer
+   * than half a chunk are left ahead (and the disk has room to spare). A failure only means the
+   * next appends grow the file as an append-only journal would.
+   */
+  const zeroAhead = (): void => {
+    const { min, max } = JOURNAL_ZERO_CHUNK_BYTES;
+    const chunk = Math.min(max, Math.max(min, Math.ceil(dataBytes / 8 / 4096) * 4096));
+    if (zeroing || zeroedTo - jbytes >= chunk / 2) return;
+    const fh = jfh;
+    const from = zeroedTo;
+    zeroing = (async () => {
+      const fs = await statfs(jpath);
+      if (fs.bavail * fs.bsize < JOURNAL_ZERO_MIN_FREE_BYTES) return;
+      const zeros = Buffer.alloc(chunk);
+      for (let at = 0; at < zeros.length;) at += (await fh.write(zeros, at, zeros.length - at, from + at)).bytesWritten;
+      await fh.datasync();
+      if (fh === jfh && zeroedTo === from) zeroedTo = from + zeros.length;
+    })()
+      .catch(() => {})
+      .finally(() => (zeroing = null));
+  };
+  /** Cuts the journal back to `to` bytes (its zeros written ahead go too). */
+  const cutJournal = async (to: number): Promise<void> => {
+    await zeroing;
+    await jfh.truncate(to);
+    zeroedTo = to;
+  };
   const persistence: Persistence = {
     async append(seq, batches) {
       if (torn) {
-        await jfh.truncate(jbytes);
+        await cutJournal(jbytes);
         torn = false;
       }
       const buf = Buffer.from(`${JSON.stringify({ s: seq, b: batches })}\n`, 'utf8');
+      // Zeros being written where this batch goes would overwrite it: wait for them.
+      if (jbytes + buf.length > zeroedTo) await zeroing;
       try {
         let written = 0;
         while (written < buf.length) {
-          const { bytesWritten } = await writeJournal(jfh, buf, written, buf.length - written);
+          const { bytesWritten } = await writeJournal(jfh, buf, written, buf.length - written, jbytes + written);
           written += bytesWritten;
         }
         await jfh.datasync();
       } catch (e) {
         // Never acknowledged: cut the journal back to its last good batch (now, or before the next append).
         torn = true;
-        await jfh.truncate(jbytes).then(
+        await cutJournal(jbytes).then(
           () => (torn = false),
           () => {},
         );
         throw e;
       }
       jbytes += buf.length;
+      zeroedTo = Math.max(zeroedTo, jbytes);
+      zeroAhead();
     },
     journalBytes: () => jbytes,
     dataBytes: () => dataBytes,
@@ -377,7 +434,7 @@ async function openLocked(abs: string, jpath: string, lock: DataFileLock, opts: 
       const text = snapshotText(current());
       await writeFileAtomic(abs, text);
       dataBytes = Buffer.byteLength(text, 'utf8');
-      await jfh.truncate(0);
+      await cutJournal(0);
       await jfh.sync();
       jbytes = 0;
       await unlink(fpath).catch(() => {});
@@ -396,15 +453,17 @@ async function openLocked(abs: string, jpath: string, lock: DataFileLock, opts: 
       const small = inWorker ? null : image();
       const step = foldClock();
       if (torn) {
-        await step(jfh.truncate(jbytes));
+        await step(cutJournal(jbytes));
         torn = false;
       }
       await step(jfh.sync());
       await step(rename(jpath, fpath));
       asideLeft = true;
       const old = jfh;
-      jfh = await step(open(jpath, 'a+', 0o600));
+      jfh = await step(openJournal(jpath));
       jbytes = 0;
+      zeroedTo = 0;
+      zeroAhead();
       await step(old.close());
       await step(fsyncDir(path.dirname(abs)));
       const done = (async () => {
@@ -458,11 +517,13 @@ async function openLocked(abs: string, jpath: string, lock: DataFileLock, opts: 
       try {
         if (jbytes > 0 || !(await exists(abs)) || (await exists(fpath))) await persistence.compact(current);
       } finally {
+        await zeroing;
         await jfh.close();
         await lock.release();
       }
     },
     abandon: async () => {
+      await zeroing;
       await jfh.close();
       await lock.release();
     },
@@ -473,6 +534,11 @@ async function openLocked(abs: string, jpath: string, lock: DataFileLock, opts: 
   // unfinished background fold, fold both journals now.
   if (snapshot === null || foldingLeft) await persistence.compact(() => store.image());
   return store;
+}
+
+/** Opens (or creates) a journal for writes at chosen positions (not O_APPEND: it is written into zeros ahead of its end). */
+function openJournal(jpath: string): Promise<FileHandle> {
+  return open(jpath, fsConstants.O_RDWR | fsConstants.O_CREAT, 0o600);
 }
 
 async function exists(f: string): Promise<boolean> {

@@ -13,6 +13,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { describe, expect, it } from 'vitest';
 import type { TransactionRecord } from '../domain/types.ts';
 import { foldStats, foldingJournalPathOf, journalPathOf, openFileStore, RELEASE_STEP_BYTES } from './file-persistence.ts';
+import { journalText } from './fold-worker.ts';
 import type { StoreImage } from './store.ts';
 
 function tx(i: number): TransactionRecord {
@@ -98,7 +99,9 @@ describe('folding without stalls', () => {
     }
     await store.settle();
     const written = JSON.parse(readFileSync(file, 'utf8')) as StoreImage;
-    const journal = readFileSync(journalPathOf(file), 'utf8').split('\n').filter(Boolean);
+    const journal = journalText(readFileSync(journalPathOf(file)))
+      .split('\n')
+      .filter(Boolean);
     // Replaying what the journal holds after the data file gives memory exactly.
     for (const line of journal) {
       const batch = JSON.parse(line) as { s: number; b: Array<Array<{ c: keyof StoreImage['collections']; k: string; v: unknown }>> };

@@ -36,6 +36,12 @@ export interface FoldJob {
 /** Per collection, per key: the record's new JSON text, or null when the journal deleted it. */
 type Changes = Map<string, Map<string, string | null>>;
 
+/** A journal's text: up to the zeros written ahead of it (its first NUL byte; JSON text never holds one). */
+export function journalText(raw: Buffer): string {
+  const end = raw.indexOf(0);
+  return raw.toString('utf8', 0, end < 0 ? raw.length : end);
+}
+
 /** The journal's changes after `afterSeq` (a torn last line, never acknowledged, is left out). */
 function journalChanges(text: string, afterSeq: number): { changes: Changes; seq: number } {
   const changes: Changes = new Map();
@@ -248,7 +254,8 @@ export type MergeKind = 'bytes' | 'parsed';
 
 /** Writes the new data file for `job` to `job.tmp` (in this thread), fsynced; says how it merged. */
 export async function foldFiles(job: FoldJob): Promise<MergeKind> {
-  const [old, journal] = await Promise.all([readFile(job.file), readFile(job.journal, 'utf8')]);
+  const [old, journalRaw] = await Promise.all([readFile(job.file), readFile(job.journal)]);
+  const journal = journalText(journalRaw);
   const headSeq = /"journalSeq"\s*:\s*(\d+)/.exec(old.toString('utf8', 0, 200));
   const { changes, seq } = journalChanges(journal, headSeq ? Number(headSeq[1]) : 0);
   if (seq !== job.journalSeq) throw new Error(`the journal moved aside ends at batch ${seq}, expected ${job.journalSeq}`);

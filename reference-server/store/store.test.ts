@@ -1,8 +1,15 @@
-import { mkdtempSync, readFileSync, writeFileSync, existsSync, appendFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync, existsSync, statSync, openSync, writeSync, closeSync, statfsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { StoreCorruptError, journalPathOf, openFileStore } from './file-persistence.ts';
+import {
+  JOURNAL_ZERO_CHUNK_BYTES,
+  JOURNAL_ZERO_MIN_FREE_BYTES,
+  StoreCorruptError,
+  journalContentBytes,
+  journalPathOf,
+  openFileStore,
+} from './file-persistence.ts';
 import { FOLD_JOURNAL_SHARE, Store } from './store.ts';
 import { exited, spawnChildServer } from './fixtures/spawn-child.ts';
 import type { TransactionRecord } from '../domain/types.ts';
@@ -77,9 +84,11 @@ describe('file store', () => {
     const file = path.join(dir(), 'paylater.json');
     const s = await openFileStore(file);
     await s.commit([{ c: 'transactions', k: 'ok', v: tx('ok') }]);
-    // simulate a crash: no close() (journal not folded), then a half-written line
+    // simulate a crash: no close() (journal not folded), then a half-written line where the next batch goes
     await s.abandon();
-    appendFileSync(journalPathOf(file), '{"s":99,"b":[[{"c":"transactions","k":"torn","v":{"id":');
+    const fd = openSync(journalPathOf(file), 'r+');
+    writeSync(fd, '{"s":99,"b":[[{"c":"transactions","k":"torn","v":{"id":', await journalContentBytes(file));
+    closeSync(fd);
     const r = await openFileStore(file);
     expect(r.get('transactions', 'ok')).toBeDefined();
     expect(r.get('transactions', 'torn')).toBeUndefined();
@@ -108,8 +117,50 @@ describe('file store', () => {
     const s = await openFileStore(file);
     await s.commit([{ c: 'transactions', k: 'a', v: tx('a') }]);
     await s.abandon();
-    appendFileSync(journalPathOf(file), 'garbage\n{"s":5,"b":[]}\n');
+    const fd = openSync(journalPathOf(file), 'r+');
+    writeSync(fd, 'garbage\n{"s":5,"b":[]}\n', await journalContentBytes(file));
+    closeSync(fd);
     await expect(openFileStore(file)).rejects.toThrow(journalPathOf(file));
+  });
+
+  it('the journal is written into zeros written ahead of it (its size does not change per append), and what a crash leaves replays', async () => {
+    const d = dir();
+    const file = path.join(d, 'paylater.json');
+    const s = await openFileStore(file);
+    await s.commit([{ c: 'transactions', k: 't0', v: tx('t0') }]);
+    const size = (): number => statSync(journalPathOf(file)).size;
+    const fs = statfsSync(d);
+    if (fs.bavail * fs.bsize < JOURNAL_ZERO_MIN_FREE_BYTES) {
+      // A nearly full disk keeps its space for data: no zeros ahead, the journal is its text.
+      await s.commit([{ c: 'transactions', k: 't1', v: tx('t1') }]);
+      expect(size()).toBe(await journalContentBytes(file));
+      await s.close();
+      return;
+    }
+    // The zeros are written off the acknowledgement's path, after the first append.
+    for (let waited = 0; size() < JOURNAL_ZERO_CHUNK_BYTES.min && waited < 10_000; waited += 10)
+      await new Promise((r) => setTimeout(r, 10));
+    const zeroed = size();
+    expect(zeroed).toBeGreaterThanOrEqual(JOURNAL_ZERO_CHUNK_BYTES.min);
+    const sizes = new Set<number>();
+    for (let i = 1; i <= 200; i++) {
+      await s.commit([{ c: 'transactions', k: `t${i}`, v: tx(`t${i}`) }]);
+      sizes.add(size());
+    }
+    // 200 appends into the zeros: the file's size (metadata an fdatasync must commit) never changed.
+    expect([...sizes]).toEqual([zeroed]);
+    const text = await journalContentBytes(file);
+    expect(text).toBeGreaterThan(200 * 100);
+    expect(text).toBeLessThan(zeroed);
+    await s.abandon(); // a crash: the journal with its zeros
+    const r = await openFileStore(file);
+    expect(r.count('transactions')).toBe(201);
+    expect(size()).toBe(text); // the zeros are cut at start; the next append begins at the text's end
+    await r.commit([{ c: 'transactions', k: 'after', v: tx('after') }]);
+    await r.abandon();
+    const r2 = await openFileStore(file);
+    expect(r2.count('transactions')).toBe(202);
+    await r2.close();
   });
 
   it('compaction folds the journal into the snapshot and the result reloads identically', async () => {
@@ -118,7 +169,7 @@ describe('file store', () => {
     for (let i = 0; i < 30; i++) await s.commit([{ c: 'transactions', k: `t${i}`, v: tx(`t${i}`) }]);
     await s.settle();
     // folded once past the threshold (2,000 bytes, or half the data file when larger), plus one batch
-    expect(statSync(journalPathOf(file)).size).toBeLessThan(Math.max(2_000, statSync(file).size * FOLD_JOURNAL_SHARE) + 1_000);
+    expect(await journalContentBytes(file)).toBeLessThan(Math.max(2_000, statSync(file).size * FOLD_JOURNAL_SHARE) + 1_000);
     await s.close();
     expect(statSync(journalPathOf(file)).size).toBe(0);
     const snap = JSON.parse(readFileSync(file, 'utf8')) as { collections: { transactions: Record<string, unknown> } };
@@ -135,19 +186,19 @@ describe('file store', () => {
     await seeded.close();
     const data = statSync(file).size;
     const s = await openFileStore(file, { compactAfterBytes: 2_000 });
-    const journal = (): number => statSync(journalPathOf(file)).size;
+    const journal = (): Promise<number> => journalContentBytes(file);
     let i = 0;
     // far past compactAfterBytes, still under half the data file: no fold
-    while (journal() < data * FOLD_JOURNAL_SHARE - 1_000 && i < 5_000)
+    while ((await journal()) < data * FOLD_JOURNAL_SHARE - 1_000 && i < 5_000)
       await s.commit([{ c: 'transactions', k: `t${i}`, v: tx(`t${i++}`) }]);
     await s.settle();
-    expect(journal()).toBeGreaterThan(10 * 2_000);
+    expect(await journal()).toBeGreaterThan(10 * 2_000);
     expect(statSync(file).size).toBe(data);
     // past half the data file: folded (the journal starts again, the data file holds everything)
-    while (journal() >= data * FOLD_JOURNAL_SHARE - 1_000 && i < 5_000)
+    while ((await journal()) >= data * FOLD_JOURNAL_SHARE - 1_000 && i < 5_000)
       await s.commit([{ c: 'transactions', k: `t${i}`, v: tx(`t${i++}`) }]);
     await s.settle();
-    expect(journal()).toBeLessThan(2_000);
+    expect(await journal()).toBeLessThan(2_000);
     expect(statSync(file).size).toBeGreaterThan(data);
     await s.close();
     const r = await openFileStore(file);

@@ -314,6 +314,11 @@ export class Store {
     return { journalSeq: this.journalSeq, collections: collections as StoreImage['collections'] };
   }
 
+  /** Bytes of journal text since the last fold (0 for a memory store): for the bench and diagnostics. */
+  journalBytes(): number {
+    return this.persistence?.journalBytes() ?? 0;
+  }
+
   /** Resolves once pending writes and any background fold are done. */
   async settle(): Promise<void> {
     while (this.flushing || this.folding) await (this.flushing ?? this.folding);

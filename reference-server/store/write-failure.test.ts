@@ -38,9 +38,9 @@ describe(`storage write failures (${onTmpfs ? '1 MiB tmpfs filled up' : 'injecte
     let now = Date.now();
     let injectFull = false;
     const enospc = () => Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
-    const writeJournal = async (fh: FileHandle, buf: Buffer, offset: number, length: number) => {
-      if (!injectFull) return fh.write(buf, offset, length);
-      await fh.write(buf, offset, Math.min(length, 7)); // a torn line before the failure
+    const writeJournal = async (fh: FileHandle, buf: Buffer, offset: number, length: number, position: number) => {
+      if (!injectFull) return fh.write(buf, offset, length, position);
+      await fh.write(buf, offset, Math.min(length, 7), position); // a torn line before the failure
       throw enospc();
     };
     const store = await openFileStore(file, { now: () => now, ...(onTmpfs ? {} : { writeJournal }) });

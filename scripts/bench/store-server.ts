@@ -23,7 +23,7 @@ import { createApp } from '../../reference-server/app.ts';
 import { serverConfig } from '../../reference-server/config.ts';
 import { systemClock } from '../../reference-server/domain/clock.ts';
 import { statSync } from 'node:fs';
-import { journalPathOf, openFileStore } from '../../reference-server/store/file-persistence.ts';
+import { openFileStore } from '../../reference-server/store/file-persistence.ts';
 import { FOLD_JOURNAL_SHARE } from '../../reference-server/store/store.ts';
 import { LocalRepository } from '../../reference-server/store/local-repository.ts';
 import type { Change } from '../../reference-server/domain/types.ts';
@@ -132,7 +132,7 @@ async function fillJournal(file: string, headroom: number): Promise<void> {
   const store = await openFileStore(file, { compactAfterBytes: Number.POSITIVE_INFINITY });
   try {
     const ids = [...store.values('transactions')].map((t) => t.id);
-    for (let i = 0; statSync(journalPathOf(file)).size < target; i += 500) {
+    for (let i = 0; store.journalBytes() < target; i += 500) {
       const batch: Change[] = [];
       for (let j = i; j < i + 500; j++) {
         const t = store.get('transactions', ids[j % ids.length]!)!;
