@@ -516,6 +516,7 @@ async function openLocked(abs: string, jpath: string, lock: DataFileLock, opts: 
     async close(current) {
       try {
         if (jbytes > 0 || !(await exists(abs)) || (await exists(fpath))) await persistence.compact(current);
+        else await cutJournal(0); // nothing to fold: the zeros written ahead go, a closed journal is empty
       } finally {
         await zeroing;
         await jfh.close();

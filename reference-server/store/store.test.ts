@@ -163,6 +163,20 @@ describe('file store', () => {
     await r2.close();
   });
 
+  it('a close right after a fold leaves an empty journal: the zeros written ahead of the new one go too', async () => {
+    const file = path.join(dir(), 'paylater.json');
+    const s = await openFileStore(file, { compactAfterBytes: 64 * 1024 });
+    for (let i = 0; s.folds === 0 && i < 5_000; i++) await s.commit([{ c: 'transactions', k: `t${i}`, v: tx(`t${i}`) }]);
+    await s.settle();
+    // The fold opened a new journal and began writing zeros ahead of it; nothing was appended since.
+    const size = (): number => statSync(journalPathOf(file)).size;
+    for (let waited = 0; size() < JOURNAL_ZERO_CHUNK_BYTES.min && waited < 10_000; waited += 10)
+      await new Promise((r) => setTimeout(r, 10));
+    expect([await journalContentBytes(file), size()]).toEqual([0, JOURNAL_ZERO_CHUNK_BYTES.min]);
+    await s.close();
+    expect(size()).toBe(0);
+  });
+
   it('compaction folds the journal into the snapshot and the result reloads identically', async () => {
     const file = path.join(dir(), 'paylater.json');
     const s = await openFileStore(file, { compactAfterBytes: 2_000 });
