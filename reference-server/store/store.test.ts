@@ -18,6 +18,23 @@ import { writeSeededDataFile } from '../testing.ts';
 
 const dir = () => mkdtempSync(path.join(tmpdir(), 'paylater-store-'));
 
+/** Writes `text` where the journal's next batch goes (over the zeros written ahead): what a crash mid-append, or a corruption, leaves. */
+async function writeAtJournalEnd(file: string, text: string): Promise<void> {
+  const fd = openSync(journalPathOf(file), 'r+');
+  try {
+    writeSync(fd, text, await journalContentBytes(file));
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The journal's size once the zeros written ahead of it are there (they are written off the acknowledgement's path), or after 10 s. */
+async function journalSizeWithZeros(file: string): Promise<number> {
+  const size = (): number => statSync(journalPathOf(file)).size;
+  for (let waited = 0; size() < JOURNAL_ZERO_CHUNK_BYTES.min && waited < 10_000; waited += 10) await new Promise((r) => setTimeout(r, 10));
+  return size();
+}
+
 function tx(id: string, merchantId = 'mer_a', vendorReference: string | null = null): TransactionRecord {
   return {
     id,
@@ -86,9 +103,7 @@ describe('file store', () => {
     await s.commit([{ c: 'transactions', k: 'ok', v: tx('ok') }]);
     // simulate a crash: no close() (journal not folded), then a half-written line where the next batch goes
     await s.abandon();
-    const fd = openSync(journalPathOf(file), 'r+');
-    writeSync(fd, '{"s":99,"b":[[{"c":"transactions","k":"torn","v":{"id":', await journalContentBytes(file));
-    closeSync(fd);
+    await writeAtJournalEnd(file, '{"s":99,"b":[[{"c":"transactions","k":"torn","v":{"id":');
     const r = await openFileStore(file);
     expect(r.get('transactions', 'ok')).toBeDefined();
     expect(r.get('transactions', 'torn')).toBeUndefined();
@@ -117,9 +132,7 @@ describe('file store', () => {
     const s = await openFileStore(file);
     await s.commit([{ c: 'transactions', k: 'a', v: tx('a') }]);
     await s.abandon();
-    const fd = openSync(journalPathOf(file), 'r+');
-    writeSync(fd, 'garbage\n{"s":5,"b":[]}\n', await journalContentBytes(file));
-    closeSync(fd);
+    await writeAtJournalEnd(file, 'garbage\n{"s":5,"b":[]}\n');
     await expect(openFileStore(file)).rejects.toThrow(journalPathOf(file));
   });
 
@@ -137,10 +150,7 @@ describe('file store', () => {
       await s.close();
       return;
     }
-    // The zeros are written off the acknowledgement's path, after the first append.
-    for (let waited = 0; size() < JOURNAL_ZERO_CHUNK_BYTES.min && waited < 10_000; waited += 10)
-      await new Promise((r) => setTimeout(r, 10));
-    const zeroed = size();
+    const zeroed = await journalSizeWithZeros(file); // written after the first append
     expect(zeroed).toBeGreaterThanOrEqual(JOURNAL_ZERO_CHUNK_BYTES.min);
     const sizes = new Set<number>();
     for (let i = 1; i <= 200; i++) {
@@ -169,12 +179,9 @@ describe('file store', () => {
     for (let i = 0; s.folds === 0 && i < 5_000; i++) await s.commit([{ c: 'transactions', k: `t${i}`, v: tx(`t${i}`) }]);
     await s.settle();
     // The fold opened a new journal and began writing zeros ahead of it; nothing was appended since.
-    const size = (): number => statSync(journalPathOf(file)).size;
-    for (let waited = 0; size() < JOURNAL_ZERO_CHUNK_BYTES.min && waited < 10_000; waited += 10)
-      await new Promise((r) => setTimeout(r, 10));
-    expect([await journalContentBytes(file), size()]).toEqual([0, JOURNAL_ZERO_CHUNK_BYTES.min]);
+    expect([await journalContentBytes(file), await journalSizeWithZeros(file)]).toEqual([0, JOURNAL_ZERO_CHUNK_BYTES.min]);
     await s.close();
-    expect(size()).toBe(0);
+    expect(statSync(journalPathOf(file)).size).toBe(0);
   });
 
   it('compaction folds the journal into the snapshot and the result reloads identically', async () => {
