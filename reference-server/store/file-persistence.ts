@@ -2,17 +2,18 @@
  * Durability of the store on disk (`openFileStore`): the data file is a lowdb JSON snapshot;
  * changes go to an append-only JSON-lines journal next to it (`<file>.journal`), one line
  * per group commit (`{"s": <batch number>, "b": [<batch>, …]}`), fsynced before any waiter
- * is released. The journal is written into space zeroed ahead of it (`JOURNAL_ZERO_CHUNK_BYTES`
+ * is released. The journal is written into zeros written ahead of it (`JOURNAL_ZERO_CHUNK_BYTES`
  * at a time, as PostgreSQL pre-fills its WAL segments), so that the fdatasync acknowledging a
- * write flushes data only: an append that grows the file also changes its size, and that
- * fdatasync then waits for a file-system journal commit, behind every other file's metadata; its
- * content ends at the first NUL byte. When the journal grows past a threshold (and on close) it is folded into a
- * new snapshot, written to a temporary file, fsynced and renamed over the data file; while
- * the server runs, that fold merges the files in a worker thread (fold-worker.ts). On
- * start: snapshot + journal replay; a torn last journal line (a crash mid-append, never
- * acknowledged) is dropped; a corrupt snapshot or journal stops the start with an error
- * naming the file, and nothing is overwritten. The data file is locked for the process
- * (store/data-lock.ts); under the lock, temporary files a crash left mid-fold are removed.
+ * write flushes data only: an append that grows the file changes its size, and its fdatasync
+ * then waits for a file-system journal commit, behind every other file's metadata. Its text
+ * ends at the first NUL byte. When the journal grows past a threshold (and on close) it is
+ * folded into a new snapshot, written to a temporary file, fsynced and renamed over the data
+ * file; while the server runs, that fold merges the files in a worker thread (fold-worker.ts)
+ * and frees the files it replaced a few MiB at a time (`releaseGradually`). On start: snapshot
+ * + journal replay; a torn last journal line (a crash mid-append, never acknowledged) is
+ * dropped; a corrupt snapshot or journal stops the start with an error naming the file, and
+ * nothing is overwritten. The data file is locked for the process (store/data-lock.ts); under
+ * the lock, temporary files a crash left mid-fold are removed.
  */
 import { constants as fsConstants } from 'node:fs';
 import { mkdir, open, readdir, readFile, rename, stat, statfs, unlink, type FileHandle } from 'node:fs/promises';
