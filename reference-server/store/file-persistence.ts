@@ -22,7 +22,7 @@ import { JSONFile } from 'lowdb/node';
 import { loadBundledDocument } from '../../generated/index.ts';
 import { COLLECTIONS, type Change } from '../domain/types.ts';
 import { lockDataFile, type DataFileLock } from './data-lock.ts';
-import { foldFiles, foldInWorker, journalText, type MergeKind } from './fold-worker.ts';
+import { foldFiles, foldInWorker, journalText, journalTextEnd, type MergeKind } from './fold-worker.ts';
 import { Store, type Persistence, type StoreFailurePolicy, type StoreImage } from './store.ts';
 
 export const SNAPSHOT_FORMAT = 'paylater-reference-server';
@@ -87,8 +87,7 @@ export const JOURNAL_ZERO_MIN_FREE_BYTES = 512 * 1024 * 1024;
 
 /** The bytes of journal text in `file`'s journal (its size less the zeros written ahead): for tests and the bench. */
 export async function journalContentBytes(file: string): Promise<number> {
-  const raw = await readFile(journalPathOf(file)).catch(() => Buffer.alloc(0));
-  return Buffer.byteLength(journalText(raw), 'utf8');
+  return journalTextEnd(await readFile(journalPathOf(file)).catch(() => Buffer.alloc(0)));
 }
 
 /** CPU time of this thread in ms (not the time spent waiting for a core). */

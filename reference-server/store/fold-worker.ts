@@ -36,10 +36,15 @@ export interface FoldJob {
 /** Per collection, per key: the record's new JSON text, or null when the journal deleted it. */
 type Changes = Map<string, Map<string, string | null>>;
 
-/** A journal's text: up to the zeros written ahead of it (its first NUL byte; JSON text never holds one). */
-export function journalText(raw: Buffer): string {
+/** Where a journal's text ends: at the zeros written ahead of it (its first NUL byte; JSON text never holds one). */
+export function journalTextEnd(raw: Buffer): number {
   const end = raw.indexOf(0);
-  return raw.toString('utf8', 0, end < 0 ? raw.length : end);
+  return end < 0 ? raw.length : end;
+}
+
+/** A journal's text, up to the zeros written ahead of it. */
+export function journalText(raw: Buffer): string {
+  return raw.toString('utf8', 0, journalTextEnd(raw));
 }
 
 /** The journal's changes after `afterSeq` (a torn last line, never acknowledged, is left out). */
