@@ -10,7 +10,7 @@
  * folded into a new snapshot, written to a temporary file, fsynced and renamed over the data
  * file; while the server runs, that fold merges the files in a worker thread (fold-worker.ts)
  * and frees the files it replaced a few MiB at a time (`releaseGradually`). On start: snapshot
- * + journal replay; a torn last journal line (a crash mid-append, never acknowledged) is
+ * (read record by record, each packed as the store keeps it: `packed-records.ts`) + journal replay; a torn last journal line (a crash mid-append, never acknowledged) is
  * dropped; a corrupt snapshot or journal stops the start with an error naming the file, and
  * nothing is overwritten. The data file is locked for the process (store/data-lock.ts); under
  * the lock, temporary files a crash left mid-fold are removed.
@@ -20,10 +20,11 @@ import { mkdir, open, readdir, readFile, rename, stat, statfs, unlink, type File
 import path from 'node:path';
 import { JSONFile } from 'lowdb/node';
 import { loadBundledDocument } from '../../generated/index.ts';
-import { COLLECTIONS, type Change } from '../domain/types.ts';
+import { COLLECTIONS, type Change, type CollectionName } from '../domain/types.ts';
 import { lockDataFile, type DataFileLock } from './data-lock.ts';
-import { foldFiles, foldInWorker, journalText, journalTextEnd, type MergeKind } from './fold-worker.ts';
-import { Store, type Persistence, type StoreFailurePolicy, type StoreImage } from './store.ts';
+import { foldFiles, foldInWorker, journalText, journalTextEnd, recordKey, walkWrittenLayout, type MergeKind } from './fold-worker.ts';
+import { packRecord } from './packed-records.ts';
+import { Store, type PackedImage, type Persistence, type StoreFailurePolicy, type StoreImage } from './store.ts';
 
 export const SNAPSHOT_FORMAT = 'paylater-reference-server';
 export const SNAPSHOT_VERSION = 1;
@@ -251,15 +252,63 @@ function checkSnapshot(file: string, data: unknown): Snapshot {
   return s as Snapshot;
 }
 
-/** Reads the data file with lowdb's JSON file adapter (read + JSON.parse): null when there is none yet. */
-async function readSnapshot(file: string): Promise<Snapshot | null> {
+/** The data file's records as the store keeps them (packed), its last folded batch and its size. */
+interface LoadedSnapshot extends PackedImage {
+  bytes: number;
+}
+
+/**
+ * Reads the data file record by record, packing each as it goes: a large store is never held as
+ * one string plus every record as an object at once (200,000 transactions: ~130 MB of text and
+ * ~150 MB of objects, whose pages the process would keep resident). A file not in the layout
+ * this server writes (e.g. indented by hand) is read whole with lowdb's JSON file adapter.
+ * Null when there is no data file yet.
+ */
+async function readSnapshot(file: string): Promise<LoadedSnapshot | null> {
+  let buf: Buffer;
+  try {
+    buf = await readFile(file);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw new StoreCorruptError(file, (e as Error).message);
+  }
+  const bytes = buf.length;
+  try {
+    const image = emptyPackedImage();
+    let col: Map<string, string> | undefined;
+    for (const step of walkWrittenLayout(buf, SNAPSHOT_FORMAT, SNAPSHOT_VERSION)) {
+      if (step.kind === 'head') image.journalSeq = step.journalSeq;
+      else if (step.kind === 'collection')
+        col = Object.hasOwn(image.collections, step.name) ? image.collections[step.name as CollectionName] : undefined;
+      else if (step.kind === 'record' && col) {
+        const k = recordKey(buf, step);
+        col.set(k, packRecord(k, JSON.parse(buf.toString('utf8', step.keyEnd + 1, step.end)) as object));
+      }
+    }
+    return { ...image, bytes };
+  } catch {
+    // Another layout, or damaged: parse it whole (which names what is wrong).
+  }
   try {
     const raw = await new JSONFile<unknown>(file).read();
-    return raw === null ? null : checkSnapshot(file, raw);
+    if (raw === null) return null;
+    const snapshot = checkSnapshot(file, raw);
+    const image = emptyPackedImage();
+    image.journalSeq = snapshot.journalSeq;
+    for (const c of COLLECTIONS)
+      for (const [k, v] of Object.entries<object>(snapshot.collections[c] ?? {})) image.collections[c].set(k, packRecord(k, v));
+    return { ...image, bytes };
   } catch (e) {
     if (e instanceof StoreCorruptError) throw e;
     throw new StoreCorruptError(file, (e as Error).message);
   }
+}
+
+function emptyPackedImage(): PackedImage {
+  return {
+    journalSeq: 0,
+    collections: Object.fromEntries(COLLECTIONS.map((c) => [c, new Map<string, string>()])) as PackedImage['collections'],
+  };
 }
 
 /**
@@ -267,8 +316,8 @@ async function readSnapshot(file: string): Promise<Snapshot | null> {
  * the number of the last batch and the length of the journal's good prefix. A torn last
  * line is left out of that prefix; any other unreadable line is a `StoreCorruptError`.
  */
-function foldJournal(jpath: string, text: string, image: StoreImage): { seq: number; goodBytes: number } {
-  const collections = image.collections as unknown as Record<string, Record<string, unknown>>;
+function foldJournal(jpath: string, text: string, image: PackedImage): { seq: number; goodBytes: number } {
+  const collections = image.collections;
   let seq = image.journalSeq;
   let goodBytes = 0;
   let offset = 0;
@@ -292,10 +341,10 @@ function foldJournal(jpath: string, text: string, image: StoreImage): { seq: num
     }
     for (const changes of batch.b) {
       for (const ch of changes) {
+        if (!Object.hasOwn(collections, ch.c)) throw new StoreCorruptError(jpath, `line ${i + 1}: unknown collection ${ch.c}`);
         const col = collections[ch.c];
-        if (!col) throw new StoreCorruptError(jpath, `line ${i + 1}: unknown collection ${ch.c}`);
-        if (ch.v === null) delete col[ch.k];
-        else col[ch.k] = ch.v;
+        if (ch.v === null) col.delete(ch.k);
+        else col.set(ch.k, packRecord(ch.k, ch.v));
       }
     }
     seq = batch.s;
@@ -324,12 +373,8 @@ export async function openFileStore(file: string, opts: StoreOptions = {}): Prom
 
 async function openLocked(abs: string, jpath: string, lock: DataFileLock, opts: StoreOptions): Promise<Store> {
   const snapshot = await readSnapshot(abs);
-  const snapshotBytes = snapshot === null ? 0 : (await stat(abs)).size;
-  const image: StoreImage = {
-    journalSeq: snapshot?.journalSeq ?? 0,
-    collections: (snapshot?.collections ?? Object.fromEntries(COLLECTIONS.map((c) => [c, {}]))) as StoreImage['collections'],
-  };
-  for (const c of COLLECTIONS) (image.collections as Record<string, unknown>)[c] ??= {};
+  const snapshotBytes = snapshot?.bytes ?? 0;
+  const image: PackedImage = snapshot ?? emptyPackedImage();
   // A background fold that did not finish: its journal comes before the current one.
   const fpath = foldingJournalPathOf(abs);
   const foldingLeft = await exists(fpath);

@@ -154,77 +154,123 @@ class ChunkWriter {
   }
 }
 
+/** One step of a data file in `snapshotText`'s layout, walked by `walkWrittenLayout`. */
+export type LayoutStep =
+  | { kind: 'head'; journalSeq: number }
+  | { kind: 'collection'; name: string }
+  /** A record: its key's JSON string at `[keyStart, keyEnd)`, its value at `[keyEnd + 1, end)`. */
+  | { kind: 'record'; keyStart: number; keyEnd: number; end: number }
+  | { kind: 'collectionEnd' };
+
+/**
+ * Walks `buf`, a data file as `snapshotText` writes it (no whitespace; format, version,
+ * journalSeq, collections), without parsing its records: what a fold copies and a start reads
+ * record by record. Throws "not in the written layout" when it is not (then parse it whole).
+ */
+export function* walkWrittenLayout(buf: Buffer, format: string, version: number): Generator<LayoutStep> {
+  const layout = () => new Error('not in the written layout');
+  const head = `{"format":${JSON.stringify(format)},"version":${version},"journalSeq":`;
+  if (buf.toString('utf8', 0, head.length) !== head) throw layout();
+  let i = head.length;
+  while (i < buf.length && buf[i]! >= 0x30 && buf[i]! <= 0x39) i++;
+  if (i === head.length) throw layout();
+  const journalSeq = Number(buf.toString('latin1', head.length, i));
+  const collectionsKey = ',"collections":{';
+  if (buf.toString('utf8', i, i + collectionsKey.length) !== collectionsKey) throw layout();
+  i += collectionsKey.length;
+  yield { kind: 'head', journalSeq };
+  let first = true;
+  while (buf[i] !== 0x7d) {
+    if (!first) {
+      if (buf[i] !== 0x2c) throw layout();
+      i++;
+    }
+    first = false;
+    if (buf[i] !== QUOTE) throw layout();
+    const nameEnd = stringEnd(buf, i);
+    const name = stringAt(buf, i, nameEnd);
+    if (buf[nameEnd] !== 0x3a || buf[nameEnd + 1] !== 0x7b) throw layout();
+    yield { kind: 'collection', name };
+    i = nameEnd + 2;
+    while (buf[i] !== 0x7d) {
+      if (buf[i] === 0x2c) i++;
+      if (buf[i] !== QUOTE) throw layout();
+      const keyStart = i;
+      const keyEnd = stringEnd(buf, i);
+      if (buf[keyEnd] !== 0x3a) throw layout();
+      const end = valueEnd(buf, keyEnd + 1);
+      i = end;
+      yield { kind: 'record', keyStart, keyEnd, end };
+    }
+    i++;
+    yield { kind: 'collectionEnd' };
+  }
+  if (buf.toString('utf8', i).trim() !== '}}') throw layout();
+}
+
+/** The key of a record step (its JSON string decoded). */
+export function recordKey(buf: Buffer, step: { keyStart: number; keyEnd: number }): string {
+  return stringAt(buf, step.keyStart, step.keyEnd);
+}
+
 /**
  * Merges `old` (the data file's bytes, in `snapshotText`'s layout) with `changes` into `out`.
  * Throws when `old` is not in that layout (the caller then merges by parsing).
  */
 async function mergeBytes(old: Buffer, changes: Changes, job: FoldJob, out: ChunkWriter): Promise<void> {
-  const head = `{"format":${JSON.stringify(job.format)},"version":${job.version},"journalSeq":`;
-  if (old.toString('utf8', 0, head.length) !== head) throw new Error('not in the written layout');
-  let i = head.length;
-  while (i < old.length && old[i]! >= 0x30 && old[i]! <= 0x39) i++;
-  const collectionsKey = ',"collections":{';
-  if (old.toString('utf8', i, i + collectionsKey.length) !== collectionsKey) throw new Error('not in the written layout');
-  i += collectionsKey.length;
-  await out.put(`${head}${job.journalSeq}${collectionsKey}`);
   const written = new Set<string>();
-  const layout = () => new Error('not in the written layout');
-  while (old[i] !== 0x7d) {
-    if (written.size > 0) {
-      if (old[i] !== 0x2c) throw layout();
-      i++;
-    }
-    if (old[i] !== QUOTE) throw layout();
-    const nameEnd = stringEnd(old, i);
-    const name = stringAt(old, i, nameEnd);
-    if (old[nameEnd] !== 0x3a || old[nameEnd + 1] !== 0x7b) throw layout();
-    await out.put(`${written.size > 0 ? ',' : ''}${JSON.stringify(name)}:{`);
-    i = nameEnd + 2;
-    const m = changes.get(name);
-    // Unchanged records are copied as runs of old bytes, `[runStart, runEnd)` (the commas between
-    // them included); `any`: a record was written before in this collection (a comma goes first).
-    let any = false;
-    let runStart = -1;
-    let runEnd = -1;
-    const endRun = async () => {
-      if (runStart < 0) return;
-      if (any) await out.put(',');
-      await out.put(old.subarray(runStart, runEnd));
-      any = true;
-      runStart = -1;
-    };
-    while (old[i] !== 0x7d) {
-      if (old[i] === 0x2c) i++;
-      if (old[i] !== QUOTE) throw layout();
-      const keyStart = i;
-      const keyEnd = stringEnd(old, i);
-      if (old[keyEnd] !== 0x3a) throw layout();
-      const end = valueEnd(old, keyEnd + 1);
-      i = end;
-      const key = m === undefined ? '' : stringAt(old, keyStart, keyEnd);
-      const changed = m === undefined ? undefined : m.get(key);
-      if (changed === undefined) {
-        if (runStart < 0) runStart = keyStart;
-        runEnd = end;
-        continue;
+  /** The collection being copied, and the journal's changes to it. */
+  let name = '';
+  let m: Map<string, string | null> | undefined;
+  // Unchanged records are copied as runs of old bytes, `[runStart, runEnd)` (the commas between
+  // them included); `any`: a record was written before in this collection (a comma goes first).
+  let any = false;
+  let runStart = -1;
+  let runEnd = -1;
+  const endRun = async () => {
+    if (runStart < 0) return;
+    if (any) await out.put(',');
+    await out.put(old.subarray(runStart, runEnd));
+    any = true;
+    runStart = -1;
+  };
+  for (const step of walkWrittenLayout(old, job.format, job.version)) {
+    switch (step.kind) {
+      case 'head':
+        await out.put(`{"format":${JSON.stringify(job.format)},"version":${job.version},"journalSeq":${job.journalSeq},"collections":{`);
+        break;
+      case 'collection':
+        name = step.name;
+        await out.put(`${written.size > 0 ? ',' : ''}${JSON.stringify(name)}:{`);
+        m = changes.get(name);
+        any = false;
+        break;
+      case 'record': {
+        const changed = m === undefined ? undefined : m.get(recordKey(old, step));
+        if (changed === undefined) {
+          if (runStart < 0) runStart = step.keyStart;
+          runEnd = step.end;
+          break;
+        }
+        await endRun();
+        m!.delete(recordKey(old, step));
+        if (changed === null) break;
+        if (out.add(`${any ? ',' : ''}${old.toString('utf8', step.keyStart, step.keyEnd)}:${changed}`)) await out.flush(true);
+        any = true;
+        break;
       }
-      await endRun();
-      m!.delete(key);
-      if (changed === null) continue;
-      if (out.add(`${any ? ',' : ''}${old.toString('utf8', keyStart, keyEnd)}:${changed}`)) await out.flush(true);
-      any = true;
+      case 'collectionEnd':
+        await endRun();
+        for (const [k, text] of m ?? []) {
+          if (text === null) continue;
+          if (out.add(`${any ? ',' : ''}${JSON.stringify(k)}:${text}`)) await out.flush(true);
+          any = true;
+        }
+        await out.put('}');
+        written.add(name);
+        break;
     }
-    await endRun();
-    i++;
-    for (const [k, text] of m ?? []) {
-      if (text === null) continue;
-      if (out.add(`${any ? ',' : ''}${JSON.stringify(k)}:${text}`)) await out.flush(true);
-      any = true;
-    }
-    await out.put('}');
-    written.add(name);
   }
-  if (old.toString('utf8', i).trim() !== '}}') throw layout();
   for (const name of job.collections) {
     if (written.has(name)) continue;
     await out.put(`${written.size > 0 ? ',' : ''}${JSON.stringify(name)}:{`);

@@ -90,7 +90,7 @@ describe('LocalRepository transactions', () => {
       abandon: async () => {},
     };
     const repo = new LocalRepository(
-      Store.fromPersistence(Object.fromEntries(COLLECTIONS.map((c) => [c, {}])) as never, 0, persistence, Infinity, {
+      Store.fromPersistence(Object.fromEntries(COLLECTIONS.map((c) => [c, new Map()])) as never, 0, persistence, Infinity, {
         retryAfterSeconds: 1,
       }),
     );

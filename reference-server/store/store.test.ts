@@ -114,6 +114,37 @@ describe('file store', () => {
     await r2.close();
   });
 
+  it('starts from a data file as written (read record by record) and from the same file indented (read whole) to the same records', async () => {
+    const file = path.join(dir(), 'paylater.json');
+    const s = await openFileStore(file);
+    const written: TransactionRecord[] = [];
+    for (let i = 0; i < 50; i++) {
+      const t = {
+        ...tx(`t-${i}`, i % 2 ? 'mer_a' : 'mer_b', `REF-\u00e9-"${i}"`),
+        items: [{ id: `i-${i}`, name: 'Caf\u00e9 \\ "bleu"', reference: 'R', quantity: 1, unitPriceCentimes: 129950, categoryId: i }],
+      };
+      written.push(t);
+      await s.commit([{ c: 'transactions', k: t.id, v: t }]);
+    }
+    await s.commit([{ c: 'transactions', k: 't-7', v: null }]);
+    await s.close();
+    const expected = written.filter((t) => t.id !== 't-7');
+    const asWritten = await openFileStore(file);
+    const fromWritten = [...asWritten.values('transactions')];
+    await asWritten.close();
+    expect(fromWritten).toHaveLength(49);
+    expect(new Map(fromWritten.map((t) => [t.id, t]))).toEqual(new Map(expected.map((t) => [t.id, t])));
+    writeFileSync(file, JSON.stringify(JSON.parse(readFileSync(file, 'utf8')), null, 2));
+    const indented = await openFileStore(file);
+    expect(new Map([...indented.values('transactions')].map((t) => [t.id, t]))).toEqual(new Map(expected.map((t) => [t.id, t])));
+    expect(indented.transactionByVendorReference('mer_b', 'REF-\u00e9-"8"')?.id).toBe('t-8');
+    await indented.close();
+    // A written file cut short is refused, not read up to the cut.
+    const text = readFileSync(file, 'utf8');
+    writeFileSync(file, JSON.stringify(JSON.parse(text)).slice(0, -40));
+    await expect(openFileStore(file)).rejects.toBeInstanceOf(StoreCorruptError);
+  });
+
   it('a corrupt data file gives a clear error naming the file, and nothing is overwritten', async () => {
     const file = path.join(dir(), 'paylater.json');
     writeFileSync(file, '{"format": "paylater-reference-server", "version": 1, "journalSeq": 0, "collections": {"transactions": {"x": ');

@@ -17,12 +17,19 @@ import {
   type SessionRecord,
   type TransactionRecord,
 } from '../domain/types.ts';
+import { PackedMap, unpackRecord } from './packed-records.ts';
 import { ShardedMap } from './sharded-map.ts';
 
 /** Every record, and the number of the last journal batch it includes. */
 export interface StoreImage {
   journalSeq: number;
   collections: { [C in CollectionName]: Record<string, Collections[C]> };
+}
+
+/** Every record packed as the store keeps it (`packRecord`), by collection and key: what a file store starts from. */
+export interface PackedImage {
+  journalSeq: number;
+  collections: { [C in CollectionName]: Map<string, string> };
 }
 
 /**
@@ -73,8 +80,11 @@ export interface Persistence {
 /** The journal may grow to this share of the data file before a fold (see `foldThreshold`). */
 export const FOLD_JOURNAL_SHARE = 0.5;
 
-/** Per collection, key → record: split maps, so that growing never rehashes a whole collection at once. */
-type Maps = { [C in CollectionName]: ShardedMap<Collections[C]> };
+/**
+ * Per collection, key → record, each record kept as compact text (`packed-records.ts`: less than
+ * half the memory of an object); split maps, so that growing never rehashes a whole collection at once.
+ */
+type Maps = { [C in CollectionName]: PackedMap<Collections[C]> };
 
 export class Store {
   private readonly maps: Maps;
@@ -119,26 +129,26 @@ export class Store {
   slowestWriteMs = 0;
 
   private constructor(
-    initial: StoreImage['collections'] | null,
+    initial: PackedImage['collections'] | null,
     journalSeq: number,
     private readonly persistence: Persistence | null,
     private readonly compactAfterBytes: number,
     private readonly failure: StoreFailurePolicy = { retryAfterSeconds: 0 }, // a memory store never fails a write
   ) {
     this.journalSeq = journalSeq;
-    this.maps = Object.fromEntries(COLLECTIONS.map((c) => [c, new ShardedMap()])) as unknown as Maps;
+    this.maps = Object.fromEntries(COLLECTIONS.map((c) => [c, new PackedMap()])) as unknown as Maps;
     if (initial) {
       for (const c of COLLECTIONS) {
-        const entries: [string, unknown][] = Object.entries(initial[c] ?? {});
-        if (c === 'transactions')
-          entries.sort((a, b) => Date.parse((a[1] as TransactionRecord).expiresAt) - Date.parse((b[1] as TransactionRecord).expiresAt));
-        if (c === 'sms' || c === 'outbox')
-          entries.sort(
-            (a, b) =>
-              Date.parse((a[1] as { createdAt?: string; sentAt?: string }).createdAt ?? (a[1] as { sentAt: string }).sentAt) -
-              Date.parse((b[1] as { createdAt?: string; sentAt?: string }).createdAt ?? (b[1] as { sentAt: string }).sentAt),
-          );
-        for (const [k, v] of entries) this.put({ c, k, v } as Change); // the snapshot holds collection c
+        let entries: Iterable<[string, string]> = initial[c];
+        // The indexes kept in insertion order want the records in time order: open transactions by
+        // the end of their window, SMS and webhook events by creation.
+        const orderOf = START_ORDER[c];
+        if (orderOf)
+          entries = [...initial[c]]
+            .map(([k, s]) => ({ k, s, t: orderOf(unpackRecord(k, s)) }))
+            .sort((a, b) => a.t - b.t)
+            .map(({ k, s }): [string, string] => [k, s]);
+        for (const [k, s] of entries) this.put({ c, k, v: unpackRecord(k, s) } as Change, s);
       }
     }
   }
@@ -150,7 +160,7 @@ export class Store {
 
   /** A store over `p`, holding `initial` (the records as of journal batch `journalSeq`): used by `openFileStore`. */
   static fromPersistence(
-    initial: StoreImage['collections'],
+    initial: PackedImage['collections'],
     journalSeq: number,
     p: Persistence,
     compactAfterBytes: number,
@@ -174,7 +184,7 @@ export class Store {
     const seq = ++this.appliedSeq;
     const inverse: Change[] = [];
     for (const ch of changes) {
-      inverse.push({ c: ch.c, k: ch.k, v: (this.maps[ch.c] as ShardedMap<unknown>).get(ch.k) ?? null } as Change);
+      inverse.push({ c: ch.c, k: ch.k, v: (this.maps[ch.c] as PackedMap<object>).get(ch.k) ?? null } as Change);
       this.put(ch);
       this.dirty.set(`${ch.c}/${ch.k}`, seq);
     }
@@ -345,40 +355,41 @@ export class Store {
 
   // ---- memory and indexes ----
 
-  private put(ch: Change): void {
+  /** Applies `ch` to memory and the indexes; `packed`: `ch.v` already packed (at start). */
+  private put(ch: Change, packed?: string): void {
     switch (ch.c) {
       case 'transactions':
-        return this.putTransaction(ch.k, ch.v);
+        return this.putTransaction(ch.k, ch.v, packed);
       case 'sessions':
-        return this.putSession(ch.k, ch.v);
+        return this.putSession(ch.k, ch.v, packed);
       case 'sms': {
         const m = this.maps.sms;
         if (ch.v && !m.has(ch.k)) push(this.smsByMerchant, ch.v.merchantId, ch.k);
-        if (ch.v) m.set(ch.k, ch.v);
+        if (ch.v) m.set(ch.k, ch.v, packed);
         else m.delete(ch.k);
         return;
       }
       case 'outbox':
-        return this.putOutbox(ch.k, ch.v);
+        return this.putOutbox(ch.k, ch.v, packed);
       case 'paymentIntents': {
         const m = this.maps.paymentIntents;
         const old = m.get(ch.k);
         if (old) this.intentsBySession.set(old.sessionId, (this.intentsBySession.get(old.sessionId) ?? 1) - 1);
         if (ch.v) {
-          m.set(ch.k, ch.v);
+          m.set(ch.k, ch.v, packed);
           this.intentsBySession.set(ch.v.sessionId, (this.intentsBySession.get(ch.v.sessionId) ?? 0) + 1);
         } else m.delete(ch.k);
         return;
       }
       default: {
-        const m = this.maps[ch.c] as ShardedMap<unknown>;
-        if (ch.v) m.set(ch.k, ch.v);
+        const m = this.maps[ch.c] as PackedMap<object>;
+        if (ch.v) m.set(ch.k, ch.v, packed);
         else m.delete(ch.k);
       }
     }
   }
 
-  private putTransaction(k: string, v: TransactionRecord | null): void {
+  private putTransaction(k: string, v: TransactionRecord | null, packed?: string): void {
     const m = this.maps.transactions;
     const old = m.get(k);
     if (old) {
@@ -393,7 +404,7 @@ export class Store {
       m.delete(k);
       return;
     }
-    m.set(k, v);
+    m.set(k, v, packed);
     if (v.vendorReference !== null) {
       let refs = this.byVendorRef.get(v.merchantId);
       if (!refs) this.byVendorRef.set(v.merchantId, (refs = new ShardedMap<string>()));
@@ -406,18 +417,18 @@ export class Store {
     if (v.status === 'PENDING') addTo(this.pendingByMerchant, v.merchantId, k);
   }
 
-  private putSession(k: string, v: SessionRecord | null): void {
+  private putSession(k: string, v: SessionRecord | null, packed?: string): void {
     const old = this.maps.sessions.get(k);
     if (old) this.sessionByDigest.delete(old.tokenDigest);
     if (!v) {
       this.maps.sessions.delete(k);
       return;
     }
-    this.maps.sessions.set(k, v);
+    this.maps.sessions.set(k, v, packed);
     this.sessionByDigest.set(v.tokenDigest, k);
   }
 
-  private putOutbox(k: string, v: OutboxEvent | null): void {
+  private putOutbox(k: string, v: OutboxEvent | null, packed?: string): void {
     const m = this.maps.outbox;
     if (v && !m.has(k)) push(this.outboxByMerchant, v.merchantId, k);
     if (!v) {
@@ -425,7 +436,7 @@ export class Store {
       this.outboxPending.delete(k);
       return;
     }
-    m.set(k, v);
+    m.set(k, v, packed);
     if (v.state === 'pending') this.outboxPending.add(k);
     else this.outboxPending.delete(k);
   }
@@ -511,6 +522,13 @@ export class Store {
     return [...this.outboxPending].flatMap((id) => this.maps.outbox.get(id) ?? []);
   }
 }
+
+/** Per collection whose indexes keep time order: the time a record is placed by at start (epoch ms). */
+const START_ORDER: { [C in CollectionName]?: (r: Collections[C]) => number } = {
+  transactions: (t) => Date.parse(t.expiresAt),
+  sms: (m) => Date.parse(m.sentAt),
+  outbox: (e) => Date.parse(e.createdAt),
+};
 
 function addTo(m: Map<string, Set<string>>, k: string, v: string): void {
   let s = m.get(k);

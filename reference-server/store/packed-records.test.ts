@@ -1,0 +1,95 @@
+/** Packed records: what is read back is what JSON would have kept, member order included, and it takes less room. */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { PackedMap, packRecord, unpackRecord } from './packed-records.ts';
+
+/** ISO timestamps as `toISOString()` prints them, and near misses that must stay strings. */
+const timestamp = fc
+  .date({ min: new Date(-62_000_000_000_000), max: new Date(250_000_000_000_000), noInvalidDate: true })
+  .map((d) => d.toISOString());
+const nearMiss = fc.constantFrom(
+  '2026-11-23T10:00:00Z',
+  '2026-11-23T10:00:00.000+00:00',
+  '2026-02-30T10:00:00.000Z',
+  '2026-11-23t10:00:00.000Z',
+  '+002026-11-23T10:00:00.000Z',
+);
+const leaf = fc.oneof(fc.jsonValue({ maxDepth: 0 }), timestamp, nearMiss);
+const value = fc.letrec((tie) => ({
+  v: fc.oneof({ depthSize: 'small' }, leaf, fc.array(tie('v'), { maxLength: 4 }), tie('o')),
+  o: fc.dictionary(fc.oneof(fc.string(), fc.constantFrom('id', '__proto__', 'createdAt')), tie('v'), { maxKeys: 6 }),
+})).o;
+
+describe('packed records', () => {
+  it('unpack(pack(r)) is r as JSON keeps it: the same members in the same order, timestamps and ids included', () => {
+    fc.assert(
+      fc.property(fc.string(), value, fc.boolean(), (key, record, idIsKey) => {
+        const r = idIsKey ? { ...record, id: key } : record;
+        const back = unpackRecord<object>(key, packRecord(key, r));
+        expect(JSON.stringify(back)).toBe(JSON.stringify(r));
+        expect(back).toEqual(JSON.parse(JSON.stringify(r)));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('keeps what JSON keeps of dates and undefined members, and a __proto__ member as an own member', () => {
+    const r = { at: new Date(Date.UTC(2026, 10, 23, 9, 30)), gone: undefined, list: [undefined, 1] };
+    Object.defineProperty(r, '__proto__', { value: { x: 1 }, enumerable: true });
+    const back = unpackRecord<Record<string, unknown>>('k', packRecord('k', r));
+    expect(JSON.stringify(back)).toBe(JSON.stringify(r));
+    expect(Object.getPrototypeOf(back)).toBe(Object.prototype);
+    expect(Object.hasOwn(back, '__proto__')).toBe(true);
+  });
+
+  it('takes well under half the JSON text of a partner transaction (names once per shape, timestamps as ms, the id left out)', () => {
+    const id = '5f0e7c1a-8d3b-4c2e-9a71-0b6d4e2f8c13';
+    const t = {
+      id,
+      kind: 'partner',
+      merchantId: 'mer_0bf6049fecb1f6a4f53b9006',
+      orderReference: 'ORD-000000004T',
+      vendorReference: 'SHOP-2026-000173',
+      status: 'PENDING',
+      totalCentimes: 129950,
+      currency: 'MAD',
+      customerPhone: '212612345678',
+      items: [{ id: 'a1', name: 'Wireless headphones', reference: 'SKU-100', quantity: 1, unitPriceCentimes: 129950, categoryId: 42 }],
+      createdAt: '2026-11-23T09:30:00.000Z',
+      updatedAt: null,
+      expiresAt: '2026-11-23T10:00:00.000Z',
+      approvedAt: null,
+      expiredAt: null,
+      sessionId: null,
+      paymentIntentId: null,
+    };
+    const packed = packRecord(id, t);
+    expect(packed).not.toContain(id);
+    expect(packed).not.toContain('2026-11-23');
+    expect(packed).not.toContain('merchantId');
+    expect(packed.length).toBeLessThan(JSON.stringify(t).length / 2);
+    expect(unpackRecord(id, packed)).toEqual(t);
+  });
+
+  it('a PackedMap answers as a Map of JSON copies does, and hands out copies: changing one changes nothing stored', () => {
+    const m = new PackedMap<{ id: string; n: number; tags: string[] }>();
+    const ref = new Map<string, { id: string; n: number; tags: string[] }>();
+    for (let i = 0; i < 3000; i++) {
+      const k = `k-${(i * 7919) % 1001}`;
+      if (i % 4 === 3) expect(m.delete(k)).toBe(ref.delete(k));
+      else {
+        const v = { id: k, n: i, tags: [String(i % 7)] };
+        m.set(k, v);
+        ref.set(k, structuredClone(v));
+      }
+      expect(m.size).toBe(ref.size);
+    }
+    expect(new Map(m)).toEqual(ref);
+    expect(new Map([...m.keys()].map((k) => [k, m.get(k)]))).toEqual(ref);
+    const k = [...m.keys()][0]!;
+    const one = m.get(k)!;
+    one.n = -1;
+    one.tags.push('changed');
+    expect(m.get(k)).toEqual(ref.get(k));
+  });
+});
