@@ -8,8 +8,8 @@
  * here, so the numbers are the server's as deployed; beside them, each server's longest
  * event-loop block. Each side is measured in alternating rounds (`BENCH_ROUNDS`): the p99s are
  * the rounds' medians, the worsts are the worst of all rounds (the target speaks of every
- * request), and each round's worst is listed. Also the resident memory per stored transaction
- * (the 200,000 server's less the empty one's, both after a full GC). The ratio is the worst
+ * request), and each round's worst is listed. Also the resident memory and the JS heap in use per
+ * stored transaction (the 200,000 server's less the empty one's, both after a full GC). The ratio is the worst
  * request (create or read) at 200,000 over all rounds, in ms (target ≤ 100 ms).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -121,6 +121,7 @@ export const store200kLatency: Figure = {
       // memory: a server on the data file alone (a journal replayed at start would leave its garbage in the figure)
       const resident = await spawnStoreServer(bigFile);
       const rssPerTx = (resident.rss - empty.rss) / STORED;
+      const heapPerTx = (resident.heapUsed - empty.heapUsed) / STORED;
       await resident.stop();
       await fillJournalInChild(bigFile, FOLD_HEADROOM_BYTES);
       const big = await spawnStoreServer(bigFile);
@@ -150,7 +151,7 @@ export const store200kLatency: Figure = {
           `  with none:       ${line(e)} (${fmt(e.creates)} creates)\n` +
           `  ${bs.length} alternating rounds (p99: median; worst: of all rounds); worst request at 200,000 per round: ${worsts.join(', ')} ms\n` +
           `  the disk alone (2 KiB append + fdatasync in a loop, same directory, ${fmt(disk.n)} in 3 s): p99 ${fmt(disk.p99, 1)} ms, worst ${fmt(disk.max, 1)} ms\n` +
-          `  resident memory: ${fmt(rssPerTx / 1024, 2)} KiB per stored transaction (each server in its own process)`,
+          `  memory per stored transaction (each server in its own process, after start): resident ${fmt(rssPerTx / 1024, 2)} KiB, of which JS heap in use ${fmt(heapPerTx)} bytes`,
       };
     } finally {
       for (const s of servers) await s.stop();

@@ -9,7 +9,7 @@
  *                                     (so a fold runs inside the measurement), exits
  *   store-server.ts serve <file>      serves it, folding every `FOLD_AFTER_BYTES` of journal
  *
- * `serve` prints one JSON line (`{ base, rss }`, the resident memory after a full GC) and then
+ * `serve` prints one JSON line (`{ base, rss, heapUsed }`, the resident memory and the JS heap in use after a full GC) and then
  * answers IPC messages: `stats` → the event loop's worst and p99 delay since the last `stats`
  * (ms) and the resident memory; `stop` → closes the store (a final fold) and exits.
  * `BENCH_SERVER_FLAGS` adds Node flags to the child (e.g. `--trace-gc`, `--cpu-prof`).
@@ -50,6 +50,8 @@ export interface StoreServer {
   base: string;
   /** Resident memory right after start, after a full GC. */
   rss: number;
+  /** The JS heap in use then (bytes). */
+  heapUsed: number;
   stats(): Promise<ServerStats>;
   stop(): Promise<void>;
 }
@@ -164,7 +166,7 @@ export async function fillJournalInChild(file: string, headroom: number): Promis
 /** Serves `file` in a child process. */
 export async function spawnStoreServer(file: string): Promise<StoreServer> {
   const child = start(['serve', file]);
-  const first = await new Promise<{ base: string; rss: number }>((resolve, reject) => {
+  const first = await new Promise<{ base: string; rss: number; heapUsed: number }>((resolve, reject) => {
     // Its first JSON line; any other output (e.g. --trace-gc's) goes on to stderr.
     let buf = '';
     child.stdout!.on('data', (d: Buffer) => {
@@ -172,7 +174,7 @@ export async function spawnStoreServer(file: string): Promise<StoreServer> {
       for (let nl = buf.indexOf('\n'); nl >= 0; nl = buf.indexOf('\n')) {
         const line = buf.slice(0, nl);
         buf = buf.slice(nl + 1);
-        if (line.startsWith('{"base"')) resolve(JSON.parse(line) as { base: string; rss: number });
+        if (line.startsWith('{"base"')) resolve(JSON.parse(line) as { base: string; rss: number; heapUsed: number });
         else process.stderr.write(`${line}\n`);
       }
     });
@@ -204,7 +206,12 @@ async function serve(file: string): Promise<void> {
   const server: Server = await new Promise((r) => {
     const s = handle.app.listen(0, '127.0.0.1', () => r(s));
   });
+  // Memory as it stays: after a full GC, and another once the GC's background freeing (of the data
+  // file's buffer, among others) is done, so the figure does not depend on when that thread ran.
   global.gc?.();
+  await new Promise((r) => setTimeout(r, 500));
+  global.gc?.();
+  const { rss, heapUsed } = process.memoryUsage();
   const loop = monitorEventLoopDelay({ resolution: 1 });
   loop.enable();
   let cpu = process.cpuUsage();
@@ -233,7 +240,7 @@ async function serve(file: string): Promise<void> {
   });
   process.once('disconnect', () => process.exit(1)); // the bench went away: do not stay behind
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  process.stdout.write(`${JSON.stringify({ base, rss: process.memoryUsage().rss })}\n`);
+  process.stdout.write(`${JSON.stringify({ base, rss, heapUsed })}\n`);
 }
 
 if (process.argv[1] === SELF) {
