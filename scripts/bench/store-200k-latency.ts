@@ -119,7 +119,9 @@ export const store200kLatency: Figure = {
       const empty = await spawnStoreServer(emptyFile);
       servers.push(empty);
       // memory: a server on the data file alone (a journal replayed at start would leave its garbage in the figure)
+      const t1 = Date.now();
       const resident = await spawnStoreServer(bigFile);
+      const startMs = Date.now() - t1;
       const rssPerTx = (resident.rss - empty.rss) / STORED;
       const heapPerTx = (resident.heapUsed - empty.heapUsed) / STORED;
       await resident.stop();
@@ -151,7 +153,7 @@ export const store200kLatency: Figure = {
           `  with none:       ${line(e)} (${fmt(e.creates)} creates)\n` +
           `  ${bs.length} alternating rounds (p99: median; worst: of all rounds); worst request at 200,000 per round: ${worsts.join(', ')} ms\n` +
           `  the disk alone (2 KiB append + fdatasync in a loop, same directory, ${fmt(disk.n)} in 3 s): p99 ${fmt(disk.p99, 1)} ms, worst ${fmt(disk.max, 1)} ms\n` +
-          `  memory per stored transaction (each server in its own process, after start): resident ${fmt(rssPerTx / 1024, 2)} KiB, of which JS heap in use ${fmt(heapPerTx)} bytes`,
+          `  memory per stored transaction (each server in its own process, after start): resident ${fmt(rssPerTx / 1024, 2)} KiB, of which JS heap in use ${fmt(heapPerTx)} bytes; young generation after start ${fmt(resident.young / 2 ** 20)} MiB (empty store: ${fmt(empty.young / 2 ** 20)} MiB); the start took ${fmt(startMs)} ms (process, data file, indexes, two full GCs 0.5 s apart)`,
       };
     } finally {
       for (const s of servers) await s.stop();

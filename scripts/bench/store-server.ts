@@ -9,13 +9,14 @@
  *                                     (so a fold runs inside the measurement), exits
  *   store-server.ts serve <file>      serves it, folding every `FOLD_AFTER_BYTES` of journal
  *
- * `serve` prints one JSON line (`{ base, rss, heapUsed }`, the resident memory and the JS heap in use after a full GC) and then
+ * `serve` prints one JSON line (`{ base, rss, heapUsed, young }`: the resident memory, the JS heap in use and the young generation's resident size, after a full GC) and then
  * answers IPC messages: `stats` → the event loop's worst and p99 delay since the last `stats`
  * (ms) and the resident memory; `stop` → closes the store (a final fold) and exits.
  * `BENCH_SERVER_FLAGS` adds Node flags to the child (e.g. `--trace-gc`, `--cpu-prof`).
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { getHeapSpaceStatistics } from 'node:v8';
 import { fileURLToPath } from 'node:url';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -46,12 +47,16 @@ export interface ServerStats {
   stored: number;
 }
 
+type StartFigures = Pick<StoreServer, 'base' | 'rss' | 'heapUsed' | 'young'>;
+
 export interface StoreServer {
   base: string;
   /** Resident memory right after start, after a full GC. */
   rss: number;
   /** The JS heap in use then (bytes). */
   heapUsed: number;
+  /** The young generation's resident size then (bytes): what the start's allocation grew it to. */
+  young: number;
   stats(): Promise<ServerStats>;
   stop(): Promise<void>;
 }
@@ -166,7 +171,7 @@ export async function fillJournalInChild(file: string, headroom: number): Promis
 /** Serves `file` in a child process. */
 export async function spawnStoreServer(file: string): Promise<StoreServer> {
   const child = start(['serve', file]);
-  const first = await new Promise<{ base: string; rss: number; heapUsed: number }>((resolve, reject) => {
+  const first = await new Promise<StartFigures>((resolve, reject) => {
     // Its first JSON line; any other output (e.g. --trace-gc's) goes on to stderr.
     let buf = '';
     child.stdout!.on('data', (d: Buffer) => {
@@ -174,7 +179,7 @@ export async function spawnStoreServer(file: string): Promise<StoreServer> {
       for (let nl = buf.indexOf('\n'); nl >= 0; nl = buf.indexOf('\n')) {
         const line = buf.slice(0, nl);
         buf = buf.slice(nl + 1);
-        if (line.startsWith('{"base"')) resolve(JSON.parse(line) as { base: string; rss: number; heapUsed: number });
+        if (line.startsWith('{"base"')) resolve(JSON.parse(line) as StartFigures);
         else process.stderr.write(`${line}\n`);
       }
     });
@@ -212,6 +217,7 @@ async function serve(file: string): Promise<void> {
   await new Promise((r) => setTimeout(r, 500));
   global.gc?.();
   const { rss, heapUsed } = process.memoryUsage();
+  const young = getHeapSpaceStatistics().find((sp) => sp.space_name === 'new_space')?.physical_space_size ?? 0;
   const loop = monitorEventLoopDelay({ resolution: 1 });
   loop.enable();
   let cpu = process.cpuUsage();
@@ -240,7 +246,7 @@ async function serve(file: string): Promise<void> {
   });
   process.once('disconnect', () => process.exit(1)); // the bench went away: do not stay behind
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  process.stdout.write(`${JSON.stringify({ base, rss, heapUsed })}\n`);
+  process.stdout.write(`${JSON.stringify({ base, rss, heapUsed, young })}\n`);
 }
 
 if (process.argv[1] === SELF) {
