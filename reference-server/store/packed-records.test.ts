@@ -33,6 +33,33 @@ describe('packed records', () => {
     );
   });
 
+  it('packs a 24-character date as a number exactly when toISOString prints it back (leap days, hour 24, second 60, year 0000 included)', () => {
+    const pad = (n: number, w: number) => String(n).padStart(w, '0');
+    const nearDate = fc
+      .tuple(
+        fc.oneof(fc.integer({ min: 0, max: 9999 }), fc.constantFrom(0, 1, 99, 100, 1900, 2000, 2024, 2026, 2100, 9999)),
+        fc.integer({ min: 0, max: 13 }),
+        fc.integer({ min: 0, max: 32 }),
+        fc.integer({ min: 0, max: 25 }),
+        fc.integer({ min: 0, max: 61 }),
+        fc.integer({ min: 0, max: 61 }),
+        fc.integer({ min: 0, max: 999 }),
+      )
+      .map(
+        ([y, mo, d, h, mi, sec, ms]) => `${pad(y, 4)}-${pad(mo, 2)}-${pad(d, 2)}T${pad(h, 2)}:${pad(mi, 2)}:${pad(sec, 2)}.${pad(ms, 3)}Z`,
+      );
+    fc.assert(
+      fc.property(nearDate, (s) => {
+        const ms = Date.parse(s);
+        const printsBack = Number.isFinite(ms) && new Date(ms).toISOString() === s;
+        const packed = packRecord('k', { t: s });
+        expect(packed.includes(s)).toBe(!printsBack);
+        expect(unpackRecord<{ t: string }>('k', packed).t).toBe(s);
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
   it('keeps what JSON keeps of dates and undefined members, and a __proto__ member as an own member', () => {
     const r = { at: new Date(Date.UTC(2026, 10, 23, 9, 30)), gone: undefined, list: [undefined, 1] };
     Object.defineProperty(r, '__proto__', { value: { x: 1 }, enumerable: true });

@@ -23,33 +23,99 @@ const THE_KEY = 2;
 type Tag = typeof AS_IS | typeof TIMESTAMP | typeof THE_KEY;
 const ARRAY = -1;
 
-/** One shape: its field names and tags, in order. */
+/** One shape: its field names and tags, in order, and where each named field's value sits. */
 interface Shape {
   names: string[];
   tags: Tag[];
+  /** Per field name: its tag and its value's index in the packed array (none for `THE_KEY`). */
+  at: Map<string, { tag: Tag; index: number }>;
 }
-const shapeIds = new Map<string, number>();
 const shapes: Shape[] = [];
 
-function shapeOf(names: string[], tags: Tag[]): number {
-  let sig = '';
-  for (let i = 0; i < names.length; i++) sig += `${tags[i]}${names[i]}\u0000`;
-  let id = shapeIds.get(sig);
-  if (id === undefined) {
-    id = shapes.length;
-    shapes.push({ names, tags });
-    shapeIds.set(sig, id);
+/**
+ * Shapes are found by walking a tree field by field (as V8 finds hidden classes), so packing a
+ * record builds no key: a node is the fields so far, with the shape that ends there, if any.
+ */
+interface ShapeNode {
+  parent: ShapeNode | null;
+  name: string;
+  tag: Tag;
+  next: Map<string, ShapeNode>[];
+  shape: number;
+}
+const newNode = (parent: ShapeNode | null, name: string, tag: Tag): ShapeNode => ({ parent, name, tag, next: [], shape: -1 });
+const root = newNode(null, '', AS_IS);
+
+function nextNode(node: ShapeNode, name: string, tag: Tag): ShapeNode {
+  const byName = (node.next[tag] ??= new Map());
+  let n = byName.get(name);
+  if (!n) byName.set(name, (n = newNode(node, name, tag)));
+  return n;
+}
+
+function shapeAt(node: ShapeNode): number {
+  if (node.shape >= 0) return node.shape;
+  const names: string[] = [];
+  const tags: Tag[] = [];
+  for (let n: ShapeNode = node; n.parent; n = n.parent) {
+    names.unshift(n.name);
+    tags.unshift(n.tag);
   }
-  return id;
+  const at = new Map<string, { tag: Tag; index: number }>();
+  let index = 1;
+  for (let i = 0; i < names.length; i++) at.set(names[i]!, { tag: tags[i]!, index: tags[i] === THE_KEY ? -1 : index++ });
+  node.shape = shapes.length;
+  shapes.push({ names, tags, at });
+  return node.shape;
 }
 
 const ISO_LENGTH = 24; // YYYY-MM-DDTHH:mm:ss.sssZ
+/** Where `toISOString()` puts its separators (every other character of the 24 is a digit). */
+const SEPARATORS: ReadonlyMap<number, number> = new Map([
+  [4, 0x2d], // -
+  [7, 0x2d],
+  [10, 0x54], // T
+  [13, 0x3a], // :
+  [16, 0x3a],
+  [19, 0x2e], // .
+  [23, 0x5a], // Z
+]);
+const DAY_MS = 86_400_000;
 
-/** The epoch ms of `s` when `s` is exactly what `toISOString()` prints for it, else NaN. */
+/** Days from 1970-01-01 to the given proleptic Gregorian date (H. Hinnant's `days_from_civil`). */
+function daysFromCivil(y: number, m: number, d: number): number {
+  const yy = m <= 2 ? y - 1 : y;
+  const era = Math.floor(yy / 400);
+  const yoe = yy - era * 400;
+  const doy = Math.floor((153 * (m > 2 ? m - 3 : m + 9) + 2) / 5) + d - 1;
+  return era * 146_097 + yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy - 719_468;
+}
+
+function daysInMonth(y: number, m: number): number {
+  if (m === 2) return (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0 ? 29 : 28;
+  return m === 4 || m === 6 || m === 9 || m === 11 ? 30 : 31;
+}
+
+/**
+ * The epoch ms of `s` when `s` is exactly what `toISOString()` prints for it (years 0000-9999:
+ * every field in range, so printing the ms gives `s` back), else NaN. Read by hand: the store
+ * packs three of these per transaction, and `Date.parse` plus a round trip cost ~1 µs each.
+ */
 function timestampOf(s: string): number {
-  if (s.length !== ISO_LENGTH || s.charCodeAt(10) !== 0x54 /* T */ || s.charCodeAt(23) !== 0x5a /* Z */) return NaN;
-  const ms = Date.parse(s);
-  return Number.isFinite(ms) && new Date(ms).toISOString() === s ? ms : NaN;
+  if (s.length !== ISO_LENGTH) return NaN;
+  for (let i = 0; i < ISO_LENGTH; i++) {
+    const c = s.charCodeAt(i);
+    const sep = SEPARATORS.get(i);
+    if (sep === undefined ? c < 0x30 || c > 0x39 : c !== sep) return NaN;
+  }
+  const n = (from: number, to: number): number => {
+    let v = 0;
+    for (let i = from; i < to; i++) v = v * 10 + s.charCodeAt(i) - 0x30;
+    return v;
+  };
+  const [y, mo, d, h, mi, sec, ms] = [n(0, 4), n(5, 7), n(8, 10), n(11, 13), n(14, 16), n(17, 19), n(20, 23)];
+  if (mo < 1 || mo > 12 || d < 1 || d > daysInMonth(y, mo) || h > 23 || mi > 59 || sec > 59) return NaN;
+  return daysFromCivil(y, mo, d) * DAY_MS + ((h * 60 + mi) * 60 + sec) * 1000 + ms;
 }
 
 function encodeValue(v: unknown, key: string | null): unknown {
@@ -60,27 +126,25 @@ function encodeValue(v: unknown, key: string | null): unknown {
     for (const x of v) out.push(x === undefined ? null : encodeValue(x, null)); // JSON's rule for arrays
     return out;
   }
-  const names: string[] = [];
-  const tags: Tag[] = [];
+  let node = root;
   const values: unknown[] = [0];
   for (const name of Object.keys(v)) {
     const x = (v as Record<string, unknown>)[name];
     if (x === undefined || typeof x === 'function') continue; // JSON drops them
-    names.push(name);
     if (key !== null && name === 'id' && x === key) {
-      tags.push(THE_KEY);
+      node = nextNode(node, name, THE_KEY);
       continue;
     }
     const ms = typeof x === 'string' ? timestampOf(x) : NaN;
     if (!Number.isNaN(ms)) {
-      tags.push(TIMESTAMP);
+      node = nextNode(node, name, TIMESTAMP);
       values.push(ms);
     } else {
-      tags.push(AS_IS);
+      node = nextNode(node, name, AS_IS);
       values.push(encodeValue(x, null));
     }
   }
-  values[0] = shapeOf(names, tags);
+  values[0] = shapeAt(node);
   return values;
 }
 
@@ -114,6 +178,18 @@ export function packRecord(key: string, record: object): string {
 /** The record `packRecord(key, …)` packed, as a fresh object. */
 export function unpackRecord<V>(key: string, packed: string): V {
   return decodeValue(JSON.parse(packed), key) as V;
+}
+
+/**
+ * The time in field `name` of a packed record (epoch ms), without decoding the rest: NaN when the
+ * record has no such field or it holds no date.
+ */
+export function packedTime(packed: string, name: string): number {
+  const x = JSON.parse(packed) as unknown[];
+  const field = shapes[x[0] as number]?.at.get(name);
+  if (!field || field.tag === THE_KEY) return NaN;
+  const v = x[field.index];
+  return field.tag === TIMESTAMP ? (v as number) : typeof v === 'string' ? Date.parse(v) : NaN;
 }
 
 /** A `ShardedMap` of records kept packed: `get` and iteration decode, `set` encodes. */

@@ -17,7 +17,7 @@ import {
   type SessionRecord,
   type TransactionRecord,
 } from '../domain/types.ts';
-import { PackedMap, unpackRecord } from './packed-records.ts';
+import { PackedMap, packedTime, unpackRecord } from './packed-records.ts';
 import { ShardedMap } from './sharded-map.ts';
 
 /** Every record, and the number of the last journal batch it includes. */
@@ -142,10 +142,10 @@ export class Store {
         let entries: Iterable<[string, string]> = initial[c];
         // The indexes kept in insertion order want the records in time order: open transactions by
         // the end of their window, SMS and webhook events by creation.
-        const orderOf = START_ORDER[c];
-        if (orderOf)
+        const orderBy = START_ORDER[c];
+        if (orderBy)
           entries = [...initial[c]]
-            .map(([k, s]) => ({ k, s, t: orderOf(unpackRecord(k, s)) }))
+            .map(([k, s]) => ({ k, s, t: packedTime(s, orderBy) }))
             .sort((a, b) => a.t - b.t)
             .map(({ k, s }): [string, string] => [k, s]);
         for (const [k, s] of entries) this.put({ c, k, v: unpackRecord(k, s) } as Change, s);
@@ -523,11 +523,11 @@ export class Store {
   }
 }
 
-/** Per collection whose indexes keep time order: the time a record is placed by at start (epoch ms). */
-const START_ORDER: { [C in CollectionName]?: (r: Collections[C]) => number } = {
-  transactions: (t) => Date.parse(t.expiresAt),
-  sms: (m) => Date.parse(m.sentAt),
-  outbox: (e) => Date.parse(e.createdAt),
+/** Per collection whose indexes keep time order: the field whose time places a record at start. */
+const START_ORDER: { [C in CollectionName]?: keyof Collections[C] & string } = {
+  transactions: 'expiresAt',
+  sms: 'sentAt',
+  outbox: 'createdAt',
 };
 
 function addTo(m: Map<string, Set<string>>, k: string, v: string): void {
