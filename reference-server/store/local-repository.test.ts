@@ -1,7 +1,8 @@
 /** The LocalRepository's transactions: one at a time in this process, all-or-nothing, durable when they resolve. */
 import { describe, expect, it } from 'vitest';
-import { COLLECTIONS, type MerchantStateRecord } from '../domain/types.ts';
+import { COLLECTIONS, type Change, type MerchantStateRecord, type TransactionRecord } from '../domain/types.ts';
 import { LocalRepository } from './local-repository.ts';
+import { packedStats } from './packed-records.ts';
 import { Store, type Persistence } from './store.ts';
 
 const state = (id: string, clockOffsetSeconds: number): MerchantStateRecord => ({ id, clockOffsetSeconds, endpointEnabled: true });
@@ -126,3 +127,85 @@ describe('LocalRepository transactions', () => {
     expect((await repo.get('merchantState', 'm1'))?.clockOffsetSeconds).toBe(1);
   });
 });
+
+describe('LocalRepository lists over a large store', () => {
+  it('pages, counts and the credit-limit set decode only the records they return, and stay exact through deletions', async () => {
+    const repo = new LocalRepository(Store.memory());
+    const n = 6000;
+    const at = (i: number) => new Date(Date.UTC(2026, 10, 1) + Math.floor(i / 3) * 1000).toISOString(); // three per second: ties broken by id
+    const changes: Change[] = [];
+    for (let i = 0; i < n; i++) {
+      const id = `t-${String((i * 7919) % n).padStart(5, '0')}`;
+      const merchantId = i % 2 ? 'mer_a' : 'mer_b';
+      const status = i % 10 === 0 ? 'PENDING' : i % 10 === 1 ? 'APPROVED' : 'EXPIRED';
+      changes.push({ c: 'transactions', k: id, v: { ...txRecord(id, merchantId, at(i)), status } });
+      changes.push({
+        c: 'sms',
+        k: `s-${i}`,
+        v: { id: `s-${i}`, merchantId, to: '212612345678', body: 'b', transactionId: id, sentAt: at(i) },
+      });
+    }
+    for (let i = 0; i < n; i += 500) await repo.transaction(async (tx) => tx.write(changes.slice(i * 2, (i + 500) * 2)));
+    const expected = changes
+      .filter((c): c is Extract<Change, { c: 'transactions' }> => c.c === 'transactions' && c.v!.merchantId === 'mer_a')
+      .map((c) => c.v!)
+      .sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt) || (a.id < b.id ? 1 : -1));
+
+    const decodes = async <T>(read: () => Promise<T>) => {
+      const before = packedStats.decodes;
+      const value = await read();
+      return { value, decoded: packedStats.decodes - before };
+    };
+    const first = await decodes(() => repo.transactionsPage('mer_a', 25, null));
+    expect(first.value.items.map((t) => t.id)).toEqual(expected.slice(0, 25).map((t) => t.id));
+    expect(first.decoded).toBe(25);
+    const second = await decodes(() => repo.transactionsPage('mer_a', 25, first.value.next));
+    expect(second.value.items.map((t) => t.id)).toEqual(expected.slice(25, 50).map((t) => t.id));
+    expect(second.decoded).toBe(26); // the page and the cursor's record
+    expect(await decodes(() => repo.count('transactions', 'mer_a'))).toEqual({ value: n / 2, decoded: 0 });
+    const open = await decodes(() => repo.openTransactions('mer_a'));
+    expect(open.value.map((t) => t.id).sort()).toEqual(
+      expected
+        .filter((t) => t.status === 'PENDING' || t.status === 'APPROVED')
+        .map((t) => t.id)
+        .sort(),
+    );
+    expect(open.decoded).toBe(open.value.length);
+    const sms = await decodes(() => repo.smsPage('mer_a', 10, 's-9'));
+    expect(sms.value.items.map((s) => s.id)).toEqual(['s-11', 's-13', 's-15', 's-17', 's-19', 's-21', 's-23', 's-25', 's-27', 's-29']);
+    expect(sms.decoded).toBe(10);
+    expect(await decodes(() => repo.count('sms', 'mer_a'))).toEqual({ value: n / 2, decoded: 0 });
+
+    // A reset of one merchant: its lists and counts are empty at once, the other's untouched.
+    await repo.transaction(async (tx) => tx.deleteMerchantData('mer_a', ['transactions', 'sms']));
+    expect(await repo.transactionsPage('mer_a', 10, null)).toEqual({ items: [], next: null });
+    expect(await repo.count('transactions', 'mer_a')).toBe(0);
+    expect(await repo.smsPage('mer_a', 10, null)).toEqual({ items: [], next: null });
+    expect(await repo.openTransactions('mer_a')).toEqual([]);
+    expect(await repo.count('transactions', 'mer_b')).toBe(n / 2);
+    expect((await repo.smsPage('mer_b', 2, null)).items.map((s) => s.id)).toEqual(['s-0', 's-2']);
+    await repo.close();
+  });
+});
+
+function txRecord(id: string, merchantId: string, createdAt: string): TransactionRecord {
+  return {
+    id,
+    kind: 'partner',
+    merchantId,
+    orderReference: 'ORD-0000000000',
+    vendorReference: null,
+    status: 'PENDING',
+    totalCentimes: 129950,
+    currency: 'MAD',
+    customerPhone: '212612345678',
+    items: [],
+    createdAt,
+    updatedAt: null,
+    expiresAt: createdAt,
+    approvedAt: null,
+    expiredAt: null,
+    sessionId: null,
+    paymentIntentId: null,
+  };
+}

@@ -36,31 +36,37 @@ class StoreReads implements RepositoryReads {
     return this.store.sessionByTokenDigest(digest);
   }
   async openTransactions(merchantId: string): Promise<TransactionRecord[]> {
-    const out: TransactionRecord[] = [];
-    for (const t of this.store.merchantTransactions(merchantId)) if (t.status === 'PENDING' || t.status === 'APPROVED') out.push(t);
-    return out;
+    return [...this.store.openTransactions(merchantId)];
   }
   async transactionsPage(merchantId: string, limit: number, cursor: string | null): Promise<Page<TransactionRecord>> {
-    const { ids, at } = this.store.transactionOrder(merchantId);
-    const start = cursor === null ? 0 : (at.get(cursor) ?? -1) + 1;
-    const items = ids.slice(start, start + limit).map((id) => this.store.get('transactions', id)!);
-    return { items, next: start + limit < ids.length ? (items.at(-1)?.id ?? null) : null };
+    const { items, more } = this.store.transactionsPage(merchantId, limit, cursor);
+    return { items, next: more ? (items.at(-1)?.id ?? null) : null };
   }
   async smsPage(merchantId: string, limit: number, cursor: string | null, transactionId?: string): Promise<Page<Collections['sms']>> {
-    const all = this.store.smsOf(merchantId);
-    return pageAfter(transactionId === undefined ? all : all.filter((s) => s.transactionId === transactionId), limit, cursor);
+    const ids = this.store.smsIds(merchantId);
+    return this.pageOf('sms', transactionId === undefined ? ids : this.ofTransaction('sms', ids, transactionId), limit, cursor);
   }
   async outboxPage(merchantId: string, limit: number, cursor: string | null, transactionId?: string): Promise<Page<OutboxEvent>> {
-    const all = this.store.outboxOf(merchantId).reverse();
-    return pageAfter(transactionId === undefined ? all : all.filter((e) => e.transactionId === transactionId), limit, cursor);
+    const ids = [...this.store.outboxIds(merchantId)].reverse();
+    return this.pageOf('outbox', transactionId === undefined ? ids : this.ofTransaction('outbox', ids, transactionId), limit, cursor);
   }
   async outboxAfter(merchantId: string, afterId: string | null, limit: number): Promise<OutboxEvent[]> {
-    const all = this.store.outboxOf(merchantId);
-    const i = afterId === null ? -1 : all.findIndex((e) => e.id === afterId);
-    return all.slice(i + 1, i + 1 + limit);
+    const ids = this.store.outboxIds(merchantId);
+    const i = afterId === null ? -1 : ids.indexOf(afterId);
+    return ids.slice(i + 1, i + 1 + limit).map((id) => this.store.get('outbox', id)!);
   }
   async latestOutboxId(merchantId: string): Promise<string | null> {
-    return this.store.outboxOf(merchantId).at(-1)?.id ?? null;
+    return this.store.outboxIds(merchantId).at(-1) ?? null;
+  }
+  /** The page of `ids` (a list in its order) after the id `cursor` (null, or not in the list: from the start); only the page is decoded. */
+  private pageOf<C extends 'sms' | 'outbox'>(c: C, ids: readonly string[], limit: number, cursor: string | null): Page<Collections[C]> {
+    const start = cursor === null ? 0 : ids.indexOf(cursor) + 1;
+    const page = ids.slice(start, start + limit);
+    return { items: page.map((id) => this.store.get(c, id)!), next: start + limit < ids.length ? (page.at(-1) ?? null) : null };
+  }
+  /** The ids among `ids` of records of transaction `transactionId` (each record read: a filtered list is a scan). */
+  private ofTransaction(c: 'sms' | 'outbox', ids: readonly string[], transactionId: string): string[] {
+    return ids.filter((id) => this.store.get(c, id)?.transactionId === transactionId);
   }
   async dueTransactions(merchantId: string, dueAtMs: number, limit: number): Promise<TransactionRecord[]> {
     const out: TransactionRecord[] = [];
@@ -92,21 +98,14 @@ class StoreReads implements RepositoryReads {
   }
   async count(c: CollectionName, merchantId?: string): Promise<number> {
     if (merchantId === undefined) return this.store.count(c);
-    if (c === 'transactions') return [...this.store.merchantTransactions(merchantId)].length;
-    if (c === 'sms') return this.store.smsOf(merchantId).length;
-    if (c === 'outbox') return this.store.outboxOf(merchantId).length;
+    if (c === 'transactions') return this.store.merchantTransactionCount(merchantId);
+    if (c === 'sms') return this.store.smsIds(merchantId).length;
+    if (c === 'outbox') return this.store.outboxIds(merchantId).length;
     if (c === 'merchantState') return this.store.get('merchantState', merchantId) ? 1 : 0;
     let n = 0;
     for (const r of this.store.values(c)) if ((r as { merchantId: string }).merchantId === merchantId) n += 1;
     return n;
   }
-}
-
-/** The page of `items` (already in list order) after the item whose id is `cursor` (unknown: from the start). */
-function pageAfter<T extends { id: string }>(items: T[], limit: number, cursor: string | null): Page<T> {
-  const start = cursor === null ? 0 : items.findIndex((x) => x.id === cursor) + 1;
-  const page = items.slice(start, start + limit);
-  return { items: page, next: start + limit < items.length ? (page.at(-1)?.id ?? null) : null };
 }
 
 /** A transaction: the Store's reads (nothing else runs meanwhile, so `lock` is a read) and buffered writes. */
@@ -128,15 +127,15 @@ class LocalTx extends StoreReads implements RepositoryTx {
         this.changes.push({ c, k: merchantId, v: null });
         continue;
       }
-      const records: Iterable<{ id: string; merchantId: string }> =
+      const ids: readonly string[] =
         c === 'transactions'
-          ? [...this.store.merchantTransactions(merchantId)]
+          ? this.store.merchantTransactionIds(merchantId)
           : c === 'sms'
-            ? this.store.smsOf(merchantId)
+            ? this.store.smsIds(merchantId)
             : c === 'outbox'
-              ? this.store.outboxOf(merchantId)
-              : [...this.store.values(c)].filter((r) => r.merchantId === merchantId);
-      for (const r of records) this.changes.push({ c, k: r.id, v: null });
+              ? this.store.outboxIds(merchantId)
+              : [...this.store.values(c)].filter((r) => r.merchantId === merchantId).map((r) => r.id);
+      for (const k of ids) this.changes.push({ c, k, v: null });
     }
   }
 }

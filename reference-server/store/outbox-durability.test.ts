@@ -59,7 +59,7 @@ describe('kill -9 during cancellations', () => {
         const merchantId = merchantIdOf(sha256(info.key));
         const txs = refs.map((ref) => store.transactionByVendorReference(merchantId, ref));
         expect(txs.every(Boolean)).toBe(true);
-        const events = store.outboxOf(merchantId);
+        const events = store.outboxIds(merchantId).map((id) => store.get('outbox', id)!);
         const byTx = new Map<string, string[]>();
         for (const e of events) byTx.set(e.transactionId, [...(byTx.get(e.transactionId) ?? []), e.event]);
         let canceled = 0;

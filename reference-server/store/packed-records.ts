@@ -175,8 +175,12 @@ export function packRecord(key: string, record: object): string {
   return JSON.stringify(encodeValue(record, key));
 }
 
+/** Records decoded so far (for tests: which reads decode what). */
+export const packedStats = { decodes: 0 };
+
 /** The record `packRecord(key, …)` packed, as a fresh object. */
 export function unpackRecord<V>(key: string, packed: string): V {
+  packedStats.decodes += 1;
   return decodeValue(JSON.parse(packed), key) as V;
 }
 

@@ -51,7 +51,7 @@ describe('the store at 100,000 transactions', () => {
     }
     expect(store.count('transactions')).toBe(n);
     expect(store.transactionByVendorReference('mer_a', 'V-77777')?.id).toBe('00000000-0000-4000-8000-000000077777');
-    expect([...store.merchantTransactions('mer_a')]).toHaveLength(n);
+    expect(store.merchantTransactionCount('mer_a')).toBe(n);
     // One Map per collection and per index would be 100,000 here (a ~20 ms rehash when it grows).
     expect(store.largestTable()).toBeLessThan(n / 16);
   });

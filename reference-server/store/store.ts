@@ -19,6 +19,7 @@ import {
 } from '../domain/types.ts';
 import { PackedMap, packedTime, unpackRecord } from './packed-records.ts';
 import { ShardedMap } from './sharded-map.ts';
+import { TimeOrder, createdMs } from './time-order.ts';
 
 /** Every record, and the number of the last journal batch it includes. */
 export interface StoreImage {
@@ -92,14 +93,19 @@ export class Store {
   /** Per merchant: vendorReference → transaction id (the record's own strings as keys, no key built per record). */
   private readonly byVendorRef = new Map<string, ShardedMap<string>>();
   private readonly sessionByDigest = new ShardedMap<string>();
-  private readonly txByMerchant = new Map<string, ShardedMap<true>>();
+  /** Per merchant, its transactions in creation order (`time-order.ts`): the lists' order, without a sort. */
+  private readonly txOrder = new Map<string, TimeOrder>();
+  /** Per merchant, the ids of its transactions that hold credit (PENDING or APPROVED: the credit limit reads them on a create). */
+  private readonly openByMerchant = new Map<string, ShardedMap<true>>();
   private readonly pendingByMerchant = new Map<string, Set<string>>();
   private readonly smsByMerchant = new Map<string, string[]>();
   private readonly outboxByMerchant = new Map<string, string[]>();
   private readonly outboxPending = new Set<string>();
+  /** Per list of ids by merchant (SMS, outbox): the merchants some of whose records were deleted since it was last read. */
+  private readonly deletedFrom = new Map<Map<string, string[]>, Set<string>>();
   private readonly intentsBySession = new ShardedMap<number>();
-  /** Per merchant, its transaction ids newest first: sorted on first use after its set changed. */
-  private readonly txOrder = new Map<string, { ids: string[]; at: Map<string, number> }>();
+  /** True while the constructor loads the records: the creation orders are appended to, then sorted once. */
+  private loading = false;
   // Group commit.
   private queue: Change[][] = [];
   private appliedSeq = 0;
@@ -138,6 +144,7 @@ export class Store {
     this.journalSeq = journalSeq;
     this.maps = Object.fromEntries(COLLECTIONS.map((c) => [c, new PackedMap()])) as unknown as Maps;
     if (initial) {
+      this.loading = true;
       for (const c of COLLECTIONS) {
         let entries: Iterable<[string, string]> = initial[c];
         // The indexes kept in insertion order want the records in time order: open transactions by
@@ -150,6 +157,8 @@ export class Store {
             .map(({ k, s }): [string, string] => [k, s]);
         for (const [k, s] of entries) this.put({ c, k, v: unpackRecord(k, s) } as Change, s);
       }
+      for (const order of this.txOrder.values()) order.sort();
+      this.loading = false;
     }
   }
 
@@ -366,7 +375,7 @@ export class Store {
         const m = this.maps.sms;
         if (ch.v && !m.has(ch.k)) push(this.smsByMerchant, ch.v.merchantId, ch.k);
         if (ch.v) m.set(ch.k, ch.v, packed);
-        else m.delete(ch.k);
+        else this.deleteListed(this.smsByMerchant, m, ch.k);
         return;
       }
       case 'outbox':
@@ -395,10 +404,9 @@ export class Store {
     if (old) {
       if (old.vendorReference !== null) this.byVendorRef.get(old.merchantId)?.delete(old.vendorReference);
       this.pendingByMerchant.get(old.merchantId)?.delete(k);
-      if (!v) {
-        this.txByMerchant.get(old.merchantId)?.delete(k);
-        this.txOrder.delete(old.merchantId);
-      }
+      this.openByMerchant.get(old.merchantId)?.delete(k);
+      // A record's merchant and createdAt never change; a deletion (a sandbox reset) takes it out.
+      if (!v || v.merchantId !== old.merchantId || v.createdAt !== old.createdAt) this.txOrder.get(old.merchantId)?.remove(k);
     }
     if (!v) {
       m.delete(k);
@@ -410,11 +418,18 @@ export class Store {
       if (!refs) this.byVendorRef.set(v.merchantId, (refs = new ShardedMap<string>()));
       refs.set(v.vendorReference, k);
     }
-    let ids = this.txByMerchant.get(v.merchantId);
-    if (!ids) this.txByMerchant.set(v.merchantId, (ids = new ShardedMap<true>()));
-    if (!old) this.txOrder.delete(v.merchantId);
-    ids.set(k, true);
+    if (!old || v.merchantId !== old.merchantId || v.createdAt !== old.createdAt) {
+      let order = this.txOrder.get(v.merchantId);
+      if (!order) this.txOrder.set(v.merchantId, (order = new TimeOrder()));
+      if (this.loading) order.append(createdMs(v.createdAt), k);
+      else order.add(createdMs(v.createdAt), k);
+    }
     if (v.status === 'PENDING') addTo(this.pendingByMerchant, v.merchantId, k);
+    if (v.status === 'PENDING' || v.status === 'APPROVED') {
+      let open = this.openByMerchant.get(v.merchantId);
+      if (!open) this.openByMerchant.set(v.merchantId, (open = new ShardedMap<true>()));
+      open.set(k, true);
+    }
   }
 
   private putSession(k: string, v: SessionRecord | null, packed?: string): void {
@@ -432,13 +447,23 @@ export class Store {
     const m = this.maps.outbox;
     if (v && !m.has(k)) push(this.outboxByMerchant, v.merchantId, k);
     if (!v) {
-      m.delete(k);
+      this.deleteListed(this.outboxByMerchant, m, k);
       this.outboxPending.delete(k);
       return;
     }
     m.set(k, v, packed);
     if (v.state === 'pending') this.outboxPending.add(k);
     else this.outboxPending.delete(k);
+  }
+
+  /** Deletes record `k` of `records`, listed by merchant in `lists`: the list drops it on its next read. */
+  private deleteListed(lists: Map<string, string[]>, records: PackedMap<{ merchantId: string }>, k: string): void {
+    const old = records.get(k);
+    if (!old) return;
+    records.delete(k);
+    let merchants = this.deletedFrom.get(lists);
+    if (!merchants) this.deletedFrom.set(lists, (merchants = new Set()));
+    merchants.add(old.merchantId);
   }
 
   // ---- reads ----
@@ -462,23 +487,28 @@ export class Store {
     return id === undefined ? undefined : this.maps.sessions.get(id);
   }
   /**
-   * The merchant's transaction ids newest first (`createdAt`, then id, descending; a record's
-   * `createdAt` never changes) and each one's place: sorted once per change of the set, so a
-   * page of a long list is a slice, not a sort.
+   * Up to `limit` of the merchant's transactions newest first (`createdAt`, then id, descending; a
+   * record's `createdAt` never changes) after the one `cursor` names (null, or not the merchant's:
+   * from the newest), and whether older ones follow. Only the page is decoded.
    */
-  transactionOrder(merchantId: string): { ids: readonly string[]; at: ReadonlyMap<string, number> } {
-    let order = this.txOrder.get(merchantId);
-    if (!order) {
-      const all = [...this.merchantTransactions(merchantId)].map((t) => ({ id: t.id, ms: Date.parse(t.createdAt) }));
-      all.sort((a, b) => b.ms - a.ms || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
-      const ids = all.map((t) => t.id);
-      order = { ids, at: new Map(ids.map((id, i) => [id, i])) };
-      this.txOrder.set(merchantId, order);
-    }
-    return order;
+  transactionsPage(merchantId: string, limit: number, cursor: string | null): { items: TransactionRecord[]; more: boolean } {
+    const order = this.txOrder.get(merchantId);
+    if (!order) return { items: [], more: false };
+    const at = cursor === null ? null : this.maps.transactions.get(cursor);
+    const { ids, more } = order.newestFirst(limit, at && at.merchantId === merchantId ? { ms: createdMs(at.createdAt), id: at.id } : null);
+    return { items: ids.map((id) => this.maps.transactions.get(id)!), more };
   }
-  *merchantTransactions(merchantId: string): Iterable<TransactionRecord> {
-    for (const id of this.txByMerchant.get(merchantId)?.keys() ?? []) {
+  /** How many transactions the merchant has. */
+  merchantTransactionCount(merchantId: string): number {
+    return this.txOrder.get(merchantId)?.size ?? 0;
+  }
+  /** The ids of the merchant's transactions, in no particular order. */
+  merchantTransactionIds(merchantId: string): readonly string[] {
+    return this.txOrder.get(merchantId)?.all() ?? [];
+  }
+  /** The merchant's transactions that hold credit (PENDING or APPROVED), in no particular order. */
+  *openTransactions(merchantId: string): Iterable<TransactionRecord> {
+    for (const id of this.openByMerchant.get(merchantId)?.keys() ?? []) {
       const t = this.maps.transactions.get(id);
       if (t) yield t;
     }
@@ -497,11 +527,11 @@ export class Store {
       this.sessionByDigest,
       this.intentsBySession,
       ...this.byVendorRef.values(),
-      ...this.txByMerchant.values(),
+      ...this.openByMerchant.values(),
     ];
     // Left whole: per-merchant tables (as many as merchants), and the open transactions and pending
     // deliveries (bounded by the payment window and the retry schedule; kept in order).
-    const plain = [this.byVendorRef, this.txByMerchant, this.outboxPending];
+    const plain = [this.byVendorRef, this.txOrder, this.openByMerchant, this.outboxPending];
     return Math.max(...sharded.map((m) => m.largestPart), ...plain.map((m) => m.size));
   }
   pendingMerchants(): string[] {
@@ -511,12 +541,21 @@ export class Store {
   paymentIntentCount(sessionId: string): number {
     return this.intentsBySession.get(sessionId) ?? 0;
   }
-  smsOf(merchantId: string): Collections['sms'][] {
-    return (this.smsByMerchant.get(merchantId) ?? []).flatMap((id) => this.maps.sms.get(id) ?? []);
+  /** The ids of the merchant's SMS, oldest first (no record decoded). */
+  smsIds(merchantId: string): readonly string[] {
+    return this.liveIds(this.smsByMerchant, merchantId, this.maps.sms);
   }
-  /** Oldest first. */
-  outboxOf(merchantId: string): OutboxEvent[] {
-    return (this.outboxByMerchant.get(merchantId) ?? []).flatMap((id) => this.maps.outbox.get(id) ?? []);
+  /** The ids of the merchant's webhook events, oldest first (no record decoded). */
+  outboxIds(merchantId: string): readonly string[] {
+    return this.liveIds(this.outboxByMerchant, merchantId, this.maps.outbox);
+  }
+  /** The ids listed for `merchantId` in `lists`, without those deleted since (dropped from the list once, on the first read after). */
+  private liveIds(lists: Map<string, string[]>, merchantId: string, records: PackedMap<object>): readonly string[] {
+    const ids = lists.get(merchantId) ?? [];
+    if (!this.deletedFrom.has(lists) || !this.deletedFrom.get(lists)!.delete(merchantId)) return ids;
+    const live = ids.filter((id) => records.has(id));
+    lists.set(merchantId, live);
+    return live;
   }
   pendingOutbox(): OutboxEvent[] {
     return [...this.outboxPending].flatMap((id) => this.maps.outbox.get(id) ?? []);
