@@ -25,8 +25,8 @@ export function isInAmountRange(value: unknown): boolean {
   return c !== null && c >= RANGE_MIN && c <= RANGE_MAX;
 }
 
-/** The statuses that hold credit: a transaction the customer may still pay, or has paid. */
-function holdsCredit(status: Status): boolean {
+/** The statuses that hold credit: a transaction the customer may still pay, or has paid (the stores index them: `openTransactions`). */
+export function holdsCredit(status: Status): boolean {
   return status === 'PENDING' || status === 'APPROVED';
 }
 

@@ -10,9 +10,9 @@
  * folded into a new snapshot, written to a temporary file, fsynced and renamed over the data
  * file; while the server runs, that fold merges the files in a worker thread (fold-worker.ts)
  * and frees the files it replaced a few MiB at a time (`releaseGradually`). On start: snapshot
- * (read record by record, each packed as the store keeps it: `packed-records.ts`) + journal replay; a torn last journal line (a crash mid-append, never acknowledged) is
- * dropped; a corrupt snapshot or journal stops the start with an error naming the file, and
- * nothing is overwritten. The data file is locked for the process (store/data-lock.ts); under
+ * (read record by record, each packed as the store keeps it: `packed-records.ts`) + journal
+ * replay; a torn last journal line (a crash mid-append, never acknowledged) is dropped; a corrupt
+ * snapshot or journal stops the start with an error naming the file, and nothing is overwritten. The data file is locked for the process (store/data-lock.ts); under
  * the lock, temporary files a crash left mid-fold are removed.
  */
 import { constants as fsConstants } from 'node:fs';

@@ -17,6 +17,7 @@ import {
   type SessionRecord,
   type TransactionRecord,
 } from '../domain/types.ts';
+import { holdsCredit } from '../domain/limits.ts';
 import { PackedMap, packedTime, unpackRecord } from './packed-records.ts';
 import { ShardedMap } from './sharded-map.ts';
 import { TimeOrder, createdMs } from './time-order.ts';
@@ -95,7 +96,7 @@ export class Store {
   private readonly sessionByDigest = new ShardedMap<string>();
   /** Per merchant, its transactions in creation order (`time-order.ts`): the lists' order, without a sort. */
   private readonly txOrder = new Map<string, TimeOrder>();
-  /** Per merchant, the ids of its transactions that hold credit (PENDING or APPROVED: the credit limit reads them on a create). */
+  /** Per merchant, the ids of its transactions that hold credit (`holdsCredit`: the credit limit reads them on a create). */
   private readonly openByMerchant = new Map<string, ShardedMap<true>>();
   private readonly pendingByMerchant = new Map<string, Set<string>>();
   private readonly smsByMerchant = new Map<string, string[]>();
@@ -425,7 +426,7 @@ export class Store {
       else order.add(createdMs(v.createdAt), k);
     }
     if (v.status === 'PENDING') addTo(this.pendingByMerchant, v.merchantId, k);
-    if (v.status === 'PENDING' || v.status === 'APPROVED') {
+    if (holdsCredit(v.status)) {
       let open = this.openByMerchant.get(v.merchantId);
       if (!open) this.openByMerchant.set(v.merchantId, (open = new ShardedMap<true>()));
       open.set(k, true);
@@ -506,7 +507,7 @@ export class Store {
   merchantTransactionIds(merchantId: string): readonly string[] {
     return this.txOrder.get(merchantId)?.all() ?? [];
   }
-  /** The merchant's transactions that hold credit (PENDING or APPROVED), in no particular order. */
+  /** The merchant's transactions that hold credit (`holdsCredit`), in no particular order. */
   *openTransactions(merchantId: string): Iterable<TransactionRecord> {
     for (const id of this.openByMerchant.get(merchantId)?.keys() ?? []) {
       const t = this.maps.transactions.get(id);
