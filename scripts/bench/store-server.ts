@@ -9,9 +9,10 @@
  *                                     (so a fold runs inside the measurement), exits
  *   store-server.ts serve <file>      serves it, folding every `FOLD_AFTER_BYTES` of journal
  *
- * `serve` prints one JSON line (`{ base, rss, heapUsed, young }`: the resident memory, the JS heap in use and the young generation's resident size, after a full GC) and then
- * answers IPC messages: `stats` → the event loop's worst and p99 delay since the last `stats`
- * (ms) and the resident memory; `stop` → closes the store (a final fold) and exits.
+ * `serve` prints one JSON line (`{ base, ...Memory }`, after a full GC) and then answers IPC
+ * messages: `stats` → the event loop's worst and p99 delay since the last `stats` (ms) and the
+ * resident memory; `memory` → `Memory` now (no GC forced); `stop` → closes the store (a final
+ * fold) and exits.
  * `BENCH_SERVER_FLAGS` adds Node flags to the child (e.g. `--trace-gc`, `--cpu-prof`).
  */
 import { fork, type ChildProcess } from 'node:child_process';
@@ -47,18 +48,31 @@ export interface ServerStats {
   stored: number;
 }
 
-type StartFigures = Pick<StoreServer, 'base' | 'rss' | 'heapUsed' | 'young'>;
-
-export interface StoreServer {
-  base: string;
-  /** Resident memory right after start, after a full GC. */
+/** A server's memory (bytes). */
+export interface Memory {
+  /** Resident memory. */
   rss: number;
-  /** The JS heap in use then (bytes). */
+  /** The JS heap in use. */
   heapUsed: number;
-  /** The young generation's resident size then (bytes): what the start's allocation grew it to. */
+  /** The young generation's resident size (what the start's allocation grew it to, until V8 shrinks it). */
   young: number;
+}
+
+type StartFigures = { base: string } & Memory;
+
+/** A server as it is right after start, after a full GC (`Memory`), and its controls. */
+export interface StoreServer extends Memory {
+  base: string;
   stats(): Promise<ServerStats>;
+  /** Its memory now, without forcing a GC. */
+  memory(): Promise<Memory>;
   stop(): Promise<void>;
+}
+
+function memoryNow(): Memory {
+  const { rss, heapUsed } = process.memoryUsage();
+  const young = getHeapSpaceStatistics().find((sp) => sp.space_name === 'new_space')?.physical_space_size ?? 0;
+  return { rss, heapUsed, young };
 }
 
 const SELF = fileURLToPath(import.meta.url);
@@ -193,6 +207,7 @@ export async function spawnStoreServer(file: string): Promise<StoreServer> {
   return {
     ...first,
     stats: () => ask<ServerStats>('stats'),
+    memory: () => ask<Memory>('memory'),
     async stop() {
       const exit = exitOf(child);
       child.send({ cmd: 'stop' });
@@ -216,8 +231,7 @@ async function serve(file: string): Promise<void> {
   global.gc?.();
   await new Promise((r) => setTimeout(r, 500));
   global.gc?.();
-  const { rss, heapUsed } = process.memoryUsage();
-  const young = getHeapSpaceStatistics().find((sp) => sp.space_name === 'new_space')?.physical_space_size ?? 0;
+  const atStart = memoryNow();
   const loop = monitorEventLoopDelay({ resolution: 1 });
   loop.enable();
   let cpu = process.cpuUsage();
@@ -238,7 +252,8 @@ async function serve(file: string): Promise<void> {
       folds = store.folds;
       store.slowestWriteMs = 0;
       process.send!(stats);
-    } else if (m.cmd === 'stop') {
+    } else if (m.cmd === 'memory') process.send!(memoryNow());
+    else if (m.cmd === 'stop') {
       loop.disable();
       server.closeAllConnections();
       server.close(() => void handle.close().then(() => process.exit(0)));
@@ -246,7 +261,7 @@ async function serve(file: string): Promise<void> {
   });
   process.once('disconnect', () => process.exit(1)); // the bench went away: do not stay behind
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  process.stdout.write(`${JSON.stringify({ base, rss, heapUsed, young })}\n`);
+  process.stdout.write(`${JSON.stringify({ base, ...atStart })}\n`);
 }
 
 if (process.argv[1] === SELF) {
