@@ -1,7 +1,7 @@
 /** Packed records: what is read back is what JSON would have kept, member order included, and it takes less room. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { PackedMap, packRecord, unpackRecord } from './packed-records.ts';
+import { DICTIONARY_LIMIT, PackedMap, packRecord, packedTime, unpackRecord } from './packed-records.ts';
 
 /** ISO timestamps as `toISOString()` prints them, and near misses that must stay strings. */
 const timestamp = fc
@@ -20,11 +20,23 @@ const value = fc.letrec((tie) => ({
   o: fc.dictionary(fc.oneof(fc.string(), fc.constantFrom('id', '__proto__', 'createdAt')), tie('v'), { maxKeys: 6 }),
 })).o;
 
+/**
+ * Dictionary fields with values from a small set, as the store's are (random values would fill the
+ * dictionary, shared by the whole process, and leave none of its room for the later tests).
+ */
+const dictionaryFields = fc.record(
+  {
+    merchantId: fc.constantFrom('mer_a', 'mer_b', '2026-11-23T10:00:00.000Z'),
+    status: fc.oneof(fc.constantFrom('PENDING', 'APPROVED'), fc.integer()),
+  },
+  { requiredKeys: [] },
+);
+
 describe('packed records', () => {
   it('unpack(pack(r)) is r as JSON keeps it: the same members in the same order, timestamps and ids included', () => {
     fc.assert(
-      fc.property(fc.string(), value, fc.boolean(), (key, record, idIsKey) => {
-        const r = idIsKey ? { ...record, id: key } : record;
+      fc.property(fc.string(), value, fc.boolean(), dictionaryFields, (key, record, idIsKey, small) => {
+        const r = { ...small, ...(idIsKey ? { ...record, id: key } : record) };
         const back = unpackRecord<object>(key, packRecord(key, r));
         expect(JSON.stringify(back)).toBe(JSON.stringify(r));
         expect(back).toEqual(JSON.parse(JSON.stringify(r)));
@@ -94,8 +106,26 @@ describe('packed records', () => {
     expect(packed).not.toContain(id);
     expect(packed).not.toContain('2026-11-23');
     expect(packed).not.toContain('merchantId');
-    expect(packed.length).toBeLessThan(JSON.stringify(t).length / 2);
+    // The merchant id and the enums are dictionary indexes; the merchant's own strings stay.
+    for (const v of [t.merchantId, t.kind, t.status, t.currency]) expect(packed).not.toContain(v);
+    for (const v of [t.vendorReference, t.orderReference, t.customerPhone, 'Wireless headphones']) expect(packed).toContain(v);
+    expect(packed.length).toBeLessThan(JSON.stringify(t).length / 3);
     expect(unpackRecord(id, packed)).toEqual(t);
+  });
+
+  it('keeps dictionary fields exactly past the limit of the dictionary (new values then kept as they are), and reads a time kept in one', () => {
+    // A packed time read from a dictionary field (`state` holding a date) is the date's, not its index.
+    const at = '2026-11-23T10:00:00Z'; // not toISOString's form: kept as a string, in the dictionary, which has room yet
+    expect(packedTime(packRecord('k', { state: at }), 'state')).toBe(Date.parse(at));
+    expect(packedTime(packRecord('k', { status: 'PENDING' }), 'status')).toBeNaN();
+    const values = Array.from({ length: DICTIONARY_LIMIT + 50 }, (_, i) => `mer_${i.toString(36)}`);
+    const packed = values.map((merchantId, i) => packRecord('k', { merchantId, status: i % 2 ? 'PENDING' : 'APPROVED' }));
+    values.forEach((merchantId, i) =>
+      expect(unpackRecord('k', packed[i]!)).toEqual({ merchantId, status: i % 2 ? 'PENDING' : 'APPROVED' }),
+    );
+    // Past the limit the dictionary holds no more: the last values are in the text itself.
+    expect(packed.at(-1)).toContain(values.at(-1));
+    expect(packed[0]).not.toContain(values[0]);
   });
 
   it('a PackedMap answers as a Map of JSON copies does, and hands out copies: changing one changes nothing stored', () => {

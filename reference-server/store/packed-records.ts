@@ -12,8 +12,9 @@
  *
  * Encoding (JSON text): an object is `[shape, ...values]` (`shape` ≥ 0: an index into the
  * shape table), an array is `[-1, ...items]`, anything else is itself. A field's tag in its
- * shape says how its value is kept: as it is (0), as epoch ms of an ISO timestamp (1), or left
- * out because it equals the key (2). What JSON cannot hold (`undefined` members) is dropped, as
+ * shape says how its value is kept: as it is (0), as epoch ms of an ISO timestamp (1), left
+ * out because it equals the key (2), or as an index into the dictionary of values drawn from
+ * small sets (3, `DICTIONARY_FIELDS`). What JSON cannot hold (`undefined` members) is dropped, as
  * the journal and the data file drop it.
  */
 import { ShardedMap } from './sharded-map.ts';
@@ -21,8 +22,33 @@ import { ShardedMap } from './sharded-map.ts';
 const AS_IS = 0;
 const TIMESTAMP = 1;
 const THE_KEY = 2;
-type Tag = typeof AS_IS | typeof TIMESTAMP | typeof THE_KEY;
+const IN_DICTIONARY = 3;
+type Tag = typeof AS_IS | typeof TIMESTAMP | typeof THE_KEY | typeof IN_DICTIONARY;
 const ARRAY = -1;
+
+/**
+ * Fields whose string values come from small sets in this API: the merchant id (every record of
+ * a merchant carries it; merchants are few) and the enums (transaction kind and status, currency,
+ * payment intent flow and locale, webhook event and delivery state). Their values are kept once,
+ * in `dictionary`, and a record holds the index: a transaction's merchant id, kind, status and
+ * currency take 4 characters instead of ~54.
+ */
+const DICTIONARY_FIELDS: ReadonlySet<string> = new Set(['merchantId', 'kind', 'status', 'currency', 'flow', 'locale', 'event', 'state']);
+/** At most this many values are kept: past it (a field used otherwise than expected), new values are kept as they are. */
+export const DICTIONARY_LIMIT = 4096;
+const dictionary: string[] = [];
+const dictionaryCodes = new Map<string, number>();
+
+/** `s`'s index in the dictionary (added if there is room), or -1. */
+function dictionaryCode(s: string): number {
+  let code = dictionaryCodes.get(s);
+  if (code === undefined) {
+    if (dictionary.length >= DICTIONARY_LIMIT) return -1;
+    code = dictionary.push(s) - 1;
+    dictionaryCodes.set(s, code);
+  }
+  return code;
+}
 
 /** One shape: its field names and tags, in order, and where each named field's value sits. */
 interface Shape {
@@ -136,6 +162,12 @@ function encodeValue(v: unknown, key: string | null): unknown {
       node = nextNode(node, name, THE_KEY);
       continue;
     }
+    const code = typeof x === 'string' && DICTIONARY_FIELDS.has(name) ? dictionaryCode(x) : -1;
+    if (code >= 0) {
+      node = nextNode(node, name, IN_DICTIONARY);
+      values.push(code);
+      continue;
+    }
     const ms = typeof x === 'string' ? timestampOf(x) : NaN;
     if (!Number.isNaN(ms)) {
       node = nextNode(node, name, TIMESTAMP);
@@ -163,7 +195,14 @@ function decodeValue(x: unknown, key: string): unknown {
   let j = 1;
   for (let i = 0; i < shape.names.length; i++) {
     const tag = shape.tags[i];
-    const value = tag === THE_KEY ? key : tag === TIMESTAMP ? new Date(x[j++] as number).toISOString() : decodeValue(x[j++], key);
+    const value =
+      tag === THE_KEY
+        ? key
+        : tag === TIMESTAMP
+          ? new Date(x[j++] as number).toISOString()
+          : tag === IN_DICTIONARY
+            ? dictionary[x[j++] as number]
+            : decodeValue(x[j++], key);
     const name = shape.names[i]!;
     if (name === '__proto__') Object.defineProperty(o, name, { value, enumerable: true, writable: true, configurable: true });
     else o[name] = value; // an own member, as JSON.parse makes it
@@ -193,7 +232,7 @@ export function packedTime(packed: string, name: string): number {
   const x = JSON.parse(packed) as unknown[];
   const field = shapes[x[0] as number]?.at.get(name);
   if (!field || field.tag === THE_KEY) return NaN;
-  const v = x[field.index];
+  const v = field.tag === IN_DICTIONARY ? dictionary[x[field.index] as number] : x[field.index];
   return field.tag === TIMESTAMP ? (v as number) : typeof v === 'string' ? Date.parse(v) : NaN;
 }
 
