@@ -11,6 +11,7 @@ import {
   openFileStore,
 } from './file-persistence.ts';
 import { FOLD_JOURNAL_SHARE, Store } from './store.ts';
+import { hash31 } from './sharded-map.ts';
 import { exited, spawnChildServer } from './fixtures/spawn-child.ts';
 import type { TransactionRecord } from '../domain/types.ts';
 import { partnerBody } from '../test-helpers.ts';
@@ -263,6 +264,53 @@ describe('file store', () => {
     await m.commit([{ c: 'transactions', k: 'x', v: tx('x') }]);
     expect(m.get('transactions', 'x')).toBeDefined();
     await m.close();
+  });
+});
+
+describe('the vendorReference index (keyed by a 31-bit hash of the reference)', () => {
+  /** Two references with one hash: found among REF-0, REF-1, … (a birthday search: ~2^16 of them). */
+  function collidingRefs(): [string, string] {
+    const seen = new Map<number, string>();
+    for (let i = 0; ; i++) {
+      const ref = `REF-${i}`;
+      const h = hash31(ref);
+      const other = seen.get(h);
+      if (other !== undefined) return [other, ref];
+      seen.set(h, ref);
+    }
+  }
+
+  it('finds each of two references that share a hash, per merchant, through updates, deletions and a restart', async () => {
+    const [a, b] = collidingRefs();
+    expect(hash31(a)).toBe(hash31(b));
+    const file = path.join(dir(), 'data.json');
+    const s = await openFileStore(file);
+    await s.commit([
+      { c: 'transactions', k: 'ta', v: tx('ta', 'mer_a', a) },
+      { c: 'transactions', k: 'tb', v: tx('tb', 'mer_a', b) },
+      { c: 'transactions', k: 'tc', v: tx('tc', 'mer_b', a) },
+    ]);
+    expect(s.transactionByVendorReference('mer_a', a)?.id).toBe('ta');
+    expect(s.transactionByVendorReference('mer_a', b)?.id).toBe('tb');
+    expect(s.transactionByVendorReference('mer_b', a)?.id).toBe('tc');
+    expect(s.transactionByVendorReference('mer_b', b)).toBeUndefined();
+    await s.commit([{ c: 'transactions', k: 'ta', v: { ...tx('ta', 'mer_a', a), status: 'APPROVED' } }]);
+    expect(s.transactionByVendorReference('mer_a', a)?.status).toBe('APPROVED');
+    expect(s.transactionByVendorReference('mer_a', b)?.id).toBe('tb');
+    await s.close();
+    const r = await openFileStore(file);
+    expect(r.transactionByVendorReference('mer_a', a)?.id).toBe('ta');
+    expect(r.transactionByVendorReference('mer_a', b)?.id).toBe('tb');
+    await r.commit([{ c: 'transactions', k: 'ta', v: null }]);
+    expect(r.transactionByVendorReference('mer_a', a)).toBeUndefined();
+    expect(r.transactionByVendorReference('mer_a', b)?.id).toBe('tb');
+    await r.commit([{ c: 'transactions', k: 'tb', v: null }]);
+    expect(r.transactionByVendorReference('mer_a', b)).toBeUndefined();
+    await r.commit([{ c: 'transactions', k: 'td', v: tx('td', 'mer_a', b) }]);
+    expect(r.transactionByVendorReference('mer_a', b)?.id).toBe('td');
+    // The hash alone finds td: the record's own reference says it is not a's.
+    expect(r.transactionByVendorReference('mer_a', a)).toBeUndefined();
+    await r.close();
   });
 });
 

@@ -19,7 +19,7 @@ import {
 } from '../domain/types.ts';
 import { holdsCredit } from '../domain/limits.ts';
 import { PackedMap, packedTime, unpackRecord } from './packed-records.ts';
-import { ShardedMap } from './sharded-map.ts';
+import { ShardedMap, hash31 } from './sharded-map.ts';
 import { TimeOrder, createdMs } from './time-order.ts';
 
 /** Every record, and the number of the last journal batch it includes. */
@@ -91,8 +91,13 @@ type Maps = { [C in CollectionName]: PackedMap<Collections[C]> };
 export class Store {
   private readonly maps: Maps;
   // Indexes.
-  /** Per merchant: vendorReference → transaction id (the record's own strings as keys, no key built per record). */
-  private readonly byVendorRef = new Map<string, ShardedMap<string>>();
+  /**
+   * Per merchant: a 31-bit hash of vendorReference → the id of the transaction with that
+   * reference, or the ids of those whose references share the hash (the records themselves
+   * tell them apart). Keyed by the hash, not the reference: a copy of the reference per
+   * transaction would cost ~24 bytes more each.
+   */
+  private readonly byVendorRef = new Map<string, ShardedMap<string | string[], number>>();
   private readonly sessionByDigest = new ShardedMap<string>();
   /** Per merchant, its transactions in creation order (`time-order.ts`): the lists' order, without a sort. */
   private readonly txOrder = new Map<string, TimeOrder>();
@@ -403,7 +408,7 @@ export class Store {
     const m = this.maps.transactions;
     const old = m.get(k);
     if (old) {
-      if (old.vendorReference !== null) this.byVendorRef.get(old.merchantId)?.delete(old.vendorReference);
+      if (old.vendorReference !== null) this.unlistVendorRef(old.merchantId, old.vendorReference, k);
       this.pendingByMerchant.get(old.merchantId)?.delete(k);
       this.openByMerchant.get(old.merchantId)?.delete(k);
       // A record's merchant and createdAt never change; a deletion (a sandbox reset) takes it out.
@@ -416,8 +421,10 @@ export class Store {
     m.set(k, v, packed);
     if (v.vendorReference !== null) {
       let refs = this.byVendorRef.get(v.merchantId);
-      if (!refs) this.byVendorRef.set(v.merchantId, (refs = new ShardedMap<string>()));
-      refs.set(v.vendorReference, k);
+      if (!refs) this.byVendorRef.set(v.merchantId, (refs = new ShardedMap<string | string[], number>()));
+      const h = hash31(v.vendorReference);
+      const ids = refs.get(h);
+      refs.set(h, ids === undefined ? k : typeof ids === 'string' ? [ids, k] : [...ids, k]);
     }
     if (!old || v.merchantId !== old.merchantId || v.createdAt !== old.createdAt) {
       let order = this.txOrder.get(v.merchantId);
@@ -431,6 +438,18 @@ export class Store {
       if (!open) this.openByMerchant.set(v.merchantId, (open = new ShardedMap<true>()));
       open.set(k, true);
     }
+  }
+
+  /** Takes transaction `id` (reference `ref`) out of `byVendorRef`. */
+  private unlistVendorRef(merchantId: string, ref: string, id: string): void {
+    const refs = this.byVendorRef.get(merchantId);
+    const h = hash31(ref);
+    const ids = refs?.get(h);
+    if (ids === undefined) return;
+    const rest = typeof ids === 'string' ? [ids] : ids;
+    const left = rest.filter((x) => x !== id);
+    if (left.length === 0) refs!.delete(h);
+    else refs!.set(h, left.length === 1 ? left[0]! : left);
   }
 
   private putSession(k: string, v: SessionRecord | null, packed?: string): void {
@@ -480,8 +499,16 @@ export class Store {
     return this.maps[c].size;
   }
   transactionByVendorReference(merchantId: string, vendorReference: string): TransactionRecord | undefined {
-    const id = this.byVendorRef.get(merchantId)?.get(vendorReference);
-    return id === undefined ? undefined : this.maps.transactions.get(id);
+    const ids = this.byVendorRef.get(merchantId)?.get(hash31(vendorReference));
+    if (typeof ids === 'string') {
+      const t = this.maps.transactions.get(ids);
+      return t?.vendorReference === vendorReference ? t : undefined;
+    }
+    for (const id of ids ?? []) {
+      const t = this.maps.transactions.get(id);
+      if (t?.vendorReference === vendorReference) return t;
+    }
+    return undefined;
   }
   sessionByTokenDigest(digest: string): SessionRecord | undefined {
     const id = this.sessionByDigest.get(digest);
