@@ -40,6 +40,9 @@ export function loggingSmsSender(log: (line: string) => void): SmsSender {
 
 /** Records moved per sweep transaction (a sweep repeats until nothing more is due). */
 const SWEEP_BATCH = 500;
+
+/** A merchant's state before anything was written for it. */
+export const defaultMerchantState = (id: string): MerchantStateRecord => ({ id, clockOffsetSeconds: 0, endpointEnabled: true });
 /**
  * How long a claimed delivery stays with this instance: an attempt's timeout and a margin for
  * recording it. Also how long the deliveries an instance had claimed wait when it dies.
@@ -86,7 +89,7 @@ export class Core {
   }
   /** The merchant's state as cached (defaults when none was ever written). */
   merchantState(id: string): MerchantStateRecord {
-    return this.states.get(id) ?? { id, clockOffsetSeconds: 0, endpointEnabled: true };
+    return this.states.get(id) ?? defaultMerchantState(id);
   }
 
   /** Caches a merchant state just written (or read); a clock moved back forgets its monotonic floor. */
@@ -205,14 +208,25 @@ export class Core {
   // ---- the webhook seam ----
 
   /** Applies `update` to the merchant's outbox event `id`, locked, in one transaction. */
-  private updateEvent(merchantId: string, id: string, update: (e: OutboxEvent) => OutboxEvent): Promise<OutboxEvent> {
-    return this.repo.transaction(async (tx) => {
+  /** Changes webhook event `id` with `update` and, when given, the merchant's state with `state`, in one transaction. */
+  private async updateEvent(
+    merchantId: string,
+    id: string,
+    update: (e: OutboxEvent) => OutboxEvent,
+    state?: (s: MerchantStateRecord) => MerchantStateRecord,
+  ): Promise<OutboxEvent> {
+    const { event, merchant } = await this.repo.transaction(async (tx) => {
       const e = await tx.lock('outbox', id);
       if (!e || e.merchantId !== merchantId) throw new Error(`webhook event ${id} not found for merchant ${merchantId}`);
       const v = update(e);
-      tx.write([{ c: 'outbox', k: id, v }]);
-      return v;
+      const changes: Change[] = [{ c: 'outbox', k: id, v }];
+      const m = state ? state((await tx.lock('merchantState', merchantId)) ?? defaultMerchantState(merchantId)) : null;
+      if (m) changes.push({ c: 'merchantState', k: merchantId, v: m });
+      tx.write(changes);
+      return { event: v, merchant: m };
     });
+    if (merchant) this.stateWritten(merchant);
+    return event;
   }
 
   readonly repository: WebhookRepository = {
@@ -237,12 +251,13 @@ export class Core {
       return out;
     },
     recordAttempt: (merchantId, id, attempt, next) =>
-      this.updateEvent(merchantId, id, (e) => ({
-        ...e,
-        attempts: [...e.attempts, attempt],
-        state: next.state,
-        nextAttemptAt: next.nextAttemptAt,
-      })),
+      this.updateEvent(
+        merchantId,
+        id,
+        (e) => ({ ...e, attempts: [...e.attempts, attempt], state: next.state, nextAttemptAt: next.nextAttemptAt }),
+        // A 410 disables the endpoint in the same transaction (see WebhookRepository.recordAttempt).
+        next.state === 'disabled' ? (s) => ({ ...s, endpointEnabled: false }) : undefined,
+      ),
     setState: (merchantId, id, next) =>
       this.updateEvent(merchantId, id, (e) => ({ ...e, state: next.state, nextAttemptAt: next.nextAttemptAt })),
     requeue: (merchantId, id, nextAttemptAt) => this.updateEvent(merchantId, id, (e) => ({ ...e, state: 'pending', nextAttemptAt })),
@@ -251,7 +266,7 @@ export class Core {
   /** Changes the merchant's state with `update`, locked, in one transaction; the cache follows. */
   async updateMerchantState(merchantId: string, update: (s: MerchantStateRecord) => MerchantStateRecord): Promise<MerchantStateRecord> {
     const next = await this.repo.transaction(async (tx) => {
-      const s = (await tx.lock('merchantState', merchantId)) ?? { id: merchantId, clockOffsetSeconds: 0, endpointEnabled: true };
+      const s = (await tx.lock('merchantState', merchantId)) ?? defaultMerchantState(merchantId);
       const v = update(s);
       tx.write([{ c: 'merchantState', k: merchantId, v }]);
       return v;

@@ -2,6 +2,7 @@
  * `POST /api/v1/sandbox/reset` (ADR-041): the caller's clock back to real time, its
  * rate-limit windows forgotten, and with `deleteData` its records deleted, in one transaction.
  */
+import { defaultMerchantState } from '../core.ts';
 import { iso } from '../domain/clock.ts';
 import type { CollectionName, MerchantStateRecord } from '../domain/types.ts';
 import { rateLimitKeyPrefix } from '../http/rate-limit.ts';
@@ -20,7 +21,7 @@ export const sandboxResetHandlers: Record<string, Handler> = {
     const { deleteData = false } = ctx.body as { deleteData?: boolean };
     const id = ctx.merchant.id;
     const { state, deleted } = await core.repo.transaction(async (tx) => {
-      const st: MerchantStateRecord = (await tx.lock('merchantState', id)) ?? { id, clockOffsetSeconds: 0, endpointEnabled: true };
+      const st: MerchantStateRecord = (await tx.lock('merchantState', id)) ?? defaultMerchantState(id);
       const counts = { transactions: 0, sessions: 0, sms: 0, deliveries: 0 };
       if (deleteData) {
         counts.transactions = await tx.count('transactions', id);

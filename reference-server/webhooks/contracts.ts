@@ -49,7 +49,12 @@ export interface WebhookRepository {
   get(merchantId: string, id: string): Promise<OutboxEvent | undefined>;
   /** Newest first. */
   list(merchantId: string): Promise<OutboxEvent[]>;
-  /** Appends one attempt and sets the new state / nextAttemptAt, in one write. */
+  /**
+   * Appends one attempt and sets the new state / nextAttemptAt, in one write. When the state is
+   * `disabled` (the receiver answered 410), the merchant's endpoint is disabled in that same
+   * write: no reader sees the delivery disabled and the endpoint enabled, and a crash leaves
+   * both or neither.
+   */
   recordAttempt(
     merchantId: string,
     id: string,
@@ -80,7 +85,7 @@ export interface WebhookEndpoint {
 
 export interface MerchantDirectory {
   endpoint(merchantId: string): WebhookEndpoint | undefined;
-  /** Marks the endpoint disabled (410) or enabled again (redelivery). Persisted by the core. */
+  /** Marks the endpoint enabled again (redelivery) or disabled. Persisted by the core. A 410 disables it through `recordAttempt`, in the same write as the attempt. */
   setEndpointEnabled(merchantId: string, enabled: boolean): Promise<void>;
 }
 

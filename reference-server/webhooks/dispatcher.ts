@@ -238,8 +238,8 @@ export function createWebhookDispatcher(deps: WebhookDispatcherDeps): WebhookDis
         wakeInMs = d;
       }
     }
+    // A `disabled` state disables the endpoint in the same write (see `recordAttempt`).
     await repository.recordAttempt(e.merchantId, e.id, record, next);
-    if (next.state === 'disabled') await merchants.setEndpointEnabled(e.merchantId, false);
     if (wakeInMs !== null) wakeAt(Date.now() + wakeInMs + WAKE_SLACK_MS);
     log(
       `webhooks: ${e.id} ${e.event} attempt ${attemptNo} -> ${status ?? result.error} in ${durationMs} ms; ${next.state}` +

@@ -126,6 +126,8 @@ export class MemoryWebhookStore implements WebhookRepository, MerchantDirectory,
     e.attempts.push(structuredClone(attempt));
     e.state = next.state;
     e.nextAttemptAt = next.nextAttemptAt;
+    const endpoint = this.endpoints.get(merchantId);
+    if (next.state === 'disabled' && endpoint) endpoint.enabled = false; // the same write
     this.writes.push({ op: 'attempt', id, state: next.state });
     return structuredClone(e);
   }
