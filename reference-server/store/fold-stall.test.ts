@@ -42,6 +42,25 @@ function tx(i: number): TransactionRecord {
 }
 
 describe('folding without stalls', () => {
+  it('folds a store whose data file is still small but whose journal is not in the worker: a first fold too', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'paylater-fold-'));
+    const file = path.join(dir, 'data.json');
+    // No data file yet: the first fold takes everything from the journal (2 MiB, ~2,500 records).
+    const store = await openFileStore(file, { compactAfterBytes: 2 * 1024 * 1024 });
+    for (let i = 0; store.folds === 0; i += 100)
+      await Promise.all(Array.from({ length: 100 }, (_, j) => store.commit([{ c: 'transactions', k: tx(i + j).id, v: tx(i + j) }])));
+    await store.settle();
+    expect(foldStats.inWorker).toBe(true);
+    expect(foldStats.merge).not.toBe('memory');
+    expect(foldStats.totalCpuMs).toBeLessThan(20);
+    const n = store.count('transactions');
+    await store.close();
+    const reopened = await openFileStore(file);
+    expect(reopened.count('transactions')).toBe(n);
+    await reopened.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
   it('keeps the event loop free (max delay bounded) while a 20,000-record store folds, and loses nothing', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'paylater-fold-'));
     const file = path.join(dir, 'data.json');
