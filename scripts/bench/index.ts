@@ -8,8 +8,9 @@
  *   2. store-200k-latency: the worst request (B1 creates on 16 connections, B2 reads beside them)
  *      with 200,000 stored transactions on the durable file store, folds included, in ms (target
  *      ≤ 100; median of alternating rounds); also p99, worst and the server's longest event-loop
- *      block against an empty store, and memory per stored transaction; each server in a process
- *      of its own.
+ *      block against an empty store, and memory per stored transaction (right after start, and
+ *      once idle: V8 shrinks the young generation the start grew after ~100 s, so this figure
+ *      takes about 3 minutes); each server in a process of its own.
  *   3. b2-vs-prism: B2 requests/s ÷ Prism 5.14's mock server on the same bundled document
  *      (reported).
  *   4. conformance-throughput: the conformance suite's requests/s ÷ the same requests replayed by
