@@ -1,7 +1,7 @@
 /** Packed records: what is read back is what JSON would have kept, member order included, and it takes less room. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DICTIONARY_LIMIT, PackedMap, packRecord, packedTime, unpackRecord } from './packed-records.ts';
+import { DICTIONARY_LIMIT, PackedMap, SHAPE_NODE_LIMIT, packRecord, packedTime, shapeStats, unpackRecord } from './packed-records.ts';
 
 /** ISO timestamps as `toISOString()` prints them, and near misses that must stay strings. */
 const timestamp = fc
@@ -148,5 +148,28 @@ describe('packed records', () => {
     one.n = -1;
     one.tags.push('changed');
     expect(m.get(k)).toEqual(ref.get(k));
+  });
+  // Last: it uses up the shape nodes of this file's process.
+  it('keeps at most SHAPE_NODE_LIMIT shape nodes: past it, an object of a new shape is packed exactly with its names inline, and known shapes stay packed', () => {
+    packRecord('k', { a: 1, createdAt: '2026-11-23T10:00:00.000Z' }); // a shape made before the limit
+    for (let i = 0; shapeStats.nodes < SHAPE_NODE_LIMIT; i++) packRecord('k', { [`field-${i}`]: i });
+    const r = {
+      id: 'k',
+      'new-field': { createdAt: '2026-11-23T10:00:00.000Z', list: [1, { x: null }] },
+      expiresAt: '2026-11-23T10:30:00.000Z',
+      status: 'PENDING',
+    };
+    Object.defineProperty(r, '__proto__', { value: { y: 2 }, enumerable: true });
+    const packed = packRecord('k', r);
+    expect(shapeStats.nodes).toBe(SHAPE_NODE_LIMIT);
+    expect(packed).toContain('new-field');
+    const back = unpackRecord<object>('k', packed);
+    expect(JSON.stringify(back)).toBe(JSON.stringify(r));
+    expect(Object.hasOwn(back, '__proto__')).toBe(true);
+    expect(packedTime(packed, 'expiresAt')).toBe(Date.parse(r.expiresAt));
+    expect(packedTime(packed, 'status')).toBeNaN();
+    // A shape made before the limit is still used: its names stay out of the text.
+    expect(packRecord('k', { a: 2, createdAt: '2026-11-23T11:00:00.000Z' })).not.toContain('createdAt');
+    expect(shapeStats.nodes).toBe(SHAPE_NODE_LIMIT);
   });
 });

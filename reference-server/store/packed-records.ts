@@ -74,10 +74,26 @@ interface ShapeNode {
 const newNode = (parent: ShapeNode | null, name: string, tag: Tag): ShapeNode => ({ parent, name, tag, next: [], shape: -1 });
 const root = newNode(null, '', AS_IS);
 
-function nextNode(node: ShapeNode, name: string, tag: Tag): ShapeNode {
-  const byName = (node.next[tag] ??= new Map());
-  let n = byName.get(name);
-  if (!n) byName.set(name, (n = newNode(node, name, tag)));
+/**
+ * At most this many nodes (and so shapes) are kept: they live as long as the process. The
+ * records' field names come from the server's record types (the spec closes every object), so
+ * a few dozen are in use; past the limit (a data file edited by hand, say), an object of a new
+ * shape is packed with its field names inline (`INLINE`), and memory stays bounded.
+ */
+export const SHAPE_NODE_LIMIT = 65_536;
+/** An object packed with its names: `[INLINE, name, value, name, value, …]`, values packed as array items are. */
+const INLINE = -2;
+/** Nodes made so far (for tests). */
+export const shapeStats = { nodes: 1 };
+
+/** The node after `node` for field `name` kept as `tag`; null when it would be a new one past `SHAPE_NODE_LIMIT`. */
+function nextNode(node: ShapeNode, name: string, tag: Tag): ShapeNode | null {
+  let n = node.next[tag]?.get(name);
+  if (!n) {
+    if (shapeStats.nodes >= SHAPE_NODE_LIMIT) return null;
+    shapeStats.nodes += 1;
+    (node.next[tag] ??= new Map()).set(name, (n = newNode(node, name, tag)));
+  }
   return n;
 }
 
@@ -154,32 +170,41 @@ function encodeValue(v: unknown, key: string | null): unknown {
     for (const x of v) out.push(x === undefined ? null : encodeValue(x, null)); // JSON's rule for arrays
     return out;
   }
-  let node = root;
+  let node: ShapeNode | null = root;
   const values: unknown[] = [0];
   for (const name of Object.keys(v)) {
     const x = (v as Record<string, unknown>)[name];
     if (x === undefined || typeof x === 'function') continue; // JSON drops them
     if (key !== null && name === 'id' && x === key) {
       node = nextNode(node, name, THE_KEY);
+      if (!node) return encodeInline(v);
       continue;
     }
     const code = typeof x === 'string' && DICTIONARY_FIELDS.has(name) ? dictionaryCode(x) : -1;
-    if (code >= 0) {
-      node = nextNode(node, name, IN_DICTIONARY);
-      values.push(code);
-      continue;
-    }
-    const ms = typeof x === 'string' ? timestampOf(x) : NaN;
-    if (!Number.isNaN(ms)) {
-      node = nextNode(node, name, TIMESTAMP);
-      values.push(ms);
-    } else {
-      node = nextNode(node, name, AS_IS);
-      values.push(encodeValue(x, null));
-    }
+    const ms = code < 0 && typeof x === 'string' ? timestampOf(x) : NaN;
+    const tag = code >= 0 ? IN_DICTIONARY : !Number.isNaN(ms) ? TIMESTAMP : AS_IS;
+    node = nextNode(node, name, tag);
+    if (!node) return encodeInline(v);
+    values.push(tag === IN_DICTIONARY ? code : tag === TIMESTAMP ? ms : encodeValue(x, null));
   }
   values[0] = shapeAt(node);
   return values;
+}
+
+/** `v` packed with its field names inline (no shape). */
+function encodeInline(v: object): unknown[] {
+  const out: unknown[] = [INLINE];
+  for (const name of Object.keys(v)) {
+    const x = (v as Record<string, unknown>)[name];
+    if (x !== undefined && typeof x !== 'function') out.push(name, encodeValue(x, null));
+  }
+  return out;
+}
+
+/** Sets member `name` of `o` as JSON.parse would: an own member, `__proto__` included. */
+function setMember(o: Record<string, unknown>, name: string, value: unknown): void {
+  if (name === '__proto__') Object.defineProperty(o, name, { value, enumerable: true, writable: true, configurable: true });
+  else o[name] = value;
 }
 
 function decodeValue(x: unknown, key: string): unknown {
@@ -189,6 +214,11 @@ function decodeValue(x: unknown, key: string): unknown {
     const out = new Array<unknown>(x.length - 1);
     for (let i = 1; i < x.length; i++) out[i - 1] = decodeValue(x[i], key);
     return out;
+  }
+  if (head === INLINE) {
+    const o: Record<string, unknown> = {};
+    for (let i = 1; i < x.length; i += 2) setMember(o, x[i] as string, decodeValue(x[i + 1], key));
+    return o;
   }
   const shape = shapes[head];
   if (!shape) throw new Error(`packed record: unknown shape ${head}`);
@@ -204,9 +234,7 @@ function decodeValue(x: unknown, key: string): unknown {
           : tag === IN_DICTIONARY
             ? dictionary[x[j++] as number]
             : decodeValue(x[j++], key);
-    const name = shape.names[i]!;
-    if (name === '__proto__') Object.defineProperty(o, name, { value, enumerable: true, writable: true, configurable: true });
-    else o[name] = value; // an own member, as JSON.parse makes it
+    setMember(o, shape.names[i]!, value);
   }
   return o;
 }
@@ -231,6 +259,10 @@ export function unpackRecord<V>(key: string, packed: string): V {
  */
 export function packedTime(packed: string, name: string): number {
   const x = JSON.parse(packed) as unknown[];
+  if (x[0] === INLINE) {
+    for (let i = 1; i < x.length; i += 2) if (x[i] === name) return typeof x[i + 1] === 'string' ? Date.parse(x[i + 1] as string) : NaN;
+    return NaN;
+  }
   const field = shapes[x[0] as number]?.at.get(name);
   if (!field || field.tag === THE_KEY) return NaN;
   const v = field.tag === IN_DICTIONARY ? dictionary[x[field.index] as number] : x[field.index];
