@@ -21,7 +21,7 @@ import type { WebhookDispatcher, WebhookDispatcherDeps } from './webhooks/contra
 export type { SmsSender } from './core.ts';
 
 export interface CreateAppOptions {
-  /** Where everything is stored: a `LocalRepository` (memory or data file) or another store of the interface. */
+  /** Where everything is stored: the SQLite store (memory or data file), PostgreSQL, or another store of the interface. */
   repository: Repository;
   clock: Clock;
   config: ServerConfig;

@@ -1,8 +1,7 @@
 /** Failed authentications per client address (ADR-027): 429 AUTH_THROTTLED past the spec's limit. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAuthThrottle, specAuthFailureLimit } from './http/auth-throttle.ts';
-import { LocalRepository } from './store/local-repository.ts';
-import { Store } from './store/store.ts';
+import { openSqliteRepository } from './store/sqlite/sqlite-repository.ts';
 import { partnerBody, server } from './test-helpers.ts';
 import type { TestServer } from './testing.ts';
 import type { ManualClock } from './domain/clock.ts';
@@ -62,7 +61,7 @@ describe('failed-authentication throttle', () => {
 
 describe('failed-authentication throttle on a shared repository', () => {
   it('blocks an address on every throttle sharing the counter, wherever its failures were made', async () => {
-    const repo = new LocalRepository(Store.memory());
+    const repo = await openSqliteRepository();
     const limit = { limit: 3, windowSeconds: 60 };
     let t = 1_000_000;
     const [a, b] = [createAuthThrottle(repo, limit, () => t), createAuthThrottle(repo, limit, () => t)];

@@ -16,19 +16,17 @@ import {
 } from './config.ts';
 import { parseDuration, systemClock } from './domain/clock.ts';
 import { maxPaymentWindowSeconds } from './domain/stateMachine.ts';
-import { DataFileLockedError } from './store/data-lock.ts';
 import { checkPublicUrl } from './http/origin.ts';
-import { StoreCorruptError, openFileStore } from './store/file-persistence.ts';
-import { LocalRepository } from './store/local-repository.ts';
+import { DataFileError } from './store/errors.ts';
 import { MigrationError, redact } from './store/postgres/migrate.ts';
 import { openPgRepository } from './store/postgres/pg-repository.ts';
 import type { Repository } from './store/repository.ts';
-import { Store } from './store/store.ts';
+import { openSqliteRepository } from './store/sqlite/sqlite-repository.ts';
 import { defaultDispatcherFactory } from './testing.ts';
 import { mountSite } from './site.ts';
 
 /** The data file without --data or --memory: relative to the working directory, never inside the installed package. */
-export const DEFAULT_DATA_FILE = path.join('data', 'paylater.json');
+export const DEFAULT_DATA_FILE = path.join('data', 'paylater.db');
 
 export const SERVE_USAGE = `Usage: paylater serve [options]
 
@@ -37,7 +35,7 @@ Runs the reference server: the contract enforced, stateful and persisted (a merc
 Options:
   --port N                 Port to listen on (default 4010; 0 picks a free one)
   --host HOST              Interface to listen on (default 127.0.0.1)
-  --data FILE              Data file (default data/paylater.json in the working directory; created on first start)
+  --data FILE              SQLite database file (default data/paylater.db in the working directory; created on first start)
   --memory                 Keep nothing on disk
   --database-url URL       Keep everything in PostgreSQL (postgres://user:password@host:port/database;
                            default: the PAYLATER_DATABASE_URL environment variable, when neither --data
@@ -214,13 +212,13 @@ export async function runServe(
   let repository: Repository;
   try {
     if (args.databaseUrl !== null) repository = await openPgRepository({ url: args.databaseUrl });
-    else repository = new LocalRepository(args.data ? await openFileStore(args.data) : Store.memory());
+    else repository = await openSqliteRepository(args.data ? { file: path.resolve(args.data) } : {});
   } catch (e) {
     if (e instanceof MigrationError) {
       err(`paylater serve: ${e.message}\n`);
       return 1;
     }
-    if (e instanceof StoreCorruptError || e instanceof DataFileLockedError) {
+    if (e instanceof DataFileError) {
       err(`paylater serve: ${e.message}\n`);
       return 1;
     }

@@ -7,7 +7,7 @@
  *   await server.close();
  *
  * `createApp` is the app factory underneath (an express app around the domain core, with the
- * repository, clock and config injected; `new LocalRepository(Store.memory())` or over `openFileStore(file)`,
+ * repository, clock and config injected; `await openSqliteRepository()` (in memory) or `openSqliteRepository({ file })`,
  * or `await openPgRepository({ url })` for a shared sandbox on PostgreSQL), for hosting the server in an app of one's own.
  * `startServer({ databaseUrl })` runs on PostgreSQL too.
  */
@@ -17,11 +17,9 @@ import { startTestServer, type TestServerMerchant, type TestServerOptions } from
 
 export { createApp, type AppHandle, type CreateAppOptions, type SmsSender } from './app.ts';
 export { buildMerchants, serverConfig, DEMO_MERCHANTS, ConfigError, type MerchantConfigInput, type Mode } from './config.ts';
-export { Store } from './store/store.ts';
-export { LocalRepository } from './store/local-repository.ts';
+export { openSqliteRepository, SqliteRepository, type SqliteRepositoryOptions } from './store/sqlite/sqlite-repository.ts';
 export { openPgRepository, PgRepository, type PgRepositoryOptions } from './store/postgres/pg-repository.ts';
 export type { Repository } from './store/repository.ts';
-export { openFileStore } from './store/file-persistence.ts';
 export { systemClock, type Clock } from './domain/clock.ts';
 export { mountSite, type SiteOptions } from './site.ts';
 

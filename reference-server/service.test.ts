@@ -1,10 +1,8 @@
 /** ADR-040: the landing page at `/`, the liveness and readiness probes (declared operations without a key). */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DEMO_MERCHANTS } from './config.ts';
 import { mountSite } from './site.ts';
 import { startTestServer, type TestServer } from './testing.ts';
-import { StoreUnavailableError } from './store/store.ts';
-import { localStore } from './test-helpers.ts';
 
 let server: TestServer;
 let production: TestServer;
@@ -59,17 +57,15 @@ describe('GET /healthz and GET /readyz', () => {
   });
   it('readiness answers 503 NOT_READY once the store failed, while liveness stays 200', async () => {
     const s = await startTestServer();
+    // As a failed write leaves the store (ADR-026): refusing writes for a while.
+    const refusing = vi.spyOn(s.handle.core.repo, 'unavailableFor').mockReturnValue(5);
     try {
-      // As a failed write leaves it (ADR-026): refusing writes for a while.
-      const store = localStore(s.handle) as unknown as { failed: unknown; refuseUntil: number };
-      store.failed = new StoreUnavailableError(new Error('disk gone'), 5);
-      store.refuseUntil = Date.now() + 60_000;
       const r = await fetch(`${s.baseUrl}/readyz`);
       expect(r.status).toBe(503);
       expect(await r.json()).toEqual({ error: { code: 'NOT_READY', message: 'The store is not reachable' } });
       expect((await fetch(`${s.baseUrl}/healthz`)).status).toBe(200);
     } finally {
-      (localStore(s.handle) as unknown as { failed: unknown }).failed = null;
+      refusing.mockRestore();
       await s.close();
     }
   });

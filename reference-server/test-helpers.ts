@@ -1,10 +1,7 @@
 /** Helpers for this package's tests. */
 import { afterAll, beforeAll } from 'vitest';
 import { DEMO_MERCHANTS } from './config.ts';
-import type { AppHandle } from './app.ts';
-import { LocalRepository } from './store/local-repository.ts';
 import { onPostgres, startTestServerOnPostgres } from './store/postgres/test-database.ts';
-import type { Store } from './store/store.ts';
 import { startTestServer, type TestServer, type TestServerOptions } from './testing.ts';
 import { ManualClock } from './domain/clock.ts';
 import type { V1, V2 } from '../generated/index.ts';
@@ -111,13 +108,6 @@ export function sharedServer(opts: Omit<TestServerOptions, 'clock' | 'merchants'
     svc: (key) => ({ 'X-Service-Key': key }),
     txCount: () => must().handle.core.repo.count('transactions'),
   };
-}
-
-/** The `Store` under a server on a `LocalRepository` (white-box tests of the memory and file stores). */
-export function localStore(handle: AppHandle): Store {
-  const repo = handle.core.repo;
-  if (!(repo instanceof LocalRepository)) throw new Error('the server does not run on a LocalRepository');
-  return repo.store;
 }
 
 export const item = (price: number, quantity = 1) => ({ name: 'Wireless headphones', reference: 'SKU-100', quantity, unitPrice: price });

@@ -3,7 +3,7 @@
  * - `startTestServer()`: the reference server on 127.0.0.1, port 0 (unless told), in memory unless
  *   a data file is given. Used by the conformance, SDK and docs tests and by this package's own;
  *   `startServer()` (index.ts) is its public form.
- * - `writeSeededDataFile()`: a data file holding given transactions, for a server to open.
+ * - `writeSeededDataFile()`: a database file holding given transactions, for a server to open.
  */
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
@@ -12,11 +12,10 @@ import { createApp, type AppHandle, type SmsSender } from './app.ts';
 import { buildMerchants, DEMO_MERCHANTS, serverConfig, type MerchantConfigInput, type Mode } from './config.ts';
 import { parseDuration, systemClock, type Clock } from './domain/clock.ts';
 import type { TransactionRecord } from './domain/types.ts';
-import { openFileStore, snapshotText, writeFileAtomic } from './store/file-persistence.ts';
-import { LocalRepository } from './store/local-repository.ts';
+import path from 'node:path';
 import { openPgRepository } from './store/postgres/pg-repository.ts';
 import type { Repository } from './store/repository.ts';
-import { Store } from './store/store.ts';
+import { openSqliteRepository } from './store/sqlite/sqlite-repository.ts';
 import { createWebhookDispatcher } from './webhooks/dispatcher.ts';
 import type { WebhookDispatcher, WebhookDispatcherDeps } from './webhooks/contracts.ts';
 
@@ -25,7 +24,7 @@ export interface TestServerOptions {
   mode?: Mode;
   /** `30m`, `90s`, `1h` or seconds. Default 30m. */
   paymentWindow?: string;
-  /** Persist to this data file (journal next to it) instead of memory. */
+  /** Persist to this SQLite database file instead of memory. */
   dataFile?: string;
   /** Keep everything in this PostgreSQL database instead (migrated at start); not with `dataFile`. */
   databaseUrl?: string;
@@ -93,7 +92,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const repository: Repository =
     options.databaseUrl !== undefined
       ? await openPgRepository({ url: options.databaseUrl })
-      : new LocalRepository(options.dataFile ? await openFileStore(options.dataFile) : Store.memory());
+      : await openSqliteRepository(options.dataFile ? { file: path.resolve(options.dataFile) } : {});
   const factory =
     options.webhookDispatcherFactory === undefined ? await defaultDispatcherFactory() : (options.webhookDispatcherFactory ?? undefined);
   const handle = await createApp({
@@ -142,13 +141,17 @@ export async function defaultDispatcherFactory(): Promise<(deps: WebhookDispatch
 }
 
 /**
- * Writes (atomically) a data file holding exactly `transactions` and nothing else, as the
- * server's own snapshot format: `startTestServer({ dataFile })` or `paylater serve --data`
- * then serves them. For seeding large stores (benchmarks) without a request per record.
+ * Writes a database file holding `transactions` (added in one transaction to the file, made if
+ * absent): `startTestServer({ dataFile })` or `paylater serve --data` then serves them. For
+ * seeding large stores (benchmarks) without a request per record.
  */
 export async function writeSeededDataFile(file: string, transactions: Iterable<TransactionRecord>): Promise<void> {
-  const byId: Record<string, TransactionRecord> = {};
-  for (const t of transactions) byId[t.id] = t;
-  const collections = { transactions: byId, sessions: {}, paymentIntents: {}, sms: {}, outbox: {}, merchantState: {} };
-  await writeFileAtomic(file, snapshotText({ journalSeq: 0, collections }));
+  const repo = await openSqliteRepository({ file: path.resolve(file) });
+  try {
+    await repo.transaction(async (tx) => {
+      for (const t of transactions) tx.write([{ c: 'transactions', k: t.id, v: t }]);
+    });
+  } finally {
+    await repo.close();
+  }
 }

@@ -4,7 +4,7 @@ import type express from 'express';
 import { errorCatalog, maxBodyBytes, type ErrorCode } from '../../generated/contract.ts';
 import type { Ctx } from '../handlers/context.ts';
 import { nearestExtension } from './operations.ts';
-import { StoreUnavailableError } from '../store/store.ts';
+import { StoreUnavailableError } from '../store/errors.ts';
 
 export interface ErrorDetail {
   path: string;

@@ -1,43 +1,23 @@
 /**
- * Versioned migrations of the PostgreSQL store: ordered SQL files in `./migrations/`
- * (`NNNN_name.sql`), recorded in `schema_migrations` with a checksum. Applied at start-up and by
+ * Versioned migrations of the PostgreSQL store (`../migrations.ts`: files in `./migrations/`,
+ * recorded in `schema_migrations`). Applied at start-up and by
  * `paylater migrate`, in one transaction under an advisory lock, so instances starting together
  * apply each migration once. A database at a migration this server does not know (a newer server
  * migrated it), or whose applied migration was edited since, is refused with a clear message.
  */
-import { createHash } from 'node:crypto';
-import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import path from 'node:path';
 import pg from 'pg';
+import { loadMigrations as loadFrom, MigrationError, pendingMigrations, type Migration } from '../migrations.ts';
+
+export { MigrationError, type Migration };
 
 const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations/', import.meta.url));
 /** Any constant: the key of the advisory lock that serialises migrations across instances. */
 const LOCK_KEY = 0x70_61_79_6c; // "payl"
 
-export interface Migration {
-  version: number;
-  name: string;
-  sql: string;
-  checksum: string;
-}
-
-export class MigrationError extends Error {}
-
 /** The migrations shipped with this server, in order. */
 export function loadMigrations(dir = MIGRATIONS_DIR): Migration[] {
-  const out: Migration[] = [];
-  for (const file of readdirSync(dir).sort()) {
-    const m = /^(\d{4})_([a-z0-9_]+)\.sql$/.exec(file);
-    if (!m) continue;
-    const sql = readFileSync(path.join(dir, file), 'utf8');
-    out.push({ version: Number(m[1]), name: m[2]!, sql, checksum: createHash('sha256').update(sql).digest('hex') });
-  }
-  out.forEach((mig, i) => {
-    if (mig.version !== i + 1)
-      throw new MigrationError(`migrations must be numbered 0001, 0002, … without gaps: ${mig.version} found at position ${i + 1}`);
-  });
-  return out;
+  return loadFrom(dir);
 }
 
 export interface MigrateResult {
@@ -63,22 +43,9 @@ export async function migrate(client: pg.ClientBase, migrations = loadMigrations
     const { rows } = await client.query<{ version: number; name: string; checksum: string }>(
       'SELECT version, name, checksum FROM schema_migrations ORDER BY version',
     );
-    const known = new Map(migrations.map((m) => [m.version, m]));
-    for (const row of rows) {
-      const mine = known.get(row.version);
-      if (!mine) {
-        const latest = migrations.at(-1);
-        throw new MigrationError(
-          `the database is at migration ${row.version} (${row.name}), newer than this server's latest (${latest ? `${latest.version} ${latest.name}` : 'none'}): run a server at least as new as the one that migrated it`,
-        );
-      }
-      if (mine.checksum !== row.checksum)
-        throw new MigrationError(`migration ${row.version} (${row.name}) was changed after it was applied: write a new migration instead`);
-    }
-    const done = new Set(rows.map((r) => r.version));
+    const todo = pendingMigrations(rows, migrations, 'the database');
     const applied: number[] = [];
-    for (const m of migrations) {
-      if (done.has(m.version)) continue;
+    for (const m of todo) {
       await client.query(m.sql);
       await client.query('INSERT INTO schema_migrations (version, name, checksum) VALUES ($1, $2, $3)', [m.version, m.name, m.checksum]);
       applied.push(m.version);

@@ -17,7 +17,7 @@ import type {
   TransactionRecord,
 } from '../../domain/types.ts';
 import type { ChangeNotice } from '../repository.ts';
-import { StoreUnavailableError } from '../store.ts';
+import { StoreUnavailableError } from '../errors.ts';
 import { startCluster, type Cluster } from './cluster.ts';
 import { openPgRepository, type PgRepository } from './pg-repository.ts';
 

@@ -25,8 +25,7 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import type { Change, CollectionName, Collections, OutboxEvent } from '../../domain/types.ts';
 import { MAX_ATTEMPTS, SHARED_NOTICES, type ChangeNotice, type Repository, type RepositoryTx, type WindowCount } from '../repository.ts';
-import { StoreUnavailableError } from '../store.ts';
-import { storageRetryAfterSeconds } from '../file-persistence.ts';
+import { StoreUnavailableError, storageRetryAfterSeconds } from '../errors.ts';
 import { migrateUrl } from './migrate.ts';
 import { isConflict, isUnavailable } from './pg-errors.ts';
 import { CHANNEL, encodeNotice, NoticeListener } from './pg-notices.ts';
@@ -44,7 +43,7 @@ export interface PgRepositoryOptions {
   url: string;
   /** Connections of this instance's pool (default 10). */
   poolSize?: number;
-  /** Seconds a caller is told to wait after the database was out of reach (default: the file store's, ADR-026). */
+  /** Seconds a caller is told to wait after the database was out of reach (default: the spec's `Retry-After`, ADR-026). */
   retryAfterSeconds?: number;
 }
 

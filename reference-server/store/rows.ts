@@ -1,0 +1,271 @@
+/**
+ * Records ↔ rows, shared by the SQLite store (the embedded default) and the PostgreSQL store:
+ * one entry per collection: its table, key column, the columns a record is written to, and the
+ * record read back from a row. Each store's migrations create these columns (one name each,
+ * here); a store reads its rows with its own `Decode` (how its driver returns times, booleans
+ * and JSON). Fields that are queried, indexed or constrained are columns; documents the server
+ * built and never queries inside (transaction and session items, a delivery attempt, a webhook
+ * setting) are JSON text, which keeps their bytes; a webhook payload is text, the exact body sent.
+ *
+ * Times are written as the records' ISO 8601 strings (millisecond precision, UTC) and read back
+ * identical. Records are rebuilt in their declared key order.
+ */
+import type {
+  CollectionName,
+  Collections,
+  MerchantStateRecord,
+  OutboxEvent,
+  PaymentIntentRecord,
+  SessionRecord,
+  SmsRecord,
+  TransactionRecord,
+} from '../domain/types.ts';
+
+export type Row = Record<string, unknown>;
+
+/** How a store's driver returns a column's value. */
+export interface Decode {
+  /** A time column as the record's ISO 8601 string. */
+  time(v: unknown): string;
+  bool(v: unknown): boolean;
+  /** A JSON column (or the outbox's `attempts` aggregate) as the value. */
+  json(v: unknown): unknown;
+}
+
+export interface Table<C extends CollectionName> {
+  name: string;
+  key: string;
+  /** The key is a uuid (a `uuid` column on PostgreSQL): a key of another form names no row. */
+  uuidKey: boolean;
+  /** The column holding the merchant's id (the key itself for merchant state). */
+  merchant: string;
+  /** The columns written, in the order of `values`. */
+  columns: readonly string[];
+  values(v: Collections[C]): unknown[];
+  /** The record of a row (an outbox row with its `attempts` column, oldest first). */
+  record(row: Row, d: Decode): Collections[C];
+}
+
+const num = (v: unknown): number => Number(v);
+const str = (v: unknown): string => v as string;
+const strOrNull = (v: unknown): string | null => (v === null ? null : (v as string));
+const json = (v: unknown): string => JSON.stringify(v);
+
+const transactions: Table<'transactions'> = {
+  name: 'transactions',
+  key: 'id',
+  uuidKey: true,
+  merchant: 'merchant_id',
+  columns: [
+    'id',
+    'merchant_id',
+    'kind',
+    'order_reference',
+    'vendor_reference',
+    'status',
+    'total_centimes',
+    'currency',
+    'customer_phone',
+    'items',
+    'created_at',
+    'updated_at',
+    'expires_at',
+    'approved_at',
+    'expired_at',
+    'session_id',
+    'payment_intent_id',
+    'scenario_operation',
+    'scenario_due_at',
+  ],
+  values: (t) => [
+    t.id,
+    t.merchantId,
+    t.kind,
+    t.orderReference,
+    t.vendorReference,
+    t.status,
+    t.totalCentimes,
+    t.currency,
+    t.customerPhone,
+    json(t.items),
+    t.createdAt,
+    t.updatedAt,
+    t.expiresAt,
+    t.approvedAt,
+    t.expiredAt,
+    t.sessionId,
+    t.paymentIntentId,
+    t.scenario?.operationId ?? null,
+    t.scenario?.dueAt ?? null,
+  ],
+  record: (r, d): TransactionRecord => ({
+    id: str(r.id),
+    kind: r.kind as TransactionRecord['kind'],
+    merchantId: str(r.merchant_id),
+    orderReference: str(r.order_reference),
+    vendorReference: strOrNull(r.vendor_reference),
+    status: r.status as TransactionRecord['status'],
+    totalCentimes: num(r.total_centimes),
+    currency: r.currency as 'MAD',
+    customerPhone: str(r.customer_phone),
+    items: d.json(r.items) as TransactionRecord['items'],
+    createdAt: d.time(r.created_at),
+    updatedAt: (r.updated_at === null ? null : d.time(r.updated_at)),
+    expiresAt: d.time(r.expires_at),
+    approvedAt: (r.approved_at === null ? null : d.time(r.approved_at)),
+    expiredAt: (r.expired_at === null ? null : d.time(r.expired_at)),
+    sessionId: strOrNull(r.session_id),
+    paymentIntentId: strOrNull(r.payment_intent_id),
+    ...(r.scenario_operation === null ? {} : { scenario: { operationId: str(r.scenario_operation), dueAt: d.time(r.scenario_due_at) } }),
+  }),
+};
+
+const sessions: Table<'sessions'> = {
+  name: 'sessions',
+  key: 'id',
+  uuidKey: false,
+  merchant: 'merchant_id',
+  columns: [
+    'id',
+    'merchant_id',
+    'token_digest',
+    'total_centimes',
+    'currency',
+    'items',
+    'created_at',
+    'expires_at',
+    'test_mode',
+    'payment_intent_id',
+    'transaction_id',
+  ],
+  values: (s) => [
+    s.id,
+    s.merchantId,
+    s.tokenDigest,
+    s.totalCentimes,
+    s.currency,
+    json(s.items),
+    s.createdAt,
+    s.expiresAt,
+    s.testMode,
+    s.paymentIntentId,
+    s.transactionId,
+  ],
+  record: (r, d): SessionRecord => ({
+    id: str(r.id),
+    merchantId: str(r.merchant_id),
+    tokenDigest: str(r.token_digest),
+    totalCentimes: num(r.total_centimes),
+    currency: r.currency as 'MAD',
+    items: d.json(r.items) as SessionRecord['items'],
+    createdAt: d.time(r.created_at),
+    expiresAt: d.time(r.expires_at),
+    testMode: d.bool(r.test_mode),
+    paymentIntentId: strOrNull(r.payment_intent_id),
+    transactionId: strOrNull(r.transaction_id),
+  }),
+};
+
+const paymentIntents: Table<'paymentIntents'> = {
+  name: 'payment_intents',
+  key: 'id',
+  uuidKey: true,
+  merchant: 'merchant_id',
+  columns: ['id', 'session_id', 'merchant_id', 'flow', 'locale', 'redirect_url', 'origin', 'created_at'],
+  values: (p) => [p.id, p.sessionId, p.merchantId, p.flow, p.locale, p.redirectUrl, p.origin, p.createdAt],
+  record: (r, d): PaymentIntentRecord => ({
+    id: str(r.id),
+    sessionId: str(r.session_id),
+    merchantId: str(r.merchant_id),
+    flow: r.flow as PaymentIntentRecord['flow'],
+    locale: r.locale as PaymentIntentRecord['locale'],
+    redirectUrl: strOrNull(r.redirect_url),
+    origin: strOrNull(r.origin),
+    createdAt: d.time(r.created_at),
+  }),
+};
+
+const sms: Table<'sms'> = {
+  name: 'sms',
+  key: 'id',
+  uuidKey: true,
+  merchant: 'merchant_id',
+  columns: ['id', 'merchant_id', 'to_phone', 'body', 'transaction_id', 'sent_at'],
+  values: (s) => [s.id, s.merchantId, s.to, s.body, s.transactionId, s.sentAt],
+  record: (r, d): SmsRecord => ({
+    id: str(r.id),
+    merchantId: str(r.merchant_id),
+    to: str(r.to_phone),
+    body: str(r.body),
+    transactionId: str(r.transaction_id),
+    sentAt: d.time(r.sent_at),
+  }),
+};
+
+/** An outbox row; its attempts are rows of `webhook_attempts` (outbox_id, attempt from 1, detail as JSON text), read as one `attempts` column. */
+const outbox: Table<'outbox'> = {
+  name: 'webhook_outbox',
+  key: 'id',
+  uuidKey: false,
+  merchant: 'merchant_id',
+  columns: ['id', 'merchant_id', 'event', 'transaction_id', 'payload', 'created_at', 'state', 'url', 'next_attempt_at'],
+  values: (e) => [e.id, e.merchantId, e.event, e.transactionId, json(e.payload), e.createdAt, e.state, e.url, e.nextAttemptAt],
+  record: (r, d): OutboxEvent => ({
+    id: str(r.id),
+    merchantId: str(r.merchant_id),
+    event: r.event as OutboxEvent['event'],
+    transactionId: str(r.transaction_id),
+    payload: JSON.parse(str(r.payload)) as OutboxEvent['payload'],
+    createdAt: d.time(r.created_at),
+    state: r.state as OutboxEvent['state'],
+    url: strOrNull(r.url),
+    nextAttemptAt: (r.next_attempt_at === null ? null : d.time(r.next_attempt_at)),
+    attempts: d.json(r.attempts) as OutboxEvent['attempts'],
+  }),
+};
+
+const merchantState: Table<'merchantState'> = {
+  name: 'merchant_state',
+  key: 'merchant_id',
+  uuidKey: false,
+  merchant: 'merchant_id',
+  columns: ['merchant_id', 'clock_offset_seconds', 'endpoint_enabled', 'webhook'],
+  values: (m) => [m.id, m.clockOffsetSeconds, m.endpointEnabled, m.webhook === undefined ? null : json(m.webhook)],
+  record: (r, d): MerchantStateRecord => ({
+    id: str(r.merchant_id),
+    clockOffsetSeconds: num(r.clock_offset_seconds),
+    endpointEnabled: d.bool(r.endpoint_enabled),
+    ...(r.webhook === null ? {} : { webhook: d.json(r.webhook) as NonNullable<MerchantStateRecord['webhook']> }),
+  }),
+};
+
+export const TABLES: { readonly [C in CollectionName]: Table<C> } = {
+  transactions,
+  sessions,
+  paymentIntents,
+  sms,
+  outbox,
+  merchantState,
+};
+
+/** Writes in this order (referenced records first); deletes in the reverse. */
+export const WRITE_ORDER: readonly CollectionName[] = ['transactions', 'sessions', 'paymentIntents', 'sms', 'outbox', 'merchantState'];
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+/** False when `k` cannot name a row of `c` (a uuid key of another form, as the memory store would not find it either). */
+export function isKeyOf(c: CollectionName, k: string): boolean {
+  return !TABLES[c].uuidKey || UUID.test(k);
+}
+
+
+/**
+ * `INSERT … ON CONFLICT (key) DO UPDATE` of `c`'s columns (both stores' dialect); `param(i)` is
+ * the placeholder of the i-th value (from 1), `alsoSet` more assignments on update.
+ */
+export function upsertSql(c: CollectionName, param: (i: number) => string, alsoSet: readonly string[] = []): string {
+  const t = TABLES[c];
+  const cols = t.columns;
+  const set = [...cols.filter((x) => x !== t.key).map((x) => `${x} = excluded.${x}`), ...alsoSet];
+  return `INSERT INTO ${t.name} (${cols.join(', ')}) VALUES (${cols.map((_, i) => param(i + 1)).join(', ')})
+          ON CONFLICT (${t.key}) DO UPDATE SET ${set.join(', ')}`;
+}

@@ -1,0 +1,179 @@
+/**
+ * The repository's reads as SQL, shared by both stores (SQLite and PostgreSQL accept the same
+ * text: `$n` parameters, row values, partial indexes) and, in each, by the repository and a
+ * transaction. Lists are in insertion order (`seq`); a page's cursor is the id of the previous
+ * page's last item, and a cursor naming no item of the list gives an empty last page.
+ */
+import type { CollectionName, Collections, OutboxEvent, SessionRecord, TransactionRecord } from '../domain/types.ts';
+import type { Page, RepositoryReads } from './repository.ts';
+import { isKeyOf, type Row, type Table } from './rows.ts';
+
+export type { Row };
+
+/** A table as one store reads it: its select list (alias `r`) and the record of a row of it. */
+export interface SqlTable<C extends CollectionName> extends Omit<Table<C>, 'record'> {
+  select: string;
+  record(row: Row): Collections[C];
+}
+export type SqlTables = { readonly [C in CollectionName]: SqlTable<C> };
+
+const OPEN = `status IN ('PENDING', 'APPROVED')`;
+
+export abstract class SqlReads implements RepositoryReads {
+  protected abstract run(text: string, values?: unknown[]): Promise<{ rows: Row[] }>;
+  protected abstract readonly tables: SqlTables;
+
+  protected async one<C extends CollectionName>(c: C, where: string, values: unknown[], suffix = ''): Promise<Collections[C] | undefined> {
+    const t = this.tables[c] as SqlTable<C>;
+    const { rows } = await this.run(`SELECT ${t.select} FROM ${t.name} r WHERE ${where} ${suffix}`, values);
+    return rows[0] ? t.record(rows[0]) : undefined;
+  }
+
+  protected async many<C extends CollectionName>(c: C, rest: string, values: unknown[]): Promise<Collections[C][]> {
+    const t = this.tables[c] as SqlTable<C>;
+    const { rows } = await this.run(`SELECT ${t.select} FROM ${t.name} r ${rest}`, values);
+    return rows.map((r) => t.record(r));
+  }
+
+  get<C extends CollectionName>(c: C, k: string): Promise<Collections[C] | undefined> {
+    if (!isKeyOf(c, k)) return Promise.resolve(undefined);
+    return this.one(c, `r.${this.tables[c].key} = $1`, [k]);
+  }
+
+  transactionByVendorReference(merchantId: string, vendorReference: string): Promise<TransactionRecord | undefined> {
+    return this.one('transactions', 'r.merchant_id = $1 AND r.vendor_reference = $2', [merchantId, vendorReference]);
+  }
+
+  sessionByTokenDigest(digest: string): Promise<SessionRecord | undefined> {
+    return this.one('sessions', 'r.token_digest = $1', [digest]);
+  }
+
+  openTransactions(merchantId: string): Promise<TransactionRecord[]> {
+    return this.many('transactions', `WHERE r.merchant_id = $1 AND r.${OPEN} ORDER BY r.seq`, [merchantId]);
+  }
+
+  /**
+   * A page after the item `cursor` names, in the list's order: `order` is its sort key
+   * (columns of `r`), `desc` newest first; `only`: a column the items must equal a value in.
+   */
+  private async page<C extends 'transactions' | 'sms' | 'outbox'>(
+    c: C,
+    order: string,
+    desc: boolean,
+    merchantId: string,
+    limit: number,
+    cursor: string | null,
+    only?: { column: string; value: string },
+  ): Promise<Page<Collections[C]>> {
+    const t = this.tables[c];
+    if (cursor !== null && !isKeyOf(c, cursor)) return { items: [], next: null };
+    const key = `(${order
+      .split(', ')
+      .map((col) => `r.${col}`)
+      .join(', ')})`;
+    const after =
+      cursor === null ? '' : `AND ${key} ${desc ? '<' : '>'} (SELECT ${order} FROM ${t.name} WHERE id = $3 AND merchant_id = $1)`;
+    const dir = desc ? ' DESC' : '';
+    const params: unknown[] = [merchantId, limit + 1, ...(cursor === null ? [] : [cursor])];
+    const filter = only ? `AND r.${only.column} = $${params.push(only.value)}` : '';
+    const items = await this.many(
+      c,
+      `WHERE r.merchant_id = $1 ${after} ${filter} ORDER BY ${order
+        .split(', ')
+        .map((col) => `r.${col}${dir}`)
+        .join(', ')} LIMIT $2`,
+      params,
+    );
+    const more = items.length > limit;
+    if (more) items.length = limit;
+    return { items, next: more ? (items.at(-1)?.id ?? null) : null };
+  }
+
+  /** Newest first (creation time on the merchant's clock, then id). */
+  transactionsPage(merchantId: string, limit: number, cursor: string | null): Promise<Page<TransactionRecord>> {
+    return this.page('transactions', 'created_at, id', true, merchantId, limit, cursor);
+  }
+  /** Oldest first. */
+  smsPage(merchantId: string, limit: number, cursor: string | null, transactionId?: string): Promise<Page<Collections['sms']>> {
+    return this.page(
+      'sms',
+      'seq',
+      false,
+      merchantId,
+      limit,
+      cursor,
+      transactionId === undefined ? undefined : { column: 'transaction_id', value: transactionId },
+    );
+  }
+  /** Newest first. */
+  outboxPage(merchantId: string, limit: number, cursor: string | null, transactionId?: string): Promise<Page<OutboxEvent>> {
+    return this.page(
+      'outbox',
+      'seq',
+      true,
+      merchantId,
+      limit,
+      cursor,
+      transactionId === undefined ? undefined : { column: 'transaction_id', value: transactionId },
+    );
+  }
+
+  outboxAfter(merchantId: string, afterId: string | null, limit: number): Promise<OutboxEvent[]> {
+    return this.many(
+      'outbox',
+      `WHERE r.merchant_id = $1 AND r.seq > COALESCE((SELECT seq FROM webhook_outbox WHERE id = $2 AND merchant_id = $1), 0)
+       ORDER BY r.seq LIMIT $3`,
+      [merchantId, afterId, limit],
+    );
+  }
+
+  async latestOutboxId(merchantId: string): Promise<string | null> {
+    const { rows } = await this.run('SELECT id FROM webhook_outbox WHERE merchant_id = $1 ORDER BY seq DESC LIMIT 1', [merchantId]);
+    return (rows[0]?.id as string | undefined) ?? null;
+  }
+
+  dueTransactions(merchantId: string, dueAtMs: number, limit: number): Promise<TransactionRecord[]> {
+    return this.many(
+      'transactions',
+      `WHERE r.merchant_id = $1 AND r.status = 'PENDING' AND r.expires_at <= $2 ORDER BY r.expires_at, r.seq LIMIT $3`,
+      [merchantId, new Date(dueAtMs).toISOString(), limit],
+    );
+  }
+
+  dueScenarios(merchantId: string, dueAtMs: number, limit: number): Promise<TransactionRecord[]> {
+    return this.many(
+      'transactions',
+      `WHERE r.merchant_id = $1 AND r.status = 'PENDING' AND r.scenario_due_at IS NOT NULL AND r.scenario_due_at <= $2
+       ORDER BY r.scenario_due_at, r.seq LIMIT $3`,
+      [merchantId, new Date(dueAtMs).toISOString(), limit],
+    );
+  }
+
+  async pendingMerchants(): Promise<string[]> {
+    // A skip scan of the pending-expiry index: one probe per merchant, not one row per transaction.
+    const { rows } = await this.run(
+      `WITH RECURSIVE m AS (
+         (SELECT merchant_id FROM transactions WHERE status = 'PENDING' ORDER BY merchant_id LIMIT 1)
+         UNION ALL
+         SELECT (SELECT t.merchant_id FROM transactions t WHERE t.status = 'PENDING' AND t.merchant_id > m.merchant_id
+                 ORDER BY t.merchant_id LIMIT 1)
+         FROM m WHERE m.merchant_id IS NOT NULL)
+       SELECT merchant_id FROM m WHERE merchant_id IS NOT NULL`,
+    );
+    return rows.map((r) => r.merchant_id as string);
+  }
+
+  async paymentIntentCount(sessionId: string): Promise<number> {
+    const { rows } = await this.run('SELECT count(*) AS n FROM payment_intents WHERE session_id = $1', [sessionId]);
+    return Number(rows[0]?.n ?? 0);
+  }
+
+  async count(c: CollectionName, merchantId?: string): Promise<number> {
+    const t = this.tables[c];
+    const { rows } = await this.run(
+      `SELECT count(*) AS n FROM ${t.name}${merchantId === undefined ? '' : ` WHERE ${t.merchant} = $1`}`,
+      merchantId === undefined ? [] : [merchantId],
+    );
+    return Number(rows[0]?.n ?? 0);
+  }
+}

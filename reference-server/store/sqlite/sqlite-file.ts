@@ -1,0 +1,259 @@
+/**
+ * Opening the embedded store's database file (ADR-046): everything that can refuse a file is
+ * checked before anything is written to it, so a refused file is left byte for byte as it was.
+ *
+ * 1. The file does not exist: a data file of an earlier version beside it (`paylater.json`, a
+ *    JSON snapshot) stops the start, saying what to do; otherwise a new database is made under a
+ *    temporary name, migrated, and linked into place (`link` fails if the name was taken
+ *    meanwhile), so the file is never seen half made.
+ * 2. Its first 100 bytes (read by this module, not by SQLite): an empty file, a JSON file (an
+ *    earlier version's data file or another), or anything else that is not an SQLite database is
+ *    refused. SQLite itself would take a 0-byte file for a new database: here an empty file is
+ *    never one this server made (it makes the file whole before giving it its name), so it is a
+ *    file that lost its content, and it is refused.
+ * 3. A read-only connection: a file locked by another process (step 4 of that process) is
+ *    refused; `PRAGMA quick_check` must pass (a torn or zeroed page, a truncated file); the
+ *    schema must be this store's (`schema_migrations`) at a migration this server knows.
+ * 4. The connection the store uses: `locking_mode=EXCLUSIVE`, then `BEGIN IMMEDIATE` takes the
+ *    file's lock until the process ends or closes it (the kernel drops it with the process, so a
+ *    `kill -9` leaves nothing to clean up); then the pending migrations, in one transaction.
+ */
+import { closeSync, existsSync, linkSync, openSync, readSync, readdirSync, rmSync, statSync, unlinkSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { DatabaseSync } from 'node:sqlite';
+import { DataFileError } from '../errors.ts';
+import { loadMigrations, MigrationError, pendingMigrations } from '../migrations.ts';
+
+const MIGRATIONS = loadMigrations(fileURLToPath(new URL('./migrations/', import.meta.url)));
+const HEADER = Buffer.from('SQLite format 3\0', 'latin1');
+/** The `format` member of an earlier version's JSON data file. */
+const EARLIER_FORMAT = 'paylater-reference-server';
+
+/** `synchronous` of the store's connection (ADR-047). */
+export const SYNCHRONOUS = 'FULL';
+
+/** The data file of an earlier version that would sit beside `file`, if there is one. */
+function earlierDataFile(file: string): string | null {
+  const dir = path.dirname(file);
+  const candidates = new Set([path.join(dir, 'paylater.json'), file.replace(/\.[^./]*$/, '') + '.json']);
+  for (const c of candidates) if (c !== file && existsSync(c)) return c;
+  return null;
+}
+
+function earlierVersionMessage(json: string, file: string): string {
+  return (
+    `${json} is the data file of an earlier version of this server (a JSON snapshot and its .journal), which this version no longer reads: ` +
+    `it keeps its data in SQLite (${file}), and it does not start on an empty store while that file is there. ` +
+    `Its records are not carried over. To start empty, move ${json} and ${json}.journal away; to keep serving them, run the earlier version.`
+  );
+}
+
+/** Refuses `file` unless its first bytes are an SQLite database's (nothing is written). */
+function checkHeader(file: string): void {
+  const size = statSync(file).size;
+  if (size === 0)
+    throw new DataFileError(
+      file,
+      `The data file ${file} is empty (0 bytes): this server never leaves an empty data file, so its content was lost. Nothing was changed; restore it from a backup, or delete it to start with an empty store.`,
+    );
+  const head = Buffer.alloc(Math.min(size, 100));
+  const fd = openSync(file, 'r');
+  try {
+    readSync(fd, head, 0, head.length, 0);
+  } finally {
+    closeSync(fd);
+  }
+  if (head.length >= HEADER.length && head.subarray(0, HEADER.length).equals(HEADER)) {
+    const pageSize = head.length >= 18 ? head.readUInt16BE(16) : 0;
+    const bytes = pageSize === 1 ? 65536 : pageSize;
+    if (bytes >= 512 && size % bytes === 0) return;
+    throw new DataFileError(
+      file,
+      `The data file ${file} is corrupt: ${size} bytes is not a whole number of its ${bytes}-byte pages (a torn or truncated file). Nothing was changed; restore it from a backup, or move it away to start with an empty store.`,
+    );
+  }
+  const text = head.toString('utf8').trimStart();
+  if (text.startsWith('{') || text.startsWith('[')) {
+    if (text.includes(EARLIER_FORMAT)) throw new DataFileError(file, earlierVersionMessage(file, file.replace(/\.json$/, '') + '.db'));
+    throw new DataFileError(file, `The data file ${file} is a JSON file, not an SQLite database. Nothing was changed; give --data a database file.`);
+  }
+  throw new DataFileError(
+    file,
+    `The data file ${file} is not an SQLite database (it starts with ${JSON.stringify(head.subarray(0, 16).toString('latin1'))}). Nothing was changed; restore it from a backup, or move it away to start with an empty store.`,
+  );
+}
+
+const isBusy = (e: unknown) => /database is locked|SQLITE_BUSY/i.test((e as Error).message) || (e as { errcode?: number }).errcode === 5;
+
+/** Checks `file` through a read-only connection: not locked, intact, of this store's schema at a known migration. */
+function checkDatabase(file: string): void {
+  let db: DatabaseSync;
+  try {
+    db = new DatabaseSync(file, { readOnly: true, timeout: 0 });
+  } catch (e) {
+    throw new DataFileError(file, `The data file ${file} cannot be opened: ${(e as Error).message}. Nothing was changed.`);
+  }
+  try {
+    let tables: string[];
+    try {
+      tables = db
+        .prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+        .all()
+        .map((r) => r.name as string);
+    } catch (e) {
+      if (isBusy(e))
+        throw new DataFileError(
+          file,
+          `The data file ${file} is in use by another process (it holds the database's lock); stop that process or start this one with another --data file.`,
+        );
+      throw e;
+    }
+    const problems = db
+      .prepare('PRAGMA quick_check')
+      .all()
+      .map((r) => r.quick_check as string);
+    if (problems.join() !== 'ok') throw new Error(problems.slice(0, 3).join('; '));
+    if (tables.length === 0) return; // an empty SQLite database: it gets the schema
+    if (!tables.includes('schema_migrations'))
+      throw new DataFileError(
+        file,
+        `The data file ${file} is an SQLite database of another application (tables ${tables.slice(0, 5).join(', ')}), not this server's. Nothing was changed; give --data another file.`,
+      );
+    const applied = db.prepare('SELECT version, name, checksum FROM schema_migrations ORDER BY version').all() as Array<{
+      version: number;
+      name: string;
+      checksum: string;
+    }>;
+    try {
+      pendingMigrations(applied, MIGRATIONS, `The data file ${file}`);
+    } catch (e) {
+      throw new DataFileError(file, `${(e as Error).message}. Nothing was changed.`);
+    }
+  } catch (e) {
+    if (e instanceof DataFileError) throw e;
+    throw new DataFileError(
+      file,
+      `The data file ${file} is corrupt (${(e as Error).message}). Nothing was changed; restore it from a backup, or move it away to start with an empty store.`,
+    );
+  } finally {
+    db.close();
+  }
+}
+
+/** Applies the migrations `db` lacks, in one transaction (the caller holds the write lock). */
+function migrate(db: DatabaseSync, where: string): void {
+  db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+             version    INTEGER PRIMARY KEY,
+             name       TEXT NOT NULL,
+             checksum   TEXT NOT NULL,
+             applied_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+           ) STRICT`);
+  const applied = db.prepare('SELECT version, name, checksum FROM schema_migrations ORDER BY version').all() as Array<{
+    version: number;
+    name: string;
+    checksum: string;
+  }>;
+  const insert = db.prepare('INSERT INTO schema_migrations (version, name, checksum) VALUES (?, ?, ?)');
+  for (const m of pendingMigrations(applied, MIGRATIONS, where)) {
+    db.exec(m.sql);
+    insert.run(m.version, m.name, m.checksum);
+  }
+}
+
+/** The pragmas of the store's connection (before its first read). */
+function configure(db: DatabaseSync, exclusive: boolean): void {
+  if (exclusive) db.exec('PRAGMA locking_mode = EXCLUSIVE');
+  db.exec(`PRAGMA journal_mode = WAL; PRAGMA synchronous = ${SYNCHRONOUS}; PRAGMA temp_store = MEMORY; PRAGMA foreign_keys = OFF`);
+}
+
+/** Removes databases a process killed while making one left behind (`<file>.<pid>.new`, its pid gone). */
+function removeLeftovers(file: string): void {
+  const base = path.basename(file);
+  for (const name of readdirSync(path.dirname(file))) {
+    const m = new RegExp(`^${base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\.(\\d+)\\.new(-wal|-shm|-journal)?$`).exec(name);
+    if (!m) continue;
+    const pid = Number(m[1]);
+    let alive = pid !== process.pid;
+    try {
+      if (alive) process.kill(pid, 0);
+    } catch (e) {
+      alive = (e as NodeJS.ErrnoException).code === 'EPERM';
+    }
+    if (!alive || pid === process.pid) rmSync(path.join(path.dirname(file), name), { force: true });
+  }
+}
+
+/** Makes a new, migrated database at `file` unless one appeared there meanwhile. */
+function create(file: string): void {
+  removeLeftovers(file);
+  const temp = `${file}.${process.pid}.new`;
+  const db = new DatabaseSync(temp);
+  try {
+    configure(db, false);
+    db.exec('BEGIN IMMEDIATE');
+    migrate(db, `The data file ${file}`);
+    db.exec('COMMIT');
+  } finally {
+    db.close(); // checkpoints the WAL into the file and removes it
+  }
+  try {
+    linkSync(temp, file);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+  } finally {
+    unlinkSync(temp);
+  }
+}
+
+/** The store's connection to database file `file` (made if absent), or a `DataFileError` saying why not. */
+export async function openDatabaseFile(file: string): Promise<DatabaseSync> {
+  await mkdir(path.dirname(file), { recursive: true });
+  if (!existsSync(file)) {
+    const earlier = earlierDataFile(file);
+    if (earlier) throw new DataFileError(file, earlierVersionMessage(earlier, file));
+    create(file);
+  }
+  checkHeader(file);
+  const shmBefore = existsSync(`${file}-shm`);
+  checkDatabase(file);
+  const db = new DatabaseSync(file, { timeout: 0 });
+  try {
+    try {
+      configure(db, true);
+      db.exec('BEGIN IMMEDIATE');
+    } catch (e) {
+      if (isBusy(e))
+        throw new DataFileError(
+          file,
+          `The data file ${file} is in use by another process (it holds the database's lock); stop that process or start this one with another --data file.`,
+        );
+      throw e;
+    }
+    try {
+      migrate(db, `The data file ${file}`);
+      db.exec('COMMIT');
+    } catch (e) {
+      db.exec('ROLLBACK');
+      throw e instanceof MigrationError ? new DataFileError(file, e.message) : e;
+    }
+  } catch (e) {
+    db.close();
+    throw e;
+  }
+  // The read-only check's shared-memory index: unused by this connection (its index is in its
+  // own memory while it holds the lock), and no other process can use the file now.
+  if (!shmBefore) rmSync(`${file}-shm`, { force: true });
+  return db;
+}
+
+/** An in-memory database with the store's schema (`--memory`, tests). */
+export function openMemoryDatabase(): DatabaseSync {
+  const db = new DatabaseSync(':memory:');
+  db.exec('PRAGMA temp_store = MEMORY');
+  db.exec('BEGIN');
+  migrate(db, 'the in-memory database');
+  db.exec('COMMIT');
+  return db;
+}

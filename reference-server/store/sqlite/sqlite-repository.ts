@@ -1,0 +1,355 @@
+/**
+ * The embedded store (ADR-046): `Repository` on one `node:sqlite` connection, to a database file
+ * (`--data`, opened by `sqlite-file.ts`) or in memory (`--memory`, tests). Same behaviour for
+ * both and for every caller:
+ *
+ * - `transaction`: transactions run one at a time in this process, in call order (a queue of
+ *   promises that only orders the use of the one connection). `work` reads committed rows
+ *   through the shared SQL reads (`../sql-reads.ts`); its writes are buffered, then applied in
+ *   one `BEGIN IMMEDIATE … COMMIT` run synchronously, so nothing else can run inside an SQLite
+ *   transaction. The commit is durable when it returns (`synchronous`, ADR-047), before
+ *   `transaction` resolves. The database makes the writes exact: the unique index on
+ *   (merchant, vendorReference), the upserts, all or none of a transaction.
+ * - The file is held with `locking_mode=EXCLUSIVE` for the life of the process: no other
+ *   process can read or write it, so nothing but this queue ever writes it.
+ * - `countInWindow` and the delivery claims of `claimDue` are rows of TEMP tables (in memory,
+ *   this connection's): one statement each, exact because the connection is the file's only
+ *   writer; they last as long as the process, as the claims of a process that died must.
+ * - A commit that fails for the disk (SQLITE_FULL, SQLITE_IOERR) is rolled back by SQLite and
+ *   answered `StoreUnavailableError`; writes are then refused for `Retry-After` seconds (ADR-026),
+ *   reads keep answering from what is stored, and the next write after the wait tries again.
+ */
+import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
+import type { Change, CollectionName, Collections, OutboxEvent, TransactionRecord } from '../../domain/types.ts';
+import { StoreUnavailableError, storageRetryAfterSeconds } from '../errors.ts';
+import type { ChangeNotice, Repository, RepositoryTx, WindowCount } from '../repository.ts';
+import { isKeyOf, TABLES as SHARED, upsertSql, type Decode, type Row, type Table } from '../rows.ts';
+import { SqlReads, type SqlTable, type SqlTables } from '../sql-reads.ts';
+import { openDatabaseFile, openMemoryDatabase } from './sqlite-file.ts';
+
+const decode: Decode = {
+  time: (v) => v as string,
+  bool: (v) => v === 1,
+  json: (v) => JSON.parse(v as string),
+};
+
+function sqlite<C extends CollectionName>(t: Table<C>, select = 'r.*'): SqlTable<C> {
+  return { ...t, select, record: (row) => t.record(row, decode) };
+}
+
+/** Records ↔ rows as SQLite returns them; an outbox row's attempts joined as JSON text, exactly as stored. */
+const TABLES: SqlTables = {
+  transactions: sqlite(SHARED.transactions),
+  sessions: sqlite(SHARED.sessions),
+  paymentIntents: sqlite(SHARED.paymentIntents),
+  sms: sqlite(SHARED.sms),
+  outbox: sqlite(
+    SHARED.outbox,
+    `r.*, (SELECT '[' || coalesce(group_concat(detail, ','), '') || ']'
+           FROM (SELECT a.detail FROM webhook_attempts a WHERE a.outbox_id = r.id ORDER BY a.attempt)) AS attempts`,
+  ),
+  merchantState: sqlite(SHARED.merchantState),
+};
+
+/** Per-process tables: rate-limit windows and delivery claims (times in epoch ms). */
+const TEMP_SCHEMA = `
+  CREATE TEMP TABLE rate_limit_windows (key TEXT PRIMARY KEY, start_ms INTEGER NOT NULL, end_ms INTEGER NOT NULL,
+                                        count INTEGER NOT NULL, touched_ms INTEGER NOT NULL);
+  CREATE TEMP TABLE outbox_claims (outbox_id TEXT PRIMARY KEY, until_ms INTEGER NOT NULL);`;
+
+/** Rate-limit windows kept at most (one per merchant and per failing client address). */
+const MAX_WINDOWS = 100_000;
+/** Counted windows between two purges. */
+const PURGE_EVERY = 1000;
+
+/** True for a failure of the disk under the database (ADR-026), not of the statement. */
+function isDiskFailure(e: unknown): boolean {
+  const code = (e as { errcode?: number }).errcode;
+  if (typeof code === 'number') return [10, 13, 14].includes(code & 0xff); // SQLITE_IOERR, SQLITE_FULL, SQLITE_CANTOPEN
+  return /disk is full|disk I\/O error/i.test((e as Error)?.message ?? '');
+}
+
+/** One connection with its statements prepared once; `$n` parameters are SQLite's `?n`. */
+class Connection {
+  private readonly statements = new Map<string, StatementSync>();
+  constructor(readonly db: DatabaseSync) {}
+
+  statement(text: string): StatementSync {
+    let st = this.statements.get(text);
+    if (!st) this.statements.set(text, (st = this.db.prepare(text.replace(/\$(\d+)/g, '?$1'))));
+    return st;
+  }
+  all(text: string, values: unknown[] = []): Row[] {
+    return this.statement(text).all(...values.map(bind)) as Row[];
+  }
+  run(text: string, values: unknown[] = []): void {
+    this.statement(text).run(...values.map(bind));
+  }
+}
+
+const bind = (v: unknown): SQLInputValue => (v === undefined ? null : typeof v === 'boolean' ? (v ? 1 : 0) : (v as SQLInputValue));
+
+class SqliteReads extends SqlReads {
+  protected readonly tables = TABLES;
+  constructor(protected readonly conn: Connection) {
+    super();
+  }
+  protected run(text: string, values?: unknown[]): Promise<{ rows: Row[] }> {
+    return Promise.resolve({ rows: this.conn.all(text, values) });
+  }
+  /** One probe of the pending-expiry index per merchant. */
+  override async pendingMerchants(): Promise<string[]> {
+    const out: string[] = [];
+    for (let last = ''; ; ) {
+      const r = this.conn.all(
+        "SELECT merchant_id FROM transactions WHERE status = 'PENDING' AND merchant_id > $1 ORDER BY merchant_id LIMIT 1",
+        [last],
+      )[0];
+      if (!r) return out;
+      out.push((last = r.merchant_id as string));
+    }
+  }
+}
+
+type Op = { change: Change } | { merchantId: string; collections: CollectionName[] };
+
+/** A transaction: reads of committed rows (nothing else writes meanwhile) and buffered writes. */
+class SqliteTx extends SqliteReads implements RepositoryTx {
+  readonly ops: Op[] = [];
+  lock<C extends CollectionName>(c: C, k: string): Promise<Collections[C] | undefined> {
+    return this.get(c, k);
+  }
+  lockByVendorReference(merchantId: string, vendorReference: string): Promise<TransactionRecord | undefined> {
+    return this.transactionByVendorReference(merchantId, vendorReference);
+  }
+  write(changes: Change[]): void {
+    for (const change of changes) this.ops.push({ change }); // one at a time: a spread of a large batch would overflow the stack
+  }
+  deleteMerchantData(merchantId: string, collections: CollectionName[]): void {
+    this.ops.push({ merchantId, collections });
+  }
+}
+
+export interface SqliteRepositoryOptions {
+  /** The database file; absent: in memory. */
+  file?: string;
+  /** Wall-clock time (epoch ms) for delivery claims and the wait after a failed write; default `Date.now`. */
+  now?: () => number;
+}
+
+export class SqliteRepository extends SqliteReads implements Repository {
+  /** The tail of the transaction queue: the next transaction starts when it settles. */
+  private tail: Promise<unknown> = Promise.resolve();
+  private readonly listeners = new Set<(notice: ChangeNotice) => void>();
+  private readonly wallNow: () => number;
+  private downUntil = 0;
+  private failure: unknown = null;
+  private counted = 0;
+  private closed = false;
+
+  constructor(db: DatabaseSync, options: Omit<SqliteRepositoryOptions, 'file'> = {}) {
+    super(new Connection(db));
+    this.wallNow = options.now ?? Date.now;
+    db.exec(TEMP_SCHEMA);
+  }
+
+  /** The connection, for tools that inspect the database (never the handlers). */
+  get database(): DatabaseSync {
+    return this.conn.db;
+  }
+
+  transaction<T>(work: (tx: RepositoryTx) => Promise<T>): Promise<T> {
+    if (this.closed) return Promise.reject(new Error('store is closed'));
+    const p = this.tail.then(() => this.runTransaction(work));
+    this.tail = p.catch(() => undefined);
+    return p;
+  }
+
+  private async runTransaction<T>(work: (tx: RepositoryTx) => Promise<T>): Promise<T> {
+    const tx = new SqliteTx(this.conn);
+    const result = await work(tx);
+    if (tx.ops.length === 0) return result;
+    const wait = this.unavailableFor();
+    if (wait !== null) throw new StoreUnavailableError(this.failure, wait);
+    let notices: ChangeNotice[];
+    try {
+      notices = this.commit(tx.ops);
+    } catch (e) {
+      if (!isDiskFailure(e)) throw e;
+      this.failure = e;
+      this.downUntil = this.wallNow() + storageRetryAfterSeconds * 1000;
+      throw new StoreUnavailableError(e, storageRetryAfterSeconds);
+    }
+    this.downUntil = 0;
+    this.tell(notices);
+    return result;
+  }
+
+  /** Applies `ops` in one SQLite transaction, synchronously; returns the change notices. */
+  private commit(ops: readonly Op[]): ChangeNotice[] {
+    const notices: ChangeNotice[] = [];
+    const db = this.conn.db;
+    db.exec('BEGIN IMMEDIATE');
+    try {
+      for (const op of ops) {
+        if (!('change' in op)) this.deleteAll(op.merchantId, op.collections, notices);
+        else if (op.change.v === null) this.remove(op.change, notices);
+        else this.put(op.change, notices);
+      }
+      db.exec('COMMIT');
+    } catch (e) {
+      if (db.isTransaction) db.exec('ROLLBACK');
+      throw e;
+    }
+    return notices;
+  }
+
+  private put(ch: Change, notices: ChangeNotice[]): void {
+    const v = ch.v!;
+    this.conn.run(
+      upsertSql(ch.c, (i) => `$${i}`),
+      (SHARED[ch.c] as Table<CollectionName>).values(v),
+    );
+    if (ch.c === 'outbox') {
+      const e = v as OutboxEvent;
+      e.attempts.forEach((a, i) =>
+        this.conn.run('INSERT INTO webhook_attempts (outbox_id, attempt, detail) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING', [
+          e.id,
+          i + 1,
+          JSON.stringify(a),
+        ]),
+      );
+      this.conn.run('DELETE FROM webhook_attempts WHERE outbox_id = $1 AND attempt > $2', [e.id, e.attempts.length]);
+      this.conn.run('DELETE FROM temp.outbox_claims WHERE outbox_id = $1', [e.id]); // a recorded attempt or state ends a claim
+    }
+    notices.push({ collection: ch.c, merchantId: ch.c === 'merchantState' ? v.id : (v as { merchantId: string }).merchantId, id: ch.k });
+  }
+
+  private remove(ch: Change, notices: ChangeNotice[]): void {
+    if (!isKeyOf(ch.c, ch.k)) return;
+    const t = TABLES[ch.c];
+    if (ch.c === 'outbox') {
+      this.conn.run('DELETE FROM webhook_attempts WHERE outbox_id = $1', [ch.k]);
+      this.conn.run('DELETE FROM temp.outbox_claims WHERE outbox_id = $1', [ch.k]);
+    }
+    const [row] = this.conn.all(`DELETE FROM ${t.name} WHERE ${t.key} = $1 RETURNING ${t.merchant} AS m`, [ch.k]);
+    if (row) notices.push({ collection: ch.c, merchantId: row.m as string, id: ch.k });
+  }
+
+  private deleteAll(merchantId: string, collections: CollectionName[], notices: ChangeNotice[]): void {
+    for (const c of collections) {
+      const t = TABLES[c];
+      if (c === 'outbox')
+        this.conn.run('DELETE FROM webhook_attempts WHERE outbox_id IN (SELECT id FROM webhook_outbox WHERE merchant_id = $1)', [merchantId]);
+      for (const r of this.conn.all(`DELETE FROM ${t.name} WHERE ${t.merchant} = $1 RETURNING ${t.key} AS k`, [merchantId]))
+        notices.push({ collection: c, merchantId, id: r.k as string });
+    }
+  }
+
+  async countInWindow(key: string, nowMs: number, windowMs: number): Promise<WindowCount> {
+    const [r] = this.conn.all(
+      `INSERT INTO temp.rate_limit_windows (key, start_ms, end_ms, count, touched_ms) VALUES ($1, $2, $2 + $3, 1, $4)
+       ON CONFLICT (key) DO UPDATE SET
+         start_ms = CASE WHEN $2 < start_ms OR $2 >= end_ms THEN $2 ELSE start_ms END,
+         end_ms = CASE WHEN $2 < start_ms OR $2 >= end_ms THEN $2 + $3 ELSE end_ms END,
+         count = CASE WHEN $2 < start_ms OR $2 >= end_ms THEN 1 ELSE count + 1 END,
+         touched_ms = $4
+       RETURNING start_ms, count`,
+      [key, nowMs, windowMs, this.wallNow()],
+    );
+    if (++this.counted % PURGE_EVERY === 0) this.purgeWindows();
+    return { startMs: Number(r!.start_ms), count: Number(r!.count) };
+  }
+
+  /** Drops windows not counted in for a day, then the least recently counted beyond `MAX_WINDOWS`, so a flood of distinct keys stays bounded. */
+  private purgeWindows(): void {
+    this.conn.run('DELETE FROM temp.rate_limit_windows WHERE touched_ms < $1', [this.wallNow() - 86_400_000]);
+    this.conn.run(
+      `DELETE FROM temp.rate_limit_windows WHERE key IN (
+         SELECT key FROM temp.rate_limit_windows ORDER BY touched_ms
+         LIMIT max(0, (SELECT count(*) FROM temp.rate_limit_windows) - $1))`,
+      [MAX_WINDOWS],
+    );
+  }
+
+  async peekWindow(key: string, nowMs: number, windowMs: number): Promise<WindowCount | null> {
+    const [r] = this.conn.all('SELECT start_ms, count FROM temp.rate_limit_windows WHERE key = $1 AND $2 >= start_ms AND $2 < start_ms + $3', [
+      key,
+      nowMs,
+      windowMs,
+    ]);
+    return r ? { startMs: Number(r.start_ms), count: Number(r.count) } : null;
+  }
+
+  async resetWindows(prefix: string): Promise<void> {
+    this.conn.run('DELETE FROM temp.rate_limit_windows WHERE substr(key, 1, length($1)) = $1', [prefix]);
+  }
+
+  async claimDue(nowOf: (merchantId: string) => number, limit: number, leaseMs: number): Promise<OutboxEvent[]> {
+    if (limit <= 0) return [];
+    const wall = this.wallNow();
+    const merchants = this.conn.all("SELECT DISTINCT merchant_id FROM webhook_outbox WHERE state = 'pending'").map((r) => r.merchant_id as string);
+    const due: Array<{ e: OutboxEvent; seq: number }> = [];
+    for (const m of merchants)
+      for (const r of this.conn.all(
+        `SELECT ${TABLES.outbox.select} FROM webhook_outbox r
+         WHERE r.merchant_id = $1 AND r.state = 'pending' AND r.next_attempt_at <= $2
+           AND NOT EXISTS (SELECT 1 FROM temp.outbox_claims c WHERE c.outbox_id = r.id AND c.until_ms > $3)
+         ORDER BY r.created_at, r.seq LIMIT $4`,
+        [m, new Date(nowOf(m)).toISOString(), wall, limit],
+      ))
+        due.push({ e: TABLES.outbox.record(r), seq: Number(r.seq) });
+    due.sort((a, b) => Date.parse(a.e.createdAt) - Date.parse(b.e.createdAt) || a.seq - b.seq);
+    const claimed = due.slice(0, limit).map((d) => d.e);
+    for (const e of claimed)
+      this.conn.run('INSERT INTO temp.outbox_claims (outbox_id, until_ms) VALUES ($1, $2) ON CONFLICT (outbox_id) DO UPDATE SET until_ms = excluded.until_ms', [
+        e.id,
+        wall + leaseMs,
+      ]);
+    return claimed;
+  }
+
+  subscribe(listener: (notice: ChangeNotice) => void): () => void {
+    this.listeners.add(listener);
+    return () => void this.listeners.delete(listener);
+  }
+
+  private tell(notices: readonly ChangeNotice[]): void {
+    for (const n of notices)
+      for (const l of this.listeners) {
+        try {
+          l(n);
+        } catch (e) {
+          process.emitWarning(`paylater store: a change listener threw: ${(e as Error).message}`);
+        }
+      }
+  }
+
+  unavailableFor(): number | null {
+    const left = this.downUntil - this.wallNow();
+    return left > 0 ? Math.ceil(left / 1000) : null;
+  }
+
+  async ping(): Promise<boolean> {
+    try {
+      this.conn.all('SELECT 1');
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.tail;
+    this.listeners.clear();
+    this.conn.db.close();
+  }
+}
+
+/** The embedded store on `options.file` (made if absent; refused with a `DataFileError` naming it), or in memory. */
+export async function openSqliteRepository(options: SqliteRepositoryOptions = {}): Promise<SqliteRepository> {
+  const db = options.file === undefined ? openMemoryDatabase() : await openDatabaseFile(options.file);
+  return new SqliteRepository(db, options);
+}
