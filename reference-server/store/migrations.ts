@@ -53,7 +53,9 @@ export function pendingMigrations(
       );
     }
     if (mine.checksum !== row.checksum)
-      throw new MigrationError(`${where}: migration ${row.version} (${row.name}) was changed after it was applied: write a new migration instead`);
+      throw new MigrationError(
+        `${where}: migration ${row.version} (${row.name}) was changed after it was applied: write a new migration instead`,
+      );
   }
   const done = new Set(applied.map((r) => r.version));
   return migrations.filter((m) => !done.has(m.version));

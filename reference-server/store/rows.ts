@@ -110,10 +110,10 @@ const transactions: Table<'transactions'> = {
     customerPhone: str(r.customer_phone),
     items: d.json(r.items) as TransactionRecord['items'],
     createdAt: d.time(r.created_at),
-    updatedAt: (r.updated_at === null ? null : d.time(r.updated_at)),
+    updatedAt: r.updated_at === null ? null : d.time(r.updated_at),
     expiresAt: d.time(r.expires_at),
-    approvedAt: (r.approved_at === null ? null : d.time(r.approved_at)),
-    expiredAt: (r.expired_at === null ? null : d.time(r.expired_at)),
+    approvedAt: r.approved_at === null ? null : d.time(r.approved_at),
+    expiredAt: r.expired_at === null ? null : d.time(r.expired_at),
     sessionId: strOrNull(r.session_id),
     paymentIntentId: strOrNull(r.payment_intent_id),
     ...(r.scenario_operation === null ? {} : { scenario: { operationId: str(r.scenario_operation), dueAt: d.time(r.scenario_due_at) } }),
@@ -219,7 +219,7 @@ const outbox: Table<'outbox'> = {
     createdAt: d.time(r.created_at),
     state: r.state as OutboxEvent['state'],
     url: strOrNull(r.url),
-    nextAttemptAt: (r.next_attempt_at === null ? null : d.time(r.next_attempt_at)),
+    nextAttemptAt: r.next_attempt_at === null ? null : d.time(r.next_attempt_at),
     attempts: d.json(r.attempts) as OutboxEvent['attempts'],
   }),
 };
@@ -256,7 +256,6 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 export function isKeyOf(c: CollectionName, k: string): boolean {
   return !TABLES[c].uuidKey || UUID.test(k);
 }
-
 
 /**
  * `INSERT … ON CONFLICT (key) DO UPDATE` of `c`'s columns (both stores' dialect); `param(i)` is

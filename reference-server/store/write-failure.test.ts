@@ -1,12 +1,11 @@
 /**
- * A full or failing disk (ADR-026): nothing acknowledged is lost, reads keep answering, writes
- * answer 503 STORAGE_UNAVAILABLE with Retry-After, and writing resumes once space returns.
- * Runs on a 1 MiB tmpfs when this process may mount one; otherwise the journal's write call
- * fails with an injected ENOSPC (the test's name says which ran).
+ * A full disk (ADR-026) under the SQLite store, on a 1 MiB tmpfs: nothing acknowledged is lost,
+ * reads keep answering, writes answer 503 STORAGE_UNAVAILABLE with Retry-After, and writing
+ * resumes once space returns. The tmpfs is required (the test runs as root on the project's
+ * machines): SQLite's writes have no seam to inject a failure into.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import type { FileHandle } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -16,8 +15,8 @@ import { createApp } from '../app.ts';
 import { DEMO_MERCHANTS, serverConfig } from '../config.ts';
 import { systemClock } from '../domain/clock.ts';
 import { partnerBody } from '../test-helpers.ts';
-import { openFileStore, storageRetryAfterSeconds } from './file-persistence.ts';
-import { LocalRepository } from './local-repository.ts';
+import { storageRetryAfterSeconds } from './errors.ts';
+import { openSqliteRepository } from './sqlite/sqlite-repository.ts';
 
 function tryMountTmpfs(dir: string): boolean {
   try {
@@ -32,19 +31,13 @@ const dir = mkdtempSync(path.join(tmpdir(), 'paylater-enospc-'));
 const onTmpfs = tryMountTmpfs(dir);
 
 // @checks ADR-026
-describe(`storage write failures (${onTmpfs ? '1 MiB tmpfs filled up' : 'injected ENOSPC: mounting a tmpfs was refused'})`, () => {
+describe('storage write failures (a 1 MiB tmpfs filled up)', () => {
   it('keeps what was acknowledged, answers reads, answers writes 503 with Retry-After, and resumes once space returns', async () => {
-    const file = path.join(dir, 'data.json');
+    expect(onTmpfs, `mount -t tmpfs on ${dir} (needs root)`).toBe(true);
+    const file = path.join(dir, 'paylater.db');
     let now = Date.now();
-    let injectFull = false;
-    const enospc = () => Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
-    const writeJournal = async (fh: FileHandle, buf: Buffer, offset: number, length: number, position: number) => {
-      if (!injectFull) return fh.write(buf, offset, length, position);
-      await fh.write(buf, offset, Math.min(length, 7), position); // a torn line before the failure
-      throw enospc();
-    };
-    const store = await openFileStore(file, { now: () => now, ...(onTmpfs ? {} : { writeJournal }) });
-    const handle = await createApp({ repository: new LocalRepository(store), clock: systemClock, config: serverConfig({ log: () => {} }) });
+    const repository = await openSqliteRepository({ file, now: () => now });
+    const handle = await createApp({ repository, clock: systemClock, config: serverConfig({ log: () => {} }) });
     const server: Server = await new Promise((r) => {
       const s = handle.app.listen(0, '127.0.0.1', () => r(s));
     });
@@ -63,13 +56,11 @@ describe(`storage write failures (${onTmpfs ? '1 MiB tmpfs filled up' : 'injecte
       const { id } = (await first.json()) as { id: string };
 
       // The disk fills up.
-      if (onTmpfs) {
-        try {
-          writeFileSync(filler, Buffer.alloc(2 * 1024 * 1024));
-        } catch (e) {
-          expect((e as NodeJS.ErrnoException).code).toBe('ENOSPC');
-        }
-      } else injectFull = true;
+      try {
+        writeFileSync(filler, Buffer.alloc(2 * 1024 * 1024));
+      } catch (e) {
+        expect((e as NodeJS.ErrnoException).code).toBe('ENOSPC');
+      }
       let failed: Response | null = null;
       const acked: string[] = [];
       for (let i = 0; i < 200 && !failed; i++) {
@@ -100,8 +91,7 @@ describe(`storage write failures (${onTmpfs ? '1 MiB tmpfs filled up' : 'injecte
       expect((await create('W-2')).status).toBe(503);
 
       // Space returns: after Retry-After, writing resumes by itself.
-      if (onTmpfs) rmSync(filler, { force: true });
-      else injectFull = false;
+      rmSync(filler, { force: true });
       now += storageRetryAfterSeconds * 1000;
       const resumed = await create('W-3');
       expect(resumed.status).toBe(201);
@@ -109,9 +99,10 @@ describe(`storage write failures (${onTmpfs ? '1 MiB tmpfs filled up' : 'injecte
 
       await new Promise<void>((r) => server.close(() => r()));
       await handle.close();
-      const reopened = await openFileStore(file);
-      for (const keep of [id, id3, ...acked]) expect(reopened.get('transactions', keep), keep).toBeDefined();
-      expect(reopened.transactionByVendorReference(handle.core.config.merchants[0]!.id, 'W-2')).toBeUndefined();
+      const reopened = await openSqliteRepository({ file });
+      for (const keep of [id, id3, ...acked]) expect(await reopened.get('transactions', keep), keep).toBeDefined();
+      expect(await reopened.transactionByVendorReference(handle.core.config.merchants[0]!.id, 'W-2')).toBeUndefined();
+      expect(await reopened.transactionByVendorReference(handle.core.config.merchants[0]!.id, `W-full-${acked.length}`)).toBeUndefined();
       await reopened.close();
     } finally {
       server.close();

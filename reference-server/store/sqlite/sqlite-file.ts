@@ -77,7 +77,10 @@ function checkHeader(file: string): void {
   const text = head.toString('utf8').trimStart();
   if (text.startsWith('{') || text.startsWith('[')) {
     if (text.includes(EARLIER_FORMAT)) throw new DataFileError(file, earlierVersionMessage(file, file.replace(/\.json$/, '') + '.db'));
-    throw new DataFileError(file, `The data file ${file} is a JSON file, not an SQLite database. Nothing was changed; give --data a database file.`);
+    throw new DataFileError(
+      file,
+      `The data file ${file} is a JSON file, not an SQLite database. Nothing was changed; give --data a database file.`,
+    );
   }
   throw new DataFileError(
     file,
@@ -89,6 +92,7 @@ const isBusy = (e: unknown) => /database is locked|SQLITE_BUSY/i.test((e as Erro
 
 /** Checks `file` through a read-only connection: not locked, intact, of this store's schema at a known migration. */
 function checkDatabase(file: string): void {
+  const sidecars = [`${file}-wal`, `${file}-shm`].filter((f) => !existsSync(f));
   let db: DatabaseSync;
   try {
     db = new DatabaseSync(file, { readOnly: true, timeout: 0 });
@@ -139,6 +143,10 @@ function checkDatabase(file: string): void {
     );
   } finally {
     db.close();
+    // The files a read-only connection makes beside a WAL database (an empty log, its
+    // shared-memory index) go again: no other process can be using them (the file is not
+    // locked, or this check refused it before any use).
+    for (const f of sidecars) if (existsSync(f) && (f.endsWith('-shm') || statSync(f).size === 0)) rmSync(f, { force: true });
   }
 }
 
@@ -216,7 +224,6 @@ export async function openDatabaseFile(file: string): Promise<DatabaseSync> {
     create(file);
   }
   checkHeader(file);
-  const shmBefore = existsSync(`${file}-shm`);
   checkDatabase(file);
   const db = new DatabaseSync(file, { timeout: 0 });
   try {
@@ -242,9 +249,6 @@ export async function openDatabaseFile(file: string): Promise<DatabaseSync> {
     db.close();
     throw e;
   }
-  // The read-only check's shared-memory index: unused by this connection (its index is in its
-  // own memory while it holds the lock), and no other process can use the file now.
-  if (!shmBefore) rmSync(`${file}-shm`, { force: true });
   return db;
 }
 

@@ -30,7 +30,7 @@ import { openDatabaseFile, openMemoryDatabase } from './sqlite-file.ts';
 const decode: Decode = {
   time: (v) => v as string,
   bool: (v) => v === 1,
-  json: (v) => JSON.parse(v as string),
+  json: (v): unknown => JSON.parse(v as string),
 };
 
 function sqlite<C extends CollectionName>(t: Table<C>, select = 'r.*'): SqlTable<C> {
@@ -80,7 +80,7 @@ class Connection {
     return st;
   }
   all(text: string, values: unknown[] = []): Row[] {
-    return this.statement(text).all(...values.map(bind)) as Row[];
+    return this.statement(text).all(...values.map(bind));
   }
   run(text: string, values: unknown[] = []): void {
     this.statement(text).run(...values.map(bind));
@@ -100,7 +100,7 @@ class SqliteReads extends SqlReads {
   /** One probe of the pending-expiry index per merchant. */
   override async pendingMerchants(): Promise<string[]> {
     const out: string[] = [];
-    for (let last = ''; ; ) {
+    for (let last = ''; ;) {
       const r = this.conn.all(
         "SELECT merchant_id FROM transactions WHERE status = 'PENDING' AND merchant_id > $1 ORDER BY merchant_id LIMIT 1",
         [last],
@@ -240,7 +240,9 @@ export class SqliteRepository extends SqliteReads implements Repository {
     for (const c of collections) {
       const t = TABLES[c];
       if (c === 'outbox')
-        this.conn.run('DELETE FROM webhook_attempts WHERE outbox_id IN (SELECT id FROM webhook_outbox WHERE merchant_id = $1)', [merchantId]);
+        this.conn.run('DELETE FROM webhook_attempts WHERE outbox_id IN (SELECT id FROM webhook_outbox WHERE merchant_id = $1)', [
+          merchantId,
+        ]);
       for (const r of this.conn.all(`DELETE FROM ${t.name} WHERE ${t.merchant} = $1 RETURNING ${t.key} AS k`, [merchantId]))
         notices.push({ collection: c, merchantId, id: r.k as string });
     }
@@ -273,11 +275,10 @@ export class SqliteRepository extends SqliteReads implements Repository {
   }
 
   async peekWindow(key: string, nowMs: number, windowMs: number): Promise<WindowCount | null> {
-    const [r] = this.conn.all('SELECT start_ms, count FROM temp.rate_limit_windows WHERE key = $1 AND $2 >= start_ms AND $2 < start_ms + $3', [
-      key,
-      nowMs,
-      windowMs,
-    ]);
+    const [r] = this.conn.all(
+      'SELECT start_ms, count FROM temp.rate_limit_windows WHERE key = $1 AND $2 >= start_ms AND $2 < start_ms + $3',
+      [key, nowMs, windowMs],
+    );
     return r ? { startMs: Number(r.start_ms), count: Number(r.count) } : null;
   }
 
@@ -288,7 +289,9 @@ export class SqliteRepository extends SqliteReads implements Repository {
   async claimDue(nowOf: (merchantId: string) => number, limit: number, leaseMs: number): Promise<OutboxEvent[]> {
     if (limit <= 0) return [];
     const wall = this.wallNow();
-    const merchants = this.conn.all("SELECT DISTINCT merchant_id FROM webhook_outbox WHERE state = 'pending'").map((r) => r.merchant_id as string);
+    const merchants = this.conn
+      .all("SELECT DISTINCT merchant_id FROM webhook_outbox WHERE state = 'pending'")
+      .map((r) => r.merchant_id as string);
     const due: Array<{ e: OutboxEvent; seq: number }> = [];
     for (const m of merchants)
       for (const r of this.conn.all(
@@ -302,10 +305,10 @@ export class SqliteRepository extends SqliteReads implements Repository {
     due.sort((a, b) => Date.parse(a.e.createdAt) - Date.parse(b.e.createdAt) || a.seq - b.seq);
     const claimed = due.slice(0, limit).map((d) => d.e);
     for (const e of claimed)
-      this.conn.run('INSERT INTO temp.outbox_claims (outbox_id, until_ms) VALUES ($1, $2) ON CONFLICT (outbox_id) DO UPDATE SET until_ms = excluded.until_ms', [
-        e.id,
-        wall + leaseMs,
-      ]);
+      this.conn.run(
+        'INSERT INTO temp.outbox_claims (outbox_id, until_ms) VALUES ($1, $2) ON CONFLICT (outbox_id) DO UPDATE SET until_ms = excluded.until_ms',
+        [e.id, wall + leaseMs],
+      );
     return claimed;
   }
 

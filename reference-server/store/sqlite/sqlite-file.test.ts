@@ -1,0 +1,233 @@
+/**
+ * The database file at start (ADR-046): files that are not this store's database, or not whole,
+ * are refused with a message naming the file, and left byte for byte as they were; a second
+ * process on the file is refused and a process killed with -9 leaves nothing that stops the next.
+ */
+import { createHash } from 'node:crypto';
+import {
+  existsSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  readdirSync,
+  writeSync,
+  closeSync,
+  writeFileSync,
+  statSync,
+  truncateSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { describe, expect, it } from 'vitest';
+import { DataFileError } from '../errors.ts';
+import { exited, spawnChildServer } from '../fixtures/spawn-child.ts';
+import { partnerBody } from '../../test-helpers.ts';
+import type { TransactionRecord } from '../../domain/types.ts';
+import { writeSeededDataFile } from '../../testing.ts';
+import { openSqliteRepository } from './sqlite-repository.ts';
+
+const dir = () => mkdtempSync(path.join(tmpdir(), 'paylater-sqlite-'));
+
+/** Every file of `d` with its content's hash. */
+function filesOf(d: string): Record<string, string> {
+  return Object.fromEntries(
+    readdirSync(d).map((f) => [
+      f,
+      createHash('sha256')
+        .update(readFileSync(path.join(d, f)))
+        .digest('hex'),
+    ]),
+  );
+}
+
+/** Opens `file`, expecting a refusal whose message names it and matches `why`; the folder's files are unchanged. */
+async function expectRefused(file: string, why: RegExp): Promise<void> {
+  const before = filesOf(path.dirname(file));
+  const e = await openSqliteRepository({ file }).then(
+    async (r) => {
+      await r.close();
+      return null;
+    },
+    (x: unknown) => x,
+  );
+  expect(e).toBeInstanceOf(DataFileError);
+  expect((e as Error).message).toContain(file);
+  expect((e as Error).message).toMatch(why);
+  expect(filesOf(path.dirname(file))).toEqual(before);
+}
+
+/** A database file of this store holding `n` transactions (closed: no WAL beside it). */
+async function seeded(n: number): Promise<string> {
+  const file = path.join(dir(), 'paylater.db');
+  const at = (ms: number) => new Date(Date.UTC(2026, 10, 20) + ms).toISOString();
+  const tx = (i: number): TransactionRecord => ({
+    id: `00000000-0000-4000-8000-${i.toString(16).padStart(12, '0')}`,
+    kind: 'partner',
+    merchantId: 'm_1',
+    orderReference: `ORD-${i}`,
+    vendorReference: `V-${i}`,
+    status: 'APPROVED',
+    totalCentimes: 129950,
+    currency: 'MAD',
+    customerPhone: '212612345678',
+    items: [
+      {
+        id: `10000000-0000-4000-8000-${i.toString(16).padStart(12, '0')}`,
+        name: 'Wireless headphones',
+        reference: 'SKU-100',
+        quantity: 1,
+        unitPriceCentimes: 129950,
+        categoryId: null,
+      },
+    ],
+    createdAt: at(i * 1000),
+    updatedAt: null,
+    expiresAt: at(i * 1000 + 1_800_000),
+    approvedAt: at(i * 1000 + 60_000),
+    expiredAt: null,
+    sessionId: null,
+    paymentIntentId: null,
+  });
+  await writeSeededDataFile(
+    file,
+    Array.from({ length: n }, (_, i) => tx(i)),
+  );
+  return file;
+}
+
+/** Overwrites `bytes` at `offset` of `file`. */
+function overwrite(file: string, offset: number, bytes: Buffer): void {
+  const fd = openSync(file, 'r+');
+  try {
+    writeSync(fd, bytes, 0, bytes.length, offset);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The first page of the table `transactions`' b-tree, and the page size. */
+function rootPage(file: string, name: string): { page: number; size: number } {
+  const db = new DatabaseSync(file, { readOnly: true });
+  try {
+    const page = db.prepare('SELECT rootpage FROM sqlite_schema WHERE name = ?').get(name)!.rootpage as number;
+    const size = db.prepare('PRAGMA page_size').get()!.page_size as number;
+    return { page, size };
+  } finally {
+    db.close();
+  }
+}
+
+describe("a database file that is not whole, or not this store's, is refused and left unchanged", () => {
+  it('an empty file (0 bytes): SQLite would take it for a new database; this store never leaves one', async () => {
+    const file = path.join(dir(), 'paylater.db');
+    writeFileSync(file, '');
+    await expectRefused(file, /is empty \(0 bytes\)/);
+  });
+
+  it('garbage', async () => {
+    const file = path.join(dir(), 'paylater.db');
+    writeFileSync(file, Buffer.from(Array.from({ length: 8192 }, (_, i) => (i * 7919) % 251)));
+    await expectRefused(file, /is not an SQLite database/);
+  });
+
+  it('a JSON file, and a data file of an earlier version given as --data', async () => {
+    const file = path.join(dir(), 'paylater.db');
+    writeFileSync(file, '{"transactions": []}\n');
+    await expectRefused(file, /is a JSON file, not an SQLite database/);
+    const earlier = path.join(dir(), 'paylater.json');
+    writeFileSync(earlier, JSON.stringify({ format: 'paylater-reference-server', version: 1, journalSeq: 0, collections: {} }));
+    await expectRefused(earlier, /data file of an earlier version.*no longer reads.*move .*paylater\.json/);
+  });
+
+  it('a zeroed page, a torn page, a truncated file', async () => {
+    const file = await seeded(3000);
+    const { page, size } = rootPage(file, 'transactions_merchant_created');
+    const original = readFileSync(file);
+    overwrite(file, (page - 1) * size, Buffer.alloc(size)); // a lost page: zeros where an index's root was
+    await expectRefused(file, /is corrupt/);
+    writeFileSync(file, original);
+    const leaf = Math.floor(statSync(file).size / size / 2); // a page in the middle of the file
+    overwrite(file, leaf * size, Buffer.alloc(size / 2, 0xa5)); // a torn write: half of it garbage
+    await expectRefused(file, /is corrupt/);
+    writeFileSync(file, original);
+    truncateSync(file, original.length - size / 2);
+    await expectRefused(file, /is corrupt.*not a whole number of its \d+-byte pages/);
+    writeFileSync(file, original);
+    const repo = await openSqliteRepository({ file }); // the file as it was opens, all there
+    expect(await repo.count('transactions')).toBe(3000);
+    await repo.close();
+  });
+
+  it("a database of a newer schema, or another application's", async () => {
+    const file = await seeded(1);
+    const db = new DatabaseSync(file);
+    db.exec("INSERT INTO schema_migrations (version, name, checksum) VALUES (999, 'from_the_future', 'x')");
+    db.close();
+    await expectRefused(file, /is at migration 999 \(from_the_future\), newer than this server's latest/);
+    const other = path.join(dir(), 'paylater.db');
+    const o = new DatabaseSync(other);
+    o.exec("CREATE TABLE customers (id INTEGER PRIMARY KEY, name TEXT); INSERT INTO customers VALUES (1, 'x')");
+    o.close();
+    await expectRefused(other, /an SQLite database of another application \(tables customers\)/);
+  });
+
+  it('a data file of an earlier version beside a database not made yet: the start stops, saying what to do, and makes nothing', async () => {
+    const d = dir();
+    writeFileSync(
+      path.join(d, 'paylater.json'),
+      JSON.stringify({ format: 'paylater-reference-server', version: 1, journalSeq: 0, collections: {} }),
+    );
+    const file = path.join(d, 'paylater.db');
+    await expectRefused(
+      file,
+      /paylater\.json is the data file of an earlier version.*does not start on an empty store.*move .*paylater\.json/,
+    );
+    expect(existsSync(file)).toBe(false);
+  });
+});
+
+describe('one process per database file', () => {
+  it('a second process is refused, naming the file; kill -9 leaves nothing that stops the next start, and every acknowledged write is there', async () => {
+    const file = path.join(dir(), 'paylater.db');
+    const { child, ...info } = await spawnChildServer(file);
+    try {
+      const r = await fetch(`${info.baseUrl}/api/v1/public/partner/transactions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'X-Service-Key': info.key },
+        body: JSON.stringify(partnerBody({ vendorReference: 'LOCK-1' })),
+      });
+      expect(r.status).toBe(201);
+      const { id } = (await r.json()) as { id: string };
+      const second = await openSqliteRepository({ file }).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(second).toBeInstanceOf(DataFileError);
+      expect((second as Error).message).toMatch(new RegExp(`${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is in use`));
+      child.kill('SIGKILL');
+      await exited(child);
+      const repo = await openSqliteRepository({ file });
+      expect((await repo.get('transactions', id))?.vendorReference).toBe('LOCK-1');
+      await repo.close();
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    }
+  });
+
+  it('within one process too, a second open is refused until the first closes', async () => {
+    const file = path.join(dir(), 'paylater.db');
+    const first = await openSqliteRepository({ file });
+    await expect(openSqliteRepository({ file })).rejects.toThrow(/is in use/);
+    await first.close();
+    const again = await openSqliteRepository({ file });
+    await again.close();
+  });
+
+  it('a new file is made whole before it has its name: no temporary file is left', async () => {
+    const d = dir();
+    const repo = await openSqliteRepository({ file: path.join(d, 'paylater.db') });
+    await repo.close();
+    expect(readdirSync(d)).toEqual(['paylater.db']);
+  });
+});
