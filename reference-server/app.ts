@@ -32,7 +32,7 @@ export interface CreateAppOptions {
 
 export interface AppHandle {
   app: express.Express;
-  /** Stops the expiry sweeper and the webhook dispatcher, then closes the repository (a data file's journal folded into it). */
+  /** Stops the expiry sweeper and the webhook dispatcher, then closes the repository. */
   close(): Promise<void>;
   /** The core, for tests and tools (`core.repo`, clock, merchants). */
   core: Core;

@@ -20,6 +20,7 @@ type Body = { id: string; status: string; vendorReference: string };
 
 const KILLS = 10;
 
+// @checks ADR-047
 describe('kill -9 in the middle of bursts of creates and cancels, ten times', () => {
   it('every acknowledged write reads back identical; every stored transaction has its SMS and the events of its state', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'paylater-kill-'));

@@ -1,12 +1,12 @@
 /**
  * The one repository interface the handlers, the core, the sweeper and the webhook dispatcher
- * use, whichever store is behind it: memory (tests), the lowdb file store (the embedded
- * default), PostgreSQL (a shared sandbox of several instances).
+ * use, whichever store is behind it: SQLite (`sqlite/`: the embedded default, a database file or
+ * in memory for tests) or PostgreSQL (`postgres/`: a shared sandbox of several instances).
  *
  * It is asynchronous and transactional. Every read-decide-write runs inside `transaction`:
  * what it reads with `lock` cannot change until it ends, what it `write`s is applied at once
- * and is durable before `transaction` resolves. The single-process stores give that guarantee
- * by running transactions one at a time in this process; PostgreSQL gives it across instances
+ * and is durable before `transaction` resolves. The SQLite store gives that guarantee by
+ * running transactions one at a time in this process, each committed by SQLite; PostgreSQL gives it across instances
  * with row locks (`SELECT … FOR UPDATE`), unique indexes and conditional updates. When the
  * database detects a conflict (a unique index, a serialization failure, a deadlock) the store
  * reruns `work` (at most `MAX_ATTEMPTS` times), so the domain rule decides the answer on the

@@ -277,10 +277,10 @@ describe('webhooks from the reference server (sandbox, loopback receiver)', () =
   });
 });
 
-describe('durable outbox across a restart (file store)', () => {
+describe('durable outbox across a restart (SQLite database file)', () => {
   it('an event recorded while the receiver is down is delivered by the next server process, same id, once', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'paylater-wh-restart-'));
-    const dataFile = join(dir, 'data.json');
+    const dataFile = join(dir, 'paylater.db');
     // a port where nothing listens yet
     const probe = createServer();
     await new Promise<void>((r) => probe.listen(0, '127.0.0.1', () => r()));

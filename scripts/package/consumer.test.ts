@@ -353,11 +353,11 @@ describe.each([
   }, 300_000);
 });
 
-it('`paylater serve` without --data writes data/paylater.json in the working directory, not in the package', async () => {
+it('`paylater serve` without --data writes data/paylater.db in the working directory, not in the package', async () => {
   const server = await serve(process.execPath, ['--port', '0']);
   try {
-    expect(server.output()).toContain(`Data: ${path.join(app, 'data', 'paylater.json')}`);
-    expect(existsSync(path.join(app, 'data', 'paylater.json'))).toBe(true);
+    expect(server.output()).toContain(`Data: ${path.join(app, 'data', 'paylater.db')}`);
+    expect(existsSync(path.join(app, 'data', 'paylater.db'))).toBe(true);
     expect(existsSync(path.join(app, 'node_modules', 'paylater-contract', 'data'))).toBe(false);
   } finally {
     await stop(server);

@@ -118,6 +118,7 @@ function rootPage(file: string, name: string): { page: number; size: number } {
   }
 }
 
+// @checks ADR-046
 describe("a database file that is not whole, or not this store's, is refused and left unchanged", () => {
   it('an empty file (0 bytes): SQLite would take it for a new database; this store never leaves one', async () => {
     const file = path.join(dir(), 'paylater.db');

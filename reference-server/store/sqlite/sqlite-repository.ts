@@ -165,6 +165,11 @@ export class SqliteRepository extends SqliteReads implements Repository {
     return p;
   }
 
+  /**
+   * Runs `work`, then commits its writes; a commit the disk refuses is rolled back (by SQLite)
+   * and answered `StoreUnavailableError`, and writes are refused until `Retry-After` has passed.
+   * @rule ADR-026
+   */
   private async runTransaction<T>(work: (tx: RepositoryTx) => Promise<T>): Promise<T> {
     const tx = new SqliteTx(this.conn);
     const result = await work(tx);
@@ -178,6 +183,7 @@ export class SqliteRepository extends SqliteReads implements Repository {
       if (!isDiskFailure(e)) throw e;
       this.failure = e;
       this.downUntil = this.wallNow() + storageRetryAfterSeconds * 1000;
+      process.emitWarning(`paylater store: ${(e as Error).message}; writes refused for ${storageRetryAfterSeconds} s, reads go on`);
       throw new StoreUnavailableError(e, storageRetryAfterSeconds);
     }
     this.downUntil = 0;
