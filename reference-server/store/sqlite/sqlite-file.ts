@@ -2,27 +2,27 @@
  * Opening the embedded store's database file (ADR-046): everything that can refuse a file is
  * checked before anything is written to it, so a refused file is left byte for byte as it was.
  *
- * 1. The file does not exist: a data file of an earlier version beside it (`paylater.json`, a
+ * 1. The data file lock (`../data-lock.ts`, `<file>.lock`): a second server on the file is
+ *    refused, naming the process that holds it; a lock left by a killed process is taken over.
+ * 2. The file does not exist: a data file of an earlier version beside it (`paylater.json`, a
  *    JSON snapshot) stops the start, saying what to do; otherwise a new database is made under a
  *    temporary name, migrated, and linked into place (`link` fails if the name was taken
  *    meanwhile), so the file is never seen half made.
- * 2. Its first 100 bytes (read by this module, not by SQLite): an empty file, a JSON file (an
+ * 3. Its first 100 bytes (read by this module, not by SQLite): an empty file, a JSON file (an
  *    earlier version's data file or another), or anything else that is not an SQLite database is
  *    refused. SQLite itself would take a 0-byte file for a new database: here an empty file is
  *    never one this server made (it makes the file whole before giving it its name), so it is a
  *    file that lost its content, and it is refused.
- * 3. A read-only connection: a file locked by another process (step 4 of that process) is
- *    refused; `PRAGMA quick_check` must pass (a torn or zeroed page, a truncated file); the
- *    schema must be this store's (`schema_migrations`) at a migration this server knows.
- * 4. The connection the store uses: `locking_mode=EXCLUSIVE`, then `BEGIN IMMEDIATE` takes the
- *    file's lock until the process ends or closes it (the kernel drops it with the process, so a
- *    `kill -9` leaves nothing to clean up); then the pending migrations, in one transaction.
+ * 4. A read-only connection: `PRAGMA quick_check` must pass (a torn or zeroed page, a truncated
+ *    file); the schema must be this store's (`schema_migrations`) at a migration this server knows.
+ * 5. The connection the store uses: the pending migrations, in one transaction.
  */
 import { closeSync, existsSync, linkSync, openSync, readSync, readdirSync, rmSync, statSync, unlinkSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DatabaseSync } from 'node:sqlite';
+import { DataFileLockedError, lockDataFile, type DataFileLock } from '../data-lock.ts';
 import { DataFileError } from '../errors.ts';
 import { loadMigrations, MigrationError, pendingMigrations } from '../migrations.ts';
 
@@ -30,9 +30,6 @@ const MIGRATIONS = loadMigrations(fileURLToPath(new URL('./migrations/', import.
 const HEADER = Buffer.from('SQLite format 3\0', 'latin1');
 /** The `format` member of an earlier version's JSON data file. */
 const EARLIER_FORMAT = 'paylater-reference-server';
-
-/** `synchronous` of the store's connection (ADR-047). */
-export const SYNCHRONOUS = 'FULL';
 
 /** The data file of an earlier version that would sit beside `file`, if there is one. */
 function earlierDataFile(file: string): string | null {
@@ -107,11 +104,7 @@ function checkDatabase(file: string): void {
         .all()
         .map((r) => r.name as string);
     } catch (e) {
-      if (isBusy(e))
-        throw new DataFileError(
-          file,
-          `The data file ${file} is in use by another process (it holds the database's lock); stop that process or start this one with another --data file.`,
-        );
+      if (isBusy(e)) throw new DataFileError(file, `The data file ${file} is in use by another program (it holds the database's lock).`);
       throw e;
     }
     const problems = db
@@ -171,12 +164,14 @@ function migrate(db: DatabaseSync, where: string): void {
 }
 
 /**
- * The pragmas of the store's connection (before its first read): WAL, each commit synced before it returns.
- * @rule ADR-047
+ * The pragmas of a connection to the file (before its first read): WAL; `synchronous=NORMAL`, so
+ * that a commit writes its log frames without syncing them on the event loop: the store syncs
+ * the log itself, off the event loop, before it answers (ADR-047); no automatic checkpoint on
+ * the committing connection (a worker thread runs them, `checkpointer.ts`).
  */
-function configure(db: DatabaseSync, exclusive: boolean): void {
-  if (exclusive) db.exec('PRAGMA locking_mode = EXCLUSIVE');
-  db.exec(`PRAGMA journal_mode = WAL; PRAGMA synchronous = ${SYNCHRONOUS}; PRAGMA temp_store = MEMORY; PRAGMA foreign_keys = OFF`);
+export function configure(db: DatabaseSync): void {
+  db.exec(`PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA wal_autocheckpoint = 0;
+           PRAGMA journal_size_limit = ${64 * 1024 * 1024}; PRAGMA temp_store = MEMORY; PRAGMA foreign_keys = OFF`);
 }
 
 /** Removes databases a process killed while making one left behind (`<file>.<pid>.new`, its pid gone). */
@@ -202,12 +197,12 @@ function create(file: string): void {
   const temp = `${file}.${process.pid}.new`;
   const db = new DatabaseSync(temp);
   try {
-    configure(db, false);
+    configure(db);
     db.exec('BEGIN IMMEDIATE');
     migrate(db, `The data file ${file}`);
     db.exec('COMMIT');
   } finally {
-    db.close(); // checkpoints the WAL into the file and removes it
+    db.close(); // checkpoints the log into the file and removes it
   }
   try {
     linkSync(temp, file);
@@ -218,44 +213,53 @@ function create(file: string): void {
   }
 }
 
+/** An open database file: the store's connection and the data file lock it holds. */
+export interface OpenFile {
+  db: DatabaseSync;
+  lock: DataFileLock;
+}
+
 /**
  * The store's connection to database file `file` (made if absent), or a `DataFileError` saying why not.
  * @rule ADR-046
  */
-export async function openDatabaseFile(file: string): Promise<DatabaseSync> {
+export async function openDatabaseFile(file: string): Promise<OpenFile> {
   await mkdir(path.dirname(file), { recursive: true });
-  if (!existsSync(file)) {
-    const earlier = earlierDataFile(file);
-    if (earlier) throw new DataFileError(file, earlierVersionMessage(earlier, file));
-    create(file);
-  }
-  checkHeader(file);
-  checkDatabase(file);
-  const db = new DatabaseSync(file, { timeout: 0 });
+  let lock: DataFileLock;
   try {
+    lock = await lockDataFile(file);
+  } catch (e) {
+    throw e instanceof DataFileLockedError ? new DataFileError(file, e.message) : e;
+  }
+  try {
+    if (!existsSync(file)) {
+      const earlier = earlierDataFile(file);
+      if (earlier) throw new DataFileError(file, earlierVersionMessage(earlier, file));
+      create(file);
+    }
+    checkHeader(file);
+    checkDatabase(file);
+    const db = new DatabaseSync(file, { timeout: 0 });
     try {
-      configure(db, true);
+      configure(db);
       db.exec('BEGIN IMMEDIATE');
+      try {
+        migrate(db, `The data file ${file}`);
+        db.exec('COMMIT');
+      } catch (e) {
+        db.exec('ROLLBACK');
+        throw e instanceof MigrationError ? new DataFileError(file, e.message) : e;
+      }
     } catch (e) {
-      if (isBusy(e))
-        throw new DataFileError(
-          file,
-          `The data file ${file} is in use by another process (it holds the database's lock); stop that process or start this one with another --data file.`,
-        );
+      db.close();
+      if (isBusy(e)) throw new DataFileError(file, `The data file ${file} is in use by another program (it holds the database's lock).`);
       throw e;
     }
-    try {
-      migrate(db, `The data file ${file}`);
-      db.exec('COMMIT');
-    } catch (e) {
-      db.exec('ROLLBACK');
-      throw e instanceof MigrationError ? new DataFileError(file, e.message) : e;
-    }
+    return { db, lock };
   } catch (e) {
-    db.close();
+    await lock.release();
     throw e;
   }
-  return db;
 }
 
 /** An in-memory database with the store's schema (`--memory`, tests). */

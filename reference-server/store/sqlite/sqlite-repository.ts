@@ -7,11 +7,14 @@
  *   promises that only orders the use of the one connection). `work` reads committed rows
  *   through the shared SQL reads (`../sql-reads.ts`); its writes are buffered, then applied in
  *   one `BEGIN IMMEDIATE … COMMIT` run synchronously, so nothing else can run inside an SQLite
- *   transaction. The commit is durable when it returns (`synchronous`, ADR-047), before
- *   `transaction` resolves. The database makes the writes exact: the unique index on
- *   (merchant, vendorReference), the upserts, all or none of a transaction.
- * - The file is held with `locking_mode=EXCLUSIVE` for the life of the process: no other
- *   process can read or write it, so nothing but this queue ever writes it.
+ *   transaction. The database makes the writes exact: the unique index on (merchant,
+ *   vendorReference), the upserts, all or none of a transaction.
+ * - Durable before answered (ADR-047): a commit writes its log frames (`synchronous=NORMAL`), and
+ *   `transaction` resolves once an `fdatasync` of the log, run off the event loop, has covered
+ *   it. The next transaction does not wait for that sync: commits made while one runs are all
+ *   covered by the next (group commit). A read outside a transaction resolves once what it read
+ *   is durable too. Checkpoints run in a worker thread (`checkpointer.ts`).
+ * - One server per file: the data file lock (`../data-lock.ts`), taken before the file is read.
  * - `countInWindow` and the delivery claims of `claimDue` are rows of TEMP tables (in memory,
  *   this connection's): one statement each, exact because the connection is the file's only
  *   writer; they last as long as the process, as the claims of a process that died must.
@@ -19,12 +22,16 @@
  *   answered `StoreUnavailableError`; writes are then refused for `Retry-After` seconds (ADR-026),
  *   reads keep answering from what is stored, and the next write after the wait tries again.
  */
-import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
+import { open, type FileHandle } from 'node:fs/promises';
+import path from 'node:path';
+import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
 import type { Change, CollectionName, Collections, OutboxEvent, TransactionRecord } from '../../domain/types.ts';
 import { StoreUnavailableError, storageRetryAfterSeconds } from '../errors.ts';
 import type { ChangeNotice, Repository, RepositoryTx, WindowCount } from '../repository.ts';
 import { isKeyOf, TABLES as SHARED, upsertSql, type Decode, type Row, type Table } from '../rows.ts';
 import { SqlReads, type SqlTable, type SqlTables } from '../sql-reads.ts';
+import type { DataFileLock } from '../data-lock.ts';
+import { Checkpointer } from './checkpointer.ts';
 import { openDatabaseFile, openMemoryDatabase } from './sqlite-file.ts';
 
 const decode: Decode = {
@@ -61,6 +68,10 @@ const TEMP_SCHEMA = `
 const MAX_WINDOWS = 100_000;
 /** Counted windows between two purges. */
 const PURGE_EVERY = 1000;
+
+const isBusy = (e: unknown) => ((e as { errcode?: number }).errcode ?? 0) % 256 === 5; // SQLITE_BUSY
+/** How long a commit waits for the database's write lock before it fails. */
+const BUSY_GIVE_UP_MS = 10_000;
 
 /** True for a failure of the disk under the database (ADR-026), not of the statement. */
 function isDiskFailure(e: unknown): boolean {
@@ -101,10 +112,11 @@ class SqliteReads extends SqlReads {
   override async pendingMerchants(): Promise<string[]> {
     const out: string[] = [];
     for (let last = ''; ;) {
-      const r = this.conn.all(
-        "SELECT merchant_id FROM transactions WHERE status = 'PENDING' AND merchant_id > $1 ORDER BY merchant_id LIMIT 1",
-        [last],
-      )[0];
+      const r = (
+        await this.run("SELECT merchant_id FROM transactions WHERE status = 'PENDING' AND merchant_id > $1 ORDER BY merchant_id LIMIT 1", [
+          last,
+        ])
+      ).rows[0];
       if (!r) return out;
       out.push((last = r.merchant_id as string));
     }
@@ -137,9 +149,90 @@ export interface SqliteRepositoryOptions {
   now?: () => number;
 }
 
+/** Syncs a database file's log (`<file>-wal`) after commits, one `fdatasync` for all the commits made before it starts. */
+class LogSync {
+  private fh: FileHandle | null = null;
+  /** Commits not covered by a sync started yet. */
+  private dirty = false;
+  private inflight: Promise<void> | null = null;
+  private next: Promise<void> | null = null;
+
+  constructor(private readonly file: string) {}
+
+  /** Notes a commit. */
+  committed(): void {
+    this.dirty = true;
+  }
+
+  /** Resolves once every commit made so far is on disk. */
+  durable(): Promise<void> {
+    if (!this.dirty) return this.inflight ?? Promise.resolve();
+    if (!this.inflight) return this.start();
+    // A sync runs that does not cover the latest commits: the next starts when it ends.
+    return (this.next ??= this.inflight
+      .catch(() => undefined)
+      .then(() => {
+        this.next = null;
+        return this.start();
+      }));
+  }
+
+  private start(): Promise<void> {
+    this.dirty = false;
+    const p = this.sync().finally(() => {
+      if (this.inflight === p) this.inflight = null;
+    });
+    this.inflight = p;
+    return p;
+  }
+
+  private async sync(): Promise<void> {
+    if (!this.fh) {
+      const fh = await open(`${this.file}-wal`, 'r+');
+      // The log's name in its folder must be durable too, once (the log lives as long as the connection).
+      const dir = await open(path.dirname(this.file), 'r');
+      try {
+        await dir.sync();
+      } finally {
+        await dir.close();
+      }
+      this.fh = fh;
+    }
+    await this.fh.datasync();
+  }
+
+  async close(): Promise<void> {
+    await this.inflight?.catch(() => undefined);
+    await this.fh?.close();
+    this.fh = null;
+  }
+}
+
+/** Transactions committed together: one SQLite transaction, one sync of the log. */
+interface Batch {
+  /** Transactions applied in it. */
+  size: number;
+  /** Settles once its commit is durable (or failed). */
+  done: Promise<void>;
+  settle(error?: unknown): void;
+}
+
+/** A batch commits when no transaction waits, or at this many transactions, or this long after it began. */
+const BATCH_MAX = 256;
+const BATCH_MAX_MS = 10;
+
 export class SqliteRepository extends SqliteReads implements Repository {
   /** The tail of the transaction queue: the next transaction starts when it settles. */
   private tail: Promise<unknown> = Promise.resolve();
+  /** Transactions queued and not started. */
+  private waiting = 0;
+  /** The SQLite transaction open on `main`, if any. */
+  private batch: Batch | null = null;
+  /** The connection that writes (and holds the TEMP tables); reads outside transactions use `conn` (another connection on a file). */
+  private readonly main: Connection;
+  private readonly log: LogSync | null;
+  private readonly checkpointer: Checkpointer | null;
+  private readonly fileLock: DataFileLock | null;
   private readonly listeners = new Set<(notice: ChangeNotice) => void>();
   private readonly wallNow: () => number;
   private downUntil = 0;
@@ -147,86 +240,186 @@ export class SqliteRepository extends SqliteReads implements Repository {
   private counted = 0;
   private closed = false;
 
-  constructor(db: DatabaseSync, options: Omit<SqliteRepositoryOptions, 'file'> = {}) {
-    super(new Connection(db));
+  /** `file`: the database file `db` is connected to (absent: in memory), with its lock; `reader`: a second connection to it. */
+  constructor(db: DatabaseSync, options: { file?: string; reader?: DatabaseSync; lock?: DataFileLock; now?: () => number } = {}) {
+    const main = new Connection(db);
+    super(options.reader ? new Connection(options.reader) : main);
+    this.main = main;
     this.wallNow = options.now ?? Date.now;
+    this.log = options.file === undefined ? null : new LogSync(options.file);
+    this.checkpointer = options.file === undefined ? null : new Checkpointer(options.file);
+    this.fileLock = options.lock ?? null;
     db.exec(TEMP_SCHEMA);
   }
 
-  /** The connection, for tools that inspect the database (never the handlers). */
+  /**
+   * A read outside a transaction: committed rows only (the reading connection on a file; in
+   * memory, the open batch is committed first), answered once they are durable.
+   */
+  protected override async run(text: string, values?: unknown[]): Promise<{ rows: Row[] }> {
+    if (this.conn === this.main && this.batch) this.commitBatch();
+    const rows = this.conn.all(text, values);
+    if (this.log) await this.log.durable().catch(() => undefined); // a failed sync is answered to the writes it held
+    return { rows };
+  }
+
+  /** The writing connection, for tools that inspect the database (never the handlers). */
   get database(): DatabaseSync {
-    return this.conn.db;
+    return this.main.db;
   }
 
   transaction<T>(work: (tx: RepositoryTx) => Promise<T>): Promise<T> {
     if (this.closed) return Promise.reject(new Error('store is closed'));
-    const p = this.tail.then(() => this.runTransaction(work));
-    this.tail = p.catch(() => undefined);
-    return p;
+    this.waiting += 1;
+    const applied = this.tail.then(() => {
+      this.waiting -= 1;
+      return this.runTransaction(work);
+    });
+    this.tail = applied.catch(() => undefined);
+    return applied.then(async ({ result, notices, durable }) => {
+      await durable; // its batch's commit and sync, or (nothing written) those of what it read
+      this.tell(notices);
+      return result;
+    });
   }
 
   /**
-   * Runs `work`, then commits its writes; a commit the disk refuses is rolled back (by SQLite)
-   * and answered `StoreUnavailableError`, and writes are refused until `Retry-After` has passed.
+   * Runs `work` and applies its writes in the open batch (a savepoint of it: a failing
+   * transaction is undone alone); the batch commits when no transaction waits (group commit,
+   * ADR-047). A commit the disk refuses is rolled back (by SQLite) and answered
+   * `StoreUnavailableError` to every transaction of the batch, and writes are refused until
+   * `Retry-After` has passed.
    * @rule ADR-026
    */
-  private async runTransaction<T>(work: (tx: RepositoryTx) => Promise<T>): Promise<T> {
-    const tx = new SqliteTx(this.conn);
-    const result = await work(tx);
-    if (tx.ops.length === 0) return result;
-    const wait = this.unavailableFor();
-    if (wait !== null) throw new StoreUnavailableError(this.failure, wait);
-    let notices: ChangeNotice[];
+  private async runTransaction<T>(
+    work: (tx: RepositoryTx) => Promise<T>,
+  ): Promise<{ result: T; notices: ChangeNotice[]; durable: Promise<void> }> {
     try {
-      notices = this.commit(tx.ops);
-    } catch (e) {
-      if (!isDiskFailure(e)) throw e;
-      this.failure = e;
-      this.downUntil = this.wallNow() + storageRetryAfterSeconds * 1000;
-      process.emitWarning(`paylater store: ${(e as Error).message}; writes refused for ${storageRetryAfterSeconds} s, reads go on`);
-      throw new StoreUnavailableError(e, storageRetryAfterSeconds);
+      const tx = new SqliteTx(this.main);
+      const result = await work(tx);
+      if (tx.ops.length === 0) return { result, notices: [], durable: this.durable() };
+      const wait = this.unavailableFor();
+      if (wait !== null) throw new StoreUnavailableError(this.failure, wait);
+      const batch = await this.openBatch();
+      const db = this.main.db;
+      db.exec('SAVEPOINT tx');
+      let notices: ChangeNotice[];
+      try {
+        notices = this.apply(tx.ops);
+        db.exec('RELEASE tx');
+      } catch (e) {
+        if (isDiskFailure(e)) throw this.failBatch(e);
+        db.exec('ROLLBACK TO tx');
+        db.exec('RELEASE tx');
+        throw e;
+      }
+      batch.size += 1;
+      return { result, notices, durable: batch.done };
+    } finally {
+      if (this.batch && (this.waiting === 0 || this.batch.size >= BATCH_MAX)) this.commitBatch();
     }
-    this.downUntil = 0;
-    this.tell(notices);
-    return result;
   }
 
-  /** Applies `ops` in one SQLite transaction, synchronously; returns the change notices. */
-  private commit(ops: readonly Op[]): ChangeNotice[] {
-    const notices: ChangeNotice[] = [];
-    const db = this.conn.db;
-    db.exec('BEGIN IMMEDIATE');
-    try {
-      for (const op of ops) {
-        if (!('change' in op)) this.deleteAll(op.merchantId, op.collections, notices);
-        else if (op.change.v === null) this.remove(op.change, notices);
-        else this.put(op.change, notices);
+  /** Resolves once everything committed so far, and the open batch, is durable. */
+  private durable(): Promise<void> {
+    if (this.batch) return this.batch.done;
+    return this.log ? this.log.durable().catch((e: unknown) => Promise.reject(this.refuse(e))) : Promise.resolve();
+  }
+
+  /** The open batch, or a new one (`BEGIN IMMEDIATE`; while the checkpointer holds the database, tried again off the event loop). */
+  private async openBatch(): Promise<Batch> {
+    if (this.batch) return this.batch;
+    for (let waited = 0; ; waited += 2) {
+      try {
+        this.main.db.exec('BEGIN IMMEDIATE');
+        break;
+      } catch (e) {
+        if (!isBusy(e) || waited > BUSY_GIVE_UP_MS) throw isDiskFailure(e) ? this.refuse(e) : e;
+        await new Promise((r) => setTimeout(r, 2));
       }
-      db.exec('COMMIT');
+    }
+    let settle!: (error?: unknown) => void;
+    const done = new Promise<void>((resolve, reject) => (settle = (error) => (error === undefined ? resolve() : reject(error))));
+    done.catch(() => undefined); // awaited by its transactions; a batch may end with none left to tell
+    const batch: Batch = { size: 0, done, settle };
+    this.batch = batch;
+    setTimeout(() => {
+      if (this.batch === batch && this.waiting === 0) this.commitBatch();
+    }, BATCH_MAX_MS).unref();
+    return batch;
+  }
+
+  /** Commits the open batch (synchronously); it settles once the log is synced. */
+  private commitBatch(): void {
+    const batch = this.batch!;
+    this.batch = null;
+    try {
+      this.main.db.exec('COMMIT');
     } catch (e) {
-      if (db.isTransaction) db.exec('ROLLBACK');
-      throw e;
+      if (this.main.db.isTransaction) this.main.db.exec('ROLLBACK');
+      batch.settle(isDiskFailure(e) ? this.refuse(e) : e);
+      return;
+    }
+    this.downUntil = 0;
+    if (!this.log) return batch.settle();
+    this.log.committed();
+    this.checkpointer!.committed();
+    this.log.durable().then(
+      () => batch.settle(),
+      (e: unknown) => batch.settle(this.refuse(e)),
+    );
+  }
+
+  /** Rolls the open batch back after the disk refused a write: every transaction in it is answered `StoreUnavailableError`. */
+  private failBatch(e: unknown): StoreUnavailableError {
+    const error = this.refuse(e);
+    if (this.main.db.isTransaction) this.main.db.exec('ROLLBACK');
+    this.batch?.settle(error);
+    this.batch = null;
+    return error;
+  }
+
+  /**
+   * Writes are refused for `Retry-After` seconds after the disk refused one (ADR-026). A failed
+   * sync of the log is answered the same way, though SQLite has the commits it did not cover:
+   * whether they reached the disk is not known (the next successful sync covers them).
+   */
+  private refuse(e: unknown): StoreUnavailableError {
+    if (e instanceof StoreUnavailableError) return e;
+    this.failure = e;
+    this.downUntil = this.wallNow() + storageRetryAfterSeconds * 1000;
+    process.emitWarning(`paylater store: ${(e as Error).message}; writes refused for ${storageRetryAfterSeconds} s, reads go on`);
+    return new StoreUnavailableError(e, storageRetryAfterSeconds);
+  }
+
+  /** Applies `ops` (inside the open SQLite transaction); returns the change notices. */
+  private apply(ops: readonly Op[]): ChangeNotice[] {
+    const notices: ChangeNotice[] = [];
+    for (const op of ops) {
+      if (!('change' in op)) this.deleteAll(op.merchantId, op.collections, notices);
+      else if (op.change.v === null) this.remove(op.change, notices);
+      else this.put(op.change, notices);
     }
     return notices;
   }
 
   private put(ch: Change, notices: ChangeNotice[]): void {
     const v = ch.v!;
-    this.conn.run(
+    this.main.run(
       upsertSql(ch.c, (i) => `$${i}`),
       (SHARED[ch.c] as Table<CollectionName>).values(v),
     );
     if (ch.c === 'outbox') {
       const e = v as OutboxEvent;
       e.attempts.forEach((a, i) =>
-        this.conn.run('INSERT INTO webhook_attempts (outbox_id, attempt, detail) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING', [
+        this.main.run('INSERT INTO webhook_attempts (outbox_id, attempt, detail) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING', [
           e.id,
           i + 1,
           JSON.stringify(a),
         ]),
       );
-      this.conn.run('DELETE FROM webhook_attempts WHERE outbox_id = $1 AND attempt > $2', [e.id, e.attempts.length]);
-      this.conn.run('DELETE FROM temp.outbox_claims WHERE outbox_id = $1', [e.id]); // a recorded attempt or state ends a claim
+      this.main.run('DELETE FROM webhook_attempts WHERE outbox_id = $1 AND attempt > $2', [e.id, e.attempts.length]);
+      this.main.run('DELETE FROM temp.outbox_claims WHERE outbox_id = $1', [e.id]); // a recorded attempt or state ends a claim
     }
     notices.push({ collection: ch.c, merchantId: ch.c === 'merchantState' ? v.id : (v as { merchantId: string }).merchantId, id: ch.k });
   }
@@ -235,10 +428,10 @@ export class SqliteRepository extends SqliteReads implements Repository {
     if (!isKeyOf(ch.c, ch.k)) return;
     const t = TABLES[ch.c];
     if (ch.c === 'outbox') {
-      this.conn.run('DELETE FROM webhook_attempts WHERE outbox_id = $1', [ch.k]);
-      this.conn.run('DELETE FROM temp.outbox_claims WHERE outbox_id = $1', [ch.k]);
+      this.main.run('DELETE FROM webhook_attempts WHERE outbox_id = $1', [ch.k]);
+      this.main.run('DELETE FROM temp.outbox_claims WHERE outbox_id = $1', [ch.k]);
     }
-    const [row] = this.conn.all(`DELETE FROM ${t.name} WHERE ${t.key} = $1 RETURNING ${t.merchant} AS m`, [ch.k]);
+    const [row] = this.main.all(`DELETE FROM ${t.name} WHERE ${t.key} = $1 RETURNING ${t.merchant} AS m`, [ch.k]);
     if (row) notices.push({ collection: ch.c, merchantId: row.m as string, id: ch.k });
   }
 
@@ -246,16 +439,16 @@ export class SqliteRepository extends SqliteReads implements Repository {
     for (const c of collections) {
       const t = TABLES[c];
       if (c === 'outbox')
-        this.conn.run('DELETE FROM webhook_attempts WHERE outbox_id IN (SELECT id FROM webhook_outbox WHERE merchant_id = $1)', [
+        this.main.run('DELETE FROM webhook_attempts WHERE outbox_id IN (SELECT id FROM webhook_outbox WHERE merchant_id = $1)', [
           merchantId,
         ]);
-      for (const r of this.conn.all(`DELETE FROM ${t.name} WHERE ${t.merchant} = $1 RETURNING ${t.key} AS k`, [merchantId]))
+      for (const r of this.main.all(`DELETE FROM ${t.name} WHERE ${t.merchant} = $1 RETURNING ${t.key} AS k`, [merchantId]))
         notices.push({ collection: c, merchantId, id: r.k as string });
     }
   }
 
   async countInWindow(key: string, nowMs: number, windowMs: number): Promise<WindowCount> {
-    const [r] = this.conn.all(
+    const [r] = this.main.all(
       `INSERT INTO temp.rate_limit_windows (key, start_ms, end_ms, count, touched_ms) VALUES ($1, $2, $2 + $3, 1, $4)
        ON CONFLICT (key) DO UPDATE SET
          start_ms = CASE WHEN $2 < start_ms OR $2 >= end_ms THEN $2 ELSE start_ms END,
@@ -271,8 +464,8 @@ export class SqliteRepository extends SqliteReads implements Repository {
 
   /** Drops windows not counted in for a day, then the least recently counted beyond `MAX_WINDOWS`, so a flood of distinct keys stays bounded. */
   private purgeWindows(): void {
-    this.conn.run('DELETE FROM temp.rate_limit_windows WHERE touched_ms < $1', [this.wallNow() - 86_400_000]);
-    this.conn.run(
+    this.main.run('DELETE FROM temp.rate_limit_windows WHERE touched_ms < $1', [this.wallNow() - 86_400_000]);
+    this.main.run(
       `DELETE FROM temp.rate_limit_windows WHERE key IN (
          SELECT key FROM temp.rate_limit_windows ORDER BY touched_ms
          LIMIT max(0, (SELECT count(*) FROM temp.rate_limit_windows) - $1))`,
@@ -281,7 +474,7 @@ export class SqliteRepository extends SqliteReads implements Repository {
   }
 
   async peekWindow(key: string, nowMs: number, windowMs: number): Promise<WindowCount | null> {
-    const [r] = this.conn.all(
+    const [r] = this.main.all(
       'SELECT start_ms, count FROM temp.rate_limit_windows WHERE key = $1 AND $2 >= start_ms AND $2 < start_ms + $3',
       [key, nowMs, windowMs],
     );
@@ -289,18 +482,19 @@ export class SqliteRepository extends SqliteReads implements Repository {
   }
 
   async resetWindows(prefix: string): Promise<void> {
-    this.conn.run('DELETE FROM temp.rate_limit_windows WHERE substr(key, 1, length($1)) = $1', [prefix]);
+    this.main.run('DELETE FROM temp.rate_limit_windows WHERE substr(key, 1, length($1)) = $1', [prefix]);
   }
 
   async claimDue(nowOf: (merchantId: string) => number, limit: number, leaseMs: number): Promise<OutboxEvent[]> {
     if (limit <= 0) return [];
+    if (this.batch) this.commitBatch(); // claims are of committed events only
     const wall = this.wallNow();
     const merchants = this.conn
       .all("SELECT DISTINCT merchant_id FROM webhook_outbox WHERE state = 'pending'")
       .map((r) => r.merchant_id as string);
     const due: Array<{ e: OutboxEvent; seq: number }> = [];
     for (const m of merchants)
-      for (const r of this.conn.all(
+      for (const r of this.main.all(
         `SELECT ${TABLES.outbox.select} FROM webhook_outbox r
          WHERE r.merchant_id = $1 AND r.state = 'pending' AND r.next_attempt_at <= $2
            AND NOT EXISTS (SELECT 1 FROM temp.outbox_claims c WHERE c.outbox_id = r.id AND c.until_ms > $3)
@@ -311,7 +505,7 @@ export class SqliteRepository extends SqliteReads implements Repository {
     due.sort((a, b) => Date.parse(a.e.createdAt) - Date.parse(b.e.createdAt) || a.seq - b.seq);
     const claimed = due.slice(0, limit).map((d) => d.e);
     for (const e of claimed)
-      this.conn.run(
+      this.main.run(
         'INSERT INTO temp.outbox_claims (outbox_id, until_ms) VALUES ($1, $2) ON CONFLICT (outbox_id) DO UPDATE SET until_ms = excluded.until_ms',
         [e.id, wall + leaseMs],
       );
@@ -341,7 +535,8 @@ export class SqliteRepository extends SqliteReads implements Repository {
 
   async ping(): Promise<boolean> {
     try {
-      this.conn.all('SELECT 1');
+      this.main.all('SELECT 1');
+      await this.log?.durable();
       return true;
     } catch {
       return false;
@@ -352,13 +547,22 @@ export class SqliteRepository extends SqliteReads implements Repository {
     if (this.closed) return;
     this.closed = true;
     await this.tail;
+    if (this.batch) this.commitBatch();
+    await this.log?.durable().catch(() => undefined);
+    if (this.conn !== this.main) this.conn.db.close();
+    await this.log?.close();
+    await this.checkpointer?.close();
     this.listeners.clear();
-    this.conn.db.close();
+    this.main.db.close(); // the last connection: checkpoints the log into the file and removes it
+    await this.fileLock?.release();
   }
 }
 
 /** The embedded store on `options.file` (made if absent; refused with a `DataFileError` naming it), or in memory. */
 export async function openSqliteRepository(options: SqliteRepositoryOptions = {}): Promise<SqliteRepository> {
-  const db = options.file === undefined ? openMemoryDatabase() : await openDatabaseFile(options.file);
-  return new SqliteRepository(db, options);
+  if (options.file === undefined) return new SqliteRepository(openMemoryDatabase(), options);
+  const { db, lock } = await openDatabaseFile(options.file);
+  const reader = new DatabaseSync(options.file, { timeout: 1000 });
+  reader.exec('PRAGMA query_only = 1');
+  return new SqliteRepository(db, { ...options, lock, reader });
 }
