@@ -50,7 +50,7 @@ export class Checkpointer {
       this.running = false;
       this.lastError = m.ok ? null : (m.error ?? 'checkpoint failed');
     });
-    this.worker.on('error', (e) => {
+    this.worker.on('error', (e: Error) => {
       this.lastError = e.message;
     });
     this.timer = setInterval(() => this.run(), EVERY_MS);

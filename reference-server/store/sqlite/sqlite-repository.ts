@@ -214,7 +214,7 @@ interface Batch {
   size: number;
   /** Settles once its commit is durable (or failed). */
   done: Promise<void>;
-  settle(error?: unknown): void;
+  settle(error?: Error): void;
 }
 
 /** A batch commits when no transaction waits, or at this many transactions, or this long after it began. */
@@ -338,7 +338,7 @@ export class SqliteRepository extends SqliteReads implements Repository {
         await new Promise((r) => setTimeout(r, 2));
       }
     }
-    let settle!: (error?: unknown) => void;
+    let settle!: (error?: Error) => void;
     const done = new Promise<void>((resolve, reject) => (settle = (error) => (error === undefined ? resolve() : reject(error))));
     done.catch(() => undefined); // awaited by its transactions; a batch may end with none left to tell
     const batch: Batch = { size: 0, done, settle };
@@ -357,7 +357,7 @@ export class SqliteRepository extends SqliteReads implements Repository {
       this.main.db.exec('COMMIT');
     } catch (e) {
       if (this.main.db.isTransaction) this.main.db.exec('ROLLBACK');
-      batch.settle(isDiskFailure(e) ? this.refuse(e) : e);
+      batch.settle(isDiskFailure(e) ? this.refuse(e) : (e as Error));
       return;
     }
     this.downUntil = 0;
