@@ -1849,7 +1849,7 @@ export interface components {
                 };
             };
         };
-        /** @description The server could not reach or write to its storage (disk full, I/O error, database out of reach). Nothing of this request was kept; on the file store reads keep answering; writing resumes once storage works again (ADR-026). Retry after `Retry-After` seconds. */
+        /** @description The server could not reach or write to its storage (disk full, I/O error, database out of reach). A write is answered only once it is durable (ADR-047); this one was not, and nothing of it was kept. On the embedded store (SQLite, ADR-046) reads keep answering; writing resumes once storage works again (ADR-026). Retry after `Retry-After` seconds. */
         StorageUnavailable: {
             headers: {
                 /** @description Seconds to wait before retrying (RFC 9110), the same value as `error.retry_after`. The one statement of how long the server refuses writes after a failed one. */

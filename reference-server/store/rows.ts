@@ -39,9 +39,8 @@ export interface Table<C extends CollectionName> {
   uuidKey: boolean;
   /** The column holding the merchant's id (the key itself for merchant state). */
   merchant: string;
-  /** The columns written, in the order of `values`. */
-  columns: readonly string[];
-  values(v: Collections[C]): unknown[];
+  /** Each column written, with its value from a record (one place for both stores). */
+  write: Readonly<Record<string, (v: Collections[C]) => unknown>>;
   /** The record of a row (an outbox row with its `attempts` column, oldest first). */
   record(row: Row, d: Decode): Collections[C];
 }
@@ -56,48 +55,27 @@ const transactions: Table<'transactions'> = {
   key: 'id',
   uuidKey: true,
   merchant: 'merchant_id',
-  columns: [
-    'id',
-    'merchant_id',
-    'kind',
-    'order_reference',
-    'vendor_reference',
-    'status',
-    'total_centimes',
-    'currency',
-    'customer_phone',
-    'items',
-    'created_at',
-    'updated_at',
-    'expires_at',
-    'approved_at',
-    'expired_at',
-    'session_id',
-    'payment_intent_id',
-    'scenario_operation',
-    'scenario_due_at',
-  ],
-  values: (t) => [
-    t.id,
-    t.merchantId,
-    t.kind,
-    t.orderReference,
-    t.vendorReference,
-    t.status,
-    t.totalCentimes,
-    t.currency,
-    t.customerPhone,
-    json(t.items),
-    t.createdAt,
-    t.updatedAt,
-    t.expiresAt,
-    t.approvedAt,
-    t.expiredAt,
-    t.sessionId,
-    t.paymentIntentId,
-    t.scenario?.operationId ?? null,
-    t.scenario?.dueAt ?? null,
-  ],
+  write: {
+    id: (t) => t.id,
+    merchant_id: (t) => t.merchantId,
+    kind: (t) => t.kind,
+    order_reference: (t) => t.orderReference,
+    vendor_reference: (t) => t.vendorReference,
+    status: (t) => t.status,
+    total_centimes: (t) => t.totalCentimes,
+    currency: (t) => t.currency,
+    customer_phone: (t) => t.customerPhone,
+    items: (t) => json(t.items),
+    created_at: (t) => t.createdAt,
+    updated_at: (t) => t.updatedAt,
+    expires_at: (t) => t.expiresAt,
+    approved_at: (t) => t.approvedAt,
+    expired_at: (t) => t.expiredAt,
+    session_id: (t) => t.sessionId,
+    payment_intent_id: (t) => t.paymentIntentId,
+    scenario_operation: (t) => t.scenario?.operationId ?? null,
+    scenario_due_at: (t) => t.scenario?.dueAt ?? null,
+  },
   record: (r, d): TransactionRecord => ({
     id: str(r.id),
     kind: r.kind as TransactionRecord['kind'],
@@ -125,32 +103,19 @@ const sessions: Table<'sessions'> = {
   key: 'id',
   uuidKey: false,
   merchant: 'merchant_id',
-  columns: [
-    'id',
-    'merchant_id',
-    'token_digest',
-    'total_centimes',
-    'currency',
-    'items',
-    'created_at',
-    'expires_at',
-    'test_mode',
-    'payment_intent_id',
-    'transaction_id',
-  ],
-  values: (s) => [
-    s.id,
-    s.merchantId,
-    s.tokenDigest,
-    s.totalCentimes,
-    s.currency,
-    json(s.items),
-    s.createdAt,
-    s.expiresAt,
-    s.testMode,
-    s.paymentIntentId,
-    s.transactionId,
-  ],
+  write: {
+    id: (s) => s.id,
+    merchant_id: (s) => s.merchantId,
+    token_digest: (s) => s.tokenDigest,
+    total_centimes: (s) => s.totalCentimes,
+    currency: (s) => s.currency,
+    items: (s) => json(s.items),
+    created_at: (s) => s.createdAt,
+    expires_at: (s) => s.expiresAt,
+    test_mode: (s) => s.testMode,
+    payment_intent_id: (s) => s.paymentIntentId,
+    transaction_id: (s) => s.transactionId,
+  },
   record: (r, d): SessionRecord => ({
     id: str(r.id),
     merchantId: str(r.merchant_id),
@@ -171,8 +136,16 @@ const paymentIntents: Table<'paymentIntents'> = {
   key: 'id',
   uuidKey: true,
   merchant: 'merchant_id',
-  columns: ['id', 'session_id', 'merchant_id', 'flow', 'locale', 'redirect_url', 'origin', 'created_at'],
-  values: (p) => [p.id, p.sessionId, p.merchantId, p.flow, p.locale, p.redirectUrl, p.origin, p.createdAt],
+  write: {
+    id: (p) => p.id,
+    session_id: (p) => p.sessionId,
+    merchant_id: (p) => p.merchantId,
+    flow: (p) => p.flow,
+    locale: (p) => p.locale,
+    redirect_url: (p) => p.redirectUrl,
+    origin: (p) => p.origin,
+    created_at: (p) => p.createdAt,
+  },
   record: (r, d): PaymentIntentRecord => ({
     id: str(r.id),
     sessionId: str(r.session_id),
@@ -190,8 +163,14 @@ const sms: Table<'sms'> = {
   key: 'id',
   uuidKey: true,
   merchant: 'merchant_id',
-  columns: ['id', 'merchant_id', 'to_phone', 'body', 'transaction_id', 'sent_at'],
-  values: (s) => [s.id, s.merchantId, s.to, s.body, s.transactionId, s.sentAt],
+  write: {
+    id: (s) => s.id,
+    merchant_id: (s) => s.merchantId,
+    to_phone: (s) => s.to,
+    body: (s) => s.body,
+    transaction_id: (s) => s.transactionId,
+    sent_at: (s) => s.sentAt,
+  },
   record: (r, d): SmsRecord => ({
     id: str(r.id),
     merchantId: str(r.merchant_id),
@@ -208,8 +187,17 @@ const outbox: Table<'outbox'> = {
   key: 'id',
   uuidKey: false,
   merchant: 'merchant_id',
-  columns: ['id', 'merchant_id', 'event', 'transaction_id', 'payload', 'created_at', 'state', 'url', 'next_attempt_at'],
-  values: (e) => [e.id, e.merchantId, e.event, e.transactionId, json(e.payload), e.createdAt, e.state, e.url, e.nextAttemptAt],
+  write: {
+    id: (e) => e.id,
+    merchant_id: (e) => e.merchantId,
+    event: (e) => e.event,
+    transaction_id: (e) => e.transactionId,
+    payload: (e) => json(e.payload),
+    created_at: (e) => e.createdAt,
+    state: (e) => e.state,
+    url: (e) => e.url,
+    next_attempt_at: (e) => e.nextAttemptAt,
+  },
   record: (r, d): OutboxEvent => ({
     id: str(r.id),
     merchantId: str(r.merchant_id),
@@ -229,8 +217,12 @@ const merchantState: Table<'merchantState'> = {
   key: 'merchant_id',
   uuidKey: false,
   merchant: 'merchant_id',
-  columns: ['merchant_id', 'clock_offset_seconds', 'endpoint_enabled', 'webhook'],
-  values: (m) => [m.id, m.clockOffsetSeconds, m.endpointEnabled, m.webhook === undefined ? null : json(m.webhook)],
+  write: {
+    merchant_id: (m) => m.id,
+    clock_offset_seconds: (m) => m.clockOffsetSeconds,
+    endpoint_enabled: (m) => m.endpointEnabled,
+    webhook: (m) => (m.webhook === undefined ? null : json(m.webhook)),
+  },
   record: (r, d): MerchantStateRecord => ({
     id: str(r.merchant_id),
     clockOffsetSeconds: num(r.clock_offset_seconds),
@@ -257,13 +249,18 @@ export function isKeyOf(c: CollectionName, k: string): boolean {
   return !TABLES[c].uuidKey || UUID.test(k);
 }
 
+/** The values of record `v` of `c`, in the order of its columns (`upsertSql`). */
+export function rowValues<C extends CollectionName>(c: C, v: Collections[C]): unknown[] {
+  return Object.values(TABLES[c].write as Record<string, (v: Collections[C]) => unknown>).map((f) => f(v));
+}
+
 /**
  * `INSERT … ON CONFLICT (key) DO UPDATE` of `c`'s columns (both stores' dialect); `param(i)` is
  * the placeholder of the i-th value (from 1), `alsoSet` more assignments on update.
  */
 export function upsertSql(c: CollectionName, param: (i: number) => string, alsoSet: readonly string[] = []): string {
   const t = TABLES[c];
-  const cols = t.columns;
+  const cols = Object.keys(t.write);
   const set = [...cols.filter((x) => x !== t.key).map((x) => `${x} = excluded.${x}`), ...alsoSet];
   return `INSERT INTO ${t.name} (${cols.join(', ')}) VALUES (${cols.map((_, i) => param(i + 1)).join(', ')})
           ON CONFLICT (${t.key}) DO UPDATE SET ${set.join(', ')}`;

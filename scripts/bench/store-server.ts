@@ -6,8 +6,8 @@
  *   store-server.ts serve <kind> <file>   serves the store of that kind on the file
  *   store-server.ts seed <file> <n>       writes a database file holding n settled transactions, exits
  *
- * Kinds: `sqlite` (the embedded store) and `file` (the file store it replaced, kept for one run of
- * the comparison). `serve` prints one JSON line (`{ base, openMs, readyMs, ...Memory }`, after a
+ * Kind: `sqlite` (the embedded store; the file store it replaced was a second kind until it was
+ * deleted, after the run of the comparison recorded in docs/storage.md). `serve` prints one JSON line (`{ base, openMs, readyMs, ...Memory }`, after a
  * full GC) and then answers IPC messages: `stats` → the event loop's worst and p99 delay and the
  * CPU time since the last `stats`, the resident memory after a full GC and the stored count;
  * `stop` → closes the store and exits. `BENCH_SERVER_FLAGS` adds Node flags to the child.
@@ -22,11 +22,10 @@ import { createApp } from '../../reference-server/app.ts';
 import { DEMO_MERCHANTS, buildMerchants, serverConfig } from '../../reference-server/config.ts';
 import { systemClock } from '../../reference-server/domain/clock.ts';
 import type { TransactionRecord } from '../../reference-server/domain/types.ts';
-import type { Repository } from '../../reference-server/store/repository.ts';
 import { openSqliteRepository } from '../../reference-server/store/sqlite/sqlite-repository.ts';
 import { writeSeededDataFile } from '../../reference-server/testing.ts';
 
-export type StoreKind = 'sqlite' | 'file';
+export type StoreKind = 'sqlite';
 
 export interface ServerStats {
   /** Worst and p99 event-loop delay since the last `stats`, ms. */
@@ -155,18 +154,9 @@ export async function spawnStoreServer(kind: StoreKind, file: string): Promise<S
   };
 }
 
-/** The file store, while it exists (loaded only for `kind` file). */
-async function openOldFileStore(file: string): Promise<Repository> {
-  const [{ openFileStore }, { LocalRepository }] = await Promise.all([
-    import('../../reference-server/store/file-persistence.ts'),
-    import('../../reference-server/store/local-repository.ts'),
-  ]);
-  return new LocalRepository(await openFileStore(file));
-}
-
-async function serve(kind: StoreKind, file: string): Promise<void> {
+async function serve(file: string): Promise<void> {
   const t0 = performance.now();
-  const repository = kind === 'sqlite' ? await openSqliteRepository({ file }) : await openOldFileStore(file);
+  const repository = await openSqliteRepository({ file });
   const openMs = performance.now() - t0;
   const handle = await createApp({
     repository,
@@ -211,9 +201,9 @@ if (process.argv[1] === SELF) {
   if (cmd === 'seed' && a && b) {
     await seedDataFile(a, Number(b));
     process.exit(0);
-  } else if (cmd === 'serve' && (a === 'sqlite' || a === 'file') && b) await serve(a, b);
+  } else if (cmd === 'serve' && a === 'sqlite' && b) await serve(b);
   else {
-    process.stderr.write('usage: store-server.ts seed <file> <n> | serve sqlite|file <file>\n');
+    process.stderr.write('usage: store-server.ts seed <file> <n> | serve sqlite <file>\n');
     process.exit(2);
   }
 }

@@ -4,7 +4,7 @@
  * aggregated with `json_agg`.
  */
 import type { CollectionName, Collections, OutboxEvent } from '../../domain/types.ts';
-import { TABLES as SHARED, upsertSql, type Decode, type Table as SharedTable } from '../rows.ts';
+import { TABLES as SHARED, rowValues, upsertSql, type Decode, type Table as SharedTable } from '../rows.ts';
 import type { SqlTable, SqlTables } from '../sql-reads.ts';
 
 export { isKeyOf, WRITE_ORDER } from '../rows.ts';
@@ -35,7 +35,7 @@ export const TABLES: SqlTables = {
 
 /** `INSERT … ON CONFLICT (key) DO UPDATE` of one record of `c`, as text and parameters (a written outbox row's claim ends). */
 export function upsert<C extends CollectionName>(c: C, v: Collections[C]): { text: string; values: unknown[] } {
-  return { text: upsertSql(c, (i) => `$${i}`, c === 'outbox' ? ['claimed_until = NULL'] : []), values: TABLES[c].values(v) };
+  return { text: upsertSql(c, (i) => `$${i}`, c === 'outbox' ? ['claimed_until = NULL'] : []), values: rowValues(c, v) };
 }
 /** Attempts are appended only: insert the new ones (numbered from 1), drop any beyond the record's. */
 export function attemptStatements(e: OutboxEvent): Array<{ text: string; values: unknown[] }> {

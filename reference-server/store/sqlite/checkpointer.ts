@@ -4,11 +4,13 @@
  * committing connection has no automatic checkpoint: one ran on the commit that passed 1,000
  * pages, on the event loop, with two syncs (hundreds of ms on a busy disk).
  *
- * Each round is a `PASSIVE` checkpoint (it copies what is committed while commits go on), then a
- * `TRUNCATE` one, which holds new commits back for the little left to copy and empties the log:
- * under a steady stream of commits a passive checkpoint never catches up with the log, which then
- * grows without bound (2.4 GB in the first minute of the bench). A commit that finds the database
- * locked by it waits off the event loop and tries again (`SqliteRepository`).
+ * Each round (every 250 ms while there are commits) is a `PASSIVE` checkpoint: it copies what is
+ * committed while commits go on. The log starts over only once a checkpoint has copied all of it
+ * before the next commit, which a steady stream of commits never allows: it then grows without
+ * bound (2.4 GB in the first minute of the bench). So a round that leaves the log longer than
+ * `TRUNCATE_FRAMES` follows with a `TRUNCATE` checkpoint, which holds new commits back for the
+ * little left to copy and empties the log. A commit that finds the database held by it waits off
+ * the event loop and tries again (`SqliteRepository`).
  */
 import { Worker } from 'node:worker_threads';
 
@@ -23,8 +25,8 @@ const truncate = db.prepare('PRAGMA wal_checkpoint(TRUNCATE)');
 parentPort.on('message', (m) => {
   if (m === 'close') { db.close(); parentPort.close(); return; }
   try {
-    passive.get();
-    const r = truncate.get();
+    let r = passive.get();
+    if (r.log > workerData.truncateFrames) r = truncate.get();
     parentPort.postMessage({ ok: true, busy: r.busy, log: r.log, checkpointed: r.checkpointed });
   } catch (e) {
     parentPort.postMessage({ ok: false, error: String(e && e.message) });
@@ -34,6 +36,8 @@ parentPort.on('message', (m) => {
 
 /** How often a checkpoint runs while there are commits it has not copied (ms). */
 const EVERY_MS = 250;
+/** Log frames (pages of 4 KiB) past which a round empties the log. */
+const TRUNCATE_FRAMES = 4096;
 
 export class Checkpointer {
   private readonly worker: Worker;
@@ -44,7 +48,7 @@ export class Checkpointer {
   lastError: string | null = null;
 
   constructor(file: string) {
-    this.worker = new Worker(WORKER, { eval: true, workerData: { file } });
+    this.worker = new Worker(WORKER, { eval: true, workerData: { file, truncateFrames: TRUNCATE_FRAMES } });
     this.worker.unref();
     this.worker.on('message', (m: { ok: boolean; error?: string }) => {
       this.running = false;

@@ -2,12 +2,14 @@
  * Opening the embedded store's database file (ADR-046): everything that can refuse a file is
  * checked before anything is written to it, so a refused file is left byte for byte as it was.
  *
- * 1. The data file lock (`../data-lock.ts`, `<file>.lock`): a second server on the file is
- *    refused, naming the process that holds it; a lock left by a killed process is taken over.
+ * 1. The lock: `<file>.lock`, a small SQLite database this process holds in SQLite's exclusive
+ *    locking mode (an fcntl lock) for the life of the store. A second server on the file, in this
+ *    process or another, is refused; the kernel drops the lock with a killed process, so nothing
+ *    is left to clean up. (The data file itself cannot be held that way: the store reads and
+ *    checkpoints it through more than one connection.)
  * 2. The file does not exist: a data file of an earlier version beside it (`paylater.json`, a
  *    JSON snapshot) stops the start, saying what to do; otherwise a new database is made under a
- *    temporary name, migrated, and linked into place (`link` fails if the name was taken
- *    meanwhile), so the file is never seen half made.
+ *    temporary name, migrated, and renamed into place, so the file is never seen half made.
  * 3. Its first 100 bytes (read by this module, not by SQLite): an empty file, a JSON file (an
  *    earlier version's data file or another), or anything else that is not an SQLite database is
  *    refused. SQLite itself would take a 0-byte file for a new database: here an empty file is
@@ -17,12 +19,11 @@
  *    file); the schema must be this store's (`schema_migrations`) at a migration this server knows.
  * 5. The connection the store uses: the pending migrations, in one transaction.
  */
-import { closeSync, existsSync, linkSync, openSync, readSync, readdirSync, rmSync, statSync, unlinkSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readSync, renameSync, rmSync, statSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DatabaseSync } from 'node:sqlite';
-import { DataFileLockedError, lockDataFile, type DataFileLock } from '../data-lock.ts';
 import { DataFileError } from '../errors.ts';
 import { loadMigrations, MigrationError, pendingMigrations } from '../migrations.ts';
 
@@ -174,27 +175,10 @@ export function configure(db: DatabaseSync): void {
            PRAGMA journal_size_limit = ${64 * 1024 * 1024}; PRAGMA temp_store = MEMORY; PRAGMA foreign_keys = OFF`);
 }
 
-/** Removes databases a process killed while making one left behind (`<file>.<pid>.new`, its pid gone). */
-function removeLeftovers(file: string): void {
-  const base = path.basename(file);
-  for (const name of readdirSync(path.dirname(file))) {
-    const m = new RegExp(`^${base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\.(\\d+)\\.new(-wal|-shm|-journal)?$`).exec(name);
-    if (!m) continue;
-    const pid = Number(m[1]);
-    let alive = pid !== process.pid;
-    try {
-      if (alive) process.kill(pid, 0);
-    } catch (e) {
-      alive = (e as NodeJS.ErrnoException).code === 'EPERM';
-    }
-    if (!alive || pid === process.pid) rmSync(path.join(path.dirname(file), name), { force: true });
-  }
-}
-
-/** Makes a new, migrated database at `file` unless one appeared there meanwhile. */
+/** Makes a new, migrated database at `file` (under the data file lock): made whole under a temporary name, then renamed. */
 function create(file: string): void {
-  removeLeftovers(file);
-  const temp = `${file}.${process.pid}.new`;
+  const temp = `${file}.new`;
+  for (const f of [temp, `${temp}-wal`, `${temp}-shm`]) rmSync(f, { force: true }); // what a process killed while making one left
   const db = new DatabaseSync(temp);
   try {
     configure(db);
@@ -204,16 +188,38 @@ function create(file: string): void {
   } finally {
     db.close(); // checkpoints the log into the file and removes it
   }
-  try {
-    linkSync(temp, file);
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-  } finally {
-    unlinkSync(temp);
-  }
+  renameSync(temp, file);
 }
 
-/** An open database file: the store's connection and the data file lock it holds. */
+/** The lock of a data file, held until `release`. */
+export interface DataFileLock {
+  release(): void;
+}
+
+/** Takes the lock of `file` (`<file>.lock`), or refuses: another server holds it. */
+function lockDataFile(file: string): DataFileLock {
+  const lockPath = `${file}.lock`;
+  const db = new DatabaseSync(lockPath, { timeout: 0 });
+  try {
+    db.exec('PRAGMA journal_mode = OFF; PRAGMA locking_mode = EXCLUSIVE; BEGIN EXCLUSIVE; COMMIT');
+  } catch (e) {
+    db.close();
+    throw new DataFileError(
+      file,
+      isBusy(e)
+        ? `The data file ${file} is in use by another server (it holds ${lockPath}); stop it or start this one with another --data file.`
+        : `The lock ${lockPath} of the data file ${file} cannot be taken: ${(e as Error).message}. Nothing was changed.`,
+    );
+  }
+  return {
+    release() {
+      rmSync(lockPath, { force: true }); // removed while still held: no other server can have taken it meanwhile
+      db.close();
+    },
+  };
+}
+
+/** An open database file: the store's connection and the lock it holds. */
 export interface OpenFile {
   db: DatabaseSync;
   lock: DataFileLock;
@@ -225,12 +231,7 @@ export interface OpenFile {
  */
 export async function openDatabaseFile(file: string): Promise<OpenFile> {
   await mkdir(path.dirname(file), { recursive: true });
-  let lock: DataFileLock;
-  try {
-    lock = await lockDataFile(file);
-  } catch (e) {
-    throw e instanceof DataFileLockedError ? new DataFileError(file, e.message) : e;
-  }
+  const lock = lockDataFile(file);
   try {
     if (!existsSync(file)) {
       const earlier = earlierDataFile(file);
@@ -257,7 +258,7 @@ export async function openDatabaseFile(file: string): Promise<OpenFile> {
     }
     return { db, lock };
   } catch (e) {
-    await lock.release();
+    lock.release();
     throw e;
   }
 }

@@ -1,20 +1,22 @@
 /**
- * The embedded store (ADR-046): `Repository` on one `node:sqlite` connection, to a database file
+ * The embedded store (ADR-046): `Repository` on `node:sqlite`, a database file
  * (`--data`, opened by `sqlite-file.ts`) or in memory (`--memory`, tests). Same behaviour for
  * both and for every caller:
  *
  * - `transaction`: transactions run one at a time in this process, in call order (a queue of
- *   promises that only orders the use of the one connection). `work` reads committed rows
- *   through the shared SQL reads (`../sql-reads.ts`); its writes are buffered, then applied in
- *   one `BEGIN IMMEDIATE … COMMIT` run synchronously, so nothing else can run inside an SQLite
- *   transaction. The database makes the writes exact: the unique index on (merchant,
- *   vendorReference), the upserts, all or none of a transaction.
+ *   promises that only orders the use of the writing connection). `work` reads through the
+ *   shared SQL reads (`../sql-reads.ts`) and buffers its writes, which are then applied
+ *   synchronously in a savepoint of the SQLite transaction open on that connection (`BEGIN
+ *   IMMEDIATE`), so nothing else runs between them. The SQLite transaction commits when no
+ *   transaction waits (or after 10 ms, or 256 transactions): a group commit. The database makes
+ *   the writes exact: the unique index on (merchant, vendorReference), the upserts, all or none
+ *   of each transaction.
  * - Durable before answered (ADR-047): a commit writes its log frames (`synchronous=NORMAL`), and
  *   `transaction` resolves once an `fdatasync` of the log, run off the event loop, has covered
  *   it. The next transaction does not wait for that sync: commits made while one runs are all
  *   covered by the next (group commit). A read outside a transaction resolves once what it read
  *   is durable too. Checkpoints run in a worker thread (`checkpointer.ts`).
- * - One server per file: the data file lock (`../data-lock.ts`), taken before the file is read.
+ * - One server per file: the lock `sqlite-file.ts` takes before the file is read.
  * - `countInWindow` and the delivery claims of `claimDue` are rows of TEMP tables (in memory,
  *   this connection's): one statement each, exact because the connection is the file's only
  *   writer; they last as long as the process, as the claims of a process that died must.
@@ -28,11 +30,10 @@ import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlit
 import type { Change, CollectionName, Collections, OutboxEvent, TransactionRecord } from '../../domain/types.ts';
 import { StoreUnavailableError, storageRetryAfterSeconds } from '../errors.ts';
 import type { ChangeNotice, Repository, RepositoryTx, WindowCount } from '../repository.ts';
-import { isKeyOf, TABLES as SHARED, upsertSql, type Decode, type Row, type Table } from '../rows.ts';
+import { isKeyOf, rowValues, TABLES as SHARED, upsertSql, type Decode, type Row, type Table } from '../rows.ts';
 import { SqlReads, type SqlTable, type SqlTables } from '../sql-reads.ts';
-import type { DataFileLock } from '../data-lock.ts';
 import { Checkpointer } from './checkpointer.ts';
-import { openDatabaseFile, openMemoryDatabase } from './sqlite-file.ts';
+import { openDatabaseFile, openMemoryDatabase, type DataFileLock } from './sqlite-file.ts';
 
 const decode: Decode = {
   time: (v) => v as string,
@@ -239,6 +240,8 @@ export class SqliteRepository extends SqliteReads implements Repository {
   private failure: unknown = null;
   private counted = 0;
   private closed = false;
+  /** SQLite commits so far (each a group of transactions), for tests and diagnostics. */
+  commits = 0;
 
   /** `file`: the database file `db` is connected to (absent: in memory), with its lock; `reader`: a second connection to it. */
   constructor(db: DatabaseSync, options: { file?: string; reader?: DatabaseSync; lock?: DataFileLock; now?: () => number } = {}) {
@@ -344,12 +347,15 @@ export class SqliteRepository extends SqliteReads implements Repository {
     const batch: Batch = { size: 0, done, settle };
     this.batch = batch;
     setTimeout(() => {
-      if (this.batch === batch && this.waiting === 0) this.commitBatch();
+      if (this.batch === batch) this.commitBatch(); // a long transaction does not hold the others' answers back
     }, BATCH_MAX_MS).unref();
     return batch;
   }
 
-  /** Commits the open batch (synchronously); it settles once the log is synced. */
+  /**
+   * Commits the open batch (synchronously); its transactions are answered once the log is synced.
+   * @rule ADR-047
+   */
   private commitBatch(): void {
     const batch = this.batch!;
     this.batch = null;
@@ -360,6 +366,7 @@ export class SqliteRepository extends SqliteReads implements Repository {
       batch.settle(isDiskFailure(e) ? this.refuse(e) : (e as Error));
       return;
     }
+    this.commits += 1;
     this.downUntil = 0;
     if (!this.log) return batch.settle();
     this.log.committed();
@@ -407,7 +414,7 @@ export class SqliteRepository extends SqliteReads implements Repository {
     const v = ch.v!;
     this.main.run(
       upsertSql(ch.c, (i) => `$${i}`),
-      (SHARED[ch.c] as Table<CollectionName>).values(v),
+      rowValues(ch.c, v),
     );
     if (ch.c === 'outbox') {
       const e = v as OutboxEvent;
@@ -554,7 +561,7 @@ export class SqliteRepository extends SqliteReads implements Repository {
     await this.checkpointer?.close();
     this.listeners.clear();
     this.main.db.close(); // the last connection: checkpoints the log into the file and removes it
-    await this.fileLock?.release();
+    this.fileLock?.release();
   }
 }
 
