@@ -112,7 +112,7 @@ describe('paylater serve', () => {
     expect(r.err).toContain(f);
   });
   it('starts, creates the data file, prints base URL, docs URL and demo merchants with their keys', async () => {
-    const f = path.join(tmp(), 'nested', 'data.json');
+    const f = path.join(tmp(), 'nested', 'paylater.db');
     const r = await serve(['--data', f, '--port', '0', '--payment-window', '15m']);
     for (let i = 0; i < 100 && !r.out.includes('Souk'); i++) await new Promise((res) => setTimeout(res, 50));
     const base = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(r.out)?.[1];

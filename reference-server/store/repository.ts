@@ -88,6 +88,18 @@ export interface ChangeNotice {
   id: string;
 }
 
+/** Calls every listener with every notice; a listener that throws is reported, and the others still called. */
+export function tellListeners(listeners: Iterable<(notice: ChangeNotice) => void>, notices: readonly ChangeNotice[]): void {
+  for (const n of notices)
+    for (const l of listeners) {
+      try {
+        l(n);
+      } catch (e) {
+        process.emitWarning(`paylater store: a change listener threw: ${(e as Error).message}`);
+      }
+    }
+}
+
 export interface Repository extends RepositoryReads {
   /** Runs `work` as one transaction (rerun on a detected conflict); resolves once its writes are durable. */
   transaction<T>(work: (tx: RepositoryTx) => Promise<T>): Promise<T>;

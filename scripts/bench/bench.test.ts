@@ -1,4 +1,4 @@
-/** The bench harness: every figure registered once, named in the header, selectable; the seeded data file a server reads. */
+/** The bench harness: every figure registered once, named in the header, selectable; the seeded database file a server reads. */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -27,7 +27,7 @@ it('selects figures by id, all by default, and refuses an unknown id naming the 
 it('seeds a data file that a server on it reads back', async () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'paylater-bench-test-'));
   try {
-    const file = path.join(dir, 'seeded.json');
+    const file = path.join(dir, 'seeded.db');
     await seedDataFile(file, 50);
     const s = await startTestServer({ dataFile: file, webhookDispatcherFactory: null });
     try {

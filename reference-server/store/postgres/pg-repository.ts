@@ -24,7 +24,15 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import type { Change, CollectionName, Collections, OutboxEvent } from '../../domain/types.ts';
-import { MAX_ATTEMPTS, SHARED_NOTICES, type ChangeNotice, type Repository, type RepositoryTx, type WindowCount } from '../repository.ts';
+import {
+  MAX_ATTEMPTS,
+  SHARED_NOTICES,
+  tellListeners,
+  type ChangeNotice,
+  type Repository,
+  type RepositoryTx,
+  type WindowCount,
+} from '../repository.ts';
 import { StoreUnavailableError, storageRetryAfterSeconds } from '../errors.ts';
 import { migrateUrl } from './migrate.ts';
 import { isConflict, isUnavailable } from './pg-errors.ts';
@@ -345,14 +353,7 @@ export class PgRepository extends PgReads implements Repository {
   }
 
   private tell(notices: readonly ChangeNotice[]): void {
-    for (const n of notices)
-      for (const l of this.listeners) {
-        try {
-          l(n);
-        } catch (e) {
-          process.emitWarning(`paylater store: a change listener threw: ${(e as Error).message}`);
-        }
-      }
+    tellListeners(this.listeners, notices);
   }
 
   unavailableFor(): number | null {

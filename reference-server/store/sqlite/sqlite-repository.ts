@@ -29,7 +29,7 @@ import path from 'node:path';
 import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
 import type { Change, CollectionName, Collections, OutboxEvent, TransactionRecord } from '../../domain/types.ts';
 import { StoreUnavailableError, storageRetryAfterSeconds } from '../errors.ts';
-import type { ChangeNotice, Repository, RepositoryTx, WindowCount } from '../repository.ts';
+import { tellListeners, type ChangeNotice, type Repository, type RepositoryTx, type WindowCount } from '../repository.ts';
 import { isKeyOf, rowValues, TABLES as SHARED, upsertSql, type Decode, type Row, type Table } from '../rows.ts';
 import { SqlReads, type SqlTable, type SqlTables } from '../sql-reads.ts';
 import { Checkpointer } from './checkpointer.ts';
@@ -525,14 +525,7 @@ export class SqliteRepository extends SqliteReads implements Repository {
   }
 
   private tell(notices: readonly ChangeNotice[]): void {
-    for (const n of notices)
-      for (const l of this.listeners) {
-        try {
-          l(n);
-        } catch (e) {
-          process.emitWarning(`paylater store: a change listener threw: ${(e as Error).message}`);
-        }
-      }
+    tellListeners(this.listeners, notices);
   }
 
   unavailableFor(): number | null {
