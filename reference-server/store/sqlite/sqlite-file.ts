@@ -213,7 +213,7 @@ function lockDataFile(file: string): DataFileLock {
   }
   return {
     release() {
-      rmSync(lockPath, { force: true }); // removed while still held: no other server can have taken it meanwhile
+      for (const f of [lockPath, `${lockPath}-journal`]) rmSync(f, { force: true }); // removed while still held: no other server can have taken it meanwhile
       db.close();
     },
   };
