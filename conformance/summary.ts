@@ -27,6 +27,14 @@ export function printSummary(r: SuiteResult, out: (s: string) => void): void {
   );
   if (r.incomplete.length)
     out(`INCOMPLETE (exit ${EXIT.incomplete}): no finding, but this run could not exercise:\n  ${r.incomplete.join('\n  ')}`);
+  if (r.interrupted)
+    out(
+      `INTERRUPTED by ${r.interrupted} (exit ${r.interrupted === 'SIGTERM' ? EXIT.sigterm : EXIT.sigint}): the run stopped early; the phases it did not reach are not judged`,
+    );
+  if (r.authThrottle?.throttled)
+    out(
+      `auth throttle: ${r.authThrottle.throttled} answer(s) 429 AUTH_THROTTLED (x-auth-failure-limit), each sent again after its Retry-After; ${(r.authThrottle.waitedMs / 1000).toFixed(1)} s spent waiting on the throttle`,
+    );
   if (r.webhooks)
     out(`webhooks: ${r.webhooks.received} deliveries received, ${r.webhooks.ignored} about transactions older than this run ignored`);
   out(`seed: ${r.seed}`);
