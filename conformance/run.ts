@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import { tokenLifetimeSeconds } from '../generated/index.ts';
 import { commandArbitraries } from './commands/index.ts';
 import { coverageOf, type Coverage } from './coverage.ts';
+import { findingKey } from './baseline.ts';
 import { checkRetrySchedule } from './retries.ts';
 import { checkScenarios } from './scenarios.ts';
 import { ConformanceError, InterruptedError, SetupError, type Exchange } from './http.ts';
@@ -117,6 +118,7 @@ export async function runSuite(opts: SuiteOptions): Promise<SuiteResult> {
     // ---- coverage: in a full sandbox run, what was not exercised is a finding ----
     const cov = coverageOf(w, w.sandbox && opts.path === undefined && !findings.some((f) => f.phase === 'setup') && !bailed(), opts.seed);
     findings.push(...cov.findings);
+    for (const f of findings) f.key = findingKey(f);
     const full = opts.path === undefined && !w.sandbox && !findings.length;
     const incomplete = full
       ? [...cov.coverage.transitions.missing.map((t) => `transition ${t}`), ...cov.coverage.codes.missing.map((c) => `error ${c}`)]
