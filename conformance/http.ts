@@ -43,7 +43,12 @@ export class SetupError extends Error {}
  * not be sent (connection refused or reset). A finding; the run ends there, and every later request
  * fails at once with the same error.
  */
-export class NoAnswerError extends ConformanceError {}
+export class NoAnswerError extends ConformanceError {
+  /** Why, in a few words: `no answer within 30 s`, or the connection error. */
+  get reason(): string {
+    return String(this.actual);
+  }
+}
 
 /** The run was interrupted (SIGINT/SIGTERM): not a finding; the run winds down and reports what it has. */
 export class InterruptedError extends Error {
@@ -212,7 +217,7 @@ export class Client {
             '$',
             `${req} was not answered within ${this.timeoutMs / 1000} s: the server stopped answering, so the run ends here`,
             `an answer within ${this.timeoutMs / 1000} s`,
-            'no answer',
+            `no answer within ${this.timeoutMs / 1000} s`,
           )
         : new NoAnswerError(
             label,
