@@ -3,7 +3,7 @@
  * serve` runs by default: no --no-auth-throttle) gets 0 findings, both variants, both profiles. The
  * suite's wrong-credential probes are more than one window's budget, so a full run meets the
  * throttle; it waits Retry-After, resends, then paces (auth-pacer.ts). A run takes about a minute:
- * the rest of a window. The three runs go at once, each against its own server (one counter each).
+ * the rest of a window. The four runs go at once, each against its own server (one counter each).
  */
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
@@ -49,7 +49,12 @@ async function throttledRun(variant: 1 | 2, profile: 'core' | 'sandbox', seed: n
 describe('control: the throttle on', () => {
   it('0 findings, both variants and profiles; the runs met the throttle and waited it out', async () => {
     const limit = authFailureLimit(Contract.for(1))!.limit;
-    const runs = await Promise.all([throttledRun(1, 'sandbox', 21), throttledRun(2, 'sandbox', 22), throttledRun(2, 'core', 23)]);
+    const runs = await Promise.all([
+      throttledRun(1, 'sandbox', 21),
+      throttledRun(2, 'sandbox', 22),
+      throttledRun(1, 'core', 23),
+      throttledRun(2, 'core', 24),
+    ]);
     const found = runs.flatMap(({ r }, i) => r.findings.map((f) => `run ${i + 1}: ${f.phase}: ${f.message}`));
     expect(found.join('\n\n')).toBe('');
     for (const { r, failed } of runs) {
