@@ -16,6 +16,8 @@ import { runSuite, type SuiteResult } from './run.ts';
 export { EXIT } from './exit-codes.ts';
 
 export { SetupError } from './http.ts';
+export { baselineOf, findingKey, judgeByBaseline, readBaseline, writeBaseline } from './baseline.ts';
+export type { Baseline, BaselineEntry, Judged } from './baseline.ts';
 export type { Finding } from './report.ts';
 export type { Coverage } from './coverage.ts';
 export type { SuiteResult } from './run.ts';
