@@ -200,18 +200,26 @@ export class Client {
     if (this.interrupted && !this.cleaning) throw new InterruptedError(this.interrupted);
     const sentAt = performance.now();
     this.requests++;
-    const timeout = AbortSignal.timeout(this.timeoutMs);
-    const signal = this.signal && !this.cleaning ? AbortSignal.any([timeout, this.signal]) : timeout;
+    // one controller per request: aborted by its own timer or by the interrupt, both let go when it settles
+    const ac = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      ac.abort();
+    }, this.timeoutMs);
+    const interrupt = this.signal && !this.cleaning ? this.signal : undefined;
+    const onInterrupt = (): void => ac.abort();
+    interrupt?.addEventListener('abort', onInterrupt, { once: true });
     let res: Response;
     let text: string;
     try {
-      res = await this.fetchImpl(url, { method, headers, body, signal });
+      res = await this.fetchImpl(url, { method, headers, body, signal: ac.signal });
       text = await res.text();
     } catch (e) {
       if (this.interrupted && !this.cleaning) throw new InterruptedError(this.interrupted);
       const req = `${method} ${new URL(url).pathname}`;
       const cause = (e as Error & { cause?: Error }).cause?.message ?? (e as Error).message;
-      this.gone = timeout.aborted
+      this.gone = timedOut
         ? new NoAnswerError(
             label,
             '$',
@@ -227,6 +235,9 @@ export class Client {
             cause,
           );
       throw this.gone;
+    } finally {
+      clearTimeout(timer);
+      interrupt?.removeEventListener('abort', onInterrupt);
     }
     const receivedAt = performance.now();
     const responseHeaders: Record<string, string> = {};
