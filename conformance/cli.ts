@@ -50,7 +50,8 @@ Options:
                             path (stable across seeds and runs); the run then exits 0 unless
                             --baseline is given too (default: none)
   --report-json FILE        writes the result and every finding (with its curl script) as JSON
-  --report-junit FILE       writes a JUnit XML report (one failed test case per finding)
+  --report-junit FILE       writes a JUnit XML report (one failed test case per finding; with
+                            --baseline, a skipped one per known finding, with the reason)
   --quiet                   prints the summary only
   --help                    prints this text
 
@@ -60,7 +61,8 @@ Exit codes:
   ${EXIT.findings}  at least one finding (a contract violation, from the first request on), with
      --baseline one it does not know; reports written
   ${EXIT.setup}  the run could not start: server unreachable, a key rejected, the two keys of one
-     merchant or of two variants, or a bad option (one line on stderr, no report)
+     merchant or of two variants, a busy --webhook-port, an unreadable --baseline, or a
+     bad option (one line on stderr, no report)
   ${EXIT.incomplete}  no finding, but the run is incomplete (core profile): what it could not exercise is
      listed, e.g. A1 answered 429 because an earlier run spent the rate-limit window
   ${EXIT.sigint}  interrupted by SIGINT (Ctrl-C): the request in flight is abandoned, the webhook endpoint
