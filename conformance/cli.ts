@@ -5,7 +5,8 @@
 import { parseArgs } from 'node:util';
 import { stateMachine } from '../generated/index.ts';
 import { DEFAULT_MAX_COMMANDS, DEFAULT_RUNS, EXIT, randomSeed, runConformance } from './index.ts';
-import { SetupError } from './http.ts';
+import { DEFAULT_REQUEST_TIMEOUT_MS, SetupError } from './http.ts';
+import { baselineOf, judgeByBaseline, readBaseline, writeBaseline, type Judged } from './baseline.ts';
 import { writeJson, writeJunit } from './report.ts';
 import { printSummary } from './summary.ts';
 
@@ -13,7 +14,7 @@ export { DEFAULT_RUNS, EXIT } from './index.ts';
 export { printSummary } from './summary.ts';
 
 const USAGE =
-  'usage: paylater conform --base-url URL --api-key KEY --other-api-key KEY2 [--variant 1|2] [--profile core|sandbox] [--runs N] [--seed S] [--path P] [--replay-path R] [--max-commands N] [--payment-window SECONDS] [--webhook-port P --webhook-secret SECRET] [--bail] [--report-json FILE] [--report-junit FILE] [--quiet]';
+  'usage: paylater conform --base-url URL --api-key KEY --other-api-key KEY2 [--variant 1|2] [--profile core|sandbox] [--runs N] [--seed S] [--path P] [--replay-path R] [--max-commands N] [--payment-window SECONDS] [--webhook-port P --webhook-secret SECRET] [--timeout SECONDS] [--bail] [--baseline FILE] [--write-baseline FILE] [--report-json FILE] [--report-junit FILE] [--quiet]';
 
 /** --help: every option with its default, the exit codes and two examples. */
 export const HELP = `${USAGE}
@@ -38,20 +39,40 @@ Options:
   --webhook-port P          port the suite's webhook receiver listens on (127.0.0.1); merchant A's
                             webhook URL must point at it (default: no receiver, webhooks not checked)
   --webhook-secret SECRET   merchant A's webhook signing secret (whsec_…); goes with --webhook-port
+  --timeout SECONDS         a request unanswered this long is a finding, and the run ends there:
+                            the server stopped answering (default: ${DEFAULT_REQUEST_TIMEOUT_MS / 1000})
   --bail                    ends the run at its first finding (shrunk as usual), skipping the later
                             phases: a quick red while fixing one fault at a time (default: off)
+  --baseline FILE           findings recorded in FILE (by --write-baseline) are known: printed in one
+                            line each, skipped in JUnit, not failing the run; only new ones fail it.
+                            Entries the run did not meet are listed, to remove (default: none)
+  --write-baseline FILE     records this run's findings in FILE, keyed by rule, operation and JSON
+                            path (stable across seeds and runs); the run then exits 0 unless
+                            --baseline is given too (default: none)
   --report-json FILE        writes the result and every finding (with its curl script) as JSON
-  --report-junit FILE       writes a JUnit XML report (one failed test case per finding)
+  --report-junit FILE       writes a JUnit XML report (one failed test case per finding; with
+                            --baseline, a skipped one per known finding, with the reason)
   --quiet                   prints the summary only
   --help                    prints this text
 
 Exit codes:
-  ${EXIT.clean}  no finding, and every rule of the profile was exercised
-  ${EXIT.findings}  at least one finding (a contract violation, from the first request on); reports written
+  ${EXIT.clean}  no finding, and every rule of the profile was exercised; with --baseline, no new
+     finding; with --write-baseline alone, the findings were recorded
+  ${EXIT.findings}  at least one finding (a contract violation, from the first request on), with
+     --baseline one it does not know; reports written
   ${EXIT.setup}  the run could not start: server unreachable, a key rejected, the two keys of one
-     merchant or of two variants, or a bad option (one line on stderr, no report)
+     merchant or of two variants, a busy --webhook-port, an unreadable --baseline, or a
+     bad option (one line on stderr, no report)
   ${EXIT.incomplete}  no finding, but the run is incomplete (core profile): what it could not exercise is
      listed, e.g. A1 answered 429 because an earlier run spent the rate-limit window
+  ${EXIT.sigint}  interrupted by SIGINT (Ctrl-C): the request in flight is abandoned, the webhook endpoint
+       and the sandbox clock are set back, the findings so far are printed and written; a second
+       signal exits at once
+  ${EXIT.sigterm}  interrupted by SIGTERM, the same way
+
+A server enforcing the contract's failed-authentication throttle (x-auth-failure-limit, ADR-027)
+needs no switch: once it answers 429 AUTH_THROTTLED, the suite waits its Retry-After, sends the
+request again and from then on paces its wrong-credential probes under the limit.
 
 Examples:
   paylater conform --base-url http://127.0.0.1:3000 --api-key "$KEY_A" --other-api-key "$KEY_B" \
@@ -83,8 +104,11 @@ export async function runConform(
         'payment-window': { type: 'string' },
         'webhook-port': { type: 'string' },
         'webhook-secret': { type: 'string' },
+        timeout: { type: 'string' },
         'report-json': { type: 'string' },
         'report-junit': { type: 'string' },
+        baseline: { type: 'string' },
+        'write-baseline': { type: 'string' },
         bail: { type: 'boolean' },
         quiet: { type: 'boolean' },
         help: { type: 'boolean' },
@@ -119,34 +143,74 @@ export async function runConform(
     if ((webhookPort === undefined) !== (webhookSecret === undefined))
       throw new SetupError('--webhook-port and --webhook-secret go together');
     const seed = int('seed', values.seed, randomSeed());
+    const timeout = int('timeout', values.timeout, DEFAULT_REQUEST_TIMEOUT_MS / 1000);
+    if (timeout < 1) throw new SetupError('--timeout must be at least 1 second');
+    const baselineFile = values.baseline as string | undefined;
+    const writeBaselineFile = values['write-baseline'] as string | undefined;
+    // read before the run: a damaged baseline is refused at once, naming the file
+    const baseline = baselineFile === undefined ? undefined : readBaseline(baselineFile);
     const log = values.quiet ? () => {} : out;
     log(`paylater conform: ${baseUrl}, variant ${variant}, profile ${profile}, seed ${seed}`);
-    const result = await runConformance({
-      baseUrl,
-      apiKey,
-      otherApiKey,
-      variant,
-      profile,
-      runs: int('runs', values.runs, DEFAULT_RUNS),
-      seed,
-      path: values.path as string | undefined,
-      replayPath: values['replay-path'] as string | undefined,
-      maxCommands: int('max-commands', values['max-commands'], DEFAULT_MAX_COMMANDS),
-      paymentWindowSeconds: values['payment-window'] === undefined ? undefined : int('payment-window', values['payment-window'], 0),
-      webhooks: webhookPort !== undefined && webhookSecret !== undefined ? { port: webhookPort, secret: webhookSecret } : undefined,
-      bail: values.bail === true,
-      log,
-    });
-    printSummary(result, out);
-    if (values['report-json']) writeJson(values['report-json'] as string, result);
+    const result = await whileInterruptible(err, (signal) =>
+      runConformance({
+        baseUrl,
+        apiKey,
+        otherApiKey,
+        variant,
+        profile,
+        runs: int('runs', values.runs, DEFAULT_RUNS),
+        seed,
+        path: values.path as string | undefined,
+        replayPath: values['replay-path'] as string | undefined,
+        maxCommands: int('max-commands', values['max-commands'], DEFAULT_MAX_COMMANDS),
+        paymentWindowSeconds: values['payment-window'] === undefined ? undefined : int('payment-window', values['payment-window'], 0),
+        webhooks: webhookPort !== undefined && webhookSecret !== undefined ? { port: webhookPort, secret: webhookSecret } : undefined,
+        bail: values.bail === true,
+        log,
+        requestTimeoutMs: timeout * 1000,
+        signal,
+      }),
+    );
+    const judged: Judged | undefined = baseline && baselineFile ? judgeByBaseline(result.findings, baseline, baselineFile) : undefined;
+    printSummary(result, out, judged && baselineFile ? { file: baselineFile, judged } : undefined);
+    if (values['report-json'])
+      writeJson(
+        values['report-json'] as string,
+        judged
+          ? {
+              ...result,
+              baseline: {
+                file: baselineFile,
+                new: judged.fresh.map((f) => f.key),
+                known: judged.known.map((k) => ({ key: k.finding.key, reason: k.reason })),
+                resolved: judged.resolved,
+              },
+            }
+          : result,
+      );
     if (values['report-junit'])
       writeJunit(
         values['report-junit'] as string,
         `paylater conform v${variant} ${profile}`,
         result.checks,
-        result.findings,
+        judged ? judged.fresh : result.findings,
         result.durationMs / 1000,
+        judged?.known,
       );
+    if (writeBaselineFile !== undefined) {
+      if (result.interrupted !== undefined)
+        out(`baseline not written: the run was interrupted (${result.interrupted}), its findings are not all of them`);
+      else {
+        const b = baselineOf(result.findings, `paylater conform --variant ${variant} --profile ${profile} --seed ${seed}`);
+        writeBaseline(writeBaselineFile, b);
+        out(
+          `baseline: ${b.entries.length} entr${b.entries.length === 1 ? 'y' : 'ies'} (${result.findings.length} finding(s)) written to ${writeBaselineFile}; later runs with --baseline ${writeBaselineFile} fail only on new findings`,
+        );
+      }
+    }
+    if (result.interrupted !== undefined) return result.exitCode;
+    if (judged) return judged.fresh.length ? EXIT.findings : result.findings.length ? EXIT.clean : result.exitCode;
+    if (writeBaselineFile !== undefined && result.findings.length) return EXIT.clean;
     return result.exitCode;
   } catch (e) {
     if (e instanceof SetupError) {
@@ -154,5 +218,30 @@ export async function runConform(
       return EXIT.setup;
     }
     throw e;
+  }
+}
+
+/**
+ * Runs `run` with SIGINT and SIGTERM turned into an abort of its signal (the run winds down: the
+ * request in flight abandoned, the server's state set back, the summary printed); a second signal
+ * exits at once. The handlers are removed when `run` settles.
+ */
+async function whileInterruptible<T>(err: (s: string) => void, run: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const ac = new AbortController();
+  const onSignal = (sig: NodeJS.Signals): void => {
+    if (ac.signal.aborted) {
+      err(`paylater conform: ${sig} again: exiting now`);
+      process.exit(sig === 'SIGTERM' ? EXIT.sigterm : EXIT.sigint);
+    }
+    err(`paylater conform: ${sig}: stopping (setting the server back, then the summary); ${sig} again exits at once`);
+    ac.abort(sig);
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  try {
+    return await run(ac.signal);
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
   }
 }

@@ -1,4 +1,11 @@
-/** The HTTP side of the suite: every exchange is recorded and every response checked against the contract. */
+/**
+ * The HTTP side of the suite: every exchange is recorded and every response checked against the
+ * contract. Every request is bounded in time (a server that stops answering is a finding that ends
+ * the run) and abandoned when the run is interrupted (SIGINT/SIGTERM); the failed-authentication
+ * throttle is respected (`auth-pacer.ts`).
+ */
+import { setTimeout as delay } from 'node:timers/promises';
+import { AuthPacer, authFailureLimit, MAX_RESENDS } from './auth-pacer.ts';
 import type { Contract } from './spec.ts';
 
 export interface Exchange {
@@ -31,6 +38,38 @@ export class ConformanceError extends Error {
 
 export class SetupError extends Error {}
 
+/**
+ * The server stopped answering: a request was not answered within the client's time limit, or could
+ * not be sent (connection refused or reset). A finding; the run ends there, and every later request
+ * fails at once with the same error.
+ */
+export class NoAnswerError extends ConformanceError {
+  /** Why, in a few words: `no answer within 30 s`, or the connection error. */
+  get reason(): string {
+    return String(this.actual);
+  }
+}
+
+/** The run was interrupted (SIGINT/SIGTERM): not a finding; the run winds down and reports what it has. */
+export class InterruptedError extends Error {
+  constructor(readonly signal: string) {
+    super(`interrupted by ${signal}`);
+    this.name = 'InterruptedError';
+  }
+}
+
+/** How long a request may go unanswered by default (ms). */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+
+export interface ClientOptions {
+  /** A request unanswered this long (ms) is a NoAnswerError. Default DEFAULT_REQUEST_TIMEOUT_MS. */
+  timeoutMs?: number;
+  /** Aborted on an interrupt (its reason names the signal): the request in flight is abandoned, no judged request follows. */
+  signal?: AbortSignal;
+  /** The keys the suite was given: a request carrying none of them may be a failed authentication (paced, see auth-pacer.ts). */
+  knownKeys?: string[];
+}
+
 export interface RequestInit2 {
   pathParams?: Record<string, string>;
   /** Query parameters, appended to the path. */
@@ -46,13 +85,45 @@ export class Client {
   requests = 0;
   /** Requests sent per operation id. */
   readonly sent = new Map<string, number>();
+  /** Set when the server stopped answering: every later request throws it at once. */
+  gone: NoAnswerError | undefined;
+  readonly pacer: AuthPacer;
+  readonly timeoutMs: number;
+  private readonly signal: AbortSignal | undefined;
+  private readonly knownKeys: string[];
+  /** Inside `cleanup`: requests go out after an interrupt (to leave the server as found). */
+  private cleaning = 0;
   constructor(
     readonly baseUrl: string,
     readonly contract: Contract,
     private readonly fetchImpl: typeof fetch = fetch,
-    /** Sees every exchange (e.g. the bench's recorder). */
+    /** Sees every exchange (e.g. the bench's recorder), also an AUTH_THROTTLED answer that is resent. */
     private readonly onExchange?: (ex: Exchange) => void | Promise<void>,
-  ) {}
+    opts: ClientOptions = {},
+  ) {
+    this.timeoutMs = opts.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+    this.signal = opts.signal;
+    this.knownKeys = (opts.knownKeys ?? []).filter((k) => k.length > 0);
+    this.pacer = new AuthPacer(authFailureLimit(contract));
+  }
+
+  /** The signal that interrupted the run, if one did. */
+  get interrupted(): string | undefined {
+    return this.signal?.aborted ? String(this.signal.reason) : undefined;
+  }
+
+  /**
+   * Runs `fn`, whose requests restore what the run changed on the server (e.g. the webhook
+   * endpoint): they are sent even after an interrupt, still bounded by the time limit.
+   */
+  async cleanup<T>(fn: () => Promise<T>): Promise<T> {
+    this.cleaning++;
+    try {
+      return await fn();
+    } finally {
+      this.cleaning--;
+    }
+  }
 
   check(ok: boolean, operation: string, jsonPath: string, message: string, expected?: unknown, actual?: unknown): void {
     this.checks++;
@@ -90,12 +161,84 @@ export class Client {
   /**
    * Sends one request as given (also one the contract's operations cannot describe: HEAD, a method
    * a path does not serve) and records the exchange under `label`, so a finding's curl replays it.
+   * An `AUTH_THROTTLED` answer is not recorded nor returned: the request is sent again after its
+   * `Retry-After` (auth-pacer.ts).
    */
   async sendRaw(label: string, method: string, url: string, headers: Record<string, string> = {}, body?: string): Promise<Exchange> {
+    const mayFailAuth = !Object.values(headers).some((v) => this.knownKeys.includes(v));
+    for (let resends = 0; ; resends++) {
+      if (mayFailAuth) await this.wait(this.pacer.delayBefore(performance.now()));
+      const ex = await this.exchange(label, method, url, headers, body);
+      const retryAfter = resends < MAX_RESENDS ? this.pacer.retryAfter(ex.status, ex.json, ex.responseHeaders) : null;
+      if (retryAfter === null) {
+        this.transcript.push(ex);
+        if (this.onExchange) await this.onExchange(ex);
+        return ex;
+      }
+      // throttled: the request had no effect; not judged, sent again once the window allows
+      this.pacer.pacing = true;
+      this.pacer.throttled++;
+      if (this.onExchange) await this.onExchange(ex);
+      await this.wait(retryAfter * 1000);
+    }
+  }
+
+  /** Sleeps `ms` (the pacer's waits), ended early by an interrupt. */
+  private async wait(ms: number): Promise<void> {
+    if (ms <= 0) return;
+    this.pacer.waitedMs += ms;
+    try {
+      await delay(ms, undefined, { signal: this.cleaning ? undefined : this.signal });
+    } catch {
+      throw new InterruptedError(this.interrupted ?? 'an abort');
+    }
+  }
+
+  /** One request and its answer, bounded by the time limit and the interrupt. */
+  private async exchange(label: string, method: string, url: string, headers: Record<string, string>, body?: string): Promise<Exchange> {
+    if (this.gone) throw this.gone;
+    if (this.interrupted && !this.cleaning) throw new InterruptedError(this.interrupted);
     const sentAt = performance.now();
     this.requests++;
-    const res = await this.fetchImpl(url, { method, headers, body });
-    const text = await res.text();
+    // one controller per request: aborted by its own timer or by the interrupt, both let go when it settles
+    const ac = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      ac.abort();
+    }, this.timeoutMs);
+    const interrupt = this.signal && !this.cleaning ? this.signal : undefined;
+    const onInterrupt = (): void => ac.abort();
+    interrupt?.addEventListener('abort', onInterrupt, { once: true });
+    let res: Response;
+    let text: string;
+    try {
+      res = await this.fetchImpl(url, { method, headers, body, signal: ac.signal });
+      text = await res.text();
+    } catch (e) {
+      if (this.interrupted && !this.cleaning) throw new InterruptedError(this.interrupted);
+      const req = `${method} ${new URL(url).pathname}`;
+      const cause = (e as Error & { cause?: Error }).cause?.message ?? (e as Error).message;
+      this.gone = timedOut
+        ? new NoAnswerError(
+            label,
+            '$',
+            `${req} was not answered within ${this.timeoutMs / 1000} s: the server stopped answering, so the run ends here`,
+            `an answer within ${this.timeoutMs / 1000} s`,
+            `no answer within ${this.timeoutMs / 1000} s`,
+          )
+        : new NoAnswerError(
+            label,
+            '$',
+            `${req} could not be sent (${cause}): the server stopped answering, so the run ends here`,
+            'an answer',
+            cause,
+          );
+      throw this.gone;
+    } finally {
+      clearTimeout(timer);
+      interrupt?.removeEventListener('abort', onInterrupt);
+    }
     const receivedAt = performance.now();
     const responseHeaders: Record<string, string> = {};
     res.headers.forEach((v, k) => (responseHeaders[k] = v));
@@ -105,22 +248,8 @@ export class Client {
     } catch {
       json = undefined;
     }
-    const ex: Exchange = {
-      opId: label,
-      method,
-      url,
-      headers,
-      body,
-      status: res.status,
-      responseHeaders,
-      responseText: text,
-      json,
-      sentAt,
-      receivedAt,
-    };
-    this.transcript.push(ex);
-    if (this.onExchange) await this.onExchange(ex);
-    return ex;
+    this.pacer.answered(res.status, receivedAt);
+    return { opId: label, method, url, headers, body, status: res.status, responseHeaders, responseText: text, json, sentAt, receivedAt };
   }
 
   /**

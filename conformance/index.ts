@@ -16,6 +16,8 @@ import { runSuite, type SuiteResult } from './run.ts';
 export { EXIT } from './exit-codes.ts';
 
 export { SetupError } from './http.ts';
+export { baselineOf, findingKey, judgeByBaseline, readBaseline, writeBaseline } from './baseline.ts';
+export type { Baseline, BaselineEntry, Judged } from './baseline.ts';
 export type { Finding } from './report.ts';
 export type { Coverage } from './coverage.ts';
 export type { SuiteResult } from './run.ts';
@@ -56,11 +58,22 @@ export interface ConformanceOptions {
   timeLimitMs?: number;
   /** End the run at its first finding (after shrinking it); the later phases are skipped. Default false. */
   bail?: boolean;
+  /** A request unanswered this long (ms) is a finding that ends the run. Default 30 s. */
+  requestTimeoutMs?: number;
+  /**
+   * Interrupts the run when aborted, its reason naming the signal ('SIGINT', 'SIGTERM'): the request
+   * in flight is abandoned, what the run changed on the server is restored, and the result reports
+   * the findings so far with `interrupted` set.
+   */
+  signal?: AbortSignal;
 }
 
 export interface ConformanceResult extends SuiteResult {
-  /** What `paylater conform` exits with: 1 with findings; 3 without, when the run could not exercise everything; else 0. */
-  exitCode: (typeof EXIT)['clean' | 'findings' | 'incomplete'];
+  /**
+   * What `paylater conform` exits with: 130 or 143 when interrupted by SIGINT or SIGTERM; else 1 with
+   * findings; 3 without, when the run could not exercise everything; else 0.
+   */
+  exitCode: (typeof EXIT)['clean' | 'findings' | 'incomplete' | 'sigint' | 'sigterm'];
 }
 
 /** A seed for a run that was not given one. */
@@ -86,7 +99,18 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     log: options.log,
     timeLimitMs: options.timeLimitMs,
     bail: options.bail,
+    requestTimeoutMs: options.requestTimeoutMs,
+    signal: options.signal,
   });
-  const exitCode = result.findings.length ? EXIT.findings : result.incomplete.length ? EXIT.incomplete : EXIT.clean;
+  const exitCode =
+    result.interrupted !== undefined
+      ? result.interrupted === 'SIGTERM'
+        ? EXIT.sigterm
+        : EXIT.sigint
+      : result.findings.length
+        ? EXIT.findings
+        : result.incomplete.length
+          ? EXIT.incomplete
+          : EXIT.clean;
   return { ...result, exitCode };
 }

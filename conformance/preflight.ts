@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { variants } from '../generated/index.ts';
 import { CreateTransaction } from './commands/createTransaction.ts';
-import { ConformanceError, SetupError, type Exchange } from './http.ts';
+import { ConformanceError, NoAnswerError, SetupError, type Exchange } from './http.ts';
 import { refusal, type Model } from './model.ts';
 import type { Who, World } from './world.ts';
 
@@ -35,7 +35,8 @@ export async function checkKeys(w: World): Promise<void> {
         headers: w.auth('getPartnerTransaction', w.key(who)),
       });
     } catch (e) {
-      throw new SetupError(`cannot reach ${w.cfg.baseUrl}: ${(e as Error & { cause?: Error }).cause?.message ?? (e as Error).message}`);
+      if (!(e instanceof NoAnswerError)) throw e;
+      throw new SetupError(`cannot reach ${w.cfg.baseUrl}: ${e.reason}`);
     }
     if (ex.status === refusal('INVALID_API_KEY').status)
       throw new SetupError(`the ${KEY_OPTION[who]} was rejected (${ex.status}${codeOf(ex) ? ' ' + codeOf(ex) : ''}) by ${w.cfg.baseUrl}`);

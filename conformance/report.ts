@@ -17,6 +17,8 @@ export interface Finding {
   seed: number;
   path?: string;
   replay: string;
+  /** The finding's baseline key: rule, operation and JSON path, stable across seeds and runs (baseline.ts). */
+  key?: string;
 }
 
 const CAPTURE_FIELDS = ['id', 'token', 'session_token', 'transaction_id', 'payment_intent_id'];
@@ -115,15 +117,32 @@ function xml(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
-export function writeJunit(file: string, name: string, checks: number, findings: Finding[], seconds: number): void {
-  const cases = findings.length
-    ? findings.map(
-        (f) =>
-          `    <testcase classname="${xml(name)}" name="${xml(f.title)}">\n      <failure message="${xml(f.message)}">${xml(`${f.replay}\n\nCommands:\n${f.commands.join('\n')}${f.shrinking ? `\n(${f.shrinking})` : ''}\n\n${f.curl}`)}</failure>\n    </testcase>`,
-      )
-    : [`    <testcase classname="${xml(name)}" name="conformance (${checks} checks)"/>`];
+/**
+ * A JUnit report: one failed test case per finding; a finding a baseline knows (`known`, with the
+ * reason) is a skipped test case instead.
+ */
+export function writeJunit(
+  file: string,
+  name: string,
+  checks: number,
+  findings: Finding[],
+  seconds: number,
+  known: { finding: Finding; reason: string }[] = [],
+): void {
+  const details = (f: Finding): string =>
+    xml(`${f.replay}\n\nCommands:\n${f.commands.join('\n')}${f.shrinking ? `\n(${f.shrinking})` : ''}\n\n${f.curl}`);
+  const failed = findings.map(
+    (f) =>
+      `    <testcase classname="${xml(name)}" name="${xml(f.title)}">\n      <failure message="${xml(f.message)}">${details(f)}</failure>\n    </testcase>`,
+  );
+  const skipped = known.map(
+    ({ finding: f, reason }) =>
+      `    <testcase classname="${xml(name)}" name="${xml(f.title)}">\n      <skipped message="${xml(reason)}">${xml(f.message)}</skipped>\n    </testcase>`,
+  );
+  const cases = [...failed, ...skipped];
+  if (!findings.length) cases.unshift(`    <testcase classname="${xml(name)}" name="conformance (${checks} checks)"/>`);
   writeFileSync(
     file,
-    `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites>\n  <testsuite name="${xml(name)}" tests="${Math.max(1, findings.length)}" failures="${findings.length}" time="${seconds.toFixed(3)}">\n${cases.join('\n')}\n  </testsuite>\n</testsuites>\n`,
+    `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites>\n  <testsuite name="${xml(name)}" tests="${cases.length}" failures="${findings.length}" skipped="${known.length}" time="${seconds.toFixed(3)}">\n${cases.join('\n')}\n  </testsuite>\n</testsuites>\n`,
   );
 }

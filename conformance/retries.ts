@@ -81,10 +81,11 @@ export async function checkRetrySchedule(w: World): Promise<number> {
   if (!needed.every((op) => w.contract.has(op))) return 0;
   const rx = new RetryReceiver();
   await rx.start();
-  const original = await getEndpoint(w);
-  // set back by `restore` once the checks passed, else at once, before the receiver closes
+  // set back by `restore` once the checks passed, else at once (also after an interrupt), before the receiver closes
+  let original: Endpoint | undefined;
   let restoring = false;
   try {
+    original = await getEndpoint(w);
     await setUrl(w, rx.url);
     const n = await checkSchedule(w, rx);
     await checkRetryAfter(w, rx);
@@ -93,8 +94,12 @@ export async function checkRetrySchedule(w: World): Promise<number> {
     await restore(w, original);
     return n;
   } finally {
-    if (!restoring) await setUrl(w, original.url).catch(() => undefined);
-    await rx.close();
+    try {
+      const url = original?.url;
+      if (!restoring && url !== undefined) await w.client.cleanup(() => setUrl(w, url)).catch(() => undefined);
+    } finally {
+      await rx.close();
+    }
   }
 }
 

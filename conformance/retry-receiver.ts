@@ -63,9 +63,12 @@ export class RetryReceiver {
     return this.received.filter((r) => r.txId === txId);
   }
 
+  /** Stops listening, then ends every connection (a request arriving meanwhile cannot keep it open). */
   async close(): Promise<void> {
+    if (!this.server.listening) return;
+    const closed = new Promise<void>((r) => this.server.close(() => r()));
     this.server.closeAllConnections();
-    await new Promise<void>((r) => this.server.close(() => r()));
+    await closed;
   }
 }
 

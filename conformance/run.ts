@@ -7,9 +7,10 @@ import fc from 'fast-check';
 import { tokenLifetimeSeconds } from '../generated/index.ts';
 import { commandArbitraries } from './commands/index.ts';
 import { coverageOf, type Coverage } from './coverage.ts';
+import { findingKey } from './baseline.ts';
 import { checkRetrySchedule } from './retries.ts';
 import { checkScenarios } from './scenarios.ts';
-import { ConformanceError, SetupError, type Exchange } from './http.ts';
+import { ConformanceError, InterruptedError, SetupError, type Exchange } from './http.ts';
 import type { Cmd, Model } from './model.ts';
 import { curlScript, type Finding } from './report.ts';
 import { checkKeys, checkMerchants } from './preflight.ts';
@@ -85,6 +86,10 @@ export interface SuiteResult {
    * run is incomplete, not clean. Empty otherwise (the sandbox profile reports these as findings).
    */
   incomplete: string[];
+  /** The signal that interrupted the run (SIGINT, SIGTERM), if one did: the run stopped there, its findings so far reported. */
+  interrupted?: string;
+  /** 429 AUTH_THROTTLED answers met (each waited for and sent again) and the time spent waiting on the throttle (ms). */
+  authThrottle: { throttled: number; waitedMs: number };
 }
 
 export async function runSuite(opts: SuiteOptions): Promise<SuiteResult> {
@@ -98,16 +103,22 @@ export async function runSuite(opts: SuiteOptions): Promise<SuiteResult> {
   /** A violation seen while setting up is a finding (the run stops there); a SetupError stays one. */
   const setupFinding = (e: unknown): void => {
     if (e instanceof SetupError) throw e;
+    if (e instanceof InterruptedError) return;
     if (firstFindingMs === null) firstFindingMs = performance.now() - started;
     findings.push(toFinding(e, 'setup', { transcript: [...w.client.transcript], commands: [...w.executed] }, keys, opts));
     log('setup: finding');
   };
-  /** With `bail`, the run ends at its first finding. */
-  const bailed = (): boolean => opts.bail === true && findings.length > 0;
+  /**
+   * The run ends early: at its first finding with `bail`, when the server stopped answering (that
+   * request is the finding), or when interrupted (SIGINT/SIGTERM).
+   */
+  const bailed = (): boolean =>
+    (opts.bail === true && findings.length > 0) || w.client.gone !== undefined || w.client.interrupted !== undefined;
   const finish = (): SuiteResult => {
     // ---- coverage: in a full sandbox run, what was not exercised is a finding ----
     const cov = coverageOf(w, w.sandbox && opts.path === undefined && !findings.some((f) => f.phase === 'setup') && !bailed(), opts.seed);
     findings.push(...cov.findings);
+    for (const f of findings) f.key = findingKey(f);
     const full = opts.path === undefined && !w.sandbox && !findings.length;
     const incomplete = full
       ? [...cov.coverage.transitions.missing.map((t) => `transition ${t}`), ...cov.coverage.codes.missing.map((c) => `error ${c}`)]
@@ -128,22 +139,26 @@ export async function runSuite(opts: SuiteOptions): Promise<SuiteResult> {
       coverage: cov.coverage,
       webhooks: w.receiver ? { received: w.receiver.deliveries.length, ignored: w.ignoredEvents } : null,
       incomplete,
+      ...(w.client.interrupted ? { interrupted: w.client.interrupted } : {}),
+      authThrottle: { throttled: w.client.pacer.throttled, waitedMs: Math.round(w.client.pacer.waitedMs) },
     };
   };
 
   await checkKeys(w).catch(setupFinding);
-  if (!findings.length && opts.webhookPort !== undefined && opts.webhookSecret) {
-    w.receiver = new WebhookReceiver(opts.webhookPort, opts.webhookSecret, await asyncApiValidators());
-    await w.receiver.start();
-    log(`webhook receiver on 127.0.0.1:${opts.webhookPort}`);
-  }
   try {
-    if (!findings.length) {
+    if (!findings.length && !bailed() && opts.webhookPort !== undefined && opts.webhookSecret) {
+      w.receiver = new WebhookReceiver(opts.webhookPort, opts.webhookSecret, await asyncApiValidators());
+      await w.receiver.start().catch((e: Error) => {
+        throw new SetupError(`the webhook receiver cannot listen on 127.0.0.1:${opts.webhookPort}: ${e.message}`);
+      });
+      log(`webhook receiver on 127.0.0.1:${opts.webhookPort}`);
+    }
+    if (!findings.length && !bailed()) {
       if (w.sandbox) await settleSandbox(w, opts).catch(setupFinding);
       else w.suiteStartIso = new Date(Date.now() - 1000).toISOString();
     }
-    if (!findings.length) await checkMerchants(w).catch(setupFinding);
-    if (findings.length) return finish();
+    if (!findings.length && !bailed()) await checkMerchants(w).catch(setupFinding);
+    if (findings.length || bailed()) return finish();
     w.client.transcript = [];
 
     /**
@@ -158,17 +173,20 @@ export async function runSuite(opts: SuiteOptions): Promise<SuiteResult> {
         commands += w.executed.length;
         log(`${part} passed (${w.executed.length} commands)`);
       } catch (e) {
-        if (firstFindingMs === null) firstFindingMs = performance.now() - started;
         abandonRun(w);
+        commands += w.executed.length;
+        if (e instanceof InterruptedError) return;
+        if (firstFindingMs === null) firstFindingMs = performance.now() - started;
         let found = { e, transcript: [...w.client.transcript], commands: [...w.executed], reduced: false };
         const failed = cmds.find((c) => String(c) === w.executed.at(-1));
-        commands += w.executed.length;
-        if (setup !== undefined && failed && cmds.indexOf(failed) >= setup) {
+        if (setup !== undefined && failed && cmds.indexOf(failed) >= setup && !bailed()) {
           try {
             await runCommands(w, [...cmds.slice(0, setup), failed], opts);
           } catch (again) {
             abandonRun(w);
-            found = { e: again, transcript: [...w.client.transcript], commands: [...w.executed], reduced: true };
+            // an interrupt or a server gone meanwhile says nothing of the probe: the first failure stands
+            if (!(again instanceof InterruptedError) && !w.client.gone)
+              found = { e: again, transcript: [...w.client.transcript], commands: [...w.executed], reduced: true };
           }
           commands += w.executed.length;
         }
@@ -204,11 +222,14 @@ export async function runSuite(opts: SuiteOptions): Promise<SuiteResult> {
           shrinkStoppedByTime = true;
           return;
         }
+        // interrupted, or the server stopped answering (the failure that showed it stands): every run passes at once
+        if (w.client.interrupted || w.client.gone) return;
         const run = (async () => {
           try {
             await runCommands(w, cmds, opts);
           } catch (e) {
             abandonRun(w);
+            if (e instanceof InterruptedError) return;
             lastFailing = { transcript: [...w.client.transcript], commands: [...w.executed] };
             failedAt ??= performance.now();
             if (firstFindingMs === null) firstFindingMs = performance.now() - started;
@@ -239,7 +260,7 @@ export async function runSuite(opts: SuiteOptions): Promise<SuiteResult> {
       f.shrinking = shrinkNote(details.numShrinks, f.commands.length, shrinkStoppedByTime, shrinkBudgetMs);
       findings.push(f);
       log(`finding after ${details.numRuns} runs and ${details.numShrinks} shrinks`);
-    } else log(`property passed ${details.numRuns} runs`);
+    } else log(w.client.interrupted ? `property: interrupted by ${w.client.interrupted}` : `property passed ${details.numRuns} runs`);
 
     // ---- the coverage tour: a fixed sequence that drives every transition and code ----
     if (opts.path === undefined && !bailed()) {
@@ -250,6 +271,7 @@ export async function runSuite(opts: SuiteOptions): Promise<SuiteResult> {
           const n = await checkScenarios(w, opts.paymentWindowSeconds);
           if (n > 0) log(`sandbox scenarios passed (${n})`);
         } catch (e) {
+          if (e instanceof InterruptedError) return finish();
           if (firstFindingMs === null) firstFindingMs = performance.now() - started;
           findings.push(toFinding(e, 'tour', { transcript: [...w.client.transcript], commands: ['sandbox scenarios'] }, keys, opts));
           log('sandbox scenarios: finding');
@@ -261,6 +283,7 @@ export async function runSuite(opts: SuiteOptions): Promise<SuiteResult> {
             const n = await checkRetrySchedule(w);
             if (n > 0) log(`webhook retry schedule passed (${n} attempts)`);
           } catch (e) {
+            if (e instanceof InterruptedError) return finish();
             if (firstFindingMs === null) firstFindingMs = performance.now() - started;
             findings.push(toFinding(e, 'tour', { transcript: [...w.client.transcript], commands: ['webhook retry schedule'] }, keys, opts));
             log('webhook retry schedule: finding');
@@ -270,7 +293,8 @@ export async function runSuite(opts: SuiteOptions): Promise<SuiteResult> {
     }
   } finally {
     await w.receiver?.close();
-    if (w.sandbox) await resetSandbox(w, opts, log);
+    // a server that stopped answering is not asked again; after an interrupt the reset still goes (bounded)
+    if (w.sandbox && !w.client.gone) await resetSandbox(w, opts, log);
   }
 
   return finish();
@@ -381,6 +405,7 @@ async function resetSandbox(w: World, opts: SuiteOptions, log: (line: string) =>
         method: 'POST',
         headers: { ...w.auth('sandboxReset', key), 'Content-Type': 'application/json' },
         body: '{}',
+        signal: AbortSignal.timeout(w.client.timeoutMs),
       });
       await r.arrayBuffer();
       log(

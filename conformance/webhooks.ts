@@ -118,9 +118,12 @@ export class WebhookReceiver {
     });
   }
 
+  /** Stops listening, then ends every connection (a delivery arriving meanwhile cannot keep it open). */
   async close(): Promise<void> {
-    if (!this.server) return;
-    this.server.closeAllConnections?.();
-    await new Promise<void>((resolve) => this.server!.close(() => resolve()));
+    const server = this.server;
+    if (!server?.listening) return;
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeAllConnections();
+    await closed;
   }
 }

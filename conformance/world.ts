@@ -28,6 +28,10 @@ export interface SuiteConfig {
    * e.g. an edited copy, to see the suite follow a spec change.
    */
   document?: Record<string, unknown>;
+  /** A request unanswered this long (ms) ends the run with a finding (default: the client's). */
+  requestTimeoutMs?: number;
+  /** Aborted (its reason the signal's name) to interrupt the run. */
+  signal?: AbortSignal;
 }
 
 export interface Tx {
@@ -111,7 +115,11 @@ export class World {
     onExchange?: (ex: Exchange) => void | Promise<void>,
   ) {
     this.contract = cfg.document ? new Contract(cfg.variant, cfg.document) : Contract.for(cfg.variant);
-    this.client = new Client(cfg.baseUrl, this.contract, fetchImpl, onExchange);
+    this.client = new Client(cfg.baseUrl, this.contract, fetchImpl, onExchange, {
+      timeoutMs: cfg.requestTimeoutMs,
+      signal: cfg.signal,
+      knownKeys: [cfg.apiKey, cfg.otherApiKey],
+    });
     const limit = this.rateLimit().limit;
     this.rate = {
       main: { usedLo: 0, usedHi: limit, endLo: -Infinity, endHi: Infinity },

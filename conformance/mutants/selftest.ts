@@ -142,7 +142,7 @@ export async function runMutantSelfTest(opts: {
 }
 
 /** The proxy serves the API (random port); the relay (the merchant's configured port) forwards webhooks to it. */
-async function startRelay(
+export async function startRelay(
   relayPort: number,
   receiverPort: number,
   mutant: Mutant,

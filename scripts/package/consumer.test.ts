@@ -267,7 +267,7 @@ describe.each([
       },
     ];
     await writeFile(path.join(app, 'merchants.json'), JSON.stringify(merchants));
-    const server = await serve(node, ['--memory', '--port', '0', '--merchants', 'merchants.json', '--no-auth-throttle']);
+    const server = await serve(node, ['--memory', '--port', '0', '--merchants', 'merchants.json']);
     try {
       const get = async (p: string) => {
         const res = await fetch(server.baseUrl + p);
