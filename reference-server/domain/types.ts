@@ -85,6 +85,21 @@ export interface MerchantStateRecord {
   endpointEnabled: boolean;
   /** The webhook endpoint set at run time (ADR-042); absent: the merchants file's. */
   webhook?: WebhookSetting;
+  /** The sandbox fault rule (failures on demand, ADR-052); absent: none. */
+  faultRule?: FaultRuleRecord;
+}
+
+/** A fault rule as set (ADR-052); the calls it answered are counted by the repository's window counter of its id. */
+export interface FaultRuleRecord {
+  id: string;
+  failure: '500' | '503' | '429' | 'timeout';
+  timeoutSeconds: number | null;
+  retryAfterSeconds: number | null;
+  /** operationIds; null: every operation declaring the `Paylater-Simulate` header. */
+  operations: string[] | null;
+  times: number;
+  /** ISO 8601, real time. */
+  setAt: string;
 }
 
 /** A run-time webhook endpoint, and the previous secret while a rotation window is open. */

@@ -11,6 +11,7 @@
 import type {
   CollectionName,
   Collections,
+  FaultRuleRecord,
   MerchantStateRecord,
   OutboxEvent,
   PaymentIntentRecord,
@@ -226,14 +227,21 @@ const merchantState: Table<'merchantState'> = {
   key: 'merchant_id',
   uuidKey: false,
   merchant: 'merchant_id',
-  columns: ['merchant_id', 'clock_offset_seconds', 'endpoint_enabled', 'webhook'],
-  values: (m) => [m.id, m.clockOffsetSeconds, m.endpointEnabled, m.webhook === undefined ? null : json(m.webhook)],
+  columns: ['merchant_id', 'clock_offset_seconds', 'endpoint_enabled', 'webhook', 'fault_rule'],
+  values: (m) => [
+    m.id,
+    m.clockOffsetSeconds,
+    m.endpointEnabled,
+    m.webhook === undefined ? null : json(m.webhook),
+    m.faultRule === undefined ? null : json(m.faultRule),
+  ],
   select: 'r.*',
   record: (r): MerchantStateRecord => ({
     id: str(r.merchant_id),
     clockOffsetSeconds: num(r.clock_offset_seconds),
     endpointEnabled: r.endpoint_enabled as boolean,
     ...(r.webhook === null ? {} : { webhook: r.webhook as NonNullable<MerchantStateRecord['webhook']> }),
+    ...(r.fault_rule === null || r.fault_rule === undefined ? {} : { faultRule: r.fault_rule as FaultRuleRecord }),
   }),
 };
 
