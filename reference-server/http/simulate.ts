@@ -159,6 +159,8 @@ export function unsupported(op: Pick<SimOp, 'operationId' | 'statuses'>, f: Fail
 
 /** Sends `f` in the operation's declared shape; a timeout holds the call, then closes its connection. */
 function answer(req: express.Request, res: express.Response, op: SimOp, f: Failure): void {
+  // for the API log (http/api-log.ts, ADR-056)
+  res.locals.simulated = f.kind === 'timeout' ? `timeout=${f.seconds}` : f.status;
   if (f.kind === 'timeout') {
     const timer = setTimeout(() => req.socket.destroy(), f.seconds * 1000);
     timer.unref();
@@ -279,14 +281,18 @@ export function createSimulator({ core, auth, mode }: SimulatorDeps): express.Re
       answer(req, res, op, f);
       return;
     }
-    const rule = core.merchantState(merchant.id).faultRule;
-    if (!rule || !ruleApplies(rule, op)) {
+    const cached = core.merchantState(merchant.id).faultRule;
+    if (!cached || !ruleApplies(cached, op)) {
       next();
       return;
     }
-    core.repo
-      .countInWindow(faultCounterPrefix(merchant.id) + rule.id, core.clock.now(), RULE_WINDOW_MS)
-      .then((w) => {
+    // The rule as stored now: one removed or replaced on another instance is not applied from this one's cache.
+    core
+      .refreshMerchant(merchant.id)
+      .then(async () => {
+        const rule = core.merchantState(merchant.id).faultRule;
+        if (!rule || !ruleApplies(rule, op)) return next();
+        const w = await core.repo.countInWindow(faultCounterPrefix(merchant.id) + rule.id, core.clock.now(), RULE_WINDOW_MS);
         if (w.count > rule.times) next();
         else answer(req, res, op, ruleFailure(rule));
       })
