@@ -29,6 +29,7 @@ import { PaySession } from './commands/paySession.ts';
 import { RateLimitBurst } from './commands/rateLimitBurst.ts';
 import { SandboxReset } from './commands/sandboxReset.ts';
 import { SimulateFailure } from './commands/simulateFailure.ts';
+import { ApiLogCheck } from './commands/apiLog.ts';
 import { ServiceProbe } from './commands/serviceProbe.ts';
 import { SmsOutbox } from './commands/smsOutbox.ts';
 import { UnknownQuery } from './commands/unknownQuery.ts';
@@ -231,6 +232,8 @@ export function tourCommands(contract: Contract, profile: 'core' | 'sandbox'): C
       new DateForm(-1),
       // failures on demand (ADR-052): nothing stored, the model unchanged
       new SimulateFailure(body(6), sess(6)),
+      // the API log of the go-live check (ADR-056)
+      new ApiLogCheck(0),
       new SandboxReset(sess(3)),
     );
   return c.map(recorded);

@@ -1,7 +1,7 @@
 /**
  * Injected faults of failures on demand (ADR-052), as a server that gets them wrong would
  * answer: the header ignored, a simulated failure that still runs the call, a 503 whose two
- * waits differ, a fault rule ignored.
+ * waits differ, a fault rule ignored; and an API log (ADR-056) that loses what it must show.
  */
 import { json, withJson, type Mutant, type ProxyRequest } from './proxy.ts';
 
@@ -49,5 +49,15 @@ export const simulateMutants: Mutant[] = [
       await ctx.forward({ ...req, body: JSON.stringify({ rule: { failure: '500', operations: ['getPartnerTransaction'], times: 1 } }) });
       return asked;
     },
+  },
+  {
+    name: 'the API log drops the Origin of the calls it records (ADR-056)',
+    profile: 'sandbox',
+    onResponse: (req, res) =>
+      Promise.resolve(
+        req.method === 'GET' && req.path === '/api/v1/sandbox/api-log' && res.status === 200
+          ? withJson(res, { ...json(res), entries: (json(res).entries as Record<string, unknown>[]).map((e) => ({ ...e, origin: null })) })
+          : res,
+      ),
   },
 ];

@@ -243,6 +243,35 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/sandbox/api-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the recorded API calls
+         * @description The caller's API calls recorded since recording started (ADR-056), for the go-live check. Test keys only.
+         */
+        get: operations["sandboxGetApiLog"];
+        /**
+         * Start or stop recording API calls
+         * @description With `recording` true the sandbox forgets the previous recording and records every later
+         *     call made with the caller's test key or one of its session tokens (ADR-056): when, which
+         *     operation, the status, the transaction the path names and the browser headers (`Origin`,
+         *     `Referer`, `Sec-Fetch-Site`), at most `limit` calls. With false it stops and keeps what it
+         *     recorded. The log is kept with the merchant's sandbox state, so every instance of a shared
+         *     sandbox records into it. Test keys only; not served in production.
+         */
+        put: operations["sandboxSetApiLog"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/sandbox/clock": {
         parameters: {
             query?: never;
@@ -1039,6 +1068,62 @@ export interface components {
          * @enum {string}
          */
         RedirectStatus: "SUCCESS" | "FAILED" | "CANCELLED";
+        /**
+         * SandboxApiLog
+         * @description The caller's API calls recorded by the sandbox since recording started (ADR-056), oldest
+         *     first: at most `limit`, later calls only counted in `dropped`. What the go-live check
+         *     (`paylater certify`) judges verification before fulfilment, key hygiene and resilience on.
+         */
+        SandboxApiLog: {
+            /** @description Calls made after the log was full, not kept. */
+            dropped: number;
+            entries: {
+                /**
+                 * Format: date-time
+                 * @description When the call came (merchant sandbox time, like a transaction's `approvedAt`).
+                 */
+                at: string;
+                /**
+                 * @description How the call was authenticated; `apiKey` also when the key was sent to a route that does not take it (the SDK's).
+                 * @enum {string}
+                 */
+                credential: "apiKey" | "sessionToken";
+                method: string;
+                /** @description The operation the call matched, or null (none of the caller's variant). */
+                operationId: string | null;
+                /** @description The `Origin` header, as sent (a browser sends it; a backend does not). */
+                origin: string | null;
+                /** @description The request path, without the query. */
+                path: string;
+                /** @description The `Referer` header, as sent. */
+                referer: string | null;
+                /** @description The `Sec-Fetch-Site` header, as sent (browsers only). */
+                secFetchSite: string | null;
+                /** @description The failure the sandbox answered instead of running the call (ADR-052), or null. */
+                simulated: string | null;
+                /** @description The status answered, or null when no answer was sent (a simulated timeout, a closed connection). */
+                status: number | null;
+                /** @description The transaction the path names, if any. */
+                transactionId: string | null;
+                /** @description The vendorReference the path names, if any. */
+                vendorReference: string | null;
+            }[];
+            /** @description The most entries kept. */
+            limit: number;
+            recording: boolean;
+            /**
+             * Format: date-time
+             * @description When recording started (merchant sandbox time), or null when it never did.
+             */
+            startedAt: string | null;
+        };
+        /**
+         * SandboxApiLogRequest
+         * @description Starts recording the caller's API calls (forgetting the previous recording) or stops it (ADR-056).
+         */
+        SandboxApiLogRequest: {
+            recording: boolean;
+        };
         /**
          * SandboxClock
          * @description The sandbox clock of the merchant of the key.
@@ -2464,6 +2549,62 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["InvalidSessionToken"];
             404: components["responses"]["TransactionNotFound"];
+            429: components["responses"]["AuthThrottled"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
+        };
+    };
+    sandboxGetApiLog: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The log. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxApiLog"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["AuthThrottled"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
+        };
+    };
+    sandboxSetApiLog: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SandboxApiLogRequest"];
+            };
+        };
+        responses: {
+            /** @description The log after the change. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxApiLog"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["AuthThrottled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["StorageUnavailable"];

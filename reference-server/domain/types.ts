@@ -87,6 +87,34 @@ export interface MerchantStateRecord {
   webhook?: WebhookSetting;
   /** The sandbox fault rule (failures on demand, ADR-052); absent: none. */
   faultRule?: FaultRuleRecord;
+  /** The API calls recorded for the go-live check (ADR-056); absent: never recorded. */
+  apiLog?: ApiLogRecord;
+}
+
+/** The recorded API calls of a merchant (ADR-056), oldest first, at most `limit`. */
+export interface ApiLogRecord {
+  recording: boolean;
+  /** ISO 8601, merchant time. */
+  startedAt: string;
+  limit: number;
+  dropped: number;
+  entries: ApiLogEntry[];
+}
+
+export interface ApiLogEntry {
+  /** ISO 8601, merchant time. */
+  at: string;
+  operationId: string | null;
+  method: string;
+  path: string;
+  status: number | null;
+  credential: 'apiKey' | 'sessionToken';
+  transactionId: string | null;
+  vendorReference: string | null;
+  origin: string | null;
+  referer: string | null;
+  secFetchSite: string | null;
+  simulated: string | null;
 }
 
 /** A fault rule as set (ADR-052); the calls it answered are counted by the repository's window counter of its id. */

@@ -9,6 +9,7 @@ import type { Handler } from './context.ts';
 import { partnerHandlers } from './partner.ts';
 import { sandboxHandlers } from './sandbox.ts';
 import { sandboxEventHandlers } from './sandbox-events.ts';
+import { sandboxApiLogHandlers } from './sandbox-api-log.ts';
 import { sandboxFaultHandlers } from './sandbox-faults.ts';
 import { sandboxResetHandlers } from './sandbox-reset.ts';
 import { sandboxTransactionHandlers } from './sandbox-transactions.ts';
@@ -25,6 +26,7 @@ export const handlers: Record<string, Handler> = {
   ...sandboxHandlers,
   ...sandboxEventHandlers,
   ...sandboxFaultHandlers,
+  ...sandboxApiLogHandlers,
   ...sandboxResetHandlers,
   ...sandboxTransactionHandlers,
   ...sandboxWebhookHandlers,

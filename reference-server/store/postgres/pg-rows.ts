@@ -9,6 +9,7 @@
  * back identical. Records are rebuilt in their declared key order.
  */
 import type {
+  ApiLogRecord,
   CollectionName,
   Collections,
   FaultRuleRecord,
@@ -227,13 +228,14 @@ const merchantState: Table<'merchantState'> = {
   key: 'merchant_id',
   uuidKey: false,
   merchant: 'merchant_id',
-  columns: ['merchant_id', 'clock_offset_seconds', 'endpoint_enabled', 'webhook', 'fault_rule'],
+  columns: ['merchant_id', 'clock_offset_seconds', 'endpoint_enabled', 'webhook', 'fault_rule', 'api_log'],
   values: (m) => [
     m.id,
     m.clockOffsetSeconds,
     m.endpointEnabled,
     m.webhook === undefined ? null : json(m.webhook),
     m.faultRule === undefined ? null : json(m.faultRule),
+    m.apiLog === undefined ? null : json(m.apiLog),
   ],
   select: 'r.*',
   record: (r): MerchantStateRecord => ({
@@ -242,6 +244,7 @@ const merchantState: Table<'merchantState'> = {
     endpointEnabled: r.endpoint_enabled as boolean,
     ...(r.webhook === null ? {} : { webhook: r.webhook as NonNullable<MerchantStateRecord['webhook']> }),
     ...(r.fault_rule === null || r.fault_rule === undefined ? {} : { faultRule: r.fault_rule as FaultRuleRecord }),
+    ...(r.api_log === null || r.api_log === undefined ? {} : { apiLog: r.api_log as ApiLogRecord }),
   }),
 };
 
