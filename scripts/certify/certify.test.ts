@@ -9,6 +9,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadGuides } from '../docs/build.ts';
+import { slugify } from '../docs/commonmark.ts';
 import { startTestServer, type TestServer } from '../../reference-server/testing.ts';
 import { createWebhookReceiver } from '../../sdk/examples/webhook-receiver.ts';
 import { verifyWebhook, WebhookVerificationError } from '../../sdk/webhooks/verify.ts';
@@ -157,6 +159,13 @@ describe('paylater certify: the command and its reports', () => {
     for (const i of report.items) expect(page).toContain(`data-item="${i.id}" data-verdict="${i.verdict}"`);
     expect(page).not.toMatch(/<script|<link|\ssrc=/i);
     for (const g of Object.values(GUIDE_SECTIONS)) expect(page).toContain(`guide-go-live.html#${g.anchor}`);
+  });
+
+  it('every guide link names a section of the go-live guide', async () => {
+    const guide = (await loadGuides()).find((g) => g.href === 'guide-go-live.html');
+    expect(guide?.title).toBe('Before you go live');
+    const anchors = [...guide!.source.matchAll(/^#{2,3}\s+(.+)$/gm)].map((m) => slugify(m[1]!));
+    for (const g of Object.values(GUIDE_SECTIONS)) expect(anchors, g.heading).toContain(g.anchor);
   });
 
   it('refuses a live key and a bad --observe', async () => {
