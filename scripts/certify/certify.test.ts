@@ -15,7 +15,7 @@ import { startTestServer, type TestServer } from '../../reference-server/testing
 import { createWebhookReceiver } from '../../sdk/examples/webhook-receiver.ts';
 import { verifyWebhook, WebhookVerificationError } from '../../sdk/webhooks/verify.ts';
 import { GUIDE_SECTIONS, type CertifyReport, type CheckItem } from './checklist.ts';
-import { CERTIFY_OPTIONS, CERTIFY_USAGE, runCertify, runCertifyCli } from './certify.ts';
+import { CERTIFY_FLAGS, CERTIFY_OPTIONS, CERTIFY_USAGE, runCertify, runCertifyCli } from './certify.ts';
 import { DELIVERY_TIMEOUT_MS } from './receiver.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'paylater-certify-'));
@@ -134,7 +134,7 @@ describe('paylater certify: the command and its reports', () => {
     let text = '';
     expect(await runCertifyCli(['--help'], (x) => (text += x))).toBe(0);
     expect(text).toBe(CERTIFY_USAGE);
-    for (const o of CERTIFY_OPTIONS) expect(text, o).toMatch(new RegExp(`^  --${o} `, 'm'));
+    for (const o of [...CERTIFY_OPTIONS, ...CERTIFY_FLAGS]) expect(text, o).toMatch(new RegExp(`^  --${o} `, 'm'));
     expect(text).toMatch(/^ {2}-h, --help/m);
   });
 

@@ -13,7 +13,7 @@ import { receiverItems } from './receiver.ts';
 import { htmlReport, jsonReport, textReport } from './report.ts';
 
 export const CERTIFY_USAGE = `Usage: paylater certify --base-url URL --api-key KEY [--webhook-url URL] [--observe SECONDS]
-                        [--json FILE] [--html FILE] [--docs-url URL]
+                        [--resilience] [--json FILE] [--html FILE] [--docs-url URL]
 
 Runs the go-live checklist against the sandbox with a test key and reports each item as
 pass, fail or not observed, with what was seen and the section of the "Before you go live"
@@ -26,9 +26,10 @@ guide that fixes it.
                        verified (A2, A3, B2 or B3) by your backend after the event.
   Key hygiene          no call carrying your API key came from a browser (Origin, Referer,
                        Sec-Fetch-*) or went to the SDK's routes.
-  Resilience           the sandbox answers one A1 call 429 and then one 500 (ADR-052): your
-                       next A1 waits retry_after, and a 500 is retried with a backoff or not
-                       at all (no burst).
+  Resilience           with --resilience the sandbox answers your next A1 call 429 and the
+                       one after 500 (ADR-052): your next A1 waits retry_after, and a 500 is
+                       retried with a backoff (first retry after 200 ms or more, at most 2
+                       calls within 1 s) or not at all.
 
 Options:
   --base-url URL     the sandbox (default PAYLATER_BASE_URL or http://127.0.0.1:4010)
@@ -37,6 +38,8 @@ Options:
   --observe SECONDS  watch your integration for this long (0 to 3600, default 0: the
                      verification, key hygiene and resilience items are not observed); run
                      a checkout through your shop meanwhile
+  --resilience       while observing, inject the 429 and the 500 into your A1 calls (your
+                     checkout then sees them: use it on its own run)
   --json FILE        also write the report as JSON to FILE
   --html FILE        also write the report as one self-contained HTML page to FILE
   --docs-url URL     where the guides are served (default <base-url>/docs)
@@ -52,6 +55,8 @@ export interface CertifyOptions {
   docsUrl?: string;
   /** Watch the merchant's traffic while `during` runs (or for `observeMs`). */
   observeMs?: number;
+  /** While watching, inject a 429 then a 500 into the merchant's A1 calls. */
+  resilience?: boolean;
   during?: () => Promise<void>;
   deliveryTimeoutMs?: number;
   log?: (line: string) => void;
@@ -75,7 +80,7 @@ export async function runCertify(o: CertifyOptions): Promise<CertifyReport> {
     })),
   );
   const watching = o.during !== undefined || (o.observeMs ?? 0) > 0;
-  const observation = watching ? await startObservation(t) : null;
+  const observation = watching ? await startObservation(t, o.resilience ?? false) : null;
   if (observation) {
     o.log?.(
       o.during ? 'observing your integration …' : `observing your integration for ${Math.round(o.observeMs! / 1000)} s: run a checkout now`,
@@ -93,6 +98,8 @@ export async function runCertify(o: CertifyOptions): Promise<CertifyReport> {
 
 /** Every option the command takes (`--help` documents each; certify.test.ts checks it). */
 export const CERTIFY_OPTIONS = ['base-url', 'api-key', 'webhook-url', 'observe', 'json', 'html', 'docs-url'] as const;
+/** The options without a value. */
+export const CERTIFY_FLAGS = ['resilience'] as const;
 
 /** The command: parses `argv`, runs, writes the report; returns the exit code. */
 export async function runCertifyCli(argv: string[], out: (s: string) => void = (s) => process.stdout.write(s)): Promise<number> {
@@ -100,7 +107,7 @@ export async function runCertifyCli(argv: string[], out: (s: string) => void = (
     out(CERTIFY_USAGE);
     return 0;
   }
-  const { options, positionals } = parseOptions(argv, CERTIFY_OPTIONS);
+  const { options, positionals } = parseOptions(argv, CERTIFY_OPTIONS, CERTIFY_FLAGS);
   if (positionals.length > 0) throw new CliError(`unexpected argument ${positionals[0]}\n\n${CERTIFY_USAGE}`, 2);
   const t = targetOf(options);
   if (!t.apiKey.startsWith('sk_test_')) throw new CliError('--api-key must be a test key (sk_test_…): certify runs against the sandbox', 2);
@@ -108,11 +115,13 @@ export async function runCertifyCli(argv: string[], out: (s: string) => void = (
   if (webhookUrl !== undefined && !/^https?:\/\//.test(webhookUrl)) throw new CliError(`--webhook-url must be an http(s) URL`, 2);
   const observe = Number(options.get('observe') ?? '0');
   if (!Number.isInteger(observe) || observe < 0 || observe > 3600) throw new CliError('--observe must be whole seconds from 0 to 3600', 2);
+  if (options.has('resilience') && observe === 0) throw new CliError('--resilience needs --observe SECONDS', 2);
   const report = await runCertify({
     ...t,
     webhookUrl: webhookUrl ?? null,
     docsUrl: options.get('docs-url'),
     observeMs: observe * 1000,
+    resilience: options.has('resilience'),
     log: (l) => process.stderr.write(`${l}\n`),
   });
   out(textReport(report));

@@ -7,11 +7,13 @@
  *     `transaction.approved` event) was read by A2, A3, B2 or B3 after that event, answered 200,
  *     from a backend (no `Origin`, `Referer` or `Sec-Fetch-Site`);
  *   - key hygiene: no call carrying the API key came with a browser header or went to a route
- *     of the SDK (`x-internal`).
+ *     of the SDK (`x-internal`);
+ *   - resilience (with the fault rules of resilience.ts): see there.
  */
 import { variants } from '../../generated/index.ts';
 import { callApi, type SandboxTarget } from '../loop/sandbox-client.ts';
 import { guideLink, type CheckItem, type ItemGroup, type Verdict } from './checklist.ts';
+import { resilienceItems, startResilienceRules } from './resilience.ts';
 
 type Json = Record<string, unknown>;
 
@@ -33,6 +35,8 @@ interface LogEntry {
 export interface Observation {
   /** When recording started (merchant sandbox time). */
   startedAt: string;
+  /** True when the resilience fault rules ran. */
+  resilience: boolean;
   stop(): Promise<void>;
 }
 
@@ -46,12 +50,16 @@ export const VERIFICATIONS = [
 
 const OPS = { ...variants.v1.operations, ...variants.v2.operations } as Record<string, { sandbox: boolean; internal: boolean }>;
 
-/** Starts recording the merchant's API calls. */
-export async function startObservation(t: SandboxTarget): Promise<Observation> {
+/** Starts recording the merchant's API calls, and with `resilience` the fault rules of resilience.ts. */
+export async function startObservation(t: SandboxTarget, resilience = false): Promise<Observation> {
   const log = await callApi(t, 'PUT', '/api/v1/sandbox/api-log', { recording: true });
+  const rules = resilience ? startResilienceRules(t) : null;
+  await rules?.ready;
   return {
     startedAt: String(log.startedAt),
+    resilience,
     async stop() {
+      await rules?.stop();
       // a call answered just now is appended once its answer is sent
       await new Promise((r) => setTimeout(r, 300));
       await callApi(t, 'PUT', '/api/v1/sandbox/api-log', { recording: false });
@@ -94,19 +102,13 @@ export async function observationItems(t: SandboxTarget, obs: Observation | null
   const titles = {
     verification: 'Verifies the transaction from the backend (A2, A3, B2 or B3) before fulfilling',
     hygiene: 'The API key never travels through a browser or the SDK',
-    retryAfter: 'After a 429 the next A1 call waits retry_after',
-    backoff: 'After a 500 or a timeout the client retries with a backoff or gives up (no burst)',
   };
-  const resilience = [
-    item('resilience', 'retry-after', titles.retryAfter, 'not_observed', 'not checked by this version of certify'),
-    item('resilience', 'backoff', titles.backoff, 'not_observed', 'not checked by this version of certify'),
-  ];
   if (!obs) {
     const why = 'not observed: run paylater certify with --observe SECONDS and make a checkout through your shop meanwhile';
     return [
       item('verification', 'before-fulfilment', titles.verification, 'not_observed', why),
       item('key-hygiene', 'no-browser', titles.hygiene, 'not_observed', why),
-      ...resilience,
+      ...resilienceItems([], docsUrl, false),
     ];
   }
   const log = await callApi(t, 'GET', '/api/v1/sandbox/api-log');
@@ -183,5 +185,5 @@ export async function observationItems(t: SandboxTarget, obs: Observation | null
             : `${keyed.length} call(s) with the API key, none with a browser's Origin, Referer or Sec-Fetch-Site, none to the SDK's routes`,
         ),
   );
-  return [...out, ...resilience];
+  return [...out, ...resilienceItems(entries, docsUrl, obs.resilience)];
 }
