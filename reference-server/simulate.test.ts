@@ -3,7 +3,10 @@
  * the declared failure shapes, store nothing, count rules exactly (on PostgreSQL across two
  * instances with PAYLATER_TEST_STORE=postgres-2), and production refuses the header.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorOf, partnerBody, server, sessionBodyV1, type Api } from './test-helpers.ts';
 import { startTestServer, type TestServer } from './testing.ts';
@@ -192,6 +195,41 @@ describe('PUT /api/v1/sandbox/faults (the fault rule)', () => {
     const schema = await api('PUT', '/api/v1/sandbox/faults', { headers: key(K1), json: { rule: { failure: '418', times: 1 } } });
     expect(schema.status).toBe(400);
     expect((await api<Rule>('GET', '/api/v1/sandbox/faults', { headers: key(K1) })).body).toEqual({ rule: null });
+  });
+});
+
+describe('stored with the merchant state', () => {
+  it('the rule and its count survive a restart on a data file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'paylater-simulate-'));
+    try {
+      const dataFile = join(dir, 'data.json');
+      const first = await startTestServer({ dataFile, webhookDispatcherFactory: null });
+      const k = first.merchants[0]!.apiKey;
+      const put = await fetch(`${first.baseUrl}/api/v1/sandbox/faults`, {
+        method: 'PUT',
+        headers: { 'X-API-Key': k, 'content-type': 'application/json' },
+        body: JSON.stringify({ rule: { failure: '500', operations: ['createSession'], times: 2 } }),
+      });
+      expect(put.status).toBe(200);
+      const a1 = (base: string) =>
+        fetch(`${base}/api/v1/public/sessions`, {
+          method: 'POST',
+          headers: { 'X-API-Key': k, 'content-type': 'application/json' },
+          body: JSON.stringify(sessionBodyV1()),
+        }).then((r) => r.status);
+      expect(await a1(first.baseUrl)).toBe(500);
+      await first.close();
+      const second = await startTestServer({ dataFile, webhookDispatcherFactory: null });
+      try {
+        const got = (await (await fetch(`${second.baseUrl}/api/v1/sandbox/faults`, { headers: { 'X-API-Key': k } })).json()) as Rule;
+        expect(got.rule).toMatchObject({ failure: '500', times: 2, used: 1, remaining: 1 });
+        expect([await a1(second.baseUrl), await a1(second.baseUrl)]).toEqual([500, 200]);
+      } finally {
+        await second.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

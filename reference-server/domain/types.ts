@@ -117,7 +117,7 @@ export interface ApiLogEntry {
   simulated: string | null;
 }
 
-/** A fault rule as set (ADR-052); the calls it answered are counted by the repository's window counter of its id. */
+/** A fault rule as set (ADR-052), with the calls it answered so far (counted under the merchant state's lock). */
 export interface FaultRuleRecord {
   id: string;
   failure: '500' | '503' | '429' | 'timeout';
@@ -126,6 +126,8 @@ export interface FaultRuleRecord {
   /** operationIds; null: every operation declaring the `Paylater-Simulate` header. */
   operations: string[] | null;
   times: number;
+  /** Calls answered so far (at most `times`). */
+  used: number;
   /** ISO 8601, real time. */
   setAt: string;
 }

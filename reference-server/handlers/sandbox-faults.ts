@@ -1,21 +1,12 @@
 /**
  * The sandbox's fault rule (failures on demand, ADR-052): read it with how many calls it has
  * answered, set it (a new id, counted from 0) or remove it. Kept in the merchant's sandbox
- * state; the calls it answers are counted by the repository (http/simulate.ts).
+ * state, where http/simulate.ts counts the calls it answers.
  */
 import type { Core } from '../core.ts';
 import type { FaultRuleRecord } from '../domain/types.ts';
 import { ApiError } from '../http/errors.ts';
-import {
-  faultCounterPrefix,
-  newFaultRuleId,
-  ruleFailure,
-  ruleUsed,
-  simulatedOperation,
-  simulateSpec,
-  unsupported,
-  withRule,
-} from '../http/simulate.ts';
+import { newFaultRuleId, ruleFailure, simulatedOperation, simulateSpec, unsupported, withRule } from '../http/simulate.ts';
 import type { Handler } from './context.ts';
 
 type RuleInput = Pick<FaultRuleRecord, 'failure' | 'times'> & {
@@ -26,15 +17,14 @@ type RuleInput = Pick<FaultRuleRecord, 'failure' | 'times'> & {
 
 const refuse = (path: string, message: string) => new ApiError('VALIDATION_ERROR', `${path} ${message}`, [{ path, message }]);
 
-async function view(core: Core, merchantId: string) {
+function view(core: Core, merchantId: string) {
   const r = core.merchantState(merchantId).faultRule;
   if (!r) return { rule: null };
-  const used = await ruleUsed(core, merchantId, r);
-  return { rule: { ...r, used, remaining: r.times - used } };
+  return { rule: { ...r, remaining: r.times - r.used } };
 }
 
 export const sandboxFaultHandlers: Record<string, Handler> = {
-  sandboxGetFaultRule: async (core, ctx) => ({ status: 200, body: await view(core, ctx.merchant.id) }),
+  sandboxGetFaultRule: (core, ctx) => Promise.resolve({ status: 200, body: view(core, ctx.merchant.id) }),
 
   /**
    * Sets or removes the caller's rule; the operations named must declare the header and the
@@ -58,6 +48,7 @@ export const sandboxFaultHandlers: Record<string, Handler> = {
         retryAfterSeconds: input.failure === '429' ? (input.retryAfterSeconds ?? null) : null,
         operations: input.operations ?? null,
         times: input.times,
+        used: 0,
         setAt: new Date(core.clock.now()).toISOString(),
       };
       const f = ruleFailure(rule);
@@ -73,9 +64,7 @@ export const sandboxFaultHandlers: Record<string, Handler> = {
         throw refuse('body.rule.failure', `no operation of Variant ${v} declares ${input.failure}`);
       }
     }
-    // The older rules' counters go with them (one counter per rule id).
-    await core.repo.resetWindows(faultCounterPrefix(id));
     await core.updateMerchantState(id, (st) => withRule(st, rule));
-    return { status: 200, body: await view(core, id) };
+    return { status: 200, body: view(core, id) };
   },
 };

@@ -35,14 +35,6 @@ export type Failure = { kind: 'status'; status: SimStatus; retryAfterSeconds?: n
 /** The default wait of a simulated 429 (`retryAfterSeconds` of a rule overrides it). */
 export const DEFAULT_RETRY_AFTER_SECONDS = 2;
 
-/** One window long enough to outlive any rule: a rule's count never restarts. */
-const RULE_WINDOW_MS = 100 * 365 * 86_400_000;
-
-/** The prefix of merchant `merchantId`'s rule counters (a new rule forgets the older ones). */
-export function faultCounterPrefix(merchantId: string): string {
-  return `simulate:${merchantId}:`;
-}
-
 function deref(doc: Json, node: unknown): Json {
   let n = node as Json;
   for (let i = 0; i < 20 && n && typeof n.$ref === 'string'; i++) {
@@ -286,24 +278,26 @@ export function createSimulator({ core, auth, mode }: SimulatorDeps): express.Re
       next();
       return;
     }
-    // The rule as stored now: one removed or replaced on another instance is not applied from this one's cache.
+    // The rule as stored now (one removed, replaced or used up on another instance is not applied
+    // from this one's cache), then one call counted under the merchant state's lock: exact across
+    // instances (PostgreSQL's row lock) and kept across restarts.
     core
       .refreshMerchant(merchant.id)
       .then(async () => {
         const rule = core.merchantState(merchant.id).faultRule;
-        if (!rule || !ruleApplies(rule, op)) return next();
-        const w = await core.repo.countInWindow(faultCounterPrefix(merchant.id) + rule.id, core.clock.now(), RULE_WINDOW_MS);
-        if (w.count > rule.times) next();
-        else answer(req, res, op, ruleFailure(rule));
+        if (!rule || rule.used >= rule.times || !ruleApplies(rule, op)) return next();
+        let counted = false;
+        await core.updateMerchantState(merchant.id, (st) => {
+          const r = st.faultRule;
+          if (!r || r.id !== rule.id || r.used >= r.times) return st;
+          counted = true;
+          return { ...st, faultRule: { ...r, used: r.used + 1 } };
+        });
+        if (counted) answer(req, res, op, ruleFailure(rule));
+        else next();
       })
       .catch(next);
   };
-}
-
-/** How many calls rule `r` of `merchantId` has answered. */
-export async function ruleUsed(core: Core, merchantId: string, r: FaultRuleRecord): Promise<number> {
-  const w = await core.repo.peekWindow(faultCounterPrefix(merchantId) + r.id, core.clock.now(), RULE_WINDOW_MS);
-  return Math.min(r.times, w?.count ?? 0);
 }
 
 /** A new rule's id. */
