@@ -129,6 +129,61 @@ describe('paylater certify: webhook receiver', () => {
   });
 });
 
+describe('paylater certify: a partner integration observed', () => {
+  const b1 = (vendorReference: string) =>
+    fetch(`${s.baseUrl}/api/v1/public/partner/transactions`, {
+      method: 'POST',
+      headers: { 'X-Service-Key': key, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        customerPhone: '212612345678',
+        total: 1299.5,
+        currency: 'MAD',
+        vendorReference,
+        items: [{ name: 'Wireless headphones', quantity: 1, unitPrice: 1299.5 }],
+      }),
+    }).then(async (r) => ((await r.json()) as { id: string }).id);
+  const confirm = (id: string) =>
+    fetch(`${s.baseUrl}/api/v1/sandbox/transactions/${id}/confirm`, { method: 'POST', headers: { 'X-API-Key': key } });
+  const b3 = (ref: string) => fetch(`${s.baseUrl}/api/v1/public/partner/transactions/vendor/${ref}`, { headers: { 'X-Api-Key': key } });
+
+  it('a backend reading B3 after the approval passes; one that does not, or sends its key to the SDK, fails', async () => {
+    const good = `CERT-GOOD-${Date.now()}`;
+    const r1 = await runCertify({
+      baseUrl: s.baseUrl,
+      apiKey: key,
+      during: async () => {
+        const id = await b1(good);
+        expect((await confirm(id)).status).toBe(200);
+        expect((await b3(good)).status).toBe(200); // the backend reads the transaction before fulfilling
+      },
+    });
+    expect(itemOf(r1, 'verification.before-fulfilment').verdict, itemOf(r1, 'verification.before-fulfilment').seen).toBe('pass');
+    expect(itemOf(r1, 'verification.before-fulfilment').seen).toMatch(/read by getPartnerTransactionByVendorReference/);
+    expect(itemOf(r1, 'key-hygiene.no-browser').verdict).toBe('pass');
+
+    let unread = '';
+    const r2 = await runCertify({
+      baseUrl: s.baseUrl,
+      apiKey: key,
+      during: async () => {
+        const ref = `CERT-BAD-${Date.now()}`;
+        unread = await b1(ref);
+        // read before the approval only: no proof of the approval
+        expect((await b3(ref)).status).toBe(200);
+        expect((await confirm(unread)).status).toBe(200);
+        // and the key sent to a route of the SDK
+        await fetch(`${s.baseUrl}/api/v1/public/sdk/session`, { headers: { 'X-API-Key': key } });
+      },
+    });
+    const v = itemOf(r2, 'verification.before-fulfilment');
+    expect(v.verdict).toBe('fail');
+    expect(v.seen).toContain(`${unread} (approved at`);
+    const k = itemOf(r2, 'key-hygiene.no-browser');
+    expect(k.verdict).toBe('fail');
+    expect(k.seen).toMatch(/GET \/api\/v1\/public\/sdk\/session \(sent to the SDK's route sdkGetSession\)/);
+  });
+});
+
 describe('paylater certify: the command and its reports', () => {
   it('--help documents every option', async () => {
     let text = '';
