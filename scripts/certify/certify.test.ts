@@ -191,6 +191,22 @@ describe('paylater certify: the command and its reports', () => {
     expect(text).toBe(CERTIFY_USAGE);
     for (const o of [...CERTIFY_OPTIONS, ...CERTIFY_FLAGS]) expect(text, o).toMatch(new RegExp(`^  --${o} `, 'm'));
     expect(text).toMatch(/^ {2}-h, --help/m);
+    // dispatched by `paylater certify`, and listed in `paylater --help`
+    const { main } = await import('../cli.ts');
+    let written = '';
+    const write = process.stdout.write.bind(process.stdout);
+    process.stdout.write = ((chunk: string) => {
+      written += chunk;
+      return true;
+    });
+    try {
+      expect(await main(['certify', '--help'])).toBe(0);
+      expect(await main(['--help'])).toBe(0);
+    } finally {
+      process.stdout.write = write;
+    }
+    expect(written).toContain(CERTIFY_USAGE);
+    expect(written).toMatch(/^ {2}certify {3}Run the go-live checklist against the sandbox\./m);
   });
 
   it('writes the report to the terminal, as JSON and as one self-contained HTML page; exit 1 when not ready', async () => {
