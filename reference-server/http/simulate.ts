@@ -274,7 +274,8 @@ export function createSimulator({ core, auth, mode }: SimulatorDeps): express.Re
       return;
     }
     const cached = core.merchantState(merchant.id).faultRule;
-    if (!cached || !ruleApplies(cached, op)) {
+    // (a cache only lags: it never shows a rule more used than it is)
+    if (!cached || cached.used >= cached.times || !ruleApplies(cached, op)) {
       next();
       return;
     }
