@@ -7,6 +7,7 @@ import { defineConfig } from 'vitest/config';
  */
 const onPostgresToo = [
   'reference-server/amount-range.test.ts',
+  'reference-server/api-log.test.ts',
   'reference-server/api.checkout.test.ts',
   'reference-server/api.input-bounds.test.ts',
   'reference-server/api.partner.test.ts',
@@ -16,6 +17,7 @@ const onPostgresToo = [
   'reference-server/sandbox-lists.test.ts',
   'reference-server/sandbox-reset.test.ts',
   'reference-server/sandbox-scenarios.test.ts',
+  'reference-server/simulate.test.ts',
 ];
 
 export default defineConfig({

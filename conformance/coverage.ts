@@ -40,6 +40,10 @@ const NOT_AIMED_AT: Record<string, string> = {
   sandboxListTransactions: 'read by the dashboard; called by the parameter probes only, its 401 is not aimed at',
   sandboxReset:
     'its answer and effect are judged by the sandbox reset check (clock and rate-limit window back, ADR-041), its 400 by the invalid-body probes; its 401, 413 and 415 are not aimed at',
+  sandboxGetFaultRule: 'read by the failures-on-demand check (ADR-052); its 401 is not aimed at',
+  sandboxGetApiLog: 'read by the API log check (ADR-056); its 401 is not aimed at',
+  sandboxSetApiLog: 'called by the API log check (ADR-056) and with invalid bodies; its 401, 413 and 415 are not aimed at',
+  sandboxSetFaultRule: 'called by the failures-on-demand check (ADR-052) and with invalid bodies; its 401, 413 and 415 are not aimed at',
   getHealth: 'its 200 without a key is judged by the service probe (ADR-040); its 400 (an unknown query parameter) is not aimed at',
   getReadiness:
     'its 200 without a key is judged by the service probe (ADR-040); its 400 is not aimed at, and 503 NOT_READY needs a store refusing writes',

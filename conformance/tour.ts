@@ -28,6 +28,8 @@ import { parameterProbes } from './commands/parameterProbe.ts';
 import { PaySession } from './commands/paySession.ts';
 import { RateLimitBurst } from './commands/rateLimitBurst.ts';
 import { SandboxReset } from './commands/sandboxReset.ts';
+import { SimulateFailure } from './commands/simulateFailure.ts';
+import { ApiLogCheck } from './commands/apiLog.ts';
 import { ServiceProbe } from './commands/serviceProbe.ts';
 import { SmsOutbox } from './commands/smsOutbox.ts';
 import { UnknownQuery } from './commands/unknownQuery.ts';
@@ -224,7 +226,16 @@ export function tourCommands(contract: Contract, profile: 'core' | 'sandbox'): C
   // the confirmation SMS of a late transaction and A2's date form (ADR-007); the sandbox reset
   // last: it moves the merchant's time back (ADR-041)
   if (profile === 'sandbox')
-    c.push(new ConfirmationSms(-1), new PaySession(-1, 'failed', 'own'), new DateForm(-1), new SandboxReset(sess(3)));
+    c.push(
+      new ConfirmationSms(-1),
+      new PaySession(-1, 'failed', 'own'),
+      new DateForm(-1),
+      // failures on demand (ADR-052): nothing stored, the model unchanged
+      new SimulateFailure(body(6), sess(6)),
+      // the API log of the go-live check (ADR-056)
+      new ApiLogCheck(0),
+      new SandboxReset(sess(3)),
+    );
   return c.map(recorded);
 }
 

@@ -1318,6 +1318,142 @@ export const variants = {
         },
         "successStatus": 200
       },
+      "sandboxGetFaultRule": {
+        "method": "GET",
+        "path": "/api/v1/sandbox/faults",
+        "tags": [
+          "Sandbox"
+        ],
+        "sandbox": true,
+        "internal": false,
+        "security": [
+          "ApiKey"
+        ],
+        "authHeader": "X-API-Key",
+        "errors": {
+          "400": [
+            "VALIDATION_ERROR"
+          ],
+          "401": [
+            "INVALID_API_KEY"
+          ],
+          "429": [
+            "AUTH_THROTTLED"
+          ],
+          "500": [
+            "INTERNAL_ERROR"
+          ],
+          "503": [
+            "STORAGE_UNAVAILABLE"
+          ]
+        },
+        "successStatus": 200
+      },
+      "sandboxSetFaultRule": {
+        "method": "PUT",
+        "path": "/api/v1/sandbox/faults",
+        "tags": [
+          "Sandbox"
+        ],
+        "sandbox": true,
+        "internal": false,
+        "security": [
+          "ApiKey"
+        ],
+        "authHeader": "X-API-Key",
+        "errors": {
+          "400": [
+            "VALIDATION_ERROR"
+          ],
+          "401": [
+            "INVALID_API_KEY"
+          ],
+          "413": [
+            "PAYLOAD_TOO_LARGE"
+          ],
+          "415": [
+            "UNSUPPORTED_MEDIA_TYPE"
+          ],
+          "429": [
+            "AUTH_THROTTLED"
+          ],
+          "500": [
+            "INTERNAL_ERROR"
+          ],
+          "503": [
+            "STORAGE_UNAVAILABLE"
+          ]
+        },
+        "successStatus": 200
+      },
+      "sandboxGetApiLog": {
+        "method": "GET",
+        "path": "/api/v1/sandbox/api-log",
+        "tags": [
+          "Sandbox"
+        ],
+        "sandbox": true,
+        "internal": false,
+        "security": [
+          "ApiKey"
+        ],
+        "authHeader": "X-API-Key",
+        "errors": {
+          "400": [
+            "VALIDATION_ERROR"
+          ],
+          "401": [
+            "INVALID_API_KEY"
+          ],
+          "429": [
+            "AUTH_THROTTLED"
+          ],
+          "500": [
+            "INTERNAL_ERROR"
+          ],
+          "503": [
+            "STORAGE_UNAVAILABLE"
+          ]
+        },
+        "successStatus": 200
+      },
+      "sandboxSetApiLog": {
+        "method": "PUT",
+        "path": "/api/v1/sandbox/api-log",
+        "tags": [
+          "Sandbox"
+        ],
+        "sandbox": true,
+        "internal": false,
+        "security": [
+          "ApiKey"
+        ],
+        "authHeader": "X-API-Key",
+        "errors": {
+          "400": [
+            "VALIDATION_ERROR"
+          ],
+          "401": [
+            "INVALID_API_KEY"
+          ],
+          "413": [
+            "PAYLOAD_TOO_LARGE"
+          ],
+          "415": [
+            "UNSUPPORTED_MEDIA_TYPE"
+          ],
+          "429": [
+            "AUTH_THROTTLED"
+          ],
+          "500": [
+            "INTERNAL_ERROR"
+          ],
+          "503": [
+            "STORAGE_UNAVAILABLE"
+          ]
+        },
+        "successStatus": 200
+      },
       "getHealth": {
         "method": "GET",
         "path": "/healthz",
@@ -2259,6 +2395,142 @@ export const variants = {
           ],
           "500": [
             "INTERNAL_ERROR"
+          ]
+        },
+        "successStatus": 200
+      },
+      "sandboxGetFaultRule": {
+        "method": "GET",
+        "path": "/api/v1/sandbox/faults",
+        "tags": [
+          "Sandbox"
+        ],
+        "sandbox": true,
+        "internal": false,
+        "security": [
+          "ApiKey"
+        ],
+        "authHeader": "X-API-Key",
+        "errors": {
+          "400": [
+            "VALIDATION_ERROR"
+          ],
+          "401": [
+            "INVALID_API_KEY"
+          ],
+          "429": [
+            "AUTH_THROTTLED"
+          ],
+          "500": [
+            "INTERNAL_ERROR"
+          ],
+          "503": [
+            "STORAGE_UNAVAILABLE"
+          ]
+        },
+        "successStatus": 200
+      },
+      "sandboxSetFaultRule": {
+        "method": "PUT",
+        "path": "/api/v1/sandbox/faults",
+        "tags": [
+          "Sandbox"
+        ],
+        "sandbox": true,
+        "internal": false,
+        "security": [
+          "ApiKey"
+        ],
+        "authHeader": "X-API-Key",
+        "errors": {
+          "400": [
+            "VALIDATION_ERROR"
+          ],
+          "401": [
+            "INVALID_API_KEY"
+          ],
+          "413": [
+            "PAYLOAD_TOO_LARGE"
+          ],
+          "415": [
+            "UNSUPPORTED_MEDIA_TYPE"
+          ],
+          "429": [
+            "AUTH_THROTTLED"
+          ],
+          "500": [
+            "INTERNAL_ERROR"
+          ],
+          "503": [
+            "STORAGE_UNAVAILABLE"
+          ]
+        },
+        "successStatus": 200
+      },
+      "sandboxGetApiLog": {
+        "method": "GET",
+        "path": "/api/v1/sandbox/api-log",
+        "tags": [
+          "Sandbox"
+        ],
+        "sandbox": true,
+        "internal": false,
+        "security": [
+          "ApiKey"
+        ],
+        "authHeader": "X-API-Key",
+        "errors": {
+          "400": [
+            "VALIDATION_ERROR"
+          ],
+          "401": [
+            "INVALID_API_KEY"
+          ],
+          "429": [
+            "AUTH_THROTTLED"
+          ],
+          "500": [
+            "INTERNAL_ERROR"
+          ],
+          "503": [
+            "STORAGE_UNAVAILABLE"
+          ]
+        },
+        "successStatus": 200
+      },
+      "sandboxSetApiLog": {
+        "method": "PUT",
+        "path": "/api/v1/sandbox/api-log",
+        "tags": [
+          "Sandbox"
+        ],
+        "sandbox": true,
+        "internal": false,
+        "security": [
+          "ApiKey"
+        ],
+        "authHeader": "X-API-Key",
+        "errors": {
+          "400": [
+            "VALIDATION_ERROR"
+          ],
+          "401": [
+            "INVALID_API_KEY"
+          ],
+          "413": [
+            "PAYLOAD_TOO_LARGE"
+          ],
+          "415": [
+            "UNSUPPORTED_MEDIA_TYPE"
+          ],
+          "429": [
+            "AUTH_THROTTLED"
+          ],
+          "500": [
+            "INTERNAL_ERROR"
+          ],
+          "503": [
+            "STORAGE_UNAVAILABLE"
           ]
         },
         "successStatus": 200

@@ -25,10 +25,18 @@ export const ERROR_MESSAGES = {
   TRANSACTION_NOT_APPROVED: ['Transaction is not in {required} status (current status: {status})'],
   MERCHANT_INACTIVE: ['Merchant account is not active'],
   DUPLICATE_VENDOR_REFERENCE: ['vendorReference {vendorReference} already exists for this merchant'],
-  RATE_LIMIT_EXCEEDED: ['Too many requests, retry after {seconds} seconds'],
+  // The second message of RATE_LIMIT_EXCEEDED, STORAGE_UNAVAILABLE and INTERNAL_ERROR: a failure on demand (ADR-052).
+  RATE_LIMIT_EXCEEDED: [
+    'Too many requests, retry after {seconds} seconds',
+    'Simulated (Paylater-Simulate 429): too many requests, retry after {seconds} seconds',
+  ],
+  STORAGE_UNAVAILABLE: [
+    'Storage is unavailable, retry after {seconds} seconds',
+    'Simulated (Paylater-Simulate 503): storage is unavailable, retry after {seconds} seconds',
+  ],
   UNSUPPORTED_MEDIA_TYPE: ['Content-Type must be application/json'],
   PAYLOAD_TOO_LARGE: ['Request body exceeds {kB} kB'],
-  INTERNAL_ERROR: ['Internal server error'],
+  INTERNAL_ERROR: ['Internal server error', 'Simulated (Paylater-Simulate 500): internal server error; nothing was changed'],
   NOT_READY: ['The store is not reachable'],
 } as const satisfies Record<string, readonly string[]>;
 

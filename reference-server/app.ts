@@ -15,6 +15,8 @@ import { createErrorHandler, routeNotFound } from './http/errors.ts';
 import { createRateLimiter } from './http/rate-limit.ts';
 import { requestTargetGuard, securityHeaders } from './http/request-target.ts';
 import { buildVariantApi, createApiRouter, type VariantApi } from './http/router.ts';
+import { createSimulator } from './http/simulate.ts';
+import { createApiLogRecorder } from './http/api-log.ts';
 import type { Repository } from './store/repository.ts';
 import type { WebhookDispatcher, WebhookDispatcherDeps } from './webhooks/contracts.ts';
 
@@ -50,10 +52,15 @@ export async function createApp(opts: CreateAppOptions): Promise<AppHandle> {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.use(securityHeaders);
+  const auth = createAuthenticator(core);
+  // The go-live check: the API calls of a merchant that records them (ADR-056), and failures
+  // on demand (ADR-052), answered before the API runs anything.
+  app.use(createApiLogRecorder({ core, auth }));
+  app.use(createSimulator({ core, auth, mode: config.mode }));
   app.use(
     createApiRouter({
       apis,
-      auth: createAuthenticator(core),
+      auth,
       rateLimit: createRateLimiter(repository, (merchantId) => core.now(merchantId)),
       mode: config.mode,
       publicBaseUrl: config.publicBaseUrl,

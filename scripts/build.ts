@@ -16,6 +16,7 @@
  *   dist/checkout/checkout-page.js       the hosted checkout page's script
  *   dist/checkout/demo.js                the demo shop's script
  *   dist/dashboard/dashboard.js          the sandbox dashboard's script
+ *   dist/dashboard/go-live.js            the dashboard's go-live check page's script
  * Each bundle includes the lib/ modules it imports (money, i18n, checkout protocol). Everything
  * is an external classic script: nothing needs 'unsafe-inline' or 'unsafe-eval'.
  */
@@ -134,12 +135,14 @@ export async function build(): Promise<BuildReport> {
   const page = await bundle('reference-server/checkout/page/checkout-page.ts', { version });
   const demo = await bundle('reference-server/checkout/page/demo.ts', { version });
   const dashboard = await bundle('reference-server/dashboard/page/dashboard-page.ts', { version });
+  const goLive = await bundle('reference-server/dashboard/page/go-live-page.ts', { version });
   const outputs: Array<[string, string]> = [
     [path.join(SDK_DIST_DIR, 'paylater.js'), sdk],
     [path.join(SDK_DIST_DIR, `v${version}`, 'paylater.js'), sdk],
     [path.join(CHECKOUT_DIST_DIR, 'checkout-page.js'), page],
     [path.join(CHECKOUT_DIST_DIR, 'demo.js'), demo],
     [path.join(DASHBOARD_DIST_DIR, 'dashboard.js'), dashboard],
+    [path.join(DASHBOARD_DIST_DIR, 'go-live.js'), goLive],
   ];
   const files: BuildReport['files'] = [];
   for (const [file, text] of outputs) {

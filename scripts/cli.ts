@@ -20,6 +20,7 @@ Commands:
   trigger   Make the sandbox produce an event.              paylater trigger --help
   events    Resend a recorded webhook delivery.              paylater events --help
   listen    Forward the sandbox's events to a local URL.     paylater listen --help
+  certify   Run the go-live checklist against the sandbox.   paylater certify --help
 `;
 
 export async function main(argv: string[]): Promise<number> {
@@ -70,6 +71,16 @@ export async function main(argv: string[]): Promise<number> {
       } catch (e) {
         if (!(e instanceof CliError)) throw e;
         process.stderr.write(`paylater ${command}: ${e.message}\n`);
+        return e.exitCode;
+      }
+    }
+    case 'certify': {
+      const { CliError } = await import('./loop/sandbox-client.ts');
+      try {
+        return await (await import('./certify/certify.ts')).runCertifyCli(rest);
+      } catch (e) {
+        if (!(e instanceof CliError)) throw e;
+        process.stderr.write(`paylater certify: ${e.message}\n`);
         return e.exitCode;
       }
     }

@@ -264,6 +264,35 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/sandbox/api-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the recorded API calls
+         * @description The caller's API calls recorded since recording started (ADR-056), for the go-live check. Test keys only.
+         */
+        get: operations["sandboxGetApiLog"];
+        /**
+         * Start or stop recording API calls
+         * @description With `recording` true the sandbox forgets the previous recording and records every later
+         *     call made with the caller's test key or one of its session tokens (ADR-056): when, which
+         *     operation, the status, the transaction the path names and the browser headers (`Origin`,
+         *     `Referer`, `Sec-Fetch-Site`), at most `limit` calls. With false it stops and keeps what it
+         *     recorded. The log is kept with the merchant's sandbox state, so every instance of a shared
+         *     sandbox records into it. Test keys only; not served in production.
+         */
+        put: operations["sandboxSetApiLog"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/sandbox/clock": {
         parameters: {
             query?: never;
@@ -329,6 +358,35 @@ export interface paths {
          */
         get: operations["sandboxStreamEvents"];
         put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sandbox/faults": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the fault rule
+         * @description The caller's fault rule (failures on demand, ADR-052) and how many calls it has answered. Test keys only.
+         */
+        get: operations["sandboxGetFaultRule"];
+        /**
+         * Set or remove the fault rule
+         * @description Failures on demand without a header (ADR-052): the next `times` calls of the named
+         *     operations made with the caller's test key answer `failure` in the operation's
+         *     declared shape instead of running, and nothing is stored. The count is kept by the
+         *     store, once across every instance. A new rule replaces the previous one and counts from
+         *     0; `rule` null removes it. A `Paylater-Simulate` header on a call wins over the rule and
+         *     does not count against it. Test keys only; not served in production.
+         */
+        put: operations["sandboxSetFaultRule"];
         post?: never;
         delete?: never;
         options?: never;
@@ -1032,6 +1090,62 @@ export interface components {
          */
         RedirectStatus: "SUCCESS" | "FAILED" | "CANCELLED";
         /**
+         * SandboxApiLog
+         * @description The caller's API calls recorded by the sandbox since recording started (ADR-056), oldest
+         *     first: at most `limit`, later calls only counted in `dropped`. What the go-live check
+         *     (`paylater certify`) judges verification before fulfilment, key hygiene and resilience on.
+         */
+        SandboxApiLog: {
+            /** @description Calls made after the log was full, not kept. */
+            dropped: number;
+            entries: {
+                /**
+                 * Format: date-time
+                 * @description When the call came (merchant sandbox time, like a transaction's `approvedAt`).
+                 */
+                at: string;
+                /**
+                 * @description How the call was authenticated; `apiKey` also when the key was sent to a route that does not take it (the SDK's).
+                 * @enum {string}
+                 */
+                credential: "apiKey" | "sessionToken";
+                method: string;
+                /** @description The operation the call matched, or null (none of the caller's variant). */
+                operationId: string | null;
+                /** @description The `Origin` header, as sent (a browser sends it; a backend does not). */
+                origin: string | null;
+                /** @description The request path, without the query. */
+                path: string;
+                /** @description The `Referer` header, as sent. */
+                referer: string | null;
+                /** @description The `Sec-Fetch-Site` header, as sent (browsers only). */
+                secFetchSite: string | null;
+                /** @description The failure the sandbox answered instead of running the call (ADR-052), or null. */
+                simulated: string | null;
+                /** @description The status answered, or null when no answer was sent (a simulated timeout, a closed connection). */
+                status: number | null;
+                /** @description The transaction the path names, if any. */
+                transactionId: string | null;
+                /** @description The vendorReference the path names, if any. */
+                vendorReference: string | null;
+            }[];
+            /** @description The most entries kept. */
+            limit: number;
+            recording: boolean;
+            /**
+             * Format: date-time
+             * @description When recording started (merchant sandbox time), or null when it never did.
+             */
+            startedAt: string | null;
+        };
+        /**
+         * SandboxApiLogRequest
+         * @description Starts recording the caller's API calls (forgetting the previous recording) or stops it (ADR-056).
+         */
+        SandboxApiLogRequest: {
+            recording: boolean;
+        };
+        /**
          * SandboxClock
          * @description The sandbox clock of the merchant of the key.
          */
@@ -1051,6 +1165,54 @@ export interface components {
         SandboxClockAdvanceRequest: {
             /** @description Seconds to advance (1 second to 30 days). */
             seconds: number;
+        };
+        /**
+         * SandboxFaultRule
+         * @description The caller's fault rule (ADR-052) and how many of its calls it has answered, or `rule` null when none is set.
+         */
+        SandboxFaultRule: {
+            rule: {
+                /** @enum {string} */
+                failure: "500" | "503" | "429" | "timeout";
+                /** @description The rule's id; a new rule (another PUT) gets a new id and a count from 0. */
+                id: string;
+                /** @description The operationIds it applies to; null, every one declaring the header and the status. */
+                operations: string[] | null;
+                /** @description `times` - `used`: 0 once exhausted (calls then run as usual). */
+                remaining: number;
+                retryAfterSeconds: number | null;
+                /**
+                 * Format: date-time
+                 * @description When it was set (ISO 8601, real time).
+                 */
+                setAt: string;
+                timeoutSeconds: number | null;
+                times: number;
+                /** @description Matching calls it has answered so far (at most `times`). */
+                used: number;
+            } | null;
+        };
+        /**
+         * SandboxFaultRuleRequest
+         * @description Sets the caller's fault rule (replacing any, its count starting at 0), or removes it with `rule` null (ADR-052).
+         */
+        SandboxFaultRuleRequest: {
+            /** @description A fault rule to set (ADR-052). The next `times` calls of the named operations, made with this merchant's test key, answer `failure` instead of running; nothing is stored. Counted once across every instance of the sandbox. */
+            rule: {
+                /**
+                 * @description The failure to answer, as the `Paylater-Simulate` header names it (`timeout` takes `timeoutSeconds`).
+                 * @enum {string}
+                 */
+                failure: "500" | "503" | "429" | "timeout";
+                /** @description The operationIds the rule applies to (each must declare the `Paylater-Simulate` header, and the failure's status); absent, every operation that declares the header and the status. */
+                operations?: ("createSession" | "verifyTransaction" | "createPartnerTransaction" | "getPartnerTransaction" | "getPartnerTransactionByVendorReference" | "cancelPartnerTransactionByVendorReference")[];
+                /** @description With `failure` `429`, the wait the answer gives (`retry_after`, `Retry-After`, `RateLimit-Reset`); default 2. Refused with another failure. */
+                retryAfterSeconds?: number;
+                /** @description With `failure` `timeout`, how long the call gets no answer before its connection is closed (the bounds of the header's `x-simulate`). Required with `timeout`, refused otherwise. */
+                timeoutSeconds?: number;
+                /** @description How many matching calls answer the failure; later calls run as usual. */
+                times: number;
+            } | null;
         };
         /**
          * SandboxResetRequest
@@ -1970,6 +2132,18 @@ export interface components {
          */
         limit: number;
         /**
+         * @description Sandbox only, test keys only (ADR-052): asks the sandbox to answer this call with a failure
+         *     instead of running it, so that a merchant can rehearse the API's failures. Nothing is
+         *     stored and nothing changes. `500` answers `INTERNAL_ERROR`; `503` answers
+         *     `STORAGE_UNAVAILABLE` with its `Retry-After`; `429` answers `RATE_LIMIT_EXCEEDED` with
+         *     `retry_after` (only on an operation with `x-rate-limit`, A1); `timeout=SECONDS` (1 to 30)
+         *     sends no answer and closes the connection after that many seconds. An operation that
+         *     does not declare the status asked for answers 400 `VALIDATION_ERROR`. Production refuses
+         *     any request carrying this header with 400 `VALIDATION_ERROR`.
+         * @example 503
+         */
+        "Paylater-Simulate": string;
+        /**
          * @description The payment intent id.
          * @example 0b6a1b7e-52a4-4d2e-9d7f-1c0f5b2d8e61
          */
@@ -2025,7 +2199,20 @@ export interface operations {
     createPartnerTransaction: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Sandbox only, test keys only (ADR-052): asks the sandbox to answer this call with a failure
+                 *     instead of running it, so that a merchant can rehearse the API's failures. Nothing is
+                 *     stored and nothing changes. `500` answers `INTERNAL_ERROR`; `503` answers
+                 *     `STORAGE_UNAVAILABLE` with its `Retry-After`; `429` answers `RATE_LIMIT_EXCEEDED` with
+                 *     `retry_after` (only on an operation with `x-rate-limit`, A1); `timeout=SECONDS` (1 to 30)
+                 *     sends no answer and closes the connection after that many seconds. An operation that
+                 *     does not declare the status asked for answers 400 `VALIDATION_ERROR`. Production refuses
+                 *     any request carrying this header with 400 `VALIDATION_ERROR`.
+                 * @example 503
+                 */
+                "Paylater-Simulate"?: components["parameters"]["Paylater-Simulate"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2058,7 +2245,20 @@ export interface operations {
     getPartnerTransaction: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Sandbox only, test keys only (ADR-052): asks the sandbox to answer this call with a failure
+                 *     instead of running it, so that a merchant can rehearse the API's failures. Nothing is
+                 *     stored and nothing changes. `500` answers `INTERNAL_ERROR`; `503` answers
+                 *     `STORAGE_UNAVAILABLE` with its `Retry-After`; `429` answers `RATE_LIMIT_EXCEEDED` with
+                 *     `retry_after` (only on an operation with `x-rate-limit`, A1); `timeout=SECONDS` (1 to 30)
+                 *     sends no answer and closes the connection after that many seconds. An operation that
+                 *     does not declare the status asked for answers 400 `VALIDATION_ERROR`. Production refuses
+                 *     any request carrying this header with 400 `VALIDATION_ERROR`.
+                 * @example 503
+                 */
+                "Paylater-Simulate"?: components["parameters"]["Paylater-Simulate"];
+            };
             path: {
                 /**
                  * @description The transaction id (UUID).
@@ -2090,7 +2290,20 @@ export interface operations {
     getPartnerTransactionByVendorReference: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Sandbox only, test keys only (ADR-052): asks the sandbox to answer this call with a failure
+                 *     instead of running it, so that a merchant can rehearse the API's failures. Nothing is
+                 *     stored and nothing changes. `500` answers `INTERNAL_ERROR`; `503` answers
+                 *     `STORAGE_UNAVAILABLE` with its `Retry-After`; `429` answers `RATE_LIMIT_EXCEEDED` with
+                 *     `retry_after` (only on an operation with `x-rate-limit`, A1); `timeout=SECONDS` (1 to 30)
+                 *     sends no answer and closes the connection after that many seconds. An operation that
+                 *     does not declare the status asked for answers 400 `VALIDATION_ERROR`. Production refuses
+                 *     any request carrying this header with 400 `VALIDATION_ERROR`.
+                 * @example 503
+                 */
+                "Paylater-Simulate"?: components["parameters"]["Paylater-Simulate"];
+            };
             path: {
                 /**
                  * @description The merchant's own order id given at creation.
@@ -2122,7 +2335,20 @@ export interface operations {
     cancelPartnerTransactionByVendorReference: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Sandbox only, test keys only (ADR-052): asks the sandbox to answer this call with a failure
+                 *     instead of running it, so that a merchant can rehearse the API's failures. Nothing is
+                 *     stored and nothing changes. `500` answers `INTERNAL_ERROR`; `503` answers
+                 *     `STORAGE_UNAVAILABLE` with its `Retry-After`; `429` answers `RATE_LIMIT_EXCEEDED` with
+                 *     `retry_after` (only on an operation with `x-rate-limit`, A1); `timeout=SECONDS` (1 to 30)
+                 *     sends no answer and closes the connection after that many seconds. An operation that
+                 *     does not declare the status asked for answers 400 `VALIDATION_ERROR`. Production refuses
+                 *     any request carrying this header with 400 `VALIDATION_ERROR`.
+                 * @example 503
+                 */
+                "Paylater-Simulate"?: components["parameters"]["Paylater-Simulate"];
+            };
             path: {
                 /**
                  * @description The merchant's own order id given at creation.
@@ -2281,7 +2507,20 @@ export interface operations {
     createSession: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Sandbox only, test keys only (ADR-052): asks the sandbox to answer this call with a failure
+                 *     instead of running it, so that a merchant can rehearse the API's failures. Nothing is
+                 *     stored and nothing changes. `500` answers `INTERNAL_ERROR`; `503` answers
+                 *     `STORAGE_UNAVAILABLE` with its `Retry-After`; `429` answers `RATE_LIMIT_EXCEEDED` with
+                 *     `retry_after` (only on an operation with `x-rate-limit`, A1); `timeout=SECONDS` (1 to 30)
+                 *     sends no answer and closes the connection after that many seconds. An operation that
+                 *     does not declare the status asked for answers 400 `VALIDATION_ERROR`. Production refuses
+                 *     any request carrying this header with 400 `VALIDATION_ERROR`.
+                 * @example 503
+                 */
+                "Paylater-Simulate"?: components["parameters"]["Paylater-Simulate"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2348,7 +2587,20 @@ export interface operations {
     verifyTransaction: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Sandbox only, test keys only (ADR-052): asks the sandbox to answer this call with a failure
+                 *     instead of running it, so that a merchant can rehearse the API's failures. Nothing is
+                 *     stored and nothing changes. `500` answers `INTERNAL_ERROR`; `503` answers
+                 *     `STORAGE_UNAVAILABLE` with its `Retry-After`; `429` answers `RATE_LIMIT_EXCEEDED` with
+                 *     `retry_after` (only on an operation with `x-rate-limit`, A1); `timeout=SECONDS` (1 to 30)
+                 *     sends no answer and closes the connection after that many seconds. An operation that
+                 *     does not declare the status asked for answers 400 `VALIDATION_ERROR`. Production refuses
+                 *     any request carrying this header with 400 `VALIDATION_ERROR`.
+                 * @example 503
+                 */
+                "Paylater-Simulate"?: components["parameters"]["Paylater-Simulate"];
+            };
             path: {
                 /**
                  * @description The transaction id (UUID).
@@ -2372,6 +2624,62 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["TransactionNotFound"];
+            429: components["responses"]["AuthThrottled"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
+        };
+    };
+    sandboxGetApiLog: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The log. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxApiLog"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["AuthThrottled"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
+        };
+    };
+    sandboxSetApiLog: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SandboxApiLogRequest"];
+            };
+        };
+        responses: {
+            /** @description The log after the change. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxApiLog"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["AuthThrottled"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["StorageUnavailable"];
@@ -2465,6 +2773,62 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             500: components["responses"]["InternalError"];
+        };
+    };
+    sandboxGetFaultRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rule, or `rule` null. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxFaultRule"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["AuthThrottled"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
+        };
+    };
+    sandboxSetFaultRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SandboxFaultRuleRequest"];
+            };
+        };
+        responses: {
+            /** @description The rule after the change. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxFaultRule"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["AuthThrottled"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["StorageUnavailable"];
         };
     };
     sandboxReset: {

@@ -11,12 +11,16 @@ import { page } from '../checkout/html.ts';
 import { assetsDir } from '../../lib/package-root.ts';
 import { MISSING_BUILD, sendFile, sendHtml } from '../checkout/respond.ts';
 import { answerMethodNotAllowed } from '../http/method-not-allowed.ts';
+import { listenOrigin } from '../http/origin.ts';
+import { runCertify } from '../../scripts/certify/certify.ts';
+import { htmlReport } from '../../scripts/certify/report.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ASSETS = path.join(HERE, 'assets');
 
 const BODY = `    <header>
       <h1>PayLater sandbox dashboard</h1>
+      <p><a href="/dashboard/go-live">Go-live check</a></p>
       <form id="key-form">
         <label>Test API key <input id="key" type="password" autocomplete="off" placeholder="sk_test_…" required></label>
         <button type="submit">Use key</button>
@@ -51,8 +55,64 @@ const BODY = `    <header>
       </section>
     </main>`;
 
+const GO_LIVE_BODY = `    <header>
+      <h1>Go-live check</h1>
+      <p><a href="/dashboard">Dashboard</a> · <a href="/docs/guide-go-live.html">Before you go live</a></p>
+      <form id="check">
+        <p id="key-row"><label>Test API key <input id="key" type="password" autocomplete="off" placeholder="sk_test_…"></label></p>
+        <p><label>Webhook URL <input id="webhook-url" type="url" placeholder="the URL the sandbox delivers to"></label></p>
+        <p><label>Observe <input id="observe" type="number" min="0" max="600" value="0"> s</label>
+        <label><input id="resilience" type="checkbox"> inject a 429 and a 500 into A1 while observing</label></p>
+        <button type="submit" id="run">Run the check</button>
+      </form>
+      <p id="status" role="status"></p>
+    </header>
+    <main>
+      <p id="summary"></p>
+      <table id="items"><thead><tr><th>Verdict</th><th>Item</th><th>What was seen</th><th>Guide</th></tr></thead><tbody></tbody></table>
+      <p><a id="download" download="paylater-go-live.html" hidden>Download the HTML report</a></p>
+    </main>`;
+
+type Json = Record<string, unknown>;
+const refuse = (res: express.Response, status: number, code: string, message: string) =>
+  res.status(status).json({ error: { code, message } });
+
 /**
- * `/dashboard` and its assets; `distDir` is where `npm run build` put the page script (default
+ * \`POST /dashboard/go-live/run\`: the checklist of \`paylater certify\` for the caller's test key
+ * (\`X-API-Key\`) against this server, its report as JSON and as the HTML page.
+ */
+async function runGoLive(req: express.Request, res: express.Response): Promise<void> {
+  const key = req.get('X-API-Key')?.trim() ?? '';
+  if (!key.startsWith('sk_test_')) return void refuse(res, 401, 'INVALID_API_KEY', 'Send your test key (sk_test_…) in X-API-Key');
+  const body = (req.body ?? {}) as Json;
+  const webhookUrl = body.webhookUrl ?? null;
+  const observe = body.observeSeconds ?? 0;
+  const resilience = body.resilience ?? false;
+  if (webhookUrl !== null && (typeof webhookUrl !== 'string' || !/^https?:\/\/\S{1,2040}$/.test(webhookUrl)))
+    return void refuse(res, 400, 'VALIDATION_ERROR', 'webhookUrl must be an http(s) URL or null');
+  if (typeof observe !== 'number' || !Number.isInteger(observe) || observe < 0 || observe > 600)
+    return void refuse(res, 400, 'VALIDATION_ERROR', 'observeSeconds must be whole seconds from 0 to 600');
+  if (typeof resilience !== 'boolean' || (resilience && observe === 0))
+    return void refuse(res, 400, 'VALIDATION_ERROR', 'resilience must be a boolean, and needs observeSeconds');
+  const origin = listenOrigin(req);
+  try {
+    const report = await runCertify({
+      baseUrl: origin,
+      apiKey: key,
+      webhookUrl,
+      docsUrl: `${origin}/docs`,
+      observeMs: observe * 1000,
+      resilience,
+    });
+    res.json({ report, html: htmlReport(report) });
+  } catch (e) {
+    // the sandbox refused the key (or could not be read): its own answer, as certify reports it
+    refuse(res, 400, 'VALIDATION_ERROR', (e as Error).message);
+  }
+}
+
+/**
+ * \`/dashboard\` and its assets; `distDir` is where `npm run build` put the page script (default
  * the package's dist/).
  * @rule ADR-045
  */
@@ -65,6 +125,17 @@ export function createDashboardRouter(distDir: string = assetsDir()): Router {
     body: BODY,
   });
   router.get('/dashboard', (_req, res) => sendHtml(res, html));
+  const goLive = page({
+    title: 'PayLater go-live check',
+    styles: ['/dashboard/assets/dashboard.css'],
+    scripts: ['/dashboard/assets/go-live.js'],
+    body: GO_LIVE_BODY,
+  });
+  router.get('/dashboard/go-live', (_req, res) => sendHtml(res, goLive));
+  router.post('/dashboard/go-live/run', express.json({ limit: '4kb' }), (req, res, next) => void runGoLive(req, res).catch(next));
+  router.get('/dashboard/assets/go-live.js', (_req, res) =>
+    sendFile(res, path.join(distDir, 'dashboard', 'go-live.js'), 'application/javascript; charset=utf-8', 'no-cache', MISSING_BUILD),
+  );
   router.get('/dashboard/assets/dashboard.js', (_req, res) =>
     sendFile(res, path.join(distDir, 'dashboard', 'dashboard.js'), 'application/javascript; charset=utf-8', 'no-cache', MISSING_BUILD),
   );

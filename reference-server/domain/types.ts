@@ -85,6 +85,51 @@ export interface MerchantStateRecord {
   endpointEnabled: boolean;
   /** The webhook endpoint set at run time (ADR-042); absent: the merchants file's. */
   webhook?: WebhookSetting;
+  /** The sandbox fault rule (failures on demand, ADR-052); absent: none. */
+  faultRule?: FaultRuleRecord;
+  /** The API calls recorded for the go-live check (ADR-056); absent: never recorded. */
+  apiLog?: ApiLogRecord;
+}
+
+/** The recorded API calls of a merchant (ADR-056), oldest first, at most `limit`. */
+export interface ApiLogRecord {
+  recording: boolean;
+  /** ISO 8601, merchant time. */
+  startedAt: string;
+  limit: number;
+  dropped: number;
+  entries: ApiLogEntry[];
+}
+
+export interface ApiLogEntry {
+  /** ISO 8601, merchant time. */
+  at: string;
+  operationId: string | null;
+  method: string;
+  path: string;
+  status: number | null;
+  credential: 'apiKey' | 'sessionToken';
+  transactionId: string | null;
+  vendorReference: string | null;
+  origin: string | null;
+  referer: string | null;
+  secFetchSite: string | null;
+  simulated: string | null;
+}
+
+/** A fault rule as set (ADR-052), with the calls it answered so far (counted under the merchant state's lock). */
+export interface FaultRuleRecord {
+  id: string;
+  failure: '500' | '503' | '429' | 'timeout';
+  timeoutSeconds: number | null;
+  retryAfterSeconds: number | null;
+  /** operationIds; null: every operation declaring the `Paylater-Simulate` header. */
+  operations: string[] | null;
+  times: number;
+  /** Calls answered so far (at most `times`). */
+  used: number;
+  /** ISO 8601, real time. */
+  setAt: string;
 }
 
 /** A run-time webhook endpoint, and the previous secret while a rotation window is open. */

@@ -9,6 +9,8 @@ import type { Handler } from './context.ts';
 import { partnerHandlers } from './partner.ts';
 import { sandboxHandlers } from './sandbox.ts';
 import { sandboxEventHandlers } from './sandbox-events.ts';
+import { sandboxApiLogHandlers } from './sandbox-api-log.ts';
+import { sandboxFaultHandlers } from './sandbox-faults.ts';
 import { sandboxResetHandlers } from './sandbox-reset.ts';
 import { sandboxTransactionHandlers } from './sandbox-transactions.ts';
 import { sandboxWebhookHandlers } from './sandbox-webhooks.ts';
@@ -23,6 +25,8 @@ export const handlers: Record<string, Handler> = {
   ...sdkHandlers,
   ...sandboxHandlers,
   ...sandboxEventHandlers,
+  ...sandboxFaultHandlers,
+  ...sandboxApiLogHandlers,
   ...sandboxResetHandlers,
   ...sandboxTransactionHandlers,
   ...sandboxWebhookHandlers,

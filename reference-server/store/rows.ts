@@ -14,6 +14,8 @@ import type {
   CollectionName,
   Collections,
   MerchantStateRecord,
+  FaultRuleRecord,
+  ApiLogRecord,
   OutboxEvent,
   PaymentIntentRecord,
   SessionRecord,
@@ -222,12 +224,16 @@ const merchantState: Table<'merchantState'> = {
     clock_offset_seconds: (m) => m.clockOffsetSeconds,
     endpoint_enabled: (m) => m.endpointEnabled,
     webhook: (m) => (m.webhook === undefined ? null : json(m.webhook)),
+    fault_rule: (m) => (m.faultRule === undefined ? null : json(m.faultRule)),
+    api_log: (m) => (m.apiLog === undefined ? null : json(m.apiLog)),
   },
   record: (r, d): MerchantStateRecord => ({
     id: str(r.merchant_id),
     clockOffsetSeconds: num(r.clock_offset_seconds),
     endpointEnabled: d.bool(r.endpoint_enabled),
     ...(r.webhook === null ? {} : { webhook: d.json(r.webhook) as NonNullable<MerchantStateRecord['webhook']> }),
+    ...(r.fault_rule === null || r.fault_rule === undefined ? {} : { faultRule: d.json(r.fault_rule) as FaultRuleRecord }),
+    ...(r.api_log === null || r.api_log === undefined ? {} : { apiLog: d.json(r.api_log) as ApiLogRecord }),
   }),
 };
 

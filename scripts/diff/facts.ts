@@ -49,6 +49,13 @@ function narrowed(narrows: 'lower' | 'higher' | 'any', b: unknown, r: unknown): 
   return narrows === 'lower' ? r < b : r > b;
 }
 
+/** True when `doc` has operation `method` of path `path`. */
+function operationIn(doc: Json, path: string | undefined, method: string | undefined): boolean {
+  const paths = isJson(doc.paths) ? doc.paths : {};
+  const item = path === undefined ? undefined : paths[path];
+  return isJson(item) && method !== undefined && isJson(item[method]);
+}
+
 export function compareFacts(c: Collector): void {
   const names = Object.keys(FACTS);
   const b = findKeys(c.base.doc.resolved, names);
@@ -58,6 +65,8 @@ export function compareFacts(c: Collector): void {
     const is = r.get(id);
     if (stable(was?.value) === stable(is?.value)) continue;
     const keys = (is ?? was)!.keys;
+    // A fact of an operation the base does not have is part of that new operation (reported as added), not a change.
+    if (!was && keys[0] === 'paths' && !operationIn(c.base.doc.resolved, keys[1], keys[2])) continue;
     const fact = FACTS[keys[keys.length - 1]!]!;
     let narrow: boolean;
     if (!was) narrow = true;

@@ -382,6 +382,21 @@ export const FIXTURES: Fixture[] = [
     documents: V1V2,
   },
   {
+    // its request body limit (x-max-body-bytes of its 413) comes with it: not a narrowing of a limit it never had
+    name: 'a new operation with a request body (POST on the sandbox clock path)',
+    edits: [
+      {
+        file: 'paths/api_v1_sandbox_clock.yaml',
+        find: /^get:\n/,
+        replace:
+          "post:\n  operationId: sandboxSetClock\n  summary: Set the sandbox clock\n  tags:\n    - Sandbox\n  security:\n    - ApiKey: []\n  x-sandbox: true\n  requestBody:\n    required: true\n    content:\n      application/json:\n        schema:\n          $ref: ../components/schemas/SandboxClockAdvanceRequest.yaml\n  responses:\n    '200':\n      description: The clock.\n      content:\n        application/json:\n          schema:\n            $ref: ../components/schemas/SandboxClock.yaml\n    '400':\n      $ref: ../components/responses/BadRequest.yaml\n    '413':\n      $ref: ../components/responses/PayloadTooLarge.yaml\nget:\n",
+      },
+    ],
+    impact: 'minor',
+    rules: { 'redocly/added': 'minor' },
+    documents: V1V2,
+  },
+  {
     name: 'a description-only change',
     edits: [
       {

@@ -9,8 +9,8 @@ const docs = { 1: loadBundledDocument(1), 2: loadBundledDocument(2) } as const;
 const validators = { 1: validatorFor(docs[1]), 2: validatorFor(docs[2]) } as const;
 
 describe('guides (spec/guides/*.md)', () => {
-  it('the four guides exist: checkout, partner, webhooks, sandbox', () => {
-    expect(guides.map((g) => g.slug)).toEqual(['checkout', 'partner', 'webhooks', 'sandbox']);
+  it('the guides exist: checkout, partner, webhooks, sandbox, go-live', () => {
+    expect(guides.map((g) => g.slug)).toEqual(['checkout', 'partner', 'webhooks', 'sandbox', 'go-live']);
   });
 
   for (const g of guides) {

@@ -209,7 +209,7 @@ describe('docs site in Chromium', () => {
     ]) {
       expect(pages).toContain(p);
     }
-    expect(pages.filter((p) => p.startsWith('guide-')).length).toBe(4);
+    expect(pages.filter((p) => p.startsWith('guide-')).length).toBe(5);
   });
 
   it('every page loads under /docs/ with no console error, no failed or off-site request; links resolve', async () => {

@@ -1,0 +1,159 @@
+/**
+ * The sandbox's record of a merchant's API calls for the go-live check (ADR-056): while the
+ * merchant records (`PUT /api/v1/sandbox/api-log`), each call made with its test key (in any
+ * key header, whatever the route) or one of its session tokens is appended to its sandbox state
+ * once answered: when (merchant time), the operation of its variant, the status, the
+ * transaction the path names, the browser headers, and the failure simulated instead
+ * (http/simulate.ts sets `res.locals.simulated`). Nothing is looked at while nobody records.
+ */
+import type express from 'express';
+import { variants, type Variant } from '../../generated/index.ts';
+import type { MerchantConfig } from '../config.ts';
+import type { Core } from '../core.ts';
+import { iso } from '../domain/clock.ts';
+import type { ApiLogEntry, ApiLogRecord, MerchantStateRecord } from '../domain/types.ts';
+import type { Authenticator } from './auth.ts';
+
+/** The most entries a log keeps (later calls are counted in `dropped`). */
+export const API_LOG_LIMIT = 200;
+
+interface LoggedOp {
+  operationId: string;
+  variant: Variant;
+  method: string;
+  regex: RegExp;
+}
+
+type AuthArg = Parameters<Authenticator['key']>[1];
+
+/** Every operation of both variants, its path template as a regex naming the transaction parameters. */
+function operations(): LoggedOp[] {
+  const out: LoggedOp[] = [];
+  for (const v of [1, 2] as Variant[]) {
+    const ops = variants[`v${v}`].operations as Record<string, { method: string; path: string }>;
+    for (const [operationId, o] of Object.entries(ops)) {
+      const source = o.path
+        .replace(/[.*+?^$()|[\]\\]/g, '\\$&')
+        .replace(
+          /\{(transactionId|transaction_id|vendorReference)\}/g,
+          (_, n: string) => `(?<${n === 'vendorReference' ? 'ref' : 'tx'}>[^/]+)`,
+        )
+        .replace(/\{[^}]+\}/g, '[^/]+');
+      out.push({ operationId, variant: v, method: o.method, regex: new RegExp(`^${source}$`) });
+    }
+  }
+  return out;
+}
+
+/** The header names credentials come in: every operation's key header, and the session token's. */
+function credentialHeaders(): { keys: string[]; token: string | null } {
+  const keys = new Set<string>();
+  let token: string | null = null;
+  for (const v of ['v1', 'v2'] as const) {
+    for (const o of Object.values(variants[v].operations as Record<string, { authHeader: string | null; security: readonly string[] }>)) {
+      if (!o.authHeader) continue;
+      if (o.security.includes('SessionToken')) token = o.authHeader.toLowerCase();
+      else keys.add(o.authHeader.toLowerCase());
+    }
+  }
+  return { keys: [...keys], token };
+}
+
+function decoded(s: string | undefined): string | null {
+  if (s === undefined) return null;
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
+function header(req: express.Request, name: string): string | null {
+  const v = req.headers[name];
+  return typeof v === 'string' ? v : Array.isArray(v) ? v.join(', ') : null;
+}
+
+/** A fresh recording (`recording` true) or `log` stopped. */
+export function startedLog(nowIso: string): ApiLogRecord {
+  return { recording: true, startedAt: nowIso, limit: API_LOG_LIMIT, dropped: 0, entries: [] };
+}
+
+/** `st` with `entry` appended to its log, if it records. */
+function appended(st: MerchantStateRecord, entry: ApiLogEntry): MerchantStateRecord {
+  const log = st.apiLog;
+  if (!log?.recording) return st;
+  const next: ApiLogRecord =
+    log.entries.length >= log.limit ? { ...log, dropped: log.dropped + 1 } : { ...log, entries: [...log.entries, entry] };
+  return { ...st, apiLog: next };
+}
+
+/**
+ * The middleware, mounted before the simulator and the API router.
+ * @rule ADR-056
+ */
+export function createApiLogRecorder({ core, auth }: { core: Core; auth: Authenticator }): express.RequestHandler {
+  const ops = operations();
+  const { keys, token } = credentialHeaders();
+  const anyRecording = (): boolean => {
+    for (const id of core.merchantsById.keys()) if (core.merchantState(id).apiLog?.recording) return true;
+    return false;
+  };
+  /** The merchant whose key or session token the request carries, if any. */
+  const callerOf = async (req: express.Request): Promise<{ merchant: MerchantConfig; credential: ApiLogEntry['credential'] } | null> => {
+    for (const h of keys) {
+      if (req.headers[h] === undefined) continue;
+      try {
+        return { merchant: auth.key(req, { kind: 'apiKey', header: h, title: h } as AuthArg), credential: 'apiKey' };
+      } catch {
+        // not a key of this sandbox: the router answers it
+      }
+    }
+    if (token && req.headers[token] !== undefined) {
+      try {
+        const { merchant } = await auth.token(req, { kind: 'sessionToken', header: token, title: token } as AuthArg);
+        return { merchant, credential: 'sessionToken' };
+      } catch {
+        return null;
+      }
+    }
+    return null;
+  };
+
+  return (req, res, next) => {
+    if (core.config.mode !== 'sandbox' || !anyRecording()) {
+      next();
+      return;
+    }
+    callerOf(req)
+      .then((caller) => {
+        if (caller && core.merchantState(caller.merchant.id).apiLog?.recording) {
+          const { merchant, credential } = caller;
+          const method = req.method === 'HEAD' ? 'GET' : req.method;
+          const path = req.path;
+          const op = ops.find((o) => o.variant === merchant.variant && o.method === method && o.regex.test(path));
+          const groups = op?.regex.exec(path)?.groups ?? {};
+          const at = iso(core.now(merchant.id));
+          const seen = { origin: header(req, 'origin'), referer: header(req, 'referer'), secFetchSite: header(req, 'sec-fetch-site') };
+          res.once('close', () => {
+            const entry: ApiLogEntry = {
+              at,
+              operationId: op?.operationId ?? null,
+              method: req.method,
+              path,
+              status: res.writableFinished || res.headersSent ? res.statusCode : null,
+              credential,
+              transactionId: decoded(groups.tx),
+              vendorReference: decoded(groups.ref),
+              ...seen,
+              simulated: typeof res.locals.simulated === 'string' ? res.locals.simulated : null,
+            };
+            core
+              .updateMerchantState(merchant.id, (st) => appended(st, entry))
+              .catch((e: Error) => core.log(`api log of ${merchant.id}: ${e.message}`));
+          });
+        }
+        next();
+      })
+      .catch(next);
+  };
+}
