@@ -67,6 +67,28 @@ Example (a staging run: the partner's tests go to :8080 instead of the server's 
     --report-json proxy.json --report-junit proxy.xml --har proxy.har
 `;
 
+/** The options `paylater proxy` takes (each documented in HELP; a test holds them together). */
+export const OPTIONS = {
+  upstream: { type: 'string' },
+  variant: { type: 'string' },
+  port: { type: 'string' },
+  host: { type: 'string' },
+  'report-json': { type: 'string' },
+  'report-junit': { type: 'string' },
+  har: { type: 'string' },
+  'webhook-listen': { type: 'string' },
+  'webhook-forward-to': { type: 'string' },
+  'webhook-secret': { type: 'string' },
+  'webhook-window': { type: 'string' },
+  'payment-window': { type: 'string' },
+  'clock-tolerance': { type: 'string' },
+  'max-transactions': { type: 'string' },
+  'capture-bytes': { type: 'string' },
+  'keep-exchanges': { type: 'string' },
+  quiet: { type: 'boolean' },
+  help: { type: 'boolean' },
+} as const;
+
 export interface RunningProxy {
   proxy: LiveProxy;
   /** Writes the reports, closes, and gives the exit code. */
@@ -83,26 +105,7 @@ export async function startProxyCommand(
   try {
     values = parseArgs({
       args: argv,
-      options: {
-        upstream: { type: 'string' },
-        variant: { type: 'string' },
-        port: { type: 'string' },
-        host: { type: 'string' },
-        'report-json': { type: 'string' },
-        'report-junit': { type: 'string' },
-        har: { type: 'string' },
-        'webhook-listen': { type: 'string' },
-        'webhook-forward-to': { type: 'string' },
-        'webhook-secret': { type: 'string' },
-        'webhook-window': { type: 'string' },
-        'payment-window': { type: 'string' },
-        'clock-tolerance': { type: 'string' },
-        'max-transactions': { type: 'string' },
-        'capture-bytes': { type: 'string' },
-        'keep-exchanges': { type: 'string' },
-        quiet: { type: 'boolean' },
-        help: { type: 'boolean' },
-      },
+      options: OPTIONS,
       strict: true,
     }).values;
   } catch (e) {

@@ -129,20 +129,20 @@ export interface StateOptions {
   maxTransactions?: number;
   /** The server's payment window (s); default x-state-machine's. */
   paymentWindowSeconds?: number;
-  /** Difference allowed between the server's clock and the proxy's (ms); default 1000. */
+  /** Difference allowed between the server's clock and the proxy's (ms); default 100 (one host, or NTP-synchronised hosts). */
   clockToleranceMs?: number;
   /** Whether events are expected (the webhook side is on), and within how long (ms). */
   webhookWindowMs?: number;
   /**
-   * The port the webhook side listens on: a merchant whose sandbox webhook endpoint is answered
-   * (sandboxGet/SetWebhookEndpoint) disabled, or pointing at another port, sends its events
-   * elsewhere, and is not judged on missing events while it does.
+   * The port the webhook side listens on. A merchant whose sandbox webhook endpoint is answered
+   * (sandboxGet/SetWebhookEndpoint) disabled, or pointing at another URL than the first one answered
+   * (and not at this port), sends its events elsewhere, and is not judged on missing events while it does.
    */
   webhookPort?: number;
 }
 
 export const DEFAULT_MAX_TRANSACTIONS = 100_000;
-export const DEFAULT_CLOCK_TOLERANCE_MS = 1000;
+export const DEFAULT_CLOCK_TOLERANCE_MS = 100;
 
 function fnv(s: string): number {
   let h = 0x811c9dc5;
@@ -188,6 +188,8 @@ export class StateTracker {
   readonly eventMerchants = new Set<string>();
   /** Merchants whose webhook endpoint was answered pointing elsewhere (or disabled). */
   readonly elsewhere = new Set<string>();
+  /** Per merchant, the first webhook endpoint URL answered. */
+  private readonly endpoints = new Map<string, string>();
   dropped = 0;
   /** Events about transactions the proxy never saw (made before it started, or not through it). */
   unknownEvents = 0;
@@ -268,12 +270,17 @@ export class StateTracker {
       ob.status === 200 &&
       isRecord(json)
     ) {
-      let here: boolean;
+      // the first URL answered is taken as the one reaching the proxy (directly, or through a public
+      // address or a relay); another URL, or a disabled endpoint, sends the events elsewhere
+      const url = typeof json.url === 'string' ? json.url : null;
+      if (!this.endpoints.has(m) && url !== null) this.endpoints.set(m, url);
+      let port: number | undefined;
       try {
-        here = json.enabled === true && typeof json.url === 'string' && Number(new URL(json.url).port) === this.o.webhookPort;
+        port = url === null ? undefined : Number(new URL(url).port);
       } catch {
-        here = false;
+        port = undefined;
       }
+      const here = json.enabled === true && url !== null && (url === this.endpoints.get(m) || port === this.o.webhookPort);
       if (here) this.elsewhere.delete(m);
       else this.elsewhere.add(m);
       return out;
@@ -679,6 +686,7 @@ export class StateTracker {
 
   // ---- webhooks ---------------------------------------------------------------------
   private expect(tx: TxState, event: string, transition: string, at: number): void {
+    // while the merchant's endpoint is answered pointing elsewhere, its events go there
     if (this.o.webhookWindowMs === undefined || this.elsewhere.has(tx.m)) return;
     tx.ev ??= [];
     const got = tx.ev.findIndex((e) => e.received && e.transition === undefined && e.name === event);
@@ -701,6 +709,8 @@ export class StateTracker {
       return [];
     }
     this.eventMerchants.add(tx.m);
+    // its events reach the proxy whatever its endpoint was answered as (a relay in between)
+    this.elsewhere.delete(tx.m);
     tx.ev ??= [];
     if (tx.ev.some((e) => e.received && e.id === webhookId)) return []; // a retry of one delivery
     const waiting = tx.ev.findIndex((e) => !e.received && e.name === name);
@@ -711,12 +721,23 @@ export class StateTracker {
       this.events.add(name);
       return [];
     }
+    const second = tx.ev.some((e) => e.received && e.name === name);
     const t = stateMachine.transitions.filter((x) => x.emits === name);
-    const possible = t.some((x) => x.from!.some((f) => reach(tx.st) & bit(f)) && !(tx.st & bit(x.to)));
-    if (possible) {
-      tx.ev.push({ name, at, received: true, id: webhookId });
-      if (tx.ev.length > 6) tx.ev.shift();
-      return [];
+    if (!second) {
+      // its transition may still come (a customer's confirmation the proxy has not seen yet): held
+      if (t.some((x) => x.from!.some((f) => reach(tx.st) & bit(f)) && !(tx.st & bit(x.to)))) {
+        tx.ev.push({ name, at, received: true, id: webhookId });
+        if (tx.ev.length > 6) tx.ev.shift();
+        return [];
+      }
+      // the transaction may have passed through the transition's status (seen before events were
+      // expected of this merchant): the event of that transition
+      if (t.some((x) => REACH.get(bit(x.to))! & tx.st)) {
+        tx.ev.push({ name, transition: t[0]!.id, at, received: true, id: webhookId });
+        if (tx.ev.length > 6) tx.ev.shift();
+        this.events.add(name);
+        return [];
+      }
     }
     const ob: Observation = {
       seq,
@@ -736,7 +757,9 @@ export class StateTracker {
         id,
         tx,
         '$',
-        `event ${name} (webhook-id ${webhookId}) for transaction ${id}, which is ${names(tx.st).join(' or ')}: no transition seen or possible emits it${tx.ev.some((e) => e.name === name && e.received) ? ' (a second event for one transition, under a new webhook-id)' : ''}`,
+        second
+          ? `a second ${name} for transaction ${id} under a new webhook-id ${webhookId}: x-state-machine emits one per transition`
+          : `event ${name} (webhook-id ${webhookId}) for transaction ${id}, which is ${names(tx.st).join(' or ')}: no transition seen or possible emits it`,
         'no event',
         name,
       ),
