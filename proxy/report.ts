@@ -73,6 +73,8 @@ export class Recorder {
   private readonly codes = new Set<string>();
   private unrouted = 0;
   webhooksReceived = 0;
+  /** Requests whose client closed the connection before the answer ended (not judged, not a finding). */
+  clientAborts = 0;
 
   constructor(
     private readonly o: {
@@ -315,6 +317,7 @@ export class Recorder {
       startedAt: this.startedAt.toISOString(),
       requests: this.requests,
       judged: this.judgedCount,
+      clientAborts: this.clientAborts,
       findings: this.findingCount,
       exitCode: this.findingCount ? 1 : 0,
       state: { transactions: st.txs.size, maxTransactions: st.max, dropped: st.dropped, paymentWindowSeconds: st.windowMs / 1000 },

@@ -206,6 +206,24 @@ describe('bad upstream answers: reported, never a crash', () => {
     expect((await raw('GET', B2('ok'))).status).toBe(200);
   });
 
+  it('a client that hangs up mid-answer is counted, not reported as the fault of the upstream', async () => {
+    const before = proxy.recorder.findingCount;
+    const aborts = proxy.recorder.clientAborts;
+    await new Promise<void>((resolve) => {
+      const req = request(proxy.url + B2('slow'), (res) => {
+        res.once('data', () => {
+          req.destroy();
+          resolve();
+        });
+      });
+      req.on('error', () => undefined);
+      req.end();
+    });
+    await sleep(500);
+    expect(proxy.recorder.clientAborts).toBe(aborts + 1);
+    expect(proxy.recorder.findingCount).toBe(before);
+  });
+
   it('an unreachable upstream: 502 from the proxy, reported', async () => {
     const dead = await startLiveProxy({ upstream: `http://127.0.0.1:${await freePort()}`, variant: 1 });
     try {

@@ -7,10 +7,11 @@
  *  - across exchanges, per merchant, by the state tracker (state.ts);
  *  - webhooks, on a second port, verified, validated against AsyncAPI, matched to transitions, and
  *    forwarded unchanged.
- * `GET /_paylater/report` (ADR-055: the one reserved path, never forwarded) answers the live report.
+ * `GET /_paylater/report` (the one reserved prefix, `/_paylater/`, never forwarded; docs/proxy.md) answers the live report.
  */
 import {
   createServer,
+  type ClientRequest,
   request as httpRequest,
   Agent,
   type IncomingMessage,
@@ -215,18 +216,11 @@ export async function startLiveProxy(o: ProxyOptions): Promise<LiveProxy> {
     const method = req.method ?? 'GET';
     const reqCapture = new Capture(capture);
     const resCapture = new Capture(capture);
-    const up = send({
-      protocol: upstream.protocol,
-      hostname: upstream.hostname,
-      port: upstream.port || (isHttps ? 443 : 80),
-      method,
-      path: basePath + url,
-      headers: forwardable(req.rawHeaders, upstream.host) as unknown as OutgoingHttpHeaders,
-      agent,
-    });
     let failed = false;
+    // the client went away (closed its connection before the answer ended): not the upstream's fault
+    let clientGone = false;
     const fail = (why: string): void => {
-      if (failed) return;
+      if (failed || clientGone) return;
       failed = true;
       recorder.failure(seq, method, url, why);
       if (!res.headersSent)
@@ -235,21 +229,48 @@ export async function startLiveProxy(o: ProxyOptions): Promise<LiveProxy> {
           .end(JSON.stringify({ error: { code: 'PROXY_UPSTREAM_ERROR', message: why } }));
       else res.destroy();
     };
-    up.on('error', (e) => fail(`upstream ${method} ${url}: ${e.message}`));
+    /**
+     * One attempt upstream. A kept-alive connection the upstream closed while idle fails on reuse
+     * before any answer: the request, whole in the copy, is sent once more on a new connection
+     * (as Node's documentation advises for `reusedSocket`), never one partly streamed.
+     */
+    const open = (retry: boolean): ClientRequest => {
+      const up = send({
+        protocol: upstream.protocol,
+        hostname: upstream.hostname,
+        port: upstream.port || (isHttps ? 443 : 80),
+        method,
+        path: basePath + url,
+        headers: forwardable(req.rawHeaders, upstream.host) as unknown as OutgoingHttpHeaders,
+        agent,
+      });
+      up.on('response', onResponse);
+      up.on('error', (e: NodeJS.ErrnoException) => {
+        if (!retry && up.reusedSocket && !res.headersSent && req.complete && !reqCapture.truncated && e.code === 'ECONNRESET') {
+          current = open(true);
+          current.end(reqCapture.size ? reqCapture.buffer() : undefined);
+          return;
+        }
+        fail(`upstream ${method} ${url}: ${e.message}`);
+      });
+      return up;
+    };
     req.on('data', (c: Buffer) => reqCapture.add(c));
-    req.on('error', () => up.destroy());
+    req.on('error', () => current.destroy());
     res.on('close', () => {
-      if (!res.writableFinished) up.destroy();
+      if (res.writableFinished) return;
+      clientGone = true;
+      recorder.clientAborts++;
+      current.destroy();
     });
-    req.pipe(up);
-    up.on('response', (ures) => {
+    const onResponse = (ures: IncomingMessage): void => {
       res.writeHead(ures.statusCode ?? 502, ures.statusMessage, forwardable(ures.rawHeaders));
       ures.on('data', (c: Buffer) => resCapture.add(c));
       ures.on('error', (e) => fail(`upstream answer to ${method} ${url} broke: ${e.message}`));
       ures.on('aborted', () => fail(`upstream answer to ${method} ${url} was cut off`));
       ures.pipe(res);
       ures.on('end', () => {
-        if (failed) return;
+        if (failed || clientGone) return;
         const receivedAt = performance.now();
         const pathname = url.split('?')[0]!;
         const route = routeOf(o.variant, method, pathname);
@@ -306,7 +327,9 @@ export async function startLiveProxy(o: ProxyOptions): Promise<LiveProxy> {
           recorder.failure(seq, method, url, `the proxy could not judge this exchange: ${(e as Error).message}`);
         }
       });
-    });
+    };
+    let current = open(false);
+    req.pipe(current);
   };
 
   const server: Server = createServer(handle);

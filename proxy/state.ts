@@ -4,7 +4,7 @@
  * x-state-machine judged on them. Pure: fed observations (an answered exchange, a webhook event),
  * it returns findings; no I/O.
  *
- * The bound (ADR-054): at most `maxTransactions` transactions are kept (default 100,000); past it
+ * The bound (docs/proxy.md): at most `maxTransactions` transactions are kept (default 100,000); past it
  * the oldest seen is dropped first, with its vendorReference. What is kept per transaction is a
  * fixed handful of fields (see TxState), not the record: the immutable fields are kept as a
  * 32-bit fingerprint, so a later read that differs is found (and the earlier exchange, while the
