@@ -1,6 +1,6 @@
 /**
  * `paylater proxy` as a command: --help documents every option; bad options exit 2; on SIGTERM it
- * writes the JSON, JUnit and HAR reports (keys masked) and exits 1 with findings, 0 without.
+ * writes the JSON, JUnit and HAR reports (keys masked) and exits 1 with findings; on SIGINT too, 0 without.
  */
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -63,7 +63,9 @@ describe('paylater proxy --help', () => {
 });
 
 /** Runs `paylater proxy` in a process of its own; returns its URL, and stop() (SIGTERM → exit code and output). */
-async function spawnProxy(args: string[]): Promise<{ url: string; stop(): Promise<{ code: number | null; out: string }> }> {
+async function spawnProxy(
+  args: string[],
+): Promise<{ url: string; stop(signal?: 'SIGTERM' | 'SIGINT'): Promise<{ code: number | null; out: string }> }> {
   const child = spawn(path.resolve('node_modules/.bin/tsx'), ['scripts/cli.ts', 'proxy', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout.on('data', (c: Buffer) => (out += c.toString()));
@@ -80,10 +82,10 @@ async function spawnProxy(args: string[]): Promise<{ url: string; stop(): Promis
   });
   return {
     url,
-    stop: () =>
+    stop: (signal: 'SIGTERM' | 'SIGINT' = 'SIGTERM') =>
       new Promise((resolve) => {
         child.once('exit', (code) => resolve({ code, out }));
-        child.kill('SIGTERM');
+        child.kill(signal);
       }),
   };
 }
@@ -126,9 +128,12 @@ describe('paylater proxy, run as a command', () => {
     expect(out).not.toContain(KEY);
   }, 60_000);
 
-  it('without findings: exits 0 on SIGTERM', async () => {
-    const p = await spawnProxy(['--upstream', upstreamUrl, '--variant', '2', '--port', '0', '--quiet']);
-    const { code } = await p.stop();
+  it('without findings: on SIGINT writes its report and exits 0', async () => {
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'paylater-proxy-')), 'r.json');
+    const p = await spawnProxy(['--upstream', upstreamUrl, '--variant', '2', '--port', '0', '--quiet', '--report-json', file]);
+    const { code, out } = await p.stop('SIGINT');
     expect(code).toBe(0);
+    expect(out).toContain('SIGINT, writing the reports');
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ findings: 0, exitCode: 0 });
   }, 60_000);
 });
