@@ -42,7 +42,8 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await browser?.close();
-  for (const p of proxies) await p.close();
+  // a test that failed midway left its proxy open
+  for (const p of proxies) await p.close().catch(() => undefined);
   await server?.close();
 });
 
@@ -79,5 +80,40 @@ describe('a demo purchase in Chromium through the proxy', () => {
     expect(cov.statuses).toEqual(expect.arrayContaining(['createSession 200', 'getTransactionStatusBySessionToken 200']));
     expect(proxy.recorder.findings.map((f) => f.message)).toEqual([]);
     expect(JSON.stringify(proxy.recorder.report())).not.toContain(V2_KEY);
+    await proxy.close();
+  }, 90_000);
+
+  it('Variant 1: quick-start button → popup → Simulate Success → backend A2 and A3 → order paid; A3 in the coverage too', async () => {
+    const proxy = await startLiveProxy({ upstream: server.baseUrl, variant: 1, port });
+    proxies.push(proxy);
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${proxy.url}/demo/v1`);
+    await page.fill('input[name="qty_case-s"]', '1');
+    await page.click('[data-testid="checkout"]');
+    await page.waitForURL(/\/orders\/[0-9a-f-]+\/pay$/);
+    await page.waitForSelector('[data-paylater="pay-button"]:not([disabled])');
+    const [popup] = await Promise.all([context.waitForEvent('page'), page.click('[data-paylater="pay-button"]')]);
+    await popup.waitForSelector('[data-testid="simulate-success"]');
+    expect(new URL(popup.url()).origin).toBe(proxy.url);
+    await popup.click('[data-testid="simulate-success"]');
+    await page.waitForURL(/\/demo\/v1\/return\?/);
+    expect(await page.getAttribute('[data-testid="order-status"]', 'data-paid')).toBe('true');
+    await context.close();
+
+    const cov = proxy.recorder.coverage();
+    expect(cov.operations.exercised).toEqual(
+      expect.arrayContaining([
+        'createSession',
+        'sdkGetSession',
+        'sdkCreatePaymentIntent',
+        'sdkSimulatePayment',
+        'getTransactionStatusBySessionToken',
+        'verifyTransaction',
+      ]),
+    );
+    expect(cov.statuses).toEqual(expect.arrayContaining(['verifyTransaction 200']));
+    expect(proxy.recorder.findings.map((f) => f.message)).toEqual([]);
+    await proxy.close();
   }, 90_000);
 });
