@@ -66,7 +66,8 @@ describe('paylater proxy --help', () => {
 async function spawnProxy(
   args: string[],
 ): Promise<{ url: string; stop(signal?: 'SIGTERM' | 'SIGINT'): Promise<{ code: number | null; out: string }> }> {
-  const child = spawn(path.resolve('node_modules/.bin/tsx'), ['scripts/cli.ts', 'proxy', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  // node itself with tsx as a loader (not tsx's wrapper process, which relays signals its own way)
+  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/cli.ts', 'proxy', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout.on('data', (c: Buffer) => (out += c.toString()));
   child.stderr.on('data', (c: Buffer) => (out += c.toString()));

@@ -56,6 +56,23 @@ export interface ProxyCoverage extends Coverage {
   unrouted: number;
 }
 
+/** The most of each body the exchange ring keeps (the ring's memory: at most `keep` × 2 × this). */
+export const RING_BODY_CHARS = 16 * 1024;
+
+/** An exchange as the ring keeps it: each body cut at RING_BODY_CHARS (its JSON dropped with it). */
+function slim(ex: Exchange): Exchange {
+  const cut = (t: string): string => `${t.slice(0, RING_BODY_CHARS)}… (${t.length} characters, cut at ${RING_BODY_CHARS})`;
+  const longBody = ex.body !== undefined && ex.body.length > RING_BODY_CHARS;
+  const longAnswer = ex.responseText.length > RING_BODY_CHARS;
+  if (!longBody && !longAnswer) return ex;
+  return {
+    ...ex,
+    body: longBody ? cut(ex.body!) : ex.body,
+    responseText: longAnswer ? cut(ex.responseText) : ex.responseText,
+    json: longAnswer ? undefined : ex.json,
+  };
+}
+
 /** Most findings kept in full (the count goes on). */
 export const MAX_FINDINGS = 1000;
 
@@ -97,7 +114,7 @@ export class Recorder {
 
   /** Keeps an exchange (the last `keep`) and counts what it covers. */
   record(seq: number, ex: Exchange, routed: boolean): void {
-    this.ring.set(seq, ex);
+    this.ring.set(seq, slim(ex));
     if (this.ring.size > this.o.keep) this.ring.delete(this.ring.keys().next().value as number);
     if (!routed) {
       this.unrouted++;

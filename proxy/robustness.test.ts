@@ -68,6 +68,9 @@ beforeAll(async () => {
           res.write('{"id":"');
           setTimeout(() => res.socket?.destroy(), 50);
           return;
+        case 'big':
+          res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
+          return res.end(JSON.stringify('y'.repeat(200_000)));
         case 'huge':
           res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(HUGE + 2) });
           res.write('"');
@@ -167,6 +170,25 @@ describe('forwarding', () => {
     const big = Buffer.alloc(3 * 1024 * 1024, 'y');
     const p = await raw('POST', '/api/v1/public/partner/transactions', { 'content-type': 'application/json', 'X-Service-Key': KEY }, big);
     expect(JSON.parse(p.body.toString())).toEqual({ received: big.length });
+  });
+
+  it('a 200 KB answer: forwarded whole, judged whole, kept in the exchange ring cut at 16 KiB', async () => {
+    const r = await raw('GET', B2('big'));
+    expect(r.body.length).toBe(200_002);
+    await sleep(20);
+    const entry = (
+      proxy.recorder.har() as { log: { entries: { request: { url: string }; response: { content: { text: string } } }[] } }
+    ).log.entries
+      .filter((e) => e.request.url.endsWith('/big'))
+      .at(-1)!;
+    expect(entry.response.content.text.length).toBeLessThan(17_000);
+    expect(entry.response.content.text).toMatch(/200002 characters, cut at 16384\)$/);
+    // judged on the whole body: a string where a record is declared
+    expect(
+      findingsAbout('/big')
+        .map((f) => f.message)
+        .join('\n'),
+    ).toMatch(/must be object/);
   });
 
   it('the reserved path is answered by the proxy, never forwarded', async () => {

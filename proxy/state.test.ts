@@ -74,6 +74,35 @@ describe('state rules', () => {
     expect(kinds(read(s, r, A, T0 + 3000))).toEqual(['no-transition']);
   });
 
+  it('concurrent requests: a read sent before the cancel was answered may still show PENDING; one sent after may not', () => {
+    const s = new StateTracker({ variant: 1 });
+    const r = record();
+    const base = Date.now();
+    s.observe({
+      ...ob('createPartnerTransaction', A, 201, { ...r, createdAt: new Date(base).toISOString() }),
+      sentAt: base - 5,
+      receivedAt: base + 5,
+    });
+    const canceled = { ...r, createdAt: new Date(base).toISOString(), status: 'CANCELED', updatedAt: new Date(base + 100).toISOString() };
+    // the cancel: sent at +50, answered at +200
+    const cancel = {
+      ...ob('cancelPartnerTransactionByVendorReference', A, 200, canceled, { vendorReference: r.vendorReference as string }),
+      sentAt: base + 50,
+      receivedAt: base + 200,
+    };
+    expect(s.observe(cancel)).toEqual([]);
+    const pending = { ...r, createdAt: new Date(base).toISOString() };
+    const readAt = (sentAt: number) => ({
+      ...ob('getPartnerTransaction', A, 200, pending, { transactionId: r.id as string }),
+      sentAt,
+      receivedAt: sentAt + 300,
+    });
+    // sent at +60, while the cancel was in flight, answered after it: the server read it first
+    expect(s.observe(readAt(base + 60))).toEqual([]);
+    // sent at +250, after the cancel's answer: PENDING again is no transition
+    expect(kinds(s.observe(readAt(base + 250)))).toEqual(['no-transition']);
+  });
+
   it('a cancel answered 200 from APPROVED: the operation has no transition from there', () => {
     const s = new StateTracker({ variant: 1 });
     const r = record();
@@ -103,7 +132,7 @@ describe('state rules', () => {
     ).toEqual([]);
     // ...but a confirm answered 200 from CANCELED is not
     const approved = { ...t, status: 'APPROVED', updatedAt: new Date(T0 + 900).toISOString() };
-    expect(kinds(s.observe(ob('sandboxConfirmTransaction', A, 200, approved, { transactionId: t.id as string }, T0 + 1000)))).toEqual([
+    expect(kinds(s.observe(ob('sandboxConfirmTransaction', A, 200, approved, { transactionId: t.id as string }, T0 + 2000)))).toEqual([
       'no-transition',
     ]);
   });
@@ -120,7 +149,7 @@ describe('state rules', () => {
     const u = record();
     create(s, u);
     read(s, { ...u, status: 'APPROVED', updatedAt: new Date(T0 + 500).toISOString() });
-    expect(kinds(read(s, { ...u, status: 'APPROVED', updatedAt: new Date(T0 + 700).toISOString() }))).toEqual(['timestamps']);
+    expect(kinds(read(s, { ...u, status: 'APPROVED', updatedAt: new Date(T0 + 700).toISOString() }, A, T0 + 2000))).toEqual(['timestamps']);
     // created an hour before the request was sent (the proxy's clock, 100 ms tolerance)
     expect(kinds(create(s, record({ createdAt: new Date(T0 - 3_600_000).toISOString() })))).toEqual(['timestamps']);
   });

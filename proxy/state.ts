@@ -80,6 +80,12 @@ export interface TxState {
   /** Exchange numbers: the first and the latest about this transaction. */
   first: number;
   last: number;
+  /**
+   * The statuses before the latest change, and when (ms since the tracker started) the answer
+   * showing the change ended: a read sent before then may still show the earlier status.
+   */
+  pst: number;
+  at: number;
   /** Events expected from transitions seen, and events received with no transition yet (webhooks on). */
   ev?: { name: string; transition?: string; at: number; received: boolean; id?: string }[];
 }
@@ -194,6 +200,8 @@ export class StateTracker {
   /** Events about transactions the proxy never saw (made before it started, or not through it). */
   unknownEvents = 0;
   readonly max: number;
+  /** The tracker's time origin (wall ms): change times are kept as small integers after it. */
+  private readonly t0 = Date.now();
   readonly windowMs: number;
   readonly tol: number;
 
@@ -288,7 +296,7 @@ export class StateTracker {
     if (ob.opId === 'sandboxPaySession' && ob.status === 200 && m !== null && isRecord(json) && typeof json.transaction_id === 'string') {
       const id = json.transaction_id;
       if (!this.txs.has(id)) {
-        this.add(id, { m, ref: null, st: bit(PENDING), kind: 1, c: NaN, u: null, fp: 0, first: ob.seq, last: ob.seq });
+        this.add(id, { m, ref: null, st: bit(PENDING), kind: 1, c: NaN, u: null, fp: 0, first: ob.seq, last: ob.seq, pst: 0, at: 0 });
         this.transitions.add('checkout-pay');
       }
       const tx = this.txs.get(id)!;
@@ -422,7 +430,7 @@ export class StateTracker {
         );
         return out;
       }
-      tx = { m, ref, st: bit(PENDING), kind: 0, c: c ?? NaN, u, fp: fingerprint(json), first: ob.seq, last: ob.seq };
+      tx = { m, ref, st: bit(PENDING), kind: 0, c: c ?? NaN, u, fp: fingerprint(json), first: ob.seq, last: ob.seq, pst: 0, at: 0 };
       this.add(id, tx);
       for (const t of transitionsOf(ob.opId)) if (!t.from) this.transitions.add(t.id);
       if (status !== PENDING)
@@ -443,7 +451,7 @@ export class StateTracker {
 
     if (!tx) {
       // first sight of a transaction made before the proxy started (or not through it)
-      tx = { m, ref, st: bit(status) || ALL, kind: 0, c: c ?? NaN, u, fp: fingerprint(json), first: ob.seq, last: ob.seq };
+      tx = { m, ref, st: bit(status) || ALL, kind: 0, c: c ?? NaN, u, fp: fingerprint(json), first: ob.seq, last: ob.seq, pst: 0, at: 0 };
       this.add(id, tx);
       return out;
     }
@@ -464,7 +472,7 @@ export class StateTracker {
       tx.ref = ref;
       this.byRef.set(m + '\n' + ref, id);
     }
-    if (tx.u !== null && u !== null && u !== tx.u && status !== '' && tx.st === bit(status))
+    if (tx.u !== null && u !== null && u !== tx.u && status !== '' && tx.st === bit(status) && !this.overlaps(tx, ob))
       out.push(
         this.finding(
           'timestamps',
@@ -477,6 +485,11 @@ export class StateTracker {
       );
     if (c !== null && !Number.isNaN(tx.c) && c !== tx.c) {
       // reported by the fingerprint (createdAt is one of the immutable fields)
+    }
+    // a read sent before the answer showing the latest change ended may show the status before it
+    if (this.overlaps(tx, ob) && !(reach(tx.st) & bit(status)) && reach(tx.pst) & bit(status)) {
+      tx.last = ob.seq;
+      return out;
     }
     const triggered = transitionsOf(ob.opId).filter((t) => t.from && t.to === status);
     if (kind === 'sandbox' || ob.opId === 'cancelPartnerTransactionByVendorReference') {
@@ -495,7 +508,7 @@ export class StateTracker {
             `${names(tx.st).join('|')} -> ${status}`,
           ),
         );
-        tx.st = bit(status) || ALL;
+        this.setSt(tx, bit(status) || ALL, ob);
         tx.last = ob.seq;
         tx.u = u;
         return out;
@@ -504,6 +517,19 @@ export class StateTracker {
     } else this.moved(tx, id, bit(status), ob, out);
     tx.u = u;
     return out;
+  }
+
+  /** Sets what a transaction may be now, remembering what it was and when the answer showing the change ended. */
+  private setSt(tx: TxState, mask: number, ob: Observation): void {
+    if (mask === tx.st) return;
+    tx.pst = tx.st;
+    tx.at = Math.round(ob.receivedAt - this.t0);
+    tx.st = mask;
+  }
+
+  /** Whether an exchange was sent before the answer that showed the transaction's latest change ended (the two overlapped). */
+  private overlaps(tx: TxState, ob: Observation): boolean {
+    return ob.sentAt - this.t0 < tx.at;
   }
 
   /** A refusal: a 404 for one's own transaction, or a rejection by state that narrows the statuses. */
@@ -528,7 +554,7 @@ export class StateTracker {
       let allowed = 0;
       for (const f of rejection.from) allowed |= bit(f);
       const now = reach(tx.st) & allowed;
-      if (!now)
+      if (!now && !(this.overlaps(tx, ob) && reach(tx.pst) & allowed))
         out.push(
           this.finding(
             'contradiction',
@@ -541,7 +567,7 @@ export class StateTracker {
             c,
           ),
         );
-      else tx.st = now;
+      else if (now) this.setSt(tx, now, ob);
       tx.last = ob.seq;
     }
   }
@@ -623,7 +649,7 @@ export class StateTracker {
           names(now)[0],
         ),
       );
-      tx.st = now;
+      this.setSt(tx, now, ob);
       return;
     }
     if (!Number.isNaN(tx.c)) {
@@ -681,7 +707,7 @@ export class StateTracker {
           tx.ev.splice(tx.ev.indexOf(e), 1);
         }
       }
-    tx.st = now;
+    this.setSt(tx, now, ob);
   }
 
   // ---- webhooks ---------------------------------------------------------------------

@@ -9,7 +9,6 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import path from 'node:path';
 import { startTestServer } from '../../reference-server/testing.ts';
 import { ROOT } from '../lib/paths.ts';
 import { checkClean, fmt, load, median, partnerBody, WARMUP_SECONDS, type Figure } from './tools.ts';
@@ -29,9 +28,10 @@ const load1 = (): string =>
 
 /** `paylater proxy` in a child process, on a free port; stop() ends it with SIGTERM and gives its exit code. */
 async function spawnProxy(upstream: string, variant: 1 | 2): Promise<{ url: string; stop(): Promise<number | null> }> {
+  // node itself (tsx as a loader, not its wrapper process), so the signal reaches the proxy directly
   const child = spawn(
-    path.join(ROOT, 'node_modules', '.bin', 'tsx'),
-    ['scripts/cli.ts', 'proxy', '--upstream', upstream, '--variant', String(variant), '--port', '0', '--quiet'],
+    process.execPath,
+    ['--import', 'tsx', 'scripts/cli.ts', 'proxy', '--upstream', upstream, '--variant', String(variant), '--port', '0', '--quiet'],
     {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
