@@ -21,13 +21,27 @@ function cpuModel(): string {
   }
 }
 
+/** CPU time (ms, user + system) a process has used so far, from /proc/<pid>/stat; null off Linux. */
+function cpuMs(pid: number | undefined): number | null {
+  try {
+    const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    // fields 14 and 15 of stat (utime, stime), in clock ticks of 10 ms
+    return (Number(f[11]) + Number(f[12])) * 10;
+  } catch {
+    return null;
+  }
+}
+
 const load1 = (): string =>
   loadavg()
     .map((x) => x.toFixed(2))
     .join(' ');
 
 /** `paylater proxy` in a child process, on a free port; stop() ends it with SIGTERM and gives its exit code. */
-async function spawnProxy(upstream: string, variant: 1 | 2): Promise<{ url: string; stop(): Promise<number | null> }> {
+async function spawnProxy(
+  upstream: string,
+  variant: 1 | 2,
+): Promise<{ url: string; pid: number | undefined; stop(): Promise<number | null> }> {
   // node itself (tsx as a loader, not its wrapper process), so the signal reaches the proxy directly
   const child = spawn(
     process.execPath,
@@ -55,6 +69,7 @@ async function spawnProxy(upstream: string, variant: 1 | 2): Promise<{ url: stri
   });
   return {
     url,
+    pid: child.pid,
     stop: () =>
       new Promise((resolve) => {
         child.once('exit', (code) => resolve(code));
@@ -87,10 +102,18 @@ export const proxyOverhead: Figure = {
       await load({ url: proxy.url + p, headers, connections: ctx.connections, duration: WARMUP_SECONDS });
       const direct: number[] = [];
       const through: number[] = [];
+      let proxyCpuMs = 0;
+      let proxied = 0;
       for (let round = 0; round < ctx.rounds; round++) {
         const d = await load({ url: s.baseUrl + p, headers, connections: ctx.connections, duration: ctx.durationSeconds });
         checkClean('direct B2', d);
+        const cpu0 = cpuMs(proxy.pid);
         const t = await load({ url: proxy.url + p, headers, connections: ctx.connections, duration: ctx.durationSeconds });
+        const cpu1 = cpuMs(proxy.pid);
+        if (cpu0 !== null && cpu1 !== null) {
+          proxyCpuMs += cpu1 - cpu0;
+          proxied += t.requests.total;
+        }
         checkClean('B2 through the proxy', t);
         direct.push(d.requests.average);
         through.push(t.requests.average);
@@ -108,7 +131,7 @@ export const proxyOverhead: Figure = {
       const d = median(direct);
       return {
         ratio: t / d,
-        detail: `through the proxy ${fmt(t)} req/s vs direct ${fmt(d)} req/s (medians of ${ctx.rounds} alternating rounds: ${through.map((x) => fmt(x)).join('/')} vs ${direct.map((x) => fmt(x)).join('/')}); ${fmt(report.requests)} requests judged, 0 findings; CPU ${cpuModel()}, load average ${before} before, ${load1()} after`,
+        detail: `through the proxy ${fmt(t)} req/s vs direct ${fmt(d)} req/s (medians of ${ctx.rounds} alternating rounds: ${through.map((x) => fmt(x)).join('/')} vs ${direct.map((x) => fmt(x)).join('/')}); ${fmt(report.requests)} requests judged, 0 findings; the proxy's CPU: ${proxied ? `${fmt((proxyCpuMs * 1000) / proxied)} µs per request` : 'not read'}; CPU ${cpuModel()}, load average ${before} before, ${load1()} after`,
       };
     } finally {
       await proxy.stop();
