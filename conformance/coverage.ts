@@ -14,7 +14,7 @@ export interface Coverage {
 }
 
 /** Error codes no black-box run can provoke on demand, and why. */
-const NOT_DRIVABLE: Record<string, string> = {
+export const NOT_DRIVABLE: Record<string, string> = {
   INTERNAL_ERROR: 'a server fault cannot be provoked',
   STORAGE_UNAVAILABLE: 'needs a full or failing disk (ADR-026)',
   AUTH_THROTTLED: 'needs 20 failed authentications from one address; off in test servers (ADR-027)',

@@ -257,69 +257,84 @@ export class Client {
    * @checks error-shape, ADR-001
    */
   checkResponse(ex: Exchange): void {
-    const { opId, status } = ex;
-    const spec = this.contract.response(opId, status);
-    const req = requestLine(ex);
-    this.check(
-      spec !== null,
+    judgeResponse(this.contract, ex, this);
+  }
+}
+
+/** What a judge reports to: its count of checks, and `check`, which throws a ConformanceError on a failed one (Client is one). */
+export interface Judge {
+  checks: number;
+  check(ok: boolean, operation: string, jsonPath: string, message: string, expected?: unknown, actual?: unknown): void;
+}
+
+/**
+ * Judges one answer against its operation's declared response: status declared, content type, body
+ * schema, header schemas, error code allowed for the status. The suite's client and `paylater proxy`
+ * both judge with it.
+ */
+export function judgeResponse(contract: Contract, ex: Exchange, judge: Judge): void {
+  const { opId, status } = ex;
+  const spec = contract.response(opId, status);
+  const req = requestLine(ex);
+  judge.check(
+    spec !== null,
+    opId,
+    '$',
+    `${req} answered ${status}, a status not declared for ${opId} (body: ${ex.responseText.slice(0, 200)})`,
+    'a declared status',
+    status,
+  );
+  if (!spec) return;
+  if (spec.contentTypes.length) {
+    const ct = (ex.responseHeaders['content-type'] ?? '').split(';')[0]!.trim();
+    judge.check(
+      spec.contentTypes.includes(ct),
       opId,
       '$',
-      `${req} answered ${status}, a status not declared for ${opId} (body: ${ex.responseText.slice(0, 200)})`,
-      'a declared status',
-      status,
+      `${req}: content type ${JSON.stringify(ct)} of ${status} is not declared`,
+      spec.contentTypes,
+      ct,
     );
-    if (!spec) return;
-    if (spec.contentTypes.length) {
-      const ct = (ex.responseHeaders['content-type'] ?? '').split(';')[0]!.trim();
-      this.check(
-        spec.contentTypes.includes(ct),
+    judge.check(ex.json !== undefined, opId, '$', `${req}: ${status} body is not JSON: ${ex.responseText.slice(0, 200)}`);
+    const validate = spec.validate.get(ct);
+    if (validate && !validate(ex.json)) {
+      const e = validate.errors![0]!;
+      judge.check(
+        false,
         opId,
-        '$',
-        `${req}: content type ${JSON.stringify(ct)} of ${status} is not declared`,
-        spec.contentTypes,
-        ct,
-      );
-      this.check(ex.json !== undefined, opId, '$', `${req}: ${status} body is not JSON: ${ex.responseText.slice(0, 200)}`);
-      const validate = spec.validate.get(ct);
-      if (validate && !validate(ex.json)) {
-        const e = validate.errors![0]!;
-        this.check(
-          false,
-          opId,
-          `$${e.instancePath.replace(/\//g, '.')}`,
-          `${req}: ${status} body: ${e.message} (${JSON.stringify(e.params)})`,
-          e.schemaPath,
-          valueAt(ex.json, e.instancePath),
-        );
-      }
-      this.checks++;
-    }
-    for (const h of spec.headers) {
-      const raw = ex.responseHeaders[h.name.toLowerCase()];
-      if (raw === undefined) {
-        this.check(!h.required, opId, `header ${h.name}`, `${req}: required header ${h.name} missing on ${status}`);
-        continue;
-      }
-      const value = h.type === 'integer' || h.type === 'number' ? (/^-?\d+(\.\d+)?$/.test(raw) ? Number(raw) : raw) : raw;
-      this.check(
-        h.validate(value) === true,
-        opId,
-        `header ${h.name}`,
-        `${req}: header ${h.name}=${JSON.stringify(raw)}: ${h.validate.errors?.[0]?.message ?? ''}`,
+        `$${e.instancePath.replace(/\//g, '.')}`,
+        `${req}: ${status} body: ${e.message} (${JSON.stringify(e.params)})`,
+        e.schemaPath,
+        valueAt(ex.json, e.instancePath),
       );
     }
-    if (status >= 400) {
-      const code = (ex.json as { error?: { code?: string } } | undefined)?.error?.code;
-      const allowed = this.contract.op(opId).errors[String(status)] ?? [];
-      this.check(
-        code !== undefined && allowed.includes(code),
-        opId,
-        '$.error.code',
-        `${req} answered ${status} with code ${code}, not one allowed with ${status}`,
-        allowed,
-        code,
-      );
+    judge.checks++;
+  }
+  for (const h of spec.headers) {
+    const raw = ex.responseHeaders[h.name.toLowerCase()];
+    if (raw === undefined) {
+      judge.check(!h.required, opId, `header ${h.name}`, `${req}: required header ${h.name} missing on ${status}`);
+      continue;
     }
+    const value = h.type === 'integer' || h.type === 'number' ? (/^-?\d+(\.\d+)?$/.test(raw) ? Number(raw) : raw) : raw;
+    judge.check(
+      h.validate(value) === true,
+      opId,
+      `header ${h.name}`,
+      `${req}: header ${h.name}=${JSON.stringify(raw)}: ${h.validate.errors?.[0]?.message ?? ''}`,
+    );
+  }
+  if (status >= 400) {
+    const code = (ex.json as { error?: { code?: string } } | undefined)?.error?.code;
+    const allowed = contract.op(opId).errors[String(status)] ?? [];
+    judge.check(
+      code !== undefined && allowed.includes(code),
+      opId,
+      '$.error.code',
+      `${req} answered ${status} with code ${code}, not one allowed with ${status}`,
+      allowed,
+      code,
+    );
   }
 }
 

@@ -50,6 +50,20 @@ export function checkDetailsName(w: World, ex: Exchange, op: string, named: stri
   );
 }
 
+/** The fields of a partner transaction that never change once created: every read shows them as created. */
+export const RECORD_FIELDS = [
+  'id',
+  'orderReference',
+  'vendorReference',
+  'totalAmount',
+  'currency',
+  'customerPhone',
+  'merchantName',
+  'storeName',
+  'items',
+  'createdAt',
+] as const;
+
 /**
  * The record read back agrees with the one created, and with the model's status.
  * @checks ADR-013
@@ -57,18 +71,7 @@ export function checkDetailsName(w: World, ex: Exchange, op: string, named: stri
 export function checkRecord(w: World, ex: Exchange, tx: Tx, statuses: string[]): void {
   const rec = ex.json as Json;
   const op = ex.opId;
-  for (const f of [
-    'id',
-    'orderReference',
-    'vendorReference',
-    'totalAmount',
-    'currency',
-    'customerPhone',
-    'merchantName',
-    'storeName',
-    'items',
-    'createdAt',
-  ]) {
+  for (const f of RECORD_FIELDS) {
     w.check(
       JSON.stringify(rec[f]) === JSON.stringify(tx.created[f]),
       op,

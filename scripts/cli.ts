@@ -1,6 +1,6 @@
 /**
  * `paylater <command>`: `serve` runs the reference server (the merchant sandbox),
- * `conform` runs the conformance suite against any server, `diff` rates the contract's changes
+ * `conform` runs the conformance suite against any server, `proxy` judges live traffic, `diff` rates the contract's changes
  * against a git ref, `migrate` applies the PostgreSQL store's migrations, `trigger`, `events` and
  * `listen` drive a sandbox (scripts/loop/). Each command lives with its feature; this file only
  * dispatches. Returns the process exit code.
@@ -15,6 +15,7 @@ const USAGE = `Usage: paylater <command> [options]
 Commands:
   serve     Run the reference server (the merchant sandbox). paylater serve --help
   conform   Check any implementation against the contract.  paylater conform --help
+  proxy     Judge live traffic (and its state) on the way.   paylater proxy --help
   diff      Rate the contract's changes against a git ref.  paylater diff --help
   migrate   Apply the PostgreSQL store's migrations.         paylater migrate --help
   trigger   Make the sandbox produce an event.              paylater trigger --help
@@ -33,6 +34,10 @@ export async function main(argv: string[]): Promise<number> {
     case 'conform': {
       const { runConform } = await import('../conformance/cli.ts');
       return runConform(rest);
+    }
+    case 'proxy': {
+      const { runProxy } = await import('../proxy/cli.ts');
+      return runProxy(rest);
     }
     case 'diff': {
       // The diff reads spec/ sources and git history: a checkout of this repository, not the

@@ -26,6 +26,8 @@
  *      database behind a round-robin proxy ÷ one behind it (reported).
  *  10. pg-rss-100k: an instance's resident memory growth while its database grows from 0 to
  *      100,000 transactions, in MB (target < 50).
+ *  11. proxy-overhead: B2 GET-by-id requests/s through `paylater proxy` (its own process, judging
+ *      every answer) ÷ straight to the server, same run (target ≥ 0.8).
  *
  * Figures are a registry: another part adds its own with `registerFigure(...)` before
  * `runBench()` (or imports `figures` and runs some). `npm run bench -- <figure-id> …` runs only
@@ -45,6 +47,7 @@ import { conformanceThroughput } from './conformance-throughput.ts';
 import { pgB1Creates } from './pg-b1-creates.ts';
 import { pgRss100k } from './pg-rss-100k.ts';
 import { pgTwoInstances } from './pg-two-instances.ts';
+import { proxyOverhead } from './proxy-overhead.ts';
 import { fmt, type BenchContext, type Figure, type FigureResult } from './tools.ts';
 
 export type { BenchContext, Figure, FigureResult } from './tools.ts';
@@ -61,6 +64,7 @@ export const figures: Figure[] = [
   pgB1Creates,
   pgTwoInstances,
   pgRss100k,
+  proxyOverhead,
 ];
 
 export function registerFigure(f: Figure): void {

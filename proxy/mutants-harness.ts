@@ -1,0 +1,104 @@
+/**
+ * Catalogue mutants (conformance/mutants/) behind the proxy, the harness of mutants-*.test.ts: the
+ * suite drives the reference server through `paylater proxy` → the mutant's faulty proxy → the
+ * server; the proxy must report each fault by the kind of finding that names it.
+ */
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../reference-server/testing.ts';
+import { runConformance } from '../conformance/index.ts';
+import { mutants } from '../conformance/mutants/catalog.ts';
+import { startProxy } from '../conformance/mutants/proxy.ts';
+import type { MerchantSpec } from '../conformance/mutants/selftest.ts';
+import { freePort } from '../scripts/lib/free-port.ts';
+import { startLiveProxy } from './server.ts';
+import { sleep, startRelay } from './test-support.ts';
+
+/** Registers one test per [mutant name, kind of proxy finding that must name it]. */
+export function describeMutantsBehindProxy(CASES: [string, string][]): void {
+  const secret = `whsec_${randomBytes(24).toString('base64')}`;
+  let server: TestServer;
+  const slots: { main: string; other: string; relayPort: number; hookPort: number }[] = [];
+
+  beforeAll(async () => {
+    const merchants: MerchantSpec[] = [];
+    for (let i = 0; i < CASES.length; i++) {
+      const s = {
+        main: `sk_test_pxm_main_${i}_${randomBytes(6).toString('hex')}`,
+        other: `sk_test_pxm_other_${i}_${randomBytes(6).toString('hex')}`,
+        relayPort: await freePort(),
+        hookPort: await freePort(),
+      };
+      slots.push(s);
+      merchants.push({
+        name: `Mutant ${i}`,
+        storeName: `Store ${i}`,
+        apiKey: s.main,
+        variant: 1,
+        webhookUrl: `http://127.0.0.1:${s.relayPort}/relay`,
+        webhookSecret: secret,
+      });
+      merchants.push({ name: `Other ${i}`, storeName: `Other ${i}`, apiKey: s.other, variant: 1 });
+    }
+    server = await startTestServer({ merchants, mode: 'sandbox' });
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  describe('mutants behind the proxy', () => {
+    for (const [i, [name, kind]] of CASES.entries()) {
+      it(`${name} → a ${kind} finding`, async () => {
+        const mutant = mutants.find((m) => m.name === name);
+        if (!mutant) throw new Error(`no mutant named ${name}`);
+        const s = slots[i]!;
+        const receiverPort = await freePort();
+        // server → relay (the merchant's webhook URL) → the mutant → the proxy's webhook side → the suite's receiver
+        const faulty = await startProxy({
+          upstream: server.baseUrl,
+          mutant,
+          keys: { main: s.main, other: s.other },
+          webhookTarget: `http://127.0.0.1:${s.hookPort}/hooks`,
+          secret,
+        });
+        const relay = await startRelay(s.relayPort, () => faulty.webhookUrl);
+        const proxy = await startLiveProxy({
+          upstream: faulty.url,
+          variant: 1,
+          webhooks: { port: s.hookPort, forwardTo: `http://127.0.0.1:${receiverPort}/hooks`, secret, windowMs: 1500 },
+        });
+        try {
+          const r = await runConformance({
+            baseUrl: proxy.url,
+            apiKey: s.main,
+            otherApiKey: s.other,
+            variant: 1,
+            profile: mutant.profile,
+            runs: 10,
+            seed: 4000 + i,
+            maxCommands: 15,
+            webhooks: { port: receiverPort, secret },
+            bail: true,
+            timeLimitMs: 20_000,
+          });
+          await sleep(1700);
+          proxy.recorder.sweep();
+          const kinds = proxy.recorder.findings.map((f) => f.kind);
+          expect(
+            kinds,
+            `suite: ${r.findings[0]?.message ?? 'nothing'}; proxy: ${proxy.recorder.findings.map((f) => f.message).join(' | ')}`,
+          ).toContain(kind);
+          // each finding carries a runnable curl script of its exchanges, keys masked
+          const f = proxy.recorder.findings.find((x) => x.kind === kind)!;
+          if (kind !== 'webhook-missing') expect(f.curl).toMatch(/^#!\/usr\/bin\/env bash\n/);
+          expect(f.curl).not.toContain(s.main);
+          expect(f.curl).not.toContain(s.other);
+        } finally {
+          await proxy.close();
+          await relay.close();
+          await faulty.close();
+        }
+      }, 60_000);
+    }
+  });
+}

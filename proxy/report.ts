@@ -1,0 +1,429 @@
+/**
+ * What the proxy saw and found: coverage in the suite's form, findings each with the exchanges that
+ * show it (masked) as a runnable curl script (the suite's own `curlScript`), the live JSON report,
+ * the JSON / JUnit (the suite's `writeJunit`) / HAR files. Nothing here holds a key in clear on
+ * its way out: every exchange is masked (mask.ts) before it leaves.
+ */
+import { writeFileSync } from 'node:fs';
+import { stateMachine, variants, type Variant } from '../generated/index.ts';
+import { NOT_DRIVABLE, type Coverage } from '../conformance/coverage.ts';
+import type { Exchange } from '../conformance/http.ts';
+import { curlScript, writeJunit, type Finding } from '../conformance/report.ts';
+import type { Contract } from '../conformance/spec.ts';
+import { isCredentialHeader, mask, maskHeaders, maskText } from './mask.ts';
+import type { StateFinding, StateTracker } from './state.ts';
+
+export interface ProxyFinding {
+  kind: string;
+  operation: string;
+  jsonPath: string;
+  message: string;
+  expected?: unknown;
+  actual?: unknown;
+  txId?: string;
+  exchanges: number[];
+}
+
+/** A finding as reported: its exchanges masked, and as a curl script. */
+export interface ReportedFinding extends Omit<ProxyFinding, 'exchanges'> {
+  n: number;
+  at: string;
+  exchanges: MaskedExchange[];
+  /** Exchanges the finding names that the ring no longer held. */
+  exchangesDropped: number[];
+  curl: string;
+}
+
+export interface MaskedExchange {
+  n: number;
+  operation: string;
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: string;
+  status: number;
+  responseHeaders: Record<string, string>;
+  responseText: string;
+  startedAt: string;
+  ms: number;
+}
+
+/** The proxy's coverage: the suite's form (transitions, codes) with the operations, statuses and events seen. */
+export interface ProxyCoverage extends Coverage {
+  operations: { exercised: string[]; missing: string[] };
+  statuses: string[];
+  events: { exercised: string[]; missing: string[]; received: number; unknownTransaction: number };
+  unrouted: number;
+}
+
+/** The most of each body the exchange ring keeps (the ring's memory: at most `keep` × 2 × this). */
+export const RING_BODY_CHARS = 16 * 1024;
+
+/** An exchange as the ring keeps it: each body cut at RING_BODY_CHARS (its JSON dropped with it). */
+function slim(ex: Exchange): Exchange {
+  const cut = (t: string): string => `${t.slice(0, RING_BODY_CHARS)}… (${t.length} characters, cut at ${RING_BODY_CHARS})`;
+  const longBody = ex.body !== undefined && ex.body.length > RING_BODY_CHARS;
+  const longAnswer = ex.responseText.length > RING_BODY_CHARS;
+  if (!longBody && !longAnswer) return ex;
+  return {
+    ...ex,
+    body: longBody ? cut(ex.body!) : ex.body,
+    responseText: longAnswer ? cut(ex.responseText) : ex.responseText,
+    json: longAnswer ? undefined : ex.json,
+  };
+}
+
+/** Most findings kept in full (the count goes on). */
+export const MAX_FINDINGS = 1000;
+
+export class Recorder {
+  readonly upstream: string;
+  private seq = 0;
+  private readonly ring = new Map<number, Exchange>();
+  readonly findings: ReportedFinding[] = [];
+  findingCount = 0;
+  requests = 0;
+  judgedCount = 0;
+  readonly startedAt = new Date();
+  private readonly ops = new Map<string, number>();
+  private readonly statuses = new Set<string>();
+  private readonly codes = new Set<string>();
+  private unrouted = 0;
+  webhooksReceived = 0;
+  /** Requests whose client closed the connection before the answer ended (not judged, not a finding). */
+  clientAborts = 0;
+
+  constructor(
+    private readonly o: {
+      upstream: string;
+      variant: Variant;
+      contract: Contract;
+      state: StateTracker;
+      keep: number;
+      log?: (line: string) => void;
+      secrets: string[];
+    },
+  ) {
+    this.upstream = o.upstream;
+  }
+
+  nextSeq(): number {
+    this.requests++;
+    return ++this.seq;
+  }
+
+  /** Keeps an exchange (the last `keep`) and counts what it covers. */
+  record(seq: number, ex: Exchange, routed: boolean): void {
+    this.ring.set(seq, slim(ex));
+    if (this.ring.size > this.o.keep) this.ring.delete(this.ring.keys().next().value as number);
+    if (!routed) {
+      this.unrouted++;
+      return;
+    }
+    this.ops.set(ex.opId, (this.ops.get(ex.opId) ?? 0) + 1);
+    this.statuses.add(`${ex.opId} ${ex.status}`);
+    if (ex.status >= 400) {
+      const c = (ex.json as { error?: { code?: unknown } } | undefined)?.error?.code;
+      if (typeof c === 'string') this.codes.add(`${ex.opId} ${ex.status} ${c}`);
+    }
+  }
+
+  judged(_ex: Exchange, findings: (ProxyFinding | StateFinding)[]): void {
+    this.judgedCount++;
+    for (const f of findings) this.add(f);
+  }
+
+  /** The upstream could not be reached, or its answer broke off: the client got a 502 or a cut connection. */
+  failure(seq: number, method: string, url: string, why: string): void {
+    this.add({ kind: 'upstream', operation: `${method} ${url.split('?')[0]}`, jsonPath: '$', message: why, exchanges: [seq] });
+  }
+
+  /** A delivery received on the webhook port: judged by `verify`, then by the state. */
+  webhook(
+    body: string,
+    headers: Record<string, string>,
+    at: number,
+    truncated: boolean,
+    verify: (body: string) => { problems: string[]; event: { event?: string; data?: { id?: string; status?: string } } | undefined },
+  ): void {
+    this.webhooksReceived++;
+    const seq = ++this.seq;
+    const perf = at - performance.timeOrigin;
+    const name = truncated
+      ? '?'
+      : ((() => {
+          try {
+            return (JSON.parse(body) as { event?: string }).event;
+          } catch {
+            return undefined;
+          }
+        })() ?? '?');
+    this.ring.set(seq, {
+      opId: `webhook ${name}`,
+      method: 'POST',
+      url: `${this.upstream}/(webhook delivery)`,
+      headers,
+      body: truncated ? undefined : body,
+      status: 0,
+      responseHeaders: {},
+      responseText: '',
+      json: undefined,
+      sentAt: perf,
+      receivedAt: perf,
+    });
+    if (this.ring.size > this.o.keep) this.ring.delete(this.ring.keys().next().value as number);
+    if (truncated) {
+      this.add({
+        kind: 'webhook-payload',
+        operation: 'webhook',
+        jsonPath: '$',
+        message: 'a webhook body too large to copy',
+        exchanges: [seq],
+      });
+      return;
+    }
+    const { problems, event } = verify(body);
+    if (problems.length) {
+      this.add({ kind: 'webhook-payload', operation: `webhook ${name}`, jsonPath: '$', message: problems.join('; '), exchanges: [seq] });
+      return;
+    }
+    const id = event?.data?.id;
+    if (typeof id !== 'string' || !event?.event) return;
+    const st = this.o.state;
+    const tx = st.txs.get(id);
+    const want = stateMachine.transitions.find((t) => t.emits === event.event)?.to;
+    if (tx && want && event.data?.status !== want)
+      this.add({
+        kind: 'webhook-payload',
+        operation: `webhook ${event.event}`,
+        jsonPath: '$.data.status',
+        message: `event ${event.event} for ${id} has status ${String(event.data?.status)}; its transition leads to ${want}`,
+        exchanges: [seq],
+        txId: id,
+      });
+    for (const f of st.event(event.event, id, headers['webhook-id'] ?? '', at, seq))
+      this.add({ ...f, exchanges: [...f.exchanges.filter((x) => x !== seq), seq] });
+  }
+
+  /** Transitions whose event is overdue. */
+  sweep(): void {
+    for (const f of this.o.state.sweep(performance.timeOrigin + performance.now())) this.add(f);
+  }
+
+  private add(f: ProxyFinding | StateFinding): void {
+    this.findingCount++;
+    const n = this.findingCount;
+    if (this.findings.length >= MAX_FINDINGS) return;
+    const held = f.exchanges.filter((s) => this.ring.has(s));
+    const exchanges = held.map((s) => this.ring.get(s)!);
+    const reported: ReportedFinding = {
+      n,
+      at: new Date().toISOString(),
+      kind: f.kind,
+      operation: f.operation,
+      jsonPath: f.jsonPath,
+      message: this.maskText(f.message),
+      expected: f.expected,
+      actual: f.actual,
+      txId: f.txId,
+      exchanges: held.map((s) => this.masked(s, this.ring.get(s)!)),
+      exchangesDropped: f.exchanges.filter((s) => !this.ring.has(s)),
+      curl: this.curl(exchanges.filter((e) => e.status !== 0 || !e.opId.startsWith('webhook '))),
+    };
+    this.findings.push(reported);
+    this.o.log?.(`finding ${n} (${f.kind}) ${f.operation} ${f.jsonPath}: ${reported.message}`);
+  }
+
+  private maskText(s: string): string {
+    return maskText(s, this.o.secrets);
+  }
+
+  private masked(n: number, ex: Exchange): MaskedExchange {
+    return {
+      n,
+      operation: ex.opId,
+      method: ex.method,
+      url: this.maskText(ex.url),
+      headers: maskHeaders(ex.headers, this.o.secrets),
+      body: ex.body === undefined ? undefined : this.maskText(ex.body),
+      status: ex.status,
+      responseHeaders: maskHeaders(ex.responseHeaders, this.o.secrets),
+      responseText: this.maskText(ex.responseText),
+      startedAt: new Date(performance.timeOrigin + ex.sentAt).toISOString(),
+      ms: Math.round((ex.receivedAt - ex.sentAt) * 1000) / 1000,
+    };
+  }
+
+  /**
+   * The suite's curl script of the exchanges, masked: the first two merchant keys become $API_KEY and
+   * $OTHER_API_KEY, any other credential stays masked (MASKED_…) for the reader to fill in.
+   */
+  private curl(list: Exchange[]): string {
+    if (!list.length) return '';
+    const keys: string[] = [];
+    const masked = list.map((ex) => {
+      const headers: Record<string, string> = {};
+      for (const [k, v] of Object.entries(ex.headers)) {
+        if (k === 'host' || k === 'content-length' || k === 'connection') continue;
+        if (isCredentialHeader(k)) {
+          const m = mask(v);
+          if (k !== 'x-session-token' && !keys.includes(m)) keys.push(m);
+          headers[k] = m;
+        } else headers[k] = this.maskText(v);
+      }
+      return {
+        ...ex,
+        url: this.maskText(ex.url),
+        headers,
+        body: ex.body === undefined ? undefined : this.maskText(ex.body),
+        responseText: '',
+        json: ex.json,
+      };
+    });
+    const apiKey = keys[0] ?? 'MASKED_NO_KEY_0';
+    const otherApiKey = keys[1] ?? 'MASKED_NO_KEY_1';
+    let script = curlScript(masked, { apiKey, otherApiKey, baseUrl: this.upstream });
+    if (keys.length < 2) script = script.replace(' "${OTHER_API_KEY:?set OTHER_API_KEY}"', '');
+    if (keys.length < 1) script = script.replace(': "${API_KEY:?set API_KEY}"\n', '');
+    return script.replace(
+      '# Replays the shrunk command sequence.',
+      '# Replays the exchanges the paylater proxy saw (keys masked: set them).',
+    );
+  }
+
+  coverage(): ProxyCoverage {
+    const v = this.o.variant === 1 ? variants.v1 : variants.v2;
+    // every operation of the variant, the SDK's (x-internal) ones too: a browser's checkout uses them
+    const ops = Object.keys(v.operations);
+    const declared: string[] = [];
+    const notDriven: string[] = [];
+    for (const op of ops)
+      for (const [status, codes] of Object.entries(this.o.contract.op(op).errors))
+        for (const c of codes) {
+          const k = `${op} ${status} ${c}`;
+          if (c in NOT_DRIVABLE && !this.codes.has(k)) notDriven.push(`${k} (${NOT_DRIVABLE[c]})`);
+          else declared.push(k);
+        }
+    const st = this.o.state;
+    const transitions = stateMachine.transitions.map((t) => t.id);
+    const events = [...v.webhookEvents];
+    return {
+      operations: { exercised: ops.filter((o) => this.ops.has(o)), missing: ops.filter((o) => !this.ops.has(o)) },
+      statuses: [...this.statuses].sort(),
+      transitions: {
+        exercised: transitions.filter((t) => st.transitions.has(t)),
+        missing: transitions.filter((t) => !st.transitions.has(t)),
+      },
+      codes: { exercised: declared.filter((k) => this.codes.has(k)), missing: declared.filter((k) => !this.codes.has(k)), notDriven },
+      events: {
+        exercised: events.filter((e) => st.events.has(e)),
+        missing: events.filter((e) => !st.events.has(e)),
+        received: this.webhooksReceived,
+        unknownTransaction: st.unknownEvents,
+      },
+      unrouted: this.unrouted,
+    };
+  }
+
+  report(): Record<string, unknown> {
+    const st = this.o.state;
+    return {
+      tool: 'paylater proxy',
+      upstream: this.upstream,
+      variant: this.o.variant,
+      startedAt: this.startedAt.toISOString(),
+      requests: this.requests,
+      judged: this.judgedCount,
+      clientAborts: this.clientAborts,
+      findings: this.findingCount,
+      exitCode: this.findingCount ? 1 : 0,
+      state: { transactions: st.txs.size, maxTransactions: st.max, dropped: st.dropped, paymentWindowSeconds: st.windowMs / 1000 },
+      coverage: this.coverage(),
+      findingList: this.findings,
+      findingsNotListed: this.findingCount - this.findings.length,
+    };
+  }
+
+  /** HAR 1.2 of the exchanges still held (masked). */
+  har(): Record<string, unknown> {
+    const entries = [...this.ring.entries()]
+      .filter(([, ex]) => ex.status !== 0)
+      .map(([n, ex]) => {
+        const m = this.masked(n, ex);
+        const url = new URL(m.url.replace('/(webhook delivery)', '/'));
+        return {
+          startedDateTime: m.startedAt,
+          time: m.ms,
+          request: {
+            method: m.method,
+            url: m.url,
+            httpVersion: 'HTTP/1.1',
+            cookies: [],
+            headers: Object.entries(m.headers).map(([name, value]) => ({ name, value })),
+            queryString: [...url.searchParams].map(([name, value]) => ({ name, value })),
+            ...(m.body !== undefined ? { postData: { mimeType: m.headers['content-type'] ?? '', text: m.body } } : {}),
+            headersSize: -1,
+            bodySize: m.body === undefined ? 0 : Buffer.byteLength(m.body),
+          },
+          response: {
+            status: m.status,
+            statusText: '',
+            httpVersion: 'HTTP/1.1',
+            cookies: [],
+            headers: Object.entries(m.responseHeaders).map(([name, value]) => ({ name, value })),
+            content: { size: Buffer.byteLength(m.responseText), mimeType: m.responseHeaders['content-type'] ?? '', text: m.responseText },
+            redirectURL: '',
+            headersSize: -1,
+            bodySize: -1,
+          },
+          cache: {},
+          timings: { send: 0, wait: m.ms, receive: 0 },
+          comment: m.operation,
+        };
+      });
+    return { log: { version: '1.2', creator: { name: 'paylater proxy', version: '1' }, entries } };
+  }
+
+  writeFiles(files: { json?: string; junit?: string; har?: string }): void {
+    if (files.json) writeFileSync(files.json, JSON.stringify(this.report(), null, 2) + '\n');
+    if (files.har) writeFileSync(files.har, JSON.stringify(this.har(), null, 2) + '\n');
+    if (files.junit) {
+      const asFindings: Finding[] = this.findings.map((f) => ({
+        title: `${f.kind}: ${f.operation} ${f.jsonPath}`,
+        operation: f.operation,
+        jsonPath: f.jsonPath,
+        message: f.message,
+        expected: f.expected,
+        actual: f.actual,
+        phase: 'property',
+        commands: f.exchanges.map((e) => `#${e.n} ${e.method} ${e.url} -> ${e.status}`),
+        curl: f.curl,
+        seed: 0,
+        replay: `finding ${f.n} of paylater proxy (${f.kind})`,
+      }));
+      writeJunit(
+        files.junit,
+        `paylater proxy v${this.o.variant} ${this.upstream}`,
+        this.judgedCount,
+        asFindings,
+        (Date.now() - this.startedAt.getTime()) / 1000,
+      );
+    }
+  }
+
+  /** The summary `paylater proxy` prints when it stops. */
+  summary(): string[] {
+    const c = this.coverage();
+    const lines: string[] = [];
+    for (const f of this.findings.slice(0, 20)) lines.push(`--- finding ${f.n} (${f.kind}): ${f.operation} ${f.jsonPath}`, f.message);
+    if (this.findingCount > 20) lines.push(`(${this.findingCount - 20} more in the JSON report)`);
+    lines.push(
+      `${this.requests} requests (${this.judgedCount} judged, ${c.unrouted} not an operation), ${this.webhooksReceived} webhooks; ${this.findingCount} finding(s)`,
+      `operations exercised: ${c.operations.exercised.length}/${c.operations.exercised.length + c.operations.missing.length}${c.operations.missing.length ? `; not exercised: ${c.operations.missing.join(', ')}` : ''}`,
+      `transitions exercised: ${c.transitions.exercised.join(', ') || 'none'}${c.transitions.missing.length ? `; not exercised: ${c.transitions.missing.join(', ')}` : ''}`,
+      `error codes exercised: ${c.codes.exercised.length}/${c.codes.exercised.length + c.codes.missing.length}`,
+      `events matched to a transition: ${c.events.exercised.join(', ') || 'none'}`,
+    );
+    return lines;
+  }
+}

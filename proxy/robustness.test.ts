@@ -1,0 +1,263 @@
+/**
+ * The proxy forwards unchanged and survives bad upstream answers: every header both ways, bodies
+ * streamed, keep-alive to the upstream, gzip passed through (and judged decoded), a malformed or
+ * non-JSON answer reported, a broken connection or an unreachable upstream reported (never a
+ * crash), a huge body forwarded whole; the reserved path never forwarded; keys never in clear.
+ */
+import { randomUUID } from 'node:crypto';
+import { createServer, request, type IncomingMessage, type Server } from 'node:http';
+import { gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fabricate } from '../conformance/mutants/match.ts';
+import { freePort } from '../scripts/lib/free-port.ts';
+import { REPORT_PATH, startLiveProxy, type LiveProxy } from './server.ts';
+import { sleep } from './test-support.ts';
+
+const KEY = `sk_test_robust_${randomUUID().replace(/-/g, '')}`;
+const B2 = (id: string): string => `/api/v1/public/partner/transactions/${id}`;
+const record = fabricate({
+  total: 600,
+  currency: 'MAD',
+  customerPhone: '0612345678',
+  items: [{ name: 'Lamp', quantity: 1, unitPrice: 600 }],
+});
+const HUGE = 5 * 1024 * 1024;
+
+let upstream: Server;
+let upstreamUrl: string;
+let proxy: LiveProxy;
+const seen: { url: string; headers: IncomingMessage['rawHeaders']; bodyBytes: number; remotePort: number }[] = [];
+
+beforeAll(async () => {
+  upstream = createServer((req, res) => {
+    let bodyBytes = 0;
+    req.on('data', (c: Buffer) => (bodyBytes += c.length));
+    req.on('end', () => {
+      seen.push({ url: req.url ?? '', headers: req.rawHeaders, bodyBytes, remotePort: req.socket.remotePort ?? 0 });
+      const mode = (req.url ?? '').split('/').pop();
+      const json = { ...record, id: record.id };
+      switch (mode) {
+        case 'ok':
+          res.writeHead(200, [
+            'Content-Type',
+            'application/json; charset=utf-8',
+            'X-Upstream',
+            'one',
+            'Set-Cookie',
+            'a=1',
+            'Set-Cookie',
+            'b=2',
+          ] as unknown as Record<string, string>);
+          return res.end(JSON.stringify(json));
+        case 'gzip':
+          res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-encoding': 'gzip' });
+          return res.end(gzipSync(JSON.stringify(json)));
+        case 'malformed':
+          res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
+          return res.end('{"id": "abc", "status":');
+        case 'html':
+          res.writeHead(200, { 'content-type': 'text/html' });
+          return res.end('<h1>hello</h1>');
+        case 'slow':
+          res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
+          res.write('{"id":');
+          setTimeout(() => res.end(`${JSON.stringify(record.id)}}`), 400);
+          return;
+        case 'broken':
+          res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': '1000' });
+          res.write('{"id":"');
+          setTimeout(() => res.socket?.destroy(), 50);
+          return;
+        case 'big':
+          res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
+          return res.end(JSON.stringify('y'.repeat(200_000)));
+        case 'huge':
+          res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(HUGE + 2) });
+          res.write('"');
+          res.write(Buffer.alloc(HUGE, 'x'));
+          return res.end('"');
+        default:
+          res.writeHead(201, { 'content-type': 'application/json; charset=utf-8' });
+          return res.end(JSON.stringify({ received: bodyBytes }));
+      }
+    });
+  });
+  // hints `Keep-Alive: timeout=1`, as the reference server does: Node's agent, by default, drops a
+  // socket 1 s before the hint, that is at once
+  upstream.keepAliveTimeout = 1000;
+  await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', () => r()));
+  upstreamUrl = `http://127.0.0.1:${(upstream.address() as { port: number }).port}`;
+  proxy = await startLiveProxy({ upstream: upstreamUrl, variant: 1 });
+});
+afterAll(async () => {
+  await proxy?.close();
+  upstream?.closeAllConnections();
+  await new Promise<void>((r) => upstream?.close(() => r()));
+});
+
+/** One raw request through the proxy: status, raw headers, body bytes, and when the first body byte came (ms). */
+function raw(
+  method: string,
+  path: string,
+  headers: Record<string, string | string[]> = {},
+  body?: Buffer,
+): Promise<{ status: number; rawHeaders: string[]; body: Buffer; firstByteMs: number; error?: string }> {
+  return new Promise((resolve) => {
+    const t0 = performance.now();
+    let firstByteMs = -1;
+    const req = request(proxy.url + path, { method, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => {
+        if (firstByteMs < 0) firstByteMs = performance.now() - t0;
+        chunks.push(c);
+      });
+      const done = (error?: string) =>
+        resolve({ status: res.statusCode ?? 0, rawHeaders: res.rawHeaders, body: Buffer.concat(chunks), firstByteMs, error });
+      res.on('end', () => done());
+      res.on('error', (e) => done(e.message));
+      res.on('aborted', () => done('aborted'));
+    });
+    req.on('error', (e) => resolve({ status: 0, rawHeaders: [], body: Buffer.alloc(0), firstByteMs, error: e.message }));
+    req.end(body);
+  });
+}
+
+const findingsAbout = (s: string) => proxy.recorder.findings.filter((f) => f.exchanges.some((e) => e.url.endsWith(s)));
+
+describe('forwarding', () => {
+  it('every header both ways, unchanged (repeated ones too), Host the upstream’s; the key never in a report', async () => {
+    const r = await raw('GET', B2('ok'), { 'X-Api-Key': KEY, 'X-Custom': 'Keep Me', 'X-Repeat': ['a', 'b'] });
+    expect(r.status).toBe(200);
+    const up = seen.at(-1)!;
+    const pairs = (h: string[]) => h.reduce<string[]>((a, _v, i) => (i % 2 ? a : [...a, `${h[i]!.toLowerCase()}: ${h[i + 1]!}`]), []);
+    expect(pairs(up.headers)).toEqual(expect.arrayContaining([`x-api-key: ${KEY}`, 'x-custom: Keep Me', 'x-repeat: a', 'x-repeat: b']));
+    expect(pairs(up.headers)).toContain(`host: ${new URL(upstreamUrl).host}`);
+    expect(pairs(r.rawHeaders)).toEqual(expect.arrayContaining(['x-upstream: one', 'set-cookie: a=1', 'set-cookie: b=2']));
+    expect(JSON.parse(r.body.toString())).toEqual(record);
+    // the answer (a valid record for a B2 path with another id) gives a finding whose exchanges are masked
+    await sleep(20);
+    const report = JSON.stringify(proxy.recorder.report());
+    expect(report).not.toContain(KEY);
+    expect(report).toContain('MASKED_');
+  });
+
+  it('keeps the connection to the upstream alive between requests (an upstream hinting Keep-Alive: timeout=1 too)', async () => {
+    await raw('GET', B2('ok'));
+    const a = seen.at(-1)!.remotePort;
+    await raw('GET', B2('ok'));
+    expect(seen.at(-1)!.remotePort).toBe(a);
+  });
+
+  it('streams the answer: its first bytes reach the client before the upstream has finished', async () => {
+    const r = await raw('GET', B2('slow'));
+    expect(r.body.toString()).toBe(`{"id":${JSON.stringify(record.id)}}`);
+    expect(r.firstByteMs).toBeLessThan(300);
+  });
+
+  it('a gzip answer goes through as the same bytes, and is judged decoded', async () => {
+    const r = await raw('GET', B2('gzip'), { 'X-Api-Key': KEY });
+    expect(r.rawHeaders.map((h) => h.toLowerCase())).toContain('gzip');
+    expect(r.body).toEqual(gzipSync(JSON.stringify(record)));
+    await sleep(20);
+    // decoded, the body is valid JSON: no "not JSON" finding for it
+    expect(
+      findingsAbout('/gzip')
+        .map((f) => f.message)
+        .join('\n'),
+    ).not.toMatch(/not JSON|decompress/);
+  });
+
+  it('a huge answer and a huge request body are forwarded whole; judged on their status only', async () => {
+    const r = await raw('GET', B2('huge'));
+    expect(r.body.length).toBe(HUGE + 2);
+    const big = Buffer.alloc(3 * 1024 * 1024, 'y');
+    const p = await raw('POST', '/api/v1/public/partner/transactions', { 'content-type': 'application/json', 'X-Service-Key': KEY }, big);
+    expect(JSON.parse(p.body.toString())).toEqual({ received: big.length });
+  });
+
+  it('a 200 KB answer: forwarded whole, judged whole, kept in the exchange ring cut at 16 KiB', async () => {
+    const r = await raw('GET', B2('big'));
+    expect(r.body.length).toBe(200_002);
+    await sleep(20);
+    const entry = (
+      proxy.recorder.har() as { log: { entries: { request: { url: string }; response: { content: { text: string } } }[] } }
+    ).log.entries
+      .filter((e) => e.request.url.endsWith('/big'))
+      .at(-1)!;
+    expect(entry.response.content.text.length).toBeLessThan(17_000);
+    expect(entry.response.content.text).toMatch(/200002 characters, cut at 16384\)$/);
+    // judged on the whole body: a string where a record is declared
+    expect(
+      findingsAbout('/big')
+        .map((f) => f.message)
+        .join('\n'),
+    ).toMatch(/must be object/);
+  });
+
+  it('the reserved path is answered by the proxy, never forwarded', async () => {
+    const before = seen.length;
+    const r = await raw('GET', REPORT_PATH);
+    expect(r.status).toBe(200);
+    expect(JSON.parse(r.body.toString())).toMatchObject({ tool: 'paylater proxy' });
+    expect((await raw('POST', '/_paylater/anything')).status).toBe(404);
+    expect(seen.length).toBe(before);
+  });
+});
+
+describe('bad upstream answers: reported, never a crash', () => {
+  it('a malformed JSON answer and a non-JSON answer are passed through and reported', async () => {
+    const m = await raw('GET', B2('malformed'));
+    expect(m.body.toString()).toBe('{"id": "abc", "status":');
+    const h = await raw('GET', B2('html'));
+    expect(h.body.toString()).toBe('<h1>hello</h1>');
+    await sleep(20);
+    expect(
+      findingsAbout('/malformed')
+        .map((f) => f.message)
+        .join('\n'),
+    ).toMatch(/not JSON/);
+    expect(
+      findingsAbout('/html')
+        .map((f) => f.message)
+        .join('\n'),
+    ).toMatch(/content type "text\/html"/);
+  });
+
+  it('an answer the upstream cuts off: the client sees it cut, the proxy reports it and goes on', async () => {
+    const r = await raw('GET', B2('broken'));
+    expect(r.error ?? (r.body.length < 1000 ? 'short' : undefined)).toBeDefined();
+    await sleep(50);
+    expect(proxy.recorder.findings.some((f) => f.kind === 'upstream' && f.operation.endsWith('/broken'))).toBe(true);
+    expect((await raw('GET', B2('ok'))).status).toBe(200);
+  });
+
+  it('a client that hangs up mid-answer is counted, not reported as the fault of the upstream', async () => {
+    const before = proxy.recorder.findingCount;
+    const aborts = proxy.recorder.clientAborts;
+    await new Promise<void>((resolve) => {
+      const req = request(proxy.url + B2('slow'), (res) => {
+        res.once('data', () => {
+          req.destroy();
+          resolve();
+        });
+      });
+      req.on('error', () => undefined);
+      req.end();
+    });
+    await sleep(500);
+    expect(proxy.recorder.clientAborts).toBe(aborts + 1);
+    expect(proxy.recorder.findingCount).toBe(before);
+  });
+
+  it('an unreachable upstream: 502 from the proxy, reported', async () => {
+    const dead = await startLiveProxy({ upstream: `http://127.0.0.1:${await freePort()}`, variant: 1 });
+    try {
+      const res = await fetch(dead.url + B2('ok'), { headers: { 'X-Api-Key': KEY } });
+      expect(res.status).toBe(502);
+      expect(dead.recorder.findings.map((f) => f.kind)).toEqual(['upstream']);
+      expect(JSON.stringify(dead.recorder.report())).not.toContain(KEY);
+    } finally {
+      await dead.close();
+    }
+  });
+});

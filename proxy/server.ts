@@ -1,0 +1,466 @@
+/**
+ * `paylater proxy`'s engine: a forwarding HTTP proxy in front of any implementation. Every request
+ * goes upstream unchanged (method, path, every header but the hop-by-hop ones, Host set to the
+ * upstream's, the body streamed), every answer comes back unchanged (streamed, status and every
+ * header); a copy of each, up to `captureBytes`, is judged once the answer has ended:
+ *  - each exchange by the conformance suite's own response judge (conformance/http.ts `judgeResponse`);
+ *  - across exchanges, per merchant, by the state tracker (state.ts);
+ *  - webhooks, on a second port, verified, validated against AsyncAPI, matched to transitions, and
+ *    forwarded unchanged.
+ * `GET /_paylater/report` (the one reserved prefix, `/_paylater/`, never forwarded; docs/proxy.md) answers the live report.
+ */
+import {
+  createServer,
+  type ClientRequest,
+  request as httpRequest,
+  Agent,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+  type OutgoingHttpHeaders,
+  type AgentOptions,
+} from 'node:http';
+import { request as httpsRequest, Agent as HttpsAgent } from 'node:https';
+import { gunzipSync, inflateSync, brotliDecompressSync } from 'node:zlib';
+import { webhookDelivery, type Variant } from '../generated/index.ts';
+import { ConformanceError, judgeResponse, type Exchange, type Judge } from '../conformance/http.ts';
+import { Contract } from '../conformance/spec.ts';
+import { asyncApiValidators } from '../conformance/webhooks.ts';
+import { verifyWebhook, WebhookVerificationError } from '../sdk/webhooks/verify.ts';
+import { digest } from './mask.ts';
+import { authHeaderOf, routeOf } from './route.ts';
+import { StateTracker, type StateFinding } from './state.ts';
+import { Recorder, type ProxyFinding } from './report.ts';
+
+export const REPORT_PATH = '/_paylater/report';
+/** Default: the most of a body (request or answer) copied for judging; a longer one is forwarded whole but not judged on its body. */
+export const DEFAULT_CAPTURE_BYTES = 1024 * 1024;
+export interface ProxyOptions {
+  upstream: string;
+  variant: Variant;
+  port?: number;
+  host?: string;
+  captureBytes?: number;
+  maxTransactions?: number;
+  paymentWindowSeconds?: number;
+  clockToleranceMs?: number;
+  /** Exchanges kept for findings' curl scripts and the HAR file (default 1000). */
+  keepExchanges?: number;
+  webhooks?: { port: number; forwardTo: string; secret: string; windowMs?: number };
+  /** One line per finding as it is found (masked). */
+  log?: (line: string) => void;
+}
+
+export interface LiveProxy {
+  url: string;
+  port: number;
+  webhookUrl: string | undefined;
+  recorder: Recorder;
+  state: StateTracker;
+  close(): Promise<void>;
+}
+
+/**
+ * Connections to the upstream are kept alive. Node's agent drops a socket `agentKeepAliveTimeoutBuffer`
+ * (default 1 s) before the server's `Keep-Alive: timeout=N` hint; the reference server hints
+ * `timeout=1`, so by default every request opened a new connection (measured: 250 req/s through the
+ * proxy). 100 ms before the hint instead; a connection the server closed meanwhile is retried once.
+ */
+const KEEP_ALIVE = { keepAlive: true, agentKeepAliveTimeoutBuffer: 100 } as AgentOptions;
+
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'te', 'trailer']);
+
+/** A flat raw-header list without the hop-by-hop headers (and those the Connection header names). */
+function forwardable(raw: string[], replaceHost?: string): string[] {
+  const named = new Set<string>();
+  for (let i = 0; i < raw.length; i += 2)
+    if (raw[i]!.toLowerCase() === 'connection') for (const n of raw[i + 1]!.split(',')) named.add(n.trim().toLowerCase());
+  const out: string[] = [];
+  for (let i = 0; i < raw.length; i += 2) {
+    const k = raw[i]!.toLowerCase();
+    if (HOP_BY_HOP.has(k) || named.has(k)) continue;
+    if (k === 'host' && replaceHost !== undefined) out.push(raw[i]!, replaceHost);
+    else out.push(raw[i]!, raw[i + 1]!);
+  }
+  return out;
+}
+
+/** A body copied up to a limit. */
+class Capture {
+  chunks: Buffer[] = [];
+  size = 0;
+  truncated = false;
+  constructor(readonly limit: number) {}
+  add(c: Buffer): void {
+    if (this.truncated) return;
+    if (this.size + c.length > this.limit) {
+      this.truncated = true;
+      this.chunks = [];
+      return;
+    }
+    this.chunks.push(c);
+    this.size += c.length;
+  }
+  buffer(): Buffer {
+    return this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks);
+  }
+}
+
+function headerRecord(raw: string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (let i = 0; i < raw.length; i += 2) {
+    const k = raw[i]!.toLowerCase();
+    out[k] = k in out ? `${out[k]}, ${raw[i + 1]!}` : raw[i + 1]!;
+  }
+  return out;
+}
+
+/** Collects what the suite's judge finds instead of throwing on it (the first violation of an exchange is kept). */
+class Collect implements Judge {
+  checks = 0;
+  check(ok: boolean, operation: string, jsonPath: string, message: string, expected?: unknown, actual?: unknown): void {
+    this.checks++;
+    if (!ok) throw new ConformanceError(operation, jsonPath, message, expected, actual);
+  }
+}
+
+export async function startLiveProxy(o: ProxyOptions): Promise<LiveProxy> {
+  const upstream = new URL(o.upstream);
+  const basePath = upstream.pathname.replace(/\/$/, '');
+  const isHttps = upstream.protocol === 'https:';
+  const agent = isHttps ? new HttpsAgent(KEEP_ALIVE) : new Agent(KEEP_ALIVE);
+  const send = isHttps ? httpsRequest : httpRequest;
+  const contract = Contract.for(o.variant).warm();
+  const capture = o.captureBytes ?? DEFAULT_CAPTURE_BYTES;
+  const windowMs = o.webhooks ? (o.webhooks.windowMs ?? defaultWebhookWindowMs()) : undefined;
+  const state = new StateTracker({
+    variant: o.variant,
+    maxTransactions: o.maxTransactions,
+    paymentWindowSeconds: o.paymentWindowSeconds,
+    clockToleranceMs: o.clockToleranceMs,
+    webhookWindowMs: windowMs,
+    webhookPort: o.webhooks?.port,
+  });
+  const recorder = new Recorder({
+    upstream: o.upstream.replace(/\/$/, ''),
+    variant: o.variant,
+    contract,
+    state,
+    keep: o.keepExchanges ?? 1000,
+    log: o.log,
+    secrets: o.webhooks ? [o.webhooks.secret] : [],
+  });
+  const judgeCollect = new Collect();
+
+  const judge = (
+    ex: Exchange,
+    seq: number,
+    merchant: string | null,
+    params: Record<string, string>,
+    requestJson: unknown,
+    truncated: boolean,
+    notes: string[],
+  ): void => {
+    const findings: ProxyFinding[] = [];
+    for (const n of notes) findings.push({ kind: 'answer', operation: ex.opId, jsonPath: '$', message: n, exchanges: [seq] });
+    if (truncated) {
+      // the body was too long to copy: only its status is judged
+      if (contract.response(ex.opId, ex.status) === null)
+        findings.push({
+          kind: 'answer',
+          operation: ex.opId,
+          jsonPath: '$',
+          message: `answered ${ex.status}, a status not declared for ${ex.opId}`,
+          exchanges: [seq],
+        });
+    } else {
+      try {
+        judgeResponse(contract, ex, judgeCollect);
+      } catch (e) {
+        if (!(e instanceof ConformanceError)) throw e;
+        findings.push({
+          kind: 'answer',
+          operation: e.operation,
+          jsonPath: e.jsonPath,
+          message: e.message,
+          expected: e.expected,
+          actual: e.actual,
+          exchanges: [seq],
+        });
+      }
+    }
+    let stateFindings: StateFinding[] = [];
+    if (!truncated)
+      stateFindings = state.observe({
+        seq,
+        opId: ex.opId,
+        merchant,
+        params,
+        requestJson,
+        status: ex.status,
+        json: ex.json,
+        sentAt: performance.timeOrigin + ex.sentAt,
+        receivedAt: performance.timeOrigin + ex.receivedAt,
+      });
+    recorder.judged(ex, findings.concat(stateFindings));
+  };
+
+  const handle = (req: IncomingMessage, res: ServerResponse): void => {
+    const url = req.url ?? '/';
+    if (url === REPORT_PATH || url.startsWith(REPORT_PATH + '?') || url.startsWith('/_paylater/')) {
+      req.resume();
+      if (req.method === 'GET' && (url === REPORT_PATH || url.startsWith(REPORT_PATH + '?'))) {
+        recorder.sweep();
+        res
+          .writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' })
+          .end(JSON.stringify(recorder.report(), null, 2));
+      } else
+        res
+          .writeHead(404, { 'content-type': 'application/json; charset=utf-8' })
+          .end(JSON.stringify({ error: `only GET ${REPORT_PATH} is served under /_paylater/` }));
+      return;
+    }
+    const sentAt = performance.now();
+    const seq = recorder.nextSeq();
+    const method = req.method ?? 'GET';
+    const reqCapture = new Capture(capture);
+    const resCapture = new Capture(capture);
+    let failed = false;
+    // the client went away (closed its connection before the answer ended): not the upstream's fault
+    let clientGone = false;
+    const fail = (why: string): void => {
+      if (failed || clientGone) return;
+      failed = true;
+      recorder.failure(seq, method, url, why);
+      if (!res.headersSent)
+        res
+          .writeHead(502, { 'content-type': 'application/json; charset=utf-8' })
+          .end(JSON.stringify({ error: { code: 'PROXY_UPSTREAM_ERROR', message: why } }));
+      else res.destroy();
+    };
+    /**
+     * One attempt upstream. A kept-alive connection the upstream closed while idle fails on reuse
+     * before any answer: the request, whole in the copy, is sent once more on a new connection
+     * (as Node's documentation advises for `reusedSocket`), never one partly streamed.
+     */
+    const open = (retry: boolean): ClientRequest => {
+      const up = send({
+        protocol: upstream.protocol,
+        hostname: upstream.hostname,
+        port: upstream.port || (isHttps ? 443 : 80),
+        method,
+        path: basePath + url,
+        headers: forwardable(req.rawHeaders, upstream.host) as unknown as OutgoingHttpHeaders,
+        agent,
+      });
+      up.on('response', onResponse);
+      up.on('error', (e: NodeJS.ErrnoException) => {
+        if (!retry && up.reusedSocket && !res.headersSent && req.complete && !reqCapture.truncated && e.code === 'ECONNRESET') {
+          current = open(true);
+          current.end(reqCapture.size ? reqCapture.buffer() : undefined);
+          return;
+        }
+        fail(`upstream ${method} ${url}: ${e.message}`);
+      });
+      return up;
+    };
+    req.on('data', (c: Buffer) => reqCapture.add(c));
+    req.on('error', () => current.destroy());
+    res.on('close', () => {
+      if (res.writableFinished) return;
+      clientGone = true;
+      recorder.clientAborts++;
+      current.destroy();
+    });
+    const onResponse = (ures: IncomingMessage): void => {
+      res.writeHead(ures.statusCode ?? 502, ures.statusMessage, forwardable(ures.rawHeaders));
+      ures.on('data', (c: Buffer) => resCapture.add(c));
+      ures.on('error', (e) => fail(`upstream answer to ${method} ${url} broke: ${e.message}`));
+      ures.on('aborted', () => fail(`upstream answer to ${method} ${url} was cut off`));
+      ures.pipe(res);
+      ures.on('end', () => {
+        if (failed || clientGone) return;
+        const receivedAt = performance.now();
+        const pathname = url.split('?')[0]!;
+        const route = routeOf(o.variant, method, pathname);
+        const requestHeaders = headerRecord(req.rawHeaders);
+        const responseHeaders = headerRecord(ures.rawHeaders);
+        const notes: string[] = [];
+        let text = '';
+        if (!resCapture.truncated) {
+          let buf = resCapture.buffer();
+          const enc = (responseHeaders['content-encoding'] ?? '').trim().toLowerCase();
+          try {
+            if (enc === 'gzip' || enc === 'x-gzip') buf = gunzipSync(buf);
+            else if (enc === 'deflate') buf = inflateSync(buf);
+            else if (enc === 'br') buf = brotliDecompressSync(buf);
+          } catch (e) {
+            notes.push(`the ${enc} body does not decompress: ${(e as Error).message}`);
+          }
+          text = buf.toString('utf8');
+        }
+        let json: unknown;
+        try {
+          json = text.length ? JSON.parse(text) : undefined;
+        } catch {
+          json = undefined;
+        }
+        const body = reqCapture.truncated ? undefined : reqCapture.size ? reqCapture.buffer().toString('utf8') : undefined;
+        const ex: Exchange = {
+          opId: route?.opId ?? `${method} ${pathname}`,
+          method,
+          url: recorder.upstream + url,
+          headers: requestHeaders,
+          body,
+          status: ures.statusCode ?? 0,
+          responseHeaders,
+          responseText: resCapture.truncated ? `(answer over ${capture} bytes, not copied)` : text,
+          json,
+          sentAt,
+          receivedAt,
+        };
+        recorder.record(seq, ex, !!route);
+        if (!route) return;
+        const auth = authHeaderOf(o.variant, route.opId);
+        const cred = auth === null ? undefined : requestHeaders[auth];
+        const merchant = auth !== null && auth !== 'x-session-token' && cred ? digest(cred) : null;
+        let requestJson: unknown;
+        try {
+          requestJson = body ? JSON.parse(body) : undefined;
+        } catch {
+          requestJson = undefined;
+        }
+        try {
+          judge(ex, seq, merchant, route.params, requestJson, resCapture.truncated, notes);
+        } catch (e) {
+          recorder.failure(seq, method, url, `the proxy could not judge this exchange: ${(e as Error).message}`);
+        }
+      });
+    };
+    let current = open(false);
+    req.pipe(current);
+  };
+
+  const server: Server = createServer(handle);
+  server.keepAliveTimeout = 65_000;
+  server.on('clientError', (_e, socket) => {
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\n\r\n');
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(o.port ?? 0, o.host ?? '127.0.0.1', () => resolve());
+  });
+  const port = (server.address() as { port: number }).port;
+
+  let hooks: Server | undefined;
+  let webhookUrl: string | undefined;
+  if (o.webhooks) {
+    const wh = o.webhooks;
+    const validators = await asyncApiValidators();
+    const target = new URL(wh.forwardTo);
+    const hookAgent = target.protocol === 'https:' ? new HttpsAgent(KEEP_ALIVE) : new Agent(KEEP_ALIVE);
+    hooks = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      req.on('data', (c: Buffer) => {
+        size += c.length;
+        if (size <= capture) chunks.push(c);
+      });
+      req.on('end', () => {
+        const receivedAt = performance.timeOrigin + performance.now();
+        const raw = Buffer.concat(chunks);
+        const text = raw.toString('utf8');
+        const headers = headerRecord(req.rawHeaders);
+        // forward first, unchanged: the receiver's answer goes back to the sender
+        const f = (target.protocol === 'https:' ? httpsRequest : httpRequest)(
+          {
+            protocol: target.protocol,
+            hostname: target.hostname,
+            port: target.port,
+            method: req.method,
+            path: target.pathname + target.search,
+            headers: forwardable(req.rawHeaders, target.host) as unknown as OutgoingHttpHeaders,
+            agent: hookAgent,
+          },
+          (fres) => {
+            res.writeHead(fres.statusCode ?? 502, forwardable(fres.rawHeaders));
+            fres.pipe(res);
+          },
+        );
+        f.on('error', (e) => {
+          if (!res.headersSent)
+            res.writeHead(502, { 'content-type': 'text/plain' }).end(`paylater proxy: webhook receiver unreachable: ${e.message}`);
+        });
+        f.end(raw);
+        recorder.webhook(text, headers, receivedAt, size > capture, (body) => {
+          const problems: string[] = [];
+          let event: { event?: string; data?: { id?: string; status?: string } } | undefined;
+          try {
+            verifyWebhook(body, headers, wh.secret);
+          } catch (e) {
+            if (e instanceof WebhookVerificationError && e.code !== 'malformed_payload')
+              problems.push(`signature: ${e.code}: ${e.message}`);
+            else if (!(e instanceof WebhookVerificationError)) throw e;
+          }
+          try {
+            event = JSON.parse(body) as typeof event;
+          } catch {
+            problems.push('body is not JSON');
+          }
+          if (event) {
+            const v = validators.get(event.event ?? '');
+            if (!v) problems.push(`event ${JSON.stringify(event.event)} is not an AsyncAPI message`);
+            else if (!v(event)) {
+              const e = v.errors![0]!;
+              problems.push(`payload $${e.instancePath.replace(/\//g, '.')}: ${e.message} (AsyncAPI)`);
+            }
+          }
+          return { problems, event };
+        });
+      });
+    });
+    await new Promise<void>((resolve, reject) => {
+      hooks!.once('error', reject);
+      hooks!.listen(wh.port, o.host ?? '127.0.0.1', () => resolve());
+    });
+    const hookPort = (hooks.address() as { port: number }).port;
+    state.o.webhookPort = hookPort;
+    webhookUrl = `http://127.0.0.1:${hookPort}`;
+  }
+
+  const sweeper = windowMs === undefined ? undefined : setInterval(() => recorder.sweep(), Math.max(100, Math.min(windowMs / 2, 1000)));
+  sweeper?.unref();
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    webhookUrl,
+    recorder,
+    state,
+    async close() {
+      if (sweeper) clearInterval(sweeper);
+      for (const s of [server, hooks]) {
+        if (!s) continue;
+        s.closeIdleConnections();
+        await new Promise<void>((r) => {
+          const t = setTimeout(() => s.closeAllConnections(), 2000);
+          s.close(() => {
+            clearTimeout(t);
+            r();
+          });
+        });
+      }
+      agent.destroy();
+    },
+  };
+}
+
+/**
+ * The delivery window of an event (ms), from x-webhook-delivery: the first attempt's delay and
+ * timeout, then the first retry's delay (an event whose first attempt the receiver refused still
+ * comes in time).
+ */
+export function defaultWebhookWindowMs(): number {
+  const r = webhookDelivery.retry;
+  return ((r.delaysSeconds[0] ?? 0) + r.timeoutSeconds + (r.delaysSeconds[1] ?? 0)) * 1000;
+}
