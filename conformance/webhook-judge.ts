@@ -7,6 +7,7 @@ import { ConformanceError } from './http.ts';
 import { transitionById } from './spec.ts';
 import { SIGNATURE_PROBLEM, type Delivery } from './webhooks.ts';
 import { centimesOf } from '../lib/money.ts';
+import { canonicalText, sameJson } from './same.ts';
 import type { Tx, World } from './world.ts';
 
 /** Expected webhook deliveries missing after this long (ms) are a finding, unless told otherwise. */
@@ -82,13 +83,14 @@ function judge(w: World, d: Delivery, matched: Set<number>): void {
   }
   if (d.problems.length) throw new ConformanceError(`webhook ${ev}`, '$', d.problems[0]!, 'a valid signed delivery', d.webhookId);
   const id = d.webhookId!;
+  // a repeat carries the same event: the same JSON value, whatever the order of its members
   const prior = w.seenWebhookIds.get(id);
   if (prior !== undefined) {
-    if (prior !== d.body)
+    if (prior !== canonicalText(d.body))
       throw new ConformanceError(`webhook ${ev}`, '$', `a repeat of webhook-id ${id} has a different body`, prior, d.body);
     return;
   }
-  w.seenWebhookIds.set(id, d.body);
+  w.seenWebhookIds.set(id, canonicalText(d.body));
   if (!tx) {
     if ((d.payload?.data?.createdAt ?? '') < w.suiteStartIso) {
       w.ignoredEvents++;
@@ -141,7 +143,7 @@ function checkPayload(ev: string, d: Delivery, tx: Tx, status: string): void {
     fail('$.data.amount', `amount ${String(data.amount)}, the transaction's amount is ${JSON.stringify(amount)} MAD`, amount, data.amount);
   if (tx.kind !== 'partner') return;
   for (const [f, recField] of Object.entries(PAYLOAD_FIELDS)) {
-    if (JSON.stringify(data[f]) !== JSON.stringify(tx.created[recField]))
+    if (!sameJson(data[f], tx.created[recField]))
       fail(
         `$.data.${f}`,
         `${f} ${JSON.stringify(data[f])}, the API read ${JSON.stringify(tx.created[recField])}`,

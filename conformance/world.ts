@@ -86,6 +86,7 @@ export class World {
   receiver: WebhookReceiver | undefined;
   /** Deliveries already judged (index into receiver.deliveries). */
   judged = 0;
+  /** webhook-id → its first body, canonical (`canonicalText`): a repeat must carry the same value. */
   readonly seenWebhookIds = new Map<string, string>();
   ignoredEvents = 0;
   suiteStartIso = '';

@@ -893,7 +893,7 @@ export interface components {
              * @description Transaction id.
              */
             id: string;
-            /** @description Line items. */
+            /** @description Line items, in the order of the request that created the transaction (ADR-048). */
             items: components["schemas"]["PartnerTransactionItem"][];
             /** @description Merchant name. */
             merchantName: string;
