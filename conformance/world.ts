@@ -233,7 +233,11 @@ export class World {
     return this.tokenExpired(s, during.receivedAt) === 'no' ? 'no' : 'maybe';
   }
 
-  /** Records a transition read from x-state-machine; expects its event. */
+  /**
+   * Records a transition read from x-state-machine; expects its event, unless the transaction's run
+   * was abandoned (its deliveries are not judged, so its later events are never expected either:
+   * left out of every later verdict, never judged half-way).
+   */
   transition(tx: Tx, id: string): void {
     const t: Transition = transitionById(id);
     if (t.from !== null && !(t.from as readonly string[]).includes(tx.status)) {
@@ -241,7 +245,7 @@ export class World {
     }
     tx.status = t.to;
     this.coverage.transitions.add(id);
-    if (t.emits && tx.who === 'main' && this.receiver) {
+    if (t.emits && tx.who === 'main' && this.receiver && !this.abandonedRuns.has(tx.runId)) {
       this.expected.push({ txId: tx.id, event: t.emits, transition: id, runId: tx.runId, at: performance.now() });
     }
   }
