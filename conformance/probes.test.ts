@@ -9,6 +9,7 @@ import { amountRange } from '../generated/index.ts';
 import { fixedBody, bodyGen } from './gen.ts';
 import { stableJson } from '../lib/json.ts';
 import { Contract } from './spec.ts';
+import { phoneNearMisses, swapCase } from './commands/nearMiss.ts';
 
 type Json = Record<string, unknown>;
 
@@ -40,4 +41,25 @@ describe('wrong-type probes', () => {
         expect(Number(sent)).toBeLessThanOrEqual(amountRange.maximum);
         expect(c.classifyBody(op, total.apply(base)).validation.length).toBeGreaterThan(0);
       });
+});
+
+describe('near-miss probes (ADR-049)', () => {
+  for (const variant of [1, 2] as const)
+    it(`variant ${variant}: the phone forms merchants type are derived from the spec's example, and each is refused by the schema alone`, () => {
+      const c = Contract.for(variant);
+      const forms = phoneNearMisses(c).map((p) => p.value);
+      expect(forms).toEqual(['+212612345678', '212 612 345 678', '212-612-345-678', '0612345678']);
+      const base = fixedBody(c, 'createPartnerTransaction', 600);
+      expect(c.classifyBody('createPartnerTransaction', base).validation).toEqual([]);
+      for (const phone of forms) {
+        const body = { ...base, customerPhone: phone };
+        expect(diff(base, body)).toEqual(['$.customerPhone']);
+        expect(c.classifyBody('createPartnerTransaction', body).validation.length, phone).toBeGreaterThan(0);
+      }
+    });
+
+  it('a reference in the other letter case differs in every letter, and stays valid', () => {
+    expect(swapCase('cf-8a836f65-4C4E')).toBe('CF-8A836F65-4c4e');
+    expect(swapCase('2026-000123')).toBe('2026-000123');
+  });
 });

@@ -374,6 +374,11 @@ function probesIn(doc: Json, schema: unknown, path: Path, where: string, typed: 
       if (typeof s.maxLength === 'number') {
         add('maxLength', stringOfLength(s.maxLength, pattern, w), true, `(${s.maxLength} chars)`);
         add('maxLength', stringOfLength(s.maxLength + 1, pattern, w), false, `(${s.maxLength + 1} chars)`);
+        // a limit counts characters (code points), not bytes or UTF-16 units: at it in 2-byte
+        // characters and one outside the BMP (a surrogate pair), where the pattern allows them
+        const wide = `${'é'.repeat(s.maxLength - 1)}😀`;
+        if (s.maxLength > 0 && (!pattern || new RegExp(pattern, 'u').test(wide)))
+          add('maxLength', wide, true, `(${s.maxLength} chars, non-ASCII, one outside the BMP)`);
       }
       if (pattern) {
         const bad = patternBreaker(s, w);

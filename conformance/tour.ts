@@ -15,6 +15,7 @@ import { CreateSession } from './commands/createSession.ts';
 import { CreateTransaction } from './commands/createTransaction.ts';
 import { ConfirmationSms } from './commands/confirmationSms.ts';
 import { CustomerAction } from './commands/customerAction.ts';
+import { CaseReference, phoneProbes } from './commands/nearMiss.ts';
 import { DateForm } from './commands/dateForm.ts';
 import { GetTransaction } from './commands/getTransaction.ts';
 import { HeadProbe } from './commands/headProbe.ts';
@@ -105,8 +106,16 @@ export function probeTour(contract: Contract, profile: 'core' | 'sandbox'): { co
       }),
     );
   }
+  // the realistic near misses of the rules the seed states in words (ADR-049): phone forms, one
+  // reference used by both merchants, a reference in the other letter case
+  const nearMisses: Cmd[] = [
+    ...phoneProbes(contract, body(1)),
+    new CreateTransaction(body(2), "vendorReference of the other merchant's transaction", 'main', 'reuse-other-merchant', 0),
+    new CreateTransaction(body(3), "vendorReference of the main merchant's transaction", 'other', 'reuse-other-merchant', 0),
+    new CaseReference(body(4), 0),
+  ];
   // last: valid ones create transactions, after those the commands above name by index
-  c.push(...b1Probes);
+  c.push(...nearMisses, ...b1Probes);
   return { commands: c.map(recorded), setup: setup.length };
 }
 

@@ -6,6 +6,7 @@ import { A1, A2, B1, B2, B3, B4, code, fabricate, key, now, otherKey } from './m
 import { boundsMutants } from './catalog-bounds.ts';
 import { moreMutants } from './catalog-more.ts';
 import { retryMutants } from './catalog-retries.ts';
+import { valueMutants } from './catalog-values.ts';
 import { json, sign, withJson, type Mutant, type ProxyResponse } from './proxy.ts';
 
 const base: Mutant[] = [
@@ -473,4 +474,4 @@ const base: Mutant[] = [
  * `catalog-more.ts`, the retry schedule's (`catalog-retries.ts`) and the request schemas' boundaries
  * (`catalog-bounds.ts`).
  */
-export const mutants: Mutant[] = [...base, ...moreMutants, ...retryMutants, ...boundsMutants];
+export const mutants: Mutant[] = [...base, ...moreMutants, ...retryMutants, ...boundsMutants, ...valueMutants];

@@ -762,7 +762,8 @@ export interface components {
          * CustomerPhone
          * @description The customer's mobile number in international form without the plus sign: digits
          *     only, beginning with the country code (E.164 without `+`: 8 to 15 digits, first digit
-         *     not 0), for example `212612345678` for a Moroccan number.
+         *     not 0), for example `212612345678` for a Moroccan number. Never normalised: `+212…`,
+         *     spaces, dashes and the national form `06…` are refused (ADR-049).
          * @example 212612345678
          */
         CustomerPhone: string;
@@ -1955,7 +1956,7 @@ export interface components {
          */
         transactionId: string;
         /**
-         * @description The merchant's own order id given at creation.
+         * @description The merchant's own order id given at creation, exactly as written then (letter case included, ADR-049).
          * @example ORDER-2026-000123
          */
         vendorReference: components["schemas"]["VendorReference"];
@@ -2063,7 +2064,7 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The merchant's own order id given at creation.
+                 * @description The merchant's own order id given at creation, exactly as written then (letter case included, ADR-049).
                  * @example ORDER-2026-000123
                  */
                 vendorReference: components["parameters"]["vendorReference"];
@@ -2095,7 +2096,7 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The merchant's own order id given at creation.
+                 * @description The merchant's own order id given at creation, exactly as written then (letter case included, ADR-049).
                  * @example ORDER-2026-000123
                  */
                 vendorReference: components["parameters"]["vendorReference"];
