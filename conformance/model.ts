@@ -4,7 +4,7 @@ import { errorCatalog, type ErrorCode } from '../generated/index.ts';
 import type { Exchange } from './http.ts';
 import { centimesOf } from '../lib/money.ts';
 import { canonicalText, sameJson } from './same.ts';
-import type { Session, Tx, World } from './world.ts';
+import type { Session, Tx, Who, World } from './world.ts';
 
 export interface Model {
   world: World;
@@ -88,6 +88,17 @@ export function checkRecord(w: World, ex: Exchange, tx: Tx, statuses: string[]):
     rec.status,
   );
   w.observe(tx, rec.status as string);
+  w.checkNames(tx.who, op, '$', rec);
+  // the last change the suite made is read back with the instant its own answer gave
+  if (tx.changedAt !== undefined && rec.status === tx.status && typeof rec.updatedAt === 'string')
+    w.check(
+      Date.parse(rec.updatedAt) === Date.parse(tx.changedAt),
+      op,
+      '$.updatedAt',
+      `updatedAt ${rec.updatedAt}, the change was answered with updatedAt ${tx.changedAt}`,
+      tx.changedAt,
+      rec.updatedAt,
+    );
   const changed = rec.status !== 'PENDING';
   w.check(
     changed ? typeof rec.updatedAt === 'string' : rec.updatedAt === null,
@@ -113,9 +124,11 @@ export function checkRecord(w: World, ex: Exchange, tx: Tx, statuses: string[]):
  * The created record agrees with the request.
  * @checks b1-created-record
  */
-export function checkCreated(w: World, ex: Exchange, body: Json): void {
+export function checkCreated(w: World, ex: Exchange, body: Json, who: Who = 'main'): void {
   const rec = ex.json as Json;
   const op = ex.opId;
+  w.checkNames(who, op, '$', rec);
+  if (who === 'main') w.checkInstant(ex, '$.createdAt', rec.createdAt, 'the instant of the creation');
   w.check(rec.status === 'PENDING', op, '$.status', `created with status ${String(rec.status)}`, 'PENDING', rec.status);
   w.check(rec.updatedAt === null, op, '$.updatedAt', `updatedAt is ${JSON.stringify(rec.updatedAt)} at creation`, null, rec.updatedAt);
   w.check(

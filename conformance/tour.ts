@@ -116,6 +116,9 @@ export function probeTour(contract: Contract, profile: 'core' | 'sandbox'): { co
   ];
   // last: valid ones create transactions, after those the commands above name by index
   c.push(...nearMisses, ...b1Probes);
+  // a change and its read-back, last (it changes a setup transaction): the instant of the change,
+  // and the same instant on every later read
+  c.push(new CancelTransaction(false, 1), new GetTransaction('id', 'own', 1));
   return { commands: c.map(recorded), setup: setup.length };
 }
 

@@ -1,5 +1,5 @@
 /** A1: create a checkout session; the model counts requests per key and window (x-rate-limit). */
-import type { ErrorCode } from '../../generated/index.ts';
+import { tokenLifetimeSeconds, type ErrorCode } from '../../generated/index.ts';
 import type { Cmd, Model, Outcome, Real } from '../model.ts';
 import { refusal } from '../model.ts';
 import { centimesOf, centimesToNumber } from '../../lib/money.ts';
@@ -53,6 +53,7 @@ export async function sendSession(m: Model, w: World, body: Json): Promise<'limi
   if (w.cfg.variant === 1) {
     const exp = Date.parse(rec.expiresAt as string);
     w.check(Number.isFinite(exp), 'createSession', '$.expiresAt', 'expiresAt is not a date');
+    w.checkInstant(ex, '$.expiresAt', rec.expiresAt, 'the end of the token lifetime', tokenLifetimeSeconds * 1000);
   }
   m.sessions.push({
     token,

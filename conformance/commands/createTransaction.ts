@@ -66,7 +66,7 @@ export class CreateTransaction implements Cmd {
     const ex = await w.client.call('createPartnerTransaction', { headers: w.auth('createPartnerTransaction', w.key(this.who)), body });
     w.expectOutcome(ex, allowed);
     if (w.succeeded(ex)) {
-      checkCreated(w, ex, body);
+      checkCreated(w, ex, body, this.who);
       const rec = ex.json as Json;
       const tx = {
         id: rec.id as string,

@@ -14,6 +14,23 @@
 import { Contract } from '../spec.ts';
 import { isJson, type Json } from '../../lib/json.ts';
 import { B1, B2, B3, B4, A1, GET, key } from './match.ts';
+
+const HOUR_MS = 3_600_000;
+
+/** An ISO instant moved by `ms`. */
+const shifted = (v: unknown, ms: number): unknown => (typeof v === 'string' ? new Date(Date.parse(v) + ms).toISOString() : v);
+
+/** A webhook payload rewritten by `f` and signed again with the endpoint's secret (the relay's own webhook-id). */
+function resigned(f: (data: Json, ctx: ProxyContext) => Promise<Json | undefined>): Mutant['onWebhook'] {
+  return async (body, headers, ctx) => {
+    const p = JSON.parse(body) as { event: string; data: Json };
+    const data = await f(p.data, ctx);
+    if (!data) return { body, headers };
+    const changed = JSON.stringify({ ...p, data });
+    return { body: changed, headers: { ...headers, ...sign(ctx.secret, changed) } };
+  };
+}
+
 import { json, sign, withJson, type Mutant, type ProxyContext, type ProxyRequest, type ProxyResponse } from './proxy.ts';
 
 const NAME_MAX = new Contract(1).schema('ItemName').maxLength as number;
@@ -183,5 +200,59 @@ export const valueMutants: Mutant[] = [
       const changed = JSON.stringify({ ...p, data: { ...p.data, merchantName: `${p.data.merchantName} Group` } });
       return Promise.resolve({ body: changed, headers: { ...headers, ...sign(ctx.secret, changed) } });
     },
+  },
+  // ---- timestamps that are not the instant of their event ----
+  {
+    name: 'createdAt one hour early everywhere (local time written as UTC)',
+    profile: 'sandbox',
+    async onResponse(req, res) {
+      if (!(B1.test(req.path) || B2.test(req.path) || B3.test(req.path) || B4.test(req.path)) || res.status >= 300) return res;
+      const rec = json(res);
+      return withJson(res, { ...rec, createdAt: shifted(rec.createdAt, -HOUR_MS) });
+    },
+    onWebhook: resigned(async (data) => ({ ...data, createdAt: shifted(data.createdAt, -HOUR_MS) })),
+  },
+  {
+    name: 'A1 expiresAt one second late',
+    profile: 'sandbox',
+    async onResponse(req, res) {
+      if (!A1.test(req.path) || res.status !== 200) return res;
+      const rec = json(res);
+      return 'expiresAt' in rec ? withJson(res, { ...rec, expiresAt: shifted(rec.expiresAt, 1000) }) : res;
+    },
+  },
+  {
+    name: "B4's answer keeps the creation time as updatedAt (updatedAt not set on cancel)",
+    profile: 'sandbox',
+    async onResponse(req, res) {
+      if (!B4.test(req.path) || res.status !== 200) return res;
+      const rec = json(res);
+      return withJson(res, { ...rec, updatedAt: rec.createdAt });
+    },
+  },
+  {
+    name: 'reads show the time of the read as updatedAt after a change',
+    profile: 'core',
+    async onResponse(req, res) {
+      if (!(B2.test(req.path) || B3.test(req.path)) || !GET(req) || res.status !== 200) return res;
+      const rec = json(res);
+      return rec.updatedAt === null ? res : withJson(res, { ...rec, updatedAt: new Date().toISOString() });
+    },
+  },
+  // ---- names learned once, checked everywhere ----
+  {
+    name: "checkout transactions' webhooks name another store (storeName)",
+    profile: 'sandbox',
+    onWebhook: resigned(async (data, ctx) => {
+      if (typeof data.storeName !== 'string' || typeof data.id !== 'string') return undefined;
+      // a checkout transaction is not found by B2 (partner transactions only)
+      const r = await ctx.forward({
+        method: 'GET',
+        path: `/api/v1/public/partner/transactions/${data.id}`,
+        headers: { 'x-service-key': ctx.keys.main, 'x-api-key': ctx.keys.main },
+        body: '',
+      });
+      return r.status === 404 ? { ...data, storeName: `${data.storeName} (online)` } : undefined;
+    }),
   },
 ];
