@@ -27,7 +27,7 @@ import { MethodProbe } from './commands/methodProbe.ts';
 import { MissingTarget } from './commands/missingTarget.ts';
 import { parameterProbes } from './commands/parameterProbe.ts';
 import { PaySession } from './commands/paySession.ts';
-import { RateLimitBurst } from './commands/rateLimitBurst.ts';
+import { OtherKeySession, RateLimitBurst } from './commands/rateLimitBurst.ts';
 import { SandboxReset } from './commands/sandboxReset.ts';
 import { ServiceProbe } from './commands/serviceProbe.ts';
 import { SmsOutbox } from './commands/smsOutbox.ts';
@@ -227,12 +227,19 @@ export function tourCommands(contract: Contract, profile: 'core' | 'sandbox'): C
       new PaySession(1, 'failed', 'own'),
       // a spent window refuses until its end, not after
       new RateLimitBurst(sess(3)),
+      new OtherKeySession(sess(3)),
       new AdvanceClock('just-before-rate-window', 0, 0),
       new CreateSession(sess(3), 'limited until the window ends'),
       new AdvanceClock('past-rate-window', 0, 0),
       new CreateSession(sess(3), 'valid after the window reset'),
     );
-  } else c.push(new MediaProbe('text/plain', 'createSession'), new MediaProbe('too-large', 'createSession'), new RateLimitBurst(sess(3)));
+  } else
+    c.push(
+      new MediaProbe('text/plain', 'createSession'),
+      new MediaProbe('too-large', 'createSession'),
+      new RateLimitBurst(sess(3)),
+      new OtherKeySession(sess(3)),
+    );
   // the confirmation SMS of a late transaction and A2's date form (ADR-007); the sandbox reset
   // last: it moves the merchant's time back (ADR-041)
   if (profile === 'sandbox')

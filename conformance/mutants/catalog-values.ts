@@ -255,4 +255,21 @@ export const valueMutants: Mutant[] = [
       return r.status === 404 ? { ...data, storeName: `${data.storeName} (online)` } : undefined;
     }),
   },
+  // ---- the rate limit's key ----
+  {
+    name: 'A1 rate limit counted per client address instead of per key',
+    profile: 'core',
+    async onRequest(req, ctx) {
+      if (!A1.test(req.path) || req.method !== 'POST') return undefined;
+      // once a key is limited, every key of this address is, until that window ends
+      const spent = ctx.cache.get('a1 spent') as { key: string; until: number } | undefined;
+      if (!spent || spent.key === key(req) || Date.now() >= spent.until) return undefined;
+      return ctx.forward({ ...req, headers: withKey(req, spent.key) });
+    },
+    async onResponse(req, res, ctx) {
+      if (A1.test(req.path) && res.status === 429 && !ctx.cache.has('a1 spent'))
+        ctx.cache.set('a1 spent', { key: key(req), until: Date.now() + Number(res.headers['retry-after'] ?? 1) * 1000 });
+      return res;
+    },
+  },
 ];
