@@ -7,7 +7,7 @@
  */
 import fc from 'fast-check';
 import { centimesFromNumber, centimesOf, centimesToNumber, formatCentimes } from '../lib/money.ts';
-import { arbitraryOf, flatten, probesOf, resolvePointer, setAt, type Json, type Probe } from './schema-arb.ts';
+import { arbitraryOf, asOtherType, flatten, probesOf, resolvePointer, setAt, valueIn, type Json, type Probe } from './schema-arb.ts';
 import type { Contract } from './spec.ts';
 
 interface Consistency {
@@ -174,6 +174,12 @@ function makeBodyGen(contract: Contract, opId: string): BodyGen {
     return b;
   };
   for (const p of probesOf(doc, schema)) {
+    if (p.wrongType) {
+      // the valid value itself as another JSON type where one can: an in-range amount, never a value
+      // another rule refuses too (a lenient server would refuse `1` as out of range anyway)
+      probes.push({ label: p.label, heavy: false, apply: (b) => setAt(b, p.path, asOtherType(valueIn(b, p.path), p.value)) });
+      continue;
+    }
     probes.push({ label: p.label, heavy: false, apply: (b) => follow(p, setAt(b, p.path, p.value)) });
   }
   function follow(p: Probe, b: Json): Json {

@@ -3,7 +3,8 @@ import type { AsyncCommand } from 'fast-check';
 import { errorCatalog, type ErrorCode } from '../generated/index.ts';
 import type { Exchange } from './http.ts';
 import { centimesOf } from '../lib/money.ts';
-import type { Session, Tx, World } from './world.ts';
+import { canonicalText, sameJson } from './same.ts';
+import type { Session, Tx, Who, World } from './world.ts';
 
 export interface Model {
   world: World;
@@ -66,14 +67,14 @@ export const RECORD_FIELDS = [
 
 /**
  * The record read back agrees with the one created, and with the model's status.
- * @checks ADR-013
+ * @checks ADR-013, ADR-048
  */
 export function checkRecord(w: World, ex: Exchange, tx: Tx, statuses: string[]): void {
   const rec = ex.json as Json;
   const op = ex.opId;
   for (const f of RECORD_FIELDS) {
     w.check(
-      JSON.stringify(rec[f]) === JSON.stringify(tx.created[f]),
+      sameJson(rec[f], tx.created[f], w.contract.arrayOrder('PartnerTransaction', f) !== undefined),
       op,
       `$.${f}`,
       `read back ${JSON.stringify(rec[f])}, created ${JSON.stringify(tx.created[f])}`,
@@ -90,6 +91,17 @@ export function checkRecord(w: World, ex: Exchange, tx: Tx, statuses: string[]):
     rec.status,
   );
   w.observe(tx, rec.status as string);
+  w.checkNames(tx.who, op, '$', rec);
+  // the last change the suite made is read back with the instant its own answer gave
+  if (tx.changedAt !== undefined && rec.status === tx.status && typeof rec.updatedAt === 'string')
+    w.check(
+      Date.parse(rec.updatedAt) === Date.parse(tx.changedAt),
+      op,
+      '$.updatedAt',
+      `updatedAt ${rec.updatedAt}, the change was answered with updatedAt ${tx.changedAt}`,
+      tx.changedAt,
+      rec.updatedAt,
+    );
   const changed = rec.status !== 'PENDING';
   w.check(
     changed ? typeof rec.updatedAt === 'string' : rec.updatedAt === null,
@@ -115,9 +127,11 @@ export function checkRecord(w: World, ex: Exchange, tx: Tx, statuses: string[]):
  * The created record agrees with the request.
  * @checks b1-created-record
  */
-export function checkCreated(w: World, ex: Exchange, body: Json): void {
+export function checkCreated(w: World, ex: Exchange, body: Json, who: Who = 'main'): void {
   const rec = ex.json as Json;
   const op = ex.opId;
+  w.checkNames(who, op, '$', rec);
+  if (who === 'main') w.checkInstant(ex, '$.createdAt', rec.createdAt, 'the instant of the creation');
   w.check(rec.status === 'PENDING', op, '$.status', `created with status ${String(rec.status)}`, 'PENDING', rec.status);
   w.check(rec.updatedAt === null, op, '$.updatedAt', `updatedAt is ${JSON.stringify(rec.updatedAt)} at creation`, null, rec.updatedAt);
   w.check(
@@ -174,7 +188,7 @@ export function sameNotFound(w: World, a: Exchange, b: Exchange, idA: string, id
   const na = a.responseText.split(idA).join('{id}');
   const nb = b.responseText.split(idB).join('{id}');
   w.check(
-    na === nb,
+    canonicalText(na) === canonicalText(nb),
     a.opId,
     '$',
     `the 404 body for another merchant's transaction differs from the one for a missing transaction: ${na} vs ${nb}`,

@@ -8,6 +8,7 @@ import { amountRange, webhookDelivery } from '../generated/index.ts';
 import { advanceMainClock } from './commands/advanceClock.ts';
 import { checkFilteredByTransaction } from './commands/smsOutbox.ts';
 import { fixedBody } from './gen.ts';
+import { canonicalText } from './same.ts';
 import type { Plan, Received, RetryReceiver } from './retry-receiver.ts';
 import type { World } from './world.ts';
 
@@ -168,7 +169,7 @@ export function checkSameEvent(w: World, d: Delivery, got: Received[]): void {
       r.id,
     );
     w.check(
-      r.body === got[0]!.body,
+      canonicalText(r.body) === canonicalText(got[0]!.body),
       OP,
       '$.data[].payload',
       `the body of request ${i + 1} differs from the first's; every attempt sends the same body (ADR-005)`,

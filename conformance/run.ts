@@ -374,7 +374,13 @@ async function settleSandbox(w: World, opts: SuiteOptions): Promise<void> {
   if (!w.succeeded(a)) throw new SetupError(`POST /api/v1/sandbox/clock/advance answered ${a.status}`);
   w.clockBase = (a.json as { offsetSeconds: number }).offsetSeconds;
   w.suiteStartIso = (a.json as { now: string }).now;
-  w.clockAnchor = { serverMs: Date.parse(w.suiteStartIso), perf: (a.sentAt + a.receivedAt) / 2 };
+  // a clock read without milliseconds is known to the second only
+  const precisionMs = /\.\d{3}/.test(w.suiteStartIso) ? 0 : 1000;
+  w.clockAnchor = {
+    serverMs: Date.parse(w.suiteStartIso),
+    perf: (a.sentAt + a.receivedAt) / 2,
+    halfWidthMs: (a.receivedAt - a.sentAt) / 2 + precisionMs,
+  };
   const limit = w.rateLimit().limit;
   w.rate.main = { usedLo: 0, usedHi: limit, endLo: -Infinity, endHi: Infinity };
   if (w.receiver) {

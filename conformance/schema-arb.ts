@@ -240,6 +240,25 @@ export interface Probe {
   /** Whether the value satisfies the keyword (a boundary kept), as the schema says. */
   inside: boolean;
   label: string;
+  /**
+   * A wrong JSON type: a body generator sends the valid value it replaces written as another type
+   * where one can (`"150.00"` as 150, 150 as `"150"`), so only the type is wrong; `value` otherwise.
+   */
+  wrongType?: true;
+}
+
+/** The valid value `valid` written as another JSON type (a numeric string as a number, a number as a string), or `fallback`. */
+export function asOtherType(valid: unknown, fallback: unknown): unknown {
+  if (typeof valid === 'number') return String(valid);
+  if (typeof valid === 'string' && /^-?\d+(\.\d+)?$/.test(valid) && Number.isFinite(Number(valid))) return Number(valid);
+  return fallback;
+}
+
+/** The value at `path` in `body`, or undefined. */
+export function valueIn(body: unknown, path: Path): unknown {
+  let cur = body;
+  for (const p of path) cur = cur !== null && typeof cur === 'object' ? (cur as Record<string | number, unknown>)[p] : undefined;
+  return cur;
 }
 
 const show = (p: Path): string => p.map((x, i) => (typeof x === 'number' ? `[${x}]` : i ? `.${x}` : x)).join('');
@@ -313,7 +332,8 @@ function probesIn(doc: Json, schema: unknown, path: Path, where: string, typed: 
   const witness = path.length ? witnessOf(doc, s) : undefined;
   if (typed && path.length && kind !== 'enum' && kind !== 'const') {
     const wrong = kind === 'string' ? 1 : kind === 'object' ? [] : kind === 'array' ? {} : String(witness);
-    add('type', wrong, false, `(${JSON.stringify(wrong)} for ${kind})`);
+    add('type', wrong, false, `(not a${/^[aeiou]/.test(kind) ? 'n' : ''} ${kind})`);
+    out[out.length - 1]!.wrongType = true;
   }
   switch (kind) {
     case 'enum': {
@@ -354,6 +374,11 @@ function probesIn(doc: Json, schema: unknown, path: Path, where: string, typed: 
       if (typeof s.maxLength === 'number') {
         add('maxLength', stringOfLength(s.maxLength, pattern, w), true, `(${s.maxLength} chars)`);
         add('maxLength', stringOfLength(s.maxLength + 1, pattern, w), false, `(${s.maxLength + 1} chars)`);
+        // a limit counts characters (code points), not bytes or UTF-16 units: at it in 2-byte
+        // characters and one outside the BMP (a surrogate pair), where the pattern allows them
+        const wide = `${'é'.repeat(s.maxLength - 1)}😀`;
+        if (s.maxLength > 0 && (!pattern || new RegExp(pattern, 'u').test(wide)))
+          add('maxLength', wide, true, `(${s.maxLength} chars, non-ASCII, one outside the BMP)`);
       }
       if (pattern) {
         const bad = patternBreaker(s, w);

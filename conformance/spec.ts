@@ -140,6 +140,16 @@ export class Contract {
     return this.deref((this.doc.components as Json & { schemas: Json }).schemas[name]);
   }
 
+  /**
+   * The order an array property of a component schema keeps (`x-array-order`, ADR-048): e.g.
+   * `request`, `newest-first`; undefined when the array is a set (its order means nothing).
+   */
+  arrayOrder(schemaName: string, property: string): string | undefined {
+    const p = (this.schema(schemaName).properties as Json | undefined)?.[property];
+    const order = p === undefined ? undefined : this.deref(p)['x-array-order'];
+    return typeof order === 'string' ? order : undefined;
+  }
+
   /** Declared response of an operation for a status, or null when the status is not declared. */
   response(opId: string, status: number): ResponseSpec | null {
     const key = `${opId} ${status}`;

@@ -15,6 +15,7 @@ import { CreateSession } from './commands/createSession.ts';
 import { CreateTransaction } from './commands/createTransaction.ts';
 import { ConfirmationSms } from './commands/confirmationSms.ts';
 import { CustomerAction } from './commands/customerAction.ts';
+import { CaseReference, phoneProbes } from './commands/nearMiss.ts';
 import { DateForm } from './commands/dateForm.ts';
 import { GetTransaction } from './commands/getTransaction.ts';
 import { HeadProbe } from './commands/headProbe.ts';
@@ -26,7 +27,7 @@ import { MethodProbe } from './commands/methodProbe.ts';
 import { MissingTarget } from './commands/missingTarget.ts';
 import { parameterProbes } from './commands/parameterProbe.ts';
 import { PaySession } from './commands/paySession.ts';
-import { RateLimitBurst } from './commands/rateLimitBurst.ts';
+import { OtherKeySession, RateLimitBurst } from './commands/rateLimitBurst.ts';
 import { SandboxReset } from './commands/sandboxReset.ts';
 import { SimulateFailure } from './commands/simulateFailure.ts';
 import { ApiLogCheck } from './commands/apiLog.ts';
@@ -107,8 +108,19 @@ export function probeTour(contract: Contract, profile: 'core' | 'sandbox'): { co
       }),
     );
   }
+  // the realistic near misses of the rules the seed states in words (ADR-049): phone forms, one
+  // reference used by both merchants, a reference in the other letter case
+  const nearMisses: Cmd[] = [
+    ...phoneProbes(contract, body(1)),
+    new CreateTransaction(body(2), "vendorReference of the other merchant's transaction", 'main', 'reuse-other-merchant', 0),
+    new CreateTransaction(body(3), "vendorReference of the main merchant's transaction", 'other', 'reuse-other-merchant', 0),
+    new CaseReference(body(4), 0),
+  ];
   // last: valid ones create transactions, after those the commands above name by index
-  c.push(...b1Probes);
+  c.push(...nearMisses, ...b1Probes);
+  // a change and its read-back, last (it changes a setup transaction): the instant of the change,
+  // and the same instant on every later read
+  c.push(new CancelTransaction(false, 1), new GetTransaction('id', 'own', 1));
   return { commands: c.map(recorded), setup: setup.length };
 }
 
@@ -217,12 +229,19 @@ export function tourCommands(contract: Contract, profile: 'core' | 'sandbox'): C
       new PaySession(1, 'failed', 'own'),
       // a spent window refuses until its end, not after
       new RateLimitBurst(sess(3)),
+      new OtherKeySession(sess(3)),
       new AdvanceClock('just-before-rate-window', 0, 0),
       new CreateSession(sess(3), 'limited until the window ends'),
       new AdvanceClock('past-rate-window', 0, 0),
       new CreateSession(sess(3), 'valid after the window reset'),
     );
-  } else c.push(new MediaProbe('text/plain', 'createSession'), new MediaProbe('too-large', 'createSession'), new RateLimitBurst(sess(3)));
+  } else
+    c.push(
+      new MediaProbe('text/plain', 'createSession'),
+      new MediaProbe('too-large', 'createSession'),
+      new RateLimitBurst(sess(3)),
+      new OtherKeySession(sess(3)),
+    );
   // the confirmation SMS of a late transaction and A2's date form (ADR-007); the sandbox reset
   // last: it moves the merchant's time back (ADR-041)
   if (profile === 'sandbox')

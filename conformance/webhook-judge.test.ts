@@ -85,3 +85,31 @@ describe('the quiet wait after a run', () => {
     );
   });
 });
+
+describe("an abandoned run's transactions", () => {
+  it('are left out of every later verdict: their expiry, caused by a later run, expects no event (issue 27)', async () => {
+    const { w } = world();
+    w.runId = 1;
+    const left = partnerTx(w);
+    // run 1 ends in a finding; its PENDING transaction stays behind
+    w.abandonedRuns.add(1);
+    w.runId = 2;
+    const own = partnerTx(w);
+    // run 2 advances the clock past both payment windows; the server expires both
+    w.advanced.main += 1800 + 1;
+    w.settle(left);
+    w.settle(own);
+    expect(left.status).toBe('EXPIRED');
+    expect(w.expected.map((x) => x.txId)).toEqual([own.id]);
+  });
+
+  it("are followed to their end when their run passed: a later expiry's event is expected", () => {
+    const { w } = world();
+    w.runId = 1;
+    const earlier = partnerTx(w);
+    w.runId = 2;
+    w.advanced.main += 1800 + 1;
+    w.settle(earlier);
+    expect(w.expected.map((x) => x.txId)).toEqual([earlier.id]);
+  });
+});

@@ -7,6 +7,7 @@ import { ConformanceError } from './http.ts';
 import { transitionById } from './spec.ts';
 import { SIGNATURE_PROBLEM, type Delivery } from './webhooks.ts';
 import { centimesOf } from '../lib/money.ts';
+import { canonicalText, sameJson } from './same.ts';
 import type { Tx, World } from './world.ts';
 
 /** Expected webhook deliveries missing after this long (ms) are a finding, unless told otherwise. */
@@ -82,13 +83,14 @@ function judge(w: World, d: Delivery, matched: Set<number>): void {
   }
   if (d.problems.length) throw new ConformanceError(`webhook ${ev}`, '$', d.problems[0]!, 'a valid signed delivery', d.webhookId);
   const id = d.webhookId!;
+  // a repeat carries the same event: the same JSON value, whatever the order of its members
   const prior = w.seenWebhookIds.get(id);
   if (prior !== undefined) {
-    if (prior !== d.body)
+    if (prior !== canonicalText(d.body))
       throw new ConformanceError(`webhook ${ev}`, '$', `a repeat of webhook-id ${id} has a different body`, prior, d.body);
     return;
   }
-  w.seenWebhookIds.set(id, d.body);
+  w.seenWebhookIds.set(id, canonicalText(d.body));
   if (!tx) {
     if ((d.payload?.data?.createdAt ?? '') < w.suiteStartIso) {
       w.ignoredEvents++;
@@ -114,7 +116,7 @@ function judge(w: World, d: Delivery, matched: Set<number>): void {
     );
   matched.add(i);
   w.slowestDelivery = Math.max(w.slowestDelivery ?? 0, d.receivedAt - w.expected[i]!.at);
-  checkPayload(ev, d, tx, transitionById(w.expected[i]!.transition).to);
+  checkPayload(w, ev, d, tx, transitionById(w.expected[i]!.transition).to);
 }
 
 /** Payload field → the field of the transaction as read through the API (B1/B2) it must equal. */
@@ -129,7 +131,7 @@ const PAYLOAD_FIELDS: Record<string, string> = {
 };
 
 /** The event's data against the transaction as the API showed it: amount in MAD, ids, references, names, phone, dates, status. */
-function checkPayload(ev: string, d: Delivery, tx: Tx, status: string): void {
+function checkPayload(w: World, ev: string, d: Delivery, tx: Tx, status: string): void {
   const data = (d.payload?.data ?? {}) as Record<string, unknown>;
   const fail = (path: string, msg: string, expected: unknown, actual: unknown): never => {
     throw new ConformanceError(`webhook ${ev}`, path, `webhook-id ${d.webhookId} for transaction ${tx.id}: ${msg}`, expected, actual);
@@ -139,9 +141,15 @@ function checkPayload(ev: string, d: Delivery, tx: Tx, status: string): void {
   const amount = tx.kind === 'partner' ? tx.created.totalAmount : tx.session?.total;
   if (amount !== undefined && centimesOf(data.amount) !== centimesOf(amount))
     fail('$.data.amount', `amount ${String(data.amount)}, the transaction's amount is ${JSON.stringify(amount)} MAD`, amount, data.amount);
+  // names learned once are the same in every event, of both kinds of transaction
+  for (const f of ['merchantName', 'storeName'] as const) {
+    const known = w.names[tx.who][f];
+    if (f in data && known !== undefined && data[f] !== known)
+      fail(`$.data.${f}`, `${f} ${JSON.stringify(data[f])}, the merchant's ${f} is ${JSON.stringify(known)} in the API`, known, data[f]);
+  }
   if (tx.kind !== 'partner') return;
   for (const [f, recField] of Object.entries(PAYLOAD_FIELDS)) {
-    if (JSON.stringify(data[f]) !== JSON.stringify(tx.created[recField]))
+    if (!sameJson(data[f], tx.created[recField]))
       fail(
         `$.data.${f}`,
         `${f} ${JSON.stringify(data[f])}, the API read ${JSON.stringify(tx.created[recField])}`,

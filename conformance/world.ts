@@ -46,6 +46,8 @@ export interface Tx {
   advAtCreation: number;
   session?: Session;
   runId: number;
+  /** The instant of its last change as the API answered it (the change's own answer), once the suite made one. */
+  changedAt?: string;
 }
 
 export interface Session {
@@ -90,11 +92,17 @@ export class World {
   receiver: WebhookReceiver | undefined;
   /** Deliveries already judged (index into receiver.deliveries). */
   judged = 0;
+  /** webhook-id → its first body, canonical (`canonicalText`): a repeat must carry the same value. */
   readonly seenWebhookIds = new Map<string, string>();
   ignoredEvents = 0;
   suiteStartIso = '';
-  /** The main merchant's sandbox clock (ms since the epoch) read at `perf` (performance.now), after the setup's advance. */
-  clockAnchor: { serverMs: number; perf: number } | undefined;
+  /**
+   * The main merchant's sandbox clock (ms since the epoch) read at `perf` (performance.now), after the
+   * setup's advance, known within ± `halfWidthMs` (half the exchange that read it, and its precision).
+   */
+  clockAnchor: { serverMs: number; perf: number; halfWidthMs: number } | undefined;
+  /** Names learned once per merchant (from its first created record) and checked everywhere they appear. */
+  readonly names: Record<Who, { merchantName?: unknown; storeName?: unknown }> = { main: {}, other: {} };
   /** offsetSeconds of the main merchant's sandbox clock when the suite started. */
   clockBase: number | undefined;
   /** toString of the commands run in the current run. */
@@ -240,7 +248,11 @@ export class World {
     return this.tokenExpired(s, during.receivedAt) === 'no' ? 'no' : 'maybe';
   }
 
-  /** Records a transition read from x-state-machine; expects its event. */
+  /**
+   * Records a transition read from x-state-machine; expects its event, unless the transaction's run
+   * was abandoned (its deliveries are not judged, so its later events are never expected either:
+   * left out of every later verdict, never judged half-way).
+   */
   transition(tx: Tx, id: string): void {
     const t: Transition = transitionById(id);
     if (t.from !== null && !(t.from as readonly string[]).includes(tx.status)) {
@@ -248,7 +260,7 @@ export class World {
     }
     tx.status = t.to;
     this.coverage.transitions.add(id);
-    if (t.emits && tx.who === 'main' && this.receiver) {
+    if (t.emits && tx.who === 'main' && this.receiver && !this.abandonedRuns.has(tx.runId)) {
       this.expected.push({ txId: tx.id, event: t.emits, transition: id, runId: tx.runId, at: performance.now() });
     }
   }
@@ -264,6 +276,57 @@ export class World {
    */
   sandboxTimeAt(perf: number, advanced: number): number | undefined {
     return this.clockAnchor ? this.clockAnchor.serverMs + (perf - this.clockAnchor.perf) + advanced * 1000 : undefined;
+  }
+
+  /**
+   * The interval (ms since the epoch, on the main merchant's sandbox clock) within which the server
+   * read its clock while it handled `ex`: between the request's sending and the answer's arrival,
+   * widened by the anchor's uncertainty; a timestamp may be truncated to the second, never rounded
+   * up. Undefined outside the sandbox profile (the suite does not know the server's clock).
+   */
+  instantOf(ex: { sentAt: number; receivedAt: number }): [number, number] | undefined {
+    const a = this.clockAnchor;
+    if (!a) return undefined;
+    const lo = this.sandboxTimeAt(ex.sentAt, this.advanced.main)! - a.halfWidthMs - SLACK_MS;
+    const hi = this.sandboxTimeAt(ex.receivedAt, this.advanced.main)! + a.halfWidthMs + SLACK_MS;
+    return [Math.floor(lo / 1000) * 1000, hi];
+  }
+
+  /**
+   * A timestamp of an answer is the instant of its event: `offsetMs` after the instant the server
+   * handled `ex` (0 for the creation or change itself; a lifetime for an expiry). Main merchant, sandbox only.
+   */
+  checkInstant(ex: { sentAt: number; receivedAt: number; opId: string }, path: string, value: unknown, what: string, offsetMs = 0): void {
+    const iv = this.instantOf(ex);
+    if (!iv || typeof value !== 'string') return;
+    const t = Date.parse(value);
+    const [lo, hi] = [iv[0] + offsetMs, iv[1] + offsetMs];
+    this.check(
+      t >= lo && t <= hi,
+      ex.opId,
+      path,
+      `${path.slice(2)} ${value} is not ${what}: the server handled the request between ${new Date(lo).toISOString()} and ${new Date(hi).toISOString()} on the merchant's sandbox clock${offsetMs ? ` (+ ${offsetMs / 1000} s)` : ''}`,
+      [new Date(lo).toISOString(), new Date(hi).toISOString()],
+      value,
+    );
+  }
+
+  /** A merchant's names: learned from its first record, then every record and event must carry the same. */
+  checkNames(who: Who, op: string, base: string, rec: Record<string, unknown>): void {
+    const known = this.names[who];
+    for (const f of ['merchantName', 'storeName'] as const) {
+      if (!(f in rec)) continue;
+      if (known[f] === undefined) known[f] = rec[f];
+      else
+        this.check(
+          rec[f] === known[f],
+          op,
+          `${base}.${f}`,
+          `${f} ${JSON.stringify(rec[f])}, the merchant's ${f} is ${JSON.stringify(known[f])} everywhere else`,
+          known[f],
+          rec[f],
+        );
+    }
   }
 
   // ---- rate limit -------------------------------------------------------------------

@@ -39,7 +39,9 @@ export class CancelTransaction implements Cmd {
       const rec = ex.json as Record<string, unknown>;
       w.check(rec.status === t.to, OP, '$.status', `cancel answered status ${String(rec.status)}`, t.to, rec.status);
       w.transition(tx, t.id);
+      if (tx.who === 'main') w.checkInstant(ex, '$.updatedAt', rec.updatedAt, 'the instant of the cancellation');
       checkRecord(w, ex, tx, [t.to]);
+      if (typeof rec.updatedAt === 'string') tx.changedAt = rec.updatedAt;
     } else if (statuses.includes('EXPIRED')) w.observe(tx, 'EXPIRED');
   }
   toString(): string {

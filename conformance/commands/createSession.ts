@@ -1,15 +1,15 @@
 /** A1: create a checkout session; the model counts requests per key and window (x-rate-limit). */
-import type { ErrorCode } from '../../generated/index.ts';
+import { tokenLifetimeSeconds, type ErrorCode } from '../../generated/index.ts';
 import type { Cmd, Model, Outcome, Real } from '../model.ts';
 import { refusal } from '../model.ts';
 import { centimesOf, centimesToNumber } from '../../lib/money.ts';
-import type { World } from '../world.ts';
+import type { Who, World } from '../world.ts';
 
 type Json = Record<string, unknown>;
 
 /** Sends one A1 request and checks it against the rate-limit model and the body's classification. */
-export async function sendSession(m: Model, w: World, body: Json): Promise<'limited' | 'created' | 'refused'> {
-  const limited = w.rateLimited('main');
+export async function sendSession(m: Model, w: World, body: Json, who: Who = 'main'): Promise<'limited' | 'created' | 'refused'> {
+  const limited = w.rateLimited(who);
   const cls = w.contract.classifyBody('createSession', body);
   const normal: Outcome[] = cls.validation.map((code) => refusal(code as ErrorCode));
   if (!normal.length && cls.mismatch) normal.push(refusal('AMOUNT_MISMATCH'));
@@ -17,9 +17,9 @@ export async function sendSession(m: Model, w: World, body: Json): Promise<'limi
   const rl = w.rateLimit();
   const allowed =
     limited === 'yes' ? [refusal('RATE_LIMIT_EXCEEDED')] : limited === 'no' ? normal : [...normal, refusal('RATE_LIMIT_EXCEEDED')];
-  const ex = await w.client.call('createSession', { headers: w.auth('createSession', w.cfg.apiKey), body });
+  const ex = await w.client.call('createSession', { headers: w.auth('createSession', w.key(who)), body });
   w.expectOutcome(ex, allowed);
-  w.countRate('main', ex);
+  w.countRate(who, ex);
   if (ex.status === 429) {
     const err = (ex.json as { error: Json }).error;
     // ADR-006: one wait, the rest of the window, in the body and both headers.
@@ -47,12 +47,14 @@ export async function sendSession(m: Model, w: World, body: Json): Promise<'limi
     }
     return 'limited';
   }
-  if (!w.succeeded(ex)) return 'refused';
+  // the other merchant's sessions are not driven further (payments and verifications are the main merchant's)
+  if (!w.succeeded(ex) || who !== 'main') return w.succeeded(ex) ? 'created' : 'refused';
   const rec = ex.json as Json;
   const token = (w.cfg.variant === 1 ? rec.token : rec.session_token) as string;
   if (w.cfg.variant === 1) {
     const exp = Date.parse(rec.expiresAt as string);
     w.check(Number.isFinite(exp), 'createSession', '$.expiresAt', 'expiresAt is not a date');
+    w.checkInstant(ex, '$.expiresAt', rec.expiresAt, 'the end of the token lifetime', tokenLifetimeSeconds * 1000);
   }
   m.sessions.push({
     token,

@@ -8,9 +8,9 @@ type Json = Record<string, unknown>;
 /**
  * fresh: a generated reference made unique (a fresh one when too short to be); as-generated: one
  * too short to be made unique sent as it is (its boundary probes); none: omitted; reuse-*: one the
- * model holds.
+ * model holds; exact: the body's own, sent as it is (a duplicate when the model holds it).
  */
-export type RefMode = 'fresh' | 'as-generated' | 'none' | 'reuse-own' | 'reuse-other-merchant';
+export type RefMode = 'fresh' | 'as-generated' | 'none' | 'reuse-own' | 'reuse-other-merchant' | 'exact';
 
 /** @checks b1-validation, vendor-reference-unique, ADR-002, ADR-021 */
 export class CreateTransaction implements Cmd {
@@ -35,8 +35,17 @@ export class CreateTransaction implements Cmd {
     } else if (this.ref === 'reuse-other-merchant' && other.length) {
       body.vendorReference = pick(other, this.idx)!.vendorReference;
     } else if (this.ref === 'none') delete body.vendorReference;
+    // sent as written (the near-miss probes choose it): a duplicate when the model holds it (below)
+    else if (this.ref === 'exact') duplicate = false;
     else if (typeof body.vendorReference !== 'string') body.vendorReference = w.freshVendorRef();
-    else if (!w.contract.classifyBody('createPartnerTransaction', body).validation.length) {
+    else if (
+      this.ref === 'fresh' &&
+      w.contract.classifyBody('createPartnerTransaction', { ...body, vendorReference: w.freshVendorRef() }).validation.length
+    ) {
+      // invalid in another member: its reference is made unique all the same, so the probe differs
+      // from a valid request in its own member only (a lenient server's 201 is not hidden by a 409)
+      body.vendorReference = w.uniqueVendorRef(body.vendorReference) ?? w.freshVendorRef();
+    } else if (!w.contract.classifyBody('createPartnerTransaction', body).validation.length) {
       // a generated valid reference keeps its shape: made unique when long enough (earlier runs used
       // the same server); a shorter one is sent as generated ('as-generated') after a read by it says
       // whether it is in use, else replaced by a fresh one
@@ -57,7 +66,7 @@ export class CreateTransaction implements Cmd {
     const ex = await w.client.call('createPartnerTransaction', { headers: w.auth('createPartnerTransaction', w.key(this.who)), body });
     w.expectOutcome(ex, allowed);
     if (w.succeeded(ex)) {
-      checkCreated(w, ex, body);
+      checkCreated(w, ex, body, this.who);
       const rec = ex.json as Json;
       const tx = {
         id: rec.id as string,

@@ -27,3 +27,33 @@ export class RateLimitBurst implements Cmd {
     return 'rateLimitBurst()';
   }
 }
+
+/**
+ * After the main merchant's window is spent, one A1 request with the other merchant's key: the
+ * limit is per key (`x-rate-limit` keyedOn), so it is answered as usual, never 429 for the main
+ * merchant's spending. The suite sends the other key's A1 requests only here (one per run), so its
+ * window is not spent unless another client of that test key spends it.
+ * @checks a1-rate-limit
+ */
+export class OtherKeySession implements Cmd {
+  constructor(readonly body: Json) {}
+  check(m: Readonly<Model>): boolean {
+    return m.world.inTour;
+  }
+  async run(m: Model, w: Real): Promise<void> {
+    const spent = w.rateLimited('main') === 'yes';
+    const r = await sendSession(m, w, this.body, 'other');
+    if (spent)
+      w.check(
+        r !== 'limited',
+        'createSession',
+        '$',
+        "the other merchant's A1 request got 429 while only the main merchant's window was spent (the limit is per key)",
+        'not 429',
+        429,
+      );
+  }
+  toString(): string {
+    return "createSession(other merchant's key, the main key's window spent)";
+  }
+}

@@ -7,6 +7,7 @@ import { boundsMutants } from './catalog-bounds.ts';
 import { moreMutants } from './catalog-more.ts';
 import { retryMutants } from './catalog-retries.ts';
 import { simulateMutants } from './catalog-simulate.ts';
+import { valueMutants } from './catalog-values.ts';
 import { json, sign, withJson, type Mutant, type ProxyResponse } from './proxy.ts';
 
 const base: Mutant[] = [
@@ -474,4 +475,4 @@ const base: Mutant[] = [
  * `catalog-more.ts`, the retry schedule's (`catalog-retries.ts`) and the request schemas' boundaries
  * (`catalog-bounds.ts`).
  */
-export const mutants: Mutant[] = [...base, ...moreMutants, ...retryMutants, ...boundsMutants, ...simulateMutants];
+export const mutants: Mutant[] = [...base, ...moreMutants, ...retryMutants, ...boundsMutants, ...simulateMutants, ...valueMutants];

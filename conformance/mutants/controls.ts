@@ -2,6 +2,8 @@
  * Controls for the mutation self-test: proxies that inject no fault, only conditions a correct
  * server may legitimately show. The suite must report nothing through them.
  */
+import { Webhook } from 'standardwebhooks';
+import { isJson } from '../../lib/json.ts';
 import type { Mutant } from './proxy.ts';
 
 /** Longest delay the latency relay adds to a webhook delivery (ms); below the suite's webhook timeout. */
@@ -27,4 +29,51 @@ export const latencyRelay: Mutant = {
   },
 };
 
-export const controls: Mutant[] = [plainServer, latencyRelay];
+/**
+ * Every object's members in a random order, at every depth (arrays keep their order): a new order
+ * each time, never the one given when an object has two members or more.
+ */
+export function shuffleMembers(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(shuffleMembers);
+  if (!isJson(value)) return value;
+  const entries = Object.entries(value);
+  const order = entries.map((_, i) => i);
+  for (let i = order.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [order[i], order[j]] = [order[j]!, order[i]!];
+  }
+  if (order.every((k, i) => k === i)) order.reverse();
+  return Object.fromEntries(order.map((k) => [entries[k]![0], shuffleMembers(entries[k]![1])]));
+}
+
+/** A JSON text with every object's members shuffled; any other text as it is. */
+function shuffledText(text: string): string {
+  try {
+    return JSON.stringify(shuffleMembers(JSON.parse(text)));
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * Every object's members written in another order (RFC 8259: objects are unordered), with the same
+ * values: in every JSON answer, and in every webhook payload, signed again with the endpoint's
+ * secret under the delivery's own webhook-id and timestamp: a retry carries the same event in
+ * another order (as a server that serialises its stored event again for each attempt sends it).
+ */
+export const membersReordered: Mutant = {
+  name: "control: every object's members in another order (answers and webhooks)",
+  profile: 'sandbox',
+  async onResponse(_req, res) {
+    return /json/.test(res.headers['content-type'] ?? '') ? { ...res, body: shuffledText(res.body) } : res;
+  },
+  async onWebhook(body, headers, ctx) {
+    const out = shuffledText(body);
+    const id = headers['webhook-id'] ?? '';
+    const ts = headers['webhook-timestamp'] ?? '';
+    const signature = new Webhook(ctx.secret).sign(id, new Date(Number(ts) * 1000), out);
+    return { body: out, headers: { ...headers, 'webhook-signature': signature } };
+  },
+};
+
+export const controls: Mutant[] = [plainServer, latencyRelay, membersReordered];

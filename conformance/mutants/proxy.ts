@@ -89,9 +89,10 @@ export async function startProxy(opts: {
       return { status: res.status, headers: out, body: await res.text() };
     },
     async sendWebhook(body, headers) {
-      await fetch(opts.webhookTarget, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body }).catch(
-        () => undefined,
-      );
+      // the body may have changed: its length, host and connection are the relay's own
+      const h: Record<string, string> = { ...headers, 'content-type': 'application/json' };
+      for (const name of ['content-length', 'host', 'connection', 'transfer-encoding']) delete h[name];
+      await fetch(opts.webhookTarget, { method: 'POST', headers: h, body }).catch(() => undefined);
     },
   };
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {

@@ -49,8 +49,10 @@ export interface MutantRunOptions {
 export async function prepareMutantSelfTest(
   startServer: StartServer,
   list: Mutant[] = mutants,
+  setup: { variant?: 1 | 2 } = {},
 ): Promise<{ run(i: number, runs?: number, o?: MutantRunOptions): Promise<MutantResult>; close(): Promise<void> }> {
   const secret = `whsec_${randomBytes(24).toString('base64')}`;
+  const variant = setup.variant ?? 1;
   const relayPorts: number[] = [];
   const keys: { main: string; other: string }[] = [];
   const merchants: MerchantSpec[] = [];
@@ -65,11 +67,11 @@ export async function prepareMutantSelfTest(
       name: `Mutant ${i}`,
       storeName: `Store ${i}`,
       apiKey: keys[i]!.main,
-      variant: 1,
+      variant,
       webhookUrl: `http://127.0.0.1:${relayPorts[i]!}/relay`,
       webhookSecret: secret,
     });
-    merchants.push({ name: `Other ${i}`, storeName: `Other ${i}`, apiKey: keys[i]!.other, variant: 1 });
+    merchants.push({ name: `Other ${i}`, storeName: `Other ${i}`, apiKey: keys[i]!.other, variant });
   }
   const server = await startServer(merchants);
   return {
@@ -82,7 +84,7 @@ export async function prepareMutantSelfTest(
           baseUrl: relay.url,
           apiKey: keys[i]!.main,
           otherApiKey: keys[i]!.other,
-          variant: 1,
+          variant,
           profile: mutant.profile,
           runs,
           seed: o.seed ?? 1000 + i,

@@ -841,7 +841,8 @@ export interface components {
          * CustomerPhone
          * @description The customer's mobile number in international form without the plus sign: digits
          *     only, beginning with the country code (E.164 without `+`: 8 to 15 digits, first digit
-         *     not 0), for example `212612345678` for a Moroccan number.
+         *     not 0), for example `212612345678` for a Moroccan number. Never normalised: `+212…`,
+         *     spaces, dashes and the national form `06…` are refused (ADR-049).
          * @example 212612345678
          */
         CustomerPhone: string;
@@ -951,7 +952,7 @@ export interface components {
              * @description Transaction id.
              */
             id: string;
-            /** @description Line items. */
+            /** @description Line items, in the order of the request that created the transaction (ADR-048). */
             items: components["schemas"]["PartnerTransactionItem"][];
             /** @description Merchant name. */
             merchantName: string;
@@ -2159,7 +2160,7 @@ export interface components {
          */
         transactionId: string;
         /**
-         * @description The merchant's own order id given at creation.
+         * @description The merchant's own order id given at creation, exactly as written then (letter case included, ADR-049).
          * @example ORDER-2026-000123
          */
         vendorReference: components["schemas"]["VendorReference"];
@@ -2306,7 +2307,7 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The merchant's own order id given at creation.
+                 * @description The merchant's own order id given at creation, exactly as written then (letter case included, ADR-049).
                  * @example ORDER-2026-000123
                  */
                 vendorReference: components["parameters"]["vendorReference"];
@@ -2351,7 +2352,7 @@ export interface operations {
             };
             path: {
                 /**
-                 * @description The merchant's own order id given at creation.
+                 * @description The merchant's own order id given at creation, exactly as written then (letter case included, ADR-049).
                  * @example ORDER-2026-000123
                  */
                 vendorReference: components["parameters"]["vendorReference"];

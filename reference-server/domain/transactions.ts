@@ -132,7 +132,7 @@ export function checkoutStatus(s: Status): CheckoutStatus {
 
 /**
  * The `PartnerTransaction` record.
- * @rule partner-record, ADR-013
+ * @rule partner-record, ADR-013, ADR-048 (items in the stored order, the request's)
  */
 export function partnerView(tx: TransactionRecord, merchant: MerchantView) {
   return {

@@ -51,7 +51,11 @@ export async function ownTransaction(
   return tx;
 }
 
-/** The caller's partner transaction of `vendorReference`, locked when read in a transaction; 404 TRANSACTION_NOT_FOUND otherwise. */
+/**
+ * The caller's partner transaction of `vendorReference` exactly as written (letter case included),
+ * locked when read in a transaction; 404 TRANSACTION_NOT_FOUND otherwise.
+ * @rule ADR-049
+ */
 export async function ownByVendorReference(
   from: RepositoryReads | RepositoryTx,
   ctx: Ctx,

@@ -1,0 +1,65 @@
+/**
+ * Probes that show one fault at a time (issue 27, point 5): an invalid probe differs from the valid
+ * body it starts from in the probed member only, and a wrong JSON type carries the valid value in
+ * another type (an in-range amount), so no other rule refuses it too.
+ */
+import { describe, expect, it } from 'vitest';
+import { centimesOf } from '../lib/money.ts';
+import { amountRange } from '../generated/index.ts';
+import { fixedBody, bodyGen } from './gen.ts';
+import { stableJson } from '../lib/json.ts';
+import { Contract } from './spec.ts';
+import { phoneNearMisses, swapCase } from './commands/nearMiss.ts';
+
+type Json = Record<string, unknown>;
+
+/** The JSON paths at which two values differ. */
+function diff(a: unknown, b: unknown, at = '$'): string[] {
+  if (stableJson(a) === stableJson(b)) return [];
+  if (a && b && typeof a === 'object' && typeof b === 'object' && Array.isArray(a) === Array.isArray(b)) {
+    const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+    return [...keys].flatMap((k) => diff((a as Json)[k], (b as Json)[k], Array.isArray(a) ? `${at}[${k}]` : `${at}.${k}`));
+  }
+  return [at];
+}
+
+describe('wrong-type probes', () => {
+  for (const variant of [1, 2] as const)
+    for (const op of ['createPartnerTransaction', 'createSession'])
+      it(`variant ${variant}, ${op}: each differs from the valid body in its member only, an amount in range`, () => {
+        const c = Contract.for(variant);
+        const base = fixedBody(c, op, 600);
+        const probes = bodyGen(c, op).probes.filter((p) => / type \(/.test(p.label) && !/\(null\)/.test(p.label));
+        expect(probes.length).toBeGreaterThan(3);
+        for (const p of probes) expect(diff(base, p.apply(base)), p.label).toHaveLength(1);
+        const total = probes.find((p) => p.label.startsWith('total type'))!;
+        const sent = total.apply(base).total;
+        // the same amount in the other JSON type (Variant 2's A1 writes a string: its probe is a number)
+        expect(typeof sent).not.toBe(typeof base.total);
+        expect(centimesOf(Number(sent))).toBe(centimesOf(Number(base.total)));
+        expect(Number(sent)).toBeGreaterThanOrEqual(amountRange.minimum);
+        expect(Number(sent)).toBeLessThanOrEqual(amountRange.maximum);
+        expect(c.classifyBody(op, total.apply(base)).validation.length).toBeGreaterThan(0);
+      });
+});
+
+describe('near-miss probes (ADR-049)', () => {
+  for (const variant of [1, 2] as const)
+    it(`variant ${variant}: the phone forms merchants type are derived from the spec's example, and each is refused by the schema alone`, () => {
+      const c = Contract.for(variant);
+      const forms = phoneNearMisses(c).map((p) => p.value);
+      expect(forms).toEqual(['+212612345678', '212 612 345 678', '212-612-345-678', '0612345678']);
+      const base = fixedBody(c, 'createPartnerTransaction', 600);
+      expect(c.classifyBody('createPartnerTransaction', base).validation).toEqual([]);
+      for (const phone of forms) {
+        const body = { ...base, customerPhone: phone };
+        expect(diff(base, body)).toEqual(['$.customerPhone']);
+        expect(c.classifyBody('createPartnerTransaction', body).validation.length, phone).toBeGreaterThan(0);
+      }
+    });
+
+  it('a reference in the other letter case differs in every letter, and stays valid', () => {
+    expect(swapCase('cf-8a836f65-4C4E')).toBe('CF-8A836F65-4c4e');
+    expect(swapCase('2026-000123')).toBe('2026-000123');
+  });
+});
