@@ -10,7 +10,6 @@ export const createSession: Handler<'createSession'> = () => ({
 // @ts-expect-error Variant 2's session has no `token`/`expiresAt` (Variant 1's shape)
 export const v1Shape: Handler<'createSession'> = () => ({ status: 200, body: { token: 'st_x', expiresAt: '2026-01-01T01:00:00.000Z' } });
 
+const internal = { status: 500, body: { error: { code: 'INTERNAL_ERROR', message: 'x' } } } as const;
 // @ts-expect-error verifyTransaction is a Variant 1 operation only
-export const noVerify: Partial<Handlers> = {
-  verifyTransaction: () => ({ status: 500, body: { error: { code: 'INTERNAL_ERROR', message: 'x' } } }),
-};
+export const noVerify: Partial<Handlers> = { verifyTransaction: () => internal };
