@@ -105,8 +105,15 @@ export type Request<Id extends OperationId> = RequestOf<operations[Id]>;
 export type Response<Id extends OperationId> = ResponseOf<operations[Id]>;
 /** The handler of \`Id\`; \`Caller\` is what the router's \`authenticate\` returns. */
 export type Handler<Id extends OperationId, Caller = unknown> = OperationHandler<operations[Id], Caller>;
-/** One handler per operationId of Variant ${variant}. */
-export type Handlers<Caller = unknown> = { [Id in OperationId]: Handler<Id, Caller> };
+/** The operations without a security scheme (\`security: []\`): their handlers get no caller. */
+export type OpenOperationId = ${
+    table
+      .filter((o) => o.auth === null)
+      .map((o) => JSON.stringify(o.operationId))
+      .join(' | ') || 'never'
+  };
+/** One handler per operationId of Variant ${variant}; an open operation's handler gets \`undefined\` as its caller. */
+export type Handlers<Caller = unknown> = { [Id in OperationId]: Handler<Id, Id extends OpenOperationId ? undefined : Caller> };
 
 /** The operations of Variant ${variant}, in document order: what the router compiles its routes from. */
 export const operationTable = ${JSON.stringify(Object.fromEntries(table.map((o) => [o.operationId, o])), null, 2)} as const satisfies Record<OperationId, OperationEntry>;

@@ -14,8 +14,10 @@ export type Request<Id extends OperationId> = RequestOf<operations[Id]>;
 export type Response<Id extends OperationId> = ResponseOf<operations[Id]>;
 /** The handler of `Id`; `Caller` is what the router's `authenticate` returns. */
 export type Handler<Id extends OperationId, Caller = unknown> = OperationHandler<operations[Id], Caller>;
-/** One handler per operationId of Variant 1. */
-export type Handlers<Caller = unknown> = { [Id in OperationId]: Handler<Id, Caller> };
+/** The operations without a security scheme (`security: []`): their handlers get no caller. */
+export type OpenOperationId = "getHealth" | "getReadiness";
+/** One handler per operationId of Variant 1; an open operation's handler gets `undefined` as its caller. */
+export type Handlers<Caller = unknown> = { [Id in OperationId]: Handler<Id, Id extends OpenOperationId ? undefined : Caller> };
 
 /** The operations of Variant 1, in document order: what the router compiles its routes from. */
 export const operationTable = {

@@ -1,10 +1,11 @@
 /**
  * The operations of a variant, read from its bundled OpenAPI document: method, path
  * template, security scheme (and its header), request body schema, sandbox flag, rate limit.
- * Also the schema walk that maps a failing request field to its `x-error-code`.
  */
 import { variants } from '../../generated/contract.ts';
 import type { Variant } from '../../generated/index.ts';
+
+export { nearestExtension, resolveRef } from '../../server/schema.ts';
 
 type Json = Record<string, unknown>;
 
@@ -90,44 +91,4 @@ export function buildOperations(doc: Json, variant: Variant): OperationInfo[] {
     }
   }
   return out;
-}
-
-export function resolveRef(doc: Json, schema: unknown): Json | null {
-  let s = schema as Json | null;
-  for (let i = 0; s && typeof s === 'object' && typeof s.$ref === 'string' && i < 32; i++) {
-    const parts = s.$ref.replace(/^#\//, '').split('/');
-    let cur: unknown = doc;
-    for (const part of parts) cur = (cur as Json)?.[part.replace(/~1/g, '/').replace(/~0/g, '~')];
-    s = cur as Json;
-  }
-  return s && typeof s === 'object' ? s : null;
-}
-
-/** Every schema that applies at this level: the schema itself, its $ref target, allOf members. */
-function layers(doc: Json, schema: unknown, out: Json[] = [], depth = 0): Json[] {
-  if (depth > 16 || !schema || typeof schema !== 'object') return out;
-  const s = schema as Json;
-  out.push(s);
-  if (typeof s.$ref === 'string') layers(doc, resolveRef(doc, s), out, depth + 1);
-  if (Array.isArray(s.allOf)) for (const a of s.allOf) layers(doc, a, out, depth + 1);
-  return out;
-}
-
-/** The value of `key` on the deepest schema along `segments` that declares it. */
-export function nearestExtension(doc: Json, root: unknown, segments: string[], key: string): unknown {
-  let found: unknown;
-  let level: Json[] = layers(doc, root);
-  for (const l of level) if (l[key] !== undefined) found = l[key];
-  for (const seg of segments) {
-    const next: Json[] = [];
-    for (const l of level) {
-      const props = l.properties as Json | undefined;
-      if (props && props[seg] !== undefined) layers(doc, props[seg], next);
-      if (/^[0-9]+$/.test(seg) && l.items) layers(doc, l.items, next);
-    }
-    if (next.length === 0) break;
-    for (const l of next) if (l[key] !== undefined) found = l[key];
-    level = next;
-  }
-  return found;
 }

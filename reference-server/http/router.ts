@@ -20,7 +20,7 @@ import { handlers } from '../handlers/index.ts';
 import type { Authenticator } from './auth.ts';
 import { withoutRangeCopies } from './amount-range.ts';
 import type { AuthThrottle } from './auth-throttle.ts';
-import { readJsonBody } from './body.ts';
+import { readJsonBody } from '../../server/body.ts';
 import { ApiError, invalidToken } from './errors.ts';
 import { methodNotAllowed } from './method-not-allowed.ts';
 import { buildOperations, type OperationInfo } from './operations.ts';
