@@ -9,7 +9,15 @@ import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { components } from '../generated/v1/schema.d.ts';
 import { call, errorOf } from '../reference-server/test-helpers.ts';
-import { ApiError, createContractRouter, NOT_IMPLEMENTED, routeNotFound, type HandlersOf, type OperationEntry } from './index.ts';
+import {
+  ApiError,
+  createContractRouter,
+  NOT_IMPLEMENTED,
+  notImplemented,
+  routeNotFound,
+  type HandlersOf,
+  type OperationEntry,
+} from './index.ts';
 
 type Tx = components['schemas']['PartnerTransaction'];
 const TX: Tx = {
@@ -50,6 +58,7 @@ const handlers: Partial<HandlersOf<Merchant>[1]> = {
     body: { token: `st_${body.items.length}`, expiresAt: '2026-01-01T01:00:00.000Z' },
     headers: { 'RateLimit-Limit': 100, 'RateLimit-Remaining': 99, 'RateLimit-Reset': 900, 'RateLimit-Policy': '100;w=900' },
   }),
+  sandboxGetClock: notImplemented,
   sandboxListSms: () => ({ status: 200, body: { data: [], nextCursor: null } }),
   // A broken body, as a handler typed loosely could send: the response check answers 500.
   getPartnerTransactionByVendorReference: () => ({ status: 200, body: { ...TX, totalAmount: 'six hundred' } }) as never,
@@ -112,6 +121,8 @@ describe('createContractRouter', () => {
     });
     const unauth = await call(base, 'PUT', '/api/v1/public/partner/transactions/vendor/ORDER-1/cancel');
     expect(unauth.status).toBe(401);
+    const stub = await call(base, 'GET', '/api/v1/sandbox/clock', { headers: { 'X-API-Key': KEY } });
+    expect([stub.status, errorOf(stub).message]).toEqual([501, 'Operation sandboxGetClock is not implemented']);
   });
 
   it("maps request validation to the contract's codes: x-error-code of the failing field, undeclared query parameters (ADR-022)", async () => {

@@ -66,6 +66,14 @@ export interface ContractRouterOptions<V extends Variant, Caller> {
 
 type AnyHandler = (request: unknown, context: HandlerContext<unknown>) => unknown;
 
+/**
+ * A stub for any operation: the router answers 501 for it, as for an operation without a
+ * handler (ADR-050). `paylater init server` writes one per operation.
+ */
+export function notImplemented(..._args: unknown[]): never {
+  throw new Error('notImplemented is answered 501 by the contract router; it is not called');
+}
+
 interface AnyResult {
   status: number;
   body?: unknown;
@@ -214,7 +222,7 @@ export function createContractRouter<V extends Variant, Caller>(options: Contrac
     } finally {
       if (head) req.method = 'HEAD';
     }
-    if (!route.handler) {
+    if (!route.handler || route.handler === notImplemented) {
       sendNotImplemented(res, entry.operationId);
       return;
     }
