@@ -14,7 +14,7 @@
  * Handlers are typed per operationId from the contract (generated/v<n>/server.ts): a declared
  * status, a body of the declared shape. An operation without a handler answers 501 (ADR-050).
  */
-export { createContractRouter, notImplemented, operationTables, type ContractRouterOptions, type HandlersOf } from './router.ts';
+export { createContractRouter, notImplemented, operationTables, PASS, type ContractRouterOptions, type HandlersOf } from './router.ts';
 export { ApiError, NOT_IMPLEMENTED, routeNotFound, type ErrorBody, type ErrorCode, type ErrorDetail } from './errors.ts';
 export type { HandlerContext, OperationEntry, OperationHandler, RequestOf, ResponseOf, StreamBody } from './types.ts';
 export type * as V1 from '../generated/v1/server.ts';

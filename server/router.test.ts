@@ -14,6 +14,7 @@ import {
   createContractRouter,
   NOT_IMPLEMENTED,
   notImplemented,
+  PASS,
   routeNotFound,
   type HandlersOf,
   type OperationEntry,
@@ -190,6 +191,50 @@ describe('createContractRouter', () => {
     expect(String(internalErrors[0])).toMatch(/totalAmount must be number/);
     const sent = await call<Tx>(baseUnchecked, 'GET', path, { headers: auth });
     expect([sent.status, sent.body.totalAmount]).toEqual([200, 'six hundred']);
+  });
+
+  it('hands a request on to the next route when authenticate returns PASS (a server of both variants)', async () => {
+    const both = express();
+    const seen: string[] = [];
+    // Variant 1's router takes only the key of a Variant 1 merchant; Variant 2's answers the others.
+    both.use(
+      createContractRouter({
+        variant: 1,
+        handlers: { getPartnerTransaction: () => ({ status: 200, body: TX }) },
+        authenticate: (req, op) => (seen.push(`v1 ${op.operationId}`), req.get(op.auth!.header) === 'v1' ? { id: 'm1' } : PASS),
+      }),
+    );
+    both.use(
+      createContractRouter({
+        variant: 2,
+        handlers: {
+          getPartnerTransaction: ({ params }) => ({
+            status: 404,
+            body: { error: { code: 'TRANSACTION_NOT_FOUND', message: `v2 has no ${params.transactionId}` } },
+          }),
+        },
+        authenticate: (_req, op) => (seen.push(`v2 ${op.operationId}`), { id: 'm2' }),
+      }),
+    );
+    both.use(routeNotFound);
+    const s = await listen(both);
+    try {
+      const url = `http://127.0.0.1:${(s.address() as AddressInfo).port}`;
+      const one = await call(url, 'GET', txPath, { headers: { 'X-Api-Key': 'v1' } });
+      expect([one.status, seen]).toEqual([200, ['v1 getPartnerTransaction']]);
+      seen.length = 0;
+      const two = await call(url, 'GET', txPath, { headers: { 'X-Api-Key': 'v2' } });
+      expect([two.status, errorOf(two).message, seen]).toEqual([
+        404,
+        `v2 has no ${TX.id}`,
+        ['v1 getPartnerTransaction', 'v2 getPartnerTransaction'],
+      ]);
+      // An operation only Variant 1 has, passed on: no route of Variant 2, the JSON 404 (not Variant 1's response check).
+      const only1 = await call(url, 'GET', `/api/v1/public/transactions/${TX.id}`, { headers: { 'X-API-Key': 'v2' } });
+      expect([only1.status, errorOf(only1).code]).toEqual([404, 'ROUTE_NOT_FOUND']);
+    } finally {
+      await new Promise((r) => s.close(r));
+    }
   });
 
   it('refuses a handler for an operation the variant does not have', () => {

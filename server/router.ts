@@ -49,9 +49,10 @@ export interface ContractRouterOptions<V extends Variant, Caller> {
   /**
    * Called for every operation with a security scheme, before the body is read: returns the
    * caller (handed to the handler as `context.caller`) or throws an `ApiError` (e.g.
-   * `INVALID_API_KEY`). `operation.auth.header` names the header to read.
+   * `INVALID_API_KEY`). `operation.auth.header` names the header to read. Returning `PASS`
+   * hands the request on to the next route (a server of both variants picks the caller's).
    */
-  authenticate: (req: express.Request, operation: OperationEntry) => Caller | Promise<Caller>;
+  authenticate: (req: express.Request, operation: OperationEntry) => Caller | typeof PASS | Promise<Caller | typeof PASS>;
   /** Validate every JSON response against the document before it is sent (a mismatch answers 500). Default true. */
   validateResponses?: boolean;
   /** Which operations this router serves (default: all); the others are unknown to it (404, no `Allow`). */
@@ -63,6 +64,9 @@ export interface ContractRouterOptions<V extends Variant, Caller> {
   /** Told of every 500 (default: written to stderr). */
   onInternalError?: (err: unknown, req: express.Request) => void;
 }
+
+/** What `authenticate` returns to hand the request on to the next route (e.g. the router of the caller's variant). */
+export const PASS: unique symbol = Symbol('paylater-contract/server PASS');
 
 type AnyHandler = (request: unknown, context: HandlerContext<unknown>) => unknown;
 
@@ -93,7 +97,7 @@ interface Route {
 }
 
 /** The regex of a path template, one capture group per parameter. */
-function templateRegex(path: string): RegExp {
+export function templateRegex(path: string): RegExp {
   const re = path.replace(/[.*+?^${}()|[\]\\]/g, (c) => (c === '{' || c === '}' ? c : `\\${c}`)).replace(/\{[^}]+\}/g, '([^/]+)');
   return new RegExp(`^${re}$`);
 }
@@ -109,9 +113,11 @@ function documentOf(doc: Json, entry: OperationEntry): Json {
 }
 
 /**
- * express-openapi-validator's middlewares for one operation, split in two: what runs before
- * authentication (its route metadata, and the response hook, so that every answer after it is
- * checked, refusals included) and its request check, run once the body is read.
+ * express-openapi-validator's middlewares for one operation, split in two: what runs once the
+ * caller is known (its route metadata, and the response hook, so that every answer after it is
+ * checked, refusals included) and its request check, run once the body is read. A refusal of
+ * `authenticate` is answered before the hook is installed (a request another router takes over
+ * must not carry this operation's check).
  */
 function validatorStages(doc: Json, validateResponses: boolean): { prepare: Middleware[]; check: Middleware[] } {
   const stages = OpenApiValidator.middleware({
@@ -150,7 +156,7 @@ function pathParamsOf(route: Route, path: string): Record<string, string> {
 /**
  * The router of variant `variant`'s operations. Mount it at the root (`app.use(router)`): the
  * document's paths are absolute. A request matching no operation goes on to the next route.
- * @rule ADR-050
+ * @rule ADR-022, ADR-024, ADR-050
  */
 export function createContractRouter<V extends Variant, Caller>(options: ContractRouterOptions<V, Caller>): express.Router {
   const { variant, authenticate, validateResponses = true } = options;
@@ -202,7 +208,7 @@ export function createContractRouter<V extends Variant, Caller>(options: Contrac
     sendInternal(res);
   };
 
-  const serve = async (route: Route, req: express.Request, res: express.Response): Promise<void> => {
+  const serve = async (route: Route, req: express.Request, res: express.Response, next: express.NextFunction): Promise<void> => {
     const { entry } = route;
     // A response the hook finds broken reaches here, after the chain ended: a 500.
     const late = (err: unknown): void => {
@@ -215,12 +221,19 @@ export function createContractRouter<V extends Variant, Caller>(options: Contrac
     if (head) req.method = 'GET';
     try {
       pathParamsOf(route, req.path);
-      await runChain(route.prepare, req, res, late);
       caller = entry.auth ? await authenticate(req, entry) : undefined;
-      req.body = entry.requestBody ? await readJsonBody(req) : undefined;
-      await runChain(route.check, req, res, late);
+      if (caller !== PASS) {
+        // The validator's route metadata and response hook: every answer from here on is checked.
+        await runChain(route.prepare, req, res, late);
+        req.body = entry.requestBody ? await readJsonBody(req) : undefined;
+        await runChain(route.check, req, res, late);
+      }
     } finally {
       if (head) req.method = 'HEAD';
+    }
+    if (caller === PASS) {
+      next();
+      return;
     }
     if (!route.handler || route.handler === notImplemented) {
       sendNotImplemented(res, entry.operationId);
@@ -257,7 +270,7 @@ export function createContractRouter<V extends Variant, Caller>(options: Contrac
       else sendError(res, methodNotAllowed(req.method, path, allow));
       return;
     }
-    serve(route, req, res).catch((err: unknown) => fail(err, route, req, res));
+    serve(route, req, res, next).catch((err: unknown) => fail(err, route, req, res));
   });
   return router;
 }
