@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { item, partnerBody, server } from './test-helpers.ts';
 import type { TestServer } from './testing.ts';
-import { duplicateMemberPath } from './http/body.ts';
+import { duplicateMemberPath } from '../server/body.ts';
 
 type Api = Awaited<ReturnType<typeof server>>['api'];
 

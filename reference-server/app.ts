@@ -1,11 +1,10 @@
 /**
- * The reference server as an app factory (no listen on import): the core, the API router
- * (http/router.ts) with its authenticator and rate limiter, `mount`ed routes (checkout page,
+ * The reference server as an app factory (no listen on import): the core, the API routers
+ * (http/router.ts, on paylater-contract/server) with its authenticator and rate limiter, `mount`ed routes (checkout page,
  * docs), then the JSON 404 and the error handler; the expiry sweeper and the webhook
  * dispatcher run beside it.
  */
 import express from 'express';
-import type { Variant } from '../generated/index.ts';
 import type { Clock } from './domain/clock.ts';
 import type { ServerConfig } from './config.ts';
 import { Core, loggingSmsSender, type SmsSender } from './core.ts';
@@ -14,7 +13,7 @@ import { createAuthThrottle, specAuthFailureLimit } from './http/auth-throttle.t
 import { createErrorHandler, routeNotFound } from './http/errors.ts';
 import { createRateLimiter } from './http/rate-limit.ts';
 import { requestTargetGuard, securityHeaders } from './http/request-target.ts';
-import { buildVariantApi, createApiRouter, type VariantApi } from './http/router.ts';
+import { createApiRouters } from './http/router.ts';
 import { createSimulator } from './http/simulate.ts';
 import { createApiLogRecorder } from './http/api-log.ts';
 import type { Repository } from './store/repository.ts';
@@ -46,8 +45,6 @@ export async function createApp(opts: CreateAppOptions): Promise<AppHandle> {
   const core = new Core(repository, clock, config, opts.smsSender ?? loggingSmsSender(log));
   await core.refreshMerchants();
 
-  const apis: Record<Variant, VariantApi> = { 1: await buildVariantApi(core, 1), 2: await buildVariantApi(core, 2) };
-
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -58,8 +55,8 @@ export async function createApp(opts: CreateAppOptions): Promise<AppHandle> {
   app.use(createApiLogRecorder({ core, auth }));
   app.use(createSimulator({ core, auth, mode: config.mode }));
   app.use(
-    createApiRouter({
-      apis,
+    ...createApiRouters({
+      core,
       auth,
       rateLimit: createRateLimiter(repository, (merchantId) => core.now(merchantId)),
       mode: config.mode,
@@ -69,13 +66,13 @@ export async function createApp(opts: CreateAppOptions): Promise<AppHandle> {
           ? null
           : createAuthThrottle(repository, config.authFailureLimit ?? specAuthFailureLimit, () => clock.now()),
       refreshMerchant: (merchantId) => core.refreshMerchant(merchantId),
+      log,
     }),
   );
   app.use(requestTargetGuard);
   opts.mount?.(app);
   app.use(routeNotFound);
-  // Error bodies are validated too, against the responses of the request's operation.
-  app.use(createErrorHandler((ctx, req, res, body) => apis[ctx.variant].validator.checkResponse(req, res, body), log));
+  app.use(createErrorHandler(log));
 
   // Expiry in real time: sweep PENDING transactions whose window passed (on every merchant's clock as stored now).
   let sweeping = false;

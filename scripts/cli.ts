@@ -2,7 +2,7 @@
  * `paylater <command>`: `serve` runs the reference server (the merchant sandbox),
  * `conform` runs the conformance suite against any server, `proxy` judges live traffic, `diff` rates the contract's changes
  * against a git ref, `migrate` applies the PostgreSQL store's migrations, `trigger`, `events` and
- * `listen` drive a sandbox (scripts/loop/). Each command lives with its feature; this file only
+ * `listen` drive a sandbox (scripts/loop/), `init server` scaffolds a server on the contract router. Each command lives with its feature; this file only
  * dispatches. Returns the process exit code.
  */
 import { spawnSync } from 'node:child_process';
@@ -22,6 +22,7 @@ Commands:
   events    Resend a recorded webhook delivery.              paylater events --help
   listen    Forward the sandbox's events to a local URL.     paylater listen --help
   certify   Run the go-live checklist against the sandbox.   paylater certify --help
+  init      Scaffold a server built on the contract.         paylater init --help
 `;
 
 export async function main(argv: string[]): Promise<number> {
@@ -60,6 +61,10 @@ export async function main(argv: string[]): Promise<number> {
       }
       const { runDiff } = await import('./diff/cli.ts');
       return runDiff(rest);
+    }
+    case 'init': {
+      const { runInit } = await import('./init/server.ts');
+      return runInit(rest);
     }
     case 'migrate': {
       const { runMigrate } = await import('../reference-server/store/postgres/migrate.ts');

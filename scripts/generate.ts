@@ -3,6 +3,7 @@
  *   generated/v<n>/openapi.yaml   the bundled document of Variant n (server + conformance load it)
  *   generated/v<n>/schema.d.ts    openapi-typescript types of Variant n
  *   generated/v<n>/client.ts      a typed openapi-fetch client factory for Variant n
+ *   generated/v<n>/server.ts      typed handler signatures per operationId and the operation table (server/)
  *   generated/contract.ts         the contract's machine-readable facts (state machine, errors, limits)
  *   generated/index.ts            entry point
  *   spec/RULES.md                 the rule index (scripts/lib/rules.ts)
@@ -22,6 +23,7 @@ import {
   maxBodyBytes,
   operations,
   rateLimits,
+  serverOperations,
   stateMachine,
   tokenLifetimeSeconds,
   webhookDelivery,
@@ -50,6 +52,7 @@ export async function renderGenerated(): Promise<Map<string, string>> {
       throw new Error(`redocly.yaml x-openapi-ts.output for ${api.name} must be generated/${dir}/schema.d.ts`);
     files.set(types, tsHeader + astToString(ast));
     files.set(`${dir}/client.ts`, renderClient(api.variant));
+    files.set(`${dir}/server.ts`, renderServer(api.variant, serverOperations(doc)));
     facts[`v${api.variant}`] = {
       operations: operations(doc),
       rateLimits: rateLimits(doc),
@@ -85,6 +88,35 @@ export type MerchantClientV${variant} = Client<paths>;
 export function createMerchantClientV${variant}(options: ClientOptions = {}): MerchantClientV${variant} {
   return createClient<paths>(options);
 }
+`;
+}
+
+function renderServer(variant: Variant, table: ReturnType<typeof serverOperations>): string {
+  const ids = table.map((o) => o.operationId);
+  return `${tsHeader}import type { OperationEntry, OperationHandler, RequestOf, ResponseOf } from '../../server/types.ts';
+import type { operations } from './schema.d.ts';
+
+/** The operationIds of Variant ${variant}. */
+export type OperationId = ${ids.map((id) => JSON.stringify(id)).join(' | ')};
+
+/** What the handler of \`Id\` receives: path parameters, query, declared headers, body. */
+export type Request<Id extends OperationId> = RequestOf<operations[Id]>;
+/** Every response \`Id\` declares: \`{ status, body, headers }\`, discriminated by \`status\`. */
+export type Response<Id extends OperationId> = ResponseOf<operations[Id]>;
+/** The handler of \`Id\`; \`Caller\` is what the router's \`authenticate\` returns. */
+export type Handler<Id extends OperationId, Caller = unknown> = OperationHandler<operations[Id], Caller>;
+/** The operations without a security scheme (\`security: []\`): their handlers get no caller. */
+export type OpenOperationId = ${
+    table
+      .filter((o) => o.auth === null)
+      .map((o) => JSON.stringify(o.operationId))
+      .join(' | ') || 'never'
+  };
+/** One handler per operationId of Variant ${variant}; an open operation's handler gets \`undefined\` as its caller. */
+export type Handlers<Caller = unknown> = { [Id in OperationId]: Handler<Id, Id extends OpenOperationId ? undefined : Caller> };
+
+/** The operations of Variant ${variant}, in document order: what the router compiles its routes from. */
+export const operationTable = ${JSON.stringify(Object.fromEntries(table.map((o) => [o.operationId, o])), null, 2)} as const satisfies Record<OperationId, OperationEntry>;
 `;
 }
 

@@ -866,7 +866,10 @@ export interface components {
          * ErrorCode
          * @description The catalogue of error codes. Each code has exactly one HTTP status (`x-status`); each
          *     operation's error responses narrow `error.code` to the codes that operation can
-         *     answer. The error reference of the docs is generated from this catalogue.
+         *     answer. The error reference of the docs is generated from this catalogue. A server built on
+         *     `paylater-contract/server` answers 501 with the code `NOT_IMPLEMENTED` for an operation it
+         *     has no handler for yet (ADR-050): no code of this catalogue, so never a conformant answer,
+         *     and `paylater conform` reports it naming the operation.
          */
         ErrorCode: string & ("VALIDATION_ERROR" | "INVALID_AMOUNT" | "INVALID_CURRENCY" | "INVALID_ITEMS" | "AMOUNT_MISMATCH" | "TRANSACTION_NOT_PENDING" | "TRANSACTION_NOT_APPROVED" | "INVALID_REDIRECT_URL" | "INVALID_API_KEY" | "INVALID_SESSION_TOKEN" | "TRANSACTION_NOT_FOUND" | "SESSION_NOT_FOUND" | "DELIVERY_NOT_FOUND" | "ROUTE_NOT_FOUND" | "METHOD_NOT_ALLOWED" | "DUPLICATE_VENDOR_REFERENCE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "MERCHANT_INACTIVE" | "AMOUNT_OUT_OF_RANGE" | "CREDIT_LIMIT_EXCEEDED" | "TOO_MANY_PAYMENT_INTENTS" | "RATE_LIMIT_EXCEEDED" | "AUTH_THROTTLED" | "STORAGE_UNAVAILABLE" | "INTERNAL_ERROR" | "NOT_READY");
         /**

@@ -4,14 +4,9 @@
  * (ADR-024): a path some route serves, called with a method none serves there.
  */
 import type express from 'express';
-import { ApiError, sendError } from './errors.ts';
+import { methodNotAllowed, sendError } from '../../server/errors.ts';
 
-/** The 405 of ADR-024: `method` is not served at `path`, which serves `allow`. */
-export function methodNotAllowed(method: string, path: string, allow: readonly string[]): ApiError {
-  return new ApiError('METHOD_NOT_ALLOWED', `${method} is not allowed on ${path}; use ${allow.join(', ')}`, undefined, {
-    Allow: allow.join(', '),
-  });
-}
+export { methodNotAllowed } from '../../server/errors.ts';
 
 /** What an express router's stack holds (the `router` package): routes with their methods, matched by path. */
 interface Layer {

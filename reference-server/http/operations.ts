@@ -1,10 +1,14 @@
 /**
- * The operations of a variant, read from its bundled OpenAPI document: method, path
- * template, security scheme (and its header), request body schema, sandbox flag, rate limit.
- * Also the schema walk that maps a failing request field to its `x-error-code`.
+ * The operations of a variant as the reference server's handlers see them: the contract's
+ * operation table (generated/v<n>/server.ts) with the request body schema, the variant, and
+ * how the security scheme authenticates (a merchant's key or a session token).
  */
-import { variants } from '../../generated/contract.ts';
 import type { Variant } from '../../generated/index.ts';
+import { operationTables, type OperationEntry } from '../../server/index.ts';
+import { templateRegex } from '../../server/router.ts';
+import { requestSchemaOf } from '../../server/schema.ts';
+
+export { nearestExtension, resolveRef } from '../../server/schema.ts';
 
 type Json = Record<string, unknown>;
 
@@ -15,119 +19,31 @@ export interface RateLimit {
   windowSeconds: number;
 }
 
-export interface OperationInfo {
-  operationId: string;
-  method: string;
-  path: string;
+export interface OperationInfo extends Omit<OperationEntry, 'auth'> {
   regex: RegExp;
-  /** The names of the path template's parameters, in order (the regex's capture groups). */
-  paramNames: string[];
   /** The variant whose document declares it. */
   variant: Variant;
-  /** `security: []`: no key (the service probes); such an operation has no caller and no rate limit. */
-  open: boolean;
-  /** `header` in lower case (for matching); `title` as the contract spells it (`authHeader`), for messages. */
+  /** `header` in lower case (for matching); `title` as the contract spells it, for messages. */
   auth: { scheme: string; header: string; title: string; kind: AuthKind } | null;
-  hasBody: boolean;
-  sandbox: boolean;
-  /** `x-internal`: called by the browser SDK or the hosted page (cross-origin from the merchant's page). */
-  internal: boolean;
-  rateLimit: RateLimit | null;
   /** The request body schema (may be a $ref). */
   requestSchema: Json | null;
 }
 
-const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
-
 export function buildOperations(doc: Json, variant: Variant): OperationInfo[] {
-  const meta = variants[`v${variant}`].operations as Record<string, { sandbox: boolean; internal: boolean; authHeader: string | null }>;
-  const schemes = ((doc.components as Json)?.securitySchemes ?? {}) as Record<string, { name?: string; in?: string }>;
-  const out: OperationInfo[] = [];
-  for (const [p, item] of Object.entries(doc.paths as Record<string, Json>)) {
-    for (const m of METHODS) {
-      const op = item[m] as Json | undefined;
-      if (!op) continue;
-      const operationId = op.operationId as string;
-      const sec = (op.security as Array<Record<string, unknown>> | undefined)?.[0];
-      const schemeName = sec ? Object.keys(sec)[0] : undefined;
-      let auth: OperationInfo['auth'] = null;
-      if (schemeName) {
-        const s = schemes[schemeName];
-        if (!s || s.in !== 'header' || !s.name) throw new Error(`${operationId}: security scheme ${schemeName} is not a header API key`);
-        // A scheme whose header carries the session token authenticates the session; the others the merchant key.
-        const header = s.name.toLowerCase();
-        auth = {
-          scheme: schemeName,
-          header,
-          title: meta[operationId]?.authHeader ?? s.name,
-          kind: header === 'x-session-token' ? 'sessionToken' : 'apiKey',
-        };
-      }
-      const rl = op['x-rate-limit'] as RateLimit | undefined;
-      const body = ((op.requestBody as Json | undefined)?.content as Json | undefined)?.['application/json'] as Json | undefined;
-      const names: string[] = [];
-      const re = p
-        .replace(/[.*+?^${}()|[\]\\]/g, (c) => (c === '{' || c === '}' ? c : `\\${c}`))
-        .replace(/\{([^}]+)\}/g, (_, n: string) => {
-          names.push(n);
-          return '([^/]+)';
-        });
-      out.push({
-        operationId,
-        method: m.toUpperCase(),
-        path: p,
-        regex: new RegExp(`^${re}$`),
-        paramNames: names,
-        variant,
-        open: Array.isArray(op.security) && op.security.length === 0,
-        auth,
-        hasBody: Boolean(body),
-        sandbox: Boolean(meta[operationId]?.sandbox ?? op['x-sandbox']),
-        internal: Boolean(meta[operationId]?.internal ?? op['x-internal']),
-        rateLimit: rl ? { limit: rl.limit, windowSeconds: rl.windowSeconds } : null,
-        requestSchema: (body?.schema as Json) ?? null,
-      });
-    }
-  }
-  return out;
-}
-
-export function resolveRef(doc: Json, schema: unknown): Json | null {
-  let s = schema as Json | null;
-  for (let i = 0; s && typeof s === 'object' && typeof s.$ref === 'string' && i < 32; i++) {
-    const parts = s.$ref.replace(/^#\//, '').split('/');
-    let cur: unknown = doc;
-    for (const part of parts) cur = (cur as Json)?.[part.replace(/~1/g, '/').replace(/~0/g, '~')];
-    s = cur as Json;
-  }
-  return s && typeof s === 'object' ? s : null;
-}
-
-/** Every schema that applies at this level: the schema itself, its $ref target, allOf members. */
-function layers(doc: Json, schema: unknown, out: Json[] = [], depth = 0): Json[] {
-  if (depth > 16 || !schema || typeof schema !== 'object') return out;
-  const s = schema as Json;
-  out.push(s);
-  if (typeof s.$ref === 'string') layers(doc, resolveRef(doc, s), out, depth + 1);
-  if (Array.isArray(s.allOf)) for (const a of s.allOf) layers(doc, a, out, depth + 1);
-  return out;
-}
-
-/** The value of `key` on the deepest schema along `segments` that declares it. */
-export function nearestExtension(doc: Json, root: unknown, segments: string[], key: string): unknown {
-  let found: unknown;
-  let level: Json[] = layers(doc, root);
-  for (const l of level) if (l[key] !== undefined) found = l[key];
-  for (const seg of segments) {
-    const next: Json[] = [];
-    for (const l of level) {
-      const props = l.properties as Json | undefined;
-      if (props && props[seg] !== undefined) layers(doc, props[seg], next);
-      if (/^[0-9]+$/.test(seg) && l.items) layers(doc, l.items, next);
-    }
-    if (next.length === 0) break;
-    for (const l of next) if (l[key] !== undefined) found = l[key];
-    level = next;
-  }
-  return found;
+  return Object.values(operationTables[variant]).map((e) => {
+    const header = e.auth?.header.toLowerCase();
+    return {
+      ...e,
+      regex: templateRegex(e.path),
+      variant,
+      // A scheme whose header carries the session token authenticates the session; the others the merchant key.
+      auth: e.auth && {
+        scheme: e.auth.scheme,
+        header: header!,
+        title: e.auth.header,
+        kind: header === 'x-session-token' ? 'sessionToken' : 'apiKey',
+      },
+      requestSchema: requestSchemaOf(doc, e.method, e.path),
+    };
+  });
 }

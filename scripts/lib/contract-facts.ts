@@ -228,3 +228,50 @@ export function webhookEvents(doc: Json): string[] {
 }
 
 export { resolve as resolveRef };
+
+/** One row of the operation table the contract router compiles its routes from (server/types.ts `OperationEntry`). */
+export interface ServerOperationFacts {
+  operationId: string;
+  method: string;
+  path: string;
+  pathParams: string[];
+  auth: { scheme: string; header: string } | null;
+  requestBody: 'required' | 'optional' | null;
+  sandbox: boolean;
+  internal: boolean;
+  rateLimit: { limit: number; windowSeconds: number } | null;
+  successStatus: number;
+}
+
+/** The operation table of generated/v<n>/server.ts, in document order. */
+export function serverOperations(doc: Json): ServerOperationFacts[] {
+  const facts = operations(doc);
+  const out: ServerOperationFacts[] = [];
+  for (const [p, itemRef] of Object.entries(doc.paths as Json)) {
+    const item = resolve(doc, itemRef);
+    for (const method of METHODS) {
+      const op = item[method] as Json | undefined;
+      if (!op) continue;
+      const id = op.operationId as string;
+      const f = facts[id]!;
+      const scheme = f.security[0];
+      const body = op.requestBody ? resolve(doc, op.requestBody) : null;
+      const json = (body?.content as Json | undefined)?.['application/json'];
+      if (body && !json) throw new Error(`${id}: a request body other than application/json`);
+      const rl = op['x-rate-limit'] ? resolve(doc, op['x-rate-limit']) : null;
+      out.push({
+        operationId: id,
+        method: f.method,
+        path: p,
+        pathParams: [...p.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!),
+        auth: scheme !== undefined && f.authHeader !== null ? { scheme, header: f.authHeader } : null,
+        requestBody: json ? (body!.required === true ? 'required' : 'optional') : null,
+        sandbox: f.sandbox,
+        internal: f.internal,
+        rateLimit: rl ? { limit: rl.limit as number, windowSeconds: rl.windowSeconds as number } : null,
+        successStatus: f.successStatus,
+      });
+    }
+  }
+  return out;
+}

@@ -3,7 +3,7 @@
  * each with where the spec states it, the one function that enforces it and the checks that exercise it.
  *
  * Enforcing sites and checks are found by tags in doc comments:
- *   `@rule <id>`   on the one function of `reference-server/`, `sdk/` or `lib/` (not a test) that enforces the rule;
+ *   `@rule <id>`   on the one function of `reference-server/`, `server/`, `sdk/` or `lib/` (not a test) that enforces the rule;
  *   `@checks <id>` on a conformance command or check (`conformance/`, not a test), or, for rules whose
  *                  `checks` is `tests`, in a `*.test.ts` file.
  * `npm run generate` writes the index to `spec/RULES.md`; `npm run lint` reports `ruleProblems`.
@@ -16,8 +16,8 @@ import { ROOT, SPEC_DIR } from './paths.ts';
 export const RULES_INDEX = path.join(SPEC_DIR, 'RULES.md');
 
 /** Where the tags are looked for. */
-const ENFORCING_DIRS = ['reference-server', 'sdk', 'lib'];
-const CHECK_DIRS = ['conformance', 'reference-server', 'sdk', 'scripts', 'lib'];
+const ENFORCING_DIRS = ['reference-server', 'server', 'sdk', 'lib'];
+const CHECK_DIRS = ['conformance', 'reference-server', 'server', 'sdk', 'scripts', 'lib'];
 
 export interface Rule {
   id: string;

@@ -5,6 +5,7 @@
  * `engines` field allows, from scripts/package/node22):
  * - a plain JavaScript ESM file imports the client and the webhook verifier and talks to a
  *   running `npx paylater serve`, whose webhook it receives and verifies;
+ * - a plain JavaScript server on `paylater-contract/server` answers (a handler, 501 stubs, 401, 405);
  * - a TypeScript file type-checks against the shipped types (`nodenext` and `bundler`), and a
  *   wrong one does not;
  * - `npx paylater serve --memory --port 0` serves /docs, /sdk/latest/…, /demo and the hosted page's assets;
@@ -145,11 +146,58 @@ hooks.close();
 console.log(JSON.stringify({ created: created.status, cancelled: cancelled.status, again, event: event.event, sameId: event.data.id === created.id }));
 `;
 
+const SERVER_MJS = `// A server in plain JavaScript on the contract router: one handler, the rest answer 501.
+import express from 'express';
+import { ApiError, createContractRouter, routeNotFound } from 'paylater-contract/server';
+
+const app = express();
+app.use(
+  createContractRouter({
+    variant: 2,
+    handlers: { getHealth: () => ({ status: 200, body: { status: 'ok' } }) },
+    authenticate: (req, op) => {
+      if (req.get(op.auth.header) !== 'sk_test_js') throw new ApiError('INVALID_API_KEY', 'Invalid API key');
+      return { id: 'm' };
+    },
+  }),
+);
+app.use(routeNotFound);
+const server = app.listen(0, '127.0.0.1', async () => {
+  const base = 'http://127.0.0.1:' + server.address().port;
+  const status = async (p, init) => (await fetch(base + p, init)).status;
+  const tx = '/api/v1/public/partner/transactions/3f0c9a52-8a7e-4f57-9b43-2f6d3c1e9a10';
+  const out = {
+    health: await status('/healthz'),
+    stub: await status(tx, { headers: { 'X-Api-Key': 'sk_test_js' } }),
+    unauthenticated: await status(tx),
+    method: await status(tx, { method: 'DELETE' }),
+    unknown: await status('/nope'),
+  };
+  server.close();
+  console.log(JSON.stringify(out));
+});
+`;
+
 const CONSUMER_TS = `import { createPayLaterClientV1, createPayLaterClientV2, PayLaterApiError, type ErrorCode } from 'paylater-contract/sdk/client';
 import { verifyWebhook, WebhookVerificationError } from 'paylater-contract/sdk/webhooks';
 import { runConformance, type ConformanceResult, type Finding } from 'paylater-contract/conformance';
 import { createApp, startServer, type RunningServer } from 'paylater-contract/reference-server';
 import { errorCatalog, type V2 } from 'paylater-contract/generated';
+import { ApiError, createContractRouter, notImplemented, type V2 as Server2 } from 'paylater-contract/server';
+
+const handlers: Partial<Server2.Handlers<{ id: string }>> = {
+  getHealth: () => ({ status: 200, body: { status: 'ok' } }),
+  getPartnerTransaction: ({ params }) => ({ status: 404, body: { error: { code: 'TRANSACTION_NOT_FOUND', message: params.transactionId } } }),
+  createSession: notImplemented,
+};
+export const router = createContractRouter<2, { id: string }>({
+  variant: 2,
+  handlers,
+  authenticate: (req, op) => {
+    if (!req.get(op.auth!.header)) throw new ApiError('INVALID_API_KEY', 'Invalid API key');
+    return { id: 'm' };
+  },
+});
 
 export async function check(server: RunningServer): Promise<number> {
   const v2 = createPayLaterClientV2({ baseUrl: server.baseUrl, apiKey: server.merchants[0]!.apiKey });
@@ -170,11 +218,13 @@ export async function check(server: RunningServer): Promise<number> {
 const WRONG_TS = `import { createPayLaterClientV2 } from 'paylater-contract/sdk/client';
 import { runConformance } from 'paylater-contract/conformance';
 import { startServer } from 'paylater-contract/reference-server';
+import type { V2 } from 'paylater-contract/server';
 
 const v2 = createPayLaterClientV2({ baseUrl: 'http://127.0.0.1:1', apiKey: 'k' });
 export const a: number = (await v2.createSession({ total: '1.00', currency: 'MAD', items: [] })).session_token;
 export const b: string = (await runConformance({ baseUrl: 'x', apiKey: 'a', otherApiKey: 'b' })).findings;
 export const c: number = (await startServer({ port: 'x' })).baseUrl;
+export const d: V2.Handler<'getHealth'> = () => ({ status: 418, body: { status: 'ok' } });
 `;
 
 function tsconfig(resolution: 'nodenext' | 'bundler', file: string): string {
@@ -216,6 +266,8 @@ beforeAll(async () => {
   const project = consumerProject(path.join(ROOT, 'package-lock.json'), { file: tarball, relative: `../${info!.filename}` }, [
     'typescript',
     '@types/node',
+    '@types/express',
+    'express',
     'vitest',
   ]);
   await run('mkdir', [app]);
@@ -223,6 +275,7 @@ beforeAll(async () => {
   await writeFile(path.join(app, 'package-lock.json'), JSON.stringify(project.lock, null, 2));
   await run('npm', ['ci', '--offline', '--ignore-scripts', '--no-audit', '--no-fund'], { cwd: app, maxBuffer: 16 * 1024 * 1024 });
   await writeFile(path.join(app, 'client.mjs'), CLIENT_MJS);
+  await writeFile(path.join(app, 'server.mjs'), SERVER_MJS);
   await writeFile(path.join(app, 'consumer.ts'), CONSUMER_TS);
   await writeFile(path.join(app, 'wrong.ts'), WRONG_TS);
   for (const resolution of ['nodenext', 'bundler'] as const) {
@@ -333,6 +386,18 @@ describe.each([
     }
   }, 300_000);
 
+  it('serves a plain JavaScript server on paylater-contract/server: a handler, 501 stubs, 401, 405, the next route', async () => {
+    const r = await attempt(node, ['server.mjs'], node, 120_000);
+    expect(r.code, r.out).toBe(0);
+    expect(JSON.parse(r.out.trim().split('\n').pop()!)).toEqual({
+      health: 200,
+      stub: 501,
+      unauthenticated: 401,
+      method: 405,
+      unknown: 404,
+    });
+  }, 180_000);
+
   it("runs the README's vitest example (runConformance against startServer)", async () => {
     const r = await attempt(path.join(app, 'node_modules/.bin/vitest'), ['run', 'conformance.test.ts'], node, 240_000);
     expect(r.code, r.out).toBe(0);
@@ -349,7 +414,7 @@ describe.each([
     expect(nodenext.code, nodenext.out).toBe(0);
     expect(bundler.code, bundler.out).toBe(0);
     expect(wrong.code).not.toBe(0);
-    for (const line of [6, 7, 8]) expect(wrong.out, wrong.out).toContain(`wrong.ts(${line},`);
+    for (const line of [7, 8, 9, 10]) expect(wrong.out, wrong.out).toContain(`wrong.ts(${line},`);
   }, 300_000);
 });
 

@@ -3,8 +3,8 @@
  * malformed JSON, nesting deeper than 32, an object naming a member twice (ADR-023) and
  * `__proto__`/`constructor`/`prototype` keys (400 VALIDATION_ERROR). Runs before the OpenAPI validator.
  */
-import { errorMessage } from '../../lib/error-messages.ts';
-import { maxBodyBytes } from '../../generated/contract.ts';
+import { errorMessage } from '../lib/error-messages.ts';
+import { maxBodyBytes } from '../generated/contract.ts';
 import type { IncomingMessage } from 'node:http';
 import { ApiError, payloadTooLarge } from './errors.ts';
 

@@ -1,0 +1,156 @@
+/**
+ * The one error body of every endpoint (ADR-001) and the answers the router builds itself:
+ * a declared refusal (`ApiError`), the 405 of ADR-024, the 413 of `x-max-body-bytes`, the 501
+ * of an operation without a handler (ADR-050), and express-openapi-validator's errors mapped
+ * to the contract's codes (ADR-002: the `x-error-code` of the nearest schema).
+ */
+import type { ServerResponse } from 'node:http';
+import { errorMessage } from '../lib/error-messages.ts';
+import { errorCatalog, maxBodyBytes, type ErrorCode } from '../generated/contract.ts';
+import { nearestExtension } from './schema.ts';
+
+export type { ErrorCode } from '../generated/contract.ts';
+
+export interface ErrorDetail {
+  path: string;
+  message: string;
+}
+
+export interface ErrorBody {
+  error: { code: ErrorCode; message: string; details?: ErrorDetail[]; retry_after?: number };
+}
+
+/**
+ * A declared refusal: its code's one status (`x-status`) and the one body `{ error: { code, message } }`.
+ * Thrown by a handler or by `authenticate`, the router answers it.
+ * @rule error-shape, ADR-001
+ */
+export class ApiError extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: ErrorDetail[],
+    readonly headers?: Record<string, string>,
+    readonly retryAfter?: number,
+  ) {
+    super(message);
+    this.status = errorCatalog[code].status;
+  }
+  body(): ErrorBody {
+    const error: ErrorBody['error'] = { code: this.code, message: this.message };
+    if (this.details && this.details.length > 0) error.details = this.details;
+    if (this.retryAfter !== undefined) error.retry_after = this.retryAfter;
+    return { error };
+  }
+}
+
+/** The response `sendError` writes to: node's, with express's `json` when there is one. */
+type Res = ServerResponse & { json?: (body: unknown) => unknown };
+
+/** Sends `e` in the declared error shape (through `res.json` when express gives one: the response check sees it). */
+export function sendError(res: Res, e: ApiError): void {
+  if (e.headers) for (const [k, v] of Object.entries(e.headers)) res.setHeader(k, v);
+  if (e.code === 'PAYLOAD_TOO_LARGE') res.setHeader('Connection', 'close');
+  res.statusCode = e.status;
+  if (typeof res.json === 'function') {
+    res.json(e.body());
+    return;
+  }
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.end(JSON.stringify(e.body()));
+}
+
+/** Last-resort 500 that bypasses response validation (used when validation itself failed). */
+export function sendInternal(res: ServerResponse): void {
+  if (res.headersSent) return;
+  const body = JSON.stringify({ error: { code: 'INTERNAL_ERROR', message: errorMessage('INTERNAL_ERROR') } });
+  res.statusCode = 500;
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.end(body);
+}
+
+/** The 413 answer, its message stating `x-max-body-bytes` in kB as the spec's example does (lint checks the example). */
+export function payloadTooLarge(): ApiError {
+  return new ApiError('PAYLOAD_TOO_LARGE', errorMessage('PAYLOAD_TOO_LARGE', { kB: maxBodyBytes / 1024 }));
+}
+
+/** The 405 of ADR-024: `method` is not served at `path`, which serves `allow`. */
+export function methodNotAllowed(method: string, path: string, allow: readonly string[]): ApiError {
+  return new ApiError('METHOD_NOT_ALLOWED', `${method} is not allowed on ${path}; use ${allow.join(', ')}`, undefined, {
+    Allow: allow.join(', '),
+  });
+}
+
+/** The code of the 501 of an operation without a handler: outside `ErrorCode`, so never a conformant answer (ADR-050). */
+export const NOT_IMPLEMENTED = 'NOT_IMPLEMENTED';
+
+/**
+ * The 501 of an operation the server has no handler for, in the error shape: no operation
+ * declares it, so `paylater conform` reports it, naming the operation (ADR-050).
+ */
+export function sendNotImplemented(res: ServerResponse, operationId: string): void {
+  res.statusCode = 501;
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.end(JSON.stringify({ error: { code: NOT_IMPLEMENTED, message: `Operation ${operationId} is not implemented` } }));
+}
+
+/** An error of express-openapi-validator (request validation, media type, size). */
+interface ValidatorError {
+  status?: number;
+  errors?: Array<{ path?: string; message?: string }>;
+  message?: string;
+}
+
+/**
+ * Maps an error of express-openapi-validator to the declared answer, or null when it is not one
+ * (500: a response that broke the contract). A failing body field answers the `x-error-code` of
+ * the nearest schema that declares one (`requestSchema` of `doc`).
+ * @rule a1-required-fields, a1-currency, a1-items, b1-validation, ADR-002, ADR-012
+ */
+export function mapValidatorError(err: unknown, doc: Record<string, unknown> | null, requestSchema: unknown): ApiError | null {
+  const e = err as ValidatorError;
+  const status = e?.status;
+  if (typeof status !== 'number' || !Array.isArray(e.errors)) return null;
+  if (status === 404) return new ApiError('ROUTE_NOT_FOUND', e.message ?? 'not found');
+  if (status === 415) return new ApiError('UNSUPPORTED_MEDIA_TYPE', errorMessage('UNSUPPORTED_MEDIA_TYPE'));
+  if (status === 413) return payloadTooLarge();
+  if (status !== 400) return null;
+  const details: ErrorDetail[] = [];
+  let code: ErrorCode = 'VALIDATION_ERROR';
+  let first = true;
+  for (const x of e.errors) {
+    const p = x.path ?? '';
+    const msg = x.message ?? 'is invalid';
+    let detailPath = p;
+    const m = /^\/(body|params|query|headers)(?:\/(.*))?$/.exec(p);
+    if (m) {
+      const where = m[1]!;
+      const rest = m[2] ?? '';
+      if (where === 'body') {
+        detailPath = `/${rest}`;
+        if (first && doc && requestSchema) {
+          const found = nearestExtension(doc, requestSchema, rest === '' ? [] : rest.split('/'), 'x-error-code');
+          if (typeof found === 'string' && found in errorCatalog) code = found as ErrorCode;
+        }
+      } else {
+        detailPath = `${where === 'params' ? 'path' : where === 'headers' ? 'header' : 'query'}.${rest}`;
+      }
+    }
+    details.push({ path: detailPath, message: msg });
+    first = false;
+  }
+  const head = details[0];
+  const message = head
+    ? `${head.path.replace(/^\//, '').replace(/\//g, '.') || 'request body'} ${head.message}`
+    : (e.message ?? 'Invalid request');
+  return new ApiError(code, message, details);
+}
+
+/**
+ * The JSON 404 of a request that matched no operation: mount it after the router.
+ * @rule ADR-016
+ */
+export function routeNotFound(req: { method?: string; path?: string; url?: string }, res: Res): void {
+  sendError(res, new ApiError('ROUTE_NOT_FOUND', `No operation ${req.method} ${req.path ?? req.url?.split('?')[0]}`));
+}
