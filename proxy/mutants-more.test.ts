@@ -1,5 +1,5 @@
-/** Mutants behind the proxy (mutants-harness.ts), part 2: a wrong status, state faults of the sandbox, a missing webhook. */
-import { describeMutantsBehindProxy } from './mutants-harness.ts';
+/** Mutants behind the proxy (test-support/mutants-harness.ts), part 2: a wrong status, state faults of the sandbox, a missing webhook. */
+import { describeMutantsBehindProxy } from './test-support/mutants-harness.ts';
 
 describeMutantsBehindProxy([
   ['200 instead of 201 on create', 'answer'],

@@ -1,5 +1,5 @@
-/** Mutants behind the proxy (mutants-harness.ts), part 1: state faults the proxy finds across requests. */
-import { describeMutantsBehindProxy } from './mutants-harness.ts';
+/** Mutants behind the proxy (test-support/mutants-harness.ts), part 1: state faults the proxy finds across requests. */
+import { describeMutantsBehindProxy } from './test-support/mutants-harness.ts';
 
 describeMutantsBehindProxy([
   ['duplicate vendorReference accepted', 'duplicate-reference'],

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fabricate } from '../conformance/mutants/match.ts';
 import { freePort } from '../scripts/lib/free-port.ts';
 import { REPORT_PATH, startLiveProxy, type LiveProxy } from './server.ts';
-import { sleep } from './test-support.ts';
+import { sleep } from './test-support/relay.ts';
 
 const KEY = `sk_test_robust_${randomUUID().replace(/-/g, '')}`;
 const B2 = (id: string): string => `/api/v1/public/partner/transactions/${id}`;

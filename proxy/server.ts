@@ -33,6 +33,8 @@ import { StateTracker, type StateFinding } from './state.ts';
 import { Recorder, type ProxyFinding } from './report.ts';
 
 export const REPORT_PATH = '/_paylater/report';
+/** How a test key starts (ADR-020: `sk_test_…` with the sandbox, `sk_live_…` in production). */
+const TEST_KEY_PREFIX = 'sk_test_';
 /** Default: the most of a body (request or answer) copied for judging; a longer one is forwarded whole but not judged on its body. */
 export const DEFAULT_CAPTURE_BYTES = 1024 * 1024;
 export interface ProxyOptions {
@@ -156,6 +158,7 @@ export async function startLiveProxy(o: ProxyOptions): Promise<LiveProxy> {
     ex: Exchange,
     seq: number,
     merchant: string | null,
+    testKey: boolean,
     params: Record<string, string>,
     requestJson: unknown,
     truncated: boolean,
@@ -195,6 +198,7 @@ export async function startLiveProxy(o: ProxyOptions): Promise<LiveProxy> {
         seq,
         opId: ex.opId,
         merchant,
+        testKey,
         params,
         requestJson,
         status: ex.status,
@@ -331,7 +335,7 @@ export async function startLiveProxy(o: ProxyOptions): Promise<LiveProxy> {
           requestJson = undefined;
         }
         try {
-          judge(ex, seq, merchant, route.params, requestJson, resCapture.truncated, notes);
+          judge(ex, seq, merchant, cred?.startsWith(TEST_KEY_PREFIX) === true, route.params, requestJson, resCapture.truncated, notes);
         } catch (e) {
           recorder.failure(seq, method, url, `the proxy could not judge this exchange: ${(e as Error).message}`);
         }

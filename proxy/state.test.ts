@@ -154,6 +154,32 @@ describe('state rules', () => {
     expect(kinds(create(s, record({ createdAt: new Date(T0 - 3_600_000).toISOString() })))).toEqual(['timestamps']);
   });
 
+  it("a test key's sandbox clock is unknown until answered: a later createdAt is not judged before, and is after", () => {
+    const s = new StateTracker({ variant: 1 });
+    const test = (o: Observation): Observation => ({ ...o, testKey: true });
+    // an hour ahead: the merchant's clock may have been advanced before the proxy started
+    const ahead = record({ createdAt: new Date(T0 + 3_600_000).toISOString() });
+    expect(s.observe(test(ob('createPartnerTransaction', A, 201, ahead)))).toEqual([]);
+    // but not behind: a sandbox clock only moves forward
+    expect(
+      kinds(s.observe(test(ob('createPartnerTransaction', A, 201, record({ createdAt: new Date(T0 - 3_600_000).toISOString() }))))),
+    ).toEqual(['timestamps']);
+    // once the clock is answered (offset 0), an hour ahead is outside the exchange
+    s.observe(test(ob('sandboxGetClock', A, 200, { now: new Date(T0).toISOString(), offsetSeconds: 0 }, {}, T0 - 100)));
+    expect(
+      kinds(s.observe(test(ob('createPartnerTransaction', A, 201, record({ createdAt: new Date(T0 + 3_600_000).toISOString() }))))),
+    ).toEqual(['timestamps']);
+  });
+
+  it('timestamps that are not dates (a schema fault the response judge reports) do not break the state', () => {
+    const s = new StateTracker({ variant: 1 });
+    const r = record();
+    create(s, r);
+    expect(() => read(s, { ...r, status: 'APPROVED', updatedAt: 'yesterday' })).not.toThrow();
+    expect(() => read(s, { ...r, status: 'APPROVED', updatedAt: 'today', createdAt: 'never' }, A, T0 + 2000)).not.toThrow();
+    expect(() => create(s, record({ createdAt: 'soon', updatedAt: 17 }))).not.toThrow();
+  });
+
   it('a vendorReference reused and answered 201 (same merchant only)', () => {
     const s = new StateTracker({ variant: 1 });
     const r = record();

@@ -121,6 +121,8 @@ export interface Observation {
   opId: string;
   /** Digest of the caller's key; null for a session-token operation. */
   merchant: string | null;
+  /** Whether the key is a test key (`sk_test_…`): its merchant's sandbox clock may be advanced. */
+  testKey?: boolean;
   params: Record<string, string>;
   requestJson: unknown;
   status: number;
@@ -168,7 +170,14 @@ const code = (j: unknown): string | undefined => {
   const c = isRecord(j) && isRecord(j.error) ? j.error.code : undefined;
   return typeof c === 'string' ? c : undefined;
 };
-const time = (v: unknown): number | null => (typeof v === 'string' ? Date.parse(v) : null);
+/** A time for a message: ISO 8601, or what an unbounded end means. */
+const iso = (ms: number): string =>
+  Number.isFinite(ms) ? new Date(ms).toISOString() : ms > 0 ? 'unknown (a sandbox clock not answered yet)' : 'unknown';
+/** A timestamp's ms, or null when absent or not a date (the response judge reports the schema). */
+const time = (v: unknown): number | null => {
+  const t = typeof v === 'string' ? Date.parse(v) : NaN;
+  return Number.isNaN(t) ? null : t;
+};
 
 /** Operations whose success answer is a partner transaction record, and whether they name it by id or reference. */
 const RECORD_OPS: Record<string, 'id' | 'ref' | 'create' | 'sandbox'> = {
@@ -188,6 +197,8 @@ export class StateTracker {
   /** Per merchant: the sandbox clock offsets (s) answered, with when ([from, to] wall ms). */
   private readonly clocks = new Map<string, { from: number; to: number; off: number }[]>();
   private readonly merchants = new Map<string, string>();
+  /** Merchants seen with a test key (their sandbox clock offset is unknown until answered). */
+  private readonly testKeys = new Set<string>();
   readonly transitions = new Set<string>();
   readonly events = new Set<string>();
   /** Merchants whose events reach the webhook listener (one verified event seen): only they are judged on missing events. */
@@ -219,19 +230,20 @@ export class StateTracker {
 
   /** The sandbox clock offset (ms) a merchant's server may have used during [from, to]: [lo, hi]. 0 until a clock answer is seen. */
   private offset(m: string, from: number, to: number): [number, number] {
-    const list = this.clocks.get(m);
-    if (!list?.length) return [0, 0];
-    let before = 0;
+    const list = this.clocks.get(m) ?? [];
+    // before any clock answer: 0 for a live key; for a test key, anything from 0 up (a sandbox
+    // clock only moves forward, and may have been advanced before the proxy started)
+    let before: [number, number] = this.testKeys.has(m) ? [0, Infinity] : [0, 0];
     let lo = Infinity;
     let hi = -Infinity;
     for (const e of list) {
-      if (e.to <= from) before = e.off * 1000;
+      if (e.to <= from) before = [e.off * 1000, e.off * 1000];
       else if (e.from <= to) {
         lo = Math.min(lo, e.off * 1000);
         hi = Math.max(hi, e.off * 1000);
       }
     }
-    return [Math.min(lo, before), Math.max(hi, before)];
+    return [Math.min(lo, before[0]), Math.max(hi, before[1])];
   }
 
   /** The server's clock during [from, to] (wall ms), as far as the proxy can know it. */
@@ -255,6 +267,7 @@ export class StateTracker {
   observe(ob: Observation): StateFinding[] {
     const out: StateFinding[] = [];
     const m = ob.merchant === null ? null : this.merchant(ob.merchant);
+    if (m !== null && ob.testKey) this.testKeys.add(m);
     const kind = RECORD_OPS[ob.opId];
     const json = ob.json;
     if (
@@ -413,7 +426,7 @@ export class StateTracker {
               id,
               tx,
               '$.createdAt',
-              `createdAt ${String(json.createdAt)} is outside the exchange (server clock between ${new Date(lo).toISOString()} and ${new Date(hi).toISOString()})`,
+              `createdAt ${String(json.createdAt)} is outside the exchange (server clock between ${iso(lo)} and ${iso(hi)})`,
             ),
           );
       }
@@ -620,7 +633,7 @@ export class StateTracker {
             id,
             tx,
             '$.updatedAt',
-            `updatedAt ${String(json.updatedAt)} is later than the server's clock can have been when it answered (${new Date(hi).toISOString()})`,
+            `updatedAt ${String(json.updatedAt)} is later than the server's clock can have been when it answered (${iso(hi)})`,
           ),
         );
     }
@@ -661,7 +674,7 @@ export class StateTracker {
             id,
             tx,
             '$.status',
-            `still ${PENDING} after its payment window (${this.windowMs / 1000} s from createdAt ${new Date(tx.c).toISOString()}; the server's clock was at least ${new Date(lo).toISOString()})`,
+            `still ${PENDING} after its payment window (${this.windowMs / 1000} s from createdAt ${new Date(tx.c).toISOString()}; the server's clock was at least ${iso(lo)})`,
             'EXPIRED',
             PENDING,
           ),
@@ -674,7 +687,7 @@ export class StateTracker {
             id,
             tx,
             '$.status',
-            `${EXPIRE.to} before its payment window passed (${this.windowMs / 1000} s from createdAt ${new Date(tx.c).toISOString()}; the server's clock was at most ${new Date(hi).toISOString()})`,
+            `${EXPIRE.to} before its payment window passed (${this.windowMs / 1000} s from createdAt ${new Date(tx.c).toISOString()}; the server's clock was at most ${iso(hi)})`,
             PENDING,
             EXPIRE.to,
           ),

@@ -10,7 +10,7 @@ import { merchantPair, type MerchantPair } from '../conformance/merchant-pairs.t
 import { runConformance } from '../conformance/index.ts';
 import { freePort } from '../scripts/lib/free-port.ts';
 import { REPORT_PATH, startLiveProxy } from './server.ts';
-import { sleep } from './test-support.ts';
+import { sleep } from './test-support/relay.ts';
 import type { ProxyCoverage } from './report.ts';
 
 const secret = `whsec_${randomBytes(24).toString('base64')}`;

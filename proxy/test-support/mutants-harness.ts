@@ -5,14 +5,14 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../reference-server/testing.ts';
-import { runConformance } from '../conformance/index.ts';
-import { mutants } from '../conformance/mutants/catalog.ts';
-import { startProxy } from '../conformance/mutants/proxy.ts';
-import type { MerchantSpec } from '../conformance/mutants/selftest.ts';
-import { freePort } from '../scripts/lib/free-port.ts';
-import { startLiveProxy } from './server.ts';
-import { sleep, startRelay } from './test-support.ts';
+import { startTestServer, type TestServer } from '../../reference-server/testing.ts';
+import { runConformance } from '../../conformance/index.ts';
+import { mutants } from '../../conformance/mutants/catalog.ts';
+import { startProxy } from '../../conformance/mutants/proxy.ts';
+import type { MerchantSpec } from '../../conformance/mutants/selftest.ts';
+import { freePort } from '../../scripts/lib/free-port.ts';
+import { startLiveProxy } from '../server.ts';
+import { sleep, startRelay } from './relay.ts';
 
 /** Registers one test per [mutant name, kind of proxy finding that must name it]. */
 export function describeMutantsBehindProxy(CASES: [string, string][]): void {
