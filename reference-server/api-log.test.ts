@@ -22,6 +22,7 @@ beforeAll(async () => {
 afterAll(() => s.close());
 
 interface Entry {
+  at: string;
   operationId: string | null;
   method: string;
   path: string;
@@ -42,6 +43,14 @@ interface Log {
   entries: Entry[];
 }
 const key = (k: string) => ({ 'X-API-Key': k });
+const ORDER = [
+  'createPartnerTransaction',
+  'getPartnerTransactionByVendorReference',
+  'createSession',
+  'sdkGetSession',
+  'getTransactionStatusBySessionToken',
+  'getPartnerTransaction',
+];
 const readLog = async (k: string) => (await api<Log>('GET', '/api/v1/sandbox/api-log', { headers: key(k) })).body;
 /** The log once `n` non-sandbox entries are in (an entry is written once its answer is sent). */
 async function logWith(k: string, n: number): Promise<Entry[]> {
@@ -81,7 +90,8 @@ describe('the API log (ADR-056)', () => {
     // another merchant's calls are not in this log
     await api('POST', '/api/v1/public/sessions', { headers: key(K1), json: sessionBodyV2() });
 
-    const entries = await logWith(K2, 6);
+    // in the order the calls came, except that calls in one millisecond may be in either order
+    const entries = (await logWith(K2, 6)).sort((x, y) => ORDER.indexOf(x.operationId ?? '') - ORDER.indexOf(y.operationId ?? ''));
     expect(entries.map((e) => [e.operationId, e.status, e.credential])).toEqual([
       ['createPartnerTransaction', 201, 'apiKey'],
       ['getPartnerTransactionByVendorReference', 200, 'apiKey'],
@@ -100,6 +110,9 @@ describe('the API log (ADR-056)', () => {
     expect(entries[4]).toMatchObject({ transactionId: created.body.id, origin: null, referer: null });
     expect(entries[5]).toMatchObject({ transactionId: created.body.id, simulated: '503' });
     expect(entries[0]!.simulated).toBeNull();
+    // oldest first by the time each call came
+    const raw = await logWith(K2, 6);
+    expect(raw.map((e) => e.at)).toEqual(raw.map((e) => e.at).sort());
 
     // stopped: kept, no longer appended
     const stopped = await api<Log>('PUT', '/api/v1/sandbox/api-log', { headers: key(K2), json: { recording: false } });

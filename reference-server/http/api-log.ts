@@ -82,8 +82,12 @@ export function startedLog(nowIso: string): ApiLogRecord {
 function appended(st: MerchantStateRecord, entry: ApiLogEntry): MerchantStateRecord {
   const log = st.apiLog;
   if (!log?.recording) return st;
-  const next: ApiLogRecord =
-    log.entries.length >= log.limit ? { ...log, dropped: log.dropped + 1 } : { ...log, entries: [...log.entries, entry] };
+  if (log.entries.length >= log.limit) return { ...st, apiLog: { ...log, dropped: log.dropped + 1 } };
+  // Oldest first by the time each call came: a call's entry is written once it is answered, so
+  // a quick call may be written before a slower one that came earlier.
+  let i = log.entries.length;
+  while (i > 0 && log.entries[i - 1]!.at > entry.at) i--;
+  const next: ApiLogRecord = { ...log, entries: [...log.entries.slice(0, i), entry, ...log.entries.slice(i)] };
   return { ...st, apiLog: next };
 }
 

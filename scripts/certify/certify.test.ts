@@ -195,10 +195,10 @@ describe('paylater certify: the command and its reports', () => {
     const { main } = await import('../cli.ts');
     let written = '';
     const write = process.stdout.write.bind(process.stdout);
-    process.stdout.write = ((chunk: string) => {
+    process.stdout.write = (chunk: string) => {
       written += chunk;
       return true;
-    });
+    };
     try {
       expect(await main(['certify', '--help'])).toBe(0);
       expect(await main(['--help'])).toBe(0);
