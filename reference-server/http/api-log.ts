@@ -26,6 +26,11 @@ interface LoggedOp {
 
 type AuthArg = Parameters<Authenticator['key']>[1];
 
+interface Caller {
+  merchant: MerchantConfig;
+  credential: ApiLogEntry['credential'];
+}
+
 /** Every operation of both variants, its path template as a regex naming the transaction parameters. */
 function operations(): LoggedOp[] {
   const out: LoggedOp[] = [];
@@ -93,17 +98,20 @@ function appended(st: MerchantStateRecord, entry: ApiLogEntry): MerchantStateRec
 
 /**
  * The middleware, mounted before the simulator and the API router.
+ *
+ * The entry is appended when the answer is about to end (`res.end` waits for the append), so a
+ * merchant that reads its log after an answer finds the call in it, whichever instance of a
+ * shared sandbox answered which. Whether the merchant records is read from its state as stored
+ * then: the router has just read it for a caller it identified (one primary-key read per
+ * request already); a call refused before that (a wrong key, a simulated failure) reads it
+ * once more. A cache of another instance's writes would miss a recording started there.
  * @rule ADR-056
  */
 export function createApiLogRecorder({ core, auth }: { core: Core; auth: Authenticator }): express.RequestHandler {
   const ops = operations();
   const { keys, token } = credentialHeaders();
-  const anyRecording = (): boolean => {
-    for (const id of core.merchantsById.keys()) if (core.merchantState(id).apiLog?.recording) return true;
-    return false;
-  };
-  /** The merchant whose key or session token the request carries, if any. */
-  const callerOf = async (req: express.Request): Promise<{ merchant: MerchantConfig; credential: ApiLogEntry['credential'] } | null> => {
+  /** The merchant whose key the request carries, if any (no read: the keys are configured). */
+  const keyCallerOf = (req: express.Request): Caller | null => {
     for (const h of keys) {
       if (req.headers[h] === undefined) continue;
       try {
@@ -112,6 +120,17 @@ export function createApiLogRecorder({ core, auth }: { core: Core; auth: Authent
         // not a key of this sandbox: the router answers it
       }
     }
+    return null;
+  };
+  /** The merchant of the session token the router accepted for this request, if it did. */
+  const sessionCallerOf = (res: express.Response): Caller | null => {
+    const who = res.locals.who as { merchant: MerchantConfig; session: unknown } | undefined;
+    return who?.session ? { merchant: who.merchant, credential: 'sessionToken' } : null;
+  };
+  /** The merchant whose key or session token the request carries, if any. */
+  const callerOf = async (req: express.Request): Promise<Caller | null> => {
+    const byKey = keyCallerOf(req);
+    if (byKey) return byKey;
     if (token && req.headers[token] !== undefined) {
       try {
         const { merchant } = await auth.token(req, { kind: 'sessionToken', header: token, title: token } as AuthArg);
@@ -122,42 +141,56 @@ export function createApiLogRecorder({ core, auth }: { core: Core; auth: Authent
     }
     return null;
   };
+  const hasCredential = (req: express.Request): boolean =>
+    keys.some((h) => req.headers[h] !== undefined) || (token !== null && req.headers[token] !== undefined);
 
   return (req, res, next) => {
-    if (core.config.mode !== 'sandbox' || !anyRecording()) {
+    if (core.config.mode !== 'sandbox' || !hasCredential(req)) {
       next();
       return;
     }
-    callerOf(req)
-      .then((caller) => {
-        if (caller && core.merchantState(caller.merchant.id).apiLog?.recording) {
-          const { merchant, credential } = caller;
-          const method = req.method === 'HEAD' ? 'GET' : req.method;
-          const path = req.path;
-          const op = ops.find((o) => o.variant === merchant.variant && o.method === method && o.regex.test(path));
-          const groups = op?.regex.exec(path)?.groups ?? {};
-          const at = iso(core.now(merchant.id));
-          const seen = { origin: header(req, 'origin'), referer: header(req, 'referer'), secFetchSite: header(req, 'sec-fetch-site') };
-          res.once('close', () => {
-            const entry: ApiLogEntry = {
-              at,
-              operationId: op?.operationId ?? null,
-              method: req.method,
-              path,
-              status: res.writableFinished || res.headersSent ? res.statusCode : null,
-              credential,
-              transactionId: decoded(groups.tx),
-              vendorReference: decoded(groups.ref),
-              ...seen,
-              simulated: typeof res.locals.simulated === 'string' ? res.locals.simulated : null,
-            };
-            core
-              .updateMerchantState(merchant.id, (st) => appended(st, entry))
-              .catch((e: Error) => core.log(`api log of ${merchant.id}: ${e.message}`));
-          });
-        }
-        next();
-      })
-      .catch(next);
+    const method = req.method === 'HEAD' ? 'GET' : req.method;
+    const path = req.path;
+    const seen = { origin: header(req, 'origin'), referer: header(req, 'referer'), secFetchSite: header(req, 'sec-fetch-site') };
+    let recorded = false;
+    /** Appends the call to its merchant's log if that merchant records now; `answered`: the status was sent or is about to be. */
+    const record = async (answered: boolean): Promise<void> => {
+      if (recorded) return;
+      recorded = true;
+      const caller = keyCallerOf(req) ?? sessionCallerOf(res) ?? (await callerOf(req));
+      if (!caller) return;
+      const { merchant, credential } = caller;
+      if (!res.locals.who) await core.refreshMerchant(merchant.id);
+      if (!core.merchantState(merchant.id).apiLog?.recording) return;
+      const op = ops.find((o) => o.variant === merchant.variant && o.method === method && o.regex.test(path));
+      const groups = op?.regex.exec(path)?.groups ?? {};
+      const entry: ApiLogEntry = {
+        at: iso(core.now(merchant.id)),
+        operationId: op?.operationId ?? null,
+        method: req.method,
+        path,
+        status: answered ? res.statusCode : null,
+        credential,
+        transactionId: decoded(groups.tx),
+        vendorReference: decoded(groups.ref),
+        ...seen,
+        simulated: typeof res.locals.simulated === 'string' ? res.locals.simulated : null,
+      };
+      await core.updateMerchantState(merchant.id, (st) => appended(st, entry));
+    };
+    const logFailure = (e: unknown) => core.log(`api log: ${e instanceof Error ? e.message : String(e)}`);
+    const end = res.end.bind(res) as (...args: unknown[]) => express.Response;
+    res.end = ((...args: unknown[]) => {
+      if (recorded) return end(...args);
+      record(true)
+        .catch(logFailure)
+        .finally(() => end(...args));
+      return res;
+    }) as typeof res.end;
+    // A connection closed with no answer (a simulated timeout, a client gone): logged without a status.
+    res.once('close', () => {
+      if (!res.writableFinished) record(false).catch(logFailure);
+    });
+    next();
   };
 }
