@@ -88,10 +88,13 @@ interface AnyResult {
 interface Route {
   entry: OperationEntry;
   regex: RegExp;
-  /** express-openapi-validator's stages before the request check: route metadata, then the response hook. */
-  prepare: Middleware[];
-  /** Its request check (headers, path, query, body). */
-  check: Middleware[];
+  /**
+   * express-openapi-validator's stages, made at the operation's first request and kept: `prepare`
+   * (route metadata, then the response hook) and `check` (headers, path, query, body). Made
+   * lazily because each costs tens of milliseconds and a server answers few of its operations
+   * in most runs (a test server, a scaffold): making all of them at start took 3.5 s.
+   */
+  stages: () => { prepare: Middleware[]; check: Middleware[] };
   handler: AnyHandler | undefined;
   requestSchema: Json | null;
 }
@@ -134,6 +137,12 @@ function validatorStages(doc: Json, validateResponses: boolean): { prepare: Midd
   return { prepare: stages.filter((s) => s !== check[0]), check };
 }
 
+/** `make()` on the first call, its result on every later one. */
+function once<T>(make: () => T): () => T {
+  let made: { value: T } | null = null;
+  return () => (made ??= { value: make() }).value;
+}
+
 /** Percent-decodes the path parameters of `route` in `path`; 400 for an invalid escape. */
 function pathParamsOf(route: Route, path: string): Record<string, string> {
   const out: Record<string, string> = {};
@@ -174,7 +183,7 @@ export function createContractRouter<V extends Variant, Caller>(options: Contrac
   const routes: Route[] = table.map((entry) => ({
     entry,
     regex: templateRegex(entry.path),
-    ...validatorStages(documentOf(doc, entry), validateResponses),
+    stages: once(() => validatorStages(documentOf(doc, entry), validateResponses)),
     handler: handlers[entry.operationId],
     requestSchema: requestSchemaOf(doc, entry.method, entry.path),
   }));
@@ -224,9 +233,10 @@ export function createContractRouter<V extends Variant, Caller>(options: Contrac
       caller = entry.auth ? await authenticate(req, entry) : undefined;
       if (caller !== PASS) {
         // The validator's route metadata and response hook: every answer from here on is checked.
-        await runChain(route.prepare, req, res, late);
+        const { prepare, check } = route.stages();
+        await runChain(prepare, req, res, late);
         req.body = entry.requestBody ? await readJsonBody(req) : undefined;
-        await runChain(route.check, req, res, late);
+        await runChain(check, req, res, late);
       }
     } finally {
       if (head) req.method = 'HEAD';
