@@ -22,6 +22,7 @@ import { HeadProbe } from './commands/headProbe.ts';
 import { recorded } from './commands/index.ts';
 import { InvalidBody } from './commands/invalidBody.ts';
 import { JsonReader } from './commands/jsonReader.ts';
+import { ListTransactions } from './commands/listTransactions.ts';
 import { MediaProbe } from './commands/mediaProbe.ts';
 import { MethodProbe } from './commands/methodProbe.ts';
 import { MissingTarget } from './commands/missingTarget.ts';
@@ -121,6 +122,8 @@ export function probeTour(contract: Contract, profile: 'core' | 'sandbox'): { co
   // a change and its read-back, last (it changes a setup transaction): the instant of the change,
   // and the same instant on every later read
   c.push(new CancelTransaction(false, 1), new GetTransaction('id', 'own', 1));
+  // the sandbox list read to its end in small pages equals what the model holds (ADR-028)
+  if (profile === 'sandbox') c.push(new ListTransactions(7));
   return { commands: c.map(recorded), setup: setup.length };
 }
 

@@ -17,6 +17,18 @@ import { B1, B2, B3, B4, A1, GET, key } from './match.ts';
 
 const HOUR_MS = 3_600_000;
 
+/** The sandbox transactions list (ADR-028). */
+const LIST = /^\/api\/v1\/sandbox\/transactions(\?.*)?$/;
+
+/** A page of the sandbox transactions list rewritten by `f` (its data, whether a cursor asked for it). */
+function onListPage(f: (data: Json[], cursor: boolean, ctx: ProxyContext) => Json[]): Mutant['onResponse'] {
+  return async (req, res, ctx) => {
+    if (!LIST.test(req.path) || !GET(req) || res.status !== 200) return res;
+    const page = json(res) as { data: Json[]; nextCursor: unknown };
+    return withJson(res, { ...page, data: f(page.data, /[?&]cursor=/.test(req.path), ctx) });
+  };
+}
+
 /** An ISO instant moved by `ms`. */
 const shifted = (v: unknown, ms: number): unknown => (typeof v === 'string' ? new Date(Date.parse(v) + ms).toISOString() : v);
 
@@ -271,5 +283,27 @@ export const valueMutants: Mutant[] = [
         ctx.cache.set('a1 spent', { key: key(req), until: Date.now() + Number(res.headers['retry-after'] ?? 1) * 1000 });
       return res;
     },
+  },
+  // ---- the sandbox list read through its cursors (ADR-028) ----
+  {
+    name: 'sandbox transactions list: every page after the first skips its first item',
+    profile: 'sandbox',
+    onResponse: onListPage((data, cursor) => (cursor ? data.slice(1) : data)),
+  },
+  {
+    name: "sandbox transactions list: a page repeats the previous page's last item (an inclusive cursor)",
+    profile: 'sandbox',
+    onResponse: onListPage((data, cursor, ctx) => {
+      const last = ctx.cache.get('list last') as Json | undefined;
+      // the page as sent: it starts with the cursor's own item, and still holds `limit` items
+      const page = cursor && last ? [last, ...data.slice(0, -1)] : data;
+      if (page.length) ctx.cache.set('list last', page[page.length - 1]);
+      return page;
+    }),
+  },
+  {
+    name: 'sandbox transactions list: each page oldest first',
+    profile: 'sandbox',
+    onResponse: onListPage((data) => [...data].reverse()),
   },
 ];
