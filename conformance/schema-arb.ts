@@ -320,7 +320,17 @@ function probesIn(doc: Json, schema: unknown, path: Path, where: string, typed: 
   const nonNull = nullableOf(s, where);
   if (nonNull) {
     // the non-null type's probes (its wrong type is neither), and null itself, inside
-    const probes = probesIn(doc, nonNull, path, where, typed);
+    // A probe inside the member is sent as the whole member: a valid value of the non-null type
+    // with that one change (a valid body may hold null there, where a nested change would vanish).
+    const inner = probesIn(doc, nonNull, path, where, typed);
+    const probes =
+      path.length === 0
+        ? inner
+        : inner.map((p): Probe => {
+            if (p.path.length === path.length) return p;
+            const { wrongType: _whole, ...rest } = p;
+            return { ...rest, path, value: setAt(witnessOf(doc, nonNull) as Json, p.path.slice(path.length), p.value) };
+          });
     if (typed && path.length) probes.push({ path, keyword: 'type', value: null, inside: true, label: `${show(path)} type (null)` });
     return probes;
   }
