@@ -78,7 +78,9 @@ export function describeMutantsBehindProxy(CASES: [string, string][]): void {
             seed: 4000 + i,
             maxCommands: 15,
             webhooks: { port: receiverPort, secret },
-            bail: true,
+            // The proxy judges a merchant's missing events only once one of its events was seen
+            // to reach it (docs/proxy.md): a run stopped at its first finding may stop before any did.
+            bail: kind !== 'webhook-missing',
             timeLimitMs: 20_000,
           });
           await sleep(1700);
