@@ -2,10 +2,16 @@
  * Figure: B2 GET-by-id requests/s of the reference server (full request + response validation)
  * ÷ a bare express app serving the same JSON on the same route (target ≥ 0.7). Alternating rounds
  * after a warm-up on both sides; the median rps of the server is shared as `oursB2Rps`.
+ *
+ * Beside them, in the same rounds, the floor: the package's contract router (`paylater-contract/server`,
+ * express-openapi-validator's request and response validation) with a handler answering the same
+ * JSON at once, no store and no authentication. It is not the figure; it says how much of the gap
+ * is the validation layer and how much the reference server's own work (store, auth, logs).
  */
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { startTestServer, type TestServer } from '../../reference-server/testing.ts';
+import { createContractRouter } from '../../server/index.ts';
 import { checkClean, fmt, load, median, partnerBody, WARMUP_SECONDS, type Figure } from './tools.ts';
 
 function listen(app: express.Express): Promise<{ url: string; close: () => Promise<void> }> {
@@ -54,6 +60,17 @@ export const b2ValidationOverhead: Figure = {
       res.json(json);
     });
     const b = await listen(bare);
+    const floorApp = express();
+    floorApp.disable('x-powered-by');
+    floorApp.set('etag', false);
+    floorApp.use(
+      createContractRouter({
+        variant: 1,
+        handlers: { getPartnerTransaction: () => ({ status: 200, body: json }) } as never,
+        authenticate: () => ({}),
+      }),
+    );
+    const f = await listen(floorApp);
     try {
       const path = `/api/v1/public/partner/transactions/${id}`;
       const headers = { 'X-Api-Key': s.merchants[0]!.apiKey };
@@ -61,25 +78,32 @@ export const b2ValidationOverhead: Figure = {
       // server has far more code to optimise than the one-route baseline).
       await load({ url: s.baseUrl + path, headers, connections: ctx.connections, duration: WARMUP_SECONDS });
       await load({ url: b.url + path, headers, connections: ctx.connections, duration: WARMUP_SECONDS });
+      await load({ url: f.url + path, headers, connections: ctx.connections, duration: WARMUP_SECONDS });
       const oursRps: number[] = [];
       const baseRps: number[] = [];
+      const floorRps: number[] = [];
       for (let round = 0; round < ctx.rounds; round++) {
         const ours = await load({ url: s.baseUrl + path, headers, connections: ctx.connections, duration: ctx.durationSeconds });
         checkClean('reference server B2', ours);
         const base = await load({ url: b.url + path, headers, connections: ctx.connections, duration: ctx.durationSeconds });
         checkClean('bare express', base);
+        const floor = await load({ url: f.url + path, headers, connections: ctx.connections, duration: ctx.durationSeconds });
+        checkClean('contract router alone', floor);
         oursRps.push(ours.requests.average);
         baseRps.push(base.requests.average);
+        floorRps.push(floor.requests.average);
       }
       const ours = median(oursRps);
       const base = median(baseRps);
+      const floor = median(floorRps);
       ctx.shared.set('oursB2Rps', ours);
       return {
         ratio: ours / base,
-        detail: `reference server ${fmt(ours)} req/s vs bare express ${fmt(base)} req/s (medians of ${ctx.rounds} alternating rounds: ${oursRps.map((x) => fmt(x)).join('/')} vs ${baseRps.map((x) => fmt(x)).join('/')})`,
+        detail: `reference server ${fmt(ours)} req/s vs bare express ${fmt(base)} req/s (medians of ${ctx.rounds} alternating rounds: ${oursRps.map((x) => fmt(x)).join('/')} vs ${baseRps.map((x) => fmt(x)).join('/')}); the contract router alone (validation, a constant handler, no store) ${fmt(floor)} req/s = ${(floor / base).toFixed(2)} of bare express`,
       };
     } finally {
       await b.close();
+      await f.close();
       await s.close();
     }
   },
