@@ -1,5 +1,6 @@
 /** Records as stored. Amounts are integer centimes; times are ISO 8601 UTC strings. */
 import type { ErrorCode, stateMachine } from '../../generated/contract.ts';
+import type { components } from '../../generated/v1/schema.d.ts';
 import type { OutboxEvent } from '../webhooks/contracts.ts';
 
 export type Status = keyof typeof stateMachine.states;
@@ -101,21 +102,8 @@ export interface ApiLogRecord {
   entries: ApiLogEntry[];
 }
 
-export interface ApiLogEntry {
-  /** ISO 8601, merchant time. */
-  at: string;
-  operationId: string | null;
-  method: string;
-  path: string;
-  status: number | null;
-  credential: 'apiKey' | 'sessionToken';
-  transactionId: string | null;
-  vendorReference: string | null;
-  origin: string | null;
-  referer: string | null;
-  secFetchSite: string | null;
-  simulated: string | null;
-}
+/** An entry of the sandbox's API log: the contract's shape (ADR-056), the same in both variants. */
+export type ApiLogEntry = components['schemas']['SandboxApiLog']['entries'][number];
 
 /** A fault rule as set (ADR-052), with the calls it answered so far (counted under the merchant state's lock). */
 export interface FaultRuleRecord {

@@ -11,26 +11,15 @@
  *   - resilience (with the fault rules of resilience.ts): see there.
  */
 import { variants } from '../../generated/index.ts';
+import type { components } from '../../generated/v1/schema.d.ts';
 import { callApi, type SandboxTarget } from '../loop/sandbox-client.ts';
 import { guideLink, type CheckItem, type ItemGroup, type Verdict } from './checklist.ts';
 import { resilienceItems, startResilienceRules } from './resilience.ts';
 
 type Json = Record<string, unknown>;
 
-interface LogEntry {
-  at: string;
-  operationId: string | null;
-  method: string;
-  path: string;
-  status: number | null;
-  credential: 'apiKey' | 'sessionToken';
-  transactionId: string | null;
-  vendorReference: string | null;
-  origin: string | null;
-  referer: string | null;
-  secFetchSite: string | null;
-  simulated: string | null;
-}
+/** An entry of the sandbox's API log, as the contract declares it (ADR-056). */
+type LogEntry = components['schemas']['SandboxApiLog']['entries'][number];
 
 export interface Observation {
   /** When recording started (merchant sandbox time). */
