@@ -13,7 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { ROOT } from './lib/paths.ts';
 
 /** `file:line` of each early return of a test body in `source`. */
-export function earlyReturns(file: string, source: string): string[] {
+function earlyReturns(file: string, source: string): string[] {
   const src = ts.createSourceFile(file, source, ts.ScriptTarget.Latest, true);
   const found: string[] = [];
   const returns = (n: ts.Node): boolean => ts.isReturnStatement(n) || (!ts.isFunctionLike(n) && ts.forEachChild(n, returns) === true);
