@@ -5,7 +5,7 @@
  *  3. the consistency checks of scripts/lib/consistency.ts, the one-fact-one-place checks of
  *     scripts/lib/facts.ts (every copy of a fact that a tool needs agrees with the fact) and those of
  *     scripts/lib/messages.ts (the error messages of the spec, guides and READMEs are the server's;
- *     README links stay in the repository);
+ *     README and docs/ links stay in the repository);
  *  4. the rule index (scripts/lib/rules.ts): every rule stated in spec/, enforced by one function, checked;
  *  5. generated/ and spec/RULES.md up to date with spec/ (what `npm run generate` would write);
  *  6. the OpenAPI `links` name existing operations and parameters (scripts/lib/links.ts);
@@ -32,7 +32,7 @@ import {
   checkRateLimitCopies,
   checkTokenLifetimeCopies,
 } from './lib/facts.ts';
-import { checkDocumentMessages, checkExampleMessages, checkReadmeLinks } from './lib/messages.ts';
+import { checkDocsLinks, checkDocumentMessages, checkExampleMessages, checkReadmeLinks } from './lib/messages.ts';
 import { staleGenerated } from './generate.ts';
 import { checkLinks } from './lib/links.ts';
 import { versionGate } from './diff/gate.ts';
@@ -103,9 +103,9 @@ export async function lintContract(log: (line: string) => void = console.log): P
   consistency.push(...(await checkDecisionsAndExtensions()));
   consistency.push(...(await checkFactStatementsInSpec()));
   consistency.push(...(await checkDocumentMessages(docs)));
-  consistency.push(...(await checkReadmeLinks()));
+  consistency.push(...(await checkReadmeLinks()), ...(await checkDocsLinks()));
   log(
-    `consistency (webhooks ↔ AsyncAPI, state machine, error examples, 400 on every operation, copies of each fact, decisions, extensions, links, messages against the server's catalogue, README links): ${consistency.length} problems`,
+    `consistency (webhooks ↔ AsyncAPI, state machine, error examples, 400 on every operation, copies of each fact, decisions, extensions, links, messages against the server's catalogue, README and docs/ links): ${consistency.length} problems`,
   );
   problems.push(...consistency);
 

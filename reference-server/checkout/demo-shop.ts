@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import express, { type Request, type Router } from 'express';
+import type { Request, Router } from 'express';
 import { escapeHtml } from '../../lib/html.ts';
 import { isLocale, type Locale } from '../../lib/i18n.ts';
 import { centimesToNumber, formatCentimes, formatMad, toCentimes } from '../../lib/money.ts';
@@ -20,6 +20,7 @@ import {
 } from '../../sdk/client/index.ts';
 import { page, STRICT_CSP } from './html.ts';
 import { listenOrigin, ownOrigin } from '../http/origin.ts';
+import { pageForm } from '../http/page-body.ts';
 import { MISSING_BUILD, sendFile, sendHtml } from './respond.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -181,7 +182,7 @@ export function mountDemoShop(router: Router, demo: DemoShopOptions, distDir: st
       );
     });
 
-    router.post(base + '/checkout', express.urlencoded({ extended: false, limit: '10kb', parameterLimit: 50 }), async (req, res) => {
+    router.post(base + '/checkout', pageForm({ limitBytes: 10 * 1024, maxFields: 50 }), async (req, res) => {
       const form = (req.body ?? {}) as Record<string, unknown>;
       const items: DemoOrder['items'] = [];
       for (const p of DEMO_PRODUCTS) {

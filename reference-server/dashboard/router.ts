@@ -12,6 +12,7 @@ import { assetsDir } from '../../lib/package-root.ts';
 import { MISSING_BUILD, sendFile, sendHtml } from '../checkout/respond.ts';
 import { answerMethodNotAllowed } from '../http/method-not-allowed.ts';
 import { listenOrigin } from '../http/origin.ts';
+import { pageJson } from '../http/page-body.ts';
 import { runCertify } from '../../scripts/certify/certify.ts';
 import { htmlReport } from '../../scripts/certify/report.ts';
 
@@ -132,7 +133,7 @@ export function createDashboardRouter(distDir: string = assetsDir()): Router {
     body: GO_LIVE_BODY,
   });
   router.get('/dashboard/go-live', (_req, res) => sendHtml(res, goLive));
-  router.post('/dashboard/go-live/run', express.json({ limit: '4kb' }), (req, res, next) => void runGoLive(req, res).catch(next));
+  router.post('/dashboard/go-live/run', pageJson({ limitBytes: 4 * 1024 }), (req, res, next) => void runGoLive(req, res).catch(next));
   router.get('/dashboard/assets/go-live.js', (_req, res) =>
     sendFile(res, path.join(distDir, 'dashboard', 'go-live.js'), 'application/javascript; charset=utf-8', 'no-cache', MISSING_BUILD),
   );

@@ -3,6 +3,7 @@ import { errorMessage } from '../../lib/error-messages.ts';
 import type express from 'express';
 import { ApiError, sendError, sendInternal } from '../../server/errors.ts';
 import { StoreUnavailableError } from '../store/errors.ts';
+import { bodyParserRefusal } from './page-body.ts';
 
 export { ApiError, payloadTooLarge, routeNotFound, sendError, sendInternal, type ErrorDetail } from '../../server/errors.ts';
 
@@ -25,12 +26,13 @@ export function mapStoreError(err: unknown): ApiError | null {
 
 /**
  * The last express error handler, for the routes beside the API (the API's errors are answered
- * by its router): the declared answer, or a logged 500 for anything else.
+ * by its router): the declared answer (a declared refusal, a store that cannot write, a body
+ * parser's refusal), or a logged 500 for anything else.
  */
 export function createErrorHandler(log: (line: string) => void): express.ErrorRequestHandler {
   return (err: unknown, req, res, _next) => {
     if (res.headersSent) return;
-    const mapped = err instanceof ApiError && err.code !== 'INTERNAL_ERROR' ? err : mapStoreError(err);
+    const mapped = err instanceof ApiError && err.code !== 'INTERNAL_ERROR' ? err : (mapStoreError(err) ?? bodyParserRefusal(err));
     if (mapped) {
       sendError(res, mapped);
       return;

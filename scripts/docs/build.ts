@@ -51,6 +51,34 @@ export async function loadGuides(dir = GUIDES_DIR): Promise<Guide[]> {
   );
 }
 
+/** The merchant pages of docs/ served with the merchant docs (the README's path for merchants leads to them). */
+export const MERCHANT_PAGES: readonly { file: string; href: string; title: string; label: string }[] = [
+  { file: 'docs/merchants.md', href: 'merchants.html', title: 'For merchants: start here', label: 'Merchants: start here' },
+];
+
+/**
+ * A page of docs/ (`file`, repository-relative) as served with the docs: the blocks between
+ * `<!-- repository only -->` and `<!-- /repository only -->` (screenshots) dropped, its title line
+ * dropped (the page has its own), links to the guides, the decisions and the other served pages
+ * pointed at their served pages, and any other link into the repository kept as its text.
+ */
+export function servedRepoPage(file: string, source: string, guides: readonly Guide[]): string {
+  const served = new Map<string, string>([
+    ['spec/DECISIONS.md', 'decisions.html'],
+    ...guides.map((g) => [`spec/guides/${g.file}`, g.href] as [string, string]),
+    ...MERCHANT_PAGES.map((m) => [m.file, m.href] as [string, string]),
+  ]);
+  return source
+    .replace(/<!-- repository only -->[\s\S]*?<!-- \/repository only -->\n?/g, '')
+    .replace(/^#\s+.*\n/m, '')
+    .replace(/(!?)\[([^\]]*)\]\(([^)\s]+)\)/g, (whole, bang: string, text: string, target: string) => {
+      if (/^(https?:|mailto:|#)/i.test(target)) return bang ? text : whole;
+      const [where, hash] = target.split('#') as [string, string | undefined];
+      const href = served.get(path.posix.normalize(path.posix.join(path.posix.dirname(file), where)));
+      return href && !bang ? `[${text}](${href}${hash ? `#${hash}` : ''})` : text;
+    });
+}
+
 function firstParagraph(markdown: string): string {
   return (
     markdown
@@ -81,6 +109,8 @@ path, schema, error code and webhook except what is listed below.</p>
 <div class="cards">${card(1, v1)}${card(2, v2)}</div>
 <p>What differs (${diffs.length}; details side by side on <a href="differences.html">V1 vs V2</a>):</p>
 <ul>${diffs.map((d) => `<li><a href="differences.html#${escapeHtml(anchor(d.name))}">${code(d.name)}</a>: ${escapeHtml(d.change === 'differs' ? 'differs' : d.change === 'only-v1' ? 'Variant 1 only' : 'Variant 2 only')}</li>`).join('')}</ul>
+<h2 id="start">Start here</h2>
+<ul>${MERCHANT_PAGES.map((m) => `<li><a href="${escapeHtml(m.href)}">${escapeHtml(m.title)}</a>: the sandbox on your machine, a paid demo order, your backend's typed client, the browser SDK, webhooks, and the developer loop (listen, trigger, reset, dashboard).</li>`).join('')}</ul>
 <h2 id="guides">Guides</h2>
 <ul>${guides.map((g) => `<li><a href="${escapeHtml(g.href)}">${escapeHtml(g.title)}</a></li>`).join('')}</ul>
 <h2 id="reference">Reference</h2>
@@ -184,7 +214,9 @@ export async function buildDocs(outDir = DEFAULT_OUT_DIR): Promise<BuildResult> 
   await mkdir(outDir, { recursive: true });
   const guides = await loadGuides();
   const nav: NavEntry[] = [
-    ...BASE_NAV.slice(0, 3),
+    ...BASE_NAV.slice(0, 1),
+    ...MERCHANT_PAGES.map((m) => ({ href: m.href, label: m.label })),
+    ...BASE_NAV.slice(1, 3),
     ...guides.map((g) => ({ href: g.href, label: `${g.slug[0]?.toUpperCase() ?? ''}${g.slug.slice(1)} guide` })),
     ...BASE_NAV.slice(3),
   ];
@@ -236,6 +268,10 @@ export async function buildDocs(outDir = DEFAULT_OUT_DIR): Promise<BuildResult> 
   for (const g of guides) {
     const body = renderMarkdown(g.source.replace(/^#\s+.*\n/m, '')).html;
     await page(g.href, g.title, body);
+  }
+  for (const m of MERCHANT_PAGES) {
+    const source = await readFile(path.join(ROOT, m.file), 'utf8');
+    await page(m.href, m.title, renderMarkdown(servedRepoPage(m.file, source, guides)).html);
   }
   const ms = Date.now() - started;
   // Written last: its presence and mtime say a complete build exists (tests reuse a fresh one).

@@ -39,7 +39,7 @@ async function newestInput(dir: string): Promise<number> {
 async function ensureBuilt(): Promise<string[]> {
   const info = path.join(OUT, BUILD_INFO);
   const inputs = Math.max(
-    ...(await Promise.all(['spec', 'generated', 'scripts/docs', 'scripts/lib'].map((d) => newestInput(path.join(ROOT, d))))),
+    ...(await Promise.all(['spec', 'generated', 'scripts/docs', 'scripts/lib', 'docs'].map((d) => newestInput(path.join(ROOT, d))))),
   );
   if (!existsSync(info) || (await stat(info)).mtimeMs < inputs) await buildDocs(OUT);
   return (JSON.parse(await readFile(info, 'utf8')) as { pages: string[] }).pages;
@@ -206,6 +206,7 @@ describe('docs site in Chromium', () => {
       'state-machine.html',
       'decisions.html',
       'differences.html',
+      'merchants.html',
     ]) {
       expect(pages).toContain(p);
     }

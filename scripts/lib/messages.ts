@@ -86,19 +86,36 @@ export async function checkDocumentMessages(docs: Json[], files?: Array<{ rel: s
   return problems;
 }
 
-/** Links of README.md: a relative target must be a file of the repository; an absolute one only the local server. */
-export async function checkReadmeLinks(text?: string): Promise<string[]> {
-  const readme = text ?? (await readFile(path.join(ROOT, 'README.md'), 'utf8'));
+/**
+ * Links of one Markdown file of the repository (`rel`, e.g. `README.md` or `docs/merchants.md`):
+ * a relative target, resolved from the file's folder, must be a file of the repository; an
+ * absolute one only the local server.
+ */
+export function linkProblems(rel: string, text: string): string[] {
   const problems: string[] = [];
-  for (const m of readme.matchAll(/\]\(([^)\s]+)\)|<(https?:\/\/[^>]+)>/g)) {
+  const dir = path.dirname(path.join(ROOT, rel));
+  for (const m of text.matchAll(/\]\(([^)\s]+)\)|<(https?:\/\/[^>]+)>/g)) {
     const target = (m[1] ?? m[2])!;
     if (/^https?:\/\//.test(target)) {
-      if (!/^https?:\/\/(127\.0\.0\.1|localhost)(:\d+)?\//.test(target)) problems.push(`README.md: link ${target} leaves the repository`);
+      if (!/^https?:\/\/(127\.0\.0\.1|localhost)(:\d+)?\//.test(target)) problems.push(`${rel}: link ${target} leaves the repository`);
       continue;
     }
     if (target.startsWith('#')) continue;
-    const file = path.resolve(ROOT, target.split('#')[0]!);
-    if (!file.startsWith(ROOT + path.sep) || !existsSync(file)) problems.push(`README.md: link ${target} is not a file of the repository`);
+    const file = path.resolve(dir, target.split('#')[0]!);
+    if (!file.startsWith(ROOT + path.sep) || !existsSync(file)) problems.push(`${rel}: link ${target} is not a file of the repository`);
   }
+  return problems;
+}
+
+/** Links of README.md: a relative target must be a file of the repository; an absolute one only the local server. */
+export async function checkReadmeLinks(text?: string): Promise<string[]> {
+  return linkProblems('README.md', text ?? (await readFile(path.join(ROOT, 'README.md'), 'utf8')));
+}
+
+/** Links of every page under docs/, as `linkProblems` checks them. */
+export async function checkDocsLinks(): Promise<string[]> {
+  const pages = (await readdir(path.join(ROOT, 'docs'))).filter((f) => f.endsWith('.md')).sort();
+  const problems: string[] = [];
+  for (const f of pages) problems.push(...linkProblems(`docs/${f}`, await readFile(path.join(ROOT, 'docs', f), 'utf8')));
   return problems;
 }

@@ -1,7 +1,7 @@
 /**
  * The package as a user gets it: `npm pack` (what `npm test` just built), installed into a fresh
  * project from the local npm cache alone (`npm ci --offline`, lock from offline-lock.ts), then
- * used the ways the README says, on Node 24 (the pinned one) and on Node 22 (the oldest the
+ * used the ways the README and docs/ say, on Node 24 (the pinned one) and on Node 22 (the oldest the
  * `engines` field allows, from scripts/package/node22):
  * - a plain JavaScript ESM file imports the client and the webhook verifier and talks to a
  *   running `npx paylater serve`, whose webhook it receives and verifies;
@@ -10,7 +10,7 @@
  *   wrong one does not;
  * - `npx paylater serve --memory --port 0` serves /docs, /sdk/latest/…, /demo and the hosted page's assets;
  * - `npx paylater conform` passes against it, webhooks included;
- * - the README's vitest example (runConformance + startServer) passes.
+ * - the vitest example of docs/implementers.md (runConformance + startServer) passes.
  * One tarball and one install are shared by every case.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
@@ -243,11 +243,11 @@ function tsconfig(resolution: 'nodenext' | 'bundler', file: string): string {
   });
 }
 
-/** The README's vitest example for implementers (the ```ts block starting `// conformance.test.ts`). */
-async function readmeVitestExample(): Promise<string> {
-  const readme = await readFile(path.join(ROOT, 'README.md'), 'utf8');
+/** The vitest example for implementers (the ```ts block starting `// conformance.test.ts` of docs/implementers.md). */
+async function implementersVitestExample(): Promise<string> {
+  const readme = await readFile(path.join(ROOT, 'docs', 'implementers.md'), 'utf8');
   const block = /```ts\n(\/\/ conformance\.test\.ts\n[\s\S]*?)```/.exec(readme);
-  if (!block) throw new Error('README.md: no ```ts block starting with // conformance.test.ts');
+  if (!block) throw new Error('docs/implementers.md: no ```ts block starting with // conformance.test.ts');
   return block[1]!;
 }
 
@@ -282,7 +282,7 @@ beforeAll(async () => {
     await writeFile(path.join(app, `tsconfig.${resolution}.json`), tsconfig(resolution, 'consumer.ts'));
   }
   await writeFile(path.join(app, 'tsconfig.wrong.json'), tsconfig('nodenext', 'wrong.ts'));
-  await writeFile(path.join(app, 'conformance.test.ts'), await readmeVitestExample());
+  await writeFile(path.join(app, 'conformance.test.ts'), await implementersVitestExample());
 }, 300_000);
 
 afterAll(async () => {
@@ -398,7 +398,7 @@ describe.each([
     });
   }, 180_000);
 
-  it("runs the README's vitest example (runConformance against startServer)", async () => {
+  it('runs the vitest example of docs/implementers.md (runConformance against startServer)', async () => {
     const r = await attempt(path.join(app, 'node_modules/.bin/vitest'), ['run', 'conformance.test.ts'], node, 240_000);
     expect(r.code, r.out).toBe(0);
     expect(r.out).toMatch(/1 passed/);

@@ -2,13 +2,16 @@
  * A throwaway PostgreSQL cluster for tests and the bench, from the machine's PostgreSQL binaries
  * (`initdb`, `pg_ctl`): a temporary data folder, a free loopback port, trust authentication on
  * loopback only, removed on `stop()`. `PAYLATER_TEST_DATABASE_URL`, when set, is used instead
- * (then `stop()` leaves that server alone).
+ * (then `stop()` leaves that server alone): reached through a TCP relay on a loopback port of
+ * this process, so that `pause()` can still cut the database off for the outage tests (the relay
+ * stops listening and drops every connection) and `start()` brings it back on the same port.
  *
  * `initdb` refuses to run as root, so when this process is root the binaries run as the
  * `postgres` system user (`runuser`), on a folder that user owns.
  */
 import { execFile, spawnSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { createServer, connect, type Server, type Socket } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -21,7 +24,10 @@ export interface Cluster {
   url: string;
   /** A URL for a fresh, empty database of this cluster. */
   createDatabase(name?: string): Promise<string>;
-  /** Stops the cluster without removing it (for outage tests); `start()` brings it back on the same port. */
+  /**
+   * Stops the cluster without removing it (for outage tests); `start()` brings it back on the same port.
+   * For an external `PAYLATER_TEST_DATABASE_URL`, the relay in front of it stops instead.
+   */
   pause(): Promise<void>;
   start(): Promise<void>;
   /** Stops and removes the cluster (no-op for an external `PAYLATER_TEST_DATABASE_URL`). */
@@ -63,12 +69,13 @@ export async function startCluster(): Promise<Cluster> {
   let counter = 0;
   const newName = () => `paylater_test_${process.pid}_${Date.now().toString(36)}_${counter++}`;
   if (external) {
+    const relay = await startRelay(external);
     return {
-      url: external,
-      createDatabase: (name = newName()) => createDatabase(external, name),
-      pause: () => Promise.reject(new Error('an external PAYLATER_TEST_DATABASE_URL cannot be paused')),
-      start: () => Promise.resolve(),
-      stop: () => Promise.resolve(),
+      url: relay.url,
+      createDatabase: (name = newName()) => createDatabase(relay.url, name),
+      pause: () => relay.pause(),
+      start: () => relay.start(),
+      stop: () => relay.pause(),
     };
   }
   const bin = findPostgresBin();
@@ -109,6 +116,56 @@ export async function startCluster(): Promise<Cluster> {
         running = false;
         rmSync(dir, { recursive: true, force: true });
       }
+    },
+  };
+}
+
+/**
+ * A TCP relay on 127.0.0.1 to the server of `url` (host and port; 5432 by default): `url` with
+ * the relay's address, and `pause()` (stop listening, drop every connection: the server looks
+ * down to its clients) / `start()` (listen again on the same port).
+ */
+async function startRelay(url: string): Promise<{ url: string; pause(): Promise<void>; start(): Promise<void> }> {
+  const target = new URL(url);
+  if (!target.hostname) throw new Error('PAYLATER_TEST_DATABASE_URL must name a TCP host (postgres://user@host:port/db)');
+  const host = target.hostname.replace(/^\[(.*)\]$/, '$1');
+  const port = Number(target.port || 5432);
+  const sockets = new Set<Socket>();
+  const track = (s: Socket) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  };
+  let server: Server | null = null;
+  const listen = (on: number) =>
+    new Promise<number>((resolve, reject) => {
+      const s = createServer((client) => {
+        const upstream = connect({ host, port });
+        track(client);
+        track(upstream);
+        client.on('error', () => upstream.destroy());
+        upstream.on('error', () => client.destroy());
+        client.pipe(upstream).pipe(client);
+      });
+      s.once('error', reject);
+      s.listen(on, '127.0.0.1', () => {
+        server = s;
+        resolve((s.address() as { port: number }).port);
+      });
+    });
+  const relayPort = await listen(0);
+  const relayed = new URL(url);
+  relayed.hostname = '127.0.0.1';
+  relayed.port = String(relayPort);
+  return {
+    url: relayed.toString(),
+    async pause() {
+      const s = server;
+      server = null;
+      for (const sock of sockets) sock.destroy();
+      if (s) await new Promise<void>((resolve) => s.close(() => resolve()));
+    },
+    async start() {
+      if (!server) await listen(relayPort);
     },
   };
 }

@@ -258,6 +258,11 @@ export class PgRepository extends PgReads implements Repository {
         throw isUnavailable(e) ? this.unavailable(e) : e;
       }
       let broken: Error | undefined;
+      // A checked-out client has no listener of the pool's: its connection dropping between two
+      // queries (a network cut, not only a server shutting down) would be an uncaught error.
+      let lost: Error | undefined;
+      const onLost = (e: Error) => void (lost ??= e);
+      client.on('error', onLost);
       try {
         const tx = new PgTx(client);
         const result = await work(tx);
@@ -266,14 +271,15 @@ export class PgRepository extends PgReads implements Repository {
         this.tell(tx.notices);
         return result;
       } catch (e) {
-        if (isUnavailable(e)) {
-          broken = e as Error;
+        if (isUnavailable(e) || lost) {
+          broken = lost ?? (e as Error);
           throw this.unavailable(e);
         }
         await client.query('ROLLBACK').catch((r: unknown) => (broken = r as Error));
         if (!isConflict(e) || attempt >= MAX_ATTEMPTS) throw e;
       } finally {
-        client.release(broken);
+        client.removeListener('error', onLost);
+        client.release(broken ?? lost);
       }
       // A conflict: run the work again, after a short random pause that spreads the contenders.
       await new Promise((r) => setTimeout(r, Math.random() * 2 * attempt));
