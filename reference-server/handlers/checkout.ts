@@ -8,7 +8,6 @@ import { isOwnTransaction, isSessionTransaction } from '../domain/ownership.ts';
 import { tokenExpiresAt } from '../domain/token.ts';
 import { statusRecordView, verificationView } from '../domain/transactions.ts';
 import type { SessionRecord } from '../domain/types.ts';
-import { checkAmountRange } from '../http/amount-range.ts';
 import { invalidToken, notFound } from '../http/errors.ts';
 import { merchantNow, ownTransaction, readFresh, refuse, specRule } from './common.ts';
 import type { Handler } from './context.ts';
@@ -20,7 +19,6 @@ export const checkoutHandlers: Record<string, Handler> = {
    * @rule a1-session-response
    */
   async createSession(core, ctx) {
-    checkAmountRange(ctx.doc, ctx.op.requestSchema, ctx.body, false);
     const rule = specRule<AmountConsistencyRule>(ctx, [], 'x-amount-consistency');
     if (rule) refuse(checkAmountConsistency(rule, ctx.body as Record<string, unknown>));
     const body = ctx.body as {
