@@ -126,7 +126,9 @@ function documentOf(doc: Json, entry: OperationEntry): Json {
  * caller is known (its route metadata, and the response hook, so that every answer after it is
  * checked, refusals included) and its request check, run once the body is read. A refusal of
  * `authenticate` is answered before the hook is installed (a request another router takes over
- * must not carry this operation's check).
+ * must not carry this operation's check). Amounts (ADR-021): the `mad` format refuses a number
+ * with more than two decimals (400 VALIDATION_ERROR, or the member's `x-error-code`).
+ * @rule ADR-021
  */
 function validatorStages(doc: Json, validateResponses: boolean): { prepare: Middleware[]; check: Middleware[] } {
   const stages = OpenApiValidator.middleware({

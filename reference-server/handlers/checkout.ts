@@ -47,6 +47,12 @@ export const checkoutHandlers: Record<string, Handler> = {
     return { status: 200, body: { session_token: token, expires_in: tokenLifetimeSeconds, session_id: session.id } };
   },
 
+  /**
+   * A2: the checkout transaction of the token's session. Another merchant's (or a partner)
+   * transaction reads as missing (404); a transaction of another session of the same merchant
+   * answers 401 INVALID_SESSION_TOKEN (seed rule "not matching the transaction").
+   * @rule token-own-transaction
+   */
   async getTransactionStatusBySessionToken(core, ctx) {
     const session = ctx.session!;
     const tx = await core.repo.get('transactions', ctx.params.transaction_id!);
