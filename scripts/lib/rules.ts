@@ -333,7 +333,7 @@ async function hopProblems(root: string, r: RuleIndexEntry): Promise<string[]> {
       for (const e of Object.values(errorCatalog)) statuses.add(e.status);
       // a status reads as one: followed by a code, or after "gives", "gets", "answers", "otherwise", "(" or an operation
       const before = typed.slice(0, m.index);
-      const after = typed.slice(m.index! + m[0].length);
+      const after = typed.slice(m.index + m[0].length);
       const asStatus = /^\s+[A-Z][A-Z_]+[A-Z]\b/.test(after) || /(?:gives|gets|answers|otherwise|\(|\bOp)\s*$/.test(before);
       const status = /^[1-5]\d\d$/.test(n) && asStatus ? Number(n) : null;
       if (status === null || !statuses.has(status)) {
