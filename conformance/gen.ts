@@ -108,7 +108,8 @@ export interface BodyGen {
   /** Valid bodies: every optional property present in some, the business rules met. */
   valid: fc.Arbitrary<Json>;
   /** Every keyword boundary and business rule, one value changed each, applied to a valid body. */
-  probes: { label: string; heavy: boolean; apply(body: Json): Json }[];
+  /** `twoFaults`: the two members a two-fault probe breaks (ADR-057). */
+  probes: { label: string; heavy: boolean; twoFaults?: [string, string]; apply(body: Json): Json }[];
   /** A valid body with this total (centimes), deterministic: the tour's base. */
   fixed(totalCentimes: number): Json;
 }
@@ -218,6 +219,32 @@ function makeBodyGen(contract: Contract, opId: string): BodyGen {
       },
     });
   }
+  // two failing members of different codes at once (ADR-057): which code answers is
+  // `x-error-precedence`'s, computed by `Contract.classifyBody`, never the order a server meets them
+  const faults = new Map<string, { member: string; path: Probe['path']; value: unknown; label: string }>();
+  const fault = (member: string, path: Probe['path'], value: unknown, label: string): void => {
+    const code = contract.errorCodeOf(opId, member);
+    if (!faults.has(code)) faults.set(code, { member, path, value, label });
+  };
+  if (rules && !rules.totalSchema['x-business-rule']) {
+    const t = rules.consistency.total;
+    fault(t, [t], amountForms(rules.min - 1, rules.totalSchema)[0], `${t} at ${formatCentimes(rules.min - 1)} (x-amount-range)`);
+  }
+  for (const p of probesOf(doc, schema)) {
+    if (p.inside || p.wrongType || p.path.length === 0) continue;
+    fault(String(p.path[0]), p.path, p.value, p.label);
+  }
+  const distinct = [...faults.values()];
+  for (let i = 0; i < distinct.length; i++)
+    for (let j = i + 1; j < distinct.length; j++) {
+      const [a, b] = [distinct[i]!, distinct[j]!];
+      probes.push({
+        label: `two faults: ${a.label} + ${b.label} (x-error-precedence)`,
+        heavy: false,
+        twoFaults: [a.member, b.member],
+        apply: (body) => setAt(setAt(body, a.path, a.value), b.path, b.value),
+      });
+    }
   return { valid, probes, fixed };
 }
 

@@ -12,7 +12,7 @@ import { parameterProbes } from './commands/parameterProbe.ts';
 import { bodyGen } from './gen.ts';
 import { runSuite } from './run.ts';
 import { arbitraryOf, flatten, parameterProbesOf, probesOf } from './schema-arb.ts';
-import { Contract, makeAjv } from './spec.ts';
+import { Contract, makeAjv, precedent } from './spec.ts';
 import { probeCommands, tourCommands } from './tour.ts';
 
 type Json = Record<string, unknown>;
@@ -60,12 +60,25 @@ describe('bodies derived from the request schemas', () => {
             expect({ label: p.label, ...cls }).toEqual({ label: p.label, validation: [], mismatch: false, business: [] });
         }
         // the x- amount rules: each end of x-amount-range kept and passed by a centime, and Σ off by one
-        const rules = g.probes.filter((p) => !keywords.some((k) => k.label === p.label)).map((p) => p.label);
+        const rules = g.probes.filter((p) => !p.twoFaults && !keywords.some((k) => k.label === p.label)).map((p) => p.label);
         expect(rules).toContain('total ≠ Σ items by a centime (x-amount-consistency)');
         for (const p of g.probes.filter((x) => rules.includes(x.label))) {
           const cls = c.classifyBody(op, p.apply(base));
           const refused = cls.validation.length > 0 || cls.mismatch || cls.business.length > 0;
           expect({ label: p.label, refused }).toEqual({ label: p.label, refused: p.heavy });
+        }
+        // ADR-057: two failing members of different codes, one answer, x-error-precedence's first
+        const two = g.probes.filter((p) => p.twoFaults);
+        if (op === 'createSession') expect(two.length).toBeGreaterThanOrEqual(3);
+        for (const p of two) {
+          const [a, b] = p.twoFaults!.map((m) => c.errorCodeOf(op, m)) as [string, string];
+          expect(a, p.label).not.toBe(b);
+          expect({ label: p.label, ...c.classifyBody(op, p.apply(base)) }).toEqual({
+            label: p.label,
+            validation: [precedent([a, b])],
+            mismatch: false,
+            business: [],
+          });
         }
       });
     }

@@ -5,7 +5,15 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import { loadBundledDocument, variants, stateMachine, errorCatalog, amountRange, type Variant } from '../generated/index.ts';
+import {
+  loadBundledDocument,
+  variants,
+  stateMachine,
+  errorCatalog,
+  amountRange,
+  errorPrecedence,
+  type Variant,
+} from '../generated/index.ts';
 import { centimesFromNumber, centimesOf, isMad } from '../lib/money.ts';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
@@ -227,34 +235,34 @@ export class Contract {
 
   /**
    * Spec-driven classification of a request body: every (status, code) the contract allows as the
-   * answer. Empty list = the body is valid (success expected, unless state says otherwise).
+   * answer. Empty list = the body is valid (success expected, unless state says otherwise). A body
+   * failing several ways has one answer (ADR-057): among the codes of its failing members (the
+   * schema's, and a validation `x-amount-range` the schema cannot check), the one first in
+   * `x-error-precedence`'s `members`.
    */
   classifyBody(opId: string, body: unknown): { validation: string[]; mismatch: boolean; business: string[] } {
     const validate = this.requestValidator(opId);
-    const validation = new Set<string>();
-    if (!validate(body)) {
+    const failing = new Set<string>();
+    const schemaValid = validate(body);
+    if (!schemaValid) {
       for (const e of validate.errors as ErrorObject[]) {
         let prop = e.instancePath.split('/')[1];
         if (prop === undefined && e.keyword === 'required') prop = (e.params as { missingProperty: string }).missingProperty;
         if (prop !== undefined) prop = prop.replace(/~1/g, '/').replace(/~0/g, '~');
-        if (prop === undefined && e.keyword === 'additionalProperties') prop = undefined;
-        validation.add(this.errorCodeOf(opId, prop));
+        failing.add(this.errorCodeOf(opId, prop));
       }
-      return { validation: [...validation], mismatch: false, business: [] };
     }
     const schema = this.requestSchema(opId);
-    const b = body as Json;
+    const b = (body && typeof body === 'object' && !Array.isArray(body) ? body : {}) as Json;
     const outOfRange = (name: string): boolean => {
       const r = amountRange;
       const c = centimesOf(b[name]);
       return b[name] !== undefined && (c === null || c < centimesFromNumber(r.minimum)! || c > centimesFromNumber(r.maximum)!);
     };
     const ranged = Object.entries((schema.properties ?? {}) as Json).filter(([, p]) => (p as Json)['x-amount-range'] !== undefined);
-    // A validation range (no x-business-rule) the schema cannot check (a decimal string) is checked before the rest.
-    for (const [name, p] of ranged) {
-      if (!(p as Json)['x-business-rule'] && outOfRange(name))
-        return { validation: [this.errorCodeOf(opId, name)], mismatch: false, business: [] };
-    }
+    // a validation range (no x-business-rule) the schema cannot check (a decimal string) fails its member too
+    for (const [name, p] of ranged) if (!(p as Json)['x-business-rule'] && outOfRange(name)) failing.add(this.errorCodeOf(opId, name));
+    if (failing.size) return { validation: [precedent(failing)], mismatch: false, business: [] };
     let mismatch = false;
     const ac = schema['x-amount-consistency'] as { total: string; lines: string; price: string; quantity: string } | undefined;
     if (ac) {
@@ -270,6 +278,13 @@ export class Contract {
     }
     return { validation: [], mismatch, business };
   }
+}
+
+/** The code of `codes` first in `x-error-precedence`'s `members` (ADR-057); an unlisted code ranks after them. */
+export function precedent(codes: Iterable<string>): string {
+  const members = errorPrecedence.members as readonly string[];
+  const rank = (c: string) => (members.includes(c) ? members.indexOf(c) : members.length);
+  return [...codes].reduce((best, c) => (rank(c) < rank(best) ? c : best));
 }
 
 export { stateMachine, errorCatalog };

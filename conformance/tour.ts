@@ -60,7 +60,7 @@ function bodies(contract: Contract): {
  * short), the sandbox's own bodies broken one keyword at a time, no cancel by transaction id
  * (ADR-016), JSON numbers and members (ADR-023), HEAD and 405 (ADR-024), the service probes
  * (ADR-040) and the confirmation SMS. Its own transactions and one session (A2's parameters need
- * a live token); no clock moves, one A1 request.
+ * a live token); no clock moves; A1 once valid, then its bodies failing in two members (ADR-057).
  */
 export function probeCommands(contract: Contract, profile: 'core' | 'sandbox'): Cmd[] {
   return probeTour(contract, profile).commands;
@@ -82,9 +82,14 @@ export function probeTour(contract: Contract, profile: 'core' | 'sandbox'): { co
     new CreateTransaction(body(3), 'valid', 'other', 'fresh', 0),
     new CreateSession(sess(1), 'valid'),
   ];
+  // A1 bodies failing in two members of different codes: the code x-error-precedence puts first (ADR-057)
+  const twoFaults = bodyGen(contract, 'createSession')
+    .probes.filter((p) => p.twoFaults)
+    .map((p) => new CreateSession(p.apply(sess(1)), p.label));
   const c: Cmd[] = [
     ...setup,
     ...parameterProbes(contract, profile),
+    ...twoFaults,
     new CancelById('PUT', 0),
     new CancelById('POST', 1),
     ...(['category-past-max', 'category-exponent', 'duplicate-member'] as const).map((mode) => new JsonReader(mode, body(1))),

@@ -397,6 +397,71 @@ export const amountRange = {
   "rule": "must be between 500.00 and 15000.00 MAD"
 } as const;
 
+/** Error precedence (`x-error-precedence` of `ErrorCode`, ADR-057): the stages in the order they run, and the order of the failing members' codes. */
+export const errorPrecedence = {
+  "stages": [
+    {
+      "name": "route",
+      "codes": [
+        "ROUTE_NOT_FOUND",
+        "METHOD_NOT_ALLOWED"
+      ]
+    },
+    {
+      "name": "authentication",
+      "codes": [
+        "AUTH_THROTTLED",
+        "INVALID_API_KEY",
+        "INVALID_SESSION_TOKEN"
+      ]
+    },
+    {
+      "name": "rate-limit",
+      "codes": [
+        "RATE_LIMIT_EXCEEDED"
+      ]
+    },
+    {
+      "name": "body",
+      "codes": [
+        "PAYLOAD_TOO_LARGE",
+        "UNSUPPORTED_MEDIA_TYPE",
+        "VALIDATION_ERROR"
+      ]
+    },
+    {
+      "name": "request-validation",
+      "codes": [
+        "INVALID_AMOUNT",
+        "INVALID_CURRENCY",
+        "INVALID_ITEMS",
+        "VALIDATION_ERROR"
+      ]
+    },
+    {
+      "name": "consistency",
+      "codes": [
+        "AMOUNT_MISMATCH"
+      ]
+    },
+    {
+      "name": "business",
+      "codes": [
+        "MERCHANT_INACTIVE",
+        "AMOUNT_OUT_OF_RANGE",
+        "DUPLICATE_VENDOR_REFERENCE",
+        "CREDIT_LIMIT_EXCEEDED"
+      ]
+    }
+  ],
+  "members": [
+    "INVALID_AMOUNT",
+    "INVALID_CURRENCY",
+    "INVALID_ITEMS",
+    "VALIDATION_ERROR"
+  ]
+} as const;
+
 /** Per variant: each operation (method, path, success status, error codes by status), rate limits, webhook events. */
 export const variants = {
   "v1": {

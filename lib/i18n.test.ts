@@ -7,7 +7,6 @@ type Json = Record<string, unknown>;
 describe('i18n', () => {
   const specLocales = (((loadBundledDocument(2).components as Json).schemas as Json).Locale as { enum: string[] }).enum;
 
-  /** @checks ADR-015 */
   it('has texts for exactly the locales of the spec', () => {
     expect(Object.keys(TEXTS).sort()).toEqual([...specLocales].sort());
     for (const l of specLocales) expect(isLocale(l), l).toBe(true);

@@ -41,8 +41,8 @@ export function centimesOf(v: unknown): number | null {
 }
 
 /**
- * True for a finite number with at most two decimal places: the `mad` format.
- * @rule ADR-021
+ * True for a finite number with at most two decimal places: the predicate of the `mad`
+ * format (ADR-021), which the contract router's validator applies (`validatorStages`).
  */
 export function isMad(v: unknown): boolean {
   return typeof v === 'number' && centimesFromNumber(v) !== null;

@@ -21,6 +21,7 @@ import {
   checkoutStatusOf,
   errorCatalog,
   maxBodyBytes,
+  errorPrecedence,
   operations,
   rateLimits,
   serverOperations,
@@ -67,6 +68,7 @@ export async function renderGenerated(): Promise<Map<string, string>> {
         tokenLifetimeSeconds: tokenLifetimeSeconds(doc),
         maxBodyBytes: maxBodyBytes(doc),
         amountRange: amountRange(doc),
+        errorPrecedence: errorPrecedence(doc),
       };
     }
   }
@@ -140,6 +142,10 @@ function renderContract(facts: Record<string, unknown>): string {
     '/** The amount range (`x-amount-range`, ADR-006), and `rule`: the detail message of an amount outside it (the error message is `<property> <rule>`). */',
   );
   lines.push(`export const amountRange = ${JSON.stringify(shared.amountRange, null, 2)} as const;\n`);
+  lines.push(
+    "/** Error precedence (`x-error-precedence` of `ErrorCode`, ADR-057): the stages in the order they run, and the order of the failing members' codes. */",
+  );
+  lines.push(`export const errorPrecedence = ${JSON.stringify(shared.errorPrecedence, null, 2)} as const;\n`);
   lines.push('/** Per variant: each operation (method, path, success status, error codes by status), rate limits, webhook events. */');
   const perVariant = Object.fromEntries(Object.entries(facts).filter(([k]) => k !== 'shared'));
   lines.push(`export const variants = ${JSON.stringify(perVariant, null, 2)} as const;\n`);

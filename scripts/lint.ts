@@ -110,7 +110,7 @@ export async function lintContract(log: (line: string) => void = console.log): P
   problems.push(...consistency);
 
   const rules = await ruleProblems();
-  log(`rule index (spec/rules.yaml + DECISIONS.md: a place in spec/, one enforcing function, a check): ${rules.length} problems`);
+  log(`rule index (spec/rules.yaml + DECISIONS.md: a place in spec/, one deciding function, one hop, a check): ${rules.length} problems`);
   problems.push(...rules);
 
   const stale = await staleGenerated();

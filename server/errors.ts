@@ -6,7 +6,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import { errorMessage } from '../lib/error-messages.ts';
-import { errorCatalog, maxBodyBytes, type ErrorCode } from '../generated/contract.ts';
+import { errorCatalog, errorPrecedence, maxBodyBytes, type ErrorCode } from '../generated/contract.ts';
 import { nearestExtension } from './schema.ts';
 
 export type { ErrorCode } from '../generated/contract.ts';
@@ -102,13 +102,30 @@ interface ValidatorError {
   message?: string;
 }
 
+/** The most `error.details` entries of a validation answer (ADR-057). */
+const MAX_DETAILS = 20;
+
+/** A code's rank among the failing members' codes (`members` of `x-error-precedence`, ADR-057): unlisted codes rank last. */
+function memberRank(code: string): number {
+  const i = (errorPrecedence.members as readonly string[]).indexOf(code);
+  return i === -1 ? errorPrecedence.members.length : i;
+}
+
 /**
  * Maps an error of express-openapi-validator to the declared answer, or null when it is not one
- * (500: a response that broke the contract). A failing body field answers the `x-error-code` of
- * the nearest schema that declares one (`requestSchema` of `doc`).
- * @rule a1-required-fields, a1-currency, a1-items, b1-validation, ADR-002, ADR-012
+ * (500: a response that broke the contract). Each failing body member carries the `x-error-code`
+ * of the nearest schema that declares one (`requestSchema` of `doc`); `members` adds the failures
+ * of member rules the schema cannot state (a validation `x-amount-range`). The answer takes the
+ * code that comes first in `x-error-precedence`'s `members` (ADR-057), the first failure with it
+ * gives the message, and `details` lists the failures (its own first, at most 20).
+ * @rule a1-required-fields, a1-currency, a1-items, b1-validation, ADR-002, ADR-012, ADR-057
  */
-export function mapValidatorError(err: unknown, doc: Record<string, unknown> | null, requestSchema: unknown): ApiError | null {
+export function mapValidatorError(
+  err: unknown,
+  doc: Record<string, unknown> | null,
+  requestSchema: unknown,
+  members: readonly ApiError[] = [],
+): ApiError | null {
   const e = err as ValidatorError;
   const status = e?.status;
   if (typeof status !== 'number' || !Array.isArray(e.errors)) return null;
@@ -116,20 +133,19 @@ export function mapValidatorError(err: unknown, doc: Record<string, unknown> | n
   if (status === 415) return new ApiError('UNSUPPORTED_MEDIA_TYPE', errorMessage('UNSUPPORTED_MEDIA_TYPE'));
   if (status === 413) return payloadTooLarge();
   if (status !== 400) return null;
-  const details: ErrorDetail[] = [];
-  let code: ErrorCode = 'VALIDATION_ERROR';
-  let first = true;
+  const failures: Array<{ code: ErrorCode; message: string; details: ErrorDetail[] }> = [];
   for (const x of e.errors) {
     const p = x.path ?? '';
     const msg = x.message ?? 'is invalid';
     let detailPath = p;
+    let code: ErrorCode = 'VALIDATION_ERROR';
     const m = /^\/(body|params|query|headers)(?:\/(.*))?$/.exec(p);
     if (m) {
       const where = m[1]!;
       const rest = m[2] ?? '';
       if (where === 'body') {
         detailPath = `/${rest}`;
-        if (first && doc && requestSchema) {
+        if (doc && requestSchema) {
           const found = nearestExtension(doc, requestSchema, rest === '' ? [] : rest.split('/'), 'x-error-code');
           if (typeof found === 'string' && found in errorCatalog) code = found as ErrorCode;
         }
@@ -137,14 +153,17 @@ export function mapValidatorError(err: unknown, doc: Record<string, unknown> | n
         detailPath = `${where === 'params' ? 'path' : where === 'headers' ? 'header' : 'query'}.${rest}`;
       }
     }
-    details.push({ path: detailPath, message: msg });
-    first = false;
+    const detail = { path: detailPath, message: msg };
+    failures.push({ code, message: `${detailPath.replace(/^\//, '').replace(/\//g, '.') || 'request body'} ${msg}`, details: [detail] });
   }
-  const head = details[0];
-  const message = head
-    ? `${head.path.replace(/^\//, '').replace(/\//g, '.') || 'request body'} ${head.message}`
-    : (e.message ?? 'Invalid request');
-  return new ApiError(code, message, details);
+  for (const r of members) failures.push({ code: r.code, message: r.message, details: r.details ?? [] });
+  if (failures.length === 0) return new ApiError('VALIDATION_ERROR', e.message ?? 'Invalid request', []);
+  // the first failure of the best-ranked code (a stable choice: ties keep the validator's order)
+  let win = failures[0]!;
+  for (const f of failures) if (memberRank(f.code) < memberRank(win.code)) win = f;
+  // the winner's details first; at most MAX_DETAILS (a body of 100 kB can fail in thousands of places)
+  const details = [win, ...failures.filter((f) => f !== win)].flatMap((f) => f.details).slice(0, MAX_DETAILS);
+  return new ApiError(win.code, win.message, details);
 }
 
 /**

@@ -84,6 +84,12 @@ export interface ContractRouterOptions<V extends Variant, Caller> {
   document?: (doc: Json) => Json;
   /** Maps an error the router does not know to a declared answer (null: a 500). */
   mapError?: (err: unknown) => ApiError | null;
+  /**
+   * The refusals of body member rules the schema cannot state (e.g. `x-amount-range` on a
+   * decimal string), run with schema validation on the parsed body: with the schema's failures,
+   * `x-error-precedence` (ADR-057) picks the one code answered (`mapValidatorError`).
+   */
+  memberRules?: (operation: OperationEntry, body: unknown) => ApiError[];
   /** Told of every 500 (default: written to stderr). */
   onInternalError?: (err: unknown, req: express.Request) => void;
 }
@@ -143,13 +149,16 @@ function documentOf(doc: Json, entry: OperationEntry): Json {
  * caller is known (its route metadata, and the response hook, so that every answer after it is
  * checked, refusals included) and its request check, run once the body is read. A refusal of
  * `authenticate` is answered before the hook is installed (a request another router takes over
- * must not carry this operation's check).
+ * must not carry this operation's check). Amounts (ADR-021): the `mad` format refuses a number
+ * with more than two decimals (400 VALIDATION_ERROR, or the member's `x-error-code`).
+ * @rule ADR-021
  */
 function validatorStages(doc: Json, validateResponses: boolean): { prepare: Middleware[]; check: Middleware[] } {
   const stages = OpenApiValidator.middleware({
     apiSpec: doc as never,
     validateApiSpec: false,
-    validateRequests: { allowUnknownQueryParameters: false, coerceTypes: false },
+    // every failing member, not the first: x-error-precedence picks the code (ADR-057)
+    validateRequests: { allowUnknownQueryParameters: false, coerceTypes: false, allErrors: true },
     validateResponses: validateResponses ? { removeAdditional: false, coerceTypes: false } : false,
     validateSecurity: false,
     fileUploader: false,
@@ -260,7 +269,14 @@ export function createContractRouter<V extends Variant, Caller>(options: Contrac
         const { prepare, check } = route.stages();
         await runChain(prepare, req, res, late);
         req.body = entry.requestBody ? await readJsonBody(req) : undefined;
-        await runChain(check, req, res, late);
+        const members = entry.requestBody && options.memberRules ? options.memberRules(entry, req.body) : [];
+        try {
+          await runChain(check, req, res, late);
+        } catch (err) {
+          throw (members.length && mapValidatorError(err, doc, route.requestSchema, members)) || err;
+        }
+        // no schema failure: the member rules' best-ranked refusal
+        if (members.length) throw mapValidatorError({ status: 400, errors: [] }, doc, route.requestSchema, members)!;
       }
     } finally {
       if (head) req.method = 'HEAD';

@@ -67,7 +67,7 @@ export async function sendSession(m: Model, w: World, body: Json, who: Who = 'ma
   return 'created';
 }
 
-/** @checks a1-required-fields, amount-range, a1-currency, a1-items, amount-consistency, a1-session-response, ADR-012 */
+/** @checks a1-required-fields, amount-range, a1-currency, a1-items, amount-consistency, a1-session-response, ADR-012, ADR-057 */
 export class CreateSession implements Cmd {
   constructor(
     readonly body: Json,

@@ -9,6 +9,7 @@ import { retryMutants } from './catalog-retries.ts';
 import { simulateMutants } from './catalog-simulate.ts';
 import { valueMutants } from './catalog-values.ts';
 import { json, sign, withJson, type Mutant, type ProxyResponse } from './proxy.ts';
+import { Contract } from '../spec.ts';
 
 const base: Mutant[] = [
   {
@@ -468,7 +469,27 @@ const base: Mutant[] = [
       return { body, headers };
     },
   },
+  {
+    // ADR-057: a server that answers the last failing member's code, not x-error-precedence's first
+    name: "A1 with several failing members answers the last member's code (error precedence ignored)",
+    profile: 'core',
+    async onResponse(req, res) {
+      if (!A1.test(req.path) || res.status !== 400) return res;
+      const err = json(res).error as Json;
+      const details = err.details as Array<{ path: string; message: string }> | undefined;
+      if (!details || details.length < 2) return res;
+      const last = details[details.length - 1]!;
+      const member = last.path.split('/')[1]?.replace(/~1/g, '/').replace(/~0/g, '~');
+      const lastCode = A1_CONTRACT.errorCodeOf('createSession', member);
+      if (lastCode === err.code) return res;
+      const message = `${last.path.replace(/^\//, '').replace(/\//g, '.')} ${last.message}`;
+      return withJson(res, { error: { ...err, code: lastCode, message, details: [last, ...details.slice(0, -1)] } });
+    },
+  },
 ];
+
+/** The request schemas of A1 (the member codes are the same in both variants). */
+const A1_CONTRACT = new Contract(1);
 
 /**
  * The whole catalogue: the faults above, then the time, read, sandbox and relay faults of

@@ -16,9 +16,9 @@ export function checkMerchantActive(active: boolean): Rejection | null {
 }
 
 /**
- * Seed rule (A1 amount range; B1 422 "amount limits"): an amount lies within the one
- * `x-amount-range` of the spec (ADR-006), bounds included. A value that is not an amount is outside.
- * @rule amount-range
+ * An amount lies within the one `x-amount-range` of the spec (ADR-006), bounds included. A
+ * value that is not an amount is outside. The predicate of the amount-range rule; the answer
+ * (which code, 400 or 422) is `checkAmountRange`'s.
  */
 export function isInAmountRange(value: unknown): boolean {
   const c = centimesOf(value);

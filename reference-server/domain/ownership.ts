@@ -18,8 +18,8 @@ export function isOwnTransaction(
 /**
  * Seed rule (A2: 401 INVALID_SESSION_TOKEN for a token "not matching the transaction"): a
  * session token reads only the checkout transaction paid through its own session.
- * Ownership by the session's merchant (`isOwnTransaction`) is checked first.
- * @rule token-own-transaction
+ * Ownership by the session's merchant (`isOwnTransaction`) is checked first. The answer (401)
+ * is A2's handler's, `getTransactionStatusBySessionToken`.
  */
 export function isSessionTransaction(tx: TransactionRecord, session: SessionRecord): boolean {
   return tx.sessionId === session.id;

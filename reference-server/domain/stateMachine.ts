@@ -108,8 +108,8 @@ export const EXPIRY = {
 };
 
 /**
- * True when time has moved a transaction past its window: it must read as EXPIRED now.
- * @rule ADR-010
+ * True when time has moved a transaction past its window: it must read as EXPIRED now. The
+ * predicate of ADR-010; the expired record is `expireIfDue`'s.
  */
 export function isDueToExpire(status: Status, now: number, expiresAt: number): boolean {
   return EXPIRY.from.includes(status) && GUARDS[EXPIRY.id]({ now, expiresAt });

@@ -112,8 +112,8 @@ export function dueScenarioAction(
 /**
  * Lazy expiry: a transaction whose window has passed is EXPIRED from the instant
  * `createdAt + window`, whether or not anything looked at it then. Returns the expired
- * record, or null when nothing changes.
- * @rule expiry
+ * record, or null when nothing changes (the payment window of ADR-010).
+ * @rule expiry, ADR-010
  */
 export function expireIfDue(tx: TransactionRecord, nowMs: number): TransactionRecord | null {
   const expiresAt = Date.parse(tx.expiresAt);

@@ -3,9 +3,9 @@ import { errorMessage } from '../../lib/error-messages.ts';
 import type { Rejection, TransactionRecord } from './types.ts';
 
 /**
- * Seed rule (B1 409, "vendorReference already exists for this merchant"): a vendorReference is
- * unique per merchant. `existing` is the merchant's transaction with that reference, if any.
- * @rule vendor-reference-unique
+ * The 409 of B1 (seed: "vendorReference already exists for this merchant"), given the
+ * merchant's transaction with that reference read under its lock (`existing`), if any. The
+ * uniqueness rule itself is `refuseTakenReference`'s (handlers/partner.ts).
  */
 export function checkVendorReferenceFree(vendorReference: string | undefined, existing: TransactionRecord | undefined): Rejection | null {
   if (vendorReference === undefined || existing === undefined) return null;

@@ -8,7 +8,8 @@ import { checkAmountRange } from '../http/amount-range.ts';
 import { newTransaction } from '../domain/transaction-record.ts';
 import { checkVendorReferenceFree } from '../domain/vendor-reference.ts';
 import { confirmationSms, partnerView } from '../domain/transactions.ts';
-import type { Change, TransactionRecord } from '../domain/types.ts';
+import type { Change, Rejection, TransactionRecord } from '../domain/types.ts';
+import type { RepositoryTx } from '../store/repository.ts';
 import {
   freshIn,
   merchantNow,
@@ -22,6 +23,23 @@ import {
 } from './common.ts';
 import type { Handler } from './context.ts';
 import { magicAmountRejection, scenariosOf, scheduledAction } from './sandbox-scenarios.ts';
+
+/**
+ * Seed rule (B1 409, "vendorReference already exists for this merchant"): a vendorReference is
+ * unique per merchant. Inside B1's store transaction, the merchant's reference is locked (its
+ * row, or the absent key: a concurrent B1 with it waits) and a transaction holding it refuses
+ * the create (`checkVendorReferenceFree` words the 409). The store's unique index on
+ * (merchant, vendorReference) is the guard under it: a unique violation reruns the create,
+ * which then finds the row (PostgreSQL: `isConflict`, SQLite: one writer).
+ * @rule vendor-reference-unique
+ * @guard vendor-reference-unique reference-server/store/sqlite/migrations/0001_initial.sql:transactions_vendor_reference
+ * @guard vendor-reference-unique reference-server/store/postgres/migrations/0001_initial.sql:transactions_vendor_reference
+ * @guard vendor-reference-unique reference-server/store/postgres/pg-errors.ts:isConflict
+ */
+async function refuseTakenReference(rtx: RepositoryTx, merchantId: string, vendorReference: string | undefined): Promise<Rejection | null> {
+  if (vendorReference === undefined) return null;
+  return checkVendorReferenceFree(vendorReference, await rtx.lockByVendorReference(merchantId, vendorReference));
+}
 
 export const partnerHandlers: Record<string, Handler> = {
   async createPartnerTransaction(core, ctx) {
@@ -43,8 +61,7 @@ export const partnerHandlers: Record<string, Handler> = {
     // Everything read here is read again if the store reruns the work (a conflicting create).
     const made = await core.repo.transaction(async (rtx) => {
       const now = merchantNow(core, ctx);
-      const sameReference = body.vendorReference === undefined ? undefined : await rtx.lockByVendorReference(m.id, body.vendorReference);
-      const taken = checkVendorReferenceFree(body.vendorReference, sameReference);
+      const taken = await refuseTakenReference(rtx, m.id, body.vendorReference);
       if (taken) return { refused: taken };
       const changes: Change[] = [];
       if (m.creditLimitCentimes !== null) {

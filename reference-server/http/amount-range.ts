@@ -2,8 +2,9 @@
  * The amount range (`x-amount-range`, ADR-006) on the server: one answer for an amount outside
  * it, from one check. Variant 1's `total` carries a JSON Schema `minimum`/`maximum` copy, which
  * the validator is not given (`withoutRangeCopies`); Variant 2's decimal-string `total` has only
- * a pattern. So `checkAmountRange` decides after validation in both variants; B1's range is a
- * business rule (`x-business-rule`, 422), checked by the same function. The text comes from
+ * a pattern. So `checkAmountRange` decides, with schema validation (the router's `memberRules`,
+ * ADR-057) in both variants; B1's range is a business rule (`x-business-rule`, 422), checked by
+ * the same function in its handler. The text comes from
  * `generated/` (`amountRange.rule`).
  */
 import { amountRange, type ErrorCode } from '../../generated/contract.ts';
@@ -47,9 +48,11 @@ function rangedProperties(doc: Json, requestSchema: Json): RangedProperty[] {
 }
 
 /**
- * Throws the out-of-range answer for the first top-level body property with `x-amount-range`
- * whose value lies outside it: `business` false checks the validation ranges (400, the property's
- * `x-error-code`), `business` true the `x-business-rule` ones (their `code`).
+ * Seed rule (A1 400 INVALID_AMOUNT; B1 422 "amount limits", ADR-006): throws the out-of-range
+ * answer for the first top-level body property with `x-amount-range` whose value lies outside
+ * it: `business` false checks the validation ranges (400, the property's `x-error-code`; run
+ * with schema validation, ADR-057), `business` true the `x-business-rule` ones (their `code`).
+ * @rule amount-range
  */
 export function checkAmountRange(doc: Json, requestSchema: Json | null, body: unknown, business: boolean): void {
   if (!requestSchema || !body || typeof body !== 'object') return;

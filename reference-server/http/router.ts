@@ -15,7 +15,7 @@ import type { SessionRecord } from '../domain/types.ts';
 import type { Ctx } from '../handlers/context.ts';
 import { handlers } from '../handlers/index.ts';
 import type { Authenticator } from './auth.ts';
-import { withoutRangeCopies } from './amount-range.ts';
+import { checkAmountRange, withoutRangeCopies } from './amount-range.ts';
 import type { AuthThrottle } from './auth-throttle.ts';
 import { ApiError, invalidToken, mapStoreError } from './errors.ts';
 import { buildOperations, type OperationInfo } from './operations.ts';
@@ -140,6 +140,17 @@ export function createApiRouters(deps: ApiRouterDeps): express.RequestHandler[] 
       document: withoutRangeCopies,
       operations: (e) => !(e.sandbox && mode === 'production'),
       mapError: mapStoreError,
+      // A1's amount range (a validation rule, 400): checked with the schema, so that
+      // x-error-precedence picks among both (ADR-057); B1's (422) is a business rule, its handler's.
+      memberRules(entry, body) {
+        try {
+          checkAmountRange(docs[v], opsById[v].get(entry.operationId)!.requestSchema, body, false);
+          return [];
+        } catch (e) {
+          if (e instanceof ApiError) return [e];
+          throw e;
+        }
+      },
       onInternalError: (err, req) =>
         log(
           `INTERNAL_ERROR on ${req.method} ${req.path}: ${(err as Error)?.stack ?? JSON.stringify(err)}${(err as { errors?: unknown }).errors ? ` ${JSON.stringify((err as { errors?: unknown }).errors)}` : ''}`,

@@ -214,6 +214,33 @@ export function amountRange(doc: Json): AmountRange {
   };
 }
 
+/** Error precedence (`x-error-precedence` of `ErrorCode`, ADR-057): the stages in order, and the order of the members' codes. */
+export interface ErrorPrecedence {
+  stages: Array<{ name: string; codes: string[] }>;
+  members: string[];
+}
+
+/** `x-error-precedence` of `ErrorCode`, each code checked against the catalogue. */
+export function errorPrecedence(doc: Json): ErrorPrecedence {
+  const schemas = (doc.components as Json).schemas as Json;
+  const p = resolve(doc, schemas.ErrorCode)['x-error-precedence'] as Json | undefined;
+  if (!p || !Array.isArray(p.stages) || !Array.isArray(p.members))
+    throw new Error('ErrorCode needs x-error-precedence with stages and members');
+  const catalog = errorCatalog(doc);
+  const known = (code: unknown, where: string): string => {
+    if (typeof code !== 'string' || !(code in catalog))
+      throw new Error(`x-error-precedence ${where}: ${String(code)} is not a code of ErrorCode`);
+    return code;
+  };
+  const stages = (p.stages as Json[]).map((s) => ({
+    name: String(s.name),
+    codes: (s.codes as unknown[]).map((c) => known(c, `stage ${String(s.name)}`)),
+  }));
+  const members = (p.members as unknown[]).map((c) => known(c, 'members'));
+  if (new Set(members).size !== members.length) throw new Error('x-error-precedence members: a code is listed twice');
+  return { stages, members };
+}
+
 /** The request body limit: `x-max-body-bytes` of the `PayloadTooLarge` response. */
 export function maxBodyBytes(doc: Json): number {
   const responses = (doc.components as Json).responses as Json | undefined;

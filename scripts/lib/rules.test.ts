@@ -104,13 +104,113 @@ describe('rule index', () => {
       'reference-server/domain/rules.ts': '/** @rule ADR-001 */\nexport function sendError() {}\n',
       'conformance/commands/cancel.ts': '/** @checks ADR-001 */\nexport class CancelTransaction {}\n',
       'sdk/browser/sdk.test.ts':
-        "// @checks sdk-errors\nit('throws Call init() first', () => {});\n// @checks sdk-errors\nit('throws the seed\\'s \"messages\"', () => {});\n",
+        "// @checks sdk-errors\nit('throws Call init() first', () => requireInit());\n// @checks sdk-errors\nit('throws the seed\\'s \"messages\"', () => {});\n",
     });
     expect(await ruleProblems(root)).toEqual([]);
     expect((await ruleIndex(root))[0]!.checkedBy.map((s) => s.symbol)).toEqual([
       'throws Call init() first',
       'throws the seed\'s "messages"',
     ]);
+  });
+
+  describe('one hop per rule', () => {
+    const spec = {
+      'spec/schemas/Limit.yaml': 'limit: 100\nwindowSeconds: 900\n',
+      'spec/schemas/Status.yaml': 'type: string\nx-decision: ADR-001\n',
+    };
+    const seed = (text: string) => ({
+      'spec/rules.yaml': `rules:\n  - id: b4-only-pending\n    seed: ${JSON.stringify(text)}\n    spec: schemas/Status.yaml\n`,
+    });
+
+    it('shows the spec values of a row and refuses a number typed by hand, but not a status', async () => {
+      await fixture({
+        ...enforcing,
+        ...checks,
+        ...spec,
+        ...seed(
+          'B4 at most {{schemas/Limit.yaml#/limit}} per {{schemas/Limit.yaml#/windowSeconds}} s; otherwise 400, A1 401 INVALID_API_KEY.',
+        ),
+      });
+      expect(await ruleProblems(root)).toEqual([]);
+      expect((await ruleIndex(root))[0]!.text).toBe('B4 at most 100 per 900 s; otherwise 400, A1 401 INVALID_API_KEY.');
+      await fixture({
+        ...enforcing,
+        ...checks,
+        ...spec,
+        ...seed('B4 excess gets 429 with retry_after 60, {{schemas/Limit.yaml#/nowhere}}; 404 INVALID_API_KEY.'),
+      });
+      expect(await ruleProblems(root)).toEqual([
+        'rule b4-only-pending: {{schemas/Limit.yaml#/nowhere}} is no number or string in spec/',
+        'rule b4-only-pending: "60" is typed in spec/rules.yaml; take it from the spec with {{file#/pointer}}',
+        'rule b4-only-pending: 404 INVALID_API_KEY, but INVALID_API_KEY is 401 in ErrorCode',
+      ]);
+    });
+
+    it('refuses @rule on a predicate with one caller (the caller answers), not on one shared by several', async () => {
+      const predicate = [
+        '/** @rule b4-only-pending */',
+        'export function isPending(s: string): boolean {',
+        "  return s === 'PENDING';",
+        '}',
+        '/** @rule ADR-001 */',
+        'export const sendError = () => {};',
+      ].join('\n');
+      const caller =
+        "import { isPending } from './rules.ts';\nexport function cancel(s: string) {\n  if (!isPending(s)) throw new Error('no');\n}\n";
+      await fixture({ ...checks, 'reference-server/domain/rules.ts': predicate, 'reference-server/handlers/cancel.ts': caller });
+      expect(await ruleProblems(root)).toEqual([
+        'rule b4-only-pending: @rule is on isPending, a predicate called only at reference-server/handlers/cancel.ts:3: tag the function there, which answers',
+      ]);
+      await fixture({
+        ...checks,
+        'reference-server/domain/rules.ts': predicate,
+        'reference-server/handlers/cancel.ts': caller,
+        'reference-server/handlers/read.ts': 'export const read = (s: string) => isPending(s);\n',
+      });
+      expect(await ruleProblems(root)).toEqual([]);
+    });
+
+    it('checks that a guard names a file and what is in it, and lists it beside the decider', async () => {
+      const decider = (target: string) => ({
+        'reference-server/domain/rules.ts': [
+          '/**',
+          ' * @rule b4-only-pending',
+          ` * @guard b4-only-pending ${target}`,
+          ' */',
+          'export function assertPending(s: string): void {}',
+          '/** @rule ADR-001 */',
+          'export const sendError = () => {};',
+        ].join('\n'),
+        'reference-server/store/0001.sql': 'CREATE UNIQUE INDEX one_pending ON t (x);\n',
+      });
+      await fixture({ ...checks, ...decider('reference-server/store/0001.sql:one_pending') });
+      expect(await ruleProblems(root)).toEqual([]);
+      expect(await renderRuleIndex(['h'], root)).toContain(
+        '`reference-server/domain/rules.ts:assertPending`<br>guard: `reference-server/store/0001.sql:one_pending`',
+      );
+      await fixture({ ...checks, ...decider('reference-server/store/0001.sql:two_pending') });
+      expect(await ruleProblems(root)).toEqual([
+        'rule b4-only-pending: @guard at reference-server/domain/rules.ts:5: reference-server/store/0001.sql does not name two_pending',
+      ]);
+      await fixture({ ...checks, ...decider('reference-server/store/0002.sql:one_pending') });
+      expect(await ruleProblems(root)).toEqual([
+        'rule b4-only-pending: @guard at reference-server/domain/rules.ts:5 names reference-server/store/0002.sql, which does not exist',
+      ]);
+    });
+
+    it('refuses a test check that neither calls the decider nor drives a server or page', async () => {
+      await fixture({
+        'spec/rules.yaml': 'rules:\n  - id: sdk-errors\n    seed: SDK errors.\n    spec: schemas/Status.yaml\n    checks: tests\n',
+        'sdk/browser/src/service.ts': '/** @rule sdk-errors */\nexport function requireInit() {}\n',
+        'reference-server/domain/rules.ts': '/** @rule ADR-001 */\nexport function sendError() {}\n',
+        'conformance/commands/cancel.ts': '/** @checks ADR-001 */\nexport class CancelTransaction {}\n',
+        'sdk/browser/sdk.test.ts': "// @checks sdk-errors\nit('has texts', () => expect(TEXTS).toBeDefined());\n",
+        'sdk/browser/api.test.ts': "// @checks sdk-errors\nit('answers over HTTP', async () => { await api('GET', '/'); });\n",
+      });
+      expect(await ruleProblems(root)).toEqual([
+        'rule sdk-errors: the test sdk/browser/sdk.test.ts:has texts neither calls requireInit nor drives a server or page',
+      ]);
+    });
   });
 
   it('does not take a decision as stated by rules.yaml', async () => {

@@ -3,14 +3,20 @@
  * each with where the spec states it, the one function that enforces it and the checks that exercise it.
  *
  * Enforcing sites and checks are found by tags in doc comments:
- *   `@rule <id>`   on the one function of `reference-server/`, `server/`, `sdk/` or `lib/` (not a test) that enforces the rule;
+ *   `@rule <id>`   on the one function of `reference-server/`, `server/`, `sdk/` or `lib/` (not a test) that
+ *                  decides the rule: the one that answers, not a predicate it calls;
+ *   `@guard <id> <file>:<name>` beside it: what stands under the decision where the decider alone is
+ *                  not the whole story (a database's unique index, the mapping of its violation); lint
+ *                  checks that `<file>` exists and names `<name>`;
  *   `@checks <id>` on a conformance command or check (`conformance/`, not a test), or, for rules whose
  *                  `checks` is `tests`, in a `*.test.ts` file.
+ * A seed rule's text (`spec/rules.yaml`) takes the spec's numbers through `{{file#/pointer}}`, never typed.
  * `npm run generate` writes the index to `spec/RULES.md`; `npm run lint` reports `ruleProblems`.
  */
 import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import YAML from 'yaml';
+import { errorCatalog } from '../../generated/contract.ts';
 import { ROOT, SPEC_DIR } from './paths.ts';
 
 export const RULES_INDEX = path.join(SPEC_DIR, 'RULES.md');
@@ -36,7 +42,11 @@ export interface Site {
 }
 
 export interface RuleIndexEntry extends Rule {
+  /** The text as written in spec/rules.yaml, `{{…}}` not yet replaced. */
+  written: string;
   enforcedBy: Site[];
+  /** `@guard` tags: `file:name` under the decision. */
+  guards: Array<Site & { target: string }>;
   checkedBy: Site[];
 }
 
@@ -163,19 +173,71 @@ async function checkLocation(root: string, loc: string): Promise<string | null> 
   return null;
 }
 
+/** The value at `file#/pointer` under spec/, or undefined. */
+async function specValue(root: string, loc: string): Promise<unknown> {
+  const [file, pointer = ''] = loc.split('#') as [string, string | undefined];
+  const text = await readFile(path.join(root, 'spec', file), 'utf8').catch(() => null);
+  if (text === null) return undefined;
+  let node: unknown = YAML.parse(text);
+  for (const raw of pointer.split('/').slice(1)) {
+    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    node = Array.isArray(node) ? node[Number(key)] : (node as Record<string, unknown> | null)?.[key];
+  }
+  return node;
+}
+
+const PLACEHOLDER = /\{\{\s*([^}\s]+)\s*\}\}/g;
+
+/** A seed rule's text with each `{{file#/pointer}}` replaced by the spec's value (a number or string); unresolved ones stay. */
+async function withSpecValues(root: string, text: string): Promise<string> {
+  let out = text;
+  for (const m of text.matchAll(PLACEHOLDER)) {
+    const v = await specValue(root, m[1]!);
+    if (typeof v === 'number' || typeof v === 'string') out = out.replace(m[0], String(v));
+  }
+  return out;
+}
+
+/** `@guard <id> <file>:<name>` tags under `dirs` (not tests). */
+async function scanGuards(root: string, dirs: string[]): Promise<Map<string, Array<Site & { target: string }>>> {
+  const out = new Map<string, Array<Site & { target: string }>>();
+  for (const dir of dirs) {
+    for (const file of await listTs(root, dir)) {
+      if (file.endsWith('.test.ts')) continue;
+      const text = await readFile(path.join(root, file), 'utf8');
+      if (!text.includes('@guard')) continue;
+      const lines = text.split('\n');
+      lines.forEach((l, i) => {
+        const m = /^\s*(?:\*|\/\/|\/\*\*?)\s*@guard\s+([A-Za-z0-9-]+)\s+(\S+)/.exec(l);
+        if (!m) return;
+        if (!out.has(m[1]!)) out.set(m[1]!, []);
+        out.get(m[1]!)!.push({ file, ...symbolAfter(lines, i), target: m[2]! });
+      });
+    }
+  }
+  return out;
+}
+
 /** The index, with the sites found for each rule, for the package at `root`. */
 export async function ruleIndex(root = ROOT): Promise<RuleIndexEntry[]> {
   const file = await readRulesFile(root);
   const seed: Rule[] = file.rules.map((r) => ({ id: r.id, text: r.seed, kind: 'seed', spec: [r.spec], checks: r.checks ?? 'conformance' }));
   const rules = [...seed, ...(await decisions(root, file.decisions))];
   const enforcing = await scanTags(root, ENFORCING_DIRS, 'rule', false);
+  const guards = await scanGuards(root, ENFORCING_DIRS);
   const conformance = await scanTags(root, ['conformance'], 'checks', false);
   const tests = await scanTags(root, CHECK_DIRS, 'checks', true);
-  return rules.map((r) => ({
-    ...r,
-    enforcedBy: enforcing.get(r.id) ?? [],
-    checkedBy: (r.checks === 'tests' ? tests : conformance).get(r.id) ?? [],
-  }));
+  const out: RuleIndexEntry[] = [];
+  for (const r of rules)
+    out.push({
+      ...r,
+      written: r.text,
+      text: r.kind === 'seed' ? await withSpecValues(root, r.text) : r.text,
+      enforcedBy: enforcing.get(r.id) ?? [],
+      guards: guards.get(r.id) ?? [],
+      checkedBy: (r.checks === 'tests' ? tests : conformance).get(r.id) ?? [],
+    });
+  return out;
 }
 
 /** What lint reports: unresolved locations, missing or several enforcing sites, no check, unknown tags. */
@@ -198,6 +260,7 @@ export async function ruleProblems(root = ROOT): Promise<string[]> {
       );
     if (r.checkedBy.length === 0)
       problems.push(`rule ${r.id}: no ${r.checks === 'tests' ? 'test' : 'conformance check'} (tag it with @checks ${r.id})`);
+    problems.push(...(await hopProblems(root, r)));
   }
   const tagged = [
     ...(await scanTags(root, ENFORCING_DIRS, 'rule', false)).keys(),
@@ -205,6 +268,125 @@ export async function ruleProblems(root = ROOT): Promise<string[]> {
     ...(await scanTags(root, CHECK_DIRS, 'checks', true)).keys(),
   ];
   for (const id of new Set(tagged)) if (!ids.has(id)) problems.push(`tag names an unknown rule ${id}`);
+  return problems;
+}
+
+/** The declaration of the function at `site`, from its line to the `{` or `=>` that opens its body. */
+async function declarationAt(root: string, site: Site): Promise<string> {
+  const lines = (await readFile(path.join(root, site.file), 'utf8')).split('\n');
+  const out: string[] = [];
+  for (let i = site.line - 1; i < lines.length && out.length < 12; i++) {
+    out.push(lines[i]!);
+    if (/\{|=>/.test(lines[i]!)) break;
+  }
+  const text = out.join(' ');
+  const open = /\{|=>/.exec(text);
+  return open ? text.slice(0, open.index + open[0].length) : text;
+}
+
+/** Production files of the enforcing folders, read once per lint run. */
+const sourcesOf = new Map<string, Promise<Array<{ file: string; lines: string[] }>>>();
+function sources(root: string): Promise<Array<{ file: string; lines: string[] }>> {
+  let s = sourcesOf.get(root);
+  if (!s) {
+    s = (async () => {
+      const out: Array<{ file: string; lines: string[] }> = [];
+      for (const dir of ENFORCING_DIRS)
+        for (const file of await listTs(root, dir))
+          if (!file.endsWith('.test.ts')) out.push({ file, lines: (await readFile(path.join(root, file), 'utf8')).split('\n') });
+      return out;
+    })();
+    sourcesOf.set(root, s);
+  }
+  return s;
+}
+
+/** Code that drives a server or a page: a test of this kind reaches the decider through the API, not by name. */
+const DRIVES_SERVER = /\b(?:server|sharedServer|startTestServer|startServer|createApp|fetch|api|call)\(|\bpage\.goto\(/;
+
+/**
+ * One hop per rule, where it can be told mechanically:
+ *  - a row's text has no number typed by hand: the spec's values come through `{{file#/pointer}}`
+ *    (a status is allowed, and `<status> <CODE>` must be the code's status);
+ *  - the decider is a function (a symbol was found), and not a predicate (`: boolean`, `x is T`)
+ *    called from one place only: that caller answers, so it carries the tag;
+ *  - each guard's file exists and names what the tag says;
+ *  - a check is a symbol; a test check calls the decider by name or drives a server or page.
+ * Not checked: that the decider's body is the whole rule, that a conformance check computes its
+ * expectation from the spec location of the row, that a test driving a server reaches this rule.
+ */
+async function hopProblems(root: string, r: RuleIndexEntry): Promise<string[]> {
+  const problems: string[] = [];
+  if (r.kind === 'seed') {
+    for (const m of r.written.matchAll(PLACEHOLDER))
+      if (!['number', 'string'].includes(typeof (await specValue(root, m[1]!))))
+        problems.push(`rule ${r.id}: {{${m[1]}}} is no number or string in spec/`);
+    const typed = r.written
+      .replace(PLACEHOLDER, '')
+      .replace(/\bADR-\d{3}\b/g, '')
+      .replace(/\b[A-C]\d\b/g, 'Op')
+      .replace(/\bVariant [12]\b/g, '')
+      .replace(/\b[234]x\b/g, '');
+    for (const m of typed.matchAll(/\d[\d,.]*/g)) {
+      const n = m[0].replace(/[.,]$/, '');
+      const statuses = new Set<number>([200, 201, 204]);
+      for (const e of Object.values(errorCatalog)) statuses.add(e.status);
+      // a status reads as one: followed by a code, or after "gives", "gets", "answers", "otherwise", "(" or an operation
+      const before = typed.slice(0, m.index);
+      const after = typed.slice(m.index + m[0].length);
+      const asStatus = /^\s+[A-Z][A-Z_]+[A-Z]\b/.test(after) || /(?:gives|gets|answers|otherwise|\(|\bOp)\s*$/.test(before);
+      const status = /^[1-5]\d\d$/.test(n) && asStatus ? Number(n) : null;
+      if (status === null || !statuses.has(status)) {
+        problems.push(`rule ${r.id}: "${n}" is typed in spec/rules.yaml; take it from the spec with {{file#/pointer}}`);
+        continue;
+      }
+      const code = /^\s+([A-Z][A-Z_]+[A-Z])\b/.exec(after)?.[1];
+      if (code && code in errorCatalog && errorCatalog[code as keyof typeof errorCatalog].status !== status)
+        problems.push(
+          `rule ${r.id}: ${status} ${code}, but ${code} is ${errorCatalog[code as keyof typeof errorCatalog].status} in ErrorCode`,
+        );
+    }
+  }
+  for (const d of r.enforcedBy) {
+    if (d.symbol === '?') {
+      problems.push(`rule ${r.id}: the @rule tag at ${d.file}:${d.line} is on no function`);
+      continue;
+    }
+    const decl = await declarationAt(root, d);
+    if (!/\)\s*:\s*(?:boolean|[A-Za-z_$][\w$]*\s+is\s+[^{=]+)\s*(?:\{|=>)/.test(decl)) continue;
+    const call = new RegExp(`(?<![\\w$.])${d.symbol.replace(/\$/g, '\\$')}\\(`);
+    const callers: string[] = [];
+    for (const { file, lines } of await sources(root))
+      lines.forEach((l, i) => {
+        if (file === d.file && i === d.line - 1) return;
+        if (/^\s*(\*|\/\/|\/\*|import\b)/.test(l) || /\bfunction\s/.test(l)) return;
+        if (call.test(l)) callers.push(`${file}:${i + 1}`);
+      });
+    if (callers.length === 1)
+      problems.push(
+        `rule ${r.id}: @rule is on ${d.symbol}, a predicate called only at ${callers[0]}: tag the function there, which answers`,
+      );
+  }
+  for (const g of r.guards) {
+    const [file, name] = g.target.split(/:(?=[^:]+$)/) as [string, string | undefined];
+    const text = await readFile(path.join(root, file), 'utf8').catch(() => null);
+    if (text === null) problems.push(`rule ${r.id}: @guard at ${g.file}:${g.line} names ${file}, which does not exist`);
+    else if (!name || !text.includes(name))
+      problems.push(`rule ${r.id}: @guard at ${g.file}:${g.line}: ${file} does not name ${name ?? '(nothing)'}`);
+  }
+  for (const c of r.checkedBy) {
+    if (c.symbol === '?') {
+      problems.push(`rule ${r.id}: the @checks tag at ${c.file}:${c.line} is on no function, class or test`);
+      continue;
+    }
+    if (r.checks !== 'tests') continue;
+    const text = await readFile(path.join(root, c.file), 'utf8');
+    const callsDecider = r.enforcedBy.some((d) => new RegExp(`(?<![\\w$])${d.symbol.replace(/\$/g, '\\$')}\\b`).test(text));
+    if (!callsDecider && !DRIVES_SERVER.test(text))
+      problems.push(
+        `rule ${r.id}: the test ${c.file}:${c.symbol} neither calls ${r.enforcedBy.map((d) => d.symbol).join(', ') || 'the decider'} nor drives a server or page`,
+      );
+  }
   return problems;
 }
 
@@ -224,7 +406,9 @@ export async function renderRuleIndex(header: string[], root = ROOT): Promise<st
       .filter((r) => r.kind === kind)
       .map((r) => {
         const spec = r.spec.map((l) => `\`${l}\``).join('<br>') || '—';
-        const by = r.enforcedBy.map((s) => `\`${s.file}:${s.symbol}\``).join('<br>') || '**none**';
+        const by =
+          [...r.enforcedBy.map((s) => `\`${s.file}:${s.symbol}\``), ...r.guards.map((g) => `guard: \`${g.target}\``)].join('<br>') ||
+          '**none**';
         const checks = r.checkedBy.map((s) => `\`${s.file}:${s.symbol}\``).join('<br>') || '**none**';
         return `| \`${r.id}\` | ${cell(r.text)} | ${spec} | ${by} | ${checks} |`;
       });
@@ -234,11 +418,14 @@ export async function renderRuleIndex(header: string[], root = ROOT): Promise<st
     `<!-- ${header.join(' ')} -->`,
     '# Rule index',
     '',
-    'Every rule of the seed and every decision: where `spec/` states it, the one function that enforces it',
-    '(tagged `@rule <id>`) and the checks that exercise it (tagged `@checks <id>`: conformance commands for the',
+    'Every rule of the seed and every decision: where `spec/` states it, the one function that decides it',
+    '(tagged `@rule <id>`: the function that answers, not a predicate it calls; `guard:` what stands under it,',
+    'tagged `@guard`) and the checks that exercise it (tagged `@checks <id>`: conformance commands for the',
     'merchant-facing contract; tests for the browser SDK and `x-internal` operations). Written by',
-    '`npm run generate` from `spec/rules.yaml`, `spec/DECISIONS.md` and the tags; `npm run lint` fails when a rule',
-    'has no enforcing function, more than one, or no check.',
+    '`npm run generate` from `spec/rules.yaml` (its numbers read from the spec), `spec/DECISIONS.md` and the tags;',
+    '`npm run lint` fails when a rule has no deciding function or more than one, when the decider is a predicate',
+    'with one caller, a guard names nothing, a number is typed instead of read from the spec, a test check neither',
+    'calls the decider nor drives a server or page, or a rule has no check.',
     '',
     '## Rules of the seed',
     '',
