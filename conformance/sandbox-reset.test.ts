@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../lib/free-port.ts';
-import { partnerBody } from '../reference-server/test-helpers.ts';
+import { partnerBody } from '../reference-server/test-support/helpers.ts';
 import { startTestServer, type TestServer } from '../reference-server/testing.ts';
 import { runSuite } from './run.ts';
 

@@ -9,7 +9,7 @@ import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build } from '../scripts/build.ts';
 import { freePort } from '../lib/free-port.ts';
-import { CHROMIUM } from '../reference-server/checkout/browser-harness.ts';
+import { CHROMIUM } from '../reference-server/test-support/browser-harness.ts';
 import { createCheckoutRouter } from '../reference-server/checkout/router.ts';
 import { startTestServer, type TestServer } from '../reference-server/testing.ts';
 import { startLiveProxy, type LiveProxy } from './server.ts';

@@ -12,7 +12,7 @@ import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs
 import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { freePort } from '../../../lib/free-port.ts';
+import { freePort } from '../../lib/free-port.ts';
 
 const run = promisify(execFile);
 
