@@ -8,7 +8,7 @@ import { isOwnTransaction, isSessionTransaction } from '../domain/ownership.ts';
 import { tokenExpiresAt } from '../domain/token.ts';
 import { statusRecordView, verificationView } from '../domain/transactions.ts';
 import type { SessionRecord } from '../domain/types.ts';
-import { checkAmountRange } from '../http/amount-range.ts';
+import { checkAmountRange } from '../domain/amount-range.ts';
 import { invalidToken, notFound } from '../http/errors.ts';
 import { merchantNow, ownTransaction, readFresh, refuse, specRule } from './common.ts';
 import type { Handler } from './context.ts';
