@@ -12,8 +12,8 @@ import { assetsDir } from '../../lib/package-root.ts';
 import { MISSING_BUILD, sendFile, sendHtml } from '../checkout/respond.ts';
 import { answerMethodNotAllowed } from '../http/method-not-allowed.ts';
 import { listenOrigin } from '../http/origin.ts';
-import { runCertify } from '../../scripts/certify/certify.ts';
-import { htmlReport } from '../../scripts/certify/report.ts';
+import { runCertify } from '../../certify/certify.ts';
+import { htmlReport } from '../../certify/report.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ASSETS = path.join(HERE, 'assets');
