@@ -19,7 +19,14 @@ import { DEMO_MERCHANTS, type MerchantConfigInput } from '../../config.ts';
 import { call, errorOf, item, partnerBody, sessionBodyV1, type Answer } from '../../test-support/helpers.ts';
 import { startCluster, type Cluster } from '../../test-support/pg-cluster.ts';
 import { migrateUrl } from './migrate.ts';
-import { roundRobinProxy, startInstance, startReceiver, type Instance, type Proxy, type Receiver } from '../../test-support/pg-instances.ts';
+import {
+  roundRobinProxy,
+  startInstance,
+  startReceiver,
+  type Instance,
+  type Proxy,
+  type Receiver,
+} from '../../test-support/pg-instances.ts';
 
 let cluster: Cluster;
 let dir: string;
