@@ -31,6 +31,7 @@ describe('layer rules (eslint.config.js)', () => {
       'reference-server/http/errors.ts',
       'conformance/spec.ts',
       'reference-server/app.ts',
+      'reference-server/checkout/demo-shop.ts',
     ])
       expect(summary(await layerMessages(file)), file).toEqual([]);
   }, 60_000);
@@ -56,13 +57,17 @@ describe('layer rules (eslint.config.js)', () => {
     expect(sameLayer).toEqual([expect.stringMatching(/^import-x\/no-cycle: Dependency cycle detected/)]);
   }, 60_000);
 
-  it('conformance/ importing the reference server, production importing test support or vitest are reported', async () => {
+  it('conformance/ importing the reference server, the demo shop going past the SDK entry, production importing test support or vitest are reported', async () => {
     const conformance = summary(await layerMessages('conformance/spec.ts', "export { startServer } from '../reference-server/index.ts';"));
     expect(conformance).toEqual([expect.stringMatching(/^import-x\/no-restricted-paths: .*must not import reference-server\//)]);
     const testSupport = summary(
       await layerMessages('reference-server/app.ts', "export { startCluster } from './test-support/pg-cluster.ts';"),
     );
     expect(testSupport).toEqual([expect.stringMatching(/^import-x\/no-restricted-paths: .*never imports test support/)]);
+    const demo = summary(
+      await layerMessages('reference-server/checkout/demo-shop.ts', "export { SESSION_TOKEN_SCHEME } from '../../sdk/client/auth.ts';"),
+    );
+    expect(demo).toEqual([expect.stringMatching(/^import-x\/no-restricted-paths: .*public entry sdk\/client\/index\.ts/)]);
     const vitest = summary(await layerMessages('reference-server/app.ts', "export { it } from 'vitest';"));
     expect(vitest).toEqual([expect.stringMatching(/^no-restricted-imports: .*vitest/)]);
   }, 60_000);
