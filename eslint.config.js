@@ -1,6 +1,85 @@
 // ESLint with type information (typescript-eslint), run by `npm run lint` with --max-warnings 0.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import { createNodeResolver, importX } from 'eslint-plugin-import-x';
+
+// ---------------------------------------------------------------------------------------------
+// Layers that point one way (issue 29 point 1; docs/architecture.md draws the picture).
+// eslint-plugin-import-x resolves each relative import (they all name the .ts file) and:
+// - `import-x/no-cycle` refuses a runtime import cycle among the package's source folders;
+// - `import-x/no-restricted-paths` refuses an import from a higher layer, type-only imports
+//   included (a lower layer that names a higher layer's type depends on it all the same, and
+//   that is how the config → http → handlers → config cycle closed);
+// - `no-restricted-imports` keeps vitest out of production files.
+// Tests (`*.test.ts`) and test support (`test-support/` folders, never shipped) may import any
+// layer; production files never import test support.
+// ---------------------------------------------------------------------------------------------
+const RS = 'reference-server';
+/** The reference server's layers, lowest first: each may import the ones before it, never after. */
+const serverLayers = [
+  { name: 'domain', files: [`${RS}/domain/**`] },
+  { name: 'store / webhooks', files: [`${RS}/store/**`, `${RS}/webhooks/**`] },
+  { name: 'core (config.ts, core.ts)', files: [`${RS}/@(config|core).ts`] },
+  { name: 'http / handlers', files: [`${RS}/http/**`, `${RS}/handlers/**`] },
+  {
+    name: 'app / CLI',
+    files: [`${RS}/!(config|core).ts`, `${RS}/checkout/**`, `${RS}/dashboard/**`],
+  },
+];
+const TEST_SUPPORT = '**/test-support/**';
+const layerZones = [
+  // lib/ is the bottom: it imports only generated/ (and packages).
+  {
+    target: 'lib/**',
+    from: ['reference-server/**', 'conformance/**', 'certify/**', 'sdk/**', 'server/**', 'proxy/**', 'scripts/**'],
+    message: 'lib/ is the lowest layer (docs/architecture.md).',
+  },
+  ...serverLayers.slice(0, -1).map((layer, i) => ({
+    target: layer.files,
+    from: serverLayers.slice(i + 1).flatMap((higher) => higher.files),
+    message: `reference-server layer "${layer.name}" must not import a higher layer (docs/architecture.md).`,
+  })),
+  {
+    target: `${RS}/**`,
+    from: ['scripts/**'],
+    message: 'reference-server/ must not import scripts/ (the CLI and build tools sit above it).',
+  },
+  {
+    target: ['conformance/**', 'certify/**', 'sdk/**', 'server/**', 'proxy/**'],
+    from: ['reference-server/**', 'scripts/**'],
+    message: 'conformance/, certify/, sdk/, server/ and proxy/ must not import reference-server/ or scripts/ outside their tests.',
+  },
+  {
+    target: ['conformance/**', 'sdk/**', 'server/**'],
+    from: ['proxy/**'],
+    message: 'proxy/ sits above conformance/, sdk/ and server/.',
+  },
+  {
+    target: ['sdk/**', 'server/**'],
+    from: ['conformance/**'],
+    message: 'sdk/ and server/ must not import conformance/.',
+  },
+  {
+    // The demo shop plays a merchant's backend: it calls the API through the public SDK client, as
+    // a merchant would (reference-server/checkout/demo-shop.ts). No other server file uses sdk/.
+    target: [...serverLayers.flatMap((layer) => layer.files).filter((f) => f !== `${RS}/checkout/**`), `${RS}/checkout/!(demo-shop).ts`],
+    from: ['sdk/**'],
+    message: "only the demo shop (a merchant's site) may use sdk/ in reference-server/.",
+  },
+  {
+    target: `${RS}/checkout/demo-shop.ts`,
+    from: ['sdk/**'],
+    except: [`**/sdk/client/index.ts`],
+    message: 'the demo shop uses the SDK through its public entry sdk/client/index.ts only.',
+  },
+  {
+    // scripts/bench/ is a measuring harness like the tests (never built or shipped): it starts its
+    // PostgreSQL clusters and instances with reference-server/test-support/.
+    target: ['{lib,reference-server,conformance,certify,sdk,server,proxy}/**', 'scripts/!(bench)/**', 'scripts/*.ts'],
+    from: [TEST_SUPPORT],
+    message: 'production code never imports test support.',
+  },
+];
 
 export default tseslint.config(
   { ignores: ['node_modules/', 'dist/', 'generated/', '.artifacts/', 'sdk/browser/dist/'] },
@@ -33,6 +112,27 @@ export default tseslint.config(
           destructuredArrayIgnorePattern: '^_',
           ignoreRestSiblings: true,
         },
+      ],
+    },
+  },
+  {
+    // The layer rules (see the top of this file). Production source only: tests and test support
+    // may reach any layer to set a server up.
+    files: ['{lib,reference-server,conformance,certify,sdk,server,proxy,scripts}/**/*.ts'],
+    ignores: ['**/*.test.ts', TEST_SUPPORT],
+    plugins: { 'import-x': importX },
+    settings: {
+      // Every relative import names its .ts file, so the plain resolver finds it.
+      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.js', '.json'] })],
+      'import-x/extensions': ['.ts', '.js'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
+    },
+    rules: {
+      'import-x/no-restricted-paths': ['error', { basePath: import.meta.dirname, zones: layerZones }],
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      'no-restricted-imports': [
+        'error',
+        { paths: [{ name: 'vitest', message: 'vitest belongs in *.test.ts files and test-support/ folders.' }] },
       ],
     },
   },

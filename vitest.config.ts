@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 /**
  * The API tests that run again on the PostgreSQL store: every test server on a fresh database
  * (`postgres`), then as two instances on one database behind a round-robin proxy (`postgres-2`);
- * see reference-server/store/postgres/test-database.ts.
+ * see reference-server/test-support/test-database.ts.
  */
 const onPostgresToo = [
   'reference-server/amount-range.test.ts',

@@ -4,7 +4,7 @@
  * the same variant, each with a fresh test key.
  */
 import { randomBytes } from 'node:crypto';
-import { freePort } from '../scripts/lib/free-port.ts';
+import { freePort } from '../lib/free-port.ts';
 import type { MerchantSpec } from './mutants/selftest.ts';
 
 /** The keys and receiver port a run of the suite is given. */

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../reference-server/testing.ts';
-import { freePort } from '../scripts/lib/free-port.ts';
+import { freePort } from '../lib/free-port.ts';
 import { ROOT } from '../scripts/lib/paths.ts';
 import { EXIT } from './exit-codes.ts';
 import { mutants } from './mutants/catalog.ts';

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundledDocumentPath } from '../generated/index.ts';
 import type { SuiteResult } from './run.ts';
 import { EXIT, runConform } from './cli.ts';
-import { freePort } from '../scripts/lib/free-port.ts';
+import { freePort } from '../lib/free-port.ts';
 
 let child: ChildProcess | undefined;
 let baseUrl = '';

@@ -1,8 +1,8 @@
 /** ADR-043 and ADR-041: a sandbox-profile run checks the scenarios, and leaves both merchants' clocks at real time and their A1 windows empty, where the sandbox offers a reset. */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../scripts/lib/free-port.ts';
-import { partnerBody } from '../reference-server/test-helpers.ts';
+import { freePort } from '../lib/free-port.ts';
+import { partnerBody } from '../reference-server/test-support/helpers.ts';
 import { startTestServer, type TestServer } from '../reference-server/testing.ts';
 import { runSuite } from './run.ts';
 

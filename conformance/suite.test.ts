@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../reference-server/testing.ts';
 import { merchantPair, type MerchantPair } from './merchant-pairs.ts';
-import { freePort } from '../scripts/lib/free-port.ts';
+import { freePort } from '../lib/free-port.ts';
 import type { MerchantSpec } from './mutants/selftest.ts';
 import { runSuite, type SuiteResult } from './run.ts';
 

@@ -9,7 +9,7 @@ import { createServer, request, type IncomingMessage, type Server } from 'node:h
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fabricate } from '../conformance/mutants/match.ts';
-import { freePort } from '../scripts/lib/free-port.ts';
+import { freePort } from '../lib/free-port.ts';
 import { REPORT_PATH, startLiveProxy, type LiveProxy } from './server.ts';
 import { sleep } from './test-support/relay.ts';
 

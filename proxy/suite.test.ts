@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../reference-server/testing.ts';
 import { merchantPair, type MerchantPair } from '../conformance/merchant-pairs.ts';
 import { runConformance } from '../conformance/index.ts';
-import { freePort } from '../scripts/lib/free-port.ts';
+import { freePort } from '../lib/free-port.ts';
 import { REPORT_PATH, startLiveProxy } from './server.ts';
 import { sleep } from './test-support/relay.ts';
 import type { ProxyCoverage } from './report.ts';

@@ -8,7 +8,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../scripts/lib/free-port.ts';
+import { freePort } from '../lib/free-port.ts';
 import { startLiveProxy, type LiveProxy } from './server.ts';
 
 const secret = `whsec_${randomBytes(24).toString('base64')}`;

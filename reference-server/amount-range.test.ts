@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { amountRange } from '../generated/contract.ts';
-import { errorOf, partnerBody, item, server, sessionBodyV1, sessionBodyV2 } from './test-helpers.ts';
+import { errorOf, partnerBody, item, server, sessionBodyV1, sessionBodyV2 } from './test-support/helpers.ts';
 import type { TestServer } from './testing.ts';
 
 type Api = Awaited<ReturnType<typeof server>>['api'];

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_LOG_LIMIT } from './http/api-log.ts';
-import { partnerBody, server, sessionBodyV2, type Api } from './test-helpers.ts';
+import { partnerBody, server, sessionBodyV2, type Api } from './test-support/helpers.ts';
 import type { TestServer } from './testing.ts';
 
 let s: TestServer;

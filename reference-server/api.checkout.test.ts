@@ -1,7 +1,7 @@
 /** The API over HTTP, A family: A1 sessions (and its rate limit), A2 / A3 verification, the checkout payment. */
 import { describe, expect, it } from 'vitest';
 import { variants } from '../generated/contract.ts';
-import { errorOf, server, sessionBodyV1, sessionBodyV2, sharedServer, type S1, type S2 } from './test-helpers.ts';
+import { errorOf, server, sessionBodyV1, sessionBodyV2, sharedServer, type S1, type S2 } from './test-support/helpers.ts';
 
 const t = sharedServer();
 const { clock, api, K1, K2, k, txCount } = t;

@@ -1,6 +1,6 @@
 /** Request bodies that JSON readers disagree on: integers beyond 2^53 − 1 and members named twice (ADR-023). */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { item, partnerBody, server } from './test-helpers.ts';
+import { item, partnerBody, server } from './test-support/helpers.ts';
 import type { TestServer } from './testing.ts';
 import { duplicateMemberPath } from '../server/body.ts';
 

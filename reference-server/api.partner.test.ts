@@ -1,6 +1,6 @@
 /** The API over HTTP, B family and across: B1–B4, expiry, bad input, concurrency, modes and keys, webhook deliveries. */
 import { describe, expect, it } from 'vitest';
-import { call, errorOf, item, partnerBody, server, sessionBodyV1, sharedServer, T0, type S1 } from './test-helpers.ts';
+import { call, errorOf, item, partnerBody, server, sessionBodyV1, sharedServer, T0, type S1 } from './test-support/helpers.ts';
 
 type Tx = S1['PartnerTransaction'];
 

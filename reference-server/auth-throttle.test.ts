@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAuthThrottle, specAuthFailureLimit } from './http/auth-throttle.ts';
 import { openSqliteRepository } from './store/sqlite/sqlite-repository.ts';
-import { partnerBody, server } from './test-helpers.ts';
+import { partnerBody, server } from './test-support/helpers.ts';
 import type { TestServer } from './testing.ts';
 import type { ManualClock } from './domain/clock.ts';
 

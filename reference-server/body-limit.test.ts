@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadBundledDocument } from '../generated/index.ts';
 import { maxBodyBytes } from '../generated/contract.ts';
 import { objectAt } from '../lib/json.ts';
-import { errorOf, partnerBody, server } from './test-helpers.ts';
+import { errorOf, partnerBody, server } from './test-support/helpers.ts';
 import type { TestServer } from './testing.ts';
 
 type Api = Awaited<ReturnType<typeof server>>['api'];

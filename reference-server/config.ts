@@ -7,9 +7,14 @@ import { checkWebhookUrl } from './webhooks/url-policy.ts';
 import { normaliseOrigin } from './domain/redirect.ts';
 import { sha256 } from './domain/ids.ts';
 import { defaultPaymentWindowSeconds } from './domain/stateMachine.ts';
-import type { AuthFailureLimit } from './http/auth-throttle.ts';
 
 export type Mode = 'sandbox' | 'production';
+
+/** The failed-authentication throttle's setting (ADR-027): `limit` failures per `windowSeconds` and address. */
+export interface AuthFailureLimit {
+  limit: number;
+  windowSeconds: number;
+}
 
 /** One entry of the `--merchants` file (and of `startTestServer({ merchants })`). */
 export interface MerchantConfigInput {
@@ -47,7 +52,7 @@ export interface ServerConfig {
   merchants: MerchantConfig[];
   /** Base URL of absolute links (checkout_url), `--public-url`; default: the address the connection reached (never the Host header). */
   publicBaseUrl?: string;
-  /** Failed-authentication throttle (ADR-027): default the spec's `x-auth-failure-limit`; null turns it off. */
+  /** Failed-authentication throttle (ADR-027): default the spec's `x-auth-failure-limit` (http/auth-throttle.ts); null turns it off. */
   authFailureLimit?: AuthFailureLimit | null;
   /** How often PENDING transactions are swept for expiry in real time (ms). Default 1000. */
   sweepIntervalMs?: number;

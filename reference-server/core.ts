@@ -15,13 +15,12 @@ import type { Change, MerchantStateRecord, TransactionRecord } from './domain/ty
 import type { MerchantConfig, ServerConfig } from './config.ts';
 import type { Repository } from './store/repository.ts';
 import { generateMessageId } from './webhooks/signing.ts';
+import type { OutboxEvent, WebhookEventName } from './domain/outbox-event.ts';
 import type {
   MerchantClock,
   MerchantDirectory,
-  OutboxEvent,
   WebhookDispatcher,
   WebhookDispatcherDeps,
-  WebhookEventName,
   WebhookRepository,
 } from './webhooks/contracts.ts';
 

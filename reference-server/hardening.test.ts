@@ -6,7 +6,7 @@ import path from 'node:path';
 import { startTestServer, type TestServer } from './testing.ts';
 import { mountSite } from './site.ts';
 import { DEMO_MERCHANTS } from './config.ts';
-import { partnerBody } from './test-helpers.ts';
+import { partnerBody } from './test-support/helpers.ts';
 
 let dist: string;
 let server: TestServer;

@@ -1,7 +1,7 @@
 /** One session token cannot create payment intents without bound (ADR-029, `x-max-payment-intents`). */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadBundledDocument } from '../generated/index.ts';
-import { server, sessionBodyV1 } from './test-helpers.ts';
+import { server, sessionBodyV1 } from './test-support/helpers.ts';
 import type { TestServer } from './testing.ts';
 
 type Api = Awaited<ReturnType<typeof server>>['api'];

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { DEMO_MERCHANTS } from './config.ts';
 import { mountSite } from './site.ts';
-import { sessionBodyV1 } from './test-helpers.ts';
+import { sessionBodyV1 } from './test-support/helpers.ts';
 import { startTestServer, type TestServer } from './testing.ts';
 
 /** A request with a Host header of our choosing (fetch does not allow one). */

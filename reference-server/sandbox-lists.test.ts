@@ -1,7 +1,7 @@
 /** The sandbox lists answer one page at a time (ADR-028): `limit` (default, maximum), `cursor`, `nextCursor`. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAGE_LIMIT } from './handlers/page.ts';
-import { partnerBody, server } from './test-helpers.ts';
+import { partnerBody, server } from './test-support/helpers.ts';
 import type { TestServer } from './testing.ts';
 
 type Api = Awaited<ReturnType<typeof server>>['api'];

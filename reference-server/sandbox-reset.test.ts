@@ -1,6 +1,6 @@
 /** ADR-041: the sandbox reset puts the clock back, forgets the rate-limit windows and, on request, deletes the caller's data only. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { errorOf, partnerBody, server, sessionBodyV1, sessionBodyV2, T0 } from './test-helpers.ts';
+import { errorOf, partnerBody, server, sessionBodyV1, sessionBodyV2, T0 } from './test-support/helpers.ts';
 import type { TestServer } from './testing.ts';
 
 type Api = Awaited<ReturnType<typeof server>>['api'];

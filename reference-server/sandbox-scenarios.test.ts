@@ -1,6 +1,6 @@
 /** ADR-043: the sandbox's magic customer phones and totals, through the state machine, sandbox only. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { errorOf, partnerBody, server, item, type S1 } from './test-helpers.ts';
+import { errorOf, partnerBody, server, item, type S1 } from './test-support/helpers.ts';
 import type { TestServer } from './testing.ts';
 
 type Api = Awaited<ReturnType<typeof server>>['api'];

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyWebhook } from '../sdk/webhooks/verify.ts';
-import { call, errorOf, partnerBody } from './test-helpers.ts';
+import { call, errorOf, partnerBody } from './test-support/helpers.ts';
 import { startTestServer, type TestServer } from './testing.ts';
 
 interface Received {

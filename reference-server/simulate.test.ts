@@ -8,7 +8,7 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { errorOf, partnerBody, server, sessionBodyV1, type Api } from './test-helpers.ts';
+import { errorOf, partnerBody, server, sessionBodyV1, type Api } from './test-support/helpers.ts';
 import { startTestServer, type TestServer } from './testing.ts';
 
 let s: TestServer;

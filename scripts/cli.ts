@@ -73,7 +73,7 @@ export async function main(argv: string[]): Promise<number> {
     case 'trigger':
     case 'events':
     case 'listen': {
-      const { CliError } = await import('./loop/sandbox-client.ts');
+      const { CliError } = await import('../lib/sandbox-client.ts');
       try {
         if (command === 'trigger') return await (await import('./loop/trigger.ts')).runTrigger(rest);
         if (command === 'listen') return await (await import('./loop/listen.ts')).runListen(rest);
@@ -85,9 +85,9 @@ export async function main(argv: string[]): Promise<number> {
       }
     }
     case 'certify': {
-      const { CliError } = await import('./loop/sandbox-client.ts');
+      const { CliError } = await import('../lib/sandbox-client.ts');
       try {
-        return await (await import('./certify/certify.ts')).runCertifyCli(rest);
+        return await (await import('../certify/certify.ts')).runCertifyCli(rest);
       } catch (e) {
         if (!(e instanceof CliError)) throw e;
         process.stderr.write(`paylater certify: ${e.message}\n`);

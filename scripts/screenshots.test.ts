@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, it } from 'vitest';
-import { refreshReadmeShot, SHOTS } from '../reference-server/checkout/browser-harness.ts';
+import { refreshReadmeShot, SHOTS } from '../reference-server/test-support/browser-harness.ts';
 import { ROOT } from './lib/paths.ts';
 import { SCREENSHOT_TESTS } from './screenshots.ts';
 

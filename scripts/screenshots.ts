@@ -6,8 +6,10 @@
  */
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { UPDATE_SCREENSHOTS_ENV } from '../reference-server/checkout/browser-harness.ts';
 import { ROOT } from './lib/paths.ts';
+
+/** Set to `1` by `npm run screenshots`: the browser tests then refresh the README's copies (reference-server/test-support/browser-harness.ts). */
+export const UPDATE_SCREENSHOTS_ENV = 'UPDATE_SCREENSHOTS';
 
 /** The tests that copy a screenshot into the README's folders. */
 export const SCREENSHOT_TESTS = [

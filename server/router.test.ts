@@ -8,7 +8,7 @@ import type { Server } from 'node:http';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { components } from '../generated/v1/schema.d.ts';
-import { call, errorOf } from '../reference-server/test-helpers.ts';
+import { call, errorOf } from '../reference-server/test-support/helpers.ts';
 import {
   ApiError,
   createContractRouter,

@@ -1,5 +1,5 @@
-/** Part 1 of the mutation self-test (see self-test-parts.ts), against the reference server in sandbox mode. */
+/** Part 1 of the mutation self-test (see ../test-support/self-test-parts.ts), against the reference server in sandbox mode. */
 import { startTestServer } from '../../reference-server/testing.ts';
-import { describeMutantPart } from './self-test-parts.ts';
+import { describeMutantPart } from '../test-support/self-test-parts.ts';
 
 describeMutantPart(1, (merchants) => startTestServer({ merchants, mode: 'sandbox' }));

@@ -6,7 +6,7 @@
 import { stateMachine } from '../../generated/contract.ts';
 import { randomBytes } from 'node:crypto';
 import { createServer as createHttpServer } from 'node:http';
-import { freePort } from '../../scripts/lib/free-port.ts';
+import { freePort } from '../../lib/free-port.ts';
 import { DEFAULT_RUNS } from '../cli.ts';
 import { runSuite, type SuiteResult } from '../run.ts';
 import { mutants } from './catalog.ts';

@@ -10,7 +10,7 @@ import { runConformance } from '../../conformance/index.ts';
 import { mutants } from '../../conformance/mutants/catalog.ts';
 import { startProxy } from '../../conformance/mutants/proxy.ts';
 import type { MerchantSpec } from '../../conformance/mutants/selftest.ts';
-import { freePort } from '../../scripts/lib/free-port.ts';
+import { freePort } from '../../lib/free-port.ts';
 import { startLiveProxy } from '../server.ts';
 import { sleep, startRelay } from './relay.ts';
 

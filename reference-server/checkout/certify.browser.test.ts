@@ -8,10 +8,10 @@
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build } from '../../scripts/build.ts';
-import { runCertify } from '../../scripts/certify/certify.ts';
-import type { CertifyReport } from '../../scripts/certify/checklist.ts';
+import { runCertify } from '../../certify/certify.ts';
+import type { CertifyReport } from '../../certify/checklist.ts';
 import { startTestServer, type TestServer } from '../testing.ts';
-import { CHROMIUM, V2_KEY } from './browser-harness.ts';
+import { CHROMIUM, V2_KEY } from '../test-support/browser-harness.ts';
 import { createCheckoutRouter } from './router.ts';
 
 let server: TestServer;

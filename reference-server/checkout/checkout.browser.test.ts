@@ -22,7 +22,7 @@ import {
   toPayPage,
   V1_KEY,
   V2_KEY,
-} from './browser-harness.ts';
+} from '../test-support/browser-harness.ts';
 
 setUpCheckoutBrowser();
 

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build } from '../../scripts/build.ts';
-import { CHROMIUM, refreshReadmeShot, SHOTS } from '../checkout/browser-harness.ts';
+import { CHROMIUM, refreshReadmeShot, SHOTS } from '../test-support/browser-harness.ts';
 import { mountSite } from '../site.ts';
 import { startTestServer, type TestServer } from '../testing.ts';
 

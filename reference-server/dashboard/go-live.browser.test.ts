@@ -12,7 +12,7 @@ import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build } from '../../scripts/build.ts';
 import { createWebhookReceiver, type WebhookReceiver } from '../../sdk/examples/webhook-receiver.ts';
-import { CHROMIUM } from '../checkout/browser-harness.ts';
+import { CHROMIUM } from '../test-support/browser-harness.ts';
 import { mountSite } from '../site.ts';
 import { startTestServer, type TestServer } from '../testing.ts';
 

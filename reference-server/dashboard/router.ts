@@ -13,8 +13,8 @@ import { MISSING_BUILD, sendFile, sendHtml } from '../checkout/respond.ts';
 import { answerMethodNotAllowed } from '../http/method-not-allowed.ts';
 import { listenOrigin } from '../http/origin.ts';
 import { pageJson } from '../http/page-body.ts';
-import { runCertify } from '../../scripts/certify/certify.ts';
-import { htmlReport } from '../../scripts/certify/report.ts';
+import { runCertify } from '../../certify/certify.ts';
+import { htmlReport } from '../../certify/report.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ASSETS = path.join(HERE, 'assets');

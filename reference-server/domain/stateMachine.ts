@@ -6,7 +6,7 @@
  */
 import { ERROR_MESSAGES, formatMessage } from '../../lib/error-messages.ts';
 import { stateMachine } from '../../generated/contract.ts';
-import type { WebhookEventName } from '../webhooks/contracts.ts';
+import type { WebhookEventName } from './outbox-event.ts';
 import type { Status } from './types.ts';
 
 type Transition = (typeof stateMachine.transitions)[number];

@@ -6,7 +6,7 @@ import { checkoutStatusOf } from '../../generated/contract.ts';
 import { centimesToNumber, formatCentimes } from '../../lib/money.ts';
 import { iso, localDateTime } from './clock.ts';
 import { EXPIRY, attempt, isDueToExpire, type Outcome } from './stateMachine.ts';
-import type { OutboxEvent, WebhookEventName, WebhookPayload } from '../webhooks/contracts.ts';
+import type { OutboxEvent, WebhookEventName, WebhookPayload } from './outbox-event.ts';
 import type { Status, TransactionRecord } from './types.ts';
 
 export type CheckoutStatus = (typeof checkoutStatusOf)[Status];

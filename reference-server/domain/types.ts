@@ -1,7 +1,7 @@
 /** Records as stored. Amounts are integer centimes; times are ISO 8601 UTC strings. */
 import type { ErrorCode, stateMachine } from '../../generated/contract.ts';
 import type { components } from '../../generated/v1/schema.d.ts';
-import type { OutboxEvent } from '../webhooks/contracts.ts';
+import type { OutboxEvent } from './outbox-event.ts';
 
 export type Status = keyof typeof stateMachine.states;
 export type TransactionKind = 'partner' | 'checkout';

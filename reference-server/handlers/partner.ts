@@ -4,7 +4,7 @@ import { uuid } from '../domain/ids.ts';
 import { centimesOf } from '../../lib/money.ts';
 import { checkAmountConsistency, type AmountConsistencyRule } from '../domain/amount-consistency.ts';
 import { checkCreditLimit, checkMerchantActive } from '../domain/limits.ts';
-import { checkAmountRange } from '../http/amount-range.ts';
+import { checkAmountRange } from '../domain/amount-range.ts';
 import { newTransaction } from '../domain/transaction-record.ts';
 import { checkVendorReferenceFree } from '../domain/vendor-reference.ts';
 import { confirmationSms, partnerView } from '../domain/transactions.ts';

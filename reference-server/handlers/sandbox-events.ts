@@ -5,7 +5,7 @@
  * instances' changes included) and, as a fallback, on a slow poll.
  */
 import type { Core } from '../core.ts';
-import type { OutboxEvent } from '../webhooks/contracts.ts';
+import type { OutboxEvent } from '../domain/outbox-event.ts';
 import type { Handler } from './context.ts';
 
 /** How often the repository is read without a notice, and how often a keep-alive comment is sent. */

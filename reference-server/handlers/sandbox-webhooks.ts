@@ -11,7 +11,7 @@ import type { Core } from '../core.ts';
 import { ApiError } from '../http/errors.ts';
 import { generateWebhookSecret } from '../webhooks/signing.ts';
 import { checkWebhookUrl } from '../webhooks/url-policy.ts';
-import type { OutboxEvent, WebhookEventName } from '../webhooks/contracts.ts';
+import type { OutboxEvent, WebhookEventName } from '../domain/outbox-event.ts';
 import type { Handler } from './context.ts';
 
 /** The endpoint as the API shows it. */

@@ -8,7 +8,7 @@ import { partnerView } from '../domain/transactions.ts';
 import type { SessionRecord } from '../domain/types.ts';
 import type { RepositoryTx } from '../store/repository.ts';
 import { ApiError, invalidToken } from '../http/errors.ts';
-import type { OutboxEvent } from '../webhooks/contracts.ts';
+import type { OutboxEvent } from '../domain/outbox-event.ts';
 import { merchantNow, newPaymentIntent, ownTransaction, transition } from './common.ts';
 import type { Handler } from './context.ts';
 import { paySession } from './pay-session.ts';

@@ -6,11 +6,7 @@
 import { loadBundledDocument } from '../../generated/index.ts';
 import { ApiError } from './errors.ts';
 import type { Repository } from '../store/repository.ts';
-
-export interface AuthFailureLimit {
-  limit: number;
-  windowSeconds: number;
-}
+import type { AuthFailureLimit } from '../config.ts';
 
 /** The spec's fact (the same on every security scheme). */
 export const specAuthFailureLimit: AuthFailureLimit = (() => {

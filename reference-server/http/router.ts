@@ -15,7 +15,7 @@ import type { SessionRecord } from '../domain/types.ts';
 import type { Ctx } from '../handlers/context.ts';
 import { handlers } from '../handlers/index.ts';
 import type { Authenticator } from './auth.ts';
-import { checkAmountRange, withoutRangeCopies } from './amount-range.ts';
+import { checkAmountRange, withoutRangeCopies } from '../domain/amount-range.ts';
 import type { AuthThrottle } from './auth-throttle.ts';
 import { ApiError, invalidToken, mapStoreError } from './errors.ts';
 import { buildOperations, type OperationInfo } from './operations.ts';

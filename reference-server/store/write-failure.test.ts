@@ -14,7 +14,7 @@ import { describe, expect, it } from 'vitest';
 import { createApp } from '../app.ts';
 import { DEMO_MERCHANTS, serverConfig } from '../config.ts';
 import { systemClock } from '../domain/clock.ts';
-import { partnerBody } from '../test-helpers.ts';
+import { partnerBody } from '../test-support/helpers.ts';
 import { storageRetryAfterSeconds } from './errors.ts';
 import { openSqliteRepository } from './sqlite/sqlite-repository.ts';
 

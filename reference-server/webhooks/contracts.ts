@@ -4,39 +4,7 @@
  * the state change that causes it (durable outbox); the engine only claims due events
  * and records attempts through `WebhookRepository`, which the core's store implements.
  */
-import type { V1 } from '../../generated/index.ts';
-
-export type WebhookEventName = 'transaction.approved' | 'transaction.cancelled' | 'transaction.expired';
-export type WebhookPayload =
-  | V1.components['schemas']['TransactionApprovedEvent']
-  | V1.components['schemas']['TransactionCancelledEvent']
-  | V1.components['schemas']['TransactionExpiredEvent'];
-export type DeliveryState = V1.components['schemas']['WebhookDelivery']['state'];
-export type DeliveryAttempt = V1.components['schemas']['WebhookDeliveryAttempt'];
-
-/**
- * One event in the durable outbox: exactly the `WebhookDelivery` record of the spec plus its owner.
- * The core creates it with `state: 'pending'`, `nextAttemptAt: createdAt`, `attempts: []`, `id`
- * from `generateMessageId()` of `./signing.ts` (or, when the merchant has no webhook URL or
- * secret, `state: 'no_endpoint'`, `nextAttemptAt: null`), then calls `dispatcher.kick()`.
- */
-export interface OutboxEvent {
-  /** `msg_…`, the `webhook-id`, the same across every attempt. */
-  id: string;
-  merchantId: string;
-  event: WebhookEventName;
-  transactionId: string;
-  /** The exact body, serialized once with JSON.stringify and sent byte-identical on every attempt. */
-  payload: WebhookPayload;
-  /** ISO time (merchant's clock) the event was recorded. */
-  createdAt: string;
-  state: DeliveryState;
-  /** The merchant's webhook URL at the time of the event, or null (`no_endpoint`). */
-  url: string | null;
-  /** ISO time (merchant's clock) of the next attempt, null when none is due. */
-  nextAttemptAt: string | null;
-  attempts: DeliveryAttempt[];
-}
+import type { DeliveryAttempt, DeliveryState, OutboxEvent } from '../domain/outbox-event.ts';
 
 /** What the delivery engine needs from storage. Every method resolves after the write is on disk. */
 export interface WebhookRepository {

@@ -13,7 +13,7 @@ import { createApp } from '../app.ts';
 import { systemClock } from '../domain/clock.ts';
 import type { Change } from '../domain/types.ts';
 import type { Repository } from '../store/repository.ts';
-import { call, partnerBody } from '../test-helpers.ts';
+import { call, partnerBody } from '../test-support/helpers.ts';
 import { startTestServer, type TestServer } from '../testing.ts';
 import { generateWebhookSecret } from './signing.ts';
 

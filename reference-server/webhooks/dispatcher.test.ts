@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import { webhookDelivery } from '../../generated/contract.ts';
-import type { OutboxEvent, WebhookPayload } from './contracts.ts';
+import type { OutboxEvent, WebhookPayload } from '../domain/outbox-event.ts';
 import { createWebhookDispatcher, MAX_ATTEMPTS, parseRetryAfter, retryDelayMs } from './dispatcher.ts';
 import { MemoryWebhookStore } from './memory.ts';
 import { generateWebhookSecret } from './signing.ts';

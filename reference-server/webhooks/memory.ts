@@ -5,17 +5,8 @@
  * claimed event until an attempt or state is recorded for it. Used by the
  * engine's tests; the reference server uses its durable store instead.
  */
-import type {
-  DeliveryAttempt,
-  DeliveryState,
-  MerchantClock,
-  MerchantDirectory,
-  OutboxEvent,
-  WebhookEndpoint,
-  WebhookEventName,
-  WebhookPayload,
-  WebhookRepository,
-} from './contracts.ts';
+import type { DeliveryAttempt, DeliveryState, OutboxEvent, WebhookEventName, WebhookPayload } from '../domain/outbox-event.ts';
+import type { MerchantClock, MerchantDirectory, WebhookEndpoint, WebhookRepository } from './contracts.ts';
 import { generateMessageId } from './signing.ts';
 
 export class MemoryWebhookStore implements WebhookRepository, MerchantDirectory, MerchantClock {

@@ -12,7 +12,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { buildMerchants, DEMO_MERCHANTS } from '../../reference-server/config.ts';
 import { migrateUrl } from '../../reference-server/store/postgres/migrate.ts';
-import { startInstance, type Instance } from '../../reference-server/store/postgres/instances.ts';
+import { startInstance, type Instance } from '../../reference-server/test-support/pg-instances.ts';
 import { clusterOrReason, createsPerSecond } from './pg-tools.ts';
 import { checkClean, fmt, load, type Figure } from './tools.ts';
 

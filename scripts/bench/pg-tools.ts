@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { createApp, type AppHandle } from '../../reference-server/app.ts';
 import { DEMO_MERCHANTS, serverConfig } from '../../reference-server/config.ts';
 import { systemClock } from '../../reference-server/domain/clock.ts';
-import { startCluster, type Cluster } from '../../reference-server/store/postgres/cluster.ts';
+import { startCluster, type Cluster } from '../../reference-server/test-support/pg-cluster.ts';
 import type { Repository } from '../../reference-server/store/repository.ts';
 import { checkClean, load, partnerBody } from './tools.ts';
 

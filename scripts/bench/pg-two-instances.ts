@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { migrateUrl } from '../../reference-server/store/postgres/migrate.ts';
-import { roundRobinProxy, startInstance, type Instance, type Proxy } from '../../reference-server/store/postgres/instances.ts';
+import { roundRobinProxy, startInstance, type Instance, type Proxy } from '../../reference-server/test-support/pg-instances.ts';
 import { clusterOrReason, createsPerSecond } from './pg-tools.ts';
 import { fmt, median, WARMUP_SECONDS, type Figure } from './tools.ts';
 

@@ -1,5 +1,5 @@
 /** `paylater events resend <delivery id>`: queues a recorded webhook delivery again and prints its state and attempts. */
-import { callApi, CliError, parseOptions, targetOf } from './sandbox-client.ts';
+import { callApi, CliError, parseOptions, targetOf } from '../../lib/sandbox-client.ts';
 
 export const EVENTS_USAGE = `Usage: paylater events resend <delivery id> [--base-url URL] [--api-key KEY]
 

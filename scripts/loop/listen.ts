@@ -8,7 +8,7 @@
  */
 import { createHmac } from 'node:crypto';
 import { signTestWebhook } from '../../sdk/webhooks/verify.ts';
-import { CliError, parseOptions, targetOf, type SandboxTarget } from './sandbox-client.ts';
+import { CliError, parseOptions, targetOf, type SandboxTarget } from '../../lib/sandbox-client.ts';
 
 export const LISTEN_USAGE = `Usage: paylater listen --forward-to URL [--events NAME,…] [--base-url URL] [--api-key KEY]
 

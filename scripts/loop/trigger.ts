@@ -8,7 +8,7 @@
  * With `--transaction ID` an existing PENDING transaction is moved instead of a new one.
  */
 import { stateMachine } from '../../generated/contract.ts';
-import { callApi, CliError, parseOptions, targetOf, type SandboxTarget } from './sandbox-client.ts';
+import { callApi, CliError, parseOptions, targetOf, type SandboxTarget } from '../../lib/sandbox-client.ts';
 
 export const TRIGGER_USAGE = `Usage: paylater trigger <event> [--transaction ID] [--base-url URL] [--api-key KEY]
 

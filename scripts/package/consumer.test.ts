@@ -20,7 +20,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../lib/free-port.ts';
+import { freePort } from '../../lib/free-port.ts';
 import { ROOT } from '../lib/paths.ts';
 import { consumerProject } from './offline-lock.ts';
 

@@ -15,9 +15,9 @@ import { merchantPair, type MerchantPair } from '../../../conformance/merchant-p
 import { runSuite, type SuiteResult } from '../../../conformance/run.ts';
 import type { MerchantConfigInput } from '../../config.ts';
 import { startTestServer, type TestServer } from '../../testing.ts';
-import { startCluster, type Cluster } from './cluster.ts';
+import { startCluster, type Cluster } from '../../test-support/pg-cluster.ts';
 import { migrateUrl } from './migrate.ts';
-import { roundRobinProxy, startInstance, type Instance, type Proxy } from './instances.ts';
+import { roundRobinProxy, startInstance, type Instance, type Proxy } from '../../test-support/pg-instances.ts';
 
 const secret = `whsec_${randomBytes(24).toString('base64')}`;
 const CASES = [

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startCluster, type Cluster } from './cluster.ts';
+import { startCluster, type Cluster } from '../../test-support/pg-cluster.ts';
 import { loadMigrations, migrate, migrateUrl, MigrationError, runMigrate } from './migrate.ts';
 
 let cluster: Cluster;

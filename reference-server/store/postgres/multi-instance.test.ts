@@ -16,10 +16,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnPaylater } from '../../../scripts/lib/paylater-process.ts';
 import { DEFAULT_DATA_FILE, parseServeArgs } from '../../cli.ts';
 import { DEMO_MERCHANTS, type MerchantConfigInput } from '../../config.ts';
-import { call, errorOf, item, partnerBody, sessionBodyV1, type Answer } from '../../test-helpers.ts';
-import { startCluster, type Cluster } from './cluster.ts';
+import { call, errorOf, item, partnerBody, sessionBodyV1, type Answer } from '../../test-support/helpers.ts';
+import { startCluster, type Cluster } from '../../test-support/pg-cluster.ts';
 import { migrateUrl } from './migrate.ts';
-import { roundRobinProxy, startInstance, startReceiver, type Instance, type Proxy, type Receiver } from './instances.ts';
+import {
+  roundRobinProxy,
+  startInstance,
+  startReceiver,
+  type Instance,
+  type Proxy,
+  type Receiver,
+} from '../../test-support/pg-instances.ts';
 
 let cluster: Cluster;
 let dir: string;

@@ -18,7 +18,7 @@ import type {
 } from '../../domain/types.ts';
 import type { ChangeNotice } from '../repository.ts';
 import { StoreUnavailableError } from '../errors.ts';
-import { startCluster, type Cluster } from './cluster.ts';
+import { startCluster, type Cluster } from '../../test-support/pg-cluster.ts';
 import { openPgRepository, type PgRepository } from './pg-repository.ts';
 
 let cluster: Cluster;

@@ -1,5 +1,5 @@
 /**
- * Harness of checkout.browser.test.ts: the reference server at 127.0.0.1 with the checkout
+ * Harness of checkout/checkout.browser.test.ts: the reference server at 127.0.0.1 with the checkout
  * router and the demo shop mounted, headless Debian Chromium (playwright-core), and a browser
  * context per test that records every CSP violation and dialog. `setUpCheckoutBrowser()`
  * registers the suite's beforeAll/afterAll; `base` (a live binding) is the server's address
@@ -12,15 +12,14 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { afterAll, beforeAll } from 'vitest';
 import { build } from '../../scripts/build.ts';
 import { ROOT } from '../../scripts/lib/paths.ts';
+import { UPDATE_SCREENSHOTS_ENV } from '../../scripts/screenshots.ts';
 import { startTestServer, type TestServer } from '../testing.ts';
-import { createCheckoutRouter } from './router.ts';
+import { createCheckoutRouter } from '../checkout/router.ts';
 
 export const V1_KEY = 'sk_test_v1_browser_4f7c2a9e1b3d';
 export const V2_KEY = 'sk_test_v2_browser_8b1e6d3c5a7f';
 export const SHOTS = path.join(ROOT, '.artifacts', 'screenshots');
 export const README_SHOTS = path.join(ROOT, 'sdk', 'browser', 'screenshots');
-/** Set to `1` by `npm run screenshots` (scripts/screenshots.ts): the tests then refresh the README's copies. */
-export const UPDATE_SCREENSHOTS_ENV = 'UPDATE_SCREENSHOTS';
 
 /**
  * Copies screenshot `shot` (under `.artifacts/`) over the README's committed copy `target`, only

@@ -10,9 +10,9 @@
  *     of the SDK (`x-internal`);
  *   - resilience (with the fault rules of resilience.ts): see there.
  */
-import { variants } from '../../generated/index.ts';
-import type { components } from '../../generated/v1/schema.d.ts';
-import { callApi, type SandboxTarget } from '../loop/sandbox-client.ts';
+import { variants } from '../generated/index.ts';
+import type { components } from '../generated/v1/schema.d.ts';
+import { callApi, type SandboxTarget } from '../lib/sandbox-client.ts';
 import { guideLink, type CheckItem, type ItemGroup, type Verdict } from './checklist.ts';
 import { resilienceItems, startResilienceRules } from './resilience.ts';
 

@@ -1,11 +1,11 @@
 /** Helpers for this package's tests. */
 import { afterAll, beforeAll } from 'vitest';
-import { DEMO_MERCHANTS } from './config.ts';
-import { onPostgres, startTestServerOnPostgres } from './store/postgres/test-database.ts';
-import { startTestServer, type TestServer, type TestServerOptions } from './testing.ts';
-import { ManualClock } from './domain/clock.ts';
-import type { V1, V2 } from '../generated/index.ts';
-import { isJson } from '../lib/json.ts';
+import { DEMO_MERCHANTS } from '../config.ts';
+import { onPostgres, startTestServerOnPostgres } from './test-database.ts';
+import { startTestServer, type TestServer, type TestServerOptions } from '../testing.ts';
+import { ManualClock } from '../domain/clock.ts';
+import type { V1, V2 } from '../../generated/index.ts';
+import { isJson } from '../../lib/json.ts';
 
 /** The generated schema types of each variant, to type the answers a test expects. */
 export type S1 = V1.components['schemas'];

@@ -6,9 +6,9 @@
  * proxy, so every other request of a test lands on the other instance.
  */
 import { afterAll } from 'vitest';
-import { startTestServer, type TestServer, type TestServerOptions } from '../../testing.ts';
-import { startCluster, type Cluster } from './cluster.ts';
-import { roundRobinProxy } from './instances.ts';
+import { startTestServer, type TestServer, type TestServerOptions } from '../testing.ts';
+import { startCluster, type Cluster } from './pg-cluster.ts';
+import { roundRobinProxy } from './pg-instances.ts';
 
 const mode = process.env.PAYLATER_TEST_STORE;
 /** True when the API tests run on PostgreSQL. */

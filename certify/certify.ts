@@ -6,7 +6,7 @@
  * resilience can be judged. Writes the report to the terminal, and as JSON and HTML on request.
  */
 import { writeFile } from 'node:fs/promises';
-import { callApi, CliError, parseOptions, targetOf, type SandboxTarget } from '../loop/sandbox-client.ts';
+import { callApi, CliError, parseOptions, targetOf, type SandboxTarget } from '../lib/sandbox-client.ts';
 import { reportOf, type CertifyReport, type CheckItem } from './checklist.ts';
 import { observationItems, startObservation } from './observe.ts';
 import { receiverItems } from './receiver.ts';

@@ -15,7 +15,7 @@ import { createServer, connect, type Server, type Socket } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { freePort } from '../../../scripts/lib/free-port.ts';
+import { freePort } from '../../lib/free-port.ts';
 
 const run = promisify(execFile);
 

@@ -9,8 +9,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { median } from '../bench.ts';
 import { DEFAULT_RUNS } from '../cli.ts';
-import { mutants } from './catalog.ts';
-import { describeResult, prepareMutantSelfTest, type MutantResult, type StartServer } from './selftest.ts';
+import { mutants } from '../mutants/catalog.ts';
+import { describeResult, prepareMutantSelfTest, type MutantResult, type StartServer } from '../mutants/selftest.ts';
 
 /**
  * Longest shrunk sequence accepted from the random search. Most mutants shrink to 1–3 commands;

@@ -9,11 +9,11 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadGuides } from '../docs/build.ts';
-import { slugify } from '../docs/commonmark.ts';
-import { startTestServer, type TestServer } from '../../reference-server/testing.ts';
-import { createWebhookReceiver } from '../../sdk/examples/webhook-receiver.ts';
-import { verifyWebhook, WebhookVerificationError } from '../../sdk/webhooks/verify.ts';
+import { loadGuides } from '../scripts/docs/build.ts';
+import { slugify } from '../scripts/docs/commonmark.ts';
+import { startTestServer, type TestServer } from '../reference-server/testing.ts';
+import { createWebhookReceiver } from '../sdk/examples/webhook-receiver.ts';
+import { verifyWebhook, WebhookVerificationError } from '../sdk/webhooks/verify.ts';
 import { GUIDE_SECTIONS, type CertifyReport, type CheckItem } from './checklist.ts';
 import { CERTIFY_FLAGS, CERTIFY_OPTIONS, CERTIFY_USAGE, runCertify, runCertifyCli } from './certify.ts';
 import { DELIVERY_TIMEOUT_MS } from './receiver.ts';
@@ -192,7 +192,7 @@ describe('paylater certify: the command and its reports', () => {
     for (const o of [...CERTIFY_OPTIONS, ...CERTIFY_FLAGS]) expect(text, o).toMatch(new RegExp(`^  --${o} `, 'm'));
     expect(text).toMatch(/^ {2}-h, --help/m);
     // dispatched by `paylater certify`, and listed in `paylater --help`
-    const { main } = await import('../cli.ts');
+    const { main } = await import('../scripts/cli.ts');
     let written = '';
     const write = process.stdout.write.bind(process.stdout);
     process.stdout.write = (chunk: string) => {

@@ -8,7 +8,7 @@
  *   - after the 500, the client retried with a backoff (its first retry at least
  *     MIN_BACKOFF_MS later, at most MAX_BURST calls in the BURST_WINDOW_MS after it) or gave up.
  */
-import { callApi, type SandboxTarget } from '../loop/sandbox-client.ts';
+import { callApi, type SandboxTarget } from '../lib/sandbox-client.ts';
 import { guideLink, type CheckItem, type Verdict } from './checklist.ts';
 
 /** The wait the simulated 429 asks for, in seconds. */

@@ -1,16 +1,16 @@
 /**
  * The amount range (`x-amount-range`, ADR-006) on the server: one answer for an amount outside
- * it, from one check. Variant 1's `total` carries a JSON Schema `minimum`/`maximum` copy, which
- * the validator is not given (`withoutRangeCopies`); Variant 2's decimal-string `total` has only
- * a pattern. So `checkAmountRange` decides, with schema validation (the router's `memberRules`,
- * ADR-057) in both variants; B1's range is a business rule (`x-business-rule`, 422), checked by
- * the same function in its handler. The text comes from
- * `generated/` (`amountRange.rule`).
+ * it, from one check, a domain rule read from the request schema. Variant 1's `total` carries a
+ * JSON Schema `minimum`/`maximum` copy, which the validator is not given (`withoutRangeCopies`);
+ * Variant 2's decimal-string `total` has only a pattern. So `checkAmountRange` decides, with
+ * schema validation (the router's `memberRules`, ADR-057) in both variants; B1's range is a
+ * business rule (`x-business-rule`, 422), checked by the same function in its handler. The text
+ * comes from `generated/` (`amountRange.rule`).
  */
 import { amountRange, type ErrorCode } from '../../generated/contract.ts';
-import { isInAmountRange } from '../domain/limits.ts';
-import { ApiError, type ErrorDetail } from './errors.ts';
-import { nearestExtension, resolveRef } from './operations.ts';
+import { isInAmountRange } from './limits.ts';
+import { ApiError, type ErrorDetail } from '../../server/errors.ts';
+import { nearestExtension, resolveRef } from '../../server/schema.ts';
 
 type Json = Record<string, unknown>;
 

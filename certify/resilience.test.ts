@@ -4,8 +4,8 @@
  * off after the 500 passes both items; one that retries at once fails both, with the gaps seen.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sessionBodyV1 } from '../../reference-server/test-helpers.ts';
-import { startTestServer, type TestServer } from '../../reference-server/testing.ts';
+import { sessionBodyV1 } from '../reference-server/test-support/helpers.ts';
+import { startTestServer, type TestServer } from '../reference-server/testing.ts';
 import { runCertify } from './certify.ts';
 import type { CertifyReport } from './checklist.ts';
 import { RETRY_AFTER_S } from './resilience.ts';

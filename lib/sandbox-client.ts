@@ -1,5 +1,6 @@
 /**
- * The sandbox as the developer-loop commands (`trigger`, `events resend`, `listen`) see it:
+ * The sandbox as the developer-loop commands (`trigger`, `events resend`, `listen`, in scripts/loop/)
+ * and the go-live check (certify/) see it:
  * the common options (`--base-url`, `--api-key`, or PAYLATER_BASE_URL / PAYLATER_API_KEY)
  * and one JSON call that turns an error answer into a readable line.
  */

@@ -1,5 +1,5 @@
 /** The go-live report for the terminal, as JSON, and as one self-contained HTML page (no script, inline style only). */
-import { escapeHtml } from '../../lib/html.ts';
+import { escapeHtml } from '../lib/html.ts';
 import { GROUP_TITLES, type CertifyReport, type ItemGroup, type Verdict } from './checklist.ts';
 
 const MARK: Record<Verdict, string> = { pass: 'PASS', fail: 'FAIL', not_observed: 'NOT OBSERVED' };

@@ -10,8 +10,8 @@ import { writeFileSync } from 'node:fs';
 import { createServer, request, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { spawnPaylater } from '../../../scripts/lib/paylater-process.ts';
-import type { MerchantConfigInput } from '../../config.ts';
+import { spawnPaylater } from '../../scripts/lib/paylater-process.ts';
+import type { MerchantConfigInput } from '../config.ts';
 
 export interface Instance {
   baseUrl: string;

@@ -12,8 +12,8 @@
  * `vendorReference` naming the check, so the receiver can tell it from a real order.
  */
 import { randomBytes } from 'node:crypto';
-import { loadBundledDocument, webhookDelivery } from '../../generated/index.ts';
-import { signTestWebhook } from '../../sdk/webhooks/verify.ts';
+import { loadBundledDocument, webhookDelivery } from '../generated/index.ts';
+import { signTestWebhook } from '../sdk/webhooks/verify.ts';
 import { guideLink, type CheckItem, type Verdict } from './checklist.ts';
 
 type Json = Record<string, unknown>;
