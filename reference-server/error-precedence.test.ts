@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorPrecedence, maxBodyBytes } from '../generated/contract.ts';
-import { errorOf, item, partnerBody, server, sessionBodyV1, sessionBodyV2 } from './test-helpers.ts';
+import { errorOf, item, partnerBody, server, sessionBodyV1, sessionBodyV2 } from './test-support/helpers.ts';
 import type { TestServer } from './testing.ts';
 
 type Api = Awaited<ReturnType<typeof server>>['api'];
