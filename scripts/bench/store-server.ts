@@ -9,12 +9,13 @@
  * Kind: `sqlite` (the embedded store; the file store it replaced was a second kind until it was
  * deleted, after the run of the comparison recorded in docs/storage.md). `serve` prints one JSON line (`{ base, openMs, readyMs, ...Memory }`, after a
  * full GC) and then answers IPC messages: `stats` → the event loop's worst and p99 delay and the
- * CPU time since the last `stats`, the resident memory after a full GC and the stored count;
+ * CPU time since the last `stats`, the resident memory after a full GC and after a last-resort
+ * one (V8's page pool returned), and the stored count;
  * `stop` → closes the store and exits. `BENCH_SERVER_FLAGS` adds Node flags to the child.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { getHeapSpaceStatistics } from 'node:v8';
+import { getHeapSpaceStatistics, getHeapStatistics } from 'node:v8';
 import { fileURLToPath } from 'node:url';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -33,8 +34,17 @@ export interface ServerStats {
   loopP99Ms: number;
   /** CPU time (user + system) the server used since the last `stats`, ms. */
   cpuMs: number;
-  /** Resident memory after a full GC. */
+  /**
+   * Resident memory after a full GC (`gc()`): V8 keeps the old-generation pages that GC freed in
+   * a pool of its own, and the young generation at the size the load grew it to, so this
+   * depends on the load just before it (up to ~150 MiB here), not only on what the process holds.
+   */
+  rssAfterGc: number;
+  /** Resident memory after a last-resort GC (V8's gc extension): the pooled pages returned to the system, the young generation shrunk. */
   rss: number;
+  /** V8's heap in use and committed after that GC. */
+  heapUsed: number;
+  heapCommitted: number;
   stored: number;
 }
 
@@ -50,6 +60,11 @@ type StartFigures = { base: string; openMs: number; readyMs: number } & Memory;
 export interface StoreServer extends StartFigures {
   stats(): Promise<ServerStats>;
   stop(): Promise<void>;
+}
+
+/** A full GC that also returns V8's pooled pages to the system (`flavor: 'last-resort'` of V8's gc extension, `--expose-gc`). */
+function lastResortGc(): void {
+  (global.gc as unknown as (o: object) => void)({ type: 'major', execution: 'sync', flavor: 'last-resort' });
 }
 
 function memoryNow(): Memory {
@@ -181,7 +196,11 @@ async function serve(file: string): Promise<void> {
       const cpuMs = (({ user, system }) => (user + system) / 1000)(process.cpuUsage(cpu));
       void repository.count('transactions').then((stored) => {
         global.gc?.();
-        process.send!({ loopMaxMs, loopP99Ms, cpuMs, rss: process.memoryUsage().rss, stored } satisfies ServerStats);
+        const rssAfterGc = process.memoryUsage().rss;
+        lastResortGc();
+        const { rss, heapUsed } = process.memoryUsage();
+        const heapCommitted = getHeapStatistics().total_physical_size;
+        process.send!({ loopMaxMs, loopP99Ms, cpuMs, rssAfterGc, rss, heapUsed, heapCommitted, stored } satisfies ServerStats);
         loop.reset();
         cpu = process.cpuUsage();
       });
