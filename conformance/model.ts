@@ -113,6 +113,8 @@ export function checkRecord(w: World, ex: Exchange, tx: Tx, statuses: string[]):
     changed ? 'a timestamp' : null,
     rec.updatedAt,
   );
+  // an expiry's last change is the instant the window ended, not the read that noticed it
+  if (rec.status === 'EXPIRED' && tx.kind === 'partner') w.checkExpiryInstant(tx, op, '$.updatedAt', rec.updatedAt);
   if (changed && typeof rec.updatedAt === 'string') {
     w.check(
       Date.parse(rec.updatedAt) >= Date.parse(rec.createdAt as string),

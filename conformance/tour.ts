@@ -23,6 +23,8 @@ import { recorded } from './commands/index.ts';
 import { InvalidBody } from './commands/invalidBody.ts';
 import { JsonReader } from './commands/jsonReader.ts';
 import { ListTransactions } from './commands/listTransactions.ts';
+import { ListSms } from './commands/listSms.ts';
+import { ListWebhookDeliveries } from './commands/listWebhookDeliveries.ts';
 import { MediaProbe } from './commands/mediaProbe.ts';
 import { MethodProbe } from './commands/methodProbe.ts';
 import { MissingTarget } from './commands/missingTarget.ts';
@@ -220,6 +222,10 @@ export function tourCommands(contract: Contract, profile: 'core' | 'sandbox'): C
       new AdvanceClock('at-expiry', 0, 0),
       // every later read agrees with the expiry: B2 and B3 of each transaction of the tour
       ...Array.from({ length: 8 }, (_, i) => [new GetTransaction('id', 'own', i), new GetTransaction('vendorReference', 'own', i)]).flat(),
+      // the SMS outbox and the webhook deliveries read to their end in small pages (ADR-028): after
+      // the search and the tour's changes and expiries, each holds what the model saw created or emitted
+      new ListSms(7),
+      new ListWebhookDeliveries(7),
       new CancelTransaction(false, 5),
       new CustomerAction('sandboxConfirmTransaction', 5),
       new VerifyByToken(0, 'own'),

@@ -147,6 +147,7 @@ function checkPayload(w: World, ev: string, d: Delivery, tx: Tx, status: string)
     if (f in data && known !== undefined && data[f] !== known)
       fail(`$.data.${f}`, `${f} ${JSON.stringify(data[f])}, the merchant's ${f} is ${JSON.stringify(known)} in the API`, known, data[f]);
   }
+  if (ev === EXPIRY_EVENT) w.checkExpiryInstant(tx, `webhook ${ev}`, '$.data.expiredAt', data.expiredAt);
   if (tx.kind !== 'partner') return;
   for (const [f, recField] of Object.entries(PAYLOAD_FIELDS)) {
     if (!sameJson(data[f], tx.created[recField]))

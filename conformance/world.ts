@@ -48,6 +48,8 @@ export interface Tx {
   runId: number;
   /** The instant of its last change as the API answered it (the change's own answer), once the suite made one. */
   changedAt?: string;
+  /** The events its transitions in the model emitted (x-state-machine), in order. */
+  emitted?: string[];
 }
 
 export interface Session {
@@ -260,6 +262,7 @@ export class World {
     }
     tx.status = t.to;
     this.coverage.transitions.add(id);
+    if (t.emits) (tx.emitted ??= []).push(t.emits);
     if (t.emits && tx.who === 'main' && this.receiver && !this.abandonedRuns.has(tx.runId)) {
       this.expected.push({ txId: tx.id, event: t.emits, transition: id, runId: tx.runId, at: performance.now() });
     }
@@ -307,6 +310,40 @@ export class World {
       path,
       `${path.slice(2)} ${value} is not ${what}: the server handled the request between ${new Date(lo).toISOString()} and ${new Date(hi).toISOString()} on the merchant's sandbox clock${offsetMs ? ` (+ ${offsetMs / 1000} s)` : ''}`,
       [new Date(lo).toISOString(), new Date(hi).toISOString()],
+      value,
+    );
+  }
+
+  /**
+   * The interval (ms since the epoch, main merchant's sandbox clock) within which its payment window
+   * ended: the creation instant's interval (the B1 exchange, widened like `instantOf`) plus the
+   * window (ADR-010: it expires exactly at createdAt + window). Undefined outside the sandbox profile
+   * or for the other merchant (its clock is not anchored).
+   */
+  expiryInstant(tx: Tx): [number, number] | undefined {
+    const a = this.clockAnchor;
+    if (!a || tx.who !== 'main') return undefined;
+    const w = this.cfg.paymentWindowSeconds * 1000;
+    const lo = this.sandboxTimeAt(tx.sentAt, tx.advAtCreation)! - a.halfWidthMs - SLACK_MS;
+    const hi = this.sandboxTimeAt(tx.receivedAt, tx.advAtCreation)! + a.halfWidthMs + SLACK_MS;
+    return [Math.floor(lo / 1000) * 1000 + w, hi + w];
+  }
+
+  /**
+   * A timestamp that must carry the instant a transaction expired (a record's `updatedAt`, an event's
+   * `expiredAt`): the end of its payment window on the sandbox clock, never the time a read noticed it.
+   * @checks expiry
+   */
+  checkExpiryInstant(tx: Tx, op: string, path: string, value: unknown): void {
+    const iv = this.expiryInstant(tx);
+    if (!iv) return;
+    const t = typeof value === 'string' ? Date.parse(value) : NaN;
+    this.check(
+      t >= iv[0] && t <= iv[1],
+      op,
+      path,
+      `${path.slice(2)} ${String(value)} of expired transaction ${tx.id} is not the instant its payment window ended: between ${new Date(iv[0]).toISOString()} and ${new Date(iv[1]).toISOString()} on the merchant's sandbox clock (created then + ${this.cfg.paymentWindowSeconds} s, ADR-010)`,
+      [new Date(iv[0]).toISOString(), new Date(iv[1]).toISOString()],
       value,
     );
   }
