@@ -50,7 +50,7 @@ export async function checkScenarios(w: World, paymentWindowSeconds: number): Pr
   const advance = async (seconds: number) => {
     const ex = await w.client.call('sandboxAdvanceClock', { headers: w.auth('sandboxAdvanceClock', key), body: { seconds } });
     w.check(ex.status === 200, 'sandboxAdvanceClock', '$', `clock advance answered ${ex.status}`);
-    w.advanced.main += seconds;
+    w.state.advanced.main += seconds;
   };
 
   let checked = 0;

@@ -13,7 +13,7 @@ const OP = 'sandboxListSms';
 export class ListSms implements Cmd {
   constructor(readonly limit: number) {}
   check(m: Readonly<Model>): boolean {
-    return m.world.sandbox && m.world.contract.has(OP);
+    return m.state.sandbox && m.state.contract.has(OP);
   }
   async run(_m: Model, w: Real): Promise<void> {
     const listed = await readListToEnd(w, OP, 'SmsOutbox', 'sentAt', this.limit, 'SMS');
@@ -22,7 +22,7 @@ export class ListSms implements Cmd {
       const id = String(item.transactionId);
       byTx.set(id, [...(byTx.get(id) ?? []), item]);
     }
-    for (const tx of w.txs.values()) {
+    for (const tx of w.state.txs.values()) {
       if (tx.kind !== 'partner') continue;
       const sms = byTx.get(tx.id) ?? [];
       if (tx.who === 'other') {

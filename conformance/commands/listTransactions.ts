@@ -28,12 +28,12 @@ const FIXED = [
 export class ListTransactions implements Cmd {
   constructor(readonly limit: number) {}
   check(m: Readonly<Model>): boolean {
-    return m.world.sandbox && m.world.contract.has(OP);
+    return m.state.sandbox && m.state.contract.has(OP);
   }
   async run(_m: Model, w: Real): Promise<void> {
     const listed = await readListToEnd(w, OP, 'SandboxTransactionList', 'createdAt', this.limit, 'transaction');
     const seen = new Map(listed.map((l) => [String(l.item.id), l]));
-    for (const tx of w.txs.values()) {
+    for (const tx of w.state.txs.values()) {
       if (tx.who !== 'main' || tx.kind !== 'partner') continue;
       const got = seen.get(tx.id);
       w.check(
@@ -53,7 +53,7 @@ export class ListTransactions implements Cmd {
           tx.created[f],
           got!.item[f],
         );
-      if (w.abandonedRuns.has(tx.runId)) continue;
+      if (w.state.abandonedRuns.has(tx.runId)) continue;
       const allowed = w.possibleStatuses(tx, got!.ex);
       w.check(
         allowed.includes(String(got!.item.status)),

@@ -17,7 +17,7 @@ const EXPIRY_EVENT = transitionById('expire').emits;
 export class ListWebhookDeliveries implements Cmd {
   constructor(readonly limit: number) {}
   check(m: Readonly<Model>): boolean {
-    return m.world.sandbox && m.world.contract.has(OP);
+    return m.state.sandbox && m.state.contract.has(OP);
   }
   async run(_m: Model, w: Real): Promise<void> {
     const listed = await readListToEnd(w, OP, 'WebhookDeliveryList', 'createdAt', this.limit, 'delivery');
@@ -27,7 +27,7 @@ export class ListWebhookDeliveries implements Cmd {
       byTx.set(id, [...(byTx.get(id) ?? []), String(item.event)]);
     }
     const received = new Set((w.receiver?.deliveries ?? []).map((d) => `${d.payload?.data?.id ?? ''} ${d.payload?.event ?? ''}`));
-    for (const tx of w.txs.values()) {
+    for (const tx of w.state.txs.values()) {
       const events = byTx.get(tx.id) ?? [];
       if (tx.who === 'other') {
         w.check(
