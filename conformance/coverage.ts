@@ -80,9 +80,9 @@ export function coverageOf(w: World, asFindings: boolean, seed: number): { cover
       }
     }
   }
-  const exercisedCodes = declared.filter((k) => w.coverage.codes.has(k));
-  const missingCodes = declared.filter((k) => !w.coverage.codes.has(k));
-  const missingTransitions = wantTransitions.filter((t) => !w.coverage.transitions.has(t));
+  const exercisedCodes = declared.filter((k) => w.state.coverage.codes.has(k));
+  const missingCodes = declared.filter((k) => !w.state.coverage.codes.has(k));
+  const missingTransitions = wantTransitions.filter((t) => !w.state.coverage.transitions.has(t));
   const findings: Finding[] = [];
   if (asFindings) {
     for (const m of [...missingTransitions.map((t) => `transition ${t}`), ...missingCodes.map((c) => `error ${c}`)]) {
@@ -101,7 +101,7 @@ export function coverageOf(w: World, asFindings: boolean, seed: number): { cover
   }
   return {
     coverage: {
-      transitions: { exercised: [...w.coverage.transitions].sort(), missing: missingTransitions },
+      transitions: { exercised: [...w.state.coverage.transitions].sort(), missing: missingTransitions },
       codes: { exercised: exercisedCodes, missing: missingCodes, notDriven },
     },
     findings,

@@ -15,7 +15,7 @@ function worldAt(iso: string): { w: World; tx: Tx } {
     paymentWindowSeconds: 1800,
   });
   const perf = performance.now();
-  w.clockAnchor = { serverMs: Date.parse(iso), perf, halfWidthMs: 0 };
+  w.state.clockAnchor = { serverMs: Date.parse(iso), perf, halfWidthMs: 0 };
   const tx = {
     id: 'x',
     who: 'main',

@@ -1,13 +1,18 @@
-/** The fast-check model: this run's transactions and sessions; the World holds what outlives a run. */
+/**
+ * The fast-check model: what the model knows (`state`, plain data that outlives a run) and this
+ * run's transactions and sessions. Commands' preconditions read it alone; the Real side is the
+ * World (the HTTP client, the webhook receiver and the verdicts).
+ */
 import type { AsyncCommand } from 'fast-check';
 import { errorCatalog, type ErrorCode } from '../generated/index.ts';
 import type { Exchange } from './http.ts';
 import { centimesOf } from '../lib/money.ts';
 import { canonicalText, sameJson } from './same.ts';
-import type { Session, Tx, Who, World } from './world.ts';
+import type { ModelState, Session, Tx, Who } from './model-state.ts';
+import type { World } from './world.ts';
 
 export interface Model {
-  world: World;
+  state: ModelState;
   txs: Tx[];
   sessions: Session[];
 }
@@ -113,6 +118,8 @@ export function checkRecord(w: World, ex: Exchange, tx: Tx, statuses: string[]):
     changed ? 'a timestamp' : null,
     rec.updatedAt,
   );
+  // an expiry's last change is the instant the window ended, not the read that noticed it
+  if (rec.status === 'EXPIRED' && tx.kind === 'partner') w.checkExpiryInstant(tx, op, '$.updatedAt', rec.updatedAt);
   if (changed && typeof rec.updatedAt === 'string') {
     w.check(
       Date.parse(rec.updatedAt) >= Date.parse(rec.createdAt as string),

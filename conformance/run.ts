@@ -30,6 +30,8 @@ export interface SuiteOptions extends SuiteConfig {
   fetchImpl?: typeof fetch;
   /** Sees every exchange (request and response), e.g. to record it. */
   onExchange?: (ex: Exchange) => void | Promise<void>;
+  /** Sees the commands each run (of the search or the tour) executed, in order, e.g. to compare two replays of a seed and path. */
+  onRun?: (commands: readonly string[]) => void;
   /** Webhook deliveries are awaited this long after the last expected one (ms). */
   webhookGraceMs?: number;
   /** An expected webhook missing after this long (ms) is a finding. Default 3000. */
@@ -123,9 +125,9 @@ export async function runSuite(opts: SuiteOptions): Promise<SuiteResult> {
     const incomplete = full
       ? [...cov.coverage.transitions.missing.map((t) => `transition ${t}`), ...cov.coverage.codes.missing.map((c) => `error ${c}`)]
       : [];
-    if (incomplete.length && w.rate429 > 1)
+    if (incomplete.length && w.state.rate429 > 1)
       incomplete.push(
-        `(A1 answered ${w.rate429} time(s) with 429: its rate-limit budget of ${w.rateLimit().limit} per ${w.rateLimit().windowSeconds} s was spent, e.g. by an earlier run with this key; wait for the window or use the sandbox profile)`,
+        `(A1 answered ${w.state.rate429} time(s) with 429: its rate-limit budget of ${w.rateLimit().limit} per ${w.rateLimit().windowSeconds} s was spent, e.g. by an earlier run with this key; wait for the window or use the sandbox profile)`,
       );
     return {
       seed: opts.seed,
@@ -167,7 +169,7 @@ export async function runSuite(opts: SuiteOptions): Promise<SuiteResult> {
      * after those alone, and a failure of that short sequence is the one reported.
      */
     const runTour = async (part: string, cmds: Cmd[], setup?: number): Promise<void> => {
-      w.inTour = true;
+      w.state.inTour = true;
       try {
         await runCommands(w, cmds, opts);
         commands += w.executed.length;
@@ -195,7 +197,7 @@ export async function runSuite(opts: SuiteOptions): Promise<SuiteResult> {
         findings.push(f);
         log(`${part}: finding`);
       } finally {
-        w.inTour = false;
+        w.state.inTour = false;
       }
     };
     // ---- the tour's probes first: they move no clock, and only they find some faults ----
@@ -306,17 +308,21 @@ export async function runSuite(opts: SuiteOptions): Promise<SuiteResult> {
  * the earlier runs' transactions whose events it expected (e.g. expiries its clock advance caused).
  */
 function abandonRun(w: World): void {
-  w.abandonedRuns.add(w.runId);
-  for (const x of w.expected.splice(0, w.expected.length)) w.abandonedRuns.add(x.runId);
+  w.state.abandonedRuns.add(w.state.runId);
+  for (const x of w.state.expected.splice(0, w.state.expected.length)) w.state.abandonedRuns.add(x.runId);
 }
 
 /** One run of a command sequence against a fresh model, judged with the webhooks it caused. */
 async function runCommands(w: World, cmds: Iterable<Cmd>, opts: SuiteOptions): Promise<void> {
-  w.runId++;
+  w.state.runId++;
   w.client.transcript = [];
   w.executed = [];
-  const model: Model = { world: w, txs: [], sessions: [] };
-  await fc.asyncModelRun(() => ({ model, real: w }), cmds);
+  const model: Model = { state: w.state, txs: [], sessions: [] };
+  try {
+    await fc.asyncModelRun(() => ({ model, real: w }), cmds);
+  } finally {
+    opts.onRun?.(w.executed);
+  }
   await webhookCheckpoint(w, opts.webhookGraceMs ?? 150, opts.webhookTimeoutMs);
 }
 
@@ -372,17 +378,17 @@ async function settleSandbox(w: World, opts: SuiteOptions): Promise<void> {
   const drain = ahead + opts.paymentWindowSeconds + tokenLifetimeSeconds + w.rateLimit().windowSeconds;
   const a = await w.client.call('sandboxAdvanceClock', { headers: w.auth('sandboxAdvanceClock', opts.apiKey), body: { seconds: drain } });
   if (!w.succeeded(a)) throw new SetupError(`POST /api/v1/sandbox/clock/advance answered ${a.status}`);
-  w.clockBase = (a.json as { offsetSeconds: number }).offsetSeconds;
+  w.state.clockBase = (a.json as { offsetSeconds: number }).offsetSeconds;
   w.suiteStartIso = (a.json as { now: string }).now;
   // a clock read without milliseconds is known to the second only
   const precisionMs = /\.\d{3}/.test(w.suiteStartIso) ? 0 : 1000;
-  w.clockAnchor = {
+  w.state.clockAnchor = {
     serverMs: Date.parse(w.suiteStartIso),
     perf: (a.sentAt + a.receivedAt) / 2,
     halfWidthMs: (a.receivedAt - a.sentAt) / 2 + precisionMs,
   };
   const limit = w.rateLimit().limit;
-  w.rate.main = { usedLo: 0, usedHi: limit, endLo: -Infinity, endHi: Infinity };
+  w.state.rate.main = { usedLo: 0, usedHi: limit, endLo: -Infinity, endHi: Infinity };
   if (w.receiver) {
     await sleep(opts.webhookGraceMs ?? 150);
     w.judged = w.receiver.deliveries.length;

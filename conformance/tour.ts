@@ -23,6 +23,8 @@ import { recorded } from './commands/index.ts';
 import { InvalidBody } from './commands/invalidBody.ts';
 import { JsonReader } from './commands/jsonReader.ts';
 import { ListTransactions } from './commands/listTransactions.ts';
+import { ListSms } from './commands/listSms.ts';
+import { ListWebhookDeliveries } from './commands/listWebhookDeliveries.ts';
 import { MediaProbe } from './commands/mediaProbe.ts';
 import { MethodProbe } from './commands/methodProbe.ts';
 import { MissingTarget } from './commands/missingTarget.ts';
@@ -128,7 +130,9 @@ export function probeTour(contract: Contract, profile: 'core' | 'sandbox'): { co
   // and the same instant on every later read
   c.push(new CancelTransaction(false, 1), new GetTransaction('id', 'own', 1));
   // the sandbox list read to its end in small pages equals what the model holds (ADR-028)
-  if (profile === 'sandbox') c.push(new ListTransactions(7));
+  // and the SMS outbox too: the probes' transactions fill pages enough (the webhook deliveries wait
+  // for the tour's events)
+  if (profile === 'sandbox') c.push(new ListTransactions(7), new ListSms(7));
   return { commands: c.map(recorded), setup: setup.length };
 }
 
@@ -225,6 +229,9 @@ export function tourCommands(contract: Contract, profile: 'core' | 'sandbox'): C
       new AdvanceClock('at-expiry', 0, 0),
       // every later read agrees with the expiry: B2 and B3 of each transaction of the tour
       ...Array.from({ length: 8 }, (_, i) => [new GetTransaction('id', 'own', i), new GetTransaction('vendorReference', 'own', i)]).flat(),
+      // the webhook deliveries read to their end in small pages (ADR-028): after the search and the
+      // tour's changes and expiries, it holds every event the model saw emitted
+      new ListWebhookDeliveries(7),
       new CancelTransaction(false, 5),
       new CustomerAction('sandboxConfirmTransaction', 5),
       new VerifyByToken(0, 'own'),

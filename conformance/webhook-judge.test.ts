@@ -41,9 +41,9 @@ function partnerTx(w: World): Tx {
     sentAt: 0,
     receivedAt: 0,
     advAtCreation: 0,
-    runId: w.runId,
+    runId: w.state.runId,
   };
-  w.txs.set(tx.id, tx);
+  w.state.txs.set(tx.id, tx);
   return tx;
 }
 
@@ -56,7 +56,7 @@ describe('the quiet wait after a run', () => {
   it('is the configured grace until a delivery is seen, then twice the slowest delivery (at least 10 ms, at most the grace)', async () => {
     const { w, deliveries } = world();
     expect(graceFor(w, 60)).toBe(60);
-    w.runId = 1;
+    w.state.runId = 1;
     const fast = partnerTx(w);
     w.transition(fast, 'merchant-cancel');
     deliveries.push(cancelled(fast, performance.now() + 3));
@@ -73,12 +73,12 @@ describe('the quiet wait after a run', () => {
 
   it('a second event for a transition, arriving after its run ended, is a finding at the next run that names the earlier run', async () => {
     const { w, deliveries } = world();
-    w.runId = 1;
+    w.state.runId = 1;
     const tx = partnerTx(w);
     w.transition(tx, 'merchant-cancel');
     deliveries.push(cancelled(tx, performance.now()));
     await webhookCheckpoint(w, 20, 1000);
-    w.runId = 2;
+    w.state.runId = 2;
     deliveries.push(cancelled(tx, performance.now()));
     await expect(webhookCheckpoint(w, 20, 1000)).rejects.toThrow(
       `transaction ${tx.id} (status CANCELED, created by an earlier run, #1) without its transition`,
@@ -89,27 +89,27 @@ describe('the quiet wait after a run', () => {
 describe("an abandoned run's transactions", () => {
   it('are left out of every later verdict: their expiry, caused by a later run, expects no event (issue 27)', async () => {
     const { w } = world();
-    w.runId = 1;
+    w.state.runId = 1;
     const left = partnerTx(w);
     // run 1 ends in a finding; its PENDING transaction stays behind
-    w.abandonedRuns.add(1);
-    w.runId = 2;
+    w.state.abandonedRuns.add(1);
+    w.state.runId = 2;
     const own = partnerTx(w);
     // run 2 advances the clock past both payment windows; the server expires both
-    w.advanced.main += 1800 + 1;
+    w.state.advanced.main += 1800 + 1;
     w.settle(left);
     w.settle(own);
     expect(left.status).toBe('EXPIRED');
-    expect(w.expected.map((x) => x.txId)).toEqual([own.id]);
+    expect(w.state.expected.map((x) => x.txId)).toEqual([own.id]);
   });
 
   it("are followed to their end when their run passed: a later expiry's event is expected", () => {
     const { w } = world();
-    w.runId = 1;
+    w.state.runId = 1;
     const earlier = partnerTx(w);
-    w.runId = 2;
-    w.advanced.main += 1800 + 1;
+    w.state.runId = 2;
+    w.state.advanced.main += 1800 + 1;
     w.settle(earlier);
-    expect(w.expected.map((x) => x.txId)).toEqual([earlier.id]);
+    expect(w.state.expected.map((x) => x.txId)).toEqual([earlier.id]);
   });
 });

@@ -39,7 +39,7 @@ export async function webhookCheckpoint(w: World, graceMs: number, timeoutMs = D
   if (!r) return;
   const deadline = performance.now() + timeoutMs;
   const matched = new Set<number>();
-  const pending = (): number => w.expected.filter((_, i) => !matched.has(i)).length;
+  const pending = (): number => w.state.expected.filter((_, i) => !matched.has(i)).length;
   let quietUntil = performance.now() + graceFor(w, graceMs);
   for (;;) {
     while (w.judged < r.deliveries.length) judge(w, r.deliveries[w.judged++]!, matched);
@@ -49,9 +49,9 @@ export async function webhookCheckpoint(w: World, graceMs: number, timeoutMs = D
     await r.waitForDelivery(Math.min(50, Math.max(1, (pending() ? deadline : quietUntil) - now)));
     if (pending() === 0 && quietUntil < performance.now()) quietUntil = performance.now();
   }
-  const missing = w.expected.find((_, i) => !matched.has(i));
+  const missing = w.state.expected.find((_, i) => !matched.has(i));
   // every expected event was matched: forget them so the next run starts clean
-  w.expected.splice(0, w.expected.length);
+  w.state.expected.splice(0, w.state.expected.length);
   if (missing)
     throw new ConformanceError(
       `webhook ${missing.event}`,
@@ -72,8 +72,8 @@ export async function webhookCheckpoint(w: World, graceMs: number, timeoutMs = D
 function judge(w: World, d: Delivery, matched: Set<number>): void {
   const ev = d.payload?.event ?? '?';
   const txId = d.payload?.data?.id ?? '';
-  const tx = w.txs.get(txId);
-  if (tx && (w.abandonedRuns.has(tx.runId) || tx.who === 'other')) {
+  const tx = w.state.txs.get(txId);
+  if (tx && (w.state.abandonedRuns.has(tx.runId) || tx.who === 'other')) {
     w.ignoredEvents++;
     return;
   }
@@ -105,18 +105,18 @@ function judge(w: World, d: Delivery, matched: Set<number>): void {
     );
   }
   if (ev === EXPIRY_EVENT && tx.status === 'PENDING' && w.windowPassed(tx) !== 'no') w.observe(tx, 'EXPIRED');
-  const i = w.expected.findIndex((x, j) => !matched.has(j) && x.txId === txId && x.event === ev);
+  const i = w.state.expected.findIndex((x, j) => !matched.has(j) && x.txId === txId && x.event === ev);
   if (i < 0)
     throw new ConformanceError(
       `webhook ${ev}`,
       '$',
-      `${ev} for transaction ${txId} (status ${tx.status}${tx.runId !== w.runId ? `, created by an earlier run, #${tx.runId}` : ''}) without its transition, or a second event for one transition with a new webhook-id ${id}`,
+      `${ev} for transaction ${txId} (status ${tx.status}${tx.runId !== w.state.runId ? `, created by an earlier run, #${tx.runId}` : ''}) without its transition, or a second event for one transition with a new webhook-id ${id}`,
       'no event',
       ev,
     );
   matched.add(i);
-  w.slowestDelivery = Math.max(w.slowestDelivery ?? 0, d.receivedAt - w.expected[i]!.at);
-  checkPayload(w, ev, d, tx, transitionById(w.expected[i]!.transition).to);
+  w.slowestDelivery = Math.max(w.slowestDelivery ?? 0, d.receivedAt - w.state.expected[i]!.at);
+  checkPayload(w, ev, d, tx, transitionById(w.state.expected[i]!.transition).to);
 }
 
 /** Payload field → the field of the transaction as read through the API (B1/B2) it must equal. */
@@ -143,10 +143,11 @@ function checkPayload(w: World, ev: string, d: Delivery, tx: Tx, status: string)
     fail('$.data.amount', `amount ${String(data.amount)}, the transaction's amount is ${JSON.stringify(amount)} MAD`, amount, data.amount);
   // names learned once are the same in every event, of both kinds of transaction
   for (const f of ['merchantName', 'storeName'] as const) {
-    const known = w.names[tx.who][f];
+    const known = w.state.names[tx.who][f];
     if (f in data && known !== undefined && data[f] !== known)
       fail(`$.data.${f}`, `${f} ${JSON.stringify(data[f])}, the merchant's ${f} is ${JSON.stringify(known)} in the API`, known, data[f]);
   }
+  if (ev === EXPIRY_EVENT) w.checkExpiryInstant(tx, `webhook ${ev}`, '$.data.expiredAt', data.expiredAt);
   if (tx.kind !== 'partner') return;
   for (const [f, recField] of Object.entries(PAYLOAD_FIELDS)) {
     if (!sameJson(data[f], tx.created[recField]))

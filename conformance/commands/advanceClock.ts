@@ -26,7 +26,7 @@ export class AdvanceClock implements Cmd {
     readonly idx: number,
   ) {}
   check(m: Readonly<Model>): boolean {
-    if (!m.world.sandbox) return false;
+    if (!m.state.sandbox) return false;
     if (this.target === 'just-before-expiry' || this.target === 'at-expiry')
       return m.txs.some((t) => t.status === 'PENDING' && t.who === 'main');
     if (this.target === 'past-token-lifetime' || this.target === 'just-before-token-lifetime') return m.sessions.length > 0;
@@ -50,11 +50,11 @@ export class AdvanceClock implements Cmd {
       secs = Math.floor((tokenLifetimeSeconds * 1000 - hi) / 1000) - 1;
     } else if (this.target === 'just-before-rate-window') {
       // the earliest end of the main key's window (model), less a second; nothing when no window is known
-      const end = w.rate.main.endLo - w.advanced.main * 1000 - performance.now();
+      const end = w.state.rate.main.endLo - w.state.advanced.main * 1000 - performance.now();
       secs = Number.isFinite(end) ? Math.floor(end / 1000) - 1 : 0;
     } else if (this.target === 'past-rate-window') {
       // just past the latest end of the main key's known window (a window that lasts longer is found), else a whole window
-      const end = w.rate.main.endHi - w.advanced.main * 1000 - performance.now();
+      const end = w.state.rate.main.endHi - w.state.advanced.main * 1000 - performance.now();
       secs = Number.isFinite(end) ? Math.ceil(end / 1000) + 1 : w.rateLimit().windowSeconds;
     }
     if (secs < 1) return;
@@ -94,18 +94,18 @@ export async function advanceMainClock(w: Real, secs: number): Promise<void> {
     body: { seconds: secs },
   });
   w.expectOutcome(ex, [w.success(ex.opId)]);
-  const before = w.advanced.main;
-  w.advanced.main += secs;
+  const before = w.state.advanced.main;
+  w.state.advanced.main += secs;
   const clock = ex.json as { offsetSeconds: number };
-  if (w.clockBase !== undefined) {
+  if (w.state.clockBase !== undefined) {
     w.check(
-      clock.offsetSeconds === w.clockBase + w.advanced.main,
+      clock.offsetSeconds === w.state.clockBase + w.state.advanced.main,
       'sandboxAdvanceClock',
       '$.offsetSeconds',
-      `offset ${clock.offsetSeconds} after advancing ${secs} s from ${w.clockBase + before}`,
-      w.clockBase + w.advanced.main,
+      `offset ${clock.offsetSeconds} after advancing ${secs} s from ${w.state.clockBase + before}`,
+      w.state.clockBase + w.state.advanced.main,
       clock.offsetSeconds,
     );
   }
-  for (const t of w.txs.values()) if (t.who === 'main') w.settle(t);
+  for (const t of w.state.txs.values()) if (t.who === 'main') w.settle(t);
 }

@@ -14,7 +14,7 @@ const ORIGIN = 'https://conformance.invalid';
 export class ApiLogCheck implements Cmd {
   constructor(readonly idx: number) {}
   check(m: Readonly<Model>): boolean {
-    return m.world.sandbox && m.world.contract.has('sandboxSetApiLog') && m.txs.some((t) => t.who === 'main' && t.vendorReference);
+    return m.state.sandbox && m.state.contract.has('sandboxSetApiLog') && m.txs.some((t) => t.who === 'main' && t.vendorReference);
   }
   async run(m: Model, w: Real): Promise<void> {
     const tx = pick(

@@ -27,7 +27,7 @@ export class AuthProbe implements Cmd {
     readonly idx: number,
   ) {}
   check(m: Readonly<Model>): boolean {
-    return m.world.contract.has(this.op) && (!m.world.contract.op(this.op).sandbox || m.world.sandbox);
+    return m.state.contract.has(this.op) && (!m.state.contract.op(this.op).sandbox || m.state.sandbox);
   }
   async run(m: Model, w: Real): Promise<void> {
     const tx = pick(

@@ -1,6 +1,7 @@
 /** A malformed path parameter gets 400 VALIDATION_ERROR (never 404 or 500). */
 import type { Cmd, Model, Real } from '../model.ts';
 import { refusal } from '../model.ts';
+import { tokenExpired } from '../model-time.ts';
 
 export type ParamOp =
   | 'getTransactionStatusBySessionToken'
@@ -19,11 +20,11 @@ export class BadParameter implements Cmd {
     readonly value: string,
   ) {}
   check(m: Readonly<Model>): boolean {
-    const o = m.world.contract.ops[this.op];
+    const o = m.state.contract.ops[this.op];
     return (
       o !== undefined &&
-      (!o.sandbox || m.world.sandbox) &&
-      (this.op !== 'getTransactionStatusBySessionToken' || m.sessions.some((s) => m.world.tokenExpired(s) === 'no'))
+      (!o.sandbox || m.state.sandbox) &&
+      (this.op !== 'getTransactionStatusBySessionToken' || m.sessions.some((s) => tokenExpired(m.state, s, m.state.observedAt) === 'no'))
     );
   }
   async run(m: Model, w: Real): Promise<void> {

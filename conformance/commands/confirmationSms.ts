@@ -6,7 +6,7 @@ import { checkConfirmationSms } from './smsOutbox.ts';
 export class ConfirmationSms implements Cmd {
   constructor(readonly idx: number) {}
   check(m: Readonly<Model>): boolean {
-    return m.world.sandbox && m.world.contract.has('sandboxListSms') && m.txs.some((t) => t.kind === 'partner' && t.who === 'main');
+    return m.state.sandbox && m.state.contract.has('sandboxListSms') && m.txs.some((t) => t.kind === 'partner' && t.who === 'main');
   }
   async run(m: Model, w: Real): Promise<void> {
     const tx = pick(

@@ -4,6 +4,7 @@ import type { Cmd, Model, Outcome, Real } from '../model.ts';
 import { refusal } from '../model.ts';
 import { centimesOf, centimesToNumber } from '../../lib/money.ts';
 import type { Who, World } from '../world.ts';
+import { a1Reserved } from '../model-rate.ts';
 
 type Json = Record<string, unknown>;
 
@@ -62,7 +63,7 @@ export async function sendSession(m: Model, w: World, body: Json, who: Who = 'ma
     total: centimesToNumber(centimesOf(body.total)!),
     sentAt: ex.sentAt,
     receivedAt: ex.receivedAt,
-    advAtCreation: w.advanced.main,
+    advAtCreation: w.state.advanced.main,
   });
   return 'created';
 }
@@ -74,7 +75,7 @@ export class CreateSession implements Cmd {
     readonly label: string,
   ) {}
   check(m: Readonly<Model>): boolean {
-    return !m.world.a1Reserved();
+    return !a1Reserved(m.state);
   }
   async run(m: Model, w: Real): Promise<void> {
     await sendSession(m, w, this.body);

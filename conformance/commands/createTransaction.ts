@@ -54,7 +54,7 @@ export class CreateTransaction implements Cmd {
       else if (this.ref !== 'as-generated') body.vendorReference = w.freshVendorRef();
       else if (await inUse(w, this.who, body.vendorReference)) duplicate = true;
     }
-    if (typeof body.vendorReference === 'string' && w.usedVendorRefs[this.who].has(body.vendorReference)) duplicate = true;
+    if (typeof body.vendorReference === 'string' && w.state.usedVendorRefs[this.who].has(body.vendorReference)) duplicate = true;
     const cls = w.contract.classifyBody('createPartnerTransaction', body);
     const allowed: Outcome[] = cls.validation.map((code) => refusal(code as ErrorCode));
     if (!allowed.length) {
@@ -77,13 +77,13 @@ export class CreateTransaction implements Cmd {
         created: rec,
         sentAt: ex.sentAt,
         receivedAt: ex.receivedAt,
-        advAtCreation: w.advanced[this.who],
-        runId: w.runId,
+        advAtCreation: w.state.advanced[this.who],
+        runId: w.state.runId,
       };
       w.transition(tx, 'create');
-      w.txs.set(tx.id, tx);
+      w.state.txs.set(tx.id, tx);
       m.txs.push(tx);
-      if (tx.vendorReference) w.usedVendorRefs[this.who].add(tx.vendorReference);
+      if (tx.vendorReference) w.state.usedVendorRefs[this.who].add(tx.vendorReference);
     }
   }
   toString(): string {

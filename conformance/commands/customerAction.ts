@@ -12,7 +12,7 @@ export class CustomerAction implements Cmd {
     readonly idx: number,
   ) {}
   check(m: Readonly<Model>): boolean {
-    return m.world.sandbox && m.txs.some((t) => t.kind === 'partner' && t.who === 'main');
+    return m.state.sandbox && m.txs.some((t) => t.kind === 'partner' && t.who === 'main');
   }
   async run(m: Model, w: Real): Promise<void> {
     const tx = pick(

@@ -5,6 +5,7 @@
  */
 import type { Cmd, Model, Real } from '../model.ts';
 import { pick } from '../model.ts';
+import { tokenExpired } from '../model-time.ts';
 
 const OP = 'getTransactionStatusBySessionToken';
 /** The dates have whole seconds; the clock is read after A2 answers. */
@@ -24,7 +25,10 @@ export function parseLocalDateTime(text: unknown): number | null {
 export class DateForm implements Cmd {
   constructor(readonly idx: number) {}
   check(m: Readonly<Model>): boolean {
-    return m.world.sandbox && m.txs.some((t) => t.kind === 'checkout' && t.session && m.world.tokenExpired(t.session) === 'no');
+    return (
+      m.state.sandbox &&
+      m.txs.some((t) => t.kind === 'checkout' && t.session && tokenExpired(m.state, t.session, m.state.observedAt) === 'no')
+    );
   }
   async run(m: Model, w: Real): Promise<void> {
     const tx = pick(

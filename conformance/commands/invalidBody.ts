@@ -16,7 +16,7 @@ export class InvalidBody implements Cmd {
     readonly label: string,
   ) {}
   check(m: Readonly<Model>): boolean {
-    return m.world.sandbox && m.world.contract.has(this.op);
+    return m.state.sandbox && m.state.contract.has(this.op);
   }
   async run(_m: Model, w: Real): Promise<void> {
     const cls = w.contract.classifyBody(this.op, this.body);

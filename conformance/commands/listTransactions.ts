@@ -6,15 +6,11 @@
  * listed too: the list is a superset of the model.
  */
 import { stableJson } from '../../lib/json.ts';
-import type { Exchange } from '../http.ts';
 import type { Cmd, Model, Real } from '../model.ts';
 import { sameJson } from '../same.ts';
-
-type Json = Record<string, unknown>;
+import { readListToEnd } from './pagedList.ts';
 
 const OP = 'sandboxListTransactions';
-/** A run that never reaches a last page is a finding, not a hang. */
-const MAX_PAGES = 1000;
 /** The record's members that never change after creation. */
 const FIXED = [
   'orderReference',
@@ -32,59 +28,12 @@ const FIXED = [
 export class ListTransactions implements Cmd {
   constructor(readonly limit: number) {}
   check(m: Readonly<Model>): boolean {
-    return m.world.sandbox && m.world.contract.has(OP);
+    return m.state.sandbox && m.state.contract.has(OP);
   }
   async run(_m: Model, w: Real): Promise<void> {
-    const seen = new Map<string, { item: Json; ex: Exchange }>();
-    const listed: Json[] = [];
-    let cursor: string | null = null;
-    for (let page = 0; ; page++) {
-      w.check(page < MAX_PAGES, OP, '$.nextCursor', `no last page after ${MAX_PAGES} pages of ${this.limit}`, null, cursor);
-      const query: Record<string, string> = { limit: String(this.limit) };
-      if (cursor !== null) query.cursor = cursor;
-      const ex = await w.client.call(OP, { headers: w.auth(OP, w.cfg.apiKey), query });
-      w.expectOutcome(ex, [w.success(OP)]);
-      const body = ex.json as { data: Json[]; nextCursor: string | null };
-      w.check(
-        body.data.length <= this.limit,
-        OP,
-        '$.data',
-        `a page of ${body.data.length} items for limit ${this.limit}`,
-        this.limit,
-        body.data.length,
-      );
-      for (const item of body.data) {
-        const id = String(item.id);
-        w.check(
-          !seen.has(id),
-          OP,
-          '$.data',
-          `transaction ${id} is listed twice in one read to the end (pages repeat an item)`,
-          'once',
-          'twice',
-        );
-        seen.set(id, { item, ex });
-        listed.push(item);
-      }
-      if (body.nextCursor === null) break;
-      cursor = body.nextCursor;
-    }
-    const order = w.contract.arrayOrder('SandboxTransactionList', 'data');
-    const sign = order === 'newest-first' ? -1 : order === 'oldest-first' ? 1 : 0;
-    if (sign !== 0)
-      listed.forEach((item, i) => {
-        if (i === 0) return;
-        const d = Date.parse(String(item.createdAt)) - Date.parse(String(listed[i - 1]!.createdAt));
-        w.check(
-          d * sign >= 0,
-          OP,
-          `$.data[${i}]`,
-          `${String(item.id)} (created ${String(item.createdAt)}) comes after ${String(listed[i - 1]!.id)} (created ${String(listed[i - 1]!.createdAt)}): the list is ${order}`,
-          order,
-          item.createdAt,
-        );
-      });
-    for (const tx of w.txs.values()) {
+    const listed = await readListToEnd(w, OP, 'SandboxTransactionList', 'createdAt', this.limit, 'transaction');
+    const seen = new Map(listed.map((l) => [String(l.item.id), l]));
+    for (const tx of w.state.txs.values()) {
       if (tx.who !== 'main' || tx.kind !== 'partner') continue;
       const got = seen.get(tx.id);
       w.check(
@@ -104,7 +53,7 @@ export class ListTransactions implements Cmd {
           tx.created[f],
           got!.item[f],
         );
-      if (w.abandonedRuns.has(tx.runId)) continue;
+      if (w.state.abandonedRuns.has(tx.runId)) continue;
       const allowed = w.possibleStatuses(tx, got!.ex);
       w.check(
         allowed.includes(String(got!.item.status)),
@@ -115,6 +64,7 @@ export class ListTransactions implements Cmd {
         got!.item.status,
       );
       w.observe(tx, String(got!.item.status));
+      if (got!.item.status === 'EXPIRED') w.checkExpiryInstant(tx, OP, '$.data[].updatedAt', got!.item.updatedAt);
     }
   }
   toString(): string {

@@ -2,6 +2,7 @@
 import { maxBodyBytes } from '../../generated/index.ts';
 import type { Cmd, Model, Outcome, Real } from '../model.ts';
 import { refusal } from '../model.ts';
+import { a1Reserved } from '../model-rate.ts';
 
 export type MediaOp = 'createPartnerTransaction' | 'createSession' | 'sandboxPaySession' | 'sandboxAdvanceClock';
 
@@ -12,9 +13,9 @@ export class MediaProbe implements Cmd {
   ) {}
   check(m: Readonly<Model>): boolean {
     return (
-      (!this.op.startsWith('sandbox') || m.world.sandbox) &&
+      (!this.op.startsWith('sandbox') || m.state.sandbox) &&
       (this.mode !== 'invalid' || this.op.startsWith('sandbox')) &&
-      (this.op !== 'createSession' || !m.world.a1Reserved())
+      (this.op !== 'createSession' || !a1Reserved(m.state))
     );
   }
   async run(_m: Model, w: Real): Promise<void> {

@@ -12,7 +12,7 @@ export class MissingTarget implements Cmd {
     readonly idx: number,
   ) {}
   check(m: Readonly<Model>): boolean {
-    return m.world.sandbox && (!this.otherMerchant || m.txs.some((t) => t.who === 'other'));
+    return m.state.sandbox && (!this.otherMerchant || m.txs.some((t) => t.who === 'other'));
   }
   async run(m: Model, w: Real): Promise<void> {
     const id = this.otherMerchant

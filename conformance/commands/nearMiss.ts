@@ -61,7 +61,7 @@ export class CaseReference implements Cmd {
   async run(m: Model, w: Real): Promise<void> {
     const tx = pick(this.candidates(m), this.idx)!;
     const other = swapCase(tx.vendorReference!);
-    if (!w.usedVendorRefs.main.has(other)) {
+    if (!w.state.usedVendorRefs.main.has(other)) {
       for (const op of ['getPartnerTransactionByVendorReference', 'cancelPartnerTransactionByVendorReference']) {
         const ex = await w.client.call(op, { pathParams: { vendorReference: other }, headers: w.auth(op, w.cfg.apiKey) });
         // letter case counts (ADR-049): another case is another reference, not this transaction's

@@ -10,6 +10,7 @@ import { parameterProbesOf } from '../schema-arb.ts';
 import type { Contract } from '../spec.ts';
 import type { Cmd, Model, Outcome, Real } from '../model.ts';
 import { checkDetailsName, refusal } from '../model.ts';
+import { tokenExpired } from '../model-time.ts';
 
 type Json = Record<string, unknown>;
 
@@ -42,9 +43,9 @@ export class ParameterProbe implements Cmd {
     readonly label: string,
   ) {}
   check(m: Readonly<Model>): boolean {
-    const o = m.world.contract.ops[this.op];
-    if (!o || (o.sandbox && !m.world.sandbox)) return false;
-    return !o.security.includes('SessionToken') || m.sessions.some((s) => m.world.tokenExpired(s) === 'no');
+    const o = m.state.contract.ops[this.op];
+    if (!o || (o.sandbox && !m.state.sandbox)) return false;
+    return !o.security.includes('SessionToken') || m.sessions.some((s) => tokenExpired(m.state, s, m.state.observedAt) === 'no');
   }
   async run(m: Model, w: Real): Promise<void> {
     const o = w.contract.op(this.op);
@@ -63,7 +64,7 @@ export class ParameterProbe implements Cmd {
       // or one an earlier run on the same server did (found or not)
       const chosen =
         this.location === 'path' && this.name in ((w.contract.requestSchema('createPartnerTransaction').properties ?? {}) as Json);
-      const created = chosen && w.usedVendorRefs.main.has(this.value);
+      const created = chosen && w.state.usedVendorRefs.main.has(this.value);
       allowed =
         this.location === 'query' || !notFound.length || created
           ? [w.success(this.op)]

@@ -15,7 +15,7 @@ export class PaySession implements Cmd {
     readonly token: 'own' | 'unknown' | 'other-merchant',
   ) {}
   check(m: Readonly<Model>): boolean {
-    return m.world.sandbox && (this.token !== 'own' || m.sessions.length > 0);
+    return m.state.sandbox && (this.token !== 'own' || m.sessions.length > 0);
   }
   async run(m: Model, w: Real): Promise<void> {
     if (this.token === 'other-merchant') {
@@ -85,13 +85,13 @@ export class PaySession implements Cmd {
         created: { amount: s.total, payment_intent_id: rec.payment_intent_id },
         sentAt: ex.sentAt,
         receivedAt: ex.receivedAt,
-        advAtCreation: w.advanced.main,
+        advAtCreation: w.state.advanced.main,
         session: s,
-        runId: w.runId,
+        runId: w.state.runId,
       };
       w.transition(t, 'checkout-pay');
       s.tx = t;
-      w.txs.set(t.id, t);
+      w.state.txs.set(t.id, t);
       m.txs.push(t);
     }
     const want = this.outcome === 'success' ? 'APPROVED' : 'PENDING';

@@ -10,10 +10,10 @@ export class RateLimitBurst implements Cmd {
   check(m: Readonly<Model>): boolean {
     // Each burst costs a window's worth of requests: at most two per suite run in the random search;
     // the tour's own burst always runs (its window edges are checked after it).
-    return m.world.inTour || m.world.bursts < 2;
+    return m.state.inTour || m.state.bursts < 2;
   }
   async run(m: Model, w: Real): Promise<void> {
-    w.bursts++;
+    w.state.bursts++;
     const limit = w.rateLimit().limit;
     for (let i = 0; i <= limit + 1; i++) {
       if ((await sendSession(m, w, this.body)) === 'limited') {
@@ -38,7 +38,7 @@ export class RateLimitBurst implements Cmd {
 export class OtherKeySession implements Cmd {
   constructor(readonly body: Json) {}
   check(m: Readonly<Model>): boolean {
-    return m.world.inTour;
+    return m.state.inTour;
   }
   async run(m: Model, w: Real): Promise<void> {
     const spent = w.rateLimited('main') === 'yes';

@@ -13,7 +13,7 @@ type Json = Record<string, unknown>;
 export class SandboxReset implements Cmd {
   constructor(readonly session: Json) {}
   check(m: Readonly<Model>): boolean {
-    return m.world.sandbox && m.world.contract.has('sandboxReset');
+    return m.state.sandbox && m.state.contract.has('sandboxReset');
   }
   async run(m: Model, w: Real): Promise<void> {
     const limit = w.rateLimit().limit;
@@ -45,8 +45,8 @@ export class SandboxReset implements Cmd {
     );
 
     // the model: the merchant's time is real time again and its A1 window is empty
-    w.advanced.main = -(w.clockBase ?? 0);
-    w.rate.main = { usedLo: 0, usedHi: 0, endLo: -Infinity, endHi: Infinity };
+    w.state.advanced.main = -(w.state.clockBase ?? 0);
+    w.state.rate.main = { usedLo: 0, usedHi: 0, endLo: -Infinity, endHi: Infinity };
     const after = await sendSession(m, w, this.session);
     w.check(
       after === 'created',

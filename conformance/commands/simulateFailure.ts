@@ -9,6 +9,7 @@
 import type { ErrorCode } from '../../generated/index.ts';
 import type { Cmd, Model, Real } from '../model.ts';
 import { refusal } from '../model.ts';
+import type { Contract } from '../spec.ts';
 
 type Json = Record<string, unknown>;
 
@@ -17,7 +18,7 @@ const A1 = 'createSession';
 const B3 = 'getPartnerTransactionByVendorReference';
 
 /** The header parameter of `opId` carrying `x-simulate`: its name and statuses, or null when it declares none. */
-export function simulateHeader(w: Real, opId: string): { name: string; statuses: string[] } | null {
+export function simulateHeader(w: { contract: Contract }, opId: string): { name: string; statuses: string[] } | null {
   if (!w.contract.has(opId)) return null;
   for (const p of w.contract.parameters(opId)) {
     const ext = (p.schema as Json | undefined)?.['x-simulate'] as { statuses?: unknown[] } | undefined;
@@ -33,7 +34,7 @@ export class SimulateFailure implements Cmd {
     readonly session: Json,
   ) {}
   check(m: Readonly<Model>): boolean {
-    return m.world.sandbox && simulateHeader(m.world, B1) !== null;
+    return m.state.sandbox && simulateHeader(m.state, B1) !== null;
   }
   async run(_m: Model, w: Real): Promise<void> {
     const header = simulateHeader(w, B1)!;

@@ -88,7 +88,7 @@ export async function checkConfirmationSms(w: World, tx: Tx): Promise<void> {
 /** Every partner transaction this run created with the merchant's key has its one confirmation SMS. */
 export class SmsOutbox implements Cmd {
   check(m: Readonly<Model>): boolean {
-    return m.world.sandbox && m.txs.some((t) => t.kind === 'partner' && t.who === 'main');
+    return m.state.sandbox && m.txs.some((t) => t.kind === 'partner' && t.who === 'main');
   }
   async run(m: Model, w: Real): Promise<void> {
     for (const tx of m.txs.filter((t) => t.kind === 'partner' && t.who === 'main')) await checkConfirmationSms(w, tx);

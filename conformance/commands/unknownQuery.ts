@@ -12,9 +12,9 @@ export class UnknownQuery implements Cmd {
     readonly idx: number,
   ) {}
   check(m: Readonly<Model>): boolean {
-    const o = m.world.contract.ops[this.op];
-    if (!o || (o.sandbox && !m.world.sandbox)) return false;
-    if (m.world.contract.queryParameters(this.op).includes(this.name)) return false; // declared: not an unknown one
+    const o = m.state.contract.ops[this.op];
+    if (!o || (o.sandbox && !m.state.sandbox)) return false;
+    if (m.state.contract.queryParameters(this.op).includes(this.name)) return false; // declared: not an unknown one
     return this.op !== 'getPartnerTransaction' || m.txs.some((t) => t.who === 'main' && t.kind === 'partner');
   }
   async run(m: Model, w: Real): Promise<void> {

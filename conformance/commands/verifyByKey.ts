@@ -12,7 +12,7 @@ export class VerifyByKey implements Cmd {
     readonly otherMerchant: boolean,
   ) {}
   check(m: Readonly<Model>): boolean {
-    return m.world.contract.has(OP) && m.txs.some((t) => t.kind === 'checkout');
+    return m.state.contract.has(OP) && m.txs.some((t) => t.kind === 'checkout');
   }
   async run(m: Model, w: Real): Promise<void> {
     const tx = pick(

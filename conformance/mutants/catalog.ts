@@ -4,6 +4,7 @@ import { objectAt, type Json } from '../../lib/json.ts';
 import { Webhook } from 'standardwebhooks';
 import { A1, A2, B1, B2, B3, B4, code, fabricate, key, now, otherKey } from './match.ts';
 import { boundsMutants } from './catalog-bounds.ts';
+import { instantMutants } from './catalog-instants.ts';
 import { moreMutants } from './catalog-more.ts';
 import { retryMutants } from './catalog-retries.ts';
 import { simulateMutants } from './catalog-simulate.ts';
@@ -493,7 +494,16 @@ const A1_CONTRACT = new Contract(1);
 
 /**
  * The whole catalogue: the faults above, then the time, read, sandbox and relay faults of
- * `catalog-more.ts`, the retry schedule's (`catalog-retries.ts`) and the request schemas' boundaries
- * (`catalog-bounds.ts`).
+ * `catalog-more.ts`, the retry schedule's (`catalog-retries.ts`), the request schemas' boundaries
+ * (`catalog-bounds.ts`), failures on demand (`catalog-simulate.ts`), values (`catalog-values.ts`),
+ * and expiry instants and the sandbox lists' paging (`catalog-instants.ts`).
  */
-export const mutants: Mutant[] = [...base, ...moreMutants, ...retryMutants, ...boundsMutants, ...simulateMutants, ...valueMutants];
+export const mutants: Mutant[] = [
+  ...base,
+  ...moreMutants,
+  ...retryMutants,
+  ...boundsMutants,
+  ...simulateMutants,
+  ...valueMutants,
+  ...instantMutants,
+];

@@ -1,0 +1,46 @@
+/**
+ * The model's transitions and the webhook events they make it expect (x-state-machine): model data
+ * only; the instant a transition was seen is given by the caller.
+ */
+import { transitionById, type Transition } from './spec.ts';
+import type { ModelState, Tx } from './model-state.ts';
+import { windowPassed } from './model-time.ts';
+
+/**
+ * Records a transition read from x-state-machine; expects its event, unless the transaction's run
+ * was abandoned (its deliveries are not judged, so its later events are never expected either:
+ * left out of every later verdict, never judged half-way). `at`: when the suite saw it.
+ */
+export function transition(s: ModelState, tx: Tx, id: string, at: number): void {
+  const t: Transition = transitionById(id);
+  if (t.from !== null && !(t.from as readonly string[]).includes(tx.status)) {
+    throw new Error(`model bug: transition ${id} from ${tx.status}`);
+  }
+  tx.status = t.to;
+  s.coverage.transitions.add(id);
+  if (t.emits) (tx.emitted ??= []).push(t.emits);
+  if (t.emits && tx.who === 'main' && s.receivesWebhooks && !s.abandonedRuns.has(tx.runId)) {
+    s.expected.push({ txId: tx.id, event: t.emits, transition: id, runId: tx.runId, at });
+  }
+}
+
+/** The observed status resolves an open expiry. */
+export function observe(s: ModelState, tx: Tx, status: string, at: number): void {
+  if (tx.status === 'PENDING' && status === 'EXPIRED') transition(s, tx, 'expire', at);
+}
+
+/** Applies the expiry that certainly happened by `now` (now >= createdAt + window). */
+export function settle(s: ModelState, tx: Tx, now: number): void {
+  if (tx.status === 'PENDING' && windowPassed(s, tx, now) === 'yes') transition(s, tx, 'expire', now);
+}
+
+/**
+ * Statuses an answer to an exchange made in [sentAt, receivedAt] may show: PENDING may already be
+ * EXPIRED near the window's end. The expiry is certain only if it passed before the request was
+ * sent (then applied to the model, as seen at `at`), and excluded only if it had not passed when the answer came.
+ */
+export function possibleStatuses(s: ModelState, tx: Tx, during: { sentAt: number; receivedAt: number }, at: number): string[] {
+  if (tx.status === 'PENDING' && windowPassed(s, tx, during.sentAt) === 'yes') transition(s, tx, 'expire', at);
+  if (tx.status === 'PENDING' && windowPassed(s, tx, during.receivedAt) !== 'no') return ['PENDING', 'EXPIRED'];
+  return [tx.status];
+}

@@ -1,0 +1,131 @@
+/**
+ * What the model knows, as plain data: the transactions by merchant with their status, the
+ * vendorReferences used, the names learned, the events expected, the sandbox clock offsets and the
+ * rate-limit windows, and time as intervals known from the observed clock (performance.now() of
+ * the exchanges that showed it). No client, no I/O: the Real side (`world.ts`) writes what it
+ * observed into it, and every command's precondition reads it alone, so a seed and path replay the
+ * same command sequence.
+ */
+import type { stateMachine } from '../generated/index.ts';
+import type { Contract } from './spec.ts';
+
+export type Who = 'main' | 'other';
+export type Status = keyof typeof stateMachine.states;
+type Json = Record<string, unknown>;
+
+export interface Tx {
+  id: string;
+  who: Who;
+  kind: 'partner' | 'checkout';
+  status: Status;
+  vendorReference: string | null;
+  created: Json;
+  sentAt: number;
+  receivedAt: number;
+  advAtCreation: number;
+  session?: Session;
+  runId: number;
+  /** The instant of its last change as the API answered it (the change's own answer), once the suite made one. */
+  changedAt?: string;
+  /** The events its transitions in the model emitted (x-state-machine), in order. */
+  emitted?: string[];
+}
+
+export interface Session {
+  token: string;
+  who: Who;
+  total: number;
+  sentAt: number;
+  receivedAt: number;
+  advAtCreation: number;
+  tx?: Tx;
+}
+
+export interface ExpectedEvent {
+  txId: string;
+  event: string;
+  transition: string;
+  runId: number;
+  /** performance.now() when the suite saw the transition (its answer read). */
+  at: number;
+}
+
+/** A key's rate-limit window as the model knows it: requests used and the window's end (performance.now() ms), as bounds. */
+export interface RateWindow {
+  usedLo: number;
+  usedHi: number;
+  endLo: number;
+  endHi: number;
+}
+
+/** The main merchant's sandbox clock (ms since the epoch) read at `perf`, known within ± `halfWidthMs`. */
+export interface ClockAnchor {
+  serverMs: number;
+  perf: number;
+  halfWidthMs: number;
+}
+
+export interface ModelState {
+  /** The contract the run judges by (spec facts: read-only data). */
+  readonly contract: Contract;
+  readonly sandbox: boolean;
+  readonly paymentWindowSeconds: number;
+  /** Whether webhooks are received (events are expected only then). */
+  receivesWebhooks: boolean;
+  readonly txs: Map<string, Tx>;
+  readonly expected: ExpectedEvent[];
+  /** Seconds the suite advanced each merchant's sandbox clock. */
+  readonly advanced: Record<Who, number>;
+  readonly rate: Record<Who, RateWindow>;
+  readonly coverage: { transitions: Set<string>; codes: Set<string> };
+  readonly usedVendorRefs: Record<Who, Set<string>>;
+  /** Names learned once per merchant (from its first created record) and checked everywhere they appear. */
+  readonly names: Record<Who, { merchantName?: unknown; storeName?: unknown }>;
+  /** Runs that failed: their late webhook deliveries are ignored. */
+  readonly abandonedRuns: Set<number>;
+  runId: number;
+  /** The main merchant's sandbox clock after the setup's advance (sandbox profile only). */
+  clockAnchor: ClockAnchor | undefined;
+  /** offsetSeconds of the main merchant's sandbox clock when the suite started. */
+  clockBase: number | undefined;
+  /** performance.now() when the latest answer arrived: the latest instant the model knows the time at. */
+  observedAt: number;
+  /** A1 requests sent so far (counted or not by the server). */
+  a1Sent: number;
+  bursts: number;
+  /** A1 answers that were 429. */
+  rate429: number;
+  /** Whether the coverage tour (not the random search) is running. */
+  inTour: boolean;
+}
+
+/** A window nothing is known about: anything from unused to spent, ending at any time. */
+export function unknownWindow(limit: number): RateWindow {
+  return { usedLo: 0, usedHi: limit, endLo: -Infinity, endHi: Infinity };
+}
+
+export function newModelState(contract: Contract, profile: 'core' | 'sandbox', paymentWindowSeconds: number): ModelState {
+  const limit = contract.rateLimits.createSession!.limit;
+  return {
+    contract,
+    sandbox: profile === 'sandbox',
+    paymentWindowSeconds,
+    receivesWebhooks: false,
+    txs: new Map(),
+    expected: [],
+    advanced: { main: 0, other: 0 },
+    rate: { main: unknownWindow(limit), other: unknownWindow(limit) },
+    coverage: { transitions: new Set(), codes: new Set() },
+    usedVendorRefs: { main: new Set(), other: new Set() },
+    names: { main: {}, other: {} },
+    abandonedRuns: new Set(),
+    runId: 0,
+    clockAnchor: undefined,
+    clockBase: undefined,
+    observedAt: 0,
+    a1Sent: 0,
+    bursts: 0,
+    rate429: 0,
+    inTour: false,
+  };
+}

@@ -1,0 +1,82 @@
+/**
+ * The model's time, as intervals known from the observed clock: the suite cannot know when exactly
+ * the server read its clock, only that it was between a request's sending and its answer's arrival
+ * (performance.now()), on a sandbox clock advanced by known seconds. So a time verdict is 'yes',
+ * 'no' or 'maybe'. Pure functions of the model state and an instant given by the caller.
+ */
+import { tokenLifetimeSeconds } from '../generated/index.ts';
+import type { ModelState, Session, Tx, Who } from './model-state.ts';
+
+/** Allowance (ms) for timer and clock granularity on both sides of an interval. */
+export const SLACK_MS = 25;
+
+export type Verdict = 'yes' | 'no' | 'maybe';
+
+/** Bounds of the age (ms, on the merchant's sandbox clock) at `now` of something created in [sentAt, receivedAt]. */
+export function age(
+  s: ModelState,
+  o: { sentAt: number; receivedAt: number; advAtCreation: number },
+  who: Who,
+  now: number,
+): [number, number] {
+  const adv = (s.advanced[who] - o.advAtCreation) * 1000;
+  return [now - o.receivedAt + adv - SLACK_MS, now - o.sentAt + adv + SLACK_MS];
+}
+
+function passed([lo, hi]: [number, number], limitMs: number): Verdict {
+  return lo >= limitMs ? 'yes' : hi < limitMs ? 'no' : 'maybe';
+}
+
+/** Has the payment window of `tx` passed at `now`? */
+export function windowPassed(s: ModelState, tx: Tx, now: number): Verdict {
+  return passed(age(s, tx, tx.who, now), s.paymentWindowSeconds * 1000);
+}
+
+/** Has the token of session `ss` expired at `now`? */
+export function tokenExpired(s: ModelState, ss: Session, now: number): Verdict {
+  return passed(age(s, ss, ss.who, now), tokenLifetimeSeconds * 1000);
+}
+
+/**
+ * Whether a session's token had expired when the server read its clock during an exchange: certain
+ * only if it had before the request was sent, excluded only if it had not when the answer came.
+ */
+export function tokenExpiredDuring(s: ModelState, ss: Session, during: { sentAt: number; receivedAt: number }): Verdict {
+  if (tokenExpired(s, ss, during.sentAt) === 'yes') return 'yes';
+  return tokenExpired(s, ss, during.receivedAt) === 'no' ? 'no' : 'maybe';
+}
+
+/** The main merchant's sandbox time (ms since the epoch) at `perf`, with `advanced` seconds advanced since the setup. */
+export function sandboxTimeAt(s: ModelState, perf: number, advanced: number): number | undefined {
+  return s.clockAnchor ? s.clockAnchor.serverMs + (perf - s.clockAnchor.perf) + advanced * 1000 : undefined;
+}
+
+/**
+ * The interval (ms since the epoch, main merchant's sandbox clock) within which the server read its
+ * clock while it handled an exchange made in [sentAt, receivedAt] with `advanced` seconds advanced:
+ * widened by the anchor's uncertainty; a timestamp may be truncated to the second, never rounded
+ * up. Undefined outside the sandbox profile (the suite does not know the server's clock).
+ */
+export function instantOf(
+  s: ModelState,
+  ex: { sentAt: number; receivedAt: number },
+  advanced = s.advanced.main,
+): [number, number] | undefined {
+  const a = s.clockAnchor;
+  if (!a) return undefined;
+  const lo = sandboxTimeAt(s, ex.sentAt, advanced)! - a.halfWidthMs - SLACK_MS;
+  const hi = sandboxTimeAt(s, ex.receivedAt, advanced)! + a.halfWidthMs + SLACK_MS;
+  return [Math.floor(lo / 1000) * 1000, hi];
+}
+
+/**
+ * The interval within which the payment window of a main-merchant transaction ended: its creation's
+ * interval plus the window (ADR-010: it expires exactly at createdAt + window). Undefined outside the
+ * sandbox profile or for the other merchant (its clock is not anchored).
+ */
+export function expiryInstant(s: ModelState, tx: Tx): [number, number] | undefined {
+  if (tx.who !== 'main') return undefined;
+  const iv = instantOf(s, tx, tx.advAtCreation);
+  const w = s.paymentWindowSeconds * 1000;
+  return iv && [iv[0] + w, iv[1] + w];
+}
