@@ -16,7 +16,9 @@ export class ListSms implements Cmd {
     return m.state.sandbox && m.state.contract.has(OP);
   }
   async run(_m: Model, w: Real): Promise<void> {
-    const listed = await readListToEnd(w, OP, 'SmsOutbox', 'sentAt', this.limit, 'SMS');
+    const listed = await readListToEnd(w, OP, 'SmsOutbox', 'sentAt', this.limit, 'SMS', (item) =>
+      w.state.txs.has(String(item.transactionId)),
+    );
     const byTx = new Map<string, Record<string, unknown>[]>();
     for (const { item } of listed) {
       const id = String(item.transactionId);

@@ -31,7 +31,9 @@ export class ListTransactions implements Cmd {
     return m.state.sandbox && m.state.contract.has(OP);
   }
   async run(_m: Model, w: Real): Promise<void> {
-    const listed = await readListToEnd(w, OP, 'SandboxTransactionList', 'createdAt', this.limit, 'transaction');
+    const listed = await readListToEnd(w, OP, 'SandboxTransactionList', 'createdAt', this.limit, 'transaction', (item) =>
+      w.state.txs.has(String(item.id)),
+    );
     const seen = new Map(listed.map((l) => [String(l.item.id), l]));
     for (const tx of w.state.txs.values()) {
       if (tx.who !== 'main' || tx.kind !== 'partner') continue;

@@ -20,7 +20,9 @@ export class ListWebhookDeliveries implements Cmd {
     return m.state.sandbox && m.state.contract.has(OP);
   }
   async run(_m: Model, w: Real): Promise<void> {
-    const listed = await readListToEnd(w, OP, 'WebhookDeliveryList', 'createdAt', this.limit, 'delivery');
+    const listed = await readListToEnd(w, OP, 'WebhookDeliveryList', 'createdAt', this.limit, 'delivery', (item) =>
+      w.state.txs.has(String(item.transactionId)),
+    );
     const byTx = new Map<string, string[]>();
     for (const { item } of listed) {
       const id = String(item.transactionId);

@@ -4,6 +4,11 @@
  * (by id) is listed twice, and the items read in turn keep the order the spec gives the list
  * (`x-array-order` of its `data`, by the items' time member; ADR-048). What the list must hold is
  * each command's own check.
+ *
+ * The order is insertion order, judged by the items' times among the items this suite inserted
+ * (`ours`) only: the sandbox clock moves only forward while the suite runs, so their times follow
+ * their insertion; an item of an earlier run may carry a time ahead of a clock a reset moved
+ * back since (ADR-043), and its place in the list says nothing its time could check.
  */
 import type { Exchange } from '../http.ts';
 import type { Real } from '../model.ts';
@@ -21,8 +26,8 @@ export interface ListedItem {
 
 /**
  * Reads `op` (with the main merchant's key) to its end in pages of `limit`; `schema` is its answer's
- * schema (for `x-array-order`), `timeField` the member the order is by. Returns the items in the
- * order read, each with its page's exchange.
+ * schema (for `x-array-order`), `timeField` the member the order is by, `ours` true for an item
+ * this suite inserted. Returns the items in the order read, each with its page's exchange.
  * @checks ADR-028, ADR-048
  */
 export async function readListToEnd(
@@ -32,6 +37,7 @@ export async function readListToEnd(
   timeField: string,
   limit: number,
   what: string,
+  ours: (item: Json) => boolean,
 ): Promise<ListedItem[]> {
   const seen = new Set<string>();
   const listed: ListedItem[] = [];
@@ -55,15 +61,16 @@ export async function readListToEnd(
   }
   const order = w.contract.arrayOrder(schema, 'data');
   const sign = order === 'newest-first' ? -1 : order === 'oldest-first' ? 1 : 0;
+  const own = listed.filter(({ item }) => ours(item));
   if (sign !== 0)
-    listed.forEach(({ item }, i) => {
+    own.forEach(({ item }, i) => {
       if (i === 0) return;
-      const prev = listed[i - 1]!.item;
+      const prev = own[i - 1]!.item;
       const d = Date.parse(String(item[timeField])) - Date.parse(String(prev[timeField]));
       w.check(
         d * sign >= 0,
         op,
-        `$.data[${i}]`,
+        `$.data[${listed.findIndex((l) => l.item === item)}]`,
         `${what} ${String(item.id)} (${timeField} ${String(item[timeField])}) comes after ${String(prev.id)} (${timeField} ${String(prev[timeField])}): the list is ${order}`,
         order,
         item[timeField],
