@@ -8,26 +8,36 @@
  * committed while commits go on. The log starts over only once a checkpoint has copied all of it
  * before the next commit, which a steady stream of commits never allows: it then grows without
  * bound (2.4 GB in the first minute of the bench). So a round that leaves the log longer than
- * `TRUNCATE_FRAMES` follows with a `TRUNCATE` checkpoint, which holds new commits back for the
- * little left to copy and empties the log. A commit that finds the database held by it waits off
- * the event loop and tries again (`SqliteRepository`).
+ * `RESTART_FRAMES` ends with a `RESTART` checkpoint, which takes the write lock, copies what is
+ * left, syncs the file and makes the next commit write the log from its start. Commits wait for
+ * it (a commit that finds the database held waits off the event loop and tries again,
+ * `SqliteRepository`), so it is kept short:
+ * - before it, `PASSIVE` rounds run again while they leave more than `LEFT_FRAMES` to copy (each
+ *   copies what commits added during the previous one, a shorter stretch each time);
+ * - `RESTART`, not `TRUNCATE`: the log is overwritten in place, not cut to zero and grown again.
+ *   Truncating the file was most of the hold: commits blocked 47–273 ms per `TRUNCATE` against
+ *   10–57 ms per `RESTART`, bare SQLite with the store's four random-key indexes, the same load
+ *   (docs/storage.md). The log's `journal_size_limit` (sqlite-file.ts) is above the frames a
+ *   round reaches, so SQLite does not cut it either when the next commit writes it from its start.
  */
 import { Worker } from 'node:worker_threads';
 
-/** The worker: one connection, one passive checkpoint per message, its result posted back. */
+/** The worker: one connection; per message, passive rounds, then a restart when the log is long; the last result posted back. */
 const WORKER = `
 const { parentPort, workerData } = require('node:worker_threads');
 const { DatabaseSync } = require('node:sqlite');
 const db = new DatabaseSync(workerData.file, { timeout: 5000 });
 db.exec('PRAGMA synchronous = NORMAL');
 const passive = db.prepare('PRAGMA wal_checkpoint(PASSIVE)');
-const truncate = db.prepare('PRAGMA wal_checkpoint(TRUNCATE)');
+const restart = db.prepare('PRAGMA wal_checkpoint(RESTART)');
 parentPort.on('message', (m) => {
   if (m === 'close') { db.close(); parentPort.close(); return; }
   try {
     let r = passive.get();
-    if (r.log > workerData.truncateFrames) r = truncate.get();
-    parentPort.postMessage({ ok: true, busy: r.busy, log: r.log, checkpointed: r.checkpointed });
+    for (let i = 0; i < workerData.catchUpRounds && r.log > workerData.restartFrames && r.log - r.checkpointed > workerData.leftFrames; i++) r = passive.get();
+    let restarted = false;
+    if (r.log > workerData.restartFrames) { r = restart.get(); restarted = r.busy === 0; }
+    parentPort.postMessage({ ok: true, busy: r.busy, log: r.log, checkpointed: r.checkpointed, restarted });
   } catch (e) {
     parentPort.postMessage({ ok: false, error: String(e && e.message) });
   }
@@ -37,33 +47,63 @@ parentPort.on('message', (m) => {
 /** How often a checkpoint runs while there are commits it has not copied (ms). */
 const EVERY_MS = 250;
 /**
- * Log frames (pages of 4 KiB) past which a round empties the log: 16,384 (64 MiB, the
- * `journal_size_limit`). At 4,096 the `TRUNCATE` step, which holds commits back, ran about twice
- * as often under B1 load (busy `BEGIN IMMEDIATE` attempts 633 against 359 for ~5,570 group
- * commits from 6,000 to 50,000 stored, side by side; docs/storage.md).
+ * Log frames (pages of 4 KiB) past which a round makes the log start over: 16,384 (64 MiB). At
+ * 4,096 the step that holds commits back ran about twice as often under B1 load (busy `BEGIN
+ * IMMEDIATE` attempts 633 against 359 for ~5,570 group commits from 6,000 to 50,000 stored, side
+ * by side; docs/storage.md).
  */
-const TRUNCATE_FRAMES = 16_384;
+export const RESTART_FRAMES = 16_384;
+/**
+ * The log's `journal_size_limit` (bytes): four times what a round lets it reach, so that the
+ * commit after a restart does not cut it (a burst that outgrew it is cut back to it).
+ */
+export const LOG_SIZE_LIMIT = 4 * RESTART_FRAMES * 4096;
+/** Frames a passive round may leave uncopied before the restart takes the write lock for them. */
+const LEFT_FRAMES = 512;
+/** At most this many extra passive rounds (a disk slower than the commits never catches up). */
+const CATCH_UP_ROUNDS = 4;
 
 export class Checkpointer {
-  private readonly worker: Worker;
+  private worker: Worker;
   private running = false;
   private pending = false;
+  private exited = false;
+  private closing = false;
   private readonly timer: NodeJS.Timeout;
   /** The last checkpoint's failure, if it failed (kept for diagnostics; the next one tries again). */
   lastError: string | null = null;
+  /** Rounds that made the log start over, for tests and diagnostics. */
+  restarts = 0;
 
-  constructor(file: string) {
-    this.worker = new Worker(WORKER, { eval: true, workerData: { file, truncateFrames: TRUNCATE_FRAMES } });
-    this.worker.unref();
-    this.worker.on('message', (m: { ok: boolean; error?: string }) => {
-      this.running = false;
-      this.lastError = m.ok ? null : (m.error ?? 'checkpoint failed');
-    });
-    this.worker.on('error', (e: Error) => {
-      this.lastError = e.message;
-    });
+  constructor(private readonly file: string) {
+    this.worker = this.start();
     this.timer = setInterval(() => this.run(), EVERY_MS);
     this.timer.unref();
+  }
+
+  private start(): Worker {
+    const worker = new Worker(WORKER, {
+      eval: true,
+      workerData: { file: this.file, restartFrames: RESTART_FRAMES, leftFrames: LEFT_FRAMES, catchUpRounds: CATCH_UP_ROUNDS },
+    });
+    worker.unref();
+    this.exited = false;
+    worker.on('message', (m: { ok: boolean; error?: string; restarted?: boolean }) => {
+      this.running = false;
+      this.lastError = m.ok ? null : (m.error ?? 'checkpoint failed');
+      if (m.restarted) this.restarts += 1;
+    });
+    worker.on('error', (e: Error) => {
+      this.lastError = e.message;
+    });
+    // A worker that died (its connection failed to open, it ran out of memory) is started again at
+    // the next round: without checkpoints the log would grow without bound.
+    worker.on('exit', () => {
+      this.exited = true;
+      this.running = false;
+      if (!this.closing) this.pending = true;
+    });
+    return worker;
   }
 
   /** Notes a commit: the next tick copies it into the file. */
@@ -72,7 +112,8 @@ export class Checkpointer {
   }
 
   private run(): void {
-    if (!this.pending || this.running) return;
+    if (!this.pending || this.running || this.closing) return;
+    if (this.exited) this.worker = this.start();
     this.pending = false;
     this.running = true;
     this.worker.postMessage('checkpoint');
@@ -80,7 +121,9 @@ export class Checkpointer {
 
   /** Stops the worker (its connection closed) before the store's connection closes. */
   async close(): Promise<void> {
+    this.closing = true;
     clearInterval(this.timer);
+    if (this.exited) return;
     this.worker.ref(); // keeps the process up until the worker has closed its connection
     const exited = new Promise<void>((r) => this.worker.once('exit', () => r()));
     this.worker.postMessage('close');

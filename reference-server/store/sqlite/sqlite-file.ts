@@ -26,6 +26,7 @@ import { fileURLToPath } from 'node:url';
 import { DatabaseSync } from 'node:sqlite';
 import { DataFileError } from '../errors.ts';
 import { loadMigrations, MigrationError, pendingMigrations } from '../migrations.ts';
+import { LOG_SIZE_LIMIT } from './checkpointer.ts';
 
 const MIGRATIONS = loadMigrations(fileURLToPath(new URL('./migrations/', import.meta.url)));
 const HEADER = Buffer.from('SQLite format 3\0', 'latin1');
@@ -172,7 +173,7 @@ function migrate(db: DatabaseSync, where: string): void {
  */
 export function configure(db: DatabaseSync): void {
   db.exec(`PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA wal_autocheckpoint = 0;
-           PRAGMA journal_size_limit = ${64 * 1024 * 1024}; PRAGMA temp_store = MEMORY; PRAGMA foreign_keys = OFF`);
+           PRAGMA journal_size_limit = ${LOG_SIZE_LIMIT}; PRAGMA temp_store = MEMORY; PRAGMA foreign_keys = OFF`);
 }
 
 /** Makes a new, migrated database at `file` (under the data file lock): made whole under a temporary name, then renamed. */

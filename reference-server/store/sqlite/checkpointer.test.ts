@@ -1,0 +1,102 @@
+/**
+ * The checkpointer (ADR-047): under a steady stream of commits the log starts over again and
+ * again, its file never past the `journal_size_limit`; a worker that died is started again, and
+ * closing does not wait for one that is gone.
+ */
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import type { Worker } from 'node:worker_threads';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Checkpointer, LOG_SIZE_LIMIT, RESTART_FRAMES } from './checkpointer.ts';
+import { configure } from './sqlite-file.ts';
+
+const PAGE = 4096;
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+/** A database file configured as the store's, with a table whose rows fill about one page each. */
+function database(): { db: DatabaseSync; file: string } {
+  const d = mkdtempSync(path.join(tmpdir(), 'paylater-checkpoint-'));
+  dirs.push(d);
+  const file = path.join(d, 'paylater.db');
+  const db = new DatabaseSync(file);
+  configure(db);
+  db.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, body BLOB)');
+  return { db, file };
+}
+
+/** Commits of `rows` rows each, with a turn of the event loop between them (as the store's group commits), until `frames` log frames are written. */
+async function commitFrames(db: DatabaseSync, checkpointer: Checkpointer, frames: number, file: string) {
+  const insert = db.prepare('INSERT INTO t (body) VALUES (?)');
+  const body = new Uint8Array(PAGE - 200);
+  let written = 0;
+  let largest = 0;
+  while (written < frames) {
+    for (;;) {
+      try {
+        db.exec('BEGIN IMMEDIATE');
+        break;
+      } catch {
+        await new Promise((r) => setTimeout(r, 2)); // the restart holds the write lock for a moment (as the store, off the event loop)
+      }
+    }
+    for (let i = 0; i < 64; i++) insert.run(body);
+    db.exec('COMMIT');
+    written += 64;
+    checkpointer.committed();
+    largest = Math.max(largest, statSync(`${file}-wal`).size);
+    await new Promise((r) => setTimeout(r, 1));
+  }
+  return largest;
+}
+
+const until = async (ok: () => boolean, ms: number) => {
+  for (const end = Date.now() + ms; !ok() && Date.now() < end;) await new Promise((r) => setTimeout(r, 20));
+  return ok();
+};
+
+describe('the checkpointer', () => {
+  it('starts the log over under a steady stream of commits: the log file stays within its limit', async () => {
+    const { db, file } = database();
+    const checkpointer = new Checkpointer(file);
+    try {
+      // Four times the frames that trigger a restart: without one, the log would be 256 MiB and more.
+      const largest = await commitFrames(db, checkpointer, 4 * RESTART_FRAMES + 1024, file);
+      expect(checkpointer.restarts).toBeGreaterThanOrEqual(2);
+      expect(checkpointer.lastError).toBeNull();
+      expect(largest).toBeLessThanOrEqual(LOG_SIZE_LIMIT);
+      expect(largest).toBeLessThan(4 * RESTART_FRAMES * PAGE);
+      const rows = db.prepare('SELECT count(*) AS n FROM t').get() as { n: number };
+      expect(rows.n).toBe(4 * RESTART_FRAMES + 1024);
+    } finally {
+      await checkpointer.close();
+      db.close();
+    }
+  }, 120_000);
+
+  it('starts a worker that died again at its next round, and closes without waiting for a dead one', async () => {
+    const { db, file } = database();
+    const checkpointer = new Checkpointer(file);
+    const worker = () => (checkpointer as unknown as { worker: Worker }).worker;
+    try {
+      const first = worker();
+      await first.terminate();
+      await commitFrames(db, checkpointer, 512, file);
+      expect(await until(() => worker() !== first, 2_000)).toBe(true);
+      // The new worker checkpoints: the database file holds the rows once it has copied the log into it.
+      await commitFrames(db, checkpointer, 64, file);
+      expect(await until(() => checkpointer.lastError === null && statSync(file).size > 512 * PAGE, 3_000)).toBe(true);
+      await worker().terminate();
+    } finally {
+      // The worker is gone: close resolves at once (it waited forever for an exit already past).
+      await expect(
+        Promise.race([checkpointer.close().then(() => 'closed'), new Promise((r) => setTimeout(() => r('hung'), 2_000))]),
+      ).resolves.toBe('closed');
+      db.close();
+    }
+  }, 60_000);
+});
