@@ -14,10 +14,10 @@
  * `stop` → closes the store and exits. `BENCH_SERVER_FLAGS` adds Node flags to the child.
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { createHistogram, monitorEventLoopDelay } from 'node:perf_hooks';
 import { getHeapSpaceStatistics, getHeapStatistics } from 'node:v8';
 import { fileURLToPath } from 'node:url';
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp } from '../../reference-server/app.ts';
 import { DEMO_MERCHANTS, buildMerchants, serverConfig } from '../../reference-server/config.ts';
@@ -34,6 +34,9 @@ export interface ServerStats {
   loopP99Ms: number;
   /** CPU time (user + system) the server used since the last `stats`, ms. */
   cpuMs: number;
+  /** Worst and p99 time inside the server since the last `stats`, ms: a request's arrival (its headers parsed) to its answer's last byte handed to the socket. */
+  serverMaxMs: number;
+  serverP99Ms: number;
   /**
    * Resident memory after a full GC (`gc()`): V8 keeps the old-generation pages that GC freed in
    * a pool of its own, and the young generation at the size the load grew it to, so this
@@ -188,11 +191,17 @@ async function serve(file: string): Promise<void> {
   const atStart = memoryNow();
   const loop = monitorEventLoopDelay({ resolution: 1 });
   loop.enable();
+  const inServer = createHistogram();
+  server.on('request', (_req: IncomingMessage, res: ServerResponse) => {
+    const t = process.hrtime.bigint();
+    res.once('finish', () => inServer.record(process.hrtime.bigint() - t || 1n));
+  });
   let cpu = process.cpuUsage();
   process.on('message', (m: { cmd: string }) => {
     if (m.cmd === 'stats') {
       const loopMaxMs = loop.max / 1e6;
       const loopP99Ms = loop.percentile(99) / 1e6;
+      const [serverMaxMs, serverP99Ms] = [inServer.count ? inServer.max / 1e6 : 0, inServer.count ? inServer.percentile(99) / 1e6 : 0];
       const cpuMs = (({ user, system }) => (user + system) / 1000)(process.cpuUsage(cpu));
       void repository.count('transactions').then((stored) => {
         global.gc?.();
@@ -200,8 +209,20 @@ async function serve(file: string): Promise<void> {
         lastResortGc();
         const { rss, heapUsed } = process.memoryUsage();
         const heapCommitted = getHeapStatistics().total_physical_size;
-        process.send!({ loopMaxMs, loopP99Ms, cpuMs, rssAfterGc, rss, heapUsed, heapCommitted, stored } satisfies ServerStats);
+        process.send!({
+          loopMaxMs,
+          loopP99Ms,
+          cpuMs,
+          serverMaxMs,
+          serverP99Ms,
+          rssAfterGc,
+          rss,
+          heapUsed,
+          heapCommitted,
+          stored,
+        } satisfies ServerStats);
         loop.reset();
+        inServer.reset();
         cpu = process.cpuUsage();
       });
     } else if (m.cmd === 'stop') {
