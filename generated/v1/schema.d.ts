@@ -952,7 +952,7 @@ export interface components {
             customerPhone: components["schemas"]["CustomerPhone"];
             /**
              * Format: uuid
-             * @description Transaction id.
+             * @description Transaction id, a UUID; opaque to clients (the reference server makes version 7, ADR-058).
              */
             id: string;
             /** @description Line items, in the order of the request that created the transaction (ADR-048). */

@@ -1,7 +1,12 @@
 /** Identifiers and secrets. */
-import { hash, randomBytes, randomInt, randomUUID, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, randomInt, randomUUIDv7, timingSafeEqual } from 'node:crypto';
 
-export const uuid = (): string => randomUUID();
+/**
+ * A new id: a UUID version 7 (time in milliseconds, then 74 random bits), so that the store's
+ * unique indexes grow at their right edge (ADR-058).
+ * @rule ADR-058
+ */
+export const uuid = (): string => randomUUIDv7();
 
 const ALNUM36 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 function pick(alphabet: string, n: number): string {
