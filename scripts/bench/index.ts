@@ -28,6 +28,8 @@
  *      100,000 transactions, in MB (target < 50).
  *  11. proxy-overhead: B2 GET-by-id requests/s through `paylater proxy` (its own process, judging
  *      every answer) ÷ straight to the server, same run (target ≥ 0.8).
+ *  12. checkpoint-hold: how long the embedded store's checkpoint holds commits back, RESTART with
+ *      UUID v7 ids (the store's) ÷ TRUNCATE with v4 (before), on the store's schema (reported).
  *
  * Figures are a registry: another part adds its own with `registerFigure(...)` before
  * `runBench()` (or imports `figures` and runs some). `npm run bench -- <figure-id> …` runs only
@@ -48,6 +50,7 @@ import { pgB1Creates } from './pg-b1-creates.ts';
 import { pgRss100k } from './pg-rss-100k.ts';
 import { pgTwoInstances } from './pg-two-instances.ts';
 import { proxyOverhead } from './proxy-overhead.ts';
+import { checkpointHold } from './checkpoint-hold.ts';
 import { fmt, type BenchContext, type Figure, type FigureResult } from './tools.ts';
 
 export type { BenchContext, Figure, FigureResult } from './tools.ts';
@@ -65,6 +68,7 @@ export const figures: Figure[] = [
   pgTwoInstances,
   pgRss100k,
   proxyOverhead,
+  checkpointHold,
 ];
 
 export function registerFigure(f: Figure): void {
