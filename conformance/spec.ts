@@ -11,7 +11,7 @@ import {
   stateMachine,
   errorCatalog,
   amountRange,
-  errorPrecedence,
+  firstByPrecedence,
   type Variant,
 } from '../generated/index.ts';
 import { centimesFromNumber, centimesOf, isMad } from '../lib/money.ts';
@@ -280,11 +280,9 @@ export class Contract {
   }
 }
 
-/** The code of `codes` first in `x-error-precedence`'s `members` (ADR-057); an unlisted code ranks after them. */
+/** The code of `codes` first in `x-error-precedence`'s `members` (ADR-057): the generated ranking the server uses too. */
 export function precedent(codes: Iterable<string>): string {
-  const members = errorPrecedence.members as readonly string[];
-  const rank = (c: string) => (members.includes(c) ? members.indexOf(c) : members.length);
-  return [...codes].reduce((best, c) => (rank(c) < rank(best) ? c : best));
+  return firstByPrecedence([...codes], (c) => c);
 }
 
 export { stateMachine, errorCatalog };
