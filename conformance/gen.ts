@@ -3,7 +3,7 @@
  * (`schema-arb.ts`), with the `x-` business rules applied on top — the total inside
  * `x-amount-range` (its ends weighted in) and equal to Σ price × quantity (`x-amount-consistency`),
  * never a magic value of `x-sandbox-scenarios` — and the boundary probes of every keyword, each
- * changing one value. The expected answer is never derived here: `Contract.classifyBody` judges.
+ * changing one value. The expected answer is never derived here: `classifyBody` of commands/createSession.ts judges.
  */
 import fc from 'fast-check';
 import { centimesFromNumber, centimesOf, centimesToNumber, formatCentimes } from '../lib/money.ts';
@@ -220,7 +220,7 @@ function makeBodyGen(contract: Contract, opId: string): BodyGen {
     });
   }
   // two failing members of different codes at once (ADR-057): which code answers is
-  // `x-error-precedence`'s, computed by `Contract.classifyBody`, never the order a server meets them
+  // `x-error-precedence`'s, computed by `classifyBody` (commands/createSession.ts), never the order a server meets them
   const faults = new Map<string, { member: string; path: Probe['path']; value: unknown; label: string }>();
   const fault = (member: string, path: Probe['path'], value: unknown, label: string): void => {
     const code = contract.errorCodeOf(opId, member);

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { tokenLifetimeSeconds } from '../generated/index.ts';
+import { tokenExpired, tokenExpiredDuring } from './commands/verifyByToken.ts';
 import { World, type Session, type Tx } from './world.ts';
 
 const WINDOW_S = 1800;
@@ -66,9 +67,9 @@ describe('time verdicts over a request in flight', () => {
     const at = performance.now() - tokenLifetimeSeconds * 1000 + 1000;
     const s: Session = { token: 't', who: 'main', total: 600, sentAt: at, receivedAt: at + 5, advAtCreation: 0 };
     const now = performance.now();
-    expect(w.tokenExpired(s, now)).toBe('no');
-    expect(w.tokenExpiredDuring(s, { sentAt: now, receivedAt: now + 2000 })).toBe('maybe');
-    expect(w.tokenExpiredDuring(s, { sentAt: now + 2000, receivedAt: now + 2010 })).toBe('yes');
-    expect(w.tokenExpiredDuring(s, { sentAt: now, receivedAt: now + 10 })).toBe('no');
+    expect(tokenExpired(w.state, s, now)).toBe('no');
+    expect(tokenExpiredDuring(w.state, s, { sentAt: now, receivedAt: now + 2000 })).toBe('maybe');
+    expect(tokenExpiredDuring(w.state, s, { sentAt: now + 2000, receivedAt: now + 2010 })).toBe('yes');
+    expect(tokenExpiredDuring(w.state, s, { sentAt: now, receivedAt: now + 10 })).toBe('no');
   });
 });

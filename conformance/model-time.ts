@@ -4,8 +4,7 @@
  * (performance.now()), on a sandbox clock advanced by known seconds. So a time verdict is 'yes',
  * 'no' or 'maybe'. Pure functions of the model state and an instant given by the caller.
  */
-import { tokenLifetimeSeconds } from '../generated/index.ts';
-import type { ModelState, Session, Tx, Who } from './model-state.ts';
+import type { ModelState, Tx, Who } from './model-state.ts';
 
 /** Allowance (ms) for timer and clock granularity on both sides of an interval. */
 export const SLACK_MS = 25;
@@ -23,27 +22,14 @@ export function age(
   return [now - o.receivedAt + adv - SLACK_MS, now - o.sentAt + adv + SLACK_MS];
 }
 
-function passed([lo, hi]: [number, number], limitMs: number): Verdict {
+/** Has an age interval (ms) reached `limitMs`: certainly, certainly not, or maybe. */
+export function passed([lo, hi]: [number, number], limitMs: number): Verdict {
   return lo >= limitMs ? 'yes' : hi < limitMs ? 'no' : 'maybe';
 }
 
 /** Has the payment window of `tx` passed at `now`? */
 export function windowPassed(s: ModelState, tx: Tx, now: number): Verdict {
   return passed(age(s, tx, tx.who, now), s.paymentWindowSeconds * 1000);
-}
-
-/** Has the token of session `ss` expired at `now`? */
-export function tokenExpired(s: ModelState, ss: Session, now: number): Verdict {
-  return passed(age(s, ss, ss.who, now), tokenLifetimeSeconds * 1000);
-}
-
-/**
- * Whether a session's token had expired when the server read its clock during an exchange: certain
- * only if it had before the request was sent, excluded only if it had not when the answer came.
- */
-export function tokenExpiredDuring(s: ModelState, ss: Session, during: { sentAt: number; receivedAt: number }): Verdict {
-  if (tokenExpired(s, ss, during.sentAt) === 'yes') return 'yes';
-  return tokenExpired(s, ss, during.receivedAt) === 'no' ? 'no' : 'maybe';
 }
 
 /** The main merchant's sandbox time (ms since the epoch) at `perf`, with `advanced` seconds advanced since the setup. */

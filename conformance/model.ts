@@ -7,7 +7,7 @@ import type { AsyncCommand } from 'fast-check';
 import { errorCatalog, type ErrorCode } from '../generated/index.ts';
 import type { Exchange } from './http.ts';
 import { centimesOf } from '../lib/money.ts';
-import { canonicalText, sameJson } from './same.ts';
+import { sameJson } from './same.ts';
 import type { ModelState, Session, Tx, Who } from './model-state.ts';
 import type { World } from './world.ts';
 
@@ -188,18 +188,4 @@ export function checkCreated(w: World, ex: Exchange, body: Json, who: Who = 'mai
       o.unitPrice,
     );
   });
-}
-
-/** The identical-404 rule: the body for another merchant's transaction equals the one for a missing one. */
-export function sameNotFound(w: World, a: Exchange, b: Exchange, idA: string, idB: string): void {
-  const na = a.responseText.split(idA).join('{id}');
-  const nb = b.responseText.split(idB).join('{id}');
-  w.check(
-    canonicalText(na) === canonicalText(nb),
-    a.opId,
-    '$',
-    `the 404 body for another merchant's transaction differs from the one for a missing transaction: ${na} vs ${nb}`,
-    nb,
-    na,
-  );
 }

@@ -5,16 +5,8 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import {
-  loadBundledDocument,
-  variants,
-  stateMachine,
-  errorCatalog,
-  amountRange,
-  errorPrecedence,
-  type Variant,
-} from '../generated/index.ts';
-import { centimesFromNumber, centimesOf, isMad } from '../lib/money.ts';
+import { loadBundledDocument, variants, stateMachine, errorCatalog, type Variant } from '../generated/index.ts';
+import { isMad } from '../lib/money.ts';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 
@@ -234,57 +226,24 @@ export class Contract {
   }
 
   /**
-   * Spec-driven classification of a request body: every (status, code) the contract allows as the
-   * answer. Empty list = the body is valid (success expected, unless state says otherwise). A body
-   * failing several ways has one answer (ADR-057): among the codes of its failing members (the
-   * schema's, and a validation `x-amount-range` the schema cannot check), the one first in
-   * `x-error-precedence`'s `members`.
+   * The codes of the members of a request body its schema refuses: each failing member's
+   * `x-error-code` (`errorCodeOf`), in the validator's order; empty when the schema accepts the body.
+   * The rules the schema cannot state (`x-amount-range` on a decimal string, `x-amount-consistency`,
+   * business rules) and which code answers (ADR-057) are decided by the check that exercises them
+   * (`commands/createSession.ts:classifyBody`).
    */
-  classifyBody(opId: string, body: unknown): { validation: string[]; mismatch: boolean; business: string[] } {
+  schemaFailures(opId: string, body: unknown): Set<string> {
     const validate = this.requestValidator(opId);
     const failing = new Set<string>();
-    const schemaValid = validate(body);
-    if (!schemaValid) {
-      for (const e of validate.errors as ErrorObject[]) {
-        let prop = e.instancePath.split('/')[1];
-        if (prop === undefined && e.keyword === 'required') prop = (e.params as { missingProperty: string }).missingProperty;
-        if (prop !== undefined) prop = prop.replace(/~1/g, '/').replace(/~0/g, '~');
-        failing.add(this.errorCodeOf(opId, prop));
-      }
+    if (validate(body)) return failing;
+    for (const e of validate.errors as ErrorObject[]) {
+      let prop = e.instancePath.split('/')[1];
+      if (prop === undefined && e.keyword === 'required') prop = (e.params as { missingProperty: string }).missingProperty;
+      if (prop !== undefined) prop = prop.replace(/~1/g, '/').replace(/~0/g, '~');
+      failing.add(this.errorCodeOf(opId, prop));
     }
-    const schema = this.requestSchema(opId);
-    const b = (body && typeof body === 'object' && !Array.isArray(body) ? body : {}) as Json;
-    const outOfRange = (name: string): boolean => {
-      const r = amountRange;
-      const c = centimesOf(b[name]);
-      return b[name] !== undefined && (c === null || c < centimesFromNumber(r.minimum)! || c > centimesFromNumber(r.maximum)!);
-    };
-    const ranged = Object.entries((schema.properties ?? {}) as Json).filter(([, p]) => (p as Json)['x-amount-range'] !== undefined);
-    // a validation range (no x-business-rule) the schema cannot check (a decimal string) fails its member too
-    for (const [name, p] of ranged) if (!(p as Json)['x-business-rule'] && outOfRange(name)) failing.add(this.errorCodeOf(opId, name));
-    if (failing.size) return { validation: [precedent(failing)], mismatch: false, business: [] };
-    let mismatch = false;
-    const ac = schema['x-amount-consistency'] as { total: string; lines: string; price: string; quantity: string } | undefined;
-    if (ac) {
-      const total = centimesOf(b[ac.total]);
-      let sum = 0;
-      for (const line of b[ac.lines] as Json[]) sum += (centimesOf(line[ac.price]) ?? NaN) * (line[ac.quantity] as number);
-      mismatch = total !== sum;
-    }
-    const business: string[] = [];
-    for (const [name, p] of ranged) {
-      const rule = (p as Json)['x-business-rule'] as { code: string } | undefined;
-      if (rule && outOfRange(name)) business.push(rule.code);
-    }
-    return { validation: [], mismatch, business };
+    return failing;
   }
-}
-
-/** The code of `codes` first in `x-error-precedence`'s `members` (ADR-057); an unlisted code ranks after them. */
-export function precedent(codes: Iterable<string>): string {
-  const members = errorPrecedence.members as readonly string[];
-  const rank = (c: string) => (members.includes(c) ? members.indexOf(c) : members.length);
-  return [...codes].reduce((best, c) => (rank(c) < rank(best) ? c : best));
 }
 
 export { stateMachine, errorCatalog };
@@ -299,10 +258,4 @@ export function transitionById(id: string): Transition {
   const t = stateMachine.transitions.find((x) => x.id === id);
   if (!t) throw new Error(`no transition ${id} in x-state-machine`);
   return t;
-}
-
-/** The rejection (status, code) of an operation from a state, or undefined if the move is allowed. */
-export function rejectionOf(opId: string, from: string): { status: number; code: string } | undefined {
-  const r = stateMachine.rejections.find((x) => x.trigger.operationId === opId && (x.from as readonly string[]).includes(from));
-  return r ? { status: r.status, code: r.code } : undefined;
 }

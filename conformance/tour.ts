@@ -11,7 +11,7 @@ import { AuthProbe } from './commands/authProbe.ts';
 import { CancelById } from './commands/cancelById.ts';
 import { BadParameter } from './commands/badParameter.ts';
 import { CancelTransaction } from './commands/cancelTransaction.ts';
-import { CreateSession } from './commands/createSession.ts';
+import { classifyBody, CreateSession } from './commands/createSession.ts';
 import { CreateTransaction } from './commands/createTransaction.ts';
 import { ConfirmationSms } from './commands/confirmationSms.ts';
 import { CustomerAction } from './commands/customerAction.ts';
@@ -111,7 +111,7 @@ export function probeTour(contract: Contract, profile: 'core' | 'sandbox'): { co
         const g = bodyGen(contract, op);
         const base = g.fixed(0);
         return g.probes
-          .filter((p) => contract.classifyBody(op, p.apply(base)).validation.length > 0)
+          .filter((p) => classifyBody(contract, op, p.apply(base)).validation.length > 0)
           .map((p) => new InvalidBody(op, p.apply(base), p.label));
       }),
     );

@@ -11,7 +11,7 @@ import { variants } from '../generated/index.ts';
 import { Client, type Exchange } from './http.ts';
 import * as events from './model-events.ts';
 import * as rate from './model-rate.ts';
-import { newModelState, type ModelState, type Session, type Tx, type Who } from './model-state.ts';
+import { newModelState, type ModelState, type Tx, type Who } from './model-state.ts';
 import * as time from './model-time.ts';
 import { Contract } from './spec.ts';
 import type { WebhookReceiver } from './webhooks.ts';
@@ -154,10 +154,6 @@ export class World {
     return time.windowPassed(this.state, tx, now);
   }
 
-  tokenExpired(s: Session, now: number = performance.now()): time.Verdict {
-    return time.tokenExpired(this.state, s, now);
-  }
-
   /** Applies the expiry that certainly happened (now >= createdAt + window). */
   settle(tx: Tx): void {
     events.settle(this.state, tx, performance.now());
@@ -167,11 +163,6 @@ export class World {
   possibleStatuses(tx: Tx, during?: { sentAt: number; receivedAt: number }): string[] {
     const now = performance.now();
     return events.possibleStatuses(this.state, tx, during ?? { sentAt: now, receivedAt: now }, now);
-  }
-
-  /** Whether a session's token had expired when the server read its clock, during an exchange. */
-  tokenExpiredDuring(s: Session, during: { sentAt: number; receivedAt: number }): time.Verdict {
-    return time.tokenExpiredDuring(this.state, s, during);
   }
 
   /** Records a transition read from x-state-machine, seen now (see model-events.ts). */

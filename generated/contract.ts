@@ -462,6 +462,23 @@ export const errorPrecedence = {
   ]
 } as const;
 
+/**
+ * ADR-057: of `items` (at least one), the first whose code comes first in `errorPrecedence.members`;
+ * a code not listed there ranks after every listed one, and ties keep the order given. The one
+ * ranking the server (the answer's code) and the conformance suite (the code it expects) both use.
+ */
+export function firstByPrecedence<T>(items: readonly T[], codeOf: (item: T) => string): T {
+  const members: readonly string[] = errorPrecedence.members;
+  const rank = (item: T): number => {
+    const i = members.indexOf(codeOf(item));
+    return i === -1 ? members.length : i;
+  };
+  if (items.length === 0) throw new Error('firstByPrecedence: no items to rank');
+  let win: T = items[0]!;
+  for (const item of items) if (rank(item) < rank(win)) win = item;
+  return win;
+}
+
 /** Per variant: each operation (method, path, success status, error codes by status), rate limits, webhook events. */
 export const variants = {
   "v1": {

@@ -6,7 +6,7 @@
  * consistency rule, then B1's business rules in their order.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { errorPrecedence, maxBodyBytes } from '../generated/contract.ts';
+import { errorPrecedence, firstByPrecedence, maxBodyBytes } from '../generated/contract.ts';
 import { errorOf, item, partnerBody, server, sessionBodyV1, sessionBodyV2 } from './test-support/helpers.ts';
 import type { TestServer } from './testing.ts';
 
@@ -34,6 +34,17 @@ const badLine = { id: 'SKU-1', name: 'Headphones', price: 0, quantity: 1 };
 describe('A1: several failing members answer the code first in x-error-precedence members', () => {
   it('the spec orders the seed codes before VALIDATION_ERROR', () => {
     expect(errorPrecedence.members).toEqual(['INVALID_AMOUNT', 'INVALID_CURRENCY', 'INVALID_ITEMS', 'VALIDATION_ERROR']);
+  });
+
+  it('firstByPrecedence (generated, used by the server and the suite): members order, unlisted codes last, ties in the given order', () => {
+    const code = (x: { code: string }) => x.code;
+    expect(firstByPrecedence(['VALIDATION_ERROR', 'INVALID_ITEMS', 'INVALID_CURRENCY'], (c) => c)).toBe('INVALID_CURRENCY');
+    expect(firstByPrecedence(['NOT_LISTED', 'VALIDATION_ERROR'], (c) => c)).toBe('VALIDATION_ERROR');
+    expect(firstByPrecedence(['NOT_LISTED', 'ALSO_NOT'], (c) => c)).toBe('NOT_LISTED');
+    const a = { code: 'INVALID_ITEMS', n: 1 };
+    const b = { code: 'INVALID_ITEMS', n: 2 };
+    expect(firstByPrecedence([a, { code: 'VALIDATION_ERROR', n: 0 }, b], code)).toBe(a);
+    expect(() => firstByPrecedence([], code)).toThrow(/no items/);
   });
 
   // [variant, what fails, expected code, body, the failing member paths in details]

@@ -146,6 +146,23 @@ function renderContract(facts: Record<string, unknown>): string {
     "/** Error precedence (`x-error-precedence` of `ErrorCode`, ADR-057): the stages in the order they run, and the order of the failing members' codes. */",
   );
   lines.push(`export const errorPrecedence = ${JSON.stringify(shared.errorPrecedence, null, 2)} as const;\n`);
+  lines.push(`/**
+ * ADR-057: of \`items\` (at least one), the first whose code comes first in \`errorPrecedence.members\`;
+ * a code not listed there ranks after every listed one, and ties keep the order given. The one
+ * ranking the server (the answer's code) and the conformance suite (the code it expects) both use.
+ */
+export function firstByPrecedence<T>(items: readonly T[], codeOf: (item: T) => string): T {
+  const members: readonly string[] = errorPrecedence.members;
+  const rank = (item: T): number => {
+    const i = members.indexOf(codeOf(item));
+    return i === -1 ? members.length : i;
+  };
+  if (items.length === 0) throw new Error('firstByPrecedence: no items to rank');
+  let win: T = items[0]!;
+  for (const item of items) if (rank(item) < rank(win)) win = item;
+  return win;
+}
+`);
   lines.push('/** Per variant: each operation (method, path, success status, error codes by status), rate limits, webhook events. */');
   const perVariant = Object.fromEntries(Object.entries(facts).filter(([k]) => k !== 'shared'));
   lines.push(`export const variants = ${JSON.stringify(perVariant, null, 2)} as const;\n`);

@@ -6,7 +6,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import { errorMessage } from '../lib/error-messages.ts';
-import { errorCatalog, errorPrecedence, maxBodyBytes, type ErrorCode } from '../generated/contract.ts';
+import { errorCatalog, firstByPrecedence, maxBodyBytes, type ErrorCode } from '../generated/contract.ts';
 import { nearestExtension } from './schema.ts';
 
 export type { ErrorCode } from '../generated/contract.ts';
@@ -105,12 +105,6 @@ interface ValidatorError {
 /** The most `error.details` entries of a validation answer (ADR-057). */
 const MAX_DETAILS = 20;
 
-/** A code's rank among the failing members' codes (`members` of `x-error-precedence`, ADR-057): unlisted codes rank last. */
-function memberRank(code: string): number {
-  const i = (errorPrecedence.members as readonly string[]).indexOf(code);
-  return i === -1 ? errorPrecedence.members.length : i;
-}
-
 /**
  * Maps an error of express-openapi-validator to the declared answer, or null when it is not one
  * (500: a response that broke the contract). Each failing body member carries the `x-error-code`
@@ -159,8 +153,7 @@ export function mapValidatorError(
   for (const r of members) failures.push({ code: r.code, message: r.message, details: r.details ?? [] });
   if (failures.length === 0) return new ApiError('VALIDATION_ERROR', e.message ?? 'Invalid request', []);
   // the first failure of the best-ranked code (a stable choice: ties keep the validator's order)
-  let win = failures[0]!;
-  for (const f of failures) if (memberRank(f.code) < memberRank(win.code)) win = f;
+  const win = firstByPrecedence(failures, (f) => f.code);
   // the winner's details first; at most MAX_DETAILS (a body of 100 kB can fail in thousands of places)
   const details = [win, ...failures.filter((f) => f !== win)].flatMap((f) => f.details).slice(0, MAX_DETAILS);
   return new ApiError(win.code, win.message, details);

@@ -1,7 +1,7 @@
 /** A malformed path parameter gets 400 VALIDATION_ERROR (never 404 or 500). */
 import type { Cmd, Model, Real } from '../model.ts';
 import { refusal } from '../model.ts';
-import { tokenExpired } from '../model-time.ts';
+import { tokenExpired } from './verifyByToken.ts';
 
 export type ParamOp =
   | 'getTransactionStatusBySessionToken'
@@ -30,7 +30,7 @@ export class BadParameter implements Cmd {
   async run(m: Model, w: Real): Promise<void> {
     const byRef = this.op.includes('VendorReference');
     const value = byRef ? `-${this.value}` : `not-a-uuid-${this.value}`;
-    const token = m.sessions.find((s) => w.tokenExpired(s) === 'no')?.token;
+    const token = m.sessions.find((s) => tokenExpired(w.state, s, performance.now()) === 'no')?.token;
     const headers = w.auth(this.op, this.op === 'getTransactionStatusBySessionToken' ? token! : w.cfg.apiKey);
     const ex = await w.client.call(this.op, {
       pathParams: { transactionId: value, vendorReference: value, transaction_id: value },

@@ -1,9 +1,21 @@
 /** B4: the merchant cancels by vendorReference — allowed only from PENDING (x-state-machine). */
 import type { Cmd, Model, Real } from '../model.ts';
-import { checkRecord, pick, refusal, sameNotFound } from '../model.ts';
-import { rejectionOf, transitionsOf } from '../spec.ts';
+import { stateMachine } from '../../generated/index.ts';
+import { checkRecord, pick, refusal } from '../model.ts';
+import { transitionsOf } from '../spec.ts';
+import { sameNotFound } from './getTransaction.ts';
 
 const OP = 'cancelPartnerTransactionByVendorReference';
+
+/**
+ * b4-only-pending (and every refused move): the (status, code) an operation is refused with from a
+ * status, read from the generated `stateMachine.rejections` (x-state-machine of TransactionStatus;
+ * B4 from anything but PENDING: 400 TRANSACTION_NOT_PENDING); undefined when the move is allowed.
+ */
+export function rejectionOf(opId: string, from: string): { status: number; code: string } | undefined {
+  const r = stateMachine.rejections.find((x) => x.trigger.operationId === opId && (x.from as readonly string[]).includes(from));
+  return r ? { status: r.status, code: r.code } : undefined;
+}
 
 /** @checks b4-only-pending */
 export class CancelTransaction implements Cmd {

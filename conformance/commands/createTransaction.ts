@@ -2,6 +2,7 @@
 import type { ErrorCode } from '../../generated/index.ts';
 import type { Cmd, Model, Outcome, Real } from '../model.ts';
 import { checkCreated, pick, refusal } from '../model.ts';
+import { classifyBody } from './createSession.ts';
 import type { Who } from '../world.ts';
 
 type Json = Record<string, unknown>;
@@ -40,12 +41,12 @@ export class CreateTransaction implements Cmd {
     else if (typeof body.vendorReference !== 'string') body.vendorReference = w.freshVendorRef();
     else if (
       this.ref === 'fresh' &&
-      w.contract.classifyBody('createPartnerTransaction', { ...body, vendorReference: w.freshVendorRef() }).validation.length
+      classifyBody(w.contract, 'createPartnerTransaction', { ...body, vendorReference: w.freshVendorRef() }).validation.length
     ) {
       // invalid in another member: its reference is made unique all the same, so the probe differs
       // from a valid request in its own member only (a lenient server's 201 is not hidden by a 409)
       body.vendorReference = w.uniqueVendorRef(body.vendorReference) ?? w.freshVendorRef();
-    } else if (!w.contract.classifyBody('createPartnerTransaction', body).validation.length) {
+    } else if (!classifyBody(w.contract, 'createPartnerTransaction', body).validation.length) {
       // a generated valid reference keeps its shape: made unique when long enough (earlier runs used
       // the same server); a shorter one is sent as generated ('as-generated') after a read by it says
       // whether it is in use, else replaced by a fresh one
@@ -55,7 +56,7 @@ export class CreateTransaction implements Cmd {
       else if (await inUse(w, this.who, body.vendorReference)) duplicate = true;
     }
     if (typeof body.vendorReference === 'string' && w.state.usedVendorRefs[this.who].has(body.vendorReference)) duplicate = true;
-    const cls = w.contract.classifyBody('createPartnerTransaction', body);
+    const cls = classifyBody(w.contract, 'createPartnerTransaction', body);
     const allowed: Outcome[] = cls.validation.map((code) => refusal(code as ErrorCode));
     if (!allowed.length) {
       if (cls.mismatch) allowed.push(refusal('AMOUNT_MISMATCH'));

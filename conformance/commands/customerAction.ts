@@ -1,7 +1,8 @@
 /** Sandbox: the customer confirms or cancels, or the system completes — moves read from x-state-machine. */
 import type { Cmd, Model, Real } from '../model.ts';
 import { checkRecord, pick } from '../model.ts';
-import { rejectionOf, transitionsOf } from '../spec.ts';
+import { transitionsOf } from '../spec.ts';
+import { rejectionOf } from './cancelTransaction.ts';
 
 export type ActionOp = 'sandboxConfirmTransaction' | 'sandboxCancelTransaction' | 'sandboxCompleteTransaction';
 

@@ -5,21 +5,12 @@
  */
 import type { Cmd, Model, Real } from '../model.ts';
 import { pick } from '../model.ts';
-import { tokenExpired } from '../model-time.ts';
+import { parseLocalDateTime } from '../local-date.ts';
+import { tokenExpired } from './verifyByToken.ts';
 
 const OP = 'getTransactionStatusBySessionToken';
 /** The dates have whole seconds; the clock is read after A2 answers. */
 const SLACK_MS = 2000;
-
-/** `DD/MM/YY HH:MM:SS` read as UTC (20YY), or null when it is not that form or no such date. */
-export function parseLocalDateTime(text: unknown): number | null {
-  const m = typeof text === 'string' ? /^(\d{2})\/(\d{2})\/(\d{2}) (\d{2}):(\d{2}):(\d{2})$/.exec(text) : null;
-  if (!m) return null;
-  const [d, mo, y, h, mi, s] = m.slice(1).map(Number) as [number, number, number, number, number, number];
-  const t = Date.UTC(2000 + y, mo - 1, d, h, mi, s);
-  const back = new Date(t);
-  return back.getUTCDate() === d && back.getUTCMonth() === mo - 1 && back.getUTCHours() === h ? t : null;
-}
 
 /** @checks ADR-007 */
 export class DateForm implements Cmd {
@@ -32,7 +23,7 @@ export class DateForm implements Cmd {
   }
   async run(m: Model, w: Real): Promise<void> {
     const tx = pick(
-      m.txs.filter((t) => t.kind === 'checkout' && t.session && w.tokenExpired(t.session) === 'no'),
+      m.txs.filter((t) => t.kind === 'checkout' && t.session && tokenExpired(w.state, t.session, performance.now()) === 'no'),
       this.idx,
     )!;
     const ex = await w.client.call(OP, { pathParams: { transaction_id: tx.id }, headers: w.auth(OP, tx.session!.token) });

@@ -1,7 +1,10 @@
 /** B2 / B3: read a transaction by id or by vendorReference, with its merchant's key, the other merchant's key, or a missing one. */
 import { randomUUID } from 'node:crypto';
 import type { Cmd, Model, Real } from '../model.ts';
-import { checkRecord, pick, refusal, sameNotFound } from '../model.ts';
+import type { Exchange } from '../http.ts';
+import { checkRecord, pick, refusal } from '../model.ts';
+import { canonicalText } from '../same.ts';
+import type { World } from '../world.ts';
 
 export type ReadBy = 'id' | 'vendorReference';
 export type ReadKey = 'own' | 'other-merchant' | 'missing';
@@ -53,4 +56,21 @@ export class GetTransaction implements Cmd {
   toString(): string {
     return `getTransaction(by ${this.by}, ${this.key}, #${this.idx})`;
   }
+}
+
+/**
+ * ownership, the identical-404 rule: another merchant's transaction is answered exactly as a
+ * missing one (TransactionNotFound), so the 404 bodies are equal once each names its own id.
+ */
+export function sameNotFound(w: World, a: Exchange, b: Exchange, idA: string, idB: string): void {
+  const na = a.responseText.split(idA).join('{id}');
+  const nb = b.responseText.split(idB).join('{id}');
+  w.check(
+    canonicalText(na) === canonicalText(nb),
+    a.opId,
+    '$',
+    `the 404 body for another merchant's transaction differs from the one for a missing transaction: ${na} vs ${nb}`,
+    nb,
+    na,
+  );
 }

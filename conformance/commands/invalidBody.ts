@@ -7,6 +7,7 @@
 import type { ErrorCode } from '../../generated/index.ts';
 import type { Cmd, Model, Real } from '../model.ts';
 import { refusal } from '../model.ts';
+import { classifyBody } from './createSession.ts';
 
 /** @checks error-shape */
 export class InvalidBody implements Cmd {
@@ -19,7 +20,7 @@ export class InvalidBody implements Cmd {
     return m.state.sandbox && m.state.contract.has(this.op);
   }
   async run(_m: Model, w: Real): Promise<void> {
-    const cls = w.contract.classifyBody(this.op, this.body);
+    const cls = classifyBody(w.contract, this.op, this.body);
     if (!cls.validation.length) throw new Error(`model bug: probe ${this.label} of ${this.op} is a valid body`);
     const ex = await w.client.call(this.op, { headers: w.auth(this.op, w.cfg.apiKey), body: this.body });
     w.expectOutcome(

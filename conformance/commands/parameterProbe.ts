@@ -10,7 +10,7 @@ import { parameterProbesOf } from '../schema-arb.ts';
 import type { Contract } from '../spec.ts';
 import type { Cmd, Model, Outcome, Real } from '../model.ts';
 import { checkDetailsName, refusal } from '../model.ts';
-import { tokenExpired } from '../model-time.ts';
+import { tokenExpired } from './verifyByToken.ts';
 
 type Json = Record<string, unknown>;
 
@@ -49,7 +49,9 @@ export class ParameterProbe implements Cmd {
   }
   async run(m: Model, w: Real): Promise<void> {
     const o = w.contract.op(this.op);
-    const credential = o.security.includes('SessionToken') ? m.sessions.find((s) => w.tokenExpired(s) === 'no')!.token : w.cfg.apiKey;
+    const credential = o.security.includes('SessionToken')
+      ? m.sessions.find((s) => tokenExpired(w.state, s, performance.now()) === 'no')!.token
+      : w.cfg.apiKey;
     const ex = await w.client.call(this.op, {
       pathParams: this.location === 'path' ? { [this.name]: this.value } : {},
       query: this.location === 'query' ? { [this.name]: this.value } : undefined,

@@ -1,7 +1,8 @@
 /** Sandbox: the shopper pays a session (Simulate Success / Failed), creating or reusing its checkout transaction. */
 import type { Cmd, Model, Outcome, Real } from '../model.ts';
 import { pick, refusal } from '../model.ts';
-import { rejectionOf } from '../spec.ts';
+import { rejectionOf } from './cancelTransaction.ts';
+import { tokenExpiredDuring } from './verifyByToken.ts';
 import type { Tx } from '../world.ts';
 
 type Json = Record<string, unknown>;
@@ -54,7 +55,7 @@ export class PaySession implements Cmd {
     const s = pick(m.sessions, this.idx)!;
     const tx = s.tx;
     const ex = await w.client.call(OP, { headers: w.auth(OP, w.cfg.apiKey), body: { session_token: s.token, outcome: this.outcome } });
-    const expired = w.tokenExpiredDuring(s, ex);
+    const expired = tokenExpiredDuring(w.state, s, ex);
     const statuses = tx ? w.possibleStatuses(tx, ex) : ['PENDING'];
     const allowed: Outcome[] = [];
     if (expired !== 'no') allowed.push(refusal('INVALID_SESSION_TOKEN'));

@@ -1,12 +1,32 @@
 /** A2: verify a checkout transaction with its session's token; another session's token, an expired or unknown one is refused. */
-import { parseLocalDateTime } from './dateForm.ts';
 import { randomUUID } from 'node:crypto';
+import { tokenLifetimeSeconds } from '../../generated/index.ts';
+import { checkLocalCreatedAt } from '../local-date.ts';
 import type { Cmd, Model, Outcome, Real } from '../model.ts';
 import { pick, refusal } from '../model.ts';
-import type { Tx } from '../world.ts';
+import type { ModelState, Session } from '../model-state.ts';
+import { age, passed, type Verdict } from '../model-time.ts';
 import { checkVerified } from './verified.ts';
 
 const OP = 'getTransactionStatusBySessionToken';
+
+/**
+ * token-lifetime: has the token of session `ss` expired at `now` — its age on the merchant's
+ * sandbox clock (the model's interval) against the generated `tokenLifetimeSeconds`
+ * (x-token-lifetime-seconds of the SessionToken scheme)? 'yes', 'no' or 'maybe'.
+ */
+export function tokenExpired(s: ModelState, ss: Session, now: number): Verdict {
+  return passed(age(s, ss, ss.who, now), tokenLifetimeSeconds * 1000);
+}
+
+/**
+ * Whether a session's token had expired when the server read its clock during an exchange: certain
+ * only if it had before the request was sent, excluded only if it had not when the answer came.
+ */
+export function tokenExpiredDuring(s: ModelState, ss: Session, during: { sentAt: number; receivedAt: number }): Verdict {
+  if (tokenExpired(s, ss, during.sentAt) === 'yes') return 'yes';
+  return tokenExpired(s, ss, during.receivedAt) === 'no' ? 'no' : 'maybe';
+}
 
 /** @checks token-lifetime, token-own-transaction, a2-status-record, ADR-008 */
 export class VerifyByToken implements Cmd {
@@ -37,7 +57,7 @@ export class VerifyByToken implements Cmd {
     if (this.token === 'other-session') token = m.sessions.find((o) => o !== s)!.token;
     const ex = await w.client.call(OP, { pathParams: { transaction_id: tx.id }, headers: w.auth(OP, token) });
     const statuses = w.possibleStatuses(tx, ex);
-    const expired = w.tokenExpiredDuring(s, ex);
+    const expired = tokenExpiredDuring(w.state, s, ex);
     if (this.token !== 'own') {
       w.expectOutcome(ex, [refusal('INVALID_SESSION_TOKEN')]);
       return;
@@ -54,24 +74,4 @@ export class VerifyByToken implements Cmd {
   toString(): string {
     return `verifyByToken(#${this.idx}, ${this.token} token)`;
   }
-}
-
-/** Slack (ms) between the sandbox time the suite estimates for a creation and the one the server wrote (whole seconds). */
-const CREATED_AT_SLACK_MS = 3000;
-
-/** A2's created_at, read day first in UTC, is the time the checkout transaction was created (sandbox clock). */
-export function checkLocalCreatedAt(w: Real, createdAt: unknown, tx: Tx): void {
-  const lo = w.sandboxTimeAt(tx.sentAt, tx.advAtCreation);
-  const hi = w.sandboxTimeAt(tx.receivedAt, tx.advAtCreation);
-  if (lo === undefined || hi === undefined) return;
-  const t = parseLocalDateTime(createdAt) ?? NaN;
-  const ok = t >= lo - CREATED_AT_SLACK_MS && t <= hi + CREATED_AT_SLACK_MS;
-  w.check(
-    ok,
-    OP,
-    '$.created_at',
-    `created_at ${String(createdAt)} reads (DD/MM/YY, UTC, ADR-007) as ${Number.isNaN(t) ? 'no date' : new Date(t).toISOString()}; the transaction was created at about ${new Date(lo).toISOString()}`,
-    new Date(lo).toISOString(),
-    createdAt,
-  );
 }

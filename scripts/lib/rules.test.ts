@@ -223,4 +223,58 @@ describe('rule index', () => {
     });
     expect(await ruleProblems(root)).toEqual(['rule ADR-001: no place in spec/ states it']);
   });
+
+  describe('reads: the check computes the expectation from the spec fact in its own file', () => {
+    const yaml = (reads: string) =>
+      `rules:\n  - id: b4-only-pending\n    seed: B4 only while PENDING.\n    spec: schemas/Status.yaml#/x-state-machine/rejections\n    reads: ${reads}\n`;
+    const helper = {
+      'conformance/spec.ts': [
+        "import { stateMachine } from '../generated/index.ts';",
+        'export const rejectionOf = (op: string) => stateMachine.rejections.find((r) => r.op === op);',
+      ].join('\n'),
+    };
+
+    it('passes when the check file reads the fact in its code', async () => {
+      await fixture({
+        ...enforcing,
+        'spec/rules.yaml': yaml('rejections'),
+        'conformance/commands/cancel.ts': [
+          "import { stateMachine } from '../../generated/index.ts';",
+          '/** @checks b4-only-pending, ADR-001 */',
+          'export class CancelTransaction { allowed = stateMachine.rejections; }',
+        ].join('\n'),
+      });
+      expect(await ruleProblems(root)).toEqual([]);
+    });
+
+    it('fails on a rule spread over a fourth file: the check calls a helper that reads the fact (a comment naming it does not count)', async () => {
+      await fixture({
+        ...enforcing,
+        ...helper,
+        'spec/rules.yaml': yaml('rejections'),
+        'conformance/commands/cancel.ts': [
+          "import { rejectionOf } from '../spec.ts';",
+          '/** x-state-machine rejections decide. @checks b4-only-pending, ADR-001 */',
+          'export class CancelTransaction { allowed = rejectionOf("cancel"); } // rejections',
+        ].join('\n'),
+      });
+      expect(await ruleProblems(root)).toEqual([
+        'rule b4-only-pending: no checking file (conformance/commands/cancel.ts) reads rejections in its code; conformance/spec.ts does: move the expectation into the check',
+      ]);
+    });
+
+    it('takes the name whole (an x- key, not a longer name containing it)', async () => {
+      await fixture({
+        ...enforcing,
+        'spec/rules.yaml': yaml('x-amount-consistency'),
+        'conformance/commands/cancel.ts': [
+          '/** @checks b4-only-pending, ADR-001 */',
+          "export class CancelTransaction { a = s['x-amount-consistency-v2']; }",
+        ].join('\n'),
+      });
+      expect(await ruleProblems(root)).toEqual([
+        'rule b4-only-pending: no checking file (conformance/commands/cancel.ts) reads x-amount-consistency in its code',
+      ]);
+    });
+  });
 });

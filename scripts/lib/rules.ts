@@ -33,6 +33,12 @@ export interface Rule {
   /** Spec locations: `file` under spec/ with an optional `#/pointer`, or `file:line` for a decision's mark. */
   spec: string[];
   checks: 'conformance' | 'tests';
+  /**
+   * The name the check reads the spec's statement of the rule by (a generated export, an `x-`
+   * extension key, an error code): a checking file must hold code naming it, so the expectation is
+   * computed where the check is, not in a shared helper one hop away.
+   */
+  reads?: string;
 }
 
 export interface Site {
@@ -51,7 +57,7 @@ export interface RuleIndexEntry extends Rule {
 }
 
 interface RulesFile {
-  rules: Array<{ id: string; seed: string; spec: string; checks?: 'conformance' | 'tests' }>;
+  rules: Array<{ id: string; seed: string; spec: string; checks?: 'conformance' | 'tests'; reads?: string }>;
   decisions?: Record<string, { checks?: 'conformance' | 'tests' }>;
 }
 
@@ -221,7 +227,14 @@ async function scanGuards(root: string, dirs: string[]): Promise<Map<string, Arr
 /** The index, with the sites found for each rule, for the package at `root`. */
 export async function ruleIndex(root = ROOT): Promise<RuleIndexEntry[]> {
   const file = await readRulesFile(root);
-  const seed: Rule[] = file.rules.map((r) => ({ id: r.id, text: r.seed, kind: 'seed', spec: [r.spec], checks: r.checks ?? 'conformance' }));
+  const seed: Rule[] = file.rules.map((r) => ({
+    id: r.id,
+    text: r.seed,
+    kind: 'seed',
+    spec: [r.spec],
+    checks: r.checks ?? 'conformance',
+    ...(r.reads === undefined ? {} : { reads: r.reads }),
+  }));
   const rules = [...seed, ...(await decisions(root, file.decisions))];
   const enforcing = await scanTags(root, ENFORCING_DIRS, 'rule', false);
   const guards = await scanGuards(root, ENFORCING_DIRS);
@@ -311,9 +324,12 @@ const DRIVES_SERVER = /\b(?:server|sharedServer|startTestServer|startServer|crea
  *  - the decider is a function (a symbol was found), and not a predicate (`: boolean`, `x is T`)
  *    called from one place only: that caller answers, so it carries the tag;
  *  - each guard's file exists and names what the tag says;
- *  - a check is a symbol; a test check calls the decider by name or drives a server or page.
- * Not checked: that the decider's body is the whole rule, that a conformance check computes its
- * expectation from the spec location of the row, that a test driving a server reaches this rule.
+ *  - a check is a symbol; a test check calls the decider by name or drives a server or page;
+ *  - a rule with `reads` (rules.yaml): a checking file holds code (comments aside) naming the fact
+ *    it reads, so the rule is seen in three files (spec, decider, check), not computed one hop away.
+ * Not checked: that the decider's body is the whole rule, that everything a check's expectation
+ * calls lives in its file (shared machinery — the HTTP client, the model's state and time
+ * intervals — is called from there), that a test driving a server reaches this rule.
  */
 async function hopProblems(root: string, r: RuleIndexEntry): Promise<string[]> {
   const problems: string[] = [];
@@ -387,7 +403,29 @@ async function hopProblems(root: string, r: RuleIndexEntry): Promise<string[]> {
         `rule ${r.id}: the test ${c.file}:${c.symbol} neither calls ${r.enforcedBy.map((d) => d.symbol).join(', ') || 'the decider'} nor drives a server or page`,
       );
   }
+  if (r.reads !== undefined && r.checkedBy.length > 0) {
+    const names = codeNaming(r.reads);
+    const checkFiles = [...new Set(r.checkedBy.map((c) => c.file))];
+    const inCheck = await Promise.all(checkFiles.map(async (f) => names(await readFile(path.join(root, f), 'utf8'))));
+    if (!inCheck.some(Boolean)) {
+      const elsewhere: string[] = [];
+      for (const file of await listTs(root, 'conformance'))
+        if (!file.endsWith('.test.ts') && !checkFiles.includes(file) && names(await readFile(path.join(root, file), 'utf8')))
+          elsewhere.push(file);
+      problems.push(
+        `rule ${r.id}: no checking file (${checkFiles.join(', ')}) reads ${r.reads} in its code${
+          elsewhere.length ? `; ${elsewhere.join(', ')} ${elsewhere.length > 1 ? 'do' : 'does'}: move the expectation into the check` : ''
+        }`,
+      );
+    }
+  }
   return problems;
+}
+
+/** Whether a file's code (comment lines aside) names `name` (a whole name: `-`, `$`, letters and digits around it break none). */
+function codeNaming(name: string): (text: string) => boolean {
+  const re = new RegExp(`(?<![\\w$-])${name.replace(/[.*+?^${}()|[\]\\$]/g, '\\$&')}(?![\\w$-])`);
+  return (text) => text.split('\n').some((l) => !/^\s*(\*|\/\/|\/\*)/.test(l) && re.test(l.replace(/\/\/.*$/, '')));
 }
 
 function siteText(s: Site): string {
@@ -425,7 +463,8 @@ export async function renderRuleIndex(header: string[], root = ROOT): Promise<st
     '`npm run generate` from `spec/rules.yaml` (its numbers read from the spec), `spec/DECISIONS.md` and the tags;',
     '`npm run lint` fails when a rule has no deciding function or more than one, when the decider is a predicate',
     'with one caller, a guard names nothing, a number is typed instead of read from the spec, a test check neither',
-    'calls the decider nor drives a server or page, or a rule has no check.',
+    'calls the decider nor drives a server or page, a rule has no check, or no checking file reads in its code the',
+    'fact a rule names with `reads:` in rules.yaml (the expectation computed in the check, not one hop away).',
     '',
     '## Rules of the seed',
     '',
