@@ -153,6 +153,16 @@ export async function startLiveProxy(o: ProxyOptions): Promise<LiveProxy> {
     secrets: o.webhooks ? [o.webhooks.secret] : [],
   });
   const judgeCollect = new Collect();
+  /** A merchant's digest per credential seen (one SHA-256 per key, not per request); at most 1,000 held, then started afresh. */
+  const digests = new Map<string, string>();
+  const merchantOf = (cred: string): string => {
+    let d = digests.get(cred);
+    if (d === undefined) {
+      if (digests.size >= 1000) digests.clear();
+      digests.set(cred, (d = digest(cred)));
+    }
+    return d;
+  };
 
   const judge = (
     ex: Exchange,
@@ -341,7 +351,7 @@ export async function startLiveProxy(o: ProxyOptions): Promise<LiveProxy> {
         if (!route) return;
         const auth = authHeaderOf(o.variant, route.opId);
         const cred = auth === null ? undefined : requestHeaders[auth];
-        const merchant = auth !== null && auth !== 'x-session-token' && cred ? digest(cred) : null;
+        const merchant = auth !== null && auth !== 'x-session-token' && cred ? merchantOf(cred) : null;
         let requestJson: unknown;
         try {
           requestJson = body ? JSON.parse(body) : undefined;
