@@ -34,16 +34,17 @@ export interface ReportedFinding extends Omit<ProxyFinding, 'exchanges'> {
   curl: string;
 }
 
-export interface MaskedExchange {
+/**
+ * An exchange as a report shows it: the suite's Exchange (conformance/http.ts), masked, with its
+ * number, its operation under the report's name, and its times as a date and a duration; not its
+ * parsed JSON (the text is there).
+ */
+export interface MaskedExchange extends Pick<
+  Exchange,
+  'method' | 'url' | 'headers' | 'body' | 'status' | 'responseHeaders' | 'responseText'
+> {
   n: number;
-  operation: string;
-  method: string;
-  url: string;
-  headers: Record<string, string>;
-  body?: string;
-  status: number;
-  responseHeaders: Record<string, string>;
-  responseText: string;
+  operation: Exchange['opId'];
   startedAt: string;
   ms: number;
 }

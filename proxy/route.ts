@@ -18,12 +18,21 @@ interface Compiled {
   literals: number;
 }
 
-const compiled = new Map<Variant, Compiled[]>();
+/** Per variant, per method, the operations in matching order. */
+const compiled = new Map<Variant, Map<string, Compiled[]>>();
 
-function routes(variant: Variant): Compiled[] {
-  let list = compiled.get(variant);
-  if (list) return list;
-  list = Object.entries((variant === 1 ? variants.v1 : variants.v2).operations).map(([opId, o]) => {
+function routes(variant: Variant, method: string): Compiled[] {
+  let byMethod = compiled.get(variant);
+  if (!byMethod) {
+    byMethod = new Map();
+    for (const r of allRoutes(variant)) byMethod.set(r.method, [...(byMethod.get(r.method) ?? []), r]);
+    compiled.set(variant, byMethod);
+  }
+  return byMethod.get(method) ?? [];
+}
+
+function allRoutes(variant: Variant): Compiled[] {
+  const list = Object.entries((variant === 1 ? variants.v1 : variants.v2).operations).map(([opId, o]) => {
     const names: string[] = [];
     const segments = o.path.split('/').slice(1);
     const re = new RegExp(
@@ -41,7 +50,6 @@ function routes(variant: Variant): Compiled[] {
     return { opId, method: o.method, re, names, literals: segments.filter((s) => !s.startsWith('{')).length };
   });
   list.sort((a, b) => b.literals - a.literals);
-  compiled.set(variant, list);
   return list;
 }
 
@@ -55,8 +63,7 @@ function decode(s: string): string {
 
 /** The operation of `method pathname` in the variant, or undefined (no operation: a probe, a typo, another API). */
 export function routeOf(variant: Variant, method: string, pathname: string): Route | undefined {
-  for (const r of routes(variant)) {
-    if (r.method !== method) continue;
+  for (const r of routes(variant, method)) {
     const m = r.re.exec(pathname);
     if (!m) continue;
     const params: Record<string, string> = {};
