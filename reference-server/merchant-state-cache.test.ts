@@ -16,10 +16,10 @@ beforeAll(async () => {
   s = await startTestServer({ webhookDispatcherFactory: null });
   const repo = s.handle.core.repo;
   const get = repo.get.bind(repo);
-  repo.get = ((c, k) => {
+  repo.get = (c, k) => {
     if (c === 'merchantState') reads++;
     return get(c, k);
-  }) as typeof repo.get;
+  };
   const created = await call<{ id: string }>(s.baseUrl, 'POST', '/api/v1/public/partner/transactions', {
     headers: { 'X-Service-Key': s.merchants[0]!.apiKey },
     json: partnerBody(),
@@ -29,7 +29,8 @@ beforeAll(async () => {
 });
 afterAll(() => s.close());
 
-const b2 = () => call(s.baseUrl, 'GET', `/api/v1/public/partner/transactions/${txId}`, { headers: { 'X-Api-Key': s.merchants[0]!.apiKey } });
+const b2 = () =>
+  call(s.baseUrl, 'GET', `/api/v1/public/partner/transactions/${txId}`, { headers: { 'X-Api-Key': s.merchants[0]!.apiKey } });
 
 describe('merchant state on the embedded store', () => {
   it('is not read again by requests while nothing changed it', async () => {
