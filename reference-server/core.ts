@@ -57,7 +57,13 @@ export class Core {
   private readonly states = new Map<string, MerchantStateRecord>();
   /** Per merchant, bumped by each write of its state: a read started before a write does not replace it. */
   private readonly stateWrites = new Map<string, number>();
+  /** Per merchant, the change notices of its state received from the repository. */
+  private readonly stateNotices = new Map<string, number>();
+  /** Per merchant, the notices received when its last completed read began: no change since, when equal (`refreshMerchant`). */
+  private readonly stateReadAt = new Map<string, number>();
   private readonly unsubscribe: () => void;
+  /** Told of the repository's changes (until `stop`). */
+  private listening = true;
 
   constructor(
     readonly repo: Repository,
@@ -69,8 +75,10 @@ export class Core {
     this.log = config.log ?? ((line) => process.stderr.write(`${line}\n`));
     this.time = new MerchantTime(clock, (id) => (config.mode === 'sandbox' ? (this.states.get(id)?.clockOffsetSeconds ?? 0) : 0));
     this.unsubscribe = repo.subscribe((n) => {
-      if (n.collection === 'merchantState' && this.merchantsById.has(n.merchantId))
+      if (n.collection === 'merchantState' && this.merchantsById.has(n.merchantId)) {
+        this.stateNotices.set(n.merchantId, (this.stateNotices.get(n.merchantId) ?? 0) + 1);
         this.refreshMerchant(n.merchantId).catch((e: Error) => this.log(`merchant state read failed: ${e.message}`));
+      }
       if (n.collection === 'outbox' || n.collection === 'merchantState') this.dispatcher?.kick();
     });
   }
@@ -78,6 +86,7 @@ export class Core {
   /** Stops listening to change notices (the repository is closed by its owner). */
   stop(): void {
     this.unsubscribe();
+    this.listening = false;
   }
 
   get sandbox(): boolean {
@@ -105,11 +114,22 @@ export class Core {
     this.cacheState(next.id, next);
   }
 
-  /** Reads merchant `id`'s state from the repository (one primary-key read) into the cache. */
+  /**
+   * Reads merchant `id`'s state from the repository (one primary-key read) into the cache. On a
+   * store that is its database's only writer (`repo.soleWriter`: SQLite) and tells each change
+   * before the transaction that made it resolves, the read is skipped while this core listens
+   * and no change of that state was told since the last read began: the cache then holds what
+   * the store holds. A store other instances write (PostgreSQL) is read every time: their
+   * notices come late.
+   */
   async refreshMerchant(id: string): Promise<void> {
+    const notices = this.stateNotices.get(id) ?? 0;
+    if (this.listening && this.repo.soleWriter === true && this.stateReadAt.get(id) === notices) return;
     const writes = this.stateWrites.get(id) ?? 0;
     const st = await this.repo.get('merchantState', id);
     if ((this.stateWrites.get(id) ?? 0) === writes) this.cacheState(id, st);
+    // A write of ours meanwhile is cached by stateWritten, and its notice comes after it commits.
+    this.stateReadAt.set(id, notices);
   }
 
   /** Reads every configured merchant's state (at start and at each sweep and dispatcher tick). */

@@ -114,6 +114,13 @@ interface AnyResult {
   stream?: StreamBody['stream'];
 }
 
+/** express-openapi-validator's stages of one operation: `prepare`, then `check` once the body is read; `all` both, for an operation without a body. */
+interface Stages {
+  prepare: Middleware[];
+  check: Middleware[];
+  all: Middleware[];
+}
+
 interface Route {
   entry: OperationEntry;
   regex: RegExp;
@@ -123,7 +130,7 @@ interface Route {
    * lazily because each costs tens of milliseconds and a server answers few of its operations
    * in most runs (a test server, a scaffold): making all of them at start took 3.5 s.
    */
-  stages: () => { prepare: Middleware[]; check: Middleware[] };
+  stages: () => Stages;
   handler: AnyHandler | undefined;
   requestSchema: Json | null;
 }
@@ -153,7 +160,7 @@ function documentOf(doc: Json, entry: OperationEntry): Json {
  * with more than two decimals (400 VALIDATION_ERROR, or the member's `x-error-code`).
  * @rule ADR-021
  */
-function validatorStages(doc: Json, validateResponses: boolean): { prepare: Middleware[]; check: Middleware[] } {
+function validatorStages(doc: Json, validateResponses: boolean): Stages {
   const stages = OpenApiValidator.middleware({
     apiSpec: doc as never,
     validateApiSpec: false,
@@ -166,8 +173,16 @@ function validatorStages(doc: Json, validateResponses: boolean): { prepare: Midd
   }) as unknown as Middleware[];
   const check = stages.filter((s) => s.name === 'requestMiddleware');
   if (check.length !== 1) throw new Error('express-openapi-validator: middleware() returned no request check (requestMiddleware)');
-  return { prepare: stages.filter((s) => s !== check[0]), check };
+  // Left out, each a wait on the document's promise per request for nothing here: the security
+  // stage (validateSecurity is off: it only calls next) and the path-parameter stage (it installs
+  // `app.param` handlers on the app for express routes; this router matches by its own regex).
+  // A stage not found by these names is kept.
+  const prepare = stages.filter((s) => s !== check[0] && !UNUSED_STAGES.has(s.name));
+  return { prepare, check, all: [...prepare, ...check] };
 }
+
+/** express-openapi-validator's stages that do nothing for this router's options (see validatorStages). */
+const UNUSED_STAGES = new Set(['securityMiddleware', 'pathParamsMiddleware']);
 
 /** `make()` on the first call, its result on every later one. */
 function once<T>(make: () => T): () => T {
@@ -266,17 +281,23 @@ export function createContractRouter<V extends Variant, Caller>(options: Contrac
       caller = entry.auth ? await authenticate(req, entry) : undefined;
       if (caller !== PASS) {
         // The validator's route metadata and response hook: every answer from here on is checked.
-        const { prepare, check } = route.stages();
-        await runChain(prepare, req, res, late);
-        req.body = entry.requestBody ? await readJsonBody(req) : undefined;
-        const members = entry.requestBody && options.memberRules ? options.memberRules(entry, req.body) : [];
-        try {
-          await runChain(check, req, res, late);
-        } catch (err) {
-          throw (members.length && mapValidatorError(err, doc, route.requestSchema, members)) || err;
+        const { prepare, check, all } = route.stages();
+        if (!entry.requestBody) {
+          // no body to read between them: one run of every stage
+          req.body = undefined;
+          await runChain(all, req, res, late);
+        } else {
+          await runChain(prepare, req, res, late);
+          req.body = await readJsonBody(req);
+          const members = options.memberRules ? options.memberRules(entry, req.body) : [];
+          try {
+            await runChain(check, req, res, late);
+          } catch (err) {
+            throw (members.length && mapValidatorError(err, doc, route.requestSchema, members)) || err;
+          }
+          // no schema failure: the member rules' best-ranked refusal
+          if (members.length) throw mapValidatorError({ status: 400, errors: [] }, doc, route.requestSchema, members)!;
         }
-        // no schema failure: the member rules' best-ranked refusal
-        if (members.length) throw mapValidatorError({ status: 400, errors: [] }, doc, route.requestSchema, members)!;
       }
     } finally {
       if (head) req.method = 'HEAD';

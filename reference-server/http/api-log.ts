@@ -182,6 +182,13 @@ export function createApiLogRecorder({ core, auth }: { core: Core; auth: Authent
     const end = res.end.bind(res) as (...args: unknown[]) => express.Response;
     res.end = ((...args: unknown[]) => {
       if (recorded) return end(...args);
+      // What `record` would decide without waiting for anything: a caller the router identified
+      // (no read needed) whose merchant does not record. Nothing to append: answered at once.
+      const known = res.locals.who ? (keyCallerOf(req) ?? sessionCallerOf(res)) : null;
+      if (known && !core.merchantState(known.merchant.id).apiLog?.recording) {
+        recorded = true;
+        return end(...args);
+      }
       record(true)
         .catch(logFailure)
         .finally(() => end(...args));

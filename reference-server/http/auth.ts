@@ -47,12 +47,21 @@ export function createAuthenticator(core: Core): Authenticator {
     return b;
   });
 
+  /**
+   * The key a request was accepted with, by header: the API log and the simulator ask again for
+   * the router's answer, and a request's headers do not change (hashed once per request, not
+   * three times). Only per request: no key outlives its request here.
+   */
+  const accepted = new WeakMap<express.Request, { header: string; merchant: MerchantConfig }>();
+
   return {
     /**
      * 401 INVALID_API_KEY for a missing, repeated, unknown or wrong-mode key.
      * @rule auth-api-key
      */
     key(req, auth) {
+      const known = accepted.get(req);
+      if (known?.header === auth.header) return known.merchant;
       const values = headerValues(req, auth.header);
       if (values.length === 0) throw invalidKey(errorMessage('INVALID_API_KEY', { header: auth.title }, 1));
       if (values.length > 1) throw invalidKey(errorMessage('INVALID_API_KEY', { header: auth.title }, 2));
@@ -64,6 +73,7 @@ export function createAuthenticator(core: Core): Authenticator {
       if (!keyFitsMode(config, found)) {
         throw invalidKey(errorMessage('INVALID_API_KEY', {}, config.mode === 'sandbox' ? 3 : 4));
       }
+      accepted.set(req, { header: auth.header, merchant: found });
       return found;
     },
 

@@ -101,6 +101,13 @@ export function tellListeners(listeners: Iterable<(notice: ChangeNotice) => void
 }
 
 export interface Repository extends RepositoryReads {
+  /**
+   * True when this object is its database's only writer and tells `subscribe`'s listeners of
+   * every change before the transaction that made it resolves (SQLite: one server per file, or
+   * in memory): what was read stays true until a change is told. False or absent: other
+   * instances write too (PostgreSQL), their notices come late, read again.
+   */
+  readonly soleWriter?: boolean;
   /** Runs `work` as one transaction (rerun on a detected conflict); resolves once its writes are durable. */
   transaction<T>(work: (tx: RepositoryTx) => Promise<T>): Promise<T>;
   /**

@@ -242,6 +242,14 @@ export class SqliteRepository extends SqliteReads implements Repository {
   private closed = false;
   /** SQLite commits so far (each a group of transactions), for tests and diagnostics. */
   commits = 0;
+  /**
+   * The file's only writer (its lock), or a database in memory: every change is told before its
+   * transaction resolves. Until the disk refused a commit or a sync: a commit whose sync failed
+   * is in the database though its transaction was refused and told nobody.
+   */
+  get soleWriter(): boolean {
+    return this.failure === null;
+  }
 
   /** `file`: the database file `db` is connected to (absent: in memory), with its lock; `reader`: a second connection to it. */
   constructor(db: DatabaseSync, options: { file?: string; reader?: DatabaseSync; lock?: DataFileLock; now?: () => number } = {}) {
