@@ -289,133 +289,156 @@ afterAll(async () => {
   if (work) await rm(work, { recursive: true, force: true });
 });
 
+/**
+ * The two Nodes' blocks run side by side (each its own servers, ports and merchants file), their
+ * cases one after another within a block: most of a block's time is waiting (a `paylater conform`
+ * run that meets the server's failed-authentication throttle waits out its window, ~60 s).
+ */
+const SEQUENTIAL = { concurrent: false } as const;
+
 describe.each([
   { name: 'Node 24', node: process.execPath, major: 24 },
   { name: 'Node 22', node: NODE22, major: 22 },
-])('the installed package on $name', ({ node, major }) => {
-  it('runs on that Node', async () => {
+])('the installed package on $name', { concurrent: true }, ({ node, major }) => {
+  it('runs on that Node', SEQUENTIAL, async () => {
     const { stdout } = await run(node, ['--version']);
     expect(stdout.trim()).toMatch(new RegExp(`^v${major}\\.`));
   });
 
-  it('serves the docs, the SDK and the demo; its client, verifier and `paylater conform` work against it', async () => {
-    const [hookPort, conformHookPort] = [await freePort(), await freePort()];
-    const merchants = [
-      {
-        name: 'Shop A',
-        storeName: 'Shop A',
-        apiKey: KEYS.a,
-        variant: 1,
-        webhookUrl: `http://127.0.0.1:${conformHookPort}/hooks`,
-        webhookSecret: WHSEC_CONFORM,
-      },
-      { name: 'Shop B', storeName: 'Shop B', apiKey: KEYS.b, variant: 1 },
-      {
-        name: 'Shop C',
-        storeName: 'Shop C',
-        apiKey: KEYS.v2,
-        variant: 2,
-        webhookUrl: `http://127.0.0.1:${hookPort}/hooks`,
-        webhookSecret: WHSEC_CLIENT,
-      },
-    ];
-    await writeFile(path.join(app, 'merchants.json'), JSON.stringify(merchants));
-    const server = await serve(node, ['--memory', '--port', '0', '--merchants', 'merchants.json']);
-    try {
-      const get = async (p: string) => {
-        const res = await fetch(server.baseUrl + p);
-        return { status: res.status, type: res.headers.get('content-type') ?? '', body: await res.text() };
-      };
-      const docs = await get('/docs/');
-      expect(docs.status).toBe(200);
-      expect(docs.type).toMatch(/text\/html/);
-      for (const p of ['/sdk/latest/paylater.js', `/sdk/v${version}/paylater.js`, '/checkout/assets/checkout-page.js']) {
-        const r = await get(p);
-        expect(r.status, p).toBe(200);
-        expect(r.type, p).toMatch(/javascript/);
+  it(
+    'serves the docs, the SDK and the demo; its client, verifier and `paylater conform` work against it',
+    { ...SEQUENTIAL, timeout: 300_000 },
+    async () => {
+      const [hookPort, conformHookPort] = [await freePort(), await freePort()];
+      const merchants = [
+        {
+          name: 'Shop A',
+          storeName: 'Shop A',
+          apiKey: KEYS.a,
+          variant: 1,
+          webhookUrl: `http://127.0.0.1:${conformHookPort}/hooks`,
+          webhookSecret: WHSEC_CONFORM,
+        },
+        { name: 'Shop B', storeName: 'Shop B', apiKey: KEYS.b, variant: 1 },
+        {
+          name: 'Shop C',
+          storeName: 'Shop C',
+          apiKey: KEYS.v2,
+          variant: 2,
+          webhookUrl: `http://127.0.0.1:${hookPort}/hooks`,
+          webhookSecret: WHSEC_CLIENT,
+        },
+      ];
+      await writeFile(path.join(app, `merchants-${major}.json`), JSON.stringify(merchants));
+      const server = await serve(node, ['--memory', '--port', '0', '--merchants', `merchants-${major}.json`]);
+      try {
+        const get = async (p: string) => {
+          const res = await fetch(server.baseUrl + p);
+          return { status: res.status, type: res.headers.get('content-type') ?? '', body: await res.text() };
+        };
+        const docs = await get('/docs/');
+        expect(docs.status).toBe(200);
+        expect(docs.type).toMatch(/text\/html/);
+        for (const p of ['/sdk/latest/paylater.js', `/sdk/v${version}/paylater.js`, '/checkout/assets/checkout-page.js']) {
+          const r = await get(p);
+          expect(r.status, p).toBe(200);
+          expect(r.type, p).toMatch(/javascript/);
+        }
+        for (const p of ['/checkout/assets/checkout.css', '/demo/assets/demo.css']) expect((await get(p)).status, p).toBe(200);
+        const demo = await get('/demo');
+        expect(demo.status).toBe(200);
+        expect(demo.body).toContain('Demo merchant shop');
+        expect((await get('/demo/v2')).status).toBe(200);
+
+        const client = await attempt(node, ['client.mjs', server.baseUrl, KEYS.v2, String(hookPort), WHSEC_CLIENT], node, 60_000);
+        expect(client.code, client.out).toBe(0);
+        expect(JSON.parse(client.out.trim().split('\n').pop()!)).toEqual({
+          created: 'PENDING',
+          cancelled: 'CANCELED',
+          again: 'TRANSACTION_NOT_PENDING',
+          event: 'transaction.cancelled',
+          sameId: true,
+        });
+
+        const conform = await attempt(
+          'npx',
+          [
+            '--no-install',
+            'paylater',
+            'conform',
+            '--base-url',
+            server.baseUrl,
+            '--api-key',
+            KEYS.a,
+            '--other-api-key',
+            KEYS.b,
+            '--profile',
+            'sandbox',
+            '--runs',
+            '10',
+            '--webhook-port',
+            String(conformHookPort),
+            '--webhook-secret',
+            WHSEC_CONFORM,
+          ],
+          node,
+        );
+        expect(conform.code, conform.out).toBe(0);
+        expect(conform.out).toMatch(/; 0 finding\(s\)/);
+        expect(conform.out).toMatch(/webhooks: [1-9]\d* deliveries received/);
+
+        // The contract diff needs the sources and their git history: it says so instead of failing on an import.
+        const diff = await attempt('npx', ['--no-install', 'paylater', 'diff'], node, 60_000);
+        expect(diff.code, diff.out).toBe(2);
+        expect(diff.out).toMatch(/run it in a checkout of the paylater-contract repository/);
+      } finally {
+        await stop(server);
       }
-      for (const p of ['/checkout/assets/checkout.css', '/demo/assets/demo.css']) expect((await get(p)).status, p).toBe(200);
-      const demo = await get('/demo');
-      expect(demo.status).toBe(200);
-      expect(demo.body).toContain('Demo merchant shop');
-      expect((await get('/demo/v2')).status).toBe(200);
+    },
+  );
 
-      const client = await attempt(node, ['client.mjs', server.baseUrl, KEYS.v2, String(hookPort), WHSEC_CLIENT], node, 60_000);
-      expect(client.code, client.out).toBe(0);
-      expect(JSON.parse(client.out.trim().split('\n').pop()!)).toEqual({
-        created: 'PENDING',
-        cancelled: 'CANCELED',
-        again: 'TRANSACTION_NOT_PENDING',
-        event: 'transaction.cancelled',
-        sameId: true,
+  it(
+    'serves a plain JavaScript server on paylater-contract/server: a handler, 501 stubs, 401, 405, the next route',
+    { ...SEQUENTIAL, timeout: 180_000 },
+    async () => {
+      const r = await attempt(node, ['server.mjs'], node, 120_000);
+      expect(r.code, r.out).toBe(0);
+      expect(JSON.parse(r.out.trim().split('\n').pop()!)).toEqual({
+        health: 200,
+        stub: 501,
+        unauthenticated: 401,
+        method: 405,
+        unknown: 404,
       });
+    },
+  );
 
-      const conform = await attempt(
-        'npx',
-        [
-          '--no-install',
-          'paylater',
-          'conform',
-          '--base-url',
-          server.baseUrl,
-          '--api-key',
-          KEYS.a,
-          '--other-api-key',
-          KEYS.b,
-          '--profile',
-          'sandbox',
-          '--runs',
-          '10',
-          '--webhook-port',
-          String(conformHookPort),
-          '--webhook-secret',
-          WHSEC_CONFORM,
-        ],
-        node,
-      );
-      expect(conform.code, conform.out).toBe(0);
-      expect(conform.out).toMatch(/; 0 finding\(s\)/);
-      expect(conform.out).toMatch(/webhooks: [1-9]\d* deliveries received/);
+  it(
+    'runs the vitest example of docs/implementers.md (runConformance against startServer)',
+    { ...SEQUENTIAL, timeout: 300_000 },
+    async () => {
+      const r = await attempt(path.join(app, 'node_modules/.bin/vitest'), ['run', 'conformance.test.ts'], node, 240_000);
+      expect(r.code, r.out).toBe(0);
+      expect(r.out).toMatch(/1 passed/);
+    },
+  );
 
-      // The contract diff needs the sources and their git history: it says so instead of failing on an import.
-      const diff = await attempt('npx', ['--no-install', 'paylater', 'diff'], node, 60_000);
-      expect(diff.code, diff.out).toBe(2);
-      expect(diff.out).toMatch(/run it in a checkout of the paylater-contract repository/);
-    } finally {
-      await stop(server);
-    }
-  }, 300_000);
-
-  it('serves a plain JavaScript server on paylater-contract/server: a handler, 501 stubs, 401, 405, the next route', async () => {
-    const r = await attempt(node, ['server.mjs'], node, 120_000);
-    expect(r.code, r.out).toBe(0);
-    expect(JSON.parse(r.out.trim().split('\n').pop()!)).toEqual({
-      health: 200,
-      stub: 501,
-      unauthenticated: 401,
-      method: 405,
-      unknown: 404,
-    });
-  }, 180_000);
-
-  it('runs the vitest example of docs/implementers.md (runConformance against startServer)', async () => {
-    const r = await attempt(path.join(app, 'node_modules/.bin/vitest'), ['run', 'conformance.test.ts'], node, 240_000);
-    expect(r.code, r.out).toBe(0);
-    expect(r.out).toMatch(/1 passed/);
-  }, 300_000);
-
-  it('type-checks a TypeScript consumer with moduleResolution nodenext and bundler; a wrong one fails', async () => {
-    const tsc = path.join(app, 'node_modules/typescript/bin/tsc');
-    const [nodenext, bundler, wrong] = await Promise.all([
-      attempt(node, [tsc, '-p', 'tsconfig.nodenext.json'], node),
-      attempt(node, [tsc, '-p', 'tsconfig.bundler.json'], node),
-      attempt(node, [tsc, '-p', 'tsconfig.wrong.json'], node),
-    ]);
-    expect(nodenext.code, nodenext.out).toBe(0);
-    expect(bundler.code, bundler.out).toBe(0);
-    expect(wrong.code).not.toBe(0);
-    for (const line of [7, 8, 9, 10]) expect(wrong.out, wrong.out).toContain(`wrong.ts(${line},`);
-  }, 300_000);
+  it(
+    'type-checks a TypeScript consumer with moduleResolution nodenext and bundler; a wrong one fails',
+    { ...SEQUENTIAL, timeout: 300_000 },
+    async () => {
+      const tsc = path.join(app, 'node_modules/typescript/bin/tsc');
+      const [nodenext, bundler, wrong] = await Promise.all([
+        attempt(node, [tsc, '-p', 'tsconfig.nodenext.json'], node),
+        attempt(node, [tsc, '-p', 'tsconfig.bundler.json'], node),
+        attempt(node, [tsc, '-p', 'tsconfig.wrong.json'], node),
+      ]);
+      expect(nodenext.code, nodenext.out).toBe(0);
+      expect(bundler.code, bundler.out).toBe(0);
+      expect(wrong.code).not.toBe(0);
+      for (const line of [7, 8, 9, 10]) expect(wrong.out, wrong.out).toContain(`wrong.ts(${line},`);
+    },
+  );
 });
 
 it('`paylater serve` without --data writes data/paylater.db in the working directory, not in the package', async () => {
