@@ -1,5 +1,21 @@
 /** Identifiers and secrets. */
-import { hash, randomBytes, randomInt, randomUUIDv7, timingSafeEqual } from 'node:crypto';
+import * as crypto from 'node:crypto';
+import { hash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+
+/**
+ * A UUID version 7 made from 16 random bytes (RFC 9562 §5.7: 48 bits of Unix time in ms, the
+ * version, 74 random bits, the variant): Node 22, which the package supports, has no
+ * `crypto.randomUUIDv7` (Node 24 does, and it is used there).
+ */
+export function uuidV7FromRandomBytes(nowMs: number = Date.now()): string {
+  const b = randomBytes(16);
+  b.writeUIntBE(nowMs, 0, 6);
+  b[6] = 0x70 | (b[6]! & 0x0f);
+  b[8] = 0x80 | (b[8]! & 0x3f);
+  const h = b.toString('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+}
+const randomUUIDv7: () => string = (crypto as { randomUUIDv7?: () => string }).randomUUIDv7 ?? (() => uuidV7FromRandomBytes());
 
 /**
  * A new id: a UUID version 7 (time in milliseconds, then 74 random bits), so that the store's
