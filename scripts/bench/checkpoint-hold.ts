@@ -19,6 +19,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { Worker } from 'node:worker_threads';
+import { orderReference } from '../../reference-server/domain/ids.ts';
 import { openSqliteRepository } from '../../reference-server/store/sqlite/sqlite-repository.ts';
 import { configure } from '../../reference-server/store/sqlite/sqlite-file.ts';
 import { RESTART_FRAMES } from '../../reference-server/store/sqlite/checkpointer.ts';
@@ -92,7 +93,6 @@ async function measure(file: string, config: Config, seconds: number): Promise<M
     { id: randomUUID(), name: 'Wireless headphones', reference: 'SKU-100', quantity: 1, unitPriceCentimes: 129950, categoryId: 42 },
   ]);
   const smsBody = 'Demo Shop: confirm your payment of 1,299.50 MAD (ORD-0000000000) within 30 minutes.';
-  const ord = () => `ORD-${randomUUID().replace(/-/g, '').slice(0, 10).toUpperCase()}`;
   const log = await open(`${file}-wal`, 'r+');
   let creates = 0;
   const written = mainThreadBytesWritten();
@@ -116,7 +116,7 @@ async function measure(file: string, config: Config, seconds: number): Promise<M
       for (let i = 0; i < GROUP; i++) {
         const txId = id();
         const now = new Date().toISOString();
-        insertTx.run(txId, ord(), items, now, now);
+        insertTx.run(txId, orderReference(), items, now, now);
         insertSms.run(id(), smsBody, txId, now);
       }
       db.exec('COMMIT');

@@ -15,8 +15,9 @@
  * - before it, `PASSIVE` rounds run again while they leave more than `LEFT_FRAMES` to copy (each
  *   copies what commits added during the previous one, a shorter stretch each time);
  * - `RESTART`, not `TRUNCATE`: the log is overwritten in place, not cut to zero and grown again.
- *   Truncating the file was most of the hold: commits blocked 47–273 ms per `TRUNCATE` against
- *   10–57 ms per `RESTART`, bare SQLite with the store's four random-key indexes, the same load
+ *   Truncating the file was much of the hold: `npm run bench -- checkpoint-hold` (the store's
+ *   schema, v4 ids) held commits at most 107 ms with `TRUNCATE` against 81 ms with `RESTART`
+ *   quiet, 204 against 28 ms at load 12; with ADR-058's v7 ids 62 against 35 ms quiet
  *   (docs/storage.md). The log's `journal_size_limit` (sqlite-file.ts) is above the frames a
  *   round reaches, so SQLite does not cut it either when the next commit writes it from its start.
  */
