@@ -3,14 +3,14 @@
  * `store/sqlite/checkpointer.ts` and ADR-058 measured side by side. On a database made by the store
  * (its migrations: every table and index), the event loop commits groups of creates as the store
  * does (a transaction row, its SMS row; `fdatasync` of the log after each commit, off the event
- * loop) while a worker thread checkpoints every 250 ms as the store's checkpointer does, with the
- * last step either `TRUNCATE` or `RESTART` (after passive rounds that catch up), and ids either
- * random (version 4) or in time order (version 7, ADR-058). Per configuration, alternating for
+ * loop) while the store's own checkpointer (`checkpointer.ts`: passive rounds every 250 ms that
+ * catch up) ends with either `RESTART` (the store's) or `TRUNCATE` (its last step before), and ids
+ * are either random (version 4) or in time order (version 7, ADR-058). Per configuration, alternating for
  * `BENCH_ROUNDS` rounds of `BENCH_DURATION` × 3 seconds: the longest a `BEGIN IMMEDIATE` waited
  * (the hold), the log pages written per create, creates/s.
  *
  * The ratio is the worst hold of the store's configuration (RESTART, version 7) ÷ that of the
- * previous one (TRUNCATE, version 4).
+ * previous last step and ids (TRUNCATE, version 4).
  */
 import { randomUUID, randomUUIDv7 } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -18,11 +18,10 @@ import { open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { Worker } from 'node:worker_threads';
 import { orderReference } from '../../reference-server/domain/ids.ts';
 import { openSqliteRepository } from '../../reference-server/store/sqlite/sqlite-repository.ts';
 import { configure } from '../../reference-server/store/sqlite/sqlite-file.ts';
-import { RESTART_FRAMES } from '../../reference-server/store/sqlite/checkpointer.ts';
+import { Checkpointer } from '../../reference-server/store/sqlite/checkpointer.ts';
 import { fmt, median, type Figure } from './tools.ts';
 
 type Mode = 'TRUNCATE' | 'RESTART';
@@ -38,23 +37,6 @@ const CONFIGS: Config[] = [
 ];
 /** Creates per group commit (the store commits what waited, up to 256). */
 const GROUP = 20;
-
-/** The checkpointer's rounds (as `checkpointer.ts`), the last step in `mode`. */
-const WORKER = `
-const { parentPort, workerData } = require('node:worker_threads');
-const { DatabaseSync } = require('node:sqlite');
-const db = new DatabaseSync(workerData.file, { timeout: 5000 });
-db.exec('PRAGMA synchronous = NORMAL');
-const passive = db.prepare('PRAGMA wal_checkpoint(PASSIVE)');
-const last = db.prepare('PRAGMA wal_checkpoint(' + workerData.mode + ')');
-parentPort.on('message', (m) => {
-  if (m === 'close') { db.close(); parentPort.close(); return; }
-  let r = passive.get();
-  for (let i = 0; workerData.mode === 'RESTART' && i < 4 && r.log > workerData.frames && r.log - r.checkpointed > 512; i++) r = passive.get();
-  if (r.log > workerData.frames) last.get();
-  parentPort.postMessage('done');
-});
-`;
 
 /** Bytes this process's main thread has handed to write() so far (Linux: /proc/<pid>/task/<pid>/io). */
 function mainThreadBytesWritten(): number {
@@ -73,14 +55,7 @@ interface Measured {
 async function measure(file: string, config: Config, seconds: number): Promise<Measured> {
   const db = new DatabaseSync(file);
   configure(db);
-  const worker = new Worker(WORKER, { eval: true, workerData: { file, mode: config.mode, frames: RESTART_FRAMES } });
-  let running = false;
-  worker.on('message', () => (running = false));
-  const timer = setInterval(() => {
-    if (running) return;
-    running = true;
-    worker.postMessage('checkpoint');
-  }, 250);
+  const checkpointer = new Checkpointer(file, config.mode);
   const id = config.ids === 'v4' ? randomUUID : randomUUIDv7;
   const insertTx = db.prepare(
     `INSERT INTO transactions (id, merchant_id, kind, order_reference, vendor_reference, status, total_centimes, currency,
@@ -122,11 +97,10 @@ async function measure(file: string, config: Config, seconds: number): Promise<M
       db.exec('COMMIT');
       await log.datasync();
       creates += GROUP;
+      checkpointer.committed();
     }
   } finally {
-    clearInterval(timer);
-    worker.postMessage('close');
-    await new Promise((r) => worker.once('exit', r));
+    await checkpointer.close();
     await log.close();
     db.close();
   }

@@ -15,10 +15,9 @@
  * - before it, `PASSIVE` rounds run again while they leave more than `LEFT_FRAMES` to copy (each
  *   copies what commits added during the previous one, a shorter stretch each time);
  * - `RESTART`, not `TRUNCATE`: the log is overwritten in place, not cut to zero and grown again.
- *   Truncating the file was much of the hold: `npm run bench -- checkpoint-hold` (the store's
- *   schema, v4 ids) held commits at most 107 ms with `TRUNCATE` against 81 ms with `RESTART`
- *   quiet, 204 against 28 ms at load 12; with ADR-058's v7 ids 62 against 35 ms quiet
- *   (docs/storage.md). The log's `journal_size_limit` (sqlite-file.ts) is above the frames a
+ *   `npm run bench -- checkpoint-hold` (this checkpointer, the store's schema, quiet): commits
+ *   held at most 102 ms with `TRUNCATE` against 93 ms with `RESTART` (v4 ids), 95 against 51 ms
+ *   with ADR-058's v7 ids (docs/storage.md). The log's `journal_size_limit` (sqlite-file.ts) is above the frames a
  *   round reaches, so SQLite does not cut it either when the next commit writes it from its start.
  */
 import { Worker } from 'node:worker_threads';
@@ -30,7 +29,7 @@ const { DatabaseSync } = require('node:sqlite');
 const db = new DatabaseSync(workerData.file, { timeout: 5000 });
 db.exec('PRAGMA synchronous = NORMAL');
 const passive = db.prepare('PRAGMA wal_checkpoint(PASSIVE)');
-const restart = db.prepare('PRAGMA wal_checkpoint(RESTART)');
+const restart = db.prepare('PRAGMA wal_checkpoint(' + workerData.lastStep + ')');
 parentPort.on('message', (m) => {
   if (m === 'close') { db.close(); parentPort.close(); return; }
   try {
@@ -76,7 +75,14 @@ export class Checkpointer {
   /** Rounds that made the log start over, for tests and diagnostics. */
   restarts = 0;
 
-  constructor(private readonly file: string) {
+  /**
+   * `lastStep`: the checkpoint that makes the log start over. The store uses `RESTART`;
+   * `TRUNCATE`, its step before, is kept for `npm run bench -- checkpoint-hold`, which compares them.
+   */
+  constructor(
+    private readonly file: string,
+    private readonly lastStep: 'RESTART' | 'TRUNCATE' = 'RESTART',
+  ) {
     this.worker = this.start();
     this.timer = setInterval(() => this.run(), EVERY_MS);
     this.timer.unref();
@@ -85,7 +91,13 @@ export class Checkpointer {
   private start(): Worker {
     const worker = new Worker(WORKER, {
       eval: true,
-      workerData: { file: this.file, restartFrames: RESTART_FRAMES, leftFrames: LEFT_FRAMES, catchUpRounds: CATCH_UP_ROUNDS },
+      workerData: {
+        file: this.file,
+        lastStep: this.lastStep,
+        restartFrames: RESTART_FRAMES,
+        leftFrames: LEFT_FRAMES,
+        catchUpRounds: CATCH_UP_ROUNDS,
+      },
     });
     worker.unref();
     this.exited = false;
