@@ -1,6 +1,6 @@
 /**
  * Figure: B2 GET-by-id requests/s through `paylater proxy` ÷ straight to the reference server, in
- * the same run (target ≥ 0.8). The proxy runs as the command does, in a process of its own, judging
+ * the same run (target ≥ 0.8). The proxy runs as the installed command does (compiled, ./shipped.ts), in a process of its own, judging
  * every answer (the suite's response judge, the state tracker, the exchange ring); the server runs
  * in this process, autocannon in a worker thread. Alternating rounds after a warm-up on both paths;
  * the CPU model (/proc/cpuinfo) and the load average before and after are printed with the figure,
@@ -9,8 +9,8 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { startTestServer } from '../../reference-server/testing.ts';
 import { ROOT } from '../lib/paths.ts';
+import { shipped, shippedBin } from './shipped.ts';
 import { checkClean, fmt, load, median, partnerBody, WARMUP_SECONDS, type Figure } from './tools.ts';
 
 function cpuModel(): string {
@@ -42,10 +42,10 @@ async function spawnProxy(
   upstream: string,
   variant: 1 | 2,
 ): Promise<{ url: string; pid: number | undefined; stop(): Promise<number | null> }> {
-  // node itself (tsx as a loader, not its wrapper process), so the signal reaches the proxy directly
+  // the command as installed (./shipped.ts), run by node itself, so the signal reaches the proxy directly
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', 'scripts/cli.ts', 'proxy', '--upstream', upstream, '--variant', String(variant), '--port', '0', '--quiet'],
+    [await shippedBin(), 'proxy', '--upstream', upstream, '--variant', String(variant), '--port', '0', '--quiet'],
     {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -84,6 +84,7 @@ export const proxyOverhead: Figure = {
   target: '≥ 0.8',
   pass: (r) => r >= 0.8,
   async run(ctx) {
+    const { startTestServer } = await shipped<typeof import('../../reference-server/testing.ts')>('reference-server/testing.ts');
     const s = await startTestServer({ webhookDispatcherFactory: null });
     const m = s.merchants[0]!;
     const proxy = await spawnProxy(s.baseUrl, m.variant);

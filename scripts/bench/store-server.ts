@@ -1,5 +1,6 @@
 /**
- * The server of the `store-200k-latency` figure, in a process of its own as a deployment runs it
+ * The server of the `store-200k-latency` figure, in a process of its own as a deployment runs it,
+ * on the compiled package (./shipped.ts)
  * (the load generator stays in the bench's process, so neither's heap or GC shows in the other's
  * numbers). Started by `spawnStoreServer` with `fork`:
  *
@@ -19,12 +20,10 @@ import { getHeapSpaceStatistics, getHeapStatistics } from 'node:v8';
 import { fileURLToPath } from 'node:url';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createApp } from '../../reference-server/app.ts';
-import { DEMO_MERCHANTS, buildMerchants, serverConfig } from '../../reference-server/config.ts';
-import { systemClock } from '../../reference-server/domain/clock.ts';
+import { DEMO_MERCHANTS, buildMerchants } from '../../reference-server/config.ts';
 import type { TransactionRecord } from '../../reference-server/domain/types.ts';
-import { openSqliteRepository } from '../../reference-server/store/sqlite/sqlite-repository.ts';
 import { writeSeededDataFile } from '../../reference-server/testing.ts';
+import { buildShipped, importBuilt } from './shipped.ts';
 
 export type StoreKind = 'sqlite';
 
@@ -141,8 +140,9 @@ export async function seedInChild(file: string, n: number): Promise<void> {
   if (code !== 0) throw new Error(`seeding ${file} exited ${String(code)}`);
 }
 
-/** Serves the `kind` store on `file` in a child process. */
+/** Serves the `kind` store on `file` in a child process (the compiled package, ./shipped.ts). */
 export async function spawnStoreServer(kind: StoreKind, file: string): Promise<StoreServer> {
+  await buildShipped();
   const child = start(['serve', kind, file]);
   const first = await new Promise<StartFigures>((resolve, reject) => {
     let buf = '';
@@ -173,6 +173,13 @@ export async function spawnStoreServer(kind: StoreKind, file: string): Promise<S
 }
 
 async function serve(file: string): Promise<void> {
+  // the package as it ships (compiled by the parent before the fork); only this harness runs through tsx
+  const [{ openSqliteRepository }, { createApp }, { serverConfig }, { systemClock }] = await Promise.all([
+    importBuilt<typeof import('../../reference-server/store/sqlite/sqlite-repository.ts')>('reference-server/store/sqlite/sqlite-repository.ts'),
+    importBuilt<typeof import('../../reference-server/app.ts')>('reference-server/app.ts'),
+    importBuilt<typeof import('../../reference-server/config.ts')>('reference-server/config.ts'),
+    importBuilt<typeof import('../../reference-server/domain/clock.ts')>('reference-server/domain/clock.ts'),
+  ]);
   const t0 = performance.now();
   const repository = await openSqliteRepository({ file });
   const openMs = performance.now() - t0;
