@@ -175,7 +175,9 @@ export async function spawnStoreServer(kind: StoreKind, file: string): Promise<S
 async function serve(file: string): Promise<void> {
   // the package as it ships (compiled by the parent before the fork); only this harness runs through tsx
   const [{ openSqliteRepository }, { createApp }, { serverConfig }, { systemClock }] = await Promise.all([
-    importBuilt<typeof import('../../reference-server/store/sqlite/sqlite-repository.ts')>('reference-server/store/sqlite/sqlite-repository.ts'),
+    importBuilt<typeof import('../../reference-server/store/sqlite/sqlite-repository.ts')>(
+      'reference-server/store/sqlite/sqlite-repository.ts',
+    ),
     importBuilt<typeof import('../../reference-server/app.ts')>('reference-server/app.ts'),
     importBuilt<typeof import('../../reference-server/config.ts')>('reference-server/config.ts'),
     importBuilt<typeof import('../../reference-server/domain/clock.ts')>('reference-server/domain/clock.ts'),
