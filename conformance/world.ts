@@ -1,8 +1,9 @@
 /**
  * The Real side of the model-based run: the HTTP client, the webhook receiver and the verdicts.
  * What the model knows is plain data in `state` (`model-state.ts`), kept by pure functions: time
- * as intervals (`model-time.ts`), the rate-limit windows (`model-rate.ts`), the transitions and the
- * events they make it expect (`model-events.ts`). The World writes what it observed into the model
+ * as intervals (`model-time.ts`), the transitions and the events they make it expect
+ * (`model-events.ts`); a rule's own expectation (the rate limit's window, the expiry) is computed in
+ * the command file that checks it (`spec/RULES.md`). The World writes what it observed into the model
  * (each answer's arrival, the A1 requests sent) and judges answers against it; the commands'
  * preconditions read the model alone.
  */
@@ -10,7 +11,6 @@ import { randomUUID } from 'node:crypto';
 import { variants } from '../generated/index.ts';
 import { Client, type Exchange } from './http.ts';
 import * as events from './model-events.ts';
-import * as rate from './model-rate.ts';
 import { newModelState, type ModelState, type Tx, type Who } from './model-state.ts';
 import * as time from './model-time.ts';
 import { Contract } from './spec.ts';
@@ -98,10 +98,6 @@ export class World {
   /** The credential (a merchant's key or a session token) in the operation's auth header. */
   auth(opId: string, credential: string): Record<string, string> {
     return { [this.authHeader(opId)]: credential };
-  }
-
-  rateLimit(): { limit: number; windowSeconds: number } {
-    return rate.rateLimit(this.state);
   }
 
   get sandbox(): boolean {
@@ -238,22 +234,6 @@ export class World {
           rec[f],
         );
     }
-  }
-
-  // ---- rate limit (model-rate.ts) ------------------------------------------------------
-  /** 'yes' | 'no' | 'maybe': will the next counted A1 request of `who`, sent now, be refused with 429? */
-  rateLimited(who: Who): time.Verdict {
-    return rate.rateLimited(this.state, who, performance.now());
-  }
-
-  /** After an A1 answer counted against the key: sync from RateLimit-* headers when present. */
-  countRate(who: Who, ex: Exchange): void {
-    rate.countRate(this.state, who, ex, (...a) => this.check(...a));
-  }
-
-  /** A request that the server may or may not have counted (refused before routing). */
-  countRateMaybe(who: Who, ex: Exchange): void {
-    rate.countRateMaybe(this.state, who, ex, (...a) => this.check(...a));
   }
 
   // ---- helpers ----------------------------------------------------------------------

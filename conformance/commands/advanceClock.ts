@@ -8,6 +8,7 @@
 import { tokenLifetimeSeconds } from '../../generated/index.ts';
 import type { Cmd, Model, Real } from '../model.ts';
 import { pick } from '../model.ts';
+import { rateLimit } from './createSession.ts';
 
 export type AdvanceTarget =
   | 'seconds'
@@ -55,7 +56,7 @@ export class AdvanceClock implements Cmd {
     } else if (this.target === 'past-rate-window') {
       // just past the latest end of the main key's known window (a window that lasts longer is found), else a whole window
       const end = w.state.rate.main.endHi - w.state.advanced.main * 1000 - performance.now();
-      secs = Number.isFinite(end) ? Math.ceil(end / 1000) + 1 : w.rateLimit().windowSeconds;
+      secs = Number.isFinite(end) ? Math.ceil(end / 1000) + 1 : rateLimit(w.state).windowSeconds;
     }
     if (secs < 1) return;
     await advanceMainClock(w, secs);
