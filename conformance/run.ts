@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import { tokenLifetimeSeconds } from '../generated/index.ts';
 import { commandArbitraries } from './commands/index.ts';
 import { rateLimit } from './commands/createSession.ts';
+import { paymentWindowSeconds } from './commands/advanceClock.ts';
 import { coverageOf, type Coverage } from './coverage.ts';
 import { findingKey } from './baseline.ts';
 import { checkRetrySchedule } from './retries.ts';
@@ -271,7 +272,7 @@ export async function runSuite(opts: SuiteOptions): Promise<SuiteResult> {
       // ---- the sandbox scenarios (ADR-043), after the tour: they move the clock ----
       if (w.sandbox && !bailed()) {
         try {
-          const n = await checkScenarios(w, opts.paymentWindowSeconds);
+          const n = await checkScenarios(w, paymentWindowSeconds(w.state));
           if (n > 0) log(`sandbox scenarios passed (${n})`);
         } catch (e) {
           if (e instanceof InterruptedError) return finish();
@@ -376,7 +377,7 @@ async function settleSandbox(w: World, opts: SuiteOptions): Promise<void> {
     0,
     Math.ceil((Date.parse((await newestTransaction(w, opts.apiKey)) ?? '') - Date.parse(w.suiteStartIso)) / 1000) || 0,
   );
-  const drain = ahead + opts.paymentWindowSeconds + tokenLifetimeSeconds + rateLimit(w.state).windowSeconds;
+  const drain = ahead + paymentWindowSeconds(w.state) + tokenLifetimeSeconds + rateLimit(w.state).windowSeconds;
   const a = await w.client.call('sandboxAdvanceClock', { headers: w.auth('sandboxAdvanceClock', opts.apiKey), body: { seconds: drain } });
   if (!w.succeeded(a)) throw new SetupError(`POST /api/v1/sandbox/clock/advance answered ${a.status}`);
   w.state.clockBase = (a.json as { offsetSeconds: number }).offsetSeconds;

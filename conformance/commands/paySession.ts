@@ -5,6 +5,7 @@ import { rejectionOf } from './cancelTransaction.ts';
 import { countRate, rateLimited, withRateLimit } from './createSession.ts';
 import { tokenExpiredDuring } from './verifyByToken.ts';
 import type { Tx } from '../world.ts';
+import { possibleStatuses } from './advanceClock.ts';
 
 type Json = Record<string, unknown>;
 const OP = 'sandboxPaySession';
@@ -50,7 +51,7 @@ export class PaySession implements Cmd {
     const tx = s.tx;
     const ex = await w.client.call(OP, { headers: w.auth(OP, w.cfg.apiKey), body: { session_token: s.token, outcome: this.outcome } });
     const expired = tokenExpiredDuring(w.state, s, ex);
-    const statuses = tx ? w.possibleStatuses(tx, ex) : ['PENDING'];
+    const statuses = tx ? possibleStatuses(w.state, tx, performance.now(), ex) : ['PENDING'];
     const allowed: Outcome[] = [];
     if (expired !== 'no') allowed.push(refusal('INVALID_SESSION_TOKEN'));
     if (expired !== 'yes') for (const st of statuses) allowed.push(rejectionOf('sandboxConfirmTransaction', st) ?? w.success(OP));
