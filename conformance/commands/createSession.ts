@@ -79,6 +79,7 @@ export function classifyBody(contract: Contract, opId: string, body: unknown): B
 // ---- a1-rate-limit (ADR-006): the model's window per key, the 429 it expects, the headers it reads ----
 // The window is data in the model (`ModelState.rate`, bounds in performance.now() ms less the seconds
 // the sandbox clock was advanced), kept by the pure functions below; the caller gives the instant.
+
 /** What the rate model reads of an answer. */
 export interface RateAnswer {
   opId: string;
