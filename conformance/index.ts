@@ -9,7 +9,6 @@
  * the process; a setup problem (server unreachable, a key refused) rejects with `SetupError`,
  * the one line `paylater conform` prints before exiting with 2.
  */
-import { stateMachine } from '../generated/index.ts';
 import { EXIT } from './exit-codes.ts';
 import { runSuite, type SuiteResult } from './run.ts';
 
@@ -48,7 +47,7 @@ export interface ConformanceOptions {
   replayPath?: string;
   /** Default `DEFAULT_MAX_COMMANDS`. */
   maxCommands?: number;
-  /** The server's payment window in seconds (default: the contract's default). */
+  /** The server's payment window in seconds (default: the contract's, `x-state-machine` `paymentWindow`). */
   paymentWindowSeconds?: number;
   /** Receive and judge webhooks on 127.0.0.1:`port`, signed with `secret` (the merchant's whsec_ secret). */
   webhooks?: { port: number; secret: string };
@@ -93,7 +92,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     path: options.path,
     replayPath: options.replayPath,
     maxCommands: options.maxCommands ?? DEFAULT_MAX_COMMANDS,
-    paymentWindowSeconds: options.paymentWindowSeconds ?? stateMachine.paymentWindow.defaultSeconds,
+    paymentWindowSeconds: options.paymentWindowSeconds,
     webhookPort: options.webhooks?.port,
     webhookSecret: options.webhooks?.secret,
     log: options.log,

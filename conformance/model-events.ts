@@ -1,10 +1,10 @@
 /**
  * The model's transitions and the webhook events they make it expect (x-state-machine): model data
- * only; the instant a transition was seen is given by the caller.
+ * only; the instant a transition was seen is given by the caller. When time makes one (the expiry)
+ * is the expiry check's to say (`commands/advanceClock.ts`).
  */
 import { transitionById, type Transition } from './spec.ts';
 import type { ModelState, Tx } from './model-state.ts';
-import { windowPassed } from './model-time.ts';
 
 /**
  * Records a transition read from x-state-machine; expects its event, unless the transaction's run
@@ -27,20 +27,4 @@ export function transition(s: ModelState, tx: Tx, id: string, at: number): void 
 /** The observed status resolves an open expiry. */
 export function observe(s: ModelState, tx: Tx, status: string, at: number): void {
   if (tx.status === 'PENDING' && status === 'EXPIRED') transition(s, tx, 'expire', at);
-}
-
-/** Applies the expiry that certainly happened by `now` (now >= createdAt + window). */
-export function settle(s: ModelState, tx: Tx, now: number): void {
-  if (tx.status === 'PENDING' && windowPassed(s, tx, now) === 'yes') transition(s, tx, 'expire', now);
-}
-
-/**
- * Statuses an answer to an exchange made in [sentAt, receivedAt] may show: PENDING may already be
- * EXPIRED near the window's end. The expiry is certain only if it passed before the request was
- * sent (then applied to the model, as seen at `at`), and excluded only if it had not passed when the answer came.
- */
-export function possibleStatuses(s: ModelState, tx: Tx, during: { sentAt: number; receivedAt: number }, at: number): string[] {
-  if (tx.status === 'PENDING' && windowPassed(s, tx, during.sentAt) === 'yes') transition(s, tx, 'expire', at);
-  if (tx.status === 'PENDING' && windowPassed(s, tx, during.receivedAt) !== 'no') return ['PENDING', 'EXPIRED'];
-  return [tx.status];
 }

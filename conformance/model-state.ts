@@ -69,7 +69,8 @@ export interface ModelState {
   /** The contract the run judges by (spec facts: read-only data). */
   readonly contract: Contract;
   readonly sandbox: boolean;
-  readonly paymentWindowSeconds: number;
+  /** The server's configured payment window (s), if the run was told one; else the spec's default holds (`paymentWindowSeconds` in commands/advanceClock.ts). */
+  readonly paymentWindowSeconds: number | undefined;
   /** Whether webhooks are received (events are expected only then). */
   receivesWebhooks: boolean;
   readonly txs: Map<string, Tx>;
@@ -104,7 +105,7 @@ export function unknownWindow(limit: number): RateWindow {
   return { usedLo: 0, usedHi: limit, endLo: -Infinity, endHi: Infinity };
 }
 
-export function newModelState(contract: Contract, profile: 'core' | 'sandbox', paymentWindowSeconds: number): ModelState {
+export function newModelState(contract: Contract, profile: 'core' | 'sandbox', paymentWindowSeconds?: number): ModelState {
   const limit = contract.rateLimits.createSession!.limit;
   return {
     contract,

@@ -4,7 +4,7 @@
  * (performance.now()), on a sandbox clock advanced by known seconds. So a time verdict is 'yes',
  * 'no' or 'maybe'. Pure functions of the model state and an instant given by the caller.
  */
-import type { ModelState, Tx, Who } from './model-state.ts';
+import type { ModelState, Who } from './model-state.ts';
 
 /** Allowance (ms) for timer and clock granularity on both sides of an interval. */
 export const SLACK_MS = 25;
@@ -25,11 +25,6 @@ export function age(
 /** Has an age interval (ms) reached `limitMs`: certainly, certainly not, or maybe. */
 export function passed([lo, hi]: [number, number], limitMs: number): Verdict {
   return lo >= limitMs ? 'yes' : hi < limitMs ? 'no' : 'maybe';
-}
-
-/** Has the payment window of `tx` passed at `now`? */
-export function windowPassed(s: ModelState, tx: Tx, now: number): Verdict {
-  return passed(age(s, tx, tx.who, now), s.paymentWindowSeconds * 1000);
 }
 
 /** The main merchant's sandbox time (ms since the epoch) at `perf`, with `advanced` seconds advanced since the setup. */
@@ -53,16 +48,4 @@ export function instantOf(
   const lo = sandboxTimeAt(s, ex.sentAt, advanced)! - a.halfWidthMs - SLACK_MS;
   const hi = sandboxTimeAt(s, ex.receivedAt, advanced)! + a.halfWidthMs + SLACK_MS;
   return [Math.floor(lo / 1000) * 1000, hi];
-}
-
-/**
- * The interval within which the payment window of a main-merchant transaction ended: its creation's
- * interval plus the window (ADR-010: it expires exactly at createdAt + window). Undefined outside the
- * sandbox profile or for the other merchant (its clock is not anchored).
- */
-export function expiryInstant(s: ModelState, tx: Tx): [number, number] | undefined {
-  if (tx.who !== 'main') return undefined;
-  const iv = instantOf(s, tx, tx.advAtCreation);
-  const w = s.paymentWindowSeconds * 1000;
-  return iv && [iv[0] + w, iv[1] + w];
 }

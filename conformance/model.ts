@@ -7,7 +7,6 @@ import type { AsyncCommand } from 'fast-check';
 import { errorCatalog, type ErrorCode } from '../generated/index.ts';
 import type { Exchange } from './http.ts';
 import { centimesOf } from '../lib/money.ts';
-import { sameJson } from './same.ts';
 import type { ModelState, Session, Tx, Who } from './model-state.ts';
 import type { World } from './world.ts';
 
@@ -69,66 +68,6 @@ export const RECORD_FIELDS = [
   'items',
   'createdAt',
 ] as const;
-
-/**
- * The record read back agrees with the one created, and with the model's status.
- * @checks ADR-013, ADR-048
- */
-export function checkRecord(w: World, ex: Exchange, tx: Tx, statuses: string[]): void {
-  const rec = ex.json as Json;
-  const op = ex.opId;
-  for (const f of RECORD_FIELDS) {
-    w.check(
-      sameJson(rec[f], tx.created[f], w.contract.arrayOrder('PartnerTransaction', f) !== undefined),
-      op,
-      `$.${f}`,
-      `read back ${JSON.stringify(rec[f])}, created ${JSON.stringify(tx.created[f])}`,
-      tx.created[f],
-      rec[f],
-    );
-  }
-  w.check(
-    statuses.includes(rec.status as string),
-    op,
-    '$.status',
-    `status ${String(rec.status)}, the model expects ${statuses.join(' or ')}`,
-    statuses,
-    rec.status,
-  );
-  w.observe(tx, rec.status as string);
-  w.checkNames(tx.who, op, '$', rec);
-  // the last change the suite made is read back with the instant its own answer gave
-  if (tx.changedAt !== undefined && rec.status === tx.status && typeof rec.updatedAt === 'string')
-    w.check(
-      Date.parse(rec.updatedAt) === Date.parse(tx.changedAt),
-      op,
-      '$.updatedAt',
-      `updatedAt ${rec.updatedAt}, the change was answered with updatedAt ${tx.changedAt}`,
-      tx.changedAt,
-      rec.updatedAt,
-    );
-  const changed = rec.status !== 'PENDING';
-  w.check(
-    changed ? typeof rec.updatedAt === 'string' : rec.updatedAt === null,
-    op,
-    '$.updatedAt',
-    changed
-      ? `updatedAt is ${JSON.stringify(rec.updatedAt)} after a change to ${String(rec.status)}`
-      : `updatedAt is ${JSON.stringify(rec.updatedAt)} before any change`,
-    changed ? 'a timestamp' : null,
-    rec.updatedAt,
-  );
-  // an expiry's last change is the instant the window ended, not the read that noticed it
-  if (rec.status === 'EXPIRED' && tx.kind === 'partner') w.checkExpiryInstant(tx, op, '$.updatedAt', rec.updatedAt);
-  if (changed && typeof rec.updatedAt === 'string') {
-    w.check(
-      Date.parse(rec.updatedAt) >= Date.parse(rec.createdAt as string),
-      op,
-      '$.updatedAt',
-      `updatedAt ${rec.updatedAt} is before createdAt ${String(rec.createdAt)}`,
-    );
-  }
-}
 
 /**
  * The created record agrees with the request.

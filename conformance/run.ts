@@ -6,6 +6,8 @@
 import fc from 'fast-check';
 import { tokenLifetimeSeconds } from '../generated/index.ts';
 import { commandArbitraries } from './commands/index.ts';
+import { rateLimit } from './commands/createSession.ts';
+import { paymentWindowSeconds } from './commands/advanceClock.ts';
 import { coverageOf, type Coverage } from './coverage.ts';
 import { findingKey } from './baseline.ts';
 import { checkRetrySchedule } from './retries.ts';
@@ -127,7 +129,7 @@ export async function runSuite(opts: SuiteOptions): Promise<SuiteResult> {
       : [];
     if (incomplete.length && w.state.rate429 > 1)
       incomplete.push(
-        `(A1 answered ${w.state.rate429} time(s) with 429: its rate-limit budget of ${w.rateLimit().limit} per ${w.rateLimit().windowSeconds} s was spent, e.g. by an earlier run with this key; wait for the window or use the sandbox profile)`,
+        `(A1 answered ${w.state.rate429} time(s) with 429: its rate-limit budget of ${rateLimit(w.state).limit} per ${rateLimit(w.state).windowSeconds} s was spent, e.g. by an earlier run with this key; wait for the window or use the sandbox profile)`,
       );
     return {
       seed: opts.seed,
@@ -270,7 +272,7 @@ export async function runSuite(opts: SuiteOptions): Promise<SuiteResult> {
       // ---- the sandbox scenarios (ADR-043), after the tour: they move the clock ----
       if (w.sandbox && !bailed()) {
         try {
-          const n = await checkScenarios(w, opts.paymentWindowSeconds);
+          const n = await checkScenarios(w, paymentWindowSeconds(w.state));
           if (n > 0) log(`sandbox scenarios passed (${n})`);
         } catch (e) {
           if (e instanceof InterruptedError) return finish();
@@ -375,7 +377,7 @@ async function settleSandbox(w: World, opts: SuiteOptions): Promise<void> {
     0,
     Math.ceil((Date.parse((await newestTransaction(w, opts.apiKey)) ?? '') - Date.parse(w.suiteStartIso)) / 1000) || 0,
   );
-  const drain = ahead + opts.paymentWindowSeconds + tokenLifetimeSeconds + w.rateLimit().windowSeconds;
+  const drain = ahead + paymentWindowSeconds(w.state) + tokenLifetimeSeconds + rateLimit(w.state).windowSeconds;
   const a = await w.client.call('sandboxAdvanceClock', { headers: w.auth('sandboxAdvanceClock', opts.apiKey), body: { seconds: drain } });
   if (!w.succeeded(a)) throw new SetupError(`POST /api/v1/sandbox/clock/advance answered ${a.status}`);
   w.state.clockBase = (a.json as { offsetSeconds: number }).offsetSeconds;
@@ -387,7 +389,7 @@ async function settleSandbox(w: World, opts: SuiteOptions): Promise<void> {
     perf: (a.sentAt + a.receivedAt) / 2,
     halfWidthMs: (a.receivedAt - a.sentAt) / 2 + precisionMs,
   };
-  const limit = w.rateLimit().limit;
+  const limit = rateLimit(w.state).limit;
   w.state.rate.main = { usedLo: 0, usedHi: limit, endLo: -Infinity, endHi: Infinity };
   if (w.receiver) {
     await sleep(opts.webhookGraceMs ?? 150);

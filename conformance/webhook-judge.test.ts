@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { graceFor, webhookCheckpoint } from './webhook-judge.ts';
 import type { Delivery, WebhookReceiver } from './webhooks.ts';
 import { World, type Tx } from './world.ts';
+import { settle } from './commands/advanceClock.ts';
 
 function world(): { w: World; deliveries: Delivery[] } {
   const w = new World({
@@ -97,8 +98,8 @@ describe("an abandoned run's transactions", () => {
     const own = partnerTx(w);
     // run 2 advances the clock past both payment windows; the server expires both
     w.state.advanced.main += 1800 + 1;
-    w.settle(left);
-    w.settle(own);
+    settle(w.state, left, performance.now());
+    settle(w.state, own, performance.now());
     expect(left.status).toBe('EXPIRED');
     expect(w.state.expected.map((x) => x.txId)).toEqual([own.id]);
   });
@@ -109,7 +110,7 @@ describe("an abandoned run's transactions", () => {
     const earlier = partnerTx(w);
     w.state.runId = 2;
     w.state.advanced.main += 1800 + 1;
-    w.settle(earlier);
+    settle(w.state, earlier, performance.now());
     expect(w.state.expected.map((x) => x.txId)).toEqual([earlier.id]);
   });
 });

@@ -9,6 +9,7 @@ import { SIGNATURE_PROBLEM, type Delivery } from './webhooks.ts';
 import { centimesOf } from '../lib/money.ts';
 import { canonicalText, sameJson } from './same.ts';
 import type { Tx, World } from './world.ts';
+import { checkExpiryInstant, windowPassed } from './commands/advanceClock.ts';
 
 /** Expected webhook deliveries missing after this long (ms) are a finding, unless told otherwise. */
 const DEFAULT_WEBHOOK_TIMEOUT_MS = 3000;
@@ -104,7 +105,7 @@ function judge(w: World, d: Delivery, matched: Set<number>): void {
       ev,
     );
   }
-  if (ev === EXPIRY_EVENT && tx.status === 'PENDING' && w.windowPassed(tx) !== 'no') w.observe(tx, 'EXPIRED');
+  if (ev === EXPIRY_EVENT && tx.status === 'PENDING' && windowPassed(w.state, tx, performance.now()) !== 'no') w.observe(tx, 'EXPIRED');
   const i = w.state.expected.findIndex((x, j) => !matched.has(j) && x.txId === txId && x.event === ev);
   if (i < 0)
     throw new ConformanceError(
@@ -147,7 +148,7 @@ function checkPayload(w: World, ev: string, d: Delivery, tx: Tx, status: string)
     if (f in data && known !== undefined && data[f] !== known)
       fail(`$.data.${f}`, `${f} ${JSON.stringify(data[f])}, the merchant's ${f} is ${JSON.stringify(known)} in the API`, known, data[f]);
   }
-  if (ev === EXPIRY_EVENT) w.checkExpiryInstant(tx, `webhook ${ev}`, '$.data.expiredAt', data.expiredAt);
+  if (ev === EXPIRY_EVENT) checkExpiryInstant(w, tx, `webhook ${ev}`, '$.data.expiredAt', data.expiredAt);
   if (tx.kind !== 'partner') return;
   for (const [f, recField] of Object.entries(PAYLOAD_FIELDS)) {
     if (!sameJson(data[f], tx.created[recField]))

@@ -1,8 +1,9 @@
 /**
  * The Real side of the model-based run: the HTTP client, the webhook receiver and the verdicts.
  * What the model knows is plain data in `state` (`model-state.ts`), kept by pure functions: time
- * as intervals (`model-time.ts`), the rate-limit windows (`model-rate.ts`), the transitions and the
- * events they make it expect (`model-events.ts`). The World writes what it observed into the model
+ * as intervals (`model-time.ts`), the transitions and the events they make it expect
+ * (`model-events.ts`); a rule's own expectation (the rate limit's window, the expiry) is computed in
+ * the command file that checks it (`spec/RULES.md`). The World writes what it observed into the model
  * (each answer's arrival, the A1 requests sent) and judges answers against it; the commands'
  * preconditions read the model alone.
  */
@@ -10,7 +11,6 @@ import { randomUUID } from 'node:crypto';
 import { variants } from '../generated/index.ts';
 import { Client, type Exchange } from './http.ts';
 import * as events from './model-events.ts';
-import * as rate from './model-rate.ts';
 import { newModelState, type ModelState, type Tx, type Who } from './model-state.ts';
 import * as time from './model-time.ts';
 import { Contract } from './spec.ts';
@@ -24,7 +24,8 @@ export interface SuiteConfig {
   otherApiKey: string;
   variant: 1 | 2;
   profile: 'core' | 'sandbox';
-  paymentWindowSeconds: number;
+  /** The server's payment window when it is configured with another than the spec's default (`--payment-window`). */
+  paymentWindowSeconds?: number;
   webhookSecret?: string;
   /**
    * The variant's bundled OpenAPI document the suite judges by (default: the one in generated/);
@@ -100,10 +101,6 @@ export class World {
     return { [this.authHeader(opId)]: credential };
   }
 
-  rateLimit(): { limit: number; windowSeconds: number } {
-    return rate.rateLimit(this.state);
-  }
-
   get sandbox(): boolean {
     return this.state.sandbox;
   }
@@ -149,22 +146,6 @@ export class World {
     return time.age(this.state, o, who, now);
   }
 
-  /** 'yes' | 'no' | 'maybe': has the payment window of a tx passed? */
-  windowPassed(tx: Tx, now: number = performance.now()): time.Verdict {
-    return time.windowPassed(this.state, tx, now);
-  }
-
-  /** Applies the expiry that certainly happened (now >= createdAt + window). */
-  settle(tx: Tx): void {
-    events.settle(this.state, tx, performance.now());
-  }
-
-  /** Statuses an answer may show (see model-events.ts); with no exchange, now. */
-  possibleStatuses(tx: Tx, during?: { sentAt: number; receivedAt: number }): string[] {
-    const now = performance.now();
-    return events.possibleStatuses(this.state, tx, during ?? { sentAt: now, receivedAt: now }, now);
-  }
-
   /** Records a transition read from x-state-machine, seen now (see model-events.ts). */
   transition(tx: Tx, id: string): void {
     events.transition(this.state, tx, id, performance.now());
@@ -202,26 +183,6 @@ export class World {
     );
   }
 
-  /**
-   * A timestamp that must carry the instant a transaction expired (a record's `updatedAt`, an event's
-   * `expiredAt`): the end of its payment window on the sandbox clock (`expiryInstant`), never the
-   * time a read noticed it.
-   * @checks expiry
-   */
-  checkExpiryInstant(tx: Tx, op: string, path: string, value: unknown): void {
-    const iv = time.expiryInstant(this.state, tx);
-    if (!iv) return;
-    const t = typeof value === 'string' ? Date.parse(value) : NaN;
-    this.check(
-      t >= iv[0] && t <= iv[1],
-      op,
-      path,
-      `${path.slice(2)} ${String(value)} of expired transaction ${tx.id} is not the instant its payment window ended: between ${new Date(iv[0]).toISOString()} and ${new Date(iv[1]).toISOString()} on the merchant's sandbox clock (created then + ${this.cfg.paymentWindowSeconds} s, ADR-010)`,
-      [new Date(iv[0]).toISOString(), new Date(iv[1]).toISOString()],
-      value,
-    );
-  }
-
   /** A merchant's names: learned from its first record, then every record and event must carry the same. */
   checkNames(who: Who, op: string, base: string, rec: Record<string, unknown>): void {
     const known = this.state.names[who];
@@ -238,22 +199,6 @@ export class World {
           rec[f],
         );
     }
-  }
-
-  // ---- rate limit (model-rate.ts) ------------------------------------------------------
-  /** 'yes' | 'no' | 'maybe': will the next counted A1 request of `who`, sent now, be refused with 429? */
-  rateLimited(who: Who): time.Verdict {
-    return rate.rateLimited(this.state, who, performance.now());
-  }
-
-  /** After an A1 answer counted against the key: sync from RateLimit-* headers when present. */
-  countRate(who: Who, ex: Exchange): void {
-    rate.countRate(this.state, who, ex, (...a) => this.check(...a));
-  }
-
-  /** A request that the server may or may not have counted (refused before routing). */
-  countRateMaybe(who: Who, ex: Exchange): void {
-    rate.countRateMaybe(this.state, who, ex, (...a) => this.check(...a));
   }
 
   // ---- helpers ----------------------------------------------------------------------

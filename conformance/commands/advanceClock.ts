@@ -1,13 +1,92 @@
 /**
- * Sandbox: advance the merchant's clock. Targets put it 1 s before a transaction's payment window
- * ends (it must still be PENDING), exactly past it (EXPIRED), just before or past a session
- * token's lifetime, just before the end of a spent rate-limit window or past it. Every edge comes
- * from the contract's facts (payment window, `x-token-lifetime-seconds`, `x-rate-limit`) and the
- * model's time intervals, never typed.
+ * The expiry rule (ADR-010): a PENDING transaction expires when its payment window passes,
+ * `createdAt` + the window of `x-state-machine` `paymentWindow`, as EXPIRED with `transaction.expired`
+ * dated the window's end. Its expectation is computed here, for every command that reads a
+ * transaction: the statuses an answer may show (`possibleStatuses`), the expiries that certainly
+ * happened (`settle`), the instant an expired record and event must carry (`checkExpiryInstant`).
+ * Time is the model's intervals (`model-time.ts`: the age of a creation, whether it reached a
+ * limit), so a verdict is 'yes', 'no' or 'maybe'; the functions are pure, the caller gives the instant.
+ *
+ * Sandbox: AdvanceClock advances the merchant's clock. Targets put it 1 s before a transaction's
+ * payment window ends (it must still be PENDING), exactly past it (EXPIRED), just before or past a
+ * session token's lifetime, just before the end of a spent rate-limit window or past it. Every edge
+ * comes from the contract's facts (payment window, `x-token-lifetime-seconds`, `x-rate-limit`) and
+ * the model's time intervals, never typed.
  */
-import { tokenLifetimeSeconds } from '../../generated/index.ts';
+import { stateMachine, tokenLifetimeSeconds } from '../../generated/index.ts';
 import type { Cmd, Model, Real } from '../model.ts';
 import { pick } from '../model.ts';
+import { transition } from '../model-events.ts';
+import type { ModelState, Tx } from '../model-state.ts';
+import { age, instantOf, passed, type Verdict } from '../model-time.ts';
+import { rateLimit } from './createSession.ts';
+
+/**
+ * The payment window (s) the run judges by: the spec's `paymentWindow` default (`x-state-machine`),
+ * unless the server was configured with another (`configurable`; the run's `--payment-window`).
+ */
+export function paymentWindowSeconds(s: Pick<ModelState, 'paymentWindowSeconds'>): number {
+  return s.paymentWindowSeconds ?? stateMachine.paymentWindow.defaultSeconds;
+}
+
+/** Has the payment window of `tx` passed at `now`? */
+export function windowPassed(s: ModelState, tx: Tx, now: number): Verdict {
+  return passed(age(s, tx, tx.who, now), paymentWindowSeconds(s) * 1000);
+}
+
+/** Applies the expiry that certainly happened by `now` (now >= createdAt + window). */
+export function settle(s: ModelState, tx: Tx, now: number): void {
+  if (tx.status === 'PENDING' && windowPassed(s, tx, now) === 'yes') transition(s, tx, 'expire', now);
+}
+
+/**
+ * Statuses an answer to an exchange made in [sentAt, receivedAt] (default: at `at`) may show:
+ * PENDING may already be EXPIRED near the window's end. The expiry is certain only if it passed
+ * before the request was sent (then applied to the model, as seen at `at`), and excluded only if it
+ * had not passed when the answer came.
+ */
+export function possibleStatuses(
+  s: ModelState,
+  tx: Tx,
+  at: number,
+  during: { sentAt: number; receivedAt: number } = { sentAt: at, receivedAt: at },
+): string[] {
+  if (tx.status === 'PENDING' && windowPassed(s, tx, during.sentAt) === 'yes') transition(s, tx, 'expire', at);
+  if (tx.status === 'PENDING' && windowPassed(s, tx, during.receivedAt) !== 'no') return ['PENDING', 'EXPIRED'];
+  return [tx.status];
+}
+
+/**
+ * The interval within which the payment window of a main-merchant transaction ended: its creation's
+ * interval plus the window (ADR-010: it expires exactly at createdAt + window). Undefined outside the
+ * sandbox profile or for the other merchant (its clock is not anchored).
+ */
+export function expiryInstant(s: ModelState, tx: Tx): [number, number] | undefined {
+  if (tx.who !== 'main') return undefined;
+  const iv = instantOf(s, tx, tx.advAtCreation);
+  const w = paymentWindowSeconds(s) * 1000;
+  return iv && [iv[0] + w, iv[1] + w];
+}
+
+/**
+ * A timestamp that must carry the instant a transaction expired (a record's `updatedAt`, an event's
+ * `expiredAt`): the end of its payment window on the sandbox clock (`expiryInstant`), never the
+ * time a read noticed it.
+ * @checks expiry
+ */
+export function checkExpiryInstant(w: Real, tx: Tx, op: string, path: string, value: unknown): void {
+  const iv = expiryInstant(w.state, tx);
+  if (!iv) return;
+  const t = typeof value === 'string' ? Date.parse(value) : NaN;
+  w.check(
+    t >= iv[0] && t <= iv[1],
+    op,
+    path,
+    `${path.slice(2)} ${String(value)} of expired transaction ${tx.id} is not the instant its payment window ended: between ${new Date(iv[0]).toISOString()} and ${new Date(iv[1]).toISOString()} on the merchant's sandbox clock (created then + ${paymentWindowSeconds(w.state)} s, ADR-010)`,
+    [new Date(iv[0]).toISOString(), new Date(iv[1]).toISOString()],
+    value,
+  );
+}
 
 export type AdvanceTarget =
   | 'seconds'
@@ -33,7 +112,7 @@ export class AdvanceClock implements Cmd {
     return true;
   }
   async run(m: Model, w: Real): Promise<void> {
-    const W = w.cfg.paymentWindowSeconds * 1000;
+    const W = paymentWindowSeconds(w.state) * 1000;
     let secs = this.seconds;
     const tx = pick(
       m.txs.filter((t) => t.status === 'PENDING' && t.who === 'main'),
@@ -55,7 +134,7 @@ export class AdvanceClock implements Cmd {
     } else if (this.target === 'past-rate-window') {
       // just past the latest end of the main key's known window (a window that lasts longer is found), else a whole window
       const end = w.state.rate.main.endHi - w.state.advanced.main * 1000 - performance.now();
-      secs = Number.isFinite(end) ? Math.ceil(end / 1000) + 1 : w.rateLimit().windowSeconds;
+      secs = Number.isFinite(end) ? Math.ceil(end / 1000) + 1 : rateLimit(w.state).windowSeconds;
     }
     if (secs < 1) return;
     await advanceMainClock(w, secs);
@@ -66,7 +145,7 @@ export class AdvanceClock implements Cmd {
       });
       w.expectOutcome(r, [w.success(r.opId)]);
       const st = (r.json as { status: string }).status;
-      const allowed = w.possibleStatuses(tx, r);
+      const allowed = possibleStatuses(w.state, tx, performance.now(), r);
       w.check(
         allowed.includes(st),
         'getPartnerTransaction',
@@ -107,5 +186,5 @@ export async function advanceMainClock(w: Real, secs: number): Promise<void> {
       clock.offsetSeconds,
     );
   }
-  for (const t of w.state.txs.values()) if (t.who === 'main') w.settle(t);
+  for (const t of w.state.txs.values()) if (t.who === 'main') settle(w.state, t, performance.now());
 }

@@ -4,6 +4,7 @@ import type { Cmd, Model, Real } from '../model.ts';
 import { pick, refusal } from '../model.ts';
 import { requestLine } from '../http.ts';
 import { transitionsOf } from '../spec.ts';
+import { possibleStatuses } from './advanceClock.ts';
 
 export type AuthOp =
   | 'createPartnerTransaction'
@@ -53,7 +54,7 @@ export class AuthProbe implements Cmd {
             : this.op === 'sandboxAdvanceClock'
               ? { seconds: 1 }
               : undefined;
-    const before = tx ? w.possibleStatuses(tx) : [];
+    const before = tx ? possibleStatuses(w.state, tx, performance.now()) : [];
     const ex = await w.client.call(this.op, { pathParams, headers, body });
     w.expectOutcome(ex, [refusal('INVALID_API_KEY')]);
     if (tx && this.op === 'cancelPartnerTransactionByVendorReference') {
@@ -64,7 +65,7 @@ export class AuthProbe implements Cmd {
       w.expectOutcome(after, [w.success(after.opId)]);
       const s = (after.json as { status: string }).status;
       // the status may also have moved on its own (expiry) between the cancel and the read
-      const allowed = [...new Set([...before, ...w.possibleStatuses(tx, after)])];
+      const allowed = [...new Set([...before, ...possibleStatuses(w.state, tx, performance.now(), after)])];
       const cancelled = transitionsOf('cancelPartnerTransactionByVendorReference')[0]!.to;
       const read = requestLine(after);
       w.check(

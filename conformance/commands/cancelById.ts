@@ -6,6 +6,7 @@
 import type { Cmd, Model, Real } from '../model.ts';
 import { rawExchange } from '../raw.ts';
 import { pick, refusal } from '../model.ts';
+import { possibleStatuses } from './advanceClock.ts';
 
 /** @checks ADR-016 */
 export class CancelById implements Cmd {
@@ -21,7 +22,7 @@ export class CancelById implements Cmd {
       m.txs.filter((t) => t.kind === 'partner'),
       this.idx,
     )!;
-    const before = w.possibleStatuses(tx);
+    const before = possibleStatuses(w.state, tx, performance.now());
     const path = `/api/v1/public/partner/transactions/${encodeURIComponent(tx.id)}/cancel`;
     const res = await rawExchange(
       w,
@@ -48,7 +49,7 @@ export class CancelById implements Cmd {
     w.expectOutcome(after, [w.success(after.opId)]);
     const s = (after.json as { status: string }).status;
     // the status may also have moved on its own (expiry) while the requests were in flight
-    const allowed = [...new Set([...before, ...w.possibleStatuses(tx, after)])];
+    const allowed = [...new Set([...before, ...possibleStatuses(w.state, tx, performance.now(), after)])];
     w.check(allowed.includes(s), 'cancel by transaction id', '$.status', `${this.method} ${path} changed the status to ${s}`, allowed, s);
     w.observe(tx, s);
   }

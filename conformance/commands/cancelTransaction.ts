@@ -1,9 +1,10 @@
 /** B4: the merchant cancels by vendorReference — allowed only from PENDING (x-state-machine). */
 import type { Cmd, Model, Real } from '../model.ts';
 import { stateMachine } from '../../generated/index.ts';
-import { checkRecord, pick, refusal } from '../model.ts';
+import { pick, refusal } from '../model.ts';
 import { transitionsOf } from '../spec.ts';
-import { sameNotFound } from './getTransaction.ts';
+import { possibleStatuses } from './advanceClock.ts';
+import { checkRecord, sameNotFound } from './getTransaction.ts';
 
 const OP = 'cancelPartnerTransactionByVendorReference';
 
@@ -34,7 +35,7 @@ export class CancelTransaction implements Cmd {
     const reader = this.otherMerchant ? (tx.who === 'main' ? 'other' : 'main') : tx.who;
     if (this.otherMerchant && m.txs.some((t) => t.who === reader && t.vendorReference === tx.vendorReference)) return;
     const ex = await w.client.call(OP, { pathParams: { vendorReference: tx.vendorReference! }, headers: w.auth(OP, w.key(reader)) });
-    const statuses = w.possibleStatuses(tx, ex);
+    const statuses = possibleStatuses(w.state, tx, performance.now(), ex);
     if (this.otherMerchant) {
       w.expectOutcome(ex, [refusal('TRANSACTION_NOT_FOUND')]);
       // the identical-404 rule: another merchant's transaction answers as a missing one

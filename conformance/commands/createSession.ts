@@ -1,11 +1,18 @@
-/** A1: create a checkout session; the model counts requests per key and window (x-rate-limit). */
+/**
+ * A1: create a checkout session. The expectations of A1's rules are computed here: the body's
+ * answer (amount-range, amount-consistency, ADR-057) and the rate limit (a1-rate-limit, ADR-006:
+ * the model's count of requests per key and window, the 429 and its wait), with the commands that
+ * check them (CreateSession, RateLimitBurst, OtherKeySession).
+ */
 import { amountRange, firstByPrecedence, tokenLifetimeSeconds, type ErrorCode } from '../../generated/index.ts';
 import type { Cmd, Model, Outcome, Real } from '../model.ts';
 import { refusal } from '../model.ts';
 import { centimesFromNumber, centimesOf, centimesToNumber } from '../../lib/money.ts';
+import { bodyGen } from '../gen.ts';
+import type { ModelState } from '../model-state.ts';
+import { SLACK_MS, type Verdict } from '../model-time.ts';
 import type { Contract } from '../spec.ts';
 import type { Who, World } from '../world.ts';
-import { a1Reserved } from '../model-rate.ts';
 
 type Json = Record<string, unknown>;
 
@@ -69,19 +76,134 @@ export function classifyBody(contract: Contract, opId: string, body: unknown): B
   return { validation: [], mismatch: amountMismatch(contract, opId, b), business: range.business };
 }
 
+// ---- a1-rate-limit (ADR-006): the model's window per key, the 429 it expects, the headers it reads ----
+// The window is data in the model (`ModelState.rate`, bounds in performance.now() ms less the seconds
+// the sandbox clock was advanced), kept by the pure functions below; the caller gives the instant.
+
+/** What the rate model reads of an answer. */
+export interface RateAnswer {
+  opId: string;
+  status: number;
+  sentAt: number;
+  receivedAt: number;
+  responseHeaders: Record<string, string>;
+}
+
+/** A verdict check (the Real side's): a false `ok` is a finding. */
+export type Check = (ok: boolean, op: string, path: string, msg: string, expected?: unknown, actual?: unknown) => void;
+
+/**
+ * A1's rate limit as the contract states it: the operation's `x-rate-limit`
+ * (components/facts/SessionRateLimit.yaml), from the document the run judges by.
+ */
+export function rateLimit(s: Pick<ModelState, 'contract'>): { limit: number; windowSeconds: number } {
+  return s.contract.rateLimits.createSession!;
+}
+
+/**
+ * Will the next counted A1 request of `who`, sent at `now`, be refused with 429? The window's count
+ * (bounds) against the limit; forgets a window that certainly ended. Per key (`keyedOn`).
+ */
+export function rateLimited(s: ModelState, who: Who, now: number): Verdict {
+  const r = s.rate[who];
+  const adv = s.advanced[who] * 1000;
+  if (r.endHi - adv <= now) {
+    r.usedLo = 0;
+    r.usedHi = 0;
+    r.endLo = -Infinity;
+    r.endHi = Infinity;
+  } else if (r.endLo - adv <= now) r.usedLo = 0;
+  const limit = rateLimit(s).limit;
+  return r.usedLo >= limit ? 'yes' : r.usedHi < limit ? 'no' : 'maybe';
+}
+
+/** After an A1 answer counted against the key: sync from RateLimit-* headers when present, checked against the model. */
+export function countRate(s: ModelState, who: Who, ex: RateAnswer, check: Check): void {
+  const r = s.rate[who];
+  const { limit, windowSeconds } = rateLimit(s);
+  if (ex.status === 429) s.rate429++;
+  const rem = ex.responseHeaders['ratelimit-remaining'];
+  const reset = ex.responseHeaders['ratelimit-reset'];
+  const lim = ex.responseHeaders['ratelimit-limit'];
+  if (lim !== undefined)
+    check(Number(lim) === limit, ex.opId, 'header RateLimit-Limit', `RateLimit-Limit ${lim}, x-rate-limit says ${limit}`, limit, lim);
+  if (rem !== undefined && reset !== undefined) {
+    const used = limit - Number(rem);
+    if (ex.status !== 429) {
+      check(
+        used >= r.usedLo + 1,
+        ex.opId,
+        'header RateLimit-Remaining',
+        `RateLimit-Remaining ${rem}, the model counted at least ${r.usedLo + 1} requests in this window`,
+        limit - r.usedLo - 1,
+        Number(rem),
+      );
+      check(
+        used <= r.usedHi + 1,
+        ex.opId,
+        'header RateLimit-Remaining',
+        `RateLimit-Remaining ${rem}, the model counted at most ${r.usedHi + 1} requests in this window`,
+        limit - r.usedHi - 1,
+        Number(rem),
+      );
+    } else {
+      check(Number(rem) === 0, ex.opId, 'header RateLimit-Remaining', `429 with RateLimit-Remaining ${rem}`, 0, Number(rem));
+    }
+    check(
+      Number(reset) <= windowSeconds,
+      ex.opId,
+      'header RateLimit-Reset',
+      `RateLimit-Reset ${reset} exceeds the ${windowSeconds} s window`,
+    );
+    r.usedLo = r.usedHi = Math.min(used, limit);
+    const adv = s.advanced[who] * 1000;
+    r.endLo = ex.sentAt + (Number(reset) - 1) * 1000 + adv - SLACK_MS;
+    r.endHi = ex.receivedAt + (Number(reset) + 1) * 1000 + adv + SLACK_MS;
+  } else {
+    r.usedLo = Math.min(r.usedLo + 1, limit);
+    r.usedHi = Math.min(r.usedHi + 1, limit);
+  }
+}
+
+/** The answers an A1 request may get: its body's own (`normal`), or 429 RATE_LIMIT_EXCEEDED when the window is (maybe) spent. */
+export function withRateLimit(limited: Verdict, normal: Outcome[]): Outcome[] {
+  return limited === 'yes' ? [refusal('RATE_LIMIT_EXCEEDED')] : limited === 'no' ? normal : [...normal, refusal('RATE_LIMIT_EXCEEDED')];
+}
+
+/** A request that the server may or may not have counted (refused before routing). */
+export function countRateMaybe(s: ModelState, who: Who, ex: RateAnswer, check: Check): void {
+  if (ex.status === 429 || ex.responseHeaders['ratelimit-remaining'] !== undefined) return countRate(s, who, ex, check);
+  const r = s.rate[who];
+  r.usedHi = Math.min(r.usedHi + 1, rateLimit(s).limit);
+}
+
+/**
+ * A1 requests the core profile's coverage tour needs besides its boundary probes (its sessions and
+ * probes, before its burst): the random search leaves them in the rate-limit window, which only
+ * the sandbox clock can reset.
+ */
+export const A1_TOUR_RESERVE = 15;
+
+/**
+ * Core profile: the random search stops sending A1 requests once the window's budget is down to
+ * what the coverage tour needs (with A1's boundary probes). Reads the model's count of A1 requests sent.
+ */
+export function a1Reserved(s: ModelState): boolean {
+  const reserve = A1_TOUR_RESERVE + bodyGen(s.contract, 'createSession').probes.length;
+  return !s.sandbox && !s.inTour && s.a1Sent >= rateLimit(s).limit - reserve;
+}
+
 /** Sends one A1 request and checks it against the rate-limit model and the body's classification. */
 export async function sendSession(m: Model, w: World, body: Json, who: Who = 'main'): Promise<'limited' | 'created' | 'refused'> {
-  const limited = w.rateLimited(who);
+  const limited = rateLimited(w.state, who, performance.now());
   const cls = classifyBody(w.contract, 'createSession', body);
   const normal: Outcome[] = cls.validation.map((code) => refusal(code as ErrorCode));
   if (!normal.length && cls.mismatch) normal.push(refusal('AMOUNT_MISMATCH'));
   if (!normal.length) normal.push(w.success('createSession'));
-  const rl = w.rateLimit();
-  const allowed =
-    limited === 'yes' ? [refusal('RATE_LIMIT_EXCEEDED')] : limited === 'no' ? normal : [...normal, refusal('RATE_LIMIT_EXCEEDED')];
+  const rl = rateLimit(w.state);
   const ex = await w.client.call('createSession', { headers: w.auth('createSession', w.key(who)), body });
-  w.expectOutcome(ex, allowed);
-  w.countRate(who, ex);
+  w.expectOutcome(ex, withRateLimit(limited, normal));
+  countRate(w.state, who, ex, (...a) => w.check(...a));
   if (ex.status === 429) {
     const err = (ex.json as { error: Json }).error;
     // ADR-006: one wait, the rest of the window, in the body and both headers.
@@ -143,5 +265,67 @@ export class CreateSession implements Cmd {
   }
   toString(): string {
     return `createSession(${this.label})`;
+  }
+}
+
+/**
+ * A1 until the window's limit is passed: exactly the (limit+1)-th request gets 429 with retry_after.
+ * @checks a1-rate-limit, ADR-006
+ */
+export class RateLimitBurst implements Cmd {
+  constructor(readonly body: Json) {}
+  check(m: Readonly<Model>): boolean {
+    // Each burst costs a window's worth of requests: at most two per suite run in the random search;
+    // the tour's own burst always runs (its window edges are checked after it).
+    return m.state.inTour || m.state.bursts < 2;
+  }
+  async run(m: Model, w: Real): Promise<void> {
+    w.state.bursts++;
+    const limit = rateLimit(w.state).limit;
+    for (let i = 0; i <= limit + 1; i++) {
+      if ((await sendSession(m, w, this.body)) === 'limited') {
+        w.check(
+          rateLimited(w.state, 'main', performance.now()) === 'yes',
+          'createSession',
+          '$',
+          'a 429 came although the model has not counted the limit',
+        );
+        return;
+      }
+    }
+    w.check(false, 'createSession', '$', `no 429 after ${limit + 2} requests in one window`, 429, 200);
+  }
+  toString(): string {
+    return 'rateLimitBurst()';
+  }
+}
+
+/**
+ * After the main merchant's window is spent, one A1 request with the other merchant's key: the
+ * limit is per key (`x-rate-limit` keyedOn), so it is answered as usual, never 429 for the main
+ * merchant's spending. The suite sends the other key's A1 requests only here (one per run), so its
+ * window is not spent unless another client of that test key spends it.
+ * @checks a1-rate-limit
+ */
+export class OtherKeySession implements Cmd {
+  constructor(readonly body: Json) {}
+  check(m: Readonly<Model>): boolean {
+    return m.state.inTour;
+  }
+  async run(m: Model, w: Real): Promise<void> {
+    const spent = rateLimited(w.state, 'main', performance.now()) === 'yes';
+    const r = await sendSession(m, w, this.body, 'other');
+    if (spent)
+      w.check(
+        r !== 'limited',
+        'createSession',
+        '$',
+        "the other merchant's A1 request got 429 while only the main merchant's window was spent (the limit is per key)",
+        'not 429',
+        429,
+      );
+  }
+  toString(): string {
+    return "createSession(other merchant's key, the main key's window spent)";
   }
 }

@@ -2,9 +2,72 @@
 import { randomUUID } from 'node:crypto';
 import type { Cmd, Model, Real } from '../model.ts';
 import type { Exchange } from '../http.ts';
-import { checkRecord, pick, refusal } from '../model.ts';
-import { canonicalText } from '../same.ts';
-import type { World } from '../world.ts';
+import { pick, RECORD_FIELDS, refusal } from '../model.ts';
+import { canonicalText, sameJson } from '../same.ts';
+import type { Tx, World } from '../world.ts';
+import { checkExpiryInstant, possibleStatuses } from './advanceClock.ts';
+
+type Json = Record<string, unknown>;
+
+/**
+ * The record read back agrees with the one created, and with the model's status.
+ * @checks ADR-013, ADR-048
+ */
+export function checkRecord(w: World, ex: Exchange, tx: Tx, statuses: string[]): void {
+  const rec = ex.json as Json;
+  const op = ex.opId;
+  for (const f of RECORD_FIELDS) {
+    w.check(
+      sameJson(rec[f], tx.created[f], w.contract.arrayOrder('PartnerTransaction', f) !== undefined),
+      op,
+      `$.${f}`,
+      `read back ${JSON.stringify(rec[f])}, created ${JSON.stringify(tx.created[f])}`,
+      tx.created[f],
+      rec[f],
+    );
+  }
+  w.check(
+    statuses.includes(rec.status as string),
+    op,
+    '$.status',
+    `status ${String(rec.status)}, the model expects ${statuses.join(' or ')}`,
+    statuses,
+    rec.status,
+  );
+  w.observe(tx, rec.status as string);
+  w.checkNames(tx.who, op, '$', rec);
+  // the last change the suite made is read back with the instant its own answer gave
+  if (tx.changedAt !== undefined && rec.status === tx.status && typeof rec.updatedAt === 'string')
+    w.check(
+      Date.parse(rec.updatedAt) === Date.parse(tx.changedAt),
+      op,
+      '$.updatedAt',
+      `updatedAt ${rec.updatedAt}, the change was answered with updatedAt ${tx.changedAt}`,
+      tx.changedAt,
+      rec.updatedAt,
+    );
+  const changed = rec.status !== 'PENDING';
+  w.check(
+    changed ? typeof rec.updatedAt === 'string' : rec.updatedAt === null,
+    op,
+    '$.updatedAt',
+    changed
+      ? `updatedAt is ${JSON.stringify(rec.updatedAt)} after a change to ${String(rec.status)}`
+      : `updatedAt is ${JSON.stringify(rec.updatedAt)} before any change`,
+    changed ? 'a timestamp' : null,
+    rec.updatedAt,
+  );
+  // an expiry's last change is the instant the window ended, not the read that noticed it
+  if (rec.status === 'EXPIRED' && tx.kind === 'partner') checkExpiryInstant(w, tx, op, '$.updatedAt', rec.updatedAt);
+  if (changed && typeof rec.updatedAt === 'string') {
+    w.check(
+      Date.parse(rec.updatedAt) >= Date.parse(rec.createdAt as string),
+      op,
+      '$.updatedAt',
+      `updatedAt ${rec.updatedAt} is before createdAt ${String(rec.createdAt)}`,
+    );
+  }
+}
 
 export type ReadBy = 'id' | 'vendorReference';
 export type ReadKey = 'own' | 'other-merchant' | 'missing';
@@ -39,7 +102,7 @@ export class GetTransaction implements Cmd {
       this.key !== 'own' && this.by === 'vendorReference' && m.txs.some((t) => t.who === reader && t.vendorReference === value);
     if (readerOwnsSameRef) return;
     const ex = await w.client.call(op, { pathParams: { [param]: value }, headers: w.auth(op, w.key(reader)) });
-    const statuses = w.possibleStatuses(tx, ex);
+    const statuses = possibleStatuses(w.state, tx, performance.now(), ex);
     if (tx.kind === 'checkout') {
       // ADR: B2–B4 see partner transactions only; a checkout transaction reads as a missing one.
       w.expectOutcome(ex, [refusal('TRANSACTION_NOT_FOUND')]);

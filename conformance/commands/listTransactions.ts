@@ -9,6 +9,7 @@ import { stableJson } from '../../lib/json.ts';
 import type { Cmd, Model, Real } from '../model.ts';
 import { sameJson } from '../same.ts';
 import { readListToEnd } from './pagedList.ts';
+import { checkExpiryInstant, possibleStatuses } from './advanceClock.ts';
 
 const OP = 'sandboxListTransactions';
 /** The record's members that never change after creation. */
@@ -56,7 +57,7 @@ export class ListTransactions implements Cmd {
           got!.item[f],
         );
       if (w.state.abandonedRuns.has(tx.runId)) continue;
-      const allowed = w.possibleStatuses(tx, got!.ex);
+      const allowed = possibleStatuses(w.state, tx, performance.now(), got!.ex);
       w.check(
         allowed.includes(String(got!.item.status)),
         OP,
@@ -66,7 +67,7 @@ export class ListTransactions implements Cmd {
         got!.item.status,
       );
       w.observe(tx, String(got!.item.status));
-      if (got!.item.status === 'EXPIRED') w.checkExpiryInstant(tx, OP, '$.data[].updatedAt', got!.item.updatedAt);
+      if (got!.item.status === 'EXPIRED') checkExpiryInstant(w, tx, OP, '$.data[].updatedAt', got!.item.updatedAt);
     }
   }
   toString(): string {

@@ -2,7 +2,7 @@
 import { maxBodyBytes } from '../../generated/index.ts';
 import type { Cmd, Model, Outcome, Real } from '../model.ts';
 import { refusal } from '../model.ts';
-import { a1Reserved } from '../model-rate.ts';
+import { a1Reserved, countRateMaybe, rateLimited } from './createSession.ts';
 
 export type MediaOp = 'createPartnerTransaction' | 'createSession' | 'sandboxPaySession' | 'sandboxAdvanceClock';
 
@@ -38,11 +38,11 @@ export class MediaProbe implements Cmd {
     }
     // A1 counts every request with a valid key; whether a body refused before routing counts is open.
     const a1 = this.op === 'createSession';
-    const limited = a1 ? w.rateLimited('main') : 'no';
+    const limited = a1 ? rateLimited(w.state, 'main', performance.now()) : 'no';
     if (limited !== 'no') allowed = [...allowed, refusal('RATE_LIMIT_EXCEEDED')];
     const ex = await w.client.call(this.op, { headers, rawBody });
     w.expectOutcome(ex, allowed);
-    if (a1) w.countRateMaybe('main', ex);
+    if (a1) countRateMaybe(w.state, 'main', ex, (...c) => w.check(...c));
   }
   toString(): string {
     return `mediaProbe(${this.op}, ${this.mode})`;

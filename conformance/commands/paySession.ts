@@ -2,8 +2,10 @@
 import type { Cmd, Model, Outcome, Real } from '../model.ts';
 import { pick, refusal } from '../model.ts';
 import { rejectionOf } from './cancelTransaction.ts';
+import { countRate, rateLimited, withRateLimit } from './createSession.ts';
 import { tokenExpiredDuring } from './verifyByToken.ts';
 import type { Tx } from '../world.ts';
+import { possibleStatuses } from './advanceClock.ts';
 
 type Json = Record<string, unknown>;
 const OP = 'sandboxPaySession';
@@ -21,22 +23,15 @@ export class PaySession implements Cmd {
   async run(m: Model, w: Real): Promise<void> {
     if (this.token === 'other-merchant') {
       // A session of the other merchant, paid with this merchant's key: 404 SESSION_NOT_FOUND.
-      const limited = w.rateLimited('other');
+      const limited = rateLimited(w.state, 'other', performance.now());
       const body = {
         total: w.cfg.variant === 1 ? 600 : '600.00',
         currency: 'MAD',
         items: [{ id: 'a', name: 'x', price: 600, quantity: 1 }],
       };
       const s = await w.client.call('createSession', { headers: w.auth('createSession', w.cfg.otherApiKey), body });
-      w.expectOutcome(
-        s,
-        limited === 'yes'
-          ? [refusal('RATE_LIMIT_EXCEEDED')]
-          : limited === 'no'
-            ? [w.success('createSession')]
-            : [w.success('createSession'), refusal('RATE_LIMIT_EXCEEDED')],
-      );
-      w.countRate('other', s);
+      w.expectOutcome(s, withRateLimit(limited, [w.success('createSession')]));
+      countRate(w.state, 'other', s, (...a) => w.check(...a));
       if (!w.succeeded(s)) return;
       const rec = s.json as Json;
       const token = (w.cfg.variant === 1 ? rec.token : rec.session_token) as string;
@@ -56,7 +51,7 @@ export class PaySession implements Cmd {
     const tx = s.tx;
     const ex = await w.client.call(OP, { headers: w.auth(OP, w.cfg.apiKey), body: { session_token: s.token, outcome: this.outcome } });
     const expired = tokenExpiredDuring(w.state, s, ex);
-    const statuses = tx ? w.possibleStatuses(tx, ex) : ['PENDING'];
+    const statuses = tx ? possibleStatuses(w.state, tx, performance.now(), ex) : ['PENDING'];
     const allowed: Outcome[] = [];
     if (expired !== 'no') allowed.push(refusal('INVALID_SESSION_TOKEN'));
     if (expired !== 'yes') for (const st of statuses) allowed.push(rejectionOf('sandboxConfirmTransaction', st) ?? w.success(OP));

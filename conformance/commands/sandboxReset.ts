@@ -5,7 +5,7 @@
  */
 import type { Cmd, Model, Real } from '../model.ts';
 import { AdvanceClock } from './advanceClock.ts';
-import { sendSession } from './createSession.ts';
+import { rateLimit, sendSession } from './createSession.ts';
 
 type Json = Record<string, unknown>;
 
@@ -16,7 +16,7 @@ export class SandboxReset implements Cmd {
     return m.state.sandbox && m.state.contract.has('sandboxReset');
   }
   async run(m: Model, w: Real): Promise<void> {
-    const limit = w.rateLimit().limit;
+    const limit = rateLimit(w.state).limit;
     let limited = false;
     for (let i = 0; i <= limit + 1 && !limited; i++) limited = (await sendSession(m, w, this.session)) === 'limited';
     w.check(limited, 'createSession', '$', `no 429 after ${limit + 2} requests in one window`, 429);

@@ -2,6 +2,7 @@
 import type { Cmd, Model, Real } from '../model.ts';
 import { pick, refusal } from '../model.ts';
 import { checkVerified } from './verified.ts';
+import { possibleStatuses } from './advanceClock.ts';
 
 const OP = 'verifyTransaction';
 
@@ -23,7 +24,7 @@ export class VerifyByKey implements Cmd {
       pathParams: { transactionId: tx.id },
       headers: w.auth(OP, w.key(this.otherMerchant ? 'other' : 'main')),
     });
-    const statuses = w.possibleStatuses(tx, ex);
+    const statuses = possibleStatuses(w.state, tx, performance.now(), ex);
     if (this.otherMerchant) return w.expectOutcome(ex, [refusal('TRANSACTION_NOT_FOUND')]);
     w.expectOutcome(ex, [w.success(OP)]);
     checkVerified(w, OP, tx, ex.json as Record<string, unknown>, statuses, 'id');

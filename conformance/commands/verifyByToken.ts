@@ -7,6 +7,7 @@ import { pick, refusal } from '../model.ts';
 import type { ModelState, Session } from '../model-state.ts';
 import { age, passed, type Verdict } from '../model-time.ts';
 import { checkVerified } from './verified.ts';
+import { possibleStatuses } from './advanceClock.ts';
 
 const OP = 'getTransactionStatusBySessionToken';
 
@@ -56,7 +57,7 @@ export class VerifyByToken implements Cmd {
     if (this.token === 'garbage') token = `${s.token}x`;
     if (this.token === 'other-session') token = m.sessions.find((o) => o !== s)!.token;
     const ex = await w.client.call(OP, { pathParams: { transaction_id: tx.id }, headers: w.auth(OP, token) });
-    const statuses = w.possibleStatuses(tx, ex);
+    const statuses = possibleStatuses(w.state, tx, performance.now(), ex);
     const expired = tokenExpiredDuring(w.state, s, ex);
     if (this.token !== 'own') {
       w.expectOutcome(ex, [refusal('INVALID_SESSION_TOKEN')]);

@@ -263,6 +263,37 @@ describe('rule index', () => {
       ]);
     });
 
+    it('fails on a rule whose checks lie in two files (a fourth file to open), even when one reads the fact', async () => {
+      await fixture({
+        ...enforcing,
+        'spec/rules.yaml': yaml('rejections'),
+        'conformance/commands/cancel.ts': [
+          "import { stateMachine } from '../../generated/index.ts';",
+          '/** @checks b4-only-pending, ADR-001 */',
+          'export class CancelTransaction { allowed = stateMachine.rejections; }',
+        ].join('\n'),
+        'conformance/world.ts': ['/** @checks b4-only-pending */', 'export function checkStillPending(): void {}'].join('\n'),
+      });
+      expect(await ruleProblems(root)).toEqual([
+        'rule b4-only-pending: checked in 2 files (conformance/commands/cancel.ts, conformance/world.ts); a rule with reads: is checked in one file (spec, decider, check)',
+      ]);
+    });
+
+    it('passes with two checks in the one file', async () => {
+      await fixture({
+        ...enforcing,
+        'spec/rules.yaml': yaml('rejections'),
+        'conformance/commands/cancel.ts': [
+          "import { stateMachine } from '../../generated/index.ts';",
+          '/** @checks b4-only-pending, ADR-001 */',
+          'export class CancelTransaction { allowed = stateMachine.rejections; }',
+          '/** @checks b4-only-pending */',
+          'export function checkStillPending(): void {}',
+        ].join('\n'),
+      });
+      expect(await ruleProblems(root)).toEqual([]);
+    });
+
     it('takes the name whole (an x- key, not a longer name containing it)', async () => {
       await fixture({
         ...enforcing,

@@ -325,8 +325,9 @@ const DRIVES_SERVER = /\b(?:server|sharedServer|startTestServer|startServer|crea
  *    called from one place only: that caller answers, so it carries the tag;
  *  - each guard's file exists and names what the tag says;
  *  - a check is a symbol; a test check calls the decider by name or drives a server or page;
- *  - a rule with `reads` (rules.yaml): a checking file holds code (comments aside) naming the fact
- *    it reads, so the rule is seen in three files (spec, decider, check), not computed one hop away.
+ *  - a rule with `reads` (rules.yaml): its checks lie in one file, and that file holds code
+ *    (comments aside) naming the fact it reads, so the rule is seen in three files (spec, decider,
+ *    check), not computed one hop away.
  * Not checked: that the decider's body is the whole rule, that everything a check's expectation
  * calls lives in its file (shared machinery — the HTTP client, the model's state and time
  * intervals — is called from there), that a test driving a server reaches this rule.
@@ -406,6 +407,10 @@ async function hopProblems(root: string, r: RuleIndexEntry): Promise<string[]> {
   if (r.reads !== undefined && r.checkedBy.length > 0) {
     const names = codeNaming(r.reads);
     const checkFiles = [...new Set(r.checkedBy.map((c) => c.file))];
+    if (checkFiles.length > 1)
+      problems.push(
+        `rule ${r.id}: checked in ${checkFiles.length} files (${checkFiles.join(', ')}); a rule with reads: is checked in one file (spec, decider, check)`,
+      );
     const inCheck = await Promise.all(checkFiles.map(async (f) => names(await readFile(path.join(root, f), 'utf8'))));
     if (!inCheck.some(Boolean)) {
       const elsewhere: string[] = [];
@@ -463,8 +468,9 @@ export async function renderRuleIndex(header: string[], root = ROOT): Promise<st
     '`npm run generate` from `spec/rules.yaml` (its numbers read from the spec), `spec/DECISIONS.md` and the tags;',
     '`npm run lint` fails when a rule has no deciding function or more than one, when the decider is a predicate',
     'with one caller, a guard names nothing, a number is typed instead of read from the spec, a test check neither',
-    'calls the decider nor drives a server or page, a rule has no check, or no checking file reads in its code the',
-    'fact a rule names with `reads:` in rules.yaml (the expectation computed in the check, not one hop away).',
+    'calls the decider nor drives a server or page, a rule has no check, or, for a rule naming with `reads:` in',
+    'rules.yaml the fact its check reads, its checks lie in more than one file or none reads that fact in its code',
+    '(the expectation computed in the check, not one hop away).',
     '',
     '## Rules of the seed',
     '',
