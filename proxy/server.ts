@@ -11,7 +11,6 @@
  */
 import {
   createServer,
-  type ClientRequest,
   request as httpRequest,
   Agent,
   type IncomingMessage,
@@ -21,6 +20,8 @@ import {
   type AgentOptions,
 } from 'node:http';
 import { request as httpsRequest, Agent as HttpsAgent } from 'node:https';
+import { Pool, type Dispatcher } from 'undici';
+import type { Readable } from 'node:stream';
 import { gunzipSync, inflateSync, brotliDecompressSync } from 'node:zlib';
 import { webhookDelivery, type Variant } from '../generated/index.ts';
 import { ConformanceError, judgeResponse, type Exchange, type Judge } from '../conformance/http.ts';
@@ -63,16 +64,32 @@ export interface LiveProxy {
 }
 
 /**
- * Connections to the upstream are kept alive. Node's agent drops a socket `agentKeepAliveTimeoutBuffer`
- * (default 1 s) before the server's `Keep-Alive: timeout=N` hint; the reference server hints
- * `timeout=1`, so by default every request opened a new connection (measured: 250 req/s through the
- * proxy). 100 ms before the hint instead; a connection the server closed meanwhile is retried once.
+ * Connections to the upstream: an undici Pool (the engine behind Node's fetch), kept alive; its
+ * dispatch API hands the answer over as raw header bytes and body chunks, with no stream objects per
+ * exchange. A kept-alive connection is dropped 100 ms before the server's `Keep-Alive: timeout=N`
+ * hint (undici's default margin, 2 s, would drop every connection to the reference server, which
+ * hints `timeout=1`, at once); no time limit on the upstream's head or body, as with Node's client.
  */
+const UPSTREAM_POOL: Pool.Options = { keepAliveTimeoutThreshold: 100, headersTimeout: 0, bodyTimeout: 0 };
+
+/** The webhook receiver's connections: kept alive, dropped 100 ms before the receiver's Keep-Alive hint. */
 const KEEP_ALIVE = { keepAlive: true, agentKeepAliveTimeoutBuffer: 100 } as AgentOptions;
 
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'te', 'trailer']);
 
-/** A flat raw-header list without the hop-by-hop headers (and those the Connection header names). */
+/** A request body streamed upstream, copied on its way. */
+async function* copied(req: IncomingMessage, into: Capture): AsyncGenerator<Buffer> {
+  for await (const c of req as AsyncIterable<Buffer>) {
+    into.add(c);
+    yield c;
+  }
+}
+
+/**
+ * A flat raw-header list without the hop-by-hop headers (and those the Connection header names); a
+ * request's (`replaceHost` given) without Expect too: the proxy's own server has answered a
+ * `100-continue` before the request is forwarded, and undici sends no Expect.
+ */
 function forwardable(raw: string[], replaceHost?: string): string[] {
   const named = new Set<string>();
   for (let i = 0; i < raw.length; i += 2)
@@ -80,11 +97,25 @@ function forwardable(raw: string[], replaceHost?: string): string[] {
   const out: string[] = [];
   for (let i = 0; i < raw.length; i += 2) {
     const k = raw[i]!.toLowerCase();
-    if (HOP_BY_HOP.has(k) || named.has(k)) continue;
+    if (HOP_BY_HOP.has(k) || named.has(k) || (k === 'expect' && replaceHost !== undefined)) continue;
     if (k === 'host' && replaceHost !== undefined) out.push(raw[i]!, replaceHost);
     else out.push(raw[i]!, raw[i + 1]!);
   }
   return out;
+}
+
+/** Most bytes of an answer sent with its head in one write (a string of that many characters is made for it). */
+const ONE_WRITE_BYTES = 64 * 1024;
+
+/** The Content-Length of a raw-header list, or -1 (absent, repeated or not a number). */
+function contentLength(raw: string[]): number {
+  let n = -1;
+  for (let i = 0; i < raw.length; i += 2)
+    if (raw[i]!.length === 14 && raw[i]!.toLowerCase() === 'content-length') {
+      if (n !== -1) return -1;
+      n = /^\d+$/.test(raw[i + 1]!) ? Number(raw[i + 1]) : -2;
+    }
+  return n < 0 ? -1 : n;
 }
 
 /** A body copied up to a limit. */
@@ -129,9 +160,7 @@ class Collect implements Judge {
 export async function startLiveProxy(o: ProxyOptions): Promise<LiveProxy> {
   const upstream = new URL(o.upstream);
   const basePath = upstream.pathname.replace(/\/$/, '');
-  const isHttps = upstream.protocol === 'https:';
-  const agent = isHttps ? new HttpsAgent(KEEP_ALIVE) : new Agent(KEEP_ALIVE);
-  const send = isHttps ? httpsRequest : httpRequest;
+  const pool = new Pool(upstream.origin, UPSTREAM_POOL);
   const contract = Contract.for(o.variant).warm();
   const capture = o.captureBytes ?? DEFAULT_CAPTURE_BYTES;
   const windowMs = o.webhooks ? (o.webhooks.windowMs ?? defaultWebhookWindowMs()) : undefined;
@@ -242,6 +271,14 @@ export async function startLiveProxy(o: ProxyOptions): Promise<LiveProxy> {
     let failed = false;
     // the client went away (closed its connection before the answer ended): not the upstream's fault
     let clientGone = false;
+    let abort: ((e?: Error) => void) | undefined;
+    let status = 0;
+    let rawAnswerHeaders: string[] = [];
+    let length = -1;
+    let sent = false;
+    let started = false;
+    let retried = false;
+    let resumeUpstream = (): void => {};
     const fail = (why: string): void => {
       if (failed || clientGone) return;
       failed = true;
@@ -252,123 +289,141 @@ export async function startLiveProxy(o: ProxyOptions): Promise<LiveProxy> {
           .end(JSON.stringify({ error: { code: 'PROXY_UPSTREAM_ERROR', message: why } }));
       else res.destroy();
     };
-    /**
-     * One attempt upstream. A kept-alive connection the upstream closed while idle fails on reuse
-     * before any answer: the request, whole in the copy, is sent once more on a new connection
-     * (as Node's documentation advises for `reusedSocket`), never one partly streamed.
-     */
-    const open = (retry: boolean): ClientRequest => {
-      const up = send({
-        protocol: upstream.protocol,
-        hostname: upstream.hostname,
-        port: upstream.port || (isHttps ? 443 : 80),
-        method,
-        path: basePath + url,
-        headers: forwardable(req.rawHeaders, upstream.host) as unknown as OutgoingHttpHeaders,
-        agent,
-      });
-      up.on('response', onResponse);
-      up.on('drain', () => req.resume());
-      up.on('error', (e: NodeJS.ErrnoException) => {
-        if (!retry && up.reusedSocket && !res.headersSent && req.complete && !reqCapture.truncated && e.code === 'ECONNRESET') {
-          current = open(true);
-          current.end(reqCapture.size ? reqCapture.buffer() : undefined);
-          return;
-        }
-        fail(`upstream ${method} ${url}: ${e.message}`);
-      });
-      return up;
-    };
-    req.on('data', (c: Buffer) => {
-      reqCapture.add(c);
-      if (!current.write(c)) req.pause();
-    });
-    req.on('end', () => {
-      if (!bodyless) current.end();
-    });
-    req.on('error', () => current.destroy());
     res.on('close', () => {
       if (res.writableFinished) return;
       clientGone = true;
       recorder.clientAborts++;
-      current.destroy();
+      abort?.(new Error('the client went away'));
     });
-    const onResponse = (ures: IncomingMessage): void => {
-      res.writeHead(ures.statusCode ?? 502, ures.statusMessage, forwardable(ures.rawHeaders));
-      // streamed by hand rather than by pipe(): the same back-pressure, fewer listeners and ticks per exchange
-      ures.on('data', (c: Buffer) => {
-        resCapture.add(c);
-        if (!res.write(c)) {
-          ures.pause();
-          res.once('drain', () => ures.resume());
-        }
-      });
-      ures.on('error', (e) => fail(`upstream answer to ${method} ${url} broke: ${e.message}`));
-      ures.on('aborted', () => fail(`upstream answer to ${method} ${url} was cut off`));
-      ures.on('end', () => {
-        if (failed || clientGone) return;
-        res.end();
-        const receivedAt = performance.now();
-        const pathname = url.split('?')[0]!;
-        const route = routeOf(o.variant, method, pathname);
-        const requestHeaders = headerRecord(req.rawHeaders);
-        const responseHeaders = headerRecord(ures.rawHeaders);
-        const notes: string[] = [];
-        let text = '';
-        if (!resCapture.truncated) {
-          let buf = resCapture.buffer();
-          const enc = (responseHeaders['content-encoding'] ?? '').trim().toLowerCase();
-          try {
-            if (enc === 'gzip' || enc === 'x-gzip') buf = gunzipSync(buf);
-            else if (enc === 'deflate') buf = inflateSync(buf);
-            else if (enc === 'br') buf = brotliDecompressSync(buf);
-          } catch (e) {
-            notes.push(`the ${enc} body does not decompress: ${(e as Error).message}`);
-          }
-          text = buf.toString('utf8');
-        }
-        let json: unknown;
+    const done = (): void => {
+      if (failed || clientGone) return;
+      if (!sent) res.end();
+      const receivedAt = performance.now();
+      const pathname = url.split('?')[0]!;
+      const route = routeOf(o.variant, method, pathname);
+      const requestHeaders = headerRecord(req.rawHeaders);
+      const responseHeaders = headerRecord(rawAnswerHeaders);
+      const notes: string[] = [];
+      let text = '';
+      if (!resCapture.truncated) {
+        let buf = resCapture.buffer();
+        const enc = (responseHeaders['content-encoding'] ?? '').trim().toLowerCase();
         try {
-          json = text.length ? JSON.parse(text) : undefined;
-        } catch {
-          json = undefined;
-        }
-        const body = reqCapture.truncated ? undefined : reqCapture.size ? reqCapture.buffer().toString('utf8') : undefined;
-        const ex: Exchange = {
-          opId: route?.opId ?? `${method} ${pathname}`,
-          method,
-          url: recorder.upstream + url,
-          headers: requestHeaders,
-          body,
-          status: ures.statusCode ?? 0,
-          responseHeaders,
-          responseText: resCapture.truncated ? `(answer over ${capture} bytes, not copied)` : text,
-          json,
-          sentAt,
-          receivedAt,
-        };
-        recorder.record(seq, ex, !!route);
-        if (!route) return;
-        const auth = authHeaderOf(o.variant, route.opId);
-        const cred = auth === null ? undefined : requestHeaders[auth];
-        const merchant = auth !== null && auth !== 'x-session-token' && cred ? merchantOf(cred) : null;
-        let requestJson: unknown;
-        try {
-          requestJson = body ? JSON.parse(body) : undefined;
-        } catch {
-          requestJson = undefined;
-        }
-        try {
-          judge(ex, seq, merchant, cred?.startsWith(TEST_KEY_PREFIX) === true, route.params, requestJson, resCapture.truncated, notes);
+          if (enc === 'gzip' || enc === 'x-gzip') buf = gunzipSync(buf);
+          else if (enc === 'deflate') buf = inflateSync(buf);
+          else if (enc === 'br') buf = brotliDecompressSync(buf);
         } catch (e) {
-          recorder.failure(seq, method, url, `the proxy could not judge this exchange: ${(e as Error).message}`);
+          notes.push(`the ${enc} body does not decompress: ${(e as Error).message}`);
         }
-      });
+        text = buf.toString('utf8');
+      }
+      let json: unknown;
+      try {
+        json = text.length ? JSON.parse(text) : undefined;
+      } catch {
+        json = undefined;
+      }
+      const body = reqCapture.truncated ? undefined : reqCapture.size ? reqCapture.buffer().toString('utf8') : undefined;
+      const ex: Exchange = {
+        opId: route?.opId ?? `${method} ${pathname}`,
+        method,
+        url: recorder.upstream + url,
+        headers: requestHeaders,
+        body,
+        status,
+        responseHeaders,
+        responseText: resCapture.truncated ? `(answer over ${capture} bytes, not copied)` : text,
+        json,
+        sentAt,
+        receivedAt,
+      };
+      recorder.record(seq, ex, !!route);
+      if (!route) return;
+      const auth = authHeaderOf(o.variant, route.opId);
+      const cred = auth === null ? undefined : requestHeaders[auth];
+      const merchant = auth !== null && auth !== 'x-session-token' && cred ? merchantOf(cred) : null;
+      let requestJson: unknown;
+      try {
+        requestJson = body ? JSON.parse(body) : undefined;
+      } catch {
+        requestJson = undefined;
+      }
+      try {
+        judge(ex, seq, merchant, cred?.startsWith(TEST_KEY_PREFIX) === true, route.params, requestJson, resCapture.truncated, notes);
+      } catch (e) {
+        recorder.failure(seq, method, url, `the proxy could not judge this exchange: ${(e as Error).message}`);
+      }
+    };
+    const handler: Dispatcher.DispatchHandler = {
+      onConnect(a) {
+        abort = a;
+        if (clientGone) a(new Error('the client went away'));
+      },
+      onResponseStarted() {
+        started = true;
+      },
+      onHeaders(statusCode, raw, resume, statusText) {
+        // an interim answer (1xx) is not forwarded: the proxy's own server answered the client's Expect
+        if (statusCode < 200) return true;
+        status = statusCode;
+        rawAnswerHeaders = new Array<string>(raw.length);
+        for (let i = 0; i < raw.length; i++) rawAnswerHeaders[i] = raw[i]!.toString('latin1');
+        length = contentLength(rawAnswerHeaders);
+        res.writeHead(statusCode, statusText, forwardable(rawAnswerHeaders));
+        resumeUpstream = resume;
+        return true;
+      },
+      onData(c) {
+        resCapture.add(c);
+        if (length === c.length && resCapture.size === c.length && c.length <= ONE_WRITE_BYTES) {
+          // the whole answer in its first chunk: the head and the body leave in one write (as a
+          // latin1 string, byte for byte the upstream's), not a writev of two buffers
+          sent = true;
+          res.end(c.toString('latin1'), 'latin1');
+          return true;
+        }
+        // false pauses the upstream until the client has taken what it was sent ('drain' resumes it)
+        if (res.write(c)) return true;
+        res.once('drain', resumeUpstream);
+        return false;
+      },
+      onComplete() {
+        done();
+      },
+      onError(e: Error & { code?: string; socket?: { bytesRead?: number } }) {
+        /**
+         * A kept-alive connection the upstream closed while idle fails on reuse before any byte of
+         * the answer (the connection had read earlier answers): the request, whole in the copy, is
+         * sent once more, never one partly streamed.
+         */
+        if (
+          !retried &&
+          !started &&
+          !res.headersSent &&
+          !clientGone &&
+          (bodyless || (req.complete && !reqCapture.truncated)) &&
+          (e.code === 'UND_ERR_SOCKET' || e.code === 'ECONNRESET') &&
+          (e.socket?.bytesRead ?? 0) > 0
+        ) {
+          retried = true;
+          pool.dispatch({ ...options, body: reqCapture.size ? reqCapture.buffer() : null }, handler);
+          return;
+        }
+        if (clientGone) return;
+        fail(`upstream ${method} ${url}: ${e.message}`);
+      },
     };
     // a request with neither Content-Length nor Transfer-Encoding has no body (RFC 9112 §6.3): sent at once
     const bodyless = req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined;
-    let current = open(false);
-    if (bodyless) current.end();
+    const options: Dispatcher.DispatchOptions = {
+      method,
+      path: basePath + url,
+      headers: forwardable(req.rawHeaders, upstream.host),
+      // an async iterable body (undici's documented body types; its .d.ts lists the stream ones only)
+      body: bodyless ? null : (copied(req, reqCapture) as unknown as Readable),
+    };
+    if (bodyless) req.resume();
+    pool.dispatch(options, handler);
   };
 
   const server: Server = createServer(handle);
@@ -480,7 +535,7 @@ export async function startLiveProxy(o: ProxyOptions): Promise<LiveProxy> {
           });
         });
       }
-      agent.destroy();
+      await pool.destroy();
     },
   };
 }
