@@ -157,6 +157,234 @@ class Collect implements Judge {
   }
 }
 
+/** What every exchange of one proxy shares. */
+interface Hub {
+  o: ProxyOptions;
+  pool: Pool;
+  recorder: Recorder;
+  capture: number;
+  basePath: string;
+  host: string;
+  judge: (
+    ex: Exchange,
+    seq: number,
+    merchant: string | null,
+    testKey: boolean,
+    params: Record<string, string>,
+    requestJson: unknown,
+    truncated: boolean,
+    notes: string[],
+  ) => void;
+  merchantOf: (cred: string) => string;
+}
+
+const FORWARD = Symbol('paylater proxy exchange');
+
+/** The client closed its connection before the answer ended: not the upstream's fault, counted. */
+function onClientClose(this: ServerResponse & { [FORWARD]?: Forward }): void {
+  const fw = this[FORWARD];
+  if (!fw || this.writableFinished) return;
+  fw.clientGone = true;
+  fw.hub.recorder.clientAborts++;
+  fw.abort?.(new Error('the client went away'));
+}
+
+/**
+ * One exchange: the request forwarded upstream (undici's dispatch handler, so no closure or stream
+ * is made per exchange), the answer streamed back, a copy of each judged once the answer has ended.
+ */
+class Forward implements Dispatcher.DispatchHandler {
+  readonly sentAt = performance.now();
+  readonly seq: number;
+  readonly method: string;
+  readonly reqCapture: Capture;
+  readonly resCapture: Capture;
+  /** A request with neither Content-Length nor Transfer-Encoding has no body (RFC 9112 §6.3): sent at once. */
+  readonly bodyless: boolean;
+  failed = false;
+  clientGone = false;
+  abort: ((e?: Error) => void) | undefined = undefined;
+  status = 0;
+  rawAnswerHeaders: string[] = [];
+  length = -1;
+  sent = false;
+  started = false;
+  retried = false;
+  resume: (() => void) | undefined = undefined;
+  options: Dispatcher.DispatchOptions | undefined = undefined;
+
+  constructor(
+    readonly hub: Hub,
+    readonly req: IncomingMessage,
+    readonly res: ServerResponse & { [FORWARD]?: Forward },
+    readonly url: string,
+  ) {
+    this.seq = hub.recorder.nextSeq();
+    this.method = req.method ?? 'GET';
+    this.reqCapture = new Capture(hub.capture);
+    this.resCapture = new Capture(hub.capture);
+    this.bodyless = true;
+    const raw = req.rawHeaders;
+    for (let i = 0; i < raw.length; i += 2) {
+      const k = raw[i]!;
+      if ((k.length === 14 || k.length === 17) && /^(?:content-length|transfer-encoding)$/i.test(k)) this.bodyless = false;
+    }
+  }
+
+  start(): void {
+    const { req, res, hub } = this;
+    res[FORWARD] = this;
+    res.on('close', onClientClose);
+    this.options = {
+      method: this.method,
+      path: hub.basePath + this.url,
+      headers: forwardable(req.rawHeaders, hub.host),
+      // an async iterable body (undici's documented body types; its .d.ts lists the stream ones only)
+      body: this.bodyless ? null : (copied(req, this.reqCapture) as unknown as Readable),
+    };
+    if (this.bodyless) req.resume();
+    hub.pool.dispatch(this.options, this);
+  }
+
+  fail(why: string): void {
+    if (this.failed || this.clientGone) return;
+    this.failed = true;
+    const { res } = this;
+    this.hub.recorder.failure(this.seq, this.method, this.url, why);
+    if (!res.headersSent)
+      res
+        .writeHead(502, { 'content-type': 'application/json; charset=utf-8' })
+        .end(JSON.stringify({ error: { code: 'PROXY_UPSTREAM_ERROR', message: why } }));
+    else res.destroy();
+  }
+
+  onConnect(abort: (e?: Error) => void): void {
+    this.abort = abort;
+    if (this.clientGone) abort(new Error('the client went away'));
+  }
+
+  onResponseStarted(): void {
+    this.started = true;
+  }
+
+  onHeaders(statusCode: number, raw: Buffer[], resume: () => void, statusText: string): boolean {
+    // an interim answer (1xx) is not forwarded: the proxy's own server answered the client's Expect
+    if (statusCode < 200) return true;
+    this.status = statusCode;
+    const headers = new Array<string>(raw.length);
+    for (let i = 0; i < raw.length; i++) headers[i] = raw[i]!.toString('latin1');
+    this.rawAnswerHeaders = headers;
+    this.length = contentLength(headers);
+    this.resume = resume;
+    this.res.writeHead(statusCode, statusText, forwardable(headers));
+    return true;
+  }
+
+  onData(c: Buffer): boolean {
+    const { res, resCapture } = this;
+    resCapture.add(c);
+    if (this.length === c.length && resCapture.size === c.length && c.length <= ONE_WRITE_BYTES) {
+      // the whole answer in its first chunk: the head and the body leave in one write (as a
+      // latin1 string, byte for byte the upstream's), not a writev of two buffers
+      this.sent = true;
+      res.end(c.toString('latin1'), 'latin1');
+      return true;
+    }
+    // false pauses the upstream until the client has taken what it was sent ('drain' resumes it)
+    if (res.write(c)) return true;
+    res.once('drain', this.resume!);
+    return false;
+  }
+
+  onError(e: Error & { code?: string; socket?: { bytesRead?: number } }): void {
+    /**
+     * A kept-alive connection the upstream closed while idle fails on reuse before any byte of the
+     * answer (the connection had read earlier answers): the request, whole in the copy, is sent
+     * once more, never one partly streamed.
+     */
+    if (
+      !this.retried &&
+      !this.started &&
+      !this.res.headersSent &&
+      !this.clientGone &&
+      (this.bodyless || (this.req.complete && !this.reqCapture.truncated)) &&
+      (e.code === 'UND_ERR_SOCKET' || e.code === 'ECONNRESET') &&
+      (e.socket?.bytesRead ?? 0) > 0
+    ) {
+      this.retried = true;
+      this.hub.pool.dispatch({ ...this.options!, body: this.reqCapture.size ? this.reqCapture.buffer() : null }, this);
+      return;
+    }
+    if (this.clientGone) return;
+    this.fail(`upstream ${this.method} ${this.url}: ${e.message}`);
+  }
+
+  /** The answer has ended: the exchange is recorded and judged. */
+  onComplete(): void {
+    if (this.failed || this.clientGone) return;
+    const { hub, req, url, method, reqCapture, resCapture } = this;
+    const { o, recorder, capture } = hub;
+    if (!this.sent) this.res.end();
+    const receivedAt = performance.now();
+    const q = url.indexOf('?');
+    const pathname = q === -1 ? url : url.slice(0, q);
+    const route = routeOf(o.variant, method, pathname);
+    const requestHeaders = headerRecord(req.rawHeaders);
+    const responseHeaders = headerRecord(this.rawAnswerHeaders);
+    const notes: string[] = [];
+    let text = '';
+    if (!resCapture.truncated) {
+      let buf = resCapture.buffer();
+      const enc = responseHeaders['content-encoding']?.trim().toLowerCase();
+      if (enc)
+        try {
+          if (enc === 'gzip' || enc === 'x-gzip') buf = gunzipSync(buf);
+          else if (enc === 'deflate') buf = inflateSync(buf);
+          else if (enc === 'br') buf = brotliDecompressSync(buf);
+        } catch (e) {
+          notes.push(`the ${enc} body does not decompress: ${(e as Error).message}`);
+        }
+      text = buf.toString('utf8');
+    }
+    let json: unknown;
+    try {
+      json = text.length ? JSON.parse(text) : undefined;
+    } catch {
+      json = undefined;
+    }
+    const body = reqCapture.truncated ? undefined : reqCapture.size ? reqCapture.buffer().toString('utf8') : undefined;
+    const ex: Exchange = {
+      opId: route?.opId ?? `${method} ${pathname}`,
+      method,
+      url: recorder.upstream + url,
+      headers: requestHeaders,
+      body,
+      status: this.status,
+      responseHeaders,
+      responseText: resCapture.truncated ? `(answer over ${capture} bytes, not copied)` : text,
+      json,
+      sentAt: this.sentAt,
+      receivedAt,
+    };
+    recorder.record(this.seq, ex, !!route);
+    if (!route) return;
+    const auth = authHeaderOf(o.variant, route.opId);
+    const cred = auth === null ? undefined : requestHeaders[auth];
+    const merchant = auth !== null && auth !== 'x-session-token' && cred ? hub.merchantOf(cred) : null;
+    let requestJson: unknown;
+    try {
+      requestJson = body ? JSON.parse(body) : undefined;
+    } catch {
+      requestJson = undefined;
+    }
+    try {
+      hub.judge(ex, this.seq, merchant, cred?.startsWith(TEST_KEY_PREFIX) === true, route.params, requestJson, resCapture.truncated, notes);
+    } catch (e) {
+      recorder.failure(this.seq, method, url, `the proxy could not judge this exchange: ${(e as Error).message}`);
+    }
+  }
+}
+
 export async function startLiveProxy(o: ProxyOptions): Promise<LiveProxy> {
   const upstream = new URL(o.upstream);
   const basePath = upstream.pathname.replace(/\/$/, '');
@@ -248,6 +476,7 @@ export async function startLiveProxy(o: ProxyOptions): Promise<LiveProxy> {
     recorder.judged(ex, findings.concat(stateFindings));
   };
 
+  const hub: Hub = { o, pool, recorder, capture, basePath, host: upstream.host, judge, merchantOf };
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
     const url = req.url ?? '/';
     if (url === REPORT_PATH || url.startsWith(REPORT_PATH + '?') || url.startsWith('/_paylater/')) {
@@ -263,167 +492,7 @@ export async function startLiveProxy(o: ProxyOptions): Promise<LiveProxy> {
           .end(JSON.stringify({ error: `only GET ${REPORT_PATH} is served under /_paylater/` }));
       return;
     }
-    const sentAt = performance.now();
-    const seq = recorder.nextSeq();
-    const method = req.method ?? 'GET';
-    const reqCapture = new Capture(capture);
-    const resCapture = new Capture(capture);
-    let failed = false;
-    // the client went away (closed its connection before the answer ended): not the upstream's fault
-    let clientGone = false;
-    let abort: ((e?: Error) => void) | undefined;
-    let status = 0;
-    let rawAnswerHeaders: string[] = [];
-    let length = -1;
-    let sent = false;
-    let started = false;
-    let retried = false;
-    let resumeUpstream = (): void => {};
-    const fail = (why: string): void => {
-      if (failed || clientGone) return;
-      failed = true;
-      recorder.failure(seq, method, url, why);
-      if (!res.headersSent)
-        res
-          .writeHead(502, { 'content-type': 'application/json; charset=utf-8' })
-          .end(JSON.stringify({ error: { code: 'PROXY_UPSTREAM_ERROR', message: why } }));
-      else res.destroy();
-    };
-    res.on('close', () => {
-      if (res.writableFinished) return;
-      clientGone = true;
-      recorder.clientAborts++;
-      abort?.(new Error('the client went away'));
-    });
-    const done = (): void => {
-      if (failed || clientGone) return;
-      if (!sent) res.end();
-      const receivedAt = performance.now();
-      const pathname = url.split('?')[0]!;
-      const route = routeOf(o.variant, method, pathname);
-      const requestHeaders = headerRecord(req.rawHeaders);
-      const responseHeaders = headerRecord(rawAnswerHeaders);
-      const notes: string[] = [];
-      let text = '';
-      if (!resCapture.truncated) {
-        let buf = resCapture.buffer();
-        const enc = (responseHeaders['content-encoding'] ?? '').trim().toLowerCase();
-        try {
-          if (enc === 'gzip' || enc === 'x-gzip') buf = gunzipSync(buf);
-          else if (enc === 'deflate') buf = inflateSync(buf);
-          else if (enc === 'br') buf = brotliDecompressSync(buf);
-        } catch (e) {
-          notes.push(`the ${enc} body does not decompress: ${(e as Error).message}`);
-        }
-        text = buf.toString('utf8');
-      }
-      let json: unknown;
-      try {
-        json = text.length ? JSON.parse(text) : undefined;
-      } catch {
-        json = undefined;
-      }
-      const body = reqCapture.truncated ? undefined : reqCapture.size ? reqCapture.buffer().toString('utf8') : undefined;
-      const ex: Exchange = {
-        opId: route?.opId ?? `${method} ${pathname}`,
-        method,
-        url: recorder.upstream + url,
-        headers: requestHeaders,
-        body,
-        status,
-        responseHeaders,
-        responseText: resCapture.truncated ? `(answer over ${capture} bytes, not copied)` : text,
-        json,
-        sentAt,
-        receivedAt,
-      };
-      recorder.record(seq, ex, !!route);
-      if (!route) return;
-      const auth = authHeaderOf(o.variant, route.opId);
-      const cred = auth === null ? undefined : requestHeaders[auth];
-      const merchant = auth !== null && auth !== 'x-session-token' && cred ? merchantOf(cred) : null;
-      let requestJson: unknown;
-      try {
-        requestJson = body ? JSON.parse(body) : undefined;
-      } catch {
-        requestJson = undefined;
-      }
-      try {
-        judge(ex, seq, merchant, cred?.startsWith(TEST_KEY_PREFIX) === true, route.params, requestJson, resCapture.truncated, notes);
-      } catch (e) {
-        recorder.failure(seq, method, url, `the proxy could not judge this exchange: ${(e as Error).message}`);
-      }
-    };
-    const handler: Dispatcher.DispatchHandler = {
-      onConnect(a) {
-        abort = a;
-        if (clientGone) a(new Error('the client went away'));
-      },
-      onResponseStarted() {
-        started = true;
-      },
-      onHeaders(statusCode, raw, resume, statusText) {
-        // an interim answer (1xx) is not forwarded: the proxy's own server answered the client's Expect
-        if (statusCode < 200) return true;
-        status = statusCode;
-        rawAnswerHeaders = new Array<string>(raw.length);
-        for (let i = 0; i < raw.length; i++) rawAnswerHeaders[i] = raw[i]!.toString('latin1');
-        length = contentLength(rawAnswerHeaders);
-        res.writeHead(statusCode, statusText, forwardable(rawAnswerHeaders));
-        resumeUpstream = resume;
-        return true;
-      },
-      onData(c) {
-        resCapture.add(c);
-        if (length === c.length && resCapture.size === c.length && c.length <= ONE_WRITE_BYTES) {
-          // the whole answer in its first chunk: the head and the body leave in one write (as a
-          // latin1 string, byte for byte the upstream's), not a writev of two buffers
-          sent = true;
-          res.end(c.toString('latin1'), 'latin1');
-          return true;
-        }
-        // false pauses the upstream until the client has taken what it was sent ('drain' resumes it)
-        if (res.write(c)) return true;
-        res.once('drain', resumeUpstream);
-        return false;
-      },
-      onComplete() {
-        done();
-      },
-      onError(e: Error & { code?: string; socket?: { bytesRead?: number } }) {
-        /**
-         * A kept-alive connection the upstream closed while idle fails on reuse before any byte of
-         * the answer (the connection had read earlier answers): the request, whole in the copy, is
-         * sent once more, never one partly streamed.
-         */
-        if (
-          !retried &&
-          !started &&
-          !res.headersSent &&
-          !clientGone &&
-          (bodyless || (req.complete && !reqCapture.truncated)) &&
-          (e.code === 'UND_ERR_SOCKET' || e.code === 'ECONNRESET') &&
-          (e.socket?.bytesRead ?? 0) > 0
-        ) {
-          retried = true;
-          pool.dispatch({ ...options, body: reqCapture.size ? reqCapture.buffer() : null }, handler);
-          return;
-        }
-        if (clientGone) return;
-        fail(`upstream ${method} ${url}: ${e.message}`);
-      },
-    };
-    // a request with neither Content-Length nor Transfer-Encoding has no body (RFC 9112 §6.3): sent at once
-    const bodyless = req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined;
-    const options: Dispatcher.DispatchOptions = {
-      method,
-      path: basePath + url,
-      headers: forwardable(req.rawHeaders, upstream.host),
-      // an async iterable body (undici's documented body types; its .d.ts lists the stream ones only)
-      body: bodyless ? null : (copied(req, reqCapture) as unknown as Readable),
-    };
-    if (bodyless) req.resume();
-    pool.dispatch(options, handler);
+    new Forward(hub, req, res, url).start();
   };
 
   const server: Server = createServer(handle);
