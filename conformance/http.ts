@@ -275,13 +275,15 @@ export interface Judge {
 export function judgeResponse(contract: Contract, ex: Exchange, judge: Judge): void {
   const { opId, status } = ex;
   const spec = contract.response(opId, status);
-  // messages are written only for a check that fails (the proxy judges every exchange it forwards)
-  const req = (): string => requestLine(ex);
+  // messages are written only for a check that fails (the proxy judges every exchange it forwards);
+  // no closure made per call either (under tsx each one costs a __name call too)
   judge.check(
     spec !== null,
     opId,
     '$',
-    spec !== null ? '' : `${req()} answered ${status}, a status not declared for ${opId} (body: ${ex.responseText.slice(0, 200)})`,
+    spec !== null
+      ? ''
+      : `${requestLine(ex)} answered ${status}, a status not declared for ${opId} (body: ${ex.responseText.slice(0, 200)})`,
     'a declared status',
     status,
   );
@@ -293,12 +295,12 @@ export function judgeResponse(contract: Contract, ex: Exchange, judge: Judge): v
       declared,
       opId,
       '$',
-      declared ? '' : `${req()}: content type ${JSON.stringify(ct)} of ${status} is not declared`,
+      declared ? '' : `${requestLine(ex)}: content type ${JSON.stringify(ct)} of ${status} is not declared`,
       spec.contentTypes,
       ct,
     );
     const isJson = ex.json !== undefined;
-    judge.check(isJson, opId, '$', isJson ? '' : `${req()}: ${status} body is not JSON: ${ex.responseText.slice(0, 200)}`);
+    judge.check(isJson, opId, '$', isJson ? '' : `${requestLine(ex)}: ${status} body is not JSON: ${ex.responseText.slice(0, 200)}`);
     const validate = spec.validate.get(ct);
     if (validate && !validate(ex.json)) {
       const e = validate.errors![0]!;
@@ -306,7 +308,7 @@ export function judgeResponse(contract: Contract, ex: Exchange, judge: Judge): v
         false,
         opId,
         `$${e.instancePath.replace(/\//g, '.')}`,
-        `${req()}: ${status} body: ${e.message} (${JSON.stringify(e.params)})`,
+        `${requestLine(ex)}: ${status} body: ${e.message} (${JSON.stringify(e.params)})`,
         e.schemaPath,
         valueAt(ex.json, e.instancePath),
       );
@@ -316,7 +318,12 @@ export function judgeResponse(contract: Contract, ex: Exchange, judge: Judge): v
   for (const h of spec.headers) {
     const raw = ex.responseHeaders[h.name.toLowerCase()];
     if (raw === undefined) {
-      judge.check(!h.required, opId, `header ${h.name}`, h.required ? `${req()}: required header ${h.name} missing on ${status}` : '');
+      judge.check(
+        !h.required,
+        opId,
+        `header ${h.name}`,
+        h.required ? `${requestLine(ex)}: required header ${h.name} missing on ${status}` : '',
+      );
       continue;
     }
     const value = h.type === 'integer' || h.type === 'number' ? (/^-?\d+(\.\d+)?$/.test(raw) ? Number(raw) : raw) : raw;
@@ -325,7 +332,7 @@ export function judgeResponse(contract: Contract, ex: Exchange, judge: Judge): v
       valid,
       opId,
       `header ${h.name}`,
-      valid ? '' : `${req()}: header ${h.name}=${JSON.stringify(raw)}: ${h.validate.errors?.[0]?.message ?? ''}`,
+      valid ? '' : `${requestLine(ex)}: header ${h.name}=${JSON.stringify(raw)}: ${h.validate.errors?.[0]?.message ?? ''}`,
     );
   }
   if (status >= 400) {
@@ -336,7 +343,7 @@ export function judgeResponse(contract: Contract, ex: Exchange, judge: Judge): v
       ok,
       opId,
       '$.error.code',
-      ok ? '' : `${req()} answered ${status} with code ${code}, not one allowed with ${status}`,
+      ok ? '' : `${requestLine(ex)} answered ${status} with code ${code}, not one allowed with ${status}`,
       allowed,
       code,
     );

@@ -60,9 +60,12 @@ export interface ProxyCoverage extends Coverage {
 /** The most of each body the exchange ring keeps (the ring's memory: at most `keep` × 2 × this). */
 export const RING_BODY_CHARS = 16 * 1024;
 
+function cut(t: string): string {
+  return `${t.slice(0, RING_BODY_CHARS)}… (${t.length} characters, cut at ${RING_BODY_CHARS})`;
+}
+
 /** An exchange as the ring keeps it: each body cut at RING_BODY_CHARS (its JSON dropped with it). */
 function slim(ex: Exchange): Exchange {
-  const cut = (t: string): string => `${t.slice(0, RING_BODY_CHARS)}… (${t.length} characters, cut at ${RING_BODY_CHARS})`;
   const longBody = ex.body !== undefined && ex.body.length > RING_BODY_CHARS;
   const longAnswer = ex.responseText.length > RING_BODY_CHARS;
   if (!longBody && !longAnswer) return ex;

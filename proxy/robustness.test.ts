@@ -261,3 +261,41 @@ describe('bad upstream answers: reported, never a crash', () => {
     }
   });
 });
+
+describe('a kept-alive connection the upstream closes', () => {
+  it('a request that finds its reused connection closed, before any byte of the answer, is sent once more on a new one', async () => {
+    // the upstream answers the first request of each connection and closes the connection on the
+    // next one without answering (as a server closing an idle connection just as it is reused)
+    const served = new WeakSet<object>();
+    const ports: number[] = [];
+    const closing = createServer((req, res) => {
+      req.resume();
+      if (served.has(req.socket)) {
+        req.socket.destroy();
+        return;
+      }
+      served.add(req.socket);
+      ports.push(req.socket.remotePort ?? 0);
+      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(record));
+    });
+    await new Promise<void>((r) => closing.listen(0, '127.0.0.1', () => r()));
+    const p = await startLiveProxy({ upstream: `http://127.0.0.1:${(closing.address() as { port: number }).port}`, variant: 1 });
+    try {
+      const get = () => fetch(p.url + B2(record.id as string), { headers: { 'X-Api-Key': KEY } });
+      const first = await get();
+      expect(first.status).toBe(200);
+      await first.arrayBuffer();
+      const second = await get();
+      expect(second.status).toBe(200);
+      expect(await second.json()).toEqual(record);
+      // answered on a second connection, after the first was closed under the request
+      expect(ports).toHaveLength(2);
+      expect(ports[1]).not.toBe(ports[0]);
+      expect(p.recorder.findings.filter((f) => f.kind === 'upstream')).toEqual([]);
+    } finally {
+      await p.close();
+      closing.closeAllConnections();
+      await new Promise<void>((r) => closing.close(() => r()));
+    }
+  });
+});

@@ -67,7 +67,10 @@ export function routeOf(variant: Variant, method: string, pathname: string): Rou
     const m = r.re.exec(pathname);
     if (!m) continue;
     const params: Record<string, string> = {};
-    r.names.forEach((n, i) => (params[n] = decode(m[i + 1]!)));
+    for (let i = 0; i < r.names.length; i++) {
+      const v = m[i + 1]!;
+      params[r.names[i]!] = v.includes('%') ? decode(v) : v;
+    }
     return { opId: r.opId, params };
   }
   return undefined;

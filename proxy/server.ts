@@ -11,7 +11,6 @@
  */
 import {
   createServer,
-  type ClientRequest,
   request as httpRequest,
   Agent,
   type IncomingMessage,
@@ -21,6 +20,8 @@ import {
   type AgentOptions,
 } from 'node:http';
 import { request as httpsRequest, Agent as HttpsAgent } from 'node:https';
+import { Pool, type Dispatcher } from 'undici';
+import type { Readable } from 'node:stream';
 import { gunzipSync, inflateSync, brotliDecompressSync } from 'node:zlib';
 import { webhookDelivery, type Variant } from '../generated/index.ts';
 import { ConformanceError, judgeResponse, type Exchange, type Judge } from '../conformance/http.ts';
@@ -63,16 +64,32 @@ export interface LiveProxy {
 }
 
 /**
- * Connections to the upstream are kept alive. Node's agent drops a socket `agentKeepAliveTimeoutBuffer`
- * (default 1 s) before the server's `Keep-Alive: timeout=N` hint; the reference server hints
- * `timeout=1`, so by default every request opened a new connection (measured: 250 req/s through the
- * proxy). 100 ms before the hint instead; a connection the server closed meanwhile is retried once.
+ * Connections to the upstream: an undici Pool (the engine behind Node's fetch), kept alive; its
+ * dispatch API hands the answer over as raw header bytes and body chunks, with no stream objects per
+ * exchange. A kept-alive connection is dropped 100 ms before the server's `Keep-Alive: timeout=N`
+ * hint (undici's default margin, 2 s, would drop every connection to the reference server, which
+ * hints `timeout=1`, at once); no time limit on the upstream's head or body, as with Node's client.
  */
+const UPSTREAM_POOL: Pool.Options = { keepAliveTimeoutThreshold: 100, headersTimeout: 0, bodyTimeout: 0 };
+
+/** The webhook receiver's connections: kept alive, dropped 100 ms before the receiver's Keep-Alive hint. */
 const KEEP_ALIVE = { keepAlive: true, agentKeepAliveTimeoutBuffer: 100 } as AgentOptions;
 
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'te', 'trailer']);
 
-/** A flat raw-header list without the hop-by-hop headers (and those the Connection header names). */
+/** A request body streamed upstream, copied on its way. */
+async function* copied(req: IncomingMessage, into: Capture): AsyncGenerator<Buffer> {
+  for await (const c of req as AsyncIterable<Buffer>) {
+    into.add(c);
+    yield c;
+  }
+}
+
+/**
+ * A flat raw-header list without the hop-by-hop headers (and those the Connection header names); a
+ * request's (`replaceHost` given) without Expect too: the proxy's own server has answered a
+ * `100-continue` before the request is forwarded, and undici sends no Expect.
+ */
 function forwardable(raw: string[], replaceHost?: string): string[] {
   const named = new Set<string>();
   for (let i = 0; i < raw.length; i += 2)
@@ -80,11 +97,25 @@ function forwardable(raw: string[], replaceHost?: string): string[] {
   const out: string[] = [];
   for (let i = 0; i < raw.length; i += 2) {
     const k = raw[i]!.toLowerCase();
-    if (HOP_BY_HOP.has(k) || named.has(k)) continue;
+    if (HOP_BY_HOP.has(k) || named.has(k) || (k === 'expect' && replaceHost !== undefined)) continue;
     if (k === 'host' && replaceHost !== undefined) out.push(raw[i]!, replaceHost);
     else out.push(raw[i]!, raw[i + 1]!);
   }
   return out;
+}
+
+/** Most bytes of an answer sent with its head in one write (a string of that many characters is made for it). */
+const ONE_WRITE_BYTES = 64 * 1024;
+
+/** The Content-Length of a raw-header list, or -1 (absent, repeated or not a number). */
+function contentLength(raw: string[]): number {
+  let n = -1;
+  for (let i = 0; i < raw.length; i += 2)
+    if (raw[i]!.length === 14 && raw[i]!.toLowerCase() === 'content-length') {
+      if (n !== -1) return -1;
+      n = /^\d+$/.test(raw[i + 1]!) ? Number(raw[i + 1]) : -2;
+    }
+  return n < 0 ? -1 : n;
 }
 
 /** A body copied up to a limit. */
@@ -126,12 +157,238 @@ class Collect implements Judge {
   }
 }
 
+/** What every exchange of one proxy shares. */
+interface Hub {
+  o: ProxyOptions;
+  pool: Pool;
+  recorder: Recorder;
+  capture: number;
+  basePath: string;
+  host: string;
+  judge: (
+    ex: Exchange,
+    seq: number,
+    merchant: string | null,
+    testKey: boolean,
+    params: Record<string, string>,
+    requestJson: unknown,
+    truncated: boolean,
+    notes: string[],
+  ) => void;
+  merchantOf: (cred: string) => string;
+}
+
+const FORWARD = Symbol('paylater proxy exchange');
+
+/** The client closed its connection before the answer ended: not the upstream's fault, counted. */
+function onClientClose(this: ServerResponse & { [FORWARD]?: Forward }): void {
+  const fw = this[FORWARD];
+  if (!fw || this.writableFinished) return;
+  fw.clientGone = true;
+  fw.hub.recorder.clientAborts++;
+  fw.abort?.(new Error('the client went away'));
+}
+
+/**
+ * One exchange: the request forwarded upstream (undici's dispatch handler, so no closure or stream
+ * is made per exchange), the answer streamed back, a copy of each judged once the answer has ended.
+ */
+class Forward implements Dispatcher.DispatchHandler {
+  readonly sentAt = performance.now();
+  readonly seq: number;
+  readonly method: string;
+  readonly reqCapture: Capture;
+  readonly resCapture: Capture;
+  /** A request with neither Content-Length nor Transfer-Encoding has no body (RFC 9112 §6.3): sent at once. */
+  readonly bodyless: boolean;
+  failed = false;
+  clientGone = false;
+  abort: ((e?: Error) => void) | undefined = undefined;
+  status = 0;
+  rawAnswerHeaders: string[] = [];
+  length = -1;
+  sent = false;
+  started = false;
+  retried = false;
+  resume: (() => void) | undefined = undefined;
+  options: Dispatcher.DispatchOptions | undefined = undefined;
+
+  constructor(
+    readonly hub: Hub,
+    readonly req: IncomingMessage,
+    readonly res: ServerResponse & { [FORWARD]?: Forward },
+    readonly url: string,
+  ) {
+    this.seq = hub.recorder.nextSeq();
+    this.method = req.method ?? 'GET';
+    this.reqCapture = new Capture(hub.capture);
+    this.resCapture = new Capture(hub.capture);
+    this.bodyless = true;
+    const raw = req.rawHeaders;
+    for (let i = 0; i < raw.length; i += 2) {
+      const k = raw[i]!;
+      if ((k.length === 14 || k.length === 17) && /^(?:content-length|transfer-encoding)$/i.test(k)) this.bodyless = false;
+    }
+  }
+
+  start(): void {
+    const { req, res, hub } = this;
+    res[FORWARD] = this;
+    res.on('close', onClientClose);
+    this.options = {
+      method: this.method,
+      path: hub.basePath + this.url,
+      headers: forwardable(req.rawHeaders, hub.host),
+      // an async iterable body (undici's documented body types; its .d.ts lists the stream ones only)
+      body: this.bodyless ? null : (copied(req, this.reqCapture) as unknown as Readable),
+    };
+    if (this.bodyless) req.resume();
+    hub.pool.dispatch(this.options, this);
+  }
+
+  fail(why: string): void {
+    if (this.failed || this.clientGone) return;
+    this.failed = true;
+    const { res } = this;
+    this.hub.recorder.failure(this.seq, this.method, this.url, why);
+    if (!res.headersSent)
+      res
+        .writeHead(502, { 'content-type': 'application/json; charset=utf-8' })
+        .end(JSON.stringify({ error: { code: 'PROXY_UPSTREAM_ERROR', message: why } }));
+    else res.destroy();
+  }
+
+  onConnect(abort: (e?: Error) => void): void {
+    this.abort = abort;
+    if (this.clientGone) abort(new Error('the client went away'));
+  }
+
+  onResponseStarted(): void {
+    this.started = true;
+  }
+
+  onHeaders(statusCode: number, raw: Buffer[], resume: () => void, statusText: string): boolean {
+    // an interim answer (1xx) is not forwarded: the proxy's own server answered the client's Expect
+    if (statusCode < 200) return true;
+    this.status = statusCode;
+    const headers = new Array<string>(raw.length);
+    for (let i = 0; i < raw.length; i++) headers[i] = raw[i]!.toString('latin1');
+    this.rawAnswerHeaders = headers;
+    this.length = contentLength(headers);
+    this.resume = resume;
+    this.res.writeHead(statusCode, statusText, forwardable(headers));
+    return true;
+  }
+
+  onData(c: Buffer): boolean {
+    const { res, resCapture } = this;
+    resCapture.add(c);
+    if (this.length === c.length && resCapture.size === c.length && c.length <= ONE_WRITE_BYTES) {
+      // the whole answer in its first chunk: the head and the body leave in one write (as a
+      // latin1 string, byte for byte the upstream's), not a writev of two buffers
+      this.sent = true;
+      res.end(c.toString('latin1'), 'latin1');
+      return true;
+    }
+    // false pauses the upstream until the client has taken what it was sent ('drain' resumes it)
+    if (res.write(c)) return true;
+    res.once('drain', this.resume!);
+    return false;
+  }
+
+  onError(e: Error & { code?: string; socket?: { bytesRead?: number } }): void {
+    /**
+     * A kept-alive connection the upstream closed while idle fails on reuse before any byte of the
+     * answer (the connection had read earlier answers): the request, whole in the copy, is sent
+     * once more, never one partly streamed.
+     */
+    if (
+      !this.retried &&
+      !this.started &&
+      !this.res.headersSent &&
+      !this.clientGone &&
+      (this.bodyless || (this.req.complete && !this.reqCapture.truncated)) &&
+      (e.code === 'UND_ERR_SOCKET' || e.code === 'ECONNRESET') &&
+      (e.socket?.bytesRead ?? 0) > 0
+    ) {
+      this.retried = true;
+      this.hub.pool.dispatch({ ...this.options!, body: this.reqCapture.size ? this.reqCapture.buffer() : null }, this);
+      return;
+    }
+    if (this.clientGone) return;
+    this.fail(`upstream ${this.method} ${this.url}: ${e.message}`);
+  }
+
+  /** The answer has ended: the exchange is recorded and judged. */
+  onComplete(): void {
+    if (this.failed || this.clientGone) return;
+    const { hub, req, url, method, reqCapture, resCapture } = this;
+    const { o, recorder, capture } = hub;
+    if (!this.sent) this.res.end();
+    const receivedAt = performance.now();
+    const q = url.indexOf('?');
+    const pathname = q === -1 ? url : url.slice(0, q);
+    const route = routeOf(o.variant, method, pathname);
+    const requestHeaders = headerRecord(req.rawHeaders);
+    const responseHeaders = headerRecord(this.rawAnswerHeaders);
+    const notes: string[] = [];
+    let text = '';
+    if (!resCapture.truncated) {
+      let buf = resCapture.buffer();
+      const enc = responseHeaders['content-encoding']?.trim().toLowerCase();
+      if (enc)
+        try {
+          if (enc === 'gzip' || enc === 'x-gzip') buf = gunzipSync(buf);
+          else if (enc === 'deflate') buf = inflateSync(buf);
+          else if (enc === 'br') buf = brotliDecompressSync(buf);
+        } catch (e) {
+          notes.push(`the ${enc} body does not decompress: ${(e as Error).message}`);
+        }
+      text = buf.toString('utf8');
+    }
+    let json: unknown;
+    try {
+      json = text.length ? JSON.parse(text) : undefined;
+    } catch {
+      json = undefined;
+    }
+    const body = reqCapture.truncated ? undefined : reqCapture.size ? reqCapture.buffer().toString('utf8') : undefined;
+    const ex: Exchange = {
+      opId: route?.opId ?? `${method} ${pathname}`,
+      method,
+      url: recorder.upstream + url,
+      headers: requestHeaders,
+      body,
+      status: this.status,
+      responseHeaders,
+      responseText: resCapture.truncated ? `(answer over ${capture} bytes, not copied)` : text,
+      json,
+      sentAt: this.sentAt,
+      receivedAt,
+    };
+    recorder.record(this.seq, ex, !!route);
+    if (!route) return;
+    const auth = authHeaderOf(o.variant, route.opId);
+    const cred = auth === null ? undefined : requestHeaders[auth];
+    const merchant = auth !== null && auth !== 'x-session-token' && cred ? hub.merchantOf(cred) : null;
+    let requestJson: unknown;
+    try {
+      requestJson = body ? JSON.parse(body) : undefined;
+    } catch {
+      requestJson = undefined;
+    }
+    try {
+      hub.judge(ex, this.seq, merchant, cred?.startsWith(TEST_KEY_PREFIX) === true, route.params, requestJson, resCapture.truncated, notes);
+    } catch (e) {
+      recorder.failure(this.seq, method, url, `the proxy could not judge this exchange: ${(e as Error).message}`);
+    }
+  }
+}
+
 export async function startLiveProxy(o: ProxyOptions): Promise<LiveProxy> {
   const upstream = new URL(o.upstream);
   const basePath = upstream.pathname.replace(/\/$/, '');
-  const isHttps = upstream.protocol === 'https:';
-  const agent = isHttps ? new HttpsAgent(KEEP_ALIVE) : new Agent(KEEP_ALIVE);
-  const send = isHttps ? httpsRequest : httpRequest;
+  const pool = new Pool(upstream.origin, UPSTREAM_POOL);
   const contract = Contract.for(o.variant).warm();
   const capture = o.captureBytes ?? DEFAULT_CAPTURE_BYTES;
   const windowMs = o.webhooks ? (o.webhooks.windowMs ?? defaultWebhookWindowMs()) : undefined;
@@ -219,6 +476,7 @@ export async function startLiveProxy(o: ProxyOptions): Promise<LiveProxy> {
     recorder.judged(ex, findings.concat(stateFindings));
   };
 
+  const hub: Hub = { o, pool, recorder, capture, basePath, host: upstream.host, judge, merchantOf };
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
     const url = req.url ?? '/';
     if (url === REPORT_PATH || url.startsWith(REPORT_PATH + '?') || url.startsWith('/_paylater/')) {
@@ -234,141 +492,7 @@ export async function startLiveProxy(o: ProxyOptions): Promise<LiveProxy> {
           .end(JSON.stringify({ error: `only GET ${REPORT_PATH} is served under /_paylater/` }));
       return;
     }
-    const sentAt = performance.now();
-    const seq = recorder.nextSeq();
-    const method = req.method ?? 'GET';
-    const reqCapture = new Capture(capture);
-    const resCapture = new Capture(capture);
-    let failed = false;
-    // the client went away (closed its connection before the answer ended): not the upstream's fault
-    let clientGone = false;
-    const fail = (why: string): void => {
-      if (failed || clientGone) return;
-      failed = true;
-      recorder.failure(seq, method, url, why);
-      if (!res.headersSent)
-        res
-          .writeHead(502, { 'content-type': 'application/json; charset=utf-8' })
-          .end(JSON.stringify({ error: { code: 'PROXY_UPSTREAM_ERROR', message: why } }));
-      else res.destroy();
-    };
-    /**
-     * One attempt upstream. A kept-alive connection the upstream closed while idle fails on reuse
-     * before any answer: the request, whole in the copy, is sent once more on a new connection
-     * (as Node's documentation advises for `reusedSocket`), never one partly streamed.
-     */
-    const open = (retry: boolean): ClientRequest => {
-      const up = send({
-        protocol: upstream.protocol,
-        hostname: upstream.hostname,
-        port: upstream.port || (isHttps ? 443 : 80),
-        method,
-        path: basePath + url,
-        headers: forwardable(req.rawHeaders, upstream.host) as unknown as OutgoingHttpHeaders,
-        agent,
-      });
-      up.on('response', onResponse);
-      up.on('drain', () => req.resume());
-      up.on('error', (e: NodeJS.ErrnoException) => {
-        if (!retry && up.reusedSocket && !res.headersSent && req.complete && !reqCapture.truncated && e.code === 'ECONNRESET') {
-          current = open(true);
-          current.end(reqCapture.size ? reqCapture.buffer() : undefined);
-          return;
-        }
-        fail(`upstream ${method} ${url}: ${e.message}`);
-      });
-      return up;
-    };
-    req.on('data', (c: Buffer) => {
-      reqCapture.add(c);
-      if (!current.write(c)) req.pause();
-    });
-    req.on('end', () => {
-      if (!bodyless) current.end();
-    });
-    req.on('error', () => current.destroy());
-    res.on('close', () => {
-      if (res.writableFinished) return;
-      clientGone = true;
-      recorder.clientAborts++;
-      current.destroy();
-    });
-    const onResponse = (ures: IncomingMessage): void => {
-      res.writeHead(ures.statusCode ?? 502, ures.statusMessage, forwardable(ures.rawHeaders));
-      // streamed by hand rather than by pipe(): the same back-pressure, fewer listeners and ticks per exchange
-      ures.on('data', (c: Buffer) => {
-        resCapture.add(c);
-        if (!res.write(c)) {
-          ures.pause();
-          res.once('drain', () => ures.resume());
-        }
-      });
-      ures.on('error', (e) => fail(`upstream answer to ${method} ${url} broke: ${e.message}`));
-      ures.on('aborted', () => fail(`upstream answer to ${method} ${url} was cut off`));
-      ures.on('end', () => {
-        if (failed || clientGone) return;
-        res.end();
-        const receivedAt = performance.now();
-        const pathname = url.split('?')[0]!;
-        const route = routeOf(o.variant, method, pathname);
-        const requestHeaders = headerRecord(req.rawHeaders);
-        const responseHeaders = headerRecord(ures.rawHeaders);
-        const notes: string[] = [];
-        let text = '';
-        if (!resCapture.truncated) {
-          let buf = resCapture.buffer();
-          const enc = (responseHeaders['content-encoding'] ?? '').trim().toLowerCase();
-          try {
-            if (enc === 'gzip' || enc === 'x-gzip') buf = gunzipSync(buf);
-            else if (enc === 'deflate') buf = inflateSync(buf);
-            else if (enc === 'br') buf = brotliDecompressSync(buf);
-          } catch (e) {
-            notes.push(`the ${enc} body does not decompress: ${(e as Error).message}`);
-          }
-          text = buf.toString('utf8');
-        }
-        let json: unknown;
-        try {
-          json = text.length ? JSON.parse(text) : undefined;
-        } catch {
-          json = undefined;
-        }
-        const body = reqCapture.truncated ? undefined : reqCapture.size ? reqCapture.buffer().toString('utf8') : undefined;
-        const ex: Exchange = {
-          opId: route?.opId ?? `${method} ${pathname}`,
-          method,
-          url: recorder.upstream + url,
-          headers: requestHeaders,
-          body,
-          status: ures.statusCode ?? 0,
-          responseHeaders,
-          responseText: resCapture.truncated ? `(answer over ${capture} bytes, not copied)` : text,
-          json,
-          sentAt,
-          receivedAt,
-        };
-        recorder.record(seq, ex, !!route);
-        if (!route) return;
-        const auth = authHeaderOf(o.variant, route.opId);
-        const cred = auth === null ? undefined : requestHeaders[auth];
-        const merchant = auth !== null && auth !== 'x-session-token' && cred ? merchantOf(cred) : null;
-        let requestJson: unknown;
-        try {
-          requestJson = body ? JSON.parse(body) : undefined;
-        } catch {
-          requestJson = undefined;
-        }
-        try {
-          judge(ex, seq, merchant, cred?.startsWith(TEST_KEY_PREFIX) === true, route.params, requestJson, resCapture.truncated, notes);
-        } catch (e) {
-          recorder.failure(seq, method, url, `the proxy could not judge this exchange: ${(e as Error).message}`);
-        }
-      });
-    };
-    // a request with neither Content-Length nor Transfer-Encoding has no body (RFC 9112 §6.3): sent at once
-    const bodyless = req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined;
-    let current = open(false);
-    if (bodyless) current.end();
+    new Forward(hub, req, res, url).start();
   };
 
   const server: Server = createServer(handle);
@@ -480,7 +604,7 @@ export async function startLiveProxy(o: ProxyOptions): Promise<LiveProxy> {
           });
         });
       }
-      agent.destroy();
+      await pool.destroy();
     },
   };
 }

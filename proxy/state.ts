@@ -12,7 +12,7 @@
  */
 import { stateMachine, type Variant } from '../generated/index.ts';
 import { RECORD_FIELDS } from '../conformance/model.ts';
-import { transitionsOf, type Transition } from '../conformance/spec.ts';
+import { transitionsOf as transitionsOfSpec, type Transition } from '../conformance/spec.ts';
 
 type Json = Record<string, unknown>;
 export type Status = keyof typeof stateMachine.states;
@@ -58,6 +58,14 @@ function path(from: string, to: string): Transition[] | undefined {
       }
   }
   return undefined;
+}
+
+/** The transitions an operation triggers (x-state-machine), looked up once per operation, not per exchange. */
+const TRIGGERED = new Map<string, readonly Transition[]>();
+function transitionsOf(opId: string): readonly Transition[] {
+  let list = TRIGGERED.get(opId);
+  if (list === undefined) TRIGGERED.set(opId, (list = transitionsOfSpec(opId)));
+  return list;
 }
 
 const EXPIRE = stateMachine.transitions.find((t) => t.from && t.to === 'EXPIRED')!;
@@ -162,7 +170,9 @@ function fnv(s: string): number {
 }
 
 export function fingerprint(rec: Json): number {
-  return fnv(JSON.stringify(RECORD_FIELDS.map((f) => rec[f])));
+  const values = new Array<unknown>(RECORD_FIELDS.length);
+  for (let i = 0; i < RECORD_FIELDS.length; i++) values[i] = rec[RECORD_FIELDS[i]!];
+  return fnv(JSON.stringify(values));
 }
 
 const isRecord = (j: unknown): j is Json => typeof j === 'object' && j !== null && !Array.isArray(j);
