@@ -298,4 +298,37 @@ describe('a kept-alive connection the upstream closes', () => {
       await new Promise<void>((r) => closing.close(() => r()));
     }
   });
+  it('a POST that finds its reused connection closed is not sent again (it may have been applied): 502, recorded', async () => {
+    const served = new WeakSet<object>();
+    let posts = 0;
+    const closing = createServer((req, res) => {
+      req.resume();
+      if (req.method === 'POST') posts++;
+      if (served.has(req.socket)) {
+        req.socket.destroy();
+        return;
+      }
+      served.add(req.socket);
+      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(record));
+    });
+    await new Promise<void>((r) => closing.listen(0, '127.0.0.1', () => r()));
+    const p = await startLiveProxy({ upstream: `http://127.0.0.1:${(closing.address() as { port: number }).port}`, variant: 1 });
+    try {
+      const first = await fetch(p.url + B2(record.id as string), { headers: { 'X-Api-Key': KEY } });
+      expect(first.status).toBe(200);
+      await first.arrayBuffer();
+      const post = await fetch(`${p.url}/api/v1/public/partner/transactions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'X-Service-Key': KEY },
+        body: '{}',
+      });
+      expect(post.status).toBe(502);
+      expect(((await post.json()) as { error: { code: string } }).error.code).toBe('PROXY_UPSTREAM_ERROR');
+      expect(posts).toBe(1);
+    } finally {
+      await p.close();
+      closing.closeAllConnections();
+      await new Promise<void>((r) => closing.close(() => r()));
+    }
+  });
 });

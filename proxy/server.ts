@@ -180,6 +180,9 @@ interface Hub {
 
 const FORWARD = Symbol('paylater proxy exchange');
 
+/** Methods a request may be sent again with (RFC 9110 §9.2.2): the same effect as once. */
+const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS', 'TRACE']);
+
 /** The client closed its connection before the answer ended: not the upstream's fault, counted. */
 function onClientClose(this: ServerResponse & { [FORWARD]?: Forward }): void {
   const fw = this[FORWARD];
@@ -300,10 +303,13 @@ class Forward implements Dispatcher.DispatchHandler {
     /**
      * A kept-alive connection the upstream closed while idle fails on reuse before any byte of the
      * answer (the connection had read earlier answers): the request, whole in the copy, is sent
-     * once more, never one partly streamed.
+     * once more, never one partly streamed. Only an idempotent method (RFC 9110 §9.2.2): the
+     * upstream may have applied a POST (B1, A1) before the connection closed, and the proxy must
+     * not make a second transaction; that one is answered 502 and recorded, as any upstream failure.
      */
     if (
       !this.retried &&
+      IDEMPOTENT.has(this.method) &&
       !this.started &&
       !this.res.headersSent &&
       !this.clientGone &&
