@@ -184,6 +184,8 @@ function validatorStages(doc: Json, validateResponses: boolean): Stages {
 /** express-openapi-validator's stages that do nothing for this router's options (see validatorStages). */
 const UNUSED_STAGES = new Set(['securityMiddleware', 'pathParamsMiddleware']);
 
+const isThenable = (x: unknown): x is PromiseLike<unknown> => typeof (x as { then?: unknown } | null)?.then === 'function';
+
 /** `make()` on the first call, its result on every later one. */
 function once<T>(make: () => T): () => T {
   let made: { value: T } | null = null;
@@ -278,7 +280,11 @@ export function createContractRouter<V extends Variant, Caller>(options: Contrac
     if (head) req.method = 'GET';
     try {
       pathParamsOf(route, req.path);
-      caller = entry.auth ? await authenticate(req, entry) : undefined;
+      if (entry.auth) {
+        // no wait for an answer `authenticate` had at once
+        caller = authenticate(req, entry);
+        if (isThenable(caller)) caller = await caller;
+      }
       if (caller !== PASS) {
         // The validator's route metadata and response hook: every answer from here on is checked.
         const { prepare, check, all } = route.stages();
