@@ -25,7 +25,7 @@ import { operationTable as operationsV1, type Handlers as HandlersV1 } from '../
 import { operationTable as operationsV2, type Handlers as HandlersV2 } from '../generated/v2/server.ts';
 import { isMad } from '../lib/money.ts';
 import { readJsonBody } from './body.ts';
-import { runChain, type Middleware } from './chain.ts';
+import { runChain, type Late, type Middleware } from './chain.ts';
 import { ApiError, mapValidatorError, methodNotAllowed, sendError, sendInternal, sendNotImplemented } from './errors.ts';
 import { requestSchemaOf } from './schema.ts';
 import type { HandlerContext, OperationEntry, StreamBody } from './types.ts';
@@ -267,13 +267,14 @@ export function createContractRouter<V extends Variant, Caller>(options: Contrac
     sendInternal(res);
   };
 
+  // A response the hook finds broken reaches here, after the chain ended: a 500.
+  const late: Late = (err, req, res) => {
+    log(err, req as express.Request);
+    sendInternal(res as express.Response);
+  };
+
   const serve = async (route: Route, req: express.Request, res: express.Response, next: express.NextFunction): Promise<void> => {
     const { entry } = route;
-    // A response the hook finds broken reaches here, after the chain ended: a 500.
-    const late = (err: unknown): void => {
-      log(err, req);
-      sendInternal(res);
-    };
     let caller: unknown;
     const head = req.method === 'HEAD';
     // HEAD answers as GET (ADR-024): node leaves the body out of a HEAD request's response.
