@@ -270,7 +270,7 @@ export function createContractRouter<V extends Variant, Caller>(options: Contrac
   // A response the hook finds broken reaches here, after the chain ended: a 500.
   const late: Late = (err, req, res) => {
     log(err, req as express.Request);
-    sendInternal(res as express.Response);
+    sendInternal(res);
   };
 
   const serve = async (route: Route, req: express.Request, res: express.Response, next: express.NextFunction): Promise<void> => {

@@ -114,7 +114,7 @@ class ApiCall {
   ) {
     this.method = req.method === 'HEAD' ? 'GET' : req.method;
     this.seen = { origin: header(req, 'origin'), referer: header(req, 'referer'), secFetchSite: header(req, 'sec-fetch-site') };
-    this.end = res.end;
+    this.end = res.end.bind(res);
   }
 }
 
@@ -198,17 +198,17 @@ export function createApiLogRecorder({ core, auth }: { core: Core; auth: Authent
   // Shared by every request (no closure made per call): the call's state is on the response.
   function end(this: Carrier, ...args: unknown[]): express.Response {
     const call = this[CALL]!;
-    if (call.recorded) return call.end.apply(this, args as never);
+    if (call.recorded) return call.end(...(args as []));
     // What `record` would decide without waiting for anything: a caller the router identified
     // (no read needed) whose merchant does not record. Nothing to append: answered at once.
     const known = this.locals.who ? (keyCallerOf(call.req) ?? sessionCallerOf(this)) : null;
     if (known && !core.merchantState(known.merchant.id).apiLog?.recording) {
       call.recorded = true;
-      return call.end.apply(this, args as never);
+      return call.end(...(args as []));
     }
     record(call, true)
       .catch(logFailure)
-      .finally(() => call.end.apply(this, args as never));
+      .finally(() => call.end(...(args as [])));
     return this;
   }
   // A connection closed with no answer (a simulated timeout, a client gone): logged without a status.

@@ -281,7 +281,10 @@ export class SqliteRepository extends SqliteReads implements Repository {
       }
       return Promise.resolve({ rows });
     } catch (e) {
-      return Promise.reject(e);
+      // the failure as a rejection, as from the async function this was
+      return Promise.resolve().then(() => {
+        throw e;
+      });
     }
   }
 
