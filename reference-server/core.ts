@@ -114,6 +114,11 @@ export class Core {
     this.cacheState(next.id, next);
   }
 
+  /** True when `refreshMerchant(id)` would read nothing: the cache holds what the store holds (see below). */
+  merchantStateCurrent(id: string): boolean {
+    return this.listening && this.repo.soleWriter === true && this.stateReadAt.get(id) === (this.stateNotices.get(id) ?? 0);
+  }
+
   /**
    * Reads merchant `id`'s state from the repository (one primary-key read) into the cache. On a
    * store that is its database's only writer (`repo.soleWriter`: SQLite) and tells each change
@@ -123,8 +128,8 @@ export class Core {
    * notices come late.
    */
   async refreshMerchant(id: string): Promise<void> {
+    if (this.merchantStateCurrent(id)) return;
     const notices = this.stateNotices.get(id) ?? 0;
-    if (this.listening && this.repo.soleWriter === true && this.stateReadAt.get(id) === notices) return;
     const writes = this.stateWrites.get(id) ?? 0;
     const st = await this.repo.get('merchantState', id);
     if ((this.stateWrites.get(id) ?? 0) === writes) this.cacheState(id, st);

@@ -6,6 +6,9 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
+/** Told of an error passed to a `next` after its run ended. */
+export type Late = (err: unknown, req: IncomingMessage, res: ServerResponse) => void;
+
 export type Middleware = (req: never, res: never, next: (err?: unknown) => void) => unknown;
 
 interface ChainRun {
@@ -17,21 +20,17 @@ interface ChainRun {
   resolve: () => void;
   reject: (err: unknown) => void;
   /** An error passed to a `next` after the run ended (a response hook failing when the body is sent). */
-  late: (err: unknown) => void;
+  late: Late;
   next: (err?: unknown) => void;
 }
 
 /**
  * Resolves when every middleware called `next()`, rejects with the first error. A middleware may
  * keep its `next` and call it later with an error (express-openapi-validator's response check
- * does, when the body is sent): that goes to `late`.
+ * does, when the body is sent): that goes to `late`, with the run's request and response (one
+ * function for every run, not a closure per request).
  */
-export function runChain(
-  chain: readonly Middleware[],
-  req: IncomingMessage,
-  res: ServerResponse,
-  late: (err: unknown) => void,
-): Promise<void> {
+export function runChain(chain: readonly Middleware[], req: IncomingMessage, res: ServerResponse, late: Late): Promise<void> {
   return new Promise((resolve, reject) => {
     const run: ChainRun = { chain, req, res, i: 0, settled: false, resolve, reject, late, next: undefined as never };
     run.next = step.bind(run);
@@ -41,7 +40,7 @@ export function runChain(
 
 function settle(run: ChainRun, err?: unknown): void {
   if (run.settled) {
-    if (err !== undefined && err !== null && err !== 'route' && err !== 'router') run.late(err);
+    if (err !== undefined && err !== null && err !== 'route' && err !== 'router') run.late(err, run.req, run.res);
     return;
   }
   run.settled = true;

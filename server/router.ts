@@ -25,7 +25,7 @@ import { operationTable as operationsV1, type Handlers as HandlersV1 } from '../
 import { operationTable as operationsV2, type Handlers as HandlersV2 } from '../generated/v2/server.ts';
 import { isMad } from '../lib/money.ts';
 import { readJsonBody } from './body.ts';
-import { runChain, type Middleware } from './chain.ts';
+import { runChain, type Late, type Middleware } from './chain.ts';
 import { ApiError, mapValidatorError, methodNotAllowed, sendError, sendInternal, sendNotImplemented } from './errors.ts';
 import { requestSchemaOf } from './schema.ts';
 import type { HandlerContext, OperationEntry, StreamBody } from './types.ts';
@@ -184,6 +184,8 @@ function validatorStages(doc: Json, validateResponses: boolean): Stages {
 /** express-openapi-validator's stages that do nothing for this router's options (see validatorStages). */
 const UNUSED_STAGES = new Set(['securityMiddleware', 'pathParamsMiddleware']);
 
+const isThenable = (x: unknown): x is PromiseLike<unknown> => typeof (x as { then?: unknown } | null)?.then === 'function';
+
 /** `make()` on the first call, its result on every later one. */
 function once<T>(make: () => T): () => T {
   let made: { value: T } | null = null;
@@ -265,20 +267,25 @@ export function createContractRouter<V extends Variant, Caller>(options: Contrac
     sendInternal(res);
   };
 
+  // A response the hook finds broken reaches here, after the chain ended: a 500.
+  const late: Late = (err, req, res) => {
+    log(err, req as express.Request);
+    sendInternal(res);
+  };
+
   const serve = async (route: Route, req: express.Request, res: express.Response, next: express.NextFunction): Promise<void> => {
     const { entry } = route;
-    // A response the hook finds broken reaches here, after the chain ended: a 500.
-    const late = (err: unknown): void => {
-      log(err, req);
-      sendInternal(res);
-    };
     let caller: unknown;
     const head = req.method === 'HEAD';
     // HEAD answers as GET (ADR-024): node leaves the body out of a HEAD request's response.
     if (head) req.method = 'GET';
     try {
       pathParamsOf(route, req.path);
-      caller = entry.auth ? await authenticate(req, entry) : undefined;
+      if (entry.auth) {
+        // no wait for an answer `authenticate` had at once
+        caller = authenticate(req, entry);
+        if (isThenable(caller)) caller = await caller;
+      }
       if (caller !== PASS) {
         // The validator's route metadata and response hook: every answer from here on is checked.
         const { prepare, check, all } = route.stages();

@@ -40,15 +40,18 @@ export function merchantNow(core: Core, ctx: Ctx): number {
 }
 
 /** The caller's transaction `id` of `kind` (null: either), locked when read in a transaction; 404 TRANSACTION_NOT_FOUND otherwise. */
-export async function ownTransaction(
+export function ownTransaction(
   from: RepositoryReads | RepositoryTx,
   ctx: Ctx,
   id: string,
   kind: TransactionKind | null,
 ): Promise<TransactionRecord> {
-  const tx = 'lock' in from ? await from.lock('transactions', id) : await from.get('transactions', id);
-  if (!isOwnTransaction(tx, ctx.merchant.id, kind)) throw notFound();
-  return tx;
+  // a then, not an async frame: the read of every B2 request
+  const read = 'lock' in from ? from.lock('transactions', id) : from.get('transactions', id);
+  return read.then((tx) => {
+    if (!isOwnTransaction(tx, ctx.merchant.id, kind)) throw notFound();
+    return tx;
+  });
 }
 
 /**
@@ -106,8 +109,10 @@ export async function readFreshAll(core: Core, merchantId: string, list: Transac
 }
 
 /** Reads a transaction as it is now (expiring it if due), writing the expiry if there was one. */
-export async function readFresh(core: Core, tx: TransactionRecord): Promise<TransactionRecord> {
-  return (await readFreshAll(core, tx.merchantId, [tx]))[0]!;
+export function readFresh(core: Core, tx: TransactionRecord): Promise<TransactionRecord> {
+  // nothing due (most reads): answered without the list's async frame
+  if (!moves(core, tx, core.now(tx.merchantId))) return Promise.resolve(tx);
+  return readFreshAll(core, tx.merchantId, [tx]).then((list) => list[0]!);
 }
 
 /**

@@ -96,6 +96,28 @@ function appended(st: MerchantStateRecord, entry: ApiLogEntry): MerchantStateRec
   return { ...st, apiLog: next };
 }
 
+const CALL = Symbol('api-log call');
+
+/** A response with its call's state (set by the middleware below). */
+type Carrier = express.Response & { [CALL]?: ApiCall };
+
+/** One call's state, kept on its response until answered. */
+class ApiCall {
+  readonly method: string;
+  /** The browser headers the call came with. */
+  readonly seen: Pick<ApiLogEntry, 'origin' | 'referer' | 'secFetchSite'>;
+  readonly end: express.Response['end'];
+  recorded = false;
+  constructor(
+    readonly req: express.Request,
+    readonly res: express.Response,
+  ) {
+    this.method = req.method === 'HEAD' ? 'GET' : req.method;
+    this.seen = { origin: header(req, 'origin'), referer: header(req, 'referer'), secFetchSite: header(req, 'sec-fetch-site') };
+    this.end = res.end.bind(res);
+  }
+}
+
 /**
  * The middleware, mounted before the simulator and the API router.
  *
@@ -144,60 +166,64 @@ export function createApiLogRecorder({ core, auth }: { core: Core; auth: Authent
   const hasCredential = (req: express.Request): boolean =>
     keys.some((h) => req.headers[h] !== undefined) || (token !== null && req.headers[token] !== undefined);
 
+  /** Appends the call to its merchant's log if that merchant records now; `answered`: the status was sent or is about to be. */
+  const record = async (call: ApiCall, answered: boolean): Promise<void> => {
+    if (call.recorded) return;
+    call.recorded = true;
+    const { req, res } = call;
+    const caller = keyCallerOf(req) ?? sessionCallerOf(res) ?? (await callerOf(req));
+    if (!caller) return;
+    const { merchant, credential } = caller;
+    if (!res.locals.who) await core.refreshMerchant(merchant.id);
+    if (!core.merchantState(merchant.id).apiLog?.recording) return;
+    const path = req.path;
+    const op = ops.find((o) => o.variant === merchant.variant && o.method === call.method && o.regex.test(path));
+    const groups = op?.regex.exec(path)?.groups ?? {};
+    const entry: ApiLogEntry = {
+      at: iso(core.now(merchant.id)),
+      operationId: op?.operationId ?? null,
+      method: req.method,
+      path,
+      status: answered ? res.statusCode : null,
+      credential,
+      transactionId: decoded(groups.tx),
+      vendorReference: decoded(groups.ref),
+      ...call.seen,
+      simulated: typeof res.locals.simulated === 'string' ? res.locals.simulated : null,
+    };
+    await core.updateMerchantState(merchant.id, (st) => appended(st, entry));
+  };
+  const logFailure = (e: unknown) => core.log(`api log: ${e instanceof Error ? e.message : String(e)}`);
+
+  // Shared by every request (no closure made per call): the call's state is on the response.
+  function end(this: Carrier, ...args: unknown[]): express.Response {
+    const call = this[CALL]!;
+    if (call.recorded) return call.end(...(args as []));
+    // What `record` would decide without waiting for anything: a caller the router identified
+    // (no read needed) whose merchant does not record. Nothing to append: answered at once.
+    const known = this.locals.who ? (keyCallerOf(call.req) ?? sessionCallerOf(this)) : null;
+    if (known && !core.merchantState(known.merchant.id).apiLog?.recording) {
+      call.recorded = true;
+      return call.end(...(args as []));
+    }
+    record(call, true)
+      .catch(logFailure)
+      .finally(() => call.end(...(args as [])));
+    return this;
+  }
+  // A connection closed with no answer (a simulated timeout, a client gone): logged without a status.
+  function closed(this: Carrier): void {
+    if (!this.writableFinished) record(this[CALL]!, false).catch(logFailure);
+  }
+
   return (req, res, next) => {
     if (core.config.mode !== 'sandbox' || !hasCredential(req)) {
       next();
       return;
     }
-    const method = req.method === 'HEAD' ? 'GET' : req.method;
-    const path = req.path;
-    const seen = { origin: header(req, 'origin'), referer: header(req, 'referer'), secFetchSite: header(req, 'sec-fetch-site') };
-    let recorded = false;
-    /** Appends the call to its merchant's log if that merchant records now; `answered`: the status was sent or is about to be. */
-    const record = async (answered: boolean): Promise<void> => {
-      if (recorded) return;
-      recorded = true;
-      const caller = keyCallerOf(req) ?? sessionCallerOf(res) ?? (await callerOf(req));
-      if (!caller) return;
-      const { merchant, credential } = caller;
-      if (!res.locals.who) await core.refreshMerchant(merchant.id);
-      if (!core.merchantState(merchant.id).apiLog?.recording) return;
-      const op = ops.find((o) => o.variant === merchant.variant && o.method === method && o.regex.test(path));
-      const groups = op?.regex.exec(path)?.groups ?? {};
-      const entry: ApiLogEntry = {
-        at: iso(core.now(merchant.id)),
-        operationId: op?.operationId ?? null,
-        method: req.method,
-        path,
-        status: answered ? res.statusCode : null,
-        credential,
-        transactionId: decoded(groups.tx),
-        vendorReference: decoded(groups.ref),
-        ...seen,
-        simulated: typeof res.locals.simulated === 'string' ? res.locals.simulated : null,
-      };
-      await core.updateMerchantState(merchant.id, (st) => appended(st, entry));
-    };
-    const logFailure = (e: unknown) => core.log(`api log: ${e instanceof Error ? e.message : String(e)}`);
-    const end = res.end.bind(res) as (...args: unknown[]) => express.Response;
-    res.end = ((...args: unknown[]) => {
-      if (recorded) return end(...args);
-      // What `record` would decide without waiting for anything: a caller the router identified
-      // (no read needed) whose merchant does not record. Nothing to append: answered at once.
-      const known = res.locals.who ? (keyCallerOf(req) ?? sessionCallerOf(res)) : null;
-      if (known && !core.merchantState(known.merchant.id).apiLog?.recording) {
-        recorded = true;
-        return end(...args);
-      }
-      record(true)
-        .catch(logFailure)
-        .finally(() => end(...args));
-      return res;
-    }) as typeof res.end;
-    // A connection closed with no answer (a simulated timeout, a client gone): logged without a status.
-    res.once('close', () => {
-      if (!res.writableFinished) record(false).catch(logFailure);
-    });
+    (res as Carrier)[CALL] = new ApiCall(req, res);
+    res.end = end as typeof res.end;
+    res.on('close', closed);
     next();
   };
 }

@@ -23,11 +23,17 @@ export abstract class SqlReads implements RepositoryReads {
   protected abstract run(text: string, values?: unknown[]): Promise<{ rows: Row[] }>;
   protected abstract readonly tables: SqlTables;
 
-  protected async one<C extends CollectionName>(c: C, where: string, values: unknown[], suffix = ''): Promise<Collections[C] | undefined> {
-    const t = this.tables[c] as SqlTable<C>;
-    const { rows } = await this.run(`SELECT ${t.select} FROM ${t.name} r WHERE ${where} ${suffix}`, values);
-    return rows[0] ? t.record(rows[0]) : undefined;
+  protected one<C extends CollectionName>(c: C, where: string, values: unknown[], suffix = ''): Promise<Collections[C] | undefined> {
+    return this.first(c, `SELECT ${this.tables[c].select} FROM ${this.tables[c].name} r WHERE ${where} ${suffix}`, values);
   }
+
+  private first<C extends CollectionName>(c: C, text: string, values: unknown[]): Promise<Collections[C] | undefined> {
+    const t = this.tables[c] as SqlTable<C>;
+    return this.run(text, values).then(({ rows }) => (rows[0] ? t.record(rows[0]) : undefined));
+  }
+
+  /** The text of `get`'s read, per collection (made once: the read of every B2 request). */
+  private readonly byKey: Partial<Record<CollectionName, string>> = {};
 
   protected async many<C extends CollectionName>(c: C, rest: string, values: unknown[]): Promise<Collections[C][]> {
     const t = this.tables[c] as SqlTable<C>;
@@ -37,7 +43,8 @@ export abstract class SqlReads implements RepositoryReads {
 
   get<C extends CollectionName>(c: C, k: string): Promise<Collections[C] | undefined> {
     if (!isKeyOf(c, k)) return Promise.resolve(undefined);
-    return this.one(c, `r.${this.tables[c].key} = $1`, [k]);
+    const t = this.tables[c];
+    return this.first(c, (this.byKey[c] ??= `SELECT ${t.select} FROM ${t.name} r WHERE r.${t.key} = $1 `), [k]);
   }
 
   transactionByVendorReference(merchantId: string, vendorReference: string): Promise<TransactionRecord | undefined> {

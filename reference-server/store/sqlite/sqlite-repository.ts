@@ -267,11 +267,25 @@ export class SqliteRepository extends SqliteReads implements Repository {
    * A read outside a transaction: committed rows only (the reading connection on a file; in
    * memory, the open batch is committed first), answered once they are durable.
    */
-  protected override async run(text: string, values?: unknown[]): Promise<{ rows: Row[] }> {
-    if (this.conn === this.main && this.batch) this.commitBatch();
-    const rows = this.conn.all(text, values);
-    if (this.log) await this.log.durable().catch(() => undefined); // a failed sync is answered to the writes it held
-    return { rows };
+  protected override run(text: string, values?: unknown[]): Promise<{ rows: Row[] }> {
+    try {
+      if (this.conn === this.main && this.batch) this.commitBatch();
+      const rows = this.conn.all(text, values);
+      // a failed sync is answered to the writes it held
+      if (this.log) {
+        const answer = { rows };
+        return this.log.durable().then(
+          () => answer,
+          () => answer,
+        );
+      }
+      return Promise.resolve({ rows });
+    } catch (e) {
+      // the failure as a rejection, as from the async function this was
+      return Promise.resolve().then(() => {
+        throw e;
+      });
+    }
   }
 
   /** The writing connection, for tools that inspect the database (never the handlers). */
