@@ -157,6 +157,18 @@ class Collect implements Judge {
   }
 }
 
+/** Judges one ended exchange: its answer against the contract, then the state it moves. */
+type ExchangeJudge = (
+  ex: Exchange,
+  seq: number,
+  merchant: string | null,
+  testKey: boolean,
+  params: Record<string, string>,
+  requestJson: unknown,
+  truncated: boolean,
+  notes: string[],
+) => void;
+
 /** What every exchange of one proxy shares. */
 interface Hub {
   o: ProxyOptions;
@@ -165,16 +177,7 @@ interface Hub {
   capture: number;
   basePath: string;
   host: string;
-  judge: (
-    ex: Exchange,
-    seq: number,
-    merchant: string | null,
-    testKey: boolean,
-    params: Record<string, string>,
-    requestJson: unknown,
-    truncated: boolean,
-    notes: string[],
-  ) => void;
+  judge: ExchangeJudge;
   merchantOf: (cred: string) => string;
 }
 
@@ -427,16 +430,7 @@ export async function startLiveProxy(o: ProxyOptions): Promise<LiveProxy> {
     return d;
   };
 
-  const judge = (
-    ex: Exchange,
-    seq: number,
-    merchant: string | null,
-    testKey: boolean,
-    params: Record<string, string>,
-    requestJson: unknown,
-    truncated: boolean,
-    notes: string[],
-  ): void => {
+  const judge: ExchangeJudge = (ex, seq, merchant, testKey, params, requestJson, truncated, notes) => {
     const findings: ProxyFinding[] = [];
     for (const n of notes) findings.push({ kind: 'answer', operation: ex.opId, jsonPath: '$', message: n, exchanges: [seq] });
     if (truncated) {
