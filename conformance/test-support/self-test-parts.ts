@@ -54,7 +54,12 @@ export function describeMutantPart(part: number, start: StartServer): void {
         if (r.phase === 'property') expect(r.shrunkLength).toBeLessThanOrEqual(MAX_SEARCH_LENGTH);
         // a long sequence says why it is not shorter: shrinking's time limit, no shorter failing one, or not shrunk (tour)
         if (r.shrunkLength > 6) expect(r.result.findings[0]!.shrinking).toMatch(/time limit|no shorter sequence fails|not shrunk/);
-      }, 60_000);
+        // The property (search and shrinking) is bounded to 30 s (timeLimitMs, selftest.ts); with
+        // the server's start and the tours a mutant found by the search takes up to ~40 s quiet, and
+        // "rate limit off" (each try sends a burst past the A1 limit) passed 60 s with the three
+        // parts side by side on a loaded machine, on unchanged code. The run's own bound decides;
+        // this only keeps a slow machine from failing a mutant that is found.
+      }, 120_000);
     });
   });
 }
