@@ -144,4 +144,27 @@ describe('the API log (ADR-056)', () => {
     expect(log.dropped).toBe(0);
     expect(log.entries.filter((e) => e.operationId === 'getPartnerTransactionByVendorReference')).toEqual([]);
   });
+
+  it('records the path as the call came, when a router mounted under a path answers it (as the site mounts /docs)', async () => {
+    const pages = await server({
+      mount: (app) =>
+        app.use('/pages', (_req, res) => {
+          res.status(404).json({ error: { code: 'ROUTE_NOT_FOUND', message: 'no such page' } });
+        }),
+    });
+    try {
+      const k = pages.s.merchants[0]!.apiKey;
+      await pages.api('PUT', '/api/v1/sandbox/api-log', { headers: key(k), json: { recording: true } });
+      expect((await pages.api('GET', '/pages/guide/intro', { headers: key(k) })).status).toBe(404);
+      let entries: Entry[] = [];
+      for (let i = 0; i < 100 && entries.length === 0; i++) {
+        if (i) await new Promise((r) => setTimeout(r, 20));
+        const log = (await pages.api<Log>('GET', '/api/v1/sandbox/api-log', { headers: key(k) })).body;
+        entries = log.entries.filter((e) => !e.path.startsWith('/api/v1/sandbox/'));
+      }
+      expect(entries.map((e) => [e.path, e.operationId, e.status])).toEqual([['/pages/guide/intro', null, 404]]);
+    } finally {
+      await pages.s.close();
+    }
+  });
 });

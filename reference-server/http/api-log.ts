@@ -104,6 +104,8 @@ type Carrier = express.Response & { [CALL]?: ApiCall };
 /** One call's state, kept on its response until answered. */
 class ApiCall {
   readonly method: string;
+  /** As the call came, at the root (a page router mounted under a path sees less of it when it answers). */
+  readonly path: string;
   /** The browser headers the call came with. */
   readonly seen: Pick<ApiLogEntry, 'origin' | 'referer' | 'secFetchSite'>;
   readonly end: express.Response['end'];
@@ -113,6 +115,7 @@ class ApiCall {
     readonly res: express.Response,
   ) {
     this.method = req.method === 'HEAD' ? 'GET' : req.method;
+    this.path = req.path;
     this.seen = { origin: header(req, 'origin'), referer: header(req, 'referer'), secFetchSite: header(req, 'sec-fetch-site') };
     this.end = res.end.bind(res);
   }
@@ -176,7 +179,7 @@ export function createApiLogRecorder({ core, auth }: { core: Core; auth: Authent
     const { merchant, credential } = caller;
     if (!res.locals.who) await core.refreshMerchant(merchant.id);
     if (!core.merchantState(merchant.id).apiLog?.recording) return;
-    const path = req.path;
+    const { path } = call;
     const op = ops.find((o) => o.variant === merchant.variant && o.method === call.method && o.regex.test(path));
     const groups = op?.regex.exec(path)?.groups ?? {};
     const entry: ApiLogEntry = {
