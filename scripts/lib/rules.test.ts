@@ -227,6 +227,12 @@ describe('rule index', () => {
   describe('reads: the check computes the expectation from the spec fact in its own file', () => {
     const yaml = (reads: string) =>
       `rules:\n  - id: b4-only-pending\n    seed: B4 only while PENDING.\n    spec: schemas/Status.yaml#/x-state-machine/rejections\n    reads: ${reads}\n`;
+    /** A check file that reads the fact itself. */
+    const readingCheck = [
+      "import { stateMachine } from '../../generated/index.ts';",
+      '/** @checks b4-only-pending, ADR-001 */',
+      'export class CancelTransaction { allowed = stateMachine.rejections; }',
+    ];
     const helper = {
       'conformance/spec.ts': [
         "import { stateMachine } from '../generated/index.ts';",
@@ -238,11 +244,7 @@ describe('rule index', () => {
       await fixture({
         ...enforcing,
         'spec/rules.yaml': yaml('rejections'),
-        'conformance/commands/cancel.ts': [
-          "import { stateMachine } from '../../generated/index.ts';",
-          '/** @checks b4-only-pending, ADR-001 */',
-          'export class CancelTransaction { allowed = stateMachine.rejections; }',
-        ].join('\n'),
+        'conformance/commands/cancel.ts': readingCheck.join('\n'),
       });
       expect(await ruleProblems(root)).toEqual([]);
     });
@@ -267,11 +269,7 @@ describe('rule index', () => {
       await fixture({
         ...enforcing,
         'spec/rules.yaml': yaml('rejections'),
-        'conformance/commands/cancel.ts': [
-          "import { stateMachine } from '../../generated/index.ts';",
-          '/** @checks b4-only-pending, ADR-001 */',
-          'export class CancelTransaction { allowed = stateMachine.rejections; }',
-        ].join('\n'),
+        'conformance/commands/cancel.ts': readingCheck.join('\n'),
         'conformance/world.ts': ['/** @checks b4-only-pending */', 'export function checkStillPending(): void {}'].join('\n'),
       });
       expect(await ruleProblems(root)).toEqual([
@@ -284,9 +282,7 @@ describe('rule index', () => {
         ...enforcing,
         'spec/rules.yaml': yaml('rejections'),
         'conformance/commands/cancel.ts': [
-          "import { stateMachine } from '../../generated/index.ts';",
-          '/** @checks b4-only-pending, ADR-001 */',
-          'export class CancelTransaction { allowed = stateMachine.rejections; }',
+          ...readingCheck,
           '/** @checks b4-only-pending */',
           'export function checkStillPending(): void {}',
         ].join('\n'),
