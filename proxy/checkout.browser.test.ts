@@ -9,7 +9,7 @@ import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build } from '../scripts/build.ts';
 import { freePort } from '../lib/free-port.ts';
-import { CHROMIUM } from '../reference-server/test-support/browser-harness.ts';
+import { CHROMIUM, clickClosingPopup } from '../reference-server/test-support/browser-harness.ts';
 import { createCheckoutRouter } from '../reference-server/checkout/router.ts';
 import { startTestServer, type TestServer } from '../reference-server/testing.ts';
 import { startLiveProxy, type LiveProxy } from './server.ts';
@@ -96,7 +96,7 @@ describe('a demo purchase in Chromium through the proxy', () => {
     const [popup] = await Promise.all([context.waitForEvent('page'), page.click('[data-paylater="pay-button"]')]);
     await popup.waitForSelector('[data-testid="simulate-success"]');
     expect(new URL(popup.url()).origin).toBe(proxy.url);
-    await popup.click('[data-testid="simulate-success"]');
+    await clickClosingPopup(popup, '[data-testid="simulate-success"]');
     await page.waitForURL(/\/demo\/v1\/return\?/);
     expect(await page.getAttribute('[data-testid="order-status"]', 'data-paid')).toBe('true');
     await context.close();

@@ -10,6 +10,7 @@ import { createPayLaterClientV1, createPayLaterClientV2 } from '../../sdk/client
 import {
   base,
   CHROMIUM,
+  clickClosingPopup,
   cspViolations,
   events,
   open,
@@ -184,7 +185,7 @@ describe('Variant 2 popup flow (deprecated)', () => {
     expect(await events(page)).toEqual([]);
     expect(await page.isVisible('[data-paylater="overlay"]')).toBe(true);
 
-    await popup.click('[data-testid="simulate-success"]');
+    await clickClosingPopup(popup, '[data-testid="simulate-success"]');
     await page.waitForURL(/\/demo\/v2\/return\?/);
     expect(new URL(page.url()).searchParams.get('status')).toBe('SUCCESS');
     expect(await page.getAttribute('[data-testid="order-status"]', 'data-paid')).toBe('true');
@@ -222,7 +223,7 @@ describe('Variant 2 popup flow (deprecated)', () => {
       await toPayPage(page, 2, { flow: 'popup' });
       const [popup] = await Promise.all([context.waitForEvent('page'), page.click('[data-paylater="pay-button"]')]);
       await popup.waitForSelector('[data-testid="cancel"]');
-      if (reason === 'user_cancelled') await popup.click('[data-testid="cancel"]');
+      if (reason === 'user_cancelled') await clickClosingPopup(popup, '[data-testid="cancel"]');
       if (reason === 'popup_closed') await popup.close();
       if (reason === 'overlay_close') await page.click('[data-paylater="overlay-close"]');
       // A close is reported after the poll (250 ms) and the grace for a trailing outcome (300 ms).
@@ -262,7 +263,7 @@ describe('Variant 2 popup flow (deprecated)', () => {
       });
       const [popup] = await Promise.all([context.waitForEvent('page'), page.click('[data-paylater="pay-button"]')]);
       await popup.waitForSelector(`[data-testid="${button}"]`);
-      await popup.click(`[data-testid="${button}"]`);
+      await clickClosingPopup(popup, `[data-testid="${button}"]`);
       await expect.poll(() => popup.isClosed()).toBe(true);
       await expect.poll(() => page.evaluate(() => (window as unknown as { held: unknown[] }).held.length)).toBe(1);
       await page.evaluate(() => {
@@ -333,7 +334,7 @@ describe('Variant 1 quick-start', () => {
     await page.locator('[data-paylater="widget"]').screenshot({ path: path.join(SHOTS, 'button-v1.png') });
     const [popup] = await Promise.all([context.waitForEvent('page'), page.click('[data-paylater="pay-button"]')]);
     await popup.waitForSelector('[data-testid="simulate-success"]');
-    await popup.click('[data-testid="simulate-success"]');
+    await clickClosingPopup(popup, '[data-testid="simulate-success"]');
     await page.waitForURL(/\/demo\/v1\/return\?/);
     const txId = new URL(page.url()).searchParams.get('transaction_id')!;
     expect(await page.getAttribute('[data-testid="order-status"]', 'data-paid')).toBe('true');
@@ -349,11 +350,11 @@ describe('Variant 1 quick-start', () => {
     await toPayPage(page, 1);
     let [popup] = await Promise.all([context.waitForEvent('page'), page.click('[data-paylater="pay-button"]')]);
     await popup.waitForSelector('[data-testid="cancel"]');
-    await popup.click('[data-testid="cancel"]');
+    await clickClosingPopup(popup, '[data-testid="cancel"]');
     await expect.poll(() => events(page)).toEqual(['error: {"message":"Payment cancelled","reason":"user_cancelled"}']);
     [popup] = await Promise.all([context.waitForEvent('page'), page.click('[data-paylater="pay-button"]')]);
     await popup.waitForSelector('[data-testid="simulate-failed"]');
-    await popup.click('[data-testid="simulate-failed"]');
+    await clickClosingPopup(popup, '[data-testid="simulate-failed"]');
     await page.waitForURL(/\/demo\/v1\/return\?/);
     const txId = new URL(page.url()).searchParams.get('transaction_id')!;
     expect(await page.getAttribute('[data-testid="order-status"]', 'data-paid')).toBe('false');

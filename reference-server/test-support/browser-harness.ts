@@ -115,6 +115,25 @@ export async function toPayPage(page: Page, variant: 1 | 2, opts: { flow?: 'redi
   await page.waitForSelector('[data-paylater="pay-button"]:not([disabled])');
 }
 
+/**
+ * Clicks a control of the hosted page's popup that posts its outcome and closes the popup. The
+ * click itself reaches the page, but Playwright's click may then reject with "Target page, context
+ * or browser has been closed" because the window closed while the action was finishing (a race on
+ * a loaded machine, microsoft/playwright#26900; CI saw it once). That rejection is accepted only
+ * when the popup really closed within 5 s; any other failure is thrown as it came.
+ */
+export async function clickClosingPopup(popup: Page, selector: string): Promise<void> {
+  const closed = popup.waitForEvent('close', { timeout: 5000 }).then(
+    () => true,
+    () => popup.isClosed(),
+  );
+  try {
+    await popup.click(selector);
+  } catch (error) {
+    if (!(await closed)) throw error;
+  }
+}
+
 export const sessionToken = (page: Page) => page.getAttribute('#paylater-demo', 'data-session-token') as Promise<string>;
 export const events = (page: Page) => page.$$eval('[data-testid="events"] li', (lis) => lis.map((l) => l.textContent ?? ''));
 
