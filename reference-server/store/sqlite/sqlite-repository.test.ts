@@ -177,4 +177,25 @@ describe('SQLite store on a file', () => {
     expect(repo.commits).toBeLessThan(10);
     await repo.close();
   });
+
+  it('holds the transactions applied while a sync of the log runs and commits them together when it ends', async () => {
+    const repo = await fileRepo();
+    // Microtasks only: no sync of the log (a file system call) can end while these run.
+    const ticks = async () => {
+      for (let i = 0; i < 200; i++) await Promise.resolve();
+    };
+    const write = (i: number) => repo.transaction(async (t) => t.write([{ c: 'transactions', k: tx(i).id, v: tx(i) }]));
+    const writes = [write(0)];
+    await ticks();
+    expect(repo.commits).toBe(1); // committed alone: no sync was running; its sync runs now
+    for (let i = 1; i < 20; i++) {
+      writes.push(write(i)); // each applied before the next starts: none waits for another
+      await ticks();
+    }
+    expect(repo.commits).toBe(1); // all nineteen held in one open batch while that sync runs
+    await Promise.all(writes);
+    expect(repo.commits).toBe(2); // committed together when it ended, then synced
+    expect(await repo.count('transactions')).toBe(20);
+    await repo.close();
+  });
 });

@@ -8,7 +8,8 @@
  *   shared SQL reads (`../sql-reads.ts`) and buffers its writes, which are then applied
  *   synchronously in a savepoint of the SQLite transaction open on that connection (`BEGIN
  *   IMMEDIATE`), so nothing else runs between them. The SQLite transaction commits when no
- *   transaction waits (or after 10 ms, or 256 transactions): a group commit. The database makes
+ *   transaction waits and no sync of the log runs (else when that sync ends), or after 10 ms,
+ *   or at 256 transactions: a group commit. The database makes
  *   the writes exact: the unique index on (merchant, vendorReference), the upserts, all or none
  *   of each transaction.
  * - Durable before answered (ADR-047): a commit writes its log frames (`synchronous=NORMAL`), and
@@ -150,7 +151,11 @@ export interface SqliteRepositoryOptions {
   now?: () => number;
 }
 
-/** Syncs a database file's log (`<file>-wal`) after commits, one `fdatasync` for all the commits made before it starts. */
+/**
+ * Syncs a database file's log (`<file>-wal`) after commits, one `fdatasync` for all the commits
+ * made before it starts. `settled` is called (as a task of its own, never between the steps of a
+ * transaction) when a sync ends: the repository then commits the batch it held open meanwhile.
+ */
 class LogSync {
   private fh: FileHandle | null = null;
   /** Commits not covered by a sync started yet. */
@@ -158,7 +163,15 @@ class LogSync {
   private inflight: Promise<void> | null = null;
   private next: Promise<void> | null = null;
 
-  constructor(private readonly file: string) {}
+  constructor(
+    private readonly file: string,
+    private readonly settled: () => void,
+  ) {}
+
+  /** True while a sync runs. */
+  get syncing(): boolean {
+    return this.inflight !== null;
+  }
 
   /** Notes a commit. */
   committed(): void {
@@ -169,19 +182,22 @@ class LogSync {
   durable(): Promise<void> {
     if (!this.dirty) return this.inflight ?? Promise.resolve();
     if (!this.inflight) return this.start();
-    // A sync runs that does not cover the latest commits: the next starts when it ends.
+    // A sync runs that does not cover the latest commits: the next starts when it ends (unless
+    // the commit made when it ended has started one that covers them).
     return (this.next ??= this.inflight
       .catch(() => undefined)
       .then(() => {
         this.next = null;
-        return this.start();
+        return this.durable();
       }));
   }
 
   private start(): Promise<void> {
     this.dirty = false;
     const p = this.sync().finally(() => {
-      if (this.inflight === p) this.inflight = null;
+      if (this.inflight !== p) return;
+      this.inflight = null;
+      setImmediate(this.settled);
     });
     this.inflight = p;
     return p;
@@ -218,7 +234,7 @@ interface Batch {
   settle(error?: Error): void;
 }
 
-/** A batch commits when no transaction waits, or at this many transactions, or this long after it began. */
+/** A batch commits when no transaction waits and no sync runs, or at this many transactions, or this long after it began. */
 const BATCH_MAX = 256;
 const BATCH_MAX_MS = 10;
 
@@ -257,7 +273,7 @@ export class SqliteRepository extends SqliteReads implements Repository {
     super(options.reader ? new Connection(options.reader) : main);
     this.main = main;
     this.wallNow = options.now ?? Date.now;
-    this.log = options.file === undefined ? null : new LogSync(options.file);
+    this.log = options.file === undefined ? null : new LogSync(options.file, () => this.syncEnded());
     this.checkpointer = options.file === undefined ? null : new Checkpointer(options.file);
     this.fileLock = options.lock ?? null;
     db.exec(TEMP_SCHEMA);
@@ -310,10 +326,10 @@ export class SqliteRepository extends SqliteReads implements Repository {
 
   /**
    * Runs `work` and applies its writes in the open batch (a savepoint of it: a failing
-   * transaction is undone alone); the batch commits when no transaction waits (group commit,
-   * ADR-047). A commit the disk refuses is rolled back (by SQLite) and answered
-   * `StoreUnavailableError` to every transaction of the batch, and writes are refused until
-   * `Retry-After` has passed.
+   * transaction is undone alone); the batch commits when no transaction waits and no sync of the
+   * log runs, else when that sync ends (group commit, ADR-047). A commit the disk refuses is
+   * rolled back (by SQLite) and answered `StoreUnavailableError` to every transaction of the
+   * batch, and writes are refused until `Retry-After` has passed.
    * @rule ADR-026
    */
   private async runTransaction<T>(
@@ -341,8 +357,19 @@ export class SqliteRepository extends SqliteReads implements Repository {
       batch.size += 1;
       return { result, notices, durable: batch.done };
     } finally {
-      if (this.batch && (this.waiting === 0 || this.batch.size >= BATCH_MAX)) this.commitBatch();
+      if (this.batch && (this.batch.size >= BATCH_MAX || (this.waiting === 0 && !this.log?.syncing))) this.commitBatch();
     }
+  }
+
+  /**
+   * A sync of the log ended: the batch held open while it ran commits now, and the next sync
+   * covers it. Holding it costs its transactions nothing (their answer waits for a sync that
+   * starts after this one ends either way), and one commit for all of them writes each page
+   * they share once: under B1 load on 16 connections, 20 KB written per create instead of 57 KB
+   * when each committed alone, and 40-80 % more creates/s (docs/storage.md).
+   */
+  private syncEnded(): void {
+    if (this.batch && !this.closed) this.commitBatch();
   }
 
   /** Resolves once everything committed so far, and the open batch, is durable. */
