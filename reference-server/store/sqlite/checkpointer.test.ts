@@ -60,6 +60,31 @@ const until = async (ok: () => boolean, ms: number) => {
 };
 
 describe('the checkpointer', () => {
+  it('raises wantsLock while its last step waits for the write lock, and lowers it once the step is done', async () => {
+    const { db, file } = database();
+    const checkpointer = new Checkpointer(file);
+    try {
+      const insert = db.prepare('INSERT INTO t (body) VALUES (?)');
+      const body = new Uint8Array(PAGE - 200);
+      db.exec('BEGIN IMMEDIATE');
+      for (let i = 0; i < RESTART_FRAMES + 256; i++) insert.run(body);
+      db.exec('COMMIT'); // a log past the restart threshold
+      db.exec('BEGIN IMMEDIATE'); // the write lock held, as by the store's open batch
+      insert.run(body);
+      expect(checkpointer.wantsLock).toBe(false);
+      checkpointer.committed();
+      expect(await until(() => checkpointer.wantsLock, 10_000)).toBe(true); // the last step waits for the lock
+      expect(checkpointer.restarts).toBe(0);
+      db.exec('COMMIT'); // the batch committed: the step takes the lock, restarts the log, lets go
+      expect(await until(() => checkpointer.restarts === 1, 10_000)).toBe(true);
+      expect(checkpointer.wantsLock).toBe(false);
+      expect(checkpointer.lastError).toBeNull();
+    } finally {
+      await checkpointer.close();
+      db.close();
+    }
+  }, 60_000);
+
   it('starts the log over under a steady stream of commits: the log file stays within its limit', async () => {
     const { db, file } = database();
     const checkpointer = new Checkpointer(file);

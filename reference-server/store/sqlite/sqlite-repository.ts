@@ -357,7 +357,8 @@ export class SqliteRepository extends SqliteReads implements Repository {
       batch.size += 1;
       return { result, notices, durable: batch.done };
     } finally {
-      if (this.batch && (this.batch.size >= BATCH_MAX || (this.waiting === 0 && !this.log?.syncing))) this.commitBatch();
+      if (this.batch && (this.batch.size >= BATCH_MAX || this.checkpointer?.wantsLock || (this.waiting === 0 && !this.log?.syncing)))
+        this.commitBatch();
     }
   }
 
@@ -382,6 +383,11 @@ export class SqliteRepository extends SqliteReads implements Repository {
   private async openBatch(): Promise<Batch> {
     if (this.batch) return this.batch;
     for (let waited = 0; ; waited += 2) {
+      // the checkpointer's last step asked for the write lock: it goes first
+      if (this.checkpointer?.wantsLock && waited <= BUSY_GIVE_UP_MS) {
+        await new Promise((r) => setTimeout(r, 1));
+        continue;
+      }
       try {
         this.main.db.exec('BEGIN IMMEDIATE');
         break;
