@@ -2,12 +2,14 @@
  * The SQLite store's transactions (ADR-046, ADR-047): one at a time in this process, all or
  * nothing each (also inside a group commit), durable when they resolve; reads outside a
  * transaction see committed rows only; windows and lists in SQL. On a database file and in memory.
+ * On a file, the group commit holds a batch while the log syncs and yields to the checkpointer.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { MerchantStateRecord, OutboxEvent, TransactionRecord } from '../../domain/types.ts';
+import { Checkpointer } from './checkpointer.ts';
 import { openSqliteRepository, type SqliteRepository } from './sqlite-repository.ts';
 
 const state = (id: string, clockOffsetSeconds: number): MerchantStateRecord => ({ id, clockOffsetSeconds, endpointEnabled: true });
@@ -197,5 +199,36 @@ describe('SQLite store on a file', () => {
     expect(repo.commits).toBe(2); // committed together when it ended, then synced
     expect(await repo.count('transactions')).toBe(20);
     await repo.close();
+  });
+
+  it("commits its open batch at once, and opens none, while the checkpointer's last step asks for the write lock", async () => {
+    let asks = false;
+    const spy = vi.spyOn(Checkpointer.prototype, 'wantsLock', 'get').mockImplementation(() => asks);
+    const repo = await fileRepo();
+    try {
+      const ticks = async () => {
+        for (let i = 0; i < 200; i++) await Promise.resolve(); // microtasks only: no sync ends meanwhile
+      };
+      const write = (i: number) => repo.transaction(async (t) => t.write([{ c: 'transactions', k: tx(i).id, v: tx(i) }]));
+      const writes = [write(0)];
+      await ticks();
+      writes.push(write(1));
+      await ticks();
+      expect(repo.commits).toBe(1); // the second held open while the first one's sync runs
+      asks = true;
+      writes.push(write(2));
+      await ticks();
+      expect(repo.commits).toBe(2); // committed at once, that sync still running
+      writes.push(write(3));
+      await new Promise((r) => setTimeout(r, 50));
+      expect(repo.commits).toBe(2); // no batch opened while the step asks
+      asks = false;
+      await Promise.all(writes);
+      expect(repo.commits).toBe(3);
+      expect(await repo.count('transactions')).toBe(4);
+    } finally {
+      spy.mockRestore();
+      await repo.close();
+    }
   });
 });
