@@ -8,10 +8,10 @@
  *   shared SQL reads (`../sql-reads.ts`) and buffers its writes, which are then applied
  *   synchronously in a savepoint of the SQLite transaction open on that connection (`BEGIN
  *   IMMEDIATE`), so nothing else runs between them. The SQLite transaction commits when no
- *   transaction waits and no sync of the log runs (else when that sync ends), or after 10 ms,
- *   or at 256 transactions: a group commit. The database makes
- *   the writes exact: the unique index on (merchant, vendorReference), the upserts, all or none
- *   of each transaction.
+ *   transaction waits and no sync of the log runs (else when that sync ends), at once while the
+ *   checkpointer asks for the write lock, and at the latest after 10 ms or 256 transactions: a
+ *   group commit. The database makes the writes exact: the unique index on (merchant,
+ *   vendorReference), the upserts, all or none of each transaction.
  * - Durable before answered (ADR-047): a commit writes its log frames (`synchronous=NORMAL`), and
  *   `transaction` resolves once an `fdatasync` of the log, run off the event loop, has covered
  *   it. The next transaction does not wait for that sync: commits made while one runs are all
@@ -367,7 +367,7 @@ export class SqliteRepository extends SqliteReads implements Repository {
    * covers it. Holding it costs its transactions nothing (their answer waits for a sync that
    * starts after this one ends either way), and one commit for all of them writes each page
    * they share once: under B1 load on 16 connections, 20 KB written per create instead of 57 KB
-   * when each committed alone, and 40-80 % more creates/s (docs/storage.md).
+   * when each committed alone, and 40-80 % more creates/s (docs/storage.md, docs/performance.md).
    */
   private syncEnded(): void {
     if (this.batch && !this.closed) this.commitBatch();
@@ -382,9 +382,9 @@ export class SqliteRepository extends SqliteReads implements Repository {
   /** The open batch, or a new one (`BEGIN IMMEDIATE`; while the checkpointer holds the database, tried again off the event loop). */
   private async openBatch(): Promise<Batch> {
     if (this.batch) return this.batch;
-    for (let waited = 0; ; waited += 2) {
+    for (const giveUp = performance.now() + BUSY_GIVE_UP_MS; ;) {
       // the checkpointer's last step asked for the write lock: it goes first
-      if (this.checkpointer?.wantsLock && waited <= BUSY_GIVE_UP_MS) {
+      if (this.checkpointer?.wantsLock && performance.now() < giveUp) {
         await new Promise((r) => setTimeout(r, 1));
         continue;
       }
@@ -392,7 +392,7 @@ export class SqliteRepository extends SqliteReads implements Repository {
         this.main.db.exec('BEGIN IMMEDIATE');
         break;
       } catch (e) {
-        if (!isBusy(e) || waited > BUSY_GIVE_UP_MS) throw isDiskFailure(e) ? this.refuse(e) : e;
+        if (!isBusy(e) || performance.now() >= giveUp) throw isDiskFailure(e) ? this.refuse(e) : e;
         await new Promise((r) => setTimeout(r, 2));
       }
     }
