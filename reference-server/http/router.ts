@@ -106,7 +106,8 @@ export function createApiRouters(deps: ApiRouterDeps): express.RequestHandler[] 
     try {
       if (op.auth.kind === 'apiKey') {
         who = { merchant: auth.key(req, op.auth), session: null };
-        await refreshMerchant(who.merchant.id);
+        // (the failures-on-demand middleware may have read it for this call already)
+        if (req.res!.locals.stateRead !== who.merchant.id) await refreshMerchant(who.merchant.id);
       } else who = await auth.token(req, op.auth);
     } catch (e) {
       if (e instanceof ApiError && e.status === 401) await authThrottle?.fail(address);

@@ -220,8 +220,9 @@ export function createSimulator({ core, auth, mode }: SimulatorDeps): express.Re
   const header = SIMULATE_PARAMETER.toLowerCase();
   const find = (method: string, path: string, variant?: Variant): SimOp | undefined =>
     spec.ops.find((o) => o.method === method && (variant === undefined || o.variant === variant) && o.regex.test(path));
+  /** True when a merchant may hold a rule: one cached, or a state this instance may not have read yet. */
   const anyRule = (): boolean => {
-    for (const id of core.merchantsById.keys()) if (core.merchantState(id).faultRule) return true;
+    for (const id of core.merchantsById.keys()) if (core.merchantState(id).faultRule || !core.merchantStateCurrent(id)) return true;
     return false;
   };
 
@@ -274,17 +275,19 @@ export function createSimulator({ core, auth, mode }: SimulatorDeps): express.Re
       return;
     }
     const cached = core.merchantState(merchant.id).faultRule;
-    // (a cache only lags: it never shows a rule more used than it is)
-    if (!cached || cached.used >= cached.times || !ruleApplies(cached, op)) {
+    // A cache the store's notices keep current (SQLite, the only writer) decides at once.
+    if (core.merchantStateCurrent(merchant.id) && (!cached || cached.used >= cached.times || !ruleApplies(cached, op))) {
       next();
       return;
     }
-    // The rule as stored now (one removed, replaced or used up on another instance is not applied
-    // from this one's cache), then one call counted under the merchant state's lock: exact across
-    // instances (PostgreSQL's row lock) and kept across restarts.
+    // The rule as stored now: one set, removed, replaced or used up through another instance
+    // applies from the next call on (its change notice may come later), then one call counted
+    // under the merchant state's lock: exact across instances (PostgreSQL's row lock) and kept
+    // across restarts. The router does not read the state again for this call (`stateRead`).
     core
       .refreshMerchant(merchant.id)
       .then(async () => {
+        res.locals.stateRead = merchant.id;
         const rule = core.merchantState(merchant.id).faultRule;
         if (!rule || rule.used >= rule.times || !ruleApplies(rule, op)) return next();
         let counted = false;

@@ -37,7 +37,7 @@ let p2: Proxy;
 let p3: Proxy;
 
 /** One Variant 1 merchant per use, so their rate-limit windows and clocks stay apart. */
-const NAMES = ['two', 'three', 'expiry', 'stream', 'crash', 'credit'] as const;
+const NAMES = ['two', 'three', 'expiry', 'stream', 'crash', 'credit', 'faults'] as const;
 const KEY = Object.fromEntries(NAMES.map((n) => [n, `sk_test_v1_shared_${n}_${'0'.repeat(20 - n.length)}`])) as Record<
   (typeof NAMES)[number],
   string
@@ -168,6 +168,33 @@ describe('three instances: background work', () => {
     expect((await deliveriesOf(key, t.id)).length).toBe(1);
     expect(received(ev!.id)).toBe(1);
     expect((await api<Tx>(instances[0]!.baseUrl, 'GET', `/api/v1/public/partner/transactions/${t.id}`, key)).body.status).toBe('EXPIRED');
+  });
+
+  it('a fault rule set through one instance is applied by the next call to another, exactly `times` (ADR-052)', async () => {
+    // The conformance suite sets a rule of one B1 call and makes that call at once, through a
+    // round-robin proxy: the instance serving it must read the rule from the database then,
+    // not wait for the change notice (CI once saw 201 there, then the stale rule fail a later call).
+    const key = KEY.faults;
+    const b1 = (base: string) =>
+      call(base, 'POST', '/api/v1/public/partner/transactions', {
+        headers: { 'X-Service-Key': key },
+        json: partnerBody({ vendorReference: ref() }),
+      });
+    for (let round = 0; round < 10; round++) {
+      const [a, b] = round % 2 === 0 ? [instances[0]!, instances[1]!] : [instances[1]!, instances[2]!];
+      const set = await api(a.baseUrl, 'PUT', '/api/v1/sandbox/faults', key, {
+        rule: { failure: '500', operations: ['createPartnerTransaction'], times: 1 },
+      });
+      expect(set.status, set.text).toBe(200);
+      const failed = await b1(b.baseUrl);
+      expect(failed.status, `round ${round}: ${failed.text}`).toBe(500);
+      expect(errorOf(failed).code).toBe('INTERNAL_ERROR');
+      // used up, whichever instance serves the next calls
+      expect((await b1(a.baseUrl)).status).toBe(201);
+      expect((await b1(b.baseUrl)).status).toBe(201);
+    }
+    const off = await api(instances[2]!.baseUrl, 'PUT', '/api/v1/sandbox/faults', key, { rule: null });
+    expect(off.status, off.text).toBe(200);
   });
 
   it('the event stream of one instance shows an event made on another', async () => {
