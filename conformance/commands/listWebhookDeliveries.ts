@@ -2,9 +2,11 @@
  * The webhook deliveries read to their end through their cursors (ADR-028), newest first: every
  * event the model saw the main merchant's transactions emit (x-state-machine) is listed, with its
  * transaction and event name, and no event of the other merchant's transactions. An expiry is
- * required once its webhook reached the suite: the server may write it at its next sweep, later
- * than the window's end the model knows (a change the suite made is written with its answer).
- * Events the model has not resolved yet or of earlier suites may be listed too.
+ * required once its webhook reached the suite before the read began: the server may write it at
+ * its next sweep, later than the window's end the model knows (a change the suite made is written
+ * with its answer), and one written while the pages are read (newest first) comes before the
+ * first page and may still reach the suite before the last one. Events the model has not
+ * resolved yet or of earlier suites may be listed too.
  */
 import type { Cmd, Model, Real } from '../model.ts';
 import { transitionById } from '../spec.ts';
@@ -20,6 +22,8 @@ export class ListWebhookDeliveries implements Cmd {
     return m.state.sandbox && m.state.contract.has(OP);
   }
   async run(_m: Model, w: Real): Promise<void> {
+    // the expiries delivered before the first page is asked for: each was written before it
+    const received = new Set((w.receiver?.deliveries ?? []).map((d) => `${d.payload?.data?.id ?? ''} ${d.payload?.event ?? ''}`));
     const listed = await readListToEnd(w, OP, 'WebhookDeliveryList', 'createdAt', this.limit, 'delivery', (item) =>
       w.state.txs.has(String(item.transactionId)),
     );
@@ -28,7 +32,6 @@ export class ListWebhookDeliveries implements Cmd {
       const id = String(item.transactionId);
       byTx.set(id, [...(byTx.get(id) ?? []), String(item.event)]);
     }
-    const received = new Set((w.receiver?.deliveries ?? []).map((d) => `${d.payload?.data?.id ?? ''} ${d.payload?.event ?? ''}`));
     for (const tx of w.state.txs.values()) {
       const events = byTx.get(tx.id) ?? [];
       if (tx.who === 'other') {
