@@ -14,7 +14,7 @@
  * One tarball and one install are shared by every case.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -77,24 +77,44 @@ async function serve(node: string, args: string[]): Promise<{ baseUrl: string; c
   return { baseUrl, child, output: () => out };
 }
 
-/** Stops `npx paylater serve` and the server it started (its process group); resolves once the server no longer answers. */
+/** True while a process of group `pgid` is alive (a zombie, exited but not yet reaped, is not). Linux's /proc. */
+function groupAlive(pgid: number): boolean {
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+    } catch {
+      continue; // gone meanwhile
+    }
+    const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (Number(pgrp) === pgid && state !== 'Z') return true;
+  }
+  return false;
+}
+
+/**
+ * Stops `npx paylater serve` and the server it started (its process group); resolves once no
+ * process of the group is left. Not once the server stops answering: it closes its listener
+ * first, then its store, whose files in `data/` change until it exits (a removal of the folder
+ * meanwhile failed with ENOTEMPTY).
+ */
 async function stop(server: { child: ChildProcess; baseUrl: string }): Promise<void> {
   const { child } = server;
-  if (child.exitCode === null && child.pid !== undefined) {
+  const pgid = child.pid;
+  if (pgid === undefined) return;
+  if (child.exitCode === null) {
     const exited = new Promise((resolve) => child.once('exit', resolve));
-    process.kill(-child.pid, 'SIGTERM');
+    process.kill(-pgid, 'SIGTERM');
     await exited;
   }
   const until = Date.now() + 15_000;
-  while (
-    await fetch(`${server.baseUrl}/healthz`).then(
-      () => true,
-      () => false,
-    )
-  ) {
-    if (Date.now() > until) throw new Error(`the server at ${server.baseUrl} still answers after its npx exited`);
-    await new Promise((r) => setTimeout(r, 200));
+  while (groupAlive(pgid)) {
+    if (Date.now() > until) throw new Error(`the server at ${server.baseUrl} is still running 15 s after its npx exited`);
+    await new Promise((r) => setTimeout(r, 100));
   }
+  // and nothing answers there any more
+  await expect(fetch(`${server.baseUrl}/healthz`)).rejects.toThrow();
 }
 
 /** A process's exit code and output, without throwing on a non-zero exit. */
