@@ -30,6 +30,8 @@
  *      every answer) ÷ straight to the server, same run (target ≥ 0.8).
  *  12. checkpoint-hold: how long the embedded store's checkpoint holds commits back, RESTART with
  *      UUID v7 ids (the store's) ÷ TRUNCATE with v4 (before), on the store's schema (reported).
+ *  13. disk-sync-floor: the disk's own worst `fdatasync` of a small append, nothing else running,
+ *      in ms: the floor under figure 2's worst request, each answered write waiting for one (reported).
  *
  * Figures are a registry: another part adds its own with `registerFigure(...)` before
  * `runBench()` (or imports `figures` and runs some). `npm run bench -- <figure-id> …` runs only
@@ -51,6 +53,7 @@ import { pgRss100k } from './pg-rss-100k.ts';
 import { pgTwoInstances } from './pg-two-instances.ts';
 import { proxyOverhead } from './proxy-overhead.ts';
 import { checkpointHold } from './checkpoint-hold.ts';
+import { diskSyncFloor } from './disk-sync-floor.ts';
 import { fmt, type BenchContext, type Figure, type FigureResult } from './tools.ts';
 
 export type { BenchContext, Figure, FigureResult } from './tools.ts';
@@ -69,6 +72,7 @@ export const figures: Figure[] = [
   pgRss100k,
   proxyOverhead,
   checkpointHold,
+  diskSyncFloor,
 ];
 
 export function registerFigure(f: Figure): void {
