@@ -13,16 +13,15 @@
  * previous last step and ids (TRUNCATE, version 4).
  */
 import { randomUUID, randomUUIDv7 } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { orderReference } from '../../reference-server/domain/ids.ts';
 import { openSqliteRepository } from '../../reference-server/store/sqlite/sqlite-repository.ts';
 import { configure } from '../../reference-server/store/sqlite/sqlite-file.ts';
 import { Checkpointer } from '../../reference-server/store/sqlite/checkpointer.ts';
-import { fmt, median, type Figure } from './tools.ts';
+import { fmt, inTempDir, median, type Figure } from './tools.ts';
 
 type Mode = 'TRUNCATE' | 'RESTART';
 interface Config {
@@ -113,9 +112,8 @@ export const checkpointHold: Figure = {
   id: 'checkpoint-hold',
   title: "Checkpoint's hold on commits: store's (RESTART, UUID v7) ÷ previous (TRUNCATE, v4), worst ms",
   target: 'report',
-  async run(ctx) {
-    const dir = mkdtempSync(path.join(tmpdir(), 'paylater-bench-ckpt-'));
-    try {
+  run: (ctx) =>
+    inTempDir('paylater-bench-ckpt-', async (dir) => {
       const seconds = Math.max(ctx.durationSeconds, 5) * 3;
       const results = new Map<Config, Measured[]>(CONFIGS.map((c) => [c, []]));
       for (let round = 0; round < Math.max(ctx.rounds, 1); round++) {
@@ -134,8 +132,5 @@ export const checkpointHold: Figure = {
         );
       });
       return { ratio: worst(CONFIGS[3]!) / worst(CONFIGS[0]!), detail: lines.join('\n  ') };
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  },
+    }),
 };

@@ -11,10 +11,9 @@
  * and worst, and how many took over 50 ms (the store's target for a whole request). The ratio is
  * the worst sync in ms (docs/performance.md has the runs).
  */
-import { closeSync, fdatasyncSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { closeSync, fdatasyncSync, openSync, writeSync } from 'node:fs';
 import path from 'node:path';
-import { fmt, type Figure } from './tools.ts';
+import { fmt, inTempDir, type Figure } from './tools.ts';
 
 const FILE_BYTES = 64 * 2 ** 20;
 const APPEND_BYTES = 16 * 1024;
@@ -25,35 +24,34 @@ export const diskSyncFloor: Figure = {
   id: 'disk-sync-floor',
   title: "The disk's worst fdatasync (16 KiB append, nothing else), ms",
   target: 'report',
-  async run(ctx) {
-    const dir = mkdtempSync(path.join(tmpdir(), 'paylater-bench-sync-'));
-    const fd = openSync(path.join(dir, 'log'), 'w');
-    try {
-      const chunk = Buffer.alloc(APPEND_BYTES, 0x5a);
-      for (let off = 0; off < FILE_BYTES; off += chunk.length) writeSync(fd, chunk, 0, chunk.length, off);
-      fdatasyncSync(fd);
-      const seconds = Math.max(ctx.rounds, 1) * Math.max(ctx.durationSeconds, 1) * 4;
-      const times: number[] = [];
-      const end = performance.now() + seconds * 1000;
-      for (let off = 0; performance.now() < end; off = (off + chunk.length) % FILE_BYTES) {
-        writeSync(fd, chunk, 0, chunk.length, off);
-        const t = performance.now();
+  run: (ctx) =>
+    inTempDir('paylater-bench-sync-', async (dir) => {
+      const fd = openSync(path.join(dir, 'log'), 'w');
+      try {
+        const chunk = Buffer.alloc(APPEND_BYTES, 0x5a);
+        for (let off = 0; off < FILE_BYTES; off += chunk.length) writeSync(fd, chunk, 0, chunk.length, off);
         fdatasyncSync(fd);
-        times.push(performance.now() - t);
+        const seconds = Math.max(ctx.rounds, 1) * Math.max(ctx.durationSeconds, 1) * 4;
+        const times: number[] = [];
+        const end = performance.now() + seconds * 1000;
+        for (let off = 0; performance.now() < end; off = (off + chunk.length) % FILE_BYTES) {
+          writeSync(fd, chunk, 0, chunk.length, off);
+          const t = performance.now();
+          fdatasyncSync(fd);
+          times.push(performance.now() - t);
+        }
+        times.sort((a, b) => a - b);
+        const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))]!;
+        const worst = times.at(-1)!;
+        const over = times.filter((t) => t > REQUEST_TARGET_MS).length;
+        return {
+          ratio: worst,
+          detail:
+            `${fmt(times.length)} syncs in ${seconds} s (${path.dirname(dir)}): median ${fmt(at(0.5), 2)} ms, p99 ${fmt(at(0.99), 2)} ms, ` +
+            `p99.9 ${fmt(at(0.999), 2)} ms, worst ${fmt(worst, 1)} ms; ${over} over ${REQUEST_TARGET_MS} ms`,
+        };
+      } finally {
+        closeSync(fd);
       }
-      times.sort((a, b) => a - b);
-      const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))]!;
-      const worst = times.at(-1)!;
-      const over = times.filter((t) => t > REQUEST_TARGET_MS).length;
-      return {
-        ratio: worst,
-        detail:
-          `${fmt(times.length)} syncs in ${seconds} s (${path.dirname(dir)}): median ${fmt(at(0.5), 2)} ms, p99 ${fmt(at(0.99), 2)} ms, ` +
-          `p99.9 ${fmt(at(0.999), 2)} ms, worst ${fmt(worst, 1)} ms; ${over} over ${REQUEST_TARGET_MS} ms`,
-      };
-    } finally {
-      closeSync(fd);
-      rmSync(dir, { recursive: true, force: true });
-    }
-  },
+    }),
 };

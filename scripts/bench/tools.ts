@@ -3,6 +3,9 @@
  * a clean-run check, medians, number formatting and the B1 request body.
  */
 import autocannon from 'autocannon';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 
 export { median } from '../../conformance/bench.ts';
 
@@ -57,3 +60,13 @@ export const partnerBody = JSON.stringify({
   currency: 'MAD',
   items: [{ name: 'Wireless headphones', reference: 'SKU-100', quantity: 1, unitPrice: 1299.5, categoryId: 42 }],
 });
+
+/** Runs `fn` in a new folder under the system's temporary folder, removed afterwards whatever happens. */
+export async function inTempDir<T>(prefix: string, fn: (dir: string) => Promise<T>): Promise<T> {
+  const dir = mkdtempSync(path.join(tmpdir(), prefix));
+  try {
+    return await fn(dir);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
