@@ -7,9 +7,17 @@
  * express-openapi-validator's request and response validation) with a handler answering the same
  * JSON at once, no store and no authentication. It is not the figure; it says how much of the gap
  * is the validation layer and how much the reference server's own work (store, auth, logs).
+ *
+ * And a second floor: express-openapi-validator as its README shows it, one `middleware()` on the
+ * whole bundled document (requests and responses validated), before an express route answering the
+ * same JSON at once. It says what the library's public API costs on its own on this machine,
+ * whatever a server built on it does (issue 28 asks for the figure on that API).
  */
 import type { AddressInfo } from 'node:net';
 import express from 'express';
+import * as OpenApiValidator from 'express-openapi-validator';
+import { loadBundledDocument } from '../../generated/index.ts';
+import { isMad } from '../../lib/money.ts';
 import type { TestServer } from '../../reference-server/testing.ts';
 import { shipped } from './shipped.ts';
 import { checkClean, fmt, load, median, partnerBody, WARMUP_SECONDS, type Figure } from './tools.ts';
@@ -74,6 +82,24 @@ export const b2ValidationOverhead: Figure = {
       }),
     );
     const f = await listen(floorApp);
+    const eovApp = express();
+    eovApp.disable('x-powered-by');
+    eovApp.set('etag', false);
+    eovApp.use(
+      OpenApiValidator.middleware({
+        apiSpec: loadBundledDocument(1) as never,
+        validateRequests: true,
+        validateResponses: true,
+        formats: { mad: { type: 'number', validate: (x: number) => isMad(x) } },
+      }),
+    );
+    eovApp.get('/api/v1/public/partner/transactions/:id', (_req, res) => {
+      res.json(json);
+    });
+    eovApp.use((err: { status?: number; message: string }, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
+      res.status(err.status ?? 500).json({ message: err.message });
+    });
+    const e = await listen(eovApp);
     try {
       const path = `/api/v1/public/partner/transactions/${id}`;
       const headers = { 'X-Api-Key': s.merchants[0]!.apiKey };
@@ -82,9 +108,11 @@ export const b2ValidationOverhead: Figure = {
       await load({ url: s.baseUrl + path, headers, connections: ctx.connections, duration: WARMUP_SECONDS });
       await load({ url: b.url + path, headers, connections: ctx.connections, duration: WARMUP_SECONDS });
       await load({ url: f.url + path, headers, connections: ctx.connections, duration: WARMUP_SECONDS });
+      await load({ url: e.url + path, headers, connections: ctx.connections, duration: WARMUP_SECONDS });
       const oursRps: number[] = [];
       const baseRps: number[] = [];
       const floorRps: number[] = [];
+      const eovRps: number[] = [];
       for (let round = 0; round < ctx.rounds; round++) {
         const ours = await load({ url: s.baseUrl + path, headers, connections: ctx.connections, duration: ctx.durationSeconds });
         checkClean('reference server B2', ours);
@@ -92,21 +120,26 @@ export const b2ValidationOverhead: Figure = {
         checkClean('bare express', base);
         const floor = await load({ url: f.url + path, headers, connections: ctx.connections, duration: ctx.durationSeconds });
         checkClean('contract router alone', floor);
+        const library = await load({ url: e.url + path, headers, connections: ctx.connections, duration: ctx.durationSeconds });
+        checkClean('express-openapi-validator alone', library);
         oursRps.push(ours.requests.average);
         baseRps.push(base.requests.average);
         floorRps.push(floor.requests.average);
+        eovRps.push(library.requests.average);
       }
       const ours = median(oursRps);
       const base = median(baseRps);
       const floor = median(floorRps);
+      const eov = median(eovRps);
       ctx.shared.set('oursB2Rps', ours);
       return {
         ratio: ours / base,
-        detail: `reference server ${fmt(ours)} req/s vs bare express ${fmt(base)} req/s (medians of ${ctx.rounds} alternating rounds: ${oursRps.map((x) => fmt(x)).join('/')} vs ${baseRps.map((x) => fmt(x)).join('/')}); the contract router alone (validation, a constant handler, no store) ${fmt(floor)} req/s = ${(floor / base).toFixed(2)} of bare express`,
+        detail: `reference server ${fmt(ours)} req/s vs bare express ${fmt(base)} req/s (medians of ${ctx.rounds} alternating rounds: ${oursRps.map((x) => fmt(x)).join('/')} vs ${baseRps.map((x) => fmt(x)).join('/')}); the contract router alone (validation, a constant handler, no store) ${fmt(floor)} req/s = ${(floor / base).toFixed(2)} of bare express; express-openapi-validator as its README shows it (one middleware() on the whole document, requests and responses, a constant route) ${fmt(eov)} req/s = ${(eov / base).toFixed(2)}`,
       };
     } finally {
       await b.close();
       await f.close();
+      await e.close();
       await s.close();
     }
   },
