@@ -32,6 +32,9 @@
  *      UUID v7 ids (the store's) ÷ TRUNCATE with v4 (before), on the store's schema (reported).
  *  13. disk-sync-floor: the disk's own worst `fdatasync` of a small append, nothing else running,
  *      in ms: the floor under figure 2's worst request, each answered write waiting for one (reported).
+ *  14. store-http-floor: the worst request of a bare `node:http` + `node:sqlite` server (one
+ *      synced commit per create) under figure 2's load, in ms: that figure's floor once HTTP, the
+ *      load generator and the shared cores are counted (reported).
  *
  * Figures are a registry: another part adds its own with `registerFigure(...)` before
  * `runBench()` (or imports `figures` and runs some). `npm run bench -- <figure-id> …` runs only
@@ -54,6 +57,7 @@ import { pgTwoInstances } from './pg-two-instances.ts';
 import { proxyOverhead } from './proxy-overhead.ts';
 import { checkpointHold } from './checkpoint-hold.ts';
 import { diskSyncFloor } from './disk-sync-floor.ts';
+import { storeHttpFloor } from './store-http-floor.ts';
 import { fmt, type BenchContext, type Figure, type FigureResult } from './tools.ts';
 
 export type { BenchContext, Figure, FigureResult } from './tools.ts';
@@ -73,6 +77,7 @@ export const figures: Figure[] = [
   proxyOverhead,
   checkpointHold,
   diskSyncFloor,
+  storeHttpFloor,
 ];
 
 export function registerFigure(f: Figure): void {
