@@ -3,7 +3,7 @@
  * again, its file never past the `journal_size_limit`; a worker that died is started again, and
  * closing does not wait for one that is gone.
  */
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -54,6 +54,18 @@ async function commitFrames(db: DatabaseSync, checkpointer: Checkpointer, frames
   return largest;
 }
 
+/** The log's salts (header bytes 16–23): new ones each time a connection writes the log from its start after a restart. */
+function logSalts(file: string): string {
+  const fd = openSync(`${file}-wal`, 'r');
+  try {
+    const header = Buffer.alloc(32);
+    readSync(fd, header, 0, 32, 0);
+    return header.subarray(16, 24).toString('hex');
+  } finally {
+    closeSync(fd);
+  }
+}
+
 const until = async (ok: () => boolean, ms: number) => {
   for (const end = Date.now() + ms; !ok() && Date.now() < end;) await new Promise((r) => setTimeout(r, 20));
   return ok();
@@ -79,6 +91,31 @@ describe('the checkpointer', () => {
       expect(await until(() => checkpointer.restarts === 1, 10_000)).toBe(true);
       expect(checkpointer.wantsLock).toBe(false);
       expect(checkpointer.lastError).toBeNull();
+    } finally {
+      await checkpointer.close();
+      db.close();
+    }
+  }, 60_000);
+
+  it("writes the log's new header itself within its last step, so the store's next commit does not sync it on the event loop", async () => {
+    const { db, file } = database();
+    const checkpointer = new Checkpointer(file);
+    try {
+      const insert = db.prepare('INSERT INTO t (body) VALUES (?)');
+      const body = new Uint8Array(PAGE - 200);
+      db.exec('BEGIN IMMEDIATE');
+      for (let i = 0; i < RESTART_FRAMES + 256; i++) insert.run(body);
+      db.exec('COMMIT'); // a log past the restart threshold
+      const before = logSalts(file);
+      checkpointer.committed();
+      expect(await until(() => checkpointer.restarts === 1, 10_000)).toBe(true);
+      expect(checkpointer.lastError).toBeNull();
+      // no commit of the store's since the restart: the header was written by the worker's own commit
+      expect(logSalts(file)).not.toBe(before);
+      expect((db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version).toBe(0);
+      insert.run(body); // the store's next commit appends after it
+      expect((db.prepare('SELECT count(*) AS n FROM t').get() as { n: number }).n).toBe(RESTART_FRAMES + 257);
+      expect(logSalts(file)).not.toBe(before);
     } finally {
       await checkpointer.close();
       db.close();
