@@ -29,9 +29,10 @@
  *   follows it (`synchronous` other than `OFF`: an out-of-order write after a restart could
  *   otherwise corrupt the database at a power loss). Left to the store's next commit, that sync
  *   ran on the event loop, once per restart: a kernel trace of `store-200k-latency` (`perf
- *   sched`) showed the server's main thread blocked 34 ms in it; with the worker's commit, three
- *   runs of the figure alternated with three of the code before (quiet): worst request per round
- *   23–60 ms (median 31) against 47–57 ms (median 51).
+ *   sched`) showed the server's main thread blocked 34 ms in it. The figure's own runs (quiet,
+ *   docs/performance.md): worst request per round median 41.5 ms in six runs against 51.5 ms in
+ *   four of the code before, but each run's worst 36–73 ms against 50–69 ms, so no clear gain in
+ *   the figure itself: the event loop is kept free of a sync, the tail has other causes too.
  */
 import { Worker } from 'node:worker_threads';
 
