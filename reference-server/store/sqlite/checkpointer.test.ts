@@ -66,6 +66,16 @@ function logSalts(file: string): string {
   }
 }
 
+/** Commits rows of about a page each until the log is past the restart threshold; the insert statement, for more. */
+function logPastRestart(db: DatabaseSync) {
+  const insert = db.prepare('INSERT INTO t (body) VALUES (?)');
+  const body = new Uint8Array(PAGE - 200);
+  db.exec('BEGIN IMMEDIATE');
+  for (let i = 0; i < RESTART_FRAMES + 256; i++) insert.run(body);
+  db.exec('COMMIT');
+  return insert;
+}
+
 const until = async (ok: () => boolean, ms: number) => {
   for (const end = Date.now() + ms; !ok() && Date.now() < end;) await new Promise((r) => setTimeout(r, 20));
   return ok();
@@ -76,11 +86,8 @@ describe('the checkpointer', () => {
     const { db, file } = database();
     const checkpointer = new Checkpointer(file);
     try {
-      const insert = db.prepare('INSERT INTO t (body) VALUES (?)');
+      const insert = logPastRestart(db);
       const body = new Uint8Array(PAGE - 200);
-      db.exec('BEGIN IMMEDIATE');
-      for (let i = 0; i < RESTART_FRAMES + 256; i++) insert.run(body);
-      db.exec('COMMIT'); // a log past the restart threshold
       db.exec('BEGIN IMMEDIATE'); // the write lock held, as by the store's open batch
       insert.run(body);
       expect(checkpointer.wantsLock).toBe(false);
@@ -101,11 +108,8 @@ describe('the checkpointer', () => {
     const { db, file } = database();
     const checkpointer = new Checkpointer(file);
     try {
-      const insert = db.prepare('INSERT INTO t (body) VALUES (?)');
+      const insert = logPastRestart(db);
       const body = new Uint8Array(PAGE - 200);
-      db.exec('BEGIN IMMEDIATE');
-      for (let i = 0; i < RESTART_FRAMES + 256; i++) insert.run(body);
-      db.exec('COMMIT'); // a log past the restart threshold
       const before = logSalts(file);
       checkpointer.committed();
       expect(await until(() => checkpointer.restarts === 1, 10_000)).toBe(true);
