@@ -23,12 +23,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DEMO_MERCHANTS } from '../../reference-server/config.ts';
 import { spawnStoreServer, type StoreKind, type StoreServer } from './store-server.ts';
-import { checkClean, fmt, load, median, partnerBody, type Figure } from './tools.ts';
+import { checkClean, createsBesideReads, fmt, load, median, partnerBody, STORE_LOAD, type Figure } from './tools.ts';
 
 export { seedDataFile } from './store-server.ts';
 
 const STORED = 200_000;
-const CONNECTIONS = 16;
 const MiB = 2 ** 20;
 const key = DEMO_MERCHANTS[0]!.apiKey;
 const createRequest = (s: StoreServer) => ({
@@ -36,23 +35,17 @@ const createRequest = (s: StoreServer) => ({
   method: 'POST' as const,
   headers: { 'content-type': 'application/json', 'X-Service-Key': key },
   body: partnerBody,
-  connections: CONNECTIONS,
+  connections: STORE_LOAD.createConnections,
 });
 const loadavg = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(', ');
 
-/** Creates on 16 connections and reads of one transaction on 2 more, at once, for `seconds`. */
+/** Creates on 16 connections and reads of one transaction on 2 more, at once, for `seconds` (STORE_LOAD). */
 async function measure(s: StoreServer, readId: string, seconds: number) {
-  const [creates, reads] = await Promise.all([
-    load({ ...createRequest(s), duration: seconds }),
-    load({
-      url: `${s.base}/api/v1/public/partner/transactions/${readId}`,
-      headers: { 'X-Api-Key': key },
-      connections: 2,
-      duration: seconds,
-    }),
-  ]);
-  checkClean('B1 creates', creates);
-  checkClean('B2 reads', reads);
+  const { creates, reads } = await createsBesideReads(
+    { url: createRequest(s).url, headers: { 'X-Service-Key': key } },
+    { url: `${s.base}/api/v1/public/partner/transactions/${readId}`, headers: { 'X-Api-Key': key } },
+    seconds,
+  );
   const server = await s.stats();
   return {
     stored: server.stored,
@@ -114,7 +107,7 @@ export const store200kLatency: Figure = {
       for (let i = 0; i < rounds; i++) rates.push(await createsPerSecond(b1Server, seconds));
       await stop(b1Server);
       lines.push(
-        `B1 creates/s on an empty store, ${CONNECTIONS} connections, ${rounds} rounds of ${seconds} s (median): ${fmt(median(rates))} (rounds ${rates.map((r) => fmt(r)).join(', ')})`,
+        `B1 creates/s on an empty store, ${STORE_LOAD.createConnections} connections, ${rounds} rounds of ${seconds} s (median): ${fmt(median(rates))} (rounds ${rates.map((r) => fmt(r)).join(', ')})`,
       );
 
       // Growth: 200,000 creates into a new file.

@@ -25,10 +25,9 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { DatabaseSync } from 'node:sqlite';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
-import { checkClean, fmt, inTempDir, load, partnerBody, type Figure } from './tools.ts';
+import { createsBesideReads, fmt, inTempDir, partnerBody, STORE_LOAD, type Figure } from './tools.ts';
 
 const SELF = fileURLToPath(import.meta.url);
-const CONNECTIONS = 16;
 type Mode = 'FULL' | 'NORMAL';
 
 /** The child: serves `file` with `synchronous=<mode>`; prints its port, answers `stats` (the loop's worst block since the last) and `stop`. */
@@ -97,27 +96,16 @@ async function spawn(file: string, mode: Mode): Promise<FloorServer> {
     },
     stop: () =>
       new Promise((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve(); // already gone (it failed): nothing to wait for
         child.once('exit', () => resolve());
         child.send('stop');
       }),
   };
 }
 
-/** One round: creates on 16 connections and reads on 2, at once, for `seconds`. */
+/** One round of the store figures' load (STORE_LOAD) for `seconds`. */
 async function round(s: FloorServer, readId: number, seconds: number) {
-  const [creates, reads] = await Promise.all([
-    load({
-      url: `${s.base}/t`,
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: partnerBody,
-      connections: CONNECTIONS,
-      duration: seconds,
-    }),
-    load({ url: `${s.base}/t/${readId}`, connections: 2, duration: seconds }),
-  ]);
-  checkClean('floor creates', creates);
-  checkClean('floor reads', reads);
+  const { creates, reads } = await createsBesideReads({ url: `${s.base}/t` }, { url: `${s.base}/t/${readId}` }, seconds);
   const { loopMaxMs } = await s.stats();
   return { worst: Math.max(creates.latency.max, reads.latency.max), createsPerSecond: creates.requests.total / seconds, loopMaxMs };
 }
@@ -150,7 +138,7 @@ export const storeHttpFloor: Figure = {
         };
         return {
           ratio: Math.max(...rounds.get('FULL')!.map((r) => r.worst)),
-          detail: `${CONNECTIONS} connections of creates and 2 of reads, ${rounds.get('FULL')!.length} rounds of ${seconds} s each\n  ${line('FULL')}\n  ${line('NORMAL')}`,
+          detail: `${STORE_LOAD.createConnections} connections of creates and ${STORE_LOAD.readConnections} of reads, ${rounds.get('FULL')!.length} rounds of ${seconds} s each\n  ${line('FULL')}\n  ${line('NORMAL')}`,
         };
       } finally {
         for (const { s } of servers.values()) await s.stop();

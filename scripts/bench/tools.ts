@@ -45,6 +45,34 @@ export async function load(opts: autocannon.Options): Promise<autocannon.Result>
   return autocannon({ workers: 1, ...opts });
 }
 
+/** The store figures' load: connections of B1-sized creates (JSON POSTs) and, beside them, of reads. */
+export const STORE_LOAD = { createConnections: 16, readConnections: 2 } as const;
+
+/**
+ * `STORE_LOAD` for `seconds`: creates POST `partnerBody` to `create.url` on 16 connections while
+ * `read.url` is read on 2 more, at once; each side fails on an error, a non-2xx answer or a timeout.
+ */
+export async function createsBesideReads(
+  create: { url: string; headers?: Record<string, string> },
+  read: { url: string; headers?: Record<string, string> },
+  seconds: number,
+): Promise<{ creates: autocannon.Result; reads: autocannon.Result }> {
+  const [creates, reads] = await Promise.all([
+    load({
+      url: create.url,
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...create.headers },
+      body: partnerBody,
+      connections: STORE_LOAD.createConnections,
+      duration: seconds,
+    }),
+    load({ url: read.url, headers: read.headers, connections: STORE_LOAD.readConnections, duration: seconds }),
+  ]);
+  checkClean('creates', creates);
+  checkClean('reads', reads);
+  return { creates, reads };
+}
+
 /** Fails a measurement that saw errors, non-2xx answers or timeouts. */
 export function checkClean(name: string, r: autocannon.Result): void {
   if (r.errors > 0 || r.non2xx > 0 || r.timeouts > 0)
