@@ -35,7 +35,7 @@ export const TABLES: SqlTables = {
 
 /** `INSERT … ON CONFLICT (key) DO UPDATE` of one record of `c`, as text and parameters (a written outbox row's claim ends). */
 export function upsert<C extends CollectionName>(c: C, v: Collections[C]): { text: string; values: unknown[] } {
-  return { text: upsertSql(c, (i) => `$${i}`, c === 'outbox' ? ['claimed_until = NULL'] : []), values: rowValues(c, v) };
+  return { text: upsertSql(c, c === 'outbox' ? ['claimed_until = NULL'] : []), values: rowValues(c, v) };
 }
 /** Attempts are appended only: insert the new ones (numbered from 1), drop any beyond the record's. */
 export function attemptStatements(e: OutboxEvent): Array<{ text: string; values: unknown[] }> {

@@ -467,10 +467,7 @@ export class SqliteRepository extends SqliteReads implements Repository {
 
   private put(ch: Change, notices: ChangeNotice[]): void {
     const v = ch.v!;
-    this.main.run(
-      upsertSql(ch.c, (i) => `$${i}`),
-      rowValues(ch.c, v),
-    );
+    this.main.run(upsertSql(ch.c), rowValues(ch.c, v));
     if (ch.c === 'outbox') {
       const e = v as OutboxEvent;
       e.attempts.forEach((a, i) =>
