@@ -13,7 +13,7 @@
  * previous last step and ids (TRUNCATE, version 4).
  */
 import { randomUUID, randomUUIDv7 } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -54,7 +54,8 @@ interface Measured {
 async function measure(file: string, config: Config, seconds: number): Promise<Measured> {
   const db = new DatabaseSync(file);
   configure(db);
-  const checkpointer = new Checkpointer(file, config.mode);
+  const fileFd = openSync(file, 'r+');
+  const checkpointer = new Checkpointer(file, fileFd, config.mode);
   const id = config.ids === 'v4' ? randomUUID : randomUUIDv7;
   const insertTx = db.prepare(
     `INSERT INTO transactions (id, merchant_id, kind, order_reference, vendor_reference, status, total_centimes, currency,
@@ -102,6 +103,7 @@ async function measure(file: string, config: Config, seconds: number): Promise<M
     await checkpointer.close();
     await log.close();
     db.close();
+    closeSync(fileFd); // after the last connection to the file
   }
   // The event loop's thread writes only the log (the checkpoints write from the worker's): a frame is 24 bytes of header and a 4 KiB page.
   const pages = (mainThreadBytesWritten() - written) / 4120;

@@ -1,7 +1,8 @@
 /**
  * The checkpointer (ADR-047): under a steady stream of commits the log starts over again and
- * again, its file never past the `journal_size_limit`; a worker that died is started again, and
- * closing does not wait for one that is gone.
+ * again, its file never past the `journal_size_limit`; the database file is synced before the
+ * step that starts it over, and a failed sync skips that step; a worker that died is started
+ * again, and closing does not wait for one that is gone.
  */
 import { closeSync, mkdtempSync, openSync, readSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,15 +19,28 @@ afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
-/** A database file configured as the store's, with a table whose rows fill about one page each. */
-function database(): { db: DatabaseSync; file: string } {
+/**
+ * A database file configured as the store's, with a table whose rows fill about one page each;
+ * `fd`, the descriptor of the file a checkpointer syncs, and `close`, which closes the connection
+ * and then that descriptor (as the store does).
+ */
+function database(): { db: DatabaseSync; file: string; fd: number; close: () => void } {
   const d = mkdtempSync(path.join(tmpdir(), 'paylater-checkpoint-'));
   dirs.push(d);
   const file = path.join(d, 'paylater.db');
   const db = new DatabaseSync(file);
   configure(db);
   db.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, body BLOB)');
-  return { db, file };
+  const fd = openSync(file, 'r+');
+  return {
+    db,
+    file,
+    fd,
+    close: () => {
+      db.close();
+      closeSync(fd);
+    },
+  };
 }
 
 /** Commits of `rows` rows each, with a turn of the event loop between them (as the store's group commits), until `frames` log frames are written. */
@@ -83,8 +97,8 @@ const until = async (ok: () => boolean, ms: number) => {
 
 describe('the checkpointer', () => {
   it('raises wantsLock while its last step waits for the write lock, and lowers it once the step is done', async () => {
-    const { db, file } = database();
-    const checkpointer = new Checkpointer(file);
+    const { db, file, fd, close } = database();
+    const checkpointer = new Checkpointer(file, fd);
     try {
       const insert = logPastRestart(db);
       const body = new Uint8Array(PAGE - 200);
@@ -100,13 +114,13 @@ describe('the checkpointer', () => {
       expect(checkpointer.lastError).toBeNull();
     } finally {
       await checkpointer.close();
-      db.close();
+      close();
     }
   }, 60_000);
 
   it("writes the log's new header itself within its last step, so the store's next commit does not sync it on the event loop", async () => {
-    const { db, file } = database();
-    const checkpointer = new Checkpointer(file);
+    const { db, file, fd, close } = database();
+    const checkpointer = new Checkpointer(file, fd);
     try {
       const insert = logPastRestart(db);
       const body = new Uint8Array(PAGE - 200);
@@ -122,13 +136,31 @@ describe('the checkpointer', () => {
       expect(logSalts(file)).not.toBe(before);
     } finally {
       await checkpointer.close();
-      db.close();
+      close();
+    }
+  }, 60_000);
+
+  it('syncs the database file before its last step, and takes no step when that sync fails', async () => {
+    const { db, file, close } = database();
+    // A descriptor number no process has open (the largest Node takes): its sync fails with EBADF,
+    // as a sync the disk refuses would fail.
+    const checkpointer = new Checkpointer(file, 2 ** 31 - 1);
+    try {
+      logPastRestart(db);
+      checkpointer.committed();
+      expect(await until(() => checkpointer.lastError !== null, 10_000)).toBe(true);
+      expect(checkpointer.lastError).toMatch(/EBADF/);
+      expect(checkpointer.restarts).toBe(0); // the log was not started over
+      expect(checkpointer.wantsLock).toBe(false); // and the store was never held back for it
+    } finally {
+      await checkpointer.close();
+      close();
     }
   }, 60_000);
 
   it('starts the log over under a steady stream of commits: the log file stays within its limit', async () => {
-    const { db, file } = database();
-    const checkpointer = new Checkpointer(file);
+    const { db, file, fd, close } = database();
+    const checkpointer = new Checkpointer(file, fd);
     try {
       // Four times the frames that trigger a restart: without one, the log would be 256 MiB and more.
       const largest = await commitFrames(db, checkpointer, 4 * RESTART_FRAMES + 1024, file);
@@ -140,13 +172,13 @@ describe('the checkpointer', () => {
       expect(rows.n).toBe(4 * RESTART_FRAMES + 1024);
     } finally {
       await checkpointer.close();
-      db.close();
+      close();
     }
   }, 120_000);
 
   it('starts a worker that died again at its next round, and closes without waiting for a dead one', async () => {
-    const { db, file } = database();
-    const checkpointer = new Checkpointer(file);
+    const { db, file, fd, close } = database();
+    const checkpointer = new Checkpointer(file, fd);
     const worker = () => (checkpointer as unknown as { worker: Worker }).worker;
     try {
       const first = worker();
@@ -162,7 +194,7 @@ describe('the checkpointer', () => {
       await expect(
         Promise.race([checkpointer.close().then(() => 'closed'), new Promise((r) => setTimeout(() => r('hung'), 2_000))]),
       ).resolves.toBe('closed');
-      db.close();
+      close();
     }
   }, 60_000);
 });

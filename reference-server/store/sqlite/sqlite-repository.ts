@@ -25,6 +25,7 @@
  *   answered `StoreUnavailableError`; writes are then refused for `Retry-After` seconds (ADR-026),
  *   reads keep answering from what is stored, and the next write after the wait tries again.
  */
+import { closeSync, openSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
@@ -249,6 +250,8 @@ export class SqliteRepository extends SqliteReads implements Repository {
   private readonly main: Connection;
   private readonly log: LogSync | null;
   private readonly checkpointer: Checkpointer | null;
+  /** A descriptor of the database file for the checkpointer's syncs, closed after the last connection to the file. */
+  private readonly fileFd: number | null;
   private readonly fileLock: DataFileLock | null;
   private readonly listeners = new Set<(notice: ChangeNotice) => void>();
   private readonly wallNow: () => number;
@@ -274,7 +277,8 @@ export class SqliteRepository extends SqliteReads implements Repository {
     this.main = main;
     this.wallNow = options.now ?? Date.now;
     this.log = options.file === undefined ? null : new LogSync(options.file, () => this.syncEnded());
-    this.checkpointer = options.file === undefined ? null : new Checkpointer(options.file);
+    this.fileFd = options.file === undefined ? null : openSync(options.file, 'r+');
+    this.checkpointer = options.file === undefined ? null : new Checkpointer(options.file, this.fileFd!);
     this.fileLock = options.lock ?? null;
     db.exec(TEMP_SCHEMA);
   }
@@ -606,6 +610,7 @@ export class SqliteRepository extends SqliteReads implements Repository {
     await this.checkpointer?.close();
     this.listeners.clear();
     this.main.db.close(); // the last connection: checkpoints the log into the file and removes it
+    if (this.fileFd !== null) closeSync(this.fileFd); // only now: its close drops the process's locks on the file
     this.fileLock?.release();
   }
 }
