@@ -34,7 +34,8 @@
  *      in ms: the floor under figure 2's worst request, each answered write waiting for one (reported).
  *  14. store-http-floor: the worst request of a bare `node:http` + `node:sqlite` server (one
  *      synced commit per create) under figure 2's load, in ms: that figure's floor once HTTP, the
- *      load generator and the shared cores are counted (reported).
+ *      load generator and the shared cores are counted (reported); beside it
+ *      the embedded store itself behind the same bare HTTP at 200,000 stored.
  *
  * Figures are a registry: another part adds its own with `registerFigure(...)` before
  * `runBench()` (or imports `figures` and runs some). `npm run bench -- <figure-id> …` runs only
