@@ -266,8 +266,9 @@ const upserts = new Map<string, string>();
 /**
  * `INSERT … ON CONFLICT (key) DO UPDATE` of `c`'s columns, with `$1`… placeholders (PostgreSQL's;
  * the SQLite store maps them to `?1`…), `alsoSet` more assignments on update. Made once per
- * statement: built on each write it was a tenth of what a create allocated (a heap sample of the
- * store's server under B1 load).
+ * statement: rebuilt on each write (and hashed again for the cache of prepared statements), it
+ * was most of the 10 % of allocated bytes that a heap sample of the reference server under B1
+ * load put on the frame applying writes (2 % since; docs/performance.md, X).
  */
 export function upsertSql(c: CollectionName, alsoSet: readonly string[] = []): string {
   const id = `${c}\n${alsoSet.join('\n')}`;

@@ -36,11 +36,12 @@
  * - Just before the step, outside the write lock, the worker syncs the database file itself
  *   (`fileFd`). A passive round syncs the file only when it has copied the whole log, which under
  *   a steady stream of commits it never has: everything the rounds copied since the last step
- *   (4,860 pages, 19 MB, about a second of creates at 6,000/s) was left to the step's own sync, 18–25 ms
- *   with the write lock held (`strace` of the worker). Synced first, the step's sync has only the
- *   pages it copies itself: `npm run bench -- checkpoint-hold` (the store's configuration, quiet)
- *   held commits at most 24.7 ms against 34.6 ms, with 1–5 holds over 10 ms per round against
- *   25–27 (docs/storage.md). A failed sync skips the step: the log is not started over while the
+ *   (4,860 pages, 19 MB, about a second of creates at 6,000/s) was left to the step's own sync,
+ *   18–25 ms with the write lock held (`strace` of the worker). Synced first, the step's sync has
+ *   only the pages it copies itself: `npm run bench -- checkpoint-hold` (the store's
+ *   configuration, quiet) held commits at most 24.7 ms against 34.6 ms, with 1–5 holds over 10 ms
+ *   per round against 25–27 (docs/storage.md). The worst request of the store's figures did not
+ *   move measurably with it. A failed sync skips the step: the log is not started over while the
  *   file may not hold what it copied.
  */
 import { Worker } from 'node:worker_threads';
