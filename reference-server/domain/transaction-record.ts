@@ -3,6 +3,27 @@ import { iso } from './clock.ts';
 import { orderReference, uuid } from './ids.ts';
 import { attempt } from './stateMachine.ts';
 import type { ItemRecord, TransactionKind, TransactionRecord } from './types.ts';
+import { centimesOf } from '../../lib/money.ts';
+
+/** An item line as a B1 request carries it (amounts in decimal MAD, validated by the contract). */
+export interface RequestItem {
+  name: string;
+  reference?: string;
+  quantity: number;
+  unitPrice: number;
+  categoryId?: number;
+}
+
+/** A request's item lines as a record holds them: amounts in centimes, absent fields null. */
+export function itemLines(items: readonly RequestItem[]): Array<Omit<ItemRecord, 'id'>> {
+  return items.map((i) => ({
+    name: i.name,
+    reference: i.reference ?? null,
+    quantity: i.quantity,
+    unitPriceCentimes: centimesOf(i.unitPrice)!,
+    categoryId: i.categoryId ?? null,
+  }));
+}
 
 export interface NewTransaction {
   kind: TransactionKind;

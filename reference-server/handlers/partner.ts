@@ -5,7 +5,7 @@ import { centimesOf } from '../../lib/money.ts';
 import { checkAmountConsistency, type AmountConsistencyRule } from '../domain/amount-consistency.ts';
 import { checkCreditLimit, checkMerchantActive } from '../domain/limits.ts';
 import { checkAmountRange } from '../domain/amount-range.ts';
-import { newTransaction } from '../domain/transaction-record.ts';
+import { itemLines, newTransaction, type RequestItem } from '../domain/transaction-record.ts';
 import { checkVendorReferenceFree } from '../domain/vendor-reference.ts';
 import { confirmationSms, partnerView } from '../domain/transactions.ts';
 import type { Change, Rejection, TransactionRecord } from '../domain/types.ts';
@@ -51,7 +51,7 @@ export const partnerHandlers: Record<string, Handler> = {
       total: number;
       currency: 'MAD';
       vendorReference?: string;
-      items: Array<{ name: string; reference?: string; quantity: number; unitPrice: number; categoryId?: number }>;
+      items: RequestItem[];
     };
     const total = centimesOf(body.total)!;
     refuse(checkMerchantActive(m.active));
@@ -84,13 +84,7 @@ export const partnerHandlers: Record<string, Handler> = {
         totalCentimes: total,
         currency: body.currency,
         customerPhone: body.customerPhone,
-        items: body.items.map((i) => ({
-          name: i.name,
-          reference: i.reference ?? null,
-          quantity: i.quantity,
-          unitPriceCentimes: centimesOf(i.unitPrice)!,
-          categoryId: i.categoryId ?? null,
-        })),
+        items: itemLines(body.items),
         sessionId: null,
         paymentIntentId: null,
         nowMs: now,

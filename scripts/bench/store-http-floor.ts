@@ -39,6 +39,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { DEMO_MERCHANTS, buildMerchants } from '../../reference-server/config.ts';
+import type { RequestItem } from '../../reference-server/domain/transaction-record.ts';
 import { buildShipped, importBuilt } from './shipped.ts';
 import { checkClean, createsBesideReads, fmt, inTempDir, load, partnerBody, STORE_LOAD, type Figure } from './tools.ts';
 
@@ -80,23 +81,24 @@ function tableOperations(file: string, mode: 'FULL' | 'NORMAL'): Operations {
 
 /** The embedded store as it ships: a sandbox B1 create's writes (a transaction and its SMS) in one transaction. */
 async function storeOperations(file: string): Promise<Operations> {
-  const [{ openSqliteRepository }, { newTransaction }, { confirmationSms }, { uuid }, { iso }, { centimesOf }] = await Promise.all([
-    importBuilt<typeof import('../../reference-server/store/sqlite/sqlite-repository.ts')>(
-      'reference-server/store/sqlite/sqlite-repository.ts',
-    ),
-    importBuilt<typeof import('../../reference-server/domain/transaction-record.ts')>('reference-server/domain/transaction-record.ts'),
-    importBuilt<typeof import('../../reference-server/domain/transactions.ts')>('reference-server/domain/transactions.ts'),
-    importBuilt<typeof import('../../reference-server/domain/ids.ts')>('reference-server/domain/ids.ts'),
-    importBuilt<typeof import('../../reference-server/domain/clock.ts')>('reference-server/domain/clock.ts'),
-    importBuilt<typeof import('../../lib/money.ts')>('lib/money.ts'),
-  ]);
+  const [{ openSqliteRepository }, { itemLines, newTransaction }, { confirmationSms }, { uuid }, { iso }, { centimesOf }] =
+    await Promise.all([
+      importBuilt<typeof import('../../reference-server/store/sqlite/sqlite-repository.ts')>(
+        'reference-server/store/sqlite/sqlite-repository.ts',
+      ),
+      importBuilt<typeof import('../../reference-server/domain/transaction-record.ts')>('reference-server/domain/transaction-record.ts'),
+      importBuilt<typeof import('../../reference-server/domain/transactions.ts')>('reference-server/domain/transactions.ts'),
+      importBuilt<typeof import('../../reference-server/domain/ids.ts')>('reference-server/domain/ids.ts'),
+      importBuilt<typeof import('../../reference-server/domain/clock.ts')>('reference-server/domain/clock.ts'),
+      importBuilt<typeof import('../../lib/money.ts')>('lib/money.ts'),
+    ]);
   const merchant = buildMerchants([...DEMO_MERCHANTS])[0]!;
   const windowSeconds = 1800;
   const repository = await openSqliteRepository({ file });
   type Body = {
     customerPhone: string;
     total: number;
-    items: Array<{ name: string; reference?: string; quantity: number; unitPrice: number; categoryId?: number }>;
+    items: RequestItem[];
   };
   return {
     async create(record) {
@@ -111,13 +113,7 @@ async function storeOperations(file: string): Promise<Operations> {
           totalCentimes: centimesOf(body.total)!,
           currency: 'MAD',
           customerPhone: body.customerPhone,
-          items: body.items.map((i) => ({
-            name: i.name,
-            reference: i.reference ?? null,
-            quantity: i.quantity,
-            unitPriceCentimes: centimesOf(i.unitPrice)!,
-            categoryId: i.categoryId ?? null,
-          })),
+          items: itemLines(body.items),
           sessionId: null,
           paymentIntentId: null,
           nowMs: now,
