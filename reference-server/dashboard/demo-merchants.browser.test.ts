@@ -93,7 +93,10 @@ describe('the dashboard of a sandbox', () => {
   it('with a merchants file: asks for a key, lists no merchant and no key', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'paylater-dash-'));
     const file = path.join(dir, 'merchants.json');
-    writeFileSync(file, JSON.stringify([{ name: 'Shared Shop', storeName: 'Shared', apiKey: 'sk_test_shared_shop_0000000000000001', variant: 1 }]));
+    writeFileSync(
+      file,
+      JSON.stringify([{ name: 'Shared Shop', storeName: 'Shared', apiKey: 'sk_test_shared_shop_0000000000000001', variant: 1 }]),
+    );
     const s = await serve(['--memory', '--merchants', file]);
     try {
       const html = await (await fetch(`${s.baseUrl}/dashboard`)).text();

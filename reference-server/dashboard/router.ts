@@ -76,9 +76,10 @@ const body = (
       </section>
     </main>`;
 
-const GO_LIVE_BODY = `    <header>
+const GO_LIVE_BODY = `<nav class="site-nav" aria-label="Site"><a class="brand" href="/">PayLater</a><ul><li><a href="/docs/">Docs</a></li><li><a href="/demo">Demo shop</a></li><li><a href="/dashboard">Dashboard</a></li><li><a href="/dashboard/go-live" aria-current="page">Go-live check</a></li></ul></nav>
+    <header class="page">
       <h1>Go-live check</h1>
-      <p><a href="/dashboard">Dashboard</a> · <a href="/docs/guide-go-live.html">Before you go live</a></p>
+      <p>Each item of the checklist, its verdict (pass, fail, not observed) and the section of <a href="/docs/guide-go-live.html">Before you go live</a> that fixes it.</p>
       <form id="check">
         <p id="key-row"><label>Test API key <input id="key" type="password" autocomplete="off" placeholder="sk_test_…"></label></p>
         <p><label>Webhook URL <input id="webhook-url" type="url" placeholder="the URL the sandbox delivers to"></label></p>
@@ -88,7 +89,7 @@ const GO_LIVE_BODY = `    <header>
       </form>
       <p id="status" role="status"></p>
     </header>
-    <main>
+    <main class="page">
       <p id="summary"></p>
       <table id="items"><thead><tr><th>Verdict</th><th>Item</th><th>What was seen</th><th>Guide</th></tr></thead><tbody></tbody></table>
       <p><a id="download" download="paylater-go-live.html" hidden>Download the HTML report</a></p>
@@ -149,7 +150,8 @@ export function createDashboardRouter(distDir: string = assetsDir(), offered: re
   router.get('/dashboard', (_req, res) => sendHtml(res, html));
   const goLive = page({
     title: 'PayLater go-live check',
-    styles: ['/dashboard/assets/dashboard.css'],
+    styles: ['/docs/style.css', '/dashboard/assets/dashboard.css'],
+    bodyClass: 'docs',
     scripts: ['/dashboard/assets/go-live.js'],
     body: GO_LIVE_BODY,
   });
