@@ -252,7 +252,16 @@ export async function runServe(
     clock: systemClock,
     config,
     webhookDispatcherFactory: factory,
-    mount: io.mount ?? ((app) => mountSite(app, { merchants: inputs, mode: args.mode, publicBaseUrl: args.publicUrl })),
+    mount:
+      io.mount ??
+      ((app) =>
+        mountSite(app, {
+          merchants: inputs,
+          mode: args.mode,
+          publicBaseUrl: args.publicUrl,
+          // the built-in demo merchants on the embedded store: a local sandbox, whose dashboard may list them
+          offerDemoMerchants: args.merchantsFile === null && args.databaseUrl === null,
+        })),
   });
   const server = handle.app.listen(args.port, args.host);
   try {

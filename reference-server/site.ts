@@ -23,6 +23,12 @@ export interface SiteOptions {
   distDir?: string;
   /** The server's public base URL (`--public-url`) for the demo's absolute links; default its listen address. */
   publicBaseUrl?: string;
+  /**
+   * True for a local sandbox on the built-in demo merchants (no merchants file, the embedded
+   * store): the dashboard lists them to pick from. A shared sandbox (a merchants file, PostgreSQL)
+   * leaves it false: one merchant must never see another's key.
+   */
+  offerDemoMerchants?: boolean;
 }
 
 /** The demo merchants of the shop: the first active test-key merchant of each variant (sandbox only). */
@@ -61,7 +67,14 @@ export function mountSite(app: express.Express, options: SiteOptions): void {
   const distDir = options.distDir ?? DIST_DIR;
   const demo = demoMerchantsOf(options.merchants, options.mode);
   mountLanding(app, options.mode);
-  if (options.mode === 'sandbox') app.use(createDashboardRouter(distDir));
+  if (options.mode === 'sandbox') {
+    const offered = options.offerDemoMerchants
+      ? options.merchants
+          .filter((m) => m.apiKey.startsWith('sk_test_') && m.active !== false)
+          .map((m) => ({ name: m.name, apiKey: m.apiKey, variant: m.variant }))
+      : [];
+    app.use(createDashboardRouter(distDir, offered));
+  }
   app.use(createCheckoutRouter({ distDir, ...(demo ? { demo: { merchants: demo, publicBaseUrl: options.publicBaseUrl } } : {}) }));
 
   const docsDir = path.join(distDir, 'docs');

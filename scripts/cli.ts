@@ -9,6 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { packageRoot } from '../lib/package-root.ts';
+import { unsupportedNode } from './node-gate.ts';
 
 const USAGE = `Usage: paylater <command> [options]
 
@@ -26,6 +27,12 @@ Commands:
 `;
 
 export async function main(argv: string[]): Promise<number> {
+  // Every command, however it is started (the bin checks before importing this file; tsx does not).
+  const refused = unsupportedNode();
+  if (refused !== null) {
+    process.stderr.write(`${refused}\n`);
+    return 2;
+  }
   const [command, ...rest] = argv;
   switch (command) {
     case 'serve': {

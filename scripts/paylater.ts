@@ -2,12 +2,20 @@
 /**
  * The `paylater` command (package.json `bin`): runs compiled, as dist/js/scripts/paylater.js
  * (`npm run build`). In this repository `npm start` runs scripts/cli.ts through tsx instead.
+ * On a Node older than `engines` allows it prints one line and exits 2 before loading any command
+ * (so `cli.ts` is imported only after the gate).
  */
-import { main } from './cli.ts';
+import { unsupportedNode } from './node-gate.ts';
 
 /** `paylater conform` has closed everything it opened when it returns; still alive this long after, it exits. */
 const CONFORM_EXIT_GRACE_MS = 3000;
 
+const refused = unsupportedNode();
+if (refused !== null) {
+  process.stderr.write(`${refused}\n`);
+  process.exit(2);
+}
+const { main } = await import('./cli.ts');
 const command = process.argv[2];
 process.exitCode = await main(process.argv.slice(2));
 if (command === 'conform') {

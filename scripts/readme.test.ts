@@ -46,6 +46,44 @@ describe('README.md', () => {
   });
 });
 
+describe('docs for users, history in docs/history.md', () => {
+  it('the speed table gives each figure its command, current value, CPU and target, nothing else', () => {
+    const at = lines.indexOf('## Speed, measured');
+    expect(at).toBeGreaterThan(0);
+    const rows = lines
+      .slice(
+        at + 1,
+        lines.findIndex((l, i) => i > at && l.startsWith('## ')),
+      )
+      .filter((l) => l.startsWith('|'));
+    expect(rows[0]).toBe('| Figure | Command | Value | CPU | Target |');
+    expect(rows.length).toBeGreaterThan(2);
+    for (const row of rows.slice(2)) {
+      const cells = row.split(' | ');
+      expect(cells, row).toHaveLength(5);
+      expect(cells[1], row).toMatch(/^`(npm run bench -- [a-z0-9-]+|npx [^`]+)`/);
+      // one value, no run logs: no machine letters, run counts, alternatives or verdicts
+      expect(cells[2], row).toMatch(/^[\d.,−-]+( ?[a-zA-Z/]+)?$/);
+      expect(row, row).not.toMatch(/\b(missed|met|\d+ runs|machines?|[UVWX]:)\b/);
+    }
+  });
+
+  it('no page for users carries commit hashes, issue numbers or dated runs (docs/history.md does)', async () => {
+    const pages = (await readdir(path.join(ROOT, 'docs'))).filter((f) => f.endsWith('.md') && f !== 'history.md' && f !== 'proxy.md');
+    for (const f of ['README.md', ...pages.map((p) => `docs/${p}`)]) {
+      const text = await readFile(path.join(ROOT, f), 'utf8');
+      expect(text, f).not.toMatch(/`(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{7,40}`/);
+      expect(text, f).not.toMatch(/\bissue \d+/i);
+      expect(text, f).not.toMatch(/\b20\d\d-\d\d-\d\d's\b|load average/);
+    }
+  });
+
+  it('links the contract inside the repository, never a file outside it', () => {
+    expect(readme).not.toMatch(/\.\.\/shared|merchant-payment-service\.md/);
+    expect(readme).toContain('](spec/README.md)');
+  });
+});
+
 describe('links', () => {
   it('every relative link of README.md and of docs/*.md is a file of the repository', async () => {
     expect(await checkReadmeLinks()).toEqual([]);

@@ -26,7 +26,14 @@ export const SECURITY_HEADERS: Record<string, string> = {
   'X-Frame-Options': 'DENY',
 };
 
-export function page(opts: { title: string; lang?: string; styles: string[]; scripts: string[]; body: string }): string {
+export function page(opts: {
+  title: string;
+  lang?: string;
+  styles: string[];
+  scripts: string[];
+  body: string;
+  bodyClass?: string;
+}): string {
   const css = opts.styles.map((h) => `<link rel="stylesheet" href="${escapeHtml(h)}">`).join('\n    ');
   const js = opts.scripts.map((s) => `<script src="${escapeHtml(s)}" defer></script>`).join('\n    ');
   return `<!doctype html>
@@ -38,7 +45,7 @@ export function page(opts: { title: string; lang?: string; styles: string[]; scr
     ${css}
     ${js}
   </head>
-  <body>
+  <body${opts.bodyClass ? ` class="${escapeHtml(opts.bodyClass)}"` : ''}>
 ${opts.body}
   </body>
 </html>

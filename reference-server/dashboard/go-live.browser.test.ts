@@ -5,6 +5,7 @@
  * a missing key.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,7 +13,8 @@ import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build } from '../../scripts/build.ts';
 import { createWebhookReceiver, type WebhookReceiver } from '../../sdk/examples/webhook-receiver.ts';
-import { CHROMIUM } from '../test-support/browser-harness.ts';
+import { CHROMIUM, SHOTS } from '../test-support/browser-harness.ts';
+import { expectDocsLook } from '../test-support/docs-look.ts';
 import { mountSite } from '../site.ts';
 import { startTestServer, type TestServer } from '../testing.ts';
 
@@ -43,7 +45,7 @@ afterAll(async () => {
 
 describe('dashboard: go-live check page', () => {
   it('runs the checklist and shows each item with its guide link, no CSP violation', async () => {
-    const page = await browser.newPage();
+    const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
     const violations: string[] = [];
     page.on('console', (m) => {
       if (/Content Security Policy/i.test(m.text())) violations.push(m.text());
@@ -77,6 +79,19 @@ describe('dashboard: go-live check page', () => {
     expect(await page.evaluate(() => sessionStorage.getItem('paylater.dashboard.key'))).toBe(KEY);
     expect(page.url()).toBe(`${s.baseUrl}/dashboard/go-live`);
     expect(violations).toEqual([]);
+    // it looks like the docs, and each verdict reads at a glance: its own colours, not the table's
+    await expectDocsLook(page, '#items tbody a');
+    const colours = async (item: string) =>
+      page.$eval(`#items tbody tr[data-item="${item}"] td.verdict`, (td) => {
+        const c = getComputedStyle(td);
+        return [c.color, c.backgroundColor];
+      });
+    const [pass, notObserved] = [await colours('receiver.valid'), await colours('key-hygiene.no-browser')];
+    expect(pass).toEqual(['rgb(11, 110, 79)', 'rgb(230, 243, 238)']);
+    expect(notObserved[1]).not.toBe(pass[1]);
+    expect(notObserved[1]).not.toBe('rgba(0, 0, 0, 0)');
+    await mkdir(SHOTS, { recursive: true });
+    await page.screenshot({ path: join(SHOTS, 'go-live.png'), fullPage: true });
     await page.close();
   });
 

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import express, { type Router } from 'express';
 import { page } from '../checkout/html.ts';
+import { escapeHtml } from '../../lib/html.ts';
 import { assetsDir } from '../../lib/package-root.ts';
 import { MISSING_BUILD, sendFile, sendHtml } from '../checkout/respond.ts';
 import { answerMethodNotAllowed } from '../http/method-not-allowed.ts';
@@ -19,9 +20,28 @@ import { htmlReport } from '../../certify/report.ts';
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ASSETS = path.join(HERE, 'assets');
 
-const BODY = `    <header>
-      <h1>PayLater sandbox dashboard</h1>
-      <p><a href="/dashboard/go-live">Go-live check</a></p>
+/** A merchant the dashboard offers to pick (a local sandbox on the built-in demo merchants only). */
+export interface OfferedMerchant {
+  name: string;
+  apiKey: string;
+  variant: 1 | 2;
+}
+
+/** The choice of demo merchants: one button each, its test key in `data-key` for the page script. */
+function merchantChoice(offered: readonly OfferedMerchant[]): string {
+  if (offered.length === 0) return '';
+  const buttons = offered
+    .map((m) => `<button type="button" data-key="${escapeHtml(m.apiKey)}">${escapeHtml(m.name)} (Variant ${m.variant})</button>`)
+    .join(' ');
+  return `
+      <p id="demo-merchants">Open the sandbox of a demo merchant: ${buttons}</p>`;
+}
+
+const body = (
+  offered: readonly OfferedMerchant[],
+): string => `<nav class="site-nav" aria-label="Site"><a class="brand" href="/">PayLater</a><ul><li><a href="/docs/">Docs</a></li><li><a href="/demo">Demo shop</a></li><li><a href="/dashboard" aria-current="page">Dashboard</a></li><li><a href="/dashboard/go-live">Go-live check</a></li></ul></nav>
+    <header class="page">
+      <h1>PayLater sandbox dashboard</h1>${merchantChoice(offered)}
       <form id="key-form">
         <label>Test API key <input id="key" type="password" autocomplete="off" placeholder="sk_test_…" required></label>
         <button type="submit">Use key</button>
@@ -29,7 +49,7 @@ const BODY = `    <header>
       </form>
       <p id="status" role="status"></p>
     </header>
-    <main id="app" hidden>
+    <main id="app" class="page" hidden>
       <section id="sandbox-actions">
         <span id="clock"></span>
         <label>Advance <input id="advance-seconds" type="number" min="1" value="60"> s</label>
@@ -56,9 +76,10 @@ const BODY = `    <header>
       </section>
     </main>`;
 
-const GO_LIVE_BODY = `    <header>
+const GO_LIVE_BODY = `<nav class="site-nav" aria-label="Site"><a class="brand" href="/">PayLater</a><ul><li><a href="/docs/">Docs</a></li><li><a href="/demo">Demo shop</a></li><li><a href="/dashboard">Dashboard</a></li><li><a href="/dashboard/go-live" aria-current="page">Go-live check</a></li></ul></nav>
+    <header class="page">
       <h1>Go-live check</h1>
-      <p><a href="/dashboard">Dashboard</a> · <a href="/docs/guide-go-live.html">Before you go live</a></p>
+      <p>Each item of the checklist, its verdict (pass, fail, not observed) and the section of <a href="/docs/guide-go-live.html">Before you go live</a> that fixes it.</p>
       <form id="check">
         <p id="key-row"><label>Test API key <input id="key" type="password" autocomplete="off" placeholder="sk_test_…"></label></p>
         <p><label>Webhook URL <input id="webhook-url" type="url" placeholder="the URL the sandbox delivers to"></label></p>
@@ -68,7 +89,7 @@ const GO_LIVE_BODY = `    <header>
       </form>
       <p id="status" role="status"></p>
     </header>
-    <main>
+    <main class="page">
       <p id="summary"></p>
       <table id="items"><thead><tr><th>Verdict</th><th>Item</th><th>What was seen</th><th>Guide</th></tr></thead><tbody></tbody></table>
       <p><a id="download" download="paylater-go-live.html" hidden>Download the HTML report</a></p>
@@ -117,18 +138,20 @@ async function runGoLive(req: express.Request, res: express.Response): Promise<v
  * the package's dist/).
  * @rule ADR-045
  */
-export function createDashboardRouter(distDir: string = assetsDir()): Router {
+export function createDashboardRouter(distDir: string = assetsDir(), offered: readonly OfferedMerchant[] = []): Router {
   const router = express.Router();
   const html = page({
     title: 'PayLater sandbox dashboard',
-    styles: ['/dashboard/assets/dashboard.css'],
+    styles: ['/docs/style.css', '/dashboard/assets/dashboard.css'],
     scripts: ['/dashboard/assets/dashboard.js'],
-    body: BODY,
+    bodyClass: 'docs',
+    body: body(offered),
   });
   router.get('/dashboard', (_req, res) => sendHtml(res, html));
   const goLive = page({
     title: 'PayLater go-live check',
-    styles: ['/dashboard/assets/dashboard.css'],
+    styles: ['/docs/style.css', '/dashboard/assets/dashboard.css'],
+    bodyClass: 'docs',
     scripts: ['/dashboard/assets/go-live.js'],
     body: GO_LIVE_BODY,
   });

@@ -21,11 +21,30 @@ const converter = createRequire(import.meta.url)('openapi-to-postmanv2') as Conv
 /** The collection's file name for `variant`. */
 export const collectionFile = (variant: 1 | 2): string => `paylater-v${variant}.postman_collection.json`;
 
+/**
+ * `doc` with each type-less `const` schema given its value's JSON type. The converter reads a
+ * schema without `type`, `enum` or `properties` as `type: object` (openapi-to-postmanv2's
+ * deref.js), so the webhook events' `allOf` of WebhookTransactionData (`status`: a string enum)
+ * and `{ status: { const: APPROVED } }` looked to it like string against object, and
+ * json-schema-merge-allof printed an "Error while resolving allOf schema" trace per event and
+ * variant. The contract's members agree; only the converter's copy is changed.
+ */
+export function typedConsts(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(typedConsts);
+  if (node === null || typeof node !== 'object') return node;
+  const out: Json = Object.fromEntries(Object.entries(node).map(([k, v]) => [k, typedConsts(v)]));
+  if ('const' in out && !('type' in out)) {
+    const value = out.const;
+    out.type = value === null ? 'null' : Array.isArray(value) ? 'array' : Number.isInteger(value) ? 'integer' : typeof value;
+  }
+  return out;
+}
+
 /** Converts one bundled document to a Postman v2.1 collection (folders by tag, example values, `{{baseUrl}}` and `{{apiKey}}`). */
 export function toPostmanCollection(doc: Json): Promise<Json> {
   return new Promise((resolve, reject) => {
     converter.convert(
-      { type: 'json', data: doc },
+      { type: 'json', data: typedConsts(doc) as Json },
       {
         folderStrategy: 'Tags',
         requestParametersResolution: 'Example',

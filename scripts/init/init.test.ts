@@ -1,8 +1,12 @@
 /**
- * `paylater init server` as a new implementer meets it: the scaffold, installed offline from the
- * packed tarball, type-checks, starts, and `paylater conform` against it exits 1 (findings, not a
- * crash or a setup error) naming an operation still a stub; its `npm test` fails listing the stubs.
- * A non-empty folder is refused unless --force.
+ * `paylater init server` as a new implementer meets it, in a temporary folder that cannot reach
+ * this repository's node_modules: the package packed and installed from its tarball into an
+ * empty project (from the local npm cache), `npx paylater init server shop --variant 2`, then in
+ * shop/ a plain `npm install` (no lock, nothing edited: the scaffold packed the package into
+ * vendor/, since no registry holds it), `npm run typecheck`, `npm start` answers, `paylater conform`
+ * against it exits 1 (findings, not a crash) naming a stub, and `npm test` exits 1 listing the stubs.
+ * From a checkout (this repository, built): the scaffold packs the checkout and installs the same
+ * way. A non-empty folder is refused unless --force.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -13,21 +17,31 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../lib/paths.ts';
 import { consumerProject } from '../package/offline-lock.ts';
-import { runInit } from './server.ts';
+import { registryRange, runInit } from './server.ts';
 
 const run = promisify(execFile);
 const KEY_A = 'sk_test_scaffold_a_000000000001';
 const KEY_B = 'sk_test_scaffold_b_000000000002';
+/** npm as a newcomer runs it, with the package's Node first on PATH; the cache first, the registry for what it lacks. */
+const NPM_INSTALL = ['install', '--prefer-offline', '--no-audit', '--no-fund'];
 
 let work = '';
+/** The empty project the tarball is installed into (where the newcomer runs npx paylater). */
+let newcomer = '';
 let app = '';
+let tarball = '';
 let server: ChildProcess | undefined;
+
+const env = (): NodeJS.ProcessEnv => ({
+  ...process.env,
+  PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH ?? ''}`,
+  NO_COLOR: '1',
+});
 
 /** A process's exit code and output, without throwing on a non-zero exit. */
 async function attempt(file: string, args: string[], cwd: string, timeout = 180_000): Promise<{ code: number; out: string }> {
-  const env = { ...process.env, PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH ?? ''}`, NO_COLOR: '1' };
   try {
-    const { stdout, stderr } = await run(file, args, { cwd, env, timeout, maxBuffer: 16 * 1024 * 1024 });
+    const { stdout, stderr } = await run(file, args, { cwd, env: env(), timeout, maxBuffer: 16 * 1024 * 1024 });
     return { code: 0, out: stdout + stderr };
   } catch (e) {
     const err = e as { code?: number; stdout?: string; stderr?: string; message: string };
@@ -39,36 +53,26 @@ beforeAll(async () => {
   if (!existsSync(path.join(ROOT, 'dist/js/server/index.js')) || !existsSync(path.join(ROOT, 'dist/js/scripts/paylater.js')))
     throw new Error('not built: run npm run build (npm test does)');
   work = await mkdtemp(path.join(os.tmpdir(), 'paylater-init-'));
-  app = path.join(work, 'my-server');
-  expect(await runInit(['server', app, '--variant', '1'])).toBe(0);
   const packed = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], {
     cwd: ROOT,
     maxBuffer: 16 * 1024 * 1024,
   });
   const [info] = JSON.parse(packed.stdout) as Array<{ filename: string }>;
-  // The scaffold's own package.json, pinned to what this repository's lock resolved, installed from the cache alone.
-  const scaffold = JSON.parse(await readFile(path.join(app, 'package.json'), 'utf8')) as {
-    dependencies: Record<string, string>;
-    devDependencies: Record<string, string>;
-  };
-  const names = [...Object.keys(scaffold.dependencies), ...Object.keys(scaffold.devDependencies)].filter((n) => n !== 'paylater-contract');
-  const project = consumerProject(
-    path.join(ROOT, 'package-lock.json'),
-    { file: path.join(work, info!.filename), relative: `../${info!.filename}` },
-    names,
-  );
-  const root = project.lock.packages['']!;
-  const pinned = root.devDependencies as Record<string, string>;
-  const pkg = { ...scaffold, dependencies: {} as Record<string, string>, devDependencies: {} as Record<string, string> };
-  for (const n of Object.keys(scaffold.dependencies))
-    pkg.dependencies[n] = n === 'paylater-contract' ? `file:../${info!.filename}` : pinned[n]!;
-  for (const n of Object.keys(scaffold.devDependencies)) pkg.devDependencies[n] = pinned[n]!;
-  project.lock.packages[''] = { name: 'my-server', version: '0.1.0', dependencies: pkg.dependencies, devDependencies: pkg.devDependencies };
-  await writeFile(path.join(app, 'package.json'), JSON.stringify(pkg, null, 2));
-  await writeFile(path.join(app, 'package-lock.json'), JSON.stringify({ ...project.lock, name: 'my-server', version: '0.1.0' }, null, 2));
-  await run('npm', ['ci', '--offline', '--ignore-scripts', '--no-audit', '--no-fund'], { cwd: app, maxBuffer: 16 * 1024 * 1024 });
-}, 400_000);
+  tarball = info!.filename;
+  // The empty project with the tarball installed (the lock pins what this repository resolved: from the cache alone).
+  newcomer = path.join(work, 'newcomer');
+  await mkdir(newcomer);
+  const project = consumerProject(path.join(ROOT, 'package-lock.json'), { file: path.join(work, tarball), relative: `../${tarball}` }, []);
+  await writeFile(path.join(newcomer, 'package.json'), JSON.stringify(project.packageJson, null, 2));
+  await writeFile(path.join(newcomer, 'package-lock.json'), JSON.stringify(project.lock, null, 2));
+  await run('npm', ['ci', '--offline', '--ignore-scripts', '--no-audit', '--no-fund'], { cwd: newcomer, maxBuffer: 16 * 1024 * 1024 });
 
+  const init = await attempt('npx', ['--no-install', 'paylater', 'init', 'server', 'shop', '--variant', '2'], newcomer);
+  expect(init.code, init.out).toBe(0);
+  app = path.join(newcomer, 'shop');
+  const install = await attempt('npm', NPM_INSTALL, app, 400_000);
+  expect(install.code, install.out).toBe(0);
+}, 600_000);
 afterAll(async () => {
   if (server?.pid !== undefined && server.exitCode === null) {
     const exited = new Promise((r) => server!.once('exit', r));
@@ -91,15 +95,21 @@ describe('paylater init server', () => {
     expect(await runInit(['server', path.join(work, 'x'), '--variant', '3'])).toBe(2);
   });
 
-  it('type-checks against the installed package; a handler answering an undeclared status does not', async () => {
-    const tsc = path.join(app, 'node_modules/typescript/bin/tsc');
-    const ok = await attempt(process.execPath, [tsc, '--noEmit', '-p', 'tsconfig.json'], app);
+  it('recorded the packed package, not a registry version no registry holds', async () => {
+    const pkg = JSON.parse(await readFile(path.join(app, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    expect(pkg.dependencies['paylater-contract']).toBe(`file:vendor/${tarball}`);
+    expect(existsSync(path.join(app, 'vendor', tarball))).toBe(true);
+    expect(existsSync(path.join(app, 'node_modules/paylater-contract/dist/js/server/index.js'))).toBe(true);
+  });
+
+  it('`npm run typecheck` passes; a handler answering an undeclared status does not', async () => {
+    const ok = await attempt('npm', ['run', 'typecheck'], app);
     expect(ok.code, ok.out).toBe(0);
     const handlers = path.join(app, 'src/handlers.ts');
     const text = await readFile(handlers, 'utf8');
     await writeFile(handlers, text.replace('return { status: 200, body: record };', 'return { status: 299, body: record };'));
     try {
-      const wrong = await attempt(process.execPath, [tsc, '--noEmit', '-p', 'tsconfig.json'], app);
+      const wrong = await attempt('npm', ['run', 'typecheck'], app);
       expect(wrong.code).not.toBe(0);
       expect(wrong.out).toMatch(/src\/handlers\.ts\(\d+,\d+\): error TS2322/);
     } finally {
@@ -149,23 +159,50 @@ describe('paylater init server', () => {
         '--other-api-key',
         KEY_B,
         '--variant',
-        '1',
+        '2',
         '--runs',
         '3',
       ],
       app,
     );
     expect(conform.code, conform.out).toBe(1);
-    expect(conform.out).toMatch(/finding 1: verifyTransaction/);
-    expect(conform.out).toMatch(/answered 501, a status not declared for verifyTransaction/);
-    expect(conform.out).toMatch(/"code":"NOT_IMPLEMENTED","message":"Operation verifyTransaction is not implemented"/);
+    expect(conform.out).toMatch(/finding 1: createPartnerTransaction/);
+    expect(conform.out).toMatch(/answered 501, a status not declared for createPartnerTransaction/);
+    expect(conform.out).toMatch(/"code":"NOT_IMPLEMENTED","message":"Operation createPartnerTransaction is not implemented"/);
 
     const test = await attempt('npm', ['test'], app, 240_000);
-    expect(test.code, test.out).not.toBe(0);
-    expect(test.out).toMatch(/- verifyTransaction: /);
-    expect(test.out).toMatch(
-      /still stubs \(answering 501\): createSession, getTransactionStatusBySessionToken, verifyTransaction, createPartnerTransaction,/,
-    );
+    expect(test.code, test.out).toBe(1);
+    expect(test.out).toMatch(/- createPartnerTransaction: /);
+    expect(test.out).toMatch(/still stubs \(answering 501\): createSession, getTransactionStatusBySessionToken, createPartnerTransaction,/);
     expect(test.out).not.toMatch(/still stubs[^\n]*getPartnerTransaction,/);
   }, 400_000);
+
+  it('from a checkout (this repository, built): packs the checkout into vendor/, and `npm install` succeeds', async () => {
+    const dir = path.join(work, 'from-checkout');
+    const init = await attempt(
+      process.execPath,
+      [path.join(ROOT, 'dist/js/scripts/paylater.js'), 'init', 'server', dir, '--variant', '1'],
+      work,
+    );
+    expect(init.code, init.out).toBe(0);
+    const pkg = JSON.parse(await readFile(path.join(dir, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    expect(pkg.dependencies['paylater-contract']).toBe(`file:vendor/${tarball}`);
+    const install = await attempt('npm', NPM_INSTALL, dir, 400_000);
+    expect(install.code, install.out).toBe(0);
+    const ok = await attempt('npm', ['run', 'typecheck'], dir);
+    expect(ok.code, ok.out).toBe(0);
+  }, 600_000);
+
+  it('depends on the registry version only when the package came from a registry (its hidden lockfile says so)', async () => {
+    const root = path.join(work, 'registry-project', 'node_modules', 'paylater-contract');
+    await mkdir(root, { recursive: true });
+    const hidden = path.join(work, 'registry-project', 'node_modules', '.package-lock.json');
+    const lock = (resolved: string) => JSON.stringify({ packages: { 'node_modules/paylater-contract': { version: '0.1.0', resolved } } });
+    await writeFile(hidden, lock('https://registry.npmjs.org/paylater-contract/-/paylater-contract-0.1.0.tgz'));
+    expect(registryRange(root, '0.1.0')).toBe('^0.1.0');
+    await writeFile(hidden, lock('file:../paylater-contract-0.1.0.tgz'));
+    expect(registryRange(root, '0.1.0')).toBe(null);
+    expect(registryRange(ROOT, '0.1.0')).toBe(null);
+    expect(registryRange(path.join(newcomer, 'node_modules', 'paylater-contract'), '0.1.0')).toBe(null);
+  });
 });

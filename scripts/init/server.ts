@@ -5,6 +5,7 @@
  * in-memory store), `npm start`, and `npm test` running `runConformance` against the project,
  * which fails naming what is missing. Refuses a non-empty DIR unless `--force`.
  */
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -30,12 +31,51 @@ const EXAMPLE = 'getPartnerTransaction';
 
 interface PackageJson {
   version: string;
+  engines: { node: string };
   dependencies: Record<string, string>;
   devDependencies: Record<string, string>;
 }
 
-/** The files of the project, by path relative to DIR. */
-export function scaffoldFiles(variant: 1 | 2, name: string): Map<string, string> {
+/**
+ * The version range of this package when it came from a registry, read from the hidden lockfile
+ * npm writes beside what it installs (`node_modules/.package-lock.json`, whose `resolved` is the
+ * registry's URL for a registry install and a `file:` or `git+` spec otherwise); null when it did
+ * not (a tarball, a git checkout, `npm link`, this repository).
+ */
+export function registryRange(root: string, version: string): string | null {
+  const modules = path.dirname(root);
+  if (path.basename(modules) !== 'node_modules') return null;
+  let lock: { packages?: Record<string, { resolved?: string }> };
+  try {
+    lock = JSON.parse(readFileSync(path.join(modules, '.package-lock.json'), 'utf8')) as typeof lock;
+  } catch {
+    return null;
+  }
+  const entry = lock.packages?.[path.relative(path.dirname(modules), root).split(path.sep).join('/')];
+  return entry?.resolved && /^https?:\/\//.test(entry.resolved) ? `^${version}` : null;
+}
+
+/**
+ * Packs this package (as installed, or as built in a checkout) into `dir`, the way `npm pack`
+ * does for a registry (the package.json `files`, no scripts run); returns the tarball's name.
+ */
+function packInto(root: string, dir: string): string {
+  const packed = spawnSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], {
+    cwd: root,
+    encoding: 'utf8',
+    maxBuffer: 16 * 1024 * 1024,
+  });
+  if (packed.status !== 0)
+    throw new InitError(`npm pack in ${root} failed (${packed.error?.message ?? `exit ${packed.status}`}): ${packed.stderr}`);
+  const [info] = JSON.parse(packed.stdout) as Array<{ filename: string }>;
+  if (!info) throw new InitError(`npm pack in ${root} wrote no tarball`);
+  return info.filename;
+}
+
+class InitError extends Error {}
+
+/** The files of the project, by path relative to DIR; `dependency` is how it depends on this package (a range or a `file:` spec). */
+export function scaffoldFiles(variant: 1 | 2, name: string, dependency: string): Map<string, string> {
   const own = JSON.parse(readFileSync(path.join(packageRoot(), 'package.json'), 'utf8')) as PackageJson;
   const ids = Object.keys(operationTables[variant]);
   const files = new Map<string, string>();
@@ -47,13 +87,13 @@ export function scaffoldFiles(variant: 1 | 2, name: string): Map<string, string>
         version: '0.1.0',
         private: true,
         type: 'module',
-        engines: { node: '>=22.12' },
+        engines: { node: own.engines.node },
         scripts: {
           start: 'node --experimental-strip-types src/main.ts',
           test: 'node --experimental-strip-types --test test/conformance.test.ts',
           typecheck: 'tsc --noEmit -p tsconfig.json',
         },
-        dependencies: { 'paylater-contract': `^${own.version}`, express: own.dependencies.express },
+        dependencies: { 'paylater-contract': dependency, express: own.dependencies.express },
         devDependencies: {
           '@types/express': own.devDependencies['@types/express'],
           '@types/node': own.devDependencies['@types/node'],
@@ -91,7 +131,7 @@ export function scaffoldFiles(variant: 1 | 2, name: string): Map<string, string>
   files.set('src/app.ts', appFile(variant));
   files.set('src/main.ts', MAIN);
   files.set('test/conformance.test.ts', testFile(variant));
-  files.set('README.md', readme(variant, name));
+  files.set('README.md', readme(variant, name, dependency));
   return files;
 }
 
@@ -236,11 +276,15 @@ test('the server conforms to Variant ${variant} of the contract', async () => {
 `;
 }
 
-function readme(variant: 1 | 2, name: string): string {
+function readme(variant: 1 | 2, name: string, dependency: string): string {
+  const source = dependency.startsWith('file:')
+    ? `\n\`paylater-contract\` is installed from \`${dependency.slice('file:'.length)}\`, the package as \`paylater init\` found it
+(packed: it did not come from a registry). Once a registry holds it, depend on its version instead.\n`
+    : '';
   return `# ${name}
 
 A server of the paylater contract (Variant ${variant}), scaffolded by \`paylater init server\`.
-
+${source}
 - \`src/handlers.ts\`: one typed handler per operation. Each stub answers 501 until written;
   \`${EXAMPLE}\` is worked through on the in-memory store of \`src/store.ts\`.
 - \`npm start\`: serves on http://127.0.0.1:4010 (\`PORT\` to change).
@@ -283,12 +327,31 @@ export async function runInit(argv: string[]): Promise<number> {
     process.stderr.write(`paylater init: ${target} is not empty (pass --force to write into it)\n`);
     return 2;
   }
+  const root = packageRoot();
+  if (!existsSync(path.join(root, 'dist', 'js', 'server', 'index.js'))) {
+    process.stderr.write(`paylater init: ${root} is not built (no dist/js/): run npm run build there first\n`);
+    return 2;
+  }
+  const own = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as PackageJson;
+  let dependency = registryRange(root, own.version);
+  if (dependency === null) {
+    // Not from a registry: the project gets the package itself, packed into vendor/.
+    await mkdir(path.join(target, 'vendor'), { recursive: true });
+    try {
+      dependency = `file:vendor/${packInto(root, path.join(target, 'vendor'))}`;
+    } catch (e) {
+      if (!(e instanceof InitError)) throw e;
+      process.stderr.write(`paylater init: ${e.message}\n`);
+      return 2;
+    }
+  }
   const files = scaffoldFiles(
     Number(values.variant) as 1 | 2,
     path
       .basename(target)
       .toLowerCase()
       .replace(/[^a-z0-9-]/g, '-') || 'paylater-server',
+    dependency,
   );
   for (const [rel, text] of files) {
     await mkdir(path.dirname(path.join(target, rel)), { recursive: true });

@@ -235,6 +235,13 @@ el('key-form').addEventListener('submit', (ev) => {
   input.value = '';
   void start();
 });
+// A local sandbox on the built-in demo merchants lists them (the server decides: never a shared one).
+for (const b of document.querySelectorAll<HTMLButtonElement>('#demo-merchants button[data-key]')) {
+  b.addEventListener('click', () => {
+    sessionStorage.setItem(KEY, String(b.dataset.key));
+    void start();
+  });
+}
 el('forget').addEventListener('click', () => {
   sessionStorage.removeItem(KEY);
   streamAbort?.abort();
