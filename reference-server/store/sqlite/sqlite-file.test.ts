@@ -3,6 +3,7 @@
  * are refused with a message naming the file, and left byte for byte as they were; a second
  * process on the file is refused and a process killed with -9 leaves nothing that stops the next.
  */
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
   existsSync,
@@ -19,6 +20,7 @@ import {
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { DataFileError } from '../errors.ts';
 import { exited, spawnChildServer } from '../../test-support/spawn-child.ts';
@@ -171,6 +173,52 @@ describe("a database file that is not whole, or not this store's, is refused and
     o.exec("CREATE TABLE customers (id INTEGER PRIMARY KEY, name TEXT); INSERT INTO customers VALUES (1, 'x')");
     o.close();
     await expectRefused(other, /an SQLite database of another application \(tables customers\)/);
+  });
+
+  it.each([
+    ['a dropped column', 'ALTER TABLE transactions DROP COLUMN customer_phone', /: table transactions: column customer_phone missing\./],
+    ['a renamed table', 'ALTER TABLE transactions RENAME TO transactions_old', /: table transactions missing\./],
+    [
+      'a missing unique index',
+      'DROP INDEX transactions_vendor_reference',
+      /: table transactions: index transactions_vendor_reference missing\./,
+    ],
+    [
+      'a column of another type',
+      'ALTER TABLE sms DROP COLUMN body; ALTER TABLE sms ADD COLUMN body INTEGER',
+      /: table sms: column body is INTEGER, the migrations make TEXT NOT NULL\./,
+    ],
+  ])('a database whose tables the migrations did not make (%s): refused, naming what differs', async (_what, sql, why) => {
+    const file = await seeded(2);
+    const db = new DatabaseSync(file);
+    db.exec(sql);
+    db.close();
+    await expectRefused(file, why);
+  });
+
+  it('paylater serve --data on such a file exits 1 with the message and no stack trace, the file unchanged', async () => {
+    const file = await seeded(2);
+    const db = new DatabaseSync(file);
+    db.exec('ALTER TABLE transactions DROP COLUMN customer_phone');
+    db.close();
+    const before = filesOf(path.dirname(file));
+    const root = fileURLToPath(new URL('../../..', import.meta.url));
+    const r = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', path.join(root, 'scripts', 'paylater.ts'), 'serve', '--data', file, '--port', '0'],
+      {
+        cwd: root,
+        encoding: 'utf8',
+        timeout: 60_000,
+      },
+    );
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain(
+      `paylater serve: The data file ${file} does not have the schema its migrations make: table transactions: column customer_phone missing.`,
+    );
+    expect(r.stderr).not.toMatch(/^\s+at /m);
+    expect(r.stdout).not.toMatch(/listening/);
+    expect(filesOf(path.dirname(file))).toEqual(before);
   });
 
   it('a data file of an earlier version beside a database not made yet: the start stops, saying what to do, and makes nothing', async () => {
