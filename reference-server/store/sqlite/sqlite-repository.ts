@@ -278,7 +278,10 @@ export class SqliteRepository extends SqliteReads implements Repository {
     this.wallNow = options.now ?? Date.now;
     this.log = options.file === undefined ? null : new LogSync(options.file, () => this.syncEnded());
     this.fileFd = options.file === undefined ? null : openSync(options.file, 'r+');
-    this.checkpointer = options.file === undefined ? null : new Checkpointer(options.file, this.fileFd!);
+    this.checkpointer =
+      options.file === undefined || process.env.PAYLATER_SQLITE_CHECKPOINTS === 'sqlite'
+        ? null
+        : new Checkpointer(options.file, this.fileFd!);
     this.fileLock = options.lock ?? null;
     db.exec(TEMP_SCHEMA);
   }
@@ -429,7 +432,7 @@ export class SqliteRepository extends SqliteReads implements Repository {
     this.downUntil = 0;
     if (!this.log) return batch.settle();
     this.log.committed();
-    this.checkpointer!.committed();
+    this.checkpointer?.committed();
     this.log.durable().then(
       () => batch.settle(),
       (e: unknown) => batch.settle(this.refuse(e)),
