@@ -84,7 +84,6 @@ export const store200kLatency: Figure = {
   target: '≤ 50',
   pass: (r) => r <= 50,
   async run(ctx) {
-    if (process.env.BENCH_CHECKPOINTS === 'compare') return compareCheckpoints(ctx);
     const dir = mkdtempSync(path.join(tmpdir(), 'paylater-bench-'));
     const servers = new Set<StoreServer>();
     const spawn = async (kind: StoreKind, file: string) => {
@@ -175,88 +174,3 @@ export const store200kLatency: Figure = {
     }
   },
 };
-
-/**
- * `BENCH_CHECKPOINTS=compare` (issue 39 point 7): the checkpointer worker against SQLite's own
- * `wal_autocheckpoint` (`PAYLATER_SQLITE_CHECKPOINTS=sqlite` in the server's environment), side
- * by side in one run: both filled to 200,000 in alternating chunks, then alternating latency
- * rounds on each's empty and 200,000 server (the order of the two swapped every round).
- */
-async function compareCheckpoints(ctx: { durationSeconds: number; rounds: number }): Promise<{ ratio: number; detail: string }> {
-  const variants = ['worker', 'sqlite'] as const;
-  const dir = mkdtempSync(path.join(tmpdir(), 'paylater-bench-'));
-  const servers: StoreServer[] = [];
-  const spawnAs = async (v: (typeof variants)[number], file: string) => {
-    const saved = process.env.PAYLATER_SQLITE_CHECKPOINTS;
-    process.env.PAYLATER_SQLITE_CHECKPOINTS = v;
-    try {
-      const s = await spawnStoreServer('sqlite', path.join(dir, `${v}-${file}`));
-      servers.push(s);
-      return s;
-    } finally {
-      if (saved === undefined) delete process.env.PAYLATER_SQLITE_CHECKPOINTS;
-      else process.env.PAYLATER_SQLITE_CHECKPOINTS = saved;
-    }
-  };
-  try {
-    const seconds = Math.max(ctx.durationSeconds, 5);
-    const rounds = Math.max(ctx.rounds, 1);
-    const lines = [`load average before: ${loadavg()}`];
-    const v = Object.fromEntries(
-      await Promise.all(
-        variants.map(async (name) => [name, { big: await spawnAs(name, 'big.db'), empty: await spawnAs(name, 'empty.db') }]),
-      ),
-    ) as Record<(typeof variants)[number], { big: StoreServer; empty: StoreServer }>;
-    const before = new Map<string, Awaited<ReturnType<StoreServer['stats']>>>();
-    for (const name of variants) {
-      await createsPerSecond(v[name].big, 1);
-      before.set(name, await v[name].big.stats());
-    }
-    const fillMs = { worker: 0, sqlite: 0 };
-    const fillP99: Record<string, number[]> = { worker: [], sqlite: [] };
-    const CHUNKS = 4;
-    for (let c = 0; c < CHUNKS; c++)
-      for (const name of c % 2 ? [...variants].reverse() : variants) {
-        const target = Math.round((STORED * (c + 1)) / CHUNKS);
-        const stored = (await v[name].big.stats()).stored;
-        const t0 = Date.now();
-        const r = await load({ ...createRequest(v[name].big), amount: Math.max(target - stored, 1) });
-        checkClean('B1 creates (fill)', r);
-        fillMs[name] += Date.now() - t0;
-        fillP99[name]!.push(r.latency.p99);
-      }
-    const ids = Object.fromEntries(
-      await Promise.all(variants.map(async (name) => [name, { big: await oneId(v[name].big), empty: await oneId(v[name].empty) }])),
-    ) as Record<(typeof variants)[number], { big: string; empty: string }>;
-    const ms: Record<string, { big: Measured[]; empty: Measured[] }> = { worker: { big: [], empty: [] }, sqlite: { big: [], empty: [] } };
-    for (const name of variants) {
-      await measure(v[name].empty, ids[name].empty, 1);
-      await measure(v[name].big, ids[name].big, 1);
-    }
-    for (let i = 0; i < rounds; i++)
-      for (const name of i % 2 ? [...variants].reverse() : variants) {
-        ms[name]!.empty.push(await measure(v[name].empty, ids[name].empty, seconds));
-        ms[name]!.big.push(await measure(v[name].big, ids[name].big, seconds));
-      }
-    const ratios: Record<string, number> = {};
-    for (const name of variants) {
-      const after = await v[name].big.stats();
-      const b = before.get(name)!;
-      const { big, empty } = ms[name]!;
-      const p99 = { big: median(big.map((r) => r.createP99)), empty: median(empty.map((r) => r.createP99)) };
-      ratios[name] = p99.big / p99.empty;
-      lines.push(
-        `${name}: create p99 at 200,000 ÷ empty ${fmt(ratios[name], 2)} (${p99.big} ÷ ${p99.empty} ms; rounds ${big.map((r) => r.createP99).join(', ')} ÷ ${empty.map((r) => r.createP99).join(', ')}); ` +
-          `creates/s beside reads empty ${fmt(median(empty.map((r) => r.createsPerSecond)))} (rounds ${empty.map((r) => fmt(r.createsPerSecond)).join(', ')}), at 200,000 ${fmt(median(big.map((r) => r.createsPerSecond)))} (rounds ${big.map((r) => fmt(r.createsPerSecond)).join(', ')}); ` +
-          `fill ${fmt((after.stored - b.stored) / (fillMs[name as 'worker'] / 1000))}/s (chunk p99 ${fillP99[name]!.join(', ')} ms); ` +
-          `RSS after a last-resort GC ${fmt(b.rss / MiB, 1)} → ${fmt(after.rss / MiB, 1)} MiB (${fmt((after.rss - b.rss) / MiB, 1)}); ` +
-          `worst request at 200,000 ${Math.max(...big.map((r) => Math.max(r.createMax, r.readMax)))} ms, event loop blocked at most ${fmt(Math.max(...big.map((r) => r.loopMax)))} ms; server CPU ${fmt(median(big.map((r) => r.cpuPerRequestUs)))} µs per request at 200,000`,
-      );
-    }
-    lines.push(`load average after: ${loadavg()}`);
-    return { ratio: ratios.sqlite!, detail: lines.join('\n  ') };
-  } finally {
-    for (const s of servers) await s.stop().catch(() => undefined);
-    rmSync(dir, { recursive: true, force: true });
-  }
-}

@@ -209,7 +209,7 @@ describe("a database file that is not whole, or not this store's, is refused and
       {
         cwd: root,
         encoding: 'utf8',
-        timeout: 60_000,
+        timeout: 110_000,
       },
     );
     expect(r.status).toBe(1);
@@ -219,7 +219,7 @@ describe("a database file that is not whole, or not this store's, is refused and
     expect(r.stderr).not.toMatch(/^\s+at /m);
     expect(r.stdout).not.toMatch(/listening/);
     expect(filesOf(path.dirname(file))).toEqual(before);
-  });
+  }, 120_000);
 
   it('a data file of an earlier version beside a database not made yet: the start stops, saying what to do, and makes nothing', async () => {
     const d = dir();

@@ -29,7 +29,6 @@ import { fileURLToPath } from 'node:url';
 import { DatabaseSync } from 'node:sqlite';
 import { DataFileError } from '../errors.ts';
 import { loadMigrations, MigrationError, pendingMigrations, schemaDifferences, type Migration, type SchemaShape } from '../migrations.ts';
-import { LOG_SIZE_LIMIT } from './checkpointer.ts';
 
 const MIGRATIONS = loadMigrations(fileURLToPath(new URL('./migrations/', import.meta.url)));
 const HEADER = Buffer.from('SQLite format 3\0', 'latin1');
@@ -233,13 +232,11 @@ function migrate(db: DatabaseSync, where: string, migrations: readonly Migration
 /**
  * The pragmas of a connection to the file (before its first read): WAL; `synchronous=NORMAL`, so
  * that a commit writes its log frames without syncing them on the event loop: the store syncs
- * the log itself, off the event loop, before it answers (ADR-047); no automatic checkpoint on
- * the committing connection (a worker thread runs them, `checkpointer.ts`).
+ * the log itself, off the event loop, before it answers (ADR-047). SQLite checkpoints the log
+ * into the file on the commit that passes 1,000 pages (`wal_autocheckpoint`, its default).
  */
 export function configure(db: DatabaseSync): void {
-  const own = process.env.PAYLATER_SQLITE_CHECKPOINTS === 'sqlite'; // measured against the worker (issue 39 point 7)
-  db.exec(`PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA wal_autocheckpoint = ${own ? 1000 : 0};
-           PRAGMA journal_size_limit = ${LOG_SIZE_LIMIT}; PRAGMA temp_store = MEMORY; PRAGMA foreign_keys = OFF`);
+  db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA temp_store = MEMORY; PRAGMA foreign_keys = OFF');
 }
 
 /** Makes a new, migrated database at `file` (under the data file lock): made whole under a temporary name, then renamed. */
