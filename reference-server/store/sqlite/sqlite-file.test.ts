@@ -28,6 +28,7 @@ import { partnerBody } from '../../test-support/helpers.ts';
 import type { TransactionRecord } from '../../domain/types.ts';
 import { writeSeededDataFile } from '../../testing.ts';
 import { openSqliteRepository } from './sqlite-repository.ts';
+import { SCHEMA_TAMPERINGS } from '../../test-support/schema-tampering.ts';
 
 const dir = () => mkdtempSync(path.join(tmpdir(), 'paylater-sqlite-'));
 
@@ -176,13 +177,7 @@ describe("a database file that is not whole, or not this store's, is refused and
   });
 
   it.each([
-    ['a dropped column', 'ALTER TABLE transactions DROP COLUMN customer_phone', /: table transactions: column customer_phone missing\./],
-    ['a renamed table', 'ALTER TABLE transactions RENAME TO transactions_old', /: table transactions missing\./],
-    [
-      'a missing unique index',
-      'DROP INDEX transactions_vendor_reference',
-      /: table transactions: index transactions_vendor_reference missing\./,
-    ],
+    ...SCHEMA_TAMPERINGS,
     [
       'a column of another type',
       'ALTER TABLE sms DROP COLUMN body; ALTER TABLE sms ADD COLUMN body INTEGER',
