@@ -60,3 +60,38 @@ export function pendingMigrations(
   const done = new Set(applied.map((r) => r.version));
   return migrations.filter((m) => !done.has(m.version));
 }
+
+/**
+ * A schema as the checks at start read it: per table, each column's and each index's description
+ * (type, nullability, default, key; unique, columns, condition), in the store's own words.
+ */
+export type SchemaShape = Map<string, { columns: Map<string, string>; indexes: Map<string, string> }>;
+
+/**
+ * What differs between the schema the applied migrations make (`expected`, read from a database
+ * they were just applied to) and a database's (`actual`), one line per difference
+ * ("table transactions: column customer_phone missing"). Tables the migrations did not make are
+ * not this store's concern; everything in the tables they made is.
+ */
+export function schemaDifferences(expected: SchemaShape, actual: SchemaShape): string[] {
+  const out: string[] = [];
+  for (const [table, want] of expected) {
+    const have = actual.get(table);
+    if (!have) {
+      out.push(`table ${table} missing`);
+      continue;
+    }
+    for (const [kind, w, h] of [
+      ['column', want.columns, have.columns],
+      ['index', want.indexes, have.indexes],
+    ] as const) {
+      for (const [name, shape] of w) {
+        const got = h.get(name);
+        if (got === undefined) out.push(`table ${table}: ${kind} ${name} missing`);
+        else if (got !== shape) out.push(`table ${table}: ${kind} ${name} is ${got}, the migrations make ${shape}`);
+      }
+      for (const name of h.keys()) if (!w.has(name)) out.push(`table ${table}: ${kind} ${name} not made by the migrations`);
+    }
+  }
+  return out;
+}

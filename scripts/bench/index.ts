@@ -28,8 +28,6 @@
  *      100,000 transactions, in MB (target < 50).
  *  11. proxy-overhead: B2 GET-by-id requests/s through `paylater proxy` (its own process, judging
  *      every answer) ÷ straight to the server, same run (target ≥ 0.8).
- *  12. checkpoint-hold: how long the embedded store's checkpoint holds commits back, RESTART with
- *      UUID v7 ids (the store's) ÷ TRUNCATE with v4 (before), on the store's schema (reported).
  *  13. disk-sync-floor: the disk's own worst `fdatasync` of a small append, nothing else running,
  *      in ms: the floor under figure 2's worst request, each answered write waiting for one (reported).
  *  14. store-http-floor: the worst request of a bare `node:http` + `node:sqlite` server (one
@@ -56,7 +54,6 @@ import { pgB1Creates } from './pg-b1-creates.ts';
 import { pgRss100k } from './pg-rss-100k.ts';
 import { pgTwoInstances } from './pg-two-instances.ts';
 import { proxyOverhead } from './proxy-overhead.ts';
-import { checkpointHold } from './checkpoint-hold.ts';
 import { diskSyncFloor } from './disk-sync-floor.ts';
 import { storeHttpFloor } from './store-http-floor.ts';
 import { fmt, type BenchContext, type Figure, type FigureResult } from './tools.ts';
@@ -76,7 +73,6 @@ export const figures: Figure[] = [
   pgTwoInstances,
   pgRss100k,
   proxyOverhead,
-  checkpointHold,
   diskSyncFloor,
   storeHttpFloor,
 ];

@@ -4,11 +4,14 @@
  * refused; and the exactness the shared sandbox relies on is the database's (unique vendor
  * references, one winner of a conditional update, exact counters, each outbox row claimed once).
  */
-import { randomUUID } from 'node:crypto';
+import { execFileSync } from 'node:child_process';
+import { createHash, randomUUID } from 'node:crypto';
+import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startCluster, type Cluster } from '../../test-support/pg-cluster.ts';
+import { findPostgresBin, startCluster, type Cluster } from '../../test-support/pg-cluster.ts';
 import { loadMigrations, migrate, migrateUrl, MigrationError, runMigrate } from './migrate.ts';
+import { SCHEMA_TAMPERINGS } from '../../test-support/schema-tampering.ts';
 
 let cluster: Cluster;
 beforeAll(async () => {
@@ -66,6 +69,38 @@ describe('migrations', () => {
       await c.query("UPDATE schema_migrations SET checksum = 'edited' WHERE version = 1");
       await expect(migrate(c)).rejects.toThrow(MigrationError);
       await expect(migrate(c)).rejects.toThrow(/migration 1 \(initial\) was changed after it was applied/);
+    } finally {
+      await c.end();
+    }
+  });
+
+  it.each([...SCHEMA_TAMPERINGS])(
+    'refuse a database whose tables the migrations did not make (%s), changing nothing',
+    async (_what, sql, why) => {
+      const { url, pool } = await migrated();
+      await insertTransaction(pool, 'm1', 'ORDER-1');
+      await pool.query(sql);
+      await pool.end();
+      // the whole database, schema and rows, as pg_dump writes it
+      const dump = () =>
+        createHash('sha256')
+          .update(execFileSync(path.join(findPostgresBin(), 'pg_dump'), ['--dbname', url, '--restrict-key=paylater']))
+          .digest('hex');
+      const before = dump();
+      await expect(migrateUrl(url)).rejects.toThrow(MigrationError);
+      await expect(migrateUrl(url)).rejects.toThrow(why);
+      expect(dump()).toBe(before);
+    },
+  );
+
+  it('a database as its migrations made it passes the check, and keeps the search path it had', async () => {
+    const { url, pool } = await migrated();
+    await pool.end();
+    const c = new pg.Client({ connectionString: url });
+    await c.connect();
+    try {
+      expect(await migrate(c)).toEqual({ applied: [], version: loadMigrations().at(-1)!.version });
+      expect((await c.query('SHOW search_path')).rows[0]).toEqual({ search_path: '"$user", public' });
     } finally {
       await c.end();
     }

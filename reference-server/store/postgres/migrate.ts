@@ -3,11 +3,21 @@
  * recorded in `schema_migrations`). Applied at start-up and by
  * `paylater migrate`, in one transaction under an advisory lock, so instances starting together
  * apply each migration once. A database at a migration this server does not know (a newer server
- * migrated it), or whose applied migration was edited since, is refused with a clear message.
+ * migrated it), or whose applied migration was edited since, is refused with a clear message; so
+ * is one whose tables' columns and indexes (`information_schema.columns`, `pg_indexes`) are not
+ * those its applied migrations make, read from the same migrations applied to temporary tables
+ * in a savepoint that is rolled back: nothing of the database is changed by the refusal.
  */
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { loadMigrations as loadFrom, MigrationError, pendingMigrations, type Migration } from '../migrations.ts';
+import {
+  loadMigrations as loadFrom,
+  MigrationError,
+  pendingMigrations,
+  schemaDifferences,
+  type Migration,
+  type SchemaShape,
+} from '../migrations.ts';
 
 export { MigrationError, type Migration };
 
@@ -27,23 +37,78 @@ export interface MigrateResult {
   version: number;
 }
 
+const SCHEMA_MIGRATIONS = `CREATE TABLE IF NOT EXISTS schema_migrations (
+  version    integer PRIMARY KEY,
+  name       text        NOT NULL,
+  checksum   text        NOT NULL,
+  applied_at timestamptz NOT NULL DEFAULT now()
+)`;
+
+/** The columns and indexes of the tables in `schema` (an index's definition without its table's schema). */
+async function shapeOf(client: pg.ClientBase, schema: string): Promise<SchemaShape> {
+  const shape: SchemaShape = new Map();
+  const table = (name: string) => {
+    let t = shape.get(name);
+    if (!t) shape.set(name, (t = { columns: new Map(), indexes: new Map() }));
+    return t;
+  };
+  const columns = await client.query<Record<string, string | number | null>>(
+    `SELECT table_name, column_name, udt_name, is_nullable, column_default, is_identity, datetime_precision
+     FROM information_schema.columns WHERE table_schema = $1`,
+    [schema],
+  );
+  for (const c of columns.rows)
+    table(c.table_name as string).columns.set(
+      c.column_name as string,
+      `${c.udt_name as string}${c.udt_name === 'timestamptz' ? `(${c.datetime_precision as number})` : ''}${c.is_nullable === 'NO' ? ' NOT NULL' : ''}${c.column_default === null ? '' : ` DEFAULT ${c.column_default as string}`}${c.is_identity === 'YES' ? ' IDENTITY' : ''}`,
+    );
+  const indexes = await client.query<{ tablename: string; indexname: string; indexdef: string }>(
+    'SELECT tablename, indexname, indexdef FROM pg_indexes WHERE schemaname = $1',
+    [schema],
+  );
+  for (const i of indexes.rows)
+    table(i.tablename).indexes.set(i.indexname, i.indexdef.replace(/ ON (ONLY )?\S+\.(\S+) USING /, ' ON $1$2 USING '));
+  return shape;
+}
+
+/**
+ * The schema `migrations` make: applied to temporary tables (the session's own schema, first in
+ * the search path) in a savepoint rolled back once they are read.
+ */
+async function expectedShape(client: pg.ClientBase, migrations: readonly Migration[]): Promise<SchemaShape> {
+  await client.query('SAVEPOINT expected_schema');
+  try {
+    await client.query('SET LOCAL search_path = pg_temp');
+    await client.query(SCHEMA_MIGRATIONS);
+    for (const m of migrations) await client.query(m.sql);
+    const { rows } = await client.query<{ s: string }>('SELECT pg_my_temp_schema()::regnamespace::text AS s');
+    return await shapeOf(client, rows[0]!.s);
+  } finally {
+    await client.query('ROLLBACK TO SAVEPOINT expected_schema');
+  }
+}
+
 /** Brings the database of `client` (connected) up to the newest migration. */
 export async function migrate(client: pg.ClientBase, migrations = loadMigrations()): Promise<MigrateResult> {
   await client.query('BEGIN');
   try {
     await client.query('SELECT pg_advisory_xact_lock($1)', [LOCK_KEY]);
-    await client.query(
-      `CREATE TABLE IF NOT EXISTS schema_migrations (
-         version    integer PRIMARY KEY,
-         name       text        NOT NULL,
-         checksum   text        NOT NULL,
-         applied_at timestamptz NOT NULL DEFAULT now()
-       )`,
-    );
+    await client.query(SCHEMA_MIGRATIONS);
     const { rows } = await client.query<{ version: number; name: string; checksum: string }>(
       'SELECT version, name, checksum FROM schema_migrations ORDER BY version',
     );
     const todo = pendingMigrations(rows, migrations, 'the database');
+    const versions = new Set(rows.map((r) => r.version));
+    const expected = await expectedShape(
+      client,
+      migrations.filter((m) => versions.has(m.version)),
+    );
+    const { rows: here } = await client.query<{ s: string }>('SELECT current_schema() AS s');
+    const differences = schemaDifferences(expected, await shapeOf(client, here[0]!.s));
+    if (differences.length > 0)
+      throw new MigrationError(
+        `the database does not have the schema its migrations make: ${differences.join('; ')}. Nothing was changed; restore it from a backup, or give another database`,
+      );
     const applied: number[] = [];
     for (const m of todo) {
       await client.query(m.sql);

@@ -3,6 +3,7 @@
  * are refused with a message naming the file, and left byte for byte as they were; a second
  * process on the file is refused and a process killed with -9 leaves nothing that stops the next.
  */
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
   existsSync,
@@ -19,6 +20,7 @@ import {
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { DataFileError } from '../errors.ts';
 import { exited, spawnChildServer } from '../../test-support/spawn-child.ts';
@@ -26,6 +28,7 @@ import { partnerBody } from '../../test-support/helpers.ts';
 import type { TransactionRecord } from '../../domain/types.ts';
 import { writeSeededDataFile } from '../../testing.ts';
 import { openSqliteRepository } from './sqlite-repository.ts';
+import { SCHEMA_TAMPERINGS } from '../../test-support/schema-tampering.ts';
 
 const dir = () => mkdtempSync(path.join(tmpdir(), 'paylater-sqlite-'));
 
@@ -172,6 +175,46 @@ describe("a database file that is not whole, or not this store's, is refused and
     o.close();
     await expectRefused(other, /an SQLite database of another application \(tables customers\)/);
   });
+
+  it.each([
+    ...SCHEMA_TAMPERINGS,
+    [
+      'a column of another type',
+      'ALTER TABLE sms DROP COLUMN body; ALTER TABLE sms ADD COLUMN body INTEGER',
+      /: table sms: column body is INTEGER, the migrations make TEXT NOT NULL\./,
+    ],
+  ])('a database whose tables the migrations did not make (%s): refused, naming what differs', async (_what, sql, why) => {
+    const file = await seeded(2);
+    const db = new DatabaseSync(file);
+    db.exec(sql);
+    db.close();
+    await expectRefused(file, why);
+  });
+
+  it('paylater serve --data on such a file exits 1 with the message and no stack trace, the file unchanged', async () => {
+    const file = await seeded(2);
+    const db = new DatabaseSync(file);
+    db.exec('ALTER TABLE transactions DROP COLUMN customer_phone');
+    db.close();
+    const before = filesOf(path.dirname(file));
+    const root = fileURLToPath(new URL('../../..', import.meta.url));
+    const r = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', path.join(root, 'scripts', 'paylater.ts'), 'serve', '--data', file, '--port', '0'],
+      {
+        cwd: root,
+        encoding: 'utf8',
+        timeout: 110_000,
+      },
+    );
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain(
+      `paylater serve: The data file ${file} does not have the schema its migrations make: table transactions: column customer_phone missing.`,
+    );
+    expect(r.stderr).not.toMatch(/^\s+at /m);
+    expect(r.stdout).not.toMatch(/listening/);
+    expect(filesOf(path.dirname(file))).toEqual(before);
+  }, 120_000);
 
   it('a data file of an earlier version beside a database not made yet: the start stops, saying what to do, and makes nothing', async () => {
     const d = dir();

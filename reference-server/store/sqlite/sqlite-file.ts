@@ -16,7 +16,10 @@
  *    never one this server made (it makes the file whole before giving it its name), so it is a
  *    file that lost its content, and it is refused.
  * 4. A read-only connection: `PRAGMA quick_check` must pass (a torn or zeroed page, a truncated
- *    file); the schema must be this store's (`schema_migrations`) at a migration this server knows.
+ *    file); the schema must be this store's (`schema_migrations`) at a migration this server knows,
+ *    and its tables' columns and indexes those its applied migrations make (read from an
+ *    in-memory database they are applied to): a dropped column or index, a renamed table is
+ *    refused here instead of failing every request that touches it.
  * 5. The connection the store uses: the pending migrations, in one transaction.
  */
 import { closeSync, existsSync, openSync, readSync, renameSync, rmSync, statSync } from 'node:fs';
@@ -25,8 +28,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DatabaseSync } from 'node:sqlite';
 import { DataFileError } from '../errors.ts';
-import { loadMigrations, MigrationError, pendingMigrations } from '../migrations.ts';
-import { LOG_SIZE_LIMIT } from './checkpointer.ts';
+import { loadMigrations, MigrationError, pendingMigrations, schemaDifferences, type Migration, type SchemaShape } from '../migrations.ts';
 
 const MIGRATIONS = loadMigrations(fileURLToPath(new URL('./migrations/', import.meta.url)));
 const HEADER = Buffer.from('SQLite format 3\0', 'latin1');
@@ -130,6 +132,12 @@ function checkDatabase(file: string): void {
     } catch (e) {
       throw new DataFileError(file, `${(e as Error).message}. Nothing was changed.`);
     }
+    const differences = schemaDifferences(expectedShape(new Set(applied.map((r) => r.version))), shapeOf(db));
+    if (differences.length > 0)
+      throw new DataFileError(
+        file,
+        `The data file ${file} does not have the schema its migrations make: ${differences.join('; ')}. Nothing was changed; restore it from a backup, or move it away to start with an empty store.`,
+      );
   } catch (e) {
     if (e instanceof DataFileError) throw e;
     throw new DataFileError(
@@ -145,8 +153,64 @@ function checkDatabase(file: string): void {
   }
 }
 
+/** The columns and indexes of `db`'s tables (`PRAGMA table_info`, `index_list`, `index_xinfo`; a partial index's condition from its SQL). */
+function shapeOf(db: DatabaseSync): SchemaShape {
+  const shape: SchemaShape = new Map();
+  const indexSql = db.prepare("SELECT sql FROM sqlite_schema WHERE type = 'index' AND name = ?");
+  const indexColumns = db.prepare('SELECT name, desc, coll FROM pragma_index_xinfo(?) WHERE key = 1 ORDER BY seqno');
+  for (const { name } of db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all()) {
+    const table = name as string;
+    const columns = db.prepare('SELECT name, type, "notnull", dflt_value, pk FROM pragma_table_info(?)').all(table);
+    const indexes = db.prepare('SELECT name, "unique" FROM pragma_index_list(?)').all(table);
+    shape.set(table, {
+      columns: new Map(
+        columns.map((c) => [
+          c.name as string,
+          `${c.type as string}${c.notnull ? ' NOT NULL' : ''}${c.dflt_value === null ? '' : ` DEFAULT ${c.dflt_value as string}`}${c.pk ? ` PRIMARY KEY (${c.pk as number})` : ''}`,
+        ]),
+      ),
+      indexes: new Map(
+        indexes.map((i) => {
+          const cols = indexColumns
+            .all(i.name as string)
+            .map(
+              (c) =>
+                `${(c.name as string | null) ?? '(expression)'}${c.desc ? ' DESC' : ''}${c.coll === 'BINARY' ? '' : ` COLLATE ${c.coll as string}`}`,
+            );
+          const sql = indexSql.get(i.name as string)?.sql;
+          const where = typeof sql === 'string' ? /\bWHERE\b([\s\S]*)$/i.exec(sql)?.[1]?.replace(/\s+/g, ' ').trim() : undefined;
+          return [i.name as string, `${i.unique ? 'UNIQUE ' : ''}(${cols.join(', ')})${where ? ` WHERE ${where}` : ''}`];
+        }),
+      ),
+    });
+  }
+  return shape;
+}
+
+/** The schema the migrations `versions` make, read once per set from an in-memory database they are applied to. */
+const expectedShapes = new Map<string, SchemaShape>();
+function expectedShape(versions: ReadonlySet<number>): SchemaShape {
+  const key = [...versions].join();
+  let shape = expectedShapes.get(key);
+  if (!shape) {
+    const db = new DatabaseSync(':memory:');
+    try {
+      migrate(
+        db,
+        'the in-memory database',
+        MIGRATIONS.filter((m) => versions.has(m.version)),
+      );
+      shape = shapeOf(db);
+    } finally {
+      db.close();
+    }
+    expectedShapes.set(key, shape);
+  }
+  return shape;
+}
+
 /** Applies the migrations `db` lacks, in one transaction (the caller holds the write lock). */
-function migrate(db: DatabaseSync, where: string): void {
+function migrate(db: DatabaseSync, where: string, migrations: readonly Migration[] = MIGRATIONS): void {
   db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
              version    INTEGER PRIMARY KEY,
              name       TEXT NOT NULL,
@@ -159,7 +223,7 @@ function migrate(db: DatabaseSync, where: string): void {
     checksum: string;
   }>;
   const insert = db.prepare('INSERT INTO schema_migrations (version, name, checksum) VALUES (?, ?, ?)');
-  for (const m of pendingMigrations(applied, MIGRATIONS, where)) {
+  for (const m of pendingMigrations(applied, migrations, where)) {
     db.exec(m.sql);
     insert.run(m.version, m.name, m.checksum);
   }
@@ -168,12 +232,11 @@ function migrate(db: DatabaseSync, where: string): void {
 /**
  * The pragmas of a connection to the file (before its first read): WAL; `synchronous=NORMAL`, so
  * that a commit writes its log frames without syncing them on the event loop: the store syncs
- * the log itself, off the event loop, before it answers (ADR-047); no automatic checkpoint on
- * the committing connection (a worker thread runs them, `checkpointer.ts`).
+ * the log itself, off the event loop, before it answers (ADR-047). SQLite checkpoints the log
+ * into the file on the commit that passes 1,000 pages (`wal_autocheckpoint`, its default).
  */
 export function configure(db: DatabaseSync): void {
-  db.exec(`PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA wal_autocheckpoint = 0;
-           PRAGMA journal_size_limit = ${LOG_SIZE_LIMIT}; PRAGMA temp_store = MEMORY; PRAGMA foreign_keys = OFF`);
+  db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA temp_store = MEMORY; PRAGMA foreign_keys = OFF');
 }
 
 /** Makes a new, migrated database at `file` (under the data file lock): made whole under a temporary name, then renamed. */

@@ -8,15 +8,14 @@
  *   shared SQL reads (`../sql-reads.ts`) and buffers its writes, which are then applied
  *   synchronously in a savepoint of the SQLite transaction open on that connection (`BEGIN
  *   IMMEDIATE`), so nothing else runs between them. The SQLite transaction commits when no
- *   transaction waits and no sync of the log runs (else when that sync ends), at once while the
- *   checkpointer asks for the write lock, and at the latest after 10 ms or 256 transactions: a
- *   group commit. The database makes the writes exact: the unique index on (merchant,
+ *   transaction waits and no sync of the log runs (else when that sync ends), and at the latest
+ *   after 10 ms or 256 transactions: a group commit. The database makes the writes exact: the unique index on (merchant,
  *   vendorReference), the upserts, all or none of each transaction.
  * - Durable before answered (ADR-047): a commit writes its log frames (`synchronous=NORMAL`), and
  *   `transaction` resolves once an `fdatasync` of the log, run off the event loop, has covered
  *   it. The next transaction does not wait for that sync: commits made while one runs are all
  *   covered by the next (group commit). A read outside a transaction resolves once what it read
- *   is durable too. Checkpoints run in a worker thread (`checkpointer.ts`).
+ *   is durable too. SQLite checkpoints the log itself (`wal_autocheckpoint`, `sqlite-file.ts`).
  * - One server per file: the lock `sqlite-file.ts` takes before the file is read.
  * - `countInWindow` and the delivery claims of `claimDue` are rows of TEMP tables (in memory,
  *   this connection's): one statement each, exact because the connection is the file's only
@@ -25,7 +24,6 @@
  *   answered `StoreUnavailableError`; writes are then refused for `Retry-After` seconds (ADR-026),
  *   reads keep answering from what is stored, and the next write after the wait tries again.
  */
-import { closeSync, openSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
@@ -34,7 +32,6 @@ import { StoreUnavailableError, storageRetryAfterSeconds } from '../errors.ts';
 import { tellListeners, type ChangeNotice, type Repository, type RepositoryTx, type WindowCount } from '../repository.ts';
 import { isKeyOf, rowValues, TABLES as SHARED, upsertSql, type Decode, type Row, type Table } from '../rows.ts';
 import { SqlReads, type SqlTable, type SqlTables } from '../sql-reads.ts';
-import { Checkpointer } from './checkpointer.ts';
 import { openDatabaseFile, openMemoryDatabase, type DataFileLock } from './sqlite-file.ts';
 
 const decode: Decode = {
@@ -71,10 +68,6 @@ const TEMP_SCHEMA = `
 const MAX_WINDOWS = 100_000;
 /** Counted windows between two purges. */
 const PURGE_EVERY = 1000;
-
-const isBusy = (e: unknown) => ((e as { errcode?: number }).errcode ?? 0) % 256 === 5; // SQLITE_BUSY
-/** How long a commit waits for the database's write lock before it fails. */
-const BUSY_GIVE_UP_MS = 10_000;
 
 /** True for a failure of the disk under the database (ADR-026), not of the statement. */
 function isDiskFailure(e: unknown): boolean {
@@ -249,9 +242,6 @@ export class SqliteRepository extends SqliteReads implements Repository {
   /** The connection that writes (and holds the TEMP tables); reads outside transactions use `conn` (another connection on a file). */
   private readonly main: Connection;
   private readonly log: LogSync | null;
-  private readonly checkpointer: Checkpointer | null;
-  /** A descriptor of the database file for the checkpointer's syncs, closed after the last connection to the file. */
-  private readonly fileFd: number | null;
   private readonly fileLock: DataFileLock | null;
   private readonly listeners = new Set<(notice: ChangeNotice) => void>();
   private readonly wallNow: () => number;
@@ -277,8 +267,6 @@ export class SqliteRepository extends SqliteReads implements Repository {
     this.main = main;
     this.wallNow = options.now ?? Date.now;
     this.log = options.file === undefined ? null : new LogSync(options.file, () => this.syncEnded());
-    this.fileFd = options.file === undefined ? null : openSync(options.file, 'r+');
-    this.checkpointer = options.file === undefined ? null : new Checkpointer(options.file, this.fileFd!);
     this.fileLock = options.lock ?? null;
     db.exec(TEMP_SCHEMA);
   }
@@ -345,7 +333,7 @@ export class SqliteRepository extends SqliteReads implements Repository {
       if (tx.ops.length === 0) return { result, notices: [], durable: this.durable() };
       const wait = this.unavailableFor();
       if (wait !== null) throw new StoreUnavailableError(this.failure, wait);
-      const batch = await this.openBatch();
+      const batch = this.openBatch();
       const db = this.main.db;
       db.exec('SAVEPOINT tx');
       let notices: ChangeNotice[];
@@ -361,8 +349,7 @@ export class SqliteRepository extends SqliteReads implements Repository {
       batch.size += 1;
       return { result, notices, durable: batch.done };
     } finally {
-      if (this.batch && (this.batch.size >= BATCH_MAX || this.checkpointer?.wantsLock || (this.waiting === 0 && !this.log?.syncing)))
-        this.commitBatch();
+      if (this.batch && (this.batch.size >= BATCH_MAX || (this.waiting === 0 && !this.log?.syncing))) this.commitBatch();
     }
   }
 
@@ -383,22 +370,13 @@ export class SqliteRepository extends SqliteReads implements Repository {
     return this.log ? this.log.durable().catch((e: unknown) => Promise.reject(this.refuse(e))) : Promise.resolve();
   }
 
-  /** The open batch, or a new one (`BEGIN IMMEDIATE`; while the checkpointer holds the database, tried again off the event loop). */
-  private async openBatch(): Promise<Batch> {
+  /** The open batch, or a new one (`BEGIN IMMEDIATE`: this connection is the file's only writer). */
+  private openBatch(): Batch {
     if (this.batch) return this.batch;
-    for (const giveUp = performance.now() + BUSY_GIVE_UP_MS; ;) {
-      // the checkpointer's last step asked for the write lock: it goes first
-      if (this.checkpointer?.wantsLock && performance.now() < giveUp) {
-        await new Promise((r) => setTimeout(r, 1));
-        continue;
-      }
-      try {
-        this.main.db.exec('BEGIN IMMEDIATE');
-        break;
-      } catch (e) {
-        if (!isBusy(e) || performance.now() >= giveUp) throw isDiskFailure(e) ? this.refuse(e) : e;
-        await new Promise((r) => setTimeout(r, 2));
-      }
+    try {
+      this.main.db.exec('BEGIN IMMEDIATE');
+    } catch (e) {
+      throw isDiskFailure(e) ? this.refuse(e) : e;
     }
     let settle!: (error?: Error) => void;
     const done = new Promise<void>((resolve, reject) => (settle = (error) => (error === undefined ? resolve() : reject(error))));
@@ -429,7 +407,6 @@ export class SqliteRepository extends SqliteReads implements Repository {
     this.downUntil = 0;
     if (!this.log) return batch.settle();
     this.log.committed();
-    this.checkpointer!.committed();
     this.log.durable().then(
       () => batch.settle(),
       (e: unknown) => batch.settle(this.refuse(e)),
@@ -607,10 +584,8 @@ export class SqliteRepository extends SqliteReads implements Repository {
     await this.log?.durable().catch(() => undefined);
     if (this.conn !== this.main) this.conn.db.close();
     await this.log?.close();
-    await this.checkpointer?.close();
     this.listeners.clear();
     this.main.db.close(); // the last connection: checkpoints the log into the file and removes it
-    if (this.fileFd !== null) closeSync(this.fileFd); // only now: its close drops the process's locks on the file
     this.fileLock?.release();
   }
 }
