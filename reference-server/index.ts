@@ -11,6 +11,7 @@
  * or `await openPgRepository({ url })` for a shared sandbox on PostgreSQL), for hosting the server in an app of one's own.
  * `startServer({ databaseUrl })` runs on PostgreSQL too.
  */
+import './node-check.ts';
 import { mountSite } from './site.ts';
 import { DEMO_MERCHANTS } from './config.ts';
 import { startTestServer, type TestServerMerchant, type TestServerOptions } from './testing.ts';

@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { packageRoot } from '../lib/package-root.ts';
-import { unsupportedNode } from './node-gate.ts';
+import { unsupportedNode } from '../lib/node-gate.ts';
 
 const USAGE = `Usage: paylater <command> [options]
 

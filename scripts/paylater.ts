@@ -5,7 +5,7 @@
  * On a Node older than `engines` allows it prints one line and exits 2 before loading any command
  * (so `cli.ts` is imported only after the gate).
  */
-import { unsupportedNode } from './node-gate.ts';
+import { unsupportedNode } from '../lib/node-gate.ts';
 
 /** `paylater conform` has closed everything it opened when it returns; still alive this long after, it exits. */
 const CONFORM_EXIT_GRACE_MS = 3000;

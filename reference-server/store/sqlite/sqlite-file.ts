@@ -26,9 +26,20 @@ import { closeSync, existsSync, openSync, readSync, renameSync, rmSync, statSync
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DatabaseSync } from 'node:sqlite';
+import type { DatabaseSync } from 'node:sqlite';
 import { DataFileError } from '../errors.ts';
 import { loadMigrations, MigrationError, pendingMigrations, schemaDifferences, type Migration, type SchemaShape } from '../migrations.ts';
+
+/**
+ * Opens a `node:sqlite` database. The module is loaded when the first database opens, not by a
+ * static import: an ESM graph links its static imports before any line runs, so on a Node without
+ * `node:sqlite` (older than package.json `engines`) importing the package's entry would die with
+ * ERR_UNKNOWN_BUILTIN_MODULE before the entry's Node-version gate (lib/node-gate.ts) could say so.
+ */
+export function openDatabase(path: string, options?: ConstructorParameters<typeof DatabaseSync>[1]): DatabaseSync {
+  const { DatabaseSync: Database } = process.getBuiltinModule('node:sqlite');
+  return new Database(path, options);
+}
 
 const MIGRATIONS = loadMigrations(fileURLToPath(new URL('./migrations/', import.meta.url)));
 const HEADER = Buffer.from('SQLite format 3\0', 'latin1');
@@ -96,7 +107,7 @@ function checkDatabase(file: string): void {
   const sidecars = [`${file}-wal`, `${file}-shm`].filter((f) => !existsSync(f));
   let db: DatabaseSync;
   try {
-    db = new DatabaseSync(file, { readOnly: true, timeout: 0 });
+    db = openDatabase(file, { readOnly: true, timeout: 0 });
   } catch (e) {
     throw new DataFileError(file, `The data file ${file} cannot be opened: ${(e as Error).message}. Nothing was changed.`);
   }
@@ -193,7 +204,7 @@ function expectedShape(versions: ReadonlySet<number>): SchemaShape {
   const key = [...versions].join();
   let shape = expectedShapes.get(key);
   if (!shape) {
-    const db = new DatabaseSync(':memory:');
+    const db = openDatabase(':memory:');
     try {
       migrate(
         db,
@@ -243,7 +254,7 @@ export function configure(db: DatabaseSync): void {
 function create(file: string): void {
   const temp = `${file}.new`;
   for (const f of [temp, `${temp}-wal`, `${temp}-shm`]) rmSync(f, { force: true }); // what a process killed while making one left
-  const db = new DatabaseSync(temp);
+  const db = openDatabase(temp);
   try {
     configure(db);
     db.exec('BEGIN IMMEDIATE');
@@ -263,7 +274,7 @@ export interface DataFileLock {
 /** Takes the lock of `file` (`<file>.lock`), or refuses: another server holds it. */
 function lockDataFile(file: string): DataFileLock {
   const lockPath = `${file}.lock`;
-  const db = new DatabaseSync(lockPath, { timeout: 0 });
+  const db = openDatabase(lockPath, { timeout: 0 });
   try {
     db.exec('PRAGMA journal_mode = OFF; PRAGMA locking_mode = EXCLUSIVE; BEGIN EXCLUSIVE; COMMIT');
   } catch (e) {
@@ -304,7 +315,7 @@ export async function openDatabaseFile(file: string): Promise<OpenFile> {
     }
     checkHeader(file);
     checkDatabase(file);
-    const db = new DatabaseSync(file, { timeout: 0 });
+    const db = openDatabase(file, { timeout: 0 });
     try {
       configure(db);
       db.exec('BEGIN IMMEDIATE');
@@ -329,7 +340,7 @@ export async function openDatabaseFile(file: string): Promise<OpenFile> {
 
 /** An in-memory database with the store's schema (`--memory`, tests). */
 export function openMemoryDatabase(): DatabaseSync {
-  const db = new DatabaseSync(':memory:');
+  const db = openDatabase(':memory:');
   db.exec('PRAGMA temp_store = MEMORY');
   db.exec('BEGIN');
   migrate(db, 'the in-memory database');

@@ -26,13 +26,13 @@
  */
 import { open, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
+import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
 import type { Change, CollectionName, Collections, OutboxEvent, TransactionRecord } from '../../domain/types.ts';
 import { StoreUnavailableError, storageRetryAfterSeconds } from '../errors.ts';
 import { tellListeners, type ChangeNotice, type Repository, type RepositoryTx, type WindowCount } from '../repository.ts';
 import { isKeyOf, rowValues, TABLES as SHARED, upsertSql, type Decode, type Row, type Table } from '../rows.ts';
 import { SqlReads, type SqlTable, type SqlTables } from '../sql-reads.ts';
-import { openDatabaseFile, openMemoryDatabase, type DataFileLock } from './sqlite-file.ts';
+import { openDatabase, openDatabaseFile, openMemoryDatabase, type DataFileLock } from './sqlite-file.ts';
 
 const decode: Decode = {
   time: (v) => v as string,
@@ -594,7 +594,7 @@ export class SqliteRepository extends SqliteReads implements Repository {
 export async function openSqliteRepository(options: SqliteRepositoryOptions = {}): Promise<SqliteRepository> {
   if (options.file === undefined) return new SqliteRepository(openMemoryDatabase(), options);
   const { db, lock } = await openDatabaseFile(options.file);
-  const reader = new DatabaseSync(options.file, { timeout: 1000 });
+  const reader = openDatabase(options.file, { timeout: 1000 });
   reader.exec('PRAGMA query_only = 1');
   return new SqliteRepository(db, { ...options, lock, reader });
 }

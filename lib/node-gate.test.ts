@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { ROOT } from './lib/paths.ts';
+import { ROOT } from '../scripts/lib/paths.ts';
 import { nodeRange, satisfies, unsupportedNode } from './node-gate.ts';
 
 const run = promisify(execFile);
@@ -69,6 +69,27 @@ describe(`every paylater command on the machine's older Node (${OLD_NODE})`, () 
     expect(r.code, r.stderr).toBe(2);
     expect(r.stdout).toBe('');
     const { stdout: version } = await run(OLD_NODE, ['--version']);
+    expect(r.stderr).toBe(
+      `paylater-contract needs Node ${nodeRange()} (node:sqlite without a flag); this is Node ${version.trim()} (${OLD_NODE})\n`,
+    );
+  });
+});
+
+describe(`the package's entry points on the machine's older Node (${OLD_NODE})`, () => {
+  // paylater-contract/reference-server needs node:sqlite: its gate (reference-server/node-check.ts)
+  // runs before any module of the server, and node:sqlite is loaded only when a database opens.
+  it('paylater-contract/reference-server: one line, exit 2', async () => {
+    const entry = path.join(ROOT, 'dist/js/reference-server/index.js');
+    expect(existsSync(entry), 'run npm run build (npm test does)').toBe(true);
+    const r = await run(OLD_NODE, ['--input-type=module', '-e', `await import(${JSON.stringify(entry)}); console.log('loaded')`], {
+      cwd: ROOT,
+    }).then(
+      (ok) => ({ code: 0, stdout: ok.stdout, stderr: ok.stderr }),
+      (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
+    );
+    const { stdout: version } = await run(OLD_NODE, ['--version']);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stdout).toBe('');
     expect(r.stderr).toBe(
       `paylater-contract needs Node ${nodeRange()} (node:sqlite without a flag); this is Node ${version.trim()} (${OLD_NODE})\n`,
     );

@@ -66,3 +66,14 @@ export function unsupportedNode(version = process.versions.node): string | null 
   if (satisfies(version, range)) return null;
   return `paylater-contract needs Node ${range} (node:sqlite without a flag); this is Node v${version} (${process.execPath})`;
 }
+
+/**
+ * For an entry point that cannot run on an older Node (the reference server needs `node:sqlite`):
+ * prints the one line and exits 2 there, instead of a stack trace from deep in the store.
+ */
+export function exitOnUnsupportedNode(): void {
+  const refused = unsupportedNode();
+  if (refused === null) return;
+  process.stderr.write(`${refused}\n`);
+  process.exit(2);
+}
