@@ -108,10 +108,16 @@ export class ResponseContractError extends Error {
 }
 
 /** One operation of one variant as the router runs it. */
-interface Served {
-  op: CompiledOperation;
-  contract: CompiledContract;
-  handler: AnyHandler | undefined;
+class Served {
+  constructor(
+    readonly entry: OperationEntry,
+    readonly contract: CompiledContract,
+    readonly handler: AnyHandler | undefined,
+  ) {}
+  /** Its compiled checks (compiled at the first request if the router's warm-up has not reached it yet). */
+  get op(): CompiledOperation {
+    return this.contract.operation(this.entry.operationId)!;
+  }
 }
 
 const isThenable = (x: unknown): x is PromiseLike<unknown> => typeof (x as { then?: unknown } | null)?.then === 'function';
@@ -127,9 +133,9 @@ function servedOf(
   }
   const contract = compiledContract(variant, options.document);
   const out = new Map<string, Served>();
-  for (const op of contract.operations.values()) {
-    if (options.operations && !options.operations(op.entry)) continue;
-    out.set(op.entry.operationId, { op, contract, handler: handlers[op.entry.operationId] });
+  for (const entry of Object.values(operationTables[variant])) {
+    if (options.operations && !options.operations(entry)) continue;
+    out.set(entry.operationId, new Served(entry, contract, handlers[entry.operationId]));
   }
   return out;
 }
@@ -162,6 +168,10 @@ export function createVariantsRouter<Caller>(options: VariantsRouterOptions<Call
   const byVariant = new Map<Variant, Map<string, Served>>(
     order.map((v) => [v, servedOf(v, options.handlers[v] as Record<string, AnyHandler | undefined>, common)]),
   );
+  // every check compiled once the caller's code has run on (e.g. the server listens), not in its start
+  setTimeout(() => {
+    for (const v of order) byVariant.get(v)!.values().next().value?.contract.compileAll();
+  }, 0).unref();
   const servedAnywhere = (e: OperationEntry) => order.some((v) => byVariant.get(v)!.has(e.operationId));
   const log =
     options.onInternalError ??
