@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { components } from '../generated/v1/schema.d.ts';
+import { TX, type Tx } from './test-support/transaction.ts';
 import { call, errorOf } from '../reference-server/test-support/helpers.ts';
 import {
   ApiError,
@@ -20,21 +20,6 @@ import {
   type OperationEntry,
 } from './index.ts';
 
-type Tx = components['schemas']['PartnerTransaction'];
-const TX: Tx = {
-  id: '3f0c9a52-8a7e-4f57-9b43-2f6d3c1e9a10',
-  status: 'PENDING',
-  totalAmount: 600,
-  currency: 'MAD',
-  customerPhone: '212612345678',
-  items: [{ id: '9b1deb4d-3b7d-4bad-9bdd-2b0d7b3dcb6d', name: 'Item', quantity: 1, unitPrice: 600, categoryId: null, reference: null }],
-  merchantName: 'Shop',
-  storeName: 'Main',
-  orderReference: 'ORD-000000000A',
-  vendorReference: null,
-  createdAt: '2026-01-01T00:00:00.000Z',
-  updatedAt: null,
-};
 const KEY = 'sk_test_router';
 
 interface Merchant {
@@ -242,32 +227,4 @@ describe('createContractRouter', () => {
       createContractRouter({ variant: 2, handlers: { verifyTransaction: () => ({ status: 500 }) } as never, authenticate }),
     ).toThrow(/verifyTransaction is not an operation of Variant 2/);
   });
-});
-
-describe("Node 24's per-call url.parse() deprecation check (DEP0169)", () => {
-  // express-openapi-validator calls url.parse() on every request. Until DEP0169 has been printed
-  // once, Node captures a stack trace on each such call from inside node_modules to decide
-  // whether to print it; createContractRouter ends that check. A later url.parse() from the
-  // application then finds the warning already given: nothing is printed. Without the router
-  // (the control), the same call prints DEP0169, so the test sees the difference.
-  const run = async (withRouter: boolean): Promise<string> => {
-    const { execFile } = await import('node:child_process');
-    const { promisify } = await import('node:util');
-    const script = `
-      import { parse } from 'node:url';
-      if (${withRouter}) {
-        const { createContractRouter } = await import('./server/index.ts');
-        createContractRouter({ variant: 1, handlers: {}, authenticate: () => ({}) });
-      }
-      parse('/x');`;
-    const { stderr } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
-      cwd: process.cwd(),
-    });
-    return stderr;
-  };
-  it('is ended by createContractRouter, without printing the warning', async () => {
-    const [withRouter, without] = await Promise.all([run(true), run(false)]);
-    expect(without).toContain('DEP0169');
-    expect(withRouter).not.toContain('DEP0169');
-  }, 30_000);
 });
