@@ -10,9 +10,9 @@ import { statusRecordView, verificationView } from '../domain/transactions.ts';
 import type { SessionRecord } from '../domain/types.ts';
 import { invalidToken, notFound } from '../http/errors.ts';
 import { merchantNow, ownTransaction, readFresh, refuse, specRule } from './common.ts';
-import type { Handler } from './context.ts';
+import type { Handlers } from './context.ts';
 
-export const checkoutHandlers: Record<string, Handler> = {
+export const checkoutHandlers: Handlers<'createSession' | 'getTransactionStatusBySessionToken' | 'verifyTransaction'> = {
   /**
    * A1: stores the session (token digest only) and answers the variant's shape: `token`/`expiresAt`
    * (Variant 1) or `session_token`/`expires_in`/`session_id` (Variant 2).
@@ -20,12 +20,8 @@ export const checkoutHandlers: Record<string, Handler> = {
    */
   async createSession(core, ctx) {
     const rule = specRule<AmountConsistencyRule>(ctx, [], 'x-amount-consistency');
-    if (rule) refuse(checkAmountConsistency(rule, ctx.body as Record<string, unknown>));
-    const body = ctx.body as {
-      total: number | string;
-      currency: 'MAD';
-      items: Array<{ id: string; name: string; price: number; quantity: number }>;
-    };
+    if (rule) refuse(checkAmountConsistency(rule, ctx.body));
+    const body = ctx.body;
     const now = merchantNow(core, ctx);
     const test = ctx.merchant.keyMode === 'test';
     const token = newSessionToken(test);
@@ -55,7 +51,7 @@ export const checkoutHandlers: Record<string, Handler> = {
    */
   async getTransactionStatusBySessionToken(core, ctx) {
     const session = ctx.session!;
-    const tx = await core.repo.get('transactions', ctx.params.transaction_id!);
+    const tx = await core.repo.get('transactions', ctx.params.transaction_id);
     if (!isOwnTransaction(tx, session.merchantId, 'checkout')) throw notFound();
     if (!isSessionTransaction(tx, session)) throw invalidToken();
     const t = await readFresh(core, tx);
@@ -63,7 +59,7 @@ export const checkoutHandlers: Record<string, Handler> = {
   },
 
   async verifyTransaction(core, ctx) {
-    const tx = await ownTransaction(core.repo, ctx, ctx.params.transactionId!, 'checkout');
+    const tx = await ownTransaction(core.repo, ctx, ctx.params.transactionId, 'checkout');
     return { status: 200, body: verificationView(await readFresh(core, tx)) };
   },
 };

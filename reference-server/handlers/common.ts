@@ -9,7 +9,7 @@ import { ApiError, notFound } from '../http/errors.ts';
 import { nearestExtension, type OperationInfo } from '../http/operations.ts';
 import type { Core } from '../core.ts';
 import type { RepositoryReads, RepositoryTx } from '../store/repository.ts';
-import type { Ctx } from './context.ts';
+import type { CallerCtx } from './context.ts';
 
 /** The answer of a domain rule's refusal (status from the error catalogue). */
 export function rejectionError(r: { code: string; message: string }): ApiError {
@@ -27,7 +27,7 @@ const rulesByOp = new WeakMap<OperationInfo, Map<string, unknown>>();
  * The `key` extension declared on the operation's request schema at `segments` (nearest
  * level), read from the document once per operation: the document never changes.
  */
-export function specRule<T>(ctx: Ctx, segments: string[], key: string): T | undefined {
+export function specRule<T>(ctx: CallerCtx, segments: string[], key: string): T | undefined {
   let rules = rulesByOp.get(ctx.op);
   if (!rules) rulesByOp.set(ctx.op, (rules = new Map<string, unknown>()));
   const k = `${segments.join('/')}#${key}`;
@@ -35,14 +35,14 @@ export function specRule<T>(ctx: Ctx, segments: string[], key: string): T | unde
   return rules.get(k) as T | undefined;
 }
 
-export function merchantNow(core: Core, ctx: Ctx): number {
+export function merchantNow(core: Core, ctx: CallerCtx): number {
   return core.now(ctx.merchant.id);
 }
 
 /** The caller's transaction `id` of `kind` (null: either), locked when read in a transaction; 404 TRANSACTION_NOT_FOUND otherwise. */
 export function ownTransaction(
   from: RepositoryReads | RepositoryTx,
-  ctx: Ctx,
+  ctx: CallerCtx,
   id: string,
   kind: TransactionKind | null,
 ): Promise<TransactionRecord> {
@@ -61,7 +61,7 @@ export function ownTransaction(
  */
 export async function ownByVendorReference(
   from: RepositoryReads | RepositoryTx,
-  ctx: Ctx,
+  ctx: CallerCtx,
   vendorReference: string,
 ): Promise<TransactionRecord> {
   const tx =

@@ -5,7 +5,7 @@
  * another instance) cannot interleave inside a decision.
  */
 import { checkoutHandlers } from './checkout.ts';
-import type { Handler } from './context.ts';
+import type { AnyHandler, Handlers, OperationId } from './context.ts';
 import { partnerHandlers } from './partner.ts';
 import { sandboxHandlers } from './sandbox.ts';
 import { sandboxEventHandlers } from './sandbox-events.ts';
@@ -17,9 +17,10 @@ import { sandboxWebhookHandlers } from './sandbox-webhooks.ts';
 import { sdkHandlers } from './sdk.ts';
 import { serviceHandlers } from './service.ts';
 
-export type { Ctx, Handler, Result } from './context.ts';
+export type { AnyHandler, Ctx, Handler, Result } from './context.ts';
 
-export const handlers: Record<string, Handler> = {
+/** A handler of every operation of either variant, each typed by its operationId. */
+export const typedHandlers: Handlers<OperationId> = {
   ...checkoutHandlers,
   ...partnerHandlers,
   ...sdkHandlers,
@@ -32,3 +33,10 @@ export const handlers: Record<string, Handler> = {
   ...sandboxWebhookHandlers,
   ...serviceHandlers,
 };
+
+/**
+ * The handlers as the router calls them, by operationId. The router hands a handler the request
+ * of the operation it matched, validated against the same document the handler's types come
+ * from (`OperationCtx`), so the typed handler is called with what its type says.
+ */
+export const handlers = typedHandlers as unknown as Readonly<Record<string, AnyHandler>>;

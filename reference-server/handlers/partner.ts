@@ -5,7 +5,7 @@ import { centimesOf } from '../../lib/money.ts';
 import { checkAmountConsistency, type AmountConsistencyRule } from '../domain/amount-consistency.ts';
 import { checkCreditLimit, checkMerchantActive } from '../domain/limits.ts';
 import { checkAmountRange } from '../domain/amount-range.ts';
-import { itemLines, newTransaction, type RequestItem } from '../domain/transaction-record.ts';
+import { itemLines, newTransaction } from '../domain/transaction-record.ts';
 import { checkVendorReferenceFree } from '../domain/vendor-reference.ts';
 import { confirmationSms, partnerView } from '../domain/transactions.ts';
 import type { Change, Rejection, TransactionRecord } from '../domain/types.ts';
@@ -21,7 +21,7 @@ import {
   specRule,
   transition,
 } from './common.ts';
-import type { Handler } from './context.ts';
+import type { Handlers } from './context.ts';
 import { magicAmountRejection, scenariosOf, scheduledAction } from './sandbox-scenarios.ts';
 
 /**
@@ -41,18 +41,17 @@ async function refuseTakenReference(rtx: RepositoryTx, merchantId: string, vendo
   return checkVendorReferenceFree(vendorReference, await rtx.lockByVendorReference(merchantId, vendorReference));
 }
 
-export const partnerHandlers: Record<string, Handler> = {
+export const partnerHandlers: Handlers<
+  | 'createPartnerTransaction'
+  | 'getPartnerTransaction'
+  | 'getPartnerTransactionByVendorReference'
+  | 'cancelPartnerTransactionByVendorReference'
+> = {
   async createPartnerTransaction(core, ctx) {
     const consistency = specRule<AmountConsistencyRule>(ctx, [], 'x-amount-consistency');
-    if (consistency) refuse(checkAmountConsistency(consistency, ctx.body as Record<string, unknown>));
+    if (consistency) refuse(checkAmountConsistency(consistency, ctx.body));
     const m = ctx.merchant;
-    const body = ctx.body as {
-      customerPhone: string;
-      total: number;
-      currency: 'MAD';
-      vendorReference?: string;
-      items: RequestItem[];
-    };
+    const body = ctx.body;
     const total = centimesOf(body.total)!;
     refuse(checkMerchantActive(m.active));
     checkAmountRange(ctx.doc, ctx.op.requestSchema, ctx.body, true);
@@ -116,17 +115,17 @@ export const partnerHandlers: Record<string, Handler> = {
   },
 
   async getPartnerTransaction(core, ctx) {
-    const tx = await ownTransaction(core.repo, ctx, ctx.params.transactionId!, 'partner');
+    const tx = await ownTransaction(core.repo, ctx, ctx.params.transactionId, 'partner');
     return { status: 200, body: partnerView(await readFresh(core, tx), core.view(ctx.merchant)) };
   },
 
   async getPartnerTransactionByVendorReference(core, ctx) {
-    const tx = await ownByVendorReference(core.repo, ctx, ctx.params.vendorReference!);
+    const tx = await ownByVendorReference(core.repo, ctx, ctx.params.vendorReference);
     return { status: 200, body: partnerView(await readFresh(core, tx), core.view(ctx.merchant)) };
   },
 
   async cancelPartnerTransactionByVendorReference(core, ctx) {
-    const t = await transition(core, ctx.op.operationId, (tx) => ownByVendorReference(tx, ctx, ctx.params.vendorReference!));
+    const t = await transition(core, ctx.op.operationId, (tx) => ownByVendorReference(tx, ctx, ctx.params.vendorReference));
     return { status: 200, body: partnerView(t, core.view(ctx.merchant)) };
   },
 };

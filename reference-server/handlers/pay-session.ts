@@ -7,7 +7,6 @@ import { ApiError } from '../http/errors.ts';
 import type { Core } from '../core.ts';
 import type { RepositoryTx } from '../store/repository.ts';
 import { rejectionError } from './common.ts';
-import type { Result } from './context.ts';
 
 /** The operation whose `x-state-machine` transitions and rejections a payment follows. */
 const PAY = 'sandboxPaySession';
@@ -27,7 +26,7 @@ export async function paySession(
   pickIntent: (tx: RepositoryTx, session: SessionRecord) => Promise<{ intent: PaymentIntentRecord; isNew: boolean }>,
   outcome: 'success' | 'failed',
   phone: string | undefined,
-): Promise<Result> {
+) {
   const merchant = core.merchantOf(session0);
   const paid = await core.repo.transaction(async (rtx) => {
     const now = core.now(merchant.id);
@@ -81,13 +80,15 @@ export async function paySession(
   });
   if (paid.refused) throw rejectionError(paid.refused);
   const { tx, intent } = paid;
-  const redirectStatus = outcome === 'success' ? 'SUCCESS' : 'FAILED';
-  const body: Record<string, unknown> = {
-    transaction_id: tx.id,
-    payment_intent_id: tx.paymentIntentId ?? intent.id,
-    status: checkoutStatus(tx.status),
-    redirect_status: redirectStatus,
+  const redirectStatus = outcome === 'success' ? ('SUCCESS' as const) : ('FAILED' as const);
+  return {
+    status: 200 as const,
+    body: {
+      transaction_id: tx.id,
+      payment_intent_id: tx.paymentIntentId ?? intent.id,
+      status: checkoutStatus(tx.status),
+      redirect_status: redirectStatus,
+      ...(intent.redirectUrl && { redirect_url: withRedirectParams(intent.redirectUrl, redirectStatus, tx.id) }),
+    },
   };
-  if (intent.redirectUrl) body.redirect_url = withRedirectParams(intent.redirectUrl, redirectStatus, tx.id);
-  return { status: 200, body };
 }

@@ -4,9 +4,10 @@
  * id. The stream reads the repository when a change notice names the merchant's outbox (other
  * instances' changes included) and, as a fallback, on a slow poll.
  */
+import type { ServerResponse } from 'node:http';
 import type { Core } from '../core.ts';
 import type { OutboxEvent } from '../domain/outbox-event.ts';
-import type { Handler } from './context.ts';
+import type { Handlers } from './context.ts';
 
 /** How often the repository is read without a notice, and how often a keep-alive comment is sent. */
 export const STREAM_POLL_MS = 2000;
@@ -20,7 +21,7 @@ function frame(e: OutboxEvent): string {
 }
 
 /** Streams `merchantId`'s events after `start` (null: from the oldest) until the response closes. */
-async function streamEvents(core: Core, merchantId: string, start: string | null, res: import('express').Response): Promise<void> {
+async function streamEvents(core: Core, merchantId: string, start: string | null, res: ServerResponse): Promise<void> {
   let last = start;
   let closed = false;
   let reading: Promise<void> | null = null;
@@ -67,7 +68,7 @@ async function streamEvents(core: Core, merchantId: string, start: string | null
   pump();
 }
 
-export const sandboxEventHandlers: Record<string, Handler> = {
+export const sandboxEventHandlers: Handlers<'sandboxStreamEvents'> = {
   /**
    * The stream: events after `Last-Event-ID` (or `after`), else those recorded from now on.
    * @rule ADR-044
@@ -80,17 +81,14 @@ export const sandboxEventHandlers: Record<string, Handler> = {
       status: 200,
       body: null,
       stream: (req, res) => {
-        const header = req.get('last-event-id');
-        const query = typeof req.query.after === 'string' ? req.query.after : undefined;
-        res.set({
-          'Content-Type': 'text/event-stream; charset=utf-8',
-          'Cache-Control': 'no-store',
-          'X-Accel-Buffering': 'no',
-          Connection: 'keep-alive',
-        });
+        const header = req.headers['last-event-id'];
+        res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
+        res.setHeader('Cache-Control', 'no-store');
+        res.setHeader('X-Accel-Buffering', 'no');
+        res.setHeader('Connection', 'keep-alive');
         res.flushHeaders();
         res.write(': paylater event stream\n\n');
-        void streamEvents(core, merchantId, header ?? query ?? latest, res);
+        void streamEvents(core, merchantId, (typeof header === 'string' ? header : undefined) ?? ctx.query.after ?? latest, res);
       },
     };
   },

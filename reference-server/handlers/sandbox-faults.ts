@@ -7,13 +7,7 @@ import type { Core } from '../core.ts';
 import type { FaultRuleRecord } from '../domain/types.ts';
 import { ApiError } from '../http/errors.ts';
 import { newFaultRuleId, ruleFailure, simulatedOperation, simulateSpec, unsupported, withRule } from '../http/simulate.ts';
-import type { Handler } from './context.ts';
-
-type RuleInput = Pick<FaultRuleRecord, 'failure' | 'times'> & {
-  timeoutSeconds?: number;
-  retryAfterSeconds?: number;
-  operations?: string[];
-};
+import type { Handlers } from './context.ts';
 
 const refuse = (path: string, message: string) => new ApiError('VALIDATION_ERROR', `${path} ${message}`, [{ path, message }]);
 
@@ -23,7 +17,7 @@ function view(core: Core, merchantId: string) {
   return { rule: { ...r, remaining: r.times - r.used } };
 }
 
-export const sandboxFaultHandlers: Record<string, Handler> = {
+export const sandboxFaultHandlers: Handlers<'sandboxGetFaultRule' | 'sandboxSetFaultRule'> = {
   sandboxGetFaultRule: (core, ctx) => Promise.resolve({ status: 200, body: view(core, ctx.merchant.id) }),
 
   /**
@@ -31,7 +25,7 @@ export const sandboxFaultHandlers: Record<string, Handler> = {
    * failure's status in the caller's variant (the rule itself is enforced by http/simulate.ts).
    */
   async sandboxSetFaultRule(core, ctx) {
-    const input = (ctx.body as { rule: RuleInput | null }).rule;
+    const input = ctx.body.rule;
     const id = ctx.merchant.id;
     let rule: FaultRuleRecord | null = null;
     if (input) {

@@ -6,19 +6,19 @@ import { defaultMerchantState } from '../core.ts';
 import { iso } from '../domain/clock.ts';
 import type { CollectionName, MerchantStateRecord } from '../domain/types.ts';
 import { rateLimitKeyPrefix } from '../http/rate-limit.ts';
-import type { Handler } from './context.ts';
+import type { Handlers } from './context.ts';
 
 /** The merchant's records a reset with `deleteData` deletes (its state is kept: the clock is reset). */
 const MERCHANT_DATA: CollectionName[] = ['transactions', 'sessions', 'paymentIntents', 'sms', 'outbox'];
 
-export const sandboxResetHandlers: Record<string, Handler> = {
+export const sandboxResetHandlers: Handlers<'sandboxReset'> = {
   /**
    * The caller's clock offset to 0 (and its monotonic floor forgotten), its rate-limit windows
    * forgotten, its records deleted with `deleteData`; written in one transaction.
    * @rule ADR-041
    */
   async sandboxReset(core, ctx) {
-    const { deleteData = false } = ctx.body as { deleteData?: boolean };
+    const { deleteData = false } = ctx.body;
     const id = ctx.merchant.id;
     const { state, deleted } = await core.repo.transaction(async (tx) => {
       const st: MerchantStateRecord = (await tx.lock('merchantState', id)) ?? defaultMerchantState(id);

@@ -6,7 +6,7 @@ import { partnerView } from '../domain/transactions.ts';
 import type { TransactionRecord } from '../domain/types.ts';
 import type { Page as StorePage } from '../store/repository.ts';
 import { readFreshAll } from './common.ts';
-import type { Handler } from './context.ts';
+import type { Handlers } from './context.ts';
 import { readPage } from './page.ts';
 
 /** Transactions read per repository page while a filter looks for a page's worth. */
@@ -18,7 +18,7 @@ function before(a: TransactionRecord, b: TransactionRecord): boolean {
   return d !== 0 ? d < 0 : a.id > b.id;
 }
 
-export const sandboxTransactionHandlers: Record<string, Handler> = {
+export const sandboxTransactionHandlers: Handlers<'sandboxListTransactions'> = {
   async sandboxListTransactions(core, ctx) {
     const q = ctx.query;
     const status = typeof q.status === 'string' ? q.status : undefined;

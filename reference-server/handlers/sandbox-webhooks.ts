@@ -12,7 +12,7 @@ import { ApiError } from '../http/errors.ts';
 import { generateWebhookSecret } from '../webhooks/signing.ts';
 import { checkWebhookUrl } from '../webhooks/url-policy.ts';
 import type { OutboxEvent, WebhookEventName } from '../domain/outbox-event.ts';
-import type { Handler } from './context.ts';
+import type { Handlers } from './context.ts';
 
 /** The endpoint as the API shows it. */
 export function endpointView(core: Core, merchantId: string) {
@@ -36,7 +36,9 @@ function currentSetting(core: Core, merchantId: string, st: MerchantStateRecord)
   return { url: m.webhookUrl, secret: m.webhookSecret, previousSecret: null, previousSecretExpiresAt: null };
 }
 
-export const sandboxWebhookHandlers: Record<string, Handler> = {
+export const sandboxWebhookHandlers: Handlers<
+  'sandboxGetWebhookEndpoint' | 'sandboxSetWebhookEndpoint' | 'sandboxRotateWebhookSecret' | 'sandboxSendTestWebhook'
+> = {
   sandboxGetWebhookEndpoint: (core, ctx) => Promise.resolve({ status: 200, body: endpointView(core, ctx.merchant.id) }),
 
   /**
@@ -44,7 +46,7 @@ export const sandboxWebhookHandlers: Record<string, Handler> = {
    * @rule ADR-042
    */
   async sandboxSetWebhookEndpoint(core, ctx) {
-    const body = ctx.body as { url: string | null; secret?: string };
+    const body = ctx.body;
     const id = ctx.merchant.id;
     let url: string | null = null;
     if (body.url !== null) {
@@ -61,7 +63,7 @@ export const sandboxWebhookHandlers: Record<string, Handler> = {
   },
 
   async sandboxRotateWebhookSecret(core, ctx) {
-    const { overlapSeconds = 86_400 } = ctx.body as { overlapSeconds?: number };
+    const { overlapSeconds = 86_400 } = ctx.body;
     const id = ctx.merchant.id;
     await core.updateMerchantState(id, (st) => {
       const cur = currentSetting(core, id, st);
@@ -75,6 +77,16 @@ export const sandboxWebhookHandlers: Record<string, Handler> = {
       return { ...st, webhook };
     });
     return { status: 200, body: endpointView(core, id) };
+  },
+
+  async sandboxSendTestWebhook(core, ctx) {
+    const { event = 'transaction.approved' } = ctx.body;
+    const id = ctx.merchant.id;
+    const now = core.now(id);
+    const change = core.eventChange(event, sampleTransaction(core, id, event, now), now);
+    await core.commit([change]);
+    const { merchantId: _m, ...view } = change.v as OutboxEvent;
+    return { status: 200, body: view };
   },
 };
 
@@ -99,13 +111,3 @@ function sampleTransaction(core: Core, merchantId: string, event: WebhookEventNa
   if (event === 'transaction.cancelled') return { ...tx, status: 'CANCELED', updatedAt: at };
   return { ...tx, status: 'EXPIRED', updatedAt: at, expiredAt: at };
 }
-
-sandboxWebhookHandlers.sandboxSendTestWebhook = async (core, ctx) => {
-  const { event = 'transaction.approved' } = ctx.body as { event?: WebhookEventName };
-  const id = ctx.merchant.id;
-  const now = core.now(id);
-  const change = core.eventChange(event, sampleTransaction(core, id, event, now), now);
-  await core.commit([change]);
-  const { merchantId: _m, ...view } = change.v as OutboxEvent;
-  return { status: 200, body: view };
-};

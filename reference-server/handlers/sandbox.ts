@@ -6,11 +6,12 @@ import { sha256 } from '../domain/ids.ts';
 import { isTokenLive } from '../domain/token.ts';
 import { partnerView } from '../domain/transactions.ts';
 import type { SessionRecord } from '../domain/types.ts';
+import type { Core } from '../core.ts';
 import type { RepositoryTx } from '../store/repository.ts';
 import { ApiError, invalidToken } from '../http/errors.ts';
 import type { OutboxEvent } from '../domain/outbox-event.ts';
 import { merchantNow, newPaymentIntent, ownTransaction, transition } from './common.ts';
-import type { Handler } from './context.ts';
+import type { Handlers, OperationCtx } from './context.ts';
 import { paySession } from './pay-session.ts';
 
 /** A delivery as the sandbox lists it: the outbox record without its owner. */
@@ -20,18 +21,31 @@ function deliveryView(e: OutboxEvent) {
 }
 
 /** A customer or system action on one of the caller's transactions, by the operation's transition. */
-const customerAction: Handler = async (core, ctx) => {
-  const t = await transition(core, ctx.op.operationId, (tx) => ownTransaction(tx, ctx, ctx.params.transactionId!, null));
-  return { status: 200, body: partnerView(t, core.view(ctx.merchant)) };
+const customerAction = async (
+  core: Core,
+  ctx: OperationCtx<'sandboxConfirmTransaction' | 'sandboxCancelTransaction' | 'sandboxCompleteTransaction'>,
+) => {
+  const t = await transition(core, ctx.op.operationId, (tx) => ownTransaction(tx, ctx, ctx.params.transactionId, null));
+  return { status: 200 as const, body: partnerView(t, core.view(ctx.merchant)) };
 };
 
-export const sandboxHandlers: Record<string, Handler> = {
+export const sandboxHandlers: Handlers<
+  | 'sandboxConfirmTransaction'
+  | 'sandboxCancelTransaction'
+  | 'sandboxCompleteTransaction'
+  | 'sandboxPaySession'
+  | 'sandboxGetClock'
+  | 'sandboxAdvanceClock'
+  | 'sandboxListSms'
+  | 'sandboxListWebhookDeliveries'
+  | 'sandboxRedeliverWebhook'
+> = {
   sandboxConfirmTransaction: customerAction,
   sandboxCancelTransaction: customerAction,
   sandboxCompleteTransaction: customerAction,
 
   async sandboxPaySession(core, ctx) {
-    const body = ctx.body as { session_token: string; outcome: 'success' | 'failed'; customerPhone?: string };
+    const body = ctx.body;
     const s = await core.repo.sessionByTokenDigest(sha256(body.session_token));
     if (!s) throw invalidToken();
     if (s.merchantId !== ctx.merchant.id) throw new ApiError('SESSION_NOT_FOUND', errorMessage('SESSION_NOT_FOUND'));
@@ -51,7 +65,7 @@ export const sandboxHandlers: Record<string, Handler> = {
   },
 
   async sandboxAdvanceClock(core, ctx) {
-    const { seconds } = ctx.body as { seconds: number };
+    const { seconds } = ctx.body;
     const next = await core.updateMerchantState(ctx.merchant.id, (st) => ({ ...st, clockOffsetSeconds: st.clockOffsetSeconds + seconds }));
     // Expire what the move made due before answering.
     await core.sweep(ctx.merchant.id);
@@ -61,7 +75,7 @@ export const sandboxHandlers: Record<string, Handler> = {
 
   async sandboxListSms(core, ctx) {
     const id = ctx.merchant.id;
-    const only = ctx.query.transactionId as string | undefined;
+    const only = ctx.query.transactionId;
     const page = await readPage(
       ctx.query,
       (limit, cursor) => core.repo.smsPage(id, limit, cursor, only),
@@ -75,7 +89,7 @@ export const sandboxHandlers: Record<string, Handler> = {
 
   async sandboxListWebhookDeliveries(core, ctx) {
     const id = ctx.merchant.id;
-    const only = ctx.query.transactionId as string | undefined;
+    const only = ctx.query.transactionId;
     const page = await readPage(
       ctx.query,
       (limit, cursor) => core.repo.outboxPage(id, limit, cursor, only),
@@ -88,7 +102,7 @@ export const sandboxHandlers: Record<string, Handler> = {
   },
 
   async sandboxRedeliverWebhook(core, ctx) {
-    const id = ctx.params.deliveryId!;
+    const id = ctx.params.deliveryId;
     const e = await core.repository.get(ctx.merchant.id, id);
     if (!e) throw new ApiError('DELIVERY_NOT_FOUND', errorMessage('DELIVERY_NOT_FOUND'));
     const after = core.dispatcher

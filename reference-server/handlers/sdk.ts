@@ -8,7 +8,7 @@ import type { PaymentIntentRecord, SessionRecord } from '../domain/types.ts';
 import { ApiError } from '../http/errors.ts';
 import type { RepositoryReads } from '../store/repository.ts';
 import { merchantNow, newPaymentIntent, readFresh, rejectionError } from './common.ts';
-import type { Handler } from './context.ts';
+import type { Handlers } from './context.ts';
 import { paySession } from './pay-session.ts';
 
 /** `x-max-payment-intents` of `sdkCreatePaymentIntent` (ADR-029): the payment intents one session may hold. */
@@ -26,7 +26,7 @@ async function ownIntent(from: RepositoryReads, session: SessionRecord, id: stri
   return intent;
 }
 
-export const sdkHandlers: Record<string, Handler> = {
+export const sdkHandlers: Handlers<'sdkGetSession' | 'sdkCreatePaymentIntent' | 'sdkSimulatePayment' | 'sdkCancelPaymentIntent'> = {
   async sdkGetSession(_core, ctx) {
     const s = ctx.session!;
     return {
@@ -53,12 +53,7 @@ export const sdkHandlers: Record<string, Handler> = {
    */
   async sdkCreatePaymentIntent(core, ctx) {
     const s = ctx.session!;
-    const body = (ctx.body ?? {}) as {
-      redirect_url?: string;
-      flow?: 'redirect' | 'popup' | 'button';
-      locale?: 'en' | 'fr' | 'ar';
-      origin?: string;
-    };
+    const body = ctx.body ?? {};
     const flow = body.flow ?? 'redirect';
     const allowed = ctx.merchant.allowedOrigins;
     if (body.redirect_url !== undefined && !isAllowedRedirect(body.redirect_url, allowed, core.sandbox)) {
@@ -93,14 +88,14 @@ export const sdkHandlers: Record<string, Handler> = {
 
   async sdkSimulatePayment(core, ctx) {
     const s = ctx.session!;
-    const intent = await ownIntent(core.repo, s, ctx.params.paymentIntentId!);
-    const body = ctx.body as { outcome: 'success' | 'failed'; customerPhone?: string };
+    const intent = await ownIntent(core.repo, s, ctx.params.paymentIntentId);
+    const body = ctx.body;
     return paySession(core, s, async () => ({ intent, isNew: false }), body.outcome, body.customerPhone);
   },
 
   async sdkCancelPaymentIntent(core, ctx) {
     const s = ctx.session!;
-    const intent = await ownIntent(core.repo, s, ctx.params.paymentIntentId!);
+    const intent = await ownIntent(core.repo, s, ctx.params.paymentIntentId);
     // Nothing changes (ADR-019); an expiry due on read is still written, as on every read.
     const stored = s.transactionId ? await core.repo.get('transactions', s.transactionId) : undefined;
     const tx = stored ? await readFresh(core, stored) : undefined;
@@ -109,9 +104,14 @@ export const sdkHandlers: Record<string, Handler> = {
       const r = attempt(ctx.op.operationId, tx.status, { now: merchantNow(core, ctx) });
       if (!r.ok && r.kind === 'rejected') throw rejectionError(r);
     }
-    const body: Record<string, unknown> = { payment_intent_id: intent.id, redirect_status: 'CANCELLED' };
-    if (tx) body.transaction_id = tx.id;
-    if (intent.redirectUrl) body.redirect_url = withRedirectParams(intent.redirectUrl, 'CANCELLED', tx?.id ?? null);
-    return { status: 200, body };
+    return {
+      status: 200,
+      body: {
+        payment_intent_id: intent.id,
+        redirect_status: 'CANCELLED',
+        ...(tx && { transaction_id: tx.id }),
+        ...(intent.redirectUrl && { redirect_url: withRedirectParams(intent.redirectUrl, 'CANCELLED', tx?.id ?? null) }),
+      },
+    };
   },
 };

@@ -4,7 +4,7 @@
  */
 import { errorMessage } from '../../lib/error-messages.ts';
 import { ApiError } from '../http/errors.ts';
-import type { Handler } from './context.ts';
+import type { Handlers } from './context.ts';
 
 /** `x-readiness-timeout-ms` of the operation (how long the store may take to settle). */
 function readinessTimeoutMs(op: { operationId: string; path: string }, doc: Record<string, unknown>): number {
@@ -20,7 +20,7 @@ function readinessTimeoutMs(op: { operationId: string; path: string }, doc: Reco
  * within `x-readiness-timeout-ms`.
  * @rule ADR-040
  */
-export const serviceHandlers: Record<string, Handler> = {
+export const serviceHandlers: Handlers<'getHealth' | 'getReadiness'> = {
   getHealth: () => Promise.resolve({ status: 200, body: { status: 'ok' } }),
 
   async getReadiness(core, ctx) {

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { expect, it } from 'vitest';
 import { startTestServer } from '../../reference-server/testing.ts';
 import { seedDataFile } from './store-200k-latency.ts';
-import { figures, registerFigure, selectFigures } from './index.ts';
+import { figures, parseArgs, registerFigure, runBench, selectFigures, type Figure } from './index.ts';
 
 it('registers each figure once, with its own file, and the header of index.ts lists every one', () => {
   const ids = figures.map((f) => f.id);
@@ -22,6 +22,46 @@ it('selects figures by id, all by default, and refuses an unknown id naming the 
   expect(selectFigures(['b2-vs-prism']).map((f) => f.id)).toEqual(['b2-vs-prism']);
   expect(() => selectFigures(['nope'])).toThrow(/no figure nope; figures: b2-validation-overhead/);
   expect(() => registerFigure(figures[0]!)).toThrow(/already registered/);
+});
+
+it('reads `--json FILE` and the figure ids from the command line, refusing a missing file name or an unknown option', () => {
+  expect(parseArgs([])).toEqual({ json: null, ids: [] });
+  expect(parseArgs(['--json', 'out.json', 'b2-validation-overhead', 'proxy-overhead'])).toEqual({
+    json: 'out.json',
+    ids: ['b2-validation-overhead', 'proxy-overhead'],
+  });
+  expect(parseArgs(['proxy-overhead', '--json', 'out.json'])).toEqual({ json: 'out.json', ids: ['proxy-overhead'] });
+  expect(() => parseArgs(['--json'])).toThrow(/--json needs a file name/);
+  expect(() => parseArgs(['--json', '--x'])).toThrow(/--json needs a file name/);
+  expect(() => parseArgs(['--jsn', 'f'])).toThrow(/unknown option --jsn/);
+});
+
+it('writes `[{ id, ratio, target, verdict }]` with --json: met, missed, reported, not measured; 1 when a target is missed', async () => {
+  const fig = (id: string, ratio: number | null, pass?: (r: number) => boolean): Figure => ({
+    id,
+    title: id,
+    target: pass ? '≥ 0.5' : 'report',
+    pass,
+    run: async () => (ratio === null ? Promise.reject(new Error('no server')) : { ratio, detail: `${id} measured` }),
+  });
+  const dir = mkdtempSync(path.join(tmpdir(), 'paylater-bench-json-'));
+  try {
+    const file = path.join(dir, 'figures.json');
+    const lines: string[] = [];
+    const selected = [fig('a', 0.75, (r) => r >= 0.5), fig('b', 0.25, (r) => r >= 0.5), fig('c', 3), fig('d', null, (r) => r >= 0.5)];
+    expect(await runBench(selected, { json: file, log: (l) => lines.push(l) })).toBe(1);
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual([
+      { id: 'a', ratio: 0.75, target: '≥ 0.5', verdict: 'met' },
+      { id: 'b', ratio: 0.25, target: '≥ 0.5', verdict: 'missed' },
+      { id: 'c', ratio: 3, target: 'report', verdict: 'reported' },
+      { id: 'd', ratio: null, target: '≥ 0.5', verdict: 'not measured' },
+    ]);
+    expect(lines.join('\n')).toMatch(/not measured: no server/);
+    expect(await runBench([selected[0]!, selected[2]!], { json: file, log: () => {} })).toBe(0);
+    expect((JSON.parse(readFileSync(file, 'utf8')) as Array<{ id: string }>).map((r) => r.id)).toEqual(['a', 'c']);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 it('seeds a data file that a server on it reads back', async () => {

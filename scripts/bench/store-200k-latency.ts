@@ -8,8 +8,8 @@
  *   to ~150 MiB, whatever is stored: docs/storage.md); that figure is printed beside it;
  * - latency: B1 creates on 16 connections and B2 reads on 2 beside them, in alternating rounds
  *   (`BENCH_ROUNDS`) on that server (200,000 stored and more) and on one with an empty store:
- *   the worst request at 200,000 of all rounds (the ratio; target ≤ 50 ms) and the p99 of the
- *   creates, rounds' median, at 200,000 ÷ on the empty store (target ≤ 1.2);
+ *   the p99 of the creates, rounds' median, at 200,000 ÷ on the empty store (the ratio; target
+ *   ≤ 1.2), and the worst request at 200,000 of all rounds (printed: no target since issue 39);
  * - start: the 200,000 server stopped and started again on its file: the store's open (file
  *   checks, `quick_check`, migrations) and the server ready to listen (target ≤ 1 s), beside the
  *   whole process start (loading the TypeScript sources with tsx);
@@ -80,9 +80,9 @@ const verdict = (ok: boolean) => (ok ? 'met' : 'MISSED');
 
 export const store200kLatency: Figure = {
   id: 'store-200k-latency',
-  title: 'Worst request (create or read) with 200,000 stored, ms (SQLite store)',
-  target: '≤ 50',
-  pass: (r) => r <= 50,
+  title: 'Create p99 with 200,000 stored ÷ on an empty store (SQLite store)',
+  target: '≤ 1.2',
+  pass: (r) => r <= 1.2,
   async run(ctx) {
     const dir = mkdtempSync(path.join(tmpdir(), 'paylater-bench-'));
     const servers = new Set<StoreServer>();
@@ -151,7 +151,7 @@ export const store200kLatency: Figure = {
       lines.push(
         `with 200,000 stored and more: ${line(bs)}`,
         `with an empty store:          ${line(es)}`,
-        `worst request at 200,000 per round: ${bs.map((b) => Math.max(b.createMax, b.readMax)).join(', ')} ms (target ≤ 50: ${verdict(worst <= 50)}); create p99 at 200,000 ÷ empty: ${fmt(p99.big / p99.empty, 2)} (target ≤ 1.2: ${verdict(p99.big <= 1.2 * p99.empty)})`,
+        `worst request at 200,000 per round: ${bs.map((b) => Math.max(b.createMax, b.readMax)).join(', ')} ms (worst ${worst} ms); create p99 at 200,000 ÷ empty: ${fmt(p99.big / p99.empty, 2)} (target ≤ 1.2: ${verdict(p99.big <= 1.2 * p99.empty)})`,
       );
       const emptyStart = { openMs: empty.openMs, readyMs: empty.readyMs };
       await stop(empty);
@@ -167,7 +167,7 @@ export const store200kLatency: Figure = {
         `start on ${fmt(restarted.stored)} stored: store open (file checks, quick_check, migrations) ${fmt(again.openMs)} ms, ready to listen ${fmt(again.readyMs)} ms (target ≤ 1,000: ${verdict(again.readyMs <= 1000)}); the whole process, tsx loading the sources included: ${fmt(processMs)} ms; the empty store's server in this run: open ${fmt(emptyStart.openMs)} ms, ready ${fmt(emptyStart.readyMs)} ms`,
         `load average after: ${loadavg()}`,
       );
-      return { ratio: worst, detail: lines.join('\n  ') };
+      return { ratio: p99.big / p99.empty, detail: lines.join('\n  ') };
     } finally {
       for (const s of servers) await s.stop().catch(() => undefined);
       rmSync(dir, { recursive: true, force: true });
