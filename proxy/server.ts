@@ -24,23 +24,22 @@ import { Pool, type Dispatcher } from 'undici';
 import type { Readable } from 'node:stream';
 import { gunzipSync, inflateSync, brotliDecompressSync } from 'node:zlib';
 import { webhookDelivery, type Variant } from '../generated/index.ts';
-import { ConformanceError, judgeResponse, type Exchange, type Judge } from '../conformance/http.ts';
-import { Contract } from '../conformance/spec.ts';
+import type { Exchange } from '../conformance/http.ts';
 import { asyncApiValidators } from '../conformance/webhooks.ts';
 import { verifyWebhook, WebhookVerificationError } from '../sdk/webhooks/verify.ts';
 import { digest } from './mask.ts';
-import { authHeaderOf, routeOf } from './route.ts';
-import { StateTracker, type StateFinding } from './state.ts';
-import { Recorder, type ProxyFinding } from './report.ts';
+import { ExchangeJudge } from './judge.ts';
+import { StateTracker } from './state.ts';
+import { Recorder } from './report.ts';
+import { VariantBook } from './variant.ts';
 
 export const REPORT_PATH = '/_paylater/report';
-/** How a test key starts (ADR-020: `sk_test_…` with the sandbox, `sk_live_…` in production). */
-const TEST_KEY_PREFIX = 'sk_test_';
 /** Default: the most of a body (request or answer) copied for judging; a longer one is forwarded whole but not judged on its body. */
 export const DEFAULT_CAPTURE_BYTES = 1024 * 1024;
 export interface ProxyOptions {
   upstream: string;
-  variant: Variant;
+  /** The variant every key is held to; without it, each key's is learned from its answers (variant.ts, ADR-070). */
+  variant?: Variant;
   port?: number;
   host?: string;
   captureBytes?: number;
@@ -148,27 +147,6 @@ function headerRecord(raw: string[]): Record<string, string> {
   return out;
 }
 
-/** Collects what the suite's judge finds instead of throwing on it (the first violation of an exchange is kept). */
-class Collect implements Judge {
-  checks = 0;
-  check(ok: boolean, operation: string, jsonPath: string, message: string, expected?: unknown, actual?: unknown): void {
-    this.checks++;
-    if (!ok) throw new ConformanceError(operation, jsonPath, message, expected, actual);
-  }
-}
-
-/** Judges one ended exchange: its answer against the contract, then the state it moves. */
-type ExchangeJudge = (
-  ex: Exchange,
-  seq: number,
-  merchant: string | null,
-  testKey: boolean,
-  params: Record<string, string>,
-  requestJson: unknown,
-  truncated: boolean,
-  notes: string[],
-) => void;
-
 /** What every exchange of one proxy shares. */
 interface Hub {
   o: ProxyOptions;
@@ -178,7 +156,6 @@ interface Hub {
   basePath: string;
   host: string;
   judge: ExchangeJudge;
-  merchantOf: (cred: string) => string;
 }
 
 const FORWARD = Symbol('paylater proxy exchange');
@@ -332,14 +309,14 @@ class Forward implements Dispatcher.DispatchHandler {
   onComplete(): void {
     if (this.failed || this.clientGone) return;
     const { hub, req, url, method, reqCapture, resCapture } = this;
-    const { o, recorder, capture } = hub;
+    const { recorder, capture } = hub;
     if (!this.sent) this.res.end();
     const receivedAt = performance.now();
     const q = url.indexOf('?');
     const pathname = q === -1 ? url : url.slice(0, q);
-    const route = routeOf(o.variant, method, pathname);
     const requestHeaders = headerRecord(req.rawHeaders);
     const responseHeaders = headerRecord(this.rawAnswerHeaders);
+    const routed = hub.judge.route(method, pathname, requestHeaders);
     const notes: string[] = [];
     let text = '';
     if (!resCapture.truncated) {
@@ -363,7 +340,7 @@ class Forward implements Dispatcher.DispatchHandler {
     }
     const body = reqCapture.truncated ? undefined : reqCapture.size ? reqCapture.buffer().toString('utf8') : undefined;
     const ex: Exchange = {
-      opId: route?.opId ?? `${method} ${pathname}`,
+      opId: routed?.route.opId ?? `${method} ${pathname}`,
       method,
       url: recorder.upstream + url,
       headers: requestHeaders,
@@ -375,11 +352,8 @@ class Forward implements Dispatcher.DispatchHandler {
       sentAt: this.sentAt,
       receivedAt,
     };
-    recorder.record(this.seq, ex, !!route);
-    if (!route) return;
-    const auth = authHeaderOf(o.variant, route.opId);
-    const cred = auth === null ? undefined : requestHeaders[auth];
-    const merchant = auth !== null && auth !== 'x-session-token' && cred ? hub.merchantOf(cred) : null;
+    recorder.record(this.seq, ex, !!routed);
+    if (!routed) return;
     let requestJson: unknown;
     try {
       requestJson = body ? JSON.parse(body) : undefined;
@@ -387,7 +361,7 @@ class Forward implements Dispatcher.DispatchHandler {
       requestJson = undefined;
     }
     try {
-      hub.judge(ex, this.seq, merchant, cred?.startsWith(TEST_KEY_PREFIX) === true, route.params, requestJson, resCapture.truncated, notes);
+      hub.judge.judge({ ex, seq: this.seq, method, pathname, requestHeaders, truncated: resCapture.truncated, notes }, routed, requestJson);
     } catch (e) {
       recorder.failure(this.seq, method, url, `the proxy could not judge this exchange: ${(e as Error).message}`);
     }
@@ -398,11 +372,10 @@ export async function startLiveProxy(o: ProxyOptions): Promise<LiveProxy> {
   const upstream = new URL(o.upstream);
   const basePath = upstream.pathname.replace(/\/$/, '');
   const pool = new Pool(upstream.origin, UPSTREAM_POOL);
-  const contract = Contract.for(o.variant).warm();
   const capture = o.captureBytes ?? DEFAULT_CAPTURE_BYTES;
   const windowMs = o.webhooks ? (o.webhooks.windowMs ?? defaultWebhookWindowMs()) : undefined;
+  const book = new VariantBook(o.variant, o.maxTransactions);
   const state = new StateTracker({
-    variant: o.variant,
     maxTransactions: o.maxTransactions,
     paymentWindowSeconds: o.paymentWindowSeconds,
     clockToleranceMs: o.clockToleranceMs,
@@ -411,14 +384,12 @@ export async function startLiveProxy(o: ProxyOptions): Promise<LiveProxy> {
   });
   const recorder = new Recorder({
     upstream: o.upstream.replace(/\/$/, ''),
-    variant: o.variant,
-    contract,
+    variants: book,
     state,
     keep: o.keepExchanges ?? 1000,
     log: o.log,
     secrets: o.webhooks ? [o.webhooks.secret] : [],
   });
-  const judgeCollect = new Collect();
   /** A merchant's digest per credential seen (one SHA-256 per key, not per request); at most 1,000 held, then started afresh. */
   const digests = new Map<string, string>();
   const merchantOf = (cred: string): string => {
@@ -430,53 +401,8 @@ export async function startLiveProxy(o: ProxyOptions): Promise<LiveProxy> {
     return d;
   };
 
-  const judge: ExchangeJudge = (ex, seq, merchant, testKey, params, requestJson, truncated, notes) => {
-    const findings: ProxyFinding[] = [];
-    for (const n of notes) findings.push({ kind: 'answer', operation: ex.opId, jsonPath: '$', message: n, exchanges: [seq] });
-    if (truncated) {
-      // the body was too long to copy: only its status is judged
-      if (contract.response(ex.opId, ex.status) === null)
-        findings.push({
-          kind: 'answer',
-          operation: ex.opId,
-          jsonPath: '$',
-          message: `answered ${ex.status}, a status not declared for ${ex.opId}`,
-          exchanges: [seq],
-        });
-    } else {
-      try {
-        judgeResponse(contract, ex, judgeCollect);
-      } catch (e) {
-        if (!(e instanceof ConformanceError)) throw e;
-        findings.push({
-          kind: 'answer',
-          operation: e.operation,
-          jsonPath: e.jsonPath,
-          message: e.message,
-          expected: e.expected,
-          actual: e.actual,
-          exchanges: [seq],
-        });
-      }
-    }
-    let stateFindings: StateFinding[] = [];
-    if (!truncated)
-      stateFindings = state.observe({
-        seq,
-        opId: ex.opId,
-        merchant,
-        testKey,
-        params,
-        requestJson,
-        status: ex.status,
-        json: ex.json,
-        sentAt: performance.timeOrigin + ex.sentAt,
-        receivedAt: performance.timeOrigin + ex.receivedAt,
-      });
-    recorder.judged(ex, findings.concat(stateFindings));
-  };
-
-  const hub: Hub = { o, pool, recorder, capture, basePath, host: upstream.host, judge, merchantOf };
+  const judge = new ExchangeJudge(book, state, recorder, merchantOf);
+  const hub: Hub = { o, pool, recorder, capture, basePath, host: upstream.host, judge };
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
     const url = req.url ?? '/';
     if (url === REPORT_PATH || url.startsWith(REPORT_PATH + '?') || url.startsWith('/_paylater/')) {

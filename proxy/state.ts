@@ -10,7 +10,7 @@
  * 32-bit fingerprint, so a later read that differs is found (and the earlier exchange, while the
  * exchange ring still holds it, shows which field).
  */
-import { stateMachine, type Variant } from '../generated/index.ts';
+import { stateMachine } from '../generated/index.ts';
 import { RECORD_FIELDS } from '../conformance/model.ts';
 import { transitionsOf as transitionsOfSpec, type Transition } from '../conformance/spec.ts';
 
@@ -140,7 +140,6 @@ export interface Observation {
 }
 
 export interface StateOptions {
-  variant: Variant;
   /** Default 100,000. */
   maxTransactions?: number;
   /** The server's payment window (s); default x-state-machine's. */
@@ -206,6 +205,8 @@ export class StateTracker {
   readonly byRef = new Map<string, string>();
   /** Per merchant: the sandbox clock offsets (s) answered, with when ([from, to] wall ms). */
   private readonly clocks = new Map<string, { from: number; to: number; off: number }[]>();
+  /** Per merchant: the largest sandbox clock offset (s) answered. */
+  private readonly peaks = new Map<string, number>();
   private readonly merchants = new Map<string, string>();
   /** Merchants seen with a test key (their sandbox clock offset is unknown until answered). */
   private readonly testKeys = new Set<string>();
@@ -262,6 +263,16 @@ export class StateTracker {
     return [from + lo - this.tol, to + hi + this.tol];
   }
 
+  /**
+   * The latest the server's clock can have been at any moment up to `to`: what a change shown by an
+   * answer (updatedAt, an expiry) may have been stamped with. A reset sets a sandbox clock back to
+   * real time, and a record changed before it keeps the later instant.
+   */
+  private latest(m: string, to: number): number {
+    const peak = this.peaks.get(m) ?? 0;
+    return Math.max(this.serverTime(m, to, to)[1], to + peak * 1000 + this.tol);
+  }
+
   private add(id: string, tx: TxState): void {
     this.txs.set(id, tx);
     if (tx.ref !== null) this.byRef.set(tx.m + '\n' + tx.ref, id);
@@ -288,6 +299,7 @@ export class StateTracker {
       if (isRecord(json) && typeof json.offsetSeconds === 'number') {
         const list = this.clocks.get(m) ?? [];
         list.push({ from: ob.sentAt, to: ob.receivedAt, off: json.offsetSeconds });
+        this.peaks.set(m, Math.max(this.peaks.get(m) ?? 0, json.offsetSeconds));
         if (list.length > 8) list.splice(0, list.length - 8);
         this.clocks.set(m, list);
       }
@@ -634,7 +646,7 @@ export class StateTracker {
         ),
       );
     else if (u !== null && ob.merchant !== null) {
-      const [, hi] = this.serverTime(ob.merchant, ob.sentAt, ob.receivedAt);
+      const hi = this.latest(ob.merchant, ob.receivedAt);
       if (u > hi)
         out.push(
           this.finding(
@@ -658,7 +670,8 @@ export class StateTracker {
     const before = tx.st;
     tx.last = ob.seq;
     if (!now) return;
-    const [lo, hi] = this.serverTime(tx.m, ob.sentAt, ob.receivedAt);
+    const [lo] = this.serverTime(tx.m, ob.sentAt, ob.receivedAt);
+    const hi = this.latest(tx.m, ob.receivedAt);
     if (!(reach(before) & now)) {
       out.push(
         this.finding(
