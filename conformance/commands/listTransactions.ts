@@ -7,7 +7,7 @@
  */
 import { stableJson } from '../../lib/json.ts';
 import type { Cmd, Model, Real } from '../model.ts';
-import { sameJson } from '../same.ts';
+import { sameJson } from '../../model/index.ts';
 import { readListToEnd } from './pagedList.ts';
 import { checkExpiryInstant, possibleStatuses } from './advanceClock.ts';
 
