@@ -116,6 +116,32 @@ describe('state rules', () => {
     expect(kinds(f)).toEqual(['no-transition']);
   });
 
+  it('control: the same record with every member in another order (the items too) is no contradiction; an item changed is', () => {
+    const s = new StateTracker({});
+    const r = record({
+      items: [
+        { name: 'x', quantity: 1, unitPrice: 300 },
+        { name: 'y', quantity: 2, unitPrice: 150 },
+      ],
+    });
+    create(s, r);
+    const reversed = Object.fromEntries(
+      Object.entries(r)
+        .reverse()
+        .map(([k, v]) => [k, k === 'items' ? (v as object[]).map((i) => Object.fromEntries(Object.entries(i).reverse())) : v]),
+    );
+    expect(JSON.stringify(reversed)).not.toBe(JSON.stringify(r));
+    expect(read(s, reversed)).toEqual([]);
+    const changed = {
+      ...r,
+      items: [
+        { name: 'x', quantity: 1, unitPrice: 300 },
+        { name: 'y', quantity: 1, unitPrice: 300 },
+      ],
+    };
+    expect(kinds(read(s, changed))).toEqual(['contradiction']);
+  });
+
   it('a read contradicting an earlier answer (a field changed; a refusal no transition explains)', () => {
     const s = new StateTracker({});
     const r = record();
