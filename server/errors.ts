@@ -1,8 +1,8 @@
 /**
  * The one error body of every endpoint (ADR-001) and the answers the router builds itself:
  * a declared refusal (`ApiError`), the 405 of ADR-024, the 413 of `x-max-body-bytes`, the 501
- * of an operation without a handler (ADR-050), and express-openapi-validator's errors mapped
- * to the contract's codes (ADR-002: the `x-error-code` of the nearest schema).
+ * of an operation without a handler (ADR-050), and the compiled checks' failures mapped to the
+ * contract's codes (ADR-002: the `x-error-code` of the nearest schema).
  */
 import type { ServerResponse } from 'node:http';
 import { errorMessage } from '../lib/error-messages.ts';
@@ -45,18 +45,11 @@ export class ApiError extends Error {
   }
 }
 
-/** The response `sendError` writes to: node's, with express's `json` when there is one. */
-type Res = ServerResponse & { json?: (body: unknown) => unknown };
-
-/** Sends `e` in the declared error shape (through `res.json` when express gives one: the response check sees it). */
-export function sendError(res: Res, e: ApiError): void {
+/** Sends `e` in the declared error shape. */
+export function sendError(res: ServerResponse, e: ApiError): void {
   if (e.headers) for (const [k, v] of Object.entries(e.headers)) res.setHeader(k, v);
   if (e.code === 'PAYLOAD_TOO_LARGE') res.setHeader('Connection', 'close');
   res.statusCode = e.status;
-  if (typeof res.json === 'function') {
-    res.json(e.body());
-    return;
-  }
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
   res.end(JSON.stringify(e.body()));
 }
@@ -95,42 +88,34 @@ export function sendNotImplemented(res: ServerResponse, operationId: string): vo
   res.end(JSON.stringify({ error: { code: NOT_IMPLEMENTED, message: `Operation ${operationId} is not implemented` } }));
 }
 
-/** An error of express-openapi-validator (request validation, media type, size). */
-interface ValidatorError {
-  status?: number;
-  errors?: Array<{ path?: string; message?: string }>;
-  message?: string;
+/** One failing part of a request: where (`/body/items/0/price`, `/query/limit`, `/params/id`, `/headers/…`) and why (ajv's words). */
+export interface RequestFailure {
+  path: string;
+  message: string;
 }
 
 /** The most `error.details` entries of a validation answer (ADR-057). */
 const MAX_DETAILS = 20;
 
 /**
- * Maps an error of express-openapi-validator to the declared answer, or null when it is not one
- * (500: a response that broke the contract). Each failing body member carries the `x-error-code`
- * of the nearest schema that declares one (`requestSchema` of `doc`); `members` adds the failures
- * of member rules the schema cannot state (a validation `x-amount-range`). The answer takes the
- * code that comes first in `x-error-precedence`'s `members` (ADR-057), the first failure with it
- * gives the message, and `details` lists the failures (its own first, at most 20).
+ * The declared answer of a request the compiled checks refuse (server/validate.ts). Each failing
+ * body member carries the `x-error-code` of the nearest schema that declares one
+ * (`requestSchema` of `doc`); `members` adds the failures of member rules the schema cannot
+ * state (a validation `x-amount-range`). The answer takes the code that comes first in
+ * `x-error-precedence`'s `members` (ADR-057), the first failure with it gives the message, and
+ * `details` lists the failures (its own first, at most 20).
  * @rule a1-required-fields, a1-currency, a1-items, b1-validation, ADR-002, ADR-012, ADR-057
  */
-export function mapValidatorError(
-  err: unknown,
+export function refusalOf(
+  errors: readonly RequestFailure[],
   doc: Record<string, unknown> | null,
   requestSchema: unknown,
   members: readonly ApiError[] = [],
-): ApiError | null {
-  const e = err as ValidatorError;
-  const status = e?.status;
-  if (typeof status !== 'number' || !Array.isArray(e.errors)) return null;
-  if (status === 404) return new ApiError('ROUTE_NOT_FOUND', e.message ?? 'not found');
-  if (status === 415) return new ApiError('UNSUPPORTED_MEDIA_TYPE', errorMessage('UNSUPPORTED_MEDIA_TYPE'));
-  if (status === 413) return payloadTooLarge();
-  if (status !== 400) return null;
+): ApiError {
   const failures: Array<{ code: ErrorCode; message: string; details: ErrorDetail[] }> = [];
-  for (const x of e.errors) {
-    const p = x.path ?? '';
-    const msg = x.message ?? 'is invalid';
+  for (const x of errors) {
+    const p = x.path;
+    const msg = x.message;
     let detailPath = p;
     let code: ErrorCode = 'VALIDATION_ERROR';
     const m = /^\/(body|params|query|headers)(?:\/(.*))?$/.exec(p);
@@ -151,7 +136,7 @@ export function mapValidatorError(
     failures.push({ code, message: `${detailPath.replace(/^\//, '').replace(/\//g, '.') || 'request body'} ${msg}`, details: [detail] });
   }
   for (const r of members) failures.push({ code: r.code, message: r.message, details: r.details ?? [] });
-  if (failures.length === 0) return new ApiError('VALIDATION_ERROR', e.message ?? 'Invalid request', []);
+  if (failures.length === 0) return new ApiError('VALIDATION_ERROR', 'Invalid request', []);
   // the first failure of the best-ranked code (a stable choice: ties keep the validator's order)
   const win = firstByPrecedence(failures, (f) => f.code);
   // the winner's details first; at most MAX_DETAILS (a body of 100 kB can fail in thousands of places)
@@ -163,6 +148,6 @@ export function mapValidatorError(
  * The JSON 404 of a request that matched no operation: mount it after the router.
  * @rule ADR-016
  */
-export function routeNotFound(req: { method?: string; path?: string; url?: string }, res: Res): void {
+export function routeNotFound(req: { method?: string; path?: string; url?: string }, res: ServerResponse): void {
   sendError(res, new ApiError('ROUTE_NOT_FOUND', `No operation ${req.method} ${req.path ?? req.url?.split('?')[0]}`));
 }

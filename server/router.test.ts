@@ -243,31 +243,3 @@ describe('createContractRouter', () => {
     ).toThrow(/verifyTransaction is not an operation of Variant 2/);
   });
 });
-
-describe("Node 24's per-call url.parse() deprecation check (DEP0169)", () => {
-  // express-openapi-validator calls url.parse() on every request. Until DEP0169 has been printed
-  // once, Node captures a stack trace on each such call from inside node_modules to decide
-  // whether to print it; createContractRouter ends that check. A later url.parse() from the
-  // application then finds the warning already given: nothing is printed. Without the router
-  // (the control), the same call prints DEP0169, so the test sees the difference.
-  const run = async (withRouter: boolean): Promise<string> => {
-    const { execFile } = await import('node:child_process');
-    const { promisify } = await import('node:util');
-    const script = `
-      import { parse } from 'node:url';
-      if (${withRouter}) {
-        const { createContractRouter } = await import('./server/index.ts');
-        createContractRouter({ variant: 1, handlers: {}, authenticate: () => ({}) });
-      }
-      parse('/x');`;
-    const { stderr } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
-      cwd: process.cwd(),
-    });
-    return stderr;
-  };
-  it('is ended by createContractRouter, without printing the warning', async () => {
-    const [withRouter, without] = await Promise.all([run(true), run(false)]);
-    expect(without).toContain('DEP0169');
-    expect(withRouter).not.toContain('DEP0169');
-  }, 30_000);
-});

@@ -7,7 +7,8 @@
  * (http/simulate.ts sets `res.locals.simulated`). Nothing is looked at while nobody records.
  */
 import type express from 'express';
-import { variants, type Variant } from '../../generated/index.ts';
+import { variants } from '../../generated/index.ts';
+import { matchRequest } from '../../server/routes.ts';
 import type { MerchantConfig } from '../config.ts';
 import type { Core } from '../core.ts';
 import { iso } from '../domain/clock.ts';
@@ -17,37 +18,11 @@ import type { Authenticator } from './auth.ts';
 /** The most entries a log keeps (later calls are counted in `dropped`). */
 export const API_LOG_LIMIT = 200;
 
-interface LoggedOp {
-  operationId: string;
-  variant: Variant;
-  method: string;
-  regex: RegExp;
-}
-
 type AuthArg = Parameters<Authenticator['key']>[1];
 
 interface Caller {
   merchant: MerchantConfig;
   credential: ApiLogEntry['credential'];
-}
-
-/** Every operation of both variants, its path template as a regex naming the transaction parameters. */
-function operations(): LoggedOp[] {
-  const out: LoggedOp[] = [];
-  for (const v of [1, 2] as Variant[]) {
-    const ops = variants[`v${v}`].operations as Record<string, { method: string; path: string }>;
-    for (const [operationId, o] of Object.entries(ops)) {
-      const source = o.path
-        .replace(/[.*+?^$()|[\]\\]/g, '\\$&')
-        .replace(
-          /\{(transactionId|transaction_id|vendorReference)\}/g,
-          (_, n: string) => `(?<${n === 'vendorReference' ? 'ref' : 'tx'}>[^/]+)`,
-        )
-        .replace(/\{[^}]+\}/g, '[^/]+');
-      out.push({ operationId, variant: v, method: o.method, regex: new RegExp(`^${source}$`) });
-    }
-  }
-  return out;
 }
 
 /** The header names credentials come in: every operation's key header, and the session token's. */
@@ -62,15 +37,6 @@ function credentialHeaders(): { keys: string[]; token: string | null } {
     }
   }
   return { keys: [...keys], token };
-}
-
-function decoded(s: string | undefined): string | null {
-  if (s === undefined) return null;
-  try {
-    return decodeURIComponent(s);
-  } catch {
-    return s;
-  }
 }
 
 function header(req: express.Request, name: string): string | null {
@@ -103,7 +69,6 @@ type Carrier = express.Response & { [CALL]?: ApiCall };
 
 /** One call's state, kept on its response until answered. */
 class ApiCall {
-  readonly method: string;
   /** As the call came, at the root (a page router mounted under a path sees less of it when it answers). */
   readonly path: string;
   /** The browser headers the call came with. */
@@ -114,7 +79,6 @@ class ApiCall {
     readonly req: express.Request,
     readonly res: express.Response,
   ) {
-    this.method = req.method === 'HEAD' ? 'GET' : req.method;
     this.path = req.path;
     this.seen = { origin: header(req, 'origin'), referer: header(req, 'referer'), secFetchSite: header(req, 'sec-fetch-site') };
     this.end = res.end.bind(res);
@@ -133,7 +97,6 @@ class ApiCall {
  * @rule ADR-056
  */
 export function createApiLogRecorder({ core, auth }: { core: Core; auth: Authenticator }): express.RequestHandler {
-  const ops = operations();
   const { keys, token } = credentialHeaders();
   /** The merchant whose key the request carries, if any (no read: the keys are configured). */
   const keyCallerOf = (req: express.Request): Caller | null => {
@@ -180,17 +143,17 @@ export function createApiLogRecorder({ core, auth }: { core: Core; auth: Authent
     if (!res.locals.who) await core.refreshMerchant(merchant.id);
     if (!core.merchantState(merchant.id).apiLog?.recording) return;
     const { path } = call;
-    const op = ops.find((o) => o.variant === merchant.variant && o.method === call.method && o.regex.test(path));
-    const groups = op?.regex.exec(path)?.groups ?? {};
+    const match = matchRequest(req, path, merchant.variant);
+    const params = match?.params ?? {};
     const entry: ApiLogEntry = {
       at: iso(core.now(merchant.id)),
-      operationId: op?.operationId ?? null,
+      operationId: match?.entry.operationId ?? null,
       method: req.method,
       path,
       status: answered ? res.statusCode : null,
       credential,
-      transactionId: decoded(groups.tx),
-      vendorReference: decoded(groups.ref),
+      transactionId: params.transactionId ?? params.transaction_id ?? null,
+      vendorReference: params.vendorReference ?? null,
       ...call.seen,
       simulated: typeof res.locals.simulated === 'string' ? res.locals.simulated : null,
     };

@@ -5,7 +5,6 @@
  */
 import type { Variant } from '../../generated/index.ts';
 import { operationTables, type OperationEntry } from '../../server/index.ts';
-import { templateRegex } from '../../server/router.ts';
 import { requestSchemaOf } from '../../server/schema.ts';
 
 export { nearestExtension, resolveRef } from '../../server/schema.ts';
@@ -20,7 +19,6 @@ export interface RateLimit {
 }
 
 export interface OperationInfo extends Omit<OperationEntry, 'auth'> {
-  regex: RegExp;
   /** The variant whose document declares it. */
   variant: Variant;
   /** `header` in lower case (for matching); `title` as the contract spells it, for messages. */
@@ -34,7 +32,6 @@ export function buildOperations(doc: Json, variant: Variant): OperationInfo[] {
     const header = e.auth?.header.toLowerCase();
     return {
       ...e,
-      regex: templateRegex(e.path),
       variant,
       // A scheme whose header carries the session token authenticates the session; the others the merchant key.
       auth: e.auth && {

@@ -2,13 +2,14 @@
  * The API: the contract router of each variant (paylater-contract/server, ADR-050) with the
  * reference server's handlers and its own concerns: the CORS of the internal operations, the
  * failed-authentication throttle (ADR-027), authentication by key or session token, the
- * merchant's pinned variant (a request reaches the router of its merchant's variant), the rate
+ * merchant's pinned variant (a request is served by its merchant's variant), the rate
  * limit, and the handler's context. Routing, body reading, validation, the error shape and
  * 404/405/HEAD are the contract router's.
  */
 import type express from 'express';
 import { loadBundledDocument, type Variant } from '../../generated/index.ts';
-import { createContractRouter, PASS } from '../../server/index.ts';
+import { createVariantsRouter } from '../../server/index.ts';
+import { routeTable } from '../../server/routes.ts';
 import type { MerchantConfig } from '../config.ts';
 import type { Core } from '../core.ts';
 import type { SessionRecord } from '../domain/types.ts';
@@ -70,15 +71,15 @@ export interface ApiRouterDeps {
   log: (line: string) => void;
 }
 
-/** The caller of a request, found once (the first variant's router) and kept for the second. */
+/** The caller of a request, found once (kept for the API log, `res.locals.who`). */
 interface Who {
   merchant: MerchantConfig;
   session: SessionRecord | null;
 }
 
 /**
- * The API routers, variant 1's then variant 2's: a request goes to the router of its
- * merchant's variant; anything that is no operation goes on to `next()`.
+ * The API: the CORS preflight, then one router of both variants (a request is matched once and
+ * served by its merchant's variant); anything that is no operation goes on to `next()`.
  */
 export function createApiRouters(deps: ApiRouterDeps): express.RequestHandler[] {
   const { core, auth, rateLimit, mode, publicBaseUrl, authThrottle, refreshMerchant, log } = deps;
@@ -91,8 +92,9 @@ export function createApiRouters(deps: ApiRouterDeps): express.RequestHandler[] 
   const preflight: express.RequestHandler = (req, res, next) => {
     if (req.method !== 'OPTIONS') return next();
     const method = String(req.get('Access-Control-Request-Method') ?? '').toUpperCase();
-    const op = [...ops[1], ...ops[2]].find((o) => o.method === method && o.regex.test(req.path));
-    if (!op?.internal) return next();
+    const m = routeTable(1).match(method, req.path) ?? routeTable(2).match(method, req.path);
+    if (!m?.entry.internal) return next();
+    const op = m.entry;
     res.set({ ...CORS_HEADERS, 'Access-Control-Allow-Methods': op.method });
     res.status(204).end();
   };
@@ -134,7 +136,8 @@ export function createApiRouters(deps: ApiRouterDeps): express.RequestHandler[] 
     return identifyRead(req, op);
   };
 
-  const routerOf = (v: Variant): express.RequestHandler => {
+  /** Each operation's handler of variant `v`, with the reference server's handler context. */
+  const routedOf = (v: Variant) => {
     const routed: Record<string, (request: { params: unknown; query: unknown; body: unknown }, context: { caller: unknown }) => unknown> =
       {};
     for (const op of ops[v]) {
@@ -150,47 +153,50 @@ export function createApiRouters(deps: ApiRouterDeps): express.RequestHandler[] 
         return handler(core, ctx);
       };
     }
-    /** The handler's context of an identified caller, or PASS to the router of its merchant's variant. */
-    const admit = (req: express.Request, op: OperationInfo, { merchant, session }: Who): Ctx | typeof PASS | Promise<Ctx> => {
-      // Variant 1's router sees the request first: a Variant 2 merchant's goes on to variant 2's router.
-      if (merchant.variant !== v) return PASS;
-      if (op.sandbox && session && !session.testMode) throw invalidToken();
-      if (op.rateLimit) return rateLimit(req.res!, merchant, op.rateLimit).then(() => contextOf(req, op, merchant, session));
-      return contextOf(req, op, merchant, session);
-    };
-    const contextOf = (req: express.Request, op: OperationInfo, merchant: MerchantConfig, session: SessionRecord | null): Ctx => {
-      const ctx = new RequestCtx(op, docs[v], merchant, session, req, publicBaseUrl);
-      req.res!.locals.ctx = ctx;
-      return ctx;
-    };
-    return createContractRouter<Variant, Ctx>({
-      variant: v,
-      handlers: routed,
-      document: withoutRangeCopies,
-      operations: (e) => !(e.sandbox && mode === 'production'),
-      mapError: mapStoreError,
-      // A1's amount range (a validation rule, 400): checked with the schema, so that
-      // x-error-precedence picks among both (ADR-057); B1's (422) is a business rule, its handler's.
-      memberRules(entry, body) {
-        try {
-          checkAmountRange(docs[v], opsById[v].get(entry.operationId)!.requestSchema, body, false);
-          return [];
-        } catch (e) {
-          if (e instanceof ApiError) return [e];
-          throw e;
-        }
-      },
-      onInternalError: (err, req) =>
-        log(
-          `INTERNAL_ERROR on ${req.method} ${req.path}: ${(err as Error)?.stack ?? JSON.stringify(err)}${(err as { errors?: unknown }).errors ? ` ${JSON.stringify((err as { errors?: unknown }).errors)}` : ''}`,
-        ),
-      authenticate(req, entry) {
-        const op = opsById[v].get(entry.operationId)!;
-        if (op.internal) req.res!.set({ ...CORS_HEADERS, 'Access-Control-Allow-Methods': op.method });
-        const who = identify(req, op);
-        return who instanceof Promise ? who.then((w) => admit(req, op, w)) : admit(req, op, who);
-      },
-    });
+    return routed;
   };
-  return [preflight, routerOf(1), routerOf(2)];
+  /** The handler's context of an identified caller, in its merchant's variant (the router then runs that variant's checks). */
+  const admit = (req: express.Request, operationId: string, { merchant, session }: Who): Ctx | Promise<Ctx> => {
+    const v = merchant.variant;
+    const op = opsById[v].get(operationId);
+    // an operation the merchant's variant does not have: the router finds none there (404)
+    if (!op) return contextOf(req, opsById[1].get(operationId) ?? opsById[2].get(operationId)!, merchant, session);
+    if (op.sandbox && session && !session.testMode) throw invalidToken();
+    if (op.rateLimit) return rateLimit(req.res!, merchant, op.rateLimit).then(() => contextOf(req, op, merchant, session));
+    return contextOf(req, op, merchant, session);
+  };
+  const contextOf = (req: express.Request, op: OperationInfo, merchant: MerchantConfig, session: SessionRecord | null): Ctx => {
+    const ctx = new RequestCtx(op, docs[merchant.variant], merchant, session, req, publicBaseUrl);
+    req.res!.locals.ctx = ctx;
+    return ctx;
+  };
+  const router = createVariantsRouter<Ctx>({
+    handlers: { 1: routedOf(1), 2: routedOf(2) },
+    variantOf: (ctx) => ctx.variant,
+    document: withoutRangeCopies,
+    operations: (e) => !(e.sandbox && mode === 'production'),
+    mapError: mapStoreError,
+    // A1's amount range (a validation rule, 400): checked with the schema, so that
+    // x-error-precedence picks among both (ADR-057); B1's (422) is a business rule, its handler's.
+    memberRules(entry, body, variant) {
+      try {
+        checkAmountRange(docs[variant], opsById[variant].get(entry.operationId)!.requestSchema, body, false);
+        return [];
+      } catch (e) {
+        if (e instanceof ApiError) return [e];
+        throw e;
+      }
+    },
+    onInternalError: (err, req) =>
+      log(
+        `INTERNAL_ERROR on ${req.method} ${req.path}: ${(err as Error)?.stack ?? JSON.stringify(err)}${(err as { errors?: unknown }).errors ? ` ${JSON.stringify((err as { errors?: unknown }).errors)}` : ''}`,
+      ),
+    authenticate(req, entry) {
+      const op = opsById[1].get(entry.operationId) ?? opsById[2].get(entry.operationId)!;
+      if (op.internal) req.res!.set({ ...CORS_HEADERS, 'Access-Control-Allow-Methods': op.method });
+      const who = identify(req, op);
+      return who instanceof Promise ? who.then((w) => admit(req, entry.operationId, w)) : admit(req, entry.operationId, who);
+    },
+  });
+  return [preflight, router];
 }

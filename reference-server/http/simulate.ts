@@ -19,6 +19,7 @@ import type { FaultRuleRecord, MerchantStateRecord } from '../domain/types.ts';
 import type { MerchantConfig } from '../config.ts';
 import type { Authenticator } from './auth.ts';
 import { ApiError, sendError } from './errors.ts';
+import { matchRequest } from '../../server/routes.ts';
 
 type Json = Record<string, unknown>;
 
@@ -51,8 +52,6 @@ function deref(doc: Json, node: unknown): Json {
 interface SimOp {
   operationId: string;
   variant: Variant;
-  method: string;
-  regex: RegExp;
   authHeader: string;
   /** The simulated statuses the operation declares. */
   statuses: Set<SimStatus>;
@@ -81,8 +80,8 @@ export function simulateSpec(): SimulateSpec {
       operations: Record<string, { errors: Record<string, string[]>; authHeader: string | null }>;
       rateLimits: Record<string, { limit: number; windowSeconds: number }>;
     };
-    for (const [p, item] of Object.entries((doc.paths ?? {}) as Record<string, Json>)) {
-      for (const [method, raw] of Object.entries(item)) {
+    for (const item of Object.values((doc.paths ?? {}) as Record<string, Json>)) {
+      for (const raw of Object.values(item)) {
         const op = raw as Json;
         if (!op || typeof op !== 'object' || typeof op.operationId !== 'string') continue;
         const params = ((op.parameters ?? []) as unknown[]).map((x) => deref(doc, x));
@@ -100,8 +99,6 @@ export function simulateSpec(): SimulateSpec {
         ops.push({
           operationId: id,
           variant: v,
-          method: method.toUpperCase(),
-          regex: new RegExp(`^${p.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[^}]+\\?\}/g, '[^/]+')}$`),
           authHeader: fact.authHeader.toLowerCase(),
           statuses,
           storageRetryAfter: typeof c === 'number' ? c : null,
@@ -218,8 +215,12 @@ export interface SimulatorDeps {
 export function createSimulator({ core, auth, mode }: SimulatorDeps): express.RequestHandler {
   const spec = simulateSpec();
   const header = SIMULATE_PARAMETER.toLowerCase();
-  const find = (method: string, path: string, variant?: Variant): SimOp | undefined =>
-    spec.ops.find((o) => o.method === method && (variant === undefined || o.variant === variant) && o.regex.test(path));
+  const byKey = new Map(spec.ops.map((o) => [`${o.variant} ${o.operationId}`, o]));
+  /** The declaring operation the request calls in `variant` (matched once per request, server/routes.ts). */
+  const find = (req: express.Request, variant: Variant): SimOp | undefined => {
+    const m = matchRequest(req, req.path, variant);
+    return m ? byKey.get(`${variant} ${m.entry.operationId}`) : undefined;
+  };
   /** True when a merchant may hold a rule: one cached, or a state this instance may not have read yet. */
   const anyRule = (): boolean => {
     for (const id of core.merchantsById.keys()) if (core.merchantState(id).faultRule || !core.merchantStateCurrent(id)) return true;
@@ -227,13 +228,12 @@ export function createSimulator({ core, auth, mode }: SimulatorDeps): express.Re
   };
 
   return (req, res, next) => {
-    const method = req.method === 'HEAD' ? 'GET' : req.method;
     const values = headerValues(req, header);
     if (values.length === 0 && (mode === 'production' || !anyRule())) {
       next();
       return;
     }
-    const first = find(method, req.path);
+    const first = find(req, 1) ?? find(req, 2);
     if (!first) {
       next();
       return;
@@ -251,7 +251,7 @@ export function createSimulator({ core, auth, mode }: SimulatorDeps): express.Re
       next(); // the router answers the key's 401 (and counts it against the address)
       return;
     }
-    const op = find(method, req.path, merchant.variant);
+    const op = find(req, merchant.variant);
     if (!op) {
       next();
       return;
