@@ -297,7 +297,21 @@ export class Forward implements Dispatcher.DispatchHandler {
       requestJson = undefined;
     }
     try {
-      hub.judge.judge({ ex, seq: this.seq, method, pathname, requestHeaders, truncated: resCapture.truncated, notes }, routed, requestJson);
+      hub.judge.judge(
+        {
+          ex,
+          seq: this.seq,
+          method,
+          pathname,
+          search: q === -1 ? '' : url.slice(q + 1),
+          requestHeaders,
+          truncated: resCapture.truncated,
+          requestUnreadable: reqCapture.truncated || (body !== undefined && requestJson === undefined),
+          notes,
+        },
+        routed,
+        requestJson,
+      );
     } catch (e) {
       recorder.failure(this.seq, method, url, `the proxy could not judge this exchange: ${(e as Error).message}`);
     }

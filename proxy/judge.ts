@@ -11,6 +11,7 @@ import { authHeaderOf, routeOf, type Route } from './route.ts';
 import type { StateTracker } from './state.ts';
 import type { Recorder, ProxyFinding } from './report.ts';
 import type { Pin, VariantBook } from './variant.ts';
+import { judgeRequest } from './request-judge.ts';
 
 /** How a test key starts (ADR-020: `sk_test_…` with the sandbox, `sk_live_…` in production). */
 const TEST_KEY_PREFIX = 'sk_test_';
@@ -30,7 +31,11 @@ export interface Ended {
   seq: number;
   method: string;
   pathname: string;
+  /** The query string (after `?`), or ''. */
+  search: string;
   requestHeaders: Record<string, string>;
+  /** The request body was cut by the capture limit, or is not JSON. */
+  requestUnreadable: boolean;
   /** The answer's body was too long to copy: only its status is judged. */
   truncated: boolean;
   notes: string[];
@@ -150,6 +155,21 @@ export class ExchangeJudge {
       exchanges: [e.seq],
     }));
     findings.push(...this.answer(e, r));
+    if (!e.truncated)
+      findings.push(
+        ...judgeRequest({
+          seq: e.seq,
+          opId: e.ex.opId,
+          variants: r.pin ? [r.pin.variant] : r.variants,
+          params: r.route.params,
+          search: e.search,
+          headers: e.requestHeaders,
+          body: requestJson,
+          unreadable: e.requestUnreadable,
+          status: e.ex.status,
+          json: e.ex.json,
+        }),
+      );
     const { ex } = e;
     if (r.pin !== undefined && ex.opId === 'createSession' && ex.status < 300) {
       const j = ex.json as { token?: unknown; session_token?: unknown } | undefined;

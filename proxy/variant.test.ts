@@ -12,7 +12,9 @@ import { startLiveProxy, type LiveProxy } from './server.ts';
 const RATE = { 'RateLimit-Limit': '100', 'RateLimit-Remaining': '99', 'RateLimit-Reset': '900', 'RateLimit-Policy': '100;w=900' };
 const V1 = (): unknown => ({ token: `st_test_${randomUUID().replace(/-/g, '')}`, expiresAt: new Date(Date.now() + 3600e3).toISOString() });
 const V2 = (): unknown => ({ session_token: `st_test_${randomUUID().replace(/-/g, '')}`, expires_in: 3600, session_id: randomUUID() });
-const A1_BODY = JSON.stringify({ amount: 600, currency: 'MAD', orderReference: 'ORD-1', customerPhone: '212612345678' });
+/** A1's request in a variant: `total` a number in Variant 1, a decimal string in Variant 2. */
+const A1_BODY = (v: 1 | 2): string =>
+  JSON.stringify({ total: v === 1 ? 600 : '600.00', currency: 'MAD', items: [{ id: 'case-s', name: 'Case', price: 600, quantity: 1 }] });
 
 /** What the fake upstream answers next, per key: 'v1', 'v2' or '401'. */
 const next = new Map<string, string>();
@@ -41,12 +43,12 @@ afterAll(async () => {
   await new Promise<void>((r) => upstream?.close(() => r()));
 });
 
-async function a1(proxy: LiveProxy, key: string, shape: string): Promise<void> {
+async function a1(proxy: LiveProxy, key: string, shape: string, speaks: 1 | 2 = shape === 'v2' ? 2 : 1): Promise<void> {
   next.set(key, shape);
   const r = await fetch(`${proxy.url}/api/v1/public/sessions`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'X-API-Key': key },
-    body: A1_BODY,
+    body: A1_BODY(speaks),
   });
   await r.arrayBuffer();
 }
@@ -60,19 +62,19 @@ describe('each key speaks one variant', () => {
     const k3 = `sk_test_vk3_${randomUUID()}`;
     await a1(proxy, k1, 'v1');
     await a1(proxy, k1, 'v1');
-    await a1(proxy, k2, '401');
+    await a1(proxy, k2, '401', 2);
     await a1(proxy, k2, 'v2');
     await a1(proxy, k2, 'v2');
-    await a1(proxy, k3, '401');
+    await a1(proxy, k3, '401', 2);
     expect(proxy.recorder.findings.map((f) => f.message)).toEqual([]);
     expect(proxy.recorder.report().keysPinned).toEqual({ 1: 1, 2: 1 });
     // k3's 401 pinned nothing: either shape is still its first
     await a1(proxy, k3, 'v2');
     expect(proxy.recorder.findings).toEqual([]);
-    await a1(proxy, k1, 'v2');
+    await a1(proxy, k1, 'v2', 1);
     expect(proxy.recorder.findings.map((f) => f.kind)).toEqual(['variant']);
     expect(proxy.recorder.findings[0]!.message).toMatch(/in Variant 2's shape; this key speaks Variant 1 \(exchange 1 showed it\)/);
-    await a1(proxy, k2, 'v1');
+    await a1(proxy, k2, 'v1', 2);
     expect(proxy.recorder.findings.map((f) => f.kind)).toEqual(['variant', 'variant']);
   });
 
@@ -82,7 +84,7 @@ describe('each key speaks one variant', () => {
     const k = `sk_test_vk4_${randomUUID()}`;
     await a1(proxy, k, 'v2');
     expect(proxy.recorder.findings).toEqual([]);
-    await a1(proxy, k, 'v1');
+    await a1(proxy, k, 'v1', 2);
     expect(proxy.recorder.findings.map((f) => f.kind)).toEqual(['answer']);
     expect(proxy.recorder.findings[0]!.message).toMatch(/session_token/);
   });

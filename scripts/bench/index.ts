@@ -56,6 +56,7 @@ import { pgB1Creates } from './pg-b1-creates.ts';
 import { pgRss100k } from './pg-rss-100k.ts';
 import { pgTwoInstances } from './pg-two-instances.ts';
 import { proxyOverhead } from './proxy-overhead.ts';
+import { proxyDetectionFigure } from './proxy-detection.ts';
 import { checkpointHold } from './checkpoint-hold.ts';
 import { diskSyncFloor } from './disk-sync-floor.ts';
 import { storeHttpFloor } from './store-http-floor.ts';
@@ -76,6 +77,7 @@ export const figures: Figure[] = [
   pgTwoInstances,
   pgRss100k,
   proxyOverhead,
+  proxyDetectionFigure,
   checkpointHold,
   diskSyncFloor,
   storeHttpFloor,
