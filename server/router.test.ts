@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { components } from '../generated/v1/schema.d.ts';
+import { TX, type Tx } from './test-support/transaction.ts';
 import { call, errorOf } from '../reference-server/test-support/helpers.ts';
 import {
   ApiError,
@@ -20,21 +20,6 @@ import {
   type OperationEntry,
 } from './index.ts';
 
-type Tx = components['schemas']['PartnerTransaction'];
-const TX: Tx = {
-  id: '3f0c9a52-8a7e-4f57-9b43-2f6d3c1e9a10',
-  status: 'PENDING',
-  totalAmount: 600,
-  currency: 'MAD',
-  customerPhone: '212612345678',
-  items: [{ id: '9b1deb4d-3b7d-4bad-9bdd-2b0d7b3dcb6d', name: 'Item', quantity: 1, unitPrice: 600, categoryId: null, reference: null }],
-  merchantName: 'Shop',
-  storeName: 'Main',
-  orderReference: 'ORD-000000000A',
-  vendorReference: null,
-  createdAt: '2026-01-01T00:00:00.000Z',
-  updatedAt: null,
-};
 const KEY = 'sk_test_router';
 
 interface Merchant {

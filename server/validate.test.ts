@@ -5,9 +5,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { loadBundledDocument } from '../generated/index.ts';
+import { TX } from './test-support/transaction.ts';
 import { compiledContract, contractAjv, validateRequest, validateResponse } from './validate.ts';
 
-const TX_ID = '3f0c9a52-8a7e-4f57-9b43-2f6d3c1e9a10';
+const TX_ID = TX.id;
 const line = { id: 'a', name: 'A', price: 600, quantity: 1 };
 const session1 = { total: 600, currency: 'MAD', items: [line] };
 
@@ -79,20 +80,7 @@ describe('validateRequest', () => {
 });
 
 describe('validateResponse', () => {
-  const tx = {
-    id: TX_ID,
-    status: 'PENDING',
-    totalAmount: 600,
-    currency: 'MAD',
-    customerPhone: '212612345678',
-    items: [{ id: '9b1deb4d-3b7d-4bad-9bdd-2b0d7b3dcb6d', name: 'Item', quantity: 1, unitPrice: 600, categoryId: null, reference: null }],
-    merchantName: 'Shop',
-    storeName: 'Main',
-    orderReference: 'ORD-000000000A',
-    vendorReference: null,
-    createdAt: '2026-01-01T00:00:00.000Z',
-    updatedAt: null,
-  };
+  const tx = TX;
   it('accepts a declared status with a body of its schema, error answers included', () => {
     expect(validateResponse(1, 'getPartnerTransaction', 200, tx)).toBeNull();
     expect(validateResponse(1, 'getPartnerTransaction', 404, { error: { code: 'TRANSACTION_NOT_FOUND', message: 'x' } })).toBeNull();

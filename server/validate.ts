@@ -74,9 +74,9 @@ export interface CompiledContract {
 
 const BASE = 'paylater-contract:openapi';
 
-/** The contract's formats: ajv-formats' (as express-openapi-validator registers them, `fast`), OpenAPI's `int64` and `mad` (ADR-021). */
+/** The contract's formats: ajv-formats' (`fast`, as the test oracle registers them), OpenAPI's `int64` and `mad` (ADR-021). */
 export function contractAjv(): Ajv2020 {
-  // options as express-openapi-validator's, which this replaces (its test oracle: differential.test.ts)
+  // options as the validator these checks replaced (now the test oracle: server/test-support/eov-oracle.ts, differential.test.ts)
   // inlineRefs off: a component used by many operations (the error body) is compiled once and shared
   const ajv = new Ajv2020({
     strict: false,
@@ -202,7 +202,7 @@ export function compiledContract(variant: Variant, derive?: (doc: Json) => Json)
   return c;
 }
 
-/** ajv's text of an error, with an enum's allowed values (as express-openapi-validator words it). */
+/** ajv's text of an error, with an enum's allowed values (as the test oracle words it, and the answers did). */
 function messageOf(e: ErrorObject): string {
   const allowed = e.keyword === 'enum' ? (e.params as { allowedValues?: unknown[] }).allowedValues : undefined;
   return allowed ? `${e.message}: ${allowed.join(', ')}` : (e.message ?? 'is invalid');

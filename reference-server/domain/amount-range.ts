@@ -65,7 +65,7 @@ export function checkAmountRange(doc: Json, requestSchema: Json | null, body: un
 }
 
 /**
- * `doc` for express-openapi-validator: without the JSON Schema `minimum`/`maximum` that copy
+ * `doc` for the compiled request checks (server/validate.ts): without the JSON Schema `minimum`/`maximum` that copy
  * `x-amount-range` next to it (Variant 1's `total`), so that the range has one enforcer,
  * `checkAmountRange` (through `isInAmountRange`), in every variant. The copies stay in the
  * spec for client-side validators; `npm run lint` checks they agree with the range.
