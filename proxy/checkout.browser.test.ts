@@ -3,6 +3,7 @@
  * router and the demo shop, its public URL and the demo backend's API address both the proxy's, so
  * the shopper's browser and the merchant's backend both go through it. The proxy's coverage then
  * shows the checkout operations (A1, the SDK's session and payment intent, A2) and no finding.
+ * One proxy with no --variant serves both purchases: each key's variant is learned (ADR-070).
  */
 import { randomUUID } from 'node:crypto';
 import { chromium, type Browser } from 'playwright-core';
@@ -17,7 +18,7 @@ import { startLiveProxy, type LiveProxy } from './server.ts';
 const V1_KEY = `sk_test_pxb_v1_${randomUUID().slice(0, 8)}`;
 const V2_KEY = `sk_test_pxb_v2_${randomUUID().slice(0, 8)}`;
 let server: TestServer;
-const proxies: LiveProxy[] = [];
+let proxy: LiveProxy;
 let browser: Browser;
 let port: number;
 
@@ -39,18 +40,16 @@ beforeAll(async () => {
       ),
   });
   browser = await chromium.launch(CHROMIUM);
+  proxy = await startLiveProxy({ upstream: server.baseUrl, port });
 });
 afterAll(async () => {
   await browser?.close();
-  // a test that failed midway left its proxy open
-  for (const p of proxies) await p.close().catch(() => undefined);
+  await proxy?.close();
   await server?.close();
 });
 
 describe('a demo purchase in Chromium through the proxy', () => {
   it('Variant 2: shop → hosted page → Simulate Success → order paid; the checkout operations in the coverage, no finding', async () => {
-    const proxy = await startLiveProxy({ upstream: server.baseUrl, variant: 2, port });
-    proxies.push(proxy);
     const context = await browser.newContext();
     const page = await context.newPage();
     await page.goto(`${proxy.url}/demo/v2`);
@@ -80,12 +79,10 @@ describe('a demo purchase in Chromium through the proxy', () => {
     expect(cov.statuses).toEqual(expect.arrayContaining(['createSession 200', 'getTransactionStatusBySessionToken 200']));
     expect(proxy.recorder.findings.map((f) => f.message)).toEqual([]);
     expect(JSON.stringify(proxy.recorder.report())).not.toContain(V2_KEY);
-    await proxy.close();
+    expect(proxy.recorder.report().keysPinned).toEqual({ 1: 0, 2: 1 });
   }, 90_000);
 
   it('Variant 1: quick-start button → popup → Simulate Success → backend A2 and A3 → order paid; A3 in the coverage too', async () => {
-    const proxy = await startLiveProxy({ upstream: server.baseUrl, variant: 1, port });
-    proxies.push(proxy);
     const context = await browser.newContext();
     const page = await context.newPage();
     await page.goto(`${proxy.url}/demo/v1`);
@@ -114,6 +111,6 @@ describe('a demo purchase in Chromium through the proxy', () => {
     );
     expect(cov.statuses).toEqual(expect.arrayContaining(['verifyTransaction 200']));
     expect(proxy.recorder.findings.map((f) => f.message)).toEqual([]);
-    await proxy.close();
+    expect(proxy.recorder.report().keysPinned).toEqual({ 1: 1, 2: 1 });
   }, 90_000);
 });

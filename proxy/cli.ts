@@ -9,7 +9,7 @@ import { DEFAULT_CAPTURE_BYTES, REPORT_PATH, defaultWebhookWindowMs, startLivePr
 import { DEFAULT_CLOCK_TOLERANCE_MS, DEFAULT_MAX_TRANSACTIONS } from './state.ts';
 
 const USAGE =
-  'usage: paylater proxy --upstream URL --variant 1|2 [--port P] [--host H] [--report-json FILE] [--report-junit FILE] [--har FILE] [--webhook-listen PORT --webhook-forward-to URL --webhook-secret SECRET [--webhook-window MS]] [--payment-window SECONDS] [--clock-tolerance MS] [--max-transactions N] [--capture-bytes N] [--keep-exchanges N] [--quiet]';
+  'usage: paylater proxy --upstream URL [--variant 1|2] [--port P] [--host H] [--report-json FILE] [--report-junit FILE] [--har FILE] [--webhook-listen PORT --webhook-forward-to URL --webhook-secret SECRET [--webhook-window MS]] [--payment-window SECONDS] [--clock-tolerance MS] [--max-transactions N] [--capture-bytes N] [--keep-exchanges N] [--quiet]';
 
 export const HELP = `${USAGE}
 
@@ -30,7 +30,9 @@ Keys, session tokens and secrets never appear in clear in a report or a log (MAS
 
 Options:
   --upstream URL            the implementation, e.g. http://127.0.0.1:3000 (required)
-  --variant 1|2             the contract variant the upstream implements (required)
+  --variant 1|2             hold every key to this variant (default: each key's variant is learned
+                            from its first answer only one variant's contract accepts; a key
+                            answering later in the other variant's shape is a finding, ADR-070)
   --port P                  port the proxy listens on (default: 8080; 0 picks a free one)
   --host H                  address the proxy listens on (default: 127.0.0.1)
   --report-json FILE        on SIGINT/SIGTERM, writes the report (coverage, findings with their
@@ -129,7 +131,7 @@ export async function startProxyCommand(
   const upstream = values.upstream as string | undefined;
   if (!upstream || !/^https?:\/\/[^/]/.test(upstream)) return fail(`--upstream must be an http(s) URL. ${USAGE}`);
   const variant = values.variant === '1' ? 1 : values.variant === '2' ? 2 : undefined;
-  if (!variant) return fail('--variant must be 1 or 2');
+  if (values.variant !== undefined && !variant) return fail('--variant must be 1 or 2');
   const nums: Record<string, number | undefined> = {};
   for (const [name, min] of [
     ['port', 0],
@@ -171,7 +173,9 @@ export async function startProxyCommand(
   } catch (e) {
     return fail(`could not start: ${(e as Error).message}`);
   }
-  out(`paylater proxy: ${proxy.url} -> ${upstream} (variant ${variant}); live report at ${proxy.url}${REPORT_PATH}`);
+  out(
+    `paylater proxy: ${proxy.url} -> ${upstream} (${variant ? `variant ${variant}` : 'variant per key'}); live report at ${proxy.url}${REPORT_PATH}`,
+  );
   if (proxy.webhookUrl) out(`paylater proxy: webhooks ${proxy.webhookUrl} -> ${forwardTo}`);
   return {
     proxy,

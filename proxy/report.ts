@@ -9,9 +9,10 @@ import { stateMachine, variants, type Variant } from '../generated/index.ts';
 import { NOT_DRIVABLE, type Coverage } from '../conformance/coverage.ts';
 import type { Exchange } from '../conformance/http.ts';
 import { curlScript, writeJunit, type Finding } from '../conformance/report.ts';
-import type { Contract } from '../conformance/spec.ts';
+import { Contract } from '../conformance/spec.ts';
 import { isCredentialHeader, mask, maskHeaders, maskText } from './mask.ts';
 import type { StateFinding, StateTracker } from './state.ts';
+import { VARIANTS, type VariantBook } from './variant.ts';
 
 export interface ProxyFinding {
   kind: string;
@@ -100,8 +101,7 @@ export class Recorder {
   constructor(
     private readonly o: {
       upstream: string;
-      variant: Variant;
-      contract: Contract;
+      variants: VariantBook;
       state: StateTracker;
       keep: number;
       log?: (line: string) => void;
@@ -295,22 +295,34 @@ export class Recorder {
     );
   }
 
+  /** The variants the traffic speaks: the one every key is held to, else those keys were pinned to (both before any was). */
+  private variantsSpoken(): Variant[] {
+    const b = this.o.variants;
+    if (b.fixed !== undefined) return [b.fixed];
+    const seen = VARIANTS.filter((v) => b.pinned[v] > 0);
+    return seen.length ? seen : [...VARIANTS];
+  }
+
   coverage(): ProxyCoverage {
-    const v = this.o.variant === 1 ? variants.v1 : variants.v2;
-    // every operation of the variant, the SDK's (x-internal) ones too: a browser's checkout uses them
-    const ops = Object.keys(v.operations);
-    const declared: string[] = [];
-    const notDriven: string[] = [];
-    for (const op of ops)
-      for (const [status, codes] of Object.entries(this.o.contract.op(op).errors))
-        for (const c of codes) {
-          const k = `${op} ${status} ${c}`;
-          if (c in NOT_DRIVABLE && !this.codes.has(k)) notDriven.push(`${k} (${NOT_DRIVABLE[c]})`);
-          else declared.push(k);
-        }
+    const spoken = this.variantsSpoken();
+    // every operation of the variants, the SDK's (x-internal) ones too: a browser's checkout uses them
+    const ops = [...new Set(spoken.flatMap((v) => Object.keys(variants[v === 1 ? 'v1' : 'v2'].operations)))];
+    const declared = new Set<string>();
+    const notDriven = new Set<string>();
+    for (const v of spoken)
+      for (const op of ops) {
+        const contract = Contract.for(v);
+        if (!contract.has(op)) continue;
+        for (const [status, codes] of Object.entries(contract.op(op).errors))
+          for (const c of codes) {
+            const k = `${op} ${status} ${c}`;
+            if (c in NOT_DRIVABLE && !this.codes.has(k)) notDriven.add(`${k} (${NOT_DRIVABLE[c]})`);
+            else declared.add(k);
+          }
+      }
     const st = this.o.state;
     const transitions = stateMachine.transitions.map((t) => t.id);
-    const events = [...v.webhookEvents];
+    const events = [...new Set(spoken.flatMap((v) => variants[v === 1 ? 'v1' : 'v2'].webhookEvents))];
     return {
       operations: { exercised: ops.filter((o) => this.ops.has(o)), missing: ops.filter((o) => !this.ops.has(o)) },
       statuses: [...this.statuses].sort(),
@@ -318,7 +330,11 @@ export class Recorder {
         exercised: transitions.filter((t) => st.transitions.has(t)),
         missing: transitions.filter((t) => !st.transitions.has(t)),
       },
-      codes: { exercised: declared.filter((k) => this.codes.has(k)), missing: declared.filter((k) => !this.codes.has(k)), notDriven },
+      codes: {
+        exercised: [...declared].filter((k) => this.codes.has(k)),
+        missing: [...declared].filter((k) => !this.codes.has(k)),
+        notDriven: [...notDriven],
+      },
       events: {
         exercised: events.filter((e) => st.events.has(e)),
         missing: events.filter((e) => !st.events.has(e)),
@@ -334,7 +350,8 @@ export class Recorder {
     return {
       tool: 'paylater proxy',
       upstream: this.upstream,
-      variant: this.o.variant,
+      variant: this.o.variants.fixed ?? 'per key',
+      keysPinned: this.o.variants.pinned,
       startedAt: this.startedAt.toISOString(),
       requests: this.requests,
       judged: this.judgedCount,
@@ -407,7 +424,7 @@ export class Recorder {
       }));
       writeJunit(
         files.junit,
-        `paylater proxy v${this.o.variant} ${this.upstream}`,
+        `paylater proxy ${this.o.variants.fixed ? `v${this.o.variants.fixed}` : 'variant per key'} ${this.upstream}`,
         this.judgedCount,
         asFindings,
         (Date.now() - this.startedAt.getTime()) / 1000,

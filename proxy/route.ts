@@ -1,8 +1,10 @@
 /**
- * Which operation a live request is: its method and path matched against the variant's operations
- * (generated/), a literal path segment winning over a parameter (`/vendor/{ref}` before `/{id}`).
+ * Which operation a live request is: the contract's route table (server/routes.ts, compiled once
+ * per variant and shared with the contract router and the reference server), and the headers
+ * that carry credentials.
  */
-import { variants, type Variant } from '../generated/index.ts';
+import type { Variant } from '../generated/index.ts';
+import { routeTable } from '../server/routes.ts';
 
 export interface Route {
   opId: string;
@@ -10,82 +12,22 @@ export interface Route {
   params: Record<string, string>;
 }
 
-interface Compiled {
-  opId: string;
-  method: string;
-  re: RegExp;
-  names: string[];
-  literals: number;
-}
-
-/** Per variant, per method, the operations in matching order. */
-const compiled = new Map<Variant, Map<string, Compiled[]>>();
-
-function routes(variant: Variant, method: string): Compiled[] {
-  let byMethod = compiled.get(variant);
-  if (!byMethod) {
-    byMethod = new Map();
-    for (const r of allRoutes(variant)) byMethod.set(r.method, [...(byMethod.get(r.method) ?? []), r]);
-    compiled.set(variant, byMethod);
-  }
-  return byMethod.get(method) ?? [];
-}
-
-function allRoutes(variant: Variant): Compiled[] {
-  const list = Object.entries((variant === 1 ? variants.v1 : variants.v2).operations).map(([opId, o]) => {
-    const names: string[] = [];
-    const segments = o.path.split('/').slice(1);
-    const re = new RegExp(
-      '^/' +
-        segments
-          .map((s) => {
-            const m = /^\{([^}]+)\}$/.exec(s);
-            if (!m) return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-            names.push(m[1]!);
-            return '([^/]+)';
-          })
-          .join('/') +
-        '$',
-    );
-    return { opId, method: o.method, re, names, literals: segments.filter((s) => !s.startsWith('{')).length };
-  });
-  list.sort((a, b) => b.literals - a.literals);
-  return list;
-}
-
-function decode(s: string): string {
-  try {
-    return decodeURIComponent(s);
-  } catch {
-    return s;
-  }
-}
-
 /** The operation of `method pathname` in the variant, or undefined (no operation: a probe, a typo, another API). */
 export function routeOf(variant: Variant, method: string, pathname: string): Route | undefined {
-  for (const r of routes(variant, method)) {
-    const m = r.re.exec(pathname);
-    if (!m) continue;
-    const params: Record<string, string> = {};
-    for (let i = 0; i < r.names.length; i++) {
-      const v = m[i + 1]!;
-      params[r.names[i]!] = v.includes('%') ? decode(v) : v;
-    }
-    return { opId: r.opId, params };
-  }
-  return undefined;
+  // the table matches HEAD as GET; a HEAD answer has no body to judge: forwarded and counted, as a request no operation describes
+  if (method === 'HEAD') return undefined;
+  const m = routeTable(variant).match(method, pathname);
+  return m ? { opId: m.entry.operationId, params: m.params } : undefined;
 }
 
 /** The header an operation takes its credential in (lower case), or null (no credential). */
 export function authHeaderOf(variant: Variant, opId: string): string | null {
-  const o = (variant === 1 ? variants.v1 : variants.v2).operations as Record<string, { authHeader: string | null }>;
-  return o[opId]?.authHeader?.toLowerCase() ?? null;
+  return routeTable(variant).byId.get(opId)?.auth?.header.toLowerCase() ?? null;
 }
 
 /** Every header name any operation takes a credential in (lower case): masked in every report. */
 export function credentialHeaders(): string[] {
   const out = new Set<string>(['authorization', 'cookie', 'set-cookie', 'proxy-authorization', 'webhook-signature']);
-  for (const v of [variants.v1, variants.v2])
-    for (const o of Object.values(v.operations) as { authHeader: string | null }[]) if (o.authHeader) out.add(o.authHeader.toLowerCase());
+  for (const v of [1, 2] as const) for (const e of routeTable(v).entries) if (e.auth) out.add(e.auth.header.toLowerCase());
   return [...out];
 }

@@ -20,27 +20,24 @@ import {
   type AgentOptions,
 } from 'node:http';
 import { request as httpsRequest, Agent as HttpsAgent } from 'node:https';
-import { Pool, type Dispatcher } from 'undici';
-import type { Readable } from 'node:stream';
-import { gunzipSync, inflateSync, brotliDecompressSync } from 'node:zlib';
+import { Pool } from 'undici';
 import { webhookDelivery, type Variant } from '../generated/index.ts';
-import { ConformanceError, judgeResponse, type Exchange, type Judge } from '../conformance/http.ts';
-import { Contract } from '../conformance/spec.ts';
 import { asyncApiValidators } from '../conformance/webhooks.ts';
 import { verifyWebhook, WebhookVerificationError } from '../sdk/webhooks/verify.ts';
 import { digest } from './mask.ts';
-import { authHeaderOf, routeOf } from './route.ts';
-import { StateTracker, type StateFinding } from './state.ts';
-import { Recorder, type ProxyFinding } from './report.ts';
+import { Forward, forwardable, headerRecord, type Hub } from './forward.ts';
+import { ExchangeJudge } from './judge.ts';
+import { StateTracker } from './state.ts';
+import { Recorder } from './report.ts';
+import { VariantBook } from './variant.ts';
 
 export const REPORT_PATH = '/_paylater/report';
-/** How a test key starts (ADR-020: `sk_test_…` with the sandbox, `sk_live_…` in production). */
-const TEST_KEY_PREFIX = 'sk_test_';
 /** Default: the most of a body (request or answer) copied for judging; a longer one is forwarded whole but not judged on its body. */
 export const DEFAULT_CAPTURE_BYTES = 1024 * 1024;
 export interface ProxyOptions {
   upstream: string;
-  variant: Variant;
+  /** The variant every key is held to; without it, each key's is learned from its answers (variant.ts, ADR-070). */
+  variant?: Variant;
   port?: number;
   host?: string;
   captureBytes?: number;
@@ -75,334 +72,14 @@ const UPSTREAM_POOL: Pool.Options = { keepAliveTimeoutThreshold: 100, headersTim
 /** The webhook receiver's connections: kept alive, dropped 100 ms before the receiver's Keep-Alive hint. */
 const KEEP_ALIVE = { keepAlive: true, agentKeepAliveTimeoutBuffer: 100 } as AgentOptions;
 
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'te', 'trailer']);
-
-/** A request body streamed upstream, copied on its way. */
-async function* copied(req: IncomingMessage, into: Capture): AsyncGenerator<Buffer> {
-  for await (const c of req as AsyncIterable<Buffer>) {
-    into.add(c);
-    yield c;
-  }
-}
-
-/**
- * A flat raw-header list without the hop-by-hop headers (and those the Connection header names); a
- * request's (`replaceHost` given) without Expect too: the proxy's own server has answered a
- * `100-continue` before the request is forwarded, and undici sends no Expect.
- */
-function forwardable(raw: string[], replaceHost?: string): string[] {
-  const named = new Set<string>();
-  for (let i = 0; i < raw.length; i += 2)
-    if (raw[i]!.toLowerCase() === 'connection') for (const n of raw[i + 1]!.split(',')) named.add(n.trim().toLowerCase());
-  const out: string[] = [];
-  for (let i = 0; i < raw.length; i += 2) {
-    const k = raw[i]!.toLowerCase();
-    if (HOP_BY_HOP.has(k) || named.has(k) || (k === 'expect' && replaceHost !== undefined)) continue;
-    if (k === 'host' && replaceHost !== undefined) out.push(raw[i]!, replaceHost);
-    else out.push(raw[i]!, raw[i + 1]!);
-  }
-  return out;
-}
-
-/** Most bytes of an answer sent with its head in one write (a string of that many characters is made for it). */
-const ONE_WRITE_BYTES = 64 * 1024;
-
-/** The Content-Length of a raw-header list, or -1 (absent, repeated or not a number). */
-function contentLength(raw: string[]): number {
-  let n = -1;
-  for (let i = 0; i < raw.length; i += 2)
-    if (raw[i]!.length === 14 && raw[i]!.toLowerCase() === 'content-length') {
-      if (n !== -1) return -1;
-      n = /^\d+$/.test(raw[i + 1]!) ? Number(raw[i + 1]) : -2;
-    }
-  return n < 0 ? -1 : n;
-}
-
-/** A body copied up to a limit. */
-class Capture {
-  chunks: Buffer[] = [];
-  size = 0;
-  truncated = false;
-  constructor(readonly limit: number) {}
-  add(c: Buffer): void {
-    if (this.truncated) return;
-    if (this.size + c.length > this.limit) {
-      this.truncated = true;
-      this.chunks = [];
-      return;
-    }
-    this.chunks.push(c);
-    this.size += c.length;
-  }
-  buffer(): Buffer {
-    return this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks);
-  }
-}
-
-function headerRecord(raw: string[]): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (let i = 0; i < raw.length; i += 2) {
-    const k = raw[i]!.toLowerCase();
-    out[k] = k in out ? `${out[k]}, ${raw[i + 1]!}` : raw[i + 1]!;
-  }
-  return out;
-}
-
-/** Collects what the suite's judge finds instead of throwing on it (the first violation of an exchange is kept). */
-class Collect implements Judge {
-  checks = 0;
-  check(ok: boolean, operation: string, jsonPath: string, message: string, expected?: unknown, actual?: unknown): void {
-    this.checks++;
-    if (!ok) throw new ConformanceError(operation, jsonPath, message, expected, actual);
-  }
-}
-
-/** Judges one ended exchange: its answer against the contract, then the state it moves. */
-type ExchangeJudge = (
-  ex: Exchange,
-  seq: number,
-  merchant: string | null,
-  testKey: boolean,
-  params: Record<string, string>,
-  requestJson: unknown,
-  truncated: boolean,
-  notes: string[],
-) => void;
-
-/** What every exchange of one proxy shares. */
-interface Hub {
-  o: ProxyOptions;
-  pool: Pool;
-  recorder: Recorder;
-  capture: number;
-  basePath: string;
-  host: string;
-  judge: ExchangeJudge;
-  merchantOf: (cred: string) => string;
-}
-
-const FORWARD = Symbol('paylater proxy exchange');
-
-/** Methods a request may be sent again with (RFC 9110 §9.2.2): the same effect as once. */
-const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS', 'TRACE']);
-
-/** The client closed its connection before the answer ended: not the upstream's fault, counted. */
-function onClientClose(this: ServerResponse & { [FORWARD]?: Forward }): void {
-  const fw = this[FORWARD];
-  if (!fw || this.writableFinished) return;
-  fw.clientGone = true;
-  fw.hub.recorder.clientAborts++;
-  fw.abort?.(new Error('the client went away'));
-}
-
-/**
- * One exchange: the request forwarded upstream (undici's dispatch handler, so no closure or stream
- * is made per exchange), the answer streamed back, a copy of each judged once the answer has ended.
- */
-class Forward implements Dispatcher.DispatchHandler {
-  readonly sentAt = performance.now();
-  readonly seq: number;
-  readonly method: string;
-  readonly reqCapture: Capture;
-  readonly resCapture: Capture;
-  /** A request with neither Content-Length nor Transfer-Encoding has no body (RFC 9112 §6.3): sent at once. */
-  readonly bodyless: boolean;
-  failed = false;
-  clientGone = false;
-  abort: ((e?: Error) => void) | undefined = undefined;
-  status = 0;
-  rawAnswerHeaders: string[] = [];
-  length = -1;
-  sent = false;
-  started = false;
-  retried = false;
-  resume: (() => void) | undefined = undefined;
-  options: Dispatcher.DispatchOptions | undefined = undefined;
-
-  constructor(
-    readonly hub: Hub,
-    readonly req: IncomingMessage,
-    readonly res: ServerResponse & { [FORWARD]?: Forward },
-    readonly url: string,
-  ) {
-    this.seq = hub.recorder.nextSeq();
-    this.method = req.method ?? 'GET';
-    this.reqCapture = new Capture(hub.capture);
-    this.resCapture = new Capture(hub.capture);
-    this.bodyless = true;
-    const raw = req.rawHeaders;
-    for (let i = 0; i < raw.length; i += 2) {
-      const k = raw[i]!;
-      if ((k.length === 14 || k.length === 17) && /^(?:content-length|transfer-encoding)$/i.test(k)) this.bodyless = false;
-    }
-  }
-
-  start(): void {
-    const { req, res, hub } = this;
-    res[FORWARD] = this;
-    res.on('close', onClientClose);
-    this.options = {
-      method: this.method,
-      path: hub.basePath + this.url,
-      headers: forwardable(req.rawHeaders, hub.host),
-      // an async iterable body (undici's documented body types; its .d.ts lists the stream ones only)
-      body: this.bodyless ? null : (copied(req, this.reqCapture) as unknown as Readable),
-    };
-    if (this.bodyless) req.resume();
-    hub.pool.dispatch(this.options, this);
-  }
-
-  fail(why: string): void {
-    if (this.failed || this.clientGone) return;
-    this.failed = true;
-    const { res } = this;
-    this.hub.recorder.failure(this.seq, this.method, this.url, why);
-    if (!res.headersSent)
-      res
-        .writeHead(502, { 'content-type': 'application/json; charset=utf-8' })
-        .end(JSON.stringify({ error: { code: 'PROXY_UPSTREAM_ERROR', message: why } }));
-    else res.destroy();
-  }
-
-  onConnect(abort: (e?: Error) => void): void {
-    this.abort = abort;
-    if (this.clientGone) abort(new Error('the client went away'));
-  }
-
-  onResponseStarted(): void {
-    this.started = true;
-  }
-
-  onHeaders(statusCode: number, raw: Buffer[], resume: () => void, statusText: string): boolean {
-    // an interim answer (1xx) is not forwarded: the proxy's own server answered the client's Expect
-    if (statusCode < 200) return true;
-    this.status = statusCode;
-    const headers = new Array<string>(raw.length);
-    for (let i = 0; i < raw.length; i++) headers[i] = raw[i]!.toString('latin1');
-    this.rawAnswerHeaders = headers;
-    this.length = contentLength(headers);
-    this.resume = resume;
-    this.res.writeHead(statusCode, statusText, forwardable(headers));
-    return true;
-  }
-
-  onData(c: Buffer): boolean {
-    const { res, resCapture } = this;
-    resCapture.add(c);
-    if (this.length === c.length && resCapture.size === c.length && c.length <= ONE_WRITE_BYTES) {
-      // the whole answer in its first chunk: the head and the body leave in one write (as a
-      // latin1 string, byte for byte the upstream's), not a writev of two buffers
-      this.sent = true;
-      res.end(c.toString('latin1'), 'latin1');
-      return true;
-    }
-    // false pauses the upstream until the client has taken what it was sent ('drain' resumes it)
-    if (res.write(c)) return true;
-    res.once('drain', this.resume!);
-    return false;
-  }
-
-  onError(e: Error & { code?: string; socket?: { bytesRead?: number } }): void {
-    /**
-     * A kept-alive connection the upstream closed while idle fails on reuse before any byte of the
-     * answer (the connection had read earlier answers): the request, whole in the copy, is sent
-     * once more, never one partly streamed. Only an idempotent method (RFC 9110 §9.2.2): the
-     * upstream may have applied a POST (B1, A1) before the connection closed, and the proxy must
-     * not make a second transaction; that one is answered 502 and recorded, as any upstream failure.
-     */
-    if (
-      !this.retried &&
-      IDEMPOTENT.has(this.method) &&
-      !this.started &&
-      !this.res.headersSent &&
-      !this.clientGone &&
-      (this.bodyless || (this.req.complete && !this.reqCapture.truncated)) &&
-      (e.code === 'UND_ERR_SOCKET' || e.code === 'ECONNRESET') &&
-      (e.socket?.bytesRead ?? 0) > 0
-    ) {
-      this.retried = true;
-      this.hub.pool.dispatch({ ...this.options!, body: this.reqCapture.size ? this.reqCapture.buffer() : null }, this);
-      return;
-    }
-    if (this.clientGone) return;
-    this.fail(`upstream ${this.method} ${this.url}: ${e.message}`);
-  }
-
-  /** The answer has ended: the exchange is recorded and judged. */
-  onComplete(): void {
-    if (this.failed || this.clientGone) return;
-    const { hub, req, url, method, reqCapture, resCapture } = this;
-    const { o, recorder, capture } = hub;
-    if (!this.sent) this.res.end();
-    const receivedAt = performance.now();
-    const q = url.indexOf('?');
-    const pathname = q === -1 ? url : url.slice(0, q);
-    const route = routeOf(o.variant, method, pathname);
-    const requestHeaders = headerRecord(req.rawHeaders);
-    const responseHeaders = headerRecord(this.rawAnswerHeaders);
-    const notes: string[] = [];
-    let text = '';
-    if (!resCapture.truncated) {
-      let buf = resCapture.buffer();
-      const enc = responseHeaders['content-encoding']?.trim().toLowerCase();
-      if (enc)
-        try {
-          if (enc === 'gzip' || enc === 'x-gzip') buf = gunzipSync(buf);
-          else if (enc === 'deflate') buf = inflateSync(buf);
-          else if (enc === 'br') buf = brotliDecompressSync(buf);
-        } catch (e) {
-          notes.push(`the ${enc} body does not decompress: ${(e as Error).message}`);
-        }
-      text = buf.toString('utf8');
-    }
-    let json: unknown;
-    try {
-      json = text.length ? JSON.parse(text) : undefined;
-    } catch {
-      json = undefined;
-    }
-    const body = reqCapture.truncated ? undefined : reqCapture.size ? reqCapture.buffer().toString('utf8') : undefined;
-    const ex: Exchange = {
-      opId: route?.opId ?? `${method} ${pathname}`,
-      method,
-      url: recorder.upstream + url,
-      headers: requestHeaders,
-      body,
-      status: this.status,
-      responseHeaders,
-      responseText: resCapture.truncated ? `(answer over ${capture} bytes, not copied)` : text,
-      json,
-      sentAt: this.sentAt,
-      receivedAt,
-    };
-    recorder.record(this.seq, ex, !!route);
-    if (!route) return;
-    const auth = authHeaderOf(o.variant, route.opId);
-    const cred = auth === null ? undefined : requestHeaders[auth];
-    const merchant = auth !== null && auth !== 'x-session-token' && cred ? hub.merchantOf(cred) : null;
-    let requestJson: unknown;
-    try {
-      requestJson = body ? JSON.parse(body) : undefined;
-    } catch {
-      requestJson = undefined;
-    }
-    try {
-      hub.judge(ex, this.seq, merchant, cred?.startsWith(TEST_KEY_PREFIX) === true, route.params, requestJson, resCapture.truncated, notes);
-    } catch (e) {
-      recorder.failure(this.seq, method, url, `the proxy could not judge this exchange: ${(e as Error).message}`);
-    }
-  }
-}
-
 export async function startLiveProxy(o: ProxyOptions): Promise<LiveProxy> {
   const upstream = new URL(o.upstream);
   const basePath = upstream.pathname.replace(/\/$/, '');
   const pool = new Pool(upstream.origin, UPSTREAM_POOL);
-  const contract = Contract.for(o.variant).warm();
   const capture = o.captureBytes ?? DEFAULT_CAPTURE_BYTES;
   const windowMs = o.webhooks ? (o.webhooks.windowMs ?? defaultWebhookWindowMs()) : undefined;
+  const book = new VariantBook(o.variant, o.maxTransactions);
   const state = new StateTracker({
-    variant: o.variant,
     maxTransactions: o.maxTransactions,
     paymentWindowSeconds: o.paymentWindowSeconds,
     clockToleranceMs: o.clockToleranceMs,
@@ -411,14 +88,12 @@ export async function startLiveProxy(o: ProxyOptions): Promise<LiveProxy> {
   });
   const recorder = new Recorder({
     upstream: o.upstream.replace(/\/$/, ''),
-    variant: o.variant,
-    contract,
+    variants: book,
     state,
     keep: o.keepExchanges ?? 1000,
     log: o.log,
     secrets: o.webhooks ? [o.webhooks.secret] : [],
   });
-  const judgeCollect = new Collect();
   /** A merchant's digest per credential seen (one SHA-256 per key, not per request); at most 1,000 held, then started afresh. */
   const digests = new Map<string, string>();
   const merchantOf = (cred: string): string => {
@@ -430,53 +105,8 @@ export async function startLiveProxy(o: ProxyOptions): Promise<LiveProxy> {
     return d;
   };
 
-  const judge: ExchangeJudge = (ex, seq, merchant, testKey, params, requestJson, truncated, notes) => {
-    const findings: ProxyFinding[] = [];
-    for (const n of notes) findings.push({ kind: 'answer', operation: ex.opId, jsonPath: '$', message: n, exchanges: [seq] });
-    if (truncated) {
-      // the body was too long to copy: only its status is judged
-      if (contract.response(ex.opId, ex.status) === null)
-        findings.push({
-          kind: 'answer',
-          operation: ex.opId,
-          jsonPath: '$',
-          message: `answered ${ex.status}, a status not declared for ${ex.opId}`,
-          exchanges: [seq],
-        });
-    } else {
-      try {
-        judgeResponse(contract, ex, judgeCollect);
-      } catch (e) {
-        if (!(e instanceof ConformanceError)) throw e;
-        findings.push({
-          kind: 'answer',
-          operation: e.operation,
-          jsonPath: e.jsonPath,
-          message: e.message,
-          expected: e.expected,
-          actual: e.actual,
-          exchanges: [seq],
-        });
-      }
-    }
-    let stateFindings: StateFinding[] = [];
-    if (!truncated)
-      stateFindings = state.observe({
-        seq,
-        opId: ex.opId,
-        merchant,
-        testKey,
-        params,
-        requestJson,
-        status: ex.status,
-        json: ex.json,
-        sentAt: performance.timeOrigin + ex.sentAt,
-        receivedAt: performance.timeOrigin + ex.receivedAt,
-      });
-    recorder.judged(ex, findings.concat(stateFindings));
-  };
-
-  const hub: Hub = { o, pool, recorder, capture, basePath, host: upstream.host, judge, merchantOf };
+  const judge = new ExchangeJudge(book, state, recorder, merchantOf);
+  const hub: Hub = { pool, recorder, capture, basePath, host: upstream.host, judge };
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
     const url = req.url ?? '/';
     if (url === REPORT_PATH || url.startsWith(REPORT_PATH + '?') || url.startsWith('/_paylater/')) {

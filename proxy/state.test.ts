@@ -49,7 +49,7 @@ const kinds = (fs: { kind: string }[]) => fs.map((f) => f.kind);
 
 describe('state rules', () => {
   it('a legal life (create, read, cancel, read) has no finding and records its transitions', () => {
-    const s = new StateTracker({ variant: 1 });
+    const s = new StateTracker({});
     const r = record();
     expect(create(s, r)).toEqual([]);
     expect(read(s, r)).toEqual([]);
@@ -64,7 +64,7 @@ describe('state rules', () => {
   });
 
   it('a status reached by no transition (CANCELED, then PENDING again)', () => {
-    const s = new StateTracker({ variant: 1 });
+    const s = new StateTracker({});
     const r = record();
     create(s, r);
     const canceled = { ...r, status: 'CANCELED', updatedAt: new Date(T0 + 2000).toISOString() };
@@ -75,7 +75,7 @@ describe('state rules', () => {
   });
 
   it('concurrent requests: a read sent before the cancel was answered may still show PENDING; one sent after may not', () => {
-    const s = new StateTracker({ variant: 1 });
+    const s = new StateTracker({});
     const r = record();
     const base = Date.now();
     s.observe({
@@ -104,7 +104,7 @@ describe('state rules', () => {
   });
 
   it('a cancel answered 200 from APPROVED: the operation has no transition from there', () => {
-    const s = new StateTracker({ variant: 1 });
+    const s = new StateTracker({});
     const r = record();
     create(s, r);
     const approved = { ...r, status: 'APPROVED', updatedAt: new Date(T0 + 1000).toISOString() };
@@ -116,8 +116,34 @@ describe('state rules', () => {
     expect(kinds(f)).toEqual(['no-transition']);
   });
 
+  it('control: the same record with every member in another order (the items too) is no contradiction; an item changed is', () => {
+    const s = new StateTracker({});
+    const r = record({
+      items: [
+        { name: 'x', quantity: 1, unitPrice: 300 },
+        { name: 'y', quantity: 2, unitPrice: 150 },
+      ],
+    });
+    create(s, r);
+    const reversed = Object.fromEntries(
+      Object.entries(r)
+        .reverse()
+        .map(([k, v]) => [k, k === 'items' ? (v as object[]).map((i) => Object.fromEntries(Object.entries(i).reverse())) : v]),
+    );
+    expect(JSON.stringify(reversed)).not.toBe(JSON.stringify(r));
+    expect(read(s, reversed)).toEqual([]);
+    const changed = {
+      ...r,
+      items: [
+        { name: 'x', quantity: 1, unitPrice: 300 },
+        { name: 'y', quantity: 1, unitPrice: 300 },
+      ],
+    };
+    expect(kinds(read(s, changed))).toEqual(['contradiction']);
+  });
+
   it('a read contradicting an earlier answer (a field changed; a refusal no transition explains)', () => {
-    const s = new StateTracker({ variant: 1 });
+    const s = new StateTracker({});
     const r = record();
     create(s, r);
     expect(kinds(read(s, { ...r, totalAmount: 600.01 }))).toEqual(['contradiction']);
@@ -138,7 +164,7 @@ describe('state rules', () => {
   });
 
   it('createdAt/updatedAt: updatedAt set at creation, missing after a change, before createdAt, moved without a change; createdAt outside the exchange', () => {
-    const s = new StateTracker({ variant: 1 });
+    const s = new StateTracker({});
     expect(kinds(create(s, record({ updatedAt: new Date(T0).toISOString() })))).toEqual(['timestamps']);
     const r = record();
     create(s, r);
@@ -155,7 +181,7 @@ describe('state rules', () => {
   });
 
   it("a test key's sandbox clock is unknown until answered: a later createdAt is not judged before, and is after", () => {
-    const s = new StateTracker({ variant: 1 });
+    const s = new StateTracker({});
     const test = (o: Observation): Observation => ({ ...o, testKey: true });
     // an hour ahead: the merchant's clock may have been advanced before the proxy started
     const ahead = record({ createdAt: new Date(T0 + 3_600_000).toISOString() });
@@ -172,7 +198,7 @@ describe('state rules', () => {
   });
 
   it('timestamps that are not dates (a schema fault the response judge reports) do not break the state', () => {
-    const s = new StateTracker({ variant: 1 });
+    const s = new StateTracker({});
     const r = record();
     create(s, r);
     expect(() => read(s, { ...r, status: 'APPROVED', updatedAt: 'yesterday' })).not.toThrow();
@@ -181,7 +207,7 @@ describe('state rules', () => {
   });
 
   it('a vendorReference reused and answered 201 (same merchant only)', () => {
-    const s = new StateTracker({ variant: 1 });
+    const s = new StateTracker({});
     const r = record();
     create(s, r);
     expect(create(s, record({ vendorReference: r.vendorReference }), B)).toEqual([]);
@@ -189,7 +215,7 @@ describe('state rules', () => {
   });
 
   it("a 404 for a transaction the same merchant created (B2 and B3), not for another merchant's", () => {
-    const s = new StateTracker({ variant: 1 });
+    const s = new StateTracker({});
     const r = record();
     create(s, r);
     const nf = { error: { code: 'TRANSACTION_NOT_FOUND', message: 'x' } };
@@ -201,7 +227,7 @@ describe('state rules', () => {
   });
 
   it('B2 and B3 disagreeing: the reference answers another transaction', () => {
-    const s = new StateTracker({ variant: 1 });
+    const s = new StateTracker({});
     const r = record();
     const t = record();
     create(s, r);
@@ -219,14 +245,14 @@ describe('state rules', () => {
   });
 
   it("a 200 showing another merchant's transaction", () => {
-    const s = new StateTracker({ variant: 1 });
+    const s = new StateTracker({});
     const r = record();
     create(s, r);
     expect(kinds(read(s, r, B))).toEqual(['other-merchant']);
   });
 
   it('expiry judged on the observed clock: EXPIRED before the window, PENDING after it; a clock advance answered moves the clock', () => {
-    const s = new StateTracker({ variant: 1, paymentWindowSeconds: 60 });
+    const s = new StateTracker({ paymentWindowSeconds: 60 });
     const r = record();
     create(s, r);
     const expired = (at: number) => ({ ...r, status: 'EXPIRED', updatedAt: new Date(at).toISOString() });
@@ -244,7 +270,7 @@ describe('state rules', () => {
   });
 
   it('webhooks: an event matched to its transition, an event no transition explains, a transition whose event never came', () => {
-    const s = new StateTracker({ variant: 1, webhookWindowMs: 1000 });
+    const s = new StateTracker({ webhookWindowMs: 1000 });
     const r = record();
     create(s, r);
     const canceled = { ...r, status: 'CANCELED', updatedAt: new Date(T0 + 2000).toISOString() };
@@ -283,7 +309,7 @@ describe('state rules', () => {
 describe('the bound', () => {
   it('100,000 transactions through the state: at most maxTransactions kept, oldest dropped first, under 0.5 KiB each', () => {
     const max = 50_000;
-    const s = new StateTracker({ variant: 1, maxTransactions: max });
+    const s = new StateTracker({ maxTransactions: max });
     const base = record();
     setFlagsFromString('--expose-gc');
     const gc = runInNewContext('gc') as () => void;

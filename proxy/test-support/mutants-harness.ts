@@ -69,7 +69,6 @@ export function describeMutantsBehindProxy(CASES: [string, string | string[]][])
         const relay = await startRelay(s.relayPort, () => faulty.webhookUrl);
         const proxy = await startLiveProxy({
           upstream: faulty.url,
-          variant: 1,
           webhooks: { port: s.hookPort, forwardTo: `http://127.0.0.1:${receiverPort}/hooks`, secret, windowMs: 1500 },
         });
         try {

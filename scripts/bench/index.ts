@@ -61,6 +61,7 @@ import { pgB1Creates } from './pg-b1-creates.ts';
 import { pgRss100k } from './pg-rss-100k.ts';
 import { pgTwoInstances } from './pg-two-instances.ts';
 import { proxyOverhead } from './proxy-overhead.ts';
+import { proxyDetectionFigure } from './proxy-detection.ts';
 import { diskSyncFloor } from './disk-sync-floor.ts';
 import { storeHttpFloor } from './store-http-floor.ts';
 import { routerValidationOverhead } from './router-validation-overhead.ts';
@@ -81,6 +82,7 @@ export const figures: Figure[] = [
   pgTwoInstances,
   pgRss100k,
   proxyOverhead,
+  proxyDetectionFigure,
   diskSyncFloor,
   storeHttpFloor,
   routerValidationOverhead,

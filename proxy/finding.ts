@@ -1,0 +1,59 @@
+/** The proxy's findings about state, and the one builder that makes them from what shows them. */
+
+export type FindingKind =
+  | 'no-transition'
+  | 'contradiction'
+  | 'timestamps'
+  | 'duplicate-reference'
+  | 'own-404'
+  | 'b2-b3'
+  | 'other-merchant'
+  | 'expiry-time'
+  | 'webhook-no-transition'
+  | 'webhook-missing'
+  | 'webhook-payload';
+
+export interface StateFinding {
+  kind: FindingKind;
+  operation: string;
+  jsonPath: string;
+  message: string;
+  txId?: string;
+  /** Exchange numbers that show it (earlier first). */
+  exchanges: number[];
+  expected?: unknown;
+  actual?: unknown;
+}
+
+/** One answered exchange, as the state needs it. Times are wall-clock ms (Date.now() scale). */
+export interface Observation {
+  seq: number;
+  opId: string;
+  /** Digest of the caller's key; null for a session-token operation. */
+  merchant: string | null;
+  /** Whether the key is a test key (`sk_test_…`): its merchant's sandbox clock may be advanced. */
+  testKey?: boolean;
+  params: Record<string, string>;
+  requestJson: unknown;
+  status: number;
+  json: unknown;
+  sentAt: number;
+  receivedAt: number;
+}
+
+/** What a finding is made from: the exchange at hand, the transaction (its first and latest exchanges are shown too). */
+export interface FindingOf {
+  kind: FindingKind;
+  ob: Pick<Observation, 'seq' | 'opId'>;
+  txId: string;
+  tx?: { first: number; last: number };
+  jsonPath: string;
+  message: string;
+  expected?: unknown;
+  actual?: unknown;
+}
+
+export function finding({ kind, ob, txId, tx, jsonPath, message, expected, actual }: FindingOf): StateFinding {
+  const exchanges = [...new Set([tx?.first, tx?.last, ob.seq].filter((x): x is number => x !== undefined))].sort((a, b) => a - b);
+  return { kind, operation: ob.opId, jsonPath, message, txId, exchanges, expected, actual };
+}

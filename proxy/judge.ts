@@ -1,0 +1,196 @@
+/**
+ * One ended exchange judged: which operation it is (in the variant its caller speaks), its answer
+ * by the conformance suite's own response judge (`judgeResponse` of conformance/http.ts), then the
+ * state it moves (state.ts). The caller's variant comes from the variant book (variant.ts): the
+ * pinned one, or, while a key's is not known, both, an answer either accepts being accepted.
+ */
+import type { Variant } from '../generated/index.ts';
+import { ConformanceError, judgeResponse, type Exchange, type Judge } from '../conformance/http.ts';
+import { Contract } from '../conformance/spec.ts';
+import { authHeaderOf, routeOf, type Route } from './route.ts';
+import type { StateTracker } from './state.ts';
+import type { Recorder, ProxyFinding } from './report.ts';
+import type { Pin, VariantBook } from './variant.ts';
+import { judgeRequest } from './request-judge.ts';
+
+/** How a test key starts (ADR-020: `sk_test_…` with the sandbox, `sk_live_…` in production). */
+const TEST_KEY_PREFIX = 'sk_test_';
+
+/** Collects what the suite's judge finds instead of throwing on it (the first violation of an exchange is kept). */
+class Collect implements Judge {
+  checks = 0;
+  check(ok: boolean, operation: string, jsonPath: string, message: string, expected?: unknown, actual?: unknown): void {
+    this.checks++;
+    if (!ok) throw new ConformanceError(operation, jsonPath, message, expected, actual);
+  }
+}
+
+/** An exchange as the proxy has it once the answer ended: the suite's Exchange, and what the copy could not show. */
+export interface Ended {
+  ex: Exchange;
+  seq: number;
+  method: string;
+  pathname: string;
+  /** The query string (after `?`), or ''. */
+  search: string;
+  requestHeaders: Record<string, string>;
+  /** The request body was cut by the capture limit, or is not JSON. */
+  requestUnreadable: boolean;
+  /** The answer's body was too long to copy: only its status is judged. */
+  truncated: boolean;
+  notes: string[];
+}
+
+/** Which operation an exchange is, for whom, and in which variants it may be judged. */
+export interface Routed {
+  route: Route;
+  merchant: string | null;
+  testKey: boolean;
+  token: string | undefined;
+  pin: Pin | undefined;
+  /** The variants whose contract has this operation and may judge it (the pinned one, or both). */
+  variants: Variant[];
+}
+
+const asFinding = (e: ConformanceError, seq: number, kind = 'answer', message = e.message): ProxyFinding => ({
+  kind,
+  operation: e.operation,
+  jsonPath: e.jsonPath,
+  message,
+  expected: e.expected,
+  actual: e.actual,
+  exchanges: [seq],
+});
+
+export class ExchangeJudge {
+  private readonly collect = new Collect();
+  private readonly contracts: Map<Variant, Contract>;
+
+  constructor(
+    private readonly book: VariantBook,
+    private readonly state: StateTracker,
+    private readonly recorder: Recorder,
+    private readonly merchantOf: (cred: string) => string,
+  ) {
+    const list: Variant[] = book.fixed === undefined ? [1, 2] : [book.fixed];
+    this.contracts = new Map(list.map((v) => [v, Contract.for(v).warm()]));
+  }
+
+  /** The operation of a request for its caller, or undefined (no operation of the caller's variant: a probe, a typo, another API). */
+  route(method: string, pathname: string, headers: Record<string, string>): Routed | undefined {
+    const any = routeOf(this.book.fixed ?? 1, method, pathname) ?? (this.book.fixed ? undefined : routeOf(2, method, pathname));
+    if (!any) return undefined;
+    // the credential header of an operation is the same in both variants
+    const auth = authHeaderOf(this.book.fixed ?? (routeOf(1, method, pathname) ? 1 : 2), any.opId);
+    const cred = auth === null ? undefined : headers[auth];
+    const merchant = auth !== null && auth !== 'x-session-token' && cred ? this.merchantOf(cred) : null;
+    const token = auth === 'x-session-token' ? cred : undefined;
+    const pin = this.book.of(merchant, token);
+    const variants = this.book.candidates(pin).filter((v) => this.contracts.get(v)?.has(any.opId));
+    if (!variants.length) return undefined;
+    return { route: any, merchant, testKey: cred?.startsWith(TEST_KEY_PREFIX) === true, token, pin, variants };
+  }
+
+  /** The first violation of the answer in one variant's contract, or null when it accepts the answer. */
+  private violation(contract: Contract, e: Ended): ConformanceError | null {
+    if (e.truncated) {
+      if (contract.response(e.ex.opId, e.ex.status) !== null) return null;
+      return new ConformanceError(e.ex.opId, '$', `answered ${e.ex.status}, a status not declared for ${e.ex.opId}`);
+    }
+    try {
+      judgeResponse(contract, e.ex, this.collect);
+      return null;
+    } catch (err) {
+      if (!(err instanceof ConformanceError)) throw err;
+      return err;
+    }
+  }
+
+  /** The answer against the variants it may be judged by; a key's first success answer only one accepts pins the key (ADR-070). */
+  private answer(e: Ended, r: Routed): ProxyFinding[] {
+    const results = r.variants.map((v) => ({ v, err: this.violation(this.contracts.get(v)!, e) }));
+    const ok = results.filter((x) => x.err === null);
+    const { seq, ex } = e;
+    if (r.pin !== undefined && !ok.length && this.book.fixed === undefined) {
+      // pinned: an answer the other variant's contract accepts is an answer in the other variant's shape
+      const other: Variant = r.pin.variant === 1 ? 2 : 1;
+      const c = Contract.for(other);
+      if (c.has(ex.opId) && ex.status < 300 && this.violation(c, e) === null)
+        return [
+          asFinding(
+            results[0]!.err!,
+            seq,
+            'variant',
+            `${ex.opId} answered ${ex.status} in Variant ${other}'s shape; this key speaks Variant ${r.pin.variant} (exchange ${r.pin.seq} showed it), and a variant is pinned per API key: ${results[0]!.err!.message}`,
+          ),
+        ];
+    }
+    // an operation one variant alone has (A3), called by a key whose variant is not known: any answer is valid in the other
+    if (!ok.length && r.pin === undefined && this.book.fixed === undefined && results.length === 1) return [];
+    if (!ok.length) {
+      const first = results[0]!.err!;
+      const message =
+        results.length > 1
+          ? `valid in neither variant (the key's variant not known yet): Variant ${results[0]!.v}: ${first.message}; Variant ${results[1]!.v}: ${results[1]!.err!.message}`
+          : first.message;
+      return [asFinding(first, seq, 'answer', message)];
+    }
+    if (r.pin === undefined && ex.status >= 200 && ex.status < 300 && !e.truncated) {
+      // a success answer one variant's contract alone accepts (or to an operation one variant alone has, A3) tells them apart
+      if (ok.length === 1) {
+        r.pin = { variant: ok[0]!.v, seq };
+        this.book.pin(r.merchant, r.token, r.pin);
+      }
+    }
+    return [];
+  }
+
+  /** Judges one ended, routed exchange and hands its findings to the recorder. */
+  judge(e: Ended, r: Routed, requestJson: unknown): void {
+    const findings: ProxyFinding[] = e.notes.map((n) => ({
+      kind: 'answer',
+      operation: e.ex.opId,
+      jsonPath: '$',
+      message: n,
+      exchanges: [e.seq],
+    }));
+    findings.push(...this.answer(e, r));
+    if (!e.truncated)
+      findings.push(
+        ...judgeRequest({
+          seq: e.seq,
+          opId: e.ex.opId,
+          variants: r.pin ? [r.pin.variant] : r.variants,
+          params: r.route.params,
+          search: e.search,
+          headers: e.requestHeaders,
+          body: requestJson,
+          unreadable: e.requestUnreadable,
+          status: e.ex.status,
+          json: e.ex.json,
+        }),
+      );
+    const { ex } = e;
+    if (r.pin !== undefined && ex.opId === 'createSession' && ex.status < 300) {
+      const j = ex.json as { token?: unknown; session_token?: unknown } | undefined;
+      const t = j?.token ?? j?.session_token;
+      if (typeof t === 'string') this.book.token(t, r.pin);
+    }
+    if (!e.truncated)
+      findings.push(
+        ...this.state.observe({
+          seq: e.seq,
+          opId: ex.opId,
+          merchant: r.merchant,
+          testKey: r.testKey,
+          params: r.route.params,
+          requestJson,
+          status: ex.status,
+          json: ex.json,
+          sentAt: performance.timeOrigin + ex.sentAt,
+          receivedAt: performance.timeOrigin + ex.receivedAt,
+        }),
+      );
+    this.recorder.judged(ex, findings);
+  }
+}

@@ -1,0 +1,110 @@
+/**
+ * Figure: with the conformance suite as traffic, the share of the catalogue's API mutants (those
+ * that fault an answer, not only a webhook) the suite finds that `paylater proxy` (no --variant,
+ * in front of the mutant) reports too; target ≥ 0.9 (issue 40). The controls (the plain server,
+ * members reordered) must give 0 proxy findings. One seed per mutant; the suite stops at its first
+ * finding, so the proxy sees the same traffic up to it.
+ */
+import { randomBytes } from 'node:crypto';
+import { stateMachine } from '../../generated/contract.ts';
+import { freePort } from '../../lib/free-port.ts';
+import { DEFAULT_RUNS } from '../../conformance/cli.ts';
+import { controls } from '../../conformance/mutants/controls.ts';
+import { mutants } from '../../conformance/mutants/catalog.ts';
+import type { Mutant } from '../../conformance/mutants/proxy.ts';
+import { startRelay, type MerchantSpec } from '../../conformance/mutants/selftest.ts';
+import { runSuite } from '../../conformance/run.ts';
+import { startTestServer } from '../../reference-server/testing.ts';
+import { startLiveProxy } from '../../proxy/server.ts';
+import type { Figure } from './tools.ts';
+
+/** The catalogue's mutants that change an answer of the API (a webhook-only fault is not API traffic). */
+export const apiMutants = (): Mutant[] => mutants.filter((m) => m.onRequest !== undefined || m.onResponse !== undefined);
+
+/** Runs the suite through the proxy in front of each mutant: per mutant, whether the suite and the proxy found it. */
+export async function proxyDetection(list: Mutant[], log: (l: string) => void = () => {}) {
+  const secret = `whsec_${randomBytes(24).toString('base64')}`;
+  const slots = await Promise.all(
+    list.map(async (_, i) => ({
+      main: `sk_test_pxd_main_${i}_${randomBytes(6).toString('hex')}`,
+      other: `sk_test_pxd_other_${i}_${randomBytes(6).toString('hex')}`,
+      relayPort: await freePort(),
+    })),
+  );
+  const merchants: MerchantSpec[] = slots.flatMap((s, i) => [
+    {
+      name: `Mutant ${i}`,
+      storeName: `Store ${i}`,
+      apiKey: s.main,
+      variant: 1 as const,
+      webhookUrl: `http://127.0.0.1:${s.relayPort}/relay`,
+      webhookSecret: secret,
+    },
+    { name: `Other ${i}`, storeName: `Other ${i}`, apiKey: s.other, variant: 1 as const },
+  ]);
+  const server = await startTestServer({ merchants, mode: 'sandbox' });
+  const out: { name: string; suite: boolean; proxy: boolean; message: string }[] = [];
+  try {
+    for (const [i, m] of list.entries()) {
+      const s = slots[i]!;
+      const receiverPort = await freePort();
+      const relay = await startRelay(s.relayPort, receiverPort, m, server.baseUrl, s, secret);
+      const proxy = await startLiveProxy({ upstream: relay.url });
+      try {
+        const r = await runSuite({
+          baseUrl: proxy.url,
+          apiKey: s.main,
+          otherApiKey: s.other,
+          variant: 1,
+          profile: m.profile,
+          runs: DEFAULT_RUNS,
+          seed: 1000 + i,
+          paymentWindowSeconds: stateMachine.paymentWindow.defaultSeconds,
+          webhookPort: receiverPort,
+          webhookSecret: secret,
+          webhookGraceMs: 60,
+          webhookTimeoutMs: 1000,
+          timeLimitMs: 30_000,
+          bail: true,
+        });
+        const row = {
+          name: m.name,
+          suite: r.findings.length > 0,
+          proxy: proxy.recorder.findingCount > 0,
+          message: proxy.recorder.findings[0]?.message ?? '',
+        };
+        out.push(row);
+        log(`  ${m.name}: suite ${row.suite ? 'found' : 'missed'}, proxy ${row.proxy ? `found (${row.message.slice(0, 120)})` : 'missed'}`);
+      } finally {
+        await proxy.close();
+        await relay.close();
+      }
+    }
+  } finally {
+    await server.close();
+  }
+  return out;
+}
+
+export const proxyDetectionFigure: Figure = {
+  id: 'proxy-detection',
+  title: 'Proxy: share of the API mutants the suite finds that the proxy reports (suite as traffic)',
+  target: '≥ 0.9',
+  pass: (r) => r >= 0.9,
+  async run(ctx) {
+    const rows = await proxyDetection(
+      [...apiMutants(), ...controls.filter((c) => c.onWebhook === undefined || c.onResponse !== undefined)],
+      ctx.log,
+    );
+    const isControl = (n: string) => controls.some((c) => c.name === n);
+    const dirty = rows.filter((r) => isControl(r.name) && r.proxy);
+    if (dirty.length) throw new Error(`proxy findings on a control: ${dirty.map((r) => `${r.name}: ${r.message}`).join('; ')}`);
+    const found = rows.filter((r) => !isControl(r.name) && r.suite);
+    const both = found.filter((r) => r.proxy);
+    return {
+      ratio: found.length ? both.length / found.length : null,
+      detail: `${both.length} of ${found.length} mutants the suite finds reported by the proxy; controls clean`,
+      reason: found.length ? undefined : 'no mutant found by the suite',
+    };
+  },
+};
