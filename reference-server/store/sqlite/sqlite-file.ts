@@ -38,7 +38,8 @@ import { loadMigrations, MigrationError, pendingMigrations, schemaDifferences, t
  */
 export function openDatabase(path: string, options?: ConstructorParameters<typeof DatabaseSync>[1]): DatabaseSync {
   const { DatabaseSync: Database } = process.getBuiltinModule('node:sqlite');
-  return new Database(path, options);
+  // node:sqlite refuses an `undefined` options argument ("must be an object")
+  return options === undefined ? new Database(path) : new Database(path, options);
 }
 
 const MIGRATIONS = loadMigrations(fileURLToPath(new URL('./migrations/', import.meta.url)));
