@@ -5,6 +5,7 @@ import { transitionsOf } from '../spec.ts';
 import { possibleStatuses } from './advanceClock.ts';
 import { rejectionOf } from './cancelTransaction.ts';
 import { checkRecord } from './getTransaction.ts';
+import { changed } from '../instants.ts';
 
 export type ActionOp = 'sandboxConfirmTransaction' | 'sandboxCancelTransaction' | 'sandboxCompleteTransaction';
 
@@ -29,6 +30,7 @@ export class CustomerAction implements Cmd {
     w.expectOutcome(ex, allowed);
     if (w.succeeded(ex)) {
       w.transition(tx, t.id);
+      changed(w, tx, ex);
       checkRecord(w, ex, tx, [t.to]);
     } else if (statuses.includes('EXPIRED')) w.observe(tx, 'EXPIRED');
   }
