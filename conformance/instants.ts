@@ -7,6 +7,7 @@
  * the model's interval on the main merchant's sandbox clock (sandbox profile); a timestamp may be
  * truncated to the second, never later than its event.
  */
+import * as model from '../model/index.ts';
 import type { Exchange } from './http.ts';
 import { parseLocalDateTime } from './local-date.ts';
 import type { Tx } from './model-state.ts';
@@ -51,26 +52,24 @@ export function checkLastChanged(
   form: 'iso' | 'local',
   createdAt?: unknown,
 ): void {
-  if (tx.status === 'PENDING') {
-    // ISO: null, judged with the record (`checkRecord`)
-    if (form === 'local')
-      report(
-        value === createdAt,
-        path,
-        `${path.slice(2)} ${String(value)} before any change, created_at is ${String(createdAt)} (ADR-007)`,
-        createdAt,
-        value,
-      );
-    return;
-  }
+  // ISO before any change: null, judged with the record (`checkRecord`)
+  if (tx.status === 'PENDING' && form === 'iso') return;
   const iv = changeInterval(w, tx);
-  if (!iv) return;
-  const t = form === 'local' ? (parseLocalDateTime(value) ?? NaN) : typeof value === 'string' ? Date.parse(value) : NaN;
+  if (tx.status !== 'PENDING' && !iv) return;
+  const parse = (v: unknown): number | null => {
+    const t = form === 'local' ? parseLocalDateTime(v) : typeof v === 'string' ? Date.parse(v) : NaN;
+    return t === null || Number.isNaN(t) ? null : t;
+  };
+  const created = parse(createdAt) ?? NaN;
+  // the model's timestamp rule: createdAt (A2, ADR-007) before the first change, then the latest change's interval
+  const stamps = { createdAt: { from: created, to: created }, lastChange: iv ? { from: iv[0], to: iv[1] } : null };
   report(
-    t >= iv[0] && t <= iv[1],
+    model.updatedAtAllowed(parse(value), stamps, created, form === 'local' ? 'created' : 'null'),
     path,
-    `${path.slice(2)} ${String(value)} of ${tx.status} transaction ${tx.id} is not the instant of its latest change (${tx.status === 'EXPIRED' ? "the payment window's end" : 'the request that made it'}): between ${iso(iv[0])} and ${iso(iv[1])} on the merchant's sandbox clock`,
-    [iso(iv[0]), iso(iv[1])],
+    iv
+      ? `${path.slice(2)} ${JSON.stringify(value)} of ${tx.status} transaction ${tx.id} is not the instant of its latest change (${tx.status === 'EXPIRED' ? "the payment window's end" : 'the request that made it'}): between ${iso(iv[0])} and ${iso(iv[1])} on the merchant's sandbox clock`
+      : `${path.slice(2)} ${JSON.stringify(value)} before any change, created_at is ${JSON.stringify(createdAt)} (ADR-007)`,
+    iv ? [iso(iv[0]), iso(iv[1])] : createdAt,
     value,
   );
 }
@@ -84,7 +83,7 @@ export function checkEventInstant(w: World, report: Report, tx: Tx, status: Tx['
   if (!iv || value === undefined) return;
   const t = typeof value === 'string' ? Date.parse(value) : NaN;
   report(
-    t >= iv[0] && t <= iv[1],
+    model.within({ from: iv[0], to: iv[1] }, t),
     path,
     `${path.slice(2)} ${JSON.stringify(value)} of transaction ${tx.id} is not the instant of its move to ${status}: between ${iso(iv[0])} and ${iso(iv[1])} on the merchant's sandbox clock`,
     [iso(iv[0]), iso(iv[1])],

@@ -3,7 +3,7 @@
  * only; the instant a transition was seen is given by the caller. When time makes one (the expiry)
  * is the expiry check's to say (`commands/advanceClock.ts`).
  */
-import { transitionById, type Transition } from './spec.ts';
+import { EXPIRY, transitionById, type Transition } from '../model/index.ts';
 import type { ModelState, Tx } from './model-state.ts';
 
 /**
@@ -24,7 +24,7 @@ export function transition(s: ModelState, tx: Tx, id: string, at: number): void 
   }
 }
 
-/** The observed status resolves an open expiry. */
+/** The observed status resolves an open expiry (the model's `EXPIRY`, the clock-triggered transition). */
 export function observe(s: ModelState, tx: Tx, status: string, at: number): void {
-  if (tx.status === 'PENDING' && status === 'EXPIRED') transition(s, tx, 'expire', at);
+  if (EXPIRY.from.includes(tx.status) && status === EXPIRY.to) transition(s, tx, EXPIRY.id, at);
 }

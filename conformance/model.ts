@@ -4,7 +4,7 @@
  * World (the HTTP client, the webhook receiver and the verdicts).
  */
 import type { AsyncCommand } from 'fast-check';
-import { errorCatalog, type ErrorCode } from '../generated/index.ts';
+import { IMMUTABLE_FIELDS } from '../model/index.ts';
 import type { Exchange } from './http.ts';
 import { centimesOf } from '../lib/money.ts';
 import type { ModelState, Session, Tx, Who } from './model-state.ts';
@@ -26,12 +26,8 @@ export interface Outcome {
   code?: string;
 }
 
-/** The refusal with `code`, at the one status the error catalogue gives that code. */
-export function refusal(code: ErrorCode): Outcome {
-  const entry = errorCatalog[code];
-  if (!entry) throw new Error(`model bug: ${code} is not in the error catalogue`);
-  return { status: entry.status, code };
-}
+/** The refusal with `code`, at the one status the error catalogue gives that code (the model's). */
+export { refusal } from '../model/index.ts';
 
 export function pick<T>(list: T[], idx: number): T | undefined {
   if (!list.length) return undefined;
@@ -55,19 +51,8 @@ export function checkDetailsName(w: World, ex: Exchange, op: string, named: stri
   );
 }
 
-/** The fields of a partner transaction that never change once created: every read shows them as created. */
-export const RECORD_FIELDS = [
-  'id',
-  'orderReference',
-  'vendorReference',
-  'totalAmount',
-  'currency',
-  'customerPhone',
-  'merchantName',
-  'storeName',
-  'items',
-  'createdAt',
-] as const;
+/** The fields of a partner transaction that never change once created (the model's `IMMUTABLE_FIELDS`; proxy/state.ts reads this name). */
+export const RECORD_FIELDS = IMMUTABLE_FIELDS;
 
 /**
  * The created record agrees with the request.

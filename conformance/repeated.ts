@@ -9,7 +9,7 @@
  */
 import { parseLocalDateTime } from './local-date.ts';
 import type { Tx } from './model-state.ts';
-import { sameJson } from './same.ts';
+import { sameJson } from '../model/index.ts';
 import type { World } from './world.ts';
 
 /** One verdict: ok, the JSON path, what differs, the expected and the actual value. */

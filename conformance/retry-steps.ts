@@ -8,7 +8,7 @@ import { amountRange, webhookDelivery } from '../generated/index.ts';
 import { advanceMainClock } from './commands/advanceClock.ts';
 import { checkFilteredByTransaction } from './commands/smsOutbox.ts';
 import { fixedBody } from './gen.ts';
-import { canonicalText } from './same.ts';
+import { canonicalText } from '../model/index.ts';
 import type { Plan, Received, RetryReceiver } from './retry-receiver.ts';
 import type { World } from './world.ts';
 

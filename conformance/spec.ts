@@ -247,15 +247,5 @@ export class Contract {
 }
 
 export { stateMachine, errorCatalog };
-export type Transition = (typeof stateMachine.transitions)[number];
-
-/** The transitions of the state machine triggered by an operation. */
-export function transitionsOf(opId: string): Transition[] {
-  return stateMachine.transitions.filter((t) => t.trigger.operationId === opId);
-}
-
-export function transitionById(id: string): Transition {
-  const t = stateMachine.transitions.find((x) => x.id === id);
-  if (!t) throw new Error(`no transition ${id} in x-state-machine`);
-  return t;
-}
+/** The state machine's transitions, as the model reads them (proxy/state.ts imports these names from here). */
+export { type Transition, transitionsOf, transitionById } from '../model/index.ts';

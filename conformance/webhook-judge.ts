@@ -7,7 +7,7 @@ import { ConformanceError } from './http.ts';
 import { transitionById } from './spec.ts';
 import { SIGNATURE_PROBLEM, type Delivery } from './webhooks.ts';
 import { centimesOf } from '../lib/money.ts';
-import { canonicalText, sameJson } from './same.ts';
+import { canonicalText, sameJson } from '../model/index.ts';
 import type { Tx, World } from './world.ts';
 import { checkExpiryInstant, windowPassed } from './commands/advanceClock.ts';
 import { checkEventInstant } from './instants.ts';

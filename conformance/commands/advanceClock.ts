@@ -13,12 +13,13 @@
  * comes from the contract's facts (payment window, `x-token-lifetime-seconds`, `x-rate-limit`) and
  * the model's time intervals, never typed.
  */
-import { stateMachine, tokenLifetimeSeconds } from '../../generated/index.ts';
-import type { Cmd, Model, Real } from '../model.ts';
+import { tokenLifetimeSeconds } from '../../generated/index.ts';
+import * as model from '../../model/index.ts';
+import type { Cmd, Model, Outcome, Real } from '../model.ts';
 import { pick } from '../model.ts';
 import { transition } from '../model-events.ts';
-import type { ModelState, Tx } from '../model-state.ts';
-import { age, instantOf, passed, type Verdict } from '../model-time.ts';
+import type { ModelState, Status, Tx } from '../model-state.ts';
+import { SLACK_MS, at as atPerf, createdDuring, during as duringIv, instantOf, type Verdict } from '../model-time.ts';
 import { rateLimit } from './createSession.ts';
 
 /**
@@ -26,17 +27,22 @@ import { rateLimit } from './createSession.ts';
  * unless the server was configured with another (`configurable`; the run's `--payment-window`).
  */
 export function paymentWindowSeconds(s: Pick<ModelState, 'paymentWindowSeconds'>): number {
-  return s.paymentWindowSeconds ?? stateMachine.paymentWindow.defaultSeconds;
+  return model.paymentWindowSeconds(s.paymentWindowSeconds);
 }
 
-/** Has the payment window of `tx` passed at `now`? */
+/** When the payment window of `tx` ends, on the model's axis (`createdDuring`): its creation's interval plus the window. */
+function expiresAt(s: ModelState, tx: Tx): model.Interval {
+  return model.expiryOf(createdDuring(tx), paymentWindowSeconds(s));
+}
+
+/** Has the payment window of `tx` passed at `now` (performance.now())? The model's expiry guard, with the suite's slack. */
 export function windowPassed(s: ModelState, tx: Tx, now: number): Verdict {
-  return passed(age(s, tx, tx.who, now), paymentWindowSeconds(s) * 1000);
+  return model.expiredBy(atPerf(s, tx.who, now), expiresAt(s, tx), SLACK_MS);
 }
 
 /** Applies the expiry that certainly happened by `now` (now >= createdAt + window). */
 export function settle(s: ModelState, tx: Tx, now: number): void {
-  if (tx.status === 'PENDING' && windowPassed(s, tx, now) === 'yes') transition(s, tx, 'expire', now);
+  if (model.EXPIRY.from.includes(tx.status) && windowPassed(s, tx, now) === 'yes') transition(s, tx, model.EXPIRY.id, now);
 }
 
 /**
@@ -51,9 +57,25 @@ export function possibleStatuses(
   at: number,
   during: { sentAt: number; receivedAt: number } = { sentAt: at, receivedAt: at },
 ): string[] {
-  if (tx.status === 'PENDING' && windowPassed(s, tx, during.sentAt) === 'yes') transition(s, tx, 'expire', at);
-  if (tx.status === 'PENDING' && windowPassed(s, tx, during.receivedAt) !== 'no') return ['PENDING', 'EXPIRED'];
-  return [tx.status];
+  if (model.EXPIRY.from.includes(tx.status) && windowPassed(s, tx, during.sentAt) === 'yes') transition(s, tx, model.EXPIRY.id, at);
+  return model.statusesDuring([tx.status], duringIv(during, s.advanced[tx.who]), expiresAt(s, tx), SLACK_MS);
+}
+
+/**
+ * The answers the model allows to `op` on `tx` sent and answered during `ex` (a simulated payment's
+ * `outcome` if any), and the statuses `tx` may have been in: `possibleStatuses` then the model's
+ * `answers`, as the suite's outcomes (a success carries no code).
+ */
+export function allowedAnswers(
+  s: ModelState,
+  tx: Tx,
+  op: string,
+  ex: { sentAt: number; receivedAt: number },
+  outcome?: 'success' | 'failed',
+): { statuses: string[]; allowed: Outcome[] } {
+  const statuses = possibleStatuses(s, tx, performance.now(), ex) as Status[];
+  const list = model.answers(op, statuses, duringIv(ex, s.advanced[tx.who]), { expiresAt: expiresAt(s, tx), outcome }, SLACK_MS);
+  return { statuses, allowed: list.map((a) => (a.code === null ? { status: a.status } : { status: a.status, code: a.code })) };
 }
 
 /**
@@ -64,8 +86,9 @@ export function possibleStatuses(
 export function expiryInstant(s: ModelState, tx: Tx): [number, number] | undefined {
   if (tx.who !== 'main') return undefined;
   const iv = instantOf(s, tx, tx.advAtCreation);
-  const w = paymentWindowSeconds(s) * 1000;
-  return iv && [iv[0] + w, iv[1] + w];
+  if (!iv) return undefined;
+  const e = model.expiryOf({ from: iv[0], to: iv[1] }, paymentWindowSeconds(s));
+  return [e.from, e.to];
 }
 
 /**

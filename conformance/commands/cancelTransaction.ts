@@ -1,23 +1,12 @@
 /** B4: the merchant cancels by vendorReference — allowed only from PENDING (x-state-machine). */
 import type { Cmd, Model, Real } from '../model.ts';
-import { stateMachine } from '../../generated/index.ts';
 import { pick, refusal } from '../model.ts';
-import { transitionsOf } from '../spec.ts';
-import { possibleStatuses } from './advanceClock.ts';
+import { transitionsOf } from '../../model/index.ts';
+import { allowedAnswers } from './advanceClock.ts';
 import { checkRecord, sameNotFound } from './getTransaction.ts';
 import { changed } from '../instants.ts';
 
 const OP = 'cancelPartnerTransactionByVendorReference';
-
-/**
- * b4-only-pending (and every refused move): the (status, code) an operation is refused with from a
- * status, read from the generated `stateMachine.rejections` (x-state-machine of TransactionStatus;
- * B4 from anything but PENDING: 400 TRANSACTION_NOT_PENDING); undefined when the move is allowed.
- */
-export function rejectionOf(opId: string, from: string): { status: number; code: string } | undefined {
-  const r = stateMachine.rejections.find((x) => x.trigger.operationId === opId && (x.from as readonly string[]).includes(from));
-  return r ? { status: r.status, code: r.code } : undefined;
-}
 
 /** @checks b4-only-pending */
 export class CancelTransaction implements Cmd {
@@ -36,7 +25,8 @@ export class CancelTransaction implements Cmd {
     const reader = this.otherMerchant ? (tx.who === 'main' ? 'other' : 'main') : tx.who;
     if (this.otherMerchant && m.txs.some((t) => t.who === reader && t.vendorReference === tx.vendorReference)) return;
     const ex = await w.client.call(OP, { pathParams: { vendorReference: tx.vendorReference! }, headers: w.auth(OP, w.key(reader)) });
-    const statuses = possibleStatuses(w.state, tx, performance.now(), ex);
+    // b4-only-pending: the model's answers (x-state-machine rejections: 400 TRANSACTION_NOT_PENDING from anything but PENDING)
+    const { statuses, allowed } = allowedAnswers(w.state, tx, OP, ex);
     if (this.otherMerchant) {
       w.expectOutcome(ex, [refusal('TRANSACTION_NOT_FOUND')]);
       // the identical-404 rule: another merchant's transaction answers as a missing one
@@ -47,7 +37,6 @@ export class CancelTransaction implements Cmd {
       return;
     }
     const t = transitionsOf(OP)[0]!;
-    const allowed = statuses.map((s) => rejectionOf(OP, s) ?? w.success(OP));
     w.expectOutcome(ex, allowed);
     if (w.succeeded(ex)) {
       const rec = ex.json as Record<string, unknown>;

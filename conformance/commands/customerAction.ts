@@ -1,9 +1,8 @@
 /** Sandbox: the customer confirms or cancels, or the system completes — moves read from x-state-machine. */
 import type { Cmd, Model, Real } from '../model.ts';
 import { pick } from '../model.ts';
-import { transitionsOf } from '../spec.ts';
-import { possibleStatuses } from './advanceClock.ts';
-import { rejectionOf } from './cancelTransaction.ts';
+import { transitionsOf } from '../../model/index.ts';
+import { allowedAnswers } from './advanceClock.ts';
 import { checkRecord } from './getTransaction.ts';
 import { changed } from '../instants.ts';
 
@@ -25,8 +24,7 @@ export class CustomerAction implements Cmd {
     )!;
     const t = transitionsOf(this.op)[0]!;
     const ex = await w.client.call(this.op, { pathParams: { transactionId: tx.id }, headers: w.auth(this.op, w.cfg.apiKey) });
-    const statuses = possibleStatuses(w.state, tx, performance.now(), ex);
-    const allowed = statuses.map((s) => rejectionOf(this.op, s) ?? w.success(this.op));
+    const { statuses, allowed } = allowedAnswers(w.state, tx, this.op, ex);
     w.expectOutcome(ex, allowed);
     if (w.succeeded(ex)) {
       w.transition(tx, t.id);

@@ -14,9 +14,8 @@ import type { Cmd, Model, Outcome, Real } from '../model.ts';
 import { refusal } from '../model.ts';
 import type { Status, Tx } from '../model-state.ts';
 import { checkOf, sameAsFirst, sameName } from '../repeated.ts';
-import { transitionsOf } from '../spec.ts';
-import { advanceMainClock, paymentWindowSeconds, possibleStatuses } from './advanceClock.ts';
-import { rejectionOf } from './cancelTransaction.ts';
+import { transitionsOf } from '../../model/index.ts';
+import { advanceMainClock, allowedAnswers, paymentWindowSeconds, possibleStatuses } from './advanceClock.ts';
 import { CreateSession } from './createSession.ts';
 import { CreateTransaction } from './createTransaction.ts';
 import { checkRecord } from './getTransaction.ts';
@@ -94,11 +93,12 @@ export async function drive(w: Real, tx: Tx, op: string, outcome: 'success' | 'f
       : op === PAY
         ? await w.client.call(op, { headers, body: { session_token: tx.session!.token, outcome } })
         : await w.client.call(op, { pathParams: { transactionId: tx.id }, headers });
-  const statuses = possibleStatuses(w.state, tx, performance.now(), ex);
+  const moves = allowedAnswers(w.state, tx, op, ex, op === PAY ? outcome : undefined);
+  const statuses = moves.statuses;
   const expired = op === PAY ? tokenExpiredDuring(w.state, tx.session!, ex) : 'no';
   const allowed: Outcome[] = [];
   if (expired !== 'no') allowed.push(refusal('INVALID_SESSION_TOKEN'));
-  if (expired !== 'yes') for (const s of statuses) allowed.push(rejectionOf(op, s) ?? w.success(op));
+  if (expired !== 'yes') allowed.push(...moves.allowed);
   w.expectOutcome(ex, allowed);
   const code = (ex.json as { error?: { code?: string } } | undefined)?.error?.code;
   const before = statuses.length === 1 && expired === 'no' ? statuses[0]! : undefined;

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { Cmd, Model, Real } from '../model.ts';
 import type { Exchange } from '../http.ts';
 import { pick, RECORD_FIELDS, refusal } from '../model.ts';
-import { canonicalText, sameJson } from '../same.ts';
+import { canonicalText, sameJson } from '../../model/index.ts';
 import type { Tx, World } from '../world.ts';
 import { checkExpiryInstant, possibleStatuses } from './advanceClock.ts';
 import { checkLastChanged } from '../instants.ts';

@@ -7,23 +7,11 @@
  */
 import { stableJson } from '../../lib/json.ts';
 import type { Cmd, Model, Real } from '../model.ts';
-import { sameJson } from '../same.ts';
+import { IMMUTABLE_FIELDS, sameJson } from '../../model/index.ts';
 import { readListToEnd } from './pagedList.ts';
 import { checkExpiryInstant, possibleStatuses } from './advanceClock.ts';
 
 const OP = 'sandboxListTransactions';
-/** The record's members that never change after creation. */
-const FIXED = [
-  'orderReference',
-  'vendorReference',
-  'totalAmount',
-  'currency',
-  'customerPhone',
-  'merchantName',
-  'storeName',
-  'items',
-  'createdAt',
-];
 
 /** @checks ADR-028, ADR-048 */
 export class ListTransactions implements Cmd {
@@ -47,7 +35,7 @@ export class ListTransactions implements Cmd {
         tx.id,
         'absent',
       );
-      for (const f of FIXED)
+      for (const f of IMMUTABLE_FIELDS)
         w.check(
           sameJson(got!.item[f], tx.created[f], w.contract.arrayOrder('PartnerTransaction', f) !== undefined),
           OP,

@@ -1,11 +1,10 @@
 /** Sandbox: the shopper pays a session (Simulate Success / Failed), creating or reusing its checkout transaction. */
 import type { Cmd, Model, Outcome, Real } from '../model.ts';
 import { pick, refusal } from '../model.ts';
-import { rejectionOf } from './cancelTransaction.ts';
 import { countRate, rateLimited, withRateLimit } from './createSession.ts';
 import { tokenExpiredDuring } from './verifyByToken.ts';
 import type { Tx } from '../world.ts';
-import { possibleStatuses } from './advanceClock.ts';
+import { allowedAnswers } from './advanceClock.ts';
 import { changed } from '../instants.ts';
 
 type Json = Record<string, unknown>;
@@ -52,10 +51,11 @@ export class PaySession implements Cmd {
     const tx = s.tx;
     const ex = await w.client.call(OP, { headers: w.auth(OP, w.cfg.apiKey), body: { session_token: s.token, outcome: this.outcome } });
     const expired = tokenExpiredDuring(w.state, s, ex);
-    const statuses = tx ? possibleStatuses(w.state, tx, performance.now(), ex) : ['PENDING'];
+    const moves = tx ? allowedAnswers(w.state, tx, OP, ex, this.outcome) : { statuses: ['PENDING'], allowed: [w.success(OP)] };
+    const statuses = moves.statuses;
     const allowed: Outcome[] = [];
     if (expired !== 'no') allowed.push(refusal('INVALID_SESSION_TOKEN'));
-    if (expired !== 'yes') for (const st of statuses) allowed.push(rejectionOf('sandboxConfirmTransaction', st) ?? w.success(OP));
+    if (expired !== 'yes') allowed.push(...moves.allowed);
     w.expectOutcome(ex, allowed);
     if (!w.succeeded(ex)) {
       if (tx && ex.status === 400) w.observe(tx, statuses.includes('EXPIRED') ? 'EXPIRED' : tx.status);

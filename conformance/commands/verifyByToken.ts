@@ -1,32 +1,35 @@
 /** A2: verify a checkout transaction with its session's token; another session's token, an expired or unknown one is refused. */
 import { randomUUID } from 'node:crypto';
-import { tokenLifetimeSeconds } from '../../generated/index.ts';
+import { tokenState } from '../../model/index.ts';
 import { checkLocalCreatedAt } from '../local-date.ts';
 import type { Cmd, Model, Outcome, Real } from '../model.ts';
 import { pick, refusal } from '../model.ts';
 import type { ModelState, Session } from '../model-state.ts';
-import { age, passed, type Verdict } from '../model-time.ts';
+import { SLACK_MS, at, createdDuring, during, type Verdict } from '../model-time.ts';
 import { checkVerified } from './verified.ts';
 import { possibleStatuses } from './advanceClock.ts';
 
 const OP = 'getTransactionStatusBySessionToken';
 
 /**
- * token-lifetime: has the token of session `ss` expired at `now` — its age on the merchant's
- * sandbox clock (the model's interval) against the generated `tokenLifetimeSeconds`
- * (x-token-lifetime-seconds of the SessionToken scheme)? 'yes', 'no' or 'maybe'.
+ * token-lifetime: has the token of session `ss` expired at `now` (performance.now()) — the model's
+ * `tokenState` (x-token-lifetime-seconds, generated `tokenLifetimeSeconds`) on the merchant's
+ * sandbox clock? 'yes', 'no' or 'maybe'.
  */
 export function tokenExpired(s: ModelState, ss: Session, now: number): Verdict {
-  return passed(age(s, ss, ss.who, now), tokenLifetimeSeconds * 1000);
+  return verdictOf(tokenState(createdDuring(ss), at(s, ss.who, now), SLACK_MS));
+}
+
+function verdictOf(t: 'valid' | 'expired' | 'either'): Verdict {
+  return t === 'expired' ? 'yes' : t === 'valid' ? 'no' : 'maybe';
 }
 
 /**
  * Whether a session's token had expired when the server read its clock during an exchange: certain
  * only if it had before the request was sent, excluded only if it had not when the answer came.
  */
-export function tokenExpiredDuring(s: ModelState, ss: Session, during: { sentAt: number; receivedAt: number }): Verdict {
-  if (tokenExpired(s, ss, during.sentAt) === 'yes') return 'yes';
-  return tokenExpired(s, ss, during.receivedAt) === 'no' ? 'no' : 'maybe';
+export function tokenExpiredDuring(s: ModelState, ss: Session, ex: { sentAt: number; receivedAt: number }): Verdict {
+  return verdictOf(tokenState(createdDuring(ss), during(ex, s.advanced[ss.who]), SLACK_MS));
 }
 
 /** @checks token-lifetime, token-own-transaction, a2-status-record, ADR-008 */

@@ -1,18 +1,14 @@
-/** Who may read or change a transaction. */
+/** Who may read or change a transaction: the model's ownership (model/merchant.ts) on the stored record. */
+import { reaches } from '../../model/index.ts';
 import type { SessionRecord, TransactionKind, TransactionRecord } from './types.ts';
 
-/**
- * Seed rule (B2, B3, B4, A3: "404 TRANSACTION_NOT_FOUND when missing or not owned by the
- * merchant"): a merchant reaches only its own transactions, and only of the kind the
- * operation serves (`null`: either kind). Anything else reads as missing.
- * @rule ownership
- */
+/** A merchant reaches only its own transactions, of the kind the operation serves (`null`: either); anything else reads as missing. */
 export function isOwnTransaction(
   tx: TransactionRecord | undefined,
   merchantId: string,
   kind: TransactionKind | null,
 ): tx is TransactionRecord {
-  return tx !== undefined && tx.merchantId === merchantId && (kind === null || tx.kind === kind);
+  return reaches(tx, merchantId, kind);
 }
 
 /**

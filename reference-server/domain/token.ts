@@ -1,18 +1,13 @@
-/** Session token validity. */
-import { tokenLifetimeSeconds } from '../../generated/contract.ts';
+/** Session token validity: the model's token lifetime (model/token.ts) on one instant. */
+import { at, tokenExpiry, tokenLive } from '../../model/index.ts';
 import type { SessionRecord } from './types.ts';
 
 /** When a session token created at `nowMs` stops being accepted: `tokenLifetimeSeconds` later. */
 export function tokenExpiresAt(nowMs: number): number {
-  return nowMs + tokenLifetimeSeconds * 1000;
+  return tokenExpiry(at(nowMs)).from;
 }
 
-/**
- * Seed rule (A2: INVALID_SESSION_TOKEN when the token is "expired (over 1 hour)"; token
- * lifetime 3600 s): a session token is accepted strictly before its `expiresAt`, in the
- * merchant's time.
- * @rule token-lifetime
- */
+/** A session token is accepted strictly before its `expiresAt`, in the merchant's time (the model's `tokenLive`). */
 export function isTokenLive(session: Pick<SessionRecord, 'expiresAt'>, nowMs: number): boolean {
-  return nowMs < Date.parse(session.expiresAt);
+  return tokenLive(Date.parse(session.expiresAt), nowMs);
 }
