@@ -156,6 +156,36 @@ export class ForbiddenMoves implements Cmd {
     await new PaySession(m.sessions.length - 1, outcome, 'own').run(m, w);
     return m.sessions[m.sessions.length - 1]!.tx;
   }
+  /**
+   * Both sides of the payment window through the clock: a transaction confirmed 1 s before its
+   * window ends (the last accepted), another (created after it) confirmed 1 s or so after its own
+   * ended (the first refused, from EXPIRED), with a checkout transaction left PENDING before both.
+   */
+  private async windowEdges(
+    m: Model,
+    w: Real,
+    partner: Partial<Record<Status, Tx>>,
+    checkout: Partial<Record<Status, Tx>>,
+    withCheckout: boolean,
+  ): Promise<void> {
+    const W = paymentWindowSeconds(w.state) * 1000;
+    const c = withCheckout ? await this.checkout(m, w, 'failed') : undefined;
+    const last = await this.create(m, w, 15);
+    const first = await this.create(m, w, 16);
+    if (last) {
+      const secs = Math.floor((W - w.age(last, 'main')[1]) / 1000) - 1;
+      if (secs >= 1) await advanceMainClock(w, secs);
+      await drive(w, last, 'sandboxConfirmTransaction');
+    }
+    const expired = (t: Tx): boolean => possibleStatuses(w.state, t, performance.now()).join() === 'EXPIRED';
+    for (let i = 0; i < 5 && first && !expired(first); i++)
+      await advanceMainClock(w, Math.max(1, Math.ceil((W - w.age(first, 'main')[0]) / 1000) + 1));
+    if (first && expired(first)) {
+      await drive(w, first, 'sandboxConfirmTransaction');
+      partner.EXPIRED = first;
+    }
+    if (c && expired(c)) checkout.EXPIRED = c;
+  }
   async run(m: Model, w: Real): Promise<void> {
     const moves = forbiddenMoves(w);
     const wanted = new Set(moves.map((x) => x.from));
@@ -192,20 +222,7 @@ export class ForbiddenMoves implements Cmd {
         if (tx) await drive(w, tx, 'sandboxCompleteTransaction');
         if (tx?.status === 'COMPLETED') checkout.COMPLETED = tx;
       }
-      if (wanted.has('EXPIRED')) {
-        // a partner and a checkout transaction left PENDING, then the clock to just past their window
-        const p = await this.create(m, w, 15);
-        const c = needsCheckout('EXPIRED') ? await this.checkout(m, w, 'failed') : undefined;
-        const [lo] = w.age(p ?? c!, 'main');
-        const secs = Math.ceil((paymentWindowSeconds(w.state) * 1000 - lo) / 1000) + 1;
-        if (p || c) await advanceMainClock(w, Math.max(1, secs));
-        for (const [t, into] of [
-          [p, partner],
-          [c, checkout],
-        ] as const) {
-          if (t && possibleStatuses(w.state, t, performance.now()).join() === 'EXPIRED') into.EXPIRED = t;
-        }
-      }
+      if (wanted.has('EXPIRED')) await this.windowEdges(m, w, partner, checkout, needsCheckout('EXPIRED'));
     }
     // each checkout transaction's A2 record in the status reached: its values and last change (the date form)
     const paid = m.txs.filter((t) => t.kind === 'checkout');

@@ -7,8 +7,10 @@
  * - a refusal answered wrongly from one status only (a move x-state-machine forbids from several);
  * - cross-merchant effects and near-miss lookup keys (B3/B4's vendorReference).
  */
+import { stateMachine } from '../../generated/index.ts';
+import { errorMessage } from '../../lib/error-messages.ts';
 import type { Json } from '../../lib/json.ts';
-import { A2, B2, B3, B4, GET, code, key, otherKey } from './match.ts';
+import { A2, B2, B3, B4, GET, code, key, otherKey, sandboxNow } from './match.ts';
 import { json, sign, withJson, type Mutant, type ProxyRequest } from './proxy.ts';
 
 const PAY = /^\/api\/v1\/sandbox\/sessions\/pay$/;
@@ -109,6 +111,22 @@ export const round4Mutants: Mutant[] = [
       if (cur.status !== 200) return res;
       const rec = json(cur);
       return rec.status === 'EXPIRED' ? withJson(res, { ...rec, status: 'COMPLETED', updatedAt: new Date().toISOString() }, 200) : res;
+    },
+  },
+  // ---- the last accepted instant of a time limit ----
+  {
+    name: 'confirmation refused in the last minute of the payment window (a window a minute short)',
+    profile: 'sandbox',
+    async onRequest(req, ctx) {
+      const m = MOVE.exec(req.path);
+      if (m?.[2] !== 'confirm') return undefined;
+      const cur = await ctx.forward({ method: 'GET', path: `/api/v1/public/partner/transactions/${m[1]}`, headers: req.headers, body: '' });
+      if (cur.status !== 200 || json(cur).status !== 'PENDING') return undefined;
+      const left =
+        Date.parse(String(json(cur).createdAt)) + stateMachine.paymentWindow.defaultSeconds * 1000 - (await sandboxNow(ctx, key(req)));
+      if (left > 60_000) return undefined;
+      const body = JSON.stringify({ error: { code: 'TRANSACTION_NOT_PENDING', message: errorMessage('TRANSACTION_NOT_PENDING') } });
+      return { status: 400, headers: { 'content-type': 'application/json; charset=utf-8' }, body };
     },
   },
   // ---- cross-merchant effects ----
