@@ -125,7 +125,12 @@ export const round4Mutants: Mutant[] = [
       const left =
         Date.parse(String(json(cur).createdAt)) + stateMachine.paymentWindow.defaultSeconds * 1000 - (await sandboxNow(ctx, key(req)));
       if (left > 60_000) return undefined;
-      const body = JSON.stringify({ error: { code: 'TRANSACTION_NOT_PENDING', message: errorMessage('TRANSACTION_NOT_PENDING') } });
+      const body = JSON.stringify({
+        error: {
+          code: 'TRANSACTION_NOT_PENDING',
+          message: errorMessage('TRANSACTION_NOT_PENDING', { required: 'PENDING', status: 'EXPIRED' }),
+        },
+      });
       return { status: 400, headers: { 'content-type': 'application/json; charset=utf-8' }, body };
     },
   },
