@@ -41,6 +41,22 @@ function everyRecord(f: (rec: Json, req: ProxyRequest) => Json): Mutant['onRespo
   };
 }
 
+/** A sandbox move (`move`) refused with `refusal` answered as made, from status `from` only (to `to`); read by B2 with the caller's key. */
+function allowedFrom(move: string, refusal: string, from: string, to: string, what: string): Mutant {
+  return {
+    name: `${what} allowed from ${from} (refused from the other statuses)`,
+    profile: 'sandbox',
+    async onResponse(req, res, ctx) {
+      const m = MOVE.exec(req.path);
+      if (m?.[2] !== move || code(res) !== refusal) return res;
+      const cur = await ctx.forward({ method: 'GET', path: `/api/v1/public/partner/transactions/${m[1]}`, headers: req.headers, body: '' });
+      if (cur.status !== 200) return res;
+      const rec = json(cur);
+      return rec.status === from ? withJson(res, { ...rec, status: to, updatedAt: new Date().toISOString() }, 200) : res;
+    },
+  };
+}
+
 export const round4Mutants: Mutant[] = [
   // ---- repeated values where only A2 or a checkout event carries them ----
   {
@@ -89,30 +105,8 @@ export const round4Mutants: Mutant[] = [
     },
   },
   // ---- a refusal from one status only ----
-  {
-    name: 'the customer cancel allowed from COMPLETED (refused from the other statuses)',
-    profile: 'sandbox',
-    async onResponse(req, res, ctx) {
-      const m = MOVE.exec(req.path);
-      if (m?.[2] !== 'cancel' || code(res) !== 'TRANSACTION_NOT_PENDING') return res;
-      const cur = await ctx.forward({ method: 'GET', path: `/api/v1/public/partner/transactions/${m[1]}`, headers: req.headers, body: '' });
-      if (cur.status !== 200) return res;
-      const rec = json(cur);
-      return rec.status === 'COMPLETED' ? withJson(res, { ...rec, status: 'CANCELED', updatedAt: new Date().toISOString() }, 200) : res;
-    },
-  },
-  {
-    name: 'completion allowed from EXPIRED (refused from the other statuses)',
-    profile: 'sandbox',
-    async onResponse(req, res, ctx) {
-      const m = MOVE.exec(req.path);
-      if (m?.[2] !== 'complete' || code(res) !== 'TRANSACTION_NOT_APPROVED') return res;
-      const cur = await ctx.forward({ method: 'GET', path: `/api/v1/public/partner/transactions/${m[1]}`, headers: req.headers, body: '' });
-      if (cur.status !== 200) return res;
-      const rec = json(cur);
-      return rec.status === 'EXPIRED' ? withJson(res, { ...rec, status: 'COMPLETED', updatedAt: new Date().toISOString() }, 200) : res;
-    },
-  },
+  allowedFrom('cancel', 'TRANSACTION_NOT_PENDING', 'COMPLETED', 'CANCELED', 'the customer cancel'),
+  allowedFrom('complete', 'TRANSACTION_NOT_APPROVED', 'EXPIRED', 'COMPLETED', 'completion'),
   // ---- the last accepted instant of a time limit ----
   {
     name: 'confirmation refused in the last minute of the payment window (a window a minute short)',
