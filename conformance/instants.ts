@@ -41,7 +41,7 @@ function iso(t: number): string {
  * A "last changed" `value` (`form`: ISO 8601, or A2's `DD/MM/YY HH:MM:SS`) of `tx`, whose status the
  * record shows as the model's: before a change `createdAt` (A2's form; ISO's null is `checkRecord`'s); after it, in
  * the interval of the latest change.
- * @checks timestamps
+ * @checks ADR-007
  */
 export function checkLastChanged(
   w: World,

@@ -13,16 +13,14 @@ export function tokenExpiry(issued: Interval): Interval {
 /**
  * Whether a token issued within `issued` is accepted when used within `use`: 'valid', 'expired',
  * or 'either' when the intervals (widened by `slack`) straddle the end of its lifetime.
+ * @rule token-lifetime
  */
 export function tokenState(issued: Interval, use: Interval, slack = 0): 'valid' | 'expired' | 'either' {
   const v = reached(use, tokenExpiry(issued), slack);
   return v === 'yes' ? 'expired' : v === 'no' ? 'valid' : 'either';
 }
 
-/**
- * The one-instant form: a token whose lifetime ends at `expiresAt` is live at `now`.
- * @rule token-lifetime
- */
+/** The one-instant form: a token whose lifetime ends at `expiresAt` is live at `now`. */
 export function tokenLive(expiresAt: number, now: number): boolean {
-  return reached(at(now), at(expiresAt)) === 'no';
+  return tokenState(at(expiresAt - TOKEN_LIFETIME_MS), at(now)) === 'valid';
 }

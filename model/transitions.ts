@@ -60,7 +60,12 @@ function fromOf(t: Transition): readonly Status[] | null {
   return t.from;
 }
 
-/** The one outcome of `op` on a transaction in `from` (null: a creation), given the guard facts. */
+/**
+ * The one outcome of `op` on a transaction in `from` (null: a creation), given the guard facts: the
+ * first transition of that trigger whose `from` matches and whose guard holds; when none, the
+ * rejection the spec lists. Both forms (`decide`, `answers`) walk the table through it.
+ * @rule state-transitions, ADR-009
+ */
 export function outcomeOf(op: string, from: Status | null, facts: GuardFacts): Outcome {
   let held: TransitionId | null = null;
   for (const t of stateMachine.transitions) {
@@ -71,14 +76,18 @@ export function outcomeOf(op: string, from: Status | null, facts: GuardFacts): O
       held ??= t.id;
       continue;
     }
-    return { kind: 'moved', transition: t.id, to: t.to, emits: (t.emits ?? null) };
+    return { kind: 'moved', transition: t.id, to: t.to, emits: t.emits ?? null };
   }
   if (held) return { kind: 'held', transition: held };
   const r = from === null ? undefined : rejectionOf(op, from);
   return r ? { kind: 'refused', ...r } : { kind: 'none' };
 }
 
-/** The rejection (status, code) of `op` from `from`, read from `stateMachine.rejections`; undefined when none is listed. */
+/**
+ * The rejection (status, code) of `op` from `from`, read from `stateMachine.rejections` (B4 from
+ * anything but PENDING: 400 TRANSACTION_NOT_PENDING); undefined when none is listed.
+ * @rule b4-only-pending
+ */
 export function rejectionOf(op: string, from: Status): { status: number; code: string } | undefined {
   const r = stateMachine.rejections.find((x) => x.trigger.operationId === op && (x.from as readonly string[]).includes(from));
   return r ? { status: r.status, code: r.code } : undefined;
@@ -95,14 +104,17 @@ export interface TxFacts {
  * The single-status, single-instant form: what `op` does at `now` to a transaction in `from`
  * (null: creation). Exactly one outcome. The caller has already applied time (`expiredBy`): a
  * PENDING transaction past its window must have been expired first, or its guarded moves hold.
- * @rule state-transitions, b4-only-pending, ADR-009
  */
 export function decide(op: string, from: Status | null, now: number, facts: Partial<TxFacts> = {}): Outcome {
   const expired = facts.expiresAt !== undefined && reached(instant(now), facts.expiresAt) === 'yes';
   return outcomeOf(op, from, { expired: facts.expiresAt === undefined ? false : expired, outcome: facts.outcome });
 }
 
-/** Whether the payment window ending within `expiresAt` has passed during `now`. */
+/**
+ * Whether the payment window ending within `expiresAt` has passed during `now` (ADR-010: a
+ * transaction expires exactly at createdAt + window).
+ * @rule expiry
+ */
 export function expiredBy(now: Interval, expiresAt: Interval, slack = 0): Verdict {
   return reached(now, expiresAt, slack);
 }
@@ -110,7 +122,6 @@ export function expiredBy(now: Interval, expiresAt: Interval, slack = 0): Verdic
 /**
  * What time does to a set of statuses during `now`: a status the expiry moves from becomes EXPIRED
  * when the window certainly passed, may be either when maybe. Other statuses stay.
- * @rule expiry
  */
 export function statusesDuring(statuses: Iterable<Status>, now: Interval, expiresAt: Interval, slack = 0): Status[] {
   const out = new Set<Status>();

@@ -15,10 +15,10 @@
  */
 import { tokenLifetimeSeconds } from '../../generated/index.ts';
 import * as model from '../../model/index.ts';
-import type { Cmd, Model, Outcome, Real } from '../model.ts';
+import type { Cmd, Model, Real } from '../model.ts';
 import { pick } from '../model.ts';
 import { transition } from '../model-events.ts';
-import type { ModelState, Status, Tx } from '../model-state.ts';
+import type { ModelState, Tx } from '../model-state.ts';
 import { SLACK_MS, at as atPerf, createdDuring, during as duringIv, instantOf, type Verdict } from '../model-time.ts';
 import { rateLimit } from './createSession.ts';
 
@@ -31,7 +31,7 @@ export function paymentWindowSeconds(s: Pick<ModelState, 'paymentWindowSeconds'>
 }
 
 /** When the payment window of `tx` ends, on the model's axis (`createdDuring`): its creation's interval plus the window. */
-function expiresAt(s: ModelState, tx: Tx): model.Interval {
+export function expiresAt(s: ModelState, tx: Tx): model.Interval {
   return model.expiryOf(createdDuring(tx), paymentWindowSeconds(s));
 }
 
@@ -59,23 +59,6 @@ export function possibleStatuses(
 ): string[] {
   if (model.EXPIRY.from.includes(tx.status) && windowPassed(s, tx, during.sentAt) === 'yes') transition(s, tx, model.EXPIRY.id, at);
   return model.statusesDuring([tx.status], duringIv(during, s.advanced[tx.who]), expiresAt(s, tx), SLACK_MS);
-}
-
-/**
- * The answers the model allows to `op` on `tx` sent and answered during `ex` (a simulated payment's
- * `outcome` if any), and the statuses `tx` may have been in: `possibleStatuses` then the model's
- * `answers`, as the suite's outcomes (a success carries no code).
- */
-export function allowedAnswers(
-  s: ModelState,
-  tx: Tx,
-  op: string,
-  ex: { sentAt: number; receivedAt: number },
-  outcome?: 'success' | 'failed',
-): { statuses: string[]; allowed: Outcome[] } {
-  const statuses = possibleStatuses(s, tx, performance.now(), ex) as Status[];
-  const list = model.answers(op, statuses, duringIv(ex, s.advanced[tx.who]), { expiresAt: expiresAt(s, tx), outcome }, SLACK_MS);
-  return { statuses, allowed: list.map((a) => (a.code === null ? { status: a.status } : { status: a.status, code: a.code })) };
 }
 
 /**

@@ -1,12 +1,31 @@
 /** B4: the merchant cancels by vendorReference — allowed only from PENDING (x-state-machine). */
-import type { Cmd, Model, Real } from '../model.ts';
+import type { Cmd, Model, Outcome, Real } from '../model.ts';
 import { pick, refusal } from '../model.ts';
-import { transitionsOf } from '../../model/index.ts';
-import { allowedAnswers } from './advanceClock.ts';
+import { answers, transitionsOf } from '../../model/index.ts';
+import type { ModelState, Status, Tx } from '../model-state.ts';
+import { SLACK_MS, during as duringIv } from '../model-time.ts';
+import { expiresAt, possibleStatuses } from './advanceClock.ts';
 import { checkRecord, sameNotFound } from './getTransaction.ts';
 import { changed } from '../instants.ts';
 
 const OP = 'cancelPartnerTransactionByVendorReference';
+
+/**
+ * The answers the model allows to `op` on `tx` sent and answered during `ex` (a simulated payment's
+ * `outcome` if any), and the statuses `tx` may have been in: `possibleStatuses` then the model's
+ * `answers`, as the suite's outcomes (a success carries no code).
+ */
+export function allowedAnswers(
+  s: ModelState,
+  tx: Tx,
+  op: string,
+  ex: { sentAt: number; receivedAt: number },
+  outcome?: 'success' | 'failed',
+): { statuses: string[]; allowed: Outcome[] } {
+  const statuses = possibleStatuses(s, tx, performance.now(), ex) as Status[];
+  const list = answers(op, statuses, duringIv(ex, s.advanced[tx.who]), { expiresAt: expiresAt(s, tx), outcome }, SLACK_MS);
+  return { statuses, allowed: list.map((a) => (a.code === null ? { status: a.status } : { status: a.status, code: a.code })) };
+}
 
 /** @checks b4-only-pending */
 export class CancelTransaction implements Cmd {

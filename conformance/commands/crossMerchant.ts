@@ -55,7 +55,7 @@ function nearMissAnswer(w: Real, value: string): Outcome {
   return pattern.test(value) ? refusal('TRANSACTION_NOT_FOUND') : refusal('VALIDATION_ERROR');
 }
 
-/** @checks ADR-049, vendor-reference-scope, ownership */
+/** @checks ADR-049 */
 export class CrossMerchant implements Cmd {
   constructor(readonly body: Json) {}
   check(): boolean {

@@ -2,7 +2,7 @@
 import type { Cmd, Model, Real } from '../model.ts';
 import { pick } from '../model.ts';
 import { transitionsOf } from '../../model/index.ts';
-import { allowedAnswers } from './advanceClock.ts';
+import { allowedAnswers } from './cancelTransaction.ts';
 import { checkRecord } from './getTransaction.ts';
 import { changed } from '../instants.ts';
 

@@ -15,7 +15,8 @@ import { refusal } from '../model.ts';
 import type { Status, Tx } from '../model-state.ts';
 import { checkOf, sameAsFirst, sameName } from '../repeated.ts';
 import { transitionsOf } from '../../model/index.ts';
-import { advanceMainClock, allowedAnswers, paymentWindowSeconds, possibleStatuses } from './advanceClock.ts';
+import { advanceMainClock, paymentWindowSeconds, possibleStatuses } from './advanceClock.ts';
+import { allowedAnswers } from './cancelTransaction.ts';
 import { CreateSession } from './createSession.ts';
 import { CreateTransaction } from './createTransaction.ts';
 import { checkRecord } from './getTransaction.ts';
@@ -133,7 +134,7 @@ function checkCheckoutRecord(w: Real, ex: Exchange, tx: Tx, status: string): voi
   sameAsFirst(report, tx, 'amount', '$.totalAmount', rec.totalAmount);
 }
 
-/** @checks state-transitions, b4-only-pending */
+/** @checks state-transitions */
 export class ForbiddenMoves implements Cmd {
   /** `body(k)`: a valid B1 body; `session`: a valid A1 body. */
   constructor(

@@ -4,7 +4,7 @@ import { pick, refusal } from '../model.ts';
 import { countRate, rateLimited, withRateLimit } from './createSession.ts';
 import { tokenExpiredDuring } from './verifyByToken.ts';
 import type { Tx } from '../world.ts';
-import { allowedAnswers } from './advanceClock.ts';
+import { allowedAnswers } from './cancelTransaction.ts';
 import { changed } from '../instants.ts';
 
 type Json = Record<string, unknown>;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { stateMachine } from '../../generated/contract.ts';
-import { attempt, isDueToExpire } from './stateMachine.ts';
+import { attempt } from './stateMachine.ts';
+import { EXPIRY, at, expiredBy } from '../../model/index.ts';
 import { localDateTime, parseDuration, MerchantTime, ManualClock } from './clock.ts';
 import { isAllowedOrigin, isAllowedRedirect, withRedirectParams } from './redirect.ts';
 
@@ -32,9 +33,9 @@ describe('state machine interpreter (reads x-state-machine)', () => {
   it('guards the window: confirm before the edge, expire exactly at it', () => {
     expect(attempt('sandboxConfirmTransaction', 'PENDING', { now: 99, expiresAt: 100 }).ok).toBe(true);
     expect(attempt('sandboxConfirmTransaction', 'PENDING', { now: 100, expiresAt: 100 })).toMatchObject({ ok: false, kind: 'guard' });
-    expect(isDueToExpire('PENDING', 99, 100)).toBe(false);
-    expect(isDueToExpire('PENDING', 100, 100)).toBe(true);
-    expect(isDueToExpire('APPROVED', 1000, 100)).toBe(false);
+    expect(expiredBy(at(99), at(100))).toBe('no');
+    expect(expiredBy(at(100), at(100))).toBe('yes');
+    expect(EXPIRY.from).toEqual(['PENDING']);
     expect(attempt('sandboxPaySession', 'PENDING', { now: 1, expiresAt: 100, outcome: 'failed' })).toMatchObject({
       ok: false,
       kind: 'guard',

@@ -2,7 +2,11 @@
 import { reaches } from '../../model/index.ts';
 import type { SessionRecord, TransactionKind, TransactionRecord } from './types.ts';
 
-/** A merchant reaches only its own transactions, of the kind the operation serves (`null`: either); anything else reads as missing. */
+/**
+ * A merchant reaches only its own transactions, of the kind the operation serves (`null`: either);
+ * anything else reads as missing (the model's `reaches` on the stored record).
+ * @binds ownership
+ */
 export function isOwnTransaction(
   tx: TransactionRecord | undefined,
   merchantId: string,

@@ -4,7 +4,7 @@
  * transitions, guards and rejections are the model's, read from `x-state-machine`.
  */
 import { ERROR_MESSAGES, formatMessage } from '../../lib/error-messages.ts';
-import { EXPIRY, at, decide, expiredBy, paymentWindowSeconds, maxPaymentWindowSeconds as maxWindow } from '../../model/index.ts';
+import { EXPIRY, at, decide, paymentWindowSeconds, maxPaymentWindowSeconds as maxWindow } from '../../model/index.ts';
 import { requiredStatesOf, type TransitionId } from '../../model/index.ts';
 import type { WebhookEventName } from './outbox-event.ts';
 import type { Status } from './types.ts';
@@ -34,7 +34,11 @@ function rejectionMessage(code: string, from: Status): string {
   return formatMessage(template, { required: requiredStatesOf(code).join(' or '), status: from });
 }
 
-/** What `operationId` does to a transaction in status `from` (null: creation) at `ctx.now`: the model's `decide`. */
+/**
+ * What `operationId` does to a transaction in status `from` (null: creation) at `ctx.now`: the
+ * model's `decide`, with a rejection's message (the state its code asks for and the current one).
+ * @binds state-transitions, b4-only-pending, ADR-009
+ */
 export function attempt(operationId: string, from: Status | null, ctx: GuardContext): Outcome {
   const o = decide(operationId, from, ctx.now, {
     expiresAt: ctx.expiresAt === undefined ? undefined : at(ctx.expiresAt),
@@ -50,11 +54,6 @@ export function attempt(operationId: string, from: Status | null, ctx: GuardCont
     case 'none':
       return { ok: false, kind: 'none' };
   }
-}
-
-/** True when time has moved a transaction past its window: it must read as EXPIRED now (ADR-010; the record is `expireIfDue`'s). */
-export function isDueToExpire(status: Status, now: number, expiresAt: number): boolean {
-  return EXPIRY.from.includes(status) && expiredBy(at(now), at(expiresAt)) === 'yes';
 }
 
 export const defaultPaymentWindowSeconds: number = paymentWindowSeconds();

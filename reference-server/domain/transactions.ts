@@ -5,7 +5,8 @@
 import { checkoutStatusOf } from '../../generated/contract.ts';
 import { centimesToNumber, formatCentimes } from '../../lib/money.ts';
 import { iso, localDateTime } from './clock.ts';
-import { EXPIRY, attempt, isDueToExpire, type Outcome } from './stateMachine.ts';
+import { EXPIRY, at, expiredBy } from '../../model/index.ts';
+import { attempt, type Outcome } from './stateMachine.ts';
 import type { OutboxEvent, WebhookEventName, WebhookPayload } from './outbox-event.ts';
 import type { Status, TransactionRecord } from './types.ts';
 
@@ -112,12 +113,12 @@ export function dueScenarioAction(
 /**
  * Lazy expiry: a transaction whose window has passed is EXPIRED from the instant
  * `createdAt + window`, whether or not anything looked at it then. Returns the expired
- * record, or null when nothing changes (the payment window of ADR-010).
- * @rule expiry, ADR-010
+ * record, or null when nothing changes (the payment window of ADR-010; the model's `expiredBy`).
+ * @rule ADR-010
+ * @binds expiry
  */
 export function expireIfDue(tx: TransactionRecord, nowMs: number): TransactionRecord | null {
-  const expiresAt = Date.parse(tx.expiresAt);
-  if (!isDueToExpire(tx.status, nowMs, expiresAt)) return null;
+  if (!EXPIRY.from.includes(tx.status) || expiredBy(at(nowMs), at(Date.parse(tx.expiresAt))) !== 'yes') return null;
   return { ...tx, status: EXPIRY.to, updatedAt: tx.expiresAt, expiredAt: tx.expiresAt };
 }
 export const expiryEvent = EXPIRY.emits;

@@ -28,10 +28,10 @@ import { magicAmountRejection, scenariosOf, scheduledAction } from './sandbox-sc
  * Seed rule (B1 409, "vendorReference already exists for this merchant"): a vendorReference is
  * unique per merchant. Inside B1's store transaction, the merchant's reference is locked (its
  * row, or the absent key: a concurrent B1 with it waits) and a transaction holding it refuses
- * the create (`checkVendorReferenceFree` words the 409). The store's unique index on
- * (merchant, vendorReference) is the guard under it: a unique violation reruns the create,
- * which then finds the row (PostgreSQL: `isConflict`, SQLite: one writer).
- * @rule vendor-reference-unique
+ * the create (the model's `vendorReferenceRefusals`, worded by `checkVendorReferenceFree`). The
+ * store's unique index on (merchant, vendorReference) is the guard under it: a unique violation
+ * reruns the create, which then finds the row (PostgreSQL: `isConflict`, SQLite: one writer).
+ * @binds vendor-reference-unique
  * @guard vendor-reference-unique reference-server/store/sqlite/migrations/0001_initial.sql:transactions_vendor_reference
  * @guard vendor-reference-unique reference-server/store/postgres/migrations/0001_initial.sql:transactions_vendor_reference
  * @guard vendor-reference-unique reference-server/store/postgres/pg-errors.ts:isConflict

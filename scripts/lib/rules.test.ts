@@ -213,6 +213,51 @@ describe('rule index', () => {
     });
   });
 
+  describe("files on a rule's path (issue 40 point 6)", () => {
+    const model = {
+      'model/transitions.ts':
+        '/** @rule b4-only-pending */\nexport function rejectionOf(op: string, s: string): boolean {\n  return s !== op;\n}\n',
+      'reference-server/domain/rules.ts': '/** @rule ADR-001 */\nexport const sendError = () => {};\n',
+    };
+    const binding = (tag: string) =>
+      `import { rejectionOf } from '../../model/transitions.ts';\n/** ${tag} */\nexport function attempt(s: string) {\n  return rejectionOf('b4', s);\n}\n`;
+
+    it('counts spec, model, binding, check and judge, and refuses a caller of the model function that is off the list', async () => {
+      await fixture({ ...model, ...checks, 'reference-server/domain/stateMachine.ts': binding('The server binding.') });
+      expect(await ruleProblems(root)).toEqual([
+        "rule b4-only-pending: reference-server/domain/stateMachine.ts calls its model function rejectionOf, so it is on the rule's path: tag the caller (@binds in the server, @checks in the suite, @judges in the proxy)",
+      ]);
+      await fixture({
+        ...model,
+        ...checks,
+        'reference-server/domain/stateMachine.ts': binding('@binds b4-only-pending'),
+        'proxy/judge.ts': '/** @judges b4-only-pending */\nexport function judge() {}\n',
+      });
+      expect(await ruleProblems(root)).toEqual([]);
+      const r = (await ruleIndex(root)).find((x) => x.id === 'b4-only-pending')!;
+      expect(r.files).toEqual([
+        'spec/schemas/Status.yaml',
+        'model/transitions.ts',
+        'reference-server/domain/stateMachine.ts',
+        'conformance/commands/cancel.ts',
+        'proxy/judge.ts',
+      ]);
+      const md = await renderRuleIndex(['header'], root);
+      expect(md).toContain('binds: `reference-server/domain/stateMachine.ts:attempt`');
+      expect(md).toContain('judge: `proxy/judge.ts:judge` | 5 |');
+    });
+
+    it('refuses a judge spread over two proxy files', async () => {
+      await fixture({
+        ...model,
+        ...checks,
+        'proxy/a.ts': '/** @judges b4-only-pending */\nexport function a() {}\n',
+        'proxy/b.ts': '/** @judges b4-only-pending */\nexport function b() {}\n',
+      });
+      expect(await ruleProblems(root)).toEqual(['rule b4-only-pending: judged in 2 files of proxy/ (proxy/a.ts, proxy/b.ts); one judge']);
+    });
+  });
+
   it('does not take a decision as stated by rules.yaml', async () => {
     await fixture({
       ...enforcing,

@@ -13,33 +13,21 @@
  * A seed rule's text (`spec/rules.yaml`) takes the spec's numbers through `{{file#/pointer}}`, never typed.
  * `npm run generate` writes the index to `spec/RULES.md`; `npm run lint` reports `ruleProblems`.
  */
-import { readFile, readdir } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import YAML from 'yaml';
 import { errorCatalog } from '../../generated/contract.ts';
 import { ROOT, SPEC_DIR } from './paths.ts';
+import { type Rule, type RulesFile, PLACEHOLDER, checkLocation, decisions, specValue, withSpecValues } from './rule-spec.ts';
+import { BINDING_DIRS, JUDGE_DIRS, filesOnPath, listTs, pathProblems } from './rule-paths.ts';
+
+export type { Rule };
 
 export const RULES_INDEX = path.join(SPEC_DIR, 'RULES.md');
 
 /** Where the tags are looked for. */
-const ENFORCING_DIRS = ['reference-server', 'server', 'sdk', 'lib'];
+const ENFORCING_DIRS = ['model', 'reference-server', 'server', 'sdk', 'lib'];
 const CHECK_DIRS = ['conformance', 'reference-server', 'server', 'sdk', 'scripts', 'lib'];
-
-export interface Rule {
-  id: string;
-  /** The rule in the seed's words, or the decision's title. */
-  text: string;
-  kind: 'seed' | 'decision';
-  /** Spec locations: `file` under spec/ with an optional `#/pointer`, or `file:line` for a decision's mark. */
-  spec: string[];
-  checks: 'conformance' | 'tests';
-  /**
-   * The name the check reads the spec's statement of the rule by (a generated export, an `x-`
-   * extension key, an error code): a checking file must hold code naming it, so the expectation is
-   * computed where the check is, not in a shared helper one hop away.
-   */
-  reads?: string;
-}
 
 export interface Site {
   file: string;
@@ -54,26 +42,14 @@ export interface RuleIndexEntry extends Rule {
   /** `@guard` tags: `file:name` under the decision. */
   guards: Array<Site & { target: string }>;
   checkedBy: Site[];
+  /** `@binds` tags: the server's functions that apply the model's decision (storage, HTTP), `@judges`: the proxy's. */
+  binds: Site[];
+  judgedBy: Site[];
+  /** Every hand-written file on the rule's path (`rule-paths.ts`): spec files, decider, guards, bindings, checks, judge. */
+  files: string[];
 }
 
-interface RulesFile {
-  rules: Array<{ id: string; seed: string; spec: string; checks?: 'conformance' | 'tests'; reads?: string }>;
-  decisions?: Record<string, { checks?: 'conformance' | 'tests' }>;
-}
-
-async function listTs(root: string, dir: string): Promise<string[]> {
-  const out: string[] = [];
-  const entries = await readdir(path.join(root, dir), { withFileTypes: true }).catch(() => []);
-  for (const e of entries) {
-    const rel = `${dir}/${e.name}`;
-    if (e.isDirectory()) {
-      if (e.name !== 'node_modules' && e.name !== 'dist' && e.name !== 'fixtures') out.push(...(await listTs(root, rel)));
-    } else if (e.name.endsWith('.ts') && !e.name.endsWith('.d.ts')) out.push(rel);
-  }
-  return out;
-}
-
-const TAG = /@(rule|checks)\s+([A-Za-z0-9-]+(?:\s*,\s*[A-Za-z0-9-]+)*)/g;
+const TAG = /@(rule|checks|binds|judges)\s+([A-Za-z0-9-]+(?:\s*,\s*[A-Za-z0-9-]+)*)/g;
 const SYMBOL = [
   /^\s*(?:it|test|describe)\(\s*(?:'((?:\\.|[^'\\])*)'|"((?:\\.|[^"\\])*)"|`((?:\\.|[^`\\])*)`)/,
   /^\s*(?:export\s+)?(?:default\s+)?(?:async\s+)?function\*?\s+([A-Za-z0-9_$]+)/,
@@ -104,7 +80,12 @@ function symbolAfter(lines: string[], from: number): { symbol: string; line: num
 }
 
 /** Every `@rule`/`@checks` tag under `dirs`; `tests` picks test files only, or non-test files only. */
-async function scanTags(root: string, dirs: string[], tag: 'rule' | 'checks', tests: boolean): Promise<Map<string, Site[]>> {
+export async function scanTags(
+  root: string,
+  dirs: string[],
+  tag: 'rule' | 'checks' | 'binds' | 'judges',
+  tests: boolean,
+): Promise<Map<string, Site[]>> {
   const out = new Map<string, Site[]>();
   for (const dir of dirs) {
     for (const file of await listTs(root, dir)) {
@@ -130,78 +111,6 @@ async function scanTags(root: string, dirs: string[], tag: 'rule' | 'checks', te
 
 async function readRulesFile(root: string): Promise<RulesFile> {
   return YAML.parse(await readFile(path.join(root, 'spec', 'rules.yaml'), 'utf8')) as RulesFile;
-}
-
-/** The decisions of DECISIONS.md with the `file:line` of each `x-decision` mark in spec/ (else of each mention), rules.yaml aside. */
-async function decisions(root: string, overrides: RulesFile['decisions']): Promise<Rule[]> {
-  const specDir = path.join(root, 'spec');
-  const text = await readFile(path.join(specDir, 'DECISIONS.md'), 'utf8');
-  const marks = new Map<string, string[]>();
-  const mentions = new Map<string, string[]>();
-  const add = (map: Map<string, string[]>, id: string, at: string) => {
-    if (!map.has(id)) map.set(id, []);
-    map.get(id)!.push(at);
-  };
-  const walk = async (dir: string): Promise<void> => {
-    for (const e of await readdir(path.join(specDir, dir), { withFileTypes: true })) {
-      const rel = dir ? `${dir}/${e.name}` : e.name;
-      if (e.isDirectory()) await walk(rel);
-      else if (e.name.endsWith('.yaml') && rel !== 'rules.yaml') {
-        (await readFile(path.join(specDir, rel), 'utf8')).split('\n').forEach((l, i) => {
-          for (const m of l.matchAll(/\b(?:x-decision|decision):\s*(ADR-\d{3})\b/g)) add(marks, m[1]!, `${rel}:${i + 1}`);
-          for (const m of l.matchAll(/\bADR-\d{3}\b/g)) add(mentions, m[0], `${rel}:${i + 1}`);
-        });
-      }
-    }
-  };
-  await walk('');
-  return [...text.matchAll(/^## (ADR-\d{3}) — (.+)$/gm)].map((m) => ({
-    id: m[1]!,
-    text: m[2]!.trim(),
-    kind: 'decision' as const,
-    spec: marks.get(m[1]!) ?? mentions.get(m[1]!) ?? [],
-    checks: overrides?.[m[1]!]?.checks ?? 'conformance',
-  }));
-}
-
-/** Resolves `file#/json/pointer` against spec/; returns a problem or null. */
-async function checkLocation(root: string, loc: string): Promise<string | null> {
-  const [file, pointer] = loc.split('#') as [string, string | undefined];
-  const text = await readFile(path.join(root, 'spec', file.replace(/:\d+$/, '')), 'utf8').catch(() => null);
-  if (text === null) return `${loc}: no such file under spec/`;
-  if (!pointer) return null;
-  let node: unknown = YAML.parse(text);
-  for (const raw of pointer.split('/').slice(1)) {
-    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
-    node = Array.isArray(node) ? node[Number(key)] : (node as Record<string, unknown> | null)?.[key];
-    if (node === undefined) return `${loc}: the pointer does not resolve`;
-  }
-  return null;
-}
-
-/** The value at `file#/pointer` under spec/, or undefined. */
-async function specValue(root: string, loc: string): Promise<unknown> {
-  const [file, pointer = ''] = loc.split('#') as [string, string | undefined];
-  const text = await readFile(path.join(root, 'spec', file), 'utf8').catch(() => null);
-  if (text === null) return undefined;
-  let node: unknown = YAML.parse(text);
-  for (const raw of pointer.split('/').slice(1)) {
-    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
-    node = Array.isArray(node) ? node[Number(key)] : (node as Record<string, unknown> | null)?.[key];
-  }
-  return node;
-}
-
-const PLACEHOLDER = /\{\{\s*([^}\s]+)\s*\}\}/g;
-
-/** A seed rule's text with each `{{file#/pointer}}` replaced by the spec's value (a number or string); unresolved ones stay. */
-async function withSpecValues(root: string, text: string): Promise<string> {
-  let out = text;
-  for (const m of text.matchAll(PLACEHOLDER)) {
-    const v = await specValue(root, m[1]!);
-    if (typeof v === 'number' || typeof v === 'string') out = out.replace(m[0], String(v));
-  }
-  return out;
 }
 
 /** `@guard <id> <file>:<name>` tags under `dirs` (not tests). */
@@ -240,16 +149,22 @@ export async function ruleIndex(root = ROOT): Promise<RuleIndexEntry[]> {
   const guards = await scanGuards(root, ENFORCING_DIRS);
   const conformance = await scanTags(root, ['conformance'], 'checks', false);
   const tests = await scanTags(root, CHECK_DIRS, 'checks', true);
+  const binds = await scanTags(root, BINDING_DIRS, 'binds', false);
+  const judges = await scanTags(root, JUDGE_DIRS, 'judges', false);
   const out: RuleIndexEntry[] = [];
-  for (const r of rules)
-    out.push({
+  for (const r of rules) {
+    const e = {
       ...r,
       written: r.text,
       text: r.kind === 'seed' ? await withSpecValues(root, r.text) : r.text,
       enforcedBy: enforcing.get(r.id) ?? [],
       guards: guards.get(r.id) ?? [],
       checkedBy: (r.checks === 'tests' ? tests : conformance).get(r.id) ?? [],
-    });
+      binds: binds.get(r.id) ?? [],
+      judgedBy: judges.get(r.id) ?? [],
+    };
+    out.push({ ...e, files: filesOnPath(e) });
+  }
   return out;
 }
 
@@ -274,11 +189,14 @@ export async function ruleProblems(root = ROOT): Promise<string[]> {
     if (r.checkedBy.length === 0)
       problems.push(`rule ${r.id}: no ${r.checks === 'tests' ? 'test' : 'conformance check'} (tag it with @checks ${r.id})`);
     problems.push(...(await hopProblems(root, r)));
+    problems.push(...(await pathProblems(root, r)));
   }
   const tagged = [
     ...(await scanTags(root, ENFORCING_DIRS, 'rule', false)).keys(),
     ...(await scanTags(root, CHECK_DIRS, 'checks', false)).keys(),
     ...(await scanTags(root, CHECK_DIRS, 'checks', true)).keys(),
+    ...(await scanTags(root, BINDING_DIRS, 'binds', false)).keys(),
+    ...(await scanTags(root, JUDGE_DIRS, 'judges', false)).keys(),
   ];
   for (const id of new Set(tagged)) if (!ids.has(id)) problems.push(`tag names an unknown rule ${id}`);
   return problems;
@@ -369,6 +287,8 @@ async function hopProblems(root: string, r: RuleIndexEntry): Promise<string[]> {
       problems.push(`rule ${r.id}: the @rule tag at ${d.file}:${d.line} is on no function`);
       continue;
     }
+    // a model function is a predicate by design: the server, the suite and the proxy all call it (issue 40)
+    if (d.file.startsWith('model/')) continue;
     const decl = await declarationAt(root, d);
     if (!/\)\s*:\s*(?:boolean|[A-Za-z_$][\w$]*\s+is\s+[^{=]+)\s*(?:\{|=>)/.test(decl)) continue;
     const call = new RegExp(`(?<![\\w$.])${d.symbol.replace(/\$/g, '\\$')}\\(`);
@@ -411,7 +331,17 @@ async function hopProblems(root: string, r: RuleIndexEntry): Promise<string[]> {
       problems.push(
         `rule ${r.id}: checked in ${checkFiles.length} files (${checkFiles.join(', ')}); a rule with reads: is checked in one file (spec, decider, check)`,
       );
-    const inCheck = await Promise.all(checkFiles.map(async (f) => names(await readFile(path.join(root, f), 'utf8'))));
+    // the fact, or a function of the model file that interprets it (issue 40: spec, model, check)
+    const model: Array<(text: string) => boolean> = [];
+    for (const f of new Set(r.enforcedBy.filter((d) => d.file.startsWith('model/')).map((d) => d.file)))
+      for (const m of (await readFile(path.join(root, f), 'utf8')).matchAll(/^export function ([A-Za-z0-9_$]+)/gm))
+        model.push(codeNaming(m[1]!));
+    const inCheck = await Promise.all(
+      checkFiles.map(async (f) => {
+        const text = await readFile(path.join(root, f), 'utf8');
+        return names(text) || model.some((n) => n(text));
+      }),
+    );
     if (!inCheck.some(Boolean)) {
       const elsewhere: string[] = [];
       for (const file of await listTs(root, 'conformance'))
@@ -450,12 +380,18 @@ export async function renderRuleIndex(header: string[], root = ROOT): Promise<st
       .map((r) => {
         const spec = r.spec.map((l) => `\`${l}\``).join('<br>') || '—';
         const by =
-          [...r.enforcedBy.map((s) => `\`${s.file}:${s.symbol}\``), ...r.guards.map((g) => `guard: \`${g.target}\``)].join('<br>') ||
-          '**none**';
-        const checks = r.checkedBy.map((s) => `\`${s.file}:${s.symbol}\``).join('<br>') || '**none**';
-        return `| \`${r.id}\` | ${cell(r.text)} | ${spec} | ${by} | ${checks} |`;
+          [
+            ...r.enforcedBy.map((s) => `\`${s.file}:${s.symbol}\``),
+            ...r.guards.map((g) => `guard: \`${g.target}\``),
+            ...r.binds.map((s) => `binds: \`${s.file}:${s.symbol}\``),
+          ].join('<br>') || '**none**';
+        const checks =
+          [...r.checkedBy.map((s) => `\`${s.file}:${s.symbol}\``), ...r.judgedBy.map((s) => `judge: \`${s.file}:${s.symbol}\``)].join(
+            '<br>',
+          ) || '**none**';
+        return `| \`${r.id}\` | ${cell(r.text)} | ${spec} | ${by} | ${checks} | ${r.files.length} |`;
       });
-    return ['| Rule | What | Stated in spec/ | Enforced by | Checked by |', '|---|---|---|---|---|', ...rows].join('\n');
+    return ['| Rule | What | Stated in spec/ | Enforced by | Checked by | Files |', '|---|---|---|---|---|---|', ...rows].join('\n');
   };
   return [
     `<!-- ${header.join(' ')} -->`,
@@ -470,7 +406,14 @@ export async function renderRuleIndex(header: string[], root = ROOT): Promise<st
     'with one caller, a guard names nothing, a number is typed instead of read from the spec, a test check neither',
     'calls the decider nor drives a server or page, a rule has no check, or, for a rule naming with `reads:` in',
     'rules.yaml the fact its check reads, its checks lie in more than one file or none reads that fact in its code',
-    '(the expectation computed in the check, not one hop away).',
+    '(the expectation computed in the check or the model function it calls, not one hop away).',
+    '',
+    "`Files` counts every hand-written file on the rule's path, strictly: its spec files, the deciding",
+    "function's (for the contract's rules, in `model/`), each `@guard` target, each server binding (`@binds`: a",
+    'function of `reference-server/` or `server/` that applies the decision to storage or HTTP), each check and',
+    "the proxy's judge (`@judges <id>` in `proxy/`). Lint fails when a file outside `model/` calls a rule's",
+    'model function without a tag for that rule (every file on the path is listed), or the judge lies in more',
+    'than one file.',
     '',
     '## Rules of the seed',
     '',
