@@ -7,10 +7,17 @@
 import { stateMachine } from '../generated/index.ts';
 import type { Finding } from './report.ts';
 import type { World } from './world.ts';
+import { forbiddenMoves, moveKey } from './commands/forbiddenMoves.ts';
 
 export interface Coverage {
   transitions: { exercised: string[]; missing: string[] };
   codes: { exercised: string[]; missing: string[]; notDriven: string[] };
+}
+
+/** A suite run's coverage; the proxy's has no moves: it drives nothing. */
+export interface SuiteCoverage extends Coverage {
+  /** Each forbidden move (operation, status before, answer) of x-state-machine the profile reaches (`commands/forbiddenMoves.ts`). */
+  moves: { exercised: string[]; missing: string[] };
 }
 
 /** Error codes no black-box run can provoke on demand, and why. */
@@ -65,7 +72,7 @@ export function drivenOperations(w: World): string[] {
  * The coverage of a run; with `asFindings` (a full sandbox run), every transition or drivable code
  * not exercised is also returned as a finding.
  */
-export function coverageOf(w: World, asFindings: boolean, seed: number): { coverage: Coverage; findings: Finding[] } {
+export function coverageOf(w: World, asFindings: boolean, seed: number): { coverage: SuiteCoverage; findings: Finding[] } {
   const wantTransitions = stateMachine.transitions
     .filter((t) => w.sandbox || !w.contract.op(t.trigger.operationId).sandbox)
     .map((t) => t.id);
@@ -83,9 +90,15 @@ export function coverageOf(w: World, asFindings: boolean, seed: number): { cover
   const exercisedCodes = declared.filter((k) => w.state.coverage.codes.has(k));
   const missingCodes = declared.filter((k) => !w.state.coverage.codes.has(k));
   const missingTransitions = wantTransitions.filter((t) => !w.state.coverage.transitions.has(t));
+  const wantMoves = forbiddenMoves(w).map((m) => moveKey(m.op, m.from, m.status, m.code));
+  const missingMoves = wantMoves.filter((k) => !w.state.coverage.moves.has(k));
   const findings: Finding[] = [];
   if (asFindings) {
-    for (const m of [...missingTransitions.map((t) => `transition ${t}`), ...missingCodes.map((c) => `error ${c}`)]) {
+    for (const m of [
+      ...missingTransitions.map((t) => `transition ${t}`),
+      ...missingCodes.map((c) => `error ${c}`),
+      ...missingMoves.map((k) => `refusal ${k}`),
+    ]) {
       findings.push({
         title: `not exercised: ${m}`,
         operation: m.split(' ')[1]!,
@@ -103,6 +116,7 @@ export function coverageOf(w: World, asFindings: boolean, seed: number): { cover
     coverage: {
       transitions: { exercised: [...w.state.coverage.transitions].sort(), missing: missingTransitions },
       codes: { exercised: exercisedCodes, missing: missingCodes, notDriven },
+      moves: { exercised: wantMoves.filter((k) => w.state.coverage.moves.has(k)), missing: missingMoves },
     },
     findings,
   };

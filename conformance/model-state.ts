@@ -29,6 +29,10 @@ export interface Tx {
   changedAt?: string;
   /** The events its transitions in the model emitted (x-state-machine), in order. */
   emitted?: string[];
+  /** Each repeated value as the transaction first showed it, by name (`repeated.ts`): every later answer, record and event repeats it. */
+  shown?: Record<string, unknown>;
+  /** By the status it led to, the exchange of each move the suite made on it, with the seconds advanced then (`instants.ts`). */
+  changes?: Partial<Record<Status, { sentAt: number; receivedAt: number; adv: number }>>;
 }
 
 export interface Session {
@@ -78,7 +82,8 @@ export interface ModelState {
   /** Seconds the suite advanced each merchant's sandbox clock. */
   readonly advanced: Record<Who, number>;
   readonly rate: Record<Who, RateWindow>;
-  readonly coverage: { transitions: Set<string>; codes: Set<string> };
+  /** `moves`: (operation, status before, answer) triples the run drove with a certain status before (`commands/forbiddenMoves.ts`). */
+  readonly coverage: { transitions: Set<string>; codes: Set<string>; moves: Set<string> };
   readonly usedVendorRefs: Record<Who, Set<string>>;
   /** Names learned once per merchant (from its first created record) and checked everywhere they appear. */
   readonly names: Record<Who, { merchantName?: unknown; storeName?: unknown }>;
@@ -116,7 +121,7 @@ export function newModelState(contract: Contract, profile: 'core' | 'sandbox', p
     expected: [],
     advanced: { main: 0, other: 0 },
     rate: { main: unknownWindow(limit), other: unknownWindow(limit) },
-    coverage: { transitions: new Set(), codes: new Set() },
+    coverage: { transitions: new Set(), codes: new Set(), moves: new Set() },
     usedVendorRefs: { main: new Set(), other: new Set() },
     names: { main: {}, other: {} },
     abandonedRuns: new Set(),

@@ -8,7 +8,7 @@ import { tokenLifetimeSeconds } from '../generated/index.ts';
 import { commandArbitraries } from './commands/index.ts';
 import { rateLimit } from './commands/createSession.ts';
 import { paymentWindowSeconds } from './commands/advanceClock.ts';
-import { coverageOf, type Coverage } from './coverage.ts';
+import { coverageOf, type SuiteCoverage } from './coverage.ts';
 import { findingKey } from './baseline.ts';
 import { checkRetrySchedule } from './retries.ts';
 import { checkScenarios } from './scenarios.ts';
@@ -83,7 +83,7 @@ export interface SuiteResult {
   runs: number;
   durationMs: number;
   firstFindingMs: number | null;
-  coverage: Coverage;
+  coverage: SuiteCoverage;
   webhooks: { received: number; ignored: number } | null;
   /**
    * What a full core-profile run without findings could not exercise (a spent A1 budget, …): such a
@@ -125,7 +125,11 @@ export async function runSuite(opts: SuiteOptions): Promise<SuiteResult> {
     for (const f of findings) f.key = findingKey(f);
     const full = opts.path === undefined && !w.sandbox && !findings.length;
     const incomplete = full
-      ? [...cov.coverage.transitions.missing.map((t) => `transition ${t}`), ...cov.coverage.codes.missing.map((c) => `error ${c}`)]
+      ? [
+          ...cov.coverage.transitions.missing.map((t) => `transition ${t}`),
+          ...cov.coverage.codes.missing.map((c) => `error ${c}`),
+          ...cov.coverage.moves.missing.map((k) => `refusal ${k}`),
+        ]
       : [];
     if (incomplete.length && w.state.rate429 > 1)
       incomplete.push(

@@ -31,6 +31,9 @@ export function printSummary(r: SuiteResult, out: (s: string) => void, baseline?
     `error codes exercised: ${r.coverage.codes.exercised.length}/${r.coverage.codes.exercised.length + r.coverage.codes.missing.length}${r.coverage.codes.missing.length ? `; not exercised: ${r.coverage.codes.missing.join(', ')}` : ''}`,
   );
   out(
+    `forbidden moves refused from each status: ${r.coverage.moves.exercised.length}/${r.coverage.moves.exercised.length + r.coverage.moves.missing.length}${r.coverage.moves.missing.length ? `; not exercised: ${r.coverage.moves.missing.join(', ')}` : ''}`,
+  );
+  out(
     `not drivable from outside: ${r.coverage.codes.notDriven.length} (${[...new Set(r.coverage.codes.notDriven.map((s) => s.split(' ')[2]))].join(', ')})`,
   );
   if (r.incomplete.length)

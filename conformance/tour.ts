@@ -17,6 +17,8 @@ import { ConfirmationSms } from './commands/confirmationSms.ts';
 import { CustomerAction } from './commands/customerAction.ts';
 import { CaseReference, phoneProbes } from './commands/nearMiss.ts';
 import { DateForm } from './commands/dateForm.ts';
+import { ForbiddenMoves } from './commands/forbiddenMoves.ts';
+import { CrossMerchant } from './commands/crossMerchant.ts';
 import { GetTransaction } from './commands/getTransaction.ts';
 import { HeadProbe } from './commands/headProbe.ts';
 import { recorded } from './commands/index.ts';
@@ -228,6 +230,10 @@ export function tourCommands(contract: Contract, profile: 'core' | 'sandbox'): C
       new AdvanceClock('at-expiry', 0, 0),
       // every later read agrees with the expiry: B2 and B3 of each transaction of the tour
       ...Array.from({ length: 8 }, (_, i) => [new GetTransaction('id', 'own', i), new GetTransaction('vendorReference', 'own', i)]).flat(),
+      // every move x-state-machine forbids, from every status that forbids it (EXPIRED and COMPLETED included)
+      new ForbiddenMoves(body, sess(7)),
+      // one reference and phone held by both merchants: the other side after each change; the reference's near misses
+      new CrossMerchant(body(8)),
       // the webhook deliveries read to their end in small pages (ADR-028): after the search and the
       // tour's changes and expiries, it holds every event the model saw emitted
       new ListWebhookDeliveries(7),
@@ -255,6 +261,8 @@ export function tourCommands(contract: Contract, profile: 'core' | 'sandbox'): C
       new MediaProbe('too-large', 'createSession'),
       new RateLimitBurst(sess(3)),
       new OtherKeySession(sess(3)),
+      new ForbiddenMoves(body, sess(7)),
+      new CrossMerchant(body(8)),
     );
   // the confirmation SMS of a late transaction and A2's date form (ADR-007); the sandbox reset
   // last: it moves the merchant's time back (ADR-041)

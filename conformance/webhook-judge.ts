@@ -10,6 +10,8 @@ import { centimesOf } from '../lib/money.ts';
 import { canonicalText, sameJson } from '../model/index.ts';
 import type { Tx, World } from './world.ts';
 import { checkExpiryInstant, windowPassed } from './commands/advanceClock.ts';
+import { checkEventInstant } from './instants.ts';
+import { checkCheckoutEventValues, type Report } from './repeated.ts';
 
 /** Expected webhook deliveries missing after this long (ms) are a finding, unless told otherwise. */
 const DEFAULT_WEBHOOK_TIMEOUT_MS = 3000;
@@ -149,7 +151,12 @@ function checkPayload(w: World, ev: string, d: Delivery, tx: Tx, status: string)
       fail(`$.data.${f}`, `${f} ${JSON.stringify(data[f])}, the merchant's ${f} is ${JSON.stringify(known)} in the API`, known, data[f]);
   }
   if (ev === EXPIRY_EVENT) checkExpiryInstant(w, tx, `webhook ${ev}`, '$.data.expiredAt', data.expiredAt);
-  if (tx.kind !== 'partner') return;
+  const report: Report = (ok, path, msg, expected, actual) => {
+    if (!ok) fail(path, msg, expected, actual);
+  };
+  // the approval's instant is the move's that approved it, in both kinds of transaction
+  if (status === 'APPROVED') checkEventInstant(w, report, tx, 'APPROVED', '$.data.approvedAt', data.approvedAt);
+  if (tx.kind !== 'partner') return checkCheckoutEventValues(report, tx, data);
   for (const [f, recField] of Object.entries(PAYLOAD_FIELDS)) {
     if (!sameJson(data[f], tx.created[recField]))
       fail(

@@ -6,6 +6,7 @@ import type { ModelState, Status, Tx } from '../model-state.ts';
 import { SLACK_MS, during as duringIv } from '../model-time.ts';
 import { expiresAt, possibleStatuses } from './advanceClock.ts';
 import { checkRecord, sameNotFound } from './getTransaction.ts';
+import { changed } from '../instants.ts';
 
 const OP = 'cancelPartnerTransactionByVendorReference';
 
@@ -60,6 +61,7 @@ export class CancelTransaction implements Cmd {
       const rec = ex.json as Record<string, unknown>;
       w.check(rec.status === t.to, OP, '$.status', `cancel answered status ${String(rec.status)}`, t.to, rec.status);
       w.transition(tx, t.id);
+      changed(w, tx, ex);
       if (tx.who === 'main') w.checkInstant(ex, '$.updatedAt', rec.updatedAt, 'the instant of the cancellation');
       checkRecord(w, ex, tx, [t.to]);
       if (typeof rec.updatedAt === 'string') tx.changedAt = rec.updatedAt;

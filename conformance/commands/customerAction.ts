@@ -4,6 +4,7 @@ import { pick } from '../model.ts';
 import { transitionsOf } from '../../model/index.ts';
 import { allowedAnswers } from './cancelTransaction.ts';
 import { checkRecord } from './getTransaction.ts';
+import { changed } from '../instants.ts';
 
 export type ActionOp = 'sandboxConfirmTransaction' | 'sandboxCancelTransaction' | 'sandboxCompleteTransaction';
 
@@ -27,6 +28,7 @@ export class CustomerAction implements Cmd {
     w.expectOutcome(ex, allowed);
     if (w.succeeded(ex)) {
       w.transition(tx, t.id);
+      changed(w, tx, ex);
       checkRecord(w, ex, tx, [t.to]);
     } else if (statuses.includes('EXPIRED')) w.observe(tx, 'EXPIRED');
   }

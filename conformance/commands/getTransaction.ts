@@ -6,6 +6,8 @@ import { pick, RECORD_FIELDS, refusal } from '../model.ts';
 import { canonicalText, sameJson } from '../../model/index.ts';
 import type { Tx, World } from '../world.ts';
 import { checkExpiryInstant, possibleStatuses } from './advanceClock.ts';
+import { checkLastChanged } from '../instants.ts';
+import { checkOf } from '../repeated.ts';
 
 type Json = Record<string, unknown>;
 
@@ -46,6 +48,9 @@ export function checkRecord(w: World, ex: Exchange, tx: Tx, statuses: string[]):
       tx.changedAt,
       rec.updatedAt,
     );
+  // the last change's instant: the interval of the move that made it (an expiry's is judged below)
+  if (rec.status === tx.status && statuses.length === 1 && tx.status !== 'EXPIRED')
+    checkLastChanged(w, checkOf(w, op), tx, '$.updatedAt', rec.updatedAt, 'iso');
   const changed = rec.status !== 'PENDING';
   w.check(
     changed ? typeof rec.updatedAt === 'string' : rec.updatedAt === null,

@@ -5,6 +5,7 @@ import { countRate, rateLimited, withRateLimit } from './createSession.ts';
 import { tokenExpiredDuring } from './verifyByToken.ts';
 import type { Tx } from '../world.ts';
 import { allowedAnswers } from './cancelTransaction.ts';
+import { changed } from '../instants.ts';
 
 type Json = Record<string, unknown>;
 const OP = 'sandboxPaySession';
@@ -101,7 +102,10 @@ export class PaySession implements Cmd {
       redirect,
       rec.redirect_status,
     );
-    if (this.outcome === 'success') w.transition(t, 'checkout-success');
+    if (this.outcome === 'success') {
+      w.transition(t, 'checkout-success');
+      changed(w, t, ex);
+    }
   }
   toString(): string {
     return this.token !== 'own' ? `paySession(${this.token} token, ${this.outcome})` : `paySession(session #${this.idx}, ${this.outcome})`;

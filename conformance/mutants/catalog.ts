@@ -7,6 +7,7 @@ import { boundsMutants } from './catalog-bounds.ts';
 import { instantMutants } from './catalog-instants.ts';
 import { moreMutants } from './catalog-more.ts';
 import { retryMutants } from './catalog-retries.ts';
+import { round4Mutants } from './catalog-round4.ts';
 import { simulateMutants } from './catalog-simulate.ts';
 import { valueMutants } from './catalog-values.ts';
 import { json, sign, withJson, type Mutant, type ProxyResponse } from './proxy.ts';
@@ -496,7 +497,8 @@ const A1_CONTRACT = new Contract(1);
  * The whole catalogue: the faults above, then the time, read, sandbox and relay faults of
  * `catalog-more.ts`, the retry schedule's (`catalog-retries.ts`), the request schemas' boundaries
  * (`catalog-bounds.ts`), failures on demand (`catalog-simulate.ts`), values (`catalog-values.ts`),
- * and expiry instants and the sandbox lists' paging (`catalog-instants.ts`).
+ * expiry instants and the sandbox lists' paging (`catalog-instants.ts`), and issue 42's repeated
+ * values, last-change instants, one-status refusals and cross-merchant keys (`catalog-round4.ts`).
  */
 export const mutants: Mutant[] = [
   ...base,
@@ -506,4 +508,5 @@ export const mutants: Mutant[] = [
   ...simulateMutants,
   ...valueMutants,
   ...instantMutants,
+  ...round4Mutants,
 ];

@@ -1,0 +1,111 @@
+/**
+ * Cross-merchant effects and near-miss lookup keys (issue 42, ADR-049):
+ * - two merchants hold one situation (the same vendorReference, the same phone): after every
+ *   change of one side, the other side is read back and must be as the model holds it;
+ * - B3 and B4 by a vendorReference the merchant holds, in the forms an implementation might
+ *   normalise or decode (surrounding or inner whitespace, a trailing dot, an encoded slash, a
+ *   percent sign read as an escape, a compatibility or combining character): each gets the answer
+ *   the contract gives it — refused by the parameter's pattern, or not found — never the record.
+ */
+import type { Exchange } from '../http.ts';
+import type { Cmd, Model, Outcome, Real } from '../model.ts';
+import { refusal } from '../model.ts';
+import type { Tx } from '../model-state.ts';
+import { possibleStatuses } from './advanceClock.ts';
+import { CreateTransaction } from './createTransaction.ts';
+import { drive } from './forbiddenMoves.ts';
+import { checkRecord } from './getTransaction.ts';
+
+type Json = Record<string, unknown>;
+const B3 = 'getPartnerTransactionByVendorReference';
+const B4 = 'cancelPartnerTransactionByVendorReference';
+
+/** Reads `tx` back by its vendorReference with its own merchant's key: the record as the model holds it. */
+async function readBack(w: Real, tx: Tx): Promise<void> {
+  const ex = await w.client.call(B3, { pathParams: { vendorReference: tx.vendorReference! }, headers: w.auth(B3, w.key(tx.who)) });
+  const statuses = possibleStatuses(w.state, tx, performance.now(), ex);
+  w.expectOutcome(ex, [w.success(B3)]);
+  if (w.succeeded(ex)) checkRecord(w, ex, tx, statuses);
+}
+
+/**
+ * The near-miss forms of a vendorReference, as the decoded path segment (the client percent-encodes
+ * it): whitespace around or inside, a trailing dot, a slash, a literal `%2D` (an implementation that
+ * decodes twice reads `-`), a fullwidth first letter (NFKC gives the ASCII one), a combining accent.
+ */
+export function referenceNearMisses(ref: string): { label: string; value: string }[] {
+  const full = String.fromCodePoint(ref.codePointAt(0)! + 0xfee0);
+  const mid = Math.floor(ref.length / 2);
+  return [
+    { label: 'a leading space', value: ` ${ref}` },
+    { label: 'a trailing space', value: `${ref} ` },
+    { label: 'an inner space', value: `${ref.slice(0, mid)} ${ref.slice(mid)}` },
+    { label: 'a trailing tab', value: `${ref}\t` },
+    { label: 'a trailing dot', value: `${ref}.` },
+    { label: 'a trailing slash', value: `${ref}/` },
+    { label: "'-' written %2D (decoded twice)", value: ref.replace('-', '%2D') },
+    { label: 'a fullwidth first letter (NFKC)', value: `${full}${ref.slice(1)}` },
+    { label: 'a combining accent (NFD)', value: `${ref}\u0301` },
+  ].filter((f) => f.value !== ref);
+}
+
+/** The answer the contract gives a lookup by `value`: the pattern's refusal, else not found (when no record of the merchant has it). */
+function nearMissAnswer(w: Real, value: string): Outcome {
+  const pattern = new RegExp((w.contract.schema('VendorReference').pattern as string) ?? '');
+  return pattern.test(value) ? refusal('TRANSACTION_NOT_FOUND') : refusal('VALIDATION_ERROR');
+}
+
+/** @checks ADR-049 */
+export class CrossMerchant implements Cmd {
+  constructor(readonly body: Json) {}
+  check(): boolean {
+    return true;
+  }
+  private async create(m: Model, w: Real, who: 'main' | 'other', ref: string): Promise<Tx | undefined> {
+    const n = m.txs.length;
+    await new CreateTransaction(
+      { ...this.body, vendorReference: ref },
+      `vendorReference ${ref} held by both merchants`,
+      who,
+      'exact',
+      0,
+    ).run(m, w);
+    return m.txs.length > n ? m.txs[m.txs.length - 1] : undefined;
+  }
+  async run(m: Model, w: Real): Promise<void> {
+    // one reference and one phone (the same body) held by both merchants
+    const ref = w.freshVendorRef();
+    const main = await this.create(m, w, 'main', ref);
+    const other = await this.create(m, w, 'other', ref);
+    if (!main || !other) return;
+    await this.nearMisses(m, w, main);
+    const steps: [Tx, string][] = w.sandbox
+      ? [
+          [main, 'sandboxConfirmTransaction'],
+          [other, B4],
+          [main, 'sandboxCompleteTransaction'],
+        ]
+      : [
+          [main, B4],
+          [other, B4],
+        ];
+    for (const [tx, op] of steps) {
+      await drive(w, tx, op);
+      // the other side after every change of one side
+      await readBack(w, tx === main ? other : main);
+    }
+  }
+  private async nearMisses(m: Model, w: Real, tx: Tx): Promise<void> {
+    const own = new Set(m.txs.filter((t) => t.who === tx.who && t.vendorReference).map((t) => t.vendorReference!));
+    for (const f of referenceNearMisses(tx.vendorReference!)) {
+      if (own.has(f.value) || w.state.usedVendorRefs[tx.who].has(f.value)) continue;
+      for (const op of [B3, B4]) {
+        const ex: Exchange = await w.client.call(op, { pathParams: { vendorReference: f.value }, headers: w.auth(op, w.key(tx.who)) });
+        w.expectOutcome(ex, [nearMissAnswer(w, f.value)]);
+      }
+    }
+  }
+  toString(): string {
+    return 'crossMerchant()';
+  }
+}
