@@ -65,7 +65,10 @@ const newTx = (m: string, ref: string | null, st: number, kind: 0 | 1, c: number
 });
 
 export class StateTracker extends EventTracker {
-  /** Judges one answered exchange against what was seen before; updates the state. */
+  /**
+   * Judges one answered exchange against what was seen before; updates the state.
+   * @judges ownership, vendor-reference-unique, expiry
+   */
   observe(ob: Observation): StateFinding[] {
     const out: StateFinding[] = [];
     const m = ob.merchant === null ? null : this.merchant(ob.merchant);

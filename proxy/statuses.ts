@@ -66,7 +66,10 @@ export function steps(from: Status, to: Status): Transition[] | undefined {
   return undefined;
 }
 
-/** The statuses from which the model refuses `op` with (status, code): a refusal narrows what the transaction was. */
+/**
+ * The statuses from which the model refuses `op` with (status, code): a refusal narrows what the transaction was.
+ * @judges b4-only-pending
+ */
 export function refusedFrom(op: string, status: number, code: string | undefined): number {
   let mask = 0;
   for (const s of STATUSES) {

@@ -6,6 +6,7 @@ import { errorOf, server, sessionBodyV1, sessionBodyV2, sharedServer, type S1, t
 const t = sharedServer();
 const { clock, api, K1, K2, k, txCount } = t;
 
+// @checks ADR-070: each key is answered in its merchant's variant (V1's key V1's shape, V2's key V2's)
 describe('A1 create session', () => {
   it('Variant 1 answers { token, expiresAt } 3600 s ahead, with RateLimit headers', async () => {
     const r = await api<S1['SessionResponseV1']>('POST', '/api/v1/public/sessions', { headers: k(K1), json: sessionBodyV1() });

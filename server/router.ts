@@ -143,7 +143,7 @@ function servedOf(
 /**
  * The router of variant `variant`'s operations. Mount it at the root (`app.use(router)`): the
  * document's paths are absolute. A request matching no operation goes on to the next route.
- * @rule ADR-022, ADR-024, ADR-050
+ * (The rules it applies are createVariantsRouter's.)
  */
 export function createContractRouter<V extends Variant, Caller>(options: ContractRouterOptions<V, Caller>): express.RequestHandler {
   const { variant, handlers, ...common } = options;
@@ -157,7 +157,7 @@ export function createContractRouter<V extends Variant, Caller>(options: Contrac
 /**
  * One router for the operations of several variants (a server whose merchants are pinned to
  * either): a request is matched once, authenticated, then served by its caller's variant.
- * @rule ADR-022, ADR-024, ADR-050
+ * @rule ADR-024, ADR-050
  */
 export function createVariantsRouter<Caller>(options: VariantsRouterOptions<Caller>): express.RequestHandler {
   const { authenticate, validateResponses = true, variantOf, mapError, memberRules } = options;

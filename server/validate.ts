@@ -79,7 +79,10 @@ export interface CompiledContract {
 
 const BASE = 'paylater-contract:openapi';
 
-/** The contract's formats: ajv-formats' (`fast`, as the test oracle registers them), OpenAPI's `int64` and `mad` (ADR-021). */
+/**
+ * The contract's formats: ajv-formats' (`fast`, as the test oracle registers them), OpenAPI's `int64` and `mad` (ADR-021).
+ * @rule ADR-021
+ */
 export function contractAjv(): Ajv2020 {
   // options as the validator these checks replaced (now the test oracle: server/test-support/eov-oracle.ts, differential.test.ts)
   // inlineRefs off: a component used by many operations (the error body) is compiled once and shared
@@ -277,7 +280,7 @@ function operationOf(contract: CompiledContract, operationId: string): CompiledO
  * the failing members' `x-error-code`s, ADR-002/057), or null when the contract accepts it.
  * `members`: refusals of member rules the schema cannot state (e.g. `x-amount-range`), ranked
  * with the schema's. Query values of declared numbers and booleans are converted in place.
- * @rule ADR-022, ADR-057
+ * @rule ADR-022
  */
 export function validateRequest(
   variant: Variant,

@@ -172,6 +172,7 @@ export function createApiRouters(deps: ApiRouterDeps): express.RequestHandler[] 
   };
   const router = createVariantsRouter<Ctx>({
     handlers: { 1: routedOf(1), 2: routedOf(2) },
+    // @rule ADR-070: a key's variant is its merchant's, fixed in the configuration: every answer to it is of that variant
     variantOf: (ctx) => ctx.variant,
     document: withoutRangeCopies,
     operations: (e) => !(e.sandbox && mode === 'production'),

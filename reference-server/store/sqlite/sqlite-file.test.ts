@@ -184,6 +184,7 @@ describe("a database file that is not whole, or not this store's, is refused and
       /: table sms: column body is INTEGER, the migrations make TEXT NOT NULL\./,
     ],
   ])('a database whose tables the migrations did not make (%s): refused, naming what differs', async (_what, sql, why) => {
+    // @checks ADR-080
     const file = await seeded(2);
     const db = new DatabaseSync(file);
     db.exec(sql);

@@ -103,7 +103,11 @@ function checkHeader(file: string): void {
 
 const isBusy = (e: unknown) => /database is locked|SQLITE_BUSY/i.test((e as Error).message) || (e as { errcode?: number }).errcode === 5;
 
-/** Checks `file` through a read-only connection: not locked, intact, of this store's schema at a known migration. */
+/**
+ * Checks `file` through a read-only connection: not locked, intact, of this store's schema at a known migration,
+ * its tables' columns and indexes those its applied migrations make.
+ * @rule ADR-080
+ */
 function checkDatabase(file: string): void {
   const sidecars = [`${file}-wal`, `${file}-shm`].filter((f) => !existsSync(f));
   let db: DatabaseSync;
