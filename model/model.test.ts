@@ -76,7 +76,7 @@ describe('the model agrees with the generated x-state-machine table', () => {
       for (const from of STATUSES)
         for (const [pos, now] of Object.entries(POSITIONS))
           for (const outcome of OUTCOMES) {
-            const s = (expire.from as readonly string[]).includes(from) && now >= EXPIRES ? (expire.to) : from;
+            const s = (expire.from as readonly string[]).includes(from) && now >= EXPIRES ? expire.to : from;
             const want = fromTable(op, s, now, outcome);
             const expected =
               want.kind === 'moved'
