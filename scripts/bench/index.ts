@@ -30,6 +30,9 @@
  *      100,000 transactions, in MB (target < 50).
  *  11. proxy-overhead: B2 GET-by-id requests/s through `paylater proxy` (its own process, judging
  *      every answer) ÷ straight to the server, same run (target ≥ 0.8).
+ *  12. proxy-detection: the share of the conformance catalogue's API mutants that the suite finds
+ *      which `paylater proxy` (no --variant) also reports with the suite as its traffic (target
+ *      ≥ 0.9), the controls giving no proxy finding.
  *  13. disk-sync-floor: the disk's own worst `fdatasync` of a small append, nothing else running,
  *      in ms: the floor under figure 2's worst request, each answered write waiting for one (reported).
  *  14. store-http-floor: the worst request of a bare `node:http` + `node:sqlite` server (one
