@@ -230,10 +230,6 @@ export function tourCommands(contract: Contract, profile: 'core' | 'sandbox'): C
       new AdvanceClock('at-expiry', 0, 0),
       // every later read agrees with the expiry: B2 and B3 of each transaction of the tour
       ...Array.from({ length: 8 }, (_, i) => [new GetTransaction('id', 'own', i), new GetTransaction('vendorReference', 'own', i)]).flat(),
-      // every move x-state-machine forbids, from every status that forbids it (EXPIRED and COMPLETED included)
-      new ForbiddenMoves(body, sess(7)),
-      // one reference and phone held by both merchants: the other side after each change; the reference's near misses
-      new CrossMerchant(body(8)),
       // the webhook deliveries read to their end in small pages (ADR-028): after the search and the
       // tour's changes and expiries, it holds every event the model saw emitted
       new ListWebhookDeliveries(7),
@@ -254,6 +250,11 @@ export function tourCommands(contract: Contract, profile: 'core' | 'sandbox'): C
       new CreateSession(sess(3), 'limited until the window ends'),
       new AdvanceClock('past-rate-window', 0, 0),
       new CreateSession(sess(3), 'valid after the window reset'),
+      // every move x-state-machine forbids, from every status that forbids it (EXPIRED and COMPLETED included);
+      // after the token and rate-window edges: its moves advance the clock, past the tour's tokens' lifetime
+      new ForbiddenMoves(body, sess(7)),
+      // one reference and phone held by both merchants: the other side after each change; the reference's near misses
+      new CrossMerchant(body(8)),
     );
   } else
     c.push(
