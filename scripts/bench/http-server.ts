@@ -21,7 +21,7 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import express from 'express';
 import { buildShipped, importBuilt } from './shipped.ts';
-import { checkClean, fmt, load, median, partnerBody } from './tools.ts';
+import { checkClean, fmt, load, median, partnerBody, startLineOf } from './tools.ts';
 
 export type HttpServerKind = 'reference' | 'bare' | 'router';
 
@@ -58,19 +58,7 @@ export async function spawnHttpServer(kind: HttpServerKind, json?: unknown): Pro
     cwd: fileURLToPath(new URL('../..', import.meta.url)),
     stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
   });
-  const started = await new Promise<Started>((resolve, reject) => {
-    let buf = '';
-    child.stdout!.on('data', (d: Buffer) => {
-      buf += d.toString();
-      for (let nl = buf.indexOf('\n'); nl >= 0; nl = buf.indexOf('\n')) {
-        const line = buf.slice(0, nl);
-        buf = buf.slice(nl + 1);
-        if (line.startsWith('{"base"')) resolve(JSON.parse(line) as Started);
-        else process.stderr.write(`${line}\n`);
-      }
-    });
-    child.once('exit', (c) => reject(new Error(`${kind} server exited ${String(c)}`)));
-  });
+  const started = await startLineOf<Started>(child, `${kind} server`);
   return {
     ...started,
     kind,

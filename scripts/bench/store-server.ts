@@ -24,6 +24,7 @@ import { DEMO_MERCHANTS, buildMerchants } from '../../reference-server/config.ts
 import type { TransactionRecord } from '../../reference-server/domain/types.ts';
 import { writeSeededDataFile } from '../../reference-server/testing.ts';
 import { buildShipped, importBuilt } from './shipped.ts';
+import { startLineOf } from './tools.ts';
 
 export type StoreKind = 'sqlite';
 
@@ -144,19 +145,7 @@ export async function seedInChild(file: string, n: number): Promise<void> {
 export async function spawnStoreServer(kind: StoreKind, file: string): Promise<StoreServer> {
   await buildShipped();
   const child = start(['serve', kind, file]);
-  const first = await new Promise<StartFigures>((resolve, reject) => {
-    let buf = '';
-    child.stdout!.on('data', (d: Buffer) => {
-      buf += d.toString();
-      for (let nl = buf.indexOf('\n'); nl >= 0; nl = buf.indexOf('\n')) {
-        const line = buf.slice(0, nl);
-        buf = buf.slice(nl + 1);
-        if (line.startsWith('{"base"')) resolve(JSON.parse(line) as StartFigures);
-        else process.stderr.write(`${line}\n`);
-      }
-    });
-    child.once('exit', (c) => reject(new Error(`server on ${file} exited ${String(c)}`)));
-  });
+  const first = await startLineOf<StartFigures>(child, `server on ${file}`);
   return {
     ...first,
     stats: () =>

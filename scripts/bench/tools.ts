@@ -3,6 +3,7 @@
  * a clean-run check, medians, number formatting and the B1 request body.
  */
 import autocannon from 'autocannon';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -97,4 +98,24 @@ export async function inTempDir<T>(prefix: string, fn: (dir: string) => Promise<
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * The first line a bench server child prints that starts with `{"base"` (its start figures, JSON),
+ * every other line of its stdout passed on to stderr; rejects with `what` when it exits first.
+ */
+export function startLineOf<T>(child: ChildProcess, what: string): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    let buf = '';
+    child.stdout!.on('data', (d: Buffer) => {
+      buf += d.toString();
+      for (let nl = buf.indexOf('\n'); nl >= 0; nl = buf.indexOf('\n')) {
+        const line = buf.slice(0, nl);
+        buf = buf.slice(nl + 1);
+        if (line.startsWith('{"base"')) resolve(JSON.parse(line) as T);
+        else process.stderr.write(`${line}\n`);
+      }
+    });
+    child.once('exit', (c) => reject(new Error(`${what} exited ${String(c)}`)));
+  });
 }
