@@ -53,7 +53,7 @@ describe('B1–B4 partner transactions', () => {
     const before = await txCount();
     const dup = await api('POST', '/api/v1/public/partner/transactions', { headers: svc(K1), json: partnerBody({ vendorReference: vr }) });
     expect(dup.status).toBe(409);
-    expect(errorOf(dup).code).toBe('DUPLICATE_VENDOR_REFERENCE');
+    expect(errorOf(dup)).toEqual({ code: 'DUPLICATE_VENDOR_REFERENCE', message: `vendorReference ${vr} already exists for this merchant` });
     expect(await txCount()).toBe(before);
     const other = await api('POST', '/api/v1/public/partner/transactions', {
       headers: svc(K2),

@@ -8,7 +8,6 @@ import { isTokenLive, tokenExpiresAt } from './token.ts';
 import { newTransaction, type NewTransaction } from './transaction-record.ts';
 import { checkoutStatus } from './transactions.ts';
 import type { Status, TransactionRecord } from './types.ts';
-import { checkVendorReferenceFree } from './vendor-reference.ts';
 
 const T0 = Date.UTC(2026, 10, 20, 14, 5, 9);
 
@@ -91,15 +90,6 @@ describe('amount consistency and business limits', () => {
     expect(checkCreditLimit(open, 100001, 300000)).toEqual({
       code: 'CREDIT_LIMIT_EXCEEDED',
       message: 'Credit limit exceeded: open transactions 2000.00 + 1000.01 > limit 3000.00 MAD',
-    });
-  });
-  it('a vendorReference the merchant already used is refused (409); none, or a free one, passes', () => {
-    const existing = newTransaction(input);
-    expect(checkVendorReferenceFree(undefined, undefined)).toBeNull();
-    expect(checkVendorReferenceFree('R-2', undefined)).toBeNull();
-    expect(checkVendorReferenceFree('R-1', existing)).toEqual({
-      code: 'DUPLICATE_VENDOR_REFERENCE',
-      message: 'vendorReference R-1 already exists for this merchant',
     });
   });
 });

@@ -2,11 +2,12 @@
 import { iso } from '../domain/clock.ts';
 import { uuid } from '../domain/ids.ts';
 import { centimesOf } from '../../lib/money.ts';
+import { errorMessage } from '../../lib/error-messages.ts';
+import { vendorReferenceRefusals } from '../../model/index.ts';
 import { checkAmountConsistency, type AmountConsistencyRule } from '../domain/amount-consistency.ts';
 import { checkCreditLimit, checkMerchantActive } from '../domain/limits.ts';
 import { checkAmountRange } from '../domain/amount-range.ts';
 import { itemLines, newTransaction } from '../domain/transaction-record.ts';
-import { checkVendorReferenceFree } from '../domain/vendor-reference.ts';
 import { confirmationSms, partnerView } from '../domain/transactions.ts';
 import type { Change, Rejection, TransactionRecord } from '../domain/types.ts';
 import type { RepositoryTx } from '../store/repository.ts';
@@ -28,9 +29,10 @@ import { magicAmountRejection, scenariosOf, scheduledAction } from './sandbox-sc
  * Seed rule (B1 409, "vendorReference already exists for this merchant"): a vendorReference is
  * unique per merchant. Inside B1's store transaction, the merchant's reference is locked (its
  * row, or the absent key: a concurrent B1 with it waits) and a transaction holding it refuses
- * the create (the model's `vendorReferenceRefusals`, worded by `checkVendorReferenceFree`). The
- * store's unique index on (merchant, vendorReference) is the guard under it: a unique violation
- * reruns the create, which then finds the row (PostgreSQL: `isConflict`, SQLite: one writer).
+ * the create (the model's `vendorReferenceRefusals`, worded here from the message catalogue).
+ * The store's unique index on (merchant, vendorReference) is the guard under it: a unique
+ * violation reruns the create, which then finds the row (PostgreSQL: `isConflict`, SQLite: one
+ * writer).
  * @binds vendor-reference-unique
  * @guard vendor-reference-unique reference-server/store/sqlite/migrations/0001_initial.sql:transactions_vendor_reference
  * @guard vendor-reference-unique reference-server/store/postgres/migrations/0001_initial.sql:transactions_vendor_reference
@@ -38,7 +40,9 @@ import { magicAmountRejection, scenariosOf, scheduledAction } from './sandbox-sc
  */
 async function refuseTakenReference(rtx: RepositoryTx, merchantId: string, vendorReference: string | undefined): Promise<Rejection | null> {
   if (vendorReference === undefined) return null;
-  return checkVendorReferenceFree(vendorReference, await rtx.lockByVendorReference(merchantId, vendorReference));
+  const existing = await rtx.lockByVendorReference(merchantId, vendorReference);
+  const [r] = vendorReferenceRefusals(vendorReference, existing === undefined ? 'no' : 'yes');
+  return r ? { code: r.code, message: errorMessage('DUPLICATE_VENDOR_REFERENCE', { vendorReference }) } : null;
 }
 
 export const partnerHandlers: Handlers<
