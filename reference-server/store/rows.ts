@@ -210,39 +210,24 @@ export function upsertSql(c: CollectionName, alsoSet: readonly string[] = []): s
   return text;
 }
 
-/** A statement and its parameters. */
-export interface Statement {
-  text: string;
-  values: unknown[];
-}
-
 /** An outbox event's attempts are appended only: after inserting the new ones, this drops any beyond the record's (`$2`: how many it has). */
 export const DELETE_LATER_ATTEMPTS = 'DELETE FROM webhook_attempts WHERE outbox_id = $1 AND attempt > $2';
 
-/** Deletes record `k` of `c` (an outbox event's attempts first); the last statement returns the deleted row's merchant as `m`. */
-export function deleteStatements(c: CollectionName, k: string): Statement[] {
+/**
+ * The statements that delete record `$1` of `c` (`by: 'key'`) or every record of merchant `$1` in
+ * it (`by: 'merchant'`), an outbox event's attempts first; the last returns each deleted row's
+ * merchant (`m`) and key (`k`).
+ */
+export function deleteSql(c: CollectionName, by: 'key' | 'merchant'): string[] {
   const t = TABLES[c];
+  const where = by === 'key' ? t.key : 'merchant_id';
   return [
-    ...(c === 'outbox' ? [{ text: 'DELETE FROM webhook_attempts WHERE outbox_id = $1', values: [k] }] : []),
-    { text: `DELETE FROM ${t.name} WHERE ${t.key} = $1 RETURNING merchant_id AS m`, values: [k] },
+    ...(c === 'outbox' ? [`DELETE FROM webhook_attempts WHERE outbox_id IN (SELECT id FROM webhook_outbox WHERE ${where} = $1)`] : []),
+    `DELETE FROM ${t.name} WHERE ${where} = $1 RETURNING merchant_id AS m, ${t.key} AS k`,
   ];
 }
 
-/**
- * Deletes every record of `merchantId` in `collections`, referencing records first (the reverse of
- * `COLLECTIONS`); the statements of each table return the deleted keys as `k`.
- */
-export function deleteMerchantStatements(
-  merchantId: string,
-  collections: readonly CollectionName[],
-): Array<Statement & { c: CollectionName }> {
-  return [...COLLECTIONS].reverse().flatMap((c) => {
-    if (!collections.includes(c)) return [];
-    const t = TABLES[c];
-    const attempts = 'DELETE FROM webhook_attempts WHERE outbox_id IN (SELECT id FROM webhook_outbox WHERE merchant_id = $1)';
-    return [
-      ...(c === 'outbox' ? [{ c, text: attempts, values: [merchantId] }] : []),
-      { c, text: `DELETE FROM ${t.name} WHERE merchant_id = $1 RETURNING ${t.key} AS k`, values: [merchantId] },
-    ];
-  });
+/** `collections` in the order a merchant's records are deleted: referencing records first (the reverse of `COLLECTIONS`). */
+export function deleteOrder(collections: readonly CollectionName[]): CollectionName[] {
+  return [...COLLECTIONS].reverse().filter((c) => collections.includes(c));
 }

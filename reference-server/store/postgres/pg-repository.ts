@@ -24,26 +24,9 @@
 import { createHash, randomUUID } from 'node:crypto';
 import pg from 'pg';
 import type { Change, CollectionName, Collections, OutboxEvent } from '../../domain/types.ts';
-import {
-  MAX_ATTEMPTS,
-  SHARED_NOTICES,
-  tellListeners,
-  type ChangeNotice,
-  type Repository,
-  type RepositoryTx,
-  type WindowCount,
-} from '../repository.ts';
+import { tellListeners, type ChangeNotice, type Repository, type RepositoryTx, type WindowCount } from '../repository.ts';
 import { StoreUnavailableError, storageRetryAfterSeconds } from '../errors.ts';
-import {
-  DELETE_LATER_ATTEMPTS,
-  deleteMerchantStatements,
-  deleteStatements,
-  isKeyOf,
-  TABLES as SHARED,
-  upsertSql,
-  type Row,
-  type Statement,
-} from '../rows.ts';
+import { DELETE_LATER_ATTEMPTS, deleteOrder, deleteSql, isKeyOf, TABLES as SHARED, upsertSql, type Row } from '../rows.ts';
 import { SqlReads, sqlTables, SqlTx } from '../sql-reads.ts';
 import { migrateUrl } from './migrate.ts';
 import { isConflict, isUnavailable } from './pg-errors.ts';
@@ -58,6 +41,12 @@ const TABLES = sqlTables(
   `COALESCE((SELECT json_agg(a.detail ORDER BY a.attempt) FROM webhook_attempts a WHERE a.outbox_id = r.id), '[]'::json)`,
 );
 
+/** A statement and its parameters. */
+interface Statement {
+  text: string;
+  values: unknown[];
+}
+
 const names = new Map<string, string>();
 /**
  * `text` as a named (prepared) statement: each connection parses and plans it once, not at every
@@ -68,6 +57,16 @@ function prepared(text: string, values: unknown[] = []): { name: string; text: s
   if (name === undefined) names.set(text, (name = `paylater_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`));
   return { name, text, values };
 }
+
+/** How many times a transaction's work is run when the database reports a conflict. */
+const MAX_ATTEMPTS = 5;
+
+/**
+ * The collections whose changes reach other instances' listeners: what background work and the
+ * event stream follow (new and moved webhook events, merchant clocks and endpoints). PostgreSQL
+ * serialises the commits of notifying transactions, so the others (every B1 create) do not notify.
+ */
+const SHARED_NOTICES: ReadonlySet<CollectionName> = new Set<CollectionName>(['outbox', 'merchantState']);
 
 /** First keys of the two-key advisory locks (a space apart from the migrations' one-key lock). */
 const LOCK_ABSENT_KEY = 0x70_6c_01;
@@ -140,7 +139,8 @@ class PgTx extends SqlTx {
       await this.begin();
       for (const op of ops) {
         if (!('change' in op))
-          for (const st of deleteMerchantStatements(op.merchantId, op.collections)) await this.client.query(st.text, st.values);
+          for (const c of deleteOrder(op.collections))
+            for (const text of deleteSql(c, 'merchant')) await this.client.query(text, [op.merchantId]);
         else if (op.change.v === null) await this.remove(op.change);
         else for (const st of this.putStatements(op.change)) await this.client.query(prepared(st.text, st.values));
       }
@@ -185,9 +185,9 @@ class PgTx extends SqlTx {
 
   private async remove(ch: Change): Promise<void> {
     if (!isKeyOf(ch.c, ch.k)) return;
-    for (const st of deleteStatements(ch.c, ch.k)) {
-      const [row] = (await this.client.query<Row>(prepared(st.text, st.values))).rows;
-      if (row?.m) this.notices.push({ collection: ch.c, merchantId: row.m as string, id: ch.k });
+    for (const text of deleteSql(ch.c, 'key')) {
+      const [row] = (await this.client.query<Row>(prepared(text, [ch.k]))).rows;
+      if (row) this.notices.push({ collection: ch.c, merchantId: row.m as string, id: ch.k });
     }
   }
 

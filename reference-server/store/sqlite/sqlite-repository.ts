@@ -1,28 +1,21 @@
 /**
- * The embedded store (ADR-046): `Repository` on `node:sqlite`, a database file
- * (`--data`, opened by `sqlite-file.ts`) or in memory (`--memory`, tests). Same behaviour for
- * both and for every caller:
+ * The embedded store (ADR-046): `Repository` on `node:sqlite`, a database file (`--data`, opened
+ * by `sqlite-file.ts`, which takes the lock that allows one server per file) or in memory
+ * (`--memory`, tests), with the same behaviour for both and for every caller:
  *
- * - `transaction`: transactions run one at a time in this process, in call order (a queue of
- *   promises that only orders the use of the writing connection). `work` reads through the
- *   shared SQL reads (`../sql-reads.ts`) and buffers its writes, which are then applied
- *   synchronously in a savepoint of the SQLite transaction open on that connection (`BEGIN
- *   IMMEDIATE`), so nothing else runs between them. The SQLite transaction commits when no
- *   transaction waits and no sync of the log runs (else when that sync ends), and at the latest
- *   after 10 ms or 256 transactions: a group commit. The database makes the writes exact: the unique index on (merchant,
+ * - Transactions run one at a time in this process, in call order (a queue of promises that only
+ *   orders the use of the writing connection). Each one's writes are applied synchronously, so
+ *   nothing else runs between them, in the SQLite transaction that several share (`runTransaction`:
+ *   the group commit). The database makes the writes exact: the unique index on (merchant,
  *   vendorReference), the upserts, all or none of each transaction.
  * - Durable before answered (ADR-047): a commit writes its log frames (`synchronous=NORMAL`), and
- *   `transaction` resolves once an `fdatasync` of the log, run off the event loop, has covered
- *   it. The next transaction does not wait for that sync: commits made while one runs are all
- *   covered by the next (group commit). A read outside a transaction resolves once what it read
- *   is durable too. SQLite checkpoints the log itself (`wal_autocheckpoint`, `sqlite-file.ts`).
- * - One server per file: the lock `sqlite-file.ts` takes before the file is read.
+ *   `transaction` resolves once an `fdatasync` of the log, run off the event loop, has covered it
+ *   (`LogSync`). A read outside a transaction resolves once what it read is durable too. SQLite
+ *   checkpoints the log itself (`wal_autocheckpoint`, `sqlite-file.ts`).
  * - `countInWindow` and the delivery claims of `claimDue` are rows of TEMP tables (in memory,
  *   this connection's): one statement each, exact because the connection is the file's only
  *   writer; they last as long as the process, as the claims of a process that died must.
- * - A commit that fails for the disk (SQLITE_FULL, SQLITE_IOERR) is rolled back by SQLite and
- *   answered `StoreUnavailableError`; writes are then refused for `Retry-After` seconds (ADR-026),
- *   reads keep answering from what is stored, and the next write after the wait tries again.
+ * - A commit the disk refuses (ADR-026): `runTransaction`, `refuse`.
  */
 import { open, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
@@ -30,15 +23,7 @@ import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
 import type { Change, CollectionName, Collections, OutboxEvent, TransactionRecord } from '../../domain/types.ts';
 import { StoreUnavailableError, storageRetryAfterSeconds } from '../errors.ts';
 import { tellListeners, type ChangeNotice, type Repository, type RepositoryTx, type WindowCount } from '../repository.ts';
-import {
-  DELETE_LATER_ATTEMPTS,
-  deleteMerchantStatements,
-  deleteStatements,
-  isKeyOf,
-  TABLES as SHARED,
-  upsertSql,
-  type Row,
-} from '../rows.ts';
+import { DELETE_LATER_ATTEMPTS, deleteOrder, deleteSql, isKeyOf, TABLES as SHARED, upsertSql, type Row } from '../rows.ts';
 import { SqlReads, sqlTables, SqlTx } from '../sql-reads.ts';
 import { openDatabase, openDatabaseFile, openMemoryDatabase, type DataFileLock } from './sqlite-file.ts';
 
@@ -402,12 +387,9 @@ export class SqliteRepository extends SqlReads implements Repository {
   private apply(ops: SqliteTx['ops']): ChangeNotice[] {
     const notices: ChangeNotice[] = [];
     for (const op of ops) {
-      if (!('change' in op)) {
-        for (const st of deleteMerchantStatements(op.merchantId, op.collections))
-          for (const r of this.main.all(st.text, st.values))
-            notices.push({ collection: st.c, merchantId: op.merchantId, id: r.k as string });
-      } else if (op.change.v === null) this.remove(op.change, notices);
-      else this.put(op.change, notices);
+      if (!('change' in op)) for (const c of deleteOrder(op.collections)) this.delete(c, 'merchant', op.merchantId, notices);
+      else if (op.change.v !== null) this.put(op.change, notices);
+      else if (isKeyOf(op.change.c, op.change.k)) this.delete(op.change.c, 'key', op.change.k, notices);
     }
     return notices;
   }
@@ -430,11 +412,11 @@ export class SqliteRepository extends SqlReads implements Repository {
     notices.push({ collection: ch.c, merchantId: ch.c === 'merchantState' ? v.id : (v as { merchantId: string }).merchantId, id: ch.k });
   }
 
-  private remove(ch: Change, notices: ChangeNotice[]): void {
-    if (!isKeyOf(ch.c, ch.k)) return;
-    if (ch.c === 'outbox') this.main.run('DELETE FROM temp.outbox_claims WHERE outbox_id = $1', [ch.k]);
-    for (const st of deleteStatements(ch.c, ch.k))
-      for (const r of this.main.all(st.text, st.values)) notices.push({ collection: ch.c, merchantId: r.m as string, id: ch.k });
+  /** Deletes record `value` of `c` (`by: 'key'`), or merchant `value`'s records of it, noting each deleted record. */
+  private delete(c: CollectionName, by: 'key' | 'merchant', value: string, notices: ChangeNotice[]): void {
+    if (c === 'outbox' && by === 'key') this.main.run('DELETE FROM temp.outbox_claims WHERE outbox_id = $1', [value]);
+    for (const text of deleteSql(c, by))
+      for (const r of this.main.all(text, [value])) notices.push({ collection: c, merchantId: r.m as string, id: r.k as string });
   }
 
   async countInWindow(key: string, nowMs: number, windowMs: number): Promise<WindowCount> {
@@ -479,21 +461,19 @@ export class SqliteRepository extends SqlReads implements Repository {
     if (limit <= 0) return [];
     if (this.batch) this.commitBatch(); // claims are of committed events only
     const wall = this.wallNow();
-    const merchants = this.conn
+    // Each merchant with pending events and the time on its clock, as [[id, ISO time], …].
+    const clocks = this.conn
       .all("SELECT DISTINCT merchant_id FROM webhook_outbox WHERE state = 'pending'")
-      .map((r) => r.merchant_id as string);
-    const due: Array<{ e: OutboxEvent; seq: number }> = [];
-    for (const m of merchants)
-      for (const r of this.main.all(
-        `SELECT ${TABLES.outbox.select} FROM webhook_outbox r
-         WHERE r.merchant_id = $1 AND r.state = 'pending' AND r.next_attempt_at <= $2
-           AND NOT EXISTS (SELECT 1 FROM temp.outbox_claims c WHERE c.outbox_id = r.id AND c.until_ms > $3)
-         ORDER BY r.created_at, r.seq LIMIT $4`,
-        [m, new Date(nowOf(m)).toISOString(), wall, limit],
-      ))
-        due.push({ e: TABLES.outbox.record(r), seq: Number(r.seq) });
-    due.sort((a, b) => Date.parse(a.e.createdAt) - Date.parse(b.e.createdAt) || a.seq - b.seq);
-    const claimed = due.slice(0, limit).map((d) => d.e);
+      .map((r) => [r.merchant_id as string, new Date(nowOf(r.merchant_id as string)).toISOString()]);
+    const claimed = this.main
+      .all(
+        `SELECT ${TABLES.outbox.select} FROM json_each($1) m JOIN webhook_outbox r ON r.merchant_id = m.value ->> 0
+         WHERE r.state = 'pending' AND r.next_attempt_at <= m.value ->> 1
+           AND NOT EXISTS (SELECT 1 FROM temp.outbox_claims c WHERE c.outbox_id = r.id AND c.until_ms > $2)
+         ORDER BY r.created_at, r.seq LIMIT $3`,
+        [JSON.stringify(clocks), wall, limit],
+      )
+      .map((r) => TABLES.outbox.record(r));
     for (const e of claimed)
       this.main.run(
         'INSERT INTO temp.outbox_claims (outbox_id, until_ms) VALUES ($1, $2) ON CONFLICT (outbox_id) DO UPDATE SET until_ms = excluded.until_ms',
