@@ -18,9 +18,10 @@ import { isKeyOf, TABLES, type Decode, type Row, type Table } from './rows.ts';
 
 export type { Row };
 
-/** A table as one store reads it: its select list (alias `r`) and the record of a row of it. */
+/** A table as one store reads it: its select list (alias `r`), the text of `get`'s read (the read of every B2 request), the record of a row. */
 export interface SqlTable<C extends CollectionName> extends Omit<Table<C>, 'record'> {
   select: string;
+  byKey: string;
   record(row: Row): Collections[C];
 }
 export type SqlTables = { readonly [C in CollectionName]: SqlTable<C> };
@@ -29,7 +30,8 @@ export type SqlTables = { readonly [C in CollectionName]: SqlTable<C> };
 export function sqlTables(decode: Decode, attempts: string): SqlTables {
   const of = <C extends CollectionName>(c: C): SqlTable<C> => {
     const t: Table<C> = TABLES[c];
-    return { ...t, select: c === 'outbox' ? `r.*, ${attempts} AS attempts` : 'r.*', record: (row) => t.record(row, decode) };
+    const select = c === 'outbox' ? `r.*, ${attempts} AS attempts` : 'r.*';
+    return { ...t, select, byKey: `SELECT ${select} FROM ${t.name} r WHERE r.${t.key} = $1`, record: (row) => t.record(row, decode) };
   };
   return Object.fromEntries(COLLECTIONS.map((c) => [c, of(c)])) as unknown as SqlTables;
 }
@@ -49,9 +51,6 @@ export abstract class SqlReads implements RepositoryReads {
     return this.run(text, values).then(({ rows }) => (rows[0] ? t.record(rows[0]) : undefined));
   }
 
-  /** The text of `get`'s read, per collection (made once: the read of every B2 request). */
-  private readonly byKey: Partial<Record<CollectionName, string>> = {};
-
   protected async many<C extends CollectionName>(c: C, rest: string, values: unknown[]): Promise<Collections[C][]> {
     const t = this.tables[c] as SqlTable<C>;
     const { rows } = await this.run(`SELECT ${t.select} FROM ${t.name} r ${rest}`, values);
@@ -60,8 +59,7 @@ export abstract class SqlReads implements RepositoryReads {
 
   get<C extends CollectionName>(c: C, k: string): Promise<Collections[C] | undefined> {
     if (!isKeyOf(c, k)) return Promise.resolve(undefined);
-    const t = this.tables[c];
-    return this.first(c, (this.byKey[c] ??= `SELECT ${t.select} FROM ${t.name} r WHERE r.${t.key} = $1 `), [k]);
+    return this.first(c, this.tables[c].byKey, [k]);
   }
 
   transactionByVendorReference(merchantId: string, vendorReference: string): Promise<TransactionRecord | undefined> {
