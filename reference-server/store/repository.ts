@@ -9,13 +9,10 @@
  * running transactions one at a time in this process, each committed by SQLite; PostgreSQL gives it across instances
  * with row locks (`SELECT … FOR UPDATE`), unique indexes and conditional updates. When the
  * database detects a conflict (a unique index, a serialization failure, a deadlock) the store
- * reruns `work` (at most `MAX_ATTEMPTS` times), so the domain rule decides the answer on the
+ * reruns `work` (a few times at most), so the domain rule decides the answer on the
  * second run (e.g. a second create with one `vendorReference` then sees the first: 409).
  */
 import type { Change, CollectionName, Collections, OutboxEvent, SessionRecord, TransactionRecord } from '../domain/types.ts';
-
-/** How many times a transaction's work is run when the store reports a conflict. */
-export const MAX_ATTEMPTS = 5;
 
 /**
  * One page of a list and the cursor of the next page (null: the last page). A cursor is the id
@@ -74,13 +71,6 @@ export interface WindowCount {
   count: number;
 }
 
-/**
- * The collections whose changes reach other instances' listeners: what background work and the
- * event stream follow (new and moved webhook events, merchant clocks and endpoints). PostgreSQL
- * serialises the commits of notifying transactions, so the others (every B1 create) do not notify.
- */
-export const SHARED_NOTICES: ReadonlySet<CollectionName> = new Set<CollectionName>(['outbox', 'merchantState']);
-
 /** A record changed (for the event stream's and the dispatcher's wake-ups across instances). */
 export interface ChangeNotice {
   collection: CollectionName;
@@ -129,7 +119,7 @@ export interface Repository extends RepositoryReads {
   claimDue(nowOf: (merchantId: string) => number, limit: number, leaseMs: number): Promise<OutboxEvent[]>;
   /**
    * Calls `listener` for every committed change of this instance, and for other instances'
-   * changes of the `SHARED_NOTICES` collections (LISTEN/NOTIFY on PostgreSQL). Returns the unsubscribe.
+   * changes of the collections background work follows (PostgreSQL's `SHARED_NOTICES`, by LISTEN/NOTIFY). Returns the unsubscribe.
    */
   subscribe(listener: (notice: ChangeNotice) => void): () => void;
   /** Null when the store can take writes now; otherwise the seconds after which to try again (ADR-026: `StoreUnavailableError`). */

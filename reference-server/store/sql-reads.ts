@@ -4,18 +4,37 @@
  * transaction. Lists are in insertion order (`seq`); a page's cursor is the id of the previous
  * page's last item, and a cursor naming no item of the list gives an empty last page.
  */
-import type { CollectionName, Collections, OutboxEvent, SessionRecord, TransactionRecord } from '../domain/types.ts';
-import type { Page, RepositoryReads } from './repository.ts';
-import { isKeyOf, type Row, type Table } from './rows.ts';
+import {
+  COLLECTIONS,
+  type Change,
+  type CollectionName,
+  type Collections,
+  type OutboxEvent,
+  type SessionRecord,
+  type TransactionRecord,
+} from '../domain/types.ts';
+import type { Page, RepositoryReads, RepositoryTx } from './repository.ts';
+import { isKeyOf, TABLES, type Decode, type Row, type Table } from './rows.ts';
 
 export type { Row };
 
-/** A table as one store reads it: its select list (alias `r`) and the record of a row of it. */
+/** A table as one store reads it: its select list (alias `r`), the text of `get`'s read (the read of every B2 request), the record of a row. */
 export interface SqlTable<C extends CollectionName> extends Omit<Table<C>, 'record'> {
   select: string;
+  byKey: string;
   record(row: Row): Collections[C];
 }
 export type SqlTables = { readonly [C in CollectionName]: SqlTable<C> };
+
+/** The tables as a store reads them: its driver's `decode`, and `attempts`, the SQL of an outbox row's attempts as one JSON array. */
+export function sqlTables(decode: Decode, attempts: string): SqlTables {
+  const of = <C extends CollectionName>(c: C): SqlTable<C> => {
+    const t: Table<C> = TABLES[c];
+    const select = c === 'outbox' ? `r.*, ${attempts} AS attempts` : 'r.*';
+    return { ...t, select, byKey: `SELECT ${select} FROM ${t.name} r WHERE r.${t.key} = $1`, record: (row) => t.record(row, decode) };
+  };
+  return Object.fromEntries(COLLECTIONS.map((c) => [c, of(c)])) as unknown as SqlTables;
+}
 
 const OPEN = `status IN ('PENDING', 'APPROVED')`;
 
@@ -32,9 +51,6 @@ export abstract class SqlReads implements RepositoryReads {
     return this.run(text, values).then(({ rows }) => (rows[0] ? t.record(rows[0]) : undefined));
   }
 
-  /** The text of `get`'s read, per collection (made once: the read of every B2 request). */
-  private readonly byKey: Partial<Record<CollectionName, string>> = {};
-
   protected async many<C extends CollectionName>(c: C, rest: string, values: unknown[]): Promise<Collections[C][]> {
     const t = this.tables[c] as SqlTable<C>;
     const { rows } = await this.run(`SELECT ${t.select} FROM ${t.name} r ${rest}`, values);
@@ -43,8 +59,7 @@ export abstract class SqlReads implements RepositoryReads {
 
   get<C extends CollectionName>(c: C, k: string): Promise<Collections[C] | undefined> {
     if (!isKeyOf(c, k)) return Promise.resolve(undefined);
-    const t = this.tables[c];
-    return this.first(c, (this.byKey[c] ??= `SELECT ${t.select} FROM ${t.name} r WHERE r.${t.key} = $1 `), [k]);
+    return this.first(c, this.tables[c].byKey, [k]);
   }
 
   transactionByVendorReference(merchantId: string, vendorReference: string): Promise<TransactionRecord | undefined> {
@@ -60,35 +75,27 @@ export abstract class SqlReads implements RepositoryReads {
   }
 
   /**
-   * A page after the item `cursor` names, in the list's order: `order` is its sort key
-   * (columns of `r`), `desc` newest first; `only`: a column the items must equal a value in.
+   * A page after the item `cursor` names, in the list's order: `order` is its sort key (columns
+   * of `r`), `desc` newest first; `transactionId`: only the items of that transaction.
    */
   private async page<C extends 'transactions' | 'sms' | 'outbox'>(
     c: C,
-    order: string,
+    order: readonly string[],
     desc: boolean,
     merchantId: string,
     limit: number,
     cursor: string | null,
-    only?: { column: string; value: string },
+    transactionId?: string,
   ): Promise<Page<Collections[C]>> {
-    const t = this.tables[c];
     if (cursor !== null && !isKeyOf(c, cursor)) return { items: [], next: null };
-    const key = `(${order
-      .split(', ')
-      .map((col) => `r.${col}`)
-      .join(', ')})`;
-    const after =
-      cursor === null ? '' : `AND ${key} ${desc ? '<' : '>'} (SELECT ${order} FROM ${t.name} WHERE id = $3 AND merchant_id = $1)`;
-    const dir = desc ? ' DESC' : '';
+    const key = `(${order.map((col) => `r.${col}`).join(', ')})`;
+    const after = `AND ${key} ${desc ? '<' : '>'} (SELECT ${order.join(', ')} FROM ${this.tables[c].name} WHERE id = $3 AND merchant_id = $1)`;
     const params: unknown[] = [merchantId, limit + 1, ...(cursor === null ? [] : [cursor])];
-    const filter = only ? `AND r.${only.column} = $${params.push(only.value)}` : '';
+    const filter = transactionId === undefined ? '' : `AND r.transaction_id = $${params.push(transactionId)}`;
+    const sort = order.map((col) => `r.${col}${desc ? ' DESC' : ''}`).join(', ');
     const items = await this.many(
       c,
-      `WHERE r.merchant_id = $1 ${after} ${filter} ORDER BY ${order
-        .split(', ')
-        .map((col) => `r.${col}${dir}`)
-        .join(', ')} LIMIT $2`,
+      `WHERE r.merchant_id = $1 ${cursor === null ? '' : after} ${filter} ORDER BY ${sort} LIMIT $2`,
       params,
     );
     const more = items.length > limit;
@@ -98,31 +105,15 @@ export abstract class SqlReads implements RepositoryReads {
 
   /** Newest first (creation time on the merchant's clock, then id). */
   transactionsPage(merchantId: string, limit: number, cursor: string | null): Promise<Page<TransactionRecord>> {
-    return this.page('transactions', 'created_at, id', true, merchantId, limit, cursor);
+    return this.page('transactions', ['created_at', 'id'], true, merchantId, limit, cursor);
   }
   /** Oldest first. */
   smsPage(merchantId: string, limit: number, cursor: string | null, transactionId?: string): Promise<Page<Collections['sms']>> {
-    return this.page(
-      'sms',
-      'seq',
-      false,
-      merchantId,
-      limit,
-      cursor,
-      transactionId === undefined ? undefined : { column: 'transaction_id', value: transactionId },
-    );
+    return this.page('sms', ['seq'], false, merchantId, limit, cursor, transactionId);
   }
   /** Newest first. */
   outboxPage(merchantId: string, limit: number, cursor: string | null, transactionId?: string): Promise<Page<OutboxEvent>> {
-    return this.page(
-      'outbox',
-      'seq',
-      true,
-      merchantId,
-      limit,
-      cursor,
-      transactionId === undefined ? undefined : { column: 'transaction_id', value: transactionId },
-    );
+    return this.page('outbox', ['seq'], true, merchantId, limit, cursor, transactionId);
   }
 
   outboxAfter(merchantId: string, afterId: string | null, limit: number): Promise<OutboxEvent[]> {
@@ -159,8 +150,8 @@ export abstract class SqlReads implements RepositoryReads {
   async pendingMerchants(): Promise<string[]> {
     // A skip scan of the pending-expiry index: one probe per merchant, not one row per transaction.
     const { rows } = await this.run(
-      `WITH RECURSIVE m AS (
-         (SELECT merchant_id FROM transactions WHERE status = 'PENDING' ORDER BY merchant_id LIMIT 1)
+      `WITH RECURSIVE m(merchant_id) AS (
+         SELECT (SELECT merchant_id FROM transactions WHERE status = 'PENDING' ORDER BY merchant_id LIMIT 1)
          UNION ALL
          SELECT (SELECT t.merchant_id FROM transactions t WHERE t.status = 'PENDING' AND t.merchant_id > m.merchant_id
                  ORDER BY t.merchant_id LIMIT 1)
@@ -178,9 +169,25 @@ export abstract class SqlReads implements RepositoryReads {
   async count(c: CollectionName, merchantId?: string): Promise<number> {
     const t = this.tables[c];
     const { rows } = await this.run(
-      `SELECT count(*) AS n FROM ${t.name}${merchantId === undefined ? '' : ` WHERE ${t.merchant} = $1`}`,
+      `SELECT count(*) AS n FROM ${t.name}${merchantId === undefined ? '' : ' WHERE merchant_id = $1'}`,
       merchantId === undefined ? [] : [merchantId],
     );
     return Number(rows[0]?.n ?? 0);
+  }
+}
+
+/**
+ * A transaction's reads and its buffered writes, which the store applies in order: whole-record
+ * puts and deletes, and the deletes of a merchant's records (the sandbox reset).
+ */
+export abstract class SqlTx extends SqlReads implements RepositoryTx {
+  ops: Array<{ change: Change } | { merchantId: string; collections: CollectionName[] }> = [];
+  abstract lock<C extends CollectionName>(c: C, k: string): Promise<Collections[C] | undefined>;
+  abstract lockByVendorReference(merchantId: string, vendorReference: string): Promise<TransactionRecord | undefined>;
+  write(changes: Change[]): void {
+    for (const change of changes) this.ops.push({ change }); // one at a time: a spread of a large batch would overflow the stack
+  }
+  deleteMerchantData(merchantId: string, collections: CollectionName[]): void {
+    this.ops.push({ merchantId, collections });
   }
 }

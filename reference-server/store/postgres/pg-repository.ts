@@ -21,24 +21,52 @@
  *   such changes (B1 creates) do not notify and keep committing in groups.
  * - A lost or refused connection is `StoreUnavailableError` (ADR-026: 503 and `Retry-After`).
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import pg from 'pg';
 import type { Change, CollectionName, Collections, OutboxEvent } from '../../domain/types.ts';
-import {
-  MAX_ATTEMPTS,
-  SHARED_NOTICES,
-  tellListeners,
-  type ChangeNotice,
-  type Repository,
-  type RepositoryTx,
-  type WindowCount,
-} from '../repository.ts';
+import { tellListeners, type ChangeNotice, type Repository, type RepositoryTx, type WindowCount } from '../repository.ts';
 import { StoreUnavailableError, storageRetryAfterSeconds } from '../errors.ts';
+import { DELETE_LATER_ATTEMPTS, deleteOrder, deleteSql, isKeyOf, TABLES as SHARED, upsertSql, type Row } from '../rows.ts';
+import { SqlReads, sqlTables, SqlTx } from '../sql-reads.ts';
 import { migrateUrl } from './migrate.ts';
 import { isConflict, isUnavailable } from './pg-errors.ts';
 import { CHANNEL, encodeNotice, NoticeListener } from './pg-notices.ts';
-import { PgReads, prepared, type Row } from './pg-reads.ts';
-import { attemptStatements, isKeyOf, TABLES, upsert, WRITE_ORDER } from './pg-rows.ts';
+
+/**
+ * The shared records ↔ rows as `pg` returns them: `timestamptz` as a Date, `json` parsed, booleans
+ * as booleans; an outbox row's attempts aggregated with `json_agg`.
+ */
+const TABLES = sqlTables(
+  { time: (v) => (v as Date).toISOString(), bool: (v) => v as boolean, json: (v) => v },
+  `COALESCE((SELECT json_agg(a.detail ORDER BY a.attempt) FROM webhook_attempts a WHERE a.outbox_id = r.id), '[]'::json)`,
+);
+
+/** A statement and its parameters. */
+interface Statement {
+  text: string;
+  values: unknown[];
+}
+
+const names = new Map<string, string>();
+/**
+ * `text` as a named (prepared) statement: each connection parses and plans it once, not at every
+ * call. The texts are fixed (values are parameters), so the names are few.
+ */
+function prepared(text: string, values: unknown[] = []): { name: string; text: string; values: unknown[] } {
+  let name = names.get(text);
+  if (name === undefined) names.set(text, (name = `paylater_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`));
+  return { name, text, values };
+}
+
+/** How many times a transaction's work is run when the database reports a conflict. */
+const MAX_ATTEMPTS = 5;
+
+/**
+ * The collections whose changes reach other instances' listeners: what background work and the
+ * event stream follow (new and moved webhook events, merchant clocks and endpoints). PostgreSQL
+ * serialises the commits of notifying transactions, so the others (every B1 create) do not notify.
+ */
+const SHARED_NOTICES: ReadonlySet<CollectionName> = new Set<CollectionName>(['outbox', 'merchantState']);
 
 /** First keys of the two-key advisory locks (a space apart from the migrations' one-key lock). */
 const LOCK_ABSENT_KEY = 0x70_6c_01;
@@ -55,10 +83,8 @@ export interface PgRepositoryOptions {
   retryAfterSeconds?: number;
 }
 
-type Op = { change: Change } | { merchantId: string; collections: CollectionName[] };
-
-class PgTx extends PgReads implements RepositoryTx {
-  private pending: Op[] = [];
+class PgTx extends SqlTx {
+  protected readonly tables = TABLES;
   private flushing: Promise<void> = Promise.resolve();
   /** BEGIN, sent before the first statement (a transaction that only writes sends it with its writes). */
   private begun: Promise<unknown> | null = null;
@@ -104,23 +130,17 @@ class PgTx extends PgReads implements RepositoryTx {
     return this.one('transactions', where, [merchantId, vendorReference], 'FOR UPDATE OF r');
   }
 
-  write(changes: Change[]): void {
-    for (const change of changes) this.pending.push({ change });
-  }
-
-  deleteMerchantData(merchantId: string, collections: CollectionName[]): void {
-    this.pending.push({ merchantId, collections });
-  }
-
   /** Applies the buffered writes, in order, one statement at a time (reads wait for them). */
   flush(): Promise<void> {
-    if (this.pending.length === 0) return this.flushing;
-    const ops = this.pending;
-    this.pending = [];
+    if (this.ops.length === 0) return this.flushing;
+    const ops = this.ops;
+    this.ops = [];
     this.flushing = this.flushing.then(async () => {
       await this.begin();
       for (const op of ops) {
-        if (!('change' in op)) await this.deleteAll(op.merchantId, op.collections);
+        if (!('change' in op))
+          for (const c of deleteOrder(op.collections))
+            for (const text of deleteSql(c, 'merchant')) await this.client.query(text, [op.merchantId]);
         else if (op.change.v === null) await this.remove(op.change);
         else for (const st of this.putStatements(op.change)) await this.client.query(prepared(st.text, st.values));
       }
@@ -135,13 +155,13 @@ class PgTx extends PgReads implements RepositoryTx {
    * deleted row's merchant).
    */
   async commit(encode: (n: ChangeNotice) => string): Promise<void> {
-    if (this.pending.some((op) => !('change' in op) || op.change.v === null)) await this.flush();
+    if (this.ops.some((op) => !('change' in op) || op.change.v === null)) await this.flush();
     await this.flushing;
-    if (!this.begun && this.pending.length === 0) return; // nothing read, nothing written
+    if (!this.begun && this.ops.length === 0) return; // nothing read, nothing written
     const sql: string[] = [];
     if (!this.begun) sql.push('BEGIN');
-    for (const op of this.pending) if ('change' in op) for (const st of this.putStatements(op.change)) sql.push(this.inline(st));
-    this.pending = [];
+    for (const op of this.ops) if ('change' in op) for (const st of this.putStatements(op.change)) sql.push(this.inline(st));
+    this.ops = [];
     for (const n of this.notices)
       if (SHARED_NOTICES.has(n.collection)) sql.push(`SELECT pg_notify('${CHANNEL}', ${this.client.escapeLiteral(encode(n))})`);
     sql.push('COMMIT');
@@ -149,7 +169,7 @@ class PgTx extends PgReads implements RepositoryTx {
   }
 
   /** `text` with its `$n` parameters replaced by literals (the texts hold no `$` of their own). */
-  private inline(st: { text: string; values: unknown[] }): string {
+  private inline(st: Statement): string {
     return st.text.replace(/\$(\d+)/g, (_, i: string) => {
       const v = st.values[Number(i) - 1];
       if (v === null || v === undefined) return 'NULL';
@@ -165,42 +185,42 @@ class PgTx extends PgReads implements RepositoryTx {
 
   private async remove(ch: Change): Promise<void> {
     if (!isKeyOf(ch.c, ch.k)) return;
-    const t = TABLES[ch.c];
-    const q = (text: string, values: unknown[]): Promise<{ rows: Row[] }> => this.client.query(prepared(text, values));
-    if (ch.c === 'outbox') await q('DELETE FROM webhook_attempts WHERE outbox_id = $1', [ch.k]);
-    const { rows } = await q(`DELETE FROM ${t.name} WHERE ${t.key} = $1 RETURNING ${t.merchant} AS m`, [ch.k]);
-    if (rows[0]) this.notices.push({ collection: ch.c, merchantId: rows[0].m as string, id: ch.k });
+    for (const text of deleteSql(ch.c, 'key')) {
+      const [row] = (await this.client.query<Row>(prepared(text, [ch.k]))).rows;
+      if (row) this.notices.push({ collection: ch.c, merchantId: row.m as string, id: ch.k });
+    }
   }
 
-  /** The statements that put record `ch.v` (its notice noted): for a new outbox event, the merchant's ordering lock first. */
-  private putStatements(ch: Change): Array<{ text: string; values: unknown[] }> {
+  /**
+   * The statements that put record `ch.v` (its notice noted): for a new outbox event, the
+   * merchant's ordering lock first; a written outbox row's claim ends.
+   */
+  private putStatements(ch: Change): Statement[] {
     if (ch.v === null) throw new Error('not a put');
-    const out: Array<{ text: string; values: unknown[] }> = [];
+    const out: Statement[] = [];
     const merchantId = ch.c === 'merchantState' ? ch.v.id : ch.v.merchantId;
     if (ch.c === 'outbox' && !this.knownOutbox.has(ch.k) && !this.outboxLocked.has(merchantId)) {
       out.push({ text: 'SELECT pg_advisory_xact_lock($1, hashtext($2))', values: [LOCK_OUTBOX_MERCHANT, merchantId] });
       this.outboxLocked.add(merchantId);
     }
-    out.push(upsert(ch.c, ch.v as never));
-    if (ch.c === 'outbox') out.push(...attemptStatements(ch.v));
+    out.push({ text: upsertSql(ch.c, ch.c === 'outbox' ? ['claimed_until = NULL'] : []), values: SHARED[ch.c].values(ch.v as never) });
+    if (ch.c === 'outbox') {
+      if (ch.v.attempts.length > 0)
+        out.push({
+          text: `INSERT INTO webhook_attempts (outbox_id, attempt, detail)
+                 SELECT $1, x.n, x.d FROM json_array_elements($2::json) WITH ORDINALITY AS x(d, n)
+                 ON CONFLICT (outbox_id, attempt) DO NOTHING`,
+          values: [ch.v.id, JSON.stringify(ch.v.attempts)],
+        });
+      out.push({ text: DELETE_LATER_ATTEMPTS, values: [ch.v.id, ch.v.attempts.length] });
+    }
     this.notices.push({ collection: ch.c, merchantId, id: ch.k });
     return out;
   }
-
-  private async deleteAll(merchantId: string, collections: CollectionName[]): Promise<void> {
-    for (const c of [...WRITE_ORDER].reverse()) {
-      if (!collections.includes(c)) continue;
-      const t = TABLES[c];
-      if (c === 'outbox')
-        await this.client.query('DELETE FROM webhook_attempts WHERE outbox_id IN (SELECT id FROM webhook_outbox WHERE merchant_id = $1)', [
-          merchantId,
-        ]);
-      await this.client.query(`DELETE FROM ${t.name} WHERE ${t.merchant} = $1`, [merchantId]);
-    }
-  }
 }
 
-export class PgRepository extends PgReads implements Repository {
+export class PgRepository extends SqlReads implements Repository {
+  protected readonly tables = TABLES;
   private readonly pool: pg.Pool;
   private readonly instance = randomUUID();
   private readonly retryAfterSeconds: number;

@@ -43,6 +43,8 @@ export function openDatabase(path: string, options?: ConstructorParameters<typeo
 }
 
 const MIGRATIONS = loadMigrations(fileURLToPath(new URL('./migrations/', import.meta.url)));
+/** What a refusal of a file that is not whole says to do. */
+const RESTORE = 'Nothing was changed; restore it from a backup, or move it away to start with an empty store.';
 const HEADER = Buffer.from('SQLite format 3\0', 'latin1');
 /** The `format` member of an earlier version's JSON data file. */
 const EARLIER_FORMAT = 'paylater-reference-server';
@@ -84,7 +86,7 @@ function checkHeader(file: string): void {
     if (bytes >= 512 && size % bytes === 0) return;
     throw new DataFileError(
       file,
-      `The data file ${file} is corrupt: ${size} bytes is not a whole number of its ${bytes}-byte pages (a torn or truncated file). Nothing was changed; restore it from a backup, or move it away to start with an empty store.`,
+      `The data file ${file} is corrupt: ${size} bytes is not a whole number of its ${bytes}-byte pages (a torn or truncated file). ${RESTORE}`,
     );
   }
   const text = head.toString('utf8').trimStart();
@@ -97,10 +99,11 @@ function checkHeader(file: string): void {
   }
   throw new DataFileError(
     file,
-    `The data file ${file} is not an SQLite database (it starts with ${JSON.stringify(head.subarray(0, 16).toString('latin1'))}). Nothing was changed; restore it from a backup, or move it away to start with an empty store.`,
+    `The data file ${file} is not an SQLite database (it starts with ${JSON.stringify(head.subarray(0, 16).toString('latin1'))}). ${RESTORE}`,
   );
 }
 
+const inUse = (file: string) => `The data file ${file} is in use by another program (it holds the database's lock).`;
 const isBusy = (e: unknown) => /database is locked|SQLITE_BUSY/i.test((e as Error).message) || (e as { errcode?: number }).errcode === 5;
 
 /**
@@ -124,7 +127,7 @@ function checkDatabase(file: string): void {
         .all()
         .map((r) => r.name as string);
     } catch (e) {
-      if (isBusy(e)) throw new DataFileError(file, `The data file ${file} is in use by another program (it holds the database's lock).`);
+      if (isBusy(e)) throw new DataFileError(file, inUse(file));
       throw e;
     }
     const problems = db
@@ -138,11 +141,7 @@ function checkDatabase(file: string): void {
         file,
         `The data file ${file} is an SQLite database of another application (tables ${tables.slice(0, 5).join(', ')}), not this server's. Nothing was changed; give --data another file.`,
       );
-    const applied = db.prepare('SELECT version, name, checksum FROM schema_migrations ORDER BY version').all() as Array<{
-      version: number;
-      name: string;
-      checksum: string;
-    }>;
+    const applied = appliedMigrations(db);
     try {
       pendingMigrations(applied, MIGRATIONS, `The data file ${file}`);
     } catch (e) {
@@ -152,14 +151,11 @@ function checkDatabase(file: string): void {
     if (differences.length > 0)
       throw new DataFileError(
         file,
-        `The data file ${file} does not have the schema its migrations make: ${differences.join('; ')}. Nothing was changed; restore it from a backup, or move it away to start with an empty store.`,
+        `The data file ${file} does not have the schema its migrations make: ${differences.join('; ')}. ${RESTORE}`,
       );
   } catch (e) {
     if (e instanceof DataFileError) throw e;
-    throw new DataFileError(
-      file,
-      `The data file ${file} is corrupt (${(e as Error).message}). Nothing was changed; restore it from a backup, or move it away to start with an empty store.`,
-    );
+    throw new DataFileError(file, `The data file ${file} is corrupt (${(e as Error).message}). ${RESTORE}`);
   } finally {
     db.close();
     // The files a read-only connection makes beside a WAL database (an empty log, its
@@ -225,23 +221,29 @@ function expectedShape(versions: ReadonlySet<number>): SchemaShape {
   return shape;
 }
 
-/** Applies the migrations `db` lacks, in one transaction (the caller holds the write lock). */
+function appliedMigrations(db: DatabaseSync): Array<{ version: number; name: string; checksum: string }> {
+  return db.prepare('SELECT version, name, checksum FROM schema_migrations ORDER BY version').all() as ReturnType<typeof appliedMigrations>;
+}
+
+/** Applies the migrations `db` lacks in one transaction (the write lock taken first), or none of them. `where` names the database in refusals. */
 function migrate(db: DatabaseSync, where: string, migrations: readonly Migration[] = MIGRATIONS): void {
-  db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
-             version    INTEGER PRIMARY KEY,
-             name       TEXT NOT NULL,
-             checksum   TEXT NOT NULL,
-             applied_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
-           ) STRICT`);
-  const applied = db.prepare('SELECT version, name, checksum FROM schema_migrations ORDER BY version').all() as Array<{
-    version: number;
-    name: string;
-    checksum: string;
-  }>;
-  const insert = db.prepare('INSERT INTO schema_migrations (version, name, checksum) VALUES (?, ?, ?)');
-  for (const m of pendingMigrations(applied, migrations, where)) {
-    db.exec(m.sql);
-    insert.run(m.version, m.name, m.checksum);
+  db.exec('BEGIN IMMEDIATE');
+  try {
+    db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+               version    INTEGER PRIMARY KEY,
+               name       TEXT NOT NULL,
+               checksum   TEXT NOT NULL,
+               applied_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+             ) STRICT`);
+    const insert = db.prepare('INSERT INTO schema_migrations (version, name, checksum) VALUES (?, ?, ?)');
+    for (const m of pendingMigrations(appliedMigrations(db), migrations, where)) {
+      db.exec(m.sql);
+      insert.run(m.version, m.name, m.checksum);
+    }
+    db.exec('COMMIT');
+  } catch (e) {
+    if (db.isTransaction) db.exec('ROLLBACK');
+    throw e;
   }
 }
 
@@ -262,9 +264,7 @@ function create(file: string): void {
   const db = openDatabase(temp);
   try {
     configure(db);
-    db.exec('BEGIN IMMEDIATE');
     migrate(db, `The data file ${file}`);
-    db.exec('COMMIT');
   } finally {
     db.close(); // checkpoints the log into the file and removes it
   }
@@ -323,18 +323,11 @@ export async function openDatabaseFile(file: string): Promise<OpenFile> {
     const db = openDatabase(file, { timeout: 0 });
     try {
       configure(db);
-      db.exec('BEGIN IMMEDIATE');
-      try {
-        migrate(db, `The data file ${file}`);
-        db.exec('COMMIT');
-      } catch (e) {
-        db.exec('ROLLBACK');
-        throw e instanceof MigrationError ? new DataFileError(file, e.message) : e;
-      }
+      migrate(db, `The data file ${file}`);
     } catch (e) {
       db.close();
-      if (isBusy(e)) throw new DataFileError(file, `The data file ${file} is in use by another program (it holds the database's lock).`);
-      throw e;
+      if (isBusy(e)) throw new DataFileError(file, inUse(file));
+      throw e instanceof MigrationError ? new DataFileError(file, e.message) : e;
     }
     return { db, lock };
   } catch (e) {
@@ -347,8 +340,6 @@ export async function openDatabaseFile(file: string): Promise<OpenFile> {
 export function openMemoryDatabase(): DatabaseSync {
   const db = openDatabase(':memory:');
   db.exec('PRAGMA temp_store = MEMORY');
-  db.exec('BEGIN');
   migrate(db, 'the in-memory database');
-  db.exec('COMMIT');
   return db;
 }

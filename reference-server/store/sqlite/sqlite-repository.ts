@@ -1,28 +1,21 @@
 /**
- * The embedded store (ADR-046): `Repository` on `node:sqlite`, a database file
- * (`--data`, opened by `sqlite-file.ts`) or in memory (`--memory`, tests). Same behaviour for
- * both and for every caller:
+ * The embedded store (ADR-046): `Repository` on `node:sqlite`, a database file (`--data`, opened
+ * by `sqlite-file.ts`, which takes the lock that allows one server per file) or in memory
+ * (`--memory`, tests), with the same behaviour for both and for every caller:
  *
- * - `transaction`: transactions run one at a time in this process, in call order (a queue of
- *   promises that only orders the use of the writing connection). `work` reads through the
- *   shared SQL reads (`../sql-reads.ts`) and buffers its writes, which are then applied
- *   synchronously in a savepoint of the SQLite transaction open on that connection (`BEGIN
- *   IMMEDIATE`), so nothing else runs between them. The SQLite transaction commits when no
- *   transaction waits and no sync of the log runs (else when that sync ends), and at the latest
- *   after 10 ms or 256 transactions: a group commit. The database makes the writes exact: the unique index on (merchant,
+ * - Transactions run one at a time in this process, in call order (a queue of promises that only
+ *   orders the use of the writing connection). Each one's writes are applied synchronously, so
+ *   nothing else runs between them, in the SQLite transaction that several share (`runTransaction`:
+ *   the group commit). The database makes the writes exact: the unique index on (merchant,
  *   vendorReference), the upserts, all or none of each transaction.
  * - Durable before answered (ADR-047): a commit writes its log frames (`synchronous=NORMAL`), and
- *   `transaction` resolves once an `fdatasync` of the log, run off the event loop, has covered
- *   it. The next transaction does not wait for that sync: commits made while one runs are all
- *   covered by the next (group commit). A read outside a transaction resolves once what it read
- *   is durable too. SQLite checkpoints the log itself (`wal_autocheckpoint`, `sqlite-file.ts`).
- * - One server per file: the lock `sqlite-file.ts` takes before the file is read.
+ *   `transaction` resolves once an `fdatasync` of the log, run off the event loop, has covered it
+ *   (`LogSync`). A read outside a transaction resolves once what it read is durable too. SQLite
+ *   checkpoints the log itself (`wal_autocheckpoint`, `sqlite-file.ts`).
  * - `countInWindow` and the delivery claims of `claimDue` are rows of TEMP tables (in memory,
  *   this connection's): one statement each, exact because the connection is the file's only
  *   writer; they last as long as the process, as the claims of a process that died must.
- * - A commit that fails for the disk (SQLITE_FULL, SQLITE_IOERR) is rolled back by SQLite and
- *   answered `StoreUnavailableError`; writes are then refused for `Retry-After` seconds (ADR-026),
- *   reads keep answering from what is stored, and the next write after the wait tries again.
+ * - A commit the disk refuses (ADR-026): `runTransaction`, `refuse`.
  */
 import { open, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
@@ -30,33 +23,16 @@ import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
 import type { Change, CollectionName, Collections, OutboxEvent, TransactionRecord } from '../../domain/types.ts';
 import { StoreUnavailableError, storageRetryAfterSeconds } from '../errors.ts';
 import { tellListeners, type ChangeNotice, type Repository, type RepositoryTx, type WindowCount } from '../repository.ts';
-import { isKeyOf, rowValues, TABLES as SHARED, upsertSql, type Decode, type Row, type Table } from '../rows.ts';
-import { SqlReads, type SqlTable, type SqlTables } from '../sql-reads.ts';
+import { DELETE_LATER_ATTEMPTS, deleteOrder, deleteSql, isKeyOf, TABLES as SHARED, upsertSql, type Row } from '../rows.ts';
+import { SqlReads, sqlTables, SqlTx } from '../sql-reads.ts';
 import { openDatabase, openDatabaseFile, openMemoryDatabase, type DataFileLock } from './sqlite-file.ts';
 
-const decode: Decode = {
-  time: (v) => v as string,
-  bool: (v) => v === 1,
-  json: (v): unknown => JSON.parse(v as string),
-};
-
-function sqlite<C extends CollectionName>(t: Table<C>, select = 'r.*'): SqlTable<C> {
-  return { ...t, select, record: (row) => t.record(row, decode) };
-}
-
 /** Records ↔ rows as SQLite returns them; an outbox row's attempts joined as JSON text, exactly as stored. */
-const TABLES: SqlTables = {
-  transactions: sqlite(SHARED.transactions),
-  sessions: sqlite(SHARED.sessions),
-  paymentIntents: sqlite(SHARED.paymentIntents),
-  sms: sqlite(SHARED.sms),
-  outbox: sqlite(
-    SHARED.outbox,
-    `r.*, (SELECT '[' || coalesce(group_concat(detail, ','), '') || ']'
-           FROM (SELECT a.detail FROM webhook_attempts a WHERE a.outbox_id = r.id ORDER BY a.attempt)) AS attempts`,
-  ),
-  merchantState: sqlite(SHARED.merchantState),
-};
+const TABLES = sqlTables(
+  { time: (v) => v as string, bool: (v) => v === 1, json: (v): unknown => JSON.parse(v as string) },
+  `(SELECT '[' || coalesce(group_concat(detail, ','), '') || ']'
+    FROM (SELECT a.detail FROM webhook_attempts a WHERE a.outbox_id = r.id ORDER BY a.attempt))`,
+);
 
 /** Per-process tables: rate-limit windows and delivery claims (times in epoch ms). */
 const TEMP_SCHEMA = `
@@ -96,45 +72,20 @@ class Connection {
 
 const bind = (v: unknown): SQLInputValue => (v === undefined ? null : typeof v === 'boolean' ? (v ? 1 : 0) : (v as SQLInputValue));
 
-class SqliteReads extends SqlReads {
+/** A transaction: reads of committed rows (nothing else writes meanwhile) and buffered writes. */
+class SqliteTx extends SqlTx {
   protected readonly tables = TABLES;
-  constructor(protected readonly conn: Connection) {
+  constructor(private readonly conn: Connection) {
     super();
   }
   protected run(text: string, values?: unknown[]): Promise<{ rows: Row[] }> {
     return Promise.resolve({ rows: this.conn.all(text, values) });
   }
-  /** One probe of the pending-expiry index per merchant. */
-  override async pendingMerchants(): Promise<string[]> {
-    const out: string[] = [];
-    for (let last = ''; ;) {
-      const r = (
-        await this.run("SELECT merchant_id FROM transactions WHERE status = 'PENDING' AND merchant_id > $1 ORDER BY merchant_id LIMIT 1", [
-          last,
-        ])
-      ).rows[0];
-      if (!r) return out;
-      out.push((last = r.merchant_id as string));
-    }
-  }
-}
-
-type Op = { change: Change } | { merchantId: string; collections: CollectionName[] };
-
-/** A transaction: reads of committed rows (nothing else writes meanwhile) and buffered writes. */
-class SqliteTx extends SqliteReads implements RepositoryTx {
-  readonly ops: Op[] = [];
   lock<C extends CollectionName>(c: C, k: string): Promise<Collections[C] | undefined> {
     return this.get(c, k);
   }
   lockByVendorReference(merchantId: string, vendorReference: string): Promise<TransactionRecord | undefined> {
     return this.transactionByVendorReference(merchantId, vendorReference);
-  }
-  write(changes: Change[]): void {
-    for (const change of changes) this.ops.push({ change }); // one at a time: a spread of a large batch would overflow the stack
-  }
-  deleteMerchantData(merchantId: string, collections: CollectionName[]): void {
-    this.ops.push({ merchantId, collections });
   }
 }
 
@@ -232,7 +183,8 @@ interface Batch {
 const BATCH_MAX = 256;
 const BATCH_MAX_MS = 10;
 
-export class SqliteRepository extends SqliteReads implements Repository {
+export class SqliteRepository extends SqlReads implements Repository {
+  protected readonly tables = TABLES;
   /** The tail of the transaction queue: the next transaction starts when it settles. */
   private tail: Promise<unknown> = Promise.resolve();
   /** Transactions queued and not started. */
@@ -241,6 +193,7 @@ export class SqliteRepository extends SqliteReads implements Repository {
   private batch: Batch | null = null;
   /** The connection that writes (and holds the TEMP tables); reads outside transactions use `conn` (another connection on a file). */
   private readonly main: Connection;
+  private readonly conn: Connection;
   private readonly log: LogSync | null;
   private readonly fileLock: DataFileLock | null;
   private readonly listeners = new Set<(notice: ChangeNotice) => void>();
@@ -262,9 +215,9 @@ export class SqliteRepository extends SqliteReads implements Repository {
 
   /** `file`: the database file `db` is connected to (absent: in memory), with its lock; `reader`: a second connection to it. */
   constructor(db: DatabaseSync, options: { file?: string; reader?: DatabaseSync; lock?: DataFileLock; now?: () => number } = {}) {
-    const main = new Connection(db);
-    super(options.reader ? new Connection(options.reader) : main);
-    this.main = main;
+    super();
+    this.main = new Connection(db);
+    this.conn = options.reader ? new Connection(options.reader) : this.main;
     this.wallNow = options.now ?? Date.now;
     this.log = options.file === undefined ? null : new LogSync(options.file, () => this.syncEnded());
     this.fileLock = options.lock ?? null;
@@ -275,7 +228,7 @@ export class SqliteRepository extends SqliteReads implements Repository {
    * A read outside a transaction: committed rows only (the reading connection on a file; in
    * memory, the open batch is committed first), answered once they are durable.
    */
-  protected override run(text: string, values?: unknown[]): Promise<{ rows: Row[] }> {
+  protected run(text: string, values?: unknown[]): Promise<{ rows: Row[] }> {
     try {
       if (this.conn === this.main && this.batch) this.commitBatch();
       const rows = this.conn.all(text, values);
@@ -294,11 +247,6 @@ export class SqliteRepository extends SqliteReads implements Repository {
         throw e;
       });
     }
-  }
-
-  /** The writing connection, for tools that inspect the database (never the handlers). */
-  get database(): DatabaseSync {
-    return this.main.db;
   }
 
   transaction<T>(work: (tx: RepositoryTx) => Promise<T>): Promise<T> {
@@ -436,19 +384,19 @@ export class SqliteRepository extends SqliteReads implements Repository {
   }
 
   /** Applies `ops` (inside the open SQLite transaction); returns the change notices. */
-  private apply(ops: readonly Op[]): ChangeNotice[] {
+  private apply(ops: SqliteTx['ops']): ChangeNotice[] {
     const notices: ChangeNotice[] = [];
     for (const op of ops) {
-      if (!('change' in op)) this.deleteAll(op.merchantId, op.collections, notices);
-      else if (op.change.v === null) this.remove(op.change, notices);
-      else this.put(op.change, notices);
+      if (!('change' in op)) for (const c of deleteOrder(op.collections)) this.delete(c, 'merchant', op.merchantId, notices);
+      else if (op.change.v !== null) this.put(op.change, notices);
+      else if (isKeyOf(op.change.c, op.change.k)) this.delete(op.change.c, 'key', op.change.k, notices);
     }
     return notices;
   }
 
   private put(ch: Change, notices: ChangeNotice[]): void {
     const v = ch.v!;
-    this.main.run(upsertSql(ch.c), rowValues(ch.c, v));
+    this.main.run(upsertSql(ch.c), SHARED[ch.c].values(v as never));
     if (ch.c === 'outbox') {
       const e = v as OutboxEvent;
       e.attempts.forEach((a, i) =>
@@ -458,33 +406,17 @@ export class SqliteRepository extends SqliteReads implements Repository {
           JSON.stringify(a),
         ]),
       );
-      this.main.run('DELETE FROM webhook_attempts WHERE outbox_id = $1 AND attempt > $2', [e.id, e.attempts.length]);
+      this.main.run(DELETE_LATER_ATTEMPTS, [e.id, e.attempts.length]);
       this.main.run('DELETE FROM temp.outbox_claims WHERE outbox_id = $1', [e.id]); // a recorded attempt or state ends a claim
     }
     notices.push({ collection: ch.c, merchantId: ch.c === 'merchantState' ? v.id : (v as { merchantId: string }).merchantId, id: ch.k });
   }
 
-  private remove(ch: Change, notices: ChangeNotice[]): void {
-    if (!isKeyOf(ch.c, ch.k)) return;
-    const t = TABLES[ch.c];
-    if (ch.c === 'outbox') {
-      this.main.run('DELETE FROM webhook_attempts WHERE outbox_id = $1', [ch.k]);
-      this.main.run('DELETE FROM temp.outbox_claims WHERE outbox_id = $1', [ch.k]);
-    }
-    const [row] = this.main.all(`DELETE FROM ${t.name} WHERE ${t.key} = $1 RETURNING ${t.merchant} AS m`, [ch.k]);
-    if (row) notices.push({ collection: ch.c, merchantId: row.m as string, id: ch.k });
-  }
-
-  private deleteAll(merchantId: string, collections: CollectionName[], notices: ChangeNotice[]): void {
-    for (const c of collections) {
-      const t = TABLES[c];
-      if (c === 'outbox')
-        this.main.run('DELETE FROM webhook_attempts WHERE outbox_id IN (SELECT id FROM webhook_outbox WHERE merchant_id = $1)', [
-          merchantId,
-        ]);
-      for (const r of this.main.all(`DELETE FROM ${t.name} WHERE ${t.merchant} = $1 RETURNING ${t.key} AS k`, [merchantId]))
-        notices.push({ collection: c, merchantId, id: r.k as string });
-    }
+  /** Deletes record `value` of `c` (`by: 'key'`), or merchant `value`'s records of it, noting each deleted record. */
+  private delete(c: CollectionName, by: 'key' | 'merchant', value: string, notices: ChangeNotice[]): void {
+    if (c === 'outbox' && by === 'key') this.main.run('DELETE FROM temp.outbox_claims WHERE outbox_id = $1', [value]);
+    for (const text of deleteSql(c, by))
+      for (const r of this.main.all(text, [value])) notices.push({ collection: c, merchantId: r.m as string, id: r.k as string });
   }
 
   async countInWindow(key: string, nowMs: number, windowMs: number): Promise<WindowCount> {
@@ -529,21 +461,19 @@ export class SqliteRepository extends SqliteReads implements Repository {
     if (limit <= 0) return [];
     if (this.batch) this.commitBatch(); // claims are of committed events only
     const wall = this.wallNow();
-    const merchants = this.conn
+    // Each merchant with pending events and the time on its clock, as [[id, ISO time], …].
+    const clocks = this.conn
       .all("SELECT DISTINCT merchant_id FROM webhook_outbox WHERE state = 'pending'")
-      .map((r) => r.merchant_id as string);
-    const due: Array<{ e: OutboxEvent; seq: number }> = [];
-    for (const m of merchants)
-      for (const r of this.main.all(
-        `SELECT ${TABLES.outbox.select} FROM webhook_outbox r
-         WHERE r.merchant_id = $1 AND r.state = 'pending' AND r.next_attempt_at <= $2
-           AND NOT EXISTS (SELECT 1 FROM temp.outbox_claims c WHERE c.outbox_id = r.id AND c.until_ms > $3)
-         ORDER BY r.created_at, r.seq LIMIT $4`,
-        [m, new Date(nowOf(m)).toISOString(), wall, limit],
-      ))
-        due.push({ e: TABLES.outbox.record(r), seq: Number(r.seq) });
-    due.sort((a, b) => Date.parse(a.e.createdAt) - Date.parse(b.e.createdAt) || a.seq - b.seq);
-    const claimed = due.slice(0, limit).map((d) => d.e);
+      .map((r) => [r.merchant_id as string, new Date(nowOf(r.merchant_id as string)).toISOString()]);
+    const claimed = this.main
+      .all(
+        `SELECT ${TABLES.outbox.select} FROM json_each($1) m JOIN webhook_outbox r ON r.merchant_id = m.value ->> 0
+         WHERE r.state = 'pending' AND r.next_attempt_at <= m.value ->> 1
+           AND NOT EXISTS (SELECT 1 FROM temp.outbox_claims c WHERE c.outbox_id = r.id AND c.until_ms > $2)
+         ORDER BY r.created_at, r.seq LIMIT $3`,
+        [JSON.stringify(clocks), wall, limit],
+      )
+      .map((r) => TABLES.outbox.record(r));
     for (const e of claimed)
       this.main.run(
         'INSERT INTO temp.outbox_claims (outbox_id, until_ms) VALUES ($1, $2) ON CONFLICT (outbox_id) DO UPDATE SET until_ms = excluded.until_ms',
