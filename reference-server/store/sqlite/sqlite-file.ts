@@ -104,7 +104,17 @@ function checkHeader(file: string): void {
 }
 
 const inUse = (file: string) => `The data file ${file} is in use by another program (it holds the database's lock).`;
-const isBusy = (e: unknown) => /database is locked|SQLITE_BUSY/i.test((e as Error).message) || (e as { errcode?: number }).errcode === 5;
+/**
+ * What an SQLite error means to the store: `busy`, another connection holds the database's lock;
+ * `disk`, the disk under it failed (ADR-026: SQLITE_IOERR, SQLITE_FULL, SQLITE_CANTOPEN); null, the statement failed.
+ */
+export function failureOf(e: unknown): 'busy' | 'disk' | null {
+  const code = (e as { errcode?: number }).errcode;
+  const message = (e as Error)?.message ?? '';
+  if (code === 5 || /database is locked|SQLITE_BUSY/i.test(message)) return 'busy';
+  if (typeof code === 'number' ? [10, 13, 14].includes(code & 0xff) : /disk is full|disk I\/O error/i.test(message)) return 'disk';
+  return null;
+}
 
 /**
  * Checks `file` through a read-only connection: not locked, intact, of this store's schema at a known migration,
@@ -127,7 +137,7 @@ function checkDatabase(file: string): void {
         .all()
         .map((r) => r.name as string);
     } catch (e) {
-      if (isBusy(e)) throw new DataFileError(file, inUse(file));
+      if (failureOf(e) === 'busy') throw new DataFileError(file, inUse(file));
       throw e;
     }
     const problems = db
@@ -253,7 +263,7 @@ function migrate(db: DatabaseSync, where: string, migrations: readonly Migration
  * the log itself, off the event loop, before it answers (ADR-047). SQLite checkpoints the log
  * into the file on the commit that passes 1,000 pages (`wal_autocheckpoint`, its default).
  */
-export function configure(db: DatabaseSync): void {
+function configure(db: DatabaseSync): void {
   db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA temp_store = MEMORY; PRAGMA foreign_keys = OFF');
 }
 
@@ -286,7 +296,7 @@ function lockDataFile(file: string): DataFileLock {
     db.close();
     throw new DataFileError(
       file,
-      isBusy(e)
+      failureOf(e) === 'busy'
         ? `The data file ${file} is in use by another server (it holds ${lockPath}); stop it or start this one with another --data file.`
         : `The lock ${lockPath} of the data file ${file} cannot be taken: ${(e as Error).message}. Nothing was changed.`,
     );
@@ -299,17 +309,11 @@ function lockDataFile(file: string): DataFileLock {
   };
 }
 
-/** An open database file: the store's connection and the lock it holds. */
-export interface OpenFile {
-  db: DatabaseSync;
-  lock: DataFileLock;
-}
-
 /**
- * The store's connection to database file `file` (made if absent), or a `DataFileError` saying why not.
+ * The store's connection to database file `file` (made if absent) and the lock it holds, or a `DataFileError` saying why not.
  * @rule ADR-046
  */
-export async function openDatabaseFile(file: string): Promise<OpenFile> {
+export async function openDatabaseFile(file: string): Promise<{ db: DatabaseSync; lock: DataFileLock }> {
   await mkdir(path.dirname(file), { recursive: true });
   const lock = lockDataFile(file);
   try {
@@ -326,7 +330,7 @@ export async function openDatabaseFile(file: string): Promise<OpenFile> {
       migrate(db, `The data file ${file}`);
     } catch (e) {
       db.close();
-      if (isBusy(e)) throw new DataFileError(file, inUse(file));
+      if (failureOf(e) === 'busy') throw new DataFileError(file, inUse(file));
       throw e instanceof MigrationError ? new DataFileError(file, e.message) : e;
     }
     return { db, lock };

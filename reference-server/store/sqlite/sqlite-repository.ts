@@ -25,7 +25,7 @@ import { StoreUnavailableError, storageRetryAfterSeconds } from '../errors.ts';
 import { tellListeners, type ChangeNotice, type Repository, type RepositoryTx, type WindowCount } from '../repository.ts';
 import { DELETE_LATER_ATTEMPTS, deleteOrder, deleteSql, isKeyOf, TABLES as SHARED, upsertSql, type Row } from '../rows.ts';
 import { SqlReads, sqlTables, SqlTx } from '../sql-reads.ts';
-import { openDatabase, openDatabaseFile, openMemoryDatabase, type DataFileLock } from './sqlite-file.ts';
+import { failureOf, openDatabase, openDatabaseFile, openMemoryDatabase, type DataFileLock } from './sqlite-file.ts';
 
 /** Records ↔ rows as SQLite returns them; an outbox row's attempts joined as JSON text, exactly as stored. */
 const TABLES = sqlTables(
@@ -44,13 +44,6 @@ const TEMP_SCHEMA = `
 const MAX_WINDOWS = 100_000;
 /** Counted windows between two purges. */
 const PURGE_EVERY = 1000;
-
-/** True for a failure of the disk under the database (ADR-026), not of the statement. */
-function isDiskFailure(e: unknown): boolean {
-  const code = (e as { errcode?: number }).errcode;
-  if (typeof code === 'number') return [10, 13, 14].includes(code & 0xff); // SQLITE_IOERR, SQLITE_FULL, SQLITE_CANTOPEN
-  return /disk is full|disk I\/O error/i.test((e as Error)?.message ?? '');
-}
 
 /** One connection with its statements prepared once; `$n` parameters are SQLite's `?n`. */
 class Connection {
@@ -231,16 +224,14 @@ export class SqliteRepository extends SqlReads implements Repository {
   protected run(text: string, values?: unknown[]): Promise<{ rows: Row[] }> {
     try {
       if (this.conn === this.main && this.batch) this.commitBatch();
-      const rows = this.conn.all(text, values);
+      const answer = { rows: this.conn.all(text, values) };
       // a failed sync is answered to the writes it held
-      if (this.log) {
-        const answer = { rows };
-        return this.log.durable().then(
-          () => answer,
-          () => answer,
-        );
-      }
-      return Promise.resolve({ rows });
+      return this.log
+        ? this.log.durable().then(
+            () => answer,
+            () => answer,
+          )
+        : Promise.resolve(answer);
     } catch (e) {
       // the failure as a rejection, as from the async function this was
       return Promise.resolve().then(() => {
@@ -289,7 +280,7 @@ export class SqliteRepository extends SqlReads implements Repository {
         notices = this.apply(tx.ops);
         db.exec('RELEASE tx');
       } catch (e) {
-        if (isDiskFailure(e)) throw this.failBatch(e);
+        if (failureOf(e) === 'disk') throw this.failBatch(e);
         db.exec('ROLLBACK TO tx');
         db.exec('RELEASE tx');
         throw e;
@@ -324,7 +315,7 @@ export class SqliteRepository extends SqlReads implements Repository {
     try {
       this.main.db.exec('BEGIN IMMEDIATE');
     } catch (e) {
-      throw isDiskFailure(e) ? this.refuse(e) : e;
+      throw failureOf(e) === 'disk' ? this.refuse(e) : e;
     }
     let settle!: (error?: Error) => void;
     const done = new Promise<void>((resolve, reject) => (settle = (error) => (error === undefined ? resolve() : reject(error))));
@@ -348,7 +339,7 @@ export class SqliteRepository extends SqlReads implements Repository {
       this.main.db.exec('COMMIT');
     } catch (e) {
       if (this.main.db.isTransaction) this.main.db.exec('ROLLBACK');
-      batch.settle(isDiskFailure(e) ? this.refuse(e) : (e as Error));
+      batch.settle(failureOf(e) === 'disk' ? this.refuse(e) : (e as Error));
       return;
     }
     this.commits += 1;
