@@ -96,10 +96,13 @@ function isOrdinary(body: Json, magic: ReturnType<typeof scenarioValues>, rules:
   return !rules || !magic.totals.has(centimesOf(body[rules.consistency.total]) ?? NaN);
 }
 
-/** A total in centimes inside the range, its ends weighted in. */
+/** A total in centimes inside the range, its ends and the ten dirhams next to each weighted in. */
 function totalArb(r: AmountRules): fc.Arbitrary<number> {
+  const near = Math.min(1000, r.max - r.min);
   return fc.oneof(
-    { weight: 5, arbitrary: fc.integer({ min: r.min, max: r.max }) },
+    { weight: 4, arbitrary: fc.integer({ min: r.min, max: r.max }) },
+    { weight: 1, arbitrary: fc.integer({ min: r.min, max: r.min + near }) },
+    { weight: 1, arbitrary: fc.integer({ min: r.max - near, max: r.max }) },
     { weight: 1, arbitrary: fc.constantFrom(r.min, r.max) },
   );
 }
@@ -191,6 +194,10 @@ function makeBodyGen(contract: Contract, opId: string): BodyGen {
       const c = centimesOf(p.value);
       return c !== null && c > 0 && typeof p.value === typeof base[t] ? withTotal(b, c) : b;
     }
+    // a count of lines (minItems, maxItems): the lines fitted to the body's total, so only the count is judged
+    const c = centimesOf(b[t]);
+    if (p.path.length === 1 && p.path[0] === rules.consistency.lines && Array.isArray(p.value) && p.value.length && c !== null)
+      return { ...b, [rules.consistency.lines]: fitLines(p.value as Json[], c, rules.consistency) };
     return p.path[0] === rules.consistency.lines && p.path.length > 1 ? rebalance(b) : b;
   }
   if (rules) {

@@ -54,12 +54,17 @@ export interface ExpectedEvent {
   at: number;
 }
 
-/** A key's rate-limit window as the model knows it: requests used and the window's end (performance.now() ms), as bounds. */
+/**
+ * A key's rate-limit window as the model knows it: requests used and the window's end (performance.now()
+ * ms plus the seconds the key's sandbox clock was advanced), as bounds; and, once an answer showed
+ * the window's first counted request, that request's interval on the same axis (`start`).
+ */
 export interface RateWindow {
   usedLo: number;
   usedHi: number;
   endLo: number;
   endHi: number;
+  start?: { from: number; to: number };
 }
 
 /** The main merchant's sandbox clock (ms since the epoch) read at `perf`, known within ± `halfWidthMs`. */

@@ -11,6 +11,10 @@ import { stableJson } from '../lib/json.ts';
 import { Contract } from './spec.ts';
 import { classifyBody } from './commands/createSession.ts';
 import { phoneNearMisses, swapCase } from './commands/nearMiss.ts';
+import { referenceNearMisses } from './commands/crossMerchant.ts';
+import { paddedJson } from './commands/createTransaction.ts';
+import { maxBodyBytes } from '../generated/index.ts';
+import fc from 'fast-check';
 
 type Json = Record<string, unknown>;
 
@@ -62,5 +66,48 @@ describe('near-miss probes (ADR-049)', () => {
   it('a reference in the other letter case differs in every letter, and stays valid', () => {
     expect(swapCase('cf-8a836f65-4C4E')).toBe('CF-8A836F65-4c4e');
     expect(swapCase('2026-000123')).toBe('2026-000123');
+  });
+
+  it("a reference's near-miss forms are each another value, and every one outside the pattern is one an implementation may normalise back", () => {
+    const ref = 'cf-8a836f65-4c4e';
+    const pattern = new RegExp(Contract.for(1).schema('VendorReference').pattern as string, 'u');
+    const forms = referenceNearMisses(ref);
+    expect(new Set(forms.map((f) => f.value)).size).toBe(forms.length);
+    expect(forms.every((f) => f.value !== ref)).toBe(true);
+    const byLabel = Object.fromEntries(forms.map((f) => [f.label, f.value]));
+    expect(byLabel['fullwidth digits (NFKC)']!.normalize('NFKC')).toBe(ref);
+    expect(byLabel['an inner zero-width space']!.replace(/\u200b/g, '')).toBe(ref);
+    expect(byLabel['a trailing no-break space (trimmed by String.trim, NFKC gives a space)']!.trim()).toBe(ref);
+    expect(byLabel['a trailing newline']!.trim()).toBe(ref);
+    expect(byLabel['in the other letter case']!.toLowerCase()).toBe(ref);
+    // within the pattern: the other case, the trailing dot, %2D decoded once (404); the rest refused by it (400)
+    expect(forms.filter((f) => pattern.test(f.value)).map((f) => f.label)).toEqual(['a trailing dot', 'in the other letter case']);
+  });
+});
+
+describe('both sides of the body size (x-max-body-bytes)', () => {
+  it('a body padded with whitespace is exactly the bytes asked, and the same JSON', () => {
+    const body = fixedBody(Contract.for(1), 'createPartnerTransaction', 600);
+    for (const n of [maxBodyBytes, maxBodyBytes + 1]) {
+      const text = paddedJson(body, n);
+      expect(Buffer.byteLength(text)).toBe(n);
+      expect(JSON.parse(text)).toEqual(body);
+    }
+  });
+});
+
+describe('realistic generated values', () => {
+  it("phones are shaped like the contract's example most of the time (Moroccan mobiles 2126…/2127…)", () => {
+    const bodies = fc.sample(bodyGen(Contract.for(1), 'createPartnerTransaction').valid, { numRuns: 200, seed: 5 });
+    const phones = bodies.map((b) => String(b.customerPhone));
+    expect(phones.filter((p) => /^212[67][0-9]{8}$/.test(p)).length).toBeGreaterThan(100);
+    expect(phones.filter((p) => !p.startsWith('212')).length).toBeGreaterThan(10);
+  });
+  it('item names are often written in French and Arabic words', () => {
+    const bodies = fc.sample(bodyGen(Contract.for(1), 'createPartnerTransaction').valid, { numRuns: 200, seed: 5 });
+    const names = bodies.flatMap((b) => (b.items as Json[]).map((i) => String(i.name)));
+    // an Arabic word (three letters or more in a row), a French word with an accent between spaces
+    expect(names.filter((n) => /[\u0621-\u064a]{3,}/.test(n)).length).toBeGreaterThan(20);
+    expect(names.filter((n) => /(^| )[A-Za-z']*[àâçéèêëîïôûùüœ][A-Za-z']+( |$)/.test(n)).length).toBeGreaterThan(20);
   });
 });

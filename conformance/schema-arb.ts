@@ -159,6 +159,67 @@ const CHAR = fc.oneof(
   { weight: 1, arbitrary: fc.constantFrom('é', 'ش', '€') },
 );
 
+/**
+ * Words of the names merchants in Morocco really send (product names in French and Arabic, with
+ * their accents, ligatures and apostrophes): test data for free text, never a fact of the contract.
+ */
+const NAME_WORDS = [
+  ...['Thé', 'à', 'la', 'menthe', 'Crème', 'brûlée', 'Caftan', 'brodé', 'Babouches', 'en', 'cuir', 'Tajine', 'Huile'],
+  ...["d'argan", 'Pâtisserie', 'façon', 'Fès', 'œuvre', 'naïf', 'Noël', 'Coffret', 'cadeau', 'Taille', 'M', '250 g', '1 L'],
+  ...['زيت', 'أركان', 'قفطان', 'مطرز', 'أملو', 'بلغة', 'طاجين', 'شاي', 'بالنعناع', 'صابون', 'بلدي', 'هدية'],
+];
+
+/** A product name of 1 to 6 words of `NAME_WORDS`, cut to `max` code points (`undefined` when shorter than `min`). */
+function nameArb(min: number, max: number): fc.Arbitrary<string> {
+  return fc.noShrink(
+    fc
+      .array(fc.constantFrom(...NAME_WORDS), { minLength: 1, maxLength: 6 })
+      .map((ws) => [...ws.join(' ')].slice(0, max).join('').trim())
+      .filter((v) => [...v].length >= min),
+  );
+}
+
+/** Each character of `v` from position `keep` on replaced by a random one of its class (digit, upper, lower); others kept. */
+function shapedLike(v: string, keep: number): fc.Arbitrary<string> {
+  const chars = [...v];
+  const classOf = (c: string): string | undefined =>
+    /[0-9]/.test(c)
+      ? '0123456789'
+      : /[A-Z]/.test(c)
+        ? 'ABCDEFGHIJKLMNOPQRSTUVWXYZ'
+        : /[a-z]/.test(c)
+          ? 'abcdefghijklmnopqrstuvwxyz'
+          : undefined;
+  return fc
+    .tuple(...chars.map((c, i) => (i < keep || !classOf(c) ? fc.constant(c) : fc.constantFrom(...classOf(c)!))))
+    .map((cs) => cs.join(''));
+}
+
+/**
+ * Neither realistic generator shrinks: its values are already readable, and a shrink per character
+ * or word costs the shrinker a request each (a finding's shrinking ran into its time limit).
+ *
+ * Values shaped like a pattern schema's `examples` (the numbers and references the service really
+ * serves: a phone like `212612345678` gives Moroccan mobiles `2126…` mostly, other Moroccan
+ * numbers `212…` sometimes): each example's first third kept (or first quarter), the rest drawn
+ * character by character in its class, kept only when the pattern still matches.
+ */
+function exampleShaped(s: Json, re: RegExp, min: number, max: number): fc.Arbitrary<string> | undefined {
+  const len = (v: string): number => [...v].length;
+  const ex = ((s.examples ?? []) as unknown[]).filter((e): e is string => typeof e === 'string' && re.test(e));
+  if (!ex.length) return undefined;
+  const shaped = fc
+    .constantFrom(...ex)
+    .chain((e) =>
+      fc.oneof(
+        { weight: 3, arbitrary: shapedLike(e, Math.ceil(len(e) / 3)) },
+        { weight: 1, arbitrary: shapedLike(e, Math.floor(len(e) / 4)) },
+      ),
+    )
+    .filter((v) => re.test(v) && len(v) >= min && len(v) <= max);
+  return fc.noShrink(shaped);
+}
+
 /** RFC 4122 UUIDs in lower case (JSON Schema's `uuid` format). */
 const UUID = fc.uuid();
 
@@ -173,10 +234,14 @@ function stringArb(s: Json, where: string): fc.Arbitrary<string> {
   const len = (v: string): number => [...v].length;
   if (typeof s.pattern === 'string') {
     const re = new RegExp(s.pattern, 'u');
-    return fc.stringMatching(re).filter((v) => len(v) >= min && len(v) <= max);
+    const any = fc.stringMatching(re).filter((v) => len(v) >= min && len(v) <= max);
+    // realistic values most of the time (issue 42: a value read back in another form shows on them)
+    const shaped = exampleShaped(s, re, min, max);
+    return shaped ? fc.oneof({ weight: 3, arbitrary: shaped }, { weight: 1, arbitrary: any }) : any;
   }
   const of = (n: number): fc.Arbitrary<string> => fc.array(CHAR, { minLength: n, maxLength: n }).map((c) => c.join(''));
   return fc.oneof(
+    { weight: 4, arbitrary: nameArb(min, max) },
     { weight: 6, arbitrary: fc.array(CHAR, { minLength: min, maxLength: Math.min(max, min + 30) }).map((c) => c.join('')) },
     { weight: 1, arbitrary: of(min) },
     { weight: 1, arbitrary: of(max) },
@@ -215,7 +280,9 @@ export function arbitraryOf(
       const max = typeof s.maxItems === 'number' ? s.maxItems : min + 5;
       return fc.oneof(
         { weight: 8, arbitrary: fc.array(item, { minLength: min, maxLength: Math.min(max, min + 2) }) },
-        { weight: 1, arbitrary: fc.array(item, { minLength: max, maxLength: max }) },
+        // at its largest length an array cannot get shorter: shrinking its items one by one (up to
+        // 100 lines) would cost the shrinker thousands of requests for nothing the finding needs
+        { weight: 1, arbitrary: fc.noShrink(fc.array(item, { minLength: max, maxLength: max })) },
       );
     }
     case 'object': {
@@ -404,9 +471,15 @@ function probesIn(doc: Json, schema: unknown, path: Path, where: string, typed: 
     }
     case 'array': {
       const item = witnessOf(doc, s.items);
-      if (typeof s.minItems === 'number' && s.minItems > 0)
+      // both sides of each count: the last accepted and the first refused
+      if (typeof s.minItems === 'number' && s.minItems > 0) {
+        add('minItems', Array(s.minItems).fill(item), true, `(${s.minItems} items)`);
         add('minItems', Array(s.minItems - 1).fill(item), false, `(${s.minItems - 1} items)`);
-      if (typeof s.maxItems === 'number') add('maxItems', Array(s.maxItems + 1).fill(item), false, `(${s.maxItems + 1} items)`);
+      }
+      if (typeof s.maxItems === 'number') {
+        add('maxItems', Array(s.maxItems).fill(item), true, `(${s.maxItems} items)`);
+        add('maxItems', Array(s.maxItems + 1).fill(item), false, `(${s.maxItems + 1} items)`);
+      }
       out.push(...probesIn(doc, s.items, [...path, 0], `${where}/items`, typed));
       break;
     }

@@ -41,7 +41,7 @@ import { UnknownQuery } from './commands/unknownQuery.ts';
 import { VerifyByKey } from './commands/verifyByKey.ts';
 import { VerifyByToken } from './commands/verifyByToken.ts';
 import type { Cmd } from './model.ts';
-import { amountRange } from '../generated/index.ts';
+import { amountRange, maxBodyBytes } from '../generated/index.ts';
 import { bodyGen, fixedBody } from './gen.ts';
 import type { Contract } from './spec.ts';
 
@@ -124,6 +124,9 @@ export function probeTour(contract: Contract, profile: 'core' | 'sandbox'): { co
     new CreateTransaction(body(2), "vendorReference of the other merchant's transaction", 'main', 'reuse-other-merchant', 0),
     new CreateTransaction(body(3), "vendorReference of the main merchant's transaction", 'other', 'reuse-other-merchant', 0),
     new CaseReference(body(4), 0),
+    // x-max-body-bytes on both sides: a valid body of exactly the limit is created, one byte more is 413
+    new CreateTransaction(body(5), 'valid, x-max-body-bytes long', 'main', 'fresh', 0, maxBodyBytes),
+    new CreateTransaction(body(5), 'valid, x-max-body-bytes + 1 long', 'main', 'fresh', 0, maxBodyBytes + 1),
   ];
   // last: valid ones create transactions, after those the commands above name by index
   c.push(...nearMisses, ...b1Probes);

@@ -52,3 +52,4 @@ export {
   vendorReferenceRefusals,
 } from './merchant.ts';
 export { sameJson, canonicalText } from './same.ts';
+export { waitSeconds, waitRange } from './rate.ts';

@@ -11,6 +11,7 @@ import { centimesFromNumber, centimesOf, centimesToNumber } from '../../lib/mone
 import { bodyGen } from '../gen.ts';
 import type { ModelState } from '../model-state.ts';
 import { SLACK_MS, type Verdict } from '../model-time.ts';
+import { waitRange } from '../../model/index.ts';
 import type { Contract } from '../spec.ts';
 import type { Who, World } from '../world.ts';
 
@@ -112,6 +113,7 @@ export function rateLimited(s: ModelState, who: Who, now: number): Verdict {
     r.usedHi = 0;
     r.endLo = -Infinity;
     r.endHi = Infinity;
+    r.start = undefined;
   } else if (r.endLo - adv <= now) r.usedLo = 0;
   const limit = rateLimit(s).limit;
   return r.usedLo >= limit ? 'yes' : r.usedHi < limit ? 'no' : 'maybe';
@@ -159,10 +161,42 @@ export function countRate(s: ModelState, who: Who, ex: RateAnswer, check: Check)
     const adv = s.advanced[who] * 1000;
     r.endLo = ex.sentAt + (Number(reset) - 1) * 1000 + adv - SLACK_MS;
     r.endHi = ex.receivedAt + (Number(reset) + 1) * 1000 + adv + SLACK_MS;
+    // last: a finding stops the command, and the model's count above must hold this answer first
+    checkWaitFromStart(s, who, ex, used, check);
   } else {
     r.usedLo = Math.min(r.usedLo + 1, limit);
     r.usedHi = Math.min(r.usedHi + 1, limit);
   }
+}
+
+/**
+ * The wait against the real start of the window (ADR-006: the window starts at the key's first
+ * counted request). An answer that is not a 429 and counts the first request of its window
+ * (`RateLimit-Remaining` limit − 1) starts it within its own exchange's interval; every later
+ * answer's `RateLimit-Reset` (a 429's `Retry-After` and `retry_after` equal it, `sendSession`) is
+ * then the seconds left from that start at the instant the server counted it (the model's
+ * `waitRange`, SLACK_MS each side) — not a whole window from the request itself, nor from a later one.
+ * A start the window certainly outlived is forgotten (a request the server may have counted without
+ * headers may have started the next window).
+ */
+function checkWaitFromStart(s: ModelState, who: Who, ex: RateAnswer, used: number, check: Check): void {
+  const r = s.rate[who];
+  const { windowSeconds } = rateLimit(s);
+  const adv = s.advanced[who] * 1000;
+  const now = { from: ex.sentAt + adv, to: ex.receivedAt + adv };
+  if (ex.status !== 429 && used === 1) r.start = now;
+  else if (r.start && now.from - SLACK_MS >= r.start.to + windowSeconds * 1000) r.start = undefined;
+  if (!r.start) return;
+  const reset = Number(ex.responseHeaders['ratelimit-reset']);
+  const { min, max } = waitRange(r.start, now, windowSeconds, SLACK_MS);
+  check(
+    reset >= min && reset <= max,
+    ex.opId,
+    'header RateLimit-Reset',
+    `RateLimit-Reset ${reset} s, the window began with the key's first counted request ${((now.to - r.start.from) / 1000).toFixed(1)} s before: ${min === max ? min : `${min}..${max}`} s were left`,
+    min === max ? min : `${min}..${max}`,
+    reset,
+  );
 }
 
 /** The answers an A1 request may get: its body's own (`normal`), or 429 RATE_LIMIT_EXCEEDED when the window is (maybe) spent. */

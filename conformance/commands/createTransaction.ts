@@ -1,5 +1,5 @@
 /** B1: create a partner transaction (valid or with one fault; vendorReference fresh, absent or reused). */
-import type { ErrorCode } from '../../generated/index.ts';
+import { maxBodyBytes, type ErrorCode } from '../../generated/index.ts';
 import type { Cmd, Model, Outcome, Real } from '../model.ts';
 import { checkCreated, pick, refusal } from '../model.ts';
 import { classifyBody } from './createSession.ts';
@@ -21,6 +21,8 @@ export class CreateTransaction implements Cmd {
     readonly who: Who,
     readonly ref: RefMode,
     readonly idx: number,
+    /** Sent padded with whitespace (valid JSON) to exactly this many bytes: `x-max-body-bytes` on both sides. */
+    readonly padTo?: number,
   ) {}
   check(): boolean {
     return true;
@@ -64,7 +66,14 @@ export class CreateTransaction implements Cmd {
       if (duplicate) allowed.push(refusal('DUPLICATE_VENDOR_REFERENCE'));
       if (!allowed.length) allowed.push(w.success('createPartnerTransaction'));
     }
-    const ex = await w.client.call('createPartnerTransaction', { headers: w.auth('createPartnerTransaction', w.key(this.who)), body });
+    const headers = w.auth('createPartnerTransaction', w.key(this.who));
+    const rawBody = this.padTo === undefined ? undefined : paddedJson(body, this.padTo);
+    // a body over x-max-body-bytes is refused whatever it holds; one at it is judged as it would be unpadded
+    if (rawBody !== undefined && Buffer.byteLength(rawBody) > maxBodyBytes) allowed.splice(0, allowed.length, refusal('PAYLOAD_TOO_LARGE'));
+    const ex = await w.client.call(
+      'createPartnerTransaction',
+      rawBody === undefined ? { headers, body } : { headers: { ...headers, 'Content-Type': 'application/json' }, rawBody },
+    );
     w.expectOutcome(ex, allowed);
     if (w.succeeded(ex)) {
       checkCreated(w, ex, body, this.who);
@@ -88,8 +97,14 @@ export class CreateTransaction implements Cmd {
     }
   }
   toString(): string {
-    return `createTransaction(${this.who}, ${this.label}, vendorReference: ${this.ref})`;
+    return `createTransaction(${this.who}, ${this.label}, vendorReference: ${this.ref}${this.padTo === undefined ? '' : `, ${this.padTo} bytes`})`;
   }
+}
+
+/** `body` as JSON with spaces after its opening brace, `bytes` long in UTF-8 (never shorter than the body itself). */
+export function paddedJson(body: Json, bytes: number): string {
+  const text = JSON.stringify(body);
+  return `{${' '.repeat(Math.max(0, bytes - Buffer.byteLength(text)))}${text.slice(1)}`;
 }
 
 /** Whether `who` has a transaction with this vendorReference: B3 with its key answers the record or its declared 404. */

@@ -14,6 +14,7 @@ import type { Tx } from '../model-state.ts';
 import { possibleStatuses } from './advanceClock.ts';
 import { CreateTransaction } from './createTransaction.ts';
 import { drive } from './forbiddenMoves.ts';
+import { swapCase } from './nearMiss.ts';
 import { checkRecord } from './getTransaction.ts';
 
 type Json = Record<string, unknown>;
@@ -34,19 +35,26 @@ async function readBack(w: Real, tx: Tx): Promise<void> {
  * decodes twice reads `-`), a fullwidth first letter (NFKC gives the ASCII one), a combining accent.
  */
 export function referenceNearMisses(ref: string): { label: string; value: string }[] {
-  const full = String.fromCodePoint(ref.codePointAt(0)! + 0xfee0);
+  const wide = (ch: string): string => String.fromCodePoint(ch.codePointAt(0)! + 0xfee0);
   const mid = Math.floor(ref.length / 2);
   return [
     { label: 'a leading space', value: ` ${ref}` },
     { label: 'a trailing space', value: `${ref} ` },
     { label: 'an inner space', value: `${ref.slice(0, mid)} ${ref.slice(mid)}` },
     { label: 'a trailing tab', value: `${ref}\t` },
+    { label: 'a trailing newline', value: `${ref}\n` },
+    { label: 'a trailing no-break space (trimmed by String.trim, NFKC gives a space)', value: `${ref}\u00a0` },
+    { label: 'an inner zero-width space', value: `${ref.slice(0, mid)}\u200b${ref.slice(mid)}` },
     { label: 'a trailing dot', value: `${ref}.` },
     { label: 'a trailing slash', value: `${ref}/` },
     { label: "'-' written %2D (decoded twice)", value: ref.replace('-', '%2D') },
-    { label: 'a fullwidth first letter (NFKC)', value: `${full}${ref.slice(1)}` },
+    { label: 'in the other letter case', value: swapCase(ref) },
+    { label: 'a fullwidth first letter (NFKC)', value: `${wide(ref[0]!)}${ref.slice(1)}` },
+    { label: 'fullwidth digits (NFKC)', value: ref.replace(/[0-9]/g, wide) },
     { label: 'a combining accent (NFD)', value: `${ref}\u0301` },
-  ].filter((f) => f.value !== ref);
+    // the last letter written with its accent precomposed (NFC) and decomposed (NFD): both are other references
+    { label: 'the last letter precomposed with an accent (NFC)', value: `${ref}\u0301`.normalize('NFC') },
+  ].filter((f, i, all) => f.value !== ref && all.findIndex((g) => g.value === f.value) === i);
 }
 
 /** The answer the contract gives a lookup by `value`: the pattern's refusal, else not found (when no record of the merchant has it). */

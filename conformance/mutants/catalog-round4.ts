@@ -7,10 +7,10 @@
  * - a refusal answered wrongly from one status only (a move x-state-machine forbids from several);
  * - cross-merchant effects and near-miss lookup keys (B3/B4's vendorReference).
  */
-import { stateMachine } from '../../generated/index.ts';
+import { loadBundledDocument, maxBodyBytes, stateMachine, variants } from '../../generated/index.ts';
 import { errorMessage } from '../../lib/error-messages.ts';
-import type { Json } from '../../lib/json.ts';
-import { A2, B2, B3, B4, GET, code, key, otherKey, sandboxNow } from './match.ts';
+import { valueAt, type Json } from '../../lib/json.ts';
+import { A1, A2, B1, B2, B3, B4, GET, code, key, otherKey, sandboxNow } from './match.ts';
 import { json, sign, withJson, type Mutant, type ProxyRequest } from './proxy.ts';
 
 const PAY = /^\/api\/v1\/sandbox\/sessions\/pay$/;
@@ -53,6 +53,46 @@ function allowedFrom(move: string, refusal: string, from: string, to: string, wh
       if (cur.status !== 200) return res;
       const rec = json(cur);
       return rec.status === from ? withJson(res, { ...rec, status: to, updatedAt: new Date().toISOString() }, 200) : res;
+    },
+  };
+}
+
+/** B1's largest item count (`maxItems` of its request's `items`), read from the bundled document. */
+const B1_MAX_ITEMS = Number(
+  valueAt(loadBundledDocument(1), 'components', 'schemas', 'PartnerTransactionCreateRequest', 'properties', 'items', 'maxItems'),
+);
+
+/** The request's JSON object, or undefined. */
+function bodyOf(req: ProxyRequest): Json | undefined {
+  try {
+    const v = JSON.parse(req.body) as unknown;
+    return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * B3 and B4 looking a vendorReference up in the form `f` gives it (a normalisation an implementation
+ * applies to the key before its lookup): the request forwarded with the rewritten key when it changes.
+ */
+function lookupBy(name: string, f: (ref: string) => string): Mutant {
+  return {
+    name,
+    profile: 'core',
+    async onRequest(req, ctx) {
+      const m = B3.exec(req.path) ?? B4.exec(req.path);
+      if (!m || !key(req)) return undefined;
+      let ref: string;
+      try {
+        ref = decodeURIComponent(m[1]!);
+      } catch {
+        return undefined;
+      }
+      const to = f(ref);
+      if (to === ref) return undefined;
+      const at = req.path.lastIndexOf(`/${m[1]!}`);
+      return ctx.forward({ ...req, path: `${req.path.slice(0, at)}/${encodeURIComponent(to)}${req.path.slice(at + 1 + m[1]!.length)}` });
     },
   };
 }
@@ -145,6 +185,65 @@ export const round4Mutants: Mutant[] = [
       const m = B3.exec(req.path);
       if (!GET(req) || !m || !m[1]!.endsWith('.') || !key(req)) return undefined;
       return ctx.forward({ ...req, path: req.path.slice(0, -1) });
+    },
+  },
+  // ---- near-miss lookup keys: the normalisations an implementation applies to a key ----
+  lookupBy('B3 and B4 trim the vendorReference (String.prototype.trim: spaces, tabs, newlines, no-break spaces)', (r) => r.trim()),
+  lookupBy('B3 and B4 read the vendorReference NFKC-normalised (fullwidth letters and digits as ASCII)', (r) => r.normalize('NFKC')),
+  lookupBy('B3 and B4 strip invisible characters from the vendorReference (zero-width space, joiner, BOM)', (r) =>
+    r.replace(/[\u200b-\u200d\ufeff]/g, ''),
+  ),
+  lookupBy('B3 and B4 decode the vendorReference twice (%2D read as -)', (r) => {
+    try {
+      return decodeURIComponent(r);
+    } catch {
+      return r;
+    }
+  }),
+  // ---- a stored value read back in another form, only on the numbers the service really serves ----
+  {
+    name: 'a Moroccan mobile (2126…/2127…) read back in national form (06…/07…) by B2/B3',
+    profile: 'core',
+    async onResponse(req, res) {
+      if (!GET(req) || !(B2.test(req.path) || B3.test(req.path)) || res.status !== 200) return res;
+      const rec = json(res);
+      const p = rec.customerPhone;
+      return typeof p === 'string' && /^212[67][0-9]{8}$/.test(p) ? withJson(res, { ...rec, customerPhone: `0${p.slice(3)}` }) : res;
+    },
+  },
+  // ---- the last accepted value of a limit refused (a limit counted exclusive) ----
+  {
+    name: 'B1 refuses an order of exactly maxItems lines (the limit counted exclusive)',
+    profile: 'core',
+    async onRequest(req, ctx) {
+      const body = B1.test(req.path) && req.method === 'POST' ? bodyOf(req) : undefined;
+      const items = body?.items as unknown[] | undefined;
+      if (!Array.isArray(items) || items.length !== B1_MAX_ITEMS) return undefined;
+      // the server's own 400 for one line more
+      return ctx.forward({ ...req, body: JSON.stringify({ ...body, items: [...items, items[0]] }) });
+    },
+  },
+  {
+    name: 'B1 refuses a body of exactly x-max-body-bytes with 413 (the limit counted exclusive)',
+    profile: 'core',
+    async onRequest(req, ctx) {
+      if (!B1.test(req.path) || req.method !== 'POST' || Buffer.byteLength(req.body) !== maxBodyBytes) return undefined;
+      // the server's own 413 for one byte more
+      return ctx.forward({ ...req, body: `${req.body} ` });
+    },
+  },
+  // ---- rate-limit arithmetic (core profile) ----
+  {
+    name: "A1's wait counted from the request itself (RateLimit-Reset, and a 429's Retry-After and retry_after, always a whole window)",
+    profile: 'core',
+    async onResponse(req, res) {
+      if (!A1.test(req.path) || res.headers['ratelimit-reset'] === undefined) return res;
+      const whole = String(variants.v1.rateLimits.createSession.windowSeconds);
+      if (res.status !== 429) return { ...res, headers: { ...res.headers, 'ratelimit-reset': whole } };
+      const body = json(res) as { error: Json };
+      const message = errorMessage('RATE_LIMIT_EXCEEDED', { seconds: whole });
+      const r = withJson(res, { error: { ...body.error, message, retry_after: Number(whole) } });
+      return { ...r, headers: { ...r.headers, 'ratelimit-reset': whole, 'retry-after': whole } };
     },
   },
 ];
