@@ -48,26 +48,29 @@ export async function createApp(opts: CreateAppOptions): Promise<AppHandle> {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  app.use(securityHeaders);
   const auth = createAuthenticator(core);
-  // The go-live check: the API calls of a merchant that records them (ADR-056), and failures
-  // on demand (ADR-052), answered before the API runs anything.
-  app.use(createApiLogRecorder({ core, auth }));
-  app.use(createSimulator({ core, auth, mode: config.mode }));
+  // What every request meets first, run in turn as one layer: the security headers, the
+  // go-live check's record of the API calls of a merchant that records them (ADR-056), failures
+  // on demand (ADR-052), answered before the API runs anything, then the API.
   app.use(
-    ...createApiRouters({
-      core,
-      auth,
-      rateLimit: createRateLimiter(repository, (merchantId) => core.now(merchantId)),
-      mode: config.mode,
-      publicBaseUrl: config.publicBaseUrl,
-      authThrottle:
-        config.authFailureLimit === null
-          ? null
-          : createAuthThrottle(repository, config.authFailureLimit ?? specAuthFailureLimit, () => clock.now()),
-      refreshMerchant: (merchantId) => core.refreshMerchant(merchantId),
-      log,
-    }),
+    inTurn(
+      securityHeaders,
+      createApiLogRecorder({ core, auth }),
+      createSimulator({ core, auth, mode: config.mode }),
+      ...createApiRouters({
+        core,
+        auth,
+        rateLimit: createRateLimiter(repository, (merchantId) => core.now(merchantId)),
+        mode: config.mode,
+        publicBaseUrl: config.publicBaseUrl,
+        authThrottle:
+          config.authFailureLimit === null
+            ? null
+            : createAuthThrottle(repository, config.authFailureLimit ?? specAuthFailureLimit, () => clock.now()),
+        refreshMerchant: (merchantId) => core.refreshMerchant(merchantId),
+        log,
+      }),
+    ),
   );
   app.use(requestTargetGuard);
   opts.mount?.(app);
@@ -105,5 +108,26 @@ export async function createApp(opts: CreateAppOptions): Promise<AppHandle> {
       core.stop();
       await repository.close();
     },
+  };
+}
+
+/**
+ * `handlers` run one after the other as a single express layer: express matches, wraps and
+ * restores a request once per layer, so the middlewares every request passes are one layer,
+ * not five. An error (or a rejected promise) goes to express's error handlers, as from a layer.
+ */
+function inTurn(...handlers: express.RequestHandler[]): express.RequestHandler {
+  return (req, res, next) => {
+    let i = 0;
+    const step = (err?: unknown): void => {
+      const handler = handlers[i++];
+      if (err || !handler) return next(err);
+      try {
+        (handler(req, res, step) as Promise<void> | undefined)?.then?.(undefined, next);
+      } catch (e) {
+        next(e);
+      }
+    };
+    step();
   };
 }

@@ -24,7 +24,7 @@ import { readJsonBody } from './body.ts';
 import { ApiError, methodNotAllowed, refusalOf, sendError, sendInternal, sendNotImplemented } from './errors.ts';
 import { matchRequest, operationTables, routeTable, type RouteMatch } from './routes.ts';
 import type { HandlerContext, OperationEntry, StreamBody } from './types.ts';
-import { compiledContract, requestFailures, validateResponse, type CompiledContract, type CompiledOperation } from './validate.ts';
+import { compiledContract, requestFailures, responseFailure, type CompiledContract, type CompiledOperation } from './validate.ts';
 
 export { operationTables } from './routes.ts';
 
@@ -55,7 +55,7 @@ interface CommonOptions<Caller> {
   mapError?: (err: unknown) => ApiError | null;
   /**
    * The refusals of body member rules the schema cannot state (e.g. `x-amount-range` on a
-   * decimal string), run with schema validation on the parsed body: with the schema's failures,
+   * decimal string), run with schema validation on the parsed body (of an operation that takes one): with the schema's failures,
    * `x-error-precedence` (ADR-057) picks the one code answered (`refusalOf`).
    */
   memberRules?: (operation: OperationEntry, body: unknown, variant: Variant) => ApiError[];
@@ -109,16 +109,19 @@ export class ResponseContractError extends Error {
 
 /** One operation of one variant as the router runs it. */
 class Served {
+  #op: CompiledOperation | undefined;
   constructor(
     readonly entry: OperationEntry,
     readonly contract: CompiledContract,
     readonly handler: AnyHandler | undefined,
   ) {}
-  /** Its compiled checks (compiled at the first request if the router's warm-up has not reached it yet). */
+  /** Its compiled checks (compiled at the first request if the router's warm-up has not reached it yet), kept. */
   get op(): CompiledOperation {
-    return this.contract.operation(this.entry.operationId)!;
+    return (this.#op ??= this.contract.operation(this.entry.operationId)!);
   }
 }
+
+const JSON_CONTENT_TYPE = ['Content-Type', 'application/json; charset=utf-8'];
 
 const isThenable = (x: unknown): x is PromiseLike<unknown> => typeof (x as { then?: unknown } | null)?.then === 'function';
 
@@ -172,7 +175,8 @@ export function createVariantsRouter<Caller>(options: VariantsRouterOptions<Call
   setTimeout(() => {
     for (const v of order) byVariant.get(v)!.values().next().value?.contract.compileAll();
   }, 0).unref();
-  const servedAnywhere = (e: OperationEntry) => order.some((v) => byVariant.get(v)!.has(e.operationId));
+  const servedIds = new Set(order.flatMap((v) => [...byVariant.get(v)!.keys()]));
+  const servedAnywhere = (e: OperationEntry) => servedIds.has(e.operationId);
   const log =
     options.onInternalError ??
     ((err: unknown) => process.stderr.write(`paylater-contract/server: ${(err as Error)?.stack ?? String(err)}\n`));
@@ -185,7 +189,7 @@ export function createVariantsRouter<Caller>(options: VariantsRouterOptions<Call
   /** True when `status` and `body` may be sent for `served` (checked when responses are checked); a broken one is answered 500. */
   const checked = (served: Served | null, req: express.Request, res: express.Response, status: number, body: unknown): boolean => {
     if (validateResponses && served) {
-      const failure = validateResponse(served.contract.variant, served.op.entry.operationId, status, body, served.contract);
+      const failure = responseFailure(served.op, status, body);
       if (failure) {
         internal(
           new ResponseContractError(`${served.op.entry.operationId} answered ${status}: ${failure.message}`, failure.errors),
@@ -228,8 +232,10 @@ export function createVariantsRouter<Caller>(options: VariantsRouterOptions<Call
       res.end();
       return;
     }
-    if (!res.hasHeader('content-type')) res.setHeader('Content-Type', 'application/json; charset=utf-8');
-    res.end(JSON.stringify(result.body));
+    const json = JSON.stringify(result.body);
+    // the header list handed to writeHead: no setHeader bookkeeping when no other header was set
+    if (res.hasHeader('content-type')) res.end(json);
+    else res.writeHead(result.status, JSON_CONTENT_TYPE).end(json);
   };
 
   /** The request checked, then the handler: `body` read (or undefined for an operation without one). */
@@ -242,8 +248,10 @@ export function createVariantsRouter<Caller>(options: VariantsRouterOptions<Call
     res: express.Response,
   ) => {
     const { op } = served;
-    const members = memberRules ? memberRules(op.entry, body, served.contract.variant) : [];
-    const request = { params, query: { ...req.query } as Record<string, unknown>, headers: req.headers, body };
+    const members = memberRules && op.entry.requestBody ? memberRules(op.entry, body, served.contract.variant) : [];
+    // (express parses `req.query` at each read: a request target without a query has none to parse)
+    const query = req.url.includes('?') ? { ...(req.query as Record<string, unknown>) } : {};
+    const request = { params, query, headers: req.headers, body };
     const failures = requestFailures(op, request);
     if (failures.length > 0 || members.length > 0) throw refusalOf(failures, served.contract.doc, op.requestSchema, members);
     if (!served.handler || served.handler === notImplemented) {

@@ -42,19 +42,14 @@ export interface RouteTable {
   allowedAt(path: string, serves?: Serves): string[];
 }
 
-/** A compiled template: its segments, `null` for a parameter. */
+/** A compiled template: its segments (`/a/{b}` → '', `a`, null), `null` for a parameter. */
 interface Compiled {
   entry: OperationEntry;
   segments: readonly (string | null)[];
 }
 
-/** The segments of `path` without its leading slash (`/a/b` → `a`, `b`). */
-function segmentsOf(path: string): string[] {
-  return path.split('/').slice(1);
-}
-
 function compile(entry: OperationEntry): Compiled {
-  return { entry, segments: segmentsOf(entry.path).map((s) => (s.startsWith('{') && s.endsWith('}') ? null : s)) };
+  return { entry, segments: entry.path.split('/').map((s) => (s.startsWith('{') && s.endsWith('}') ? null : s)) };
 }
 
 /** Orders templates so that, position by position, a literal comes before a parameter. */
@@ -102,23 +97,27 @@ function matchOf(c: Compiled, parts: readonly string[]): RouteMatch {
 
 function build(variant: Variant): RouteTable {
   const entries = Object.values(operationTables[variant]);
-  const byMethod = new Map<string, Compiled[]>();
+  // by method and segment count, most specific first: a request compares only the templates of its shape
+  const byShape = new Map<string, Compiled[]>();
   const all = entries.map(compile);
-  for (const c of all) byMethod.set(c.entry.method, [...(byMethod.get(c.entry.method) ?? []), c]);
-  for (const list of byMethod.values()) list.sort(specificity);
+  for (const c of all) {
+    const key = `${c.entry.method} ${c.segments.length}`;
+    byShape.set(key, [...(byShape.get(key) ?? []), c]);
+  }
+  for (const list of byShape.values()) list.sort(specificity);
   return {
     variant,
     entries,
     byId: new Map(entries.map((e) => [e.operationId, e])),
     match(method, path, serves) {
-      const list = byMethod.get(method === 'HEAD' ? 'GET' : method);
+      const parts = path.split('/');
+      const list = byShape.get(`${method === 'HEAD' ? 'GET' : method} ${parts.length}`);
       if (!list) return null;
-      const parts = segmentsOf(path);
       for (const c of list) if (matches(c, parts) && (!serves || serves(c.entry))) return matchOf(c, parts);
       return null;
     },
     allowedAt(path, serves) {
-      const parts = segmentsOf(path);
+      const parts = path.split('/');
       const out = new Set<string>();
       for (const c of all) {
         if (!matches(c, parts) || (serves && !serves(c.entry))) continue;

@@ -54,6 +54,8 @@ interface Location {
   names: ReadonlySet<string>;
   /** The declared query parameters of type integer, number or boolean: converted from their text. */
   coerce: ReadonlyMap<string, 'integer' | 'number' | 'boolean'>;
+  /** True when nothing there is required: an empty location passes without running `validate`. */
+  emptyPasses: boolean;
 }
 
 /** One operation's compiled checks. */
@@ -65,6 +67,8 @@ export interface CompiledOperation {
   readonly requestSchema: Json | null;
   /** Per declared status (or `2XX`, `default`): the JSON body check, null for a response without content, 'other' for a non-JSON content. */
   readonly responses: ReadonlyMap<string, ValidateFunction | null | 'other'>;
+  /** The check of a status as answered (`responses`' exact status, else its class, else `default`), looked up once per status. */
+  readonly byStatus: Map<number, ValidateFunction | null | 'other' | undefined>;
 }
 
 /** A variant's compiled contract: the document it was compiled from and every operation's checks. */
@@ -156,7 +160,13 @@ function compileOperation(check: Checks, doc: Json, entry: OperationEntry): Comp
     };
     const coerce = new Map<string, 'integer' | 'number' | 'boolean'>();
     for (const p of ps) if (p.type === 'integer' || p.type === 'number' || p.type === 'boolean') coerce.set(p.name, p.type);
-    locations.push({ where, validate: check(JSON.stringify(schema), schema), names: new Set(ps.map((p) => p.name)), coerce });
+    locations.push({
+      where,
+      validate: check(JSON.stringify(schema), schema),
+      names: new Set(ps.map((p) => p.name)),
+      coerce,
+      emptyPasses: schema.required.length === 0,
+    });
   }
   let body: ValidateFunction | null = null;
   if (op.requestBody) {
@@ -172,7 +182,7 @@ function compileOperation(check: Checks, doc: Json, entry: OperationEntry): Comp
     else if (content['application/json']) responses.set(status, check(located(doc, `${rPtr}/content/application~1json/schema`)));
     else responses.set(status, 'other');
   }
-  return { entry, locations, body, requestSchema: requestSchemaOf(doc, entry.method, entry.path), responses };
+  return { entry, locations, body, requestSchema: requestSchemaOf(doc, entry.method, entry.path), responses, byStatus: new Map() };
 }
 
 /** Compiles every operation of `variant` against `doc` (the bundled document, or one derived from it). */
@@ -254,16 +264,16 @@ export function requestFailures(op: CompiledOperation, parts: RequestParts): Req
   const failures: RequestFailure[] = [];
   for (const loc of op.locations) {
     const data = (loc.where === 'query' ? parts.query : loc.where === 'headers' ? parts.headers : parts.params) ?? {};
-    if (loc.where === 'query') {
-      const query = data;
-      for (const q of Object.keys(query)) {
-        if (!loc.names.has(q)) return [{ path: `/query/${q}`, message: `Unknown query parameter '${q}'` }];
-        if (query[q] === '') return [{ path: `/query/${q}`, message: `Empty value found for query parameter '${q}'` }];
-        const type = loc.coerce.get(q);
-        if (type) query[q] = coerced(query[q], type);
-      }
+    let empty = true;
+    for (const name in data) {
+      empty = false;
+      if (loc.where !== 'query') break;
+      if (!loc.names.has(name)) return [{ path: `/query/${name}`, message: `Unknown query parameter '${name}'` }];
+      if (data[name] === '') return [{ path: `/query/${name}`, message: `Empty value found for query parameter '${name}'` }];
+      const type = loc.coerce.get(name);
+      if (type) data[name] = coerced(data[name], type);
     }
-    if (!loc.validate(data)) failures.push(...failuresOf(loc.validate.errors, `/${loc.where}`));
+    if (!(empty && loc.emptyPasses) && !loc.validate(data)) failures.push(...failuresOf(loc.validate.errors, `/${loc.where}`));
   }
   if (op.body && !op.body(parts.body)) failures.push(...failuresOf(op.body.errors, '/body'));
   return failures;
@@ -297,8 +307,11 @@ export function validateRequest(
 
 /** The check of a declared status: the exact status, else its class (`4XX`), else `default`. */
 function responseCheck(op: CompiledOperation, status: number): ValidateFunction | null | 'other' | undefined {
+  if (op.byStatus.has(status)) return op.byStatus.get(status);
   const r = op.responses;
-  return r.get(String(status)) ?? r.get(`${String(status)[0]}XX`) ?? r.get('default');
+  const check = r.get(String(status)) ?? r.get(`${String(status)[0]}XX`) ?? r.get('default');
+  op.byStatus.set(status, check);
+  return check;
 }
 
 /**
@@ -313,14 +326,24 @@ export function validateResponse(
   body: unknown,
   contract: CompiledContract = compiledContract(variant),
 ): ResponseFailure | null {
-  const op = operationOf(contract, operationId);
+  return responseFailure(operationOf(contract, operationId), status, body);
+}
+
+/** `validateResponse` of a compiled operation (the router's, which holds its operations compiled). */
+export function responseFailure(op: CompiledOperation, status: number, body: unknown): ResponseFailure | null {
   const check = responseCheck(op, status);
-  const fail = (message: string, errors: RequestFailure[] = []): ResponseFailure => ({ operationId, status, message, errors });
-  if (check === undefined) return fail(`no schema defined for status code '${status}' in the openapi spec`);
-  if (check === 'other') return null;
-  if (check === null) return body === undefined ? null : fail('response should NOT have a body');
-  if (body === undefined || body === null) return fail('response body required.');
-  if (check(body)) return null;
-  const errors = failuresOf(check.errors, '/response');
-  return fail(errors.map((e) => `${e.path} ${e.message}`).join(', '), errors);
+  let message: string;
+  let errors: RequestFailure[] = [];
+  if (check === undefined) message = `no schema defined for status code '${status}' in the openapi spec`;
+  else if (check === 'other') return null;
+  else if (check === null) {
+    if (body === undefined) return null;
+    message = 'response should NOT have a body';
+  } else if (body === undefined || body === null) message = 'response body required.';
+  else if (check(body)) return null;
+  else {
+    errors = failuresOf(check.errors, '/response');
+    message = errors.map((e) => `${e.path} ${e.message}`).join(', ');
+  }
+  return { operationId: op.entry.operationId, status, message, errors };
 }

@@ -71,8 +71,6 @@ type Carrier = express.Response & { [CALL]?: ApiCall };
 class ApiCall {
   /** As the call came, at the root (a page router mounted under a path sees less of it when it answers). */
   readonly path: string;
-  /** The browser headers the call came with. */
-  readonly seen: Pick<ApiLogEntry, 'origin' | 'referer' | 'secFetchSite'>;
   readonly end: express.Response['end'];
   recorded = false;
   constructor(
@@ -80,7 +78,6 @@ class ApiCall {
     readonly res: express.Response,
   ) {
     this.path = req.path;
-    this.seen = { origin: header(req, 'origin'), referer: header(req, 'referer'), secFetchSite: header(req, 'sec-fetch-site') };
     this.end = res.end.bind(res);
   }
 }
@@ -98,12 +95,13 @@ class ApiCall {
  */
 export function createApiLogRecorder({ core, auth }: { core: Core; auth: Authenticator }): express.RequestHandler {
   const { keys, token } = credentialHeaders();
+  const keyAuths = keys.map((h) => ({ kind: 'apiKey', header: h, title: h }) as AuthArg);
   /** The merchant whose key the request carries, if any (no read: the keys are configured). */
   const keyCallerOf = (req: express.Request): Caller | null => {
-    for (const h of keys) {
-      if (req.headers[h] === undefined) continue;
+    for (const a of keyAuths) {
+      if (req.headers[a.header] === undefined) continue;
       try {
-        return { merchant: auth.key(req, { kind: 'apiKey', header: h, title: h } as AuthArg), credential: 'apiKey' };
+        return { merchant: auth.key(req, a), credential: 'apiKey' };
       } catch {
         // not a key of this sandbox: the router answers it
       }
@@ -154,7 +152,10 @@ export function createApiLogRecorder({ core, auth }: { core: Core; auth: Authent
       credential,
       transactionId: params.transactionId ?? params.transaction_id ?? null,
       vendorReference: params.vendorReference ?? null,
-      ...call.seen,
+      // the browser headers the call came with
+      origin: header(req, 'origin'),
+      referer: header(req, 'referer'),
+      secFetchSite: header(req, 'sec-fetch-site'),
       simulated: typeof res.locals.simulated === 'string' ? res.locals.simulated : null,
     };
     await core.updateMerchantState(merchant.id, (st) => appended(st, entry));

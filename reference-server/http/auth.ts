@@ -22,7 +22,7 @@ export interface Authenticator {
 }
 
 /** Every value of header `name` (lower case) as sent, duplicates included. */
-function headerValues(req: express.Request, name: string): string[] {
+export function headerValues(req: express.Request, name: string): string[] {
   const out: string[] = [];
   const raw = req.rawHeaders;
   for (let i = 0; i + 1 < raw.length; i += 2) {

@@ -17,7 +17,7 @@ import { errorMessage } from '../../lib/error-messages.ts';
 import type { Core } from '../core.ts';
 import type { FaultRuleRecord, MerchantStateRecord } from '../domain/types.ts';
 import type { MerchantConfig } from '../config.ts';
-import type { Authenticator } from './auth.ts';
+import { headerValues, type Authenticator } from './auth.ts';
 import { ApiError, sendError } from './errors.ts';
 import { matchRequest } from '../../server/routes.ts';
 
@@ -126,13 +126,6 @@ export function parseSimulate(value: string, spec: SimulateSpec = simulateSpec()
     return { error: `timeout must be between ${spec.timeout.minimum} and ${spec.timeout.maximum} seconds` };
   }
   return { error: `must be one of ${spec.statuses.join(', ')} or timeout=SECONDS` };
-}
-
-function headerValues(req: express.Request, name: string): string[] {
-  const out: string[] = [];
-  const raw = req.rawHeaders;
-  for (let i = 0; i + 1 < raw.length; i += 2) if (raw[i]!.toLowerCase() === name) out.push(raw[i + 1]!);
-  return out;
 }
 
 const headerRefusal = (message: string) =>
