@@ -13,6 +13,9 @@ import type { Recorder, ProxyFinding } from './report.ts';
 import type { Pin, VariantBook } from './variant.ts';
 import { judgeRequest } from './request-judge.ts';
 
+/** The header asking the sandbox for a failure on demand (ADR-052): the answer is the failure, the call does not run. */
+const SIMULATE_HEADER = 'paylater-simulate';
+
 /** How a test key starts (ADR-020: `sk_test_…` with the sandbox, `sk_live_…` in production). */
 const TEST_KEY_PREFIX = 'sk_test_';
 
@@ -155,7 +158,7 @@ export class ExchangeJudge {
       exchanges: [e.seq],
     }));
     findings.push(...this.answer(e, r));
-    if (!e.truncated)
+    if (!e.truncated && e.requestHeaders[SIMULATE_HEADER] === undefined)
       findings.push(
         ...judgeRequest({
           seq: e.seq,
@@ -165,6 +168,7 @@ export class ExchangeJudge {
           search: e.search,
           headers: e.requestHeaders,
           body: requestJson,
+          raw: e.ex.body,
           unreadable: e.requestUnreadable,
           status: e.ex.status,
           json: e.ex.json,
@@ -184,7 +188,10 @@ export class ExchangeJudge {
           merchant: r.merchant,
           testKey: r.testKey,
           params: r.route.params,
+          token: r.token,
+          simulated: e.requestHeaders[SIMULATE_HEADER] !== undefined,
           requestJson,
+          responseHeaders: ex.responseHeaders,
           status: ex.status,
           json: ex.json,
           sentAt: performance.timeOrigin + ex.sentAt,

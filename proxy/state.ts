@@ -18,7 +18,7 @@ import {
   type Transition,
 } from '../model/index.ts';
 import { finding, type FindingOf, type Observation, type StateFinding } from './finding.ts';
-import { EventTracker } from './state-events.ts';
+import { SessionTracker } from './state-session.ts';
 import { fingerprint, iso, isRecord, type Json, type TxState } from './state-store.ts';
 import { ALL, EXPIRY, PENDING, bit, names, reach, refusedFrom, steps, transitionsOf } from './statuses.ts';
 
@@ -64,7 +64,7 @@ const newTx = (m: string, ref: string | null, st: number, kind: 0 | 1, c: number
   at: 0,
 });
 
-export class StateTracker extends EventTracker {
+export class StateTracker extends SessionTracker {
   /**
    * Judges one answered exchange against what was seen before; updates the state.
    * @judges ownership, vendor-reference-unique, expiry
@@ -72,6 +72,9 @@ export class StateTracker extends EventTracker {
   observe(ob: Observation): StateFinding[] {
     const out: StateFinding[] = [];
     const m = ob.merchant === null ? null : this.merchant(ob.merchant);
+    const session = this.session(ob, m);
+    if (session) return session;
+    if (ob.status === 404) out.push(...this.notFoundRead(ob));
     if (m === null) return out;
     if (ob.testKey) this.testKeys.add(m);
     if (this.sandboxSettings(ob, m)) return out;
@@ -99,6 +102,7 @@ export class StateTracker extends EventTracker {
           jsonPath: '$',
           message: `A3 answered 404 for checkout transaction ${id}, paid by this merchant's session`,
         });
+      if (ob.status === 200 && isRecord(json)) this.sameNames(ob, m, json, out, id);
       if (ob.status === 200 && tx && !reaches(owned(tx), m, null))
         push({ kind: 'other-merchant', txId: id, tx, jsonPath: '$.id', message: `A3 showed transaction ${id} of another merchant` });
       return out;
@@ -166,6 +170,8 @@ export class StateTracker extends EventTracker {
     const c = time(json.createdAt);
     const u = json.updatedAt === null ? null : time(json.updatedAt);
     this.timestamps(ob, id, tx, json, status, c, u, out);
+    this.sameNames(ob, m, json, out, id);
+    if (tx) this.changeInstant(ob, id, tx, status, u, kind === 'sandbox' || ob.opId === 'cancelPartnerTransactionByVendorReference', out);
     if (kind === 'create') return this.created(ob, m, id, tx, json, status, ref, c, u, out);
     const fp = fingerprint(json);
     if (!tx) {

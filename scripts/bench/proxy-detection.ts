@@ -92,8 +92,12 @@ export const proxyDetectionFigure: Figure = {
   target: '≥ 0.9',
   pass: (r) => r >= 0.9,
   async run(ctx) {
+    // PROXY_DETECTION_ONLY (a regular expression): only the mutants and controls whose name matches, while developing a judge
+    const only = process.env.PROXY_DETECTION_ONLY ? new RegExp(process.env.PROXY_DETECTION_ONLY, 'i') : undefined;
     const rows = await proxyDetection(
-      [...apiMutants(), ...controls.filter((c) => c.onWebhook === undefined || c.onResponse !== undefined)],
+      [...apiMutants(), ...controls.filter((c) => c.onWebhook === undefined || c.onResponse !== undefined)].filter(
+        (m) => only === undefined || only.test(m.name),
+      ),
       ctx.log,
     );
     const isControl = (n: string) => controls.some((c) => c.name === n);
