@@ -11,6 +11,7 @@ export type FindingKind =
   | 'expiry-time'
   | 'token'
   | 'rate-limit'
+  | 'list'
   | 'webhook-no-transition'
   | 'webhook-missing'
   | 'webhook-payload';
@@ -41,6 +42,10 @@ export interface Observation {
   requestJson: unknown;
   status: number;
   json: unknown;
+  /** The request's query string (after `?`), or ''. */
+  search?: string;
+  /** The variant the caller speaks, when known. */
+  variant?: 1 | 2;
   /** The request asked for a simulated failure (a `Paylater-Simulate` header, ADR-052): its answer did not run the call. */
   simulated?: boolean;
   /** The answer's headers (lower-case names): the rate limit's RateLimit-* and Retry-After. */

@@ -12,7 +12,8 @@ import { at, canonicalText, expiryOf, within } from '../model/index.ts';
 import { finding, type FindingOf, type Observation, type StateFinding } from './finding.ts';
 import { iso, isRecord, type TxState } from './state-store.ts';
 import { EventTracker } from './state-events.ts';
-import { EXPIRY, bit, names } from './statuses.ts';
+import { checkoutStatusOf } from '../generated/index.ts';
+import { EXPIRY, STATUSES, bit, names, reach } from './statuses.ts';
 
 /** The members a record or A2's record shows a merchant's names in (B-family, A3 / A2). */
 const NAME_MEMBERS: Record<string, 'merchantName' | 'storeName'> = {
@@ -129,5 +130,76 @@ export class ReadTracker extends EventTracker {
         expected: `a later instant than ${shown}`,
         actual: shown,
       });
+  }
+
+  /**
+   * A status in the checkout form (A2, A3: `checkoutStatusOf`, EXPIRED read as CANCELED) against
+   * what the transaction may be: a form none of its reachable statuses shows is a status no
+   * transition leads to (a closed transaction read as PENDING).
+   */
+  protected checkoutStatus(ob: Observation, id: string, reported: unknown, out: StateFinding[]): void {
+    const tx = this.txs.get(id);
+    if (!tx || typeof reported !== 'string') return;
+    let shows = 0;
+    for (const s of STATUSES) if ((checkoutStatusOf as Record<string, string>)[s] === reported) shows |= bit(s);
+    if (!shows || reach(tx.st) & shows || (this.overlaps(tx, ob) && reach(tx.pst) & shows)) return;
+    out.push(
+      finding({
+        kind: 'no-transition',
+        ob,
+        txId: id,
+        tx,
+        jsonPath: '$.status',
+        message: `${ob.opId} shows ${reported} for transaction ${id}, which was ${names(tx.st).join(' or ')}: no transition leads to a status shown as ${reported}`,
+        expected: [...new Set(names(reach(tx.st)).map((s) => (checkoutStatusOf as Record<string, string>)[s]))],
+        actual: reported,
+      }),
+    );
+  }
+
+  /**
+   * A verified event's payload against what the answers showed (issue 42 point 7): the merchant's
+   * names, the creation instant, and an expiry's instant at the end of the payment window (ADR-010).
+   */
+  override event(name: string, id: string, webhookId: string, when: number, seq: number, data?: Record<string, unknown>): StateFinding[] {
+    const out = super.event(name, id, webhookId, when, seq);
+    const tx = this.txs.get(id);
+    if (!tx || !data) return out;
+    const ob: Observation = {
+      seq,
+      opId: `webhook ${name}`,
+      merchant: tx.m,
+      params: {},
+      requestJson: undefined,
+      status: 0,
+      json: undefined,
+      sentAt: when,
+      receivedAt: when,
+    };
+    this.sameNames(ob, tx.m, data, out, id);
+    const push = (jsonPath: string, message: string, expected: unknown, actual: unknown) =>
+      out.push(
+        finding({ kind: 'webhook-payload', ob, txId: id, tx: { first: tx.first, last: tx.last }, jsonPath, message, expected, actual }),
+      );
+    const created = typeof data.createdAt === 'string' ? Date.parse(data.createdAt) : NaN;
+    if (!Number.isNaN(tx.c) && !Number.isNaN(created) && created !== tx.c)
+      push(
+        '$.data.createdAt',
+        `${name} for ${id} says createdAt ${String(data.createdAt)}; the answers showed ${iso(tx.c)}`,
+        iso(tx.c),
+        data.createdAt,
+      );
+    const expired = typeof data.expiredAt === 'string' ? Date.parse(data.expiredAt) : NaN;
+    if (!Number.isNaN(tx.c) && !Number.isNaN(expired)) {
+      const end = expiryOf(at(tx.c), this.windowMs / 1000);
+      if (!within(end, expired, this.tol))
+        push(
+          '$.data.expiredAt',
+          `${name} for ${id} says expiredAt ${String(data.expiredAt)}; its payment window ended at ${iso(end.from)} (ADR-010)`,
+          iso(end.from),
+          data.expiredAt,
+        );
+    }
+    return out;
   }
 }

@@ -175,7 +175,10 @@ export class SessionTracker extends ReadTracker {
           actual: 200,
         });
       else if (payer === token) t.accepted = true;
-      if (isRecord(ob.json)) this.sameNames(ob, t.m, ob.json, out, id);
+      if (isRecord(ob.json)) {
+        this.sameNames(ob, t.m, ob.json, out, id);
+        this.checkoutStatus(ob, id, ob.json.status, out);
+      }
     } else if (ob.status === 401 && errorOf(ob.json)?.code === TOKEN_REFUSED && state === 'valid' && t.accepted && payer === token)
       push({
         jsonPath: '$.error.code',

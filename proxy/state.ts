@@ -19,6 +19,7 @@ import {
 } from '../model/index.ts';
 import { finding, type FindingOf, type Observation, type StateFinding } from './finding.ts';
 import { SessionTracker } from './state-session.ts';
+import { PageJudge } from './pages.ts';
 import { fingerprint, iso, isRecord, type Json, type TxState } from './state-store.ts';
 import { ALL, EXPIRY, PENDING, bit, names, reach, refusedFrom, steps, transitionsOf } from './statuses.ts';
 
@@ -65,6 +66,8 @@ const newTx = (m: string, ref: string | null, st: number, kind: 0 | 1, c: number
 });
 
 export class StateTracker extends SessionTracker {
+  private readonly pages = new PageJudge(this.max);
+
   /**
    * Judges one answered exchange against what was seen before; updates the state.
    * @judges ownership, vendor-reference-unique, expiry
@@ -102,9 +105,24 @@ export class StateTracker extends SessionTracker {
           jsonPath: '$',
           message: `A3 answered 404 for checkout transaction ${id}, paid by this merchant's session`,
         });
-      if (ob.status === 200 && isRecord(json)) this.sameNames(ob, m, json, out, id);
+      if (ob.status === 200 && isRecord(json)) {
+        this.sameNames(ob, m, json, out, id);
+        this.checkoutStatus(ob, id, json.status, out);
+      }
       if (ob.status === 200 && tx && !reaches(owned(tx), m, null))
         push({ kind: 'other-merchant', txId: id, tx, jsonPath: '$.id', message: `A3 showed transaction ${id} of another merchant` });
+      return out;
+    }
+    if (ob.status === 200 && ob.opId.startsWith('sandboxList'))
+      out.push(
+        ...this.pages.page(ob, m, ob.variant ?? 1, ob.search ?? '', (item) => {
+          const tx = this.txs.get(String(item.transactionId ?? item.id));
+          return tx !== undefined && tx.m === m;
+        }),
+      );
+    // the sandbox list: each item a record read now (both families)
+    if (ob.opId === 'sandboxListTransactions' && ob.status === 200 && isRecord(json) && Array.isArray(json.data)) {
+      for (const item of json.data) if (isRecord(item) && typeof item.id === 'string') this.record(ob, m, 'id', item, out);
       return out;
     }
     const kind = RECORD_OPS[ob.opId];
