@@ -115,7 +115,7 @@ function verdictIn(v: Variant, r: JudgedRequest): Verdict | undefined {
       };
   }
   const query: Record<string, unknown> = {};
-  for (const [k, x] of new URLSearchParams(r.search)) query[k] = k in query ? [query[k], x].flat() : x;
+  if (r.search) for (const [k, x] of new URLSearchParams(r.search)) query[k] = k in query ? [query[k], x].flat() : x;
   const parts: RequestParts = { params: { ...r.params }, query, headers: r.headers, body: r.body };
   const body = (r.body && typeof r.body === 'object' && !Array.isArray(r.body) ? r.body : {}) as Json;
   const amounts = amountAnswer(rules.ranged, rules.consistency, body);

@@ -23,6 +23,8 @@ const NAME_MEMBERS: Record<string, 'merchantName' | 'storeName'> = {
   store_name: 'storeName',
 };
 
+const NAME_ENTRIES = Object.entries(NAME_MEMBERS);
+
 export class ReadTracker extends EventTracker {
   /** Per operation and 404 code: the first answer's text (its request's values masked), and its exchange. */
   private readonly notFound = new Map<string, { text: string; seq: number }>();
@@ -66,7 +68,7 @@ export class ReadTracker extends EventTracker {
   protected sameNames(ob: Observation, m: string, json: Record<string, unknown>, out: StateFinding[], txId?: string): void {
     let known = this.names.get(m);
     if (!known) this.names.set(m, (known = {}));
-    for (const [member, name] of Object.entries(NAME_MEMBERS)) {
+    for (const [member, name] of NAME_ENTRIES) {
       const value = json[member];
       if (typeof value !== 'string') continue;
       if (known[name] === undefined) known[name] = value;

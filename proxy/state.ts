@@ -414,14 +414,14 @@ export class StateTracker extends SessionTracker {
     if (!Number.isNaN(tx.c)) {
       const expiresAt = expiryOf(at(tx.c), this.windowMs / 1000);
       const during = this.serverTime(tx.m, ob.sentAt, ob.receivedAt);
-      const window = `${this.windowMs / 1000} s from createdAt ${new Date(tx.c).toISOString()}`;
+      const window = () => `${this.windowMs / 1000} s from createdAt ${new Date(tx.c).toISOString()}`;
       if (now === bit(PENDING) && expiredBy(during, expiresAt, this.tol) === 'yes')
         push({
           kind: 'expiry-time',
           txId: id,
           tx,
           jsonPath: '$.status',
-          message: `still ${PENDING} after its payment window (${window}; the server's clock was at least ${iso(during.from - this.tol)})`,
+          message: `still ${PENDING} after its payment window (${window()}; the server's clock was at least ${iso(during.from - this.tol)})`,
           expected: EXPIRY.to,
           actual: PENDING,
         });
@@ -432,7 +432,7 @@ export class StateTracker extends SessionTracker {
           txId: id,
           tx,
           jsonPath: '$.status',
-          message: `${EXPIRY.to} before its payment window passed (${window}; the server's clock was at most ${iso(sinceCreation.to + this.tol)})`,
+          message: `${EXPIRY.to} before its payment window passed (${window()}; the server's clock was at most ${iso(sinceCreation.to + this.tol)})`,
           expected: PENDING,
           actual: EXPIRY.to,
         });
