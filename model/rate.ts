@@ -1,11 +1,39 @@
 /**
- * `x-rate-limit` arithmetic (components/facts/SessionRateLimit.yaml, ADR-006): a fixed window per
- * key that starts at the key's first counted request and lasts `windowSeconds`. Every answer's wait
- * (`RateLimit-Reset`; on a 429 also `Retry-After` and `error.retry_after`) is the seconds left in
- * that window at the instant the server counted the request, rounded up and at least 1, so a client
- * that waits exactly that long is counted in a new window.
+ * A rate limit's fixed window (`x-rate-limit`, ADR-006; components/facts/SessionRateLimit.yaml):
+ * the (limit + 1)-th counted request of a window gets 429; the wait every answer names
+ * (`RateLimit-Reset`, and a 429's `Retry-After` and `error.retry_after`) is the seconds until the
+ * window ends, rounded up, at least 1; a request sent that many seconds later is counted in a new
+ * window. Time comes in as intervals (time.ts). The window starts at the key's first counted
+ * request; the suite knows that request's interval (`waitRange`), the proxy reads the window's end
+ * back from an answer's wait (`windowEndOf`).
  */
-import type { Interval } from './time.ts';
+import { variants } from '../generated/contract.ts';
+import { reached, type Interval, type Verdict } from './time.ts';
+
+/** The rate limit of `op` (the same in both variants), or undefined when it has none. */
+export function rateLimitOf(op: string): { limit: number; windowSeconds: number } | undefined {
+  return (variants.v1.rateLimits as Record<string, { limit: number; windowSeconds: number } | undefined>)[op];
+}
+
+/**
+ * When the window ends, from a wait of `waitSeconds` answered during `now`: the wait is the
+ * seconds left rounded up (at least 1), so the end lies after (wait − 1) s and at most wait s
+ * past the instant the server read its clock.
+ * (Rule a1-rate-limit, decided where the server answers it.)
+ */
+export function windowEndOf(now: Interval, waitSeconds: number): Interval {
+  return { from: now.from + Math.max(0, waitSeconds - 1) * 1000, to: now.to + waitSeconds * 1000 };
+}
+
+/** Whether a request handled during `now` falls in a window after the one ending within `end`: 'yes', 'no' or 'maybe'. */
+export function windowPassed(now: Interval, end: Interval, slack = 0): Verdict {
+  return reached(now, end, slack);
+}
+
+/** The answer the contract gives the next counted request of a window that counted `used` before it: refused once the limit is reached. */
+export function rateRefuses(used: number, limit: number): boolean {
+  return used >= limit;
+}
 
 /** The wait (s) the server answers at `now`, for a window started at `start`, known exactly. */
 export function waitSeconds(start: number, now: number, windowSeconds: number): number {

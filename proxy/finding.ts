@@ -9,6 +9,9 @@ export type FindingKind =
   | 'b2-b3'
   | 'other-merchant'
   | 'expiry-time'
+  | 'token'
+  | 'rate-limit'
+  | 'list'
   | 'webhook-no-transition'
   | 'webhook-missing'
   | 'webhook-payload';
@@ -34,9 +37,19 @@ export interface Observation {
   /** Whether the key is a test key (`sk_test_…`): its merchant's sandbox clock may be advanced. */
   testKey?: boolean;
   params: Record<string, string>;
+  /** The session token a session-token operation was called with. */
+  token?: string;
   requestJson: unknown;
   status: number;
   json: unknown;
+  /** The request's query string (after `?`), or ''. */
+  search?: string;
+  /** The variant the caller speaks, when known. */
+  variant?: 1 | 2;
+  /** The request asked for a simulated failure (a `Paylater-Simulate` header, ADR-052): its answer did not run the call. */
+  simulated?: boolean;
+  /** The answer's headers (lower-case names): the rate limit's RateLimit-* and Retry-After. */
+  responseHeaders?: Record<string, string>;
   sentAt: number;
   receivedAt: number;
 }
@@ -45,7 +58,7 @@ export interface Observation {
 export interface FindingOf {
   kind: FindingKind;
   ob: Pick<Observation, 'seq' | 'opId'>;
-  txId: string;
+  txId?: string;
   tx?: { first: number; last: number };
   jsonPath: string;
   message: string;

@@ -289,7 +289,10 @@ export class Forward implements Dispatcher.DispatchHandler {
       receivedAt,
     };
     recorder.record(this.seq, ex, !!routed);
-    if (!routed) return;
+    if (!routed) {
+      if (!resCapture.truncated) hub.judge.unrouted(ex, this.seq, pathname);
+      return;
+    }
     let requestJson: unknown;
     try {
       requestJson = body ? JSON.parse(body) : undefined;

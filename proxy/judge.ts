@@ -10,8 +10,17 @@ import { Contract } from '../conformance/spec.ts';
 import { authHeaderOf, routeOf, type Route } from './route.ts';
 import type { StateTracker } from './state.ts';
 import type { Recorder, ProxyFinding } from './report.ts';
-import type { Pin, VariantBook } from './variant.ts';
+import { VARIANTS, type Pin, type VariantBook } from './variant.ts';
+import { routeTable } from '../server/routes.ts';
 import { judgeRequest } from './request-judge.ts';
+
+/** The header asking the sandbox for a failure on demand (ADR-052): the answer is the failure, the call does not run. */
+const SIMULATE_HEADER = 'paylater-simulate';
+
+/** The path prefixes of the contract's operations: a path under one is an API path. */
+const API_PREFIXES = [
+  ...new Set(VARIANTS.flatMap((v) => routeTable(v).entries.map((e) => e.path.split('/').slice(0, 3).join('/') + '/'))),
+].filter((p) => p.length > 2);
 
 /** How a test key starts (ADR-020: `sk_test_…` with the sandbox, `sk_live_…` in production). */
 const TEST_KEY_PREFIX = 'sk_test_';
@@ -145,6 +154,57 @@ export class ExchangeJudge {
     return [];
   }
 
+  /**
+   * An exchange no operation describes, judged by the route table (ADR-016, ADR-024): a path some
+   * operation serves with other methods answers 405 with their `Allow`; a HEAD where a GET without
+   * path parameters is served is not refused as unknown; a path under an API prefix that no
+   * operation serves is not answered 2xx (an operation the contract does not have).
+   * @judges error-shape
+   */
+  unrouted(ex: Exchange, seq: number, pathname: string): void {
+    const allowed = [...new Set(VARIANTS.flatMap((v) => routeTable(v).allowedAt(pathname)))].sort();
+    const at = { operation: ex.opId, exchanges: [seq] };
+    const findings: ProxyFinding[] = [];
+    if (ex.method === 'HEAD') {
+      const get = VARIANTS.map((v) => routeTable(v).match('GET', pathname)).find((m) => m !== null);
+      if (get && get.entry.pathParams.length === 0 && (ex.status === 404 || ex.status === 405))
+        findings.push({
+          kind: 'answer',
+          jsonPath: '$',
+          message: `HEAD ${pathname} answered ${ex.status}; GET is served there, and HEAD with it`,
+          expected: 200,
+          actual: ex.status,
+          ...at,
+        });
+    } else if (ex.method === 'OPTIONS' || VARIANTS.some((v) => routeTable(v).match(ex.method, pathname))) {
+      // a CORS preflight, or an operation of the other variant than the caller's: not this judge's
+    } else if (allowed.length) {
+      const allow = (ex.responseHeaders.allow ?? '')
+        .split(',')
+        .map((m) => m.trim().toUpperCase())
+        .filter(Boolean)
+        .sort();
+      if (ex.status !== 405 || !allowed.every((m) => allow.includes(m)))
+        findings.push({
+          kind: 'answer',
+          jsonPath: '$',
+          message: `${ex.method} ${pathname} answered ${ex.status}${ex.status === 405 ? ` with Allow "${ex.responseHeaders.allow ?? ''}"` : ''}; the path serves ${allowed.join(', ')}: 405 with that Allow (ADR-024)`,
+          expected: `405 Allow: ${allowed.join(', ')}`,
+          actual: ex.status,
+          ...at,
+        });
+    } else if (API_PREFIXES.some((p) => pathname.startsWith(p)) && ex.status >= 200 && ex.status < 300)
+      findings.push({
+        kind: 'answer',
+        jsonPath: '$',
+        message: `${ex.method} ${pathname} answered ${ex.status}: no operation of the contract is there (ADR-016: 404 ROUTE_NOT_FOUND)`,
+        expected: 404,
+        actual: ex.status,
+        ...at,
+      });
+    if (findings.length) this.recorder.judged(ex, findings);
+  }
+
   /** Judges one ended, routed exchange and hands its findings to the recorder. */
   judge(e: Ended, r: Routed, requestJson: unknown): void {
     const findings: ProxyFinding[] = e.notes.map((n) => ({
@@ -155,7 +215,7 @@ export class ExchangeJudge {
       exchanges: [e.seq],
     }));
     findings.push(...this.answer(e, r));
-    if (!e.truncated)
+    if (!e.truncated && e.requestHeaders[SIMULATE_HEADER] === undefined)
       findings.push(
         ...judgeRequest({
           seq: e.seq,
@@ -165,6 +225,7 @@ export class ExchangeJudge {
           search: e.search,
           headers: e.requestHeaders,
           body: requestJson,
+          raw: e.ex.body,
           unreadable: e.requestUnreadable,
           status: e.ex.status,
           json: e.ex.json,
@@ -184,7 +245,12 @@ export class ExchangeJudge {
           merchant: r.merchant,
           testKey: r.testKey,
           params: r.route.params,
+          token: r.token,
+          search: e.search,
+          variant: r.pin?.variant ?? r.variants[0],
+          simulated: e.requestHeaders[SIMULATE_HEADER] !== undefined,
           requestJson,
+          responseHeaders: ex.responseHeaders,
           status: ex.status,
           json: ex.json,
           sentAt: performance.timeOrigin + ex.sentAt,

@@ -205,7 +205,7 @@ export class Recorder {
         exchanges: [seq],
         txId: id,
       });
-    for (const f of st.event(event.event, id, headers['webhook-id'] ?? '', at, seq))
+    for (const f of st.event(event.event, id, headers['webhook-id'] ?? '', at, seq, event.data))
       this.add({ ...f, exchanges: [...f.exchanges.filter((x) => x !== seq), seq] });
   }
 

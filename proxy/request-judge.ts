@@ -1,17 +1,30 @@
 /**
  * Each answer judged against the request that caused it (issue 40 point 4), with the contract's
  * compiled request validators (server/validate.ts `validateRequest`, the ones the contract router
- * runs): a request the contract refuses answered 2xx, and a request the contract accepts refused
- * with a code only a member's schema gives (its `x-error-code`). VALIDATION_ERROR is not judged
- * that way: a server also answers it for rules the schema cannot state (a list cursor it did not
- * issue, a B1 body the suite's controls showed refused with every member valid). A member rule
- * the schema copies (`x-amount-range`) answers a member's code too: a request whose amount is
- * outside the range is not judged on that code. While a key's variant is not
- * known, a request is judged only where both variants' contracts agree.
+ * runs) and the model's amount rules (model/amount.ts: `x-amount-range`, `x-amount-consistency`,
+ * placed by the request schema): the answer the contract gives a body is decided in its stages
+ * (ADR-057): a member named twice (ADR-023), the schema's members and the validation ranges ranked
+ * by `x-error-precedence`, then the consistency, then the business ranges. Findings:
+ * - a request the contract refuses, answered 2xx;
+ * - a request the contract accepts, refused with a member's code (its `x-error-code`) or the
+ *   consistency's code;
+ * - a request refused with another member's (or the consistency's) code than the one the contract
+ *   gives (VALIDATION_ERROR answered where only the consistency fails, a member's code where
+ *   another member ranks first).
+ * VALIDATION_ERROR answered to a request the contract accepts is not judged: a server also answers
+ * it for rules the schema cannot state (a list cursor it did not issue). A business refusal other
+ * than the range's (an inactive merchant, a credit limit) needs the merchant's data: not judged.
+ * While a key's variant is not known, a request is judged only where both variants agree.
  */
-import { amountRange, type Variant } from '../generated/index.ts';
+import { errorPrecedence, type Variant } from '../generated/index.ts';
+import { amountAnswer, type ConsistencyRule, type RangedMember } from '../model/index.ts';
+import { MAX_DEPTH, scanJson } from '../server/body.ts';
+import { ApiError } from '../server/errors.ts';
+import { nearestExtension, resolveRef } from '../server/schema.ts';
 import { compiledContract, validateRequest, type RequestParts } from '../server/validate.ts';
 import type { ProxyFinding } from './report.ts';
+
+type Json = Record<string, unknown>;
 
 /** Per variant: the codes a member's schema gives (every `x-error-code` of the document). */
 const SCHEMA_CODES = new Map<Variant, Set<string>>();
@@ -32,11 +45,31 @@ function schemaCodes(v: Variant): Set<string> {
   return codes;
 }
 
-/** Whether the request's `total` (a number, or a decimal string in Variant 2) lies outside the amount range. */
-function amountOutside(body: unknown): boolean {
-  const t = body && typeof body === 'object' ? (body as { total?: unknown }).total : undefined;
-  const n = typeof t === 'number' ? t : typeof t === 'string' ? Number(t) : NaN;
-  return Number.isFinite(n) && (n < amountRange.minimum || n > amountRange.maximum);
+/** An operation's amount rules, read from its request schema once per variant. */
+interface AmountRules {
+  ranged: RangedMember[];
+  consistency: (ConsistencyRule & { errorCode: string }) | undefined;
+}
+const AMOUNT_RULES = new Map<string, AmountRules>();
+function amountRules(v: Variant, opId: string): AmountRules {
+  const key = `${v} ${opId}`;
+  let rules = AMOUNT_RULES.get(key);
+  if (rules) return rules;
+  const { doc } = compiledContract(v);
+  const schema = compiledContract(v).operation(opId)?.requestSchema ?? null;
+  rules = { ranged: [], consistency: undefined };
+  if (schema) {
+    const resolved = resolveRef(doc, schema);
+    rules.consistency = resolved?.['x-amount-consistency'] as AmountRules['consistency'];
+    for (const member of Object.keys(resolved?.properties ?? {})) {
+      if (nearestExtension(doc, schema, [member], 'x-amount-range') === undefined) continue;
+      const rule = nearestExtension(doc, schema, [member], 'x-business-rule') as { code: string } | undefined;
+      const code = rule?.code ?? (nearestExtension(doc, schema, [member], 'x-error-code') as string | undefined) ?? 'VALIDATION_ERROR';
+      rules.ranged.push({ member, code, business: rule !== undefined });
+    }
+  }
+  AMOUNT_RULES.set(key, rules);
+  return rules;
 }
 
 export interface JudgedRequest {
@@ -48,56 +81,125 @@ export interface JudgedRequest {
   search: string;
   headers: Record<string, string>;
   body: unknown;
+  /** The request body's text as sent (a member named twice shows only there), when there was one. */
+  raw?: string;
   /** The request body was cut by the capture limit, or is not JSON: not judged. */
   unreadable: boolean;
   status: number;
   json: unknown;
 }
 
-/** The refusal code the contract gives the request in each variant (null: accepted), or undefined when the variants disagree. */
-function verdict(r: JudgedRequest): { code: string | null; message: string } | undefined {
-  let out: { code: string | null; message: string } | undefined;
+/** What the contract answers a request in one variant: the refusal it certainly gets (null: none before the business rules), the business codes that refuse it. */
+interface Verdict {
+  code: string | null;
+  message: string;
+  business: string[];
+  /** The codes a member or the consistency gives in this operation (the ones judged against each other). */
+  ruled: Set<string>;
+}
+
+const MISMATCH = 'every member valid, the total differs from its lines (x-amount-consistency)';
+
+function verdictIn(v: Variant, r: JudgedRequest): Verdict | undefined {
+  const rules = amountRules(v, r.opId);
+  const ruled = new Set([...schemaCodes(v), ...(rules.consistency ? [rules.consistency.errorCode] : [])]);
+  if (r.raw !== undefined) {
+    const scan = scanJson(r.raw);
+    if (scan.depth > MAX_DEPTH) return undefined;
+    if (scan.duplicate !== null || scan.forbidden !== null)
+      return {
+        code: 'VALIDATION_ERROR',
+        message: `the member ${scan.duplicate ?? scan.forbidden} named twice or forbidden (ADR-023)`,
+        business: [],
+        ruled,
+      };
+  }
+  const query: Record<string, unknown> = {};
+  if (r.search) for (const [k, x] of new URLSearchParams(r.search)) query[k] = k in query ? [query[k], x].flat() : x;
+  const parts: RequestParts = { params: { ...r.params }, query, headers: r.headers, body: r.body };
+  const body = (r.body && typeof r.body === 'object' && !Array.isArray(r.body) ? r.body : {}) as Json;
+  const amounts = amountAnswer(rules.ranged, rules.consistency, body);
+  const members = amounts.validation.map((code) => new ApiError(code as ApiError['code'], `outside x-amount-range`));
+  const refusal = validateRequest(v, r.opId, parts, members);
+  if (refusal) return { code: refusal.code, message: refusal.message, business: [], ruled };
+  if (amounts.mismatch) return { code: amounts.mismatch, message: MISMATCH, business: [], ruled };
+  return { code: null, message: '', business: amounts.business, ruled };
+}
+
+/** The verdict in each variant, or undefined when the variants disagree. */
+function verdict(r: JudgedRequest): Verdict | undefined {
+  let out: Verdict | undefined;
   for (const v of r.variants) {
-    const query: Record<string, unknown> = {};
-    for (const [k, x] of new URLSearchParams(r.search)) query[k] = k in query ? [query[k], x].flat() : x;
-    const parts: RequestParts = { params: { ...r.params }, query, headers: r.headers, body: r.body };
-    const refusal = validateRequest(v, r.opId, parts);
-    const here = { code: refusal?.code ?? null, message: refusal?.message ?? '' };
-    if (out !== undefined && out.code !== here.code) return undefined;
-    out = here;
+    const here = verdictIn(v, r);
+    if (here === undefined) return undefined;
+    if (out !== undefined && (out.code !== here.code || out.business.join() !== here.business.join())) return undefined;
+    if (out) for (const c of [...out.ruled]) if (!here.ruled.has(c)) out.ruled.delete(c);
+    out ??= here;
   }
   return out;
 }
 
+/** The codes of the stages before request validation (route, authentication, rate limit, body; ADR-057): an answer of theirs is not the request's verdict. */
+const BEFORE_VALIDATION = new Set<string>(
+  errorPrecedence.stages
+    .slice(
+      0,
+      errorPrecedence.stages.findIndex((st) => st.name === 'request-validation'),
+    )
+    .flatMap((st) => [...st.codes]),
+);
+
+/** @judges amount-range, amount-consistency, b1-validation */
 export function judgeRequest(r: JudgedRequest): ProxyFinding[] {
-  if (r.unreadable) return [];
-  const success = r.status >= 200 && r.status < 300;
-  const answered = (r.json as { error?: { code?: unknown } } | undefined)?.error?.code;
-  if (!success && !(r.status === 400 && typeof answered === 'string')) return [];
+  if (r.unreadable || r.status >= 500 || r.status < 200) return [];
+  const success = r.status < 300;
+  const code = (r.json as { error?: { code?: unknown } } | undefined)?.error?.code;
+  const answered = typeof code === 'string' ? code : undefined;
+  if (!success && answered === undefined) return [];
   const v = verdict(r);
   if (v === undefined) return [];
-  const at = { operation: r.opId, exchanges: [r.seq] };
-  if (success && v.code !== null)
-    return [
-      {
-        kind: 'request',
-        jsonPath: '$',
-        message: `${r.opId} answered ${r.status} to a request the contract refuses (${v.code}: ${v.message})`,
-        expected: v.code,
-        actual: r.status,
-        ...at,
-      },
-    ];
-  if (!success && v.code === null && r.variants.every((x) => schemaCodes(x).has(answered as string)) && !amountOutside(r.body))
-    return [
-      {
-        kind: 'request',
-        jsonPath: '$.error.code',
-        message: `${r.opId} refused with 400 ${String(answered)} a request the contract accepts (its schema, every member valid)`,
-        expected: 'a request accepted, or a rule refusal',
-        actual: answered,
-        ...at,
-      },
-    ];
+  const finding = (jsonPath: string, message: string, expected: unknown, actual: unknown): ProxyFinding[] => [
+    { kind: 'request', jsonPath, message, expected, actual, operation: r.opId, exchanges: [r.seq] },
+  ];
+  const refusedBy = v.code ?? v.business[0];
+  if (success)
+    return refusedBy === undefined
+      ? []
+      : finding(
+          '$',
+          `${r.opId} answered ${r.status} to a request the contract refuses (${refusedBy}${v.code ? `: ${v.message}` : ': outside x-amount-range'})`,
+          refusedBy,
+          r.status,
+        );
+  if (answered === v.code || (answered !== 'VALIDATION_ERROR' && BEFORE_VALIDATION.has(answered!))) return [];
+  if (v.code === null) {
+    // VALIDATION_ERROR also answers a list cursor the server did not issue, which the schema cannot state
+    const cursor = /(?:^|&)cursor=/.test(r.search);
+    if (r.status === 400 && (v.ruled.has(answered!) || (answered === 'VALIDATION_ERROR' && !cursor)))
+      return finding(
+        '$.error.code',
+        `${r.opId} refused with 400 ${answered} a request the contract accepts (its schema, every member valid, its amounts consistent)`,
+        'a request accepted, or a rule refusal',
+        answered,
+      );
+    return [];
+  }
+  // refused at validation: any answer of a later stage (a lookup's 404, a state's 409) skips the request's own verdict
+  if (!v.ruled.has(answered!) && answered !== 'VALIDATION_ERROR')
+    return finding(
+      '$.error.code',
+      `${r.opId} answered ${r.status} ${answered} to a request the contract refuses at validation with ${v.code} (${v.message}; ADR-057)`,
+      v.code,
+      answered,
+    );
+  // a member's code where another ranks first; VALIDATION_ERROR (or a member's code) where only the consistency fails
+  const mismatchOnly = v.message === MISMATCH;
+  if (v.code !== 'VALIDATION_ERROR' && v.ruled.has(v.code) && (v.ruled.has(answered!) || (mismatchOnly && answered === 'VALIDATION_ERROR')))
+    return finding(
+      '$.error.code',
+      `${r.opId} refused with 400 ${answered}; the contract answers this request ${v.code} (${v.message}; ADR-057)`,
+      v.code,
+      answered,
+    );
   return [];
 }

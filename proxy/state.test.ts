@@ -157,7 +157,7 @@ describe('state rules', () => {
       s.observe(ob('cancelPartnerTransactionByVendorReference', A, 400, refused, { vendorReference: t.vendorReference as string })),
     ).toEqual([]);
     // ...but a confirm answered 200 from CANCELED is not
-    const approved = { ...t, status: 'APPROVED', updatedAt: new Date(T0 + 900).toISOString() };
+    const approved = { ...t, status: 'APPROVED', updatedAt: new Date(T0 + 2000).toISOString() };
     expect(kinds(s.observe(ob('sandboxConfirmTransaction', A, 200, approved, { transactionId: t.id as string }, T0 + 2000)))).toEqual([
       'no-transition',
     ]);
@@ -256,17 +256,18 @@ describe('state rules', () => {
     const r = record();
     create(s, r);
     const expired = (at: number) => ({ ...r, status: 'EXPIRED', updatedAt: new Date(at).toISOString() });
-    expect(kinds(read(s, expired(T0 + 10_000), A, T0 + 10_000))).toEqual(['expiry-time']);
+    // dated 10 s after creation too, not the window's end (ADR-010)
+    expect(kinds(read(s, expired(T0 + 10_000), A, T0 + 10_000))).toEqual(['timestamps', 'expiry-time']);
     const t = record();
     create(s, t);
     expect(kinds(read(s, t, A, T0 + 120_000))).toEqual(['expiry-time']);
-    expect(read(s, { ...t, status: 'EXPIRED', updatedAt: new Date(T0 + 120_000).toISOString() }, A, T0 + 121_000)).toEqual([]);
+    expect(read(s, { ...t, status: 'EXPIRED', updatedAt: new Date(T0 + 60_000).toISOString() }, A, T0 + 121_000)).toEqual([]);
     expect(s.transitions.has('expire')).toBe(true);
     // merchant B advanced its sandbox clock by an hour: an expiry 10 s after creation is in time
     const b = record();
     create(s, b, B);
     s.observe(ob('sandboxAdvanceClock', B, 200, { now: new Date(T0 + 3_600_000).toISOString(), offsetSeconds: 3600 }, {}, T0 + 5000));
-    expect(read(s, { ...b, status: 'EXPIRED', updatedAt: new Date(T0 + 3_610_000).toISOString() }, B, T0 + 10_000)).toEqual([]);
+    expect(read(s, { ...b, status: 'EXPIRED', updatedAt: new Date(T0 + 60_000).toISOString() }, B, T0 + 10_000)).toEqual([]);
   });
 
   it('webhooks: an event matched to its transition, an event no transition explains, a transition whose event never came', () => {

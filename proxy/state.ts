@@ -18,7 +18,8 @@ import {
   type Transition,
 } from '../model/index.ts';
 import { finding, type FindingOf, type Observation, type StateFinding } from './finding.ts';
-import { EventTracker } from './state-events.ts';
+import { SessionTracker } from './state-session.ts';
+import { PageJudge } from './pages.ts';
 import { fingerprint, iso, isRecord, type Json, type TxState } from './state-store.ts';
 import { ALL, EXPIRY, PENDING, bit, names, reach, refusedFrom, steps, transitionsOf } from './statuses.ts';
 
@@ -64,7 +65,9 @@ const newTx = (m: string, ref: string | null, st: number, kind: 0 | 1, c: number
   at: 0,
 });
 
-export class StateTracker extends EventTracker {
+export class StateTracker extends SessionTracker {
+  private readonly pages = new PageJudge(this.max);
+
   /**
    * Judges one answered exchange against what was seen before; updates the state.
    * @judges ownership, vendor-reference-unique, expiry
@@ -72,6 +75,9 @@ export class StateTracker extends EventTracker {
   observe(ob: Observation): StateFinding[] {
     const out: StateFinding[] = [];
     const m = ob.merchant === null ? null : this.merchant(ob.merchant);
+    const session = this.session(ob, m);
+    if (session) return session;
+    if (ob.status === 404) out.push(...this.notFoundRead(ob));
     if (m === null) return out;
     if (ob.testKey) this.testKeys.add(m);
     if (this.sandboxSettings(ob, m)) return out;
@@ -99,8 +105,24 @@ export class StateTracker extends EventTracker {
           jsonPath: '$',
           message: `A3 answered 404 for checkout transaction ${id}, paid by this merchant's session`,
         });
+      if (ob.status === 200 && isRecord(json)) {
+        this.sameNames(ob, m, json, out, id);
+        this.checkoutStatus(ob, id, json.status, out);
+      }
       if (ob.status === 200 && tx && !reaches(owned(tx), m, null))
         push({ kind: 'other-merchant', txId: id, tx, jsonPath: '$.id', message: `A3 showed transaction ${id} of another merchant` });
+      return out;
+    }
+    if (ob.status === 200 && ob.opId.startsWith('sandboxList'))
+      out.push(
+        ...this.pages.page(ob, m, ob.variant ?? 1, ob.search ?? '', (item) => {
+          const tx = this.txs.get(String(item.transactionId ?? item.id));
+          return tx !== undefined && tx.m === m;
+        }),
+      );
+    // the sandbox list: each item a record read now (both families)
+    if (ob.opId === 'sandboxListTransactions' && ob.status === 200 && isRecord(json) && Array.isArray(json.data)) {
+      for (const item of json.data) if (isRecord(item) && typeof item.id === 'string') this.record(ob, m, 'id', item, out);
       return out;
     }
     const kind = RECORD_OPS[ob.opId];
@@ -166,6 +188,8 @@ export class StateTracker extends EventTracker {
     const c = time(json.createdAt);
     const u = json.updatedAt === null ? null : time(json.updatedAt);
     this.timestamps(ob, id, tx, json, status, c, u, out);
+    this.sameNames(ob, m, json, out, id);
+    if (tx) this.changeInstant(ob, id, tx, status, u, kind === 'sandbox' || ob.opId === 'cancelPartnerTransactionByVendorReference', out);
     if (kind === 'create') return this.created(ob, m, id, tx, json, status, ref, c, u, out);
     const fp = fingerprint(json);
     if (!tx) {
@@ -390,14 +414,14 @@ export class StateTracker extends EventTracker {
     if (!Number.isNaN(tx.c)) {
       const expiresAt = expiryOf(at(tx.c), this.windowMs / 1000);
       const during = this.serverTime(tx.m, ob.sentAt, ob.receivedAt);
-      const window = `${this.windowMs / 1000} s from createdAt ${new Date(tx.c).toISOString()}`;
+      const window = () => `${this.windowMs / 1000} s from createdAt ${new Date(tx.c).toISOString()}`;
       if (now === bit(PENDING) && expiredBy(during, expiresAt, this.tol) === 'yes')
         push({
           kind: 'expiry-time',
           txId: id,
           tx,
           jsonPath: '$.status',
-          message: `still ${PENDING} after its payment window (${window}; the server's clock was at least ${iso(during.from - this.tol)})`,
+          message: `still ${PENDING} after its payment window (${window()}; the server's clock was at least ${iso(during.from - this.tol)})`,
           expected: EXPIRY.to,
           actual: PENDING,
         });
@@ -408,7 +432,7 @@ export class StateTracker extends EventTracker {
           txId: id,
           tx,
           jsonPath: '$.status',
-          message: `${EXPIRY.to} before its payment window passed (${window}; the server's clock was at most ${iso(sinceCreation.to + this.tol)})`,
+          message: `${EXPIRY.to} before its payment window passed (${window()}; the server's clock was at most ${iso(sinceCreation.to + this.tol)})`,
           expected: PENDING,
           actual: EXPIRY.to,
         });

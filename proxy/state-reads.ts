@@ -1,0 +1,207 @@
+/**
+ * Reads judged against each other, per operation: ownership's "another merchant's transaction
+ * reads exactly as a missing one" (the model's `NOT_FOUND`, one answer for both) — every 404 of an
+ * operation with one code reads the same, the values the request named (an id, a vendorReference)
+ * aside; compared semantically (the model's `canonicalText`: member order never counts). And
+ * what a record repeats or stamps (issue 42 point 7): a merchant's names are the merchant's in every
+ * record that shows them (B-family, A3, A2 in its own member names); the last change's instant lies
+ * in the change's interval (the answer that made it), moves with each change, and an expiry's is
+ * the end of the payment window (the model's `expiryOf`, ADR-010).
+ */
+import { at, canonicalText, expiryOf, within } from '../model/index.ts';
+import { finding, type FindingOf, type Observation, type StateFinding } from './finding.ts';
+import { iso, isRecord, type TxState } from './state-store.ts';
+import { EventTracker } from './state-events.ts';
+import { checkoutStatusOf } from '../generated/index.ts';
+import { EXPIRY, STATUSES, bit, names, reach } from './statuses.ts';
+
+/** The members a record or A2's record shows a merchant's names in (B-family, A3 / A2). */
+const NAME_MEMBERS: Record<string, 'merchantName' | 'storeName'> = {
+  merchantName: 'merchantName',
+  merchant_name: 'merchantName',
+  storeName: 'storeName',
+  store_name: 'storeName',
+};
+
+const NAME_ENTRIES = Object.entries(NAME_MEMBERS);
+
+export class ReadTracker extends EventTracker {
+  /** Per operation and 404 code: the first answer's text (its request's values masked), and its exchange. */
+  private readonly notFound = new Map<string, { text: string; seq: number }>();
+
+  /**
+   * A 404 against the first 404 of the operation with its code: the same text, whoever's the
+   * transaction (none, or another merchant's). Ownership's judge is state.ts's; this compares answers.
+   */
+  protected notFoundRead(ob: Observation): StateFinding[] {
+    const code = isRecord(ob.json) && isRecord(ob.json.error) ? ob.json.error.code : undefined;
+    if (ob.status !== 404 || typeof code !== 'string' || !isRecord(ob.json)) return [];
+    let text = canonicalText(JSON.stringify(ob.json));
+    for (const v of Object.values(ob.params)) if (v.length >= 4) text = text.split(v).join('{}');
+    const key = `${ob.opId} ${code}`;
+    const first = this.notFound.get(key);
+    if (!first) {
+      this.notFound.set(key, { text, seq: ob.seq });
+      return [];
+    }
+    if (first.text === text) return [];
+    return [
+      finding({
+        kind: 'other-merchant',
+        ob: { ...ob, seq: ob.seq },
+        tx: { first: first.seq, last: first.seq },
+        jsonPath: '$.error',
+        message: `${ob.opId} answered 404 ${code} with another body than exchange ${first.seq} did: a missing transaction and another merchant's read the same (the request's own values aside)`,
+        expected: first.text,
+        actual: text,
+      }),
+    ];
+  }
+
+  /** Per merchant, its names as first shown. */
+  private readonly names = new Map<string, Partial<Record<'merchantName' | 'storeName', unknown>>>();
+
+  /**
+   * A merchant's names in a record (`json`) of merchant `m`: the ones first shown, everywhere.
+   * @judges a2-status-record
+   */
+  protected sameNames(ob: Observation, m: string, json: Record<string, unknown>, out: StateFinding[], txId?: string): void {
+    let known = this.names.get(m);
+    if (!known) this.names.set(m, (known = {}));
+    for (const [member, name] of NAME_ENTRIES) {
+      const value = json[member];
+      if (typeof value !== 'string') continue;
+      if (known[name] === undefined) known[name] = value;
+      else if (known[name] !== value)
+        out.push(
+          finding({
+            kind: 'contradiction',
+            ob,
+            txId,
+            jsonPath: `$.${member}`,
+            message: `${ob.opId} shows ${name} ${JSON.stringify(value)}; this merchant's ${name} is ${JSON.stringify(known[name])} in every earlier answer`,
+            expected: known[name],
+            actual: value,
+          }),
+        );
+    }
+  }
+
+  /**
+   * The last change's instant of a record after a change (`tx` as it was before `ob`): an expiry's
+   * is the window's end; a change made by `ob` itself (a cancel, a sandbox move) lies within `ob`;
+   * a later status than the one seen moves it.
+   */
+  protected changeInstant(
+    ob: Observation,
+    id: string,
+    tx: TxState,
+    status: string,
+    u: number | null,
+    madeHere: boolean,
+    out: StateFinding[],
+  ): void {
+    const now = bit(status);
+    if (u === null || !now || tx.st === now) return;
+    const push = (f: Omit<FindingOf, 'ob' | 'kind' | 'txId' | 'tx' | 'jsonPath'>) =>
+      out.push(finding({ kind: 'timestamps', ob, txId: id, tx: { first: tx.first, last: tx.last }, jsonPath: '$.updatedAt', ...f }));
+    const shown = iso(u);
+    if (status === EXPIRY.to && !Number.isNaN(tx.c)) {
+      const end = expiryOf(at(tx.c), this.windowMs / 1000);
+      if (!within(end, u, this.tol))
+        push({
+          message: `updatedAt ${shown} of an expired transaction is not the end of its payment window (${iso(end.from)})`,
+          expected: iso(end.from),
+          actual: shown,
+        });
+      return;
+    }
+    if (madeHere) {
+      const during = this.serverTime(tx.m, ob.sentAt, ob.receivedAt);
+      if (!within(during, u, this.tol))
+        push({
+          message: `${ob.opId} changed the transaction to ${status} but its updatedAt ${shown} is outside the exchange (server clock between ${iso(during.from - this.tol)} and ${iso(during.to + this.tol)})`,
+          expected: 'an instant of the exchange',
+          actual: shown,
+        });
+      return;
+    }
+    if (tx.u !== null && u === tx.u && names(tx.st).length === 1 && !this.overlaps(tx, ob))
+      push({
+        message: `updatedAt ${shown} did not move with the change from ${names(tx.st)[0]} to ${status}`,
+        expected: `a later instant than ${shown}`,
+        actual: shown,
+      });
+  }
+
+  /**
+   * A status in the checkout form (A2, A3: `checkoutStatusOf`, EXPIRED read as CANCELED) against
+   * what the transaction may be: a form none of its reachable statuses shows is a status no
+   * transition leads to (a closed transaction read as PENDING).
+   */
+  protected checkoutStatus(ob: Observation, id: string, reported: unknown, out: StateFinding[]): void {
+    const tx = this.txs.get(id);
+    if (!tx || typeof reported !== 'string') return;
+    let shows = 0;
+    for (const s of STATUSES) if ((checkoutStatusOf as Record<string, string>)[s] === reported) shows |= bit(s);
+    if (!shows || reach(tx.st) & shows || (this.overlaps(tx, ob) && reach(tx.pst) & shows)) return;
+    out.push(
+      finding({
+        kind: 'no-transition',
+        ob,
+        txId: id,
+        tx,
+        jsonPath: '$.status',
+        message: `${ob.opId} shows ${reported} for transaction ${id}, which was ${names(tx.st).join(' or ')}: no transition leads to a status shown as ${reported}`,
+        expected: [...new Set(names(reach(tx.st)).map((s) => (checkoutStatusOf as Record<string, string>)[s]))],
+        actual: reported,
+      }),
+    );
+  }
+
+  /**
+   * A verified event's payload against what the answers showed (issue 42 point 7): the merchant's
+   * names, the creation instant, and an expiry's instant at the end of the payment window (ADR-010).
+   */
+  override event(name: string, id: string, webhookId: string, when: number, seq: number, data?: Record<string, unknown>): StateFinding[] {
+    const out = super.event(name, id, webhookId, when, seq);
+    const tx = this.txs.get(id);
+    if (!tx || !data) return out;
+    const ob: Observation = {
+      seq,
+      opId: `webhook ${name}`,
+      merchant: tx.m,
+      params: {},
+      requestJson: undefined,
+      status: 0,
+      json: undefined,
+      sentAt: when,
+      receivedAt: when,
+    };
+    this.sameNames(ob, tx.m, data, out, id);
+    const push = (jsonPath: string, message: string, expected: unknown, actual: unknown) =>
+      out.push(
+        finding({ kind: 'webhook-payload', ob, txId: id, tx: { first: tx.first, last: tx.last }, jsonPath, message, expected, actual }),
+      );
+    const created = typeof data.createdAt === 'string' ? Date.parse(data.createdAt) : NaN;
+    if (!Number.isNaN(tx.c) && !Number.isNaN(created) && created !== tx.c)
+      push(
+        '$.data.createdAt',
+        `${name} for ${id} says createdAt ${String(data.createdAt)}; the answers showed ${iso(tx.c)}`,
+        iso(tx.c),
+        data.createdAt,
+      );
+    const expired = typeof data.expiredAt === 'string' ? Date.parse(data.expiredAt) : NaN;
+    if (!Number.isNaN(tx.c) && !Number.isNaN(expired)) {
+      const end = expiryOf(at(tx.c), this.windowMs / 1000);
+      if (!within(end, expired, this.tol))
+        push(
+          '$.data.expiredAt',
+          `${name} for ${id} says expiredAt ${String(data.expiredAt)}; its payment window ended at ${iso(end.from)} (ADR-010)`,
+          iso(end.from),
+          data.expiredAt,
+        );
+    }
+    return out;
+  }
+}
