@@ -5,7 +5,7 @@ import { ApiError, sendError, sendInternal } from '../../server/errors.ts';
 import { StoreUnavailableError } from '../store/errors.ts';
 import { bodyParserRefusal } from './page-body.ts';
 
-export { ApiError, payloadTooLarge, routeNotFound, sendError, sendInternal, type ErrorDetail } from '../../server/errors.ts';
+export { ApiError, routeNotFound, sendError } from '../../server/errors.ts';
 
 export const notFound = () => new ApiError('TRANSACTION_NOT_FOUND', errorMessage('TRANSACTION_NOT_FOUND'));
 export const invalidKey = (why = errorMessage('INVALID_API_KEY')) => new ApiError('INVALID_API_KEY', why);

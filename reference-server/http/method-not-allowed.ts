@@ -6,8 +6,6 @@
 import type express from 'express';
 import { methodNotAllowed, sendError } from '../../server/errors.ts';
 
-export { methodNotAllowed } from '../../server/errors.ts';
-
 /** What an express router's stack holds (the `router` package): routes with their methods, matched by path. */
 interface Layer {
   route?: { methods: Record<string, boolean | undefined> };

@@ -20,6 +20,7 @@ import type { MerchantConfig } from '../config.ts';
 import { headerValues, type Authenticator } from './auth.ts';
 import { ApiError, sendError } from './errors.ts';
 import { matchRequest } from '../../server/routes.ts';
+import { resolveRef } from '../../server/schema.ts';
 
 type Json = Record<string, unknown>;
 
@@ -35,19 +36,6 @@ export type Failure = { kind: 'status'; status: SimStatus; retryAfterSeconds?: n
 
 /** The default wait of a simulated 429 (`retryAfterSeconds` of a rule overrides it). */
 export const DEFAULT_RETRY_AFTER_SECONDS = 2;
-
-function deref(doc: Json, node: unknown): Json {
-  let n = node as Json;
-  for (let i = 0; i < 20 && n && typeof n.$ref === 'string'; i++) {
-    const ref = n.$ref;
-    if (!ref.startsWith('#/')) throw new Error(`simulate: external $ref ${ref}`);
-    n = ref
-      .slice(2)
-      .split('/')
-      .reduce<unknown>((o, k) => (o as Json | undefined)?.[k.replace(/~1/g, '/').replace(/~0/g, '~')], doc) as Json;
-  }
-  return n;
-}
 
 interface SimOp {
   operationId: string;
@@ -84,7 +72,7 @@ export function simulateSpec(): SimulateSpec {
       for (const raw of Object.values(item)) {
         const op = raw as Json;
         if (!op || typeof op !== 'object' || typeof op.operationId !== 'string') continue;
-        const params = ((op.parameters ?? []) as unknown[]).map((x) => deref(doc, x));
+        const params = ((op.parameters ?? []) as unknown[]).map((x) => resolveRef(doc, x) ?? {});
         const param = params.find((x) => x.in === 'header' && x.name === SIMULATE_PARAMETER);
         if (!param) continue;
         ext ??= (param.schema as Json | undefined)?.['x-simulate'] as Json | undefined;
@@ -94,7 +82,7 @@ export function simulateSpec(): SimulateSpec {
         const statuses = new Set<SimStatus>();
         for (const s of Object.keys(CODE_OF) as SimStatus[]) if (fact.errors[s]?.includes(CODE_OF[s])) statuses.add(s);
         const r503 = (op.responses as Json | undefined)?.['503'];
-        const retryHeader = r503 ? deref(doc, (deref(doc, r503).headers as Json | undefined)?.['Retry-After']) : undefined;
+        const retryHeader = resolveRef(doc, (resolveRef(doc, r503)?.headers as Json | undefined)?.['Retry-After']);
         const c = (retryHeader?.schema as Json | undefined)?.const;
         ops.push({
           operationId: id,
