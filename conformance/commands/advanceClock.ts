@@ -18,9 +18,8 @@ import * as model from '../../model/index.ts';
 import type { Cmd, Model, Real } from '../model.ts';
 import { pick } from '../model.ts';
 import { transition } from '../model-events.ts';
-import type { ModelState, Tx } from '../model-state.ts';
+import { rateLimit, type ModelState, type Tx } from '../model-state.ts';
 import { SLACK_MS, at as atPerf, createdDuring, during as duringIv, instantOf, type Verdict } from '../model-time.ts';
-import { rateLimit } from './createSession.ts';
 
 /**
  * The payment window (s) the run judges by: the spec's `paymentWindow` default (`x-state-machine`),
@@ -138,9 +137,7 @@ export class AdvanceClock implements Cmd {
       const end = w.state.rate.main.endLo - w.state.advanced.main * 1000 - performance.now();
       secs = Number.isFinite(end) ? Math.floor(end / 1000) - 1 : 0;
     } else if (this.target === 'past-rate-window') {
-      // just past the latest end of the main key's known window (a window that lasts longer is found), else a whole window
-      const end = w.state.rate.main.endHi - w.state.advanced.main * 1000 - performance.now();
-      secs = Number.isFinite(end) ? Math.ceil(end / 1000) + 1 : rateLimit(w.state).windowSeconds;
+      secs = secondsPastRateWindow(w.state);
     }
     if (secs < 1) return;
     await advanceMainClock(w, secs);
@@ -166,6 +163,15 @@ export class AdvanceClock implements Cmd {
   toString(): string {
     return this.target === 'seconds' ? `advanceClock(${this.seconds} s)` : `advanceClock(${this.target}, #${this.idx})`;
   }
+}
+
+/**
+ * The seconds that take the main merchant's clock just past the latest end of its known rate-limit
+ * window (so a window that lasts longer is found), else a whole window.
+ */
+export function secondsPastRateWindow(s: ModelState): number {
+  const end = s.rate.main.endHi - s.advanced.main * 1000 - performance.now();
+  return Number.isFinite(end) ? Math.ceil(end / 1000) + 1 : rateLimit(s).windowSeconds;
 }
 
 /**
