@@ -140,11 +140,3 @@ export function newModelState(contract: Contract, profile: 'core' | 'sandbox', p
     inTour: false,
   };
 }
-
-/**
- * A1's rate limit as the contract states it: the operation's `x-rate-limit`
- * (components/facts/SessionRateLimit.yaml), from the document the run judges by.
- */
-export function rateLimit(s: Pick<ModelState, 'contract'>): { limit: number; windowSeconds: number } {
-  return s.contract.rateLimits.createSession!;
-}

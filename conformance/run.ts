@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { tokenLifetimeSeconds } from '../generated/index.ts';
 import { commandArbitraries } from './commands/index.ts';
-import { rateLimit } from './model-state.ts';
+import { rateLimit } from './commands/createSession.ts';
 import { paymentWindowSeconds } from './commands/advanceClock.ts';
 import { coverageOf, type SuiteCoverage } from './coverage.ts';
 import { findingKey } from './baseline.ts';

@@ -6,19 +6,22 @@
  * handed in; which answer a body gets is `amountAnswer`.
  */
 import { amountRange } from '../generated/contract.ts';
-import { centimesOf } from '../lib/money.ts';
+import { centimesOf, sumLines } from '../lib/money.ts';
 
-const RANGE_MIN = centimesOf(amountRange.minimum)!;
-const RANGE_MAX = centimesOf(amountRange.maximum)!;
+/** An amount range as the contract states it (generated `amountRange`, components/facts/AmountRange.yaml). */
+export interface AmountRange {
+  minimum: number;
+  maximum: number;
+}
 
 /**
- * Whether `value` (a JSON number, or a decimal string in Variant 2) lies within the amount range,
- * bounds included; a value that is not an amount is outside.
+ * Whether `value` (a JSON number, or a decimal string in Variant 2) lies within `range`, bounds
+ * included, compared in centimes; a value that is not an amount is outside.
  * (The amount-range rule itself is decided where the server answers it.)
  */
-export function inAmountRange(value: unknown): boolean {
+export function inAmountRange(value: unknown, range: AmountRange): boolean {
   const c = centimesOf(value);
-  return c !== null && c >= RANGE_MIN && c <= RANGE_MAX;
+  return c !== null && c >= centimesOf(range.minimum)! && c <= centimesOf(range.maximum)!;
 }
 
 /** `x-amount-consistency` as a request schema states it: the members holding the total, the lines, a line's price and quantity. */
@@ -37,13 +40,14 @@ export interface ConsistencyRule {
 export function amountsConsistent(rule: ConsistencyRule, body: Readonly<Record<string, unknown>>): boolean {
   const lines = body[rule.lines];
   if (!Array.isArray(lines)) return false;
-  let sum = 0;
-  for (const line of lines as unknown[]) {
-    const l = (line ?? {}) as Record<string, unknown>;
-    const q = l[rule.quantity];
-    sum += (centimesOf(l[rule.price]) ?? NaN) * (typeof q === 'number' ? q : NaN);
-  }
-  return centimesOf(body[rule.total]) === sum;
+  const sum = sumLines(
+    (lines as unknown[]).map((l) => ({
+      price: (l as Record<string, unknown>)?.[rule.price],
+      quantity: (l as Record<string, unknown>)?.[rule.quantity],
+    })),
+  );
+  const total = centimesOf(body[rule.total]);
+  return sum !== null && total !== null && total === sum;
 }
 
 /** A member with `x-amount-range`: its name, and the code an amount outside answers (`business`: a 422 rule, else a 400 member code). */
@@ -66,7 +70,8 @@ export function amountAnswer(
 ): { validation: string[]; mismatch: string | null; business: string[] } {
   const out = { validation: [] as string[], mismatch: null as string | null, business: [] as string[] };
   for (const r of ranged)
-    if (body[r.member] !== undefined && !inAmountRange(body[r.member])) (r.business ? out.business : out.validation).push(r.code);
+    if (body[r.member] !== undefined && !inAmountRange(body[r.member], amountRange))
+      (r.business ? out.business : out.validation).push(r.code);
   if (!out.validation.length && consistency && !amountsConsistent(consistency, body)) out.mismatch = consistency.errorCode;
   return out;
 }

@@ -52,6 +52,6 @@ export {
   vendorReferenceRefusals,
 } from './merchant.ts';
 export { sameJson, canonicalText } from './same.ts';
-export { inAmountRange, amountsConsistent, amountAnswer, type ConsistencyRule, type RangedMember } from './amount.ts';
+export { inAmountRange, type AmountRange, amountsConsistent, amountAnswer, type ConsistencyRule, type RangedMember } from './amount.ts';
 export { rateLimitOf, windowEndOf, windowPassed, rateRefuses, waitSeconds, waitRange } from './rate.ts';
 export { movesFrom, reachable, pathBetween } from './reach.ts';

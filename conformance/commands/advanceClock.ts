@@ -18,7 +18,8 @@ import * as model from '../../model/index.ts';
 import type { Cmd, Model, Real } from '../model.ts';
 import { pick } from '../model.ts';
 import { transition } from '../model-events.ts';
-import { rateLimit, type ModelState, type Tx } from '../model-state.ts';
+import type { ModelState, Tx } from '../model-state.ts';
+import { rateLimit } from './createSession.ts';
 import { SLACK_MS, at as atPerf, createdDuring, during as duringIv, instantOf, type Verdict } from '../model-time.ts';
 
 /**

@@ -7,12 +7,11 @@
 import { amountRange, firstByPrecedence, tokenLifetimeSeconds, type ErrorCode } from '../../generated/index.ts';
 import type { Cmd, Model, Outcome, Real } from '../model.ts';
 import { refusal } from '../model.ts';
-import { centimesFromNumber, centimesOf, centimesToNumber } from '../../lib/money.ts';
+import { centimesOf, centimesToNumber } from '../../lib/money.ts';
 import { bodyGen } from '../gen.ts';
-import { rateLimit, type ModelState } from '../model-state.ts';
+import type { ModelState } from '../model-state.ts';
 import { SLACK_MS, type Verdict } from '../model-time.ts';
-import { waitRange } from '../../model/index.ts';
-import { advanceMainClock, secondsPastRateWindow } from './advanceClock.ts';
+import { amountsConsistent, inAmountRange, waitRange, type ConsistencyRule } from '../../model/index.ts';
 import type { Contract } from '../spec.ts';
 import type { Who, World } from '../world.ts';
 
@@ -36,13 +35,10 @@ export interface BodyVerdict {
  * AMOUNT_OUT_OF_RANGE). Bounds compared in centimes.
  */
 export function amountRangeFailures(contract: Contract, opId: string, body: Json): { validation: string[]; business: string[] } {
-  const min = centimesFromNumber(amountRange.minimum)!;
-  const max = centimesFromNumber(amountRange.maximum)!;
   const out = { validation: [] as string[], business: [] as string[] };
   for (const [name, p] of Object.entries((contract.requestSchema(opId).properties ?? {}) as Record<string, Json>)) {
     if (p['x-amount-range'] === undefined || body[name] === undefined) continue;
-    const c = centimesOf(body[name]);
-    if (c !== null && c >= min && c <= max) continue;
+    if (inAmountRange(body[name], amountRange)) continue;
     const rule = p['x-business-rule'] as { code: string } | undefined;
     if (rule) out.business.push(rule.code);
     else out.validation.push(contract.errorCodeOf(opId, name));
@@ -56,12 +52,8 @@ export function amountRangeFailures(contract: Contract, opId: string, body: Json
  * (400 AMOUNT_MISMATCH). False for an operation without the rule.
  */
 export function amountMismatch(contract: Contract, opId: string, body: Json): boolean {
-  const ac = contract.requestSchema(opId)['x-amount-consistency'] as
-    { total: string; lines: string; price: string; quantity: string } | undefined;
-  if (!ac) return false;
-  let sum = 0;
-  for (const line of body[ac.lines] as Json[]) sum += (centimesOf(line[ac.price]) ?? NaN) * (line[ac.quantity] as number);
-  return centimesOf(body[ac.total]) !== sum;
+  const ac = contract.requestSchema(opId)['x-amount-consistency'] as ConsistencyRule | undefined;
+  return ac !== undefined && !amountsConsistent(ac, body);
 }
 
 /**
@@ -93,6 +85,14 @@ export interface RateAnswer {
 
 /** A verdict check (the Real side's): a false `ok` is a finding. */
 export type Check = (ok: boolean, op: string, path: string, msg: string, expected?: unknown, actual?: unknown) => void;
+
+/**
+ * A1's rate limit as the contract states it: the operation's `x-rate-limit`
+ * (components/facts/SessionRateLimit.yaml), from the document the run judges by.
+ */
+export function rateLimit(s: Pick<ModelState, 'contract'>): { limit: number; windowSeconds: number } {
+  return s.contract.rateLimits.createSession!;
+}
 
 /**
  * Will the next counted A1 request of `who`, sent at `now`, be refused with 429? The window's count
@@ -327,16 +327,6 @@ export class RateLimitBurst implements Cmd {
           '$',
           'a 429 came although the model has not counted the limit',
         );
-        // In the sandbox's random search a burst leaves no spent window behind: the clock moves just
-        // past the window's end and one A1 request there must be counted in a new window (the far
-        // edge of the limit). Later commands, later runs and the shrinker's replays (where the burst
-        // budget is spent and the burst is skipped) then never depend on this window. The tour keeps
-        // its window spent: it probes both edges after its burst.
-        if (w.sandbox && !w.state.inTour) {
-          const secs = secondsPastRateWindow(w.state);
-          if (secs >= 1) await advanceMainClock(w, secs);
-          await sendSession(m, w, this.body, 'main', keep);
-        }
         return;
       }
     }

@@ -7,7 +7,8 @@ import { AdvanceClock } from './advanceClock.ts';
 import { AuthProbe } from './authProbe.ts';
 import { BadParameter } from './badParameter.ts';
 import { CancelTransaction } from './cancelTransaction.ts';
-import { CreateSession, RateLimitBurst } from './createSession.ts';
+import { CreateSession } from './createSession.ts';
+import { RateLimitRecovery } from './rateLimitRecovery.ts';
 import { CreateTransaction } from './createTransaction.ts';
 import { CustomerAction } from './customerAction.ts';
 import { GetTransaction } from './getTransaction.ts';
@@ -185,7 +186,7 @@ export function commandArbitraries(contract: Contract, profile: 'core' | 'sandbo
         idx,
       )
       .map(([op, o, i]) => new MissingTarget(op, o, i)),
-    bodyGen(contract, 'createSession').valid.map((b) => new RateLimitBurst(b)),
+    bodyGen(contract, 'createSession').valid.map((b) => new RateLimitRecovery(b)),
     fc.constantFrom('debug', 'merchant').map((n) => new UnknownQuery('sandboxGetClock', n, 0)),
     fc.constant(null).map(() => new SmsOutbox()),
   ];

@@ -5,8 +5,7 @@
  */
 import type { Cmd, Model, Real } from '../model.ts';
 import { AdvanceClock } from './advanceClock.ts';
-import { rateLimit } from '../model-state.ts';
-import { sendSession } from './createSession.ts';
+import { rateLimit, sendSession } from './createSession.ts';
 
 type Json = Record<string, unknown>;
 

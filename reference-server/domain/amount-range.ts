@@ -8,7 +8,7 @@
  * comes from `generated/` (`amountRange.rule`).
  */
 import { amountRange, type ErrorCode } from '../../generated/contract.ts';
-import { isInAmountRange } from './limits.ts';
+import { inAmountRange } from '../../model/index.ts';
 import { ApiError, type ErrorDetail } from '../../server/errors.ts';
 import { nearestExtension, resolveRef } from '../../server/schema.ts';
 
@@ -59,7 +59,7 @@ export function checkAmountRange(doc: Json, requestSchema: Json | null, body: un
   for (const { property, businessCode, validationCode } of rangedProperties(doc, requestSchema)) {
     if ((businessCode !== undefined) !== business) continue;
     const value = (body as Json)[property];
-    if (value === undefined || isInAmountRange(value)) continue;
+    if (value === undefined || inAmountRange(value, amountRange)) continue;
     throw outOfRange(businessCode ?? validationCode, property, businessCode === undefined);
   }
 }
@@ -67,7 +67,7 @@ export function checkAmountRange(doc: Json, requestSchema: Json | null, body: un
 /**
  * `doc` for the compiled request checks (server/validate.ts): without the JSON Schema `minimum`/`maximum` that copy
  * `x-amount-range` next to it (Variant 1's `total`), so that the range has one enforcer,
- * `checkAmountRange` (through `isInAmountRange`), in every variant. The copies stay in the
+ * `checkAmountRange` (through the model's `inAmountRange`), in every variant. The copies stay in the
  * spec for client-side validators; `npm run lint` checks they agree with the range.
  */
 export function withoutRangeCopies(doc: Json): Json {

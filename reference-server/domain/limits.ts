@@ -1,11 +1,7 @@
 /** The business rules behind B1's 422: amount limits, inactive merchant, credit limit. */
 import { errorMessage } from '../../lib/error-messages.ts';
-import { amountRange } from '../../generated/contract.ts';
-import { centimesOf, formatCentimes } from '../../lib/money.ts';
+import { formatCentimes } from '../../lib/money.ts';
 import type { Rejection, Status } from './types.ts';
-
-const RANGE_MIN = centimesOf(amountRange.minimum)!;
-const RANGE_MAX = centimesOf(amountRange.maximum)!;
 
 /**
  * Seed rule (B1 422, "inactive merchant"): an inactive merchant creates no transaction.
@@ -13,16 +9,6 @@ const RANGE_MAX = centimesOf(amountRange.maximum)!;
  */
 export function checkMerchantActive(active: boolean): Rejection | null {
   return active ? null : { code: 'MERCHANT_INACTIVE', message: errorMessage('MERCHANT_INACTIVE') };
-}
-
-/**
- * An amount lies within the one `x-amount-range` of the spec (ADR-006), bounds included. A
- * value that is not an amount is outside. The predicate of the amount-range rule; the answer
- * (which code, 400 or 422) is `checkAmountRange`'s.
- */
-export function isInAmountRange(value: unknown): boolean {
-  const c = centimesOf(value);
-  return c !== null && c >= RANGE_MIN && c <= RANGE_MAX;
 }
 
 /** The statuses that hold credit: a transaction the customer may still pay, or has paid (the stores index them: `openTransactions`). */

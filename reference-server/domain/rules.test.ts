@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { checkoutStatusOf, stateMachine, tokenLifetimeSeconds } from '../../generated/contract.ts';
+import { amountRange, checkoutStatusOf, stateMachine, tokenLifetimeSeconds } from '../../generated/contract.ts';
 import { checkAmountConsistency } from './amount-consistency.ts';
-import { checkCreditLimit, checkMerchantActive, isInAmountRange } from './limits.ts';
+import { checkCreditLimit, checkMerchantActive } from './limits.ts';
+import { inAmountRange } from '../../model/index.ts';
 import { isOwnTransaction, isSessionTransaction } from './ownership.ts';
 import { attempt } from './stateMachine.ts';
 import { isTokenLive, tokenExpiresAt } from './token.ts';
@@ -78,8 +79,9 @@ describe('amount consistency and business limits', () => {
     });
   });
   it('amount limits include their bounds; inactive merchant; credit limit over open transactions only', () => {
-    for (const inside of [500, '500.00', 15000, '15000.00', 7250.5]) expect(isInAmountRange(inside)).toBe(true);
-    for (const outside of [499.99, '499.99', 15000.01, '15000.01', 0, 'abc', null, 500.001]) expect(isInAmountRange(outside)).toBe(false);
+    for (const inside of [500, '500.00', 15000, '15000.00', 7250.5]) expect(inAmountRange(inside, amountRange)).toBe(true);
+    for (const outside of [499.99, '499.99', 15000.01, '15000.01', 0, 'abc', null, 500.001])
+      expect(inAmountRange(outside, amountRange)).toBe(false);
     expect(checkMerchantActive(true)).toBeNull();
     expect(checkMerchantActive(false)?.code).toBe('MERCHANT_INACTIVE');
     const open = (['PENDING', 'APPROVED', 'CANCELED', 'EXPIRED', 'COMPLETED'] as Status[]).map((status) => ({
