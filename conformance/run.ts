@@ -223,6 +223,7 @@ export async function runSuite(opts: SuiteOptions): Promise<SuiteResult> {
     let shrinkStoppedByTime = false;
     let inFlight: Promise<unknown> | undefined;
     const arbs = commandArbitraries(w.contract, opts.profile);
+    let burstsBeforeFailing: number | undefined;
     const property = fc.asyncProperty(
       fc.commands(arbs, { maxCommands: opts.maxCommands ?? 25, size: 'medium', replayPath: opts.replayPath }),
       async (cmds) => {
@@ -232,6 +233,10 @@ export async function runSuite(opts: SuiteOptions): Promise<SuiteResult> {
         }
         // interrupted, or the server stopped answering (the failure that showed it stands): every run passes at once
         if (w.client.interrupted || w.client.gone) return;
+        // A shrinking replay gets the rate-limit burst budget the failing run had, so a burst that
+        // run made is made again (sandbox: a burst leaves no spent window, RateLimitRecovery).
+        if (burstsBeforeFailing !== undefined && w.sandbox) w.state.bursts = burstsBeforeFailing;
+        const bursts = w.state.bursts;
         const run = (async () => {
           try {
             await runCommands(w, cmds, opts);
@@ -240,6 +245,7 @@ export async function runSuite(opts: SuiteOptions): Promise<SuiteResult> {
             if (e instanceof InterruptedError) return;
             lastFailing = { transcript: [...w.client.transcript], commands: [...w.executed] };
             failedAt ??= performance.now();
+            burstsBeforeFailing ??= bursts;
             if (firstFindingMs === null) firstFindingMs = performance.now() - started;
             throw e;
           } finally {
