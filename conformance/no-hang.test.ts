@@ -368,7 +368,8 @@ describe.concurrent('paylater conform never hangs', () => {
       const p = pairs[11]!;
       const o = await conform(11, byName('HEAD not served (404)'), ['--runs', '2', '--seed', '12'], {
         onLine: (line, child) => {
-          if (/^sandbox scenarios passed/.test(line)) setTimeout(() => child.kill('SIGTERM'), 1500);
+          // inside the schedule's first second of real-time waiting
+          if (/^webhook retry schedule: the endpoint points at the suite/.test(line)) setTimeout(() => child.kill('SIGTERM'), 300);
         },
       });
       expect(o.code, o.stderr).toBe(EXIT.sigterm);

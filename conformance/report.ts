@@ -57,6 +57,9 @@ function freshReferences(exchanges: Exchange[]): { value: string; name: string; 
   return out;
 }
 
+/** `s` inside bash double quotes: backslash, double quote, backquote and dollar escaped (the variables are put in after). */
+const dq = (s: string): string => s.replace(/[\\"`$]/g, (c) => `\\${c}`);
+
 /** The exchanges as a bash script: keys as $API_KEY/$OTHER_API_KEY, ids captured with jq into variables. */
 export function curlScript(exchanges: Exchange[], keys: { apiKey: string; otherApiKey: string; baseUrl: string }): string {
   const vars = new Map<string, string>();
@@ -79,16 +82,14 @@ export function curlScript(exchanges: Exchange[], keys: { apiKey: string; otherA
   const later = (i: number, value: string): boolean =>
     exchanges.slice(i + 1).some((e) => e.url.includes(value) || (e.body ?? '').includes(value) || Object.values(e.headers).includes(value));
   exchanges.forEach((ex, i) => {
-    const url = subst(ex.url.replace(keys.baseUrl.replace(/\/$/, ''), '${BASE_URL}'));
+    const url = subst(dq(ex.url).replace(keys.baseUrl.replace(/\/$/, ''), '${BASE_URL}'));
     const parts = [`curl -sS -X ${ex.method}`, `"${url}"`];
-    for (const [k, v] of Object.entries(ex.headers)) parts.push(`-H "${k}: ${subst(v)}"`);
+    for (const [k, v] of Object.entries(ex.headers)) parts.push(`-H "${k}: ${subst(dq(v))}"`);
     if (ex.body !== undefined)
       parts.push(
         ex.body.length > 2000
           ? `--data-binary @<(head -c ${ex.body.length} /dev/zero | tr '\\0' x)`
-          : `--data-binary "${subst(ex.body)
-              .replace(/"/g, '\\"')
-              .replace(/\$(?!\{)/g, '\\$')}"`,
+          : `--data-binary "${subst(dq(ex.body))}"`,
       );
     const captures: [string, string][] = [];
     const json = ex.json as Record<string, unknown> | undefined;

@@ -84,8 +84,13 @@ const needed = [
  * failing schedule checked (0 when the variant lacks the sandbox operations).
  * @checks ADR-005, webhook-retries
  */
+/** Whether the contract has the sandbox operations the retry schedule's check needs. */
+export function retryScheduleCheckable(w: World): boolean {
+  return needed.every((op) => w.contract.has(op));
+}
+
 export async function checkRetrySchedule(w: World): Promise<number> {
-  if (!needed.every((op) => w.contract.has(op))) return 0;
+  if (!retryScheduleCheckable(w)) return 0;
   const rx = new RetryReceiver();
   await rx.start();
   // set back by `restore` once the checks passed, else at once (also after an interrupt), before the receiver closes
