@@ -79,16 +79,16 @@ const needed = [
   'cancelPartnerTransactionByVendorReference',
 ];
 
-/**
- * Runs the checks; a failing one throws the suite's ConformanceError. Returns the attempts of the
- * failing schedule checked (0 when the variant lacks the sandbox operations).
- * @checks ADR-005, webhook-retries
- */
 /** Whether the contract has the sandbox operations the retry schedule's check needs. */
 export function retryScheduleCheckable(w: World): boolean {
   return needed.every((op) => w.contract.has(op));
 }
 
+/**
+ * Runs the checks; a failing one throws the suite's ConformanceError. Returns the attempts of the
+ * failing schedule checked (0 when the variant lacks the sandbox operations).
+ * @checks ADR-005, webhook-retries
+ */
 export async function checkRetrySchedule(w: World): Promise<number> {
   if (!retryScheduleCheckable(w)) return 0;
   const rx = new RetryReceiver();
