@@ -35,7 +35,7 @@ async function endpointAnswer(req: ProxyRequest, res: ProxyResponse, ctx: ProxyC
   return withJson(res, json(got), 200);
 }
 /** A request body's JSON object, or undefined. */
-function parsed(body: string): Json | undefined {
+export function parsed(body: string): Json | undefined {
   try {
     const v = JSON.parse(body) as unknown;
     return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : undefined;

@@ -11,6 +11,7 @@ import { loadBundledDocument, maxBodyBytes, stateMachine, variants } from '../..
 import { errorMessage } from '../../lib/error-messages.ts';
 import { valueAt, type Json } from '../../lib/json.ts';
 import { A1, A2, B1, B2, B3, B4, GET, code, key, otherKey, sandboxNow } from './match.ts';
+import { parsed } from './catalog-bounds.ts';
 import { json, sign, withJson, type Mutant, type ProxyRequest } from './proxy.ts';
 
 const PAY = /^\/api\/v1\/sandbox\/sessions\/pay$/;
@@ -61,16 +62,6 @@ function allowedFrom(move: string, refusal: string, from: string, to: string, wh
 const B1_MAX_ITEMS = Number(
   valueAt(loadBundledDocument(1), 'components', 'schemas', 'PartnerTransactionCreateRequest', 'properties', 'items', 'maxItems'),
 );
-
-/** The request's JSON object, or undefined. */
-function bodyOf(req: ProxyRequest): Json | undefined {
-  try {
-    const v = JSON.parse(req.body) as unknown;
-    return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 /**
  * B3 and B4 looking a vendorReference up in the form `f` gives it (a normalisation an implementation
@@ -216,7 +207,7 @@ export const round4Mutants: Mutant[] = [
     name: 'B1 refuses an order of exactly maxItems lines (the limit counted exclusive)',
     profile: 'core',
     async onRequest(req, ctx) {
-      const body = B1.test(req.path) && req.method === 'POST' ? bodyOf(req) : undefined;
+      const body = B1.test(req.path) && req.method === 'POST' ? parsed(req.body) : undefined;
       const items = body?.items as unknown[] | undefined;
       if (!Array.isArray(items) || items.length !== B1_MAX_ITEMS) return undefined;
       // the server's own 400 for one line more
