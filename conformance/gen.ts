@@ -1,13 +1,14 @@
 /**
  * Request bodies from the contract: valid bodies derived from the operation's request schema
- * (`schema-arb.ts`), with the `x-` business rules applied on top — the total inside
+ * (`schema-arb.ts`; the probes, `schema-probes.ts`), with the `x-` business rules applied on top — the total inside
  * `x-amount-range` (its ends weighted in) and equal to Σ price × quantity (`x-amount-consistency`),
  * never a magic value of `x-sandbox-scenarios` — and the boundary probes of every keyword, each
  * changing one value. The expected answer is never derived here: `classifyBody` of commands/createSession.ts judges.
  */
 import fc from 'fast-check';
 import { centimesFromNumber, centimesOf, centimesToNumber, formatCentimes } from '../lib/money.ts';
-import { arbitraryOf, asOtherType, flatten, probesOf, resolvePointer, setAt, valueIn, type Json, type Probe } from './schema-arb.ts';
+import { arbitraryOf, flatten, resolvePointer, type Json } from './schema-arb.ts';
+import { asOtherType, probesOf, setAt, valueIn, type Probe } from './schema-probes.ts';
 import type { Contract } from './spec.ts';
 
 interface Consistency {

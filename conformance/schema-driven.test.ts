@@ -12,7 +12,8 @@ import { classifyBody } from './commands/createSession.ts';
 import { parameterProbes } from './commands/parameterProbe.ts';
 import { bodyGen } from './gen.ts';
 import { runSuite } from './run.ts';
-import { arbitraryOf, flatten, parameterProbesOf, probesOf } from './schema-arb.ts';
+import { arbitraryOf, flatten } from './schema-arb.ts';
+import { parameterProbesOf, probesOf } from './schema-probes.ts';
 import { Contract, makeAjv } from './spec.ts';
 import { probeCommands, tourCommands } from './tour.ts';
 

@@ -6,7 +6,7 @@
  * a list's page, or the operation's declared 404 for an id no one issued.
  */
 import type { ErrorCode } from '../../generated/index.ts';
-import { parameterProbesOf } from '../schema-arb.ts';
+import { parameterProbesOf } from '../schema-probes.ts';
 import type { Contract } from '../spec.ts';
 import type { Cmd, Model, Outcome, Real } from '../model.ts';
 import { checkDetailsName, refusal } from '../model.ts';

@@ -1,7 +1,6 @@
 /** The injected faults: each mutant breaks exactly one rule of the contract. */
 import { randomUUID } from 'node:crypto';
 import { objectAt, type Json } from '../../lib/json.ts';
-import { Webhook } from 'standardwebhooks';
 import { A1, A2, B1, B2, B3, B4, code, fabricate, key, now, otherKey } from './match.ts';
 import { boundsMutants } from './catalog-bounds.ts';
 import { instantMutants } from './catalog-instants.ts';
@@ -10,6 +9,7 @@ import { retryMutants } from './catalog-retries.ts';
 import { round4Mutants } from './catalog-round4.ts';
 import { simulateMutants } from './catalog-simulate.ts';
 import { valueMutants } from './catalog-values.ts';
+import { webhookMutants } from './catalog-webhooks.ts';
 import { json, sign, withJson, type Mutant, type ProxyResponse } from './proxy.ts';
 import { Contract } from '../spec.ts';
 
@@ -389,15 +389,6 @@ const base: Mutant[] = [
     },
   },
   {
-    name: 'webhook data.amount in centimes (re-signed)',
-    profile: 'sandbox',
-    onWebhook(body, headers, ctx) {
-      const p = JSON.parse(body) as { data: { amount: number } };
-      const changed = JSON.stringify({ ...p, data: { ...p.data, amount: Math.round(p.data.amount * 100) } });
-      return Promise.resolve({ body: changed, headers: { ...headers, ...sign(ctx.secret, changed) } });
-    },
-  },
-  {
     name: 'B2/B3 show PENDING after the payment window',
     profile: 'sandbox',
     onResponse(req, res) {
@@ -406,71 +397,7 @@ const base: Mutant[] = [
       return Promise.resolve(rec.status === 'EXPIRED' ? withJson(res, { ...rec, status: 'PENDING', updatedAt: null }) : res);
     },
   },
-  {
-    name: 'webhook duplicated under a new webhook-id',
-    profile: 'sandbox',
-    async onWebhook(body, headers, ctx) {
-      await ctx.sendWebhook(body, sign(ctx.secret, body));
-      return { body, headers };
-    },
-  },
-  {
-    name: 'webhook with a stale timestamp (10 min old, re-signed)',
-    profile: 'sandbox',
-    onWebhook(body, headers, ctx) {
-      const id = headers['webhook-id'] ?? `msg_${randomUUID().replace(/-/g, '')}`;
-      const ts = new Date(Date.now() - 600_000);
-      return Promise.resolve({
-        body,
-        headers: {
-          ...headers,
-          'webhook-id': id,
-          'webhook-timestamp': String(Math.floor(ts.getTime() / 1000)),
-          'webhook-signature': new Webhook(ctx.secret).sign(id, ts, body),
-        },
-      });
-    },
-  },
-  {
-    name: 'webhook signed with a wrong secret',
-    profile: 'sandbox',
-    onWebhook(body, headers) {
-      return Promise.resolve({ body, headers: { ...headers, ...sign(`whsec_${Buffer.from(randomUUID()).toString('base64')}`, body) } });
-    },
-  },
-  {
-    name: 'webhook body tampered after signing',
-    profile: 'sandbox',
-    onWebhook(body, headers) {
-      const p = JSON.parse(body) as { data: Record<string, unknown> };
-      return Promise.resolve({ body: JSON.stringify({ ...p, data: { ...p.data, storeName: `${String(p.data.storeName)} ` } }), headers });
-    },
-  },
-  {
-    name: 'webhook storeName changed (re-signed)',
-    profile: 'sandbox',
-    onWebhook(body, headers, ctx) {
-      const p = JSON.parse(body) as { data: Record<string, unknown> };
-      const changed = JSON.stringify({ ...p, data: { ...p.data, storeName: 'Another store' } });
-      return Promise.resolve({ body: changed, headers: { ...headers, ...sign(ctx.secret, changed) } });
-    },
-  },
-  {
-    name: 'unsolicited webhook (approved sent after a cancel)',
-    profile: 'sandbox',
-    async onWebhook(body, headers, ctx) {
-      const p = JSON.parse(body) as { event: string; data: Record<string, unknown> };
-      if (p.event === 'transaction.cancelled') {
-        const forged = JSON.stringify({
-          ...p,
-          event: 'transaction.approved',
-          data: { ...p.data, status: 'APPROVED', approvedAt: new Date().toISOString() },
-        });
-        await ctx.sendWebhook(forged, sign(ctx.secret, forged));
-      }
-      return { body, headers };
-    },
-  },
+  ...webhookMutants,
   {
     // ADR-057: a server that answers the last failing member's code, not x-error-precedence's first
     name: "A1 with several failing members answers the last member's code (error precedence ignored)",
@@ -494,7 +421,7 @@ const base: Mutant[] = [
 const A1_CONTRACT = new Contract(1);
 
 /**
- * The whole catalogue: the faults above, then the time, read, sandbox and relay faults of
+ * The whole catalogue: the faults above (the webhook senders' among them, `catalog-webhooks.ts`), then the time, read, sandbox and relay faults of
  * `catalog-more.ts`, the retry schedule's (`catalog-retries.ts`), the request schemas' boundaries
  * (`catalog-bounds.ts`), failures on demand (`catalog-simulate.ts`), values (`catalog-values.ts`),
  * expiry instants and the sandbox lists' paging (`catalog-instants.ts`), and issue 42's repeated

@@ -1,0 +1,241 @@
+/**
+ * The boundary probes of each keyword of a request schema: one value just inside its limit and one
+ * just outside, a wrong type, a missing required member and an unknown member where members are
+ * closed, built from a valid witness that `schema-arb.ts` generates. Deterministic: the tour sends
+ * them all.
+ */
+import fc from 'fast-check';
+import { centimesFromNumber, centimesToNumber } from '../lib/money.ts';
+import { arbitraryOf, flatten, nullableOf, numberBounds, typeOf, type Json, type Path } from './schema-arb.ts';
+
+/** One boundary probe: a single keyword's value just inside (`valid`) or just outside its limit. */
+export interface Probe {
+  path: Path;
+  keyword: string;
+  /** The value to set; `undefined` deletes the property. */
+  value: unknown;
+  /** Whether the value satisfies the keyword (a boundary kept), as the schema says. */
+  inside: boolean;
+  label: string;
+  /**
+   * A wrong JSON type: a body generator sends the valid value it replaces written as another type
+   * where one can (`"150.00"` as 150, 150 as `"150"`), so only the type is wrong; `value` otherwise.
+   */
+  wrongType?: true;
+}
+
+/** The valid value `valid` written as another JSON type (a numeric string as a number, a number as a string), or `fallback`. */
+export function asOtherType(valid: unknown, fallback: unknown): unknown {
+  if (typeof valid === 'number') return String(valid);
+  if (typeof valid === 'string' && /^-?\d+(\.\d+)?$/.test(valid) && Number.isFinite(Number(valid))) return Number(valid);
+  return fallback;
+}
+
+/** The value at `path` in `body`, or undefined. */
+export function valueIn(body: unknown, path: Path): unknown {
+  let cur = body;
+  for (const p of path) cur = cur !== null && typeof cur === 'object' ? (cur as Record<string | number, unknown>)[p] : undefined;
+  return cur;
+}
+
+const show = (p: Path): string => p.map((x, i) => (typeof x === 'number' ? `[${x}]` : i ? `.${x}` : x)).join('');
+
+/** A string `n` code points long that matches `pattern` when one can (repeating a witness's characters). */
+function stringOfLength(n: number, pattern: string | undefined, witness: string): string {
+  const re = pattern ? new RegExp(pattern, 'u') : undefined;
+  for (const c of new Set([...witness, 'N', '1'])) {
+    const v = [...witness, ...Array<string>(n).fill(c)].slice(0, n).join('');
+    if (!re || re.test(v)) return v;
+  }
+  return 'N'.repeat(n);
+}
+
+/** A value violating only `pattern` (same length range), built from a valid witness. */
+function patternBreaker(s: Json, witness: string): string | undefined {
+  const re = new RegExp(s.pattern as string, 'u');
+  const min = typeof s.minLength === 'number' ? s.minLength : 0;
+  const max = typeof s.maxLength === 'number' ? s.maxLength : Infinity;
+  for (const v of [
+    `+${witness.slice(1)}`,
+    `-${witness.slice(1)}`,
+    ` ${witness.slice(1)}`,
+    `${witness.slice(0, -1)} `,
+    `A${witness.slice(1)}`,
+  ]) {
+    if (!re.test(v) && [...v].length >= min && [...v].length <= max) return v;
+  }
+  return undefined;
+}
+
+/** A valid value of a schema, fixed (seeded), to build probes from. */
+export function witnessOf(doc: Json, schema: unknown): unknown {
+  return fc.sample(arbitraryOf(doc, schema), { numRuns: 1, seed: 7 })[0];
+}
+
+/**
+ * Every keyword boundary of `schema`: for each property (items through their first element), the
+ * value just inside and just outside each limit, a wrong type, a missing required member and an
+ * unknown member where members are closed. Deterministic (no randomness): the tour sends them all.
+ */
+export function probesOf(doc: Json, schema: unknown, path: Path = [], where = '#'): Probe[] {
+  return probesIn(doc, schema, path, where, true);
+}
+
+/**
+ * The boundary probes of a path or query parameter's schema, each value as the string the URL
+ * carries: no wrong-JSON-type probe (in a URL every value is a string; a non-integer still probes
+ * an integer) and no empty path segment (it would name another path); a value matching only a
+ * `pattern` is probed inside by a valid witness too. Deterministic, like `probesOf`.
+ */
+export function parameterProbesOf(doc: Json, schema: unknown, name: string, location: 'path' | 'query'): Probe[] {
+  const out = probesIn(doc, schema, [name], `#/parameters/${name}`, false).map((p) => ({ ...p, value: String(p.value) }));
+  return location === 'path' ? out.filter((p) => p.value !== '') : out;
+}
+
+function probesIn(doc: Json, schema: unknown, path: Path, where: string, typed: boolean): Probe[] {
+  const s = flatten(doc, schema, where);
+  const nonNull = nullableOf(s, where);
+  if (nonNull) {
+    // the non-null type's probes (its wrong type is neither), and null itself, inside
+    // A probe inside the member is sent as the whole member: a valid value of the non-null type
+    // with that one change (a valid body may hold null there, where a nested change would vanish).
+    const inner = probesIn(doc, nonNull, path, where, typed);
+    const probes =
+      path.length === 0
+        ? inner
+        : inner.map((p): Probe => {
+            if (p.path.length === path.length) return p;
+            const { wrongType: _whole, ...rest } = p;
+            return { ...rest, path, value: setAt(witnessOf(doc, nonNull) as Json, p.path.slice(path.length), p.value) };
+          });
+    if (typed && path.length) probes.push({ path, keyword: 'type', value: null, inside: true, label: `${show(path)} type (null)` });
+    return probes;
+  }
+  const out: Probe[] = [];
+  const add = (keyword: string, value: unknown, inside: boolean, what: string): void => {
+    out.push({ path, keyword, value, inside, label: `${show(path) || 'body'} ${keyword} ${what}` });
+  };
+  const kind = typeOf(s, where);
+  const witness = path.length ? witnessOf(doc, s) : undefined;
+  if (typed && path.length && kind !== 'enum' && kind !== 'const') {
+    const wrong = kind === 'string' ? 1 : kind === 'object' ? [] : kind === 'array' ? {} : String(witness);
+    add('type', wrong, false, `(not a${/^[aeiou]/.test(kind) ? 'n' : ''} ${kind})`);
+    out[out.length - 1]!.wrongType = true;
+  }
+  switch (kind) {
+    case 'enum': {
+      const e = s.enum as unknown[];
+      const first = String(e[0]);
+      const other = e.includes(first.toLowerCase()) ? `${first}X` : first.toLowerCase();
+      add('enum', other, false, `(${JSON.stringify(other)})`);
+      break;
+    }
+    case 'const':
+      add('const', `${String(s.const)}X`, false, `(${JSON.stringify(`${String(s.const)}X`)})`);
+      break;
+    case 'integer':
+    case 'number': {
+      const { lo, hi, step } = numberBounds(s);
+      const fix = (v: number): number => (step === 0.01 ? centimesToNumber(centimesFromNumber(Number(v.toFixed(2)))!) : v);
+      const kw = (ex: string, inc: string): string => (typeof s[ex] === 'number' ? ex : inc);
+      if (lo !== undefined) {
+        add(kw('exclusiveMinimum', 'minimum'), fix(lo), true, `at ${fix(lo)}`);
+        add(kw('exclusiveMinimum', 'minimum'), fix(lo - step), false, `at ${fix(lo - step)}`);
+      }
+      if (hi !== undefined) {
+        add(kw('exclusiveMaximum', 'maximum'), fix(hi), true, `at ${fix(hi)}`);
+        add(kw('exclusiveMaximum', 'maximum'), fix(hi + step), false, `at ${fix(hi + step)}`);
+      }
+      const base = lo ?? 1;
+      if (kind === 'integer') add('type', base + 0.5, false, `(${base + 0.5}, not an integer)`);
+      else if (s.format === 'mad') add('format', base + 0.005, false, `(${base + 0.005}, three decimals)`);
+      break;
+    }
+    case 'string': {
+      const w = witness as string;
+      const pattern = typeof s.pattern === 'string' ? s.pattern : undefined;
+      if (typeof s.minLength === 'number' && s.minLength > 0) {
+        add('minLength', stringOfLength(s.minLength, pattern, w), true, `(${s.minLength} chars)`);
+        add('minLength', stringOfLength(s.minLength - 1, undefined, w), false, `(${s.minLength - 1} chars)`);
+      }
+      if (typeof s.maxLength === 'number') {
+        add('maxLength', stringOfLength(s.maxLength, pattern, w), true, `(${s.maxLength} chars)`);
+        add('maxLength', stringOfLength(s.maxLength + 1, pattern, w), false, `(${s.maxLength + 1} chars)`);
+        // a limit counts characters (code points), not bytes or UTF-16 units: at it in 2-byte
+        // characters and one outside the BMP (a surrogate pair), where the pattern allows them
+        const wide = `${'é'.repeat(s.maxLength - 1)}😀`;
+        if (s.maxLength > 0 && (!pattern || new RegExp(pattern, 'u').test(wide)))
+          add('maxLength', wide, true, `(${s.maxLength} chars, non-ASCII, one outside the BMP)`);
+      }
+      if (pattern) {
+        const bad = patternBreaker(s, w);
+        if (bad !== undefined) add('pattern', bad, false, `(${JSON.stringify(bad)})`);
+        if (!typed && s.minLength === undefined && s.maxLength === undefined) add('pattern', w, true, `(${JSON.stringify(w)})`);
+      }
+      if (s.format === 'uuid') {
+        add('format', w, true, `(uuid ${w})`);
+        add('format', w.slice(0, -1), false, `(uuid one character short)`);
+        add('format', `${w.slice(0, -1)}g`, false, `(uuid with a non-hex digit)`);
+      }
+      break;
+    }
+    case 'array': {
+      const item = witnessOf(doc, s.items);
+      // both sides of each count: the last accepted and the first refused
+      if (typeof s.minItems === 'number' && s.minItems > 0) {
+        add('minItems', Array(s.minItems).fill(item), true, `(${s.minItems} items)`);
+        add('minItems', Array(s.minItems - 1).fill(item), false, `(${s.minItems - 1} items)`);
+      }
+      if (typeof s.maxItems === 'number') {
+        add('maxItems', Array(s.maxItems).fill(item), true, `(${s.maxItems} items)`);
+        add('maxItems', Array(s.maxItems + 1).fill(item), false, `(${s.maxItems + 1} items)`);
+      }
+      out.push(...probesIn(doc, s.items, [...path, 0], `${where}/items`, typed));
+      break;
+    }
+    case 'object': {
+      const props = (s.properties ?? {}) as Json;
+      for (const k of (s.required ?? []) as string[])
+        out.push({
+          path: [...path, k],
+          keyword: 'required',
+          value: undefined,
+          inside: false,
+          label: `${show([...path, k])} missing (required)`,
+        });
+      if (s.additionalProperties === false) {
+        let extra = 'unexpected';
+        while (extra in props) extra += '_';
+        out.push({
+          path: [...path, extra],
+          keyword: 'additionalProperties',
+          value: true,
+          inside: false,
+          label: `${show(path) || 'body'} unknown member ${extra}`,
+        });
+      }
+      for (const [k, p] of Object.entries(props)) out.push(...probesIn(doc, p, [...path, k], `${where}/properties/${k}`, typed));
+      break;
+    }
+    case 'boolean':
+      break;
+    default:
+      throw new Error(`schema-arb: type ${String(s.type)} at ${where} is not known to the body generator`);
+  }
+  return out;
+}
+
+/** `body` with the value at `path` set (or deleted when `value` is undefined); a copy. */
+export function setAt(body: Json, path: Path, value: unknown): Json {
+  const o = structuredClone(body);
+  let cur: unknown = o;
+  for (const p of path.slice(0, -1)) {
+    const next = (cur as Record<string | number, unknown>)[p];
+    if (next === undefined || next === null || typeof next !== 'object') return o;
+    cur = next;
+  }
+  const last = path[path.length - 1]!;
+  if (value === undefined) delete (cur as Record<string | number, unknown>)[last];
+  else (cur as Record<string | number, unknown>)[last] = structuredClone(value);
+  return o;
+}
