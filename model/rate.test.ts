@@ -1,6 +1,7 @@
 /** The rate-limit wait (ADR-006) as the model computes it: seconds left in the window from its first counted request. */
 import { describe, expect, it } from 'vitest';
-import { waitRange, waitSeconds } from './index.ts';
+import { variants } from '../generated/contract.ts';
+import { rateLimitOf, waitRange, waitSeconds } from './index.ts';
 
 const W = 900;
 
@@ -19,5 +20,23 @@ describe('rate-limit wait', () => {
     const r = waitRange({ from: 0, to: 40 }, { from: 3_000, to: 3_030 }, W, 25);
     expect(W).toBeGreaterThan(r.max);
     expect(r.min).toBe(897);
+  });
+});
+
+describe('rateLimitOf', () => {
+  const tables = { 1: variants.v1.rateLimits, 2: variants.v2.rateLimits } as Record<
+    1 | 2,
+    Record<string, { limit: number; windowSeconds: number }>
+  >;
+  const ops = new Set([...Object.keys(tables[1]), ...Object.keys(tables[2])]);
+  it("with a variant, is that variant's x-rate-limit; without one, the limit both state alike", () => {
+    expect(ops.size).toBeGreaterThan(0);
+    for (const op of ops) {
+      expect(rateLimitOf(op, 1)).toEqual(tables[1][op]);
+      expect(rateLimitOf(op, 2)).toEqual(tables[2][op]);
+      const same = JSON.stringify(tables[1][op]) === JSON.stringify(tables[2][op]);
+      expect(rateLimitOf(op)).toEqual(same ? tables[1][op] : undefined);
+    }
+    expect(rateLimitOf('getPartnerTransaction')).toBeUndefined();
   });
 });

@@ -10,9 +10,18 @@
 import { variants } from '../generated/contract.ts';
 import { reached, type Interval, type Verdict } from './time.ts';
 
-/** The rate limit of `op` (the same in both variants), or undefined when it has none. */
-export function rateLimitOf(op: string): { limit: number; windowSeconds: number } | undefined {
-  return (variants.v1.rateLimits as Record<string, { limit: number; windowSeconds: number } | undefined>)[op];
+type RateLimit = { limit: number; windowSeconds: number };
+const LIMITS = { 1: variants.v1.rateLimits, 2: variants.v2.rateLimits } as Record<1 | 2, Record<string, RateLimit | undefined>>;
+
+/**
+ * The rate limit of `op` in `variant`, or undefined when it has none. Without a variant (a key
+ * whose variant is not known yet), the limit both variants state alike, or undefined when they
+ * differ: a window is only judged once the key's variant decides which limit counts.
+ */
+export function rateLimitOf(op: string, variant?: 1 | 2): RateLimit | undefined {
+  if (variant !== undefined) return LIMITS[variant][op];
+  const [a, b] = [LIMITS[1][op], LIMITS[2][op]];
+  return a && b && a.limit === b.limit && a.windowSeconds === b.windowSeconds ? a : undefined;
 }
 
 /**
