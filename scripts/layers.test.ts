@@ -71,4 +71,18 @@ describe('layer rules (eslint.config.js)', () => {
     const vitest = summary(await layerMessages('reference-server/app.ts', "export { it } from 'vitest';"));
     expect(vitest).toEqual([expect.stringMatching(/^no-restricted-imports: .*vitest/)]);
   }, 60_000);
+
+  it('a source file past 450 lines is reported (max-lines); a test file is not', async () => {
+    const lengthOnly = new ESLint({ cwd: ROOT, ruleFilter: ({ ruleId }) => ruleId === 'max-lines' });
+    const padded = async (file: string, lines: number) => {
+      const filePath = path.join(ROOT, file);
+      const text = readFileSync(filePath, 'utf8').replace(/\n*$/, '\n');
+      const pad = Math.max(0, lines - text.split('\n').length + 1);
+      const [result] = await lengthOnly.lintText(text + '// filler\n'.repeat(pad), { filePath });
+      return summary(result!.messages);
+    };
+    expect(await padded('model/rate.ts', 450)).toEqual([]);
+    expect(await padded('model/rate.ts', 451)).toEqual([expect.stringMatching(/^max-lines: File has too many lines \(451\)/)]);
+    expect(await padded('model/rate.test.ts', 600)).toEqual([]);
+  }, 60_000);
 });
