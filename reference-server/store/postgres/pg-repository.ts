@@ -25,11 +25,10 @@ import { createHash, randomUUID } from 'node:crypto';
 import pg from 'pg';
 import type { Change, CollectionName, Collections, OutboxEvent } from '../../domain/types.ts';
 import { tellListeners, type ChangeNotice, type Repository, type RepositoryTx, type WindowCount } from '../repository.ts';
-import { StoreUnavailableError, storageRetryAfterSeconds } from '../errors.ts';
+import { failureOf, StoreUnavailableError, storageRetryAfterSeconds } from '../errors.ts';
 import { DELETE_LATER_ATTEMPTS, deleteOrder, deleteSql, isKeyOf, TABLES as SHARED, upsertSql, type Row } from '../rows.ts';
 import { SqlReads, sqlTables, SqlTx } from '../sql-reads.ts';
 import { migrateUrl } from './migrate.ts';
-import { isConflict, isUnavailable } from './pg-errors.ts';
 import { CHANNEL, encodeNotice, NoticeListener } from './pg-notices.ts';
 
 /**
@@ -256,7 +255,7 @@ export class PgRepository extends SqlReads implements Repository {
     try {
       return await this.pool.query(prepared(text, values));
     } catch (e) {
-      throw isUnavailable(e) ? this.unavailable(e) : e;
+      throw failureOf(e) === 'unavailable' ? this.unavailable(e) : e;
     }
   }
 
@@ -275,7 +274,7 @@ export class PgRepository extends SqlReads implements Repository {
       try {
         client = await this.pool.connect();
       } catch (e) {
-        throw isUnavailable(e) ? this.unavailable(e) : e;
+        throw failureOf(e) === 'unavailable' ? this.unavailable(e) : e;
       }
       let broken: Error | undefined;
       // A checked-out client has no listener of the pool's: its connection dropping between two
@@ -291,12 +290,13 @@ export class PgRepository extends SqlReads implements Repository {
         this.tell(tx.notices);
         return result;
       } catch (e) {
-        if (isUnavailable(e) || lost) {
+        const failure = failureOf(e);
+        if (failure === 'unavailable' || lost) {
           broken = lost ?? (e as Error);
           throw this.unavailable(e);
         }
         await client.query('ROLLBACK').catch((r: unknown) => (broken = r as Error));
-        if (!isConflict(e) || attempt >= MAX_ATTEMPTS) throw e;
+        if (failure !== 'conflict' || attempt >= MAX_ATTEMPTS) throw e;
       } finally {
         client.removeListener('error', onLost);
         client.release(broken ?? lost);
@@ -393,7 +393,7 @@ export class PgRepository extends SqlReads implements Repository {
       this.downUntil = 0;
       return true;
     } catch (e) {
-      if (isUnavailable(e)) this.unavailable(e);
+      if (failureOf(e) === 'unavailable') this.unavailable(e);
       return false;
     }
   }

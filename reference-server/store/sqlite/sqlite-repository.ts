@@ -21,11 +21,11 @@ import { open, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
 import type { Change, CollectionName, Collections, OutboxEvent, TransactionRecord } from '../../domain/types.ts';
-import { StoreUnavailableError, storageRetryAfterSeconds } from '../errors.ts';
+import { failureOf, StoreUnavailableError, storageRetryAfterSeconds } from '../errors.ts';
 import { tellListeners, type ChangeNotice, type Repository, type RepositoryTx, type WindowCount } from '../repository.ts';
 import { DELETE_LATER_ATTEMPTS, deleteOrder, deleteSql, isKeyOf, TABLES as SHARED, upsertSql, type Row } from '../rows.ts';
 import { SqlReads, sqlTables, SqlTx } from '../sql-reads.ts';
-import { failureOf, openDatabase, openDatabaseFile, openMemoryDatabase, type DataFileLock } from './sqlite-file.ts';
+import { openDatabase, openDatabaseFile, openMemoryDatabase, type DataFileLock } from './sqlite-file.ts';
 
 /** Records ↔ rows as SQLite returns them; an outbox row's attempts joined as JSON text, exactly as stored. */
 const TABLES = sqlTables(
@@ -280,7 +280,7 @@ export class SqliteRepository extends SqlReads implements Repository {
         notices = this.apply(tx.ops);
         db.exec('RELEASE tx');
       } catch (e) {
-        if (failureOf(e) === 'disk') throw this.failBatch(e);
+        if (failureOf(e) === 'unavailable') throw this.failBatch(e);
         db.exec('ROLLBACK TO tx');
         db.exec('RELEASE tx');
         throw e;
@@ -315,7 +315,7 @@ export class SqliteRepository extends SqlReads implements Repository {
     try {
       this.main.db.exec('BEGIN IMMEDIATE');
     } catch (e) {
-      throw failureOf(e) === 'disk' ? this.refuse(e) : e;
+      throw failureOf(e) === 'unavailable' ? this.refuse(e) : e;
     }
     let settle!: (error?: Error) => void;
     const done = new Promise<void>((resolve, reject) => (settle = (error) => (error === undefined ? resolve() : reject(error))));
@@ -339,7 +339,7 @@ export class SqliteRepository extends SqlReads implements Repository {
       this.main.db.exec('COMMIT');
     } catch (e) {
       if (this.main.db.isTransaction) this.main.db.exec('ROLLBACK');
-      batch.settle(failureOf(e) === 'disk' ? this.refuse(e) : (e as Error));
+      batch.settle(failureOf(e) === 'unavailable' ? this.refuse(e) : (e as Error));
       return;
     }
     this.commits += 1;
