@@ -1,8 +1,9 @@
 /**
  * The repository's reads as SQL, shared by both stores (SQLite and PostgreSQL accept the same
  * text: `$n` parameters, row values, partial indexes) and, in each, by the repository and a
- * transaction; and what both repositories keep beside them (`SqlRepository`). Lists are in insertion order (`seq`); a page's cursor is the id of the previous
- * page's last item, and a cursor naming no item of the list gives an empty last page.
+ * transaction; and what both repositories keep beside them (`SqlRepository`). Lists are in
+ * insertion order (`seq`); a page's cursor is the id of the previous page's last item, and a
+ * cursor naming no item of the list gives an empty last page.
  */
 import {
   COLLECTIONS,

@@ -24,7 +24,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import pg from 'pg';
 import type { Change, CollectionName, Collections, OutboxEvent } from '../../domain/types.ts';
-import { type ChangeNotice, type Repository, type RepositoryTx, type WindowCount } from '../repository.ts';
+import type { ChangeNotice, Repository, RepositoryTx, WindowCount } from '../repository.ts';
 import { failureOf, StoreUnavailableError, storageRetryAfterSeconds } from '../errors.ts';
 import { DELETE_LATER_ATTEMPTS, deleteOrder, deleteSql, isKeyOf, TABLES as SHARED, upsertSql, type Row } from '../rows.ts';
 import { SqlRepository, sqlTables, SqlTx } from '../sql-reads.ts';

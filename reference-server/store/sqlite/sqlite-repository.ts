@@ -22,7 +22,7 @@ import path from 'node:path';
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
 import type { Change, CollectionName, Collections, OutboxEvent, TransactionRecord } from '../../domain/types.ts';
 import { failureOf, StoreUnavailableError, storageRetryAfterSeconds } from '../errors.ts';
-import { type ChangeNotice, type Repository, type RepositoryTx, type WindowCount } from '../repository.ts';
+import type { ChangeNotice, Repository, RepositoryTx, WindowCount } from '../repository.ts';
 import { DELETE_LATER_ATTEMPTS, deleteOrder, deleteSql, isKeyOf, TABLES as SHARED, upsertSql, type Row } from '../rows.ts';
 import { SqlRepository, sqlTables, SqlTx } from '../sql-reads.ts';
 import { openDatabase, openDatabaseFile, openMemoryDatabase, type DataFileLock } from './sqlite-file.ts';
