@@ -5,7 +5,7 @@
  *   dist/js/<same path as the source>.js|.d.ts   the entries package.json `exports` and `bin` name,
  *                                                  and what they import (no tests, fixtures, bench)
  *   dist/js/generated/v<n>/openapi.yaml, schema.d.ts, dist/js/reference-server/checkout/assets/*.css,
- *   dist/js/reference-server/store/{postgres,sqlite}/migrations/*.sql
+ *   dist/js/reference-server/store/{postgres,sqlite}/migrations/*.sql, store/vendor-reference-unique.sql
  *                                                  copied beside the code that reads them
  *   dist/js/spec/asyncapi.yaml                     the AsyncAPI document bundled into one file
  *                                                  (what conformance/webhooks.ts reads as ../spec/asyncapi.yaml)
@@ -79,6 +79,7 @@ async function assetFiles(): Promise<string[]> {
     const migrations = await readdir(path.join(ROOT, `reference-server/store/${store}/migrations`));
     for (const f of migrations.filter((n) => n.endsWith('.sql'))) files.push(`reference-server/store/${store}/migrations/${f}`);
   }
+  files.push('reference-server/store/vendor-reference-unique.sql'); // what both stores' migration 0001 includes
   return files;
 }
 

@@ -30,13 +30,12 @@ import { magicAmountRejection, scenariosOf, scheduledAction } from './sandbox-sc
  * unique per merchant. Inside B1's store transaction, the merchant's reference is locked (its
  * row, or the absent key: a concurrent B1 with it waits) and a transaction holding it refuses
  * the create (the model's `vendorReferenceRefusals`, worded here from the message catalogue).
- * The store's unique index on (merchant, vendorReference) is the guard under it: a unique
- * violation reruns the create, which then finds the row (PostgreSQL: `isConflict`, SQLite: one
- * writer).
+ * The store's unique index on (merchant, vendorReference), one statement both stores' first
+ * migration runs, is the guard under it: a unique violation is a conflict (`failureOf`), which
+ * reruns the create, which then finds the row (PostgreSQL; SQLite runs one transaction at a time).
  * @binds vendor-reference-unique
- * @guard vendor-reference-unique reference-server/store/sqlite/migrations/0001_initial.sql:transactions_vendor_reference
- * @guard vendor-reference-unique reference-server/store/postgres/migrations/0001_initial.sql:transactions_vendor_reference
- * @guard vendor-reference-unique reference-server/store/postgres/pg-errors.ts:isConflict
+ * @guard vendor-reference-unique reference-server/store/vendor-reference-unique.sql:transactions_vendor_reference
+ * @guard vendor-reference-unique reference-server/store/errors.ts:failureOf
  */
 async function refuseTakenReference(rtx: RepositoryTx, merchantId: string, vendorReference: string | undefined): Promise<Rejection | null> {
   if (vendorReference === undefined) return null;

@@ -3,7 +3,10 @@
  * `migrations/` folder (`NNNN_name.sql`, numbered from 0001 without gaps), each recorded in the
  * database's `schema_migrations` table with a checksum when applied. A database at a migration
  * the server does not know (a newer server migrated it), or whose applied migration was edited
- * since, is refused with a clear message.
+ * since, is refused with a clear message. A line `\ir <file>` (psql's include, relative to the
+ * migration's folder) stands for that file's text: a statement both stores run is written once
+ * (`../vendor-reference-unique.sql`); the checksum is of the text run, so a migration that took a
+ * statement out into such a file keeps the checksum the databases it was applied to recorded.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync } from 'node:fs';
@@ -24,7 +27,9 @@ export function loadMigrations(dir: string): Migration[] {
   for (const file of readdirSync(dir).sort()) {
     const m = /^(\d{4})_([a-z0-9_]+)\.sql$/.exec(file);
     if (!m) continue;
-    const sql = readFileSync(path.join(dir, file), 'utf8');
+    const sql = readFileSync(path.join(dir, file), 'utf8').replace(/^\\ir (\S+)\n/gm, (_, f: string) =>
+      readFileSync(path.join(dir, f), 'utf8'),
+    );
     out.push({ version: Number(m[1]), name: m[2]!, sql, checksum: createHash('sha256').update(sql).digest('hex') });
   }
   out.forEach((mig, i) => {

@@ -78,18 +78,6 @@ export interface ChangeNotice {
   id: string;
 }
 
-/** Calls every listener with every notice; a listener that throws is reported, and the others still called. */
-export function tellListeners(listeners: Iterable<(notice: ChangeNotice) => void>, notices: readonly ChangeNotice[]): void {
-  for (const n of notices)
-    for (const l of listeners) {
-      try {
-        l(n);
-      } catch (e) {
-        process.emitWarning(`paylater store: a change listener threw: ${(e as Error).message}`);
-      }
-    }
-}
-
 export interface Repository extends RepositoryReads {
   /**
    * True when this object is its database's only writer and tells `subscribe`'s listeners of

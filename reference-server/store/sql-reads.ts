@@ -1,8 +1,9 @@
 /**
  * The repository's reads as SQL, shared by both stores (SQLite and PostgreSQL accept the same
  * text: `$n` parameters, row values, partial indexes) and, in each, by the repository and a
- * transaction. Lists are in insertion order (`seq`); a page's cursor is the id of the previous
- * page's last item, and a cursor naming no item of the list gives an empty last page.
+ * transaction; and what both repositories keep beside them (`SqlRepository`). Lists are in
+ * insertion order (`seq`); a page's cursor is the id of the previous page's last item, and a
+ * cursor naming no item of the list gives an empty last page.
  */
 import {
   COLLECTIONS,
@@ -13,7 +14,7 @@ import {
   type SessionRecord,
   type TransactionRecord,
 } from '../domain/types.ts';
-import type { Page, RepositoryReads, RepositoryTx } from './repository.ts';
+import type { ChangeNotice, Page, RepositoryReads, RepositoryTx } from './repository.ts';
 import { isKeyOf, TABLES, type Decode, type Row, type Table } from './rows.ts';
 
 export type { Row };
@@ -189,5 +190,41 @@ export abstract class SqlTx extends SqlReads implements RepositoryTx {
   }
   deleteMerchantData(merchantId: string, collections: CollectionName[]): void {
     this.ops.push({ merchantId, collections });
+  }
+}
+
+/**
+ * What both repositories keep beside their reads: the change listeners (`subscribe`; `tell` calls
+ * each with every notice, a listener that throws is reported and the others still called), and
+ * the instant until which writes are refused after the store failed one (ADR-026), on `wallNow`.
+ */
+export abstract class SqlRepository extends SqlReads {
+  protected readonly listeners = new Set<(notice: ChangeNotice) => void>();
+  /** Writes are refused until then (epoch ms). */
+  protected downUntil = 0;
+
+  constructor(protected readonly wallNow: () => number = Date.now) {
+    super();
+  }
+
+  subscribe(listener: (notice: ChangeNotice) => void): () => void {
+    this.listeners.add(listener);
+    return () => void this.listeners.delete(listener);
+  }
+
+  protected tell(notices: readonly ChangeNotice[]): void {
+    for (const n of notices)
+      for (const l of this.listeners) {
+        try {
+          l(n);
+        } catch (e) {
+          process.emitWarning(`paylater store: a change listener threw: ${(e as Error).message}`);
+        }
+      }
+  }
+
+  unavailableFor(): number | null {
+    const left = this.downUntil - this.wallNow();
+    return left > 0 ? Math.ceil(left / 1000) : null;
   }
 }

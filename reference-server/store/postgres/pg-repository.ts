@@ -24,12 +24,11 @@
 import { createHash, randomUUID } from 'node:crypto';
 import pg from 'pg';
 import type { Change, CollectionName, Collections, OutboxEvent } from '../../domain/types.ts';
-import { tellListeners, type ChangeNotice, type Repository, type RepositoryTx, type WindowCount } from '../repository.ts';
-import { StoreUnavailableError, storageRetryAfterSeconds } from '../errors.ts';
+import type { ChangeNotice, Repository, RepositoryTx, WindowCount } from '../repository.ts';
+import { failureOf, StoreUnavailableError, storageRetryAfterSeconds } from '../errors.ts';
 import { DELETE_LATER_ATTEMPTS, deleteOrder, deleteSql, isKeyOf, TABLES as SHARED, upsertSql, type Row } from '../rows.ts';
-import { SqlReads, sqlTables, SqlTx } from '../sql-reads.ts';
+import { SqlRepository, sqlTables, SqlTx } from '../sql-reads.ts';
 import { migrateUrl } from './migrate.ts';
-import { isConflict, isUnavailable } from './pg-errors.ts';
 import { CHANNEL, encodeNotice, NoticeListener } from './pg-notices.ts';
 
 /**
@@ -219,15 +218,13 @@ class PgTx extends SqlTx {
   }
 }
 
-export class PgRepository extends SqlReads implements Repository {
+export class PgRepository extends SqlRepository implements Repository {
   protected readonly tables = TABLES;
   private readonly pool: pg.Pool;
   private readonly instance = randomUUID();
   private readonly retryAfterSeconds: number;
-  private readonly listeners = new Set<(n: ChangeNotice) => void>();
   private noticeListener: NoticeListener | null = null;
   private readonly inflight = new Set<Promise<unknown>>();
-  private downUntil = 0;
   private closed = false;
   /** Windows counted by this instance (for `purgeWindows`). */
   private counted = 0;
@@ -248,7 +245,7 @@ export class PgRepository extends SqlReads implements Repository {
 
   /** Records that the database is out of reach, as the error to throw. */
   private unavailable(e: unknown): StoreUnavailableError {
-    this.downUntil = Date.now() + this.retryAfterSeconds * 1000;
+    this.downUntil = this.wallNow() + this.retryAfterSeconds * 1000;
     return new StoreUnavailableError(e, this.retryAfterSeconds);
   }
 
@@ -256,7 +253,7 @@ export class PgRepository extends SqlReads implements Repository {
     try {
       return await this.pool.query(prepared(text, values));
     } catch (e) {
-      throw isUnavailable(e) ? this.unavailable(e) : e;
+      throw failureOf(e) === 'unavailable' ? this.unavailable(e) : e;
     }
   }
 
@@ -275,7 +272,7 @@ export class PgRepository extends SqlReads implements Repository {
       try {
         client = await this.pool.connect();
       } catch (e) {
-        throw isUnavailable(e) ? this.unavailable(e) : e;
+        throw failureOf(e) === 'unavailable' ? this.unavailable(e) : e;
       }
       let broken: Error | undefined;
       // A checked-out client has no listener of the pool's: its connection dropping between two
@@ -291,12 +288,13 @@ export class PgRepository extends SqlReads implements Repository {
         this.tell(tx.notices);
         return result;
       } catch (e) {
-        if (isUnavailable(e) || lost) {
+        const failure = failureOf(e);
+        if (failure === 'unavailable' || lost) {
           broken = lost ?? (e as Error);
           throw this.unavailable(e);
         }
         await client.query('ROLLBACK').catch((r: unknown) => (broken = r as Error));
-        if (!isConflict(e) || attempt >= MAX_ATTEMPTS) throw e;
+        if (failure !== 'conflict' || attempt >= MAX_ATTEMPTS) throw e;
       } finally {
         client.removeListener('error', onLost);
         client.release(broken ?? lost);
@@ -367,24 +365,14 @@ export class PgRepository extends SqlReads implements Repository {
     return rows.map((r) => TABLES.outbox.record(r));
   }
 
-  subscribe(listener: (notice: ChangeNotice) => void): () => void {
-    this.listeners.add(listener);
+  override subscribe(listener: (notice: ChangeNotice) => void): () => void {
     this.noticeListener ??= new NoticeListener({ connectionString: this.options.url }, this.instance, (n) => this.tell([n]));
-    return () => void this.listeners.delete(listener);
+    return super.subscribe(listener);
   }
 
   /** Resolves once the notices of other instances are being received (tests). */
   async listening(): Promise<void> {
     await this.noticeListener?.ready;
-  }
-
-  private tell(notices: readonly ChangeNotice[]): void {
-    tellListeners(this.listeners, notices);
-  }
-
-  unavailableFor(): number | null {
-    const left = this.downUntil - Date.now();
-    return left > 0 ? Math.ceil(left / 1000) : null;
   }
 
   async ping(): Promise<boolean> {
@@ -393,7 +381,7 @@ export class PgRepository extends SqlReads implements Repository {
       this.downUntil = 0;
       return true;
     } catch (e) {
-      if (isUnavailable(e)) this.unavailable(e);
+      if (failureOf(e) === 'unavailable') this.unavailable(e);
       return false;
     }
   }

@@ -27,7 +27,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { DatabaseSync } from 'node:sqlite';
-import { DataFileError } from '../errors.ts';
+import { DataFileError, failureOf } from '../errors.ts';
 import { loadMigrations, MigrationError, pendingMigrations, schemaDifferences, type Migration, type SchemaShape } from '../migrations.ts';
 
 /**
@@ -104,18 +104,6 @@ function checkHeader(file: string): void {
 }
 
 const inUse = (file: string) => `The data file ${file} is in use by another program (it holds the database's lock).`;
-/**
- * What an SQLite error means to the store: `busy`, another connection holds the database's lock;
- * `disk`, the disk under it failed (ADR-026: SQLITE_IOERR, SQLITE_FULL, SQLITE_CANTOPEN); null, the statement failed.
- */
-export function failureOf(e: unknown): 'busy' | 'disk' | null {
-  const code = (e as { errcode?: number }).errcode;
-  const message = (e as Error)?.message ?? '';
-  if (code === 5 || /database is locked|SQLITE_BUSY/i.test(message)) return 'busy';
-  if (typeof code === 'number' ? [10, 13, 14].includes(code & 0xff) : /disk is full|disk I\/O error/i.test(message)) return 'disk';
-  return null;
-}
-
 /**
  * Checks `file` through a read-only connection: not locked, intact, of this store's schema at a known migration,
  * its tables' columns and indexes those its applied migrations make.

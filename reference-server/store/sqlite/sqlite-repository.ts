@@ -21,11 +21,11 @@ import { open, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
 import type { Change, CollectionName, Collections, OutboxEvent, TransactionRecord } from '../../domain/types.ts';
-import { StoreUnavailableError, storageRetryAfterSeconds } from '../errors.ts';
-import { tellListeners, type ChangeNotice, type Repository, type RepositoryTx, type WindowCount } from '../repository.ts';
+import { failureOf, StoreUnavailableError, storageRetryAfterSeconds } from '../errors.ts';
+import type { ChangeNotice, Repository, RepositoryTx, WindowCount } from '../repository.ts';
 import { DELETE_LATER_ATTEMPTS, deleteOrder, deleteSql, isKeyOf, TABLES as SHARED, upsertSql, type Row } from '../rows.ts';
-import { SqlReads, sqlTables, SqlTx } from '../sql-reads.ts';
-import { failureOf, openDatabase, openDatabaseFile, openMemoryDatabase, type DataFileLock } from './sqlite-file.ts';
+import { SqlRepository, sqlTables, SqlTx } from '../sql-reads.ts';
+import { openDatabase, openDatabaseFile, openMemoryDatabase, type DataFileLock } from './sqlite-file.ts';
 
 /** Records ↔ rows as SQLite returns them; an outbox row's attempts joined as JSON text, exactly as stored. */
 const TABLES = sqlTables(
@@ -176,7 +176,7 @@ interface Batch {
 const BATCH_MAX = 256;
 const BATCH_MAX_MS = 10;
 
-export class SqliteRepository extends SqlReads implements Repository {
+export class SqliteRepository extends SqlRepository implements Repository {
   protected readonly tables = TABLES;
   /** The tail of the transaction queue: the next transaction starts when it settles. */
   private tail: Promise<unknown> = Promise.resolve();
@@ -189,9 +189,6 @@ export class SqliteRepository extends SqlReads implements Repository {
   private readonly conn: Connection;
   private readonly log: LogSync | null;
   private readonly fileLock: DataFileLock | null;
-  private readonly listeners = new Set<(notice: ChangeNotice) => void>();
-  private readonly wallNow: () => number;
-  private downUntil = 0;
   private failure: unknown = null;
   private counted = 0;
   private closed = false;
@@ -208,10 +205,9 @@ export class SqliteRepository extends SqlReads implements Repository {
 
   /** `file`: the database file `db` is connected to (absent: in memory), with its lock; `reader`: a second connection to it. */
   constructor(db: DatabaseSync, options: { file?: string; reader?: DatabaseSync; lock?: DataFileLock; now?: () => number } = {}) {
-    super();
+    super(options.now);
     this.main = new Connection(db);
     this.conn = options.reader ? new Connection(options.reader) : this.main;
-    this.wallNow = options.now ?? Date.now;
     this.log = options.file === undefined ? null : new LogSync(options.file, () => this.syncEnded());
     this.fileLock = options.lock ?? null;
     db.exec(TEMP_SCHEMA);
@@ -280,7 +276,7 @@ export class SqliteRepository extends SqlReads implements Repository {
         notices = this.apply(tx.ops);
         db.exec('RELEASE tx');
       } catch (e) {
-        if (failureOf(e) === 'disk') throw this.failBatch(e);
+        if (failureOf(e) === 'unavailable') throw this.failBatch(e);
         db.exec('ROLLBACK TO tx');
         db.exec('RELEASE tx');
         throw e;
@@ -315,7 +311,7 @@ export class SqliteRepository extends SqlReads implements Repository {
     try {
       this.main.db.exec('BEGIN IMMEDIATE');
     } catch (e) {
-      throw failureOf(e) === 'disk' ? this.refuse(e) : e;
+      throw failureOf(e) === 'unavailable' ? this.refuse(e) : e;
     }
     let settle!: (error?: Error) => void;
     const done = new Promise<void>((resolve, reject) => (settle = (error) => (error === undefined ? resolve() : reject(error))));
@@ -339,7 +335,7 @@ export class SqliteRepository extends SqlReads implements Repository {
       this.main.db.exec('COMMIT');
     } catch (e) {
       if (this.main.db.isTransaction) this.main.db.exec('ROLLBACK');
-      batch.settle(failureOf(e) === 'disk' ? this.refuse(e) : (e as Error));
+      batch.settle(failureOf(e) === 'unavailable' ? this.refuse(e) : (e as Error));
       return;
     }
     this.commits += 1;
@@ -471,20 +467,6 @@ export class SqliteRepository extends SqlReads implements Repository {
         [e.id, wall + leaseMs],
       );
     return claimed;
-  }
-
-  subscribe(listener: (notice: ChangeNotice) => void): () => void {
-    this.listeners.add(listener);
-    return () => void this.listeners.delete(listener);
-  }
-
-  private tell(notices: readonly ChangeNotice[]): void {
-    tellListeners(this.listeners, notices);
-  }
-
-  unavailableFor(): number | null {
-    const left = this.downUntil - this.wallNow();
-    return left > 0 ? Math.ceil(left / 1000) : null;
   }
 
   async ping(): Promise<boolean> {

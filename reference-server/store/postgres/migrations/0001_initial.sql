@@ -31,7 +31,7 @@ CREATE TABLE transactions (
   payment_intent_id uuid
 );
 -- vendorReference is unique per merchant (B1's 409), whichever instance answers.
-CREATE UNIQUE INDEX transactions_vendor_reference ON transactions (merchant_id, vendor_reference) WHERE vendor_reference IS NOT NULL;
+\ir ../../vendor-reference-unique.sql
 -- The expiry sweep reads only what can expire.
 CREATE INDEX transactions_pending_expiry ON transactions (merchant_id, expires_at) WHERE status = 'PENDING';
 CREATE INDEX transactions_merchant_created ON transactions (merchant_id, created_at DESC, id);

@@ -30,7 +30,7 @@ CREATE TABLE transactions (
   scenario_due_at    TEXT
 ) STRICT;
 -- vendorReference is unique per merchant (B1's 409).
-CREATE UNIQUE INDEX transactions_vendor_reference ON transactions (merchant_id, vendor_reference) WHERE vendor_reference IS NOT NULL;
+\ir ../../vendor-reference-unique.sql
 -- The transactions list: newest first by creation time, then id.
 CREATE INDEX transactions_merchant_created ON transactions (merchant_id, created_at DESC, id DESC);
 -- The expiry sweep and the merchants it visits read only what can expire.
