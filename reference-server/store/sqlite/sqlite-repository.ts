@@ -10,21 +10,20 @@
  *   vendorReference), the upserts, all or none of each transaction.
  * - Durable before answered (ADR-047): a commit writes its log frames (`synchronous=NORMAL`), and
  *   `transaction` resolves once an `fdatasync` of the log, run off the event loop, has covered it
- *   (`LogSync`). A read outside a transaction resolves once what it read is durable too. SQLite
+ *   (`LogSync`, log-sync.ts). A read outside a transaction resolves once what it read is durable too. SQLite
  *   checkpoints the log itself (`wal_autocheckpoint`, `sqlite-file.ts`).
  * - `countInWindow` and the delivery claims of `claimDue` are rows of TEMP tables (in memory,
  *   this connection's): one statement each, exact because the connection is the file's only
  *   writer; they last as long as the process, as the claims of a process that died must.
  * - A commit the disk refuses (ADR-026): `runTransaction`, `refuse`.
  */
-import { open, type FileHandle } from 'node:fs/promises';
-import path from 'node:path';
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
 import type { Change, CollectionName, Collections, OutboxEvent, TransactionRecord } from '../../domain/types.ts';
 import { failureOf, StoreUnavailableError, storageRetryAfterSeconds } from '../errors.ts';
 import type { ChangeNotice, Repository, RepositoryTx, WindowCount } from '../repository.ts';
 import { DELETE_LATER_ATTEMPTS, deleteOrder, deleteSql, isKeyOf, TABLES as SHARED, upsertSql, type Row } from '../rows.ts';
 import { SqlRepository, sqlTables, SqlTx } from '../sql-reads.ts';
+import { LogSync } from './log-sync.ts';
 import { openDatabase, openDatabaseFile, openMemoryDatabase, type DataFileLock } from './sqlite-file.ts';
 
 /** Records ↔ rows as SQLite returns them; an outbox row's attempts joined as JSON text, exactly as stored. */
@@ -87,80 +86,6 @@ export interface SqliteRepositoryOptions {
   file?: string;
   /** Wall-clock time (epoch ms) for delivery claims and the wait after a failed write; default `Date.now`. */
   now?: () => number;
-}
-
-/**
- * Syncs a database file's log (`<file>-wal`) after commits, one `fdatasync` for all the commits
- * made before it starts. `settled` is called (as a task of its own, never between the steps of a
- * transaction) when a sync ends: the repository then commits the batch it held open meanwhile.
- */
-class LogSync {
-  private fh: FileHandle | null = null;
-  /** Commits not covered by a sync started yet. */
-  private dirty = false;
-  private inflight: Promise<void> | null = null;
-  private next: Promise<void> | null = null;
-
-  constructor(
-    private readonly file: string,
-    private readonly settled: () => void,
-  ) {}
-
-  /** True while a sync runs. */
-  get syncing(): boolean {
-    return this.inflight !== null;
-  }
-
-  /** Notes a commit. */
-  committed(): void {
-    this.dirty = true;
-  }
-
-  /** Resolves once every commit made so far is on disk. */
-  durable(): Promise<void> {
-    if (!this.dirty) return this.inflight ?? Promise.resolve();
-    if (!this.inflight) return this.start();
-    // A sync runs that does not cover the latest commits: the next starts when it ends (unless
-    // the commit made when it ended has started one that covers them).
-    return (this.next ??= this.inflight
-      .catch(() => undefined)
-      .then(() => {
-        this.next = null;
-        return this.durable();
-      }));
-  }
-
-  private start(): Promise<void> {
-    this.dirty = false;
-    const p = this.sync().finally(() => {
-      if (this.inflight !== p) return;
-      this.inflight = null;
-      setImmediate(this.settled);
-    });
-    this.inflight = p;
-    return p;
-  }
-
-  private async sync(): Promise<void> {
-    if (!this.fh) {
-      const fh = await open(`${this.file}-wal`, 'r+');
-      // The log's name in its folder must be durable too, once (the log lives as long as the connection).
-      const dir = await open(path.dirname(this.file), 'r');
-      try {
-        await dir.sync();
-      } finally {
-        await dir.close();
-      }
-      this.fh = fh;
-    }
-    await this.fh.datasync();
-  }
-
-  async close(): Promise<void> {
-    await this.inflight?.catch(() => undefined);
-    await this.fh?.close();
-    this.fh = null;
-  }
 }
 
 /** Transactions committed together: one SQLite transaction, one sync of the log. */
