@@ -15,15 +15,15 @@ import {
   type TransactionRecord,
 } from '../domain/types.ts';
 import type { ChangeNotice, Page, RepositoryReads, RepositoryTx } from './repository.ts';
-import { isKeyOf, TABLES, type Decode, type Row, type Table } from './rows.ts';
+import { isKeyOf, TABLES, type Decode, type Row, type Table, type Values } from './rows.ts';
 
-export type { Row };
+export type { Row, Values };
 
-/** A table as one store reads it: its select list (alias `r`), the text of `get`'s read (the read of every B2 request), the record of a row. */
+/** A table as one store reads it: its select list (alias `r`, the `reads` columns in order), the text of `get`'s read (the read of every B2 request), the record of a row of the select list's values. */
 export interface SqlTable<C extends CollectionName> extends Omit<Table<C>, 'record'> {
   select: string;
   byKey: string;
-  record(row: Row): Collections[C];
+  record(row: Values): Collections[C];
 }
 export type SqlTables = { readonly [C in CollectionName]: SqlTable<C> };
 
@@ -31,7 +31,7 @@ export type SqlTables = { readonly [C in CollectionName]: SqlTable<C> };
 export function sqlTables(decode: Decode, attempts: string): SqlTables {
   const of = <C extends CollectionName>(c: C): SqlTable<C> => {
     const t: Table<C> = TABLES[c];
-    const select = c === 'outbox' ? `r.*, ${attempts} AS attempts` : 'r.*';
+    const select = t.reads.map((col) => (c === 'outbox' && col === 'attempts' ? `${attempts} AS attempts` : `r.${col}`)).join(', ');
     return { ...t, select, byKey: `SELECT ${select} FROM ${t.name} r WHERE r.${t.key} = $1`, record: (row) => t.record(row, decode) };
   };
   return Object.fromEntries(COLLECTIONS.map((c) => [c, of(c)])) as unknown as SqlTables;
@@ -40,7 +40,10 @@ export function sqlTables(decode: Decode, attempts: string): SqlTables {
 const OPEN = `status IN ('PENDING', 'APPROVED')`;
 
 export abstract class SqlReads implements RepositoryReads {
+  /** Rows as objects keyed by column name. */
   protected abstract run(text: string, values?: unknown[]): Promise<{ rows: Row[] }>;
+  /** Rows as arrays of the select list's values (the reads of records: no object per row to build and read back). */
+  protected abstract runValues(text: string, values: unknown[]): Promise<Values[]>;
   protected abstract readonly tables: SqlTables;
 
   protected one<C extends CollectionName>(c: C, where: string, values: unknown[], suffix = ''): Promise<Collections[C] | undefined> {
@@ -49,12 +52,12 @@ export abstract class SqlReads implements RepositoryReads {
 
   private first<C extends CollectionName>(c: C, text: string, values: unknown[]): Promise<Collections[C] | undefined> {
     const t = this.tables[c] as SqlTable<C>;
-    return this.run(text, values).then(({ rows }) => (rows[0] ? t.record(rows[0]) : undefined));
+    return this.runValues(text, values).then((rows) => (rows[0] ? t.record(rows[0]) : undefined));
   }
 
   protected async many<C extends CollectionName>(c: C, rest: string, values: unknown[]): Promise<Collections[C][]> {
     const t = this.tables[c] as SqlTable<C>;
-    const { rows } = await this.run(`SELECT ${t.select} FROM ${t.name} r ${rest}`, values);
+    const rows = await this.runValues(`SELECT ${t.select} FROM ${t.name} r ${rest}`, values);
     return rows.map((r) => t.record(r));
   }
 

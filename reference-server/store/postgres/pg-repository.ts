@@ -26,7 +26,7 @@ import pg from 'pg';
 import type { Change, CollectionName, Collections, OutboxEvent } from '../../domain/types.ts';
 import type { ChangeNotice, Repository, RepositoryTx, WindowCount } from '../repository.ts';
 import { failureOf, StoreUnavailableError, storageRetryAfterSeconds } from '../errors.ts';
-import { DELETE_LATER_ATTEMPTS, deleteOrder, deleteSql, isKeyOf, TABLES as SHARED, upsertSql, type Row } from '../rows.ts';
+import { DELETE_LATER_ATTEMPTS, deleteOrder, deleteSql, isKeyOf, TABLES as SHARED, upsertSql, type Row, type Values } from '../rows.ts';
 import { SqlRepository, sqlTables, SqlTx } from '../sql-reads.ts';
 import { migrateUrl } from './migrate.ts';
 import { CHANNEL, encodeNotice, NoticeListener } from './pg-notices.ts';
@@ -104,6 +104,11 @@ class PgTx extends SqlTx {
     await this.flush();
     await this.begin();
     return this.client.query(prepared(text, values));
+  }
+  protected async runValues(text: string, values: unknown[]): Promise<Values[]> {
+    await this.flush();
+    await this.begin();
+    return (await this.client.query({ ...prepared(text, values), rowMode: 'array' })).rows;
   }
 
   override get<C extends CollectionName>(c: C, k: string): Promise<Collections[C] | undefined> {
@@ -249,9 +254,16 @@ export class PgRepository extends SqlRepository implements Repository {
     return new StoreUnavailableError(e, this.retryAfterSeconds);
   }
 
-  protected async run(text: string, values?: unknown[]): Promise<{ rows: Row[] }> {
+  protected run(text: string, values?: unknown[]): Promise<{ rows: Row[] }> {
+    return this.query(() => this.pool.query<Row>(prepared(text, values)));
+  }
+  protected async runValues(text: string, values: unknown[]): Promise<Values[]> {
+    return (await this.query(() => this.pool.query<unknown[]>({ ...prepared(text, values), rowMode: 'array' }))).rows;
+  }
+  /** `q`'s answer; the database out of reach is `StoreUnavailableError`. */
+  private async query<T>(q: () => Promise<T>): Promise<T> {
     try {
-      return await this.pool.query(prepared(text, values));
+      return await q();
     } catch (e) {
       throw failureOf(e) === 'unavailable' ? this.unavailable(e) : e;
     }
@@ -351,7 +363,7 @@ export class PgRepository extends SqlRepository implements Repository {
     const { rows: merchants } = await this.run("SELECT DISTINCT merchant_id FROM webhook_outbox WHERE state = 'pending'");
     if (merchants.length === 0 || limit <= 0) return [];
     const ids = merchants.map((m) => m.merchant_id as string);
-    const { rows } = await this.run(
+    const rows = await this.runValues(
       `WITH due AS (
          SELECT o.id FROM webhook_outbox o JOIN unnest($1::text[], $2::timestamptz[]) AS m(id, now) ON o.merchant_id = m.id
          WHERE o.state = 'pending' AND o.next_attempt_at <= m.now AND (o.claimed_until IS NULL OR o.claimed_until <= now())
