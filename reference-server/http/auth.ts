@@ -37,6 +37,9 @@ function keyFitsMode(config: ServerConfig, merchant: MerchantConfig): boolean {
   return (config.mode === 'sandbox') === (merchant.keyMode === 'test');
 }
 
+/** The most key digests `createAuthenticator` keeps. */
+const KEY_DIGESTS_KEPT = 1024;
+
 /** Binds the merchants' key digests once, at start-up: the request path only hashes and compares. */
 export function createAuthenticator(core: Core): Authenticator {
   const { config, repo } = core;
@@ -53,6 +56,20 @@ export function createAuthenticator(core: Core): Authenticator {
    * three times). Only per request: no key outlives its request here.
    */
   const accepted = new WeakMap<express.Request, { header: string; merchant: MerchantConfig }>();
+  /**
+   * The SHA-256 of the keys sent lately: a key is hashed once, not on every request (pure
+   * computation: the merchant is still found by comparing digests, in constant time each).
+   * Bounded: emptied when full, so keys sent at random only cost their hash again.
+   */
+  const digests = new Map<string, Buffer>();
+  const digestOf = (key: string): Buffer => {
+    let d = digests.get(key);
+    if (!d) {
+      if (digests.size >= KEY_DIGESTS_KEPT) digests.clear();
+      digests.set(key, (d = sha256Bytes(key)));
+    }
+    return d;
+  };
 
   return {
     /**
@@ -65,7 +82,7 @@ export function createAuthenticator(core: Core): Authenticator {
       const values = headerValues(req, auth.header);
       if (values.length === 0) throw invalidKey(errorMessage('INVALID_API_KEY', { header: auth.title }, 1));
       if (values.length > 1) throw invalidKey(errorMessage('INVALID_API_KEY', { header: auth.title }, 2));
-      const digest = sha256Bytes(values[0]!.trim());
+      const digest = digestOf(values[0]!.trim());
       let found: MerchantConfig | undefined;
       // No early exit: every merchant's digest is compared, in constant time each.
       for (let i = 0; i < merchants.length; i++) if (digestBytesEqual(keyDigests[i]!, digest)) found = merchants[i];
