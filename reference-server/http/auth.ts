@@ -37,10 +37,13 @@ function keyFitsMode(config: ServerConfig, merchant: MerchantConfig): boolean {
   return (config.mode === 'sandbox') === (merchant.keyMode === 'test');
 }
 
-/** The most key digests `createAuthenticator` keeps. */
+/** The most key digests kept: emptied when full, so keys sent at random only cost their hash again. */
 const KEY_DIGESTS_KEPT = 1024;
 
-/** Binds the merchants' key digests once, at start-up: the request path only hashes and compares. */
+/**
+ * Binds the merchants' key digests once, at start-up. A key sent is hashed once (a bounded map
+ * from key to digest: pure computation), then compared with every merchant's digest.
+ */
 export function createAuthenticator(core: Core): Authenticator {
   const { config, repo } = core;
   const merchants = config.merchants;
@@ -49,27 +52,7 @@ export function createAuthenticator(core: Core): Authenticator {
     if (b.length !== 32) throw new Error(`merchant ${m.id}: key digest is not a SHA-256`);
     return b;
   });
-
-  /**
-   * The key a request was accepted with, by header: the API log and the simulator ask again for
-   * the router's answer, and a request's headers do not change (hashed once per request, not
-   * three times). Only per request: no key outlives its request here.
-   */
-  const accepted = new WeakMap<express.Request, { header: string; merchant: MerchantConfig }>();
-  /**
-   * The SHA-256 of the keys sent lately: a key is hashed once, not on every request (pure
-   * computation: the merchant is still found by comparing digests, in constant time each).
-   * Bounded: emptied when full, so keys sent at random only cost their hash again.
-   */
   const digests = new Map<string, Buffer>();
-  const digestOf = (key: string): Buffer => {
-    let d = digests.get(key);
-    if (!d) {
-      if (digests.size >= KEY_DIGESTS_KEPT) digests.clear();
-      digests.set(key, (d = sha256Bytes(key)));
-    }
-    return d;
-  };
 
   return {
     /**
@@ -77,12 +60,15 @@ export function createAuthenticator(core: Core): Authenticator {
      * @rule auth-api-key
      */
     key(req, auth) {
-      const known = accepted.get(req);
-      if (known?.header === auth.header) return known.merchant;
       const values = headerValues(req, auth.header);
       if (values.length === 0) throw invalidKey(errorMessage('INVALID_API_KEY', { header: auth.title }, 1));
       if (values.length > 1) throw invalidKey(errorMessage('INVALID_API_KEY', { header: auth.title }, 2));
-      const digest = digestOf(values[0]!.trim());
+      const key = values[0]!.trim();
+      let digest = digests.get(key);
+      if (!digest) {
+        if (digests.size >= KEY_DIGESTS_KEPT) digests.clear();
+        digests.set(key, (digest = sha256Bytes(key)));
+      }
       let found: MerchantConfig | undefined;
       // No early exit: every merchant's digest is compared, in constant time each.
       for (let i = 0; i < merchants.length; i++) if (digestBytesEqual(keyDigests[i]!, digest)) found = merchants[i];
@@ -90,7 +76,6 @@ export function createAuthenticator(core: Core): Authenticator {
       if (!keyFitsMode(config, found)) {
         throw invalidKey(errorMessage('INVALID_API_KEY', {}, config.mode === 'sandbox' ? 3 : 4));
       }
-      accepted.set(req, { header: auth.header, merchant: found });
       return found;
     },
 
