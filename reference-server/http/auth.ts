@@ -37,12 +37,9 @@ function keyFitsMode(config: ServerConfig, merchant: MerchantConfig): boolean {
   return (config.mode === 'sandbox') === (merchant.keyMode === 'test');
 }
 
-/** The most key digests kept: emptied when full, so keys sent at random only cost their hash again. */
-const KEY_DIGESTS_KEPT = 1024;
-
 /**
- * Binds the merchants' key digests once, at start-up. A key sent is hashed once (a bounded map
- * from key to digest: pure computation), then compared with every merchant's digest.
+ * Binds the merchants' key digests once, at start-up. A key sent is hashed once (a map of at most
+ * 1,024 keys to digests, emptied when full: pure computation), then compared with every merchant's.
  */
 export function createAuthenticator(core: Core): Authenticator {
   const { config, repo } = core;
@@ -66,7 +63,7 @@ export function createAuthenticator(core: Core): Authenticator {
       const key = values[0]!.trim();
       let digest = digests.get(key);
       if (!digest) {
-        if (digests.size >= KEY_DIGESTS_KEPT) digests.clear();
+        if (digests.size >= 1024) digests.clear();
         digests.set(key, (digest = sha256Bytes(key)));
       }
       let found: MerchantConfig | undefined;
