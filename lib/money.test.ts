@@ -63,7 +63,31 @@ describe('reading amounts (centimesFromNumber, centimesFromDecimalString, centim
     expect(centimesFromNumber(-0)).toBe(0);
     expect(isMad('12.50')).toBe(false);
   });
+  it('isMad (the `mad` format) answers as centimesFromNumber on every double: two-decimal amounts, their neighbours, any double', () => {
+    const byString = (v: number) => centimesFromNumber(v) !== null;
+    const near = fc.tuple(fc.integer({ min: -(2 ** 53) + 1, max: 2 ** 53 - 1 }), fc.integer({ min: -2, max: 2 })).map(([c, step]) => {
+      let v = c / 100;
+      // a few doubles either side of the amount
+      for (let i = 0; i < Math.abs(step); i++) v = step > 0 ? nextUp(v) : -nextUp(-v);
+      return v;
+    });
+    fc.assert(
+      fc.property(fc.oneof(near, fc.double(), fc.double({ min: -1e13, max: 1e13 })), (v) => isMad(v) === byString(v)),
+      { numRuns: 20_000 },
+    );
+    for (const v of [0, -0, 0.29, 1.005, 1e12 - 0.01, 1e12, 1e12 + 0.01, 999_999_999_999.99, 1e-7, 2 ** 53, NaN, -Infinity])
+      expect(isMad(v), String(v)).toBe(byString(v));
+  });
 });
+
+/** The next double above `v` (finite). */
+function nextUp(v: number): number {
+  if (v === 0) return Number.MIN_VALUE;
+  const b = new Float64Array([v]);
+  const bits = new BigInt64Array(b.buffer);
+  bits[0] = bits[0]! + (v > 0 ? 1n : -1n);
+  return b[0]!;
+}
 
 describe('toCentimes (browser code: throws on a bad server answer)', () => {
   it('reads numbers and decimal strings exactly', () => {

@@ -45,7 +45,15 @@ export function centimesOf(v: unknown): number | null {
  * format (ADR-021), which the contract router's validator applies (`validatorStages`).
  */
 export function isMad(v: unknown): boolean {
-  return typeof v === 'number' && centimesFromNumber(v) !== null;
+  if (typeof v !== 'number') return false;
+  // Below 10^12 the numeric test is exact and spares the response checks a String and a regex:
+  // there 100·v is within 0.02 of its centimes, and a double that is the nearest one to a
+  // two-decimal amount prints as that amount (a shortest round-trip string).
+  if (Math.abs(v) < 1e12) {
+    const c = Math.round(v * 100);
+    return c / 100 === v;
+  }
+  return centimesFromNumber(v) !== null;
 }
 
 /**

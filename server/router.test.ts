@@ -86,6 +86,8 @@ describe('createContractRouter', () => {
     const a = await call<Tx>(base, 'GET', txPath, { headers: auth });
     expect(a.status).toBe(200);
     expect(a.body).toEqual(TX);
+    // one write with its length, not a chunked body (headers written before the body)
+    expect([a.headers.get('content-length'), a.headers.get('transfer-encoding')]).toEqual([String(Buffer.byteLength(a.text)), null]);
     const missing = await call(base, 'GET', '/api/v1/public/partner/transactions/0b6a1b7e-52a4-4d2e-9d7f-1c0f5b2d8e61', { headers: auth });
     expect([missing.status, errorOf(missing).code]).toEqual([404, 'TRANSACTION_NOT_FOUND']);
   });

@@ -121,7 +121,7 @@ class Served {
   }
 }
 
-const JSON_CONTENT_TYPE = ['Content-Type', 'application/json; charset=utf-8'];
+const JSON_TYPE = 'application/json; charset=utf-8';
 
 const isThenable = (x: unknown): x is PromiseLike<unknown> => typeof (x as { then?: unknown } | null)?.then === 'function';
 
@@ -233,9 +233,10 @@ export function createVariantsRouter<Caller>(options: VariantsRouterOptions<Call
       return;
     }
     const json = JSON.stringify(result.body);
-    // the header list handed to writeHead: no setHeader bookkeeping when no other header was set
+    // the header list handed to writeHead: no setHeader bookkeeping when no other header was set;
+    // its Content-Length keeps the answer one write (without it, headers written first mean a chunked body)
     if (res.hasHeader('content-type')) res.end(json);
-    else res.writeHead(result.status, JSON_CONTENT_TYPE).end(json);
+    else res.writeHead(result.status, ['Content-Type', JSON_TYPE, 'Content-Length', String(Buffer.byteLength(json))]).end(json);
   };
 
   /** The request checked, then the handler: `body` read (or undefined for an operation without one). */

@@ -37,7 +37,10 @@ function keyFitsMode(config: ServerConfig, merchant: MerchantConfig): boolean {
   return (config.mode === 'sandbox') === (merchant.keyMode === 'test');
 }
 
-/** Binds the merchants' key digests once, at start-up: the request path only hashes and compares. */
+/**
+ * Binds the merchants' key digests once, at start-up. A key sent is hashed once (a map of at most
+ * 1,024 keys to digests, emptied when full: pure computation), then compared with every merchant's.
+ */
 export function createAuthenticator(core: Core): Authenticator {
   const { config, repo } = core;
   const merchants = config.merchants;
@@ -46,13 +49,7 @@ export function createAuthenticator(core: Core): Authenticator {
     if (b.length !== 32) throw new Error(`merchant ${m.id}: key digest is not a SHA-256`);
     return b;
   });
-
-  /**
-   * The key a request was accepted with, by header: the API log and the simulator ask again for
-   * the router's answer, and a request's headers do not change (hashed once per request, not
-   * three times). Only per request: no key outlives its request here.
-   */
-  const accepted = new WeakMap<express.Request, { header: string; merchant: MerchantConfig }>();
+  const digests = new Map<string, Buffer>();
 
   return {
     /**
@@ -60,12 +57,15 @@ export function createAuthenticator(core: Core): Authenticator {
      * @rule auth-api-key
      */
     key(req, auth) {
-      const known = accepted.get(req);
-      if (known?.header === auth.header) return known.merchant;
       const values = headerValues(req, auth.header);
       if (values.length === 0) throw invalidKey(errorMessage('INVALID_API_KEY', { header: auth.title }, 1));
       if (values.length > 1) throw invalidKey(errorMessage('INVALID_API_KEY', { header: auth.title }, 2));
-      const digest = sha256Bytes(values[0]!.trim());
+      const key = values[0]!.trim();
+      let digest = digests.get(key);
+      if (!digest) {
+        if (digests.size >= 1024) digests.clear();
+        digests.set(key, (digest = sha256Bytes(key)));
+      }
       let found: MerchantConfig | undefined;
       // No early exit: every merchant's digest is compared, in constant time each.
       for (let i = 0; i < merchants.length; i++) if (digestBytesEqual(keyDigests[i]!, digest)) found = merchants[i];
@@ -73,7 +73,6 @@ export function createAuthenticator(core: Core): Authenticator {
       if (!keyFitsMode(config, found)) {
         throw invalidKey(errorMessage('INVALID_API_KEY', {}, config.mode === 'sandbox' ? 3 : 4));
       }
-      accepted.set(req, { header: auth.header, merchant: found });
       return found;
     },
 
