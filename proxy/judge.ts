@@ -85,6 +85,22 @@ export class ExchangeJudge {
     this.contracts = new Map(list.map((v) => [v, Contract.for(v).warm()]));
   }
 
+  /**
+   * Per credential, its latest routed exchange when it was a GET (its URL and status): a HEAD of the
+   * same URL right after answers as it did (ADR-024). Any other exchange of the credential in between
+   * clears it (a change may have come between the two). At most 1,000 credentials held.
+   */
+  private readonly lastGet = new Map<string, { url: string; status: number; seq: number }>();
+
+  private remember(e: Ended, r: Routed): void {
+    const auth = authHeaderOf(r.variants[0]!, e.ex.opId);
+    const cred = auth === null ? '' : (e.requestHeaders[auth] ?? '');
+    this.lastGet.delete(cred);
+    if (e.method !== 'GET') return;
+    this.lastGet.set(cred, { url: e.ex.url, status: e.ex.status, seq: e.seq });
+    if (this.lastGet.size > 1000) this.lastGet.delete(this.lastGet.keys().next().value as string);
+  }
+
   /** The operation of a request for its caller, or undefined (no operation of the caller's variant: a probe, a typo, another API). */
   route(method: string, pathname: string, headers: Record<string, string>): Routed | undefined {
     const any = routeOf(this.book.fixed ?? 1, method, pathname) ?? (this.book.fixed ? undefined : routeOf(2, method, pathname));
@@ -166,16 +182,28 @@ export class ExchangeJudge {
     const at = { operation: ex.opId, exchanges: [seq] };
     const findings: ProxyFinding[] = [];
     if (ex.method === 'HEAD') {
-      const get = VARIANTS.map((v) => routeTable(v).match('GET', pathname)).find((m) => m !== null);
-      if (get && get.entry.pathParams.length === 0 && (ex.status === 404 || ex.status === 405))
-        findings.push({
-          kind: 'answer',
-          jsonPath: '$',
-          message: `HEAD ${pathname} answered ${ex.status}; GET is served there, and HEAD with it`,
-          expected: 200,
-          actual: ex.status,
-          ...at,
-        });
+      const v = VARIANTS.find((x) => routeTable(x).match('GET', pathname) !== null);
+      const get = v === undefined ? null : routeTable(v).match('GET', pathname);
+      if (get && v !== undefined) {
+        const op = get.entry.operationId;
+        const auth = authHeaderOf(v, op);
+        const cred = auth === null ? '' : (ex.headers[auth] ?? '');
+        // the GET of the same URL with the same credential, when it was that caller's latest exchange
+        const last = this.lastGet.get(cred);
+        const before = last !== undefined && last.url === ex.url ? last : undefined;
+        const declared = Contract.for(v).has(op) && Contract.for(v).response(op, ex.status) !== null;
+        const refused = ex.status === 404 || ex.status === 405;
+        if ((refused && (get.entry.pathParams.length === 0 || (before && before.status < 300))) || !declared)
+          findings.push({
+            kind: 'answer',
+            jsonPath: '$',
+            message: `HEAD ${pathname} answered ${ex.status}${before ? `, the GET of the same URL ${before.status} (exchange ${before.seq})` : ''}; HEAD answers as the GET (${op}${declared ? '' : `, which does not declare ${ex.status}`}; ADR-024)`,
+            expected: before?.status ?? 'a status the GET declares',
+            actual: ex.status,
+            operation: ex.opId,
+            exchanges: before ? [before.seq, seq] : [seq],
+          });
+      }
     } else if (ex.method === 'OPTIONS' || VARIANTS.some((v) => routeTable(v).match(ex.method, pathname))) {
       // a CORS preflight, or an operation of the other variant than the caller's: not this judge's
     } else if (allowed.length) {
@@ -232,6 +260,7 @@ export class ExchangeJudge {
         }),
       );
     const { ex } = e;
+    this.remember(e, r);
     if (r.pin !== undefined && ex.opId === 'createSession' && ex.status < 300) {
       const j = ex.json as { token?: unknown; session_token?: unknown } | undefined;
       const t = j?.token ?? j?.session_token;
