@@ -12,6 +12,8 @@ export type FindingKind =
   | 'token'
   | 'rate-limit'
   | 'list'
+  | 'sms'
+  | 'webhook-retries'
   | 'webhook-no-transition'
   | 'webhook-missing'
   | 'webhook-payload';

@@ -1,7 +1,7 @@
 /**
  * HEAD judged as its GET (ADR-024, proxy/judge.ts `unrouted`): a HEAD answered with a status the
- * GET's operation does not declare, or refused as not served (404/405) right after the GET of the
- * same URL with the same key succeeded, is a finding; a HEAD answering as its GET is none.
+ * GET's operation does not declare, or with another status than the GET of the same URL with the
+ * same key just before (a declared 5xx aside), is a finding; a HEAD answering as its GET is none.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, request, type Server } from 'node:http';
@@ -27,6 +27,10 @@ beforeAll(async () => {
   upstream = createServer((req, res) => {
     req.resume();
     req.on('end', () => {
+      if (req.url?.endsWith('/status') && req.method === 'GET') {
+        res.writeHead(401, { 'content-type': 'application/json; charset=utf-8' });
+        return res.end(JSON.stringify({ error: { code: 'INVALID_SESSION_TOKEN', message: 'Invalid session token' } }));
+      }
       if (req.method === 'HEAD' && headMode !== 'same') {
         res.writeHead(Number(headMode), { 'content-type': 'application/json; charset=utf-8' });
         return res.end();
@@ -44,9 +48,9 @@ afterAll(async () => {
   await new Promise((r) => upstream?.close(r));
 });
 
-function call(method: string, path: string): Promise<number> {
+function call(method: string, path: string, headers: Record<string, string> = { 'x-api-key': KEY }): Promise<number> {
   return new Promise((resolve, reject) => {
-    const r = request(`${proxy.url}${path}`, { method, headers: { 'x-api-key': KEY } }, (res) => {
+    const r = request(`${proxy.url}${path}`, { method, headers }, (res) => {
       res.resume();
       res.on('end', () => resolve(res.statusCode ?? 0));
     });
@@ -74,9 +78,17 @@ describe('HEAD answers as its GET (ADR-024)', () => {
     expect(headFindings().map((f) => f.actual)).toEqual([404]);
   });
 
+  it('HEAD refused (404) right after its GET answered another refusal (401): a finding', async () => {
+    headMode = '404';
+    const path = `/api/v1/public/transactions/${randomUUID()}/status`;
+    expect(await call('GET', path, { 'x-session-token': 'st_unknown' })).toBe(401);
+    expect(await call('HEAD', path, { 'x-session-token': 'st_unknown' })).toBe(404);
+    expect(headFindings().map((f) => f.actual)).toEqual([404, 404]);
+  });
+
   it('HEAD answered with a status its GET does not declare (502): a finding', async () => {
     headMode = '502';
     expect(await call('HEAD', B2(randomUUID()))).toBe(502);
-    expect(headFindings().map((f) => f.actual)).toEqual([404, 502]);
+    expect(headFindings().map((f) => f.actual)).toEqual([404, 404, 502]);
   });
 });

@@ -193,7 +193,9 @@ export class ExchangeJudge {
         const before = last !== undefined && last.url === ex.url ? last : undefined;
         const declared = Contract.for(v).has(op) && Contract.for(v).response(op, ex.status) !== null;
         const refused = ex.status === 404 || ex.status === 405;
-        if ((refused && (get.entry.pathParams.length === 0 || (before && before.status < 300))) || !declared)
+        // a declared 5xx may be a passing failure of either call; any other difference from the GET just before is not
+        const differs = before !== undefined && before.status !== ex.status && ex.status < 500;
+        if ((refused && get.entry.pathParams.length === 0) || differs || !declared)
           findings.push({
             kind: 'answer',
             jsonPath: '$',

@@ -39,6 +39,10 @@ export interface TxState {
    */
   pst: number;
   at: number;
+  /** When (ms since the tracker started) the B1 answer that made it through the proxy ended; NOT_MADE when not made so. */
+  b1: number;
+  /** Its customerPhone as B1 answered it (`smallHash`), when b1 ≥ 0. */
+  ph: number;
   /** Events expected from transitions seen, and events received with no transition yet (webhooks on). */
   ev?: { name: string; transition?: string; at: number; received: boolean; id?: string }[];
 }
@@ -71,6 +75,12 @@ function fnv(s: string): number {
   }
   return h >>> 0 || 1;
 }
+
+/** TxState.b1 of a transaction not made through the proxy's B1 (the least small integer V8 holds unboxed). */
+export const NOT_MADE = -0x40000000;
+
+/** A small number for a value (30 bits: held unboxed in an object), equal for equal canonical JSON. */
+export const smallHash = (v: unknown): number => fnv(stableJson(v)) & 0x3fffffff;
 
 /** The immutable fields' fingerprint: equal for semantically equal records, whatever their members' order. */
 export function fingerprint(rec: Record<string, unknown>): number {
@@ -177,6 +187,14 @@ export class TrackerStore {
     tx.pst = tx.st;
     tx.at = Math.round(ob.receivedAt - this.t0);
     tx.st = mask;
+  }
+
+  /** A wall time (ms) as a small integer after the tracker's start, and back. */
+  protected sinceStart(wall: number): number {
+    return Math.round(wall - this.t0);
+  }
+  protected wall(sinceStart: number): number {
+    return this.t0 + sinceStart;
   }
 
   /** Whether an exchange was sent before the answer that showed the transaction's latest change ended (the two overlapped). */

@@ -18,9 +18,8 @@ import {
   type Transition,
 } from '../model/index.ts';
 import { finding, type FindingOf, type Observation, type StateFinding } from './finding.ts';
-import { SessionTracker } from './state-session.ts';
-import { PageJudge } from './pages.ts';
-import { fingerprint, iso, isRecord, type Json, type TxState } from './state-store.ts';
+import { SandboxTracker } from './state-sandbox.ts';
+import { NOT_MADE, fingerprint, iso, isRecord, type Json, type TxState } from './state-store.ts';
 import { ALL, EXPIRY, PENDING, bit, names, reach, refusedFrom, steps, transitionsOf } from './statuses.ts';
 
 export type { FindingKind, Observation, StateFinding } from './finding.ts';
@@ -63,11 +62,11 @@ const newTx = (m: string, ref: string | null, st: number, kind: 0 | 1, c: number
   last: seq,
   pst: 0,
   at: 0,
+  b1: NOT_MADE,
+  ph: 0,
 });
 
-export class StateTracker extends SessionTracker {
-  private readonly pages = new PageJudge(this.max);
-
+export class StateTracker extends SandboxTracker {
   /**
    * Judges one answered exchange against what was seen before; updates the state.
    * @judges ownership, vendor-reference-unique, expiry
@@ -80,6 +79,7 @@ export class StateTracker extends SessionTracker {
     if (ob.status === 404) out.push(...this.notFoundRead(ob));
     if (m === null) return out;
     if (ob.testKey) this.testKeys.add(m);
+    out.push(...this.sandbox(ob, m));
     if (this.sandboxSettings(ob, m)) return out;
     const json = ob.json;
     const push = (f: Omit<FindingOf, 'ob'>) => out.push(finding({ ob, ...f }));
@@ -113,13 +113,6 @@ export class StateTracker extends SessionTracker {
         push({ kind: 'other-merchant', txId: id, tx, jsonPath: '$.id', message: `A3 showed transaction ${id} of another merchant` });
       return out;
     }
-    if (ob.status === 200 && ob.opId.startsWith('sandboxList'))
-      out.push(
-        ...this.pages.page(ob, m, ob.variant ?? 1, ob.search ?? '', (item) => {
-          const tx = this.txs.get(String(item.transactionId ?? item.id));
-          return tx !== undefined && tx.m === m;
-        }),
-      );
     // the sandbox list: each item a record read now (both families)
     if (ob.opId === 'sandboxListTransactions' && ob.status === 200 && isRecord(json) && Array.isArray(json.data)) {
       for (const item of json.data) if (isRecord(item) && typeof item.id === 'string') this.record(ob, m, 'id', item, out);
@@ -298,6 +291,7 @@ export class StateTracker extends SessionTracker {
     }
     tx = newTx(m, ref, bit(PENDING), 0, c ?? NaN, u, fingerprint(json), ob.seq);
     this.add(id, tx);
+    this.madeByB1(tx, json.customerPhone, ob.receivedAt);
     for (const t of transitionsOf(ob.opId)) if (!t.from) this.transitions.add(t.id);
     if (status !== PENDING)
       push({
