@@ -13,6 +13,8 @@ export type FindingKind =
   | 'rate-limit'
   | 'list'
   | 'sms'
+  | 'simulate'
+  | 'api-log'
   | 'webhook-retries'
   | 'webhook-no-transition'
   | 'webhook-missing'

@@ -13,9 +13,8 @@ import type { Recorder, ProxyFinding } from './report.ts';
 import { VARIANTS, type Pin, type VariantBook } from './variant.ts';
 import { routeTable } from '../server/routes.ts';
 import { judgeRequest } from './request-judge.ts';
-
-/** The header asking the sandbox for a failure on demand (ADR-052): the answer is the failure, the call does not run. */
-const SIMULATE_HEADER = 'paylater-simulate';
+import { SIMULATE_HEADER, SimulateJudge } from './simulate.ts';
+import { ApiLogJudge } from './api-log.ts';
 
 /** The path prefixes of the contract's operations: a path under one is an API path. */
 const API_PREFIXES = [
@@ -73,6 +72,8 @@ const asFinding = (e: ConformanceError, seq: number, kind = 'answer', message = 
 
 export class ExchangeJudge {
   private readonly collect = new Collect();
+  private readonly simulate = new SimulateJudge(1000);
+  private readonly apiLog = new ApiLogJudge();
   private readonly contracts: Map<Variant, Contract>;
 
   constructor(
@@ -263,6 +264,25 @@ export class ExchangeJudge {
       );
     const { ex } = e;
     this.remember(e, r);
+    // the sandbox records a test key's calls (and its sessions'): what their API log must show
+    if (r.testKey || r.token !== undefined) this.apiLog.saw(ex.opId, e.method, e.pathname, ex.status, e.requestHeaders.origin);
+    if (ex.opId === 'sandboxGetApiLog' && ex.status === 200) findings.push(...this.apiLog.judge({ seq: e.seq, opId: ex.opId }, ex.json));
+    if (r.merchant !== null && !e.truncated)
+      findings.push(
+        ...this.simulate.judge({
+          seq: e.seq,
+          opId: ex.opId,
+          merchant: r.merchant,
+          testKey: r.testKey,
+          simulate: e.requestHeaders[SIMULATE_HEADER],
+          params: r.route.params,
+          requestJson,
+          status: ex.status,
+          json: ex.json,
+          sentAt: performance.timeOrigin + ex.sentAt,
+          receivedAt: performance.timeOrigin + ex.receivedAt,
+        }),
+      );
     if (r.pin !== undefined && ex.opId === 'createSession' && ex.status < 300) {
       const j = ex.json as { token?: unknown; session_token?: unknown } | undefined;
       const t = j?.token ?? j?.session_token;
