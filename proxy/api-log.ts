@@ -1,8 +1,9 @@
 /**
  * The sandbox API log (ADR-056) judged against the calls the proxy forwarded: an entry records the
  * `Origin` header as the call sent it. The proxy remembers, per operation, path and status, the
- * Origin values its calls carried (none counts as null); an entry for such a call whose origin is
- * none of them is a finding. At most 1,000 (operation, path, status) kept, oldest first out.
+ * Origin values its calls carried (none counts as null) since a recording was last started (the
+ * log holds the calls made while recording); an entry for such a call whose origin is none of them
+ * is a finding. At most 1,000 (operation, path, status) kept, oldest first out.
  */
 import { finding, type StateFinding } from './finding.ts';
 import { isRecord } from './state-store.ts';
@@ -11,6 +12,11 @@ const KEEP = 1000;
 
 export class ApiLogJudge {
   private readonly origins = new Map<string, Set<string | null>>();
+
+  /** A recording started (sandboxSetApiLog answered): the log holds the calls from now on. */
+  restart(): void {
+    this.origins.clear();
+  }
 
   /** A call forwarded: its operation, path (no query), status and Origin header. */
   saw(opId: string, method: string, path: string, status: number, origin: string | undefined): void {

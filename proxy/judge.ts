@@ -266,6 +266,7 @@ export class ExchangeJudge {
     this.remember(e, r);
     // the sandbox records a test key's calls (and its sessions'): what their API log must show
     if (r.testKey || r.token !== undefined) this.apiLog.saw(ex.opId, e.method, e.pathname, ex.status, e.requestHeaders.origin);
+    if (ex.opId === 'sandboxSetApiLog' && ex.status === 200) this.apiLog.restart();
     if (ex.opId === 'sandboxGetApiLog' && ex.status === 200) findings.push(...this.apiLog.judge({ seq: e.seq, opId: ex.opId }, ex.json));
     if (r.merchant !== null && !e.truncated)
       findings.push(

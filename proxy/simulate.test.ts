@@ -78,6 +78,9 @@ describe('the API log against the calls forwarded (api-log.ts, ADR-056)', () => 
   });
   it('an entry with the Origin the call carried: no finding; without it (mutant "the API log drops the Origin"): a finding', () => {
     const j = new ApiLogJudge();
+    // a call before the recording started: not in the log
+    j.saw('getPartnerTransactionByVendorReference', 'GET', '/api/v1/public/partner/transactions/vendor/r1', 200, undefined);
+    j.restart();
     j.saw('getPartnerTransactionByVendorReference', 'GET', '/api/v1/public/partner/transactions/vendor/r1', 200, 'https://a.invalid');
     const ob = { seq: 1, opId: 'sandboxGetApiLog' };
     expect(j.judge(ob, { entries: [entry('https://a.invalid')] })).toEqual([]);

@@ -178,6 +178,7 @@ export class SessionTracker extends ReadTracker {
       if (isRecord(ob.json)) {
         this.sameNames(ob, t.m, ob.json, out, id);
         this.checkoutStatus(ob, id, ob.json.status, out);
+        this.localDates(ob, id, ob.json, out);
       }
     } else if (ob.status === 401 && errorOf(ob.json)?.code === TOKEN_REFUSED && state === 'valid' && t.accepted && payer === token)
       push({

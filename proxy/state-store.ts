@@ -43,6 +43,13 @@ export interface TxState {
   b1: number;
   /** Its customerPhone as B1 answered it (`smallHash`), when b1 ≥ 0. */
   ph: number;
+  /**
+   * A checkout transaction made by a paid session the proxy saw: the earliest its server's clock can
+   * have read at creation (ms since the tracker started; NOT_MADE when not known), and how much later
+   * the latest (the paying exchange's length, ms).
+   */
+  p0: number;
+  pd: number;
   /** Events expected from transitions seen, and events received with no transition yet (webhooks on). */
   ev?: { name: string; transition?: string; at: number; received: boolean; id?: string }[];
 }
@@ -88,6 +95,34 @@ export function fingerprint(rec: Record<string, unknown>): number {
   for (let i = 0; i < IMMUTABLE_FIELDS.length; i++) values[i] = stableJson(rec[IMMUTABLE_FIELDS[i]!]);
   return fnv(values.join('\n'));
 }
+
+/** A transaction as first seen: its merchant, reference, statuses, kind (0 partner, 1 checkout), timestamps, fingerprint, exchange. */
+export const newTx = (
+  m: string,
+  ref: string | null,
+  st: number,
+  kind: 0 | 1,
+  c: number,
+  u: number | null,
+  fp: number,
+  seq: number,
+): TxState => ({
+  m,
+  ref,
+  st,
+  kind,
+  c,
+  u,
+  fp,
+  first: seq,
+  last: seq,
+  pst: 0,
+  at: 0,
+  b1: NOT_MADE,
+  ph: 0,
+  p0: NOT_MADE,
+  pd: 0,
+});
 
 export type Json = Record<string, unknown>;
 export const isRecord = (j: unknown): j is Json => typeof j === 'object' && j !== null && !Array.isArray(j);
@@ -187,6 +222,14 @@ export class TrackerStore {
     tx.pst = tx.st;
     tx.at = Math.round(ob.receivedAt - this.t0);
     tx.st = mask;
+  }
+
+  /** A paid session made `tx` in exchange `ob`: when its server's clock may have read at creation (unknown while a test key's offset is). */
+  protected madeByPay(tx: TxState, ob: Observation): void {
+    const t = this.serverTime(tx.m, ob.sentAt, ob.receivedAt);
+    if (!Number.isFinite(t.to)) return;
+    tx.p0 = this.sinceStart(t.from);
+    tx.pd = Math.round(t.to - t.from);
   }
 
   /** A wall time (ms) as a small integer after the tracker's start, and back. */

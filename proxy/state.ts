@@ -19,7 +19,8 @@ import {
 } from '../model/index.ts';
 import { finding, type FindingOf, type Observation, type StateFinding } from './finding.ts';
 import { SandboxTracker } from './state-sandbox.ts';
-import { NOT_MADE, fingerprint, iso, isRecord, type Json, type TxState } from './state-store.ts';
+import { NOT_MADE, fingerprint, iso, isRecord, newTx, type Json, type TxState } from './state-store.ts';
+import { checkoutStatusOf } from '../generated/index.ts';
 import { ALL, EXPIRY, PENDING, bit, names, reach, refusedFrom, steps, transitionsOf } from './statuses.ts';
 
 export type { FindingKind, Observation, StateFinding } from './finding.ts';
@@ -50,22 +51,6 @@ const RECORD_OPS: Record<string, 'id' | 'ref' | 'create' | 'sandbox'> = {
 const owned = (tx: TxState | undefined) =>
   tx ? { merchantId: tx.m, kind: tx.kind === 0 ? ('partner' as const) : ('checkout' as const) } : undefined;
 
-const newTx = (m: string, ref: string | null, st: number, kind: 0 | 1, c: number, u: number | null, fp: number, seq: number): TxState => ({
-  m,
-  ref,
-  st,
-  kind,
-  c,
-  u,
-  fp,
-  first: seq,
-  last: seq,
-  pst: 0,
-  at: 0,
-  b1: NOT_MADE,
-  ph: 0,
-});
-
 export class StateTracker extends SandboxTracker {
   /**
    * Judges one answered exchange against what was seen before; updates the state.
@@ -87,6 +72,7 @@ export class StateTracker extends SandboxTracker {
       const id = json.transaction_id;
       if (!this.txs.has(id)) {
         this.add(id, newTx(m, null, bit(PENDING), 1, NaN, null, 0, ob.seq));
+        this.madeByPay(this.txs.get(id)!, ob);
         this.transitions.add('checkout-pay');
       }
       const tx = this.txs.get(id)!;
@@ -440,5 +426,25 @@ export class StateTracker extends SandboxTracker {
     }
     this.ruledOut(tx, id, now, ob, out);
     this.setSt(tx, now, ob);
+  }
+  /** A checkout form (A2, A3) read PENDING once the payment window has certainly passed since the paid session made it. */
+  protected override checkoutStatus(ob: Observation, id: string, reported: unknown, out: StateFinding[]): void {
+    super.checkoutStatus(ob, id, reported, out);
+    const tx = this.txs.get(id);
+    if (!tx || tx.p0 === NOT_MADE || reported !== checkoutStatusOf[PENDING] || !(tx.st & bit(PENDING))) return;
+    const expiresAt = expiryOf({ from: this.wall(tx.p0), to: this.wall(tx.p0) + tx.pd }, this.windowMs / 1000);
+    if (expiredBy(this.serverTime(tx.m, ob.sentAt, ob.receivedAt), expiresAt, this.tol) === 'yes')
+      out.push(
+        finding({
+          kind: 'expiry-time',
+          ob,
+          txId: id,
+          tx,
+          jsonPath: '$.status',
+          message: `${ob.opId} shows ${String(reported)} for checkout transaction ${id} after its payment window (${this.windowMs / 1000} s from its paid session, which ended by ${iso(expiresAt.to - this.windowMs)})`,
+          expected: checkoutStatusOf[EXPIRY.to],
+          actual: reported,
+        }),
+      );
   }
 }
