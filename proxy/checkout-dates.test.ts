@@ -30,7 +30,13 @@ function ob(opId: string, over: Partial<Observation>, at: number): Observation {
 function paid(s: StateTracker, id: string): string {
   const token = `st_${id.slice(0, 8)}`;
   s.observe(ob('createSession', { json: { token, expiresAt: new Date(T0 + 3_600_000).toISOString() } }, T0));
-  s.observe(ob('sandboxPaySession', { requestJson: { session_token: token }, json: { transaction_id: id, status: 'PENDING' } }, T0));
+  s.observe(
+    ob(
+      'sandboxPaySession',
+      { requestJson: { session_token: token, customerPhone: '212612345678' }, json: { transaction_id: id, status: 'PENDING' } },
+      T0,
+    ),
+  );
   return token;
 }
 /** `DD/MM/YY HH:MM:SS` of `t` (UTC). */
@@ -98,5 +104,29 @@ describe('checkout transactions: A2 and A3 against the paid session', () => {
     const rec = { status: 'APPROVED', merchant_name: 'M', store_name: 'S', created_at: local(T0) };
     expect(a2(s, token, id, { ...rec, updated_at: local(changed) }, changed + 1000)).toEqual([]);
     expect(a2(s, token, id, { ...rec, updated_at: local(T0) }, changed + 2000)).toEqual(['timestamps']);
+  });
+
+  it('an event carrying the customerPhone the payment named: no finding; another (mutant "checkout events carry another customerPhone"): a finding', () => {
+    const s = new StateTracker({});
+    const id = '01a21b00-0000-7000-8000-000000000004';
+    paid(s, id);
+    const data = (customerPhone: string) => ({ id, status: 'CANCELED', customerPhone, merchantName: 'M', storeName: 'S' });
+    const kinds = (phone: string, n: number) =>
+      s.event('transaction.cancelled', id, `msg_${n}`, T0 + 1000, ++seq, data(phone)).map((f) => f.kind);
+    expect(kinds('212612345678', 1).filter((k) => k === 'webhook-payload')).toEqual([]);
+    expect(kinds('212612345679', 2).filter((k) => k === 'webhook-payload')).toEqual(['webhook-payload']);
+  });
+
+  it('a phone first shown by an event, then another by A2 (the paying request named none): a finding', () => {
+    const s = new StateTracker({});
+    const id = '01a21b00-0000-7000-8000-000000000005';
+    const token = `st_${id.slice(0, 8)}`;
+    s.observe(ob('createSession', { json: { token, expiresAt: new Date(T0 + 3_600_000).toISOString() } }, T0));
+    s.observe(ob('sandboxPaySession', { requestJson: { session_token: token }, json: { transaction_id: id, status: 'APPROVED' } }, T0));
+    const data = { id, status: 'APPROVED', customerPhone: '212600000001', merchantName: 'M', storeName: 'S' };
+    expect(s.event('transaction.approved', id, 'msg_a', T0 + 100, ++seq, data).filter((f) => f.kind === 'webhook-payload')).toEqual([]);
+    const rec = { status: 'APPROVED', merchant_name: 'M', store_name: 'S', created_at: local(T0), updated_at: local(T0) };
+    expect(a2(s, token, id, { ...rec, customer_phone: '212600000001' }, T0 + 1000)).toEqual([]);
+    expect(a2(s, token, id, { ...rec, customer_phone: '212600000000' }, T0 + 2000)).toEqual(['contradiction']);
   });
 });

@@ -10,7 +10,7 @@
  */
 import { at, canonicalText, expiryOf, within } from '../model/index.ts';
 import { finding, type FindingOf, type Observation, type StateFinding } from './finding.ts';
-import { NOT_MADE, iso, isRecord, type TxState } from './state-store.ts';
+import { NOT_MADE, iso, isRecord, smallHash, type TxState } from './state-store.ts';
 import { parseLocalDateTime } from '../model/local-date.ts';
 import { EventTracker } from './state-events.ts';
 import { checkoutStatusOf } from '../generated/index.ts';
@@ -137,7 +137,8 @@ export class ReadTracker extends EventTracker {
 
   /**
    * A2's dates in ADR-007's form (`DD/MM/YY HH:MM:SS`, UTC, whole seconds): created_at the instant
-   * the paid session made the transaction, updated_at the last change's instant the answers showed.
+   * the paid session made the transaction, updated_at the last change's instant the answers showed;
+   * its customer_phone the one first shown.
    * @judges a2-status-record
    */
   protected localDates(ob: Observation, id: string, json: Record<string, unknown>, out: StateFinding[]): void {
@@ -145,6 +146,21 @@ export class ReadTracker extends EventTracker {
     if (!tx) return;
     const push = (member: string, message: string, expected: unknown) =>
       out.push(finding({ kind: 'timestamps', ob, txId: id, tx, jsonPath: `$.${member}`, message, expected, actual: json[member] }));
+    const phone = json.customer_phone;
+    if (tx.ph === 0 && typeof phone === 'string') tx.ph = smallHash(phone);
+    else if (typeof phone === 'string' && smallHash(phone) !== tx.ph)
+      out.push(
+        finding({
+          kind: 'contradiction',
+          ob,
+          txId: id,
+          tx,
+          jsonPath: '$.customer_phone',
+          message: `${ob.opId} shows customer_phone ${phone} for transaction ${id}; an earlier answer, request or event showed another`,
+          expected: "the transaction's customerPhone",
+          actual: phone,
+        }),
+      );
     const created = parseLocalDateTime(json.created_at);
     if (created !== null && tx.p0 !== NOT_MADE) {
       const from = this.wall(tx.p0);
@@ -223,6 +239,15 @@ export class ReadTracker extends EventTracker {
         `${name} for ${id} says createdAt ${String(data.createdAt)}; the answers showed ${iso(tx.c)}`,
         iso(tx.c),
         data.createdAt,
+      );
+    // the phone first shown (B1's answer, the paying request, A2, an earlier event) is the one every event repeats
+    if (tx.ph === 0 && typeof data.customerPhone === 'string') tx.ph = smallHash(data.customerPhone);
+    else if (typeof data.customerPhone === 'string' && smallHash(data.customerPhone) !== tx.ph)
+      push(
+        '$.data.customerPhone',
+        `${name} for ${id} says customerPhone ${data.customerPhone}; an earlier answer, request or event showed another`,
+        "the transaction's customerPhone",
+        data.customerPhone,
       );
     const expired = typeof data.expiredAt === 'string' ? Date.parse(data.expiredAt) : NaN;
     if (!Number.isNaN(tx.c) && !Number.isNaN(expired)) {

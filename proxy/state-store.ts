@@ -41,7 +41,7 @@ export interface TxState {
   at: number;
   /** When (ms since the tracker started) the B1 answer that made it through the proxy ended; NOT_MADE when not made so. */
   b1: number;
-  /** Its customerPhone as B1 answered it (`smallHash`), when b1 ≥ 0. */
+  /** Its customerPhone's `smallHash` as B1 answered it or the paying request named it; 0 when not known. */
   ph: number;
   /**
    * A checkout transaction made by a paid session the proxy saw: the earliest its server's clock can
@@ -126,6 +126,31 @@ export const newTx = (
 
 export type Json = Record<string, unknown>;
 export const isRecord = (j: unknown): j is Json => typeof j === 'object' && j !== null && !Array.isArray(j);
+
+export const code = (j: unknown): string | undefined => {
+  const c = isRecord(j) && isRecord(j.error) ? j.error.code : undefined;
+  return typeof c === 'string' ? c : undefined;
+};
+/** A timestamp's ms, or null when absent or not a date (the response judge reports the schema). */
+export const time = (v: unknown): number | null => {
+  const t = typeof v === 'string' ? Date.parse(v) : NaN;
+  return Number.isNaN(t) ? null : t;
+};
+
+/** Operations whose success answer is a partner transaction record, and whether they name it by id or reference. */
+export const RECORD_OPS: Record<string, 'id' | 'ref' | 'create' | 'sandbox'> = {
+  createPartnerTransaction: 'create',
+  getPartnerTransaction: 'id',
+  getPartnerTransactionByVendorReference: 'ref',
+  cancelPartnerTransactionByVendorReference: 'ref',
+  sandboxConfirmTransaction: 'sandbox',
+  sandboxCancelTransaction: 'sandbox',
+  sandboxCompleteTransaction: 'sandbox',
+};
+
+/** The model's view of a kept transaction: its merchant and kind (ownership). */
+export const owned = (tx: TxState | undefined) =>
+  tx ? { merchantId: tx.m, kind: tx.kind === 0 ? ('partner' as const) : ('checkout' as const) } : undefined;
 
 /** A time for a message: ISO 8601, or what an unbounded end means. */
 export const iso = (ms: number): string =>
@@ -226,6 +251,9 @@ export class TrackerStore {
 
   /** A paid session made `tx` in exchange `ob`: when its server's clock may have read at creation (unknown while a test key's offset is). */
   protected madeByPay(tx: TxState, ob: Observation): void {
+    // the shopper's phone as the payment named it: its events carry it
+    const phone = isRecord(ob.requestJson) ? ob.requestJson.customerPhone : undefined;
+    if (typeof phone === 'string') tx.ph = smallHash(phone);
     const t = this.serverTime(tx.m, ob.sentAt, ob.receivedAt);
     if (!Number.isFinite(t.to)) return;
     tx.p0 = this.sinceStart(t.from);

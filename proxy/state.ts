@@ -19,37 +19,12 @@ import {
 } from '../model/index.ts';
 import { finding, type FindingOf, type Observation, type StateFinding } from './finding.ts';
 import { SandboxTracker } from './state-sandbox.ts';
-import { NOT_MADE, fingerprint, iso, isRecord, newTx, type Json, type TxState } from './state-store.ts';
+import { NOT_MADE, RECORD_OPS, code, fingerprint, iso, isRecord, newTx, owned, time, type Json, type TxState } from './state-store.ts';
 import { checkoutStatusOf } from '../generated/index.ts';
 import { ALL, EXPIRY, PENDING, bit, names, reach, refusedFrom, steps, transitionsOf } from './statuses.ts';
 
 export type { FindingKind, Observation, StateFinding } from './finding.ts';
 export { DEFAULT_CLOCK_TOLERANCE_MS, DEFAULT_MAX_TRANSACTIONS, fingerprint, type StateOptions, type TxState } from './state-store.ts';
-
-const code = (j: unknown): string | undefined => {
-  const c = isRecord(j) && isRecord(j.error) ? j.error.code : undefined;
-  return typeof c === 'string' ? c : undefined;
-};
-/** A timestamp's ms, or null when absent or not a date (the response judge reports the schema). */
-const time = (v: unknown): number | null => {
-  const t = typeof v === 'string' ? Date.parse(v) : NaN;
-  return Number.isNaN(t) ? null : t;
-};
-
-/** Operations whose success answer is a partner transaction record, and whether they name it by id or reference. */
-const RECORD_OPS: Record<string, 'id' | 'ref' | 'create' | 'sandbox'> = {
-  createPartnerTransaction: 'create',
-  getPartnerTransaction: 'id',
-  getPartnerTransactionByVendorReference: 'ref',
-  cancelPartnerTransactionByVendorReference: 'ref',
-  sandboxConfirmTransaction: 'sandbox',
-  sandboxCancelTransaction: 'sandbox',
-  sandboxCompleteTransaction: 'sandbox',
-};
-
-/** The model's view of a kept transaction: its merchant and kind (ownership). */
-const owned = (tx: TxState | undefined) =>
-  tx ? { merchantId: tx.m, kind: tx.kind === 0 ? ('partner' as const) : ('checkout' as const) } : undefined;
 
 export class StateTracker extends SandboxTracker {
   /**
@@ -307,9 +282,13 @@ export class StateTracker extends SandboxTracker {
         jsonPath: '$',
         message: `${ob.opId} answered 404 ${c} for transaction ${id}${tx.ref ? ` (vendorReference ${tx.ref})` : ''}, which this merchant created`,
       });
-    const allowed = refusedFrom(ob.opId, ob.status, c);
+    const allowed = refusedFrom(ob.opId, ob.status, c, isRecord(ob.json) && isRecord(ob.json.error) ? ob.json.error.message : undefined);
     if (!allowed) return;
-    const now = reach(tx.st) & allowed;
+    let now = reach(tx.st) & allowed;
+    // EXPIRED only once the payment window may have passed by the refusal's end (the model's expiry guard)
+    const since: Interval = { from: tx.c, to: this.latest(tx.m, ob.receivedAt) };
+    if (now & bit(EXPIRY.to) && !Number.isNaN(tx.c) && expiredBy(since, expiryOf(at(tx.c), this.windowMs / 1000), this.tol) === 'no')
+      now &= ~bit(EXPIRY.to);
     if (!now && !(this.overlaps(tx, ob) && reach(tx.pst) & allowed))
       push({
         kind: 'contradiction',
