@@ -94,8 +94,7 @@ export class ExchangeJudge {
   private readonly lastGet = new Map<string, { url: string; status: number; seq: number }>();
 
   private remember(e: Ended, r: Routed): void {
-    const auth = authHeaderOf(r.variants[0]!, e.ex.opId);
-    const cred = auth === null ? '' : (e.requestHeaders[auth] ?? '');
+    const cred = r.merchant ?? r.token ?? '';
     this.lastGet.delete(cred);
     if (e.method !== 'GET') return;
     this.lastGet.set(cred, { url: e.ex.url, status: e.ex.status, seq: e.seq });
@@ -187,8 +186,10 @@ export class ExchangeJudge {
       const get = v === undefined ? null : routeTable(v).match('GET', pathname);
       if (get && v !== undefined) {
         const op = get.entry.operationId;
+        // the caller as remember() keys it: the merchant's digest, or the session token
         const auth = authHeaderOf(v, op);
-        const cred = auth === null ? '' : (ex.headers[auth] ?? '');
+        const sent = auth === null ? undefined : ex.headers[auth];
+        const cred = sent === undefined ? '' : auth === 'x-session-token' ? sent : this.merchantOf(sent);
         // the GET of the same URL with the same credential, when it was that caller's latest exchange
         const last = this.lastGet.get(cred);
         const before = last !== undefined && last.url === ex.url ? last : undefined;

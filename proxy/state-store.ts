@@ -30,6 +30,8 @@ export interface TxState {
   u: number | null;
   /** Fingerprint of the immutable fields (FNV-1a of their canonical JSON); 0 when not seen. */
   fp: number;
+  /** `quickPrint` of the latest answer showing them (as written, member order kept): equal, fp is too. */
+  q: number;
   /** Exchange numbers: the first and the latest about this transaction. */
   first: number;
   last: number;
@@ -89,6 +91,13 @@ export const NOT_MADE = -0x40000000;
 /** A small number for a value (30 bits: held unboxed in an object), equal for equal canonical JSON. */
 export const smallHash = (v: unknown): number => fnv(stableJson(v)) & 0x3fffffff;
 
+/** The immutable fields as an answer wrote them (JSON.stringify: member order kept), hashed to a small integer; no canonical form made. */
+export function quickPrint(rec: Record<string, unknown>): number {
+  const values = new Array<unknown>(IMMUTABLE_FIELDS.length);
+  for (let i = 0; i < IMMUTABLE_FIELDS.length; i++) values[i] = rec[IMMUTABLE_FIELDS[i]!];
+  return fnv(JSON.stringify(values)) & 0x3fffffff;
+}
+
 /** The immutable fields' fingerprint: equal for semantically equal records, whatever their members' order. */
 export function fingerprint(rec: Record<string, unknown>): number {
   const values = new Array<string>(IMMUTABLE_FIELDS.length);
@@ -114,6 +123,7 @@ export const newTx = (
   c,
   u,
   fp,
+  q: 0,
   first: seq,
   last: seq,
   pst: 0,

@@ -19,7 +19,20 @@ import {
 } from '../model/index.ts';
 import { finding, type FindingOf, type Observation, type StateFinding } from './finding.ts';
 import { SandboxTracker } from './state-sandbox.ts';
-import { NOT_MADE, RECORD_OPS, code, fingerprint, iso, isRecord, newTx, owned, time, type Json, type TxState } from './state-store.ts';
+import {
+  NOT_MADE,
+  RECORD_OPS,
+  code,
+  fingerprint,
+  iso,
+  isRecord,
+  newTx,
+  owned,
+  quickPrint,
+  time,
+  type Json,
+  type TxState,
+} from './state-store.ts';
 import { checkoutStatusOf } from '../generated/index.ts';
 import { ALL, EXPIRY, PENDING, bit, names, reach, refusedFrom, steps, transitionsOf } from './statuses.ts';
 
@@ -145,7 +158,9 @@ export class StateTracker extends SandboxTracker {
     this.sameNames(ob, m, json, out, id);
     if (tx) this.changeInstant(ob, id, tx, status, u, kind === 'sandbox' || ob.opId === 'cancelPartnerTransactionByVendorReference', out);
     if (kind === 'create') return this.created(ob, m, id, tx, json, status, ref, c, u, out);
-    const fp = fingerprint(json);
+    // the fields as written (member order kept) first: the canonical fingerprint only when they differ from the last answer's
+    const q = quickPrint(json);
+    const fp = tx && tx.fp !== 0 && q === tx.q ? tx.fp : fingerprint(json);
     if (!tx) {
       // first sight of a transaction made before the proxy started (or not through it)
       this.add(id, newTx(m, ref, bit(status) || ALL, 0, c ?? NaN, u, fp, ob.seq));
@@ -160,6 +175,7 @@ export class StateTracker extends SandboxTracker {
         message: `${ob.opId} answered transaction ${id} with fields (${IMMUTABLE_FIELDS.join(', ')}) other than an earlier answer showed`,
       });
     tx.fp = fp;
+    tx.q = q;
     if (tx.ref === null && ref !== null) {
       tx.ref = ref;
       this.byRef.set(m + '\n' + ref, id);
