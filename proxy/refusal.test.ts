@@ -4,10 +4,10 @@
  * have passed is a contradiction; refused naming a status an unseen transition may have reached, or
  * as EXPIRED once the window has passed, is none.
  */
-import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { errorMessage } from '../lib/error-messages.ts';
 import { StateTracker, type Observation } from './state.ts';
+import { partnerRecord } from './test-support/record.ts';
 
 const A = 'merchant-a';
 const T0 = Date.parse('2026-11-24T10:00:00.000Z');
@@ -26,21 +26,8 @@ const ob = (opId: string, status: number, json: unknown, params: Record<string, 
 });
 
 function created(s: StateTracker): string {
-  const id = randomUUID();
-  const rec = {
-    id,
-    orderReference: 'ORD-1',
-    vendorReference: `ref-${id.slice(0, 8)}`,
-    status: 'PENDING',
-    totalAmount: 600,
-    currency: 'MAD',
-    customerPhone: '212612345678',
-    merchantName: 'M',
-    storeName: 'S',
-    items: [{ name: 'x', quantity: 1, unitPrice: 600 }],
-    createdAt: new Date(T0).toISOString(),
-    updatedAt: null,
-  };
+  const rec = partnerRecord(T0);
+  const id = rec.id as string;
   expect(s.observe(ob('createPartnerTransaction', 201, rec, {}, T0))).toEqual([]);
   return id;
 }

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { webhookDelivery } from '../generated/index.ts';
 import { StateTracker, type Observation } from './state.ts';
+import { partnerRecord } from './test-support/record.ts';
 
 const A = 'merchant-a';
 const B = 'merchant-b';
@@ -27,20 +28,7 @@ function ob(
 }
 /** B1 answered 201 for merchant `m` at `at`: the transaction's id and phone. */
 function create(s: StateTracker, m = A, phone = '212612345678', at = T0): { id: string; phone: string; rec: Record<string, unknown> } {
-  const rec = {
-    id: randomUUID(),
-    orderReference: 'ORD-1',
-    vendorReference: `ref-${randomUUID().slice(0, 8)}`,
-    status: 'PENDING',
-    totalAmount: 600,
-    currency: 'MAD',
-    customerPhone: phone,
-    merchantName: 'M',
-    storeName: 'S',
-    items: [{ name: 'x', quantity: 1, unitPrice: 600 }],
-    createdAt: iso(at),
-    updatedAt: null,
-  };
+  const rec = partnerRecord(at, { customerPhone: phone }) as Record<string, unknown> & { id: string };
   expect(s.observe(ob('createPartnerTransaction', m, 201, rec, '', at))).toEqual([]);
   return { id: rec.id, phone, rec };
 }
