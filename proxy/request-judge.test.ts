@@ -90,3 +90,22 @@ describe('an answer against its request', () => {
     expect(kinds(b2('01a21aad-1c7f-4a5c-8c4d-0016c5acd55a', 404, refused('TRANSACTION_NOT_FOUND')))).toEqual([]);
   });
 });
+
+describe('a refused query parameter named in the details (ADR-022)', () => {
+  const list = (details: unknown[]): JudgedRequest => ({
+    seq: 1,
+    opId: 'sandboxListSms',
+    variants: [1],
+    params: {},
+    search: 'limit=0',
+    headers: KEY,
+    body: undefined,
+    unreadable: false,
+    status: 400,
+    json: { error: { code: 'VALIDATION_ERROR', message: 'x', details } },
+  });
+  it('details naming the parameter: no finding; naming none of it (mutant "a bad query parameter refused without naming it"): a finding', () => {
+    expect(kinds(list([{ path: 'query.limit', message: 'must be >= 1' }]))).toEqual([]);
+    expect(kinds(list([{ path: 'query', message: 'must be >= 1' }]))).toEqual(['request query']);
+  });
+});

@@ -93,6 +93,8 @@ export interface JudgedRequest {
 interface Verdict {
   code: string | null;
   message: string;
+  /** The members a validation refusal names in its details (`query.limit`, `body.total`). */
+  paths?: string[];
   business: string[];
   /** The codes a member or the consistency gives in this operation (the ones judged against each other). */
   ruled: Set<string>;
@@ -121,7 +123,7 @@ function verdictIn(v: Variant, r: JudgedRequest): Verdict | undefined {
   const amounts = amountAnswer(rules.ranged, rules.consistency, body);
   const members = amounts.validation.map((code) => new ApiError(code as ApiError['code'], `outside x-amount-range`));
   const refusal = validateRequest(v, r.opId, parts, members);
-  if (refusal) return { code: refusal.code, message: refusal.message, business: [], ruled };
+  if (refusal) return { code: refusal.code, message: refusal.message, paths: refusal.details?.map((d) => d.path), business: [], ruled };
   if (amounts.mismatch) return { code: amounts.mismatch, message: MISMATCH, business: [], ruled };
   return { code: null, message: '', business: amounts.business, ruled };
 }
@@ -171,6 +173,21 @@ export function judgeRequest(r: JudgedRequest): ProxyFinding[] {
           refusedBy,
           r.status,
         );
+  const queryPaths = v.paths?.filter((p) => p.startsWith('query.')) ?? [];
+  if (answered === v.code && answered === 'VALIDATION_ERROR' && queryPaths.length && queryPaths.length === v.paths!.length) {
+    // a refused query parameter is named in the details (ADR-022: `query.expand`): one the contract's validators name
+    const details = (r.json as { error?: { details?: unknown } }).error?.details;
+    const named = Array.isArray(details)
+      ? details.map((d) => (d as { path?: unknown } | null)?.path).filter((p) => typeof p === 'string')
+      : [];
+    if (Array.isArray(details) && !named.some((p) => queryPaths.includes(p)))
+      return finding(
+        '$.error.details',
+        `${r.opId} refused with ${answered} naming ${named.join(', ') || 'no member'}; the refused query parameter is ${queryPaths.join(' or ')} (${v.message}; ADR-022)`,
+        queryPaths,
+        named,
+      );
+  }
   if (answered === v.code || (answered !== 'VALIDATION_ERROR' && BEFORE_VALIDATION.has(answered!))) return [];
   if (v.code === null) {
     // VALIDATION_ERROR also answers a list cursor the server did not issue, which the schema cannot state
