@@ -16,7 +16,7 @@
  * than the range's (an inactive merchant, a credit limit) needs the merchant's data: not judged.
  * While a key's variant is not known, a request is judged only where both variants agree.
  */
-import { errorPrecedence, type Variant } from '../generated/index.ts';
+import { errorPrecedence, maxBodyBytes, type Variant } from '../generated/index.ts';
 import { amountAnswer, type ConsistencyRule, type RangedMember } from '../model/index.ts';
 import { MAX_DEPTH, scanJson } from '../server/body.ts';
 import { ApiError } from '../server/errors.ts';
@@ -158,6 +158,19 @@ export function judgeRequest(r: JudgedRequest): ProxyFinding[] {
   const code = (r.json as { error?: { code?: unknown } } | undefined)?.error?.code;
   const answered = typeof code === 'string' ? code : undefined;
   if (!success && answered === undefined) return [];
+  // a body of at most x-max-body-bytes is read (the limit counts inclusive): 413 only past it
+  if (answered === 'PAYLOAD_TOO_LARGE' && r.raw !== undefined && Buffer.byteLength(r.raw) <= maxBodyBytes)
+    return [
+      {
+        kind: 'request',
+        jsonPath: '$.error.code',
+        message: `${r.opId} answered ${r.status} ${answered} to a body of ${Buffer.byteLength(r.raw)} bytes; the contract reads bodies up to x-max-body-bytes (${maxBodyBytes})`,
+        expected: `a body of at most ${maxBodyBytes} bytes read`,
+        actual: answered,
+        operation: r.opId,
+        exchanges: [r.seq],
+      },
+    ];
   const v = verdict(r);
   if (v === undefined) return [];
   const finding = (jsonPath: string, message: string, expected: unknown, actual: unknown): ProxyFinding[] => [
