@@ -1,8 +1,8 @@
 /**
  * A list read page by page (ADR-028, ADR-048), judged on live traffic: the page a cursor asks for
  * does not repeat an item of the page that gave the cursor; a page with a next cursor holds `limit`
- * items (only the last page is shorter); a filter (`transactionId`, `status`) lists only what it
- * names; the items keep the list's order (`x-array-order` of its `data`, by the item's first
+ * items (only the last page is shorter); a filter (a query parameter named as an item member:
+ * `transactionId`, `status`, `vendorReference`) lists only what it names; the items keep the list's order (`x-array-order` of its `data`, by the item's first
  * date-time member), judged between items the proxy saw made (`ours`: a list may hold items of
  * earlier runs whose times a sandbox reset leaves ahead of the clock). A list read to its end
  * through its cursors (the pages of one walk, from the first) is handed whole to the caller's
@@ -22,10 +22,9 @@ interface ListShape {
   sign: number;
   time: string;
   limit: number;
+  /** Its filters: the query parameters named as an item member (`transactionId`, `status`): an item shows the value asked for. */
+  filters: string[];
 }
-
-/** The members a list may be filtered by (a query parameter of the same name as an item member): an item shows the value asked for. */
-const FILTERS = ['transactionId', 'status'];
 
 const SHAPES = new Map<string, ListShape | null>();
 
@@ -49,7 +48,10 @@ function shapeOf(v: Variant, op: string): ListShape | null {
     const item = resolveRef(doc, data?.items);
     const members = (item?.properties ?? {}) as Json;
     const time = Object.keys(members).find((k) => resolveRef(doc, members[k])?.format === 'date-time');
-    if (time && typeof limit === 'number') shape = { sign: order === 'oldest-first' ? 1 : -1, time, limit };
+    const filters = params
+      .filter((x) => x?.in === 'query' && typeof x.name === 'string' && x.name in members)
+      .map((x) => x!.name as string);
+    if (time && typeof limit === 'number') shape = { sign: order === 'oldest-first' ? 1 : -1, time, limit, filters };
   }
   SHAPES.set(key, shape);
   return shape;
@@ -115,7 +117,7 @@ export class PageJudge {
     const cursor = query.get('cursor');
     query.delete('cursor');
     const prev = cursor === null ? undefined : this.byCursor.get(`${m} ${ob.opId} ${cursor}`);
-    for (const f of FILTERS) {
+    for (const f of shape.filters) {
       const want = query.get(f);
       const other = want === null ? undefined : items.find((x) => f in x && x[f] !== want);
       if (other)
