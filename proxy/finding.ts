@@ -12,6 +12,10 @@ export type FindingKind =
   | 'token'
   | 'rate-limit'
   | 'list'
+  | 'sms'
+  | 'simulate'
+  | 'api-log'
+  | 'webhook-retries'
   | 'webhook-no-transition'
   | 'webhook-missing'
   | 'webhook-payload';

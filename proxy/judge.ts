@@ -13,9 +13,8 @@ import type { Recorder, ProxyFinding } from './report.ts';
 import { VARIANTS, type Pin, type VariantBook } from './variant.ts';
 import { routeTable } from '../server/routes.ts';
 import { judgeRequest } from './request-judge.ts';
-
-/** The header asking the sandbox for a failure on demand (ADR-052): the answer is the failure, the call does not run. */
-const SIMULATE_HEADER = 'paylater-simulate';
+import { SIMULATE_HEADER, SimulateJudge } from './simulate.ts';
+import { ApiLogJudge } from './api-log.ts';
 
 /** The path prefixes of the contract's operations: a path under one is an API path. */
 const API_PREFIXES = [
@@ -73,6 +72,8 @@ const asFinding = (e: ConformanceError, seq: number, kind = 'answer', message = 
 
 export class ExchangeJudge {
   private readonly collect = new Collect();
+  private readonly simulate = new SimulateJudge(1000);
+  private readonly apiLog = new ApiLogJudge();
   private readonly contracts: Map<Variant, Contract>;
 
   constructor(
@@ -83,6 +84,21 @@ export class ExchangeJudge {
   ) {
     const list: Variant[] = book.fixed === undefined ? [1, 2] : [book.fixed];
     this.contracts = new Map(list.map((v) => [v, Contract.for(v).warm()]));
+  }
+
+  /**
+   * Per credential, its latest routed exchange when it was a GET (its URL and status): a HEAD of the
+   * same URL right after answers as it did (ADR-024). Any other exchange of the credential in between
+   * clears it (a change may have come between the two). At most 1,000 credentials held.
+   */
+  private readonly lastGet = new Map<string, { url: string; status: number; seq: number }>();
+
+  private remember(e: Ended, r: Routed): void {
+    const cred = r.merchant ?? r.token ?? '';
+    this.lastGet.delete(cred);
+    if (e.method !== 'GET') return;
+    this.lastGet.set(cred, { url: e.ex.url, status: e.ex.status, seq: e.seq });
+    if (this.lastGet.size > 1000) this.lastGet.delete(this.lastGet.keys().next().value as string);
   }
 
   /** The operation of a request for its caller, or undefined (no operation of the caller's variant: a probe, a typo, another API). */
@@ -166,16 +182,32 @@ export class ExchangeJudge {
     const at = { operation: ex.opId, exchanges: [seq] };
     const findings: ProxyFinding[] = [];
     if (ex.method === 'HEAD') {
-      const get = VARIANTS.map((v) => routeTable(v).match('GET', pathname)).find((m) => m !== null);
-      if (get && get.entry.pathParams.length === 0 && (ex.status === 404 || ex.status === 405))
-        findings.push({
-          kind: 'answer',
-          jsonPath: '$',
-          message: `HEAD ${pathname} answered ${ex.status}; GET is served there, and HEAD with it`,
-          expected: 200,
-          actual: ex.status,
-          ...at,
-        });
+      const v = VARIANTS.find((x) => routeTable(x).match('GET', pathname) !== null);
+      const get = v === undefined ? null : routeTable(v).match('GET', pathname);
+      if (get && v !== undefined) {
+        const op = get.entry.operationId;
+        // the caller as remember() keys it: the merchant's digest, or the session token
+        const auth = authHeaderOf(v, op);
+        const sent = auth === null ? undefined : ex.headers[auth];
+        const cred = sent === undefined ? '' : auth === 'x-session-token' ? sent : this.merchantOf(sent);
+        // the GET of the same URL with the same credential, when it was that caller's latest exchange
+        const last = this.lastGet.get(cred);
+        const before = last !== undefined && last.url === ex.url ? last : undefined;
+        const declared = Contract.for(v).has(op) && Contract.for(v).response(op, ex.status) !== null;
+        const refused = ex.status === 404 || ex.status === 405;
+        // a declared 5xx may be a passing failure of either call; any other difference from the GET just before is not
+        const differs = before !== undefined && before.status !== ex.status && ex.status < 500;
+        if ((refused && get.entry.pathParams.length === 0) || differs || !declared)
+          findings.push({
+            kind: 'answer',
+            jsonPath: '$',
+            message: `HEAD ${pathname} answered ${ex.status}${before ? `, the GET of the same URL ${before.status} (exchange ${before.seq})` : ''}; HEAD answers as the GET (${op}${declared ? '' : `, which does not declare ${ex.status}`}; ADR-024)`,
+            expected: before?.status ?? 'a status the GET declares',
+            actual: ex.status,
+            operation: ex.opId,
+            exchanges: before ? [before.seq, seq] : [seq],
+          });
+      }
     } else if (ex.method === 'OPTIONS' || VARIANTS.some((v) => routeTable(v).match(ex.method, pathname))) {
       // a CORS preflight, or an operation of the other variant than the caller's: not this judge's
     } else if (allowed.length) {
@@ -232,6 +264,27 @@ export class ExchangeJudge {
         }),
       );
     const { ex } = e;
+    this.remember(e, r);
+    // the sandbox records a test key's calls (and its sessions'): what their API log must show
+    if (r.testKey || r.token !== undefined) this.apiLog.saw(ex.opId, e.method, e.pathname, ex.status, e.requestHeaders.origin);
+    if (ex.opId === 'sandboxSetApiLog' && ex.status === 200) this.apiLog.restart();
+    if (ex.opId === 'sandboxGetApiLog' && ex.status === 200) findings.push(...this.apiLog.judge({ seq: e.seq, opId: ex.opId }, ex.json));
+    if (r.merchant !== null && !e.truncated)
+      findings.push(
+        ...this.simulate.judge({
+          seq: e.seq,
+          opId: ex.opId,
+          merchant: r.merchant,
+          testKey: r.testKey,
+          simulate: e.requestHeaders[SIMULATE_HEADER],
+          params: r.route.params,
+          requestJson,
+          status: ex.status,
+          json: ex.json,
+          sentAt: performance.timeOrigin + ex.sentAt,
+          receivedAt: performance.timeOrigin + ex.receivedAt,
+        }),
+      );
     if (r.pin !== undefined && ex.opId === 'createSession' && ex.status < 300) {
       const j = ex.json as { token?: unknown; session_token?: unknown } | undefined;
       const t = j?.token ?? j?.session_token;

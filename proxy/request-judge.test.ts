@@ -1,6 +1,7 @@
 /** Answers judged against their requests (request-judge.ts), with the contract's compiled request validators. */
 import { describe, expect, it } from 'vitest';
 import { judgeRequest, type JudgedRequest } from './request-judge.ts';
+import { maxBodyBytes } from '../generated/index.ts';
 
 const KEY = { 'x-api-key': 'sk_test_request_judge', 'content-type': 'application/json' };
 const a1 = (total: unknown, status: number, json: unknown, variants: (1 | 2)[] = [1], price?: number): JudgedRequest => ({
@@ -88,5 +89,48 @@ describe('an answer against its request', () => {
     expect(kinds(b2('not-a-uuid', 401, refused('INVALID_API_KEY')))).toEqual([]);
     expect(kinds(b2('not-a-uuid', 400, refused('VALIDATION_ERROR')))).toEqual([]);
     expect(kinds(b2('01a21aad-1c7f-4a5c-8c4d-0016c5acd55a', 404, refused('TRANSACTION_NOT_FOUND')))).toEqual([]);
+  });
+});
+
+describe('a refused query parameter named in the details (ADR-022)', () => {
+  const list = (details: unknown[]): JudgedRequest => ({
+    seq: 1,
+    opId: 'sandboxListSms',
+    variants: [1],
+    params: {},
+    search: 'limit=0',
+    headers: KEY,
+    body: undefined,
+    unreadable: false,
+    status: 400,
+    json: { error: { code: 'VALIDATION_ERROR', message: 'x', details } },
+  });
+  it('details naming the parameter: no finding; naming none of it (mutant "a bad query parameter refused without naming it"): a finding', () => {
+    expect(kinds(list([{ path: 'query.limit', message: 'must be >= 1' }]))).toEqual([]);
+    expect(kinds(list([{ path: 'query', message: 'must be >= 1' }]))).toEqual(['request query']);
+  });
+});
+
+describe('x-max-body-bytes counts inclusive', () => {
+  it('413 for a body of exactly the limit (mutant "B1 refuses a body of exactly x-max-body-bytes"): a finding; past it, none', () => {
+    const b1 = (bytes: number): JudgedRequest => {
+      const head = '{"vendorReference":"';
+      const raw = `${head}${'x'.repeat(bytes - head.length - 2)}"}`;
+      return {
+        seq: 1,
+        opId: 'createPartnerTransaction',
+        variants: [1],
+        params: {},
+        search: '',
+        headers: KEY,
+        body: JSON.parse(raw) as unknown,
+        raw,
+        unreadable: false,
+        status: 413,
+        json: refused('PAYLOAD_TOO_LARGE'),
+      };
+    };
+    expect(kinds(b1(maxBodyBytes))).toEqual(['request PAYLOAD_TOO_LARGE']);
+    expect(kinds(b1(maxBodyBytes + 1))).toEqual([]);
   });
 });

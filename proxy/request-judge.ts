@@ -16,7 +16,7 @@
  * than the range's (an inactive merchant, a credit limit) needs the merchant's data: not judged.
  * While a key's variant is not known, a request is judged only where both variants agree.
  */
-import { errorPrecedence, type Variant } from '../generated/index.ts';
+import { errorPrecedence, maxBodyBytes, type Variant } from '../generated/index.ts';
 import { amountAnswer, type ConsistencyRule, type RangedMember } from '../model/index.ts';
 import { MAX_DEPTH, scanJson } from '../server/body.ts';
 import { ApiError } from '../server/errors.ts';
@@ -93,6 +93,8 @@ export interface JudgedRequest {
 interface Verdict {
   code: string | null;
   message: string;
+  /** The members a validation refusal names in its details (`query.limit`, `body.total`). */
+  paths?: string[];
   business: string[];
   /** The codes a member or the consistency gives in this operation (the ones judged against each other). */
   ruled: Set<string>;
@@ -121,7 +123,7 @@ function verdictIn(v: Variant, r: JudgedRequest): Verdict | undefined {
   const amounts = amountAnswer(rules.ranged, rules.consistency, body);
   const members = amounts.validation.map((code) => new ApiError(code as ApiError['code'], `outside x-amount-range`));
   const refusal = validateRequest(v, r.opId, parts, members);
-  if (refusal) return { code: refusal.code, message: refusal.message, business: [], ruled };
+  if (refusal) return { code: refusal.code, message: refusal.message, paths: refusal.details?.map((d) => d.path), business: [], ruled };
   if (amounts.mismatch) return { code: amounts.mismatch, message: MISMATCH, business: [], ruled };
   return { code: null, message: '', business: amounts.business, ruled };
 }
@@ -156,6 +158,19 @@ export function judgeRequest(r: JudgedRequest): ProxyFinding[] {
   const code = (r.json as { error?: { code?: unknown } } | undefined)?.error?.code;
   const answered = typeof code === 'string' ? code : undefined;
   if (!success && answered === undefined) return [];
+  // a body of at most x-max-body-bytes is read (the limit counts inclusive): 413 only past it
+  if (answered === 'PAYLOAD_TOO_LARGE' && r.raw !== undefined && Buffer.byteLength(r.raw) <= maxBodyBytes)
+    return [
+      {
+        kind: 'request',
+        jsonPath: '$.error.code',
+        message: `${r.opId} answered ${r.status} ${answered} to a body of ${Buffer.byteLength(r.raw)} bytes; the contract reads bodies up to x-max-body-bytes (${maxBodyBytes})`,
+        expected: `a body of at most ${maxBodyBytes} bytes read`,
+        actual: answered,
+        operation: r.opId,
+        exchanges: [r.seq],
+      },
+    ];
   const v = verdict(r);
   if (v === undefined) return [];
   const finding = (jsonPath: string, message: string, expected: unknown, actual: unknown): ProxyFinding[] => [
@@ -171,6 +186,21 @@ export function judgeRequest(r: JudgedRequest): ProxyFinding[] {
           refusedBy,
           r.status,
         );
+  const queryPaths = v.paths?.filter((p) => p.startsWith('query.')) ?? [];
+  if (answered === v.code && answered === 'VALIDATION_ERROR' && queryPaths.length && queryPaths.length === v.paths!.length) {
+    // a refused query parameter is named in the details (ADR-022: `query.expand`): one the contract's validators name
+    const details = (r.json as { error?: { details?: unknown } }).error?.details;
+    const named = Array.isArray(details)
+      ? details.map((d) => (d as { path?: unknown } | null)?.path).filter((p) => typeof p === 'string')
+      : [];
+    if (Array.isArray(details) && !named.some((p) => queryPaths.includes(p)))
+      return finding(
+        '$.error.details',
+        `${r.opId} refused with ${answered} naming ${named.join(', ') || 'no member'}; the refused query parameter is ${queryPaths.join(' or ')} (${v.message}; ADR-022)`,
+        queryPaths,
+        named,
+      );
+  }
   if (answered === v.code || (answered !== 'VALIDATION_ERROR' && BEFORE_VALIDATION.has(answered!))) return [];
   if (v.code === null) {
     // VALIDATION_ERROR also answers a list cursor the server did not issue, which the schema cannot state

@@ -10,7 +10,8 @@
  */
 import { at, canonicalText, expiryOf, within } from '../model/index.ts';
 import { finding, type FindingOf, type Observation, type StateFinding } from './finding.ts';
-import { iso, isRecord, type TxState } from './state-store.ts';
+import { NOT_MADE, iso, isRecord, smallHash, type TxState } from './state-store.ts';
+import { parseLocalDateTime } from '../model/local-date.ts';
 import { EventTracker } from './state-events.ts';
 import { checkoutStatusOf } from '../generated/index.ts';
 import { EXPIRY, STATUSES, bit, names, reach } from './statuses.ts';
@@ -135,6 +136,54 @@ export class ReadTracker extends EventTracker {
   }
 
   /**
+   * A2's dates in ADR-007's form (`DD/MM/YY HH:MM:SS`, UTC, whole seconds): created_at the instant
+   * the paid session made the transaction, updated_at the last change's instant the answers showed;
+   * its customer_phone the one first shown.
+   * @judges a2-status-record
+   */
+  protected localDates(ob: Observation, id: string, json: Record<string, unknown>, out: StateFinding[]): void {
+    const tx = this.txs.get(id);
+    if (!tx) return;
+    const push = (member: string, message: string, expected: unknown) =>
+      out.push(finding({ kind: 'timestamps', ob, txId: id, tx, jsonPath: `$.${member}`, message, expected, actual: json[member] }));
+    const phone = json.customer_phone;
+    if (tx.ph === 0 && typeof phone === 'string') tx.ph = smallHash(phone);
+    else if (typeof phone === 'string' && smallHash(phone) !== tx.ph)
+      out.push(
+        finding({
+          kind: 'contradiction',
+          ob,
+          txId: id,
+          tx,
+          jsonPath: '$.customer_phone',
+          message: `${ob.opId} shows customer_phone ${phone} for transaction ${id}; an earlier answer, request or event showed another`,
+          expected: "the transaction's customerPhone",
+          actual: phone,
+        }),
+      );
+    const created = parseLocalDateTime(json.created_at);
+    if (created !== null && tx.p0 !== NOT_MADE) {
+      const from = this.wall(tx.p0);
+      // written in whole seconds: the instant lies in [created, created + 1 s)
+      if (created + 1000 <= from - this.tol || created > from + tx.pd + this.tol)
+        push(
+          'created_at',
+          `${ob.opId}'s created_at ${String(json.created_at)} reads (DD/MM/YY, UTC, ADR-007) as ${iso(created)}; the paid session made transaction ${id} between ${iso(from)} and ${iso(from + tx.pd)}`,
+          iso(from),
+        );
+    }
+    const updated = parseLocalDateTime(json.updated_at);
+    const now = names(tx.st);
+    if (updated === null || tx.u === null || now.length !== 1 || this.overlaps(tx, ob)) return;
+    if ((checkoutStatusOf as Record<string, string>)[now[0]!] === json.status && Math.abs(updated - tx.u) >= 1000)
+      push(
+        'updated_at',
+        `${ob.opId}'s updated_at ${String(json.updated_at)} reads as ${iso(updated)}; the last change of transaction ${id} (${now[0]}) was at ${iso(tx.u)}`,
+        iso(tx.u),
+      );
+  }
+
+  /**
    * A status in the checkout form (A2, A3: `checkoutStatusOf`, EXPIRED read as CANCELED) against
    * what the transaction may be: a form none of its reachable statuses shows is a status no
    * transition leads to (a closed transaction read as PENDING).
@@ -190,6 +239,15 @@ export class ReadTracker extends EventTracker {
         `${name} for ${id} says createdAt ${String(data.createdAt)}; the answers showed ${iso(tx.c)}`,
         iso(tx.c),
         data.createdAt,
+      );
+    // the phone first shown (B1's answer, the paying request, A2, an earlier event) is the one every event repeats
+    if (tx.ph === 0 && typeof data.customerPhone === 'string') tx.ph = smallHash(data.customerPhone);
+    else if (typeof data.customerPhone === 'string' && smallHash(data.customerPhone) !== tx.ph)
+      push(
+        '$.data.customerPhone',
+        `${name} for ${id} says customerPhone ${data.customerPhone}; an earlier answer, request or event showed another`,
+        "the transaction's customerPhone",
+        data.customerPhone,
       );
     const expired = typeof data.expiredAt === 'string' ? Date.parse(data.expiredAt) : NaN;
     if (!Number.isNaN(tx.c) && !Number.isNaN(expired)) {

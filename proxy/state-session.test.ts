@@ -115,6 +115,14 @@ describe('the rate limit window', () => {
     expect(a1(s, T0 + 1000, 200, 0, 99)).toEqual(['rate-limit']);
   });
 
+  it('a wait that names another end of the same window is a finding (mutant "A1\'s wait counted from the request itself")', () => {
+    const s = new StateTracker({});
+    expect(a1(s, T0, 200, 5, 100)).toEqual([]);
+    expect(a1(s, T0 + 3000, 200, 4, 97)).toEqual([]);
+    // a whole window again, three seconds later: its end moved
+    expect(a1(s, T0 + 6000, 200, 3, 100)).toEqual(['rate-limit']);
+  });
+
   it('a 429 for the first request of a new window is a finding (mutant "window a minute longer")', () => {
     const s = new StateTracker({});
     expect(a1(s, T0, 429, 0, 10)).toEqual([]);

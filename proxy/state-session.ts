@@ -137,7 +137,19 @@ export class SessionTracker extends ReadTracker {
     if (w.used !== null) w.used++;
     const h = ob.responseHeaders ?? {};
     const wait = Number(h['ratelimit-reset'] ?? h['retry-after']);
-    if (Number.isFinite(wait) && wait >= 0) w.end = windowEndOf(now, wait);
+    if (Number.isFinite(wait) && wait >= 0) {
+      const end = windowEndOf(now, wait);
+      // a fixed window: every answer within it names the same end (its wait counted to it, not from the request)
+      if (inWindow && w.end && (end.from > w.end.to + this.tol || end.to < w.end.from - this.tol))
+        push({
+          jsonPath: '$',
+          message: `${ob.opId} answered a wait of ${wait} s, a window ending between ${iso(end.from)} and ${iso(end.to)}; the earlier answers of this window put its end between ${iso(w.end.from)} and ${iso(w.end.to)} (a fixed window's wait counts to its end)`,
+          expected: `${iso(w.end.from)} … ${iso(w.end.to)}`,
+          actual: wait,
+        });
+      w.end = inWindow && w.end ? { from: Math.max(w.end.from, end.from), to: Math.min(w.end.to, end.to) } : end;
+      if (w.end.from > w.end.to) w.end = end;
+    }
     if ((ob.status === 429 || h['ratelimit-remaining'] === '0') && Number.isNaN(w.fullAt)) {
       w.fullAt = ob.receivedAt;
       w.fullSeq = ob.seq;
@@ -178,6 +190,7 @@ export class SessionTracker extends ReadTracker {
       if (isRecord(ob.json)) {
         this.sameNames(ob, t.m, ob.json, out, id);
         this.checkoutStatus(ob, id, ob.json.status, out);
+        this.localDates(ob, id, ob.json, out);
       }
     } else if (ob.status === 401 && errorOf(ob.json)?.code === TOKEN_REFUSED && state === 'valid' && t.accepted && payer === token)
       push({

@@ -30,6 +30,8 @@ export interface TxState {
   u: number | null;
   /** Fingerprint of the immutable fields (FNV-1a of their canonical JSON); 0 when not seen. */
   fp: number;
+  /** `quickPrint` of the latest answer showing them (as written, member order kept): equal, fp is too. */
+  q: number;
   /** Exchange numbers: the first and the latest about this transaction. */
   first: number;
   last: number;
@@ -39,6 +41,17 @@ export interface TxState {
    */
   pst: number;
   at: number;
+  /** When (ms since the tracker started) the B1 answer that made it through the proxy ended; NOT_MADE when not made so. */
+  b1: number;
+  /** Its customerPhone's `smallHash` as B1 answered it or the paying request named it; 0 when not known. */
+  ph: number;
+  /**
+   * A checkout transaction made by a paid session the proxy saw: the earliest its server's clock can
+   * have read at creation (ms since the tracker started; NOT_MADE when not known), and how much later
+   * the latest (the paying exchange's length, ms).
+   */
+  p0: number;
+  pd: number;
   /** Events expected from transitions seen, and events received with no transition yet (webhooks on). */
   ev?: { name: string; transition?: string; at: number; received: boolean; id?: string }[];
 }
@@ -72,6 +85,19 @@ function fnv(s: string): number {
   return h >>> 0 || 1;
 }
 
+/** TxState.b1 of a transaction not made through the proxy's B1 (the least small integer V8 holds unboxed). */
+export const NOT_MADE = -0x40000000;
+
+/** A small number for a value (30 bits: held unboxed in an object), equal for equal canonical JSON. */
+export const smallHash = (v: unknown): number => fnv(stableJson(v)) & 0x3fffffff;
+
+/** The immutable fields as an answer wrote them (JSON.stringify: member order kept), hashed to a small integer; no canonical form made. */
+export function quickPrint(rec: Record<string, unknown>): number {
+  const values = new Array<unknown>(IMMUTABLE_FIELDS.length);
+  for (let i = 0; i < IMMUTABLE_FIELDS.length; i++) values[i] = rec[IMMUTABLE_FIELDS[i]!];
+  return fnv(JSON.stringify(values)) & 0x3fffffff;
+}
+
 /** The immutable fields' fingerprint: equal for semantically equal records, whatever their members' order. */
 export function fingerprint(rec: Record<string, unknown>): number {
   const values = new Array<string>(IMMUTABLE_FIELDS.length);
@@ -79,8 +105,62 @@ export function fingerprint(rec: Record<string, unknown>): number {
   return fnv(values.join('\n'));
 }
 
+/** A transaction as first seen: its merchant, reference, statuses, kind (0 partner, 1 checkout), timestamps, fingerprint, exchange. */
+export const newTx = (
+  m: string,
+  ref: string | null,
+  st: number,
+  kind: 0 | 1,
+  c: number,
+  u: number | null,
+  fp: number,
+  seq: number,
+): TxState => ({
+  m,
+  ref,
+  st,
+  kind,
+  c,
+  u,
+  fp,
+  q: 0,
+  first: seq,
+  last: seq,
+  pst: 0,
+  at: 0,
+  b1: NOT_MADE,
+  ph: 0,
+  p0: NOT_MADE,
+  pd: 0,
+});
+
 export type Json = Record<string, unknown>;
 export const isRecord = (j: unknown): j is Json => typeof j === 'object' && j !== null && !Array.isArray(j);
+
+export const code = (j: unknown): string | undefined => {
+  const c = isRecord(j) && isRecord(j.error) ? j.error.code : undefined;
+  return typeof c === 'string' ? c : undefined;
+};
+/** A timestamp's ms, or null when absent or not a date (the response judge reports the schema). */
+export const time = (v: unknown): number | null => {
+  const t = typeof v === 'string' ? Date.parse(v) : NaN;
+  return Number.isNaN(t) ? null : t;
+};
+
+/** Operations whose success answer is a partner transaction record, and whether they name it by id or reference. */
+export const RECORD_OPS: Record<string, 'id' | 'ref' | 'create' | 'sandbox'> = {
+  createPartnerTransaction: 'create',
+  getPartnerTransaction: 'id',
+  getPartnerTransactionByVendorReference: 'ref',
+  cancelPartnerTransactionByVendorReference: 'ref',
+  sandboxConfirmTransaction: 'sandbox',
+  sandboxCancelTransaction: 'sandbox',
+  sandboxCompleteTransaction: 'sandbox',
+};
+
+/** The model's view of a kept transaction: its merchant and kind (ownership). */
+export const owned = (tx: TxState | undefined) =>
+  tx ? { merchantId: tx.m, kind: tx.kind === 0 ? ('partner' as const) : ('checkout' as const) } : undefined;
 
 /** A time for a message: ISO 8601, or what an unbounded end means. */
 export const iso = (ms: number): string =>
@@ -177,6 +257,25 @@ export class TrackerStore {
     tx.pst = tx.st;
     tx.at = Math.round(ob.receivedAt - this.t0);
     tx.st = mask;
+  }
+
+  /** A paid session made `tx` in exchange `ob`: when its server's clock may have read at creation (unknown while a test key's offset is). */
+  protected madeByPay(tx: TxState, ob: Observation): void {
+    // the shopper's phone as the payment named it: its events carry it
+    const phone = isRecord(ob.requestJson) ? ob.requestJson.customerPhone : undefined;
+    if (typeof phone === 'string') tx.ph = smallHash(phone);
+    const t = this.serverTime(tx.m, ob.sentAt, ob.receivedAt);
+    if (!Number.isFinite(t.to)) return;
+    tx.p0 = this.sinceStart(t.from);
+    tx.pd = Math.round(t.to - t.from);
+  }
+
+  /** A wall time (ms) as a small integer after the tracker's start, and back. */
+  protected sinceStart(wall: number): number {
+    return Math.round(wall - this.t0);
+  }
+  protected wall(sinceStart: number): number {
+    return this.t0 + sinceStart;
   }
 
   /** Whether an exchange was sent before the answer that showed the transaction's latest change ended (the two overlapped). */

@@ -7,29 +7,14 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { StateTracker, type Observation } from './state.ts';
+import { partnerRecord } from './test-support/record.ts';
 
 const A = 'merchant-a';
 const B = 'merchant-b';
 let seq = 0;
 const T0 = Date.parse('2026-11-24T10:00:00.000Z');
 
-function record(over: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    id: randomUUID(),
-    orderReference: 'ORD-1',
-    vendorReference: `ref-${randomUUID().slice(0, 8)}`,
-    status: 'PENDING',
-    totalAmount: 600,
-    currency: 'MAD',
-    customerPhone: '0612345678',
-    merchantName: 'M',
-    storeName: 'S',
-    items: [{ name: 'x', quantity: 1, unitPrice: 600 }],
-    createdAt: new Date(T0).toISOString(),
-    updatedAt: null,
-    ...over,
-  };
-}
+const record = (over: Record<string, unknown> = {}) => partnerRecord(T0, { customerPhone: '0612345678', ...over });
 
 function ob(
   opId: string,

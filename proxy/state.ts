@@ -18,56 +18,28 @@ import {
   type Transition,
 } from '../model/index.ts';
 import { finding, type FindingOf, type Observation, type StateFinding } from './finding.ts';
-import { SessionTracker } from './state-session.ts';
-import { PageJudge } from './pages.ts';
-import { fingerprint, iso, isRecord, type Json, type TxState } from './state-store.ts';
+import { SandboxTracker } from './state-sandbox.ts';
+import {
+  NOT_MADE,
+  RECORD_OPS,
+  code,
+  fingerprint,
+  iso,
+  isRecord,
+  newTx,
+  owned,
+  quickPrint,
+  time,
+  type Json,
+  type TxState,
+} from './state-store.ts';
+import { checkoutStatusOf } from '../generated/index.ts';
 import { ALL, EXPIRY, PENDING, bit, names, reach, refusedFrom, steps, transitionsOf } from './statuses.ts';
 
 export type { FindingKind, Observation, StateFinding } from './finding.ts';
 export { DEFAULT_CLOCK_TOLERANCE_MS, DEFAULT_MAX_TRANSACTIONS, fingerprint, type StateOptions, type TxState } from './state-store.ts';
 
-const code = (j: unknown): string | undefined => {
-  const c = isRecord(j) && isRecord(j.error) ? j.error.code : undefined;
-  return typeof c === 'string' ? c : undefined;
-};
-/** A timestamp's ms, or null when absent or not a date (the response judge reports the schema). */
-const time = (v: unknown): number | null => {
-  const t = typeof v === 'string' ? Date.parse(v) : NaN;
-  return Number.isNaN(t) ? null : t;
-};
-
-/** Operations whose success answer is a partner transaction record, and whether they name it by id or reference. */
-const RECORD_OPS: Record<string, 'id' | 'ref' | 'create' | 'sandbox'> = {
-  createPartnerTransaction: 'create',
-  getPartnerTransaction: 'id',
-  getPartnerTransactionByVendorReference: 'ref',
-  cancelPartnerTransactionByVendorReference: 'ref',
-  sandboxConfirmTransaction: 'sandbox',
-  sandboxCancelTransaction: 'sandbox',
-  sandboxCompleteTransaction: 'sandbox',
-};
-
-/** The model's view of a kept transaction: its merchant and kind (ownership). */
-const owned = (tx: TxState | undefined) =>
-  tx ? { merchantId: tx.m, kind: tx.kind === 0 ? ('partner' as const) : ('checkout' as const) } : undefined;
-
-const newTx = (m: string, ref: string | null, st: number, kind: 0 | 1, c: number, u: number | null, fp: number, seq: number): TxState => ({
-  m,
-  ref,
-  st,
-  kind,
-  c,
-  u,
-  fp,
-  first: seq,
-  last: seq,
-  pst: 0,
-  at: 0,
-});
-
-export class StateTracker extends SessionTracker {
-  private readonly pages = new PageJudge(this.max);
-
+export class StateTracker extends SandboxTracker {
   /**
    * Judges one answered exchange against what was seen before; updates the state.
    * @judges ownership, vendor-reference-unique, expiry
@@ -80,6 +52,7 @@ export class StateTracker extends SessionTracker {
     if (ob.status === 404) out.push(...this.notFoundRead(ob));
     if (m === null) return out;
     if (ob.testKey) this.testKeys.add(m);
+    out.push(...this.sandbox(ob, m));
     if (this.sandboxSettings(ob, m)) return out;
     const json = ob.json;
     const push = (f: Omit<FindingOf, 'ob'>) => out.push(finding({ ob, ...f }));
@@ -87,6 +60,7 @@ export class StateTracker extends SessionTracker {
       const id = json.transaction_id;
       if (!this.txs.has(id)) {
         this.add(id, newTx(m, null, bit(PENDING), 1, NaN, null, 0, ob.seq));
+        this.madeByPay(this.txs.get(id)!, ob);
         this.transitions.add('checkout-pay');
       }
       const tx = this.txs.get(id)!;
@@ -113,13 +87,6 @@ export class StateTracker extends SessionTracker {
         push({ kind: 'other-merchant', txId: id, tx, jsonPath: '$.id', message: `A3 showed transaction ${id} of another merchant` });
       return out;
     }
-    if (ob.status === 200 && ob.opId.startsWith('sandboxList'))
-      out.push(
-        ...this.pages.page(ob, m, ob.variant ?? 1, ob.search ?? '', (item) => {
-          const tx = this.txs.get(String(item.transactionId ?? item.id));
-          return tx !== undefined && tx.m === m;
-        }),
-      );
     // the sandbox list: each item a record read now (both families)
     if (ob.opId === 'sandboxListTransactions' && ob.status === 200 && isRecord(json) && Array.isArray(json.data)) {
       for (const item of json.data) if (isRecord(item) && typeof item.id === 'string') this.record(ob, m, 'id', item, out);
@@ -191,7 +158,9 @@ export class StateTracker extends SessionTracker {
     this.sameNames(ob, m, json, out, id);
     if (tx) this.changeInstant(ob, id, tx, status, u, kind === 'sandbox' || ob.opId === 'cancelPartnerTransactionByVendorReference', out);
     if (kind === 'create') return this.created(ob, m, id, tx, json, status, ref, c, u, out);
-    const fp = fingerprint(json);
+    // the fields as written (member order kept) first: the canonical fingerprint only when they differ from the last answer's
+    const q = quickPrint(json);
+    const fp = tx && tx.fp !== 0 && q === tx.q ? tx.fp : fingerprint(json);
     if (!tx) {
       // first sight of a transaction made before the proxy started (or not through it)
       this.add(id, newTx(m, ref, bit(status) || ALL, 0, c ?? NaN, u, fp, ob.seq));
@@ -206,6 +175,7 @@ export class StateTracker extends SessionTracker {
         message: `${ob.opId} answered transaction ${id} with fields (${IMMUTABLE_FIELDS.join(', ')}) other than an earlier answer showed`,
       });
     tx.fp = fp;
+    tx.q = q;
     if (tx.ref === null && ref !== null) {
       tx.ref = ref;
       this.byRef.set(m + '\n' + ref, id);
@@ -298,6 +268,7 @@ export class StateTracker extends SessionTracker {
     }
     tx = newTx(m, ref, bit(PENDING), 0, c ?? NaN, u, fingerprint(json), ob.seq);
     this.add(id, tx);
+    this.madeByB1(tx, json.customerPhone, ob.receivedAt);
     for (const t of transitionsOf(ob.opId)) if (!t.from) this.transitions.add(t.id);
     if (status !== PENDING)
       push({
@@ -327,9 +298,13 @@ export class StateTracker extends SessionTracker {
         jsonPath: '$',
         message: `${ob.opId} answered 404 ${c} for transaction ${id}${tx.ref ? ` (vendorReference ${tx.ref})` : ''}, which this merchant created`,
       });
-    const allowed = refusedFrom(ob.opId, ob.status, c);
+    const allowed = refusedFrom(ob.opId, ob.status, c, isRecord(ob.json) && isRecord(ob.json.error) ? ob.json.error.message : undefined);
     if (!allowed) return;
-    const now = reach(tx.st) & allowed;
+    let now = reach(tx.st) & allowed;
+    // EXPIRED only once the payment window may have passed by the refusal's end (the model's expiry guard)
+    const since: Interval = { from: tx.c, to: this.latest(tx.m, ob.receivedAt) };
+    if (now & bit(EXPIRY.to) && !Number.isNaN(tx.c) && expiredBy(since, expiryOf(at(tx.c), this.windowMs / 1000), this.tol) === 'no')
+      now &= ~bit(EXPIRY.to);
     if (!now && !(this.overlaps(tx, ob) && reach(tx.pst) & allowed))
       push({
         kind: 'contradiction',
@@ -446,5 +421,25 @@ export class StateTracker extends SessionTracker {
     }
     this.ruledOut(tx, id, now, ob, out);
     this.setSt(tx, now, ob);
+  }
+  /** A checkout form (A2, A3) read PENDING once the payment window has certainly passed since the paid session made it. */
+  protected override checkoutStatus(ob: Observation, id: string, reported: unknown, out: StateFinding[]): void {
+    super.checkoutStatus(ob, id, reported, out);
+    const tx = this.txs.get(id);
+    if (!tx || tx.p0 === NOT_MADE || reported !== checkoutStatusOf[PENDING] || !(tx.st & bit(PENDING))) return;
+    const expiresAt = expiryOf({ from: this.wall(tx.p0), to: this.wall(tx.p0) + tx.pd }, this.windowMs / 1000);
+    if (expiredBy(this.serverTime(tx.m, ob.sentAt, ob.receivedAt), expiresAt, this.tol) === 'yes')
+      out.push(
+        finding({
+          kind: 'expiry-time',
+          ob,
+          txId: id,
+          tx,
+          jsonPath: '$.status',
+          message: `${ob.opId} shows ${String(reported)} for checkout transaction ${id} after its payment window (${this.windowMs / 1000} s from its paid session, which ended by ${iso(expiresAt.to - this.windowMs)})`,
+          expected: checkoutStatusOf[EXPIRY.to],
+          actual: reported,
+        }),
+      );
   }
 }

@@ -4,6 +4,7 @@
  * masks are only the proxy's bounded memory of the model's sets, each set's reach taken once.
  */
 import { stateMachine } from '../generated/index.ts';
+import { ERROR_MESSAGES } from '../lib/error-messages.ts';
 import { EXPIRY, pathBetween, reachable, rejectionOf, type Status, type Transition } from '../model/index.ts';
 
 export { transitionsOf } from '../model/index.ts';
@@ -35,15 +36,43 @@ export function steps(from: Status, to: Status): Transition[] | undefined {
   return pathBetween(from, to);
 }
 
+/** Per error code, its catalogue messages as patterns capturing each `{name}` (lib/error-messages.ts). */
+const PATTERNS = new Map(
+  Object.entries(ERROR_MESSAGES).map(([c, ts]) => [
+    c,
+    (ts as readonly string[]).map((t) => {
+      const names = [...t.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+      const re = t
+        .split(/\{\w+\}/)
+        .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+        .join('(.+)');
+      return { names, re: new RegExp(`^${re}$`) };
+    }),
+  ]),
+);
+
+/** The value a refusal's message gives `{name}` in its code's catalogue message, or undefined (another message). */
+function messageValue(code: string | undefined, message: unknown, name: string): string | undefined {
+  if (code === undefined || typeof message !== 'string') return undefined;
+  for (const p of PATTERNS.get(code) ?? []) {
+    const m = p.re.exec(message);
+    const i = p.names.indexOf(name);
+    if (m && i >= 0) return m[i + 1];
+  }
+  return undefined;
+}
+
 /**
- * The statuses from which the model refuses `op` with (status, code): a refusal narrows what the transaction was.
+ * The statuses from which the model refuses `op` with (status, code): a refusal narrows what the
+ * transaction was; the catalogue message naming the current status (`{status}`) narrows it to that one.
  * @judges b4-only-pending
  */
-export function refusedFrom(op: string, status: number, code: string | undefined): number {
+export function refusedFrom(op: string, status: number, code: string | undefined, message?: unknown): number {
   let mask = 0;
   for (const s of STATUSES) {
     const r = rejectionOf(op, s);
     if (r && r.status === status && r.code === code) mask |= bit(s);
   }
-  return mask;
+  const named = bit(messageValue(code, message, 'status') ?? '');
+  return named && mask & named ? named : mask;
 }

@@ -1,0 +1,94 @@
+/**
+ * HEAD judged as its GET (ADR-024, proxy/judge.ts `unrouted`): a HEAD answered with a status the
+ * GET's operation does not declare, or with another status than the GET of the same URL with the
+ * same key just before (a declared 5xx aside), is a finding; a HEAD answering as its GET is none.
+ */
+import { randomUUID } from 'node:crypto';
+import { createServer, request, type Server } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fabricate } from '../conformance/mutants/match.ts';
+import { startLiveProxy, type LiveProxy } from './server.ts';
+
+const KEY = `sk_test_head_${randomUUID().replace(/-/g, '')}`;
+const record = fabricate({
+  total: 600,
+  currency: 'MAD',
+  customerPhone: '212612345678',
+  items: [{ name: 'Lamp', quantity: 1, unitPrice: 600 }],
+});
+const B2 = (id: string): string => `/api/v1/public/partner/transactions/${id}`;
+
+/** How the upstream answers HEAD: as its GET, 404 as no route, or 502. */
+let headMode: 'same' | '404' | '502' = 'same';
+let upstream: Server;
+let proxy: LiveProxy;
+
+beforeAll(async () => {
+  upstream = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      if (req.url?.endsWith('/status') && req.method === 'GET') {
+        res.writeHead(401, { 'content-type': 'application/json; charset=utf-8' });
+        return res.end(JSON.stringify({ error: { code: 'INVALID_SESSION_TOKEN', message: 'Invalid session token' } }));
+      }
+      if (req.method === 'HEAD' && headMode !== 'same') {
+        res.writeHead(Number(headMode), { 'content-type': 'application/json; charset=utf-8' });
+        return res.end();
+      }
+      const body = JSON.stringify({ ...record, id: (req.url ?? '').split('/').pop() });
+      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
+      res.end(req.method === 'HEAD' ? undefined : body);
+    });
+  });
+  await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', r));
+  proxy = await startLiveProxy({ upstream: `http://127.0.0.1:${(upstream.address() as { port: number }).port}`, variant: 1 });
+});
+afterAll(async () => {
+  await proxy?.close();
+  await new Promise((r) => upstream?.close(r));
+});
+
+function call(method: string, path: string, headers: Record<string, string> = { 'x-api-key': KEY }): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const r = request(`${proxy.url}${path}`, { method, headers }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
+    r.on('error', reject);
+    r.end();
+  });
+}
+
+const headFindings = () => proxy.recorder.findings.filter((f) => f.message.startsWith('HEAD '));
+
+describe('HEAD answers as its GET (ADR-024)', () => {
+  it('a HEAD answering as the GET of the same URL: no finding', async () => {
+    headMode = 'same';
+    const path = B2(record.id as string);
+    expect(await call('GET', path)).toBe(200);
+    expect(await call('HEAD', path)).toBe(200);
+    expect(headFindings()).toEqual([]);
+  });
+
+  it('HEAD refused as not served (404) right after its GET answered 200: a finding (mutant "HEAD not served (404)")', async () => {
+    headMode = '404';
+    const path = B2(randomUUID());
+    expect(await call('GET', path)).toBe(200);
+    expect(await call('HEAD', path)).toBe(404);
+    expect(headFindings().map((f) => f.actual)).toEqual([404]);
+  });
+
+  it('HEAD refused (404) right after its GET answered another refusal (401): a finding', async () => {
+    headMode = '404';
+    const path = `/api/v1/public/transactions/${randomUUID()}/status`;
+    expect(await call('GET', path, { 'x-session-token': 'st_unknown' })).toBe(401);
+    expect(await call('HEAD', path, { 'x-session-token': 'st_unknown' })).toBe(404);
+    expect(headFindings().map((f) => f.actual)).toEqual([404, 404]);
+  });
+
+  it('HEAD answered with a status its GET does not declare (502): a finding', async () => {
+    headMode = '502';
+    expect(await call('HEAD', B2(randomUUID()))).toBe(502);
+    expect(headFindings().map((f) => f.actual)).toEqual([404, 404, 502]);
+  });
+});
