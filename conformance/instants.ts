@@ -9,7 +9,7 @@
  */
 import * as model from '../model/index.ts';
 import type { Exchange } from './http.ts';
-import { parseLocalDateTime } from './local-date.ts';
+import { parseLocalDateTime } from '../model/local-date.ts';
 import type { Tx } from './model-state.ts';
 import { instantOf } from './model-time.ts';
 import type { Report } from './repeated.ts';

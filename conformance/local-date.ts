@@ -1,22 +1,13 @@
 /**
- * ADR-007's date form, `DD/MM/YY HH:MM:SS` in UTC (A2's created_at/updated_at): read back, and A2's
- * created_at compared with the time the checkout transaction was created. Used by DateForm (ADR-007's
- * check) and on every A2 read by VerifyByToken.
+ * A2's created_at (ADR-007's date form, read back by the model's `parseLocalDateTime`) compared
+ * with the time the checkout transaction was created. Used by DateForm (ADR-007's check) and on
+ * every A2 read by VerifyByToken.
  */
+import { parseLocalDateTime } from '../model/local-date.ts';
 import type { Real } from './model.ts';
 import type { Tx } from './model-state.ts';
 
 const OP = 'getTransactionStatusBySessionToken';
-
-/** `DD/MM/YY HH:MM:SS` read as UTC (20YY), or null when it is not that form or no such date. */
-export function parseLocalDateTime(text: unknown): number | null {
-  const m = typeof text === 'string' ? /^(\d{2})\/(\d{2})\/(\d{2}) (\d{2}):(\d{2}):(\d{2})$/.exec(text) : null;
-  if (!m) return null;
-  const [d, mo, y, h, mi, s] = m.slice(1).map(Number) as [number, number, number, number, number, number];
-  const t = Date.UTC(2000 + y, mo - 1, d, h, mi, s);
-  const back = new Date(t);
-  return back.getUTCDate() === d && back.getUTCMonth() === mo - 1 && back.getUTCHours() === h ? t : null;
-}
 
 /** Slack (ms) between the sandbox time the suite estimates for a creation and the one the server wrote (whole seconds). */
 const CREATED_AT_SLACK_MS = 3000;

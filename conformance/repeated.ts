@@ -7,7 +7,7 @@
  * A partner transaction's B-family record is compared with the created one (`checkRecord`); this
  * module covers what carries the same values elsewhere: A2, A3 and the checkout events.
  */
-import { parseLocalDateTime } from './local-date.ts';
+import { parseLocalDateTime } from '../model/local-date.ts';
 import type { Tx } from './model-state.ts';
 import { sameJson } from '../model/index.ts';
 import type { World } from './world.ts';

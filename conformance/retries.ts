@@ -17,6 +17,7 @@
  * from generated/; the clock moves by `advanceMainClock`, so the model's offset stays right.
  */
 import { webhookDelivery } from '../generated/index.ts';
+import { MAX_ATTEMPTS, retryWindow } from '../model/retry.ts';
 import { advanceMainClock } from './commands/advanceClock.ts';
 import { RetryReceiver, type Plan } from './retry-receiver.ts';
 import {
@@ -30,7 +31,6 @@ import {
   EARLY_SLACK_MS,
   getEndpoint,
   LATE_SLACK_MS,
-  MAX_ATTEMPTS,
   OP,
   setUrl,
   sleep,
@@ -55,12 +55,6 @@ const RECKON_SLACK_MS = 1000;
 const SKEW_MS = 2000;
 /** How long an attempt that must not come is waited for. */
 const QUIET_MS = 250;
-
-/** Bounds (ms) of the wait before attempt `n + 1` after `n` failed attempts. */
-export function retryWindow(n: number): [number, number] {
-  const d = (RETRY.delaysSeconds[n] ?? NaN) * 1000;
-  return [(d * (1 - RETRY.jitter)) / RETRY.sandboxCompression, (d * (1 + RETRY.jitter)) / RETRY.sandboxCompression];
-}
 
 /** How many attempts the compressed schedule makes within BUDGET_MS at the latest. */
 export function attemptsWithin(budgetMs: number): number {

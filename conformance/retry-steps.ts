@@ -4,7 +4,8 @@
  * received request must show. Black-box: HTTP and generated/ only.
  */
 import { randomUUID } from 'node:crypto';
-import { amountRange, webhookDelivery } from '../generated/index.ts';
+import { amountRange } from '../generated/index.ts';
+import { MAX_ATTEMPTS } from '../model/retry.ts';
 import { advanceMainClock } from './commands/advanceClock.ts';
 import { checkFilteredByTransaction } from './commands/smsOutbox.ts';
 import { fixedBody } from './gen.ts';
@@ -32,7 +33,6 @@ export interface Endpoint {
   enabled: boolean;
 }
 
-export const MAX_ATTEMPTS = webhookDelivery.retry.delaysSeconds.length;
 /** Added to an upper bound: a loaded machine runs timers and requests late, never early. */
 export const LATE_SLACK_MS = 3000;
 /** ISO timestamps have whole milliseconds, and timers may fire a millisecond early. */

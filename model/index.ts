@@ -55,3 +55,5 @@ export { sameJson, canonicalText } from './same.ts';
 export { inAmountRange, type AmountRange, amountsConsistent, amountAnswer, type ConsistencyRule, type RangedMember } from './amount.ts';
 export { rateLimitOf, windowEndOf, windowPassed, rateRefuses, waitSeconds, waitRange } from './rate.ts';
 export { movesFrom, reachable, pathBetween } from './reach.ts';
+export { MAX_ATTEMPTS, retryWindow, attemptOutcome, deliveryProblems, type DeliveryView, type DeliveryProblem } from './retry.ts';
+export { parseLocalDateTime } from './local-date.ts';

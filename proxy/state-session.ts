@@ -113,7 +113,7 @@ export class SessionTracker extends ReadTracker {
 
   /** One counted A1 answer against the key's window: full and answered, or refused in a window that had room. */
   private rate(ob: Observation, m: string, now: Interval, out: StateFinding[]): void {
-    const rule = rateLimitOf(ob.opId);
+    const rule = rateLimitOf(ob.opId, ob.variant);
     if (!rule) return;
     let w = this.rates.get(m) ?? { end: null, used: null, fullAt: NaN, fullSeq: 0 };
     // a request certainly after the window's end is the first of a new one, whose count the proxy sees from 0

@@ -5,7 +5,7 @@
  */
 import type { Cmd, Model, Real } from '../model.ts';
 import { pick } from '../model.ts';
-import { parseLocalDateTime } from '../local-date.ts';
+import { parseLocalDateTime } from '../../model/local-date.ts';
 import { tokenExpired } from './verifyByToken.ts';
 
 const OP = 'getTransactionStatusBySessionToken';
