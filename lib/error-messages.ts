@@ -58,15 +58,38 @@ export function errorMessage(code: CataloguedCode, values?: Record<string, strin
   return formatMessage(t, values);
 }
 
+/** Each code's templates as patterns, compiled once: every `{name}` captures what a message puts there. */
+const PATTERNS = new Map(
+  Object.entries(ERROR_MESSAGES as Record<string, readonly string[]>).map(([code, templates]) => [
+    code,
+    templates.map((t) => ({
+      names: [...t.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!),
+      re: new RegExp(
+        `^${t
+          .split(/\{\w+\}/)
+          .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+          .join('(.+)')}$`,
+      ),
+    })),
+  ]),
+);
+
+/**
+ * The values `message` gives the `{name}`s of the first of `code`'s templates it is an instance
+ * of; null when it is an instance of none; undefined when `code` is not catalogued.
+ */
+export function catalogueValues(code: string, message: string): Record<string, string> | null | undefined {
+  const patterns = PATTERNS.get(code);
+  if (!patterns) return undefined;
+  for (const p of patterns) {
+    const m = p.re.exec(message);
+    if (m) return Object.fromEntries(p.names.map((n, i) => [n, m[i + 1]!]));
+  }
+  return null;
+}
+
 /** True when `message` is an instance of one of `code`'s templates; undefined when `code` is not catalogued. */
 export function matchesCatalogue(code: string, message: string): boolean | undefined {
-  const templates = (ERROR_MESSAGES as Record<string, readonly string[]>)[code];
-  if (!templates) return undefined;
-  return templates.some((t) => {
-    const re = t
-      .split(/\{\w+\}/)
-      .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
-      .join('.+');
-    return new RegExp(`^${re}$`).test(message);
-  });
+  const values = catalogueValues(code, message);
+  return values === undefined ? undefined : values !== null;
 }

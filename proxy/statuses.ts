@@ -4,7 +4,7 @@
  * masks are only the proxy's bounded memory of the model's sets, each set's reach taken once.
  */
 import { stateMachine } from '../generated/index.ts';
-import { ERROR_MESSAGES } from '../lib/error-messages.ts';
+import { catalogueValues } from '../lib/error-messages.ts';
 import { EXPIRY, pathBetween, reachable, rejectionOf, type Status, type Transition } from '../model/index.ts';
 
 export { transitionsOf } from '../model/index.ts';
@@ -36,30 +36,10 @@ export function steps(from: Status, to: Status): Transition[] | undefined {
   return pathBetween(from, to);
 }
 
-/** Per error code, its catalogue messages as patterns capturing each `{name}` (lib/error-messages.ts). */
-const PATTERNS = new Map(
-  Object.entries(ERROR_MESSAGES).map(([c, ts]) => [
-    c,
-    (ts as readonly string[]).map((t) => {
-      const names = [...t.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
-      const re = t
-        .split(/\{\w+\}/)
-        .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
-        .join('(.+)');
-      return { names, re: new RegExp(`^${re}$`) };
-    }),
-  ]),
-);
-
 /** The value a refusal's message gives `{name}` in its code's catalogue message, or undefined (another message). */
 function messageValue(code: string | undefined, message: unknown, name: string): string | undefined {
   if (code === undefined || typeof message !== 'string') return undefined;
-  for (const p of PATTERNS.get(code) ?? []) {
-    const m = p.re.exec(message);
-    const i = p.names.indexOf(name);
-    if (m && i >= 0) return m[i + 1];
-  }
-  return undefined;
+  return catalogueValues(code, message)?.[name];
 }
 
 /**

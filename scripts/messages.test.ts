@@ -1,6 +1,6 @@
 /** One source for messages: the lint holds the spec's examples, the guides and the README to the server's catalogue. */
 import { describe, expect, it } from 'vitest';
-import { ERROR_MESSAGES, errorMessage, matchesCatalogue } from '../lib/error-messages.ts';
+import { catalogueValues, ERROR_MESSAGES, errorMessage, matchesCatalogue } from '../lib/error-messages.ts';
 import { bundleApi, listApis } from './lib/spec.ts';
 import { checkDocumentMessages, checkExampleMessages, checkReadmeLinks, errorExamples } from './lib/messages.ts';
 
@@ -17,6 +17,12 @@ describe('error messages: one source', () => {
     expect(matchesCatalogue('TRANSACTION_NOT_FOUND', 'Transaction not found.')).toBe(false);
     expect(matchesCatalogue('VALIDATION_ERROR', 'anything')).toBeUndefined();
     expect(Object.keys(ERROR_MESSAGES)).toContain('NOT_READY');
+  });
+  it('reads back the values a message put in its template', () => {
+    const message = errorMessage('TRANSACTION_NOT_PENDING', { required: 'PENDING', status: 'EXPIRED' });
+    expect(catalogueValues('TRANSACTION_NOT_PENDING', message)).toEqual({ required: 'PENDING', status: 'EXPIRED' });
+    expect(catalogueValues('TRANSACTION_NOT_PENDING', `${message}.`)).toBeNull();
+    expect(catalogueValues('VALIDATION_ERROR', message)).toBeUndefined();
   });
   it('the spec, the guides and the README agree with it today', async () => {
     const ds = await docs();
