@@ -17,7 +17,7 @@
  * from generated/; the clock moves by `advanceMainClock`, so the model's offset stays right.
  */
 import { webhookDelivery } from '../generated/index.ts';
-import { MAX_ATTEMPTS, retryWindow } from '../model/retry.ts';
+import { EARLY_SLACK_MS, LATE_SLACK_MS, MAX_ATTEMPTS, retryWindow } from '../model/retry.ts';
 import { advanceMainClock } from './commands/advanceClock.ts';
 import { RetryReceiver, type Plan } from './retry-receiver.ts';
 import {
@@ -28,9 +28,7 @@ import {
   checkEnded,
   checkSameEvent,
   deliveryOf,
-  EARLY_SLACK_MS,
   getEndpoint,
-  LATE_SLACK_MS,
   OP,
   setUrl,
   sleep,

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { amountRange } from '../generated/index.ts';
-import { MAX_ATTEMPTS } from '../model/retry.ts';
+import { EARLY_SLACK_MS, LATE_SLACK_MS, MAX_ATTEMPTS } from '../model/retry.ts';
 import { advanceMainClock } from './commands/advanceClock.ts';
 import { checkFilteredByTransaction } from './commands/smsOutbox.ts';
 import { fixedBody } from './gen.ts';
@@ -33,10 +33,6 @@ export interface Endpoint {
   enabled: boolean;
 }
 
-/** Added to an upper bound: a loaded machine runs timers and requests late, never early. */
-export const LATE_SLACK_MS = 3000;
-/** ISO timestamps have whole milliseconds, and timers may fire a millisecond early. */
-export const EARLY_SLACK_MS = 3;
 const POLL_MS = 50;
 export const OP = 'sandboxListWebhookDeliveries';
 

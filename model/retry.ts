@@ -7,6 +7,10 @@
 import { webhookDelivery } from '../generated/index.ts';
 
 const RETRY = webhookDelivery.retry;
+/** Added to an upper bound of the schedule: a loaded machine runs timers and requests late, never early (the suite and the proxy alike). */
+export const LATE_SLACK_MS = 3000;
+/** Taken from a lower bound: ISO timestamps have whole milliseconds, and timers may fire a millisecond early. */
+export const EARLY_SLACK_MS = 3;
 /** Attempts the schedule makes (the first one included). */
 export const MAX_ATTEMPTS = RETRY.delaysSeconds.length;
 

@@ -7,14 +7,10 @@
  * redelivered through the proxy (an attempt made at once) is not judged on its schedule; one
  * redelivered before the proxy started or not through it cannot be told apart (docs/proxy.md).
  */
-import { attemptOutcome, deliveryProblems } from '../model/retry.ts';
+import { attemptOutcome, deliveryProblems, EARLY_SLACK_MS, LATE_SLACK_MS } from '../model/retry.ts';
 import type { Interval } from '../model/index.ts';
 import { finding, type Observation, type StateFinding } from './finding.ts';
 import { isRecord, iso, type Json } from './state-store.ts';
-
-/** A loaded machine runs timers late (the suite's slack for the same bound), never more than a few ms early. */
-const LATE_MS = 3000;
-const EARLY_MS = 3;
 
 const LIST = 'sandboxListWebhookDeliveries';
 const SET = 'sandboxSetWebhookEndpoint';
@@ -84,7 +80,7 @@ export class DeliveryJudge {
       const id = String(d.id);
       for (const p of deliveryProblems(
         { state: d.state, nextAttemptAt: next, attempts },
-        { earlyMs: EARLY_MS, lateMs: LATE_MS, redelivered: this.redelivered.has(id) },
+        { earlyMs: EARLY_SLACK_MS, lateMs: LATE_SLACK_MS, redelivered: this.redelivered.has(id) },
       ))
         out.push(
           finding({
