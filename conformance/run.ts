@@ -16,7 +16,7 @@ import { ConformanceError, InterruptedError, SetupError, type Exchange } from '.
 import type { Cmd, Model } from './model.ts';
 import { curlScript, type Finding } from './report.ts';
 import { checkKeys, checkMerchants } from './preflight.ts';
-import { probeTour, tourCommands } from './tour.ts';
+import { firstLook, probeTour, tourCommands } from './tour.ts';
 import { webhookCheckpoint } from './webhook-judge.ts';
 import { asyncApiValidators, WebhookReceiver } from './webhooks.ts';
 import { World, type SuiteConfig } from './world.ts';
@@ -174,7 +174,7 @@ export async function runSuite(opts: SuiteOptions): Promise<SuiteResult> {
      * (the probes: each needs only the first `setup` commands), the failing command is run again
      * after those alone, and a failure of that short sequence is the one reported.
      */
-    const runTour = async (part: string, cmds: Cmd[], setup?: number): Promise<void> => {
+    const runTour = async (part: string, { commands: cmds, setup }: { commands: Cmd[]; setup?: number }): Promise<void> => {
       w.state.inTour = true;
       try {
         await runCommands(w, cmds, opts);
@@ -206,12 +206,13 @@ export async function runSuite(opts: SuiteOptions): Promise<SuiteResult> {
         w.state.inTour = false;
       }
     };
-    // ---- the tour's probes first: they move no clock, and only they find some faults ----
-    if (opts.path === undefined) {
-      const probes = probeTour(w.contract, opts.profile);
-      await runTour('coverage tour probes', probes.commands, probes.setup);
-    }
-
+    // ---- the tour's first look and its probes first: they move no clock, and only they find some faults ----
+    if (opts.path === undefined)
+      for (const [part, t] of [
+        ['coverage tour, first look', firstLook],
+        ['coverage tour probes', probeTour],
+      ] as const)
+        if (!bailed()) await runTour(part, t(w.contract, opts.profile));
     if (bailed()) return finish();
 
     // ---- the model-based property ----
@@ -278,7 +279,7 @@ export async function runSuite(opts: SuiteOptions): Promise<SuiteResult> {
 
     // ---- the coverage tour: a fixed sequence that drives every transition and code ----
     if (opts.path === undefined && !bailed()) {
-      await runTour('coverage tour', tourCommands(w.contract, opts.profile));
+      await runTour('coverage tour', { commands: tourCommands(w.contract, opts.profile) });
       // ---- the sandbox scenarios (ADR-043), after the tour: they move the clock ----
       if (w.sandbox && !bailed()) {
         try {

@@ -70,6 +70,34 @@ export function probeCommands(contract: Contract, profile: 'core' | 'sandbox'): 
 }
 
 /**
+ * The tour's first look, before everything else: the faults most implementations have, in a
+ * dozen commands, so a run that will fail usually fails within its first second. Creates for both
+ * merchants, a cancel and its read-back (the change's instant), reads by id and by vendorReference
+ * for the owner and for the other merchant (ownership, ADR-049's exact reference), a reused
+ * vendorReference, and in the sandbox the transactions list and the SMS outbox in pages of two; the
+ * run's end judges the cancel's webhook. The same checks run again, later, in the probes and the tour.
+ */
+export function firstLook(contract: Contract, profile: 'core' | 'sandbox'): { commands: Cmd[]; setup: number } {
+  const { body } = bodies(contract);
+  const setup: Cmd[] = [
+    new CreateTransaction(body(1), 'valid', 'main', 'fresh', 0),
+    new CreateTransaction(body(2), 'valid', 'main', 'fresh', 0),
+    new CreateTransaction(body(3), 'valid', 'other', 'fresh', 0),
+  ];
+  const c: Cmd[] = [
+    ...setup,
+    new CancelTransaction(false, 1),
+    new GetTransaction('id', 'own', 1),
+    new GetTransaction('vendorReference', 'own', 0),
+    new GetTransaction('id', 'other-merchant', 0),
+    new GetTransaction('vendorReference', 'other-merchant', 0),
+    new CreateTransaction(body(4), 'duplicate', 'main', 'reuse-own', 0),
+  ];
+  if (profile === 'sandbox') c.push(new ListTransactions(2), new ListSms(2));
+  return { commands: c.map(recorded), setup: setup.length };
+}
+
+/**
  * The probes and the commands that set up their state (the first `setup` of `commands`): each
  * probe needs only those, so a failing probe replays alone after them.
  */
