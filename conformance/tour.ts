@@ -74,11 +74,12 @@ export function probeCommands(contract: Contract, profile: 'core' | 'sandbox'): 
  * dozen commands, so a run that will fail usually fails within its first second. Creates for both
  * merchants, a cancel and its read-back (the change's instant), reads by id and by vendorReference
  * for the owner and for the other merchant (ownership, ADR-049's exact reference), a reused
- * vendorReference, and in the sandbox the transactions list and the SMS outbox in pages of two; the
- * run's end judges the cancel's webhook. The same checks run again, later, in the probes and the tour.
+ * vendorReference, and in the sandbox a paid checkout verified with its token, the transactions list
+ * and the SMS outbox in pages of two; the run's end judges the webhooks. The same checks run again,
+ * later, in the probes and the tour.
  */
 export function firstLook(contract: Contract, profile: 'core' | 'sandbox'): { commands: Cmd[]; setup: number } {
-  const { body } = bodies(contract);
+  const { body, sess } = bodies(contract);
   const setup: Cmd[] = [
     new CreateTransaction(body(1), 'valid', 'main', 'fresh', 0),
     new CreateTransaction(body(2), 'valid', 'main', 'fresh', 0),
@@ -93,7 +94,15 @@ export function firstLook(contract: Contract, profile: 'core' | 'sandbox'): { co
     new GetTransaction('vendorReference', 'other-merchant', 0),
     new CreateTransaction(body(4), 'duplicate', 'main', 'reuse-own', 0),
   ];
-  if (profile === 'sandbox') c.push(new ListTransactions(2), new ListSms(2));
+  // a checkout paid in the sandbox and verified with its token (A2's record and dates, the approval's webhook)
+  if (profile === 'sandbox')
+    c.push(
+      new CreateSession(sess(1), 'valid'),
+      new PaySession(0, 'success', 'own'),
+      new VerifyByToken(0, 'own'),
+      new ListTransactions(2),
+      new ListSms(2),
+    );
   return { commands: c.map(recorded), setup: setup.length };
 }
 

@@ -20,6 +20,10 @@ const NAMES = [
   'extra webhook (approved sent on create)',
   "SMS outbox: a page repeats the previous page's last item (an inclusive cursor)",
   'sandbox transactions list: each page oldest first',
+  'A2 created_at month first (MM/DD/YY)',
+  "A2's store_name is the merchant's name (repeated value in the session-token record)",
+  "checkout transactions' webhooks name another store (storeName)",
+  'A2 dates in UTC+1, not UTC',
 ];
 const list = NAMES.map((n) => {
   const m = mutants.find((x) => x.name === n);
