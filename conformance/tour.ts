@@ -74,9 +74,9 @@ export function probeCommands(contract: Contract, profile: 'core' | 'sandbox'): 
  * dozen commands, so a run that will fail usually fails within its first second. Creates for both
  * merchants, a cancel and its read-back (the change's instant), reads by id and by vendorReference
  * for the owner and for the other merchant (ownership, ADR-049's exact reference), a reused
- * vendorReference, and in the sandbox a paid checkout verified with its token, the transactions list
- * and the SMS outbox in pages of two; the run's end judges the webhooks. The same checks run again,
- * later, in the probes and the tour.
+ * vendorReference, and in the sandbox a paid checkout verified with its token, an expiry (the one
+ * clock move before the search) and the transactions list and the SMS outbox in pages of two; the
+ * run's end judges the webhooks. The same checks run again, later, in the probes and the tour.
  */
 export function firstLook(contract: Contract, profile: 'core' | 'sandbox'): { commands: Cmd[]; setup: number } {
   const { body, sess } = bodies(contract);
@@ -94,12 +94,17 @@ export function firstLook(contract: Contract, profile: 'core' | 'sandbox'): { co
     new GetTransaction('vendorReference', 'other-merchant', 0),
     new CreateTransaction(body(4), 'duplicate', 'main', 'reuse-own', 0),
   ];
-  // a checkout paid in the sandbox and verified with its token (A2's record and dates, the approval's webhook)
+  // in the sandbox: a checkout paid and verified with its token (A2's record and dates, the
+  // approval's webhook); the main merchant's clock moved to the first transaction's expiry, and
+  // that transaction read back (its status, updatedAt and the expiry's webhook)
   if (profile === 'sandbox')
     c.push(
       new CreateSession(sess(1), 'valid'),
       new PaySession(0, 'success', 'own'),
       new VerifyByToken(0, 'own'),
+      new AdvanceClock('at-expiry', 0, 0),
+      new GetTransaction('id', 'own', 0),
+      new GetTransaction('vendorReference', 'own', 0),
       new ListTransactions(2),
       new ListSms(2),
     );

@@ -24,6 +24,10 @@ const NAMES = [
   "A2's store_name is the merchant's name (repeated value in the session-token record)",
   "checkout transactions' webhooks name another store (storeName)",
   'A2 dates in UTC+1, not UTC',
+  'updatedAt left at creation on expiry (expiredAt too)',
+  'B2/B3 show PENDING after the payment window',
+  'expiry instant written as the time of the read that noticed it (updatedAt, expiredAt)',
+  'missing webhook (transaction.expired dropped)',
 ];
 const list = NAMES.map((n) => {
   const m = mutants.find((x) => x.name === n);
