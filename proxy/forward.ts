@@ -91,7 +91,8 @@ export interface Hub {
   capture: number;
   basePath: string;
   host: string;
-  judge: ExchangeJudge;
+  /** null: forward only, judge and record nothing (the bench's floor; server.ts `judge: false`). */
+  judge: ExchangeJudge | null;
 }
 
 const FORWARD = Symbol('paylater proxy exchange');
@@ -245,14 +246,15 @@ export class Forward implements Dispatcher.DispatchHandler {
   onComplete(): void {
     if (this.failed || this.clientGone) return;
     const { hub, req, url, method, reqCapture, resCapture } = this;
-    const { recorder, capture } = hub;
+    const { recorder, capture, judge } = hub;
     if (!this.sent) this.res.end();
+    if (judge === null) return;
     const receivedAt = performance.now();
     const q = url.indexOf('?');
     const pathname = q === -1 ? url : url.slice(0, q);
     const requestHeaders = headerRecord(req.rawHeaders);
     const responseHeaders = headerRecord(this.rawAnswerHeaders);
-    const routed = hub.judge.route(method, pathname, requestHeaders);
+    const routed = judge.route(method, pathname, requestHeaders);
     const notes: string[] = [];
     let text = '';
     if (!resCapture.truncated) {
@@ -290,7 +292,7 @@ export class Forward implements Dispatcher.DispatchHandler {
     };
     recorder.record(this.seq, ex, !!routed);
     if (!routed) {
-      if (!resCapture.truncated) hub.judge.unrouted(ex, this.seq, pathname);
+      if (!resCapture.truncated) judge.unrouted(ex, this.seq, pathname);
       return;
     }
     let requestJson: unknown;
@@ -300,7 +302,7 @@ export class Forward implements Dispatcher.DispatchHandler {
       requestJson = undefined;
     }
     try {
-      hub.judge.judge(
+      judge.judge(
         {
           ex,
           seq: this.seq,

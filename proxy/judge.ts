@@ -5,7 +5,8 @@
  * pinned one, or, while a key's is not known, both, an answer either accepts being accepted.
  */
 import type { Variant } from '../generated/index.ts';
-import { ConformanceError, judgeResponse, type Exchange, type Judge } from '../conformance/http.ts';
+import { ConformanceError, type Exchange } from '../conformance/http.ts';
+import { AnswerJudge } from './answer-judge.ts';
 import { Contract } from '../conformance/spec.ts';
 import { authHeaderOf, routeOf, type Route } from './route.ts';
 import type { StateTracker } from './state.ts';
@@ -23,15 +24,6 @@ const API_PREFIXES = [
 
 /** How a test key starts (ADR-020: `sk_test_…` with the sandbox, `sk_live_…` in production). */
 const TEST_KEY_PREFIX = 'sk_test_';
-
-/** Collects what the suite's judge finds instead of throwing on it (the first violation of an exchange is kept). */
-class Collect implements Judge {
-  checks = 0;
-  check(ok: boolean, operation: string, jsonPath: string, message: string, expected?: unknown, actual?: unknown): void {
-    this.checks++;
-    if (!ok) throw new ConformanceError(operation, jsonPath, message, expected, actual);
-  }
-}
 
 /** An exchange as the proxy has it once the answer ended: the suite's Exchange, and what the copy could not show. */
 export interface Ended {
@@ -71,7 +63,7 @@ const asFinding = (e: ConformanceError, seq: number, kind = 'answer', message = 
 });
 
 export class ExchangeJudge {
-  private readonly collect = new Collect();
+  private readonly answers = new AnswerJudge();
   private readonly simulate = new SimulateJudge(1000);
   private readonly apiLog = new ApiLogJudge();
   private readonly contracts: Map<Variant, Contract>;
@@ -122,13 +114,7 @@ export class ExchangeJudge {
       if (contract.response(e.ex.opId, e.ex.status) !== null) return null;
       return new ConformanceError(e.ex.opId, '$', `answered ${e.ex.status}, a status not declared for ${e.ex.opId}`);
     }
-    try {
-      judgeResponse(contract, e.ex, this.collect);
-      return null;
-    } catch (err) {
-      if (!(err instanceof ConformanceError)) throw err;
-      return err;
-    }
+    return this.answers.violation(contract, e.ex);
   }
 
   /** The answer against the variants it may be judged by; a key's first success answer only one accepts pins the key (ADR-070). */

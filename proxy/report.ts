@@ -11,6 +11,7 @@ import type { Exchange } from '../conformance/http.ts';
 import { curlScript, writeJunit, type Finding } from '../conformance/report.ts';
 import { Contract } from '../conformance/spec.ts';
 import { isCredentialHeader, mask, maskHeaders, maskText } from './mask.ts';
+import { answerJson, slim } from './ring.ts';
 import type { StateFinding, StateTracker } from './state.ts';
 import { VARIANTS, type VariantBook } from './variant.ts';
 
@@ -56,26 +57,6 @@ export interface ProxyCoverage extends Coverage {
   statuses: string[];
   events: { exercised: string[]; missing: string[]; received: number; unknownTransaction: number };
   unrouted: number;
-}
-
-/** The most of each body the exchange ring keeps (the ring's memory: at most `keep` × 2 × this). */
-export const RING_BODY_CHARS = 16 * 1024;
-
-function cut(t: string): string {
-  return `${t.slice(0, RING_BODY_CHARS)}… (${t.length} characters, cut at ${RING_BODY_CHARS})`;
-}
-
-/** An exchange as the ring keeps it: each body cut at RING_BODY_CHARS (its JSON dropped with it). */
-function slim(ex: Exchange): Exchange {
-  const longBody = ex.body !== undefined && ex.body.length > RING_BODY_CHARS;
-  const longAnswer = ex.responseText.length > RING_BODY_CHARS;
-  if (!longBody && !longAnswer) return ex;
-  return {
-    ...ex,
-    body: longBody ? cut(ex.body!) : ex.body,
-    responseText: longAnswer ? cut(ex.responseText) : ex.responseText,
-    json: longAnswer ? undefined : ex.json,
-  };
 }
 
 /** Most findings kept in full (the count goes on). */
@@ -281,7 +262,7 @@ export class Recorder {
         headers,
         body: ex.body === undefined ? undefined : this.maskText(ex.body),
         responseText: '',
-        json: ex.json,
+        json: answerJson(ex),
       };
     });
     const apiKey = keys[0] ?? 'MASKED_NO_KEY_0';

@@ -49,6 +49,8 @@ function schemaCodes(v: Variant): Set<string> {
 interface AmountRules {
   ranged: RangedMember[];
   consistency: (ConsistencyRule & { errorCode: string }) | undefined;
+  /** The codes a member or the consistency gives in this operation (shared: never changed once made). */
+  ruled: ReadonlySet<string>;
 }
 const AMOUNT_RULES = new Map<string, AmountRules>();
 function amountRules(v: Variant, opId: string): AmountRules {
@@ -57,17 +59,19 @@ function amountRules(v: Variant, opId: string): AmountRules {
   if (rules) return rules;
   const { doc } = compiledContract(v);
   const schema = compiledContract(v).operation(opId)?.requestSchema ?? null;
-  rules = { ranged: [], consistency: undefined };
+  const ranged: RangedMember[] = [];
+  let consistency: AmountRules['consistency'];
   if (schema) {
     const resolved = resolveRef(doc, schema);
-    rules.consistency = resolved?.['x-amount-consistency'] as AmountRules['consistency'];
+    consistency = resolved?.['x-amount-consistency'] as AmountRules['consistency'];
     for (const member of Object.keys(resolved?.properties ?? {})) {
       if (nearestExtension(doc, schema, [member], 'x-amount-range') === undefined) continue;
       const rule = nearestExtension(doc, schema, [member], 'x-business-rule') as { code: string } | undefined;
       const code = rule?.code ?? (nearestExtension(doc, schema, [member], 'x-error-code') as string | undefined) ?? 'VALIDATION_ERROR';
-      rules.ranged.push({ member, code, business: rule !== undefined });
+      ranged.push({ member, code, business: rule !== undefined });
     }
   }
+  rules = { ranged, consistency, ruled: new Set([...schemaCodes(v), ...(consistency ? [consistency.errorCode] : [])]) };
   AMOUNT_RULES.set(key, rules);
   return rules;
 }
@@ -97,14 +101,14 @@ interface Verdict {
   paths?: string[];
   business: string[];
   /** The codes a member or the consistency gives in this operation (the ones judged against each other). */
-  ruled: Set<string>;
+  ruled: ReadonlySet<string>;
 }
 
 const MISMATCH = 'every member valid, the total differs from its lines (x-amount-consistency)';
 
 function verdictIn(v: Variant, r: JudgedRequest): Verdict | undefined {
   const rules = amountRules(v, r.opId);
-  const ruled = new Set([...schemaCodes(v), ...(rules.consistency ? [rules.consistency.errorCode] : [])]);
+  const { ruled } = rules;
   if (r.raw !== undefined) {
     const scan = scanJson(r.raw);
     if (scan.depth > MAX_DEPTH) return undefined;
@@ -135,7 +139,8 @@ function verdict(r: JudgedRequest): Verdict | undefined {
     const here = verdictIn(v, r);
     if (here === undefined) return undefined;
     if (out !== undefined && (out.code !== here.code || out.business.join() !== here.business.join())) return undefined;
-    if (out) for (const c of [...out.ruled]) if (!here.ruled.has(c)) out.ruled.delete(c);
+    // the codes both variants rule (a new set: a variant's own is shared by every request)
+    if (out) out = { ...out, ruled: new Set([...out.ruled].filter((c) => here.ruled.has(c))) };
     out ??= here;
   }
   return out;

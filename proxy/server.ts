@@ -49,6 +49,12 @@ export interface ProxyOptions {
   webhooks?: { port: number; forwardTo: string; secret: string; windowMs?: number };
   /** One line per finding as it is found (masked). */
   log?: (line: string) => void;
+  /**
+   * Internal, for the `proxy-overhead` bench's floor (default true): false forwards every exchange
+   * exactly as the proxy does but judges and records none (the report stays empty). Not an option of
+   * `paylater proxy`: a proxy that judges nothing has no use but to measure what judging costs.
+   */
+  judge?: boolean;
 }
 
 export interface LiveProxy {
@@ -106,7 +112,7 @@ export async function startLiveProxy(o: ProxyOptions): Promise<LiveProxy> {
   };
 
   const judge = new ExchangeJudge(book, state, recorder, merchantOf);
-  const hub: Hub = { pool, recorder, capture, basePath, host: upstream.host, judge };
+  const hub: Hub = { pool, recorder, capture, basePath, host: upstream.host, judge: o.judge === false ? null : judge };
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
     const url = req.url ?? '/';
     if (url === REPORT_PATH || url.startsWith(REPORT_PATH + '?') || url.startsWith('/_paylater/')) {
