@@ -126,24 +126,22 @@ describe('paylater conform', () => {
     expect(text).toMatch(/transitions exercised: .*create/);
   });
   it('exits 1 on a finding and writes the JSON and JUnit reports with a curl script', async () => {
-    const r = await conformThrough('duplicate vendorReference accepted', { main: k.m2, other: k.o2 }, [
-      '--variant',
-      '1',
-      '--runs',
-      '20',
-      '--seed',
-      '7',
-    ]);
+    // a fault only the random search meets (the tour's first look and probes read no Moroccan mobile back)
+    const r = await conformThrough(
+      'a Moroccan mobile (2126…/2127…) read back in national form (06…/07…) by B2/B3',
+      { main: k.m2, other: k.o2 },
+      ['--variant', '1', '--runs', '20', '--seed', '7'],
+    );
     expect(r.code).toBe(1);
     const report = r.report;
-    expect(report.findings[0]!.message).toMatch(/DUPLICATE_VENDOR_REFERENCE/);
+    expect(report.findings[0]!.message).toMatch(/\$\.customerPhone/);
     // the message names the request whose answer broke the rule
-    expect(report.findings[0]!.message).toMatch(/POST \/api\/v1\/public\/partner\/transactions answered 201/);
+    expect(report.findings[0]!.message).toMatch(/GET \/api\/v1\/public\/partner\/transactions\/[0-9a-f-]+: 200 body/);
     expect(report.findings[0]!.curl).toMatch(/\$\{API_KEY\}/);
     expect(report.findings[0]!.phase, report.findings[0]!.replay).toBe('property');
     expect(report.findings[0]!.replay).toMatch(/--seed 7 --path \S+/);
     expect(r.junit).toMatch(/<failure message=/);
-    expect(r.lines.join('\n')).toMatch(/curl -sS -X POST/);
+    expect(r.lines.join('\n')).toMatch(/curl -sS -X GET/);
   });
 
   it('--bail ends the run at its first finding; without it the later phases still run', async () => {
