@@ -70,9 +70,9 @@ export function probeCommands(contract: Contract, profile: 'core' | 'sandbox'): 
 }
 
 /**
- * The tour's first look, before everything else: the faults most implementations have, in a
- * dozen commands, so a run that will fail usually fails within its first second. Creates for both
- * merchants, a cancel and its read-back (the change's instant), reads by id and by vendorReference
+ * The tour's first look, before everything else: the faults most implementations have, in 9
+ * commands (17 in the sandbox), so a run that will fail usually fails within its first second.
+ * Creates for both merchants, a cancel and its read-back (the change's instant), reads by id and by vendorReference
  * for the owner and for the other merchant (ownership, ADR-049's exact reference), a reused
  * vendorReference, and in the sandbox a paid checkout verified with its token, an expiry (the one
  * clock move before the search) and the transactions list and the SMS outbox in pages of two; the
