@@ -1,10 +1,11 @@
 /**
  * The coverage tour: fixed command sequences that drive every transition of the state machine,
  * every drivable declared error code and every boundary of the request schemas, whatever the seed
- * (the random search finds most faults; the tour makes the coverage certain). Two parts: the
- * probes (`probeCommands`), run before the random search — boundaries, methods, JSON reading, the
+ * (the random search finds most faults; the tour makes the coverage certain). Three parts, the
+ * first two run before the random search: the first look (`firstLook`: the commonest faults in
+ * under twenty commands), the probes (`probeCommands`: boundaries, methods, JSON reading, the
  * service probes: checks that move no clock and spend no rate-limit window, which only the tour
- * makes, found in the run's first second — and the rest (`tourCommands`), run after it.
+ * makes) and, after the search, the rest (`tourCommands`).
  */
 import { AdvanceClock } from './commands/advanceClock.ts';
 import { AuthProbe } from './commands/authProbe.ts';
