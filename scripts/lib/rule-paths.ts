@@ -2,7 +2,7 @@
  * Files per rule, counted strictly (issue 40 point 6): every hand-written file on a rule's path —
  * its spec files, the deciding function's file (the model's, for the contract's rules), each
  * `@guard` target, each server binding (`@binds`), each check (`@checks`) and the proxy's judge
- * (`@judges <id>` on a function of `proxy/`). Lint keeps the list true: a file outside `model/` that
+ * (`@judges <id>`: a function of `proxy/`, or one of `model/` or `conformance/` that proxy/ calls). Lint keeps the list true: a file outside `model/` that
  * calls a rule's model function is on the rule's path, so it must carry a tag for the rule.
  */
 import { readFile, readdir } from 'node:fs/promises';
@@ -27,9 +27,14 @@ export async function listTs(root: string, dir: string): Promise<string[]> {
   return out;
 }
 
-/** Where `@binds` (the server's bindings) and `@judges` (the proxy's judge) tags are looked for. */
+/**
+ * Where `@binds` (the server's bindings) and `@judges` (the proxy's judge) tags are looked for. A
+ * judge may be a function of `model/` or of the suite's check (`conformance/`) that the proxy calls
+ * with what it observed: the rule is then interpreted in that one place, and the proxy's calling file
+ * only keeps its bounded memory, so it is not on the rule's path (lint checks that proxy/ calls it).
+ */
 export const BINDING_DIRS = ['reference-server', 'server'];
-export const JUDGE_DIRS = ['proxy'];
+export const JUDGE_DIRS = ['proxy', 'model', 'conformance'];
 /** The folders whose production files may call a model function: each such file is on that rule's path. */
 const CALLER_DIRS = ['reference-server', 'server', 'conformance', 'proxy'];
 
@@ -93,8 +98,14 @@ export async function pathProblems(root: string, r: Entry & { files: string[] })
           `rule ${r.id}: ${file} calls its model function ${d.symbol}, so it is on the rule's path: tag the caller (@binds in the server, @checks in the suite, @judges in the proxy)`,
         );
   }
+  // a judge outside proxy/ is the proxy's only if proxy/ calls it (as a function or a method)
+  const proxyCode = (await productionCode(root)).filter((f) => f.file.startsWith('proxy/'));
+  for (const j of r.judgedBy.filter((s) => !s.file.startsWith('proxy/'))) {
+    const call = new RegExp(`(?<![\\w$])${j.symbol.replace(/\$/g, '\\$')}\\(`);
+    if (!proxyCode.some((f) => call.test(f.code)))
+      problems.push(`rule ${r.id}: its judge ${j.file}:${j.symbol} lies outside proxy/ and no file of proxy/ calls it`);
+  }
   const judgeFiles = new Set(r.judgedBy.map((s) => s.file));
-  if (judgeFiles.size > 1)
-    problems.push(`rule ${r.id}: judged in ${judgeFiles.size} files of proxy/ (${[...judgeFiles].join(', ')}); one judge`);
+  if (judgeFiles.size > 1) problems.push(`rule ${r.id}: judged in ${judgeFiles.size} files (${[...judgeFiles].join(', ')}); one judge`);
   return problems;
 }

@@ -254,7 +254,34 @@ describe('rule index', () => {
         'proxy/a.ts': '/** @judges b4-only-pending */\nexport function a() {}\n',
         'proxy/b.ts': '/** @judges b4-only-pending */\nexport function b() {}\n',
       });
-      expect(await ruleProblems(root)).toEqual(['rule b4-only-pending: judged in 2 files of proxy/ (proxy/a.ts, proxy/b.ts); one judge']);
+      expect(await ruleProblems(root)).toEqual(['rule b4-only-pending: judged in 2 files (proxy/a.ts, proxy/b.ts); one judge']);
+    });
+
+    it("takes a judge of model/ that proxy/ calls as the proxy's, and leaves the calling file off the path", async () => {
+      const judgeInModel = {
+        ...model,
+        'model/transitions.ts': `${model['model/transitions.ts']}/** @judges b4-only-pending */\nexport function refusedFrom(s: string): boolean {\n  return rejectionOf('b4', s);\n}\n`,
+      };
+      await fixture({
+        ...judgeInModel,
+        ...checks,
+        'reference-server/domain/stateMachine.ts': binding('@binds b4-only-pending'),
+        'proxy/statuses.ts':
+          "import { refusedFrom } from '../model/transitions.ts';\nexport const masks = (s: string) => refusedFrom(s);\n",
+      });
+      expect(await ruleProblems(root)).toEqual([]);
+      const r = (await ruleIndex(root)).find((x) => x.id === 'b4-only-pending')!;
+      expect(r.files).toEqual([
+        'spec/schemas/Status.yaml',
+        'model/transitions.ts',
+        'reference-server/domain/stateMachine.ts',
+        'conformance/commands/cancel.ts',
+      ]);
+      // a judge the proxy never calls is not the proxy's judge
+      await fixture({ ...judgeInModel, ...checks, 'reference-server/domain/stateMachine.ts': binding('@binds b4-only-pending') });
+      expect(await ruleProblems(root)).toEqual([
+        'rule b4-only-pending: its judge model/transitions.ts:refusedFrom lies outside proxy/ and no file of proxy/ calls it',
+      ]);
     });
   });
 
