@@ -7,7 +7,7 @@
 import { stateMachine } from '../generated/index.ts';
 import type { Finding } from './report.ts';
 import type { World } from './world.ts';
-import { forbiddenMoves, moveKey } from './commands/forbiddenMoves.ts';
+import { forbiddenMoves, moveKey } from './commands/moves.ts';
 
 export interface Coverage {
   transitions: { exercised: string[]; missing: string[] };
@@ -16,7 +16,7 @@ export interface Coverage {
 
 /** A suite run's coverage; the proxy's has no moves: it drives nothing. */
 export interface SuiteCoverage extends Coverage {
-  /** Each forbidden move (operation, status before, answer) of x-state-machine the profile reaches (`commands/forbiddenMoves.ts`). */
+  /** Each forbidden move (operation, status before, answer) of x-state-machine the profile reaches (`commands/moves.ts`). */
   moves: { exercised: string[]; missing: string[] };
 }
 

@@ -87,7 +87,7 @@ export interface ModelState {
   /** Seconds the suite advanced each merchant's sandbox clock. */
   readonly advanced: Record<Who, number>;
   readonly rate: Record<Who, RateWindow>;
-  /** `moves`: (operation, status before, answer) triples the run drove with a certain status before (`commands/forbiddenMoves.ts`). */
+  /** `moves`: (operation, status before, answer) triples the run drove with a certain status before (`commands/moves.ts`). */
   readonly coverage: { transitions: Set<string>; codes: Set<string>; moves: Set<string> };
   readonly usedVendorRefs: Record<Who, Set<string>>;
   /** Names learned once per merchant (from its first created record) and checked everywhere they appear. */

@@ -34,13 +34,14 @@ export {
   statusesDuring,
   answers,
   rejectionOf,
+  refusedFrom,
   requiredStatesOf,
   successStatusOf,
   transitionsOf,
   transitionById,
 } from './transitions.ts';
 export { IMMUTABLE_FIELDS, type ImmutableField, changedFields, type Timestamps, created, changed, updatedAtAllowed } from './record.ts';
-export { TOKEN_LIFETIME_MS, tokenExpiry, tokenState, tokenLive } from './token.ts';
+export { TOKEN_LIFETIME_MS, tokenAnswers, tokenExpiry, tokenState, tokenLive } from './token.ts';
 export {
   type Refusal,
   refusal,

@@ -7,7 +7,19 @@
  */
 import { describe, expect, it } from 'vitest';
 import { stateMachine, variants } from '../generated/contract.ts';
-import { answers, at, decide, expiryOf, statusesDuring, type Status } from './index.ts';
+import { errorMessage } from '../lib/error-messages.ts';
+import {
+  TOKEN_LIFETIME_MS,
+  answers,
+  at,
+  decide,
+  expiryOf,
+  refusedFrom,
+  rejectionOf,
+  statusesDuring,
+  tokenAnswers,
+  type Status,
+} from './index.ts';
 
 type Row = (typeof stateMachine.transitions)[number];
 const STATUSES = Object.keys(stateMachine.states) as Status[];
@@ -109,5 +121,34 @@ describe('the model agrees with the generated x-state-machine table', () => {
       [200, null, ['PENDING']],
       [400, 'TRANSACTION_NOT_PENDING', ['APPROVED']],
     ]);
+  });
+
+  it('refusedFrom: a refusal seen says the statuses the table refuses it from, narrowed to the one its message names', () => {
+    const B4 = 'cancelPartnerTransactionByVendorReference';
+    const all = Object.keys(stateMachine.states) as Status[];
+    const fromTable = all.filter((s) => rejectionOf(B4, s)?.code === 'TRANSACTION_NOT_PENDING');
+    expect(fromTable.length).toBeGreaterThan(1);
+    expect(refusedFrom(B4, 400, 'TRANSACTION_NOT_PENDING')).toEqual(fromTable);
+    expect(refusedFrom(B4, 400, 'TRANSACTION_NOT_PENDING').includes('PENDING')).toBe(false);
+    const naming = (status: string) => errorMessage('TRANSACTION_NOT_PENDING', { required: 'PENDING', status });
+    expect(refusedFrom(B4, 400, 'TRANSACTION_NOT_PENDING', naming('EXPIRED'))).toEqual(['EXPIRED']);
+    // a message naming a status the table does not refuse from narrows nothing
+    expect(refusedFrom(B4, 400, 'TRANSACTION_NOT_PENDING', naming('PENDING'))).toEqual(fromTable);
+    // another status or code, or an operation with no rejection: from no status
+    expect(refusedFrom(B4, 409, 'TRANSACTION_NOT_PENDING')).toEqual([]);
+    expect(refusedFrom(B4, 400, 'VALIDATION_ERROR')).toEqual([]);
+    expect(refusedFrom('getPartnerTransactionById', 400, 'TRANSACTION_NOT_PENDING')).toEqual([]);
+  });
+
+  it('tokenAnswers: accepted strictly before issue + lifetime, refused from it on, either when the use straddles it', () => {
+    const issued = at(1000);
+    expect(tokenAnswers(issued, at(1000 + TOKEN_LIFETIME_MS - 1))).toEqual({ accepted: true, refused: false });
+    expect(tokenAnswers(issued, at(1000 + TOKEN_LIFETIME_MS))).toEqual({ accepted: false, refused: true });
+    expect(tokenAnswers(issued, { from: 1000 + TOKEN_LIFETIME_MS - 5, to: 1000 + TOKEN_LIFETIME_MS + 5 })).toEqual({
+      accepted: true,
+      refused: true,
+    });
+    // the slack widens the use: 10 ms before the end is either with 25 ms of slack
+    expect(tokenAnswers(issued, at(1000 + TOKEN_LIFETIME_MS - 10), 25)).toEqual({ accepted: true, refused: true });
   });
 });

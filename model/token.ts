@@ -20,6 +20,17 @@ export function tokenState(issued: Interval, use: Interval, slack = 0): 'valid' 
   return v === 'yes' ? 'expired' : v === 'no' ? 'valid' : 'either';
 }
 
+/**
+ * The answers the lifetime allows to a read with a token issued within `issued`, used within `use`
+ * (the caller's clock widened by `slack`): accepted unless it had certainly expired, refused unless
+ * it certainly had not. The suite expects these; the proxy reports an answer outside them.
+ * @judges token-lifetime
+ */
+export function tokenAnswers(issued: Interval, use: Interval, slack = 0): { accepted: boolean; refused: boolean } {
+  const state = tokenState(issued, use, slack);
+  return { accepted: state !== 'expired', refused: state !== 'valid' };
+}
+
 /** The one-instant form: a token whose lifetime ends at `expiresAt` is live at `now`. */
 export function tokenLive(expiresAt: number, now: number): boolean {
   return tokenState(at(expiresAt - TOKEN_LIFETIME_MS), at(now)) === 'valid';

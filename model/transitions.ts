@@ -8,6 +8,7 @@
  */
 import { stateMachine, variants } from '../generated/contract.ts';
 import { at as instant, reached, type Interval, type Verdict } from './time.ts';
+import { catalogueValues } from '../lib/error-messages.ts';
 
 export type Status = keyof typeof stateMachine.states;
 export type Transition = (typeof stateMachine.transitions)[number];
@@ -91,6 +92,24 @@ export function outcomeOf(op: string, from: Status | null, facts: GuardFacts): O
 export function rejectionOf(op: string, from: Status): { status: number; code: string } | undefined {
   const r = stateMachine.rejections.find((x) => x.trigger.operationId === op && (x.from as readonly string[]).includes(from));
   return r ? { status: r.status, code: r.code } : undefined;
+}
+
+const STATUSES = Object.keys(stateMachine.states) as Status[];
+
+/**
+ * What a refusal of `op` seen as (status, code, message) says the transaction was: the statuses
+ * from which the model refuses it so (`rejectionOf`), narrowed to the one its catalogue message
+ * names (`{status}`), when that one is among them. The suite narrows its model by it after a
+ * refused B4, the proxy its memory of the transaction.
+ * @judges b4-only-pending
+ */
+export function refusedFrom(op: string, status: number, code: string | undefined, message?: unknown): Status[] {
+  const from = STATUSES.filter((s) => {
+    const r = rejectionOf(op, s);
+    return r !== undefined && r.status === status && r.code === code;
+  });
+  const named = code !== undefined && typeof message === 'string' ? catalogueValues(code, message)?.status : undefined;
+  return from.find((s) => s === named) !== undefined ? [named as Status] : from;
 }
 
 /** Facts of one transaction the model needs for a decision: the end of its payment window and a simulated payment's outcome. */

@@ -1,12 +1,12 @@
 /**
  * A1's two time rules judged on live traffic, per merchant, through the model: a session token's
- * lifetime (model/token.ts `tokenState`, `tokenExpiry`) and the token's own transaction, and the
+ * lifetime (model/token.ts `tokenAnswers`, `tokenExpiry`) and the token's own transaction, and the
  * rate limit's fixed window (model/rate.ts) that the key's own answers show (their RateLimit-*
  * headers, a 429's wait). Time is the merchant's server clock as the proxy knows it
  * (state-store.ts `serverTime`: its sandbox clock offsets), widened by the clock tolerance.
  * What it keeps is bounded like the transactions: at most `max` tokens, one window per key.
  */
-import { rateLimitOf, rateRefuses, tokenExpiry, tokenState, windowEndOf, windowPassed, within, type Interval } from '../model/index.ts';
+import { rateLimitOf, rateRefuses, tokenAnswers, tokenExpiry, windowEndOf, windowPassed, within, type Interval } from '../model/index.ts';
 import { finding, type FindingOf, type Observation, type StateFinding } from './finding.ts';
 import { ReadTracker } from './state-reads.ts';
 import { iso, isRecord } from './state-store.ts';
@@ -83,8 +83,9 @@ export class SessionTracker extends ReadTracker {
 
   /**
    * A1: the key's rate-limit window (every request its key authenticates counts), then the token
-   * issued: its expiresAt (Variant 1) must be the issue instant plus the lifetime.
-   * @judges a1-rate-limit, token-lifetime
+   * issued (remembered for A2's judge): its expiresAt (Variant 1) must be the issue instant plus the
+   * model's lifetime, as the suite's A1 check reads it.
+   * @judges a1-rate-limit, a1-session-response
    */
   private issued(ob: Observation, m: string): StateFinding[] {
     const out: StateFinding[] = [];
@@ -158,9 +159,10 @@ export class SessionTracker extends ReadTracker {
   }
 
   /**
-   * A2 with a session token: accepted past its lifetime, or for a transaction another session
-   * paid; refused before its lifetime ended once a read had accepted it.
-   * @judges token-lifetime, token-own-transaction
+   * A2 with a session token: for a transaction another session paid; against its lifetime by the
+   * model's `tokenAnswers` (the suite's A2 expectation), its refusal judged only once a read of its
+   * own transaction accepted it (so that nothing else refuses it).
+   * @judges token-own-transaction
    */
   private verified(ob: Observation): StateFinding[] {
     const token = ob.token;
@@ -169,10 +171,10 @@ export class SessionTracker extends ReadTracker {
     if (!t || token === undefined) return [];
     const out: StateFinding[] = [];
     const push = (f: Omit<FindingOf, 'ob' | 'kind'>) => out.push(finding({ kind: 'token', ob, txId: id, ...f }));
-    const state = tokenState(t.issued, this.serverTime(t.m, ob.sentAt, ob.receivedAt), this.tol);
+    const lifetime = tokenAnswers(t.issued, this.serverTime(t.m, ob.sentAt, ob.receivedAt), this.tol);
     const payer = this.payers.get(id);
     if (ob.status === 200) {
-      if (state === 'expired')
+      if (!lifetime.accepted)
         push({
           jsonPath: '$',
           message: `A2 accepted a session token past its lifetime (issued by exchange ${t.seq} at the latest ${iso(t.issued.to)})`,
@@ -192,7 +194,7 @@ export class SessionTracker extends ReadTracker {
         this.checkoutStatus(ob, id, ob.json.status, out);
         this.localDates(ob, id, ob.json, out);
       }
-    } else if (ob.status === 401 && errorOf(ob.json)?.code === TOKEN_REFUSED && state === 'valid' && t.accepted && payer === token)
+    } else if (ob.status === 401 && errorOf(ob.json)?.code === TOKEN_REFUSED && !lifetime.refused && t.accepted && payer === token)
       push({
         jsonPath: '$.error.code',
         message: `A2 refused a session token before its lifetime ended (issued by exchange ${t.seq}, at the earliest ${iso(t.issued.from)}); a read accepted it before`,

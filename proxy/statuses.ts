@@ -1,11 +1,11 @@
 /**
  * Sets of statuses as the proxy keeps them: a bit per status, so a transaction costs one number.
- * Every move between them is the model's (model/: `reachable`, `pathBetween`, `rejectionOf`); the
+ * Every move between them is the model's (model/: `reachable`, `pathBetween`, `refusedFrom`); the
  * masks are only the proxy's bounded memory of the model's sets, each set's reach taken once.
  */
 import { stateMachine } from '../generated/index.ts';
-import { catalogueValues } from '../lib/error-messages.ts';
-import { EXPIRY, pathBetween, reachable, rejectionOf, type Status, type Transition } from '../model/index.ts';
+import * as model from '../model/index.ts';
+import { EXPIRY, pathBetween, reachable, type Status, type Transition } from '../model/index.ts';
 
 export { transitionsOf } from '../model/index.ts';
 
@@ -36,23 +36,7 @@ export function steps(from: Status, to: Status): Transition[] | undefined {
   return pathBetween(from, to);
 }
 
-/** The value a refusal's message gives `{name}` in its code's catalogue message, or undefined (another message). */
-function messageValue(code: string | undefined, message: unknown, name: string): string | undefined {
-  if (code === undefined || typeof message !== 'string') return undefined;
-  return catalogueValues(code, message)?.[name];
-}
-
-/**
- * The statuses from which the model refuses `op` with (status, code): a refusal narrows what the
- * transaction was; the catalogue message naming the current status (`{status}`) narrows it to that one.
- * @judges b4-only-pending
- */
+/** The statuses (a mask) the model's `refusedFrom` says a transaction was in, given its refusal of `op`. */
 export function refusedFrom(op: string, status: number, code: string | undefined, message?: unknown): number {
-  let mask = 0;
-  for (const s of STATUSES) {
-    const r = rejectionOf(op, s);
-    if (r && r.status === status && r.code === code) mask |= bit(s);
-  }
-  const named = bit(messageValue(code, message, 'status') ?? '');
-  return named && mask & named ? named : mask;
+  return maskOf(model.refusedFrom(op, status, code, message));
 }

@@ -1,8 +1,9 @@
 /** B4: the merchant cancels by vendorReference — allowed only from PENDING (x-state-machine). */
 import type { Cmd, Model, Outcome, Real } from '../model.ts';
-import { pick, refusal } from '../model.ts';
-import { answers, transitionsOf } from '../../model/index.ts';
+import { errorOf, pick, refusal } from '../model.ts';
+import { answers, refusedFrom, transitionsOf } from '../../model/index.ts';
 import type { ModelState, Status, Tx } from '../model-state.ts';
+import type { Exchange } from '../http.ts';
 import { SLACK_MS, during as duringIv } from '../model-time.ts';
 import { expiresAt, possibleStatuses } from './advanceClock.ts';
 import { checkRecord, sameNotFound } from './getTransaction.ts';
@@ -25,6 +26,18 @@ export function allowedAnswers(
   const statuses = possibleStatuses(s, tx, performance.now(), ex) as Status[];
   const list = answers(op, statuses, duringIv(ex, s.advanced[tx.who]), { expiresAt: expiresAt(s, tx), outcome }, SLACK_MS);
   return { statuses, allowed: list.map((a) => (a.code === null ? { status: a.status } : { status: a.status, code: a.code })) };
+}
+
+/**
+ * After a refusal of `op`: what it says the transaction was (the model's `refusedFrom`, the proxy's
+ * judge too), among the statuses it may have been in; one left settles an open expiry.
+ */
+export function settleRefused(w: Real, tx: Tx, op: string, ex: Exchange, statuses: string[]): void {
+  const error = errorOf(ex);
+  const was = refusedFrom(op, ex.status, typeof error?.code === 'string' ? error.code : undefined, error?.message).filter((s) =>
+    statuses.includes(s),
+  );
+  if (was.length === 1) w.observe(tx, was[0]!);
 }
 
 /** @checks b4-only-pending */
@@ -65,7 +78,7 @@ export class CancelTransaction implements Cmd {
       if (tx.who === 'main') w.checkInstant(ex, '$.updatedAt', rec.updatedAt, 'the instant of the cancellation');
       checkRecord(w, ex, tx, [t.to]);
       if (typeof rec.updatedAt === 'string') tx.changedAt = rec.updatedAt;
-    } else if (statuses.includes('EXPIRED')) w.observe(tx, 'EXPIRED');
+    } else settleRefused(w, tx, OP, ex, statuses);
   }
   toString(): string {
     return `cancelTransaction(${this.otherMerchant ? "other merchant's key" : 'own key'}, #${this.idx})`;

@@ -13,7 +13,7 @@ import { refusal } from '../model.ts';
 import type { Tx } from '../model-state.ts';
 import { possibleStatuses } from './advanceClock.ts';
 import { CreateTransaction } from './createTransaction.ts';
-import { drive } from './forbiddenMoves.ts';
+import { drive } from './moves.ts';
 import { swapCase } from './nearMiss.ts';
 import { checkRecord } from './getTransaction.ts';
 

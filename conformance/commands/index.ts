@@ -10,7 +10,7 @@ import { CancelTransaction } from './cancelTransaction.ts';
 import { CreateSession } from './createSession.ts';
 import { RateLimitRecovery } from './rateLimitRecovery.ts';
 import { CreateTransaction } from './createTransaction.ts';
-import { CustomerAction } from './customerAction.ts';
+import { CustomerAction } from './moves.ts';
 import { GetTransaction } from './getTransaction.ts';
 import { MediaProbe, type MediaOp } from './mediaProbe.ts';
 import { MissingTarget, type TargetOp } from './missingTarget.ts';

@@ -1,6 +1,6 @@
 /** A2: verify a checkout transaction with its session's token; another session's token, an expired or unknown one is refused. */
 import { randomUUID } from 'node:crypto';
-import { tokenState } from '../../model/index.ts';
+import { tokenAnswers, tokenState } from '../../model/index.ts';
 import { checkLocalCreatedAt } from '../local-date.ts';
 import type { Cmd, Model, Outcome, Real } from '../model.ts';
 import { pick, refusal } from '../model.ts';
@@ -61,14 +61,15 @@ export class VerifyByToken implements Cmd {
     if (this.token === 'other-session') token = m.sessions.find((o) => o !== s)!.token;
     const ex = await w.client.call(OP, { pathParams: { transaction_id: tx.id }, headers: w.auth(OP, token) });
     const statuses = possibleStatuses(w.state, tx, performance.now(), ex);
-    const expired = tokenExpiredDuring(w.state, s, ex);
+    // the answers the token's lifetime allows while the server read its clock (model's tokenAnswers)
+    const lifetime = tokenAnswers(createdDuring(s), during(ex, w.state.advanced[s.who]), SLACK_MS);
     if (this.token !== 'own') {
       w.expectOutcome(ex, [refusal('INVALID_SESSION_TOKEN')]);
       return;
     }
     const allowed: Outcome[] = [];
-    if (expired !== 'no') allowed.push(refusal('INVALID_SESSION_TOKEN'));
-    if (expired !== 'yes') allowed.push(w.success(OP));
+    if (lifetime.refused) allowed.push(refusal('INVALID_SESSION_TOKEN'));
+    if (lifetime.accepted) allowed.push(w.success(OP));
     w.expectOutcome(ex, allowed);
     if (!w.succeeded(ex)) return;
     const rec = ex.json as Record<string, unknown>;

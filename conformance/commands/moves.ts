@@ -1,22 +1,25 @@
 /**
- * Every refusal from every state that must refuse it (issue 42): each move x-state-machine forbids
- * (`stateMachine.rejections`) is driven from each status that forbids it, once per run, with the
- * transaction's status certain in the model; coverage counts (operation, status before, answer)
- * (`coverage.moves`), not (operation, answer). The states are reached the way the profile can: in
- * the sandbox by the customer's moves, a paid session and the clock (EXPIRED, COMPLETED included),
- * in the core profile by B4 alone. A second change is made a few seconds after the first on the
- * sandbox clock, so each change's instant is told apart (`instants.ts`).
+ * The moves of x-state-machine, the rule `state-transitions` checked in one place:
+ * - the customer's and the system's allowed moves (`CustomerAction`: confirm, cancel, complete),
+ *   each answer one the model allows from the statuses the transaction may be in;
+ * - every refusal from every state that must refuse it (`ForbiddenMoves`): each move x-state-machine
+ *   forbids (`stateMachine.rejections`) is driven from each status that forbids it, once per run, with
+ *   the transaction's status certain in the model; coverage counts (operation, status before, answer)
+ *   (`coverage.moves`), not (operation, answer). The states are reached the way the profile can: in
+ *   the sandbox by the customer's moves, a paid session and the clock (EXPIRED, COMPLETED included),
+ *   in the core profile by B4 alone. A second change is made a few seconds after the first on the
+ *   sandbox clock, so each change's instant is told apart (`instants.ts`).
  */
 import { stateMachine, tokenLifetimeSeconds } from '../../generated/index.ts';
 import type { Exchange } from '../http.ts';
 import { changed } from '../instants.ts';
 import type { Cmd, Model, Outcome, Real } from '../model.ts';
-import { refusal } from '../model.ts';
+import { pick, refusal } from '../model.ts';
 import type { Status, Tx } from '../model-state.ts';
 import { checkOf, sameAsFirst, sameName } from '../repeated.ts';
 import { transitionsOf } from '../../model/index.ts';
 import { advanceMainClock, paymentWindowSeconds, possibleStatuses } from './advanceClock.ts';
-import { allowedAnswers } from './cancelTransaction.ts';
+import { allowedAnswers, settleRefused } from './cancelTransaction.ts';
 import { CreateSession } from './createSession.ts';
 import { CreateTransaction } from './createTransaction.ts';
 import { checkRecord } from './getTransaction.ts';
@@ -132,6 +135,40 @@ function checkCheckoutRecord(w: Real, ex: Exchange, tx: Tx, status: string): voi
   sameName(w, report, tx, 'storeName', '$.storeName', rec.storeName);
   for (const f of ['vendorReference', 'orderReference', 'currency', 'customerPhone'] as const) sameAsFirst(report, tx, f, `$.${f}`, rec[f]);
   sameAsFirst(report, tx, 'amount', '$.totalAmount', rec.totalAmount);
+}
+
+export type ActionOp = 'sandboxConfirmTransaction' | 'sandboxCancelTransaction' | 'sandboxCompleteTransaction';
+
+/**
+ * Sandbox: the customer confirms or cancels, or the system completes — moves read from x-state-machine.
+ * @checks state-transitions, ADR-009
+ */
+export class CustomerAction implements Cmd {
+  constructor(
+    readonly op: ActionOp,
+    readonly idx: number,
+  ) {}
+  check(m: Readonly<Model>): boolean {
+    return m.state.sandbox && m.txs.some((t) => t.kind === 'partner' && t.who === 'main');
+  }
+  async run(m: Model, w: Real): Promise<void> {
+    const tx = pick(
+      m.txs.filter((t) => t.kind === 'partner' && t.who === 'main'),
+      this.idx,
+    )!;
+    const t = transitionsOf(this.op)[0]!;
+    const ex = await w.client.call(this.op, { pathParams: { transactionId: tx.id }, headers: w.auth(this.op, w.cfg.apiKey) });
+    const { statuses, allowed } = allowedAnswers(w.state, tx, this.op, ex);
+    w.expectOutcome(ex, allowed);
+    if (w.succeeded(ex)) {
+      w.transition(tx, t.id);
+      changed(w, tx, ex);
+      checkRecord(w, ex, tx, [t.to]);
+    } else settleRefused(w, tx, this.op, ex, statuses);
+  }
+  toString(): string {
+    return `${this.op.replace('sandbox', '').replace('Transaction', '').toLowerCase()}(#${this.idx})`;
+  }
 }
 
 /** @checks state-transitions */
