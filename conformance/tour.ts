@@ -104,6 +104,7 @@ export function firstLook(contract: Contract, profile: 'core' | 'sandbox'): { co
       new PaySession(0, 'success', 'own'),
       new VerifyByToken(0, 'own'),
       new AdvanceClock('at-expiry', 0, 0),
+      new AdvanceClock('seconds', 2, 0),
       new GetTransaction('id', 'own', 0),
       new GetTransaction('vendorReference', 'own', 0),
       new ListTransactions(2),
