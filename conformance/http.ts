@@ -79,10 +79,21 @@ export interface RequestInit2 {
   rawBody?: string;
 }
 
+/** RFC 9110 §9.2.2's idempotent methods: resent once when their connection was closed underneath them. */
+const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
+
+/** Whether a failed fetch lost its connection (closed or reset by the peer) rather than anything else. */
+function closedUnderneath(e: unknown): boolean {
+  const code = (e as { cause?: { code?: unknown } }).cause?.code;
+  return code === 'UND_ERR_SOCKET' || code === 'ECONNRESET' || code === 'EPIPE';
+}
+
 export class Client {
   transcript: Exchange[] = [];
   checks = 0;
   requests = 0;
+  /** Idempotent requests resent once because the server had closed their keep-alive connection (`exchange`). */
+  resent = 0;
   /** Requests sent per operation id. */
   readonly sent = new Map<string, number>();
   /** Set when the server stopped answering: every later request throws it at once. */
@@ -213,8 +224,19 @@ export class Client {
     let res: Response;
     let text: string;
     try {
-      res = await this.fetchImpl(url, { method, headers, body, signal: ac.signal });
-      text = await res.text();
+      for (let attempt = 0; ; attempt++) {
+        try {
+          res = await this.fetchImpl(url, { method, headers, body, signal: ac.signal });
+          text = await res.text();
+          break;
+        } catch (e) {
+          // an idle keep-alive connection the server closed as this request went out on it: resent
+          // once on a new connection, as RFC 9110 §9.2.2 lets a client do with an idempotent request
+          if (attempt > 0 || timedOut || ac.signal.aborted || !IDEMPOTENT.has(method) || !closedUnderneath(e)) throw e;
+          this.requests++;
+          this.resent++;
+        }
+      }
     } catch (e) {
       if (this.interrupted && !this.cleaning) throw new InterruptedError(this.interrupted);
       const req = `${method} ${new URL(url).pathname}`;
