@@ -2,9 +2,9 @@
  * GENERATED FILE — DO NOT EDIT.
  * Written by `npm run generate` from spec/ (the source of truth); edit spec/ and regenerate.
  */
-import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import YAML from 'yaml';
+import { documentText as v1Text } from './v1/document.ts';
+import { documentText as v2Text } from './v2/document.ts';
 
 export * from './contract.ts';
 export { createMerchantClientV1, type MerchantClientV1 } from './v1/client.ts';
@@ -20,12 +20,13 @@ export function bundledDocumentPath(variant: Variant): string {
   return fileURLToPath(new URL(`./v${variant}/openapi.yaml`, import.meta.url));
 }
 
+const texts: Record<Variant, string> = { 1: v1Text, 2: v2Text };
 const cache = new Map<Variant, Record<string, unknown>>();
-/** The bundled OpenAPI document of a variant, parsed (a fresh deep copy each call). */
+/** The bundled OpenAPI document of a variant, parsed once from its JSON text (a fresh deep copy each call). */
 export function loadBundledDocument(variant: Variant): Record<string, unknown> {
   let doc = cache.get(variant);
   if (!doc) {
-    doc = YAML.parse(readFileSync(bundledDocumentPath(variant), 'utf8')) as Record<string, unknown>;
+    doc = JSON.parse(texts[variant]) as Record<string, unknown>;
     cache.set(variant, doc);
   }
   return structuredClone(doc);

@@ -1,6 +1,7 @@
 /**
  * `npm run generate` — writes `generated/` from `spec/`, deterministically:
- *   generated/v<n>/openapi.yaml   the bundled document of Variant n (server + conformance load it)
+ *   generated/v<n>/openapi.yaml   the bundled document of Variant n (for tools and readers)
+ *   generated/v<n>/document.ts    the same document as JSON text (what the server, suite and proxy load)
  *   generated/v<n>/schema.d.ts    openapi-typescript types of Variant n
  *   generated/v<n>/client.ts      a typed openapi-fetch client factory for Variant n
  *   generated/v<n>/server.ts      typed handler signatures per operationId and the operation table (server/)
@@ -11,6 +12,7 @@
  */
 import { mkdir, readFile, writeFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import openapiTS, { astToString } from 'openapi-typescript';
 import YAML from 'yaml';
 import { GENERATED_DIR, ROOT } from './lib/paths.ts';
@@ -45,7 +47,9 @@ export async function renderGenerated(): Promise<Map<string, string>> {
   for (const api of apis) {
     const doc = await bundleApi(api);
     const dir = `v${api.variant}`;
-    files.set(`${dir}/openapi.yaml`, yamlHeader + YAML.stringify(doc, { lineWidth: 0, aliasDuplicateObjects: false }));
+    const yamlText = YAML.stringify(doc, { lineWidth: 0, aliasDuplicateObjects: false });
+    files.set(`${dir}/openapi.yaml`, yamlHeader + yamlText);
+    files.set(`${dir}/document.ts`, renderDocumentModule(api.variant, yamlText));
     // A property with a `default` stays optional: every default of the contract is on a request, which may omit it.
     const ast = await openapiTS(doc as never, { alphabetize: true, defaultNonNullable: false });
     const types = path.relative(GENERATED_DIR, api.typesOutput);
@@ -171,10 +175,24 @@ export function firstByPrecedence<T>(items: readonly T[], codeOf: (item: T) => s
   return lines.join('\n');
 }
 
+/**
+ * The bundled document as a module holding its JSON text: `JSON.parse` of it costs milliseconds
+ * where parsing the YAML costs a few hundred at every start (issue "first contact"). It is the YAML
+ * document exactly: refused here if the two would differ.
+ */
+function renderDocumentModule(variant: Variant, yamlText: string): string {
+  const doc: unknown = YAML.parse(yamlText);
+  const json = JSON.stringify(doc);
+  if (!isDeepStrictEqual(JSON.parse(json), doc)) throw new Error(`generated/v${variant}: the bundled document does not survive JSON`);
+  return `${tsHeader}
+/** The bundled document of Variant ${variant} (\`openapi.yaml\` beside this file) as JSON text, parsed once by \`loadBundledDocument\`. */
+export const documentText = ${JSON.stringify(json)};
+`;
+}
+
 function renderIndex(variants: Variant[]): string {
-  return `${tsHeader}import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import YAML from 'yaml';
+  return `${tsHeader}import { fileURLToPath } from 'node:url';
+${variants.map((v) => `import { documentText as v${v}Text } from './v${v}/document.ts';`).join('\n')}
 
 export * from './contract.ts';
 ${variants
@@ -192,12 +210,13 @@ export function bundledDocumentPath(variant: Variant): string {
   return fileURLToPath(new URL(\`./v\${variant}/openapi.yaml\`, import.meta.url));
 }
 
+const texts: Record<Variant, string> = { ${variants.map((v) => `${v}: v${v}Text`).join(', ')} };
 const cache = new Map<Variant, Record<string, unknown>>();
-/** The bundled OpenAPI document of a variant, parsed (a fresh deep copy each call). */
+/** The bundled OpenAPI document of a variant, parsed once from its JSON text (a fresh deep copy each call). */
 export function loadBundledDocument(variant: Variant): Record<string, unknown> {
   let doc = cache.get(variant);
   if (!doc) {
-    doc = YAML.parse(readFileSync(bundledDocumentPath(variant), 'utf8')) as Record<string, unknown>;
+    doc = JSON.parse(texts[variant]) as Record<string, unknown>;
     cache.set(variant, doc);
   }
   return structuredClone(doc);
