@@ -211,6 +211,15 @@ describe('state rules', () => {
     ).toEqual(['own-404']);
   });
 
+  it("a sandbox move answered 404 for the merchant's own transaction: the sandbox serves either kind (ADR-019)", () => {
+    const s = new StateTracker({});
+    const r = record();
+    create(s, r);
+    const nf = { error: { code: 'TRANSACTION_NOT_FOUND', message: 'x' } };
+    expect(s.observe(ob('sandboxConfirmTransaction', B, 404, nf, { transactionId: r.id as string }))).toEqual([]);
+    expect(kinds(s.observe(ob('sandboxConfirmTransaction', A, 404, nf, { transactionId: r.id as string })))).toEqual(['own-404']);
+  });
+
   it('B2 and B3 disagreeing: the reference answers another transaction', () => {
     const s = new StateTracker({});
     const r = record();
