@@ -37,6 +37,8 @@ import { ALL, EXPIRY, PENDING, bit, names, reach, refusedFrom, steps, transition
 export type { FindingKind, Observation, StateFinding } from './finding.ts';
 export { DEFAULT_CLOCK_TOLERANCE_MS, DEFAULT_MAX_TRANSACTIONS, fingerprint, type StateOptions, type TxState } from './state-store.ts';
 
+const NAMES = Array.from({ length: ALL + 1 }, (_, mask) => names(mask)); // each mask's statuses, taken once
+
 export class StateTracker extends SandboxTracker {
   /** Judges one answered exchange against what was seen before; updates the state. */
   observe(ob: Observation): StateFinding[] {
@@ -419,8 +421,9 @@ export class StateTracker extends SandboxTracker {
   /** The model's expiry judge on `ob` showing `tx` in `shown` after `before`, fed the server's clock as the proxy knows it; its tolerance is the slack. */
   private expiry(tx: TxState, ob: Observation, shown: number, before = tx.st) {
     const during = this.serverTime(tx.m, ob.sentAt, ob.receivedAt);
-    const sight = { shown: names(shown), before: names(before), during, latest: this.latest(tx.m, ob.receivedAt) };
-    return { ...judgeExpiry({ ...sight, expiresAt: expiryOf(at(tx.c), this.windowMs / 1000) }, this.tol), ...sight };
+    const latest = this.latest(tx.m, ob.receivedAt);
+    const sight = { shown: NAMES[shown]!, before: NAMES[before]!, during, latest, expiresAt: expiryOf(at(tx.c), this.windowMs / 1000) };
+    return Object.assign(judgeExpiry(sight, this.tol), { during, latest });
   }
   /** A checkout form (A2, A3) standing for PENDING (the statuses `shown`) once the payment window has certainly passed since the paid session made it. */
   protected override checkoutStatus(ob: Observation, id: string, reported: unknown, out: StateFinding[]): void {
