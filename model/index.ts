@@ -32,6 +32,9 @@ export {
   decide,
   expiredBy,
   statusesDuring,
+  judgeExpiry,
+  type ExpirySight,
+  type ExpiryJudgement,
   answers,
   rejectionOf,
   refusedFrom,
@@ -51,6 +54,11 @@ export {
   sameVendorReference,
   lookupVendorReference,
   vendorReferenceRefusals,
+  judgeOwnership,
+  type OwnershipVerdict,
+  judgeVendorReference,
+  type VendorReferenceVerdict,
+  type ReferenceAnswer,
 } from './merchant.ts';
 export { sameJson, canonicalText } from './same.ts';
 export { inAmountRange, type AmountRange, amountsConsistent, amountAnswer, type ConsistencyRule, type RangedMember } from './amount.ts';

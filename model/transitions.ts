@@ -239,3 +239,43 @@ export function transitionById(id: string): Transition {
   if (!t) throw new Error(`model: no transition ${id} in x-state-machine`);
   return t;
 }
+
+/** What an answer showed of a transaction's status, and when, for the expiry judge (one merchant's clock, ms). */
+export interface ExpirySight {
+  /** The statuses the answer leaves it in: one for a record shown, several for a refusal by state. */
+  shown: readonly Status[];
+  /** The statuses it may have been in before the answer. */
+  before: readonly Status[];
+  /** The server's clock while the exchange lasted. */
+  during: Interval;
+  /** The latest the server's clock can have read by the answer's end (a change is stamped up to then). */
+  latest: number;
+  /** The end of its payment window (`expiryOf`). */
+  expiresAt: Interval;
+}
+
+/** The expiry judge's verdict on one answer. */
+export interface ExpiryJudgement {
+  /** Still in a status the expiry moves from, though the window had certainly passed when the server answered. */
+  late: boolean;
+  /** Moved by the expiry (from certainly a status it moves from) though the window cannot have passed by the answer's end. */
+  early: boolean;
+  /** `shown` without the expiry's status when the window cannot have passed by the answer's end. */
+  possible: Status[];
+}
+
+/**
+ * The expiry rule judged on an answer (the proxy's judge, its clock tolerance as `slack`): the
+ * model's expiry guard (`expiredBy`) on the exchange's interval, for a status the expiry leaves in
+ * place, and on everything up to the answer's end, for the expiry's own status.
+ * @judges expiry
+ */
+export function judgeExpiry(s: ExpirySight, slack = 0): ExpiryJudgement {
+  const notYet = expiredBy({ from: s.during.from, to: s.latest }, s.expiresAt, slack) === 'no';
+  const one = s.shown.length === 1 ? s.shown[0] : undefined;
+  return {
+    late: one !== undefined && EXPIRY.from.includes(one) && expiredBy(s.during, s.expiresAt, slack) === 'yes',
+    early: one === EXPIRY.to && notYet && s.before.length > 0 && s.before.every((b) => EXPIRY.from.includes(b)),
+    possible: notYet ? s.shown.filter((x) => x !== EXPIRY.to) : [...s.shown],
+  };
+}

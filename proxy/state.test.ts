@@ -199,7 +199,7 @@ describe('state rules', () => {
     expect(kinds(create(s, record({ vendorReference: r.vendorReference })))).toEqual(['duplicate-reference']);
   });
 
-  it("a 404 for a transaction the same merchant created (B2 and B3), not for another merchant's", () => {
+  it("a 404 for a transaction the same merchant created (B2, B3 and the sandbox's moves, which serve either kind, ADR-019), not for another merchant's", () => {
     const s = new StateTracker({});
     const r = record();
     create(s, r);
@@ -209,6 +209,8 @@ describe('state rules', () => {
     expect(
       kinds(s.observe(ob('getPartnerTransactionByVendorReference', A, 404, nf, { vendorReference: r.vendorReference as string }))),
     ).toEqual(['own-404']);
+    expect(s.observe(ob('sandboxConfirmTransaction', B, 404, nf, { transactionId: r.id as string }))).toEqual([]);
+    expect(kinds(s.observe(ob('sandboxConfirmTransaction', A, 404, nf, { transactionId: r.id as string })))).toEqual(['own-404']);
   });
 
   it('B2 and B3 disagreeing: the reference answers another transaction', () => {

@@ -1,19 +1,17 @@
 /**
  * The rules of x-state-machine judged on live traffic, per merchant, through the model (model/):
- * the moves an answer shows (statuses.ts, from the model's answers), the expiry guard with the
- * proxy's clock tolerance as the model's slack, the timestamp rules, ownership and the
- * vendorReference's uniqueness. Pure: fed observations (an answered exchange, a webhook event), it
- * returns findings; no I/O. What it remembers, and its bound: state-store.ts.
+ * the moves an answer shows (statuses.ts), the timestamp rules; the model's judges of ownership,
+ * the vendorReference's uniqueness and the expiry (its clock tolerance the slack) fed what it saw.
+ * Pure: fed observations, it returns findings; no I/O. What it remembers, and its bound: state-store.ts.
  */
 import {
   IMMUTABLE_FIELDS,
-  NOT_FOUND,
   at,
-  expiredBy,
   expiryOf,
-  reaches,
+  judgeExpiry,
+  judgeOwnership,
+  judgeVendorReference,
   updatedAtAllowed,
-  vendorReferenceRefusals,
   type Interval,
   type Transition,
 } from '../model/index.ts';
@@ -39,11 +37,10 @@ import { ALL, EXPIRY, PENDING, bit, names, reach, refusedFrom, steps, transition
 export type { FindingKind, Observation, StateFinding } from './finding.ts';
 export { DEFAULT_CLOCK_TOLERANCE_MS, DEFAULT_MAX_TRANSACTIONS, fingerprint, type StateOptions, type TxState } from './state-store.ts';
 
+const NAMES = Array.from({ length: ALL + 1 }, (_, mask) => names(mask)); // each mask's statuses, taken once
+
 export class StateTracker extends SandboxTracker {
-  /**
-   * Judges one answered exchange against what was seen before; updates the state.
-   * @judges ownership, vendor-reference-unique, expiry
-   */
+  /** Judges one answered exchange against what was seen before; updates the state. */
   observe(ob: Observation): StateFinding[] {
     const out: StateFinding[] = [];
     const m = ob.merchant === null ? null : this.merchant(ob.merchant);
@@ -71,7 +68,8 @@ export class StateTracker extends SandboxTracker {
     if (ob.opId === 'verifyTransaction') {
       const id = ob.params.transactionId ?? '';
       const tx = this.txs.get(id);
-      if (ob.status === NOT_FOUND.status && reaches(owned(tx), m, 'checkout'))
+      const owner = judgeOwnership(owned(tx), m, 'checkout', ob.status, code(json));
+      if (owner === 'own-404')
         push({
           kind: 'own-404',
           txId: id,
@@ -83,7 +81,7 @@ export class StateTracker extends SandboxTracker {
         this.sameNames(ob, m, json, out, id);
         this.checkoutStatus(ob, id, json.status, out);
       }
-      if (ob.status === 200 && tx && !reaches(owned(tx), m, null))
+      if (owner === 'other-merchant')
         push({ kind: 'other-merchant', txId: id, tx, jsonPath: '$.id', message: `A3 showed transaction ${id} of another merchant` });
       return out;
     }
@@ -109,7 +107,7 @@ export class StateTracker extends SandboxTracker {
     const status = typeof json.status === 'string' ? json.status : '';
     const tx = this.txs.get(id);
     const ref = typeof json.vendorReference === 'string' ? json.vendorReference : null;
-    if (tx && !reaches(owned(tx), m, null)) {
+    if (judgeOwnership(owned(tx), m, null, ob.status, undefined) === 'other-merchant') {
       push({
         kind: 'other-merchant',
         txId: id,
@@ -131,7 +129,8 @@ export class StateTracker extends SandboxTracker {
       });
     if (kind === 'ref' && ob.params.vendorReference !== undefined) {
       const known = this.byRef.get(m + '\n' + ob.params.vendorReference);
-      if (ref !== ob.params.vendorReference)
+      const verdict = judgeVendorReference({ created: false, asked: ob.params.vendorReference, id, ref }, known);
+      if (verdict === 'other-reference')
         push({
           kind: 'b2-b3',
           txId: id,
@@ -141,11 +140,11 @@ export class StateTracker extends SandboxTracker {
           expected: ob.params.vendorReference,
           actual: ref,
         });
-      else if (known !== undefined && known !== id)
+      else if (verdict === 'other-holder')
         push({
           kind: 'b2-b3',
           txId: id,
-          tx: this.txs.get(known),
+          tx: this.txs.get(known!),
           jsonPath: '$.id',
           message: `vendorReference ${ref} answered transaction ${id}; B2/B1 showed it is transaction ${known}`,
           expected: known,
@@ -234,8 +233,7 @@ export class StateTracker extends SandboxTracker {
   ): StateFinding[] {
     const push = (f: Omit<FindingOf, 'ob'>) => out.push(finding({ ob, ...f }));
     const earlier = ref === null ? undefined : this.byRef.get(m + '\n' + ref);
-    const taken = earlier !== undefined && earlier !== id ? 'yes' : 'no';
-    if (!vendorReferenceRefusals(ref, taken).includes(null))
+    if (judgeVendorReference({ created: true, id, ref }, earlier) === 'duplicate')
       push({
         kind: 'duplicate-reference',
         txId: earlier!,
@@ -288,9 +286,11 @@ export class StateTracker extends SandboxTracker {
     const c = code(ob.json);
     const id = kind === 'ref' ? this.byRef.get(m + '\n' + (ob.params.vendorReference ?? '')) : ob.params.transactionId;
     const tx = id === undefined ? undefined : this.txs.get(id);
-    if (!tx || !reaches(owned(tx), m, null)) return;
+    // the sandbox's moves serve either kind of transaction, B2–B4 partner ones (ADR-019)
+    const owner = tx && judgeOwnership(owned(tx), m, kind === 'sandbox' ? null : 'partner', ob.status, c);
+    if (!tx || owner === 'not-reached') return;
     const push = (f: Omit<FindingOf, 'ob'>) => out.push(finding({ ob, ...f }));
-    if (ob.status === NOT_FOUND.status && c === NOT_FOUND.code && reaches(owned(tx), m, 'partner') && kind !== 'sandbox')
+    if (owner === 'own-404')
       push({
         kind: 'own-404',
         txId: id!,
@@ -301,10 +301,8 @@ export class StateTracker extends SandboxTracker {
     const allowed = refusedFrom(ob.opId, ob.status, c, isRecord(ob.json) && isRecord(ob.json.error) ? ob.json.error.message : undefined);
     if (!allowed) return;
     let now = reach(tx.st) & allowed;
-    // EXPIRED only once the payment window may have passed by the refusal's end (the model's expiry guard)
-    const since: Interval = { from: tx.c, to: this.latest(tx.m, ob.receivedAt) };
-    if (now & bit(EXPIRY.to) && !Number.isNaN(tx.c) && expiredBy(since, expiryOf(at(tx.c), this.windowMs / 1000), this.tol) === 'no')
-      now &= ~bit(EXPIRY.to);
+    // EXPIRED only once the payment window may have passed by the refusal's end (the model's expiry judge)
+    if (!Number.isNaN(tx.c)) now = this.expiry(tx, ob, now).possible.reduce((mask, s) => mask | bit(s), 0);
     if (!now && !(this.overlaps(tx, ob) && reach(tx.pst) & allowed))
       push({
         kind: 'contradiction',
@@ -387,27 +385,25 @@ export class StateTracker extends SandboxTracker {
       return;
     }
     if (!Number.isNaN(tx.c)) {
-      const expiresAt = expiryOf(at(tx.c), this.windowMs / 1000);
-      const during = this.serverTime(tx.m, ob.sentAt, ob.receivedAt);
+      const judged = this.expiry(tx, ob, now, before);
       const window = () => `${this.windowMs / 1000} s from createdAt ${new Date(tx.c).toISOString()}`;
-      if (now === bit(PENDING) && expiredBy(during, expiresAt, this.tol) === 'yes')
+      if (judged.late)
         push({
           kind: 'expiry-time',
           txId: id,
           tx,
           jsonPath: '$.status',
-          message: `still ${PENDING} after its payment window (${window()}; the server's clock was at least ${iso(during.from - this.tol)})`,
+          message: `still ${PENDING} after its payment window (${window()}; the server's clock was at least ${iso(judged.during.from - this.tol)})`,
           expected: EXPIRY.to,
           actual: PENDING,
         });
-      const sinceCreation: Interval = { from: tx.c, to: this.latest(tx.m, ob.receivedAt) };
-      if (now === bit(EXPIRY.to) && before === bit(PENDING) && expiredBy(sinceCreation, expiresAt, this.tol) === 'no')
+      if (judged.early)
         push({
           kind: 'expiry-time',
           txId: id,
           tx,
           jsonPath: '$.status',
-          message: `${EXPIRY.to} before its payment window passed (${window()}; the server's clock was at most ${iso(sinceCreation.to + this.tol)})`,
+          message: `${EXPIRY.to} before its payment window passed (${window()}; the server's clock was at most ${iso(judged.latest + this.tol)})`,
           expected: PENDING,
           actual: EXPIRY.to,
         });
@@ -422,13 +418,22 @@ export class StateTracker extends SandboxTracker {
     this.ruledOut(tx, id, now, ob, out);
     this.setSt(tx, now, ob);
   }
-  /** A checkout form (A2, A3) read PENDING once the payment window has certainly passed since the paid session made it. */
+  /** The model's expiry judge on `ob` showing `tx` in `shown` after `before`, fed the server's clock as the proxy knows it; its tolerance is the slack. */
+  private expiry(tx: TxState, ob: Observation, shown: number, before = tx.st) {
+    const during = this.serverTime(tx.m, ob.sentAt, ob.receivedAt);
+    const latest = this.latest(tx.m, ob.receivedAt);
+    const sight = { shown: NAMES[shown]!, before: NAMES[before]!, during, latest, expiresAt: expiryOf(at(tx.c), this.windowMs / 1000) };
+    return Object.assign(judgeExpiry(sight, this.tol), { during, latest });
+  }
+  /** A checkout form (A2, A3) standing for PENDING (the statuses `shown`) once the payment window has certainly passed since the paid session made it. */
   protected override checkoutStatus(ob: Observation, id: string, reported: unknown, out: StateFinding[]): void {
     super.checkoutStatus(ob, id, reported, out);
     const tx = this.txs.get(id);
-    if (!tx || tx.p0 === NOT_MADE || reported !== checkoutStatusOf[PENDING] || !(tx.st & bit(PENDING))) return;
+    if (!tx || tx.p0 === NOT_MADE) return;
+    const shown = names(tx.st).filter((s) => checkoutStatusOf[s] === reported);
     const expiresAt = expiryOf({ from: this.wall(tx.p0), to: this.wall(tx.p0) + tx.pd }, this.windowMs / 1000);
-    if (expiredBy(this.serverTime(tx.m, ob.sentAt, ob.receivedAt), expiresAt, this.tol) === 'yes')
+    const during = this.serverTime(tx.m, ob.sentAt, ob.receivedAt);
+    if (judgeExpiry({ shown, before: [], during, latest: during.to, expiresAt }, this.tol).late)
       out.push(
         finding({
           kind: 'expiry-time',

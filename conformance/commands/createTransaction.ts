@@ -3,6 +3,7 @@ import { maxBodyBytes, type ErrorCode } from '../../generated/index.ts';
 import type { Cmd, Model, Outcome, Real } from '../model.ts';
 import { checkCreated, pick, refusal } from '../model.ts';
 import { classifyBody } from './createSession.ts';
+import { vendorReferenceRefusals } from '../../model/index.ts';
 import type { Who } from '../world.ts';
 
 type Json = Record<string, unknown>;
@@ -63,7 +64,9 @@ export class CreateTransaction implements Cmd {
     if (!allowed.length) {
       if (cls.mismatch) allowed.push(refusal('AMOUNT_MISMATCH'));
       for (const code of cls.business) allowed.push(refusal(code as ErrorCode));
-      if (duplicate) allowed.push(refusal('DUPLICATE_VENDOR_REFERENCE'));
+      // the model's answer on the reference: refused when the merchant holds it, else not
+      const ref = typeof body.vendorReference === 'string' ? body.vendorReference : undefined;
+      for (const r of vendorReferenceRefusals(ref, duplicate ? 'yes' : 'no')) if (r) allowed.push(r);
       if (!allowed.length) allowed.push(w.success('createPartnerTransaction'));
     }
     const headers = w.auth('createPartnerTransaction', w.key(this.who));

@@ -28,14 +28,16 @@ import { magicAmountRejection, scenariosOf, scheduledAction } from './sandbox-sc
 /**
  * Seed rule (B1 409, "vendorReference already exists for this merchant"): a vendorReference is
  * unique per merchant. Inside B1's store transaction, the merchant's reference is locked (its
- * row, or the absent key: a concurrent B1 with it waits) and a transaction holding it refuses
- * the create (the model's `vendorReferenceRefusals`, worded here from the message catalogue).
- * The store's unique index on (merchant, vendorReference), one statement both stores' first
- * migration runs, is the guard under it: a unique violation is a conflict (`failureOf`), which
- * reruns the create, which then finds the row (PostgreSQL; SQLite runs one transaction at a time).
+ * row, or the absent key: a concurrent B1 with it waits, then reads the row the first committed)
+ * and a transaction holding it refuses the create (the model's `vendorReferenceRefusals`, worded
+ * here from the message catalogue). The store's unique index on (merchant, vendorReference), one
+ * statement both stores' first migration runs, is the arbiter under it: the database refuses a
+ * second row whatever the code above does. Under this locked read no violation of it arises
+ * (SQLite runs one transaction at a time; PostgreSQL reads again, READ COMMITTED, after the lock's
+ * wait); the stores' rerun of a transaction the database refused (`failureOf`'s conflicts: any
+ * unique index, serialization failures, deadlocks) is their own, not this rule's.
  * @binds vendor-reference-unique
  * @guard vendor-reference-unique reference-server/store/vendor-reference-unique.sql:transactions_vendor_reference
- * @guard vendor-reference-unique reference-server/store/errors.ts:failureOf
  */
 async function refuseTakenReference(rtx: RepositoryTx, merchantId: string, vendorReference: string | undefined): Promise<Rejection | null> {
   if (vendorReference === undefined) return null;

@@ -42,10 +42,9 @@ export class DataFileError extends Error {
 /**
  * What a database error means to a store, one reading for both drivers (`node:sqlite` gives a
  * numeric `errcode`, `pg` a SQLSTATE `code`):
- * - `conflict`: PostgreSQL refused a write another transaction made invalid (a unique index, as
- *   B1's vendorReference per merchant; a serialization failure; a deadlock): the work is run again
- *   and the domain rule answers (a second create with one vendorReference then sees the first:
- *   409). SQLite runs one transaction at a time, so a violation there is no race: it goes up as is;
+ * - `conflict`: PostgreSQL refused a write another transaction made invalid (any unique index; a
+ *   serialization failure; a deadlock): the work is run again, and reads what the other committed.
+ *   SQLite runs one transaction at a time, so a violation there is no race: it goes up as is;
  * - `busy`: another connection holds the SQLite file's lock;
  * - `unavailable`: the store cannot take the write (ADR-026): a disk that failed under SQLite
  *   (SQLITE_IOERR, SQLITE_FULL, SQLITE_CANTOPEN), a PostgreSQL out of reach, shutting down or full;

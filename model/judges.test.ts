@@ -1,0 +1,78 @@
+/**
+ * The proxy's judges of ownership, vendorReference uniqueness and expiry, as the model holds them:
+ * one answer and what is remembered in, a verdict out. Expectations are the contract's words (the
+ * error catalogue's 404, the payment window's end reached AT its instant, ADR-010), not the code's.
+ */
+import { describe, expect, it } from 'vitest';
+import { errorCatalog } from '../generated/contract.ts';
+import { EXPIRY, at, judgeExpiry, judgeOwnership, judgeVendorReference, type Status } from './index.ts';
+
+const notFound = { status: errorCatalog.TRANSACTION_NOT_FOUND.status, code: 'TRANSACTION_NOT_FOUND' };
+const partnerOfA = { merchantId: 'a', kind: 'partner' as const };
+const checkoutOfA = { merchantId: 'a', kind: 'checkout' as const };
+
+describe('judgeOwnership', () => {
+  it('another merchant shown the transaction: other-merchant; the owner: nothing', () => {
+    expect(judgeOwnership(partnerOfA, 'b', null, 200, undefined)).toBe('other-merchant');
+    expect(judgeOwnership(checkoutOfA, 'b', 'checkout', 200, undefined)).toBe('other-merchant');
+    expect(judgeOwnership(partnerOfA, 'a', null, 200, undefined)).toBeNull();
+    // the other kind shown to its owner is not another merchant's
+    expect(judgeOwnership(checkoutOfA, 'a', 'partner', 200, undefined)).toBeNull();
+  });
+  it("the owner answered exactly the missing transaction's 404 through an operation serving its kind: own-404", () => {
+    expect(judgeOwnership(partnerOfA, 'a', 'partner', notFound.status, notFound.code)).toBe('own-404');
+    expect(judgeOwnership(checkoutOfA, 'a', null, notFound.status, notFound.code)).toBe('own-404');
+    // B2–B4 see partner transactions only (ADR-019): a checkout one reads as missing
+    expect(judgeOwnership(checkoutOfA, 'a', 'partner', notFound.status, notFound.code)).toBeNull();
+    // another 404 code is not the missing transaction's answer
+    expect(judgeOwnership(partnerOfA, 'a', 'partner', 404, 'ROUTE_NOT_FOUND')).toBeNull();
+  });
+  it('a refusal to another merchant tells nothing of the transaction; one not remembered is not judged', () => {
+    expect(judgeOwnership(partnerOfA, 'b', 'partner', notFound.status, notFound.code)).toBe('not-reached');
+    expect(judgeOwnership(partnerOfA, 'b', 'partner', 400, 'TRANSACTION_NOT_PENDING')).toBe('not-reached');
+    expect(judgeOwnership(undefined, 'a', 'partner', notFound.status, notFound.code)).toBeNull();
+  });
+});
+
+describe('judgeVendorReference', () => {
+  it('B1 created a transaction with a reference another of the merchant holds: duplicate', () => {
+    expect(judgeVendorReference({ created: true, id: 't2', ref: 'order-1' }, 't1')).toBe('duplicate');
+    expect(judgeVendorReference({ created: true, id: 't2', ref: 'order-1' }, undefined)).toBeNull();
+    expect(judgeVendorReference({ created: true, id: 't1', ref: 'order-1' }, 't1')).toBeNull();
+    expect(judgeVendorReference({ created: true, id: 't2', ref: null }, undefined)).toBeNull();
+  });
+  it('a read by the reference: exactly the reference asked (ADR-049), and its holder', () => {
+    expect(judgeVendorReference({ created: false, asked: 'order-1', id: 't1', ref: 'ORDER-1' }, undefined)).toBe('other-reference');
+    expect(judgeVendorReference({ created: false, asked: 'order-1', id: 't1', ref: null }, undefined)).toBe('other-reference');
+    expect(judgeVendorReference({ created: false, asked: 'order-1', id: 't2', ref: 'order-1' }, 't1')).toBe('other-holder');
+    expect(judgeVendorReference({ created: false, asked: 'order-1', id: 't1', ref: 'order-1' }, 't1')).toBeNull();
+  });
+});
+
+describe('judgeExpiry', () => {
+  const end = at(1_000_000);
+  const sight = (shown: Status[], before: Status[], from: number, to: number, latest = to) => ({
+    shown,
+    before,
+    during: { from, to },
+    latest,
+    expiresAt: end,
+  });
+  const [pending] = EXPIRY.from;
+  it('still in the status the expiry moves from once the window certainly passed: late (reached AT its end)', () => {
+    expect(judgeExpiry(sight([pending!], [pending!], 1_000_000, 1_000_010)).late).toBe(true);
+    expect(judgeExpiry(sight([pending!], [pending!], 999_999, 1_000_010)).late).toBe(false);
+    // the slack widens the exchange: the window may not have passed yet
+    expect(judgeExpiry(sight([pending!], [pending!], 1_000_050, 1_000_060), 100).late).toBe(false);
+  });
+  it('expired from PENDING though the window cannot have passed by the answer’s end: early', () => {
+    expect(judgeExpiry(sight([EXPIRY.to], [pending!], 900_000, 900_010)).early).toBe(true);
+    // a change stamped later than the exchange (a sandbox clock advanced since) may have passed it
+    expect(judgeExpiry(sight([EXPIRY.to], [pending!], 900_000, 900_010, 1_000_000)).early).toBe(false);
+    expect(judgeExpiry(sight([EXPIRY.to], [pending!], 999_950, 999_960), 100).early).toBe(false);
+  });
+  it('a refusal leaving several statuses: EXPIRED among them only once the window may have passed', () => {
+    expect(judgeExpiry(sight([pending!, EXPIRY.to], [pending!], 900_000, 900_010)).possible).toEqual([pending]);
+    expect(judgeExpiry(sight([pending!, EXPIRY.to], [pending!], 1_000_000, 1_000_010)).possible).toEqual([pending, EXPIRY.to]);
+  });
+});
