@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { errorCatalog } from '../generated/contract.ts';
-import { EXPIRY, at, judgeExpiry, judgeOwnership, judgeVendorReference, type Status } from './index.ts';
+import { EXPIRY, at, expiryInstantAllowed, judgeExpiry, judgeOwnership, judgeVendorReference, notFoundText, type Status } from './index.ts';
 
 const notFound = { status: errorCatalog.TRANSACTION_NOT_FOUND.status, code: 'TRANSACTION_NOT_FOUND' };
 const partnerOfA = { merchantId: 'a', kind: 'partner' as const };
@@ -74,5 +74,37 @@ describe('judgeExpiry', () => {
   it('a refusal leaving several statuses: EXPIRED among them only once the window may have passed', () => {
     expect(judgeExpiry(sight([pending!, EXPIRY.to], [pending!], 900_000, 900_010)).possible).toEqual([pending]);
     expect(judgeExpiry(sight([pending!, EXPIRY.to], [pending!], 1_000_000, 1_000_010)).possible).toEqual([pending, EXPIRY.to]);
+  });
+});
+
+describe('notFoundText (the identical 404)', () => {
+  const body = (id: string, order: 'code-first' | 'message-first') =>
+    order === 'code-first'
+      ? `{"error":{"code":"TRANSACTION_NOT_FOUND","message":"Transaction ${id} not found"}}`
+      : `{"error":{"message":"Transaction ${id} not found","code":"TRANSACTION_NOT_FOUND"}}`;
+  it("a missing transaction and another merchant's read the same, each its own id aside, whatever the member order", () => {
+    expect(notFoundText(body('tx-missing-1', 'code-first'), ['tx-missing-1'])).toBe(
+      notFoundText(body('tx-of-b-22', 'message-first'), ['tx-of-b-22']),
+    );
+  });
+  it('another message, or the id left in, reads differently; a value under 4 characters masks nothing', () => {
+    const missing = notFoundText('{"error":{"code":"TRANSACTION_NOT_FOUND","message":"Transaction not found"}}', ['tx-1']);
+    expect(notFoundText('{"error":{"code":"TRANSACTION_NOT_FOUND","message":"No such transaction"}}', ['tx-2'])).not.toBe(missing);
+    expect(notFoundText(body('tx-missing-1', 'code-first'), [])).not.toBe(notFoundText(body('tx-other-22', 'code-first'), []));
+    expect(notFoundText('{"error":{"code":"TRANSACTION_NOT_FOUND","message":"Transaction not found"}}', ['a'])).toBe(missing);
+  });
+});
+
+describe('expiryInstantAllowed (ADR-010)', () => {
+  const created = at(Date.parse('2026-11-27T10:00:00.000Z'));
+  const end = created.from + 1800 * 1000;
+  it('the end of the payment window exactly; a read noticing it later, or earlier, is not', () => {
+    expect(expiryInstantAllowed(created, 1800, end)).toBe(true);
+    expect(expiryInstantAllowed(created, 1800, end + 1)).toBe(false);
+    expect(expiryInstantAllowed(created, 1800, end - 1)).toBe(false);
+  });
+  it('within the slack, and within a creation known only as an interval', () => {
+    expect(expiryInstantAllowed(created, 1800, end + 5, 5)).toBe(true);
+    expect(expiryInstantAllowed({ from: created.from, to: created.from + 20 }, 1800, end + 20)).toBe(true);
   });
 });

@@ -3,6 +3,7 @@
  * one) and its vendorReferences (unique per merchant, looked up exactly as written, ADR-049).
  */
 import { errorCatalog, type ErrorCode } from '../generated/contract.ts';
+import { canonicalText } from './same.ts';
 
 /** A refusal: the one HTTP status the error catalogue gives `code`. */
 export interface Refusal {
@@ -66,6 +67,19 @@ export function judgeOwnership(
   if (!mine) return 'not-reached';
   const missing = status === NOT_FOUND.status && code === NOT_FOUND.code;
   return missing && reaches(tx, merchantId, kind) ? 'own-404' : null;
+}
+
+/**
+ * ownership's identical 404: the text two TransactionNotFound bodies are compared by, canonical
+ * JSON (member order aside) with each of the request's own values (its id or reference; values
+ * shorter than 4 characters left, they would mask unrelated text) written `{}`. Another merchant's
+ * transaction and a missing one answer the same text. The suite's check and the proxy's judge.
+ * @judges ownership
+ */
+export function notFoundText(body: string, values: Iterable<string>): string {
+  let text = canonicalText(body);
+  for (const v of values) if (v.length >= 4) text = text.split(JSON.stringify(v).slice(1, -1)).join('{}');
+  return text;
 }
 
 /** Whether two vendorReferences name the same order: compared exactly as written (no case folding, no decoding, ADR-049). */

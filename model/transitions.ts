@@ -7,7 +7,7 @@
  *   statuses after each (the conformance suite, the proxy).
  */
 import { stateMachine, variants } from '../generated/contract.ts';
-import { at as instant, reached, type Interval, type Verdict } from './time.ts';
+import { at as instant, expiryOf, reached, within, type Interval, type Verdict } from './time.ts';
 import { catalogueValues } from '../lib/error-messages.ts';
 
 export type Status = keyof typeof stateMachine.states;
@@ -278,4 +278,15 @@ export function judgeExpiry(s: ExpirySight, slack = 0): ExpiryJudgement {
     early: one === EXPIRY.to && notYet && s.before.length > 0 && s.before.every((b) => EXPIRY.from.includes(b)),
     possible: notYet ? s.shown.filter((x) => x !== EXPIRY.to) : [...s.shown],
   };
+}
+
+/**
+ * ADR-010: the instant an expired transaction's record or event carries (`updatedAt`, `expiredAt`)
+ * is the end of its payment window, its creation (`createdAt`, an interval) plus `windowSeconds`,
+ * never the time a read noticed it; `shown` within `slack` of it. The suite's check and the
+ * proxy's judge.
+ * @judges ADR-010
+ */
+export function expiryInstantAllowed(createdAt: Interval, windowSeconds: number, shown: number, slack = 0): boolean {
+  return within(expiryOf(createdAt, windowSeconds), shown, slack);
 }

@@ -2,13 +2,13 @@
  * Reads judged against each other, per operation: ownership's "another merchant's transaction
  * reads exactly as a missing one" (the model's `NOT_FOUND`, one answer for both) — every 404 of an
  * operation with one code reads the same, the values the request named (an id, a vendorReference)
- * aside; compared semantically (the model's `canonicalText`: member order never counts). And
+ * aside; compared by the model's `notFoundText` (the suite's comparison: member order never counts). And
  * what a record repeats or stamps (issue 42 point 7): a merchant's names are the merchant's in every
  * record that shows them (B-family, A3, A2 in its own member names); the last change's instant lies
  * in the change's interval (the answer that made it), moves with each change, and an expiry's is
- * the end of the payment window (the model's `expiryOf`, ADR-010).
+ * the end of the payment window (the model's `expiryInstantAllowed`, ADR-010).
  */
-import { at, canonicalText, expiryOf, within } from '../model/index.ts';
+import { at, expiryInstantAllowed, expiryOf, notFoundText, within } from '../model/index.ts';
 import { finding, type FindingOf, type Observation, type StateFinding } from './finding.ts';
 import { NOT_MADE, iso, isRecord, smallHash, type TxState } from './state-store.ts';
 import { parseLocalDateTime } from '../model/local-date.ts';
@@ -37,8 +37,7 @@ export class ReadTracker extends EventTracker {
   protected notFoundRead(ob: Observation): StateFinding[] {
     const code = isRecord(ob.json) && isRecord(ob.json.error) ? ob.json.error.code : undefined;
     if (ob.status !== 404 || typeof code !== 'string' || !isRecord(ob.json)) return [];
-    let text = canonicalText(JSON.stringify(ob.json));
-    for (const v of Object.values(ob.params)) if (v.length >= 4) text = text.split(v).join('{}');
+    const text = notFoundText(JSON.stringify(ob.json), Object.values(ob.params));
     const key = `${ob.opId} ${code}`;
     const first = this.notFound.get(key);
     if (!first) {
@@ -109,7 +108,7 @@ export class ReadTracker extends EventTracker {
     const shown = iso(u);
     if (status === EXPIRY.to && !Number.isNaN(tx.c)) {
       const end = expiryOf(at(tx.c), this.windowMs / 1000);
-      if (!within(end, u, this.tol))
+      if (!expiryInstantAllowed(at(tx.c), this.windowMs / 1000, u, this.tol))
         push({
           message: `updatedAt ${shown} of an expired transaction is not the end of its payment window (${iso(end.from)})`,
           expected: iso(end.from),
@@ -252,7 +251,7 @@ export class ReadTracker extends EventTracker {
     const expired = typeof data.expiredAt === 'string' ? Date.parse(data.expiredAt) : NaN;
     if (!Number.isNaN(tx.c) && !Number.isNaN(expired)) {
       const end = expiryOf(at(tx.c), this.windowMs / 1000);
-      if (!within(end, expired, this.tol))
+      if (!expiryInstantAllowed(at(tx.c), this.windowMs / 1000, expired, this.tol))
         push(
           '$.data.expiredAt',
           `${name} for ${id} says expiredAt ${String(data.expiredAt)}; its payment window ended at ${iso(end.from)} (ADR-010)`,

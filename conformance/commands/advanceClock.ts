@@ -82,10 +82,11 @@ export function expiryInstant(s: ModelState, tx: Tx): [number, number] | undefin
  */
 export function checkExpiryInstant(w: Real, tx: Tx, op: string, path: string, value: unknown): void {
   const iv = expiryInstant(w.state, tx);
-  if (!iv) return;
+  const created = tx.who === 'main' ? instantOf(w.state, tx, tx.advAtCreation) : undefined;
+  if (!iv || !created) return;
   const t = typeof value === 'string' ? Date.parse(value) : NaN;
   w.check(
-    t >= iv[0] && t <= iv[1],
+    model.expiryInstantAllowed({ from: created[0], to: created[1] }, paymentWindowSeconds(w.state), t),
     op,
     path,
     `${path.slice(2)} ${String(value)} of expired transaction ${tx.id} is not the instant its payment window ended: between ${new Date(iv[0]).toISOString()} and ${new Date(iv[1]).toISOString()} on the merchant's sandbox clock (created then + ${paymentWindowSeconds(w.state)} s, ADR-010)`,

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { Cmd, Model, Real } from '../model.ts';
 import type { Exchange } from '../http.ts';
 import { pick, RECORD_FIELDS, refusal } from '../model.ts';
-import { canonicalText, sameJson } from '../../model/index.ts';
+import { notFoundText, sameJson } from '../../model/index.ts';
 import type { Tx, World } from '../world.ts';
 import { checkExpiryInstant, possibleStatuses } from './advanceClock.ts';
 import { checkLastChanged } from '../instants.ts';
@@ -131,10 +131,10 @@ export class GetTransaction implements Cmd {
  * missing one (TransactionNotFound), so the 404 bodies are equal once each names its own id.
  */
 export function sameNotFound(w: World, a: Exchange, b: Exchange, idA: string, idB: string): void {
-  const na = a.responseText.split(idA).join('{id}');
-  const nb = b.responseText.split(idB).join('{id}');
+  const na = notFoundText(a.responseText, [idA]);
+  const nb = notFoundText(b.responseText, [idB]);
   w.check(
-    canonicalText(na) === canonicalText(nb),
+    na === nb,
     a.opId,
     '$',
     `the 404 body for another merchant's transaction differs from the one for a missing transaction: ${na} vs ${nb}`,
