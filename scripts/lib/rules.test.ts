@@ -219,6 +219,13 @@ describe('rule index', () => {
         '/** @rule b4-only-pending */\nexport function rejectionOf(op: string, s: string): boolean {\n  return s !== op;\n}\n',
       'reference-server/domain/rules.ts': '/** @rule ADR-001 */\nexport const sendError = () => {};\n',
     };
+    /** The path of b4-only-pending in these fixtures, its judge aside: spec, model, binding, check. */
+    const fourFiles = [
+      'spec/schemas/Status.yaml',
+      'model/transitions.ts',
+      'reference-server/domain/stateMachine.ts',
+      'conformance/commands/cancel.ts',
+    ];
     const binding = (tag: string) =>
       `import { rejectionOf } from '../../model/transitions.ts';\n/** ${tag} */\nexport function attempt(s: string) {\n  return rejectionOf('b4', s);\n}\n`;
 
@@ -235,13 +242,7 @@ describe('rule index', () => {
       });
       expect(await ruleProblems(root)).toEqual([]);
       const r = (await ruleIndex(root)).find((x) => x.id === 'b4-only-pending')!;
-      expect(r.files).toEqual([
-        'spec/schemas/Status.yaml',
-        'model/transitions.ts',
-        'reference-server/domain/stateMachine.ts',
-        'conformance/commands/cancel.ts',
-        'proxy/judge.ts',
-      ]);
+      expect(r.files).toEqual([...fourFiles, 'proxy/judge.ts']);
       const md = await renderRuleIndex(['header'], root);
       expect(md).toContain('binds: `reference-server/domain/stateMachine.ts:attempt`');
       expect(md).toContain('judge: `proxy/judge.ts:judge` | 5 |');
@@ -271,12 +272,7 @@ describe('rule index', () => {
       });
       expect(await ruleProblems(root)).toEqual([]);
       const r = (await ruleIndex(root)).find((x) => x.id === 'b4-only-pending')!;
-      expect(r.files).toEqual([
-        'spec/schemas/Status.yaml',
-        'model/transitions.ts',
-        'reference-server/domain/stateMachine.ts',
-        'conformance/commands/cancel.ts',
-      ]);
+      expect(r.files).toEqual(fourFiles);
       // a judge the proxy never calls is not the proxy's judge
       await fixture({ ...judgeInModel, ...checks, 'reference-server/domain/stateMachine.ts': binding('@binds b4-only-pending') });
       expect(await ruleProblems(root)).toEqual([
