@@ -47,11 +47,30 @@ function knowledge(m: string, k: SmsKnowledge): Knowledge {
   };
 }
 
-/** One page of merchant `m`'s outbox: each message to its transaction's customerPhone, none about another merchant's transaction. */
+/**
+ * One page of merchant `m`'s outbox: each message to its transaction's customerPhone, none about
+ * another merchant's transaction; a page with a next cursor never two for one transaction B1 made
+ * through the proxy (a last page's count is the whole read's, `smsWalk`).
+ */
 export function smsPage(ob: Observation, m: string, items: Json[], k: SmsKnowledge): StateFinding[] {
   const out: StateFinding[] = [];
+  const json = ob.json as { nextCursor?: unknown; next_cursor?: unknown } | undefined;
+  const more = typeof json?.nextCursor === 'string' || typeof json?.next_cursor === 'string';
   for (const v of judgeSms(items, knowledge(m, k)))
-    if (v.problem === 'foreign')
+    if (v.problem === 'count') {
+      if (more)
+        out.push(
+          finding({
+            kind: 'sms',
+            ob,
+            txId: v.id,
+            jsonPath: '$.data',
+            message: `${ob.opId} lists ${v.n} confirmation SMS for transaction ${v.id} on one page; B1 sends its customer one`,
+            expected: 1,
+            actual: v.n,
+          }),
+        );
+    } else if (v.problem === 'foreign')
       out.push(
         finding({
           kind: 'sms',

@@ -85,9 +85,10 @@ export type SmsVerdict =
 /**
  * The outbox as listed (`items`: a page, or a read to its end when `whole` is given) against the
  * transactions the merchant created: each message is about one of its own, to that transaction's
- * customerPhone; read whole, it holds exactly one confirmation for each transaction made before the
- * read began (its filter applied), and never two for one made meanwhile. The suite's checks and the
- * proxy (proxy/sms.ts) both judge with it and word the verdicts themselves.
+ * customerPhone, and no part of it holds two for one of them; read whole, it holds exactly one
+ * confirmation for each transaction made before the read began (its filter applied), and never two
+ * for one made meanwhile. The suite's checks and the proxy (proxy/sms.ts) both judge with it and
+ * word the verdicts themselves.
  * @judges confirmation-sms
  */
 export function judgeSms(items: readonly ListedSms[], k: SmsKnowledge, whole?: WholeRead): SmsVerdict[] {
@@ -104,6 +105,8 @@ export function judgeSms(items: readonly ListedSms[], k: SmsKnowledge, whole?: W
       const n = count.get(id) ?? 0;
       if (n !== 1 && (whole.only === null || id === whole.only) && !(n === 0 && at > whole.sentAt)) out.push({ problem: 'count', id, n });
     }
+  // a part of the outbox (a page) already shows too many for a transaction whose phone is known
+  else for (const [id, n] of count) if (n > 1 && k.toItsPhone(id, undefined) !== undefined) out.push({ problem: 'count', id, n });
   return out;
 }
 
