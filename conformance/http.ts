@@ -291,8 +291,10 @@ export interface Judge {
 
 /**
  * Judges one answer against its operation's declared response: status declared, content type, body
- * schema, header schemas, error code allowed for the status. The suite's client and `paylater proxy`
- * both judge with it.
+ * schema (an error's: `{error: {code, message}}`), header schemas, error code allowed for the status.
+ * The suite's client and `paylater proxy` (proxy/answer-judge.ts, on every answer it forwards) both
+ * judge with it.
+ * @judges error-shape
  */
 export function judgeResponse(contract: Contract, ex: Exchange, judge: Judge): void {
   const { opId, status } = ex;
@@ -370,6 +372,24 @@ export function judgeResponse(contract: Contract, ex: Exchange, judge: Judge): v
       code,
     );
   }
+}
+
+/**
+ * A validation refusal's `error.details` names the input it refused, e.g. `query.limit` (ADR-001:
+ * the details name the failing fields, in ADR-022's form): the member of the error body that the
+ * answer's schema (`judgeResponse`) cannot tell right from wrong. `judge` is the suite's World.
+ * @checks error-shape
+ */
+export function checkErrorDetails(judge: Pick<Judge, 'check'>, ex: Exchange, op: string, named: string, msg: string): void {
+  const details = ((ex.json as { error?: { details?: unknown } } | undefined)?.error?.details ?? []) as Array<{ path?: string }>;
+  judge.check(
+    details.some((d) => d.path === named),
+    op,
+    '$.error.details',
+    msg,
+    named,
+    details.map((d) => d.path),
+  );
 }
 
 /** `METHOD /path` of an exchange, for messages: the request whose answer broke a rule. */

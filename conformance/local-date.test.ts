@@ -1,7 +1,7 @@
 /** A2's created_at (DD/MM/YY HH:MM:SS, UTC) is compared with the creation time, so a day/month swap on days 1–12 is found. */
 import { describe, expect, it } from 'vitest';
 import { parseLocalDateTime } from '../model/local-date.ts';
-import { checkLocalCreatedAt } from './local-date.ts';
+import { checkLocalCreatedAt } from './status-record.ts';
 import { ConformanceError } from './http.ts';
 import { World, type Tx } from './world.ts';
 

@@ -38,19 +38,6 @@ export function errorOf(ex: Exchange): Json | undefined {
   return (ex.json as { error?: Json } | undefined)?.error;
 }
 
-/** A refusal's `error.details` names the input it refused, e.g. `query.limit` (ADR-011, ADR-022). */
-export function checkDetailsName(w: World, ex: Exchange, op: string, named: string, msg: string): void {
-  const details = (errorOf(ex)?.details ?? []) as Array<{ path?: string }>;
-  w.check(
-    details.some((d) => d.path === named),
-    op,
-    '$.error.details',
-    msg,
-    named,
-    details.map((d) => d.path),
-  );
-}
-
 /** The fields of a partner transaction that never change once created (the model's `IMMUTABLE_FIELDS`; proxy/state.ts reads this name). */
 export const RECORD_FIELDS = IMMUTABLE_FIELDS;
 

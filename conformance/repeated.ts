@@ -5,7 +5,8 @@
  * it, whatever its member's name there (`customer_phone` in A2, `customerPhone` in an event). The
  * model keeps the first showing (`Tx.shown`); the merchant's names are the merchant's (`state.names`).
  * A partner transaction's B-family record is compared with the created one (`checkRecord`); this
- * module covers what carries the same values elsewhere: A2, A3 and the checkout events.
+ * module covers what carries the same values elsewhere: A3 and the checkout events (A2's record:
+ * status-record.ts).
  */
 import { parseLocalDateTime } from '../model/local-date.ts';
 import type { Tx } from './model-state.ts';
@@ -59,29 +60,6 @@ export function sameName(w: World, report: Report, tx: Tx, name: 'merchantName' 
 export function creationSecond(value: unknown, form: 'iso' | 'local'): number | undefined {
   const t = form === 'local' ? parseLocalDateTime(value) : typeof value === 'string' ? Date.parse(value) : NaN;
   return t === null || Number.isNaN(t) ? undefined : Math.floor(t / 1000) * 1000;
-}
-
-/**
- * A2's record (TransactionStatusRecord) of a checkout transaction: names, currency, phone and the
- * creation instant as first shown, the payment intent the pay answer named.
- * @checks a2-status-record
- */
-export function checkStatusRecordValues(w: World, op: string, tx: Tx, rec: Record<string, unknown>): void {
-  const report = checkOf(w, op);
-  sameName(w, report, tx, 'merchantName', '$.merchant_name', rec.merchant_name);
-  sameName(w, report, tx, 'storeName', '$.store_name', rec.store_name);
-  sameAsFirst(report, tx, 'currency', '$.currency', rec.currency);
-  sameAsFirst(report, tx, 'customerPhone', '$.customer_phone', rec.customer_phone);
-  sameAsFirst(report, tx, 'createdAt (to the second)', '$.created_at', creationSecond(rec.created_at, 'local'));
-  const intent = tx.created.payment_intent_id;
-  if (intent !== undefined)
-    report(
-      rec.payment_intent_id === intent,
-      '$.payment_intent_id',
-      `payment_intent_id ${String(rec.payment_intent_id)}, the payment answered ${JSON.stringify(intent)}`,
-      intent,
-      rec.payment_intent_id,
-    );
 }
 
 /** A3's record (TransactionVerification): the currency as first shown. */

@@ -15,9 +15,24 @@
  * endpoint is set back (a PUT enables it again) and read back: the same URL and secret, enabled (an
  * endpoint found disabled is left enabled: only a 410 disables one). Black-box: the schedule is read
  * from generated/; the clock moves by `advanceMainClock`, so the model's offset stays right.
+ *
+ * The rule's two judgements live here too: a listed delivery against the schedule
+ * (`judgeListedDelivery`, the model's `deliveryProblems`; the proxy judges live lists with it), and a
+ * webhook received again (`isRepeat`: the same webhook-id carries the same body; the webhook judge
+ * calls it on every delivery).
  */
 import { webhookDelivery } from '../generated/index.ts';
-import { EARLY_SLACK_MS, LATE_SLACK_MS, MAX_ATTEMPTS, retryWindow } from '../model/retry.ts';
+import {
+  EARLY_SLACK_MS,
+  LATE_SLACK_MS,
+  MAX_ATTEMPTS,
+  deliveryProblems,
+  retryWindow,
+  type DeliveryProblem,
+  type DeliveryView,
+} from '../model/retry.ts';
+import { canonicalText } from '../model/index.ts';
+import { ConformanceError } from './http.ts';
 import { advanceMainClock } from './commands/advanceClock.ts';
 import { RetryReceiver, type Plan } from './retry-receiver.ts';
 import {
@@ -107,12 +122,69 @@ export async function checkRetrySchedule(w: World): Promise<number> {
   }
 }
 
+/** A listed delivery (the sandbox deliveries list's JSON) read for the schedule: null when a member it needs is missing or malformed. */
+function deliveryView(d: unknown): DeliveryView | null {
+  if (typeof d !== 'object' || d === null) return null;
+  const { state, nextAttemptAt, attempts } = d as Record<string, unknown>;
+  if (!Array.isArray(attempts) || typeof state !== 'string') return null;
+  const ms = (v: unknown): number => (typeof v === 'string' ? Date.parse(v) : NaN);
+  const view: DeliveryView = {
+    state,
+    nextAttemptAt: nextAttemptAt === null ? null : ms(nextAttemptAt),
+    attempts: attempts
+      .filter((a): a is Record<string, unknown> => typeof a === 'object' && a !== null && !Array.isArray(a))
+      .map((a) => ({
+        at: ms(a.at),
+        status: typeof a.status === 'number' ? a.status : null,
+        durationMs: typeof a.durationMs === 'number' ? a.durationMs : 0,
+      })),
+  };
+  return Number.isNaN(view.nextAttemptAt) || view.attempts.some((a) => Number.isNaN(a.at)) ? null : view;
+}
+
+/**
+ * One listed delivery against the schedule (the model's `deliveryProblems`, with its slack for
+ * timers run late or early): the rules it breaks, and the delivery as read; null when it cannot be
+ * read (not judged). A delivery `redelivered` (an attempt made at once) is judged by none of them.
+ * The proxy calls it on every list it forwards; the suite on every delivery its checks list.
+ * @judges webhook-retries
+ */
+export function judgeListedDelivery(d: unknown, redelivered: boolean): { view: DeliveryView; problems: DeliveryProblem[] } | null {
+  const view = deliveryView(d);
+  if (view === null) return null;
+  return { view, problems: deliveryProblems(view, { earlyMs: EARLY_SLACK_MS, lateMs: LATE_SLACK_MS, redelivered }) };
+}
+
+/** `d` as listed, judged against the schedule (`judgeListedDelivery`); returns `d`. */
+function listed(w: World, d: Delivery): Delivery {
+  for (const p of judgeListedDelivery(d, false)?.problems ?? [])
+    w.check(false, OP, `$.data[].${p.path}`, `delivery ${d.id}: ${p.message} (ADR-005)`, p.expected, p.actual);
+  return d;
+}
+
+/**
+ * Whether webhook `id` (event `ev`) was received before: a repeat carries the same event, the
+ * same JSON value whatever the order of its members (a changed one throws the suite's
+ * ConformanceError); a first one is remembered.
+ * @checks webhook-retries
+ */
+export function isRepeat(w: World, ev: string, id: string, body: string): boolean {
+  const prior = w.seenWebhookIds.get(id);
+  if (prior === undefined) {
+    w.seenWebhookIds.set(id, canonicalText(body));
+    return false;
+  }
+  if (prior !== canonicalText(body))
+    throw new ConformanceError(`webhook ${ev}`, '$', `a repeat of webhook-id ${id} has a different body`, prior, body);
+  return true;
+}
+
 /** Every attempt, in real time while the schedule is short, then on the sandbox clock; then nothing more. */
 async function checkSchedule(w: World, rx: RetryReceiver): Promise<number> {
   const txId = await cancelledEvent(w, rx, () => ({ status: 500 }));
   const want = attemptsWithin(REAL_TIME_MS);
   const waitMs = REAL_TIME_MS + 2 * LATE_SLACK_MS;
-  let d = await deliveryOf(w, txId, (x) => x.attempts.length >= want, waitMs);
+  let d = listed(w, await deliveryOf(w, txId, (x) => x.attempts.length >= want, waitMs));
   w.check(
     d.attempts.length >= want,
     OP,
@@ -139,7 +211,7 @@ async function checkSchedule(w: World, rx: RetryReceiver): Promise<number> {
   while (d.attempts.length < MAX_ATTEMPTS) {
     const n = d.attempts.length;
     checkDue(w, d, retryWindow(n), LATE_SLACK_MS, `the sandbox schedule says ${scheduleSays(n)}`);
-    d = await attemptDue(w, txId, d);
+    d = listed(w, await attemptDue(w, txId, d));
     for (let i = n; i < d.attempts.length; i++) checkAttempt(w, d, i, 500);
   }
   w.check(
@@ -155,7 +227,7 @@ async function checkSchedule(w: World, rx: RetryReceiver): Promise<number> {
   const seen = rx.of(txId).length;
   await advanceMainClock(w, Math.ceil(retryWindow(MAX_ATTEMPTS - 1)[1] / 1000) + 1);
   await sleep(QUIET_MS);
-  const after = await deliveryOf(w, txId, () => true, 0);
+  const after = listed(w, await deliveryOf(w, txId, () => true, 0));
   w.check(
     after.attempts.length === MAX_ATTEMPTS && rx.of(txId).length === seen,
     OP,
@@ -183,7 +255,7 @@ async function checkRetryAfter(w: World, rx: RetryReceiver): Promise<void> {
     }),
   ];
   const txId = await cancelledEvent(w, rx, (n) => forms[n - 1]?.(n) ?? { status: 204 });
-  let d = await deliveryOf(w, txId, (x) => x.attempts.length >= 1, BUDGET_MS + LATE_SLACK_MS);
+  let d = listed(w, await deliveryOf(w, txId, (x) => x.attempts.length >= 1, BUDGET_MS + LATE_SLACK_MS));
   for (let i = 0; i < forms.length; i++) {
     const r = rx.of(txId)[i];
     w.check(
@@ -205,7 +277,7 @@ async function checkRetryAfter(w: World, rx: RetryReceiver): Promise<void> {
       RECKON_SLACK_MS,
       `the receiver answered ${r!.answer.status} with Retry-After: ${header} (${(wait / 1000).toFixed(1)} s), longer than the schedule's ${scheduleSays(i + 1)}: the next attempt is due when the header says (ADR-005)`,
     );
-    d = await attemptDue(w, txId, d);
+    d = listed(w, await attemptDue(w, txId, d));
   }
   checkAttempt(w, d, forms.length, 204);
   checkEnded(w, d, 'delivered', `after the receiver answered 204 on attempt ${forms.length + 1}`);
@@ -218,7 +290,7 @@ async function checkGone(w: World, rx: RetryReceiver): Promise<void> {
   if (gone === undefined) return;
   const txId = await cancelledEvent(w, rx, () => ({ status: gone }));
   const settled = (x: Delivery): boolean => x.attempts.length >= 1 && x.state !== 'pending';
-  const d = await deliveryOf(w, txId, settled, BUDGET_MS + LATE_SLACK_MS);
+  const d = listed(w, await deliveryOf(w, txId, settled, BUDGET_MS + LATE_SLACK_MS));
   w.check(d.attempts.length >= 1, OP, '$.data[].attempts', `no attempt listed for the event`, 1, d.attempts.length);
   checkAttempt(w, d, 0, gone);
   w.check(
@@ -240,7 +312,7 @@ async function checkGone(w: World, rx: RetryReceiver): Promise<void> {
     ep.enabled,
   );
   const later = await cancelledEvent(w, rx, () => ({ status: 204 }));
-  const l = await deliveryOf(w, later, (x) => x.state !== 'pending', BUDGET_MS + LATE_SLACK_MS);
+  const l = listed(w, await deliveryOf(w, later, (x) => x.state !== 'pending', BUDGET_MS + LATE_SLACK_MS));
   w.check(
     l.attempts.length === 0 && rx.of(later).length === 0,
     OP,

@@ -7,7 +7,8 @@ import { ConformanceError } from './http.ts';
 import { transitionById } from './spec.ts';
 import { SIGNATURE_PROBLEM, type Delivery } from './webhooks.ts';
 import { centimesOf } from '../lib/money.ts';
-import { canonicalText, sameJson } from '../model/index.ts';
+import { sameJson } from '../model/index.ts';
+import { isRepeat } from './retries.ts';
 import type { Tx, World } from './world.ts';
 import { checkExpiryInstant, windowPassed } from './commands/advanceClock.ts';
 import { checkEventInstant } from './instants.ts';
@@ -70,7 +71,6 @@ export async function webhookCheckpoint(w: World, graceMs: number, timeoutMs = D
  * the suite), a repeat, or one expected event. The receiver may serve both merchants (one URL for
  * both keys): a delivery about the other merchant's transaction, or one that does not verify with
  * this merchant's secret and names no transaction of this merchant, is the other merchant's.
- * @checks webhook-retries
  */
 function judge(w: World, d: Delivery, matched: Set<number>): void {
   const ev = d.payload?.event ?? '?';
@@ -86,14 +86,8 @@ function judge(w: World, d: Delivery, matched: Set<number>): void {
   }
   if (d.problems.length) throw new ConformanceError(`webhook ${ev}`, '$', d.problems[0]!, 'a valid signed delivery', d.webhookId);
   const id = d.webhookId!;
-  // a repeat carries the same event: the same JSON value, whatever the order of its members
-  const prior = w.seenWebhookIds.get(id);
-  if (prior !== undefined) {
-    if (prior !== canonicalText(d.body))
-      throw new ConformanceError(`webhook ${ev}`, '$', `a repeat of webhook-id ${id} has a different body`, prior, d.body);
-    return;
-  }
-  w.seenWebhookIds.set(id, canonicalText(d.body));
+  // a repeat (webhook-retries: the same webhook may arrive more than once) carries the same event
+  if (isRepeat(w, ev, id, d.body)) return;
   if (!tx) {
     if ((d.payload?.data?.createdAt ?? '') < w.suiteStartIso) {
       w.ignoredEvents++;

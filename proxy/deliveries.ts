@@ -1,23 +1,23 @@
 /**
  * The webhook retry schedule as the sandbox deliveries list shows it (ADR-005, `x-webhook-delivery`),
- * judged on live traffic with the model's `deliveryProblems` (model/retry.ts): each listed
- * delivery's attempts, its state and its next due time. And the endpoint a 410 disables (ADR-005,
+ * judged on live traffic by the suite's `judgeListedDelivery` (conformance/retries.ts, the model's
+ * `deliveryProblems`): each listed delivery's attempts, its state and its next due time; this file
+ * keeps what the proxy remembers (the deliveries redelivered through it) and builds the findings. And the endpoint a 410 disables (ADR-005,
  * ADR-042): once a listed attempt shows a 410 made after the last PUT or redelivery the proxy saw,
  * the endpoint reads disabled until the next one; a PUT of a URL answers it enabled. A delivery
  * redelivered through the proxy (an attempt made at once) is not judged on its schedule; one
  * redelivered before the proxy started or not through it cannot be told apart (docs/proxy.md).
  */
-import { attemptOutcome, deliveryProblems, EARLY_SLACK_MS, LATE_SLACK_MS } from '../model/retry.ts';
+import { attemptOutcome } from '../model/retry.ts';
 import type { Interval } from '../model/index.ts';
+import { judgeListedDelivery } from '../conformance/retries.ts';
 import { finding, type Observation, type StateFinding } from './finding.ts';
-import { isRecord, iso, type Json } from './state-store.ts';
+import { isRecord, iso } from './state-store.ts';
 
 const LIST = 'sandboxListWebhookDeliveries';
 const SET = 'sandboxSetWebhookEndpoint';
 const GET = 'sandboxGetWebhookEndpoint';
 const REDELIVER = 'sandboxRedeliverWebhook';
-
-const ms = (v: unknown): number => (typeof v === 'string' ? Date.parse(v) : NaN);
 
 export class DeliveryJudge {
   /** Deliveries redelivered through the proxy (bounded). */
@@ -60,28 +60,19 @@ export class DeliveryJudge {
   }
 
   /**
-   * Each listed delivery against the schedule; a 410 attempt made after the latest enabling the
-   * proxy saw disables the merchant's endpoint.
-   * @judges webhook-retries
+   * Each listed delivery judged against the schedule by the suite's `judgeListedDelivery`
+   * (conformance/retries.ts), told which ones were redelivered through the proxy; a 410 attempt
+   * made after the latest enabling the proxy saw disables the merchant's endpoint.
    */
   private list(ob: Observation, m: string): StateFinding[] {
     const data = isRecord(ob.json) && Array.isArray(ob.json.data) ? ob.json.data : [];
     const out: StateFinding[] = [];
     for (const [i, d] of data.entries()) {
-      if (!isRecord(d) || !Array.isArray(d.attempts) || typeof d.state !== 'string') continue;
-      const attempts = (d.attempts as unknown[]).filter(isRecord).map((a: Json) => ({
-        at: ms(a.at),
-        status: typeof a.status === 'number' ? a.status : null,
-        durationMs: typeof a.durationMs === 'number' ? a.durationMs : 0,
-      }));
-      if (attempts.some((a) => Number.isNaN(a.at))) continue;
-      const next = d.nextAttemptAt === null ? null : ms(d.nextAttemptAt);
-      if (Number.isNaN(next)) continue;
+      if (!isRecord(d)) continue;
       const id = String(d.id);
-      for (const p of deliveryProblems(
-        { state: d.state, nextAttemptAt: next, attempts },
-        { earlyMs: EARLY_SLACK_MS, lateMs: LATE_SLACK_MS, redelivered: this.redelivered.has(id) },
-      ))
+      const judged = judgeListedDelivery(d, this.redelivered.has(id));
+      if (judged === null) continue;
+      for (const p of judged.problems)
         out.push(
           finding({
             kind: 'webhook-retries',
@@ -93,7 +84,7 @@ export class DeliveryJudge {
             actual: p.actual,
           }),
         );
-      const last = attempts.at(-1);
+      const last = judged.view.attempts.at(-1);
       if (last && attemptOutcome(last.status) === 'disabled' && last.at > (this.enabledUntil.get(m) ?? -Infinity))
         this.keep(this.disabled, m, { seq: ob.seq, at: ob.receivedAt });
     }

@@ -160,8 +160,9 @@ export class ExchangeJudge {
    * An exchange no operation describes, judged by the route table (ADR-016, ADR-024): a path some
    * operation serves with other methods answers 405 with their `Allow`; a HEAD where a GET without
    * path parameters is served is not refused as unknown; a path under an API prefix that no
-   * operation serves is not answered 2xx (an operation the contract does not have).
-   * @judges error-shape
+   * operation serves is not answered 2xx (an operation the contract does not have). No error body is
+   * judged here: every routed answer's is `judgeResponse`'s (error-shape).
+   * @judges ADR-016, ADR-024
    */
   unrouted(ex: Exchange, seq: number, pathname: string): void {
     const allowed = [...new Set(VARIANTS.flatMap((v) => routeTable(v).allowedAt(pathname)))].sort();

@@ -1,10 +1,13 @@
 /**
  * The confirmation SMS (`confirmation-sms`: B1 sends the customer one, to its customerPhone) as the
- * sandbox SMS outbox shows it, judged against the B1 answers the proxy saw: each page's messages go
- * to their transaction's customerPhone and name none of another merchant's transactions; the
- * outbox read to its end through its cursors (or filtered by `transactionId`) holds exactly one
- * message for each transaction the merchant created through the proxy before the read began.
+ * sandbox SMS outbox shows it, judged by the suite's `judgeSms` (conformance/commands/smsOutbox.ts)
+ * against the B1 answers the proxy saw: each page's messages go to their transaction's
+ * customerPhone and name none of another merchant's transactions; the outbox read to its end
+ * through its cursors (or filtered by `transactionId`) holds exactly one message for each
+ * transaction the merchant created through the proxy before the read began. This file keeps what
+ * the proxy remembers of those transactions (a phone's hash, when B1 answered) and words the findings.
  */
+import { judgeSms, type SmsKnowledge as Knowledge } from '../conformance/commands/smsOutbox.ts';
 import { finding, type Observation, type StateFinding } from './finding.ts';
 import type { Walk } from './pages.ts';
 import type { Json } from './state-store.ts';
@@ -15,7 +18,7 @@ export interface Made {
   at: number;
 }
 
-/** What the SMS judge reads of the tracker, for one merchant. */
+/** What the proxy remembers for the SMS judge, for one merchant. */
 export interface SmsKnowledge {
   /** The merchant's transaction B1 made through the proxy, or undefined. */
   made: (id: string) => Made | undefined;
@@ -27,70 +30,91 @@ export interface SmsKnowledge {
   hash: (v: unknown) => number;
 }
 
+/** The proxy's memory of merchant `m`, as the judge reads it. */
+function knowledge(m: string, k: SmsKnowledge): Knowledge {
+  return {
+    foreign: (id) => {
+      const owner = k.ownerOf(id);
+      return owner !== undefined && owner !== m;
+    },
+    toItsPhone: (id, to) => {
+      const made = k.made(id);
+      return made === undefined ? undefined : k.hash(to) === made.ph;
+    },
+    made: function* () {
+      for (const [id, made] of k.allMade()) yield [id, made.at];
+    },
+  };
+}
+
 /**
- * One page of merchant `m`'s outbox: each message to its transaction's customerPhone, none about another merchant's transaction.
- * @judges confirmation-sms
+ * One page of merchant `m`'s outbox: each message to its transaction's customerPhone, none about
+ * another merchant's transaction; a page with a next cursor never two for one transaction B1 made
+ * through the proxy (a last page's count is the whole read's, `smsWalk`).
  */
 export function smsPage(ob: Observation, m: string, items: Json[], k: SmsKnowledge): StateFinding[] {
   const out: StateFinding[] = [];
-  for (const [i, s] of items.entries()) {
-    const id = String(s.transactionId);
-    const made = k.made(id);
-    const owner = k.ownerOf(id);
-    if (owner !== undefined && owner !== m)
+  const json = ob.json as { nextCursor?: unknown; next_cursor?: unknown } | undefined;
+  const more = typeof json?.nextCursor === 'string' || typeof json?.next_cursor === 'string';
+  for (const v of judgeSms(items, knowledge(m, k)))
+    if (v.problem === 'count') {
+      if (more)
+        out.push(
+          finding({
+            kind: 'sms',
+            ob,
+            txId: v.id,
+            jsonPath: '$.data',
+            message: `${ob.opId} lists ${v.n} confirmation SMS for transaction ${v.id} on one page; B1 sends its customer one`,
+            expected: 1,
+            actual: v.n,
+          }),
+        );
+    } else if (v.problem === 'foreign')
       out.push(
         finding({
           kind: 'sms',
           ob,
-          txId: id,
-          jsonPath: `$.data[${i}].transactionId`,
-          message: `${ob.opId} lists an SMS about transaction ${id}, another merchant's`,
+          txId: v.id,
+          jsonPath: `$.data[${v.index}].transactionId`,
+          message: `${ob.opId} lists an SMS about transaction ${v.id}, another merchant's`,
           expected: "this merchant's transactions only",
-          actual: id,
+          actual: v.id,
         }),
       );
-    else if (made && k.hash(s.to) !== made.ph)
+    else if (v.problem === 'phone')
       out.push(
         finding({
           kind: 'sms',
           ob,
-          txId: id,
-          jsonPath: `$.data[${i}].to`,
-          message: `the confirmation SMS for transaction ${id} went to ${String(s.to)}, not to the customerPhone B1 answered for it`,
+          txId: v.id,
+          jsonPath: `$.data[${v.index}].to`,
+          message: `the confirmation SMS for transaction ${v.id} went to ${String(v.to)}, not to the customerPhone B1 answered for it`,
           expected: "the customerPhone of B1's answer",
-          actual: s.to,
+          actual: v.to,
         }),
       );
-  }
   return out;
 }
 
 /**
  * The outbox read whole (a walk through its cursors from the first page, its query's
- * `transactionId` filter applied): one message for each transaction the merchant created through
- * the proxy before the walk began, and never two for one.
- * @judges confirmation-sms
+ * `transactionId` filter applied) by merchant `m`: its first wrong count of confirmations.
  */
-export function smsWalk(walk: Walk, ob: Observation, k: SmsKnowledge): StateFinding[] {
-  const count = new Map<string, number>();
-  for (const s of walk.items) count.set(String(s.transactionId), (count.get(String(s.transactionId)) ?? 0) + 1);
+export function smsWalk(walk: Walk, ob: Observation, m: string, k: SmsKnowledge): StateFinding[] {
   const only = walk.query.get('transactionId');
-  const tx = { first: walk.first, last: walk.first };
-  for (const [id, made] of k.allMade()) {
-    const n = count.get(id) ?? 0;
-    if (n === 1 || (only !== null && id !== only) || (n === 0 && made.at > walk.sentAt)) continue;
-    return [
-      finding({
-        kind: 'sms',
-        ob,
-        txId: id,
-        tx,
-        jsonPath: '$.data',
-        message: `${n} confirmation SMS for transaction ${id} in the outbox read to its end (exchanges ${walk.first}–${ob.seq}${only === null ? '' : `, filtered by transactionId`}); B1 sends its customer one`,
-        expected: 1,
-        actual: n,
-      }),
-    ];
-  }
-  return [];
+  const wrong = judgeSms(walk.items, knowledge(m, k), { only, sentAt: walk.sentAt }).find((v) => v.problem === 'count');
+  if (wrong?.problem !== 'count') return [];
+  return [
+    finding({
+      kind: 'sms',
+      ob,
+      txId: wrong.id,
+      tx: { first: walk.first, last: walk.first },
+      jsonPath: '$.data',
+      message: `${wrong.n} confirmation SMS for transaction ${wrong.id} in the outbox read to its end (exchanges ${walk.first}–${ob.seq}${only === null ? '' : `, filtered by transactionId`}); B1 sends its customer one`,
+      expected: 1,
+      actual: wrong.n,
+    }),
+  ];
 }

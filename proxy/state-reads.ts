@@ -11,20 +11,10 @@
 import { at, expiryInstantAllowed, expiryOf, notFoundText, within } from '../model/index.ts';
 import { finding, type FindingOf, type Observation, type StateFinding } from './finding.ts';
 import { NOT_MADE, iso, isRecord, smallHash, type TxState } from './state-store.ts';
-import { parseLocalDateTime } from '../model/local-date.ts';
+import { judgeStatusRecord } from '../conformance/status-record.ts';
 import { EventTracker } from './state-events.ts';
 import { checkoutStatusOf } from '../generated/index.ts';
 import { EXPIRY, STATUSES, bit, names, reach } from './statuses.ts';
-
-/** The members a record or A2's record shows a merchant's names in (B-family, A3 / A2). */
-const NAME_MEMBERS: Record<string, 'merchantName' | 'storeName'> = {
-  merchantName: 'merchantName',
-  merchant_name: 'merchantName',
-  storeName: 'storeName',
-  store_name: 'storeName',
-};
-
-const NAME_ENTRIES = Object.entries(NAME_MEMBERS);
 
 export class ReadTracker extends EventTracker {
   /** Per operation and 404 code: the first answer's text (its request's values masked), and its exchange. */
@@ -62,29 +52,25 @@ export class ReadTracker extends EventTracker {
   private readonly names = new Map<string, Partial<Record<'merchantName' | 'storeName', unknown>>>();
 
   /**
-   * A merchant's names in a record (`json`) of merchant `m`: the ones first shown, everywhere.
-   * @judges a2-status-record
+   * A merchant's names in a record (`json`) of merchant `m`: the ones first shown, everywhere
+   * (judged by the suite's `judgeStatusRecord`, conformance/status-record.ts; kept here: the names per merchant).
    */
   protected sameNames(ob: Observation, m: string, json: Record<string, unknown>, out: StateFinding[], txId?: string): void {
     let known = this.names.get(m);
     if (!known) this.names.set(m, (known = {}));
-    for (const [member, name] of NAME_ENTRIES) {
-      const value = json[member];
-      if (typeof value !== 'string') continue;
-      if (known[name] === undefined) known[name] = value;
-      else if (known[name] !== value)
+    for (const v of judgeStatusRecord(json, { names: known }))
+      if (v.problem === 'name')
         out.push(
           finding({
             kind: 'contradiction',
             ob,
             txId,
-            jsonPath: `$.${member}`,
-            message: `${ob.opId} shows ${name} ${JSON.stringify(value)}; this merchant's ${name} is ${JSON.stringify(known[name])} in every earlier answer`,
-            expected: known[name],
-            actual: value,
+            jsonPath: `$.${v.member}`,
+            message: `${ob.opId} shows ${v.name} ${JSON.stringify(v.actual)}; this merchant's ${v.name} is ${JSON.stringify(v.expected)} in every earlier answer`,
+            expected: v.expected,
+            actual: v.actual,
           }),
         );
-    }
   }
 
   /**
@@ -135,51 +121,57 @@ export class ReadTracker extends EventTracker {
   }
 
   /**
-   * A2's dates in ADR-007's form (`DD/MM/YY HH:MM:SS`, UTC, whole seconds): created_at the instant
-   * the paid session made the transaction, updated_at the last change's instant the answers showed;
-   * its customer_phone the one first shown.
-   * @judges a2-status-record
+   * A2's record against what the proxy saw of its transaction, judged by the suite's
+   * `judgeStatusRecord` (conformance/status-record.ts): its customer_phone the one first shown,
+   * created_at within the exchange of the paid session that made the transaction, updated_at the
+   * last change's instant the answers showed (while that status is certain). Kept here: the
+   * phone's hash, those instants, and the findings' wording.
    */
   protected localDates(ob: Observation, id: string, json: Record<string, unknown>, out: StateFinding[]): void {
     const tx = this.txs.get(id);
     if (!tx) return;
+    const from = tx.p0 === NOT_MADE ? undefined : this.wall(tx.p0);
+    const now = names(tx.st);
+    const verdicts = judgeStatusRecord(json, {
+      samePhone: (phone) => {
+        if (tx.ph === 0) tx.ph = smallHash(phone);
+        return smallHash(phone) === tx.ph;
+      },
+      ...(from === undefined ? {} : { created: { from: from - this.tol, to: from + tx.pd + this.tol } }),
+      ...(tx.u === null || now.length !== 1 || this.overlaps(tx, ob)
+        ? {}
+        : { updated: { at: tx.u, status: (checkoutStatusOf as Record<string, string>)[now[0]!]! } }),
+    });
     const push = (member: string, message: string, expected: unknown) =>
       out.push(finding({ kind: 'timestamps', ob, txId: id, tx, jsonPath: `$.${member}`, message, expected, actual: json[member] }));
-    const phone = json.customer_phone;
-    if (tx.ph === 0 && typeof phone === 'string') tx.ph = smallHash(phone);
-    else if (typeof phone === 'string' && smallHash(phone) !== tx.ph)
-      out.push(
-        finding({
-          kind: 'contradiction',
-          ob,
-          txId: id,
-          tx,
-          jsonPath: '$.customer_phone',
-          message: `${ob.opId} shows customer_phone ${phone} for transaction ${id}; an earlier answer, request or event showed another`,
-          expected: "the transaction's customerPhone",
-          actual: phone,
-        }),
-      );
-    const created = parseLocalDateTime(json.created_at);
-    if (created !== null && tx.p0 !== NOT_MADE) {
-      const from = this.wall(tx.p0);
-      // written in whole seconds: the instant lies in [created, created + 1 s)
-      if (created + 1000 <= from - this.tol || created > from + tx.pd + this.tol)
+    for (const v of verdicts) {
+      if (v.problem === 'phone')
+        out.push(
+          finding({
+            kind: 'contradiction',
+            ob,
+            txId: id,
+            tx,
+            jsonPath: '$.customer_phone',
+            message: `${ob.opId} shows customer_phone ${v.actual} for transaction ${id}; an earlier answer, request or event showed another`,
+            expected: "the transaction's customerPhone",
+            actual: v.actual,
+          }),
+        );
+      // a created_at that reads as no date is the answer judge's (its schema's pattern)
+      else if (v.problem === 'created_at' && v.read !== null && from !== undefined)
         push(
           'created_at',
-          `${ob.opId}'s created_at ${String(json.created_at)} reads (DD/MM/YY, UTC, ADR-007) as ${iso(created)}; the paid session made transaction ${id} between ${iso(from)} and ${iso(from + tx.pd)}`,
+          `${ob.opId}'s created_at ${String(json.created_at)} reads (DD/MM/YY, UTC, ADR-007) as ${iso(v.read)}; the paid session made transaction ${id} between ${iso(from)} and ${iso(from + tx.pd)}`,
           iso(from),
         );
+      else if (v.problem === 'updated_at' && v.read !== null && tx.u !== null)
+        push(
+          'updated_at',
+          `${ob.opId}'s updated_at ${String(json.updated_at)} reads as ${iso(v.read)}; the last change of transaction ${id} (${now[0]}) was at ${iso(tx.u)}`,
+          iso(tx.u),
+        );
     }
-    const updated = parseLocalDateTime(json.updated_at);
-    const now = names(tx.st);
-    if (updated === null || tx.u === null || now.length !== 1 || this.overlaps(tx, ob)) return;
-    if ((checkoutStatusOf as Record<string, string>)[now[0]!] === json.status && Math.abs(updated - tx.u) >= 1000)
-      push(
-        'updated_at',
-        `${ob.opId}'s updated_at ${String(json.updated_at)} reads as ${iso(updated)}; the last change of transaction ${id} (${now[0]}) was at ${iso(tx.u)}`,
-        iso(tx.u),
-      );
   }
 
   /**

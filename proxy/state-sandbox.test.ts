@@ -59,6 +59,14 @@ describe('the SMS outbox against the B1 answers (confirmation-sms)', () => {
     expect(outbox(s, [sms(a), sms(a)], `transactionId=${a.id}`)).toEqual(['sms']);
   });
 
+  it('two for one transaction on a page with a next cursor (the read not whole yet): a finding', () => {
+    const s = new StateTracker({});
+    const a = create(s);
+    const page = { data: [sms(a), sms(a)], nextCursor: 'c1' };
+    const kinds = s.observe(ob('sandboxListSms', A, 200, page, 'limit=2', T0 + 1000)).map((f) => f.kind);
+    expect(kinds).toEqual(['sms']);
+  });
+
   it('a transaction made after the read began is not expected yet', () => {
     const s = new StateTracker({});
     create(s, A, '212612345678', T0 + 5000);

@@ -48,7 +48,7 @@ export class SandboxTracker extends SessionTracker {
   /** What the proxy knows of merchant `m`'s list `op` (ours; what a whole read must hold; its own judgement of one). */
   private knowledge(op: string, m: string): ListKnowledge {
     const ours = (item: Json) => this.txs.get(String(item.transactionId ?? item.id))?.m === m;
-    if (op === 'sandboxListSms') return { ours, complete: (walk, ob) => smsWalk(walk, ob, this.sms(m)) };
+    if (op === 'sandboxListSms') return { ours, complete: (walk, ob) => smsWalk(walk, ob, m, this.sms(m)) };
     if (op !== 'sandboxListTransactions') return { ours };
     return {
       ours,

@@ -9,7 +9,8 @@ import type { ErrorCode } from '../../generated/index.ts';
 import { parameterProbesOf } from '../schema-probes.ts';
 import type { Contract } from '../spec.ts';
 import type { Cmd, Model, Outcome, Real } from '../model.ts';
-import { checkDetailsName, refusal } from '../model.ts';
+import { refusal } from '../model.ts';
+import { checkErrorDetails } from '../http.ts';
 import { tokenExpired } from './verifyByToken.ts';
 
 type Json = Record<string, unknown>;
@@ -32,7 +33,11 @@ const OUTSIDE_ONLY: Record<string, string> = {
  */
 const ISSUED_BY_SERVER = new Set(['cursor']);
 
-/** @checks error-shape, ADR-011, ADR-028 */
+/**
+ * Which answer a probe gets (ADR-011's references, ADR-028's cursor); a refusal's details are
+ * judged by http.ts's `checkErrorDetails` (error-shape), its body by the client's `checkResponse`.
+ * @checks ADR-011, ADR-028
+ */
 export class ParameterProbe implements Cmd {
   constructor(
     readonly op: string,
@@ -75,7 +80,7 @@ export class ParameterProbe implements Cmd {
             : notFound;
     }
     w.expectOutcome(ex, allowed);
-    if (refused) checkDetailsName(w, ex, this.op, named, `the 400 for ${this.label} does not name ${named}`);
+    if (refused) checkErrorDetails(w, ex, this.op, named, `the 400 for ${this.label} does not name ${named}`);
   }
   toString(): string {
     return `parameterProbe(${this.op}, ${this.label})`;

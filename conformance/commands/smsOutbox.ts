@@ -57,6 +57,77 @@ export function checkFilteredByTransaction(
   );
 }
 
+/** One message as the outbox lists it. */
+export type ListedSms = Record<string, unknown>;
+
+/** What the judge knows of one merchant's transactions: the suite's model, or the proxy's bounded memory. */
+export interface SmsKnowledge {
+  /** Whether transaction `id` is known to be another merchant's (a message about it is not this merchant's). */
+  foreign: (id: string) => boolean;
+  /** Whether `to` is the customerPhone of this merchant's transaction `id`; undefined when its phone is not known. */
+  toItsPhone: (id: string, to: unknown) => boolean | undefined;
+  /** The merchant's transactions each whole read holds one confirmation for, and when each was made (on the read's clock). */
+  made: () => Iterable<[id: string, at: number]>;
+}
+
+/** A whole read of the outbox: its `transactionId` filter (or null), and when its first page was sent. */
+export interface WholeRead {
+  only: string | null;
+  sentAt: number;
+}
+
+/** What is wrong with a listed outbox: a message about another merchant's transaction, to another phone, or a count other than one. */
+export type SmsVerdict =
+  | { problem: 'foreign'; index: number; id: string }
+  | { problem: 'phone'; index: number; id: string; to: unknown }
+  | { problem: 'count'; id: string; n: number };
+
+/**
+ * The outbox as listed (`items`: a page, or a read to its end when `whole` is given) against the
+ * transactions the merchant created: each message is about one of its own, to that transaction's
+ * customerPhone, and no part of it holds two for one of them; read whole, it holds exactly one
+ * confirmation for each transaction made before the read began (its filter applied), and never two
+ * for one made meanwhile. The suite's checks and the proxy (proxy/sms.ts) both judge with it and
+ * word the verdicts themselves.
+ * @judges confirmation-sms
+ */
+export function judgeSms(items: readonly ListedSms[], k: SmsKnowledge, whole?: WholeRead): SmsVerdict[] {
+  const out: SmsVerdict[] = [];
+  const count = new Map<string, number>();
+  for (const [index, s] of items.entries()) {
+    const id = String(s.transactionId);
+    count.set(id, (count.get(id) ?? 0) + 1);
+    if (k.foreign(id)) out.push({ problem: 'foreign', index, id });
+    else if (k.toItsPhone(id, s.to) === false) out.push({ problem: 'phone', index, id, to: s.to });
+  }
+  if (whole)
+    for (const [id, at] of k.made()) {
+      const n = count.get(id) ?? 0;
+      if (n !== 1 && (whole.only === null || id === whole.only) && !(n === 0 && at > whole.sentAt)) out.push({ problem: 'count', id, n });
+    }
+  // a part of the outbox (a page) already shows too many for a transaction whose phone is known
+  else for (const [id, n] of count) if (n > 1 && k.toItsPhone(id, undefined) !== undefined) out.push({ problem: 'count', id, n });
+  return out;
+}
+
+/** The suite's knowledge: the main merchant's partner transactions (their created customerPhone), the other merchant's. */
+function suiteKnowledge(w: World): SmsKnowledge {
+  const own = (id: string) => {
+    const tx = w.state.txs.get(id);
+    return tx && tx.kind === 'partner' && tx.who === 'main' ? tx : undefined;
+  };
+  return {
+    foreign: (id) => w.state.txs.get(id)?.who === 'other',
+    toItsPhone: (id, to) => {
+      const tx = own(id);
+      return tx === undefined ? undefined : to === tx.created.customerPhone;
+    },
+    made: function* () {
+      for (const tx of w.state.txs.values()) if (own(tx.id)) yield [tx.id, -Infinity];
+    },
+  };
+}
+
 /**
  * The SMS outbox read for one transaction of this run (the `transactionId` filter: the outbox is
  * oldest first and holds every earlier run's messages): only that transaction's messages, one
@@ -67,22 +138,52 @@ export async function checkConfirmationSms(w: World, tx: Tx): Promise<void> {
   const { items, pages } = await readAllPages(w, OP, { transactionId: tx.id });
   const req = `GET ${new URL(pages[0]!.url).pathname}?transactionId=${tx.id}`;
   checkFilteredByTransaction(w, OP, req, items, tx.id, 'an SMS');
-  w.check(
-    items.length === 1,
-    OP,
-    '$.data',
-    `${req}: ${items.length} SMS for transaction ${tx.id}; B1 sends the customer one`,
-    1,
-    items.length,
-  );
-  w.check(
-    items[0]!.to === tx.created.customerPhone,
-    OP,
-    '$.data[].to',
-    `${req}: the SMS for transaction ${tx.id} went to ${String(items[0]!.to)}, its customerPhone is ${String(tx.created.customerPhone)}`,
-    tx.created.customerPhone,
-    items[0]!.to,
-  );
+  const phone = tx.created.customerPhone;
+  for (const v of judgeSms(items, suiteKnowledge(w), { only: tx.id, sentAt: Infinity }))
+    if (v.problem === 'count')
+      w.check(false, OP, '$.data', `${req}: ${v.n} SMS for transaction ${tx.id}; B1 sends the customer one`, 1, v.n);
+    else if (v.problem === 'phone')
+      w.check(
+        false,
+        OP,
+        '$.data[].to',
+        `${req}: the SMS for transaction ${tx.id} went to ${String(v.to)}, its customerPhone is ${String(phone)}`,
+        phone,
+        v.to,
+      );
+}
+
+/**
+ * The SMS outbox read to its end (`items`, oldest first): every partner transaction the main
+ * merchant created in this suite has its one confirmation, to its customerPhone, and no other
+ * merchant's message is listed. Messages of earlier suites or other clients of the key may be
+ * listed too: the outbox is a superset of the model.
+ * @checks confirmation-sms
+ */
+export function checkOutboxRead(w: World, items: readonly ListedSms[]): void {
+  for (const v of judgeSms(items, suiteKnowledge(w), { only: null, sentAt: Infinity })) {
+    const tx = w.state.txs.get(v.id);
+    if (v.problem === 'foreign')
+      w.check(false, OP, '$.data[].transactionId', `the outbox lists an SMS of the other merchant's transaction ${v.id}`, 0, 1);
+    else if (v.problem === 'count')
+      w.check(
+        false,
+        OP,
+        '$.data',
+        `${v.n} SMS for transaction ${v.id} in the outbox read to its end; B1 sends its customer one${v.n ? '' : ' (a page skipped it)'}`,
+        1,
+        v.n,
+      );
+    else
+      w.check(
+        false,
+        OP,
+        '$.data[].to',
+        `the SMS for transaction ${v.id} went to ${String(v.to)}, its customerPhone is ${String(tx?.created.customerPhone)}`,
+        tx?.created.customerPhone,
+        v.to,
+      );
+  }
 }
 
 /** Every partner transaction this run created with the merchant's key has its one confirmation SMS. */

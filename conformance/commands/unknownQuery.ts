@@ -1,6 +1,7 @@
 /** ADR-022: a query parameter the operation does not declare gets 400 VALIDATION_ERROR naming it; nothing is read or changed. */
 import type { Cmd, Model, Real } from '../model.ts';
-import { checkDetailsName, pick, refusal } from '../model.ts';
+import { pick, refusal } from '../model.ts';
+import { checkErrorDetails } from '../http.ts';
 
 export type QueryOp = 'getPartnerTransaction' | 'sandboxGetClock';
 
@@ -26,7 +27,7 @@ export class UnknownQuery implements Cmd {
       )!.id;
     const ex = await w.client.call(this.op, { pathParams, query: { [this.name]: '1' }, headers: w.auth(this.op, w.cfg.apiKey) });
     w.expectOutcome(ex, [refusal('VALIDATION_ERROR')]);
-    checkDetailsName(
+    checkErrorDetails(
       w,
       ex,
       this.op,

@@ -3,8 +3,7 @@ import { checkoutStatusOf } from '../../generated/index.ts';
 import { centimesOf } from '../../lib/money.ts';
 import type { Real } from '../model.ts';
 import type { Status, Tx } from '../world.ts';
-import { checkLastChanged } from '../instants.ts';
-import { checkOf, checkStatusRecordValues, checkVerificationValues } from '../repeated.ts';
+import { checkVerificationValues } from '../repeated.ts';
 
 /**
  * Checks a verification record `rec` of `tx` (a checkout transaction) answered by `op`: its status
@@ -39,9 +38,6 @@ export function checkVerified(
     rec.amount,
   );
   if (tx.status === 'PENDING' && rec.status === checkoutStatusOf.EXPIRED) w.observe(tx, 'EXPIRED');
-  // the values A2 and A3 repeat, and A2's last change (its date form) when the model's status is certain
-  if (idField !== 'transaction_id') return checkVerificationValues(w, op, tx, rec);
-  checkStatusRecordValues(w, op, tx, rec);
-  if (statuses.length === 1 && statuses[0] === tx.status)
-    checkLastChanged(w, checkOf(w, op), tx, '$.updated_at', rec.updated_at, 'local', rec.created_at);
+  // the values A3 repeats; A2's own members are status-record.ts's (`checkStatusRecord`, which calls this first)
+  if (idField !== 'transaction_id') checkVerificationValues(w, op, tx, rec);
 }

@@ -1,12 +1,11 @@
 /** A2: verify a checkout transaction with its session's token; another session's token, an expired or unknown one is refused. */
 import { randomUUID } from 'node:crypto';
 import { tokenAnswers, tokenState } from '../../model/index.ts';
-import { checkLocalCreatedAt } from '../local-date.ts';
 import type { Cmd, Model, Outcome, Real } from '../model.ts';
 import { pick, refusal } from '../model.ts';
 import type { ModelState, Session } from '../model-state.ts';
 import { SLACK_MS, at, createdDuring, during, type Verdict } from '../model-time.ts';
-import { checkVerified } from './verified.ts';
+import { checkStatusRecord } from '../status-record.ts';
 import { possibleStatuses } from './advanceClock.ts';
 
 const OP = 'getTransactionStatusBySessionToken';
@@ -32,7 +31,7 @@ export function tokenExpiredDuring(s: ModelState, ss: Session, ex: { sentAt: num
   return verdictOf(tokenState(createdDuring(ss), during(ex, s.advanced[ss.who]), SLACK_MS));
 }
 
-/** @checks token-lifetime, token-own-transaction, a2-status-record, ADR-008 */
+/** @checks token-lifetime, token-own-transaction, ADR-008 */
 export class VerifyByToken implements Cmd {
   constructor(
     readonly idx: number,
@@ -72,9 +71,8 @@ export class VerifyByToken implements Cmd {
     if (lifetime.accepted) allowed.push(w.success(OP));
     w.expectOutcome(ex, allowed);
     if (!w.succeeded(ex)) return;
-    const rec = ex.json as Record<string, unknown>;
-    checkVerified(w, OP, tx, rec, statuses, 'transaction_id');
-    checkLocalCreatedAt(w, rec.created_at, tx);
+    // the record A2 answers (a2-status-record): status-record.ts
+    checkStatusRecord(w, OP, tx, ex.json as Record<string, unknown>, statuses);
   }
   toString(): string {
     return `verifyByToken(#${this.idx}, ${this.token} token)`;

@@ -1,0 +1,133 @@
+/**
+ * a2-status-record: A2's answer (TransactionStatusRecord), checked whole in one place. What it
+ * shares with A3 (the status as the checkout reports it, the id, the session's amount) is
+ * `checkVerified`'s; A2's own members are checked here: the merchant's names, currency, phone and
+ * creation instant as first shown, the payment intent the pay answer named, the last change's
+ * instant, and created_at in ADR-007's date form (DD/MM/YY HH:MM:SS, UTC, whole seconds).
+ *
+ * The judgement of a record against what is known of it (`judgeStatusRecord`) is one function that
+ * the suite and the proxy (proxy/state-reads.ts: `sameNames`, `localDates`) both call; each words
+ * its own findings.
+ */
+import { parseLocalDateTime } from '../model/local-date.ts';
+import { checkVerified } from './commands/verified.ts';
+import { checkLastChanged } from './instants.ts';
+import type { Real } from './model.ts';
+import type { Tx } from './model-state.ts';
+import { checkOf, creationSecond, sameAsFirst } from './repeated.ts';
+
+type Name = 'merchantName' | 'storeName';
+
+/** The members a record shows a merchant's names in (B-family and events; A2 and A3 in their own member names). */
+const NAME_ENTRIES: Array<[string, Name]> = [
+  ['merchantName', 'merchantName'],
+  ['merchant_name', 'merchantName'],
+  ['storeName', 'storeName'],
+  ['store_name', 'storeName'],
+];
+
+/** What is known of a record's transaction and merchant; each part is judged only when given. */
+export interface RecordKnowledge {
+  /** The merchant's names as first shown: a name not known yet is learned here, from the record. */
+  names?: Partial<Record<Name, unknown>>;
+  /** Whether `phone` is the transaction's customerPhone (the first showing learned by the caller). */
+  samePhone?: (phone: string) => boolean;
+  /** When the transaction was made (ms on the server's clock, slack included). */
+  created?: { from: number; to: number };
+  /** The last change's instant (ms) and the status it led to, in the checkout's form (A2's `status`). */
+  updated?: { at: number; status: string };
+}
+
+/** A member of a record that contradicts what is known (`read`: a date as read back, null when it does not read as one). */
+export type RecordVerdict =
+  | { problem: 'name'; member: string; name: Name; expected: unknown; actual: string }
+  | { problem: 'phone'; actual: string }
+  | { problem: 'created_at' | 'updated_at'; read: number | null; actual: unknown };
+
+/**
+ * A record against what is known of it: the merchant's names in every record that shows them are
+ * the ones first shown; A2's customer_phone is the transaction's; its created_at, read in ADR-007's
+ * form and written in whole seconds (the instant lies in [t, t + 1 s)), meets the interval the
+ * transaction was made in; its updated_at, while it shows the status of the last change, is that
+ * change's instant to the second.
+ * @judges a2-status-record
+ */
+export function judgeStatusRecord(rec: Record<string, unknown>, k: RecordKnowledge): RecordVerdict[] {
+  const out: RecordVerdict[] = [];
+  if (k.names)
+    for (const [member, name] of NAME_ENTRIES) {
+      const value = rec[member];
+      if (typeof value !== 'string') continue;
+      if (k.names[name] === undefined) k.names[name] = value;
+      else if (k.names[name] !== value) out.push({ problem: 'name', member, name, expected: k.names[name], actual: value });
+    }
+  if (k.samePhone && typeof rec.customer_phone === 'string' && !k.samePhone(rec.customer_phone))
+    out.push({ problem: 'phone', actual: rec.customer_phone });
+  if (k.created) {
+    const t = parseLocalDateTime(rec.created_at);
+    if (t === null || t + 1000 <= k.created.from || t > k.created.to) out.push({ problem: 'created_at', read: t, actual: rec.created_at });
+  }
+  if (k.updated && rec.status === k.updated.status) {
+    const t = parseLocalDateTime(rec.updated_at);
+    if (t !== null && Math.abs(t - k.updated.at) >= 1000) out.push({ problem: 'updated_at', read: t, actual: rec.updated_at });
+  }
+  return out;
+}
+
+const OP = 'getTransactionStatusBySessionToken';
+
+/** Slack (ms) between the sandbox time the suite estimates for a creation and the one the server wrote. */
+const CREATED_AT_SLACK_MS = 3000;
+
+/** A2's created_at, read day first in UTC, is the time the checkout transaction was created (sandbox clock). */
+export function checkLocalCreatedAt(w: Real, createdAt: unknown, tx: Tx): void {
+  const lo = w.sandboxTimeAt(tx.sentAt, tx.advAtCreation);
+  const hi = w.sandboxTimeAt(tx.receivedAt, tx.advAtCreation);
+  if (lo === undefined || hi === undefined) return;
+  const [v] = judgeStatusRecord({ created_at: createdAt }, { created: { from: lo - CREATED_AT_SLACK_MS, to: hi + CREATED_AT_SLACK_MS } });
+  const t = v?.problem === 'created_at' ? v.read : null;
+  w.check(
+    v === undefined,
+    OP,
+    '$.created_at',
+    `created_at ${String(createdAt)} reads (DD/MM/YY, UTC, ADR-007) as ${t === null ? 'no date' : new Date(t).toISOString()}; the transaction was created at about ${new Date(lo).toISOString()}`,
+    new Date(lo).toISOString(),
+    createdAt,
+  );
+}
+
+/**
+ * A2's record `rec` of `tx` (a checkout transaction) answered by `op`, `statuses` those the model
+ * allows: what it shares with A3, then its names, currency, phone, creation instant, payment
+ * intent, last change and created_at's date form.
+ * @checks a2-status-record
+ */
+export function checkStatusRecord(w: Real, op: string, tx: Tx, rec: Record<string, unknown>, statuses: readonly string[]): void {
+  checkVerified(w, op, tx, rec, statuses, 'transaction_id');
+  const report = checkOf(w, op);
+  for (const v of judgeStatusRecord(rec, { names: w.state.names[tx.who] }))
+    if (v.problem === 'name')
+      report(
+        false,
+        `$.${v.member}`,
+        `${v.name} ${JSON.stringify(v.actual)}, the merchant's ${v.name} is ${JSON.stringify(v.expected)} everywhere else`,
+        v.expected,
+        v.actual,
+      );
+  sameAsFirst(report, tx, 'currency', '$.currency', rec.currency);
+  sameAsFirst(report, tx, 'customerPhone', '$.customer_phone', rec.customer_phone);
+  sameAsFirst(report, tx, 'createdAt (to the second)', '$.created_at', creationSecond(rec.created_at, 'local'));
+  const intent = tx.created.payment_intent_id;
+  if (intent !== undefined)
+    report(
+      rec.payment_intent_id === intent,
+      '$.payment_intent_id',
+      `payment_intent_id ${String(rec.payment_intent_id)}, the payment answered ${JSON.stringify(intent)}`,
+      intent,
+      rec.payment_intent_id,
+    );
+  // the last change (its date form) when the model's status is certain
+  if (statuses.length === 1 && statuses[0] === tx.status)
+    checkLastChanged(w, report, tx, '$.updated_at', rec.updated_at, 'local', rec.created_at);
+  checkLocalCreatedAt(w, rec.created_at, tx);
+}
