@@ -304,7 +304,7 @@ async function checkGone(w: World, rx: RetryReceiver): Promise<void> {
   checkEnded(w, d, 'disabled', `after the receiver answered ${gone}`);
   const ep = await getEndpoint(w);
   w.check(
-    ep.enabled === false,
+    judgeEndpoint({ set: false, enabled: ep.enabled }, true) === null,
     'sandboxGetWebhookEndpoint',
     '$.enabled',
     `the endpoint answered ${gone} and is shown enabled`,
@@ -326,7 +326,16 @@ async function checkGone(w: World, rx: RetryReceiver): Promise<void> {
 
 /** Sets the URL found at the start back; the endpoint must read as it was, enabled (a PUT enables it). */
 async function restore(w: World, original: Endpoint): Promise<void> {
-  await setUrl(w, original.url);
+  const put = await setUrl(w, original.url);
+  if (original.url !== null)
+    w.check(
+      judgeEndpoint({ set: true, enabled: put.enabled }, false) === null,
+      'sandboxSetWebhookEndpoint',
+      '$.enabled',
+      `the PUT that set the URL back answered the endpoint disabled; a PUT of a URL enables it (ADR-042)`,
+      true,
+      put.enabled,
+    );
   const now = await getEndpoint(w);
   const want: Endpoint = { url: original.url, secret: original.secret ?? now.secret, enabled: true };
   for (const k of ['url', 'secret', 'enabled'] as const)
@@ -338,6 +347,21 @@ async function restore(w: World, original: Endpoint): Promise<void> {
       want[k],
       now[k],
     );
+}
+
+/** What an answer showing the webhook endpoint contradicts: a read enabled after a 410 disabled it, a PUT of a URL answered disabled. */
+export type EndpointVerdict = 'enabled-after-gone' | 'set-but-disabled' | null;
+
+/**
+ * The webhook endpoint as an answer shows it (`set`: a PUT of a URL answered it; otherwise a read),
+ * against what is known: `disabledByGone`, a 410 attempt was made after the latest enabling (a PUT
+ * or a redelivery). A 410 disables the endpoint until the next enabling (ADR-005); a PUT of a URL
+ * enables it (ADR-042). The suite's retry checks and the proxy's judge.
+ * @judges ADR-005, ADR-042
+ */
+export function judgeEndpoint(shown: { set: boolean; enabled: boolean }, disabledByGone: boolean): EndpointVerdict {
+  if (shown.set) return shown.enabled ? null : 'set-but-disabled';
+  return shown.enabled && disabledByGone ? 'enabled-after-gone' : null;
 }
 
 function scheduleSays(n: number): string {

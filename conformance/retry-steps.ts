@@ -179,12 +179,14 @@ export async function getEndpoint(w: World): Promise<Endpoint> {
   return ex.json as Endpoint;
 }
 
-export async function setUrl(w: World, url: string | null): Promise<void> {
+/** Sets the endpoint's URL (or none); returns the endpoint as the PUT answered it. */
+export async function setUrl(w: World, url: string | null): Promise<Endpoint> {
   const ex = await w.client.call('sandboxSetWebhookEndpoint', {
     headers: w.auth('sandboxSetWebhookEndpoint', w.cfg.apiKey),
     body: { url },
   });
   w.expectOutcome(ex, [w.success(ex.opId)]);
+  return ex.json as Endpoint;
 }
 
 export function sleep(ms: number): Promise<void> {

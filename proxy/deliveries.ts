@@ -3,14 +3,15 @@
  * judged on live traffic by the suite's `judgeListedDelivery` (conformance/retries.ts, the model's
  * `deliveryProblems`): each listed delivery's attempts, its state and its next due time; this file
  * keeps what the proxy remembers (the deliveries redelivered through it) and builds the findings. And the endpoint a 410 disables (ADR-005,
- * ADR-042): once a listed attempt shows a 410 made after the last PUT or redelivery the proxy saw,
- * the endpoint reads disabled until the next one; a PUT of a URL answers it enabled. A delivery
+ * ADR-042), judged by the suite's `judgeEndpoint`: once a listed attempt shows a 410 made after the
+ * last PUT or redelivery the proxy saw, the endpoint reads disabled until the next one; a PUT of a
+ * URL answers it enabled. A delivery
  * redelivered through the proxy (an attempt made at once) is not judged on its schedule; one
  * redelivered before the proxy started or not through it cannot be told apart (docs/proxy.md).
  */
 import { attemptOutcome } from '../model/retry.ts';
 import type { Interval } from '../model/index.ts';
-import { judgeListedDelivery } from '../conformance/retries.ts';
+import { judgeEndpoint, judgeListedDelivery } from '../conformance/retries.ts';
 import { finding, type Observation, type StateFinding } from './finding.ts';
 import { isRecord, iso } from './state-store.ts';
 
@@ -92,27 +93,29 @@ export class DeliveryJudge {
   }
 
   /**
-   * The endpoint as GET and PUT answer it: disabled once a 410 disabled it, until a PUT or a
-   * redelivery enables it again; a PUT of a URL answers it enabled.
-   * @judges ADR-005, ADR-042
+   * The endpoint as GET and PUT answer it, judged by the suite's `judgeEndpoint` (conformance/retries.ts)
+   * told whether a listed 410 attempt was made after the latest enabling the proxy saw.
    */
   private endpoint(ob: Observation, m: string): StateFinding[] {
     const json = ob.json;
     if (!isRecord(json) || typeof json.enabled !== 'boolean') return [];
     const off = this.disabled.get(m);
-    if (ob.opId === GET && json.enabled && off && ob.sentAt >= off.at)
+    const set = ob.opId === SET && typeof json.url === 'string';
+    if (!set && ob.opId !== GET) return [];
+    const verdict = judgeEndpoint({ set, enabled: json.enabled }, off !== undefined && ob.sentAt >= off.at);
+    if (verdict === 'enabled-after-gone')
       return [
         finding({
           kind: 'webhook-retries',
           ob,
-          tx: { first: off.seq, last: off.seq },
+          tx: { first: off!.seq, last: off!.seq },
           jsonPath: '$.enabled',
-          message: `the webhook endpoint reads enabled; exchange ${off.seq} listed a 410 attempt, which disables it, made after the last PUT or redelivery (ADR-005)`,
+          message: `the webhook endpoint reads enabled; exchange ${off!.seq} listed a 410 attempt, which disables it, made after the last PUT or redelivery (ADR-005)`,
           expected: false,
           actual: true,
         }),
       ];
-    if (ob.opId === SET && typeof json.url === 'string' && !json.enabled)
+    if (verdict === 'set-but-disabled')
       return [
         finding({
           kind: 'webhook-retries',
