@@ -6,8 +6,10 @@
  * instant, and created_at in ADR-007's date form (DD/MM/YY HH:MM:SS, UTC, whole seconds).
  *
  * The judgement of a record against what is known of it (`judgeStatusRecord`) is one function that
- * the suite and the proxy (proxy/state-reads.ts: `sameNames`, `localDates`) both call; each words
- * its own findings.
+ * the suite and the proxy (proxy/state-reads.ts: `sameNames`, `localDates`) both call, each wording
+ * its own findings: both judge the merchant's names and created_at with it; customer_phone and
+ * updated_at only the proxy, from its memory, where the suite checks them as it checks every record
+ * (`sameAsFirst` against the first showing, `checkLastChanged` against the change's interval).
  */
 import { parseLocalDateTime } from '../model/local-date.ts';
 import { checkVerified } from './commands/verified.ts';

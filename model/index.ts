@@ -39,6 +39,7 @@ export {
   answers,
   rejectionOf,
   refusedFrom,
+  STATUSES,
   requiredStatesOf,
   successStatusOf,
   transitionsOf,

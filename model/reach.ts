@@ -6,7 +6,7 @@
  */
 import { stateMachine } from '../generated/contract.ts';
 import type { Interval } from './time.ts';
-import { EXPIRY, answers, transitionById, type Status, type Transition } from './transitions.ts';
+import { EXPIRY, STATUSES, answers, transitionById, type Status, type Transition } from './transitions.ts';
 
 /** Any time at all: the guards of time considered both ways. */
 const ANY_TIME: Interval = { from: -Infinity, to: Infinity };
@@ -16,7 +16,7 @@ const OPERATIONS = [...new Set(stateMachine.transitions.map((t): string | undefi
 
 /** Per status, the transitions some operation (or time) may make from it. */
 const MOVES = new Map<Status, Transition[]>(
-  (Object.keys(stateMachine.states) as Status[]).map((s) => {
+  STATUSES.map((s) => {
     const ids = new Set<string>();
     for (const op of OPERATIONS)
       for (const a of answers(op, [s], ANY_TIME, { expiresAt: { from: 0, to: 0 } })) if (a.transition) ids.add(a.transition);

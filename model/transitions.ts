@@ -94,7 +94,8 @@ export function rejectionOf(op: string, from: Status): { status: number; code: s
   return r ? { status: r.status, code: r.code } : undefined;
 }
 
-const STATUSES = Object.keys(stateMachine.states) as Status[];
+/** Every status of x-state-machine, in the spec's order. */
+export const STATUSES = Object.keys(stateMachine.states) as Status[];
 
 /**
  * What a refusal of `op` seen as (status, code, message) says the transaction was: the statuses
@@ -109,7 +110,7 @@ export function refusedFrom(op: string, status: number, code: string | undefined
     return r !== undefined && r.status === status && r.code === code;
   });
   const named = code !== undefined && typeof message === 'string' ? catalogueValues(code, message)?.status : undefined;
-  return from.find((s) => s === named) !== undefined ? [named as Status] : from;
+  return from.includes(named as Status) ? [named as Status] : from;
 }
 
 /** Facts of one transaction the model needs for a decision: the end of its payment window and a simulated payment's outcome. */

@@ -1,13 +1,14 @@
 /**
  * The webhook retry schedule as the sandbox deliveries list shows it (ADR-005, `x-webhook-delivery`),
  * judged on live traffic by the suite's `judgeListedDelivery` (conformance/retries.ts, the model's
- * `deliveryProblems`): each listed delivery's attempts, its state and its next due time; this file
- * keeps what the proxy remembers (the deliveries redelivered through it) and builds the findings. And the endpoint a 410 disables (ADR-005,
- * ADR-042), judged by the suite's `judgeEndpoint`: once a listed attempt shows a 410 made after the
- * last PUT or redelivery the proxy saw, the endpoint reads disabled until the next one; a PUT of a
- * URL answers it enabled. A delivery
- * redelivered through the proxy (an attempt made at once) is not judged on its schedule; one
- * redelivered before the proxy started or not through it cannot be told apart (docs/proxy.md).
+ * `deliveryProblems`): each listed delivery's attempts, its state and its next due time. And the
+ * endpoint a 410 disables (ADR-005, ADR-042), judged by the suite's `judgeEndpoint`: once a listed
+ * attempt shows a 410 made after the last PUT or redelivery the proxy saw, the endpoint reads
+ * disabled until the next one; a PUT of a URL answers it enabled. This file keeps what the proxy
+ * remembers (the deliveries redelivered through it, when a 410 and an enabling were seen) and words
+ * the findings. A delivery redelivered through the proxy (an attempt made at once) is not judged on
+ * its schedule; one redelivered before the proxy started or not through it cannot be told apart
+ * (docs/proxy.md).
  */
 import { attemptOutcome } from '../model/retry.ts';
 import type { Interval } from '../model/index.ts';

@@ -32,7 +32,7 @@ import {
   type TxState,
 } from './state-store.ts';
 import { checkoutStatusOf } from '../generated/index.ts';
-import { ALL, EXPIRY, PENDING, bit, names, reach, refusedFrom, steps, transitionsOf } from './statuses.ts';
+import { ALL, EXPIRY, PENDING, bit, maskOf, names, reach, refusedFrom, steps, transitionsOf } from './statuses.ts';
 
 export type { FindingKind, Observation, StateFinding } from './finding.ts';
 export { DEFAULT_CLOCK_TOLERANCE_MS, DEFAULT_MAX_TRANSACTIONS, fingerprint, type StateOptions, type TxState } from './state-store.ts';
@@ -302,7 +302,7 @@ export class StateTracker extends SandboxTracker {
     if (!allowed) return;
     let now = reach(tx.st) & allowed;
     // EXPIRED only once the payment window may have passed by the refusal's end (the model's expiry judge)
-    if (!Number.isNaN(tx.c)) now = this.expiry(tx, ob, now).possible.reduce((mask, s) => mask | bit(s), 0);
+    if (!Number.isNaN(tx.c)) now = maskOf(this.expiry(tx, ob, now).possible);
     if (!now && !(this.overlaps(tx, ob) && reach(tx.pst) & allowed))
       push({
         kind: 'contradiction',

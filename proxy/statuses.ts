@@ -5,19 +5,20 @@
  */
 import { stateMachine } from '../generated/index.ts';
 import * as model from '../model/index.ts';
-import { EXPIRY, pathBetween, reachable, type Status, type Transition } from '../model/index.ts';
+import { EXPIRY, STATUSES, pathBetween, reachable, type Status, type Transition } from '../model/index.ts';
 
 export { transitionsOf } from '../model/index.ts';
 
 export type { Status };
-export const STATUSES = Object.keys(stateMachine.states) as Status[];
+export { STATUSES };
 const BIT = new Map<string, number>(STATUSES.map((s, i) => [s, 1 << i]));
 export const ALL = (1 << STATUSES.length) - 1;
 export const PENDING = stateMachine.initial as Status;
 export { EXPIRY };
 export const bit = (s: string): number => BIT.get(s) ?? 0;
 export const names = (mask: number): Status[] => STATUSES.filter((s) => mask & bit(s));
-const maskOf = (statuses: Iterable<Status>): number => {
+/** The mask of `statuses`. */
+export const maskOf = (statuses: Iterable<Status>): number => {
   let m = 0;
   for (const s of statuses) m |= bit(s);
   return m;

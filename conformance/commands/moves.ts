@@ -109,7 +109,7 @@ export async function drive(w: Real, tx: Tx, op: string, outcome: 'success' | 'f
   if (before && allowed.some((a) => a.status === ex.status && (a.code === undefined || a.code === code)))
     w.state.coverage.moves.add(moveKey(op, before, ex.status, ex.status >= 400 ? code : undefined));
   if (!w.succeeded(ex)) {
-    if (statuses.includes('EXPIRED') && ex.status === 400) w.observe(tx, 'EXPIRED');
+    settleRefused(w, tx, op, ex, statuses);
     return ex;
   }
   const t = transitionsOf(op).find((x) => x.from !== null && (x.from as readonly string[]).includes(tx.status));

@@ -4,7 +4,7 @@ import { pick, refusal } from '../model.ts';
 import { countRate, rateLimited, withRateLimit } from './createSession.ts';
 import { tokenExpiredDuring } from './verifyByToken.ts';
 import type { Tx } from '../world.ts';
-import { allowedAnswers } from './cancelTransaction.ts';
+import { allowedAnswers, settleRefused } from './cancelTransaction.ts';
 import { changed } from '../instants.ts';
 
 type Json = Record<string, unknown>;
@@ -58,7 +58,7 @@ export class PaySession implements Cmd {
     if (expired !== 'yes') allowed.push(...moves.allowed);
     w.expectOutcome(ex, allowed);
     if (!w.succeeded(ex)) {
-      if (tx && ex.status === 400) w.observe(tx, statuses.includes('EXPIRED') ? 'EXPIRED' : tx.status);
+      if (tx) settleRefused(w, tx, OP, ex, statuses);
       return;
     }
     const rec = ex.json as Json;
