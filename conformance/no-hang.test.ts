@@ -359,7 +359,7 @@ describe.concurrent('paylater conform never hangs', () => {
       expect(o.report!.interrupted).toBe(sig);
       exitedPromptly(o);
     },
-    60_000,
+    CASE_MS,
   );
 
   it(
