@@ -358,5 +358,5 @@ describe('docs site in Chromium', () => {
     const visited = await visitAll();
     expect([...visited.keys()]).toEqual(pages);
     for (const [file, v] of visited) expect(v.markdown, file).toEqual([]);
-}, 90_000);
+  }, 90_000);
 });
