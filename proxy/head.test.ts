@@ -1,12 +1,16 @@
 /**
- * HEAD judged as its GET (ADR-024, proxy/judge.ts `unrouted`): a HEAD answered with a status the
- * GET's operation does not declare, or with another status than the GET of the same URL with the
- * same key just before (a declared 5xx aside), is a finding; a HEAD answering as its GET is none.
+ * ADR-024 in the proxy (proxy/judge.ts `unrouted`, by the suite's judges `judgeHead` and
+ * `judgeMethod`): a HEAD answered with a status the GET's operation does not declare, or with
+ * another status than the GET of the same URL with the same key just before (a declared 5xx aside),
+ * is a finding; a HEAD answering as its GET is none. A method a path does not serve answers 405
+ * with `Allow` listing exactly the path's methods across both variants: another status, a method
+ * missing or one more is a finding, as in the suite's probe.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, request, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fabricate } from '../conformance/mutants/match.ts';
+import { routeTable } from '../server/routes.ts';
 import { startLiveProxy, type LiveProxy } from './server.ts';
 
 const KEY = `sk_test_head_${randomUUID().replace(/-/g, '')}`;
@@ -20,6 +24,8 @@ const B2 = (id: string): string => `/api/v1/public/partner/transactions/${id}`;
 
 /** How the upstream answers HEAD: as its GET, 404 as no route, or 502. */
 let headMode: 'same' | '404' | '502' = 'same';
+/** What the upstream's answer to DELETE (served nowhere on B2's path) says in `Allow`; null: 404 without one. */
+let allowAnswer: string | null = '';
 let upstream: Server;
 let proxy: LiveProxy;
 
@@ -30,6 +36,13 @@ beforeAll(async () => {
       if (req.url?.endsWith('/status') && req.method === 'GET') {
         res.writeHead(401, { 'content-type': 'application/json; charset=utf-8' });
         return res.end(JSON.stringify({ error: { code: 'INVALID_SESSION_TOKEN', message: 'Invalid session token' } }));
+      }
+      if (req.method === 'DELETE') {
+        const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8' };
+        if (allowAnswer !== null) headers.allow = allowAnswer;
+        res.writeHead(allowAnswer === null ? 404 : 405, headers);
+        const code = allowAnswer === null ? 'ROUTE_NOT_FOUND' : 'METHOD_NOT_ALLOWED';
+        return res.end(JSON.stringify({ error: { code, message: 'Not here' } }));
       }
       if (req.method === 'HEAD' && headMode !== 'same') {
         res.writeHead(Number(headMode), { 'content-type': 'application/json; charset=utf-8' });
@@ -90,5 +103,33 @@ describe('HEAD answers as its GET (ADR-024)', () => {
     headMode = '502';
     expect(await call('HEAD', B2(randomUUID()))).toBe(502);
     expect(headFindings().map((f) => f.actual)).toEqual([404, 404, 502]);
+  });
+});
+
+describe('a method a path does not serve: 405 with exactly its Allow (ADR-024)', () => {
+  const path = B2(randomUUID());
+  // B2's path serves GET (HEAD with it) in both variants, and nothing else
+  const allowed = [...new Set(([1, 2] as const).flatMap((v) => routeTable(v).allowedAt(path)))].sort();
+  const methodFindings = () => proxy.recorder.findings.filter((f) => f.message.startsWith('DELETE '));
+
+  it("405 with Allow listing the path's methods, in any order and case: no finding", async () => {
+    expect(allowed).toEqual(['GET', 'HEAD']);
+    allowAnswer = 'head, GET';
+    expect(await call('DELETE', path)).toBe(405);
+    expect(methodFindings()).toEqual([]);
+  });
+
+  it('405 whose Allow also names a method the path does not serve: a finding (the suite refuses it too)', async () => {
+    allowAnswer = 'GET, HEAD, POST';
+    expect(await call('DELETE', path)).toBe(405);
+    expect(methodFindings().map((f) => f.expected)).toEqual(['405 Allow: GET, HEAD']);
+  });
+
+  it('405 whose Allow leaves one out, and 404 without Allow: a finding each', async () => {
+    allowAnswer = 'GET';
+    expect(await call('DELETE', path)).toBe(405);
+    allowAnswer = null;
+    expect(await call('DELETE', path)).toBe(404);
+    expect(methodFindings().map((f) => f.actual)).toEqual([405, 405, 404]);
   });
 });

@@ -16,6 +16,7 @@ import { routeTable } from '../server/routes.ts';
 import { judgeRequest } from './request-judge.ts';
 import { SIMULATE_HEADER, SimulateJudge } from './simulate.ts';
 import { ApiLogJudge } from './api-log.ts';
+import { judgeHead, judgeMethod } from '../conformance/commands/routeProbes.ts';
 
 /** The path prefixes of the contract's operations: a path under one is an API path. */
 const API_PREFIXES = [
@@ -157,12 +158,13 @@ export class ExchangeJudge {
   }
 
   /**
-   * An exchange no operation describes, judged by the route table (ADR-016, ADR-024): a path some
-   * operation serves with other methods answers 405 with their `Allow`; a HEAD where a GET without
-   * path parameters is served is not refused as unknown; a path under an API prefix that no
-   * operation serves is not answered 2xx (an operation the contract does not have). No error body is
-   * judged here: every routed answer's is `judgeResponse`'s (error-shape).
-   * @judges ADR-016, ADR-024
+   * An exchange no operation describes, judged by the route table: a HEAD where a GET is served, and
+   * a method a path does not serve, by the suite's ADR-024 judges (`judgeHead`, `judgeMethod`, in
+   * conformance/commands/routeProbes.ts) with what the proxy knows (the caller's GET just before,
+   * the path's methods across both variants); a path under an API prefix that no operation serves
+   * is not answered 2xx (ADR-016: an operation the contract does not have). No error body is judged
+   * here: every routed answer's is `judgeResponse`'s (error-shape).
+   * @judges ADR-016
    */
   unrouted(ex: Exchange, seq: number, pathname: string): void {
     const allowed = [...new Set(VARIANTS.flatMap((v) => routeTable(v).allowedAt(pathname)))].sort();
@@ -181,10 +183,9 @@ export class ExchangeJudge {
         const last = this.lastGet.get(cred);
         const before = last !== undefined && last.url === ex.url ? last : undefined;
         const declared = Contract.for(v).has(op) && Contract.for(v).response(op, ex.status) !== null;
-        const refused = ex.status === 404 || ex.status === 405;
-        // a declared 5xx may be a passing failure of either call; any other difference from the GET just before is not
-        const differs = before !== undefined && before.status !== ex.status && ex.status < 500;
-        if ((refused && get.entry.pathParams.length === 0) || differs || !declared)
+        // a declared 5xx may be a passing failure of either call: only another status is compared with the GET's
+        const verdict = judgeHead(ex.status, { get: ex.status < 500 ? before?.status : undefined, declared });
+        if (verdict)
           findings.push({
             kind: 'answer',
             jsonPath: '$',
@@ -198,12 +199,7 @@ export class ExchangeJudge {
     } else if (ex.method === 'OPTIONS' || VARIANTS.some((v) => routeTable(v).match(ex.method, pathname))) {
       // a CORS preflight, or an operation of the other variant than the caller's: not this judge's
     } else if (allowed.length) {
-      const allow = (ex.responseHeaders.allow ?? '')
-        .split(',')
-        .map((m) => m.trim().toUpperCase())
-        .filter(Boolean)
-        .sort();
-      if (ex.status !== 405 || !allowed.every((m) => allow.includes(m)))
+      if (judgeMethod({ status: ex.status, allow: ex.responseHeaders.allow }, allowed))
         findings.push({
           kind: 'answer',
           jsonPath: '$',
