@@ -68,5 +68,6 @@ describe('control: the throttle on', () => {
     }
     // the sandbox runs are full runs: each needs more than one window's budget
     expect(runs.filter(({ failed }) => failed > limit).length).toBeGreaterThanOrEqual(2);
-  }, 240_000);
+    // 72–100 s in full runs, 146 s once on a loaded machine: the limit catches a hang
+  }, 360_000);
 });
