@@ -16,7 +16,7 @@ import { routeTable } from '../server/routes.ts';
 import { judgeRequest } from './request-judge.ts';
 import { SIMULATE_HEADER, SimulateJudge } from './simulate.ts';
 import { ApiLogJudge } from './api-log.ts';
-import { judgeHead, judgeMethod } from '../conformance/commands/routeProbes.ts';
+import { judgeHead, judgeMethod, NOT_ALLOWED_STATUS } from '../conformance/commands/routeProbes.ts';
 
 /** The path prefixes of the contract's operations: a path under one is an API path. */
 const API_PREFIXES = [
@@ -199,12 +199,13 @@ export class ExchangeJudge {
     } else if (ex.method === 'OPTIONS' || VARIANTS.some((v) => routeTable(v).match(ex.method, pathname))) {
       // a CORS preflight, or an operation of the other variant than the caller's: not this judge's
     } else if (allowed.length) {
-      if (judgeMethod({ status: ex.status, allow: ex.responseHeaders.allow }, allowed))
+      const verdict = judgeMethod({ status: ex.status, allow: ex.responseHeaders.allow }, allowed);
+      if (verdict)
         findings.push({
           kind: 'answer',
           jsonPath: '$',
-          message: `${ex.method} ${pathname} answered ${ex.status}${ex.status === 405 ? ` with Allow "${ex.responseHeaders.allow ?? ''}"` : ''}; the path serves ${allowed.join(', ')}: 405 with that Allow (ADR-024)`,
-          expected: `405 Allow: ${allowed.join(', ')}`,
+          message: `${ex.method} ${pathname} answered ${ex.status}${verdict === 'allow' ? ` with Allow "${ex.responseHeaders.allow ?? ''}"` : ''}; the path serves ${allowed.join(', ')}: ${NOT_ALLOWED_STATUS} with that Allow (ADR-024)`,
+          expected: `${NOT_ALLOWED_STATUS} Allow: ${allowed.join(', ')}`,
           actual: ex.status,
           ...at,
         });

@@ -10,7 +10,7 @@
  *   documents declare for that path (HEAD with GET), across both variants.
  */
 import { randomUUID } from 'node:crypto';
-import { loadBundledDocument } from '../../generated/index.ts';
+import { errorCatalog, loadBundledDocument } from '../../generated/index.ts';
 import type { Cmd, Model, Real } from '../model.ts';
 import { errorOf, refusal } from '../model.ts';
 import { concretePath, rawExchange } from '../raw.ts';
@@ -31,7 +31,7 @@ export function judgeHead(status: number, known: { get?: number; declared: boole
 }
 
 /** An `Allow` header as a sorted list of upper-case methods ('' and absent: none). */
-export function allowList(header: string | undefined): string[] {
+function allowList(header: string | undefined): string[] {
   return (header ?? '')
     .split(',')
     .map((m) => m.trim().toUpperCase())
@@ -39,17 +39,20 @@ export function allowList(header: string | undefined): string[] {
     .sort();
 }
 
-/** What an answer to a method a path does not serve contradicts: its status (not 405), or its `Allow`. */
+/** The status of METHOD_NOT_ALLOWED, as the error catalogue gives it (405). */
+export const NOT_ALLOWED_STATUS: number = errorCatalog.METHOD_NOT_ALLOWED.status;
+
+/** What an answer to a method a path does not serve contradicts: its status (not METHOD_NOT_ALLOWED's), or its `Allow`. */
 export type MethodVerdict = 'status' | 'allow' | null;
 
 /**
- * The answer to a method no operation serves at a path some operation serves: 405, with `Allow`
- * listing exactly `allowed` (the path's methods across both variants, HEAD with GET). Its error
- * code and shape are the error-shape rule's.
+ * The answer to a method no operation serves at a path some operation serves: METHOD_NOT_ALLOWED's
+ * status, with `Allow` listing exactly `allowed` (the path's methods across both variants, HEAD
+ * with GET). Its error code and shape are the error-shape rule's.
  * @judges ADR-024
  */
 export function judgeMethod(answer: { status: number; allow: string | undefined }, allowed: readonly string[]): MethodVerdict {
-  if (answer.status !== 405) return 'status';
+  if (answer.status !== NOT_ALLOWED_STATUS) return 'status';
   return allowList(answer.allow).join(', ') === [...allowed].sort().join(', ') ? null : 'allow';
 }
 
