@@ -3,9 +3,11 @@
  * are refused with a message naming the file, and left byte for byte as they were; a second
  * process on the file is refused and a process killed with -9 leaves nothing that stops the next.
  */
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
+  chmodSync,
+  chownSync,
   existsSync,
   mkdtempSync,
   openSync,
@@ -17,7 +19,7 @@ import {
   statSync,
   truncateSync,
 } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { fileURLToPath } from 'node:url';
@@ -229,6 +231,123 @@ describe("a database file that is not whole, or not this store's, is refused and
       /paylater\.json is the data file of an earlier version.*does not start on an empty store.*move .*paylater\.json/,
     );
     expect(existsSync(file)).toBe(false);
+  });
+});
+
+/** The user the servers of the rights tests run as: `nobody` when this process is root (root may write any file), else this process's own. */
+function serverUser(): { uid: number; gid: number; name: string } {
+  if (userInfo().uid !== 0) return { uid: userInfo().uid, gid: userInfo().gid, name: userInfo().username };
+  const id = (flag: string) => Number(execFileSync('id', [flag, 'nobody'], { encoding: 'utf8' }).trim());
+  return { uid: id('-u'), gid: id('-g'), name: 'nobody' };
+}
+
+/**
+ * `paylater serve --data file` in a process of its own as `user`: its exit code and output, or
+ * 'listening' (it started: it is stopped) and its first output.
+ */
+function serveAs(
+  user: { uid: number; gid: number },
+  file: string,
+): Promise<{ status: number | 'listening'; stdout: string; stderr: string }> {
+  const root = fileURLToPath(new URL('../../..', import.meta.url));
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', path.join(root, 'scripts', 'paylater.ts'), 'serve', '--data', file, '--port', '0'],
+    { cwd: root, uid: user.uid, gid: user.gid, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let stdout = '';
+  let stderr = '';
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  return new Promise((resolve, reject) => {
+    child.stdout.on('data', (d: Buffer) => {
+      stdout += d.toString();
+      if (/listening on/.test(stdout)) {
+        child.once('exit', () => resolve({ status: 'listening', stdout, stderr }));
+        child.kill('SIGTERM');
+      }
+    });
+    child.once('error', reject);
+    child.once('exit', (code) => {
+      if (!/listening on/.test(stdout)) resolve({ status: code ?? -1, stdout, stderr });
+    });
+  });
+}
+
+// @checks ADR-046
+// Concurrent: each test is a server process of its own, mostly waiting for its start.
+describe.concurrent("a data file this server's user may not write is refused at start and left as it was", () => {
+  const user = serverUser();
+  /** A database of this store, in a folder of its own, both the server user's (`restrict` then takes a right away). */
+  async function owned(restrict: (file: string) => void): Promise<string> {
+    const file = await seeded(2);
+    for (const f of [path.dirname(file), file]) chownSync(f, user.uid, user.gid);
+    restrict(file);
+    return file;
+  }
+  const who = `${user.name}, uid ${user.uid}`;
+  const remedy = 'Nothing was changed; make it writable for that user, or start with another --data file.';
+
+  it.each<[string, (file: string) => void, (file: string) => string]>([
+    [
+      'the file read-only, in a folder it may write',
+      (file) => chmodSync(file, 0o444),
+      (file) =>
+        `The data file ${file} cannot be written by this server's user (${who}): it may not write the file (open for writing: EACCES, permission denied). ${remedy}`,
+    ],
+    [
+      'the folder read-only, the file writable',
+      (file) => chmodSync(path.dirname(file), 0o555),
+      (file) =>
+        `The data file ${file} cannot be written by this server's user (${who}): it may not create files in its folder ${path.dirname(file)}, where the store keeps the file's lock and log (access W_OK: EACCES, permission denied). ${remedy}`,
+    ],
+    [
+      "its log left behind by another user's server, read-only for this one",
+      (file) => {
+        writeFileSync(`${file}-wal`, '');
+        chmodSync(`${file}-wal`, 0o444);
+        if (userInfo().uid === 0) chownSync(`${file}-wal`, 0, 0);
+      },
+      (file) =>
+        `The data file ${file} cannot be written by this server's user (${who}): it may not write its log ${file}-wal (open for writing: EACCES, permission denied). ${remedy}`,
+    ],
+  ])('%s: one line naming the file and the missing right, exit 1, every file of the folder unchanged', async (_what, restrict, message) => {
+    const file = await owned(restrict);
+    const before = filesOf(path.dirname(file));
+    const r = await serveAs(user, file);
+    expect(r.stderr).toBe(`paylater serve: ${message(file)}\n`);
+    expect(r.status).toBe(1);
+    expect(filesOf(path.dirname(file))).toEqual(before);
+  });
+
+  it('the same file with the right given back: the server starts as that user', async () => {
+    const file = await owned((f) => chmodSync(f, 0o444));
+    chmodSync(file, 0o644);
+    const r = await serveAs(user, file);
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe('listening');
+  });
+
+  it('a read-only file system (root too may not write there)', async () => {
+    const d = dir();
+    const file = path.join(d, 'paylater.db');
+    let mounted = false;
+    try {
+      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=4m', 'tmpfs', d], { stdio: 'ignore' });
+      mounted = true;
+    } catch {
+      // asserted below
+    }
+    expect(mounted, `mount -t tmpfs on ${d} (needs root)`).toBe(true);
+    try {
+      await (await openSqliteRepository({ file })).close();
+      execFileSync('mount', ['-o', 'remount,ro', d]);
+      await expectRefused(
+        file,
+        /cannot be written by this server's user \(.*\): it may not create files in its folder .* \(access W_OK: EROFS, read-only file system\)\. Nothing was changed/,
+      );
+    } finally {
+      if (mounted) execFileSync('umount', ['-l', d]);
+    }
   });
 });
 

@@ -2,6 +2,9 @@
  * Opening the embedded store's database file (ADR-046): everything that can refuse a file is
  * checked before anything is written to it, so a refused file is left byte for byte as it was.
  *
+ * 0. The rights: this process may write the file and what the store writes beside it (below,
+ *    `writeRefusal`). SQLite opens a file it may not write read-only without a word: the server
+ *    would serve every record and fail every write.
  * 1. The lock: `<file>.lock`, a small SQLite database this process holds in SQLite's exclusive
  *    locking mode (an fcntl lock) for the life of the store. A second server on the file, in this
  *    process or another, is refused; the kernel drops the lock with a killed process, so nothing
@@ -22,8 +25,9 @@
  *    refused here instead of failing every request that touches it.
  * 5. The connection the store uses: the pending migrations, in one transaction.
  */
-import { closeSync, existsSync, openSync, readSync, renameSync, rmSync, statSync } from 'node:fs';
+import { accessSync, closeSync, constants, existsSync, openSync, readSync, renameSync, rmSync, statSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
+import { userInfo } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { DatabaseSync } from 'node:sqlite';
@@ -269,25 +273,104 @@ function create(file: string): void {
   renameSync(temp, file);
 }
 
+/** The server's user as a refusal names it: its name and uid (the effective one, whose rights count). */
+function serverUser(): string {
+  const uid = process.geteuid?.();
+  try {
+    return `${userInfo().username}, uid ${uid}`;
+  } catch {
+    return `uid ${uid}`; // a uid with no entry in the system's user database
+  }
+}
+
+/** A system call's refusal in a message: its code and its words ("EACCES, permission denied"). */
+function errnoOf(e: unknown): string {
+  const { code, message } = e as NodeJS.ErrnoException;
+  const words = /^[A-Z]+: ([^,]+),/.exec(message)?.[1];
+  return code ? `${code}${words ? `, ${words}` : ''}` : message;
+}
+
+/** The refusal of `file`, one line: this process may not `what` (`call` failed with `e`). */
+const unwritable = (file: string, what: string, call: string, e: unknown) =>
+  new DataFileError(
+    file,
+    `The data file ${file} cannot be written by this server's user (${serverUser()}): it may not ${what} (${call}: ${errnoOf(e)}). Nothing was changed; make it writable for that user, or start with another --data file.`,
+  );
+
+/**
+ * What keeps this process from writing the data file `file` and the files the store writes
+ * beside it, as a refusal naming the file and the missing right, or null. Nothing is written:
+ * - the folder must take new files (the lock, the log and its index, a new database under a
+ *   temporary name): asked with access(2), W_OK and X_OK;
+ * - the file, its log (`-wal`) and the log's index (`-shm`), each that exists, must open for
+ *   reading and writing: open(2) with O_RDWR, closed at once, no byte written. The kernel answers
+ *   as it will answer SQLite, with this process's effective rights (root's included: access(2)
+ *   would answer with its permitted capabilities), a read-only file system (EROFS), an immutable
+ *   file (EPERM);
+ * - the lock (`.lock`), if it exists: access(2) only. Closing any descriptor of a file drops
+ *   every fcntl lock this process holds on it, and this process may be holding that one.
+ * Called with the lock held (no other store of this process has the files open), or when it
+ * could not be taken, to say why.
+ * @rule ADR-046
+ */
+function writeRefusal(file: string): DataFileError | null {
+  const folder = path.dirname(file);
+  try {
+    accessSync(folder, constants.W_OK | constants.X_OK);
+  } catch (e) {
+    return unwritable(file, `create files in its folder ${folder}, where the store keeps the file's lock and log`, 'access W_OK', e);
+  }
+  const files: Array<[name: string, what: string]> = [
+    [file, 'write the file'],
+    [`${file}-wal`, `write its log ${file}-wal`],
+    [`${file}-shm`, `write its log's index ${file}-shm`],
+  ];
+  for (const [name, what] of files) {
+    let fd: number;
+    try {
+      fd = openSync(name, constants.O_RDWR);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') continue;
+      return unwritable(file, what, 'open for writing', e);
+    }
+    closeSync(fd);
+  }
+  const lockPath = `${file}.lock`;
+  try {
+    accessSync(lockPath, constants.W_OK);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') return unwritable(file, `write its lock ${lockPath}`, 'access W_OK', e);
+  }
+  return null;
+}
+
 /** The lock of a data file, held until `release`. */
 export interface DataFileLock {
   release(): void;
 }
 
-/** Takes the lock of `file` (`<file>.lock`), or refuses: another server holds it. */
+/** Takes the lock of `file` (`<file>.lock`), or refuses: another server holds it, or this process may not write there. */
 function lockDataFile(file: string): DataFileLock {
   const lockPath = `${file}.lock`;
-  const db = openDatabase(lockPath, { timeout: 0 });
+  const cannot = (e: unknown) =>
+    writeRefusal(file) ??
+    new DataFileError(file, `The lock ${lockPath} of the data file ${file} cannot be taken: ${(e as Error).message}. Nothing was changed.`);
+  let db: DatabaseSync;
+  try {
+    db = openDatabase(lockPath, { timeout: 0 });
+  } catch (e) {
+    throw cannot(e);
+  }
   try {
     db.exec('PRAGMA journal_mode = OFF; PRAGMA locking_mode = EXCLUSIVE; BEGIN EXCLUSIVE; COMMIT');
   } catch (e) {
     db.close();
-    throw new DataFileError(
-      file,
-      failureOf(e) === 'busy'
-        ? `The data file ${file} is in use by another server (it holds ${lockPath}); stop it or start this one with another --data file.`
-        : `The lock ${lockPath} of the data file ${file} cannot be taken: ${(e as Error).message}. Nothing was changed.`,
-    );
+    if (failureOf(e) === 'busy')
+      throw new DataFileError(
+        file,
+        `The data file ${file} is in use by another server (it holds ${lockPath}); stop it or start this one with another --data file.`,
+      );
+    throw cannot(e);
   }
   return {
     release() {
@@ -302,9 +385,15 @@ function lockDataFile(file: string): DataFileLock {
  * @rule ADR-046
  */
 export async function openDatabaseFile(file: string): Promise<{ db: DatabaseSync; lock: DataFileLock }> {
-  await mkdir(path.dirname(file), { recursive: true });
+  try {
+    await mkdir(path.dirname(file), { recursive: true });
+  } catch (e) {
+    throw unwritable(file, `make its folder ${path.dirname(file)}`, 'mkdir', e);
+  }
   const lock = lockDataFile(file);
   try {
+    const refused = writeRefusal(file);
+    if (refused) throw refused;
     if (!existsSync(file)) {
       const earlier = earlierDataFile(file);
       if (earlier) throw new DataFileError(file, earlierVersionMessage(earlier, file));
