@@ -12,11 +12,12 @@ export interface PaylaterProcess {
   output: () => string;
 }
 
-/** Starts `paylater <args>` in the package root (`env` added to this process's). */
-export function spawnPaylater(args: string[], env: NodeJS.ProcessEnv = {}): PaylaterProcess {
+/** Starts `paylater <args>` in the package root (`env` added to this process's), as the user `as` says (root may start it as another). */
+export function spawnPaylater(args: string[], env: NodeJS.ProcessEnv = {}, as: { uid?: number; gid?: number } = {}): PaylaterProcess {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'scripts', 'paylater.ts'), ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env },
+    ...as,
   });
   let text = '';
   child.stdout.on('data', (c: Buffer) => (text += c.toString()));

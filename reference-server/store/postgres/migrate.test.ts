@@ -6,12 +6,16 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
+import { once } from 'node:events';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findPostgresBin, startCluster, type Cluster } from '../../test-support/pg-cluster.ts';
 import { loadMigrations, migrate, migrateUrl, MigrationError, runMigrate } from './migrate.ts';
 import { SCHEMA_TAMPERINGS } from '../../test-support/schema-tampering.ts';
+import { spawnPaylater } from '../../../scripts/lib/paylater-process.ts';
+import { DEMO_MERCHANTS } from '../../config.ts';
+import { partnerBody } from '../../test-support/helpers.ts';
 
 let cluster: Cluster;
 beforeAll(async () => {
@@ -37,6 +41,12 @@ async function insertTransaction(pool: pg.Pool, merchant: string, vendorReferenc
   );
   return id;
 }
+
+/** The hash of the whole database, schema and rows, as pg_dump writes it. */
+const dump = (url: string) =>
+  createHash('sha256')
+    .update(execFileSync(path.join(findPostgresBin(), 'pg_dump'), ['--dbname', url, '--restrict-key=paylater']))
+    .digest('hex');
 
 describe('migrations', () => {
   it('apply once; a second run changes nothing', async () => {
@@ -81,15 +91,10 @@ describe('migrations', () => {
       await insertTransaction(pool, 'm1', 'ORDER-1');
       await pool.query(sql);
       await pool.end();
-      // the whole database, schema and rows, as pg_dump writes it
-      const dump = () =>
-        createHash('sha256')
-          .update(execFileSync(path.join(findPostgresBin(), 'pg_dump'), ['--dbname', url, '--restrict-key=paylater']))
-          .digest('hex');
-      const before = dump();
+      const before = dump(url);
       await expect(migrateUrl(url)).rejects.toThrow(MigrationError);
       await expect(migrateUrl(url)).rejects.toThrow(why);
-      expect(dump()).toBe(before);
+      expect(dump(url)).toBe(before);
     },
   );
 
@@ -127,6 +132,72 @@ describe('migrations', () => {
       if (saved !== undefined) process.env.PAYLATER_DATABASE_URL = saved;
     }
   });
+});
+
+describe("a role that may not write the store's tables", () => {
+  /** `paylater serve` on `url` in a process of its own: its exit code, or the base URL it listens on; its output. */
+  async function serve(url: string): Promise<{ exit: number | null; baseUrl: string | null; output: string; stop(): Promise<void> }> {
+    const { child, output } = spawnPaylater(['serve', '--port', '0', '--database-url', url]);
+    const exit = once(child, 'exit') as Promise<[number | null]>;
+    const listening = new Promise<string>((resolve) =>
+      child.stdout.on('data', () => {
+        const base = /listening on (http:\/\/\S+)/.exec(output())?.[1];
+        if (base) resolve(base);
+      }),
+    );
+    const first = await Promise.race([exit.then(([code]) => ({ code })), listening]);
+    const stop = async () => {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGTERM');
+        await exit;
+      }
+    };
+    return typeof first === 'string'
+      ? { exit: null, baseUrl: first, output: output(), stop }
+      : { exit: first.code, baseUrl: null, output: output(), stop };
+  }
+
+  // @checks ADR-080
+  it('is refused at start in one line naming the URL (password masked) and the missing rights, exit 1, nothing written; with the rights it starts and creates', async () => {
+    const { url, pool } = await migrated();
+    await insertTransaction(pool, 'm_1', 'READ-ONLY-1');
+    const suffix = new URL(url).pathname.slice(1).replace(/^paylater_test_/, ''); // roles are the cluster's: one pair per database
+    const as = (role: string) => {
+      const u = new URL(url);
+      u.username = role;
+      u.password = 'hunter2-secret';
+      return u.toString();
+    };
+    const [reader, writer] = [`reader_${suffix}`, `writer_${suffix}`];
+    await pool.query(`CREATE ROLE ${reader} LOGIN PASSWORD 'hunter2-secret'; GRANT SELECT ON ALL TABLES IN SCHEMA public TO ${reader}`);
+    await pool.query(
+      `CREATE ROLE ${writer} LOGIN PASSWORD 'hunter2-secret'; GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO ${writer}`,
+    );
+    const { rows } = await pool.query<{ name: string }>(
+      "SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'schema_migrations' ORDER BY tablename",
+    );
+    await pool.end();
+    const before = dump(url);
+    const [refused, started] = await Promise.all([serve(as(reader)), serve(as(writer))]);
+    try {
+      const masked = as(reader).replace('hunter2-secret', '***');
+      expect(refused.output).toBe(
+        `paylater serve: the database at ${masked}: the role ${reader} lacks rights this server needs: INSERT, UPDATE, DELETE on tables ${rows.map((r) => r.name).join(', ')}. Nothing was changed; grant them, or give the URL of a role that has them\n`,
+      );
+      expect(refused.exit).toBe(1);
+      expect(dump(url)).toBe(before);
+      // A role with exactly those rights (no CREATE on the schema: the store's tables are there) starts and writes.
+      expect(started.baseUrl, started.output).not.toBeNull();
+      const r = await fetch(`${started.baseUrl!}/api/v1/public/partner/transactions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'X-Service-Key': DEMO_MERCHANTS[0]!.apiKey },
+        body: JSON.stringify(partnerBody({ vendorReference: 'READ-ONLY-2' })),
+      });
+      expect(r.status).toBe(201);
+    } finally {
+      await Promise.all([refused.stop(), started.stop()]);
+    }
+  }, 120_000);
 });
 
 describe('what the database makes exact across instances', () => {

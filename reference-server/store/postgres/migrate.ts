@@ -6,7 +6,9 @@
  * migrated it), or whose applied migration was edited since, is refused with a clear message; so
  * is one whose tables' columns and indexes (`information_schema.columns`, `pg_indexes`) are not
  * those its applied migrations make, read from the same migrations applied to temporary tables
- * in a savepoint that is rolled back: nothing of the database is changed by the refusal.
+ * in a savepoint that is rolled back: nothing of the database is changed by the refusal. So is a
+ * database the connection's role may not write (`missingRights`): PostgreSQL would let the server
+ * start, serve every read and refuse every write.
  */
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
@@ -88,26 +90,79 @@ async function expectedShape(client: pg.ClientBase, migrations: readonly Migrati
   }
 }
 
-/** Brings the database of `client` (connected) up to the newest migration. */
-export async function migrate(client: pg.ClientBase, migrations = loadMigrations()): Promise<MigrateResult> {
+/** What the store does with the rows of every table its migrations make: reads them, locks them (`FOR UPDATE` needs UPDATE), upserts and deletes them. */
+const TABLE_RIGHTS = ['SELECT', 'INSERT', 'UPDATE', 'DELETE'] as const;
+
+/**
+ * The rights the connection's role lacks for this store, in words ("INSERT, UPDATE, DELETE on
+ * table transactions, sms"), or none. Asked of the catalogue (`has_database_privilege`,
+ * `has_schema_privilege`, `has_table_privilege`, the role's memberships included): nothing is
+ * written. The start reads the schema the migrations make from temporary tables (TEMPORARY on
+ * the database); a database without the store's tables gets them (CREATE on the schema); each of
+ * the tables the migrations make that exists needs `TABLE_RIGHTS` (`schema_migrations` only
+ * SELECT: the server reads it and writes it only to migrate).
+ */
+async function missingRights(client: pg.ClientBase, tables: () => Promise<string[]>, made: boolean): Promise<string[]> {
+  const { rows: base } = await client.query<{ temp: boolean; create: boolean; db: string; schema: string }>(
+    `SELECT has_database_privilege(current_database(), 'TEMPORARY') AS temp, has_schema_privilege(current_schema(), 'CREATE') AS create,
+            current_database() AS db, current_schema() AS schema`,
+  );
+  const { temp, create, db, schema } = base[0]!;
+  if (!temp)
+    return [`TEMPORARY on the database ${db} (the start compares the schema with the one its migrations make in temporary tables)`];
+  const missing = made || create ? [] : [`CREATE on the schema ${schema} (a database without the store's tables gets them)`];
+  const { rows } = await client.query<{ name: string; lacks: string[] }>(
+    `SELECT t.name, array_agg(p.privilege ORDER BY p.n) AS lacks
+     FROM unnest($1::text[]) AS t(name)
+     CROSS JOIN unnest($2::text[]) WITH ORDINALITY AS p(privilege, n)
+     WHERE to_regclass(quote_ident(t.name)) IS NOT NULL
+       AND (t.name <> 'schema_migrations' OR p.privilege = 'SELECT')
+       AND NOT has_table_privilege(to_regclass(quote_ident(t.name)), p.privilege)
+     GROUP BY t.name ORDER BY t.name`,
+    [await tables(), TABLE_RIGHTS],
+  );
+  const byRights = new Map<string, string[]>();
+  for (const r of rows) byRights.set(r.lacks.join(', '), [...(byRights.get(r.lacks.join(', ')) ?? []), r.name]);
+  for (const [rights, names] of byRights) missing.push(`${rights} on ${names.length > 1 ? 'tables' : 'table'} ${names.join(', ')}`);
+  return missing;
+}
+
+/**
+ * Brings the database of `client` (connected) up to the newest migration, or refuses it (a
+ * `MigrationError`, nothing changed). `where` names the database in refusals.
+ */
+export async function migrate(client: pg.ClientBase, migrations = loadMigrations(), where = 'the database'): Promise<MigrateResult> {
   await client.query('BEGIN');
   try {
     await client.query('SELECT pg_advisory_xact_lock($1)', [LOCK_KEY]);
-    await client.query(SCHEMA_MIGRATIONS);
+    // The schema each set of migrations makes, read once per call (the rights and the schema check share the full set's).
+    const shapes = new Map<string, Promise<SchemaShape>>();
+    const shapeOfMigrations = (ms: readonly Migration[]) => {
+      const key = ms.map((m) => m.version).join();
+      let shape = shapes.get(key);
+      if (!shape) shapes.set(key, (shape = expectedShape(client, ms)));
+      return shape;
+    };
+    const { rows: made } = await client.query<{ made: boolean }>("SELECT to_regclass('schema_migrations') IS NOT NULL AS made");
+    const lacks = await missingRights(client, async () => [...(await shapeOfMigrations(migrations)).keys()], made[0]!.made);
+    if (lacks.length > 0) {
+      const { rows: who } = await client.query<{ role: string }>('SELECT current_user AS role');
+      throw new MigrationError(
+        `${where}: the role ${who[0]!.role} lacks rights this server needs: ${lacks.join('; ')}. Nothing was changed; grant them, or give the URL of a role that has them`,
+      );
+    }
+    if (!made[0]!.made) await client.query(SCHEMA_MIGRATIONS); // not when it exists: a role that may not create tables may use a migrated database
     const { rows } = await client.query<{ version: number; name: string; checksum: string }>(
       'SELECT version, name, checksum FROM schema_migrations ORDER BY version',
     );
-    const todo = pendingMigrations(rows, migrations, 'the database');
+    const todo = pendingMigrations(rows, migrations, where);
     const versions = new Set(rows.map((r) => r.version));
-    const expected = await expectedShape(
-      client,
-      migrations.filter((m) => versions.has(m.version)),
-    );
+    const expected = await shapeOfMigrations(migrations.filter((m) => versions.has(m.version)));
     const { rows: here } = await client.query<{ s: string }>('SELECT current_schema() AS s');
     const differences = schemaDifferences(expected, await shapeOf(client, here[0]!.s));
     if (differences.length > 0)
       throw new MigrationError(
-        `the database does not have the schema its migrations make: ${differences.join('; ')}. Nothing was changed; restore it from a backup, or give another database`,
+        `${where} does not have the schema its migrations make: ${differences.join('; ')}. Nothing was changed; restore it from a backup, or give another database`,
       );
     const applied: number[] = [];
     for (const m of todo) {
@@ -132,7 +187,7 @@ export async function migrateUrl(url: string): Promise<MigrateResult> {
     throw new MigrationError(`cannot connect to the database at ${redact(url)}: ${(e as Error).message}`, { cause: e });
   }
   try {
-    return await migrate(client);
+    return await migrate(client, loadMigrations(), `the database at ${redact(url)}`);
   } finally {
     await client.end();
   }

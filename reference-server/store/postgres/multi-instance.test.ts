@@ -351,6 +351,8 @@ describe('operations', () => {
     expect(wrong.text).toMatch(/paylater serve: cannot connect to the database at postgres:\/\/nobody:\*\*\*@127\.0\.0\.1:1\/none/);
     expect(wrong.text).not.toMatch(/secret/);
     expect(future.code).toBe(1);
-    expect(future.text).toMatch(/paylater serve: the database is at migration 999 \(from_the_future\), newer than this server's latest/);
+    expect(future.text).toMatch(
+      /paylater serve: the database at postgres:\/\/\S+ is at migration 999 \(from_the_future\), newer than this server's latest/,
+    );
   }, 60_000);
 });

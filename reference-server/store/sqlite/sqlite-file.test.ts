@@ -3,7 +3,8 @@
  * are refused with a message naming the file, and left byte for byte as they were; a second
  * process on the file is refused and a process killed with -9 leaves nothing that stops the next.
  */
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
 import { createHash } from 'node:crypto';
 import {
   chmodSync,
@@ -31,6 +32,7 @@ import type { TransactionRecord } from '../../domain/types.ts';
 import { writeSeededDataFile } from '../../testing.ts';
 import { openSqliteRepository } from './sqlite-repository.ts';
 import { SCHEMA_TAMPERINGS } from '../../test-support/schema-tampering.ts';
+import { spawnPaylater } from '../../../scripts/lib/paylater-process.ts';
 
 const dir = () => mkdtempSync(path.join(tmpdir(), 'paylater-sqlite-'));
 
@@ -241,41 +243,26 @@ function serverUser(): { uid: number; gid: number; name: string } {
   return { uid: id('-u'), gid: id('-g'), name: 'nobody' };
 }
 
-/**
- * `paylater serve --data file` in a process of its own as `user`: its exit code and output, or
- * 'listening' (it started: it is stopped) and its first output.
- */
-function serveAs(
-  user: { uid: number; gid: number },
-  file: string,
-): Promise<{ status: number | 'listening'; stdout: string; stderr: string }> {
-  const root = fileURLToPath(new URL('../../..', import.meta.url));
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', path.join(root, 'scripts', 'paylater.ts'), 'serve', '--data', file, '--port', '0'],
-    { cwd: root, uid: user.uid, gid: user.gid, stdio: ['ignore', 'pipe', 'pipe'] },
+/** `paylater serve --data file` in a process of its own as `user`: its exit code, or 'listening' (it started, and was stopped); its output. */
+async function serveAs(user: { uid: number; gid: number }, file: string): Promise<{ status: number | 'listening'; output: string }> {
+  const { child, output } = spawnPaylater(['serve', '--data', file, '--port', '0'], {}, user);
+  const exit = once(child, 'exit') as Promise<[number | null]>;
+  const started = new Promise<'listening'>((resolve) =>
+    child.stdout.on('data', () => {
+      if (/listening on/.test(output())) resolve('listening');
+    }),
   );
-  let stdout = '';
-  let stderr = '';
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  return new Promise((resolve, reject) => {
-    child.stdout.on('data', (d: Buffer) => {
-      stdout += d.toString();
-      if (/listening on/.test(stdout)) {
-        child.once('exit', () => resolve({ status: 'listening', stdout, stderr }));
-        child.kill('SIGTERM');
-      }
-    });
-    child.once('error', reject);
-    child.once('exit', (code) => {
-      if (!/listening on/.test(stdout)) resolve({ status: code ?? -1, stdout, stderr });
-    });
-  });
+  const first = await Promise.race([exit.then(([code]) => code ?? -1), started]);
+  if (first === 'listening') {
+    child.kill('SIGTERM');
+    await exit;
+  }
+  return { status: first, output: output() };
 }
 
-// @checks ADR-046
 // Concurrent: each test is a server process of its own, mostly waiting for its start.
-describe.concurrent("a data file this server's user may not write is refused at start and left as it was", () => {
+// @checks ADR-046
+describe("a data file this server's user may not write is refused at start and left as it was", { concurrent: true }, () => {
   const user = serverUser();
   /** A database of this store, in a folder of its own, both the server user's (`restrict` then takes a right away). */
   async function owned(restrict: (file: string) => void): Promise<string> {
@@ -314,7 +301,7 @@ describe.concurrent("a data file this server's user may not write is refused at 
     const file = await owned(restrict);
     const before = filesOf(path.dirname(file));
     const r = await serveAs(user, file);
-    expect(r.stderr).toBe(`paylater serve: ${message(file)}\n`);
+    expect(r.output).toBe(`paylater serve: ${message(file)}\n`);
     expect(r.status).toBe(1);
     expect(filesOf(path.dirname(file))).toEqual(before);
   });
@@ -323,8 +310,8 @@ describe.concurrent("a data file this server's user may not write is refused at 
     const file = await owned((f) => chmodSync(f, 0o444));
     chmodSync(file, 0o644);
     const r = await serveAs(user, file);
-    expect(r.stderr).toBe('');
     expect(r.status).toBe('listening');
+    expect(r.output).not.toMatch(/cannot be written/);
   });
 
   it('a read-only file system (root too may not write there)', async () => {

@@ -311,7 +311,6 @@ const unwritable = (file: string, what: string, call: string, e: unknown) =>
  *   every fcntl lock this process holds on it, and this process may be holding that one.
  * Called with the lock held (no other store of this process has the files open), or when it
  * could not be taken, to say why.
- * @rule ADR-046
  */
 function writeRefusal(file: string): DataFileError | null {
   const folder = path.dirname(file);
