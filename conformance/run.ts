@@ -155,7 +155,7 @@ export async function runSuite(opts: SuiteOptions): Promise<SuiteResult> {
   await checkKeys(w).catch(setupFinding);
   try {
     if (!findings.length && !bailed() && opts.webhookPort !== undefined && opts.webhookSecret) {
-      w.receiver = new WebhookReceiver(opts.webhookPort, opts.webhookSecret, await asyncApiValidators());
+      w.receiver = new WebhookReceiver(opts.webhookPort, opts.webhookSecret, asyncApiValidators());
       await w.receiver.start().catch((e: Error) => {
         throw new SetupError(`the webhook receiver cannot listen on 127.0.0.1:${opts.webhookPort}: ${e.message}`);
       });

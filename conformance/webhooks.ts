@@ -3,12 +3,11 @@
  * secret and validates each payload against its AsyncAPI message (draft-07).
  */
 import { createServer, type Server } from 'node:http';
-import { fileURLToPath } from 'node:url';
 import { Ajv } from 'ajv';
 import type { ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import { Parser, fromFile } from '@asyncapi/parser';
 import { Webhook } from 'standardwebhooks';
+import { webhookPayloadsText } from '../generated/webhooks.ts';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
@@ -24,26 +23,20 @@ export interface Delivery {
 /** How a delivery's signature problem starts (the judge tells another merchant's deliveries by it). */
 export const SIGNATURE_PROBLEM = 'signature does not verify with the secret';
 
-let validatorsPromise: Promise<Map<string, ValidateFunction>> | undefined;
+let validators: Map<string, ValidateFunction> | undefined;
 
-/** One ajv validator per AsyncAPI message name, from `message.payload().json().schema`. */
-export function asyncApiValidators(): Promise<Map<string, ValidateFunction>> {
-  validatorsPromise ??= (async () => {
-    const parser = new Parser();
-    const file = fileURLToPath(new URL('../spec/asyncapi.yaml', import.meta.url));
-    const { document, diagnostics } = await fromFile(parser, file).parse();
-    if (!document) throw new Error(`AsyncAPI document does not parse: ${diagnostics.map((d) => d.message).join('; ')}`);
+/**
+ * One ajv validator per AsyncAPI message name, compiled once per process from the message's
+ * payload schema (`generated/webhooks.ts`: resolved from spec/asyncapi.yaml by `npm run generate`).
+ */
+export function asyncApiValidators(): Map<string, ValidateFunction> {
+  if (!validators) {
     const ajv = new Ajv({ strict: false, allErrors: false });
     addFormats(ajv);
-    const out = new Map<string, ValidateFunction>();
-    for (const m of document.messages().all()) {
-      const json = m.payload()?.json<{ schema?: object }>();
-      const name = m.name();
-      if (name && json) out.set(name, ajv.compile(json.schema ?? json));
-    }
-    return out;
-  })();
-  return validatorsPromise;
+    const schemas = JSON.parse(webhookPayloadsText) as Record<string, object>;
+    validators = new Map(Object.entries(schemas).map(([name, schema]) => [name, ajv.compile(schema)]));
+  }
+  return validators;
 }
 
 export class WebhookReceiver {

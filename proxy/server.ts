@@ -146,7 +146,7 @@ export async function startLiveProxy(o: ProxyOptions): Promise<LiveProxy> {
   let webhookUrl: string | undefined;
   if (o.webhooks) {
     const wh = o.webhooks;
-    const validators = await asyncApiValidators();
+    const validators = asyncApiValidators();
     const target = new URL(wh.forwardTo);
     const hookAgent = target.protocol === 'https:' ? new HttpsAgent(KEEP_ALIVE) : new Agent(KEEP_ALIVE);
     hooks = createServer((req, res) => {

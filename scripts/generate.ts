@@ -6,6 +6,7 @@
  *   generated/v<n>/client.ts      a typed openapi-fetch client factory for Variant n
  *   generated/v<n>/server.ts      typed handler signatures per operationId and the operation table (server/)
  *   generated/contract.ts         the contract's machine-readable facts (state machine, errors, limits)
+ *   generated/webhooks.ts         each AsyncAPI message's payload schema, as JSON text (the webhook receivers')
  *   generated/index.ts            entry point
  *   spec/RULES.md                 the rule index (scripts/lib/rules.ts)
  * `--check` writes nothing and exits 1 listing every file that regenerating would change.
@@ -17,7 +18,7 @@ import openapiTS, { astToString } from 'openapi-typescript';
 import YAML from 'yaml';
 import { GENERATED_DIR, ROOT } from './lib/paths.ts';
 import { RULES_INDEX, renderRuleIndex } from './lib/rules.ts';
-import { bundleApi, listApis, type Variant } from './lib/spec.ts';
+import { bundleApi, listApis, parseAsyncApi, type Variant } from './lib/spec.ts';
 import {
   amountRange,
   checkoutStatusOf,
@@ -77,8 +78,38 @@ export async function renderGenerated(): Promise<Map<string, string>> {
     }
   }
   files.set('contract.ts', renderContract(facts));
+  files.set('webhooks.ts', await renderWebhookPayloads());
   files.set('index.ts', renderIndex(apis.map((a) => a.variant)));
   return files;
+}
+
+/** `x-parser-*` annotations @asyncapi/parser adds to the schemas it resolves: not the contract's, dropped. */
+const withoutParserNotes = (_key: string, v: unknown): unknown =>
+  v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).filter(([k]) => !k.startsWith('x-parser-'))) : v;
+
+/**
+ * The payload schema of each AsyncAPI message, by message name, as @asyncapi/parser resolves
+ * spec/asyncapi.yaml (external \`$ref\`s included): parsing and validating the document costs
+ * seconds of CPU and a large dependency at every start of a receiver, so it is done here, once.
+ */
+async function renderWebhookPayloads(): Promise<string> {
+  const { document } = await parseAsyncApi();
+  const payloads: Record<string, unknown> = {};
+  for (const m of document.messages().all()) {
+    const json = m.payload()?.json<{ schema?: unknown }>();
+    const name = m.name();
+    if (!name || !json) throw new Error(`spec/asyncapi.yaml: message ${name ?? '(unnamed)'} has no name or no payload`);
+    payloads[name] = JSON.parse(JSON.stringify(json.schema ?? json, withoutParserNotes));
+  }
+  const sorted = Object.fromEntries(Object.entries(payloads).sort(([a], [b]) => a.localeCompare(b)));
+  return `${tsHeader}
+/**
+ * The payload schema of each AsyncAPI message (spec/asyncapi.yaml, resolved by @asyncapi/parser,
+ * its \`x-parser-*\` annotations dropped), by message name, as JSON text: what the webhook
+ * receivers of the suite and the proxy validate each delivery against.
+ */
+export const webhookPayloadsText = ${JSON.stringify(JSON.stringify(sorted))};
+`;
 }
 
 function renderClient(variant: Variant): string {

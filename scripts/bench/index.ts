@@ -21,25 +21,28 @@
  *   6. conformance-detection: per mutant, the share of 5 seeds on which the suite finds it with
  *      its default settings (lowest share; target 1.0), controls clean.
  *   7. conformance-full-run: median time of a full sandbox-profile run against the reference
- *      server, in seconds (target < 20).
- *   8. pg-b1-creates: B1 creates/s of a server on PostgreSQL (a throwaway cluster on this
+ *      server, in seconds (target < 10).
+ *   8. conformance-cli-run: the same run as a user gets it, in seconds: the shipped `paylater
+ *      conform` in a process of its own, its defaults, against `paylater serve` in another; its
+ *      phases beside it (target < 10).
+ *   9. pg-b1-creates: B1 creates/s of a server on PostgreSQL (a throwaway cluster on this
  *      machine) ÷ on the SQLite store (target ≥ 0.5).
- *   9. pg-two-instances: B1 creates/s of two `paylater serve` processes on one PostgreSQL
+ *  10. pg-two-instances: B1 creates/s of two `paylater serve` processes on one PostgreSQL
  *      database behind a round-robin proxy ÷ one behind it (reported).
- *  10. pg-rss-100k: an instance's resident memory growth while its database grows from 0 to
+ *  11. pg-rss-100k: an instance's resident memory growth while its database grows from 0 to
  *      100,000 transactions, in MB (target < 50).
- *  11. proxy-overhead: B2 GET-by-id requests/s through `paylater proxy` (its own process, judging
+ *  12. proxy-overhead: B2 GET-by-id requests/s through `paylater proxy` (its own process, judging
  *      every answer) ÷ straight to the server, same run (target ≥ 0.8).
- *  12. proxy-detection: the share of the conformance catalogue's API mutants that the suite finds
+ *  13. proxy-detection: the share of the conformance catalogue's API mutants that the suite finds
  *      which `paylater proxy` (no --variant) also reports with the suite as its traffic (target
  *      ≥ 0.9), the controls giving no proxy finding.
- *  13. disk-sync-floor: the disk's own worst `fdatasync` of a small append, nothing else running,
+ *  14. disk-sync-floor: the disk's own worst `fdatasync` of a small append, nothing else running,
  *      in ms: the floor under figure 2's worst request, each answered write waiting for one (reported).
- *  14. store-http-floor: the worst request of a bare `node:http` + `node:sqlite` server (one
+ *  15. store-http-floor: the worst request of a bare `node:http` + `node:sqlite` server (one
  *      synced commit per create) under figure 2's load, in ms: that figure's floor once HTTP, the
  *      load generator and the shared cores are counted (reported); beside it
  *      the embedded store itself behind the same bare HTTP at 200,000 stored.
- *  15. router-validation-overhead: B2 GET-by-id requests/s of the contract router
+ *  16. router-validation-overhead: B2 GET-by-id requests/s of the contract router
  *      (`createContractRouter`, a constant handler) ÷ bare express on the same route and JSON
  *      (target ≥ 0.85, goal ≥ 1.0), each in a process of its own, with their CPU µs per request.
  *
@@ -58,6 +61,7 @@ import { b2ValidationOverhead } from './b2-validation-overhead.ts';
 import { b2VsPrism } from './b2-vs-prism.ts';
 import { conformanceDetection } from './conformance-detection.ts';
 import { conformanceFullRun } from './conformance-full-run.ts';
+import { conformanceCliRun } from './conformance-cli-run.ts';
 import { conformanceFirstFinding } from './conformance-first-finding.ts';
 import { conformanceThroughput } from './conformance-throughput.ts';
 import { pgB1Creates } from './pg-b1-creates.ts';
@@ -81,6 +85,7 @@ export const figures: Figure[] = [
   conformanceFirstFinding,
   conformanceDetection,
   conformanceFullRun,
+  conformanceCliRun,
   pgB1Creates,
   pgTwoInstances,
   pgRss100k,
