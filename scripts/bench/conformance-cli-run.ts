@@ -10,18 +10,20 @@
  * validators) counts, as it does for a user. A run must end with exit 0 and 0 findings.
  *
  * Beside the median, where the time goes: each phase's median, read from the time each line the
- * command prints arrives (`PHASES`), and the load average before and after.
+ * command prints arrives (`PHASES`); the CPU time each process spent (/proc/<pid>/stat: the
+ * suite's read every 20 ms until it exits, the server's once the suite has exited), to tell work
+ * from waiting on these shared cores; the CPU model and the load average before and after.
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { freePort } from '../../lib/free-port.ts';
 import { ROOT } from '../lib/paths.ts';
 import { SEEDS } from './conformance-detection.ts';
 import { shippedBin } from './shipped.ts';
-import { median, type Figure } from './tools.ts';
+import { cpuModel, cpuMs, loadAverage, median, type Figure } from './tools.ts';
 
 /** Each phase ends when the line matching it is printed; a phase runs from the previous one's end. */
 export const PHASES: ReadonlyArray<[name: string, endsWith: RegExp]> = [
@@ -58,7 +60,7 @@ function run(args: string[]): { child: ReturnType<typeof spawn>; lines: Array<{ 
 }
 
 /** `paylater serve --memory` with the two merchants, listening; stop() ends it. */
-async function serve(bin: string, merchantsFile: string): Promise<{ baseUrl: string; stop(): Promise<void> }> {
+async function serve(bin: string, merchantsFile: string): Promise<{ baseUrl: string; pid: number | undefined; stop(): Promise<void> }> {
   const { child, lines } = run([bin, 'serve', '--memory', '--port', '0', '--merchants', merchantsFile, '--no-auth-throttle']);
   const exited = once(child, 'exit');
   const baseUrl = await new Promise<string>((resolve, reject) => {
@@ -76,6 +78,7 @@ async function serve(bin: string, merchantsFile: string): Promise<{ baseUrl: str
   });
   return {
     baseUrl,
+    pid: child.pid,
     async stop() {
       if (child.exitCode === null && child.signalCode === null) {
         child.kill('SIGTERM');
@@ -85,13 +88,13 @@ async function serve(bin: string, merchantsFile: string): Promise<{ baseUrl: str
   };
 }
 
-/** One timed `paylater conform` run: its wall time and phases (ms). */
+/** One timed `paylater conform` run: its wall time, its phases and its CPU time (ms). */
 async function conform(
   bin: string,
   baseUrl: string,
   webhookPort: number,
   seed: number,
-): Promise<{ ms: number; phases: Map<string, number> }> {
+): Promise<{ ms: number; phases: Map<string, number>; cpuMs: number }> {
   const { child, lines, t0 } = run([
     bin,
     'conform',
@@ -110,8 +113,11 @@ async function conform(
     '--seed',
     String(seed),
   ]);
+  let cpu = 0;
+  const sampler = setInterval(() => (cpu = cpuMs(child.pid) ?? cpu), 20);
   const [code] = (await once(child, 'exit')) as [number | null];
   const ms = performance.now() - t0;
+  clearInterval(sampler);
   const text = lines.map((l) => l.text).join('\n');
   if (code !== 0 || !/; 0 finding\(s\)/.test(text)) throw new Error(`paylater conform --seed ${seed} exited ${code}:\n${text}`);
   const phases = new Map<string, number>();
@@ -123,13 +129,8 @@ async function conform(
     from = at;
   }
   phases.set(END, ms - from);
-  return { ms, phases };
+  return { ms, phases, cpuMs: cpu };
 }
-
-const load = () =>
-  loadavg()
-    .map((x) => x.toFixed(2))
-    .join(' ');
 
 export const conformanceCliRun: Figure = {
   id: 'conformance-cli-run',
@@ -139,9 +140,9 @@ export const conformanceCliRun: Figure = {
   async run() {
     const bin = await shippedBin();
     const dir = mkdtempSync(path.join(tmpdir(), 'paylater-cli-run-'));
-    const before = load();
+    const before = loadAverage();
     try {
-      const runs: Array<{ ms: number; phases: Map<string, number> }> = [];
+      const runs: Array<{ ms: number; phases: Map<string, number>; cpuMs: number; serverCpuMs: number }> = [];
       for (const seed of SEEDS) {
         const webhookPort = await freePort();
         const merchantsFile = path.join(dir, `merchants-${seed}.json`);
@@ -161,7 +162,9 @@ export const conformanceCliRun: Figure = {
         );
         const server = await serve(bin, merchantsFile);
         try {
-          runs.push(await conform(bin, server.baseUrl, webhookPort, seed));
+          const cpu0 = cpuMs(server.pid) ?? 0;
+          const r = await conform(bin, server.baseUrl, webhookPort, seed);
+          runs.push({ ...r, serverCpuMs: (cpuMs(server.pid) ?? 0) - cpu0 });
         } finally {
           await server.stop();
         }
@@ -173,7 +176,8 @@ export const conformanceCliRun: Figure = {
         detail:
           `median of ${runs.length} seeds: ${runs.map((r) => s(r.ms)).join('/')} s (sandbox profile, webhooks checked, every other option its default)\n` +
           `  phases, medians (s): ${phases.join(', ')}\n` +
-          `  load average before ${before}, after ${load()}`,
+          `  CPU time, medians: paylater conform ${s(median(runs.map((r) => r.cpuMs)))} s, paylater serve ${s(median(runs.map((r) => r.serverCpuMs)))} s\n` +
+          `  CPU ${cpuModel()}, load average before ${before}, after ${loadAverage()}`,
       };
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -10,38 +10,12 @@
  * and what judging adds.
  */
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { loadavg } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ROOT } from '../lib/paths.ts';
 import { JS_DIST_DIR } from '../build.ts';
 import { shipped, shippedBin } from './shipped.ts';
-import { checkClean, fmt, load, median, partnerBody, WARMUP_SECONDS, type Figure } from './tools.ts';
-
-function cpuModel(): string {
-  try {
-    return /^model name\s*:\s*(.+)$/m.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1] ?? 'unknown CPU';
-  } catch {
-    return 'unknown CPU';
-  }
-}
-
-/** CPU time (ms, user + system) a process has used so far, from /proc/<pid>/stat; null off Linux. */
-function cpuMs(pid: number | undefined): number | null {
-  try {
-    const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    // fields 14 and 15 of stat (utime, stime), in clock ticks of 10 ms
-    return (Number(f[11]) + Number(f[12])) * 10;
-  } catch {
-    return null;
-  }
-}
-
-const load1 = (): string =>
-  loadavg()
-    .map((x) => x.toFixed(2))
-    .join(' ');
+import { checkClean, cpuModel, cpuMs, fmt, load, loadAverage, median, partnerBody, WARMUP_SECONDS, type Figure } from './tools.ts';
 
 /** A child process that prints `paylater proxy: URL ->` once it listens; stop() ends it with SIGTERM and gives its exit code. */
 async function spawnListening(args: string[]): Promise<{ url: string; pid: number | undefined; stop(): Promise<number | null> }> {
@@ -111,7 +85,7 @@ export const proxyOverhead: Figure = {
       await proxy.stop();
       throw e;
     });
-    const before = load1();
+    const before = loadAverage();
     try {
       const r = await fetch(`${proxy.url}/api/v1/public/partner/transactions`, {
         method: 'POST',
@@ -170,7 +144,7 @@ export const proxyOverhead: Figure = {
           `through the proxy ${fmt(t)} req/s vs direct ${fmt(d)} req/s (medians of ${ctx.rounds} alternating rounds: ${rounds(through)} vs ${rounds(direct)}); ` +
           `${fmt(report.requests)} requests judged, 0 findings; the proxy's CPU: ${perRequest(cpu.proxy)}; ` +
           `floor (the same forwarding, judging nothing, same rounds): ${fmt(f)} req/s (${rounds(bare)}), ratio ${(f / d).toFixed(2)}, its CPU ${perRequest(cpu.floor)}; ` +
-          `CPU ${cpuModel()}, load average ${before} before, ${load1()} after`,
+          `CPU ${cpuModel()}, load average ${before} before, ${loadAverage()} after`,
       };
     } finally {
       await floor.stop();

@@ -4,8 +4,8 @@
  */
 import autocannon from 'autocannon';
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 
 export { median } from '../../conformance/bench.ts';
@@ -37,6 +37,32 @@ export interface BenchContext {
   /** Shared between figures of one run (e.g. our B2 rps reused by the Prism figure). */
   shared: Map<string, unknown>;
 }
+
+/** The CPU's model name (/proc/cpuinfo), printed with a figure. */
+export function cpuModel(): string {
+  try {
+    return /^model name\s*:\s*(.+)$/m.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1] ?? 'unknown CPU';
+  } catch {
+    return 'unknown CPU';
+  }
+}
+
+/** CPU time (ms, user + system) a process has used so far, from /proc/<pid>/stat; null off Linux. */
+export function cpuMs(pid: number | undefined): number | null {
+  try {
+    const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    // fields 14 and 15 of stat (utime, stime), in clock ticks of 10 ms
+    return (Number(f[11]) + Number(f[12])) * 10;
+  } catch {
+    return null;
+  }
+}
+
+/** The load averages (1, 5, 15 min), printed beside a figure: the machine may be shared. */
+export const loadAverage = (): string =>
+  loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
 
 /** Load before the measured rounds of a throughput figure, on each side. */
 export const WARMUP_SECONDS = 3;
