@@ -60,8 +60,8 @@ export class World {
   suiteStartIso = '';
   /** toString of the commands run in the current run. */
   executed: string[] = [];
-  /** The longest a matched event took to arrive after the suite saw its transition (ms); null before the first. */
-  slowestDelivery: number | null = null;
+  /** How long each of the latest matched events took to arrive after the suite saw its transition (ms), oldest first (at most `DELIVERY_SAMPLE`). */
+  readonly deliveryLatencies: number[] = [];
 
   constructor(
     readonly cfg: SuiteConfig,
