@@ -120,6 +120,7 @@ function keyed(w: World): (KeyedRecord & { tx: Tx })[] {
 
 /** Each record of the other merchant sharing a key with a write, read back through its merchant, and its lists. */
 async function readRecords(w: World, writes: WriteSeen[]): Promise<void> {
+  if (!writes.some((x) => x.keys.vendorReferences.length + x.keys.transactionIds.length + x.keys.sessionTokens.length > 0)) return;
   const records = keyed(w);
   const found = new Map<string, { tx: Tx; write: WriteSeen }>();
   for (const x of writes)
