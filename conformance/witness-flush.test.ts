@@ -135,29 +135,38 @@ describe("a write's witnesses: what the other merchant holds, read back after th
     );
   }, 30_000);
 
-  it("a clock advance that also moves the other merchant's clock: its GET /api/v1/sandbox/clock changed", async () => {
-    const w = await world(reachingOther((method, path) => method === 'POST' && path === '/api/v1/sandbox/clock/advance'));
-    const e = (await mainSandboxWrites(w)) as ConformanceError;
-    expect(e).toBeInstanceOf(ConformanceError);
-    expect(e.operation).toBe('sandboxGetClock');
-    expect(e.message).toContain(
-      "after POST /api/v1/sandbox/clock/advance by the main merchant (answered 200), the other merchant's GET /api/v1/sandbox/clock changed (offsetSeconds)",
-    );
-    await fetch(`${server.baseUrl}/api/v1/sandbox/reset`, {
-      method: 'POST',
-      headers: { 'X-API-Key': other, 'Content-Type': 'application/json' },
-      body: '{}',
-    });
-  }, 30_000);
-
-  it('a fault rule that is also set for the other merchant: its GET /api/v1/sandbox/faults changed', async () => {
-    const w = await world(reachingOther((method, path) => method === 'PUT' && path === '/api/v1/sandbox/faults'));
-    const e = (await mainSandboxWrites(w)) as ConformanceError;
-    expect(e).toBeInstanceOf(ConformanceError);
-    expect(e.operation).toBe('sandboxGetFaultRule');
-    expect(e.jsonPath).toBe('$.rule');
-    expect(e.message).toContain(
-      "after PUT /api/v1/sandbox/faults by the main merchant (answered 200), the other merchant's GET /api/v1/sandbox/faults changed (rule)",
-    );
-  }, 30_000);
+  /** Merchant-wide writes that reach the other merchant, and the state read that shows it. */
+  const reachingState = [
+    {
+      what: "a clock advance that also moves the other merchant's clock",
+      write: ['POST', '/api/v1/sandbox/clock/advance'],
+      read: ['sandboxGetClock', '/api/v1/sandbox/clock', 'offsetSeconds'],
+    },
+    {
+      what: 'a fault rule that is also set for the other merchant',
+      write: ['PUT', '/api/v1/sandbox/faults'],
+      read: ['sandboxGetFaultRule', '/api/v1/sandbox/faults', 'rule'],
+    },
+  ] as const;
+  it.each(reachingState)(
+    '$what: its state read changed, the finding naming the write',
+    async ({ write, read }) => {
+      const [method, path] = write;
+      const [op, readPath, member] = read;
+      const w = await world(reachingOther((m, p) => m === method && p === path));
+      const e = (await mainSandboxWrites(w)) as ConformanceError;
+      expect(e).toBeInstanceOf(ConformanceError);
+      expect([e.operation, e.jsonPath]).toEqual([op, `$.${member}`]);
+      expect(e.message).toContain(
+        `after ${method} ${path} by the main merchant (answered 200), the other merchant's GET ${readPath} changed (${member})`,
+      );
+      // the other merchant's clock back to real time for the next test's baseline
+      await fetch(`${server.baseUrl}/api/v1/sandbox/reset`, {
+        method: 'POST',
+        headers: { 'X-API-Key': other, 'Content-Type': 'application/json' },
+        body: '{}',
+      });
+    },
+    30_000,
+  );
 });
