@@ -32,21 +32,24 @@ export const NOT_DRIVABLE: Record<string, string> = {
 
 /** Public operations whose codes the suite does not aim at, and why. */
 const NOT_AIMED_AT: Record<string, string> = {
-  sandboxGetClock: 'read by the setup only',
+  sandboxGetClock: "read by the setup and the witnesses (the other merchant's clock after the main merchant's sandbox writes)",
   sandboxListSms: 'read by the SMS outbox check; its 400 is judged by the parameter probes, its 401 is not aimed at',
   sandboxListWebhookDeliveries:
     'read by the retry-schedule check (filtered by transaction); its 400 is judged by the parameter probes, its 401 is not aimed at',
-  sandboxRedeliverWebhook: 'called by the parameter probes only (a malformed or unknown delivery id); its 401 is not aimed at',
-  sandboxGetWebhookEndpoint: 'read by the retry-schedule check (the endpoint before and after it); its 401 is not aimed at',
+  sandboxRedeliverWebhook:
+    "called by the webhook-secret check (a redelivery, and the other merchant's key refused) and the parameter probes; its 401 is not aimed at",
+  sandboxGetWebhookEndpoint:
+    "read by the retry-schedule, webhook-secret and reset checks and the witnesses (the other merchant's endpoint); its 401 is not aimed at",
   sandboxSetWebhookEndpoint:
-    'called by the retry-schedule check (its own receiver, then the endpoint back) and with invalid bodies; its 401, 413 and 415 are not aimed at',
+    'called by the retry-schedule check (its own receiver, then the endpoint back), the webhook-secret check (a secret, then the one before) and with invalid bodies; its 401, 413 and 415 are not aimed at',
   sandboxSendTestWebhook:
     'called with invalid bodies only (the suite judges events of real transitions); its 401, 413 and 415 are not aimed at',
-  sandboxRotateWebhookSecret: 'called with invalid bodies only (the suite holds one secret); its 401, 413 and 415 are not aimed at',
+  sandboxRotateWebhookSecret: 'called by the webhook-secret check and with invalid bodies; its 401, 413 and 415 are not aimed at',
   sandboxStreamEvents: 'a stream for paylater listen; the suite receives webhooks directly',
-  sandboxListTransactions: 'read by the dashboard; called by the parameter probes only, its 401 is not aimed at',
+  sandboxListTransactions:
+    'read by the list checks (to its end; filtered by status and reference, in small pages), the witnesses and the data reset; its 401 is not aimed at',
   sandboxReset:
-    'its answer and effect are judged by the sandbox reset check (clock and rate-limit window back, ADR-041), its 400 by the invalid-body probes; its 401, 413 and 415 are not aimed at',
+    "its answer and effect are judged by the sandbox reset checks (clock and rate-limit window back, deleted counts with and without deleteData, the other merchant's sandbox untouched, ADR-041), its 400 by the invalid-body probes; its 401, 413 and 415 are not aimed at",
   sandboxGetFaultRule: 'read by the failures-on-demand check (ADR-052); its 401 is not aimed at',
   sandboxGetApiLog: 'read by the API log check (ADR-056); its 401 is not aimed at',
   sandboxSetApiLog: 'called by the API log check (ADR-056) and with invalid bodies; its 401, 413 and 415 are not aimed at',

@@ -18,6 +18,7 @@ const expiry: Delivery = {
   body: '{}',
   payload: { event: 'transaction.expired', data: { id: TX, status: 'EXPIRED' } },
   problems: [],
+  signers: [],
 };
 
 /** A world whose server lists no delivery, and `during` run while it answers each page. */

@@ -7,6 +7,7 @@
  * same command sequence.
  */
 import type { stateMachine } from '../generated/index.ts';
+import type { WriteKeys } from '../model/index.ts';
 import type { Contract } from './spec.ts';
 
 export type Who = 'main' | 'other';
@@ -67,6 +68,22 @@ export interface RateWindow {
   start?: { from: number; to: number };
 }
 
+/**
+ * A write the suite made (a request other than GET or HEAD, with a merchant's key), not read back
+ * yet from the other merchant (`witness.ts`): who made it, its operation and answer, the keys it named.
+ */
+export interface WriteSeen {
+  who: Who;
+  opId: string;
+  status: number;
+  method: string;
+  path: string;
+  keys: WriteKeys;
+  /** A sandbox operation naming no record: it changes its merchant's sandbox state (clock, endpoint, rule, log). */
+  merchantWide: boolean;
+  runId: number;
+}
+
 /** The main merchant's sandbox clock (ms since the epoch) read at `perf`, known within ± `halfWidthMs`. */
 export interface ClockAnchor {
   serverMs: number;
@@ -108,6 +125,12 @@ export interface ModelState {
   rate429: number;
   /** Whether the coverage tour (not the random search) is running. */
   inTour: boolean;
+  /** The writes made since the witnesses were last read back (`witness.ts`). */
+  readonly writes: WriteSeen[];
+  /** The other merchant's sandbox state as last read, by the GET operation that shows it (`witness.ts`). */
+  readonly otherSandbox: Map<string, unknown>;
+  /** Checkout sessions each merchant's key created in this suite (A1 successes): a reset with `deleteData` deletes at least these. */
+  readonly sessionsCreated: Record<Who, number>;
 }
 
 /** A window nothing is known about: anything from unused to spent, ending at any time. */
@@ -138,5 +161,8 @@ export function newModelState(contract: Contract, profile: 'core' | 'sandbox', p
     bursts: 0,
     rate429: 0,
     inTour: false,
+    writes: [],
+    otherSandbox: new Map(),
+    sessionsCreated: { main: 0, other: 0 },
   };
 }

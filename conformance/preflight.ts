@@ -10,6 +10,7 @@ import { CreateTransaction } from './commands/createTransaction.ts';
 import { ConformanceError, NoAnswerError, SetupError, type Exchange } from './http.ts';
 import { refusal, type Model } from './model.ts';
 import type { Who, World } from './world.ts';
+import { takeWitnessBaseline } from './witness.ts';
 
 const KEY_OPTION: Record<Who, string> = { main: '--api-key', other: '--other-api-key' };
 
@@ -88,7 +89,8 @@ async function checkVariant(w: World): Promise<Exchange> {
 
 /**
  * Each key creates one transaction: two records naming the same merchant and store mean the two
- * keys are one merchant's (SetupError). The transactions join the world like any other.
+ * keys are one merchant's (SetupError). The transactions join the world like any other. Then the
+ * other merchant's sandbox state is read, for the witnesses (`witness.ts`).
  */
 export async function checkMerchants(w: World): Promise<void> {
   const m: Model = { state: w.state, txs: [], sessions: [] };
@@ -109,4 +111,6 @@ export async function checkMerchants(w: World): Promise<void> {
     throw new SetupError(
       `--api-key and --other-api-key belong to one merchant (both create transactions of ${name(a)}): give keys of two different merchants`,
     );
+  // the other merchant's sandbox state, which the main merchant's writes must leave as it is
+  await takeWitnessBaseline(w);
 }

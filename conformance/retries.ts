@@ -51,6 +51,7 @@ import {
   type Endpoint,
 } from './retry-steps.ts';
 import type { World } from './world.ts';
+import { flushWitnesses } from './witness.ts';
 
 const RETRY = webhookDelivery.retry;
 /** Attempts whose whole compressed schedule fits in a few seconds: waited for and checked. */
@@ -111,6 +112,8 @@ export async function checkRetrySchedule(w: World): Promise<number> {
     await checkGone(w, rx);
     restoring = true;
     await restore(w, original);
+    // the other merchant after the endpoint's changes and the clock's moves: as it was (witness.ts)
+    await flushWitnesses(w);
     return n;
   } finally {
     try {

@@ -1,4 +1,8 @@
-/** ADR-043 and ADR-041: a sandbox-profile run checks the scenarios, and leaves both merchants' clocks at real time and their A1 windows empty, where the sandbox offers a reset. */
+/**
+ * ADR-043 and ADR-041: a sandbox-profile run checks the scenarios, and leaves both merchants' clocks
+ * at real time and their A1 windows empty, where the sandbox offers a reset (its tour's last command
+ * also deletes the main merchant's data, `deleteData`).
+ */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../lib/free-port.ts';
@@ -86,9 +90,13 @@ describe('paylater conform, sandbox profile', () => {
     expect(created.status, await created.clone().text()).toBe(201);
     const ahead = (await created.json()) as { id: string };
     expect((await call('POST', '/api/v1/sandbox/reset', {})).status).toBe(200);
-    const r = await sandboxRun(8);
+    // read once the setup is over (the tour's reset with deleteData deletes it at the tour's end)
+    let read: Promise<Response> | undefined;
+    const r = await sandboxRun(8, (line) => {
+      if (line.startsWith('coverage tour, first look')) read ??= call('GET', `/api/v1/public/partner/transactions/${ahead.id}`);
+    });
     expect(r.findings.map((f) => f.message)).toEqual([]);
-    const read = await call('GET', `/api/v1/public/partner/transactions/${ahead.id}`);
-    expect(((await read.json()) as { status: string }).status).toBe('EXPIRED');
+    expect(read).toBeDefined();
+    expect(((await (await read!).json()) as { status: string }).status).toBe('EXPIRED');
   }, 120_000);
 });

@@ -6,6 +6,7 @@
  * Black-box: the scenarios are read from the variant's bundled document.
  */
 import type { World } from './world.ts';
+import { flushWitnesses } from './witness.ts';
 
 type Json = Record<string, unknown>;
 
@@ -126,5 +127,7 @@ export async function checkScenarios(w: World, paymentWindowSeconds: number): Pr
     );
     checked++;
   }
+  // the other merchant after the scenarios' writes (the clock moves): as it was (witness.ts)
+  await flushWitnesses(w);
   return checked;
 }

@@ -32,7 +32,9 @@ import { MediaProbe } from './commands/mediaProbe.ts';
 import { MissingTarget } from './commands/missingTarget.ts';
 import { parameterProbes } from './commands/parameterProbe.ts';
 import { PaySession } from './commands/paySession.ts';
-import { SandboxReset } from './commands/sandboxReset.ts';
+import { SandboxDataReset, SandboxReset } from './commands/sandboxReset.ts';
+import { FilteredLists } from './commands/filteredLists.ts';
+import { WebhookSecret } from './commands/webhookEndpoint.ts';
 import { SimulateFailure } from './commands/simulateFailure.ts';
 import { ApiLogCheck } from './commands/apiLog.ts';
 import { ServiceProbe } from './commands/serviceProbe.ts';
@@ -180,6 +182,8 @@ export function probeTour(contract: Contract, profile: 'core' | 'sandbox'): { co
   // and the SMS outbox too: the probes' transactions fill pages enough (the webhook deliveries wait
   // for the tour's events)
   if (profile === 'sandbox') c.push(new ListTransactions(7), new ListSms(7));
+  // ---- the sandbox's own operations judged like the API: each list's filters on every page ----
+  if (profile === 'sandbox') c.push(new FilteredLists());
   return { commands: c.map(recorded), setup: setup.length };
 }
 
@@ -322,7 +326,10 @@ export function tourCommands(contract: Contract, profile: 'core' | 'sandbox'): C
       new SimulateFailure(body(6), sess(6)),
       // the API log of the go-live check (ADR-056)
       new ApiLogCheck(0),
+      // ---- the sandbox's own operations judged like the API: the webhook secret the next delivery uses ----
+      new WebhookSecret(body(9)),
       new SandboxReset(sess(3)),
+      new SandboxDataReset(),
     );
   return c.map(recorded);
 }

@@ -50,7 +50,7 @@ function partnerTx(w: World): Tx {
 
 function cancelled(tx: Tx, receivedAt: number): Delivery {
   const payload = { event: 'transaction.cancelled', data: { ...tx.created, id: tx.id, status: 'CANCELED', amount: 600 } };
-  return { receivedAt, webhookId: `msg_${randomUUID()}`, body: JSON.stringify(payload), payload, problems: [] };
+  return { receivedAt, webhookId: `msg_${randomUUID()}`, body: JSON.stringify(payload), payload, problems: [], signers: [] };
 }
 
 describe('the quiet wait after a run', () => {

@@ -1,6 +1,8 @@
 /**
  * Webhook receiver of the suite: verifies Standard Webhooks signatures with the merchant's
- * secret and validates each payload against its AsyncAPI message (draft-07).
+ * secret (or the secrets it was told the endpoint may sign with now, `accept`), records which
+ * secret made each of a delivery's signatures, and validates each payload against its AsyncAPI
+ * message (draft-07).
  */
 import { createServer, type Server } from 'node:http';
 import { Ajv } from 'ajv';
@@ -18,6 +20,8 @@ export interface Delivery {
   payload: { event?: string; data?: { id?: string; status?: string; createdAt?: string } } | undefined;
   /** Problems found on this delivery alone (signature, payload schema). */
   problems: string[];
+  /** The secret each `v1,` signature of its `webhook-signature` verifies with, in the header's order (null: none the receiver knows). */
+  signers: (string | null)[];
 }
 
 /** How a delivery's signature problem starts (the judge tells another merchant's deliveries by it). */
@@ -42,7 +46,8 @@ export function asyncApiValidators(): Map<string, ValidateFunction> {
 export class WebhookReceiver {
   readonly deliveries: Delivery[] = [];
   private server: Server | undefined;
-  private readonly wh: Webhook;
+  /** The secrets a delivery may be signed with now, the merchant's current one first. */
+  private signing: { secret: string; wh: Webhook }[];
   private listeners: (() => void)[] = [];
 
   constructor(
@@ -50,7 +55,17 @@ export class WebhookReceiver {
     readonly secret: string,
     private readonly validators: Map<string, ValidateFunction>,
   ) {
-    this.wh = new Webhook(secret);
+    this.signing = [{ secret, wh: new Webhook(secret) }];
+  }
+
+  /** The secrets deliveries are verified with from now on (a check that changes the endpoint's secret tells the receiver). */
+  accept(secrets: readonly string[]): void {
+    this.signing = [...new Set(secrets)].map((secret) => ({ secret, wh: new Webhook(secret) }));
+  }
+
+  /** The secrets deliveries are verified with. */
+  get secrets(): string[] {
+    return this.signing.map((s) => s.secret);
   }
 
   async start(): Promise<number> {
@@ -79,15 +94,46 @@ export class WebhookReceiver {
     } catch {
       problems.push('body is not JSON');
     }
-    try {
-      this.wh.verify(body, {
-        'webhook-id': headers['webhook-id'] ?? '',
-        'webhook-timestamp': headers['webhook-timestamp'] ?? '',
-        'webhook-signature': headers['webhook-signature'] ?? '',
-      });
-    } catch (e) {
-      problems.push(`${SIGNATURE_PROBLEM}: ${(e as Error).message}`);
-    }
+    const signed = {
+      'webhook-id': headers['webhook-id'] ?? '',
+      'webhook-timestamp': headers['webhook-timestamp'] ?? '',
+      'webhook-signature': headers['webhook-signature'] ?? '',
+    };
+    // verified when one of the secrets verifies it (Standard Webhooks: any signature of the header)
+    const failures: string[] = [];
+    for (const { wh } of this.signing)
+      try {
+        wh.verify(body, signed);
+        break;
+      } catch (e) {
+        failures.push((e as Error).message);
+      }
+    if (failures.length === this.signing.length) problems.push(`${SIGNATURE_PROBLEM}: ${failures[0]}`);
+    this.validate(payload, problems);
+    this.deliveries.push({
+      receivedAt: performance.now(),
+      webhookId: headers['webhook-id'],
+      body,
+      payload,
+      problems,
+      signers: this.signersOf(body, signed),
+    });
+    for (const l of this.listeners.splice(0)) l();
+  }
+
+  /** Which known secret made each `v1,` signature of the header, in its order. */
+  private signersOf(body: string, h: Record<'webhook-id' | 'webhook-timestamp' | 'webhook-signature', string>): (string | null)[] {
+    const ts = Number(h['webhook-timestamp']);
+    if (!Number.isFinite(ts) || !h['webhook-id']) return [];
+    const made = this.signing.map(({ secret, wh }) => ({ secret, sig: wh.sign(h['webhook-id'], new Date(ts * 1000), body) }));
+    return h['webhook-signature']
+      .split(' ')
+      .filter((x) => x.length > 0)
+      .map((sig) => made.find((m) => m.sig === sig)?.secret ?? null);
+  }
+
+  /** The payload against its AsyncAPI message. */
+  private validate(payload: Delivery['payload'], problems: string[]): void {
     if (payload) {
       const v = this.validators.get(payload.event ?? '');
       if (!v) problems.push(`event ${JSON.stringify(payload.event)} is not an AsyncAPI message`);
@@ -96,8 +142,6 @@ export class WebhookReceiver {
         problems.push(`payload $${e.instancePath.replace(/\//g, '.')}: ${e.message}`);
       }
     }
-    this.deliveries.push({ receivedAt: performance.now(), webhookId: headers['webhook-id'], body, payload, problems });
-    for (const l of this.listeners.splice(0)) l();
   }
 
   /** Resolves when a new delivery arrives or after `ms`. */

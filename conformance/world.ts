@@ -15,6 +15,7 @@ import { newModelState, type ModelState, type Tx, type Who } from './model-state
 import * as time from './model-time.ts';
 import { Contract } from './spec.ts';
 import type { WebhookReceiver } from './webhooks.ts';
+import { noteWrite } from './writes.ts';
 
 export type { ExpectedEvent, Session, Status, Tx, Who } from './model-state.ts';
 
@@ -70,10 +71,13 @@ export class World {
   ) {
     this.contract = cfg.document ? new Contract(cfg.variant, cfg.document) : Contract.for(cfg.variant);
     this.state = newModelState(this.contract, cfg.profile, cfg.paymentWindowSeconds);
-    // every answer tells the model the latest instant it knows the time at, and how many A1 requests went
+    // every answer tells the model the latest instant it knows the time at, and how many A1 requests
+    // went; every write is noted, to be read back from the other merchant (witness.ts)
+    const keys = { main: cfg.apiKey, other: cfg.otherApiKey };
     const observed = (ex: Exchange): void | Promise<void> => {
       this.state.observedAt = Math.max(this.state.observedAt, ex.receivedAt);
       this.state.a1Sent = this.client.sent.get('createSession') ?? 0;
+      noteWrite(this.state, this.contract, keys, ex);
       return onExchange?.(ex);
     };
     this.client = new Client(cfg.baseUrl, this.contract, fetchImpl, observed, {

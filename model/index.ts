@@ -69,3 +69,24 @@ export { rateLimitOf, windowEndOf, windowPassed, rateRefuses, waitSeconds, waitR
 export { movesFrom, reachable, pathBetween } from './reach.ts';
 export { MAX_ATTEMPTS, retryWindow, attemptOutcome, deliveryProblems, type DeliveryView, type DeliveryProblem } from './retry.ts';
 export { parseLocalDateTime } from './local-date.ts';
+export {
+  type WriteKeys,
+  type KeyedRecord,
+  sharesKey,
+  witnessesOf,
+  type ListFilter,
+  filterOf,
+  type FilterViolation,
+  filterViolations,
+  changedMembers,
+  type HeldCounts,
+  type CountProblem,
+  resetCountProblems,
+  type FaultRuleCounts,
+  faultRuleAnswers,
+  faultRuleProblems,
+  type SigningState,
+  signersDue,
+  signatureProblem,
+  extraEvents,
+} from './scope.ts';

@@ -189,7 +189,9 @@ export async function advanceMainClock(w: Real, secs: number): Promise<void> {
   w.expectOutcome(ex, [w.success(ex.opId)]);
   const before = w.state.advanced.main;
   w.state.advanced.main += secs;
-  const clock = ex.json as { offsetSeconds: number };
+  const clock = ex.json as { offsetSeconds: number; now?: unknown };
+  // the clock after the move reads the merchant's time: the instant of the answer, the new offset included
+  w.checkInstant(ex, '$.now', clock.now, "the merchant's sandbox time after the move");
   if (w.state.clockBase !== undefined) {
     w.check(
       clock.offsetSeconds === w.state.clockBase + w.state.advanced.main,

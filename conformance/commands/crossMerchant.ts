@@ -1,7 +1,11 @@
 /**
- * Cross-merchant effects and near-miss lookup keys (issue 42, ADR-049):
- * - two merchants hold one situation (the same vendorReference, the same phone): after every
- *   change of one side, the other side is read back and must be as the model holds it;
+ * Cross-merchant effects and near-miss lookup keys (ADR-049):
+ * - two merchants hold one situation (the same vendorReference, the same phone), one pair per move
+ *   x-state-machine makes from PENDING on a partner transaction named by its id or reference (B4
+ *   and, in the sandbox, the customer's confirm and cancel), each move followed by the moves its
+ *   status allows (complete after confirm), then the other side's own cancel: after every change
+ *   of one side, the other side's record and lists are read back and must be as the model holds
+ *   them (the witnesses, `witness.ts`), its PENDING record included;
  * - B3 and B4 by a vendorReference the merchant holds, in the forms an implementation might
  *   normalise or decode (surrounding or inner whitespace, a trailing dot, an encoded slash, a
  *   percent sign read as an escape, a compatibility or combining character): each gets the answer
@@ -11,22 +15,29 @@ import type { Exchange } from '../http.ts';
 import type { Cmd, Model, Outcome, Real } from '../model.ts';
 import { refusal } from '../model.ts';
 import type { Tx } from '../model-state.ts';
-import { possibleStatuses } from './advanceClock.ts';
+import { stateMachine } from '../../generated/index.ts';
+import { flushWitnesses } from '../witness.ts';
 import { CreateTransaction } from './createTransaction.ts';
 import { drive } from './moves.ts';
 import { swapCase } from './nearMiss.ts';
-import { checkRecord } from './getTransaction.ts';
 
 type Json = Record<string, unknown>;
 const B3 = 'getPartnerTransactionByVendorReference';
 const B4 = 'cancelPartnerTransactionByVendorReference';
 
-/** Reads `tx` back by its vendorReference with its own merchant's key: the record as the model holds it. */
-async function readBack(w: Real, tx: Tx): Promise<void> {
-  const ex = await w.client.call(B3, { pathParams: { vendorReference: tx.vendorReference! }, headers: w.auth(B3, w.key(tx.who)) });
-  const statuses = possibleStatuses(w.state, tx, performance.now(), ex);
-  w.expectOutcome(ex, [w.success(B3)]);
-  if (w.succeeded(ex)) checkRecord(w, ex, tx, statuses);
+/**
+ * The moves x-state-machine makes from `status` on a partner transaction named by its id or its
+ * reference, by operations this run drives (sandbox ones in the sandbox), each once, in the table's order.
+ */
+function movesOn(w: Real, status: string): string[] {
+  const ops = stateMachine.transitions
+    .filter((t) => t.from !== null && (t.from as readonly string[]).includes(status))
+    .map((t) => t.trigger.operationId)
+    .filter((op) => {
+      if (!w.contract.has(op) || w.contract.op(op).internal || (!w.sandbox && w.contract.op(op).sandbox)) return false;
+      return /\{(transactionId|vendorReference)\}/.test(w.contract.op(op).path);
+    });
+  return [...new Set(ops)];
 }
 
 /**
@@ -81,26 +92,30 @@ export class CrossMerchant implements Cmd {
     return m.txs.length > n ? m.txs[m.txs.length - 1] : undefined;
   }
   async run(m: Model, w: Real): Promise<void> {
-    // one reference and one phone (the same body) held by both merchants
-    const ref = w.freshVendorRef();
-    const main = await this.create(m, w, 'main', ref);
-    const other = await this.create(m, w, 'other', ref);
-    if (!main || !other) return;
-    await this.nearMisses(m, w, main);
-    const steps: [Tx, string][] = w.sandbox
-      ? [
-          [main, 'sandboxConfirmTransaction'],
-          [other, B4],
-          [main, 'sandboxCompleteTransaction'],
-        ]
-      : [
-          [main, B4],
-          [other, B4],
-        ];
-    for (const [tx, op] of steps) {
-      await drive(w, tx, op);
-      // the other side after every change of one side
-      await readBack(w, tx === main ? other : main);
+    let first: [Tx, Tx] | undefined;
+    for (const op of movesOn(w, stateMachine.initial)) {
+      // one reference and one phone (the same body) held by both merchants
+      const ref = w.freshVendorRef();
+      const main = await this.create(m, w, 'main', ref);
+      const other = await this.create(m, w, 'other', ref);
+      if (!main || !other) return;
+      await flushWitnesses(w);
+      if (!first) {
+        first = [main, other];
+        await this.nearMisses(m, w, main);
+      }
+      // the move, then each move its status allows: the other side read back after every change
+      for (let next: string | undefined = op; next; next = movesOn(w, main.status)[0]) {
+        const before = main.status;
+        await drive(w, main, next);
+        await flushWitnesses(w);
+        if (main.status === before) break;
+      }
+    }
+    // the other side's own change, the main merchant's record read back
+    if (first) {
+      await drive(w, first[1], B4);
+      await flushWitnesses(w);
     }
   }
   private async nearMisses(m: Model, w: Real, tx: Tx): Promise<void> {

@@ -1,6 +1,7 @@
 /** The command arbitraries of each profile (one file per command in this folder). */
 import fc from 'fast-check';
 import type { Cmd, Model, Real } from '../model.ts';
+import { flushWitnesses } from '../witness.ts';
 import { anyBody, bodyGen } from '../gen.ts';
 import type { Contract } from '../spec.ts';
 import { AdvanceClock } from './advanceClock.ts';
@@ -20,7 +21,10 @@ import { UnknownQuery } from './unknownQuery.ts';
 import { VerifyByKey } from './verifyByKey.ts';
 import { VerifyByToken } from './verifyByToken.ts';
 
-/** Records which commands ran (their toString), for the report. */
+/**
+ * Records which commands ran (their toString), for the report; after each, its writes are read
+ * back from the other merchant (`witness.ts`).
+ */
 class Recorded implements Cmd {
   constructor(readonly inner: Cmd) {}
   check(m: Readonly<Model>): boolean {
@@ -29,6 +33,7 @@ class Recorded implements Cmd {
   async run(m: Model, r: Real): Promise<void> {
     r.executed.push(this.inner.toString());
     await this.inner.run(m, r);
+    await flushWitnesses(r);
   }
   toString(): string {
     return this.inner.toString();

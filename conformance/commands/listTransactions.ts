@@ -24,6 +24,16 @@ export class ListTransactions implements Cmd {
       w.state.txs.has(String(item.id)),
     );
     const seen = new Map(listed.map((l) => [String(l.item.id), l]));
+    // the merchant's list holds none of the other merchant's transactions
+    const foreign = listed.find((l) => w.state.txs.get(String(l.item.id))?.who === 'other');
+    w.check(
+      foreign === undefined,
+      OP,
+      '$.data[].id',
+      `the merchant's list holds the other merchant's transaction ${String(foreign?.item.id)}`,
+      'absent',
+      foreign?.item.id,
+    );
     for (const tx of w.state.txs.values()) {
       if (tx.who !== 'main' || tx.kind !== 'partner') continue;
       const got = seen.get(tx.id);

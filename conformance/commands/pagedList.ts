@@ -10,8 +10,10 @@
  * their insertion; an item of an earlier run may carry a time ahead of a clock a reset moved
  * back since (ADR-043), and its place in the list says nothing its time could check.
  */
+import { filterViolations, type ListFilter } from '../../model/index.ts';
 import type { Exchange } from '../http.ts';
 import type { Real } from '../model.ts';
+import type { Who } from '../model-state.ts';
 
 type Json = Record<string, unknown>;
 
@@ -24,10 +26,18 @@ export interface ListedItem {
   ex: Exchange;
 }
 
+/** Whose list is read (default the main merchant's) and the filter it is read with, sent with every page. */
+export interface ListRead {
+  who?: Who;
+  filter?: ListFilter;
+}
+
 /**
- * Reads `op` (with the main merchant's key) to its end in pages of `limit`; `schema` is its answer's
- * schema (for `x-array-order`), `timeField` the member the order is by, `ours` true for an item
- * this suite inserted. Returns the items in the order read, each with its page's exchange.
+ * Reads `op` (with the main merchant's key, or `read.who`'s) to its end in pages of `limit`;
+ * `schema` is its answer's schema (for `x-array-order`), `timeField` the member the order is by,
+ * `ours` true for an item this suite inserted. With `read.filter`, every page — the first and each
+ * one its cursor leads to — holds only items the filter keeps (the model's `filterViolations`).
+ * Returns the items in the order read, each with its page's exchange.
  * @checks ADR-028, ADR-048
  */
 export async function readListToEnd(
@@ -38,18 +48,33 @@ export async function readListToEnd(
   limit: number,
   what: string,
   ours: (item: Json) => boolean,
+  read: ListRead = {},
 ): Promise<ListedItem[]> {
+  const filter = read.filter ?? {};
+  const filtered = Object.entries(filter)
+    .map(([k, v]) => `${k}=${v}`)
+    .join('&');
   const seen = new Set<string>();
   const listed: ListedItem[] = [];
   let cursor: string | null = null;
   for (let page = 0; ; page++) {
     w.check(page < MAX_PAGES, op, '$.nextCursor', `no last page after ${MAX_PAGES} pages of ${limit}`, null, cursor);
-    const query: Record<string, string> = { limit: String(limit) };
+    const query: Record<string, string> = { ...filter, limit: String(limit) };
     if (cursor !== null) query.cursor = cursor;
-    const ex = await w.client.call(op, { headers: w.auth(op, w.cfg.apiKey), query });
+    const ex = await w.client.call(op, { headers: w.auth(op, w.key(read.who ?? 'main')), query });
     w.expectOutcome(ex, [w.success(op)]);
     const body = ex.json as { data: Json[]; nextCursor: string | null };
     w.check(body.data.length <= limit, op, '$.data', `a page of ${body.data.length} items for limit ${limit}`, limit, body.data.length);
+    const [v] = filterViolations(filter, body.data);
+    if (v)
+      w.check(
+        false,
+        op,
+        `$.data[${v.index}].${v.member}`,
+        `page ${page + 1} of the list read with ${filtered} (limit ${limit}) holds ${what} ${String(body.data[v.index]!.id)} with ${v.member} ${JSON.stringify(v.actual)}: a list filters before it pages, every page included (ADR-028)`,
+        v.expected,
+        v.actual,
+      );
     for (const item of body.data) {
       const id = String(item.id);
       w.check(!seen.has(id), op, '$.data', `${what} ${id} is listed twice in one read to the end (pages repeat an item)`, 'once', 'twice');

@@ -12,19 +12,20 @@ const MAX_PAGES = 100;
 
 /**
  * Every item of a sandbox list endpoint (`{ data: [...] }`), following a next cursor when a page
- * gives one (sent back as `cursor`, with the same `query`). Each page is checked against the
- * contract like any answer.
+ * gives one (sent back as `cursor`, with the same `query`), read with `key` (the main merchant's by
+ * default). Each page is checked against the contract like any answer.
  */
 export async function readAllPages(
   w: World,
   opId: string,
   query: Record<string, string> = {},
+  key: string = w.cfg.apiKey,
 ): Promise<{ items: Record<string, unknown>[]; pages: Exchange[] }> {
   const items: Record<string, unknown>[] = [];
   const pages: Exchange[] = [];
   let cursor: string | undefined;
   for (let i = 0; i < MAX_PAGES; i++) {
-    const ex = await w.client.call(opId, { headers: w.auth(opId, w.cfg.apiKey), query: { ...query, ...(cursor ? { cursor } : {}) } });
+    const ex = await w.client.call(opId, { headers: w.auth(opId, key), query: { ...query, ...(cursor ? { cursor } : {}) } });
     w.expectOutcome(ex, [w.success(opId)]);
     pages.push(ex);
     const page = ex.json as Record<string, unknown>;
@@ -110,14 +111,17 @@ export function judgeSms(items: readonly ListedSms[], k: SmsKnowledge, whole?: W
   return out;
 }
 
-/** The suite's knowledge: the main merchant's partner transactions (their created customerPhone), the other merchant's. */
-function suiteKnowledge(w: World): SmsKnowledge {
+/** The suite's knowledge of `who`'s outbox: its partner transactions (their created customerPhone), the other merchant's. */
+function suiteKnowledge(w: World, who: Tx['who'] = 'main'): SmsKnowledge {
   const own = (id: string) => {
     const tx = w.state.txs.get(id);
-    return tx && tx.kind === 'partner' && tx.who === 'main' ? tx : undefined;
+    return tx && tx.kind === 'partner' && tx.who === who ? tx : undefined;
   };
   return {
-    foreign: (id) => w.state.txs.get(id)?.who === 'other',
+    foreign: (id) => {
+      const owner = w.state.txs.get(id)?.who;
+      return owner !== undefined && owner !== who;
+    },
     toItsPhone: (id, to) => {
       const tx = own(id);
       return tx === undefined ? undefined : to === tx.created.customerPhone;
@@ -130,16 +134,18 @@ function suiteKnowledge(w: World): SmsKnowledge {
 
 /**
  * The SMS outbox read for one transaction of this run (the `transactionId` filter: the outbox is
- * oldest first and holds every earlier run's messages): only that transaction's messages, one
- * confirmation, to its customerPhone.
+ * oldest first and holds every earlier run's messages), with its merchant's key, in pages of
+ * `limit` when given: only that transaction's messages on every page, one confirmation, to its
+ * customerPhone.
  * @checks confirmation-sms
  */
-export async function checkConfirmationSms(w: World, tx: Tx): Promise<void> {
-  const { items, pages } = await readAllPages(w, OP, { transactionId: tx.id });
+export async function checkConfirmationSms(w: World, tx: Tx, limit?: number): Promise<void> {
+  const query: Record<string, string> = { transactionId: tx.id, ...(limit === undefined ? {} : { limit: String(limit) }) };
+  const { items, pages } = await readAllPages(w, OP, query, w.key(tx.who));
   const req = `GET ${new URL(pages[0]!.url).pathname}?transactionId=${tx.id}`;
   checkFilteredByTransaction(w, OP, req, items, tx.id, 'an SMS');
   const phone = tx.created.customerPhone;
-  for (const v of judgeSms(items, suiteKnowledge(w), { only: tx.id, sentAt: Infinity }))
+  for (const v of judgeSms(items, suiteKnowledge(w, tx.who), { only: tx.id, sentAt: Infinity }))
     if (v.problem === 'count')
       w.check(false, OP, '$.data', `${req}: ${v.n} SMS for transaction ${tx.id}; B1 sends the customer one`, 1, v.n);
     else if (v.problem === 'phone')

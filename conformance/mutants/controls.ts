@@ -55,23 +55,40 @@ function shuffledText(text: string): string {
   }
 }
 
+/** The main merchant's webhook endpoint (and its rotation), whose answers show the secrets that sign now. */
+const ENDPOINT = /^\/api\/v1\/sandbox\/webhook-endpoint(\/rotate-secret)?$/;
+
 /**
  * Every object's members written in another order (RFC 8259: objects are unordered), with the same
- * values: in every JSON answer, and in every webhook payload, signed again with the endpoint's
- * secret under the delivery's own webhook-id and timestamp: a retry carries the same event in
- * another order (as a server that serialises its stored event again for each attempt sends it).
+ * values: in every JSON answer, and in every webhook payload, signed again under the delivery's own
+ * webhook-id and timestamp with the endpoint's secrets as its answers last showed them (its secret,
+ * then the previous one, as many as the server's header carried; the merchant's configured secret
+ * before any): a retry carries the same event in another order (as a server that serialises its
+ * stored event again for each attempt sends it).
  */
 export const membersReordered: Mutant = {
   name: "control: every object's members in another order (answers and webhooks)",
   profile: 'sandbox',
-  async onResponse(_req, res) {
+  async onResponse(req, res, ctx) {
+    if (ENDPOINT.test(req.path) && res.status === 200 && (req.headers['x-api-key'] ?? '') === ctx.keys.main) {
+      const e = JSON.parse(res.body) as { secret?: unknown; previousSecret?: unknown };
+      ctx.cache.set(
+        'signing',
+        [e.secret, e.previousSecret].filter((x): x is string => typeof x === 'string'),
+      );
+    }
     return /json/.test(res.headers['content-type'] ?? '') ? { ...res, body: shuffledText(res.body) } : res;
   },
   async onWebhook(body, headers, ctx) {
     const out = shuffledText(body);
     const id = headers['webhook-id'] ?? '';
-    const ts = headers['webhook-timestamp'] ?? '';
-    const signature = new Webhook(ctx.secret).sign(id, new Date(Number(ts) * 1000), out);
+    const ts = new Date(Number(headers['webhook-timestamp'] ?? '') * 1000);
+    const secrets = (ctx.cache.get('signing') as string[] | undefined) ?? [ctx.secret];
+    const count = (headers['webhook-signature'] ?? '').split(' ').filter((x) => x.length > 0).length;
+    const signature = secrets
+      .slice(0, Math.max(1, count))
+      .map((secret) => new Webhook(secret).sign(id, ts, out))
+      .join(' ');
     return { body: out, headers: { ...headers, 'webhook-signature': signature } };
   },
 };
