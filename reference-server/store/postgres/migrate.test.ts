@@ -4,18 +4,20 @@
  * refused; and the exactness the shared sandbox relies on is the database's (unique vendor
  * references, one winner of a conditional update, exact counters, each outbox row claimed once).
  */
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findPostgresBin, startCluster, type Cluster } from '../../test-support/pg-cluster.ts';
 import { loadMigrations, migrate, migrateUrl, MigrationError, runMigrate } from './migrate.ts';
 import { SCHEMA_TAMPERINGS } from '../../test-support/schema-tampering.ts';
 
+const run = promisify(execFile);
 let cluster: Cluster;
 beforeAll(async () => {
-  cluster = await startCluster();
+  cluster = await startCluster({ pausable: true });
 }, 120_000);
 afterAll(async () => {
   await cluster?.stop();
@@ -81,15 +83,19 @@ describe('migrations', () => {
       await insertTransaction(pool, 'm1', 'ORDER-1');
       await pool.query(sql);
       await pool.end();
-      // the whole database, schema and rows, as pg_dump writes it
-      const dump = () =>
+      // the whole database, schema and rows, as pg_dump writes it (not blocking this process: the
+      // cluster may be reached through its relay here, pg-cluster.ts)
+      const dump = async () =>
         createHash('sha256')
-          .update(execFileSync(path.join(findPostgresBin(), 'pg_dump'), ['--dbname', url, '--restrict-key=paylater']))
+          .update(
+            (await run(path.join(findPostgresBin(), 'pg_dump'), ['--dbname', url, '--restrict-key=paylater'], { encoding: 'buffer' }))
+              .stdout,
+          )
           .digest('hex');
-      const before = dump();
+      const before = await dump();
       await expect(migrateUrl(url)).rejects.toThrow(MigrationError);
       await expect(migrateUrl(url)).rejects.toThrow(why);
-      expect(dump()).toBe(before);
+      expect(await dump()).toBe(before);
     },
   );
 
