@@ -23,6 +23,8 @@ const onPostgresToo = [
 export default defineConfig({
   test: {
     exclude: ['node_modules/**', 'dist/**'],
+    // One PostgreSQL cluster for the run, started by the first test file that needs one.
+    globalSetup: ['reference-server/test-support/shared-cluster.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     // expect.poll fails once its timeout passes, even when a slow attempt would have passed;

@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { Webhook } from 'standardwebhooks';
+import { Pool } from 'undici';
 
 import type { Json } from '../../lib/json.ts';
 
@@ -53,6 +54,23 @@ export function withJson(res: ProxyResponse, body: unknown, status = res.status)
   return { status, headers: { ...res.headers, 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify(body) };
 }
 
+/**
+ * Request headers not sent upstream: the connection's own (undici refuses some of them and frames the
+ * body itself), and Accept-Encoding, so the answer comes as is (its body is read as text).
+ */
+const NOT_FORWARDED = new Set([
+  'host',
+  'content-length',
+  'transfer-encoding',
+  'connection',
+  'keep-alive',
+  'upgrade',
+  'expect',
+  'accept-encoding',
+]);
+/** Answer headers not passed back: the proxy frames its own answer (the body may have changed). */
+const NOT_RETURNED = new Set(['content-length', 'transfer-encoding', 'connection', 'keep-alive', 'content-encoding']);
+
 async function read(req: IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const c of req) chunks.push(c as Buffer);
@@ -67,26 +85,27 @@ export async function startProxy(opts: {
   secret: string;
 }): Promise<{ url: string; webhookUrl: string; close(): Promise<void> }> {
   const { mutant } = opts;
+  const upstream = new Pool(opts.upstream);
   const ctx: ProxyContext = {
     upstream: opts.upstream,
     keys: opts.keys,
     secret: opts.secret,
     cache: new Map(),
     async forward(r) {
-      const headers = { ...r.headers };
-      delete headers.host;
-      delete headers['content-length'];
-      delete headers.connection;
-      const res = await fetch(opts.upstream + r.path, {
+      const headers: Record<string, string> = {};
+      for (const [k, v] of Object.entries(r.headers)) if (!NOT_FORWARDED.has(k.toLowerCase())) headers[k] = v;
+      // undici's request, not fetch: the same exchange for less CPU (every request of the
+      // self-test and its controls passes here)
+      const res = await upstream.request({
+        path: r.path,
         method: r.method,
         headers,
         body: r.method === 'GET' || r.method === 'HEAD' ? undefined : r.body || undefined,
       });
       const out: Record<string, string> = {};
-      res.headers.forEach((v, k) => {
-        if (k !== 'content-length' && k !== 'transfer-encoding' && k !== 'connection' && k !== 'content-encoding') out[k] = v;
-      });
-      return { status: res.status, headers: out, body: await res.text() };
+      for (const [k, v] of Object.entries(res.headers))
+        if (v !== undefined && !NOT_RETURNED.has(k)) out[k] = Array.isArray(v) ? v.join(', ') : v;
+      return { status: res.statusCode, headers: out, body: await res.body.text() };
     },
     async sendWebhook(body, headers) {
       // the body may have changed: its length, host and connection are the relay's own
@@ -123,6 +142,7 @@ export async function startProxy(opts: {
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));
+      await upstream.destroy();
     },
   };
 }

@@ -5,6 +5,11 @@
  *
  * The catalogue is checked in parts, one test file each (`mutants-N.test.ts`), so the parts run
  * beside the other test files instead of one ten-minute file at the end.
+ *
+ * The same runs show what the coverage tour's first look (`firstLook` in tour.ts) finds: the faults
+ * most implementations have, found before anything else runs. Each mutant of FIRST_LOOK is reported
+ * by it, so its run (with `bail`) ends within its first dozen commands instead of after the probes:
+ * a test of its own per mutant reads the part's run (it had run each of them again, 19 runs).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { median } from '../bench.ts';
@@ -23,6 +28,29 @@ const MAX_SEARCH_LENGTH = 12;
 /** How many test files the catalogue is split into. */
 export const PARTS = 3;
 
+/** The catalogue mutants the coverage tour's first look finds. */
+export const FIRST_LOOK = [
+  "other merchant's transaction readable",
+  "404 body differs for another merchant's transaction",
+  "B3 404 body differs for another merchant's transaction",
+  'B3 read: customerPhone differs from the one created',
+  'duplicate vendorReference accepted',
+  "B4's answer keeps the creation time as updatedAt (updatedAt not set on cancel)",
+  'missing webhook (transaction.cancelled dropped)',
+  'webhook signed with a wrong secret',
+  'extra webhook (approved sent on create)',
+  "SMS outbox: a page repeats the previous page's last item (an inclusive cursor)",
+  'sandbox transactions list: each page oldest first',
+  'A2 created_at month first (MM/DD/YY)',
+  "A2's store_name is the merchant's name (repeated value in the session-token record)",
+  "checkout transactions' webhooks name another store (storeName)",
+  'A2 dates in UTC+1, not UTC',
+  'updatedAt left at creation on expiry (expiredAt too)',
+  'B2/B3 show PENDING after the payment window',
+  'expiry instant written as the time of the read that noticed it (updatedAt, expiredAt)',
+  'missing webhook (transaction.expired dropped)',
+];
+
 /**
  * `MUTANTS=<regular expression>` runs only the mutants whose names it matches (each still with its
  * own seed, 1000 + its index in the catalogue), e.g. `MUTANTS="other merchant" npx vitest run
@@ -37,6 +65,8 @@ const only = process.env.MUTANTS ? new RegExp(process.env.MUTANTS) : undefined;
 export function describeMutantPart(part: number, start: StartServer): void {
   let st: Awaited<ReturnType<typeof prepareMutantSelfTest>>;
   const results: MutantResult[] = [];
+  /** Each mutant's result and its progress lines, for the first-look tests. */
+  const runs = new Map<number, { r: MutantResult; lines: string[] }>();
 
   beforeAll(async () => {
     st = await prepareMutantSelfTest(start);
@@ -51,12 +81,19 @@ export function describeMutantPart(part: number, start: StartServer): void {
   });
 
   describe(`mutation self-test, part ${part} of ${PARTS}`, () => {
-    if (part === 1) it('has at least 50 mutants', () => expect(mutants.length).toBeGreaterThanOrEqual(50));
+    if (part === 1) {
+      it('has at least 50 mutants', () => expect(mutants.length).toBeGreaterThanOrEqual(50));
+      it('names only catalogue mutants in FIRST_LOOK', () => {
+        expect(FIRST_LOOK.filter((n) => !mutants.some((m) => m.name === n))).toEqual([]);
+      });
+    }
     mutants.forEach((mutant, i) => {
       if (i % PARTS !== part - 1 || (only && !only.test(mutant.name))) return;
       it(`finds: ${mutant.name}`, async () => {
-        const r = await st.run(i);
+        const lines: string[] = [];
+        const r = await st.run(i, DEFAULT_RUNS, { log: (l) => lines.push(l) });
         results.push(r);
+        runs.set(i, { r, lines });
         expect(r.findings).toBeGreaterThan(0);
         if (r.phase === 'property') expect(r.shrunkLength).toBeLessThanOrEqual(MAX_SEARCH_LENGTH);
         // a long sequence says why it is not shorter: shrinking's time limit, no shorter failing one, or not shrunk (tour)
@@ -67,6 +104,16 @@ export function describeMutantPart(part: number, start: StartServer): void {
         // parts side by side on a loaded machine, on unchanged code. The run's own bound decides;
         // this only keeps a slow machine from failing a mutant that is found.
       }, 120_000);
+      if (FIRST_LOOK.includes(mutant.name))
+        it(`the coverage tour's first look finds: ${mutant.name}`, () => {
+          const run = runs.get(i);
+          expect(run, 'its run above').toBeDefined();
+          const { r, lines } = run!;
+          expect(r.findings, r.message).toBeGreaterThan(0);
+          expect(r.phase).toBe('tour');
+          expect(lines).toContain('coverage tour, first look: finding');
+          expect(lines.some((l) => l.startsWith('coverage tour probes'))).toBe(false);
+        });
     });
   });
 }

@@ -1,7 +1,8 @@
 /**
  * The PostgreSQL store under this package's API tests. With `PAYLATER_TEST_STORE=postgres`
- * every test server gets a fresh database of one throwaway cluster per test file (or of
- * `PAYLATER_TEST_DATABASE_URL`'s server); with `PAYLATER_TEST_STORE=postgres-2` it is two
+ * every test server gets a fresh database of the run's throwaway cluster (pg-cluster.ts: one
+ * per vitest run, or one per test file outside vitest), or of `PAYLATER_TEST_DATABASE_URL`'s
+ * server; with `PAYLATER_TEST_STORE=postgres-2` it is two
  * servers (two repositories, two cores, one clock) on that database behind a round-robin
  * proxy, so every other request of a test lands on the other instance.
  */
@@ -20,7 +21,7 @@ if (onPostgres)
     await (await cluster)?.stop();
   });
 
-/** A URL of a fresh, empty database of the file's cluster (started on first use). */
+/** A URL of a fresh, empty database of the cluster (started on first use). */
 export async function freshTestDatabase(): Promise<string> {
   cluster ??= startCluster();
   return (await cluster).createDatabase();

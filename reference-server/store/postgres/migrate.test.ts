@@ -4,10 +4,11 @@
  * refused; and the exactness the shared sandbox relies on is the database's (unique vendor
  * references, one winner of a conditional update, exact counters, each outbox row claimed once).
  */
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findPostgresBin, startCluster, type Cluster } from '../../test-support/pg-cluster.ts';
@@ -17,9 +18,10 @@ import { spawnPaylater } from '../../../scripts/lib/paylater-process.ts';
 import { DEMO_MERCHANTS } from '../../config.ts';
 import { partnerBody } from '../../test-support/helpers.ts';
 
+const run = promisify(execFile);
 let cluster: Cluster;
 beforeAll(async () => {
-  cluster = await startCluster();
+  cluster = await startCluster({ pausable: true });
 }, 120_000);
 afterAll(async () => {
   await cluster?.stop();
@@ -42,10 +44,15 @@ async function insertTransaction(pool: pg.Pool, merchant: string, vendorReferenc
   return id;
 }
 
-/** The hash of the whole database, schema and rows, as pg_dump writes it. */
-const dump = (url: string) =>
+/**
+ * The hash of the whole database, schema and rows, as pg_dump writes it (not blocking this process:
+ * the cluster may be reached through its relay here, pg-cluster.ts).
+ */
+const dump = async (url: string) =>
   createHash('sha256')
-    .update(execFileSync(path.join(findPostgresBin(), 'pg_dump'), ['--dbname', url, '--restrict-key=paylater']))
+    .update(
+      (await run(path.join(findPostgresBin(), 'pg_dump'), ['--dbname', url, '--restrict-key=paylater'], { encoding: 'buffer' })).stdout,
+    )
     .digest('hex');
 
 describe('migrations', () => {
@@ -91,10 +98,10 @@ describe('migrations', () => {
       await insertTransaction(pool, 'm1', 'ORDER-1');
       await pool.query(sql);
       await pool.end();
-      const before = dump(url);
+      const before = await dump(url);
       await expect(migrateUrl(url)).rejects.toThrow(MigrationError);
       await expect(migrateUrl(url)).rejects.toThrow(why);
-      expect(dump(url)).toBe(before);
+      expect(await dump(url)).toBe(before);
     },
   );
 
@@ -177,7 +184,7 @@ describe("a role that may not write the store's tables", () => {
       "SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'schema_migrations' ORDER BY tablename",
     );
     await pool.end();
-    const before = dump(url);
+    const before = await dump(url);
     const [refused, started] = await Promise.all([serve(as(reader)), serve(as(writer))]);
     try {
       const masked = as(reader).replace('hunter2-secret', '***');
@@ -185,7 +192,7 @@ describe("a role that may not write the store's tables", () => {
         `paylater serve: the database at ${masked}: the role ${reader} lacks rights this server needs: INSERT, UPDATE, DELETE on tables ${rows.map((r) => r.name).join(', ')}. Nothing was changed; grant them, or give the URL of a role that has them\n`,
       );
       expect(refused.exit).toBe(1);
-      expect(dump(url)).toBe(before);
+      expect(await dump(url)).toBe(before);
       // A role with exactly those rights (no CREATE on the schema: the store's tables are there) starts and writes.
       expect(started.baseUrl, started.output).not.toBeNull();
       const r = await fetch(`${started.baseUrl!}/api/v1/public/partner/transactions`, {

@@ -44,7 +44,7 @@ const KEY = Object.fromEntries(NAMES.map((n) => [n, `sk_test_v1_shared_${n}_${'0
 >;
 
 beforeAll(async () => {
-  cluster = await startCluster();
+  cluster = await startCluster({ pausable: true });
   dir = mkdtempSync(path.join(tmpdir(), 'paylater-multi-'));
   url = await cluster.createDatabase();
   await migrateUrl(url); // once, before three instances start together (they would serialise on the lock anyway)

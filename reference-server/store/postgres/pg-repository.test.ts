@@ -24,7 +24,7 @@ import { openPgRepository, type PgRepository } from './pg-repository.ts';
 let cluster: Cluster;
 const opened: PgRepository[] = [];
 beforeAll(async () => {
-  cluster = await startCluster();
+  cluster = await startCluster({ pausable: true });
 }, 120_000);
 afterAll(async () => {
   await Promise.allSettled(opened.map((r) => r.close()));
