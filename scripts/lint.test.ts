@@ -96,6 +96,22 @@ describe('consistency checks catch drift', () => {
     objectAt(doc, 'components', 'schemas', 'TransactionStatus', 'x-state-machine', 'rejections', 0).code = 'NOT_ALLOWED';
     expect(checkStateMachine(1, doc).join('\n')).toMatch(/NOT_ALLOWED is not declared/);
   });
+  it('a transition added from a status its rejection still lists', async () => {
+    const { doc } = await fixtures();
+    const sm = objectAt(doc, 'components', 'schemas', 'TransactionStatus', 'x-state-machine');
+    objectAt(arrayAt(sm, 'transitions').find((t) => objectAt(t).id === 'merchant-cancel')).from = ['PENDING', 'APPROVED'];
+    expect(checkStateMachine(1, doc)).toEqual([
+      'rejection of cancelPartnerTransactionByVendorReference: from APPROVED, which a transition of cancelPartnerTransactionByVendorReference also moves from (remove it from the rejection)',
+    ]);
+  });
+  it('a transition removed, leaving a rejection code that asks for no status', async () => {
+    const { doc } = await fixtures();
+    const sm = objectAt(doc, 'components', 'schemas', 'TransactionStatus', 'x-state-machine');
+    sm.transitions = arrayAt(sm, 'transitions').filter((t) => objectAt(t).id !== 'complete');
+    expect(checkStateMachine(1, doc).join('\n')).toMatch(
+      /^rejection code TRANSACTION_NOT_APPROVED: no transition of the operations it rejects moves from any status/m,
+    );
+  });
   it('an error example whose code is not declared', async () => {
     const { doc } = await fixtures();
     expect(checkErrorExamples(1, doc)).toEqual([]);
