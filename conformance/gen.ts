@@ -120,6 +120,24 @@ export interface BodyGen {
 
 const cache = new WeakMap<Contract, Map<string, BodyGen>>();
 
+/**
+ * The k-th (k ≥ 0) of the suite's fixed totals for `opId` (a body with an `x-amount-consistency`
+ * total), in MAD: inside `x-amount-range`, 100 MAD apart from its minimum up where the range is
+ * wide enough and spread evenly across it where not, never a magic total of `x-sandbox-scenarios`
+ * (it would change the outcome). The tour's bodies and every fixed body of the suite take theirs
+ * here, so a narrower or shifted range moves them all.
+ */
+export function fixedTotal(contract: Contract, opId: string, k: number): number {
+  const r = amountRules(contract.doc, contract.requestSchema(opId));
+  if (!r) throw new Error(`gen: ${opId} has no x-amount-consistency total`);
+  const magic = scenarioValues(contract).totals;
+  const step = Math.max(1, Math.min(10_000, Math.floor((r.max - r.min) / 20)));
+  const c = Math.min(r.max, r.min + step * k);
+  for (let d = 0; d <= r.max - r.min; d++)
+    for (const x of [c + d, c - d]) if (x >= r.min && x <= r.max && !magic.has(x)) return centimesToNumber(x);
+  throw new Error(`gen: every total of x-amount-range is a magic total of x-sandbox-scenarios`);
+}
+
 /** The body generator of an operation's JSON request body (cached per contract). */
 export function bodyGen(contract: Contract, opId: string): BodyGen {
   let byOp = cache.get(contract);

@@ -120,6 +120,8 @@ export interface ModelState {
   observedAt: number;
   /** A1 requests sent so far (counted or not by the server). */
   a1Sent: number;
+  /** The main key's A1 requests the coverage tour after the search spends (`a1Cost` of its commands): the search leaves them (core). */
+  a1TourCost: number;
   bursts: number;
   /** A1 answers that were 429. */
   rate429: number;
@@ -158,6 +160,7 @@ export function newModelState(contract: Contract, profile: 'core' | 'sandbox', p
     clockBase: undefined,
     observedAt: 0,
     a1Sent: 0,
+    a1TourCost: 0,
     bursts: 0,
     rate429: 0,
     inTour: false,

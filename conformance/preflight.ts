@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { variants } from '../generated/index.ts';
 import { CreateTransaction } from './commands/createTransaction.ts';
+import { fixedTotal } from './gen.ts';
 import { ConformanceError, NoAnswerError, SetupError, type Exchange } from './http.ts';
 import { refusal, type Model } from './model.ts';
 import type { Who, World } from './world.ts';
@@ -94,11 +95,12 @@ async function checkVariant(w: World): Promise<Exchange> {
  */
 export async function checkMerchants(w: World): Promise<void> {
   const m: Model = { state: w.state, txs: [], sessions: [] };
+  const total = fixedTotal(w.contract, 'createPartnerTransaction', 1);
   const body = {
     customerPhone: '212612345678',
-    total: 600,
+    total,
     currency: 'MAD',
-    items: [{ name: 'Preflight item', quantity: 1, unitPrice: 600 }],
+    items: [{ name: 'Preflight item', quantity: 1, unitPrice: total }],
   };
   for (const who of ['main', 'other'] as const) {
     w.executed.push(`preflight: createTransaction(${who})`);

@@ -4,11 +4,10 @@
  * received request must show. Black-box: HTTP and generated/ only.
  */
 import { randomUUID } from 'node:crypto';
-import { amountRange } from '../generated/index.ts';
 import { EARLY_SLACK_MS, LATE_SLACK_MS, MAX_ATTEMPTS } from '../model/retry.ts';
 import { advanceMainClock } from './commands/advanceClock.ts';
 import { checkFilteredByTransaction } from './commands/smsOutbox.ts';
-import { fixedBody } from './gen.ts';
+import { fixedBody, fixedTotal } from './gen.ts';
 import { canonicalText } from '../model/index.ts';
 import type { Plan, Received, RetryReceiver } from './retry-receiver.ts';
 import type { World } from './world.ts';
@@ -42,7 +41,10 @@ export async function cancelledEvent(w: World, rx: RetryReceiver, plan: Plan): P
   const ref = `rt-${randomUUID().slice(0, 18)}`;
   const created = await w.client.call('createPartnerTransaction', {
     headers: w.auth('createPartnerTransaction', key),
-    body: { ...fixedBody(w.contract, 'createPartnerTransaction', amountRange.minimum + 100), vendorReference: ref },
+    body: {
+      ...fixedBody(w.contract, 'createPartnerTransaction', fixedTotal(w.contract, 'createPartnerTransaction', 1)),
+      vendorReference: ref,
+    },
   });
   w.expectOutcome(created, [w.success(created.opId)]);
   const txId = (created.json as { id: string }).id;

@@ -16,7 +16,7 @@ import { ConformanceError, InterruptedError, SetupError, type Exchange } from '.
 import type { Cmd, Model } from './model.ts';
 import { curlScript, type Finding } from './report.ts';
 import { checkKeys, checkMerchants } from './preflight.ts';
-import { firstLook, probeTour, tourCommands } from './tour.ts';
+import { firstLook, probeTour, tourA1Cost, tourCommands } from './tour.ts';
 import { webhookCheckpoint } from './webhook-judge.ts';
 import { asyncApiValidators, WebhookReceiver } from './webhooks.ts';
 import { World, type SuiteConfig } from './world.ts';
@@ -133,7 +133,7 @@ export async function runSuite(opts: SuiteOptions): Promise<SuiteResult> {
       : [];
     if (incomplete.length && w.state.rate429 > 1)
       incomplete.push(
-        `(A1 answered ${w.state.rate429} time(s) with 429: its rate-limit budget of ${rateLimit(w.state).limit} per ${rateLimit(w.state).windowSeconds} s was spent, e.g. by an earlier run with this key; wait for the window or use the sandbox profile)`,
+        `(A1 answered ${w.state.rate429} time(s) with 429: its rate-limit budget of ${rateLimit(w.state).limit} per ${rateLimit(w.state).windowSeconds} s was spent${w.state.a1TourCost > rateLimit(w.state).limit ? ` (the tour alone needs ${w.state.a1TourCost} A1 requests)` : ', e.g. by an earlier run with this key'}; wait for the window or use the sandbox profile, whose clock moves past a spent window)`,
       );
     return {
       seed: opts.seed,
@@ -206,7 +206,7 @@ export async function runSuite(opts: SuiteOptions): Promise<SuiteResult> {
         w.state.inTour = false;
       }
     };
-    // ---- the tour's first look and its probes first: they move no clock, and only they find some faults ----
+    // ---- the tour's first look and its probes first: only they find some faults (the clock moves only past a spent A1 window) ----
     if (opts.path === undefined)
       for (const [part, t] of [
         ['coverage tour, first look', firstLook],
@@ -214,8 +214,8 @@ export async function runSuite(opts: SuiteOptions): Promise<SuiteResult> {
       ] as const)
         if (!bailed()) await runTour(part, t(w.contract, opts.profile));
     if (bailed()) return finish();
-
-    // ---- the model-based property ----
+    // ---- the model-based property (it leaves the tour the A1 requests the tour plans, commands/a1Budget.ts) ----
+    w.state.a1TourCost = tourA1Cost(w.contract, opts.profile);
     let lastFailing: { transcript: Exchange[]; commands: string[] } | undefined;
     // Shrinking is bounded in time from the first failure: once over, every candidate passes at
     // once, so fast-check ends with the smallest failing sequence found so far.
@@ -401,8 +401,8 @@ async function settleSandbox(w: World, opts: SuiteOptions): Promise<void> {
     perf: (a.sentAt + a.receivedAt) / 2,
     halfWidthMs: (a.receivedAt - a.sentAt) / 2 + precisionMs,
   };
-  const limit = rateLimit(w.state).limit;
-  w.state.rate.main = { usedLo: 0, usedHi: limit, endLo: -Infinity, endHi: Infinity };
+  // past a whole window: every window the key began before has ended
+  w.state.rate.main = { usedLo: 0, usedHi: 0, endLo: -Infinity, endHi: Infinity };
   if (w.receiver) {
     await sleep(opts.webhookGraceMs ?? 150);
     w.judged = w.receiver.deliveries.length;

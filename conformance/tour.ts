@@ -43,8 +43,9 @@ import { UnknownQuery } from './commands/unknownQuery.ts';
 import { VerifyByKey } from './commands/verifyByKey.ts';
 import { VerifyByToken } from './commands/verifyByToken.ts';
 import type { Cmd } from './model.ts';
-import { amountRange, maxBodyBytes } from '../generated/index.ts';
-import { bodyGen, fixedBody } from './gen.ts';
+import { a1Cost, spending } from './commands/a1Budget.ts';
+import { maxBodyBytes } from '../generated/index.ts';
+import { bodyGen, fixedBody, fixedTotal } from './gen.ts';
 import type { Contract } from './spec.ts';
 
 /** Valid bodies derived from the request schemas, with distinct totals inside x-amount-range. */
@@ -52,10 +53,9 @@ function bodies(contract: Contract): {
   body: (k: number) => Record<string, unknown>;
   sess: (k: number) => Record<string, unknown>;
 } {
-  const at = (k: number): number => amountRange.minimum + 100 * k;
   return {
-    body: (k) => fixedBody(contract, 'createPartnerTransaction', at(k)),
-    sess: (k) => fixedBody(contract, 'createSession', at(k)),
+    body: (k) => fixedBody(contract, 'createPartnerTransaction', fixedTotal(contract, 'createPartnerTransaction', k)),
+    sess: (k) => fixedBody(contract, 'createSession', fixedTotal(contract, 'createSession', k)),
   };
 }
 
@@ -65,7 +65,8 @@ function bodies(contract: Contract): {
  * short), the sandbox's own bodies broken one keyword at a time, no cancel by transaction id
  * (ADR-016), JSON numbers and members (ADR-023), HEAD and 405 (ADR-024), the service probes
  * (ADR-040) and the confirmation SMS. Its own transactions and one session (A2's parameters need
- * a live token); no clock moves; A1 once valid, then its bodies failing in two members (ADR-057).
+ * a live token); no clock moves but past a spent A1 window (commands/a1Budget.ts); A1 once valid, then its
+ * bodies failing in two members (ADR-057).
  */
 export function probeCommands(contract: Contract, profile: 'core' | 'sandbox'): Cmd[] {
   return probeTour(contract, profile).commands;
@@ -101,7 +102,7 @@ export function firstLook(contract: Contract, profile: 'core' | 'sandbox'): { co
   // that transaction read back (its status, updatedAt and the expiry's webhook)
   if (profile === 'sandbox')
     c.push(
-      new CreateSession(sess(1), 'valid'),
+      spending(new CreateSession(sess(1), 'valid')),
       new PaySession(0, 'success', 'own'),
       new VerifyByToken(0, 'own'),
       new AdvanceClock('at-expiry', 0, 0),
@@ -128,12 +129,12 @@ export function probeTour(contract: Contract, profile: 'core' | 'sandbox'): { co
     new CreateTransaction(body(1), 'valid', 'main', 'fresh', 0),
     new CreateTransaction(body(2), 'valid', 'main', 'fresh', 0),
     new CreateTransaction(body(3), 'valid', 'other', 'fresh', 0),
-    new CreateSession(sess(1), 'valid'),
+    spending(new CreateSession(sess(1), 'valid')),
   ];
   // A1 bodies failing in two members of different codes: the code x-error-precedence puts first (ADR-057)
   const twoFaults = bodyGen(contract, 'createSession')
     .probes.filter((p) => p.twoFaults)
-    .map((p) => new CreateSession(p.apply(sess(1)), p.label));
+    .map((p) => spending(new CreateSession(p.apply(sess(1)), p.label)));
   const c: Cmd[] = [
     ...setup,
     ...parameterProbes(contract, profile),
@@ -187,14 +188,24 @@ export function probeTour(contract: Contract, profile: 'core' | 'sandbox'): { co
   return { commands: c.map(recorded), setup: setup.length };
 }
 
-/** The rest of the tour, after the random search: every transition and every drivable declared code, the time rules. */
+/**
+ * The rest of the tour, after the random search: every transition and every drivable declared code, the time rules.
+ * Its A1 requests are planned in the key's budget (`x-rate-limit`, commands/a1Budget.ts): the probes
+ * that need no state come first, where the sandbox clock may move past a spent window as often as the
+ * limit asks, before the transactions and sessions whose payment window and token lifetime the rest
+ * relies on.
+ */
 export function tourCommands(contract: Contract, profile: 'core' | 'sandbox'): Cmd[] {
   const { body, sess } = bodies(contract);
-  // every keyword boundary of A1's body and every x- amount rule, one value changed each
-  const a1Probes = bodyGen(contract, 'createSession').probes.map((p) => new CreateSession(p.apply(sess(1)), p.label));
+  // every keyword boundary of A1's body and every x- amount rule, one value changed each (their sessions not kept)
+  const a1Probes = bodyGen(contract, 'createSession').probes.map((p) => spending(new CreateSession(p.apply(sess(1)), p.label, false)));
   const c: Cmd[] = [
     // a fresh rate-limit window for the A1 checks below (sandbox); core relies on the model's count
     new AdvanceClock('past-rate-window', 0, 0),
+    ...a1Probes,
+    ...(profile === 'sandbox'
+      ? [spending(new MediaProbe('text/plain', 'createSession')), spending(new MediaProbe('too-large', 'createSession'))]
+      : []),
     new CreateTransaction(body(1), 'valid', 'main', 'fresh', 0),
     new CreateTransaction(body(2), 'valid', 'main', 'fresh', 0),
     new CreateTransaction(body(3), 'valid', 'other', 'fresh', 0),
@@ -217,10 +228,9 @@ export function tourCommands(contract: Contract, profile: 'core' | 'sandbox'): C
     new MediaProbe('text/plain'),
     new MediaProbe('too-large'),
     new MediaProbe('malformed-json'),
-    new CreateSession(sess(1), 'valid'),
-    new CreateSession(sess(2), 'valid'),
-    // after the two sessions the tour pays and verifies (indexes 0 and 1), before the rate-limit burst
-    ...a1Probes,
+    // the two sessions the tour pays and verifies (indexes 0 and 1), before the rate-limit burst
+    spending(new CreateSession(sess(1), 'valid')),
+    spending(new CreateSession(sess(2), 'valid')),
     new CancelTransaction(false, 0),
     new CancelTransaction(false, 0),
     new CancelTransaction(true, 1),
@@ -256,7 +266,7 @@ export function tourCommands(contract: Contract, profile: 'core' | 'sandbox'): C
           'sandboxAdvanceClock',
         ] as const
       ).map((op) => new AuthProbe(op, 'missing', 0)),
-      ...(['sandboxPaySession', 'sandboxAdvanceClock', 'createSession'] as const).flatMap((op) => [
+      ...(['sandboxPaySession', 'sandboxAdvanceClock'] as const).flatMap((op) => [
         new MediaProbe('text/plain', op),
         new MediaProbe('too-large', op),
       ]),
@@ -269,13 +279,13 @@ export function tourCommands(contract: Contract, profile: 'core' | 'sandbox'): C
       new VerifyByToken(1, 'own'),
       new VerifyByToken(0, 'other-session'),
       new VerifyByToken(0, 'garbage'),
-      new VerifyByToken(0, 'missing-transaction'),
+      new VerifyByToken(-1, 'missing-transaction'),
       new BadParameter('getTransactionStatusBySessionToken', 'x'),
       new VerifyByKey(1, false),
       new VerifyByKey(1, true),
       new PaySession(1, 'success', 'own'),
       new PaySession(0, 'success', 'unknown'),
-      new PaySession(0, 'success', 'other-merchant'),
+      spending(new PaySession(0, 'success', 'other-merchant'), 1, 'other'),
       new AdvanceClock('just-before-expiry', 0, 0),
       new AdvanceClock('at-expiry', 0, 0),
       // every later read agrees with the expiry: B2 and B3 of each transaction of the tour
@@ -295,7 +305,7 @@ export function tourCommands(contract: Contract, profile: 'core' | 'sandbox'): C
       new PaySession(1, 'failed', 'own'),
       // a spent window refuses until its end, not after
       new RateLimitBurst(sess(3)),
-      new OtherKeySession(sess(3)),
+      spending(new OtherKeySession(sess(3)), 1, 'other'),
       new AdvanceClock('just-before-rate-window', 0, 0),
       new CreateSession(sess(3), 'limited until the window ends'),
       new AdvanceClock('past-rate-window', 0, 0),
@@ -308,10 +318,10 @@ export function tourCommands(contract: Contract, profile: 'core' | 'sandbox'): C
     );
   } else
     c.push(
-      new MediaProbe('text/plain', 'createSession'),
-      new MediaProbe('too-large', 'createSession'),
+      spending(new MediaProbe('text/plain', 'createSession')),
+      spending(new MediaProbe('too-large', 'createSession')),
       new RateLimitBurst(sess(3)),
-      new OtherKeySession(sess(3)),
+      spending(new OtherKeySession(sess(3)), 1, 'other'),
       new ForbiddenMoves(body, sess(7)),
       new CrossMerchant(body(8)),
     );
@@ -332,6 +342,11 @@ export function tourCommands(contract: Contract, profile: 'core' | 'sandbox'): C
       new SandboxDataReset(),
     );
   return c.map(recorded);
+}
+
+/** The main key's A1 requests the rest of the tour spends (`tourCommands`): the random search leaves them in the core profile. */
+export function tourA1Cost(contract: Contract, profile: 'core' | 'sandbox'): number {
+  return a1Cost(tourCommands(contract, profile));
 }
 
 /** The sandbox operations with a JSON request body, from the contract (x-internal ones are not driven). */

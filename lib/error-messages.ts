@@ -30,6 +30,7 @@ export const ERROR_MESSAGES = {
     'Too many requests, retry after {seconds} seconds',
     'Simulated (Paylater-Simulate 429): too many requests, retry after {seconds} seconds',
   ],
+  AUTH_THROTTLED: ['Too many failed authentications from this address, retry after {seconds} seconds'],
   STORAGE_UNAVAILABLE: [
     'Storage is unavailable, retry after {seconds} seconds',
     'Simulated (Paylater-Simulate 503): storage is unavailable, retry after {seconds} seconds',

@@ -281,7 +281,7 @@ export class StateTracker extends SandboxTracker {
     return out;
   }
 
-  /** A refusal: a 404 for one's own transaction, or a rejection by state that narrows the statuses (the model's rejections). */
+  /** A refusal: a 404 for one's own transaction (one x-state-machine answers from some status is judged by the status), or a rejection by state that narrows the statuses (the model's rejections). */
   private refused(ob: Observation, m: string, kind: string, out: StateFinding[]): void {
     const c = code(ob.json);
     const id = kind === 'ref' ? this.byRef.get(m + '\n' + (ob.params.vendorReference ?? '')) : ob.params.transactionId;
@@ -290,7 +290,8 @@ export class StateTracker extends SandboxTracker {
     const owner = tx && judgeOwnership(owned(tx), m, kind === 'sandbox' ? null : 'partner', ob.status, c);
     if (!tx || owner === 'not-reached') return;
     const push = (f: Omit<FindingOf, 'ob'>) => out.push(finding({ ob, ...f }));
-    if (owner === 'own-404')
+    const allowed = refusedFrom(ob.opId, ob.status, c, isRecord(ob.json) && isRecord(ob.json.error) ? ob.json.error.message : undefined);
+    if (owner === 'own-404' && !allowed)
       push({
         kind: 'own-404',
         txId: id!,
@@ -298,7 +299,6 @@ export class StateTracker extends SandboxTracker {
         jsonPath: '$',
         message: `${ob.opId} answered 404 ${c} for transaction ${id}${tx.ref ? ` (vendorReference ${tx.ref})` : ''}, which this merchant created`,
       });
-    const allowed = refusedFrom(ob.opId, ob.status, c, isRecord(ob.json) && isRecord(ob.json.error) ? ob.json.error.message : undefined);
     if (!allowed) return;
     let now = reach(tx.st) & allowed;
     // EXPIRED only once the payment window may have passed by the refusal's end (the model's expiry judge)

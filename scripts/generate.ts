@@ -290,6 +290,11 @@ async function main(): Promise<void> {
     console.log('generated/ is up to date with spec/');
     return;
   }
+  console.log(await writeGenerated());
+}
+
+/** Writes generated/ and spec/RULES.md from spec/; returns the line to log. */
+export async function writeGenerated(): Promise<string> {
   const files = await renderGenerated();
   for (const [rel, content] of files) {
     const target = path.join(GENERATED_DIR, rel);
@@ -297,7 +302,7 @@ async function main(): Promise<void> {
     await writeFile(target, content);
   }
   await writeFile(RULES_INDEX, await renderRuleIndex(HEADER_LINES));
-  console.log(`generated ${files.size} files in ${path.relative(ROOT, GENERATED_DIR)}/ and ${path.relative(ROOT, RULES_INDEX)}`);
+  return `generated ${files.size} files in ${path.relative(ROOT, GENERATED_DIR)}/ and ${path.relative(ROOT, RULES_INDEX)}`;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await main();

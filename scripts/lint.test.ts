@@ -3,7 +3,12 @@
  * what `npm run generate` would write, and each consistency check does fail when the
  * documents disagree (so a green lint means something).
  */
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { SPEC_DIR } from './lib/paths.ts';
+import { amountRangeUses } from './lib/contract-facts.ts';
 import { bundleApi, listApis, parseAsyncApi } from './lib/spec.ts';
 import {
   checkErrorExamples,
@@ -13,17 +18,27 @@ import {
   type AsyncMessage,
 } from './lib/consistency.ts';
 import {
-  checkAmountRangeCopies,
-  checkBodyLimitCopies,
+  amountRangeCopies,
+  authThrottleCopies,
+  bodyLimitCopies,
   checkFactStatements,
   checkFactStatementsInSpec,
   checkPatternQuotes,
-  checkRateLimitCopies,
-  checkTokenLifetimeCopies,
+  factCopies,
+  paymentWindowCopies,
+  problemsOf,
+  rateLimitCopies,
+  tokenLifetimeCopies,
 } from './lib/facts.ts';
+import { copyWrites, sourceOf, where, writeCopies } from './lib/fact-sources.ts';
 import { lintContract } from './lint.ts';
 import { arrayAt, objectAt, type Json } from '../lib/json.ts';
 import { renderGenerated, staleGenerated } from './generate.ts';
+
+const problemsAmountRange = (v: number, d: Json) => problemsOf(amountRangeCopies(v, d));
+const problemsTokenLifetime = (v: number, d: Json) => problemsOf(tokenLifetimeCopies(v, d));
+const problemsRateLimit = (v: number, d: Json) => problemsOf(rateLimitCopies(v, d));
+const problemsBodyLimit = (v: number, d: Json) => problemsOf(bodyLimitCopies(v, d));
 
 async function fixtures(variant: 1 | 2 = 1) {
   const apis = await listApis();
@@ -81,6 +96,22 @@ describe('consistency checks catch drift', () => {
     objectAt(doc, 'components', 'schemas', 'TransactionStatus', 'x-state-machine', 'rejections', 0).code = 'NOT_ALLOWED';
     expect(checkStateMachine(1, doc).join('\n')).toMatch(/NOT_ALLOWED is not declared/);
   });
+  it('a transition added from a status its rejection still lists', async () => {
+    const { doc } = await fixtures();
+    const sm = objectAt(doc, 'components', 'schemas', 'TransactionStatus', 'x-state-machine');
+    objectAt(arrayAt(sm, 'transitions').find((t) => objectAt(t).id === 'merchant-cancel')).from = ['PENDING', 'APPROVED'];
+    expect(checkStateMachine(1, doc)).toEqual([
+      'rejection of cancelPartnerTransactionByVendorReference: from APPROVED, which a transition of cancelPartnerTransactionByVendorReference also moves from (remove it from the rejection)',
+    ]);
+  });
+  it('a transition removed, leaving a rejection code that asks for no status', async () => {
+    const { doc } = await fixtures();
+    const sm = objectAt(doc, 'components', 'schemas', 'TransactionStatus', 'x-state-machine');
+    sm.transitions = arrayAt(sm, 'transitions').filter((t) => objectAt(t).id !== 'complete');
+    expect(checkStateMachine(1, doc).join('\n')).toMatch(
+      /^rejection code TRANSACTION_NOT_APPROVED: no transition of the operations it rejects moves from any status/m,
+    );
+  });
   it('an error example whose code is not declared', async () => {
     const { doc } = await fixtures();
     expect(checkErrorExamples(1, doc)).toEqual([]);
@@ -116,16 +147,16 @@ describe('one fact, one place: lint fails when a copy disagrees with the fact', 
 
   it('amount range: the V1 minimum/maximum copy', async () => {
     const { doc } = await fixtures(1);
-    expect(checkAmountRangeCopies(1, doc)).toEqual([]);
+    expect(problemsAmountRange(1, doc)).toEqual([]);
     objectAt(schemas(doc), 'SessionRequestV1', 'properties', 'total').maximum = 20000;
-    expect(checkAmountRangeCopies(1, doc).join('\n')).toMatch(/maximum 20000 differs from x-amount-range maximum 15000/);
+    expect(problemsAmountRange(1, doc).join('\n')).toMatch(/maximum 20000 differs from x-amount-range maximum 15000/);
   });
   it('amount range: a V2 pattern that encodes the range again', async () => {
     const { doc } = await fixtures(2);
-    expect(checkAmountRangeCopies(2, doc)).toEqual([]);
+    expect(problemsAmountRange(2, doc)).toEqual([]);
     objectAt(schemas(doc), 'SessionRequestV2', 'properties', 'total').pattern =
       '^(?:(?:[5-9][0-9]{2}|[1-9][0-9]{3}|1[0-4][0-9]{3})(?:\\.[0-9]{1,2})?|15000(?:\\.0{1,2})?)$';
-    const problems = checkAmountRangeCopies(2, doc).join('\n');
+    const problems = problemsAmountRange(2, doc).join('\n');
     expect(problems).toMatch(/pattern refuses 499\.99, so it encodes the amount range again/);
     expect(problems).toMatch(/pattern refuses 15000\.01/);
   });
@@ -136,13 +167,13 @@ describe('one fact, one place: lint fails when a copy disagrees with the fact', 
       maximum: 15000,
       currency: 'MAD',
     };
-    expect(checkAmountRangeCopies(1, doc).join('\n')).toMatch(/x-amount-range at .* differs from the one at .*: state it once/);
+    expect(problemsAmountRange(1, doc).join('\n')).toMatch(/x-amount-range at .* differs from the one at .*: state it once/);
   });
   it('amount range: the message and detail of the 400 and 422 examples', async () => {
     const { doc } = await fixtures(1);
     objectAt(example(doc, 'SessionBadRequest', 'INVALID_AMOUNT'), 'details', 0).message = 'must be >= 500';
     example(doc, 'PartnerCreateUnprocessable', 'AMOUNT_OUT_OF_RANGE').message = 'Amount must be between 100.00 and 15000.00 MAD';
-    const problems = checkAmountRangeCopies(1, doc).join('\n');
+    const problems = problemsAmountRange(1, doc).join('\n');
     expect(problems).toMatch(/detail "must be >= 500" differs from the amount range's "must be between 500.00 and 15000.00 MAD"/);
     expect(problems).toMatch(
       /message "Amount must be between 100.00 and 15000.00 MAD" differs from the amount range's "total must be between 500.00 and 15000.00 MAD"/,
@@ -151,7 +182,7 @@ describe('one fact, one place: lint fails when a copy disagrees with the fact', 
 
   it('token lifetime: the V2 expires_in const and example', async () => {
     const { doc } = await fixtures(2);
-    expect(checkTokenLifetimeCopies(2, doc)).toEqual([]);
+    expect(problemsTokenLifetime(2, doc)).toEqual([]);
     objectAt(schemas(doc), 'SessionResponseV2', 'properties', 'expires_in').const = 1800;
     objectAt(
       doc,
@@ -166,14 +197,14 @@ describe('one fact, one place: lint fails when a copy disagrees with the fact', 
       'created',
       'value',
     ).expires_in = 7200;
-    const problems = checkTokenLifetimeCopies(2, doc).join('\n');
+    const problems = problemsTokenLifetime(2, doc).join('\n');
     expect(problems).toMatch(/expires_in const 1800 differs from x-token-lifetime-seconds 3600/);
     expect(problems).toMatch(/example created has expires_in 7200, x-token-lifetime-seconds is 3600/);
   });
   it('token lifetime: a second statement, or none', async () => {
     const { doc } = await fixtures(2);
     objectAt(doc, 'components', 'securitySchemes', 'ApiKey')['x-token-lifetime-seconds'] = 1800;
-    expect(checkTokenLifetimeCopies(2, doc).join('\n')).toMatch(/exactly one security scheme must state x-token-lifetime-seconds/);
+    expect(problemsTokenLifetime(2, doc).join('\n')).toMatch(/exactly one security scheme must state x-token-lifetime-seconds/);
     expect(
       checkFactStatements([
         { rel: 'components/securitySchemes/SessionToken.yaml', doc: { 'x-token-lifetime-seconds': 3600 } },
@@ -186,7 +217,7 @@ describe('one fact, one place: lint fails when a copy disagrees with the fact', 
 
   it('rate limit: the RateLimit-Policy const, the retry_after const and the 429 example', async () => {
     const { doc } = await fixtures(1);
-    expect(checkRateLimitCopies(1, doc)).toEqual([]);
+    expect(problemsRateLimit(1, doc)).toEqual([]);
     objectAt(doc, 'components', 'headers', 'RateLimit-Policy', 'schema').const = '120;w=900';
     objectAt(
       doc,
@@ -204,7 +235,7 @@ describe('one fact, one place: lint fails when a copy disagrees with the fact', 
       'retry_after',
     ).const = 30;
     example(doc, 'RateLimited', 'RATE_LIMIT_EXCEEDED').message = 'Too many requests, retry after 30 seconds';
-    const problems = checkRateLimitCopies(1, doc).join('\n');
+    const problems = problemsRateLimit(1, doc).join('\n');
     expect(problems).toMatch(/createSession 200: header RateLimit-Policy const 120;w=900 differs from x-rate-limit \(100;w=900\)/);
     expect(problems).toMatch(/createSession 429: retry_after const 30: the wait is the time left in the window/);
     expect(problems).toMatch(
@@ -215,7 +246,7 @@ describe('one fact, one place: lint fails when a copy disagrees with the fact', 
     const { doc } = await fixtures(2);
     objectAt(doc, 'components', 'headers', 'RateLimit-Limit').example = 60;
     objectAt(doc, 'components', 'headers', 'Retry-After').example = 60;
-    const problems = checkRateLimitCopies(2, doc).join('\n');
+    const problems = problemsRateLimit(2, doc).join('\n');
     expect(problems).toMatch(/header RateLimit-Limit example 60 differs from x-rate-limit \(100\)/);
     expect(problems).toMatch(/429: header RateLimit-Reset example says 412, header Retry-After example says 60: one wait/);
   });
@@ -227,7 +258,7 @@ describe('one fact, one place: lint fails when a copy disagrees with the fact', 
       retry_after: 1000,
       message: 'Too many requests, retry after 1000 seconds',
     });
-    const problems = checkRateLimitCopies(1, doc).join('\n');
+    const problems = problemsRateLimit(1, doc).join('\n');
     expect(problems).toMatch(/createSession: x-rate-limit retryAfterSeconds: the wait of a 429 is the time left in the window/);
     expect(problems).toMatch(/429: header Retry-After example 1000 is not a wait within the 900 s window/);
   });
@@ -255,9 +286,9 @@ describe('one fact, one place: lint fails when a copy disagrees with the fact', 
 
   it('body limit: the PAYLOAD_TOO_LARGE example', async () => {
     const { doc } = await fixtures(1);
-    expect(checkBodyLimitCopies(1, doc)).toEqual([]);
+    expect(problemsBodyLimit(1, doc)).toEqual([]);
     example(doc, 'PayloadTooLarge', 'PAYLOAD_TOO_LARGE').message = 'Request body exceeds 1 MB';
-    expect(checkBodyLimitCopies(1, doc).join('\n')).toMatch(
+    expect(problemsBodyLimit(1, doc).join('\n')).toMatch(
       /message "Request body exceeds 1 MB" differs from x-max-body-bytes 102400 \(100 kB\)/,
     );
   });
@@ -266,7 +297,7 @@ describe('one fact, one place: lint fails when a copy disagrees with the fact', 
     const { doc } = await fixtures(1);
     for (const name of ['SessionRequestV1', 'PartnerTransactionCreateRequest'])
       objectAt(schemas(doc), name, 'properties', 'total', 'x-amount-range').currency = 'EUR';
-    expect(checkAmountRangeCopies(1, doc).join('\n')).toMatch(/currency EUR is not one of the Currency enum \[MAD\]/);
+    expect(problemsAmountRange(1, doc).join('\n')).toMatch(/currency EUR is not one of the Currency enum \[MAD\]/);
   });
 
   it('a pattern quoted by an error example', async () => {
@@ -278,3 +309,128 @@ describe('one fact, one place: lint fails when a copy disagrees with the fact', 
     expect(problems[0]).toMatch(/quotes pattern "\^\[1-9\]\[0-9\]\{7,14\}\$", which no schema of the document has/);
   });
 });
+
+describe('every copy of a fact is derived: lint refuses a disagreeing one, --fix writes it', () => {
+  /** Sets the amount range of a bundle (its bundler inlines the fact at each use). */
+  const setRange = (doc: Json, range: Json) => {
+    for (const use of amountRangeUses(doc)) Object.assign(use.range, range);
+  };
+  const scenarios = (doc: Json) => objectAt(doc, 'paths', '/api/v1/public/partner/transactions', 'post', 'x-sandbox-scenarios');
+
+  it("the sandbox scenarios' edge amount is the range's maximum + 0.01, their other magic totals lie inside it", async () => {
+    const { doc } = await fixtures(1);
+    expect(amountRangeCopies(1, doc).copies.filter((c) => c.pointer.includes('x-sandbox-scenarios')).length).toBe(3);
+    setRange(doc, { minimum: 600, maximum: 20000 });
+    const wrong = amountRangeCopies(1, doc).copies.filter((c) => c.reason && c.pointer.includes('x-sandbox-scenarios'));
+    expect(wrong.map((c) => [c.value, c.expected])).toEqual([
+      [501.01, 601.01],
+      [501.02, 601.02],
+      [15000.01, 20000.01],
+    ]);
+    expect(wrong[2]!.reason).toMatch(/total 15000\.01 \(AMOUNT_OUT_OF_RANGE\) is not the amount range's edge 20000\.01/);
+    // a magic phone that would act after the payment window ends
+    objectAt(doc, 'components', 'schemas', 'TransactionStatus', 'x-state-machine', 'paymentWindow').defaultSeconds = 60;
+    expect(problemsOf(amountRangeCopies(1, doc)).join('\n')).toMatch(
+      /magic phone 212600000101 acts after 60 s, not before the 60 s payment window ends/,
+    );
+    // the scenarios' own numbers are the fact's copies, not a second statement of it
+    expect(arrayAt(scenarios(doc), 'amounts').length).toBe(3);
+  });
+
+  it("AUTH_THROTTLED's example waits lie within x-auth-failure-limit's window", async () => {
+    const { doc } = await fixtures(2);
+    expect(problemsOf(authThrottleCopies(2, doc))).toEqual([]);
+    objectAt(doc, 'components', 'securitySchemes', 'ApiKey', 'x-auth-failure-limit').windowSeconds = 30;
+    const { copies } = authThrottleCopies(2, doc);
+    expect(copies.filter((c) => c.reason).map((c) => c.expected)).toContain(
+      'Too many failed authentications from this address, retry after 30 seconds',
+    );
+    expect(problemsOf(authThrottleCopies(2, doc)).join('\n')).toMatch(
+      /AUTH_THROTTLED: retry_after 42 is not a wait within the 30 s window/,
+    );
+  });
+
+  it('the confirmation SMS of the examples says the payment window', async () => {
+    const { doc } = await fixtures(1);
+    expect(paymentWindowCopies(1, doc).copies.length).toBeGreaterThan(0);
+    expect(problemsOf(paymentWindowCopies(1, doc))).toEqual([]);
+    objectAt(doc, 'components', 'schemas', 'TransactionStatus', 'x-state-machine', 'paymentWindow').defaultSeconds = 600;
+    expect(paymentWindowCopies(1, doc).copies.map((c) => c.expected)).toContain(
+      'Atlas Electronics: confirm your payment of 1299.50 MAD (ORD-7K2M9Q4XAB) within 10 minutes.',
+    );
+  });
+
+  it('a copy is found in the file under spec/ the bundle took it from', async () => {
+    const apis = await listApis();
+    const v2 = apis.find((a) => a.variant === 2)!;
+    const spec = path.dirname(v2.root);
+    const at = (pointer: string) => {
+      const place = sourceOf(v2.root, pointer);
+      return place && where(spec, place);
+    };
+    expect(at('#/components/headers/RateLimit-Policy/schema/const')).toBe('components/headers/RateLimit-Policy.yaml#/schema/const');
+    expect(at('#/paths/~1api~1v1~1public~1sessions/post/responses/200/content/application~1json/examples/created/value/expires_in')).toBe(
+      'paths/api_v1_public_sessions.v2.yaml#/post/responses/200/content/application~1json/examples/created/value/expires_in',
+    );
+    expect(at('#/paths/~1api~1v1~1public~1partner~1transactions/post/x-sandbox-scenarios/amounts/2/total')).toBe(
+      'components/facts/SandboxScenarios.yaml#/amounts/2/total',
+    );
+    expect(at('#/components/headers/No-Such-Header/example')).toBeUndefined();
+  });
+
+  /** @checks ADR-086 */
+  it('--fix: three facts edited in a copy of spec/, every copy written where it is, nothing else changed', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'paylater-fix-'));
+    try {
+      cpSync(SPEC_DIR, path.join(dir, 'spec'), { recursive: true });
+      const edit = (file: string, from: RegExp, to: string) => {
+        const f = path.join(dir, 'spec', file);
+        writeFileSync(f, readFileSync(f, 'utf8').replace(from, to));
+      };
+      edit('components/facts/AmountRange.yaml', /^maximum: 15000$/m, 'maximum: 20000');
+      edit('components/facts/SessionRateLimit.yaml', /^limit: 100\nwindowSeconds: 900$/m, 'limit: 40\nwindowSeconds: 600');
+      edit('components/securitySchemes/SessionToken.yaml', /^x-token-lifetime-seconds: 3600$/m, 'x-token-lifetime-seconds: 1800');
+      const before = new Map(readdirSync(path.join(dir, 'spec'), { recursive: true, encoding: 'utf8' }).map((f) => [f, readText(dir, f)]));
+      const copiesOf = async () => {
+        const all = [];
+        for (const api of await listApis())
+          all.push(...factCopies(api.variant, await bundleApi({ ...api, root: path.join(dir, 'spec', path.basename(api.root)) })).copies);
+        return all;
+      };
+      const roots = Object.fromEntries((await listApis()).map((a) => [a.variant, path.join(dir, 'spec', path.basename(a.root))]));
+      const { writes, problems } = copyWrites(path.join(dir, 'spec'), roots, await copiesOf());
+      expect(problems).toEqual([]);
+      expect(writes.map((w) => where(path.join(dir, 'spec'), w)).sort()).toEqual([
+        'components/facts/SandboxScenarios.yaml#/amounts/2/total',
+        'components/headers/RateLimit-Limit.yaml#/example',
+        'components/headers/RateLimit-Policy.yaml#/example',
+        'components/headers/RateLimit-Policy.yaml#/schema/const',
+        'components/responses/PartnerCreateUnprocessable.yaml#/content/application~1json/examples/AMOUNT_OUT_OF_RANGE/value/error/message',
+        'components/responses/SessionBadRequest.yaml#/content/application~1json/examples/INVALID_AMOUNT/value/error/details/0/message',
+        'components/responses/SessionBadRequest.yaml#/content/application~1json/examples/INVALID_AMOUNT/value/error/message',
+        'components/schemas/SessionRequestV1.yaml#/properties/total/maximum',
+        'components/schemas/SessionResponseV2.yaml#/properties/expires_in/const',
+        'paths/api_v1_public_sessions.v2.yaml#/post/responses/200/content/application~1json/examples/created/value/expires_in',
+      ]);
+      await writeCopies(writes);
+      expect((await copiesOf()).filter((c) => c.reason)).toEqual([]);
+      // each write changed the one line of its scalar, quoting kept
+      let changed = 0;
+      for (const [f, text] of before) {
+        const now = readText(dir, f).split('\n');
+        text.split('\n').forEach((line, i) => void (line !== now[i] && changed++));
+      }
+      expect(changed).toBe(writes.length);
+      expect(readText(dir, 'components/responses/SessionBadRequest.yaml')).toContain(
+        "message: 'total must be between 500.00 and 20000.00 MAD'",
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
+
+function readText(dir: string, rel: string): string {
+  const f = path.join(dir, 'spec', rel);
+  return statSync(f).isFile() ? readFileSync(f, 'utf8') : '';
+}

@@ -18,7 +18,7 @@ import * as model from '../../model/index.ts';
 import type { Cmd, Model, Real } from '../model.ts';
 import { pick } from '../model.ts';
 import { transition } from '../model-events.ts';
-import type { ModelState, Tx } from '../model-state.ts';
+import type { ModelState, Tx, Who } from '../model-state.ts';
 import { rateLimit } from './createSession.ts';
 import { SLACK_MS, at as atPerf, createdDuring, during as duringIv, instantOf, type Verdict } from '../model-time.ts';
 
@@ -168,11 +168,11 @@ export class AdvanceClock implements Cmd {
 }
 
 /**
- * The seconds that take the main merchant's clock just past the latest end of its known rate-limit
+ * The seconds that take a merchant's clock just past the latest end of its key's known rate-limit
  * window (so a window that lasts longer is found), else a whole window.
  */
-export function secondsPastRateWindow(s: ModelState): number {
-  const end = s.rate.main.endHi - s.advanced.main * 1000 - performance.now();
+export function secondsPastRateWindow(s: ModelState, who: Who = 'main'): number {
+  const end = s.rate[who].endHi - s.advanced[who] * 1000 - performance.now();
   return Number.isFinite(end) ? Math.ceil(end / 1000) + 1 : rateLimit(s).windowSeconds;
 }
 
@@ -182,17 +182,22 @@ export function secondsPastRateWindow(s: ModelState): number {
  * certainly passed expire in the model.
  */
 export async function advanceMainClock(w: Real, secs: number): Promise<void> {
+  await advanceClockOf(w, 'main', secs);
+}
+
+/** `advanceMainClock` for either merchant (each has its own sandbox clock; the main one's offset is known from the setup). */
+export async function advanceClockOf(w: Real, who: Who, secs: number): Promise<void> {
   const ex = await w.client.call('sandboxAdvanceClock', {
-    headers: w.auth('sandboxAdvanceClock', w.cfg.apiKey),
+    headers: w.auth('sandboxAdvanceClock', w.key(who)),
     body: { seconds: secs },
   });
   w.expectOutcome(ex, [w.success(ex.opId)]);
-  const before = w.state.advanced.main;
-  w.state.advanced.main += secs;
+  const before = w.state.advanced[who];
+  w.state.advanced[who] += secs;
   const clock = ex.json as { offsetSeconds: number; now?: unknown };
   // the clock after the move reads the merchant's time: the instant of the answer, the new offset included
-  w.checkInstant(ex, '$.now', clock.now, "the merchant's sandbox time after the move");
-  if (w.state.clockBase !== undefined) {
+  if (who === 'main') w.checkInstant(ex, '$.now', clock.now, "the merchant's sandbox time after the move");
+  if (who === 'main' && w.state.clockBase !== undefined) {
     w.check(
       clock.offsetSeconds === w.state.clockBase + w.state.advanced.main,
       'sandboxAdvanceClock',
@@ -202,5 +207,5 @@ export async function advanceMainClock(w: Real, secs: number): Promise<void> {
       clock.offsetSeconds,
     );
   }
-  for (const t of w.state.txs.values()) if (t.who === 'main') settle(w.state, t, performance.now());
+  for (const t of w.state.txs.values()) if (t.who === who) settle(w.state, t, performance.now());
 }

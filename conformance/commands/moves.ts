@@ -21,6 +21,7 @@ import { transitionsOf } from '../../model/index.ts';
 import { advanceMainClock, paymentWindowSeconds, possibleStatuses } from './advanceClock.ts';
 import { allowedAnswers, settleRefused } from './cancelTransaction.ts';
 import { CreateSession } from './createSession.ts';
+import { a1Room } from './a1Budget.ts';
 import { CreateTransaction } from './createTransaction.ts';
 import { checkRecord } from './getTransaction.ts';
 import { PaySession } from './paySession.ts';
@@ -186,9 +187,10 @@ export class ForbiddenMoves implements Cmd {
     await new CreateTransaction(this.body(k), 'valid', 'main', 'fresh', 0).run(m, w);
     return m.txs.length > n ? m.txs[m.txs.length - 1] : undefined;
   }
-  /** A new checkout transaction of the main merchant: a session paid with `outcome`. */
+  /** A new checkout transaction of the main merchant: a session (room made in the key's A1 window) paid with `outcome`. */
   private async checkout(m: Model, w: Real, outcome: 'success' | 'failed'): Promise<Tx | undefined> {
     const n = m.sessions.length;
+    await a1Room(w);
     await new CreateSession(this.session, 'valid').run(m, w);
     if (m.sessions.length === n) return undefined;
     await new PaySession(m.sessions.length - 1, outcome, 'own').run(m, w);
@@ -247,30 +249,41 @@ export class ForbiddenMoves implements Cmd {
         }
         if (tx?.status === s) partner[s] = tx;
       }
-      if (needsCheckout('APPROVED')) checkout.APPROVED = await this.checkout(m, w, 'success');
+      // each checkout transaction is verified and refused its moves as soon as it reaches its status:
+      // its token lives x-token-lifetime-seconds, which the clock's later moves (the payment window's,
+      // a spent A1 window's) may pass
+      const reached = async (s: Status, tx: Tx | undefined): Promise<void> => {
+        if (tx?.status !== s) return;
+        checkout[s] = tx;
+        await this.verifyAndRefuse(m, w, moves, s, tx);
+      };
+      if (needsCheckout('APPROVED')) await reached('APPROVED', await this.checkout(m, w, 'success'));
       if (needsCheckout('CANCELED')) {
         const tx = await this.checkout(m, w, 'failed');
         await advanceMainClock(w, 2);
         if (tx) await drive(w, tx, 'sandboxCancelTransaction');
-        if (tx?.status === 'CANCELED') checkout.CANCELED = tx;
+        await reached('CANCELED', tx);
       }
       if (needsCheckout('COMPLETED')) {
         const tx = await this.checkout(m, w, 'success');
         await advanceMainClock(w, 2);
         if (tx) await drive(w, tx, 'sandboxCompleteTransaction');
-        if (tx?.status === 'COMPLETED') checkout.COMPLETED = tx;
+        await reached('COMPLETED', tx);
       }
       if (wanted.has('EXPIRED')) await this.windowEdges(m, w, partner, checkout, needsCheckout('EXPIRED'));
+      if (checkout.EXPIRED) await this.verifyAndRefuse(m, w, moves, 'EXPIRED', checkout.EXPIRED);
     }
-    // each checkout transaction's A2 record in the status reached: its values and last change (the date form)
-    const paid = m.txs.filter((t) => t.kind === 'checkout');
-    for (const tx of Object.values(checkout)) if (tx) await new VerifyByToken(paid.indexOf(tx), 'own').run(m, w);
     // after the clock moved past the window: still PENDING when driven
     if (wanted.has('PENDING')) partner.PENDING = await this.create(m, w, 12);
     for (const mv of moves) {
-      const tx = mv.op === PAY ? checkout[mv.from] : partner[mv.from];
+      const tx = mv.op === PAY ? undefined : partner[mv.from];
       if (tx && tx.status === mv.from) await drive(w, tx, mv.op);
     }
+  }
+  /** A checkout transaction in status `s`: its A2 record (its values and last change, the date form), then every move refused from `s`. */
+  private async verifyAndRefuse(m: Model, w: Real, moves: ForbiddenMove[], s: Status, tx: Tx): Promise<void> {
+    await new VerifyByToken(m.txs.filter((t) => t.kind === 'checkout').indexOf(tx), 'own').run(m, w);
+    for (const mv of moves) if (mv.op === PAY && mv.from === s && tx.status === s) await drive(w, tx, mv.op);
   }
   toString(): string {
     return 'forbiddenMoves()';

@@ -3,6 +3,7 @@ import type { Cmd, Model, Outcome, Real } from '../model.ts';
 import { pick, refusal } from '../model.ts';
 import { countRate, rateLimited, withRateLimit } from './createSession.ts';
 import { tokenExpiredDuring } from './verifyByToken.ts';
+import { fixedBody, fixedTotal } from '../gen.ts';
 import type { Tx } from '../world.ts';
 import { allowedAnswers, settleRefused } from './cancelTransaction.ts';
 import { changed } from '../instants.ts';
@@ -24,11 +25,7 @@ export class PaySession implements Cmd {
     if (this.token === 'other-merchant') {
       // A session of the other merchant, paid with this merchant's key: 404 SESSION_NOT_FOUND.
       const limited = rateLimited(w.state, 'other', performance.now());
-      const body = {
-        total: w.cfg.variant === 1 ? 600 : '600.00',
-        currency: 'MAD',
-        items: [{ id: 'a', name: 'x', price: 600, quantity: 1 }],
-      };
+      const body = fixedBody(w.contract, 'createSession', fixedTotal(w.contract, 'createSession', 1));
       const s = await w.client.call('createSession', { headers: w.auth('createSession', w.cfg.otherApiKey), body });
       w.expectOutcome(s, withRateLimit(limited, [w.success('createSession')]));
       countRate(w.state, 'other', s, (...a) => w.check(...a));

@@ -21,8 +21,8 @@ import { refusal } from '../model.ts';
 import type { Who } from '../model-state.ts';
 import { webhookCheckpoint } from '../webhook-judge.ts';
 import { flushWitnesses, inContext } from '../witness.ts';
-import { AdvanceClock, settle } from './advanceClock.ts';
-import { rateLimit, sendSession } from './createSession.ts';
+import { advanceClockOf, advanceMainClock } from './advanceClock.ts';
+import { rateLimit, sendSession, spendWindow } from './createSession.ts';
 import { readAllPages } from './smsOutbox.ts';
 
 type Json = Record<string, unknown>;
@@ -94,12 +94,14 @@ export class SandboxReset implements Cmd {
   }
   async run(m: Model, w: Real): Promise<void> {
     const limit = rateLimit(w.state).limit;
-    let limited = false;
-    for (let i = 0; i <= limit + 1 && !limited; i++) limited = (await sendSession(m, w, this.session)) === 'limited';
+    const limited = await spendWindow(m, w, this.session, true);
     w.check(limited, 'createSession', '$', `no 429 after ${limit + 2} requests in one window`, 429);
-    await new AdvanceClock('seconds', 60, 0).run(m, w);
+    // the clock moved a minute, the window still spent (at most to its earliest end less a second)
+    const end = w.state.rate.main.endLo - w.state.advanced.main * 1000 - performance.now();
+    const secs = Math.min(60, Number.isFinite(end) ? Math.floor(end / 1000) - 1 : 60);
+    if (secs >= 1) await advanceMainClock(w, secs);
     // the other merchant: its clock a second ahead and one A1 request in its window, read back after the reset
-    await advanceOtherClock(w, 1);
+    await advanceClockOf(w, 'other', 1);
     await sendSession(m, w, this.session, 'other', false);
     await flushWitnesses(w);
     const endpoint = await readEndpoint(w);
@@ -152,15 +154,6 @@ export class SandboxReset implements Cmd {
   toString(): string {
     return 'sandboxReset(after a full A1 window and a clock advance; the other merchant a second ahead)';
   }
-}
-
-/** Advances the other merchant's sandbox clock by `secs`: the model's offset for it follows, its transactions settle. */
-async function advanceOtherClock(w: Real, secs: number): Promise<void> {
-  const op = 'sandboxAdvanceClock';
-  const ex = await w.client.call(op, { headers: w.auth(op, w.cfg.otherApiKey), body: { seconds: secs } });
-  w.expectOutcome(ex, [w.success(op)]);
-  w.state.advanced.other += secs;
-  for (const t of w.state.txs.values()) if (t.who === 'other') settle(w.state, t, performance.now());
 }
 
 /** A merchant's three lists read to their end (pages of the largest `limit`): their items' ids. */

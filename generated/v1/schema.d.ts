@@ -24,7 +24,7 @@ export interface paths {
          *
          *     In the sandbox, magic customer phones and totals (`x-sandbox-scenarios`, ADR-043)
          *     drive an outcome without extra calls: confirmed or cancelled by the customer after
-         *     a minute of sandbox time, left to expire, or each 422 business rule.
+         *     their `afterSeconds` of sandbox time, left to expire, or each 422 business rule.
          */
         post: operations["createPartnerTransaction"];
         delete?: never;
@@ -1334,8 +1334,8 @@ export interface components {
             items: components["schemas"]["SessionItems"];
             /**
              * @description Total order amount in MAD, at most two decimals, within `x-amount-range`. The
-             *     `minimum` and `maximum` copy that range for JSON Schema validators (`npm run lint`
-             *     checks they agree); outside it the answer is 400 `INVALID_AMOUNT`.
+             *     `minimum` and `maximum` copy that range for JSON Schema validators (derived:
+             *     `npm run lint -- --fix` writes them); outside it the answer is 400 `INVALID_AMOUNT`.
              */
             total: components["schemas"]["Money"];
         };
@@ -1955,7 +1955,7 @@ export interface components {
                 };
             };
         };
-        /** @description The request body is larger than `x-max-body-bytes` (the example shows it in kB; `npm run lint` checks they agree). */
+        /** @description The request body is larger than `x-max-body-bytes` (the example shows it in kB; `npm run lint -- --fix` writes it). */
         PayloadTooLarge: {
             headers: {
                 [name: string]: unknown;
@@ -1997,7 +1997,7 @@ export interface components {
                 };
             };
         };
-        /** @description Too many requests: over the limit of the operation's `x-rate-limit` in the current window for this API key. `error.retry_after`, `Retry-After` and `RateLimit-Reset` give the same wait, the seconds until the window ends (ADR-006); `npm run lint` checks the examples agree. `AUTH_THROTTLED`: too many failed authentications from this client address (`x-auth-failure-limit`, ADR-027); its `retry_after` and `Retry-After` are the seconds until that window ends, with no `RateLimit-*` headers, as no API key was accepted. */
+        /** @description Too many requests: over the limit of the operation's `x-rate-limit` in the current window for this API key. `error.retry_after`, `Retry-After` and `RateLimit-Reset` give the same wait, the seconds until the window ends (ADR-006); the examples show one wait within the window (`npm run lint` checks it, `--fix` brings it into the window). `AUTH_THROTTLED`: too many failed authentications from this client address (`x-auth-failure-limit`, ADR-027); its `retry_after` and `Retry-After` are the seconds until that window ends, with no `RateLimit-*` headers, as no API key was accepted. */
         RateLimited: {
             headers: {
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -2176,7 +2176,7 @@ export interface components {
          */
         "RateLimit-Limit": number;
         /**
-         * @description The quota policy, `<limit>;w=<windowSeconds>` of the operation's `x-rate-limit` (this `const` copies it; `npm run lint` checks they agree).
+         * @description The quota policy, `<limit>;w=<windowSeconds>` of the operation's `x-rate-limit` (this `const` and the example copy it; `npm run lint -- --fix` writes them).
          * @example 100;w=900
          */
         "RateLimit-Policy": "100;w=900";

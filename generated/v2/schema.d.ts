@@ -24,7 +24,7 @@ export interface paths {
          *
          *     In the sandbox, magic customer phones and totals (`x-sandbox-scenarios`, ADR-043)
          *     drive an outcome without extra calls: confirmed or cancelled by the customer after
-         *     a minute of sandbox time, left to expire, or each 422 business rule.
+         *     their `afterSeconds` of sandbox time, left to expire, or each 422 business rule.
          */
         post: operations["createPartnerTransaction"];
         delete?: never;
@@ -1327,8 +1327,8 @@ export interface components {
         SessionResponseV2: {
             /**
              * @description Lifetime of the token in seconds: always `x-token-lifetime-seconds` of the
-             *     `SessionToken` scheme, which this `const` copies for typed clients (`npm run lint`
-             *     checks they agree).
+             *     `SessionToken` scheme, which this `const` copies for typed clients (derived:
+             *     `npm run lint -- --fix` writes it).
              * @constant
              */
             expires_in: 3600;
@@ -1925,7 +1925,7 @@ export interface components {
                 };
             };
         };
-        /** @description The request body is larger than `x-max-body-bytes` (the example shows it in kB; `npm run lint` checks they agree). */
+        /** @description The request body is larger than `x-max-body-bytes` (the example shows it in kB; `npm run lint -- --fix` writes it). */
         PayloadTooLarge: {
             headers: {
                 [name: string]: unknown;
@@ -1967,7 +1967,7 @@ export interface components {
                 };
             };
         };
-        /** @description Too many requests: over the limit of the operation's `x-rate-limit` in the current window for this API key. `error.retry_after`, `Retry-After` and `RateLimit-Reset` give the same wait, the seconds until the window ends (ADR-006); `npm run lint` checks the examples agree. `AUTH_THROTTLED`: too many failed authentications from this client address (`x-auth-failure-limit`, ADR-027); its `retry_after` and `Retry-After` are the seconds until that window ends, with no `RateLimit-*` headers, as no API key was accepted. */
+        /** @description Too many requests: over the limit of the operation's `x-rate-limit` in the current window for this API key. `error.retry_after`, `Retry-After` and `RateLimit-Reset` give the same wait, the seconds until the window ends (ADR-006); the examples show one wait within the window (`npm run lint` checks it, `--fix` brings it into the window). `AUTH_THROTTLED`: too many failed authentications from this client address (`x-auth-failure-limit`, ADR-027); its `retry_after` and `Retry-After` are the seconds until that window ends, with no `RateLimit-*` headers, as no API key was accepted. */
         RateLimited: {
             headers: {
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -2146,7 +2146,7 @@ export interface components {
          */
         "RateLimit-Limit": number;
         /**
-         * @description The quota policy, `<limit>;w=<windowSeconds>` of the operation's `x-rate-limit` (this `const` copies it; `npm run lint` checks they agree).
+         * @description The quota policy, `<limit>;w=<windowSeconds>` of the operation's `x-rate-limit` (this `const` and the example copy it; `npm run lint -- --fix` writes them).
          * @example 100;w=900
          */
         "RateLimit-Policy": "100;w=900";

@@ -87,11 +87,14 @@ describe('the sandbox dashboard', () => {
     await page.click('#filters button');
     await expect.poll(() => page.locator('#transactions tbody tr').count()).toBe(1);
 
-    // timeline and an action
+    // timeline and an action: only the moves x-state-machine allows from the transaction's status
+    const offered = () => page.locator('#detail-actions button:visible').evaluateAll((bs) => bs.map((b) => b.textContent));
     await page.click(`#transactions tbody tr[data-id="${first.id}"]`);
     await expect.poll(() => page.locator('#timeline').textContent()).toContain('SMS to 212612345678');
+    expect(await offered()).toEqual(['Confirm', 'Cancel']);
     await page.click('#detail-actions button[data-action=confirm]');
     await expect.poll(() => page.locator('#detail-title').textContent()).toContain('APPROVED');
+    await expect.poll(offered).toEqual(['Complete']);
     await expect.poll(() => page.locator('#timeline').textContent()).toContain('webhook transaction.approved');
     await page.click('#timeline button[data-redeliver]');
     await expect.poll(() => page.locator('#status').textContent()).toMatch(/redelivery of msg_\w+ queued/);

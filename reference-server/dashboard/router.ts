@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import express, { type Router } from 'express';
 import { page } from '../checkout/html.ts';
 import { escapeHtml } from '../../lib/html.ts';
+import { stateMachine, variants } from '../../generated/index.ts';
 import { assetsDir } from '../../lib/package-root.ts';
 import { MISSING_BUILD, sendFile, sendHtml } from '../checkout/respond.ts';
 import { answerMethodNotAllowed } from '../http/method-not-allowed.ts';
@@ -36,6 +37,42 @@ function merchantChoice(offered: readonly OfferedMerchant[]): string {
   return `
       <p id="demo-merchants">Open the sandbox of a demo merchant: ${buttons}</p>`;
 }
+
+/** A move the dashboard offers on the selected transaction: a sandbox operation on it, and the statuses it moves from. */
+export interface DashboardMove {
+  /** The last segment of its path, `/api/v1/sandbox/transactions/{transactionId}/<action>`. */
+  action: string;
+  operationId: string;
+  from: string[];
+}
+
+const ACTION_PATH = /^\/api\/v1\/sandbox\/transactions\/\{transactionId\}\/([a-z-]+)$/;
+
+/**
+ * The moves of x-state-machine a merchant makes from the dashboard: each transition triggered by a
+ * sandbox operation on one transaction (`POST …/sandbox/transactions/{transactionId}/<action>`), in
+ * the operation table's order, with every status a transition of it moves from. The page offers a
+ * move only on a transaction in one of those statuses: what the state machine allows, nothing else.
+ */
+export function dashboardMoves(): DashboardMove[] {
+  const ops: Record<string, { method: string; path: string }> = variants.v1.operations;
+  const moves: DashboardMove[] = [];
+  for (const [operationId, op] of Object.entries(ops)) {
+    const action = op.method === 'POST' ? ACTION_PATH.exec(op.path)?.[1] : undefined;
+    if (!action) continue;
+    const from = stateMachine.transitions.flatMap((t) => (t.trigger.operationId === operationId && t.from !== null ? t.from : []));
+    if (from.length) moves.push({ action, operationId, from: [...new Set(from)] });
+  }
+  return moves;
+}
+
+const moveButtons = (): string =>
+  dashboardMoves()
+    .map(
+      (m) =>
+        `<button type="button" data-action="${escapeHtml(m.action)}" data-from="${escapeHtml(m.from.join(' '))}" hidden>${escapeHtml(m.action[0]!.toUpperCase() + m.action.slice(1))}</button>`,
+    )
+    .join('\n          ');
 
 const body = (
   offered: readonly OfferedMerchant[],
@@ -68,9 +105,7 @@ const body = (
       <section id="detail" hidden>
         <h2 id="detail-title"></h2>
         <div id="detail-actions">
-          <button type="button" data-action="confirm">Confirm</button>
-          <button type="button" data-action="cancel">Cancel</button>
-          <button type="button" data-action="complete">Complete</button>
+          ${moveButtons()}
         </div>
         <ol id="timeline"></ol>
       </section>

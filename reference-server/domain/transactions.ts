@@ -4,6 +4,7 @@
  */
 import { checkoutStatusOf } from '../../generated/contract.ts';
 import { centimesToNumber, formatCentimes } from '../../lib/money.ts';
+import { confirmationSmsText } from '../../lib/confirmation-sms.ts';
 import { iso, localDateTime } from './clock.ts';
 import { EXPIRY, at, expiredBy } from '../../model/index.ts';
 import { attempt, type Outcome } from './stateMachine.ts';
@@ -192,6 +193,5 @@ export function verificationView(tx: TransactionRecord) {
  * @rule confirmation-sms
  */
 export function confirmationSms(merchantName: string, tx: TransactionRecord, windowSeconds: number): string {
-  const win = windowSeconds % 60 === 0 ? `${windowSeconds / 60} minutes` : `${windowSeconds} seconds`;
-  return `${merchantName}: confirm your payment of ${formatCentimes(tx.totalCentimes)} MAD (${tx.orderReference}) within ${win}.`;
+  return confirmationSmsText({ merchantName, amount: formatCentimes(tx.totalCentimes), orderReference: tx.orderReference, windowSeconds });
 }

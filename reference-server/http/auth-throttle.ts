@@ -5,6 +5,7 @@
  */
 import { loadBundledDocument } from '../../generated/index.ts';
 import { ApiError } from './errors.ts';
+import { errorMessage } from '../../lib/error-messages.ts';
 import type { Repository } from '../store/repository.ts';
 import type { AuthFailureLimit } from '../config.ts';
 
@@ -52,7 +53,7 @@ export function createAuthThrottle(
       const seconds = Math.max(1, Math.ceil((w.startMs + windowMs - t) / 1000));
       throw new ApiError(
         'AUTH_THROTTLED',
-        `Too many failed authentications from this address, retry after ${seconds} seconds`,
+        errorMessage('AUTH_THROTTLED', { seconds }),
         undefined,
         { 'Retry-After': String(seconds) },
         seconds,

@@ -11,6 +11,7 @@ import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { stateMachine } from '../../generated/contract.ts';
 import { ROOT, SPEC_DIR } from '../lib/paths.ts';
+import { fillSpecValues } from '../lib/rule-spec.ts';
 import { docsBundle } from './bundle.ts';
 import { diffBundles, renderDifferencesPage, anchor } from './diff.ts';
 import { renderErrorsPage } from './errors.ts';
@@ -42,7 +43,8 @@ export async function loadGuides(dir = GUIDES_DIR): Promise<Guide[]> {
   const files = (await readdir(dir)).filter((f) => f.endsWith('.md') && f !== 'README.md').sort();
   return Promise.all(
     files.map(async (file) => {
-      const source = await readFile(path.join(dir, file), 'utf8');
+      // the facts a guide quotes as {{file#/pointer}} (ADR-086), as spec/ states them now
+      const source = (await fillSpecValues(ROOT, await readFile(path.join(dir, file), 'utf8'))).text;
       const title = /^#\s+(.+)$/m.exec(source)?.[1]?.trim();
       if (!title) throw new Error(`spec/guides/${file}: no "# Title" line`);
       const slug = file.replace(/\.md$/, '').replace(/^\d+-/, '');

@@ -127,6 +127,41 @@ export function checkStateMachine(variant: number, doc: Json): string[] {
     if (!codes.includes(String(r.code)))
       problems.push(`rejection of ${opId}: ${String(r.status)} ${String(r.code)} is not declared by the operation`);
   }
+  problems.push(...movesAndRejections(sm.transitions as Json[], sm.rejections as Json[]));
+  return problems;
+}
+
+/**
+ * What the model refuses at load and a designer meets when adding or removing a transition: an
+ * operation both moved and refused from one status (a transition added, its rejection left), and
+ * a rejection code whose operations move from no status (a transition removed: the code's message
+ * says the status it asks for, read from those moves).
+ */
+function movesAndRejections(transitions: Json[], rejections: Json[]): string[] {
+  const problems: string[] = [];
+  const movesFrom = new Map<string, Set<string>>();
+  for (const t of transitions) {
+    const opId = (t.trigger as Json).operationId as string;
+    const from = movesFrom.get(opId) ?? new Set<string>();
+    for (const s of (t.from as string[] | null) ?? []) from.add(s);
+    movesFrom.set(opId, from);
+  }
+  const asked = new Map<string, string[]>();
+  for (const r of rejections) {
+    const opId = (r.trigger as Json).operationId as string;
+    const both = ((r.from as string[]) ?? []).filter((s) => movesFrom.get(opId)?.has(s));
+    if (both.length)
+      problems.push(
+        `rejection of ${opId}: from ${both.join(', ')}, which a transition of ${opId} also moves from (remove it from the rejection)`,
+      );
+    const code = String(r.code);
+    asked.set(code, [...(asked.get(code) ?? []), ...(movesFrom.get(opId) ?? [])]);
+  }
+  for (const [code, states] of asked)
+    if (states.length === 0)
+      problems.push(
+        `rejection code ${code}: no transition of the operations it rejects moves from any status, so its message names none (remove the rejection, or keep a transition)`,
+      );
   return problems;
 }
 

@@ -1,170 +1,101 @@
 /**
- * One fact, one place: the lint checks for the copies of a fact that generic tools need in
- * their own keywords. Each fact is stated once in spec/ (`spec/components/facts/` or one
- * extension); where a JSON Schema `minimum`/`maximum`/`const`, a header `const` or an example
- * must repeat it, these checks fail when the copy disagrees with the fact:
- *  - the amount range (`x-amount-range`): a schema's `minimum`/`maximum` beside it, a
- *    `pattern` that would encode it, and the messages of the out-of-range error examples;
- *  - the token lifetime (`x-token-lifetime-seconds` of `SessionToken`): `const` and examples
- *    of the seed's `expires_in`;
- *  - the rate limit (`x-rate-limit`): the `RateLimit-Policy` and `RateLimit-Limit` headers
- *    of its operation's answers, and the 429's one wait (`Retry-After`, `RateLimit-Reset`,
- *    `retry_after` and the message agree in the examples);
+ * One fact, one place: the copies of a fact that generic tools and readers need in their own
+ * keywords. Each fact is stated once in spec/ (`spec/components/facts/` or one extension); where a
+ * JSON Schema `minimum`/`maximum`/`const`, a header `const`, an example or a message must repeat
+ * it, the copy is derived from the fact: `npm run lint` refuses a copy that disagrees, and
+ * `npm run lint -- --fix` writes the derived value into the spec/ file that holds the copy
+ * (ADR-086). The copies:
+ *  - the amount range (`x-amount-range`): a schema's `minimum`/`maximum` beside it, the messages
+ *    and details of the out-of-range error examples, the sandbox scenarios' edge amount (the
+ *    smallest amount above the range) and their magic totals inside the range;
+ *  - the token lifetime (`x-token-lifetime-seconds` of `SessionToken`): `const` and examples of
+ *    the seed's `expires_in`;
+ *  - the rate limit (`x-rate-limit`): the `RateLimit-Policy` and `RateLimit-Limit` headers of its
+ *    operation's answers; the 429's one wait (`Retry-After`, `RateLimit-Reset`, `retry_after` and
+ *    the message agree in the examples, within the window);
+ *  - the failed-authentication limit (`x-auth-failure-limit`): the `AUTH_THROTTLED` examples' wait,
+ *    within its window;
  *  - the body limit (`x-max-body-bytes`): the `PAYLOAD_TOO_LARGE` examples;
+ *  - the payment window (`paymentWindow` of `x-state-machine`): the confirmation SMS examples;
  *  - a `pattern`: an error example that quotes it (`must match pattern "…"`).
- * And in the source files: the shared facts are `$ref`s to `spec/components/facts/`, the
- * others stated once.
- * Each check returns human-readable problems; an empty list means every copy agrees.
+ * And in the source files: the shared facts are `$ref`s to `spec/components/facts/`, the others
+ * stated once. A copy is found in the bundled document (`FactCopy.pointer`) and written back to
+ * the file under spec/ that the bundle took it from (`fact-sources.ts`).
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import YAML from 'yaml';
 import { SPEC_DIR } from './paths.ts';
-import { centimesOf, formatCentimes } from '../../lib/money.ts';
-import {
-  amountRange,
-  amountRangeUses,
-  errorCatalog,
-  maxBodyBytes,
-  operations,
-  resolveRef,
-  tokenLifetimeSeconds,
-  type AmountRange,
-} from './contract-facts.ts';
-import { deref, specFiles, walk } from './consistency.ts';
-import { textOf } from '../../lib/json.ts';
+import { errorMessage } from '../../lib/error-messages.ts';
+import { confirmationSmsText, confirmationSmsValues } from '../../lib/confirmation-sms.ts';
+import { maxBodyBytes, operations, resolveRef, stateMachine, tokenLifetimeSeconds } from './contract-facts.ts';
+import { specFiles, walk } from './consistency.ts';
+import { attempt, child, copyAt, errorExamples, esc, follow, oneWait, responsesOf, type CopyCheck, type FactCopy } from './fact-copy.ts';
+import { amountRangeCopies } from './facts-amount.ts';
+import { isJson, textOf, type Json } from '../../lib/json.ts';
 
-type Json = Record<string, unknown>;
+export { amountRangeCopies } from './facts-amount.ts';
+export { problemsOf, type CopyCheck, type FactCopy } from './fact-copy.ts';
 
 /** The seed's response fields that copy the token lifetime (Variant 2's `expires_in`). */
 const TOKEN_LIFETIME_COPIES = ['expires_in'];
 
-function attempt<T>(problems: string[], label: string, read: () => T): T | undefined {
-  try {
-    return read();
-  } catch (e) {
-    problems.push(`${label}: ${(e as Error).message}`);
-    return undefined;
-  }
-}
-
-/** Every error example of the document (`{ value: { error: { code } } }`), with its JSON pointer. */
-function errorExamples(doc: Json): Array<{ pointer: string; error: Json }> {
-  const out: Array<{ pointer: string; error: Json }> = [];
-  const visit = (node: unknown, pointer: string): void => {
-    if (Array.isArray(node)) node.forEach((n, i) => visit(n, `${pointer}/${i}`));
-    else if (node && typeof node === 'object') {
-      const error = ((node as Json).value as Json | undefined)?.error as Json | undefined;
-      if (error && typeof error.code === 'string') out.push({ pointer, error });
-      for (const [k, v] of Object.entries(node as Json)) visit(v, `${pointer}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`);
-    }
-  };
-  visit(doc, '#');
-  return out;
-}
-
-/** The numbers written in a text (`1,000` read as 1000). */
-function numbersIn(text: string): number[] {
-  return [...text.matchAll(/\d[\d,]*(?:\.\d+)?/g)].map((m) => Number(m[0].replace(/,/g, '')));
-}
-
-export function checkAmountRangeCopies(variant: number, doc: Json): string[] {
+export function tokenLifetimeCopies(variant: number, doc: Json): CopyCheck {
   const problems: string[] = [];
-  const range = attempt(problems, `Variant ${variant} x-amount-range`, () => amountRange(doc));
-  if (!range) return problems;
-  const catalog = errorCatalog(doc);
-  const currencies = (((doc.components as Json).schemas as Json).Currency as Json | undefined)?.enum as unknown[] | undefined;
-  if (currencies && !currencies.includes(range.currency))
-    problems.push(
-      `Variant ${variant} x-amount-range: currency ${range.currency} is not one of the Currency enum [${currencies.join(', ')}]`,
-    );
-  const codes = new Map<string, string>(); // out-of-range code → property
-  for (const use of amountRangeUses(doc)) {
-    const where = `Variant ${variant} ${use.pointer}`;
-    const s = use.schema;
-    for (const key of ['minimum', 'maximum'] as const) {
-      if (s[key] !== undefined && s[key] !== range[key])
-        problems.push(`${where}: ${key} ${textOf(s[key])} differs from x-amount-range ${key} ${range[key]}`);
-    }
-    if (typeof s.pattern === 'string') {
-      const re = new RegExp(s.pattern, 'u');
-      for (const c of [centimesOf(range.minimum)! - 1, centimesOf(range.maximum)! + 1]) {
-        if (c >= 0 && !re.test(formatCentimes(c)))
-          problems.push(
-            `${where}: pattern refuses ${formatCentimes(c)}, so it encodes the amount range again (let it check only the decimal form)`,
-          );
-      }
-    }
-    const business = s['x-business-rule'] as Json | undefined;
-    const code = business ? business.code : s['x-error-code'];
-    if (typeof code !== 'string' || !catalog[code]) {
-      problems.push(`${where}: x-amount-range needs an x-error-code or an x-business-rule code from the catalogue`);
-      continue;
-    }
-    if (business && business.status !== catalog[code].status)
-      problems.push(`${where}: x-business-rule status ${String(business.status)} differs from ${code}'s ${catalog[code].status}`);
-    const segments = use.pointer.split('/');
-    if (segments.at(-2) !== 'properties') problems.push(`${where}: x-amount-range belongs on an object property`);
-    else if (business) codes.set(code, segments.at(-1)!);
-    else if (!codes.has(code)) codes.set(code, segments.at(-1)!);
-  }
-  for (const ex of errorExamples(doc)) checkRangeExample(problems, `Variant ${variant} ${ex.pointer}`, ex.error, codes, range);
-  return problems;
-}
-
-/** An example of an out-of-range code shows exactly the server's answer: `<property> <rule>`, detail `<rule>`. */
-function checkRangeExample(problems: string[], where: string, error: Json, codes: Map<string, string>, range: AmountRange): void {
-  const property = codes.get(error.code as string);
-  if (property === undefined) return;
-  const message = `${property} ${range.rule}`;
-  if (error.message !== message) problems.push(`${where}: message "${String(error.message)}" differs from the amount range's "${message}"`);
-  for (const d of (error.details as Json[] | undefined) ?? []) {
-    if (d.path === `/${property}` && d.message !== range.rule)
-      problems.push(`${where}: detail "${String(d.message)}" differs from the amount range's "${range.rule}"`);
-  }
-}
-
-export function checkTokenLifetimeCopies(variant: number, doc: Json): string[] {
-  const problems: string[] = [];
+  const copies: FactCopy[] = [];
   const lifetime = attempt(problems, `Variant ${variant} x-token-lifetime-seconds`, () => tokenLifetimeSeconds(doc));
-  if (lifetime === undefined) return problems;
-  for (const [opId, op] of Object.entries(operations(doc))) {
-    const operation = resolveRef(doc, (doc.paths as Json)[op.path])[op.method.toLowerCase()] as Json;
-    for (const [status, respRef] of Object.entries(operation.responses as Json)) {
-      if (!status.startsWith('2')) continue;
-      const media = ((resolveRef(doc, respRef).content as Json | undefined)?.['application/json'] ?? {}) as Json;
-      const props = ((deref(doc, media.schema) as Json | undefined)?.properties ?? {}) as Json;
-      for (const name of TOKEN_LIFETIME_COPIES) {
-        const c = (props[name] as Json | undefined)?.const;
-        if (c !== undefined && c !== lifetime)
-          problems.push(
-            `Variant ${variant} ${opId} ${status}: ${name} const ${textOf(c)} differs from x-token-lifetime-seconds ${lifetime}`,
-          );
-        for (const [exName, exRef] of Object.entries((media.examples ?? {}) as Json)) {
-          const v = ((resolveRef(doc, exRef).value ?? {}) as Json)[name];
-          if (v !== undefined && v !== lifetime)
-            problems.push(
-              `Variant ${variant} ${opId} ${status}: example ${exName} has ${name} ${textOf(v)}, x-token-lifetime-seconds is ${lifetime}`,
-            );
-        }
+  if (lifetime === undefined) return { copies, problems };
+  const seen = new Set<string>();
+  for (const r of responsesOf(doc)) {
+    if (!r.status.startsWith('2')) continue;
+    const media = child(doc, r.pointer, 'content', 'application/json');
+    if (!media || !isJson(media.node)) continue;
+    const schema = child(doc, media.pointer, 'schema');
+    for (const name of TOKEN_LIFETIME_COPIES) {
+      const prop = schema && child(doc, schema.pointer, 'properties', name);
+      if (prop && isJson(prop.node) && prop.node.const !== undefined && !seen.has(`${prop.pointer}/const`)) {
+        seen.add(`${prop.pointer}/const`);
+        copyAt(
+          copies,
+          variant,
+          doc,
+          `${prop.pointer}/const`,
+          lifetime,
+          (v) => `${r.opId} ${r.status}: ${name} const ${textOf(v)} differs from x-token-lifetime-seconds ${lifetime}`,
+        );
+      }
+      for (const exName of Object.keys(media.node.examples ?? {})) {
+        const value = child(doc, media.pointer, 'examples', exName, 'value');
+        if (!value || !isJson(value.node) || value.node[name] === undefined || seen.has(`${value.pointer}/${name}`)) continue;
+        seen.add(`${value.pointer}/${name}`);
+        copyAt(
+          copies,
+          variant,
+          doc,
+          `${value.pointer}/${name}`,
+          lifetime,
+          (v) => `${r.opId} ${r.status}: example ${exName} has ${name} ${textOf(v)}, x-token-lifetime-seconds is ${lifetime}`,
+        );
       }
     }
   }
-  return problems;
+  return { copies, problems };
 }
 
-function header(headers: Json, name: string): Json | undefined {
-  const key = Object.keys(headers).find((k) => k.toLowerCase() === name.toLowerCase());
-  return key === undefined ? undefined : (headers[key] as Json);
+function header(headers: Json, name: string): string | undefined {
+  return Object.keys(headers).find((k) => k.toLowerCase() === name.toLowerCase());
 }
 
-/** `retry_after` `const`s anywhere in a (dereferenced) schema. */
-function retryAfterConsts(schema: unknown, out: unknown[] = []): unknown[] {
-  if (Array.isArray(schema)) schema.forEach((s) => retryAfterConsts(s, out));
-  else if (schema && typeof schema === 'object') {
-    const retry = ((schema as Json).properties as Json | undefined)?.retry_after as Json | undefined;
-    if (retry?.const !== undefined) out.push(retry.const);
-    for (const v of Object.values(schema as Json)) retryAfterConsts(v, out);
+/** `retry_after` `const`s anywhere in a schema (its `$ref`s followed). */
+function retryAfterConsts(doc: Json, pointer: string, out: unknown[] = [], depth = 0): unknown[] {
+  const at = follow(doc, pointer);
+  if (depth > 32) return out;
+  if (Array.isArray(at.node)) at.node.forEach((_, i) => retryAfterConsts(doc, `${at.pointer}/${i}`, out, depth + 1));
+  else if (isJson(at.node)) {
+    const retry = child(doc, at.pointer, 'properties', 'retry_after');
+    if (retry && isJson(retry.node) && retry.node.const !== undefined) out.push(retry.node.const);
+    for (const k of Object.keys(at.node)) if (k !== 'properties') retryAfterConsts(doc, `${at.pointer}/${esc(k)}`, out, depth + 1);
+    for (const k of Object.keys(at.node.properties ?? {})) retryAfterConsts(doc, `${at.pointer}/properties/${esc(k)}`, out, depth + 1);
   }
   return out;
 }
@@ -175,75 +106,180 @@ function retryAfterConsts(schema: unknown, out: unknown[] = []): unknown[] {
  * `Retry-After`, `RateLimit-Reset`, `retry_after` and the message's number are one value
  * no longer than the window.
  */
-export function checkRateLimitCopies(variant: number, doc: Json): string[] {
+export function rateLimitCopies(variant: number, doc: Json): CopyCheck {
   const problems: string[] = [];
-  for (const [opId, op] of Object.entries(operations(doc))) {
-    const operation = resolveRef(doc, (doc.paths as Json)[op.path])[op.method.toLowerCase()] as Json;
-    const rl = operation['x-rate-limit'] ? resolveRef(doc, operation['x-rate-limit']) : undefined;
+  const copies: FactCopy[] = [];
+  const seen = new Set<string>();
+  for (const r of responsesOf(doc)) {
+    const rl = r.operation['x-rate-limit'] ? resolveRef(doc, r.operation['x-rate-limit']) : undefined;
     if (!rl) continue;
+    const where = `${r.opId} ${r.status}`;
     const policy = `${String(rl.limit)};w=${String(rl.windowSeconds)}`;
-    const copies: Array<[string, unknown]> = [
+    const resp = follow(doc, r.pointer).node as Json;
+    const headers = (resp.headers ?? {}) as Json;
+    for (const [name, expected] of [
       ['RateLimit-Policy', policy],
       ['RateLimit-Limit', rl.limit],
-    ];
-    if (rl.retryAfterSeconds !== undefined)
+    ] as const) {
+      const key = header(headers, name);
+      const h = key === undefined ? undefined : child(doc, r.pointer, 'headers', key);
+      if (!h || !isJson(h.node)) continue;
+      const schema = child(doc, h.pointer, 'schema');
+      if (schema && isJson(schema.node) && schema.node.const !== undefined && !seen.has(`${schema.pointer}/const`)) {
+        seen.add(`${schema.pointer}/const`);
+        copyAt(
+          copies,
+          variant,
+          doc,
+          `${schema.pointer}/const`,
+          expected,
+          (v) => `${where}: header ${name} const ${textOf(v)} differs from x-rate-limit (${String(expected)})`,
+        );
+      }
+      if (h.node.example !== undefined && !seen.has(`${h.pointer}/example`)) {
+        seen.add(`${h.pointer}/example`);
+        copyAt(
+          copies,
+          variant,
+          doc,
+          `${h.pointer}/example`,
+          expected,
+          (v) => `${where}: header ${name} example ${textOf(v)} differs from x-rate-limit (${String(expected)})`,
+        );
+      }
+    }
+    const media = child(doc, r.pointer, 'content', 'application/json');
+    if (media) {
+      for (const c of retryAfterConsts(doc, `${media.pointer}/schema`))
+        problems.push(
+          `Variant ${variant} ${where}: retry_after const ${String(c)}: the wait is the time left in the window, not a constant (ADR-006)`,
+        );
+    }
+    if (r.status !== '429' || seen.has(r.pointer)) continue;
+    seen.add(r.pointer);
+    const waits: Array<{ pointer: string; what: string; form?: (wait: number) => string }> = [];
+    for (const name of ['Retry-After', 'RateLimit-Reset']) {
+      const key = header(headers, name);
+      const h = key === undefined ? undefined : child(doc, r.pointer, 'headers', key);
+      if (!h || !isJson(h.node)) continue;
+      if (h.node.example !== undefined) waits.push({ pointer: `${h.pointer}/example`, what: `header ${name} example` });
+      const schema = child(doc, h.pointer, 'schema');
+      if (schema && isJson(schema.node) && schema.node.const !== undefined)
+        problems.push(
+          `Variant ${variant} ${where}: header ${name} const: the wait is the time left in the window, not a constant (ADR-006)`,
+        );
+    }
+    for (const exName of Object.keys((media?.node as Json | undefined)?.examples ?? {})) {
+      const error = child(doc, media!.pointer, 'examples', exName, 'value', 'error');
+      if (!error || !isJson(error.node) || error.node.code !== 'RATE_LIMIT_EXCEEDED') continue;
+      waits.push({ pointer: `${error.pointer}/retry_after`, what: `example ${exName} retry_after` });
+      waits.push({
+        pointer: `${error.pointer}/message`,
+        what: `example ${exName} message`,
+        form: (wait) => errorMessage('RATE_LIMIT_EXCEEDED', { seconds: wait }),
+      });
+    }
+    oneWait(variant, doc, where, Number(rl.windowSeconds), waits, copies);
+  }
+  for (const [opId, op] of Object.entries(operations(doc))) {
+    const rl = (child(doc, `#/paths/${esc(op.path)}`, op.method.toLowerCase())!.node as Json)['x-rate-limit'];
+    if (rl !== undefined && resolveRef(doc, rl).retryAfterSeconds !== undefined)
       problems.push(
         `Variant ${variant} ${opId}: x-rate-limit retryAfterSeconds: the wait of a 429 is the time left in the window, not a fixed number (ADR-006)`,
       );
-    for (const [status, respRef] of Object.entries(operation.responses as Json)) {
-      const where = `Variant ${variant} ${opId} ${status}`;
-      const resp = deref(doc, respRef) as Json;
-      const headers = (resp.headers ?? {}) as Json;
-      for (const [name, expected] of copies) {
-        const h = header(headers, name);
-        if (!h) continue;
-        const c = (h.schema as Json | undefined)?.const;
-        if (c !== undefined && c !== expected)
-          problems.push(`${where}: header ${name} const ${textOf(c)} differs from x-rate-limit (${String(expected)})`);
-        if (h.example !== undefined && h.example !== expected)
-          problems.push(`${where}: header ${name} example ${textOf(h.example)} differs from x-rate-limit (${String(expected)})`);
-      }
-      const media = ((resp.content as Json | undefined)?.['application/json'] ?? {}) as Json;
-      for (const c of retryAfterConsts(media.schema))
-        problems.push(`${where}: retry_after const ${String(c)}: the wait is the time left in the window, not a constant (ADR-006)`);
-      if (status !== '429') continue;
-      const waits: Array<[string, unknown]> = [];
-      for (const name of ['Retry-After', 'RateLimit-Reset']) {
-        const h = header(headers, name);
-        if (h?.example !== undefined) waits.push([`header ${name} example`, h.example]);
-        if ((h?.schema as Json | undefined)?.const !== undefined)
-          problems.push(`${where}: header ${name} const: the wait is the time left in the window, not a constant (ADR-006)`);
-      }
-      for (const [exName, ex] of Object.entries((media.examples ?? {}) as Json)) {
-        const error = ((ex as Json).value as Json | undefined)?.error as Json | undefined;
-        if (error?.code !== 'RATE_LIMIT_EXCEEDED') continue;
-        waits.push([`example ${exName} retry_after`, error.retry_after]);
-        for (const n of numbersIn(String(error.message))) waits.push([`example ${exName} message`, n]);
-      }
-      const first = waits[0];
-      for (const [what, v] of waits) {
-        if (first && v !== first[1])
-          problems.push(`${where}: ${what} says ${String(v)}, ${first[0]} says ${String(first[1])}: one wait (ADR-006)`);
-        if (typeof v !== 'number' || v < 1 || v > Number(rl.windowSeconds))
-          problems.push(`${where}: ${what} ${String(v)} is not a wait within the ${String(rl.windowSeconds)} s window`);
-      }
-    }
   }
-  return problems;
+  return { copies, problems };
 }
 
-export function checkBodyLimitCopies(variant: number, doc: Json): string[] {
+/** The `AUTH_THROTTLED` examples (ADR-027): their `retry_after` and message's number one wait within `x-auth-failure-limit`'s window. */
+export function authThrottleCopies(variant: number, doc: Json): CopyCheck {
+  const copies: FactCopy[] = [];
   const problems: string[] = [];
+  const schemes = ((doc.components as Json).securitySchemes ?? {}) as Json;
+  const limits = Object.values(schemes)
+    .map((s) => resolveRef(doc, s)['x-auth-failure-limit'])
+    .filter((l) => l !== undefined)
+    .map((l) => resolveRef(doc, l));
+  const window = limits[0]?.windowSeconds;
+  if (typeof window !== 'number') return { copies, problems };
+  for (const ex of errorExamples(doc)) {
+    if (ex.error.code !== 'AUTH_THROTTLED') continue;
+    const error = `${ex.pointer}/value/error`;
+    oneWait(
+      variant,
+      doc,
+      'AUTH_THROTTLED',
+      window,
+      [
+        { pointer: `${error}/retry_after`, what: 'retry_after' },
+        {
+          pointer: `${error}/message`,
+          what: 'message',
+          form: (wait) => errorMessage('AUTH_THROTTLED', { seconds: wait }),
+        },
+      ],
+      copies,
+    );
+  }
+  return { copies, problems };
+}
+
+export function bodyLimitCopies(variant: number, doc: Json): CopyCheck {
+  const problems: string[] = [];
+  const copies: FactCopy[] = [];
   const bytes = attempt(problems, `Variant ${variant} x-max-body-bytes`, () => maxBodyBytes(doc));
-  if (bytes === undefined) return problems;
+  if (bytes === undefined) return { copies, problems };
+  const message = errorMessage('PAYLOAD_TOO_LARGE', { kB: bytes / 1024 });
   for (const ex of errorExamples(doc)) {
     if (ex.error.code !== 'PAYLOAD_TOO_LARGE') continue;
-    const text = String(ex.error.message);
-    const ok = numbersIn(text).every((n) => (n === bytes / 1024 && /\bkB\b/.test(text)) || (n === bytes && /\bbytes\b/.test(text)));
-    if (!ok)
-      problems.push(`Variant ${variant} ${ex.pointer}: message "${text}" differs from x-max-body-bytes ${bytes} (${bytes / 1024} kB)`);
+    copyAt(
+      copies,
+      variant,
+      doc,
+      `${ex.pointer}/value/error/message`,
+      message,
+      (v) => `message "${String(v)}" differs from x-max-body-bytes ${bytes} (${bytes / 1024} kB)`,
+    );
   }
-  return problems;
+  return { copies, problems };
+}
+
+/** The confirmation SMS shown in examples (a `body` the server's text matches) says the default payment window. */
+export function paymentWindowCopies(variant: number, doc: Json): CopyCheck {
+  const copies: FactCopy[] = [];
+  const window = (stateMachine(doc).paymentWindow as Json | undefined)?.defaultSeconds;
+  if (typeof window !== 'number') return { copies, problems: [`Variant ${variant} x-state-machine: no paymentWindow defaultSeconds`] };
+  const visit = (node: unknown, pointer: string): void => {
+    if (Array.isArray(node)) node.forEach((n, i) => visit(n, `${pointer}/${i}`));
+    else if (isJson(node))
+      for (const [k, v] of Object.entries(node)) {
+        const values = k === 'body' && typeof v === 'string' ? confirmationSmsValues(v) : null;
+        if (values) {
+          const expected = confirmationSmsText({ ...values, windowSeconds: window });
+          copyAt(
+            copies,
+            variant,
+            doc,
+            `${pointer}/body`,
+            expected,
+            (x) => `SMS "${String(x)}" does not say the ${window} s payment window (x-state-machine paymentWindow)`,
+          );
+        } else visit(v, `${pointer}/${esc(k)}`);
+      }
+  };
+  visit(doc, '#');
+  return { copies, problems: [] };
+}
+
+/**
+ * Every copy of every fact in a variant's bundled document, each with the value its fact gives it.
+ * @rule ADR-086
+ */
+export function factCopies(variant: number, doc: Json): CopyCheck {
+  const checks = [amountRangeCopies, tokenLifetimeCopies, rateLimitCopies, authThrottleCopies, bodyLimitCopies, paymentWindowCopies].map(
+    (f) => f(variant, doc),
+  );
+  return { copies: checks.flatMap((c) => c.copies), problems: checks.flatMap((c) => c.problems) };
 }
 
 /** Every error example that quotes a pattern (`must match pattern "…"`, message or detail) quotes one the document has. */
@@ -263,6 +299,8 @@ export function checkPatternQuotes(variant: number, doc: Json): string[] {
   }
   return problems;
 }
+
+// ---- the source side ----
 
 /** Extensions whose value is a shared fact: every use is a `$ref` to a file of `spec/components/facts/`. */
 export const REFERENCED_FACTS = ['x-amount-range', 'x-rate-limit'] as const;
@@ -290,10 +328,10 @@ export function checkFactStatements(files: ReadonlyArray<{ rel: string; doc: unk
   return problems;
 }
 
-export async function checkFactStatementsInSpec(): Promise<string[]> {
+export async function checkFactStatementsInSpec(specDir = SPEC_DIR): Promise<string[]> {
   const files = await Promise.all(
-    (await specFiles()).map(async (file) => ({
-      rel: path.relative(SPEC_DIR, file),
+    (await specFiles(specDir)).map(async (file) => ({
+      rel: path.relative(specDir, file),
       doc: YAML.parse(await readFile(file, 'utf8')) as unknown,
     })),
   );

@@ -4,7 +4,8 @@
  *  - every error example of the spec matches a template of its code in the catalogue;
  *  - every error body quoted in the guides and READMEs (`"code": …, "message": …`) matches a
  *    template of its code, or, for a code the catalogue does not template (schema
- *    validation), equals one of the spec's examples of that code;
+ *    validation), equals one of the spec's examples of that code (a guide read with the facts it
+ *    quotes as `{{file#/pointer}}` filled in, each naming a number or string of spec/);
  *  - the README links only files inside the repository (or the local server).
  * Each check returns human-readable problems; an empty list means consistent.
  */
@@ -13,6 +14,7 @@ import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { matchesCatalogue } from '../../lib/error-messages.ts';
 import { ROOT, SPEC_DIR } from './paths.ts';
+import { fillSpecValues } from './rule-spec.ts';
 
 type Json = Record<string, unknown>;
 
@@ -67,10 +69,14 @@ export async function checkDocumentMessages(docs: Json[], files?: Array<{ rel: s
   const examples = new Map<string, Set<string>>();
   for (const d of docs)
     for (const e of errorExamples(d)) (examples.get(e.code) ?? examples.set(e.code, new Set()).get(e.code)!).add(e.message);
-  const inputs =
-    files ??
-    (await Promise.all((await documentFiles()).map(async (f) => ({ rel: path.relative(ROOT, f), text: await readFile(f, 'utf8') }))));
   const problems: string[] = [];
+  // a guide quotes facts as {{file#/pointer}} (ADR-086): its bodies are checked as the docs show them
+  const read = async (f: string) => {
+    const { text, unresolved } = await fillSpecValues(ROOT, await readFile(f, 'utf8'));
+    for (const u of unresolved) problems.push(`${path.relative(ROOT, f)}: {{${u}}} names no number or string in spec/`);
+    return { rel: path.relative(ROOT, f), text };
+  };
+  const inputs = files ?? (await Promise.all((await documentFiles()).map(read)));
   for (const { rel, text } of inputs) {
     for (const m of text.matchAll(ERROR_BODY)) {
       const code = m[1]!;

@@ -91,10 +91,21 @@ export const PLACEHOLDER = /\{\{\s*([^}\s]+)\s*\}\}/g;
 
 /** A seed rule's text with each `{{file#/pointer}}` replaced by the spec's value (a number or string); unresolved ones stay. */
 export async function withSpecValues(root: string, text: string): Promise<string> {
+  return (await fillSpecValues(root, text)).text;
+}
+
+/**
+ * A text (a rule of spec/rules.yaml, a guide) with each `{{file#/pointer}}` replaced by the spec's
+ * value there (a number or string: a fact quoted, never typed, ADR-086), and the placeholders that
+ * name none, which stay as written.
+ */
+export async function fillSpecValues(root: string, text: string): Promise<{ text: string; unresolved: string[] }> {
+  const unresolved: string[] = [];
   let out = text;
   for (const m of text.matchAll(PLACEHOLDER)) {
     const v = await specValue(root, m[1]!);
     if (typeof v === 'number' || typeof v === 'string') out = out.replace(m[0], String(v));
+    else unresolved.push(m[1]!);
   }
-  return out;
+  return { text: out, unresolved };
 }

@@ -131,6 +131,9 @@ async function loadDetail(): Promise<void> {
   if (!t) return;
   el('detail').hidden = false;
   el('detail-title').textContent = `Transaction ${t.id} — ${t.status}`;
+  // only the moves x-state-machine allows from this status (each button names the statuses it moves from)
+  for (const b of document.querySelectorAll<HTMLButtonElement>('#detail-actions button'))
+    b.hidden = !(b.dataset.from ?? '').split(' ').includes(t.status);
   const items: Array<{ at: string; text: string; delivery?: Delivery }> = [
     { at: t.createdAt, text: `created (PENDING), ${t.totalAmount.toFixed(2)} ${t.currency}, customer ${t.customerPhone}` },
   ];

@@ -1,0 +1,317 @@
+/**
+ * The contract edited in one place (ADR-086): the edits an API designer makes — every numeric fact,
+ * a transition added, a rejection moved, a new optional response field — each made
+ * once, in a scratch copy of the package, then `npm run lint -- --fix` runs there. Edits that touch
+ * different facts or moves share one copy (one lint, one import, one server: the test's time). For each copy:
+ *  - lint passes, having written every copy of the edited facts into spec/ (and generated/);
+ *  - the copy's reference server and its suite agree: one short sandbox run per variant, 0 findings, full coverage;
+ *  - the judge of traffic (scripts/test-support/spec-edit.ts `judgedRun`) agrees on that run's traffic;
+ *  - the edited suite finds the unedited server, and the unedited suite finds the edited server;
+ *  - the pages read the edits: the built limits, guide and state-machine pages.
+ * Every server runs in this process; each copy's time is printed at the end. */
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { MerchantPair } from '../conformance/merchant-pairs.ts';
+import type { MerchantSpec } from '../conformance/mutants/selftest.ts';
+import type { SuiteResult } from '../conformance/run.ts';
+import type { TestServer } from '../reference-server/testing.ts';
+import { editFile, findingLines, judgedRun, lintFix, partsOf, scratchCopy, suiteOptions, type Parts } from './test-support/spec-edit.ts';
+
+const secret = `whsec_${randomBytes(24).toString('base64')}`;
+const SM = 'spec/components/schemas/TransactionStatus.yaml';
+
+/** One edit, made in one place of spec/. */
+interface Edit {
+  name: string;
+  file: string;
+  edit: (text: string) => string;
+  /** The places of spec/ `--fix` writes for it (each a `fixed spec/<place>` line of its log). */
+  fixes: string[];
+  /** What the edited suite finds on the unedited server, and the unedited suite on the edited one (null: nothing to find). */
+  finding: RegExp | null;
+  /** What the edited copy's pages show. */
+  pages?: (p: Parts) => Promise<void> | void;
+}
+
+/**
+ * Edits that share one scratch copy (one lint --fix, one import, one server): they touch different
+ * facts or different moves, so each run below still shows every one of them followed.
+ */
+interface Group {
+  name: string;
+  /** The variants the edited server and suite are run in (the first also for the cross runs). */
+  variants: Array<1 | 2>;
+  edits: Edit[];
+}
+
+const replace = (from: string | RegExp, to: string) => (text: string) => text.replace(from, to);
+const guide = async (p: Parts, slug: string) => (await p.docs.loadGuides()).find((g) => g.slug === slug)!.source;
+
+const GROUPS: Group[] = [
+  {
+    name: 'every numeric fact',
+    // the rate limit down to 1 per window in both variants: the suite's A1 budget follows (commands/a1Budget.ts)
+    variants: [1, 2],
+    edits: [
+      {
+        name: 'the amount range, 500–15000 → 1000–20000 MAD (AmountRange.yaml)',
+        file: 'spec/components/facts/AmountRange.yaml',
+        edit: (t) => replace(/^minimum: 500$/m, 'minimum: 1000')(replace(/^maximum: 15000$/m, 'maximum: 20000')(t)),
+        fixes: [
+          'components/schemas/SessionRequestV1.yaml#/properties/total/minimum',
+          'components/schemas/SessionRequestV1.yaml#/properties/total/maximum',
+          'components/responses/SessionBadRequest.yaml#/content/application~1json/examples/INVALID_AMOUNT/value/error/message',
+          'components/responses/SessionBadRequest.yaml#/content/application~1json/examples/INVALID_AMOUNT/value/error/details/0/message',
+          'components/responses/PartnerCreateUnprocessable.yaml#/content/application~1json/examples/AMOUNT_OUT_OF_RANGE/value/error/message',
+          'components/facts/SandboxScenarios.yaml#/amounts/0/total',
+          'components/facts/SandboxScenarios.yaml#/amounts/1/total',
+          'components/facts/SandboxScenarios.yaml#/amounts/2/total',
+        ],
+        finding: /20000|1000|15000|500|INVALID_AMOUNT|AMOUNT_OUT_OF_RANGE|amount|total/i,
+        pages: async (p) => {
+          const limits = p.limits.renderLimitsPage();
+          expect(limits).toContain('must be between 1000.00 and 20000.00 MAD');
+          expect(limits).not.toContain('15000');
+          expect(await guide(p, 'checkout')).toMatch(/between\s+1000 and 20000 MAD/);
+          expect(await guide(p, 'sandbox')).toContain('`20000.01` | 422 `AMOUNT_OUT_OF_RANGE`');
+        },
+      },
+      {
+        name: "A1's rate limit, 100 per 900 s → 1 per 600 s (SessionRateLimit.yaml)",
+        file: 'spec/components/facts/SessionRateLimit.yaml',
+        edit: (t) => replace(/^limit: 100$/m, 'limit: 1')(replace(/^windowSeconds: 900$/m, 'windowSeconds: 600')(t)),
+        fixes: [
+          'components/headers/RateLimit-Policy.yaml#/schema/const',
+          'components/headers/RateLimit-Policy.yaml#/example',
+          'components/headers/RateLimit-Limit.yaml#/example',
+        ],
+        finding: /RateLimit|429|rate/i,
+        pages: async (p) => {
+          expect(p.limits.renderLimitsPage()).toContain('1 requests per 600 s window');
+          expect(await guide(p, 'checkout')).toContain('1 requests per 600 s per key');
+        },
+      },
+      {
+        name: 'the token lifetime, 3600 → 1800 s (SessionToken.yaml)',
+        file: 'spec/components/securitySchemes/SessionToken.yaml',
+        edit: replace(/^x-token-lifetime-seconds: 3600$/m, 'x-token-lifetime-seconds: 1800'),
+        fixes: [
+          'components/schemas/SessionResponseV2.yaml#/properties/expires_in/const',
+          'paths/api_v1_public_sessions.v2.yaml#/post/responses/200/content/application~1json/examples/created/value/expires_in',
+        ],
+        finding: /expires_in|3600|1800|token/i,
+        pages: async (p) => {
+          expect(p.limits.renderLimitsPage()).toContain('1800 s');
+          expect(await guide(p, 'checkout')).toContain('The token lives 1800 seconds.');
+        },
+      },
+      {
+        name: 'the payment window, 1800 → 600 s (x-state-machine paymentWindow)',
+        file: SM,
+        edit: replace(/^ {4}defaultSeconds: 1800$/m, '    defaultSeconds: 600'),
+        fixes: ['paths/api_v1_sandbox_sms.yaml#/get/responses/200/content/application~1json/examples/one/value/data/0/body'],
+        finding: /EXPIRED|expir|PENDING|window|sms/i,
+        pages: async (p) => {
+          expect(p.limits.renderLimitsPage()).toContain('600 s (10 min) from createdAt');
+          expect(await guide(p, 'partner')).toContain('The customer has 600 s from `createdAt`');
+          expect(await guide(p, 'sandbox')).toContain('within 10 minutes.');
+        },
+      },
+    ],
+  },
+  {
+    name: 'the state machine and a response field',
+    variants: [1],
+    edits: [
+      {
+        name: 'a transition added: B4 also cancels an APPROVED transaction',
+        file: SM,
+        edit: (t) =>
+          replace(
+            /( {4}- id: merchant-cancel\n {6}from: )\[PENDING\]/,
+            '$1[PENDING, APPROVED]',
+          )(
+            replace(
+              /( {4}- from: )\[APPROVED, (CANCELED, EXPIRED, COMPLETED\]\n {6}trigger:\n {8}operationId: cancelPartnerTransactionByVendorReference)/,
+              '$1[$2',
+            )(t),
+          ),
+        fixes: [],
+        finding: /cancelPartnerTransactionByVendorReference|APPROVED|TRANSACTION_NOT_PENDING|TRANSACTION_NOT_FOUND|vendor/,
+        pages: async (p) => {
+          expect(p.diagram.edgesOf(p.generated.stateMachine).some((e) => e.from === 'APPROVED' && e.to === 'CANCELED')).toBe(true);
+          expect(await p.diagram.renderStateMachineSvg(p.generated.stateMachine)).toContain('data-transition="merchant-cancel"');
+        },
+      },
+      {
+        name: 'a rejection moved: B4 on a CANCELED or EXPIRED transaction answers 404, not 400',
+        file: SM,
+        edit: replace(
+          / {4}- from: \[CANCELED, EXPIRED, COMPLETED\]\n {6}trigger:\n {8}operationId: cancelPartnerTransactionByVendorReference\n {6}status: 400\n {6}code: TRANSACTION_NOT_PENDING\n/,
+          [
+            '    - from: [COMPLETED]',
+            '      trigger:',
+            '        operationId: cancelPartnerTransactionByVendorReference',
+            '      status: 400',
+            '      code: TRANSACTION_NOT_PENDING',
+            '    - from: [CANCELED, EXPIRED]',
+            '      trigger:',
+            '        operationId: cancelPartnerTransactionByVendorReference',
+            '      status: 404',
+            '      code: TRANSACTION_NOT_FOUND',
+            '',
+          ].join('\n'),
+        ),
+        fixes: [],
+        finding: /cancelPartnerTransactionByVendorReference|TRANSACTION_NOT_FOUND|TRANSACTION_NOT_PENDING|404|400/,
+        pages: (p) => {
+          expect(p.diagram.renderStateMachineKey(p.generated.stateMachine)).toContain('TRANSACTION_NOT_FOUND');
+        },
+      },
+      {
+        name: 'a new optional response field: `note` on the partner transaction record (PartnerTransaction.yaml)',
+        file: 'spec/components/schemas/PartnerTransaction.yaml',
+        edit: replace(
+          /^properties:\n/m,
+          'properties:\n  note:\n    description: A note the service may add to the transaction.\n    type: string\n    maxLength: 200\n',
+        ),
+        fixes: [],
+        // optional: a server that never sends it conforms to both contracts; an answer that carries
+        // it is judged by `optionalField` below
+        finding: null,
+      },
+    ],
+  },
+];
+
+let base: Parts;
+let baseServer: TestServer;
+const basePairs = new Map<string, MerchantPair>();
+const times: string[] = [];
+
+beforeAll(async () => {
+  base = await partsOf();
+  const merchants: MerchantSpec[] = [];
+  for (const [i, g] of GROUPS.entries()) {
+    const { pair, merchants: m } = await base.pairs.merchantPair('old', i, g.variants[0]!, secret);
+    basePairs.set(g.name, pair);
+    merchants.push(...m);
+  }
+  baseServer = await base.testing.startTestServer({ merchants, mode: 'sandbox' });
+}, 120_000);
+afterAll(async () => {
+  await baseServer?.close();
+  console.log(`spec edits, wall time of each scratch copy (phases in s):\n${times.map((t) => `  ${t}`).join('\n')}`);
+});
+
+for (const g of GROUPS)
+  describe(`${g.name}, edited in one place of a scratch copy: lint, server, suite, judge and pages follow`, () => {
+    let scratch: ReturnType<typeof scratchCopy> | undefined;
+    let lint: { problems: string[]; log: string[] };
+    let edited: Parts;
+    let server: TestServer;
+    const pairs = new Map<string, MerchantPair>();
+    let started = 0;
+    const phases: string[] = [];
+    let mark = 0;
+    const phase = (name: string) => {
+      const now = performance.now();
+      phases.push(`${name} ${((now - mark) / 1000).toFixed(1)}`);
+      mark = now;
+    };
+
+    beforeAll(async () => {
+      started = mark = performance.now();
+      scratch = scratchCopy('edit');
+      for (const e of g.edits) editFile(scratch.dir, e.file, e.edit);
+      phase('copy');
+      lint = await lintFix(scratch.dir);
+      phase('lint --fix');
+      edited = await partsOf(scratch.dir);
+      phase('import');
+      const merchants: MerchantSpec[] = [];
+      // a pair per run: each agreeing run, the cross run, and the optional field's two runs
+      const runs: Array<[string, 1 | 2]> = [...g.variants.map((v): [string, 1 | 2] => [`agree ${v}`, v]), ['cross', g.variants[0]!]];
+      if (g.edits.some((e) => e.finding === null)) runs.push(['note edited', 1], ['note base', 1]);
+      for (const [i, [name, v]] of runs.entries()) {
+        const { pair, merchants: m } = await base.pairs.merchantPair('new', i, v, secret);
+        pairs.set(name, pair);
+        merchants.push(...m);
+      }
+      server = await edited.testing.startTestServer({ merchants, mode: 'sandbox' });
+    }, 300_000);
+    afterAll(async () => {
+      await server?.close();
+      scratch?.dispose();
+      times.push(`${((performance.now() - started) / 1000).toFixed(1)} s  ${g.name} (${phases.join(', ')})`);
+    });
+
+    it('lint --fix writes every copy of the edited facts, and lint then passes', () => {
+      expect(lint.problems).toEqual([]);
+      const fixed = lint.log.filter((l) => l.startsWith('fixed ')).map((l) => /^fixed spec\/(\S+):/.exec(l)![1]);
+      expect(fixed.sort()).toEqual(g.edits.flatMap((e) => e.fixes).sort());
+    });
+
+    for (const v of g.variants)
+      it(`variant ${v}: the edited server and the edited suite agree (0 findings, full coverage), and so does the judge on that traffic`, async () => {
+        const { result, judged } = await judgedRun(edited, server.baseUrl, (url) =>
+          edited.run.runSuite(suiteOptions(url, pairs.get(`agree ${v}`)!, secret)),
+        );
+        phase(`agree v${v}`);
+        expect(findingLines(result)).toEqual([]);
+        expect(result.incomplete).toEqual([]);
+        expect(result.coverage.transitions.missing).toEqual([]);
+        expect(judged).toEqual([]);
+      }, 300_000);
+
+    it('the edited suite finds the unedited server, and the unedited suite finds the edited server', async () => {
+      const expected = g.edits.flatMap((e) => (e.finding ? [e.finding] : []));
+      const onOld = await edited.run.runSuite(suiteOptions(baseServer.baseUrl, basePairs.get(g.name)!, secret, { bail: true }));
+      const onNew = await base.run.runSuite(suiteOptions(server.baseUrl, pairs.get('cross')!, secret, { bail: true }));
+      phase('cross');
+      found(onOld, expected, 'the edited suite on the unedited server');
+      found(onNew, expected, 'the unedited suite on the edited server');
+    }, 300_000);
+
+    it('the pages read the edits: the limits page, the guides, the state diagram', async () => {
+      for (const e of g.edits) await e.pages?.(edited);
+      if (g.edits.some((e) => e.finding === null)) await optionalField(edited, server.baseUrl, pairs);
+      phase('pages');
+    }, 300_000);
+  });
+
+/** A cross run finds what one of the edits changed (the run stops at its first finding). */
+function found(r: SuiteResult, expected: RegExp[], what: string): void {
+  expect(r.findings.length, `${what}: no finding`).toBeGreaterThan(0);
+  const message = r.findings[0]!.message;
+  expect(
+    expected.some((x) => x.test(message)),
+    `${what}: ${message.split('\n')[0]}`,
+  ).toBe(true);
+}
+
+/**
+ * The new optional field in an answer of the edited server: the edited suite takes it, the
+ * unedited one reports a member its contract does not have (the record is the first thing its run reads).
+ */
+async function optionalField(edited: Parts, baseUrl: string, pairs: Map<string, MerchantPair>): Promise<void> {
+  // a server that sends the field: every partner transaction record it answers carries `note`
+  const withNote: typeof fetch = async (input, init) => {
+    const res = await fetch(input, init);
+    const type = res.headers.get('content-type') ?? '';
+    const url = input instanceof Request ? input.url : input instanceof URL ? input.href : input;
+    if (!/partner\/transactions/.test(url) || !type.includes('json') || res.status >= 300) return res;
+    const text = await res.text();
+    const headers = new Headers(res.headers);
+    // a HEAD answer has no body: only its headers
+    if (text === '') return new Response(null, { status: res.status, headers });
+    headers.delete('content-length');
+    const rec = JSON.parse(text) as Record<string, unknown>;
+    return new Response(JSON.stringify({ ...rec, note: 'Gift wrap' }), { status: res.status, headers });
+  };
+  const run = (p: Parts, pair: MerchantPair) =>
+    p.run.runSuite(suiteOptions(baseUrl, pair, secret, { profile: 'core', fetchImpl: withNote, bail: true }));
+  expect(findingLines(await run(edited, pairs.get('note edited')!))).toEqual([]);
+  const old = await run(base, pairs.get('note base')!);
+  expect(old.findings[0]?.message).toMatch(/note/);
+}
