@@ -8,7 +8,7 @@
 import fc from 'fast-check';
 import { centimesFromNumber, centimesOf, centimesToNumber, formatCentimes } from '../lib/money.ts';
 import { arbitraryOf, flatten, resolvePointer, type Json } from './schema-arb.ts';
-import { asOtherType, probesOf, setAt, valueIn, type Probe } from './schema-probes.ts';
+import { asOtherType, probesOf, setAt, valueIn, withRoom, type Probe } from './schema-probes.ts';
 import type { Contract } from './spec.ts';
 
 interface Consistency {
@@ -182,10 +182,14 @@ function makeBodyGen(contract: Contract, opId: string): BodyGen {
     if (p.wrongType) {
       // the valid value itself as another JSON type where one can: an in-range amount, never a value
       // another rule refuses too (a lenient server would refuse `1` as out of range anyway)
-      probes.push({ label: p.label, heavy: false, apply: (b) => setAt(b, p.path, asOtherType(valueIn(b, p.path), p.value)) });
+      probes.push({
+        label: p.label,
+        heavy: false,
+        apply: (b) => setAt(withRoom(b, p), p.path, asOtherType(valueIn(withRoom(b, p), p.path), p.value)),
+      });
       continue;
     }
-    probes.push({ label: p.label, heavy: false, apply: (b) => follow(p, setAt(b, p.path, p.value)) });
+    probes.push({ label: p.label, heavy: false, apply: (b) => follow(p, setAt(withRoom(b, p), p.path, p.value)) });
   }
   function follow(p: Probe, b: Json): Json {
     if (!rules) return b;

@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { centimesFromNumber, centimesToNumber } from '../lib/money.ts';
-import { arbitraryOf, flatten, nullableOf, numberBounds, typeOf, type Json, type Path } from './schema-arb.ts';
+import { arbitraryOf, flatten, memberCount, nullableOf, numberBounds, typeOf, type Json, type Path } from './schema-arb.ts';
 
 /** One boundary probe: a single keyword's value just inside (`valid`) or just outside its limit. */
 export interface Probe {
@@ -22,6 +22,21 @@ export interface Probe {
    * where one can (`"150.00"` as 150, 150 as `"150"`), so only the type is wrong; `value` otherwise.
    */
   wrongType?: true;
+  /**
+   * The object at `at` counts its members (`maxProperties`): before the value is set, its members
+   * other than `keep` (its required ones) and the probed one are removed (`withRoom`).
+   */
+  alone?: { at: Path; keep: readonly string[] };
+}
+
+/** `body` ready for probe `p`: the members its object must drop for the probed one to count alone (a copy when changed). */
+export function withRoom(body: Json, p: Pick<Probe, 'path' | 'alone'>): Json {
+  if (!p.alone) return body;
+  const member = p.path[p.alone.at.length];
+  const obj = valueIn(body, p.alone.at);
+  if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) return body;
+  const kept = Object.fromEntries(Object.entries(obj).filter(([k]) => k === member || p.alone!.keep.includes(k)));
+  return p.alone.at.length ? setAt(body, p.alone.at, kept) : kept;
 }
 
 /** The valid value `valid` written as another JSON type (a numeric string as a number, a number as a string), or `fallback`. */
@@ -214,7 +229,36 @@ function probesIn(doc: Json, schema: unknown, path: Path, where: string, typed: 
           label: `${show(path) || 'body'} unknown member ${extra}`,
         });
       }
-      for (const [k, p] of Object.entries(props)) out.push(...probesIn(doc, p, [...path, k], `${where}/properties/${k}`, typed));
+      // both sides of a count of members (the clock advance's `seconds` or `milliseconds`: one, not
+      // none, not both), built from the witness and the other members' own witnesses
+      const { min, max } = memberCount(s);
+      if (min > 0 || max < Infinity) {
+        const whole = (witness ?? witnessOf(doc, s)) as Json;
+        const all: Json = { ...whole };
+        for (const [k, p] of Object.entries(props)) if (!(k in all)) all[k] = witnessOf(doc, p);
+        const keep = (n: number): Json => Object.fromEntries(Object.entries(all).slice(0, n));
+        const count = (n: number, keyword: string, inside: boolean): void => {
+          if (n < 0 || n > Object.keys(all).length) return;
+          out.push({ path, keyword, value: keep(n), inside, label: `${show(path) || 'body'} ${keyword} (${n} members)` });
+        };
+        if (min > 0) {
+          count(min, 'minProperties', true);
+          count(min - 1, 'minProperties', false);
+        }
+        if (max < Infinity) {
+          if (max !== min) count(max, 'maxProperties', true);
+          count(max + 1, 'maxProperties', false);
+        }
+      }
+      for (const [k, p] of Object.entries(props)) {
+        const probes = probesIn(doc, p, [...path, k], `${where}/properties/${k}`, typed);
+        // within a count of members, a member's own probe makes room for it: the object's other
+        // optional members go, so only the member's keyword is judged
+        const required = (s.required ?? []) as string[];
+        out.push(
+          ...(max < Infinity && !required.includes(k) ? probes.map((q) => ({ ...q, alone: { at: path, keep: required } })) : probes),
+        );
+      }
       break;
     }
     case 'boolean':
@@ -227,6 +271,8 @@ function probesIn(doc: Json, schema: unknown, path: Path, where: string, typed: 
 
 /** `body` with the value at `path` set (or deleted when `value` is undefined); a copy. */
 export function setAt(body: Json, path: Path, value: unknown): Json {
+  // the whole body (a probe of the root object: its count of members)
+  if (!path.length) return structuredClone(value) as Json;
   const o = structuredClone(body);
   let cur: unknown = o;
   for (const p of path.slice(0, -1)) {
