@@ -73,6 +73,7 @@ export class World {
     // every answer tells the model the latest instant it knows the time at, and how many A1 requests went
     const observed = (ex: Exchange): void | Promise<void> => {
       this.state.observedAt = Math.max(this.state.observedAt, ex.receivedAt);
+      this.state.roundTripMs = Math.max(ex.receivedAt - ex.sentAt, this.state.roundTripMs * 0.9);
       this.state.a1Sent = this.client.sent.get('createSession') ?? 0;
       return onExchange?.(ex);
     };
