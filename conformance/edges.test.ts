@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { Contract } from './spec.ts';
 import { newModelState } from './model-state.ts';
-import { edgeCoverage, EDGES, insideMarginMs, msAt, msJustBefore, recordEdge, RESOLUTION_MS, sideOf } from './edges.ts';
+import { edgeCoverage, EDGES, insideMarginMs, MIN_MARGIN_MS, msAt, msJustBefore, recordEdge, RESOLUTION_MS, sideOf } from './edges.ts';
 
 describe('edges from inside (ADR-085)', () => {
   it('moves an age known within [lo, hi] to just before a limit, by the margin, or at it, whatever comes later', () => {
@@ -14,7 +14,8 @@ describe('edges from inside (ADR-085)', () => {
     expect(msAt(3_600_000, 40)).toBe(3_599_961);
   });
   it('leaves a margin of a few round trips, never a second', () => {
-    expect(insideMarginMs({ roundTripMs: 5 })).toBeLessThan(100);
+    expect(insideMarginMs({ roundTripMs: 5 })).toBe(MIN_MARGIN_MS);
+    expect(insideMarginMs({ roundTripMs: 60 })).toBeGreaterThan(MIN_MARGIN_MS);
     expect(insideMarginMs({ roundTripMs: 2_000 })).toBeLessThan(RESOLUTION_MS);
   });
   it('tells the side of a limit an exchange certainly fell on, within a second', () => {

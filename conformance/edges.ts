@@ -32,13 +32,16 @@ export const NOT_PROBED_IN_CORE: Record<Edge, string> = {
   'webhook-attempt-due': 'webhook attempts and their due times are read from the sandbox deliveries list',
 };
 
+/** The least margin (ms) before a limit: a loaded machine's pauses (a timer, a collection) seldom last longer. */
+export const MIN_MARGIN_MS = 250;
+
 /**
  * The margin (ms) left before a limit for a probe from inside: the time until the probe's answer
- * arrives — the clock's advance and the probe itself, a round trip each — with room for a slow
- * one, the suite's slack, never a second or more (the resolution claimed).
+ * arrives — the clock's advance and the probe itself, a round trip each — with room for slow ones
+ * and the suite's slack, at least MIN_MARGIN_MS, never near a second (the resolution claimed).
  */
 export function insideMarginMs(s: Pick<ModelState, 'roundTripMs'>): number {
-  return Math.min(RESOLUTION_MS - 200, SLACK_MS + 4 * s.roundTripMs + 20);
+  return Math.min(RESOLUTION_MS - 200, Math.max(MIN_MARGIN_MS, SLACK_MS + 6 * s.roundTripMs + 50));
 }
 
 /**
