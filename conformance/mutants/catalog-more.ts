@@ -17,7 +17,7 @@ const RATE_WINDOW_S = variants.v1.rateLimits.createSession.windowSeconds;
 const MINUTE_MS = 60_000;
 
 /** A B2/B3 read of a record, rewritten by `f` when it answered 200. */
-function onRead(
+export function onRead(
   f: (rec: Json, req: ProxyRequest, ctx: ProxyContext) => Promise<Json | undefined> | Json | undefined,
 ): Mutant['onResponse'] {
   return async (req, res, ctx) => {
@@ -38,12 +38,12 @@ function resigned(f: (p: { event: string; data: Json }) => { event: string; data
 }
 
 /** The 401 the server gives an unknown session token on this A2 path. */
-async function invalidToken(req: ProxyRequest, ctx: ProxyContext): Promise<ProxyResponse> {
+export async function invalidToken(req: ProxyRequest, ctx: ProxyContext): Promise<ProxyResponse> {
   return ctx.forward({ ...req, headers: { ...req.headers, 'x-session-token': `st_test_${randomUUID().replace(/-/g, '')}` } });
 }
 
 /** Sandbox time a session token was issued at (recorded on A1's answer). */
-async function recordToken(req: ProxyRequest, res: ProxyResponse, ctx: ProxyContext): Promise<void> {
+export async function recordToken(req: ProxyRequest, res: ProxyResponse, ctx: ProxyContext): Promise<void> {
   if (!A1.test(req.path) || res.status >= 300) return;
   const rec = json(res);
   const token = rec.token ?? rec.session_token;

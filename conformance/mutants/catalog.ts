@@ -7,6 +7,7 @@ import { instantMutants } from './catalog-instants.ts';
 import { moreMutants } from './catalog-more.ts';
 import { retryMutants } from './catalog-retries.ts';
 import { round4Mutants } from './catalog-round4.ts';
+import { round5Mutants } from './catalog-round5.ts';
 import { simulateMutants } from './catalog-simulate.ts';
 import { valueMutants } from './catalog-values.ts';
 import { webhookMutants } from './catalog-webhooks.ts';
@@ -424,8 +425,9 @@ const A1_CONTRACT = new Contract(1);
  * The whole catalogue: the faults above (the webhook senders' among them, `catalog-webhooks.ts`), then the time, read, sandbox and relay faults of
  * `catalog-more.ts`, the retry schedule's (`catalog-retries.ts`), the request schemas' boundaries
  * (`catalog-bounds.ts`), failures on demand (`catalog-simulate.ts`), values (`catalog-values.ts`),
- * expiry instants and the sandbox lists' paging (`catalog-instants.ts`), and issue 42's repeated
- * values, last-change instants, one-status refusals and cross-merchant keys (`catalog-round4.ts`).
+ * expiry instants and the sandbox lists' paging (`catalog-instants.ts`), issue 42's repeated
+ * values, last-change instants, one-status refusals and cross-merchant keys (`catalog-round4.ts`),
+ * and round 5's limits off by a second, probe families and format rules (`catalog-round5.ts`).
  */
 export const mutants: Mutant[] = [
   ...base,
@@ -436,4 +438,5 @@ export const mutants: Mutant[] = [
   ...valueMutants,
   ...instantMutants,
   ...round4Mutants,
+  ...round5Mutants,
 ];
