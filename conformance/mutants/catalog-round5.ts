@@ -10,12 +10,12 @@
  * - a format rule part of which is not enforced, in one variant: a pattern's shortest or longest length,
  *   a decimal string's places (the merchants of a `variant` mutant speak that variant in the self-test).
  */
-import { stateMachine, tokenLifetimeSeconds, variants } from '../../generated/index.ts';
+import { stateMachine, variants } from '../../generated/index.ts';
 import type { Json } from '../../lib/json.ts';
 import { parsed } from './catalog-bounds.ts';
-import { invalidToken, onRead, recordToken } from './catalog-more.ts';
+import { onRead, tokenLifetimeShorter } from './catalog-more.ts';
 import { onDeliveries } from './catalog-retries.ts';
-import { A1, A2, B1, B2, B4, GET, code, fabricate, key, merchantKey, sandboxNow } from './match.ts';
+import { A1, B1, B2, B4, GET, code, fabricate, key, merchantKey, sandboxNow } from './match.ts';
 import { json, withJson, type Mutant } from './proxy.ts';
 
 const SECOND_MS = 1000;
@@ -25,17 +25,7 @@ const CLOCK_ADVANCE = '/api/v1/sandbox/clock/advance';
 
 export const round5Mutants: Mutant[] = [
   // ---- time limits, from inside their last second ----
-  {
-    name: 'session token refused from a second before its lifetime ends (3,599 s after A1)',
-    profile: 'sandbox',
-    async onResponse(req, res, ctx) {
-      await recordToken(req, res, ctx);
-      if (!A2.test(req.path) || res.status !== 200) return res;
-      const issued = ctx.cache.get(`issued ${req.headers['x-session-token'] ?? ''}`) as number | undefined;
-      if (issued === undefined || (await sandboxNow(ctx)) - issued < tokenLifetimeSeconds * 1000 - SECOND_MS) return res;
-      return invalidToken(req, ctx);
-    },
-  },
+  tokenLifetimeShorter('session token refused from a second before its lifetime ends (3,599 s after A1)', SECOND_MS),
   {
     name: 'a PENDING transaction shown EXPIRED from a second before its payment window ends (B2, B3)',
     profile: 'sandbox',
