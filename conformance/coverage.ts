@@ -8,6 +8,7 @@ import { stateMachine } from '../generated/index.ts';
 import type { Finding } from './report.ts';
 import type { World } from './world.ts';
 import { forbiddenMoves, moveKey } from './commands/moves.ts';
+import { edgeCoverage } from './edges.ts';
 
 export interface Coverage {
   transitions: { exercised: string[]; missing: string[] };
@@ -18,6 +19,12 @@ export interface Coverage {
 export interface SuiteCoverage extends Coverage {
   /** Each forbidden move (operation, status before, answer) of x-state-machine the profile reaches (`commands/moves.ts`). */
   moves: { exercised: string[]; missing: string[] };
+  /**
+   * The contract's time limits (`edges.ts`), each probed just inside and at its end within a second
+   * (sandbox profile): probed, missing (a probe that landed more than a second from its edge, on a
+   * loaded machine), and those the profile cannot probe, with why (all of them in the core profile).
+   */
+  edges: { probed: string[]; missing: string[]; notProbed: string[] };
 }
 
 /** Error codes no black-box run can provoke on demand, and why. */
@@ -120,6 +127,7 @@ export function coverageOf(w: World, asFindings: boolean, seed: number): { cover
       transitions: { exercised: [...w.state.coverage.transitions].sort(), missing: missingTransitions },
       codes: { exercised: exercisedCodes, missing: missingCodes, notDriven },
       moves: { exercised: wantMoves.filter((k) => w.state.coverage.moves.has(k)), missing: missingMoves },
+      edges: edgeCoverage(w.state),
     },
     findings,
   };

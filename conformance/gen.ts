@@ -8,7 +8,7 @@
 import fc from 'fast-check';
 import { centimesFromNumber, centimesOf, centimesToNumber, formatCentimes } from '../lib/money.ts';
 import { arbitraryOf, flatten, resolvePointer, type Json } from './schema-arb.ts';
-import { asOtherType, probesOf, setAt, valueIn, type Probe } from './schema-probes.ts';
+import { asOtherType, probesOf, setAt, valueIn, withRoom, type Probe } from './schema-probes.ts';
 import type { Contract } from './spec.ts';
 
 interface Consistency {
@@ -200,23 +200,37 @@ function makeBodyGen(contract: Contract, opId: string): BodyGen {
     if (p.wrongType) {
       // the valid value itself as another JSON type where one can: an in-range amount, never a value
       // another rule refuses too (a lenient server would refuse `1` as out of range anyway)
-      probes.push({ label: p.label, heavy: false, apply: (b) => setAt(b, p.path, asOtherType(valueIn(b, p.path), p.value)) });
+      probes.push({
+        label: p.label,
+        heavy: false,
+        apply: (b) => setAt(withRoom(b, p), p.path, asOtherType(valueIn(withRoom(b, p), p.path), p.value)),
+      });
       continue;
     }
-    probes.push({ label: p.label, heavy: false, apply: (b) => follow(p, setAt(b, p.path, p.value)) });
+    probes.push({
+      label: p.label,
+      heavy: false,
+      apply: (b) => {
+        const room = withRoom(b, p);
+        // built from the body's own value where the probe can be (a pattern or a decimal place broken there)
+        const value = p.derive?.(valueIn(room, p.path)) ?? p.value;
+        return follow(p, value, setAt(room, p.path, value));
+      },
+    });
   }
-  function follow(p: Probe, b: Json): Json {
+  function follow(p: Probe, value: unknown, b: Json): Json {
     if (!rules) return b;
     // a new total that is an amount takes the lines with it; a changed line moves the total
     const t = rules.consistency.total;
     if (p.path.length === 1 && p.path[0] === t) {
-      const c = centimesOf(p.value);
-      return c !== null && c > 0 && typeof p.value === typeof base[t] ? withTotal(b, c) : b;
+      // the lines fitted to it; the total as the probe writes it (a form the pattern refuses stays so)
+      const c = centimesOf(value);
+      return c !== null && c > 0 && typeof value === typeof base[t] ? { ...withTotal(b, c), [t]: value } : b;
     }
     // a count of lines (minItems, maxItems): the lines fitted to the body's total, so only the count is judged
     const c = centimesOf(b[t]);
-    if (p.path.length === 1 && p.path[0] === rules.consistency.lines && Array.isArray(p.value) && p.value.length && c !== null)
-      return { ...b, [rules.consistency.lines]: fitLines(p.value as Json[], c, rules.consistency) };
+    if (p.path.length === 1 && p.path[0] === rules.consistency.lines && Array.isArray(value) && value.length && c !== null)
+      return { ...b, [rules.consistency.lines]: fitLines(value as Json[], c, rules.consistency) };
     return p.path[0] === rules.consistency.lines && p.path.length > 1 ? rebalance(b) : b;
   }
   if (rules) {

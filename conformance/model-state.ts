@@ -101,11 +101,12 @@ export interface ModelState {
   receivesWebhooks: boolean;
   readonly txs: Map<string, Tx>;
   readonly expected: ExpectedEvent[];
-  /** Seconds the suite advanced each merchant's sandbox clock. */
+  /** Seconds the suite advanced each merchant's sandbox clock (to the millisecond: ADR-085). */
   readonly advanced: Record<Who, number>;
   readonly rate: Record<Who, RateWindow>;
   /** `moves`: (operation, status before, answer) triples the run drove with a certain status before (`commands/moves.ts`). */
-  readonly coverage: { transitions: Set<string>; codes: Set<string>; moves: Set<string> };
+  /** `edges`: the time limits probed just inside and at their end within a second, as `<edge> <side>` (`edges.ts`). */
+  readonly coverage: { transitions: Set<string>; codes: Set<string>; moves: Set<string>; edges: Set<string> };
   readonly usedVendorRefs: Record<Who, Set<string>>;
   /** Names learned once per merchant (from its first created record) and checked everywhere they appear. */
   readonly names: Record<Who, { merchantName?: unknown; storeName?: unknown }>;
@@ -114,10 +115,12 @@ export interface ModelState {
   runId: number;
   /** The main merchant's sandbox clock after the setup's advance (sandbox profile only). */
   clockAnchor: ClockAnchor | undefined;
-  /** offsetSeconds of the main merchant's sandbox clock when the suite started. */
+  /** The main merchant's sandbox clock offset (s, to the millisecond) when the suite started. */
   clockBase: number | undefined;
   /** performance.now() when the latest answer arrived: the latest instant the model knows the time at. */
   observedAt: number;
+  /** The recent exchanges' round trip (ms): the longest of them, forgotten slowly (the margin of a probe from inside a limit). */
+  roundTripMs: number;
   /** A1 requests sent so far (counted or not by the server). */
   a1Sent: number;
   /** The main key's A1 requests the coverage tour after the search spends (`a1Cost` of its commands): the search leaves them (core). */
@@ -151,7 +154,7 @@ export function newModelState(contract: Contract, profile: 'core' | 'sandbox', p
     expected: [],
     advanced: { main: 0, other: 0 },
     rate: { main: unknownWindow(limit), other: unknownWindow(limit) },
-    coverage: { transitions: new Set(), codes: new Set(), moves: new Set() },
+    coverage: { transitions: new Set(), codes: new Set(), moves: new Set(), edges: new Set() },
     usedVendorRefs: { main: new Set(), other: new Set() },
     names: { main: {}, other: {} },
     abandonedRuns: new Set(),
@@ -159,6 +162,7 @@ export function newModelState(contract: Contract, profile: 'core' | 'sandbox', p
     clockAnchor: undefined,
     clockBase: undefined,
     observedAt: 0,
+    roundTripMs: 0,
     a1Sent: 0,
     a1TourCost: 0,
     bursts: 0,

@@ -5,7 +5,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import { EARLY_SLACK_MS, LATE_SLACK_MS, MAX_ATTEMPTS } from '../model/retry.ts';
-import { advanceMainClock } from './commands/advanceClock.ts';
+import { advanceMainClockMs } from './commands/advanceClock.ts';
+import { insideMarginMs, msAt, msJustBefore, recordEdge } from './edges.ts';
+import { attemptDue as modelAttemptDue, type Interval } from '../model/index.ts';
+import { SLACK_MS } from './model-time.ts';
 import { checkFilteredByTransaction } from './commands/smsOutbox.ts';
 import { fixedBody, fixedTotal } from './gen.ts';
 import { canonicalText } from '../model/index.ts';
@@ -75,12 +78,50 @@ export async function deliveryOf(w: World, txId: string, done: (d: Delivery) => 
   }
 }
 
-/** Advances the merchant's clock to `d`'s `nextAttemptAt` and waits for the attempt it makes due. */
+/**
+ * The main merchant's sandbox clock (ms since the epoch) at `perf`, as an interval: the anchor's
+ * uncertainty and the suite's slack each side; undefined without an anchor (core profile).
+ */
+function clockAt(w: World, perf: number): Interval | undefined {
+  const t = w.sandboxTimeAt(perf, w.state.advanced.main);
+  const a = w.state.clockAnchor;
+  return t === undefined || !a ? undefined : { from: t - a.halfWidthMs - SLACK_MS, to: t + a.halfWidthMs + SLACK_MS };
+}
+
+/**
+ * Advances the merchant's clock to `d`'s `nextAttemptAt` and waits for the attempt it makes due.
+ * First just before it (by less than a second, `edges.ts`), where the list must show no new
+ * attempt while the clock had certainly not reached it (the model's `attemptDue`: an attempt is
+ * made when it falls due, never before); then at it.
+ */
 export async function attemptDue(w: World, txId: string, d: Delivery): Promise<Delivery> {
   const n = d.attempts.length;
   const due = Date.parse(String(d.nextAttemptAt));
-  // the merchant's clock is past the last attempt's start: this many seconds reach `due`
-  await advanceMainClock(w, Math.max(1, Math.ceil((due - Date.parse(d.attempts[n - 1]!.at)) / 1000)));
+  const dueIv = { from: due, to: due };
+  const now = clockAt(w, performance.now());
+  const before = now && msJustBefore(due, now.to, insideMarginMs(w.state));
+  if (before !== undefined && before >= 1) {
+    await advanceMainClockMs(w, before);
+    const sent = performance.now();
+    const early = await deliveryOf(w, txId, () => true, 0);
+    const listed = { from: clockAt(w, sent)!.from, to: clockAt(w, performance.now())!.to };
+    recordEdge(w.state, 'webhook-attempt-due', dueIv, listed, 0);
+    if (modelAttemptDue(listed, due) === 'no')
+      w.check(
+        early.attempts.length === n,
+        OP,
+        '$.data[].attempts',
+        `attempt ${n + 1} is listed (at ${String(early.attempts[n]?.at)}) while the sandbox clock was at most ${new Date(listed.to).toISOString()}, before its nextAttemptAt ${String(d.nextAttemptAt)}: an attempt is made when it falls due, never before (ADR-005)`,
+        n,
+        early.attempts.length,
+      );
+  }
+  // at its due time: the clock certainly at or past it, by less than a second
+  const clock = clockAt(w, performance.now());
+  const adv = await advanceMainClockMs(w, Math.max(1, clock ? msAt(due, clock.from) : due - Date.parse(d.attempts[n - 1]!.at)));
+  // the server's clock while it answered the advance, moved
+  const reached = clockAt(w, adv.sentAt);
+  if (reached) recordEdge(w.state, 'webhook-attempt-due', dueIv, { from: reached.from, to: clockAt(w, adv.receivedAt)!.to }, 0);
   const next = await deliveryOf(w, txId, (x) => x.attempts.length > n || x.state !== 'pending', LATE_SLACK_MS);
   w.check(
     next.attempts.length > n,

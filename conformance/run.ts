@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { tokenLifetimeSeconds } from '../generated/index.ts';
 import { commandArbitraries } from './commands/index.ts';
 import { rateLimit } from './commands/createSession.ts';
-import { paymentWindowSeconds } from './commands/advanceClock.ts';
+import { clockOffsetOf, paymentWindowSeconds } from './commands/advanceClock.ts';
 import { coverageOf, type SuiteCoverage } from './coverage.ts';
 import { findingKey } from './baseline.ts';
 import { checkRetrySchedule, retryScheduleCheckable } from './retries.ts';
@@ -392,7 +392,7 @@ async function settleSandbox(w: World, opts: SuiteOptions): Promise<void> {
   const drain = ahead + paymentWindowSeconds(w.state) + tokenLifetimeSeconds + rateLimit(w.state).windowSeconds;
   const a = await w.client.call('sandboxAdvanceClock', { headers: w.auth('sandboxAdvanceClock', opts.apiKey), body: { seconds: drain } });
   if (!w.succeeded(a)) throw new SetupError(`POST /api/v1/sandbox/clock/advance answered ${a.status}`);
-  w.state.clockBase = (a.json as { offsetSeconds: number }).offsetSeconds;
+  w.state.clockBase = clockOffsetOf(a.json);
   w.suiteStartIso = (a.json as { now: string }).now;
   // a clock read without milliseconds is known to the second only
   const precisionMs = /\.\d{3}/.test(w.suiteStartIso) ? 0 : 1000;

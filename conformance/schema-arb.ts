@@ -29,6 +29,8 @@ const CONSTRAINTS = new Set([
   'required',
   'properties',
   'additionalProperties',
+  'minProperties',
+  'maxProperties',
   'format',
 ]);
 /** Keywords that only annotate (x- extensions are judged by the business layer). */
@@ -122,6 +124,14 @@ export function numberBounds(s: Json): { lo: number | undefined; hi: number | un
     lo: typeof s.minimum === 'number' && lo !== undefined ? Math.max(lo, s.minimum) : lo,
     hi: typeof s.maximum === 'number' && hi !== undefined ? Math.min(hi, s.maximum) : hi,
     step,
+  };
+}
+
+/** The members an object schema allows: `minProperties` to `maxProperties` (0 and unbounded when absent). */
+export function memberCount(s: Json): { min: number; max: number } {
+  return {
+    min: typeof s.minProperties === 'number' ? s.minProperties : 0,
+    max: typeof s.maxProperties === 'number' ? s.maxProperties : Infinity,
   };
 }
 
@@ -290,7 +300,12 @@ export function arbitraryOf(
       const model: Record<string, fc.Arbitrary<unknown>> = {};
       for (const [k, p] of Object.entries(props)) model[k] = arbitraryOf(doc, p, onObject, `${where}/properties/${k}`);
       const required = ((s.required ?? []) as string[]).filter((k) => k in props);
-      const arb = fc.record(model, { requiredKeys: required }) as fc.Arbitrary<Json>;
+      const { min, max } = memberCount(s);
+      // a count of members (`{ seconds } or { milliseconds }`: exactly one) keeps the records within it
+      const arb = (fc.record(model, { requiredKeys: required }) as fc.Arbitrary<Json>).filter((o) => {
+        const n = Object.keys(o).length;
+        return n >= min && n <= max;
+      });
       return onObject(s, arb);
     }
     default:

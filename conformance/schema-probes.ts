@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { centimesFromNumber, centimesToNumber } from '../lib/money.ts';
-import { arbitraryOf, flatten, nullableOf, numberBounds, typeOf, type Json, type Path } from './schema-arb.ts';
+import { arbitraryOf, flatten, memberCount, nullableOf, numberBounds, typeOf, type Json, type Path } from './schema-arb.ts';
 
 /** One boundary probe: a single keyword's value just inside (`valid`) or just outside its limit. */
 export interface Probe {
@@ -22,6 +22,27 @@ export interface Probe {
    * where one can (`"150.00"` as 150, 150 as `"150"`), so only the type is wrong; `value` otherwise.
    */
   wrongType?: true;
+  /**
+   * The value built from a body's own valid value at `path` (a pattern or decimal place broken
+   * there, so nothing else about the value changes: an amount stays in its range); undefined when it
+   * cannot be, and `value` is sent.
+   */
+  derive?: (valid: unknown) => unknown;
+  /**
+   * The object at `at` counts its members (`maxProperties`): before the value is set, its members
+   * other than `keep` (its required ones) and the probed one are removed (`withRoom`).
+   */
+  alone?: { at: Path; keep: readonly string[] };
+}
+
+/** `body` ready for probe `p`: the members its object must drop for the probed one to count alone (a copy when changed). */
+export function withRoom(body: Json, p: Pick<Probe, 'path' | 'alone'>): Json {
+  if (!p.alone) return body;
+  const member = p.path[p.alone.at.length];
+  const obj = valueIn(body, p.alone.at);
+  if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) return body;
+  const kept = Object.fromEntries(Object.entries(obj).filter(([k]) => k === member || p.alone!.keep.includes(k)));
+  return p.alone.at.length ? setAt(body, p.alone.at, kept) : kept;
 }
 
 /** The valid value `valid` written as another JSON type (a numeric string as a number, a number as a string), or `fallback`. */
@@ -50,21 +71,113 @@ function stringOfLength(n: number, pattern: string | undefined, witness: string)
   return 'N'.repeat(n);
 }
 
-/** A value violating only `pattern` (same length range), built from a valid witness. */
-function patternBreaker(s: Json, witness: string): string | undefined {
+/** One way of breaking a pattern, from a valid value: which part of it (`group`), the value, and what it is for a label. */
+export interface PatternBreak {
+  group: 'sign' | 'before' | 'first' | 'inside' | 'after' | 'shorter' | 'longer' | 'decimals';
+  value: string;
+  inside: boolean;
+  what: string;
+}
+
+/** Characters tried where a pattern may refuse them: a digit, a letter of each case, punctuation, space, a sign, a non-ASCII one. */
+const TRIED = ['0', 'A', 'a', '.', '-', '_', ' ', '+', '/', 'é'];
+/** A sign or a space written before a value (a phone's `+`, an amount's `-`). */
+const SIGNS = ['+', '-', ' '];
+
+/**
+ * The ways a valid value `v` of a string schema breaks its `pattern` and nothing else (its length
+ * stays within minLength/maxLength): a sign or space before it, a character it holds before it (a
+ * leading zero), its first character replaced, one inside replaced, a character after it; the pattern's own shortest and longest lengths, on both
+ * sides (the value cut, or its last character repeated); and for a decimal number, one decimal more
+ * than the pattern allows, next to as many as it allows. One value per part, so a server that
+ * checks only part of the pattern (digits only, not the leading digit nor the length) is found.
+ */
+export function patternBreaks(s: Json, v: string): PatternBreak[] {
   const re = new RegExp(s.pattern as string, 'u');
   const min = typeof s.minLength === 'number' ? s.minLength : 0;
   const max = typeof s.maxLength === 'number' ? s.maxLength : Infinity;
-  for (const v of [
-    `+${witness.slice(1)}`,
-    `-${witness.slice(1)}`,
-    ` ${witness.slice(1)}`,
-    `${witness.slice(0, -1)} `,
-    `A${witness.slice(1)}`,
-  ]) {
-    if (!re.test(v) && [...v].length >= min && [...v].length <= max) return v;
+  const len = (x: string): number => [...x].length;
+  const fits = (x: string): boolean => len(x) >= Math.max(min, 1) && len(x) <= max;
+  const chars = [...v];
+  const out: PatternBreak[] = [];
+  if (!chars.length || !re.test(v)) return out;
+  // a decimal number (its pattern takes decimals: digits only are a number without, a phone): the
+  // places its pattern allows, read by trying them; its breaks keep its value (an amount stays in range)
+  const dec = /^(\d+)(?:\.(\d+))?$/.exec(v);
+  const allows = (k: number): boolean => dec !== null && re.test(k ? `${dec[1]}.${'0'.repeat(k)}` : dec[1]!);
+  let most = -1;
+  for (let k = 0; k <= 6; k++) if (allows(k)) most = k;
+  const decimal = dec !== null && most >= 1;
+  const keepsValue = (x: string): boolean => !decimal || Number.isNaN(Number(x)) || Number(x) === Number(v);
+  // a position's rule shows best with a character the pattern takes elsewhere in the value (a leading 0)
+  const own = [...new Set([...chars, ...TRIED])];
+  const first = (group: PatternBreak['group'], what: (c: string) => string, make: (c: string) => string, tried = TRIED): void => {
+    for (const c of tried) {
+      const x = make(c);
+      if (x !== v && fits(x) && !re.test(x) && keepsValue(x)) return void out.push({ group, value: x, inside: false, what: what(c) });
+    }
+  };
+  const mid = Math.floor(chars.length / 2);
+  first(
+    'sign',
+    (c) => `${JSON.stringify(c)} before`,
+    (c) => c + v,
+    SIGNS,
+  );
+  first(
+    'before',
+    (c) => `${JSON.stringify(c)} before`,
+    (c) => c + v,
+    own,
+  );
+  first(
+    'first',
+    (c) => `first character ${JSON.stringify(c)}`,
+    (c) => c + chars.slice(1).join(''),
+    own,
+  );
+  if (chars.length > 2)
+    first(
+      'inside',
+      (c) => `${JSON.stringify(c)} inside`,
+      (c) => [...chars.slice(0, mid), c, ...chars.slice(mid + 1)].join(''),
+      own,
+    );
+  first(
+    'after',
+    (c) => `${JSON.stringify(c)} after`,
+    (c) => v + c,
+    [...SIGNS, ...TRIED],
+  );
+  // the pattern's own length limits: the value cut from its end, or its last character repeated
+  for (let n = chars.length - 1; n >= Math.max(min, 1); n--) {
+    const x = chars.slice(0, n).join('');
+    if (re.test(x)) continue;
+    out.push({ group: 'shorter', value: x, inside: false, what: `${n} characters, the pattern's shortest is ${n + 1}` });
+    out.push({ group: 'shorter', value: chars.slice(0, n + 1).join(''), inside: true, what: `${n + 1} characters` });
+    break;
   }
-  return undefined;
+  for (let n = chars.length + 1; n <= Math.min(max, chars.length + 64); n++) {
+    const x = chars.join('') + chars.at(-1)!.repeat(n - chars.length);
+    if (re.test(x)) continue;
+    out.push({ group: 'longer', value: x, inside: false, what: `${n} characters, the pattern's longest is ${n - 1}` });
+    out.push({ group: 'longer', value: x.slice(0, -1), inside: true, what: `${n - 1} characters` });
+    break;
+  }
+  // a decimal number: as many places as its pattern allows, and one more
+  if (decimal && dec) {
+    if (most < 6) {
+      const frac = (dec[2] ?? '').padEnd(most, '0').slice(0, most);
+      const at = most ? `${dec[1]}.${frac}` : dec[1]!;
+      const over = `${dec[1]}.${frac}5`;
+      if (fits(over) && !re.test(over))
+        out.push({ group: 'decimals', value: over, inside: false, what: `${most + 1} decimals, the pattern allows ${most}` });
+      if (fits(at) && re.test(at)) out.push({ group: 'decimals', value: at, inside: true, what: `${most} decimals` });
+    }
+  }
+  // one probe per value (a decimal place past the pattern may also be its longest length)
+  const seen = new Set<string>();
+  return out.filter((b) => !seen.has(`${b.inside} ${b.value}`) && seen.add(`${b.inside} ${b.value}`));
 }
 
 /** A valid value of a schema, fixed (seeded), to build probes from. */
@@ -148,7 +261,14 @@ function probesIn(doc: Json, schema: unknown, path: Path, where: string, typed: 
       }
       const base = lo ?? 1;
       if (kind === 'integer') add('type', base + 0.5, false, `(${base + 0.5}, not an integer)`);
-      else if (s.format === 'mad') add('format', base + 0.005, false, `(${base + 0.005}, three decimals)`);
+      else if (s.format === 'mad' || typeof s.multipleOf === 'number') {
+        // a decimal place more than the step allows (a centime for `mad`, else `multipleOf`): half a
+        // step past a valid value, the body's own where it has one (so only the places are judged)
+        const places = (x: number): number => Math.max(0, -Math.floor(Math.log10(x)));
+        const over = (v: number): number => Number((v + step / 2).toFixed(places(step) + 1));
+        add(s.format === 'mad' ? 'format' : 'multipleOf', over(base), false, `(${over(base)}, ${places(step) + 1} decimals)`);
+        out[out.length - 1]!.derive = (valid) => (typeof valid === 'number' && Number.isFinite(valid) ? over(valid) : undefined);
+      }
       break;
     }
     case 'string': {
@@ -168,8 +288,15 @@ function probesIn(doc: Json, schema: unknown, path: Path, where: string, typed: 
           add('maxLength', wide, true, `(${s.maxLength} chars, non-ASCII, one outside the BMP)`);
       }
       if (pattern) {
-        const bad = patternBreaker(s, w);
-        if (bad !== undefined) add('pattern', bad, false, `(${JSON.stringify(bad)})`);
+        // each part of the pattern, from the witness; a body's own valid value gives its own (`derive`)
+        for (const b of patternBreaks(s, w)) {
+          if (b.inside && !typed) continue;
+          add('pattern', b.value, b.inside, `(${b.what}: ${JSON.stringify(b.value)})`);
+          out[out.length - 1]!.derive = (valid) =>
+            typeof valid === 'string'
+              ? patternBreaks(s, valid).find((x) => x.group === b.group && x.inside === b.inside)?.value
+              : undefined;
+        }
         if (!typed && s.minLength === undefined && s.maxLength === undefined) add('pattern', w, true, `(${JSON.stringify(w)})`);
       }
       if (s.format === 'uuid') {
@@ -214,7 +341,36 @@ function probesIn(doc: Json, schema: unknown, path: Path, where: string, typed: 
           label: `${show(path) || 'body'} unknown member ${extra}`,
         });
       }
-      for (const [k, p] of Object.entries(props)) out.push(...probesIn(doc, p, [...path, k], `${where}/properties/${k}`, typed));
+      // both sides of a count of members (the clock advance's `seconds` or `milliseconds`: one, not
+      // none, not both), built from the witness and the other members' own witnesses
+      const { min, max } = memberCount(s);
+      if (min > 0 || max < Infinity) {
+        const whole = (witness ?? witnessOf(doc, s)) as Json;
+        const all: Json = { ...whole };
+        for (const [k, p] of Object.entries(props)) if (!(k in all)) all[k] = witnessOf(doc, p);
+        const keep = (n: number): Json => Object.fromEntries(Object.entries(all).slice(0, n));
+        const count = (n: number, keyword: string, inside: boolean): void => {
+          if (n < 0 || n > Object.keys(all).length) return;
+          out.push({ path, keyword, value: keep(n), inside, label: `${show(path) || 'body'} ${keyword} (${n} members)` });
+        };
+        if (min > 0) {
+          count(min, 'minProperties', true);
+          count(min - 1, 'minProperties', false);
+        }
+        if (max < Infinity) {
+          if (max !== min) count(max, 'maxProperties', true);
+          count(max + 1, 'maxProperties', false);
+        }
+      }
+      for (const [k, p] of Object.entries(props)) {
+        const probes = probesIn(doc, p, [...path, k], `${where}/properties/${k}`, typed);
+        // within a count of members, a member's own probe makes room for it: the object's other
+        // optional members go, so only the member's keyword is judged
+        const required = (s.required ?? []) as string[];
+        out.push(
+          ...(max < Infinity && !required.includes(k) ? probes.map((q) => ({ ...q, alone: { at: path, keep: required } })) : probes),
+        );
+      }
       break;
     }
     case 'boolean':
@@ -227,6 +383,8 @@ function probesIn(doc: Json, schema: unknown, path: Path, where: string, typed: 
 
 /** `body` with the value at `path` set (or deleted when `value` is undefined); a copy. */
 export function setAt(body: Json, path: Path, value: unknown): Json {
+  // the whole body (a probe of the root object: its count of members)
+  if (!path.length) return structuredClone(value) as Json;
   const o = structuredClone(body);
   let cur: unknown = o;
   for (const p of path.slice(0, -1)) {

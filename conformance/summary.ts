@@ -33,6 +33,13 @@ export function printSummary(r: SuiteResult, out: (s: string) => void, baseline?
   out(
     `forbidden moves refused from each status: ${r.coverage.moves.exercised.length}/${r.coverage.moves.exercised.length + r.coverage.moves.missing.length}${r.coverage.moves.missing.length ? `; not exercised: ${r.coverage.moves.missing.join(', ')}` : ''}`,
   );
+  const e = r.coverage.edges;
+  if (e)
+    out(
+      e.notProbed.length
+        ? `time limits not probed in this profile (no sandbox clock): ${e.notProbed.join('; ')}`
+        : `time limits probed just inside and at their end, within a second: ${e.probed.length}/${e.probed.length + e.missing.length}${e.missing.length ? `; not within a second this run: ${e.missing.join(', ')}` : ''}`,
+    );
   out(
     `not drivable from outside: ${r.coverage.codes.notDriven.length} (${[...new Set(r.coverage.codes.notDriven.map((s) => s.split(' ')[2]))].join(', ')})`,
   );

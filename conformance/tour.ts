@@ -8,7 +8,6 @@
  * makes) and, after the search, the rest (`tourCommands`).
  */
 import { AdvanceClock } from './commands/advanceClock.ts';
-import { AuthProbe } from './commands/authProbe.ts';
 import { CancelById } from './commands/cancelById.ts';
 import { BadParameter } from './commands/badParameter.ts';
 import { CancelTransaction } from './commands/cancelTransaction.ts';
@@ -39,7 +38,7 @@ import { SimulateFailure } from './commands/simulateFailure.ts';
 import { ApiLogCheck } from './commands/apiLog.ts';
 import { ServiceProbe } from './commands/serviceProbe.ts';
 import { SmsOutbox } from './commands/smsOutbox.ts';
-import { UnknownQuery } from './commands/unknownQuery.ts';
+import { probeFamilies } from './commands/probeFamilies.ts';
 import { VerifyByKey } from './commands/verifyByKey.ts';
 import { VerifyByToken } from './commands/verifyByToken.ts';
 import type { Cmd } from './model.ts';
@@ -145,6 +144,8 @@ export function probeTour(contract: Contract, profile: 'core' | 'sandbox'): { co
     new HeadProbe(),
     new MethodProbe(),
     new ServiceProbe(),
+    // every probe family on every operation it applies to, from the contract (probeFamilies.ts)
+    ...probeFamilies(contract, profile),
   ];
   if (profile === 'sandbox') {
     c.push(
@@ -203,9 +204,6 @@ export function tourCommands(contract: Contract, profile: 'core' | 'sandbox'): C
     // a fresh rate-limit window for the A1 checks below (sandbox); core relies on the model's count
     new AdvanceClock('past-rate-window', 0, 0),
     ...a1Probes,
-    ...(profile === 'sandbox'
-      ? [spending(new MediaProbe('text/plain', 'createSession')), spending(new MediaProbe('too-large', 'createSession'))]
-      : []),
     new CreateTransaction(body(1), 'valid', 'main', 'fresh', 0),
     new CreateTransaction(body(2), 'valid', 'main', 'fresh', 0),
     new CreateTransaction(body(3), 'valid', 'other', 'fresh', 0),
@@ -214,20 +212,10 @@ export function tourCommands(contract: Contract, profile: 'core' | 'sandbox'): C
     new GetTransaction('vendorReference', 'own', 1),
     new GetTransaction('id', 'other-merchant', 0),
     new GetTransaction('vendorReference', 'missing', 0),
-    new AuthProbe('createPartnerTransaction', 'missing', 0),
-    new AuthProbe('getPartnerTransaction', 'wrong', 0),
-    new AuthProbe('getPartnerTransactionByVendorReference', 'missing', 0),
-    new AuthProbe('cancelPartnerTransactionByVendorReference', 'wrong', 0),
-    new AuthProbe('createSession', 'missing', 0),
-    new AuthProbe('verifyTransaction', 'wrong', 0),
     new BadParameter('getPartnerTransaction', 'x'),
     new BadParameter('getPartnerTransactionByVendorReference', 'x'),
     new BadParameter('cancelPartnerTransactionByVendorReference', 'x'),
     new BadParameter('verifyTransaction', 'x'),
-    new UnknownQuery('getPartnerTransaction', 'expand', 0),
-    new MediaProbe('text/plain'),
-    new MediaProbe('too-large'),
-    new MediaProbe('malformed-json'),
     // the two sessions the tour pays and verifies (indexes 0 and 1), before the rate-limit burst
     spending(new CreateSession(sess(1), 'valid')),
     spending(new CreateSession(sess(2), 'valid')),
@@ -251,25 +239,11 @@ export function tourCommands(contract: Contract, profile: 'core' | 'sandbox'): C
       new CustomerAction('sandboxCancelTransaction', -1),
       new CreateTransaction(body(6), 'valid', 'main', 'fresh', 0),
       new BadParameter('sandboxConfirmTransaction', 'x'),
-      new UnknownQuery('sandboxGetClock', 'debug', 0),
       new BadParameter('sandboxCancelTransaction', 'x'),
       new BadParameter('sandboxCompleteTransaction', 'x'),
       new MissingTarget('sandboxConfirmTransaction', false, 0),
       new MissingTarget('sandboxCancelTransaction', true, 0),
       new MissingTarget('sandboxCompleteTransaction', false, 0),
-      ...(
-        [
-          'sandboxConfirmTransaction',
-          'sandboxCancelTransaction',
-          'sandboxCompleteTransaction',
-          'sandboxPaySession',
-          'sandboxAdvanceClock',
-        ] as const
-      ).map((op) => new AuthProbe(op, 'missing', 0)),
-      ...(['sandboxPaySession', 'sandboxAdvanceClock'] as const).flatMap((op) => [
-        new MediaProbe('text/plain', op),
-        new MediaProbe('too-large', op),
-      ]),
       new MediaProbe('invalid', 'sandboxPaySession'),
       new MediaProbe('invalid', 'sandboxAdvanceClock'),
       new PaySession(0, 'failed', 'own'),
@@ -318,8 +292,6 @@ export function tourCommands(contract: Contract, profile: 'core' | 'sandbox'): C
     );
   } else
     c.push(
-      spending(new MediaProbe('text/plain', 'createSession')),
-      spending(new MediaProbe('too-large', 'createSession')),
       new RateLimitBurst(sess(3)),
       spending(new OtherKeySession(sess(3)), 1, 'other'),
       new ForbiddenMoves(body, sess(7)),

@@ -76,6 +76,7 @@ export class World {
     const keys = { main: cfg.apiKey, other: cfg.otherApiKey };
     const observed = (ex: Exchange): void | Promise<void> => {
       this.state.observedAt = Math.max(this.state.observedAt, ex.receivedAt);
+      this.state.roundTripMs = Math.max(ex.receivedAt - ex.sentAt, this.state.roundTripMs * 0.9);
       this.state.a1Sent = this.client.sent.get('createSession') ?? 0;
       noteWrite(this.state, this.contract, keys, ex);
       return onExchange?.(ex);

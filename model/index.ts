@@ -65,9 +65,18 @@ export {
 } from './merchant.ts';
 export { sameJson, canonicalText } from './same.ts';
 export { inAmountRange, type AmountRange, amountsConsistent, amountAnswer, type ConsistencyRule, type RangedMember } from './amount.ts';
-export { rateLimitOf, windowEndOf, windowPassed, rateRefuses, waitSeconds, waitRange } from './rate.ts';
+export { rateLimitOf, windowEndOf, windowEnd, windowPassed, rateRefuses, waitSeconds, waitRange } from './rate.ts';
 export { movesFrom, reachable, pathBetween } from './reach.ts';
-export { MAX_ATTEMPTS, retryWindow, attemptOutcome, deliveryProblems, type DeliveryView, type DeliveryProblem } from './retry.ts';
+export {
+  MAX_ATTEMPTS,
+  retryWindow,
+  attemptOutcome,
+  attemptDue,
+  deliveryProblems,
+  type DeliveryView,
+  type DeliveryProblem,
+} from './retry.ts';
+export { clockOffsetProblem } from './clock.ts';
 export { parseLocalDateTime } from './local-date.ts';
 export {
   type WriteKeys,

@@ -61,3 +61,11 @@ export function waitRange(start: Interval, now: Interval, windowSeconds: number,
     max: waitSeconds(start.to + slack, now.from - slack, windowSeconds),
   };
 }
+
+/**
+ * When a window ends, from its first counted request's interval `start` (ADR-006: the window starts
+ * there and lasts `windowSeconds`): exactly `windowSeconds` later, so an interval as wide as the start's.
+ */
+export function windowEnd(start: Interval, windowSeconds: number): Interval {
+  return { from: start.from + windowSeconds * 1000, to: start.to + windowSeconds * 1000 };
+}

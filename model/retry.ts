@@ -5,6 +5,7 @@
  * slack for timers run late or early is a parameter.
  */
 import { webhookDelivery } from '../generated/index.ts';
+import { reached, type Interval, type Verdict } from './time.ts';
 
 const RETRY = webhookDelivery.retry;
 /** Added to an upper bound of the schedule: a loaded machine runs timers and requests late, never early (the suite and the proxy alike). */
@@ -123,4 +124,14 @@ export function deliveryProblems(
       });
   }
   return out;
+}
+
+/**
+ * Whether an attempt due at `due` (a delivery's `nextAttemptAt`, ms on the merchant's clock) may have
+ * been made by the time `now` (an interval on that clock, each side widened by `slack`): 'no' while
+ * the clock had certainly not reached it — an attempt is made when it falls due, never before
+ * (ADR-005) — 'yes' once it certainly had, else 'maybe'.
+ */
+export function attemptDue(now: Interval, due: number, slack = 0): Verdict {
+  return reached(now, { from: due, to: due }, slack);
 }

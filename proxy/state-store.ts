@@ -288,10 +288,18 @@ export class TrackerStore {
     const json = ob.json;
     if (ob.status !== 200) return false;
     if (ob.opId === 'sandboxGetClock' || ob.opId === 'sandboxAdvanceClock' || ob.opId === 'sandboxReset') {
-      if (isRecord(json) && typeof json.offsetSeconds === 'number') {
+      // the exact offset in milliseconds where the answer gives it (ADR-085), else whole seconds
+      const off = isRecord(json)
+        ? typeof json.offsetMilliseconds === 'number'
+          ? json.offsetMilliseconds / 1000
+          : typeof json.offsetSeconds === 'number'
+            ? json.offsetSeconds
+            : undefined
+        : undefined;
+      if (off !== undefined) {
         const list = this.clocks.get(m) ?? [];
-        list.push({ from: ob.sentAt, to: ob.receivedAt, off: json.offsetSeconds });
-        this.peaks.set(m, Math.max(this.peaks.get(m) ?? 0, json.offsetSeconds));
+        list.push({ from: ob.sentAt, to: ob.receivedAt, off });
+        this.peaks.set(m, Math.max(this.peaks.get(m) ?? 0, off));
         if (list.length > 8) list.splice(0, list.length - 8);
         this.clocks.set(m, list);
       }

@@ -41,7 +41,7 @@ export function loggingSmsSender(log: (line: string) => void): SmsSender {
 const SWEEP_BATCH = 500;
 
 /** A merchant's state before anything was written for it. */
-export const defaultMerchantState = (id: string): MerchantStateRecord => ({ id, clockOffsetSeconds: 0, endpointEnabled: true });
+export const defaultMerchantState = (id: string): MerchantStateRecord => ({ id, clockOffsetMs: 0, endpointEnabled: true });
 /**
  * How long a claimed delivery stays with this instance: an attempt's timeout and a margin for
  * recording it. Also how long the deliveries an instance had claimed wait when it dies.
@@ -73,7 +73,7 @@ export class Core {
   ) {
     for (const m of config.merchants) this.merchantsById.set(m.id, m);
     this.log = config.log ?? ((line) => process.stderr.write(`${line}\n`));
-    this.time = new MerchantTime(clock, (id) => (config.mode === 'sandbox' ? (this.states.get(id)?.clockOffsetSeconds ?? 0) : 0));
+    this.time = new MerchantTime(clock, (id) => (config.mode === 'sandbox' ? (this.states.get(id)?.clockOffsetMs ?? 0) : 0));
     this.unsubscribe = repo.subscribe((n) => {
       if (n.collection === 'merchantState' && this.merchantsById.has(n.merchantId)) {
         this.stateNotices.set(n.merchantId, (this.stateNotices.get(n.merchantId) ?? 0) + 1);
@@ -102,10 +102,10 @@ export class Core {
 
   /** Caches a merchant state just written (or read); a clock moved back forgets its monotonic floor. */
   private cacheState(id: string, next: MerchantStateRecord | undefined): void {
-    const before = this.merchantState(id).clockOffsetSeconds;
+    const before = this.merchantState(id).clockOffsetMs;
     if (next) this.states.set(id, next);
     else this.states.delete(id);
-    if ((next?.clockOffsetSeconds ?? 0) < before) this.time.forget(id);
+    if ((next?.clockOffsetMs ?? 0) < before) this.time.forget(id);
   }
 
   /** Call after a transaction that wrote `next` committed. */

@@ -44,8 +44,8 @@ describe('merchant state on the embedded store', () => {
     const id = s.merchants[0]!.id;
     const repo = s.handle.core.repo;
     const next = await repo.transaction(async (tx) => {
-      const st = (await tx.lock('merchantState', id)) ?? { id, clockOffsetSeconds: 0, endpointEnabled: true };
-      const v: MerchantStateRecord = { ...st, clockOffsetSeconds: 7200 };
+      const st = (await tx.lock('merchantState', id)) ?? { id, clockOffsetMs: 0, endpointEnabled: true };
+      const v: MerchantStateRecord = { ...st, clockOffsetMs: 7200 };
       tx.write([{ c: 'merchantState', k: id, v }]);
       return v;
     });

@@ -24,6 +24,7 @@ interface Token {
 interface Clock {
   now: string;
   offsetSeconds: number;
+  offsetMilliseconds: number;
 }
 interface Reset extends Clock {
   deleted: { transactions: number; sessions: number; sms: number; deliveries: number };
@@ -59,11 +60,13 @@ describe('POST /api/v1/sandbox/reset', () => {
     expect(r.body).toEqual({
       now: new Date(T0).toISOString(),
       offsetSeconds: 0,
+      offsetMilliseconds: 0,
       deleted: { transactions: 0, sessions: 0, sms: 0, deliveries: 0 },
     });
     expect((await api<Clock>('GET', '/api/v1/sandbox/clock', { headers: key(K1) })).body).toEqual({
       now: new Date(T0).toISOString(),
       offsetSeconds: 0,
+      offsetMilliseconds: 0,
     });
     const after = await api('POST', '/api/v1/public/sessions', { headers: key(K1), json: sessionBodyV1() });
     expect(after.status).toBe(200);

@@ -11,7 +11,7 @@
  */
 import type { Cmd, Model, Real } from '../model.ts';
 import type { Who } from '../model-state.ts';
-import { advanceClockOf, secondsPastRateWindow } from './advanceClock.ts';
+import { advanceClockMs, msPastRateWindow } from './advanceClock.ts';
 import { rateLimit, rateLimited } from './createSession.ts';
 
 /**
@@ -26,7 +26,7 @@ export async function a1Room(w: Real, who: Who = 'main', n = 1): Promise<void> {
   rateLimited(w.state, who, performance.now()); // forgets a window that certainly ended
   if (w.state.rate[who].usedHi + Math.min(n, limit) <= limit) return;
   const known = Number.isFinite(w.state.rate[who].endHi);
-  await advanceClockOf(w, who, Math.max(1, secondsPastRateWindow(w.state, who)));
+  await advanceClockMs(w, who, Math.max(1, msPastRateWindow(w.state, who)));
   if (!known) w.state.rate[who] = { usedLo: 0, usedHi: 0, endLo: -Infinity, endHi: Infinity };
 }
 

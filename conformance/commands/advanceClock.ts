@@ -7,20 +7,24 @@
  * Time is the model's intervals (`model-time.ts`: the age of a creation, whether it reached a
  * limit), so a verdict is 'yes', 'no' or 'maybe'; the functions are pure, the caller gives the instant.
  *
- * Sandbox: AdvanceClock advances the merchant's clock. Targets put it 1 s before a transaction's
- * payment window ends (it must still be PENDING), exactly past it (EXPIRED), just before or past a
- * session token's lifetime, just before the end of a spent rate-limit window or past it. Every edge
- * comes from the contract's facts (payment window, `x-token-lifetime-seconds`, `x-rate-limit`) and
- * the model's time intervals, never typed.
+ * Sandbox: AdvanceClock advances the merchant's clock, by milliseconds (ADR-085) for the edges.
+ * Targets put it just before a transaction's payment window ends (it must still be PENDING) and
+ * just at it (EXPIRED), just before and at a session token's lifetime's end, just before the end of
+ * a spent rate-limit window and at it: less than a second from the edge (`edges.ts`: the margin
+ * before an edge is the time the next answer takes to come). Every edge comes from the contract's
+ * facts (payment window, `x-token-lifetime-seconds`, `x-rate-limit`) and the model's time
+ * intervals, never typed.
  */
 import { tokenLifetimeSeconds } from '../../generated/index.ts';
 import * as model from '../../model/index.ts';
+import type { Exchange } from '../http.ts';
 import type { Cmd, Model, Real } from '../model.ts';
 import { pick } from '../model.ts';
 import { transition } from '../model-events.ts';
-import type { ModelState, Tx, Who } from '../model-state.ts';
+import type { ModelState, Session, Tx, Who } from '../model-state.ts';
 import { rateLimit } from './createSession.ts';
 import { SLACK_MS, at as atPerf, createdDuring, during as duringIv, instantOf, type Verdict } from '../model-time.ts';
+import { insideMarginMs, msAt, msJustBefore, recordEdge } from '../edges.ts';
 
 /**
  * The payment window (s) the run judges by: the spec's `paymentWindow` default (`x-state-machine`),
@@ -58,7 +62,9 @@ export function possibleStatuses(
   during: { sentAt: number; receivedAt: number } = { sentAt: at, receivedAt: at },
 ): string[] {
   if (model.EXPIRY.from.includes(tx.status) && windowPassed(s, tx, during.sentAt) === 'yes') transition(s, tx, model.EXPIRY.id, at);
-  return model.statusesDuring([tx.status], duringIv(during, s.advanced[tx.who]), expiresAt(s, tx), SLACK_MS);
+  const now = duringIv(during, s.advanced[tx.who]);
+  if (s.sandbox && tx.who === 'main') recordEdge(s, 'payment-window', expiresAt(s, tx), now);
+  return model.statusesDuring([tx.status], now, expiresAt(s, tx), SLACK_MS);
 }
 
 /**
@@ -120,29 +126,29 @@ export class AdvanceClock implements Cmd {
   }
   async run(m: Model, w: Real): Promise<void> {
     const W = paymentWindowSeconds(w.state) * 1000;
-    let secs = this.seconds;
+    const L = tokenLifetimeSeconds * 1000;
+    const margin = insideMarginMs(w.state);
+    let ms = this.seconds * 1000;
     const tx = pick(
       m.txs.filter((t) => t.status === 'PENDING' && t.who === 'main'),
       this.idx,
     );
     if (this.target === 'just-before-expiry' || this.target === 'at-expiry') {
       const [lo, hi] = w.age(tx!, 'main');
-      secs = this.target === 'just-before-expiry' ? Math.floor((W - hi) / 1000) - 1 : Math.ceil((W - lo) / 1000);
+      ms = this.target === 'just-before-expiry' ? msJustBefore(W, hi, margin) : msAt(W, lo);
     } else if (this.target === 'past-token-lifetime') {
-      const [lo] = w.age(pick(m.sessions, this.idx)!, 'main');
-      secs = Math.ceil((tokenLifetimeSeconds * 1000 - lo) / 1000);
+      ms = msAt(L, w.age(tokenSession(m, this.idx)!, 'main')[0]);
     } else if (this.target === 'just-before-token-lifetime') {
-      const [, hi] = w.age(pick(m.sessions, this.idx)!, 'main');
-      secs = Math.floor((tokenLifetimeSeconds * 1000 - hi) / 1000) - 1;
+      ms = msJustBefore(L, w.age(tokenSession(m, this.idx)!, 'main')[1], margin);
     } else if (this.target === 'just-before-rate-window') {
-      // the earliest end of the main key's window (model), less a second; nothing when no window is known
+      // the earliest end of the main key's window (model), less the margin; nothing when no window is known
       const end = w.state.rate.main.endLo - w.state.advanced.main * 1000 - performance.now();
-      secs = Number.isFinite(end) ? Math.floor(end / 1000) - 1 : 0;
+      ms = Number.isFinite(end) ? Math.floor(end - margin) : 0;
     } else if (this.target === 'past-rate-window') {
-      secs = secondsPastRateWindow(w.state);
+      ms = msPastRateWindow(w.state);
     }
-    if (secs < 1) return;
-    await advanceMainClock(w, secs);
+    if (ms < 1) return;
+    await advanceMainClockMs(w, ms);
     if (tx && tx.kind === 'partner' && this.target === 'just-before-expiry') {
       const r = await w.client.call('getPartnerTransaction', {
         pathParams: { transactionId: tx.id },
@@ -155,7 +161,7 @@ export class AdvanceClock implements Cmd {
         allowed.includes(st),
         'getPartnerTransaction',
         '$.status',
-        `1 s before the payment window ends the status is ${st}`,
+        `just before the payment window ends the status is ${st}`,
         allowed,
         st,
       );
@@ -168,44 +174,74 @@ export class AdvanceClock implements Cmd {
 }
 
 /**
- * The seconds that take a merchant's clock just past the latest end of its key's known rate-limit
- * window (so a window that lasts longer is found), else a whole window.
+ * The milliseconds that take a merchant's clock just past the latest end of its key's known
+ * rate-limit window (so a window that lasts longer, by a second or less, is found), else a whole window.
  */
-export function secondsPastRateWindow(s: ModelState, who: Who = 'main'): number {
+export function msPastRateWindow(s: ModelState, who: Who = 'main'): number {
   const end = s.rate[who].endHi - s.advanced[who] * 1000 - performance.now();
-  return Number.isFinite(end) ? Math.ceil(end / 1000) + 1 : rateLimit(s).windowSeconds;
+  return Number.isFinite(end) ? Math.ceil(end) + 1 : rateLimit(s).windowSeconds * 1000;
+}
+
+/** The session whose token a token-lifetime target aims at: the one A2 verifies as checkout transaction `idx` (`VerifyByToken`), else the `idx`-th. */
+function tokenSession(m: Model, idx: number): Session | undefined {
+  return (
+    pick(
+      m.txs.filter((t) => t.kind === 'checkout'),
+      idx,
+    )?.session ?? pick(m.sessions, idx)
+  );
+}
+
+/** A clock answer's offset in seconds, to the millisecond (ADR-085); whole seconds from a clock that only gives those (its schema judges it). */
+export function clockOffsetOf(json: unknown): number {
+  const { offsetSeconds, offsetMilliseconds } = json as { offsetSeconds: number; offsetMilliseconds?: unknown };
+  return typeof offsetMilliseconds === 'number' ? offsetMilliseconds / 1000 : offsetSeconds;
+}
+
+/** Advances the main merchant's sandbox clock by `secs` (≥ 1) whole seconds: `advanceClockMs`. */
+export async function advanceMainClock(w: Real, secs: number): Promise<void> {
+  await advanceClockMs(w, 'main', secs * 1000);
+}
+
+/** `advanceClockMs` of the main merchant. */
+export function advanceMainClockMs(w: Real, ms: number): Promise<Exchange> {
+  return advanceClockMs(w, 'main', ms);
 }
 
 /**
- * Advances the main merchant's sandbox clock by `secs` (≥ 1) seconds: the model's offset follows
- * (`advanced`), the answer's offset is checked against it, and the transactions whose payment window
- * certainly passed expire in the model.
+ * Advances a merchant's sandbox clock by `ms` (≥ 1) milliseconds (`seconds` when they are whole
+ * ones, else `milliseconds`, ADR-085); each merchant has its own clock. The model's offset follows
+ * (`advanced`); the main merchant's answer is checked against it (its offset is known from the
+ * setup), and the merchant's transactions whose payment window certainly passed expire in the model.
+ * @checks ADR-085
  */
-export async function advanceMainClock(w: Real, secs: number): Promise<void> {
-  await advanceClockOf(w, 'main', secs);
-}
-
-/** `advanceMainClock` for either merchant (each has its own sandbox clock; the main one's offset is known from the setup). */
-export async function advanceClockOf(w: Real, who: Who, secs: number): Promise<void> {
+export async function advanceClockMs(w: Real, who: Who, ms: number): Promise<Exchange> {
   const ex = await w.client.call('sandboxAdvanceClock', {
     headers: w.auth('sandboxAdvanceClock', w.key(who)),
-    body: { seconds: secs },
+    body: ms % 1000 === 0 ? { seconds: ms / 1000 } : { milliseconds: ms },
   });
   w.expectOutcome(ex, [w.success(ex.opId)]);
   const before = w.state.advanced[who];
-  w.state.advanced[who] += secs;
-  const clock = ex.json as { offsetSeconds: number; now?: unknown };
-  // the clock after the move reads the merchant's time: the instant of the answer, the new offset included
-  if (who === 'main') w.checkInstant(ex, '$.now', clock.now, "the merchant's sandbox time after the move");
-  if (who === 'main' && w.state.clockBase !== undefined) {
-    w.check(
-      clock.offsetSeconds === w.state.clockBase + w.state.advanced.main,
-      'sandboxAdvanceClock',
-      '$.offsetSeconds',
-      `offset ${clock.offsetSeconds} after advancing ${secs} s from ${w.state.clockBase + before}`,
-      w.state.clockBase + w.state.advanced.main,
-      clock.offsetSeconds,
-    );
+  w.state.advanced[who] += ms / 1000;
+  const clock = ex.json as { offsetSeconds: unknown; offsetMilliseconds: unknown; now?: unknown };
+  if (who === 'main') {
+    // the clock after the move reads the merchant's time: the instant of the answer, the new offset included
+    w.checkInstant(ex, '$.now', clock.now, "the merchant's sandbox time after the move");
+    const base = w.state.clockBase;
+    const want = base === undefined ? undefined : Math.round((base + w.state.advanced.main) * 1000);
+    const problem = model.clockOffsetProblem(clock, want);
+    if (problem)
+      w.check(
+        false,
+        'sandboxAdvanceClock',
+        problem.path,
+        problem.path === '$.offsetSeconds'
+          ? `offsetSeconds ${String(clock.offsetSeconds)} is not the whole seconds of offsetMilliseconds ${String(clock.offsetMilliseconds)} (ADR-085)`
+          : `offset ${String(clock.offsetMilliseconds)} ms after advancing ${ms} ms from ${Math.round((base! + before) * 1000)} ms (ADR-085)`,
+        problem.expected,
+        problem.actual,
+      );
   }
   for (const t of w.state.txs.values()) if (t.who === who) settle(w.state, t, performance.now());
+  return ex;
 }

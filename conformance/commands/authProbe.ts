@@ -1,29 +1,26 @@
-/** Auth: a missing or wrong API key (in the operation's `authHeader`) gets 401 INVALID_API_KEY on every key-authenticated operation. */
+/**
+ * Auth: a missing or wrong credential, or one sent under another header name than the operation's
+ * `authHeader`, gets 401 — INVALID_API_KEY for a key, INVALID_SESSION_TOKEN for a session token —
+ * on every operation that takes one. Path parameters name the model's own records (a missing key
+ * answered as some merchant shows a record), or ids no one issued.
+ */
 import { randomUUID } from 'node:crypto';
 import type { Cmd, Model, Real } from '../model.ts';
 import { pick, refusal } from '../model.ts';
 import { requestLine } from '../http.ts';
 import { transitionsOf } from '../spec.ts';
 import { possibleStatuses } from './advanceClock.ts';
+import { tokenExpired } from './verifyByToken.ts';
 
-export type AuthOp =
-  | 'createPartnerTransaction'
-  | 'getPartnerTransaction'
-  | 'getPartnerTransactionByVendorReference'
-  | 'cancelPartnerTransactionByVendorReference'
-  | 'createSession'
-  | 'verifyTransaction'
-  | 'sandboxGetClock'
-  | 'sandboxConfirmTransaction'
-  | 'sandboxCancelTransaction'
-  | 'sandboxCompleteTransaction'
-  | 'sandboxPaySession'
-  | 'sandboxAdvanceClock';
+/** The header another credential goes under, for a credential sent under the wrong name (B1 names its key X-Service-Key). */
+function wrongHeaderName(authHeader: string): string {
+  return authHeader === 'X-Service-Key' ? 'X-Api-Key-Other' : authHeader === 'X-Session-Token' ? 'X-Api-Key' : 'X-Service-Token';
+}
 
 /** @checks auth-api-key */
 export class AuthProbe implements Cmd {
   constructor(
-    readonly op: AuthOp,
+    readonly op: string,
     readonly mode: 'missing' | 'wrong' | 'wrong-header-name',
     readonly idx: number,
   ) {}
@@ -35,15 +32,28 @@ export class AuthProbe implements Cmd {
       m.txs.filter((t) => t.vendorReference),
       this.idx,
     );
-    const pathParams: Record<string, string> = {
-      transactionId: tx?.id ?? randomUUID(),
-      vendorReference: tx?.vendorReference ?? w.freshVendorRef(),
-    };
+    const checkout = m.txs.find((t) => t.kind === 'checkout' && t.who === 'main');
+    const pathParams: Record<string, string> = {};
+    for (const p of w.contract.parameters(this.op))
+      if (p.in === 'path')
+        pathParams[p.name] =
+          p.name === 'vendorReference'
+            ? (tx?.vendorReference ?? w.freshVendorRef())
+            : p.name === 'transaction_id'
+              ? (checkout?.id ?? randomUUID())
+              : p.name === 'transactionId'
+                ? (tx?.id ?? randomUUID())
+                : randomUUID();
+    const authHeader = w.authHeader(this.op);
+    const token = authHeader === 'X-Session-Token';
+    // a session token's operation gets a live token of the main merchant's, where the model holds one
+    const credential = token
+      ? (m.sessions.find((ss) => ss.who === 'main' && tokenExpired(w.state, ss, performance.now()) === 'no')?.token ?? 'st_none')
+      : w.cfg.apiKey;
     const headers: Record<string, string> = {};
-    if (this.mode === 'wrong') headers[w.authHeader(this.op)] = `${w.cfg.apiKey}x`;
-    // B1 names the key X-Service-Key: sending the key under another header is no key.
-    if (this.mode === 'wrong-header-name')
-      headers[this.op === 'createPartnerTransaction' ? 'X-Api-Key-Other' : 'X-Service-Token'] = w.cfg.apiKey;
+    if (this.mode === 'wrong') headers[authHeader] = `${credential}x`;
+    // sending the credential under another header is no credential
+    if (this.mode === 'wrong-header-name') headers[wrongHeaderName(authHeader)] = credential;
     const body =
       this.op === 'createPartnerTransaction'
         ? { customerPhone: '212612345678', total: 600, currency: 'MAD', items: [{ name: 'x', quantity: 1, unitPrice: 600 }] }
@@ -56,7 +66,7 @@ export class AuthProbe implements Cmd {
               : undefined;
     const before = tx ? possibleStatuses(w.state, tx, performance.now()) : [];
     const ex = await w.client.call(this.op, { pathParams, headers, body });
-    w.expectOutcome(ex, [refusal('INVALID_API_KEY')]);
+    w.expectOutcome(ex, [refusal(token ? 'INVALID_SESSION_TOKEN' : 'INVALID_API_KEY')]);
     if (tx && this.op === 'cancelPartnerTransactionByVendorReference') {
       const after = await w.client.call('getPartnerTransaction', {
         pathParams: { transactionId: tx.id },

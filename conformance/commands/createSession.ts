@@ -9,8 +9,9 @@ import type { Cmd, Model, Outcome, Real } from '../model.ts';
 import { refusal } from '../model.ts';
 import { centimesOf, centimesToNumber } from '../../lib/money.ts';
 import type { ModelState } from '../model-state.ts';
-import { SLACK_MS, type Verdict } from '../model-time.ts';
-import { amountsConsistent, inAmountRange, waitRange, type ConsistencyRule } from '../../model/index.ts';
+import { SLACK_MS, during, type Verdict } from '../model-time.ts';
+import { amountsConsistent, inAmountRange, waitRange, windowEnd, type ConsistencyRule } from '../../model/index.ts';
+import { recordEdge } from '../edges.ts';
 import type { Contract } from '../spec.ts';
 import type { Who, World } from '../world.ts';
 
@@ -179,6 +180,10 @@ function checkWaitFromStart(s: ModelState, who: Who, ex: RateAnswer, used: numbe
   if (ex.status !== 429 && used === 1) r.start = now;
   else if (r.start && now.from - SLACK_MS >= r.start.to + windowSeconds * 1000) r.start = undefined;
   if (!r.start) return;
+  // the window ends where the contract says, its start + windowSeconds, not where the answers' waits put it
+  const end = windowEnd(r.start, windowSeconds);
+  r.endLo = end.from - SLACK_MS;
+  r.endHi = end.to + SLACK_MS;
   const reset = Number(ex.responseHeaders['ratelimit-reset']);
   const { min, max } = waitRange(r.start, now, windowSeconds, SLACK_MS);
   check(
@@ -220,6 +225,8 @@ export async function sendSession(
   who: Who = 'main',
   keep = true,
 ): Promise<'limited' | 'created' | 'refused'> {
+  // the window's start as known before the model forgets a window that certainly ended (the edge probed)
+  const start = w.state.rate[who].start;
   const limited = rateLimited(w.state, who, performance.now());
   const cls = classifyBody(w.contract, 'createSession', body);
   const normal: Outcome[] = cls.validation.map((code) => refusal(code as ErrorCode));
@@ -228,6 +235,8 @@ export async function sendSession(
   const rl = rateLimit(w.state);
   const ex = await w.client.call('createSession', { headers: w.auth('createSession', w.key(who)), body });
   w.expectOutcome(ex, withRateLimit(limited, normal));
+  if (start && who === 'main' && w.sandbox)
+    recordEdge(w.state, 'rate-limit-window', windowEnd(start, rl.windowSeconds), during(ex, w.state.advanced[who]));
   countRate(w.state, who, ex, (...a) => w.check(...a));
   if (ex.status === 429) {
     const err = (ex.json as { error: Json }).error;

@@ -21,7 +21,7 @@ import { refusal } from '../model.ts';
 import type { Who } from '../model-state.ts';
 import { webhookCheckpoint } from '../webhook-judge.ts';
 import { flushWitnesses, inContext } from '../witness.ts';
-import { advanceClockOf, advanceMainClock } from './advanceClock.ts';
+import { advanceClockMs, advanceMainClock } from './advanceClock.ts';
 import { rateLimit, sendSession, spendWindow } from './createSession.ts';
 import { readAllPages } from './smsOutbox.ts';
 
@@ -101,7 +101,7 @@ export class SandboxReset implements Cmd {
     const secs = Math.min(60, Number.isFinite(end) ? Math.floor(end / 1000) - 1 : 60);
     if (secs >= 1) await advanceMainClock(w, secs);
     // the other merchant: its clock a second ahead and one A1 request in its window, read back after the reset
-    await advanceClockOf(w, 'other', 1);
+    await advanceClockMs(w, 'other', 1000);
     await sendSession(m, w, this.session, 'other', false);
     await flushWitnesses(w);
     const endpoint = await readEndpoint(w);

@@ -1,6 +1,7 @@
 /** A2: verify a checkout transaction with its session's token; another session's token, an expired or unknown one is refused. */
 import { randomUUID } from 'node:crypto';
-import { tokenAnswers, tokenState } from '../../model/index.ts';
+import { tokenAnswers, tokenExpiry, tokenState } from '../../model/index.ts';
+import { recordEdge } from '../edges.ts';
 import type { Cmd, Model, Outcome, Real } from '../model.ts';
 import { pick, refusal } from '../model.ts';
 import type { ModelState, Session } from '../model-state.ts';
@@ -61,7 +62,9 @@ export class VerifyByToken implements Cmd {
     const ex = await w.client.call(OP, { pathParams: { transaction_id: tx.id }, headers: w.auth(OP, token) });
     const statuses = possibleStatuses(w.state, tx, performance.now(), ex);
     // the answers the token's lifetime allows while the server read its clock (model's tokenAnswers)
-    const lifetime = tokenAnswers(createdDuring(s), during(ex, w.state.advanced[s.who]), SLACK_MS);
+    const use = during(ex, w.state.advanced[s.who]);
+    const lifetime = tokenAnswers(createdDuring(s), use, SLACK_MS);
+    if (this.token === 'own' && s.who === 'main' && w.sandbox) recordEdge(w.state, 'token-lifetime', tokenExpiry(createdDuring(s)), use);
     if (this.token !== 'own') {
       w.expectOutcome(ex, [refusal('INVALID_SESSION_TOKEN')]);
       return;

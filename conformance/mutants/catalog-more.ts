@@ -17,7 +17,7 @@ const RATE_WINDOW_S = variants.v1.rateLimits.createSession.windowSeconds;
 const MINUTE_MS = 60_000;
 
 /** A B2/B3 read of a record, rewritten by `f` when it answered 200. */
-function onRead(
+export function onRead(
   f: (rec: Json, req: ProxyRequest, ctx: ProxyContext) => Promise<Json | undefined> | Json | undefined,
 ): Mutant['onResponse'] {
   return async (req, res, ctx) => {
@@ -40,6 +40,21 @@ function resigned(f: (p: { event: string; data: Json }) => { event: string; data
 /** The 401 the server gives an unknown session token on this A2 path. */
 async function invalidToken(req: ProxyRequest, ctx: ProxyContext): Promise<ProxyResponse> {
   return ctx.forward({ ...req, headers: { ...req.headers, 'x-session-token': `st_test_${randomUUID().replace(/-/g, '')}` } });
+}
+
+/** A2 refuses a session token once `shorterMs` before its lifetime ends, on the sandbox clock. */
+export function tokenLifetimeShorter(name: string, shorterMs: number): Mutant {
+  return {
+    name,
+    profile: 'sandbox',
+    async onResponse(req, res, ctx) {
+      await recordToken(req, res, ctx);
+      if (!A2.test(req.path) || res.status !== 200) return res;
+      const issued = ctx.cache.get(`issued ${req.headers['x-session-token'] ?? ''}`) as number | undefined;
+      if (issued === undefined || (await sandboxNow(ctx)) - issued < tokenLifetimeSeconds * 1000 - shorterMs) return res;
+      return invalidToken(req, ctx);
+    },
+  };
 }
 
 /** Sandbox time a session token was issued at (recorded on A1's answer). */
@@ -109,17 +124,7 @@ export const moreMutants: Mutant[] = [
       return (await sandboxNow(ctx)) - issued < tokenLifetimeSeconds * 1000 + MINUTE_MS ? last : res;
     },
   },
-  {
-    name: 'session token lifetime a minute shorter',
-    profile: 'sandbox',
-    async onResponse(req, res, ctx) {
-      await recordToken(req, res, ctx);
-      if (!A2.test(req.path) || res.status !== 200) return res;
-      const issued = ctx.cache.get(`issued ${req.headers['x-session-token'] ?? ''}`) as number | undefined;
-      if (issued === undefined || (await sandboxNow(ctx)) - issued < tokenLifetimeSeconds * 1000 - MINUTE_MS) return res;
-      return invalidToken(req, ctx);
-    },
-  },
+  tokenLifetimeShorter('session token lifetime a minute shorter', MINUTE_MS),
   {
     name: 'rate-limit window a minute longer',
     profile: 'sandbox',

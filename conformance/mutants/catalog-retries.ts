@@ -8,10 +8,10 @@ import type { Json } from '../../lib/json.ts';
 import { GET, sandboxNow } from './match.ts';
 import { json, withJson, type Mutant, type ProxyContext } from './proxy.ts';
 
-type Delivery = Json & { attempts: Json[]; nextAttemptAt: unknown };
+export type Delivery = Json & { attempts: Json[]; nextAttemptAt: unknown };
 
 /** The sandbox deliveries list with each failed delivery (its first attempt not 2xx) rewritten by `f`. */
-function onDeliveries(f: (d: Delivery, ctx: ProxyContext) => Json | Promise<Json>): Mutant['onResponse'] {
+export function onDeliveries(f: (d: Delivery, ctx: ProxyContext) => Json | Promise<Json>): Mutant['onResponse'] {
   return async (req, res, ctx) => {
     if (!req.path.startsWith('/api/v1/sandbox/webhook-deliveries') || !GET(req) || res.status !== 200) return res;
     const b = json(res) as Json & { data: Delivery[] };

@@ -8,6 +8,7 @@ import { moreMutants } from './catalog-more.ts';
 import { readsMutants } from './catalog-reads.ts';
 import { retryMutants } from './catalog-retries.ts';
 import { round4Mutants } from './catalog-round4.ts';
+import { round5Mutants } from './catalog-round5.ts';
 import { simulateMutants } from './catalog-simulate.ts';
 import { valueMutants } from './catalog-values.ts';
 import { webhookMutants } from './catalog-webhooks.ts';
@@ -425,9 +426,10 @@ const A1_CONTRACT = new Contract(1);
  * The whole catalogue: the faults above (the webhook senders' among them, `catalog-webhooks.ts`), then the time, read, sandbox and relay faults of
  * `catalog-more.ts`, the retry schedule's (`catalog-retries.ts`), the request schemas' boundaries
  * (`catalog-bounds.ts`), failures on demand (`catalog-simulate.ts`), values (`catalog-values.ts`),
- * expiry instants and the sandbox lists' paging (`catalog-instants.ts`), issue 42's repeated
+ * expiry instants and the sandbox lists' paging (`catalog-instants.ts`), round 4's repeated
  * values, last-change instants, one-status refusals and cross-merchant keys (`catalog-round4.ts`),
- * and the sandbox's own operations and a write's reach on the other merchant (`catalog-reads.ts`).
+ * the sandbox's own operations and a write's reach on the other merchant (`catalog-reads.ts`),
+ * and round 5's limits off by a second, probe families and format rules (`catalog-round5.ts`).
  */
 export const mutants: Mutant[] = [
   ...base,
@@ -439,4 +441,5 @@ export const mutants: Mutant[] = [
   ...instantMutants,
   ...round4Mutants,
   ...readsMutants,
+  ...round5Mutants,
 ];

@@ -36,6 +36,8 @@ export interface Mutant {
   name: string;
   /** Which profile exposes it. */
   profile: 'core' | 'sandbox';
+  /** The variant its merchants speak in the self-test, for a fault of one variant's rule (default: the self-test's). */
+  variant?: 1 | 2;
   /** Return a response to answer instead of (or after) forwarding. */
   onRequest?(req: ProxyRequest, ctx: ProxyContext): Promise<ProxyResponse | undefined>;
   onResponse?(req: ProxyRequest, res: ProxyResponse, ctx: ProxyContext): Promise<ProxyResponse>;

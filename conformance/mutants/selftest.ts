@@ -67,11 +67,11 @@ export async function prepareMutantSelfTest(
       name: `Mutant ${i}`,
       storeName: `Store ${i}`,
       apiKey: keys[i]!.main,
-      variant,
+      variant: list[i]!.variant ?? variant,
       webhookUrl: `http://127.0.0.1:${relayPorts[i]!}/relay`,
       webhookSecret: secret,
     });
-    merchants.push({ name: `Other ${i}`, storeName: `Other ${i}`, apiKey: keys[i]!.other, variant });
+    merchants.push({ name: `Other ${i}`, storeName: `Other ${i}`, apiKey: keys[i]!.other, variant: list[i]!.variant ?? variant });
   }
   const server = await startServer(merchants);
   return {
@@ -84,7 +84,7 @@ export async function prepareMutantSelfTest(
           baseUrl: relay.url,
           apiKey: keys[i]!.main,
           otherApiKey: keys[i]!.other,
-          variant,
+          variant: mutant.variant ?? variant,
           profile: mutant.profile,
           runs,
           seed: o.seed ?? 1000 + i,

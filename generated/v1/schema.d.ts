@@ -324,7 +324,8 @@ export interface paths {
         put?: never;
         /**
          * Advance the sandbox clock
-         * @description Moves the merchant's sandbox clock forward. Before the answer, every `PENDING`
+         * @description Moves the merchant's sandbox clock forward, by `seconds` or, to probe a limit finer
+         *     than a second, by `milliseconds` (ADR-085). Before the answer, every `PENDING`
          *     transaction whose payment window has passed becomes `EXPIRED` (and
          *     `transaction.expired` is recorded), session tokens past their lifetime stop being
          *     accepted, rate-limit windows reset, and webhook retries fall due on the compressed
@@ -1159,16 +1160,26 @@ export interface components {
              * @description The merchant's sandbox time (ISO 8601 UTC), real time plus the offset.
              */
             now: string;
-            /** @description How far this merchant's clock has been advanced, in seconds. */
+            /** @description How far this merchant's clock has been advanced, in milliseconds (exact). */
+            offsetMilliseconds: number;
+            /** @description How far this merchant's clock has been advanced, in whole seconds (rounded down). */
             offsetSeconds: number;
         };
         /**
          * SandboxClockAdvanceRequest
-         * @description Moves the merchant's sandbox clock forward. Expiries, token lifetimes, rate-limit windows and webhook retries that fall due are processed before the answer.
+         * @description Moves the merchant's sandbox clock forward, by whole seconds (`seconds`) or by milliseconds
+         *     (`milliseconds`): exactly one of the two. Expiries, token lifetimes, rate-limit windows and
+         *     webhook retries that fall due are processed before the answer.
          */
         SandboxClockAdvanceRequest: {
+            /**
+             * @description Milliseconds to advance (1 ms to 30 days), to put the clock just before or at a limit
+             *     (a token's lifetime, the payment window, a rate-limit window, a webhook attempt's due time)
+             *     finer than a second.
+             */
+            milliseconds?: number;
             /** @description Seconds to advance (1 second to 30 days). */
-            seconds: number;
+            seconds?: number;
         };
         /**
          * SandboxFaultRule
@@ -1243,6 +1254,11 @@ export interface components {
              * @description The merchant's sandbox time, real time again.
              */
             now: string;
+            /**
+             * @description Always 0 after a reset (ADR-085).
+             * @constant
+             */
+            offsetMilliseconds: 0;
             /**
              * @description Always 0 after a reset.
              * @constant

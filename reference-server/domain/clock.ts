@@ -33,10 +33,10 @@ export class MerchantTime {
   private readonly last = new Map<string, number>();
   constructor(
     private readonly base: Clock,
-    private readonly offsetSeconds: (merchantId: string) => number,
+    private readonly offsetMs: (merchantId: string) => number,
   ) {}
   now(merchantId: string): number {
-    const t = this.base.now() + this.offsetSeconds(merchantId) * 1000;
+    const t = this.base.now() + this.offsetMs(merchantId);
     const prev = this.last.get(merchantId) ?? -Infinity;
     const v = t > prev ? t : prev;
     this.last.set(merchantId, v);

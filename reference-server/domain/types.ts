@@ -82,7 +82,8 @@ export interface SmsRecord {
 
 export interface MerchantStateRecord {
   id: string;
-  clockOffsetSeconds: number;
+  /** The sandbox clock's offset from real time, in milliseconds (ADR-020, ADR-085). */
+  clockOffsetMs: number;
   endpointEnabled: boolean;
   /** The webhook endpoint set at run time (ADR-042); absent: the merchants file's. */
   webhook?: WebhookSetting;

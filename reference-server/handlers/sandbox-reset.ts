@@ -30,13 +30,13 @@ export const sandboxResetHandlers: Handlers<'sandboxReset'> = {
         counts.deliveries = await tx.count('outbox', id);
         tx.deleteMerchantData(id, MERCHANT_DATA);
       }
-      const next = { ...st, clockOffsetSeconds: 0 };
+      const next = { ...st, clockOffsetMs: 0 };
       tx.write([{ c: 'merchantState', k: id, v: next }]);
       return { state: next, deleted: counts };
     });
     await core.repo.resetWindows(rateLimitKeyPrefix(id));
     core.stateWritten(state);
     core.time.forget(id);
-    return { status: 200, body: { now: iso(core.now(id)), offsetSeconds: 0, deleted } };
+    return { status: 200, body: { now: iso(core.now(id)), offsetSeconds: 0, offsetMilliseconds: 0, deleted } };
   },
 };

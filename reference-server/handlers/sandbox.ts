@@ -20,6 +20,14 @@ function deliveryView(e: OutboxEvent) {
   return rest;
 }
 
+/**
+ * A clock's offset as the sandbox answers it (ADR-085): whole seconds rounded down, and exact milliseconds.
+ * @rule ADR-085
+ */
+function clockOffset(ms: number): { offsetSeconds: number; offsetMilliseconds: number } {
+  return { offsetSeconds: Math.floor(ms / 1000), offsetMilliseconds: ms };
+}
+
 /** A customer or system action on one of the caller's transactions, by the operation's transition. */
 const customerAction = async (
   core: Core,
@@ -58,19 +66,17 @@ export const sandboxHandlers: Handlers<
   },
 
   async sandboxGetClock(core, ctx) {
-    return {
-      status: 200,
-      body: { now: iso(merchantNow(core, ctx)), offsetSeconds: core.merchantState(ctx.merchant.id).clockOffsetSeconds },
-    };
+    return { status: 200, body: { now: iso(merchantNow(core, ctx)), ...clockOffset(core.merchantState(ctx.merchant.id).clockOffsetMs) } };
   },
 
   async sandboxAdvanceClock(core, ctx) {
-    const { seconds } = ctx.body;
-    const next = await core.updateMerchantState(ctx.merchant.id, (st) => ({ ...st, clockOffsetSeconds: st.clockOffsetSeconds + seconds }));
+    // exactly one of the two members (the schema's min/maxProperties, ADR-085)
+    const ms = ctx.body.milliseconds ?? (ctx.body.seconds ?? 0) * 1000;
+    const next = await core.updateMerchantState(ctx.merchant.id, (st) => ({ ...st, clockOffsetMs: st.clockOffsetMs + ms }));
     // Expire what the move made due before answering.
     await core.sweep(ctx.merchant.id);
     core.dispatcher?.kick();
-    return { status: 200, body: { now: iso(merchantNow(core, ctx)), offsetSeconds: next.clockOffsetSeconds } };
+    return { status: 200, body: { now: iso(merchantNow(core, ctx)), ...clockOffset(next.clockOffsetMs) } };
   },
 
   async sandboxListSms(core, ctx) {

@@ -9,19 +9,21 @@ const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 
 /**
  * The checksums databases in use recorded when each migration was applied (sha256 of the text
- * run, as shipped at 767391d): a migration whose text run changed would be refused on every one
+ * run, as shipped at 767391d; the clock in milliseconds, ADR-085, after): a migration whose text run changed would be refused on every one
  * of them ("was changed after it was applied").
  */
 const SHIPPED: Record<string, string[]> = {
   sqlite: [
     '2e2c24d75eb89e5e834885e508e8638d69fcf2e7d60a082f3ab9932f5d8f7779',
     '7b9fa707715196cc1ff732799189b3cec613282d0f2d26c00318711a9d877af9',
+    '4dd625802d31ae817fc2490ec2684ce49565e8bfde938fb507f48013b05be25a',
   ],
   postgres: [
     'c87175925a7b9f705aeaffa343a56e7634fb368801aae37bc6ee7b33375b4abf',
     '6d81f83b698bfe25f1ea6584d0c7b7c79de347c0ab5048a5566441519701d9d2',
     'ab208c3ab7b6d4e951567c901132d44bd16f649a152e5ca9369a510ea5c6bdbd',
     '55f77e86ebe4dc0b7a4b9542d9c7d542c3375e66a76b935e00d8f86133b5a11e',
+    '4dd625802d31ae817fc2490ec2684ce49565e8bfde938fb507f48013b05be25a',
   ],
 };
 

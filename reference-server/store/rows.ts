@@ -185,7 +185,7 @@ export const TABLES: { readonly [C in CollectionName]: Table<C> } = {
   }),
   merchantState: table('merchant_state', false, {
     id: named('merchant_id', text),
-    clockOffsetSeconds: int,
+    clockOffsetMs: int,
     endpointEnabled: bool,
     webhook: optional(doc),
     faultRule: optional(doc),

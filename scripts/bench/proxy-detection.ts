@@ -37,11 +37,11 @@ export async function proxyDetection(list: Mutant[], log: (l: string) => void = 
       name: `Mutant ${i}`,
       storeName: `Store ${i}`,
       apiKey: s.main,
-      variant: 1 as const,
+      variant: list[i]!.variant ?? 1,
       webhookUrl: `http://127.0.0.1:${s.relayPort}/relay`,
       webhookSecret: secret,
     },
-    { name: `Other ${i}`, storeName: `Other ${i}`, apiKey: s.other, variant: 1 as const },
+    { name: `Other ${i}`, storeName: `Other ${i}`, apiKey: s.other, variant: list[i]!.variant ?? 1 },
   ]);
   const server = await startTestServer({ merchants, mode: 'sandbox' });
   const out: { name: string; suite: boolean; proxy: boolean; message: string }[] = [];
@@ -62,7 +62,7 @@ export async function proxyDetection(list: Mutant[], log: (l: string) => void = 
           baseUrl: proxy.url,
           apiKey: s.main,
           otherApiKey: s.other,
-          variant: 1,
+          variant: m.variant ?? 1,
           profile: m.profile,
           runs: DEFAULT_RUNS,
           seed: 1000 + i,

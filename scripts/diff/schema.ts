@@ -47,6 +47,23 @@ function enumerated(s: Json): { values: string[]; keys: string[] } | undefined {
   return undefined;
 }
 
+/**
+ * A bound of `s` as it acts: the count of an object's members is bounded by its keywords and also
+ * by its `required` members (at least that many) and, when it is closed, by its properties (at
+ * most that many), so `{ seconds }` required and closed, and `{ seconds } or { milliseconds }`
+ * (min and max 1 member, both optional), accept as many members. Other keywords as written.
+ */
+function memberBound(k: (typeof UPPER)[number] | (typeof LOWER)[number], s: Json): unknown {
+  if (k !== 'minProperties' && k !== 'maxProperties') return s[k];
+  const own = typeof s[k] === 'number' ? s[k] : undefined;
+  if (k === 'minProperties') {
+    const n = Math.max(own ?? 0, Array.isArray(s.required) ? s.required.length : 0);
+    return n > 0 ? n : own;
+  }
+  const closed = s.additionalProperties === false && isJson(s.properties) ? Object.keys(s.properties).length : undefined;
+  return own === undefined ? closed : closed === undefined ? own : Math.min(own, closed);
+}
+
 const show = (label: string) => (label ? `\`${label}\`` : 'the value');
 const list = (xs: readonly string[]) => xs.map((x) => `\`${x}\``).join(', ');
 
@@ -116,8 +133,12 @@ class Comparator {
       });
     }
     this.enums(b, r, keys, label);
-    for (const k of UPPER) this.bound('upper', k, b[k], r[k], label, [...keys, k]);
-    for (const k of LOWER) this.bound('lower', k, b[k], r[k], label, [...keys, k]);
+    // a count of members is compared as it acts once either side states one (`memberBound`)
+    const acting = (k: string): boolean => typeof b[k] === 'number' || typeof r[k] === 'number';
+    for (const k of UPPER)
+      this.bound('upper', k, acting(k) ? memberBound(k, b) : b[k], acting(k) ? memberBound(k, r) : r[k], label, [...keys, k]);
+    for (const k of LOWER)
+      this.bound('lower', k, acting(k) ? memberBound(k, b) : b[k], acting(k) ? memberBound(k, r) : r[k], label, [...keys, k]);
     for (const ext of RANGE_EXTENSIONS) {
       const be = isJson(b[ext]) ? b[ext] : {};
       const re = isJson(r[ext]) ? r[ext] : {};

@@ -126,7 +126,7 @@ describe('records read back exactly', () => {
     });
     const state: MerchantStateRecord = {
       id: 'm1',
-      clockOffsetSeconds: 3600,
+      clockOffsetMs: 3600,
       endpointEnabled: false,
       webhook: { url: 'https://hooks.example/x', secret: 'whsec_a', previousSecret: null, previousSecretExpiresAt: null },
     };
@@ -150,7 +150,7 @@ describe('records read back exactly', () => {
       ['merchantState', state],
     ] as const;
     for (const [c, v] of pairs) expect(JSON.stringify(await repo!.get(c, v.id))).toBe(JSON.stringify(v));
-    const bare: MerchantStateRecord = { id: 'm2', clockOffsetSeconds: 0, endpointEnabled: true };
+    const bare: MerchantStateRecord = { id: 'm2', clockOffsetMs: 0, endpointEnabled: true };
     const done = { ...tx, status: 'CANCELED' as const, updatedAt: at(5) };
     delete done.scenario;
     await repo!.transaction(async (t) =>
@@ -348,12 +348,12 @@ describe('two instances on one database', () => {
     await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
         (i % 2 ? a! : b!).transaction(async (t) => {
-          const cur = (await t.lock('merchantState', 'm9')) ?? { id: 'm9', clockOffsetSeconds: 0, endpointEnabled: true };
-          t.write([{ c: 'merchantState', k: 'm9', v: { ...cur, clockOffsetSeconds: cur.clockOffsetSeconds + 60 } }]);
+          const cur = (await t.lock('merchantState', 'm9')) ?? { id: 'm9', clockOffsetMs: 0, endpointEnabled: true };
+          t.write([{ c: 'merchantState', k: 'm9', v: { ...cur, clockOffsetMs: cur.clockOffsetMs + 60 } }]);
         }),
       ),
     );
-    expect((await a!.get('merchantState', 'm9'))?.clockOffsetSeconds).toBe(20 * 60);
+    expect((await a!.get('merchantState', 'm9'))?.clockOffsetMs).toBe(20 * 60);
   });
 
   it('101 requests of one key counted across instances: exactly 1..101, then a new window', async () => {
@@ -425,7 +425,7 @@ describe('two instances on one database', () => {
     const ev = outboxRecord(tx);
     await expect(
       a!.transaction(async (t) => {
-        t.write([{ c: 'merchantState', k: 'm1', v: { id: 'm1', clockOffsetSeconds: 60, endpointEnabled: true } }]);
+        t.write([{ c: 'merchantState', k: 'm1', v: { id: 'm1', clockOffsetMs: 60, endpointEnabled: true } }]);
         await t.count('transactions');
         throw new Error('rolled back');
       }),
@@ -488,7 +488,7 @@ describe('operations', () => {
       .poll(
         async () => {
           await a!.transaction(async (t) =>
-            t.write([{ c: 'merchantState', k: 'm1', v: { id: 'm1', clockOffsetSeconds: 0, endpointEnabled: true } }]),
+            t.write([{ c: 'merchantState', k: 'm1', v: { id: 'm1', clockOffsetMs: 0, endpointEnabled: true } }]),
           );
           return got.length;
         },

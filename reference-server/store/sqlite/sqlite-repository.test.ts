@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import type { MerchantStateRecord, OutboxEvent, TransactionRecord } from '../../domain/types.ts';
 import { openSqliteRepository, type SqliteRepository } from './sqlite-repository.ts';
 
-const state = (id: string, clockOffsetSeconds: number): MerchantStateRecord => ({ id, clockOffsetSeconds, endpointEnabled: true });
+const state = (id: string, clockOffsetMs: number): MerchantStateRecord => ({ id, clockOffsetMs, endpointEnabled: true });
 const fileRepo = () => openSqliteRepository({ file: path.join(mkdtempSync(path.join(tmpdir(), 'paylater-sqlite-repo-')), 'paylater.db') });
 const stores: Array<[string, () => Promise<SqliteRepository>]> = [
   ['in memory', () => openSqliteRepository()],
@@ -57,15 +57,15 @@ describe.each(stores)('SQLite store %s', (_, open) => {
       repo.transaction(async (t) => {
         const s = (await t.lock('merchantState', 'm1')) ?? state('m1', 0);
         if (wait) await gate; // the second transaction is started meanwhile
-        t.write([{ c: 'merchantState', k: 'm1', v: { ...s, clockOffsetSeconds: s.clockOffsetSeconds + 1 } }]);
-        return s.clockOffsetSeconds;
+        t.write([{ c: 'merchantState', k: 'm1', v: { ...s, clockOffsetMs: s.clockOffsetMs + 1 } }]);
+        return s.clockOffsetMs;
       });
     const first = bump(true);
     const second = bump(false);
     await new Promise((r) => setTimeout(r, 10));
     release();
     expect(await Promise.all([first, second])).toEqual([0, 1]);
-    expect((await repo.get('merchantState', 'm1'))?.clockOffsetSeconds).toBe(2);
+    expect((await repo.get('merchantState', 'm1'))?.clockOffsetMs).toBe(2);
     await repo.close();
   });
 
