@@ -78,6 +78,8 @@ export class Recorder {
   webhooksReceived = 0;
   /** Requests whose client closed the connection before the answer ended (not judged, not a finding). */
   clientAborts = 0;
+  /** Exchanges judged at once because the judging queue was full (their answers had gone; the next requests waited). */
+  judgedAtOnce = 0;
 
   constructor(
     private readonly o: {
@@ -337,6 +339,7 @@ export class Recorder {
       requests: this.requests,
       judged: this.judgedCount,
       clientAborts: this.clientAborts,
+      judgedAtOnce: this.judgedAtOnce,
       findings: this.findingCount,
       exitCode: this.findingCount ? 1 : 0,
       state: { transactions: st.txs.size, maxTransactions: st.max, dropped: st.dropped, paymentWindowSeconds: st.windowMs / 1000 },

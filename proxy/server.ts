@@ -9,29 +9,24 @@
  *    forwarded unchanged.
  * `GET /_paylater/report` (the one reserved prefix, `/_paylater/`, never forwarded; docs/proxy.md) answers the live report.
  */
-import {
-  createServer,
-  request as httpRequest,
-  Agent,
-  type IncomingMessage,
-  type Server,
-  type ServerResponse,
-  type OutgoingHttpHeaders,
-  type AgentOptions,
-} from 'node:http';
+import { createServer, request as httpRequest, Agent, type Server, type OutgoingHttpHeaders, type AgentOptions } from 'node:http';
 import { request as httpsRequest, Agent as HttpsAgent } from 'node:https';
-import { Pool } from 'undici';
+import { gunzipSync, inflateSync, brotliDecompressSync } from 'node:zlib';
 import { webhookDelivery, type Variant } from '../generated/index.ts';
+import type { Exchange } from '../conformance/http.ts';
 import { asyncApiValidators } from '../conformance/webhooks.ts';
 import { verifyWebhook, WebhookVerificationError } from '../sdk/webhooks/verify.ts';
 import { digest } from './mask.ts';
-import { Forward, forwardable, headerRecord, type Hub } from './forward.ts';
+import { createForwarder, type Forwarded } from './forward.ts';
+import { forwardable, headerRecord } from './http1.ts';
 import { ExchangeJudge } from './judge.ts';
 import { StateTracker } from './state.ts';
 import { Recorder } from './report.ts';
 import { VariantBook } from './variant.ts';
 
-export const REPORT_PATH = '/_paylater/report';
+/** The proxy's own paths: never forwarded. */
+const RESERVED_PREFIX = '/_paylater/';
+export const REPORT_PATH = `${RESERVED_PREFIX}report`;
 /** Default: the most of a body (request or answer) copied for judging; a longer one is forwarded whole but not judged on its body. */
 export const DEFAULT_CAPTURE_BYTES = 1024 * 1024;
 export interface ProxyOptions {
@@ -66,22 +61,12 @@ export interface LiveProxy {
   close(): Promise<void>;
 }
 
-/**
- * Connections to the upstream: an undici Pool (the engine behind Node's fetch), kept alive; its
- * dispatch API hands the answer over as raw header bytes and body chunks, with no stream objects per
- * exchange. A kept-alive connection is dropped 100 ms before the server's `Keep-Alive: timeout=N`
- * hint (undici's default margin, 2 s, would drop every connection to the reference server, which
- * hints `timeout=1`, at once); no time limit on the upstream's head or body, as with Node's client.
- */
-const UPSTREAM_POOL: Pool.Options = { keepAliveTimeoutThreshold: 100, headersTimeout: 0, bodyTimeout: 0 };
-
 /** The webhook receiver's connections: kept alive, dropped 100 ms before the receiver's Keep-Alive hint. */
 const KEEP_ALIVE = { keepAlive: true, agentKeepAliveTimeoutBuffer: 100 } as AgentOptions;
 
 export async function startLiveProxy(o: ProxyOptions): Promise<LiveProxy> {
   const upstream = new URL(o.upstream);
-  const basePath = upstream.pathname.replace(/\/$/, '');
-  const pool = new Pool(upstream.origin, UPSTREAM_POOL);
+  if (upstream.protocol !== 'http:') throw new Error(`paylater proxy forwards to an http:// upstream, not ${upstream.protocol}//`);
   const capture = o.captureBytes ?? DEFAULT_CAPTURE_BYTES;
   const windowMs = o.webhooks ? (o.webhooks.windowMs ?? defaultWebhookWindowMs()) : undefined;
   const book = new VariantBook(o.variant, o.maxTransactions);
@@ -112,30 +97,35 @@ export async function startLiveProxy(o: ProxyOptions): Promise<LiveProxy> {
   };
 
   const judge = new ExchangeJudge(book, state, recorder, merchantOf);
-  const hub: Hub = { pool, recorder, capture, basePath, host: upstream.host, judge: o.judge === false ? null : judge };
-  const handle = (req: IncomingMessage, res: ServerResponse): void => {
-    const url = req.url ?? '/';
-    if (url === REPORT_PATH || url.startsWith(REPORT_PATH + '?') || url.startsWith('/_paylater/')) {
-      req.resume();
-      if (req.method === 'GET' && (url === REPORT_PATH || url.startsWith(REPORT_PATH + '?'))) {
-        recorder.sweep();
-        res
-          .writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' })
-          .end(JSON.stringify(recorder.report(), null, 2));
-      } else
-        res
-          .writeHead(404, { 'content-type': 'application/json; charset=utf-8' })
-          .end(JSON.stringify({ error: `only GET ${REPORT_PATH} is served under /_paylater/` }));
-      return;
-    }
-    new Forward(hub, req, res, url).start();
-  };
-
-  const server: Server = createServer(handle);
-  server.keepAliveTimeout = 65_000;
-  server.on('clientError', (_e, socket) => {
-    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\n\r\n');
+  const forwarder = createForwarder({
+    upstream,
+    capture,
+    reservedPrefix: RESERVED_PREFIX,
+    hooks: {
+      nextSeq: () => recorder.nextSeq(),
+      // the one place an ended exchange reaches the judge (the floor of the bench judges nothing)
+      ended: o.judge === false ? () => undefined : (f) => judgeForwarded(f, judge, recorder, capture),
+      failed: (seq, method, url, why) => recorder.failure(seq, method, url, why),
+      clientGone: () => recorder.clientAborts++,
+      queueFull: () => recorder.judgedAtOnce++,
+      reserved: (method, url): { status: number; headers: Record<string, string>; body: string } => {
+        if (method === 'GET' && (url === REPORT_PATH || url.startsWith(REPORT_PATH + '?'))) {
+          recorder.sweep();
+          return {
+            status: 200,
+            headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
+            body: JSON.stringify(recorder.report(), null, 2),
+          };
+        }
+        return {
+          status: 404,
+          headers: { 'content-type': 'application/json; charset=utf-8' },
+          body: JSON.stringify({ error: `only GET ${REPORT_PATH} is served under ${RESERVED_PREFIX}` }),
+        };
+      },
+    },
   });
+  const server = forwarder.server;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(o.port ?? 0, o.host ?? '127.0.0.1', () => resolve());
@@ -182,6 +172,8 @@ export async function startLiveProxy(o: ProxyOptions): Promise<LiveProxy> {
             res.writeHead(502, { 'content-type': 'text/plain' }).end(`paylater proxy: webhook receiver unreachable: ${e.message}`);
         });
         f.end(raw);
+        // every exchange answered before this delivery came is judged before it (the judging queue drained)
+        forwarder.drain();
         recorder.webhook(text, headers, receivedAt, size > capture, (body) => {
           const problems: string[] = [];
           let event: { event?: string; data?: { id?: string; status?: string } } | undefined;
@@ -218,7 +210,12 @@ export async function startLiveProxy(o: ProxyOptions): Promise<LiveProxy> {
     webhookUrl = `http://127.0.0.1:${hookPort}`;
   }
 
-  const sweeper = windowMs === undefined ? undefined : setInterval(() => recorder.sweep(), Math.max(100, Math.min(windowMs / 2, 1000)));
+  // the queue drained first: an exchange answered before the sweep is judged before it
+  const sweep = (): void => {
+    forwarder.drain();
+    recorder.sweep();
+  };
+  const sweeper = windowMs === undefined ? undefined : setInterval(sweep, Math.max(100, Math.min(windowMs / 2, 1000)));
   sweeper?.unref();
 
   return {
@@ -229,8 +226,9 @@ export async function startLiveProxy(o: ProxyOptions): Promise<LiveProxy> {
     state,
     async close() {
       if (sweeper) clearInterval(sweeper);
-      for (const s of [server, hooks]) {
-        if (!s) continue;
+      await forwarder.close();
+      if (hooks) {
+        const s = hooks;
         s.closeIdleConnections();
         await new Promise<void>((r) => {
           const t = setTimeout(() => s.closeAllConnections(), 2000);
@@ -240,7 +238,6 @@ export async function startLiveProxy(o: ProxyOptions): Promise<LiveProxy> {
           });
         });
       }
-      await pool.destroy();
     },
   };
 }
@@ -253,4 +250,79 @@ export async function startLiveProxy(o: ProxyOptions): Promise<LiveProxy> {
 export function defaultWebhookWindowMs(): number {
   const r = webhookDelivery.retry;
   return ((r.delaysSeconds[0] ?? 0) + r.timeoutSeconds + (r.delaysSeconds[1] ?? 0)) * 1000;
+}
+
+/**
+ * An exchange whose answer has gone back whole, judged: its copies decoded (a content-coded body
+ * decompressed, JSON parsed), recorded in the exchange ring, routed to its operation and judged
+ * (ExchangeJudge); an exchange no operation serves is judged as such.
+ */
+function judgeForwarded(f: Forwarded, judge: ExchangeJudge, recorder: Recorder, capture: number): void {
+  const { seq, method, url } = f;
+  const q = url.indexOf('?');
+  const pathname = q === -1 ? url : url.slice(0, q);
+  const requestHeaders = headerRecord(f.requestHeaders);
+  const responseHeaders = headerRecord(f.responseHeaders);
+  const routed = judge.route(method, pathname, requestHeaders);
+  const notes: string[] = [];
+  let text = '';
+  if (f.responseBody !== null) {
+    let buf = f.responseBody;
+    const enc = responseHeaders['content-encoding']?.trim().toLowerCase();
+    if (enc)
+      try {
+        if (enc === 'gzip' || enc === 'x-gzip') buf = gunzipSync(buf);
+        else if (enc === 'deflate') buf = inflateSync(buf);
+        else if (enc === 'br') buf = brotliDecompressSync(buf);
+      } catch (e) {
+        notes.push(`the ${enc} body does not decompress: ${(e as Error).message}`);
+      }
+    text = buf.toString('utf8');
+  }
+  let json: unknown;
+  try {
+    json = text.length ? JSON.parse(text) : undefined;
+  } catch {
+    json = undefined;
+  }
+  const body = f.requestBody?.length ? f.requestBody.toString('utf8') : undefined;
+  const ex: Exchange = {
+    opId: routed?.route.opId ?? `${method} ${pathname}`,
+    method,
+    url: recorder.upstream + url,
+    headers: requestHeaders,
+    body,
+    status: f.status,
+    responseHeaders,
+    responseText: f.responseBody === null ? `(answer over ${capture} bytes, not copied)` : text,
+    json,
+    sentAt: f.sentAt,
+    receivedAt: f.receivedAt,
+  };
+  recorder.record(seq, ex, !!routed);
+  if (!routed) {
+    if (f.responseBody !== null) judge.unrouted(ex, seq, pathname);
+    return;
+  }
+  let requestJson: unknown;
+  try {
+    requestJson = body ? JSON.parse(body) : undefined;
+  } catch {
+    requestJson = undefined;
+  }
+  judge.judge(
+    {
+      ex,
+      seq,
+      method,
+      pathname,
+      search: q === -1 ? '' : url.slice(q + 1),
+      requestHeaders,
+      truncated: f.responseBody === null,
+      requestUnreadable: f.requestBody === null || (body !== undefined && requestJson === undefined),
+      notes,
+    },
+    routed,
+    requestJson,
+  );
 }
