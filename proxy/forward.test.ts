@@ -7,9 +7,11 @@
  */
 import { createServer as createHttpServer, type IncomingMessage, type Server as HttpServer } from 'node:http';
 import { createServer as createNetServer, connect, type Server as NetServer, type Socket } from 'node:net';
+import { createServer as createHttpsServer } from 'node:https';
 import { brotliCompressSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createForwarder, type Forwarded, type Forwarder } from './forward.ts';
+import { LOCALHOST_CERT, LOCALHOST_KEY } from './test-support/localhost-cert.ts';
 
 /** What the upstream saw: each request's method, url, raw head fields and body. */
 const seen: { method: string; url: string; headers: string[]; body: string; port: number }[] = [];
@@ -287,5 +289,41 @@ describe('framing', () => {
     expect(c.closed).toBe(true);
     await new Promise((r) => setTimeout(r, 30));
     expect(seen.length).toBe(before);
+  });
+});
+
+describe('an https upstream', () => {
+  it('is reached over TLS with its certificate verified: trusted, the answer comes back; not trusted, a 502', async () => {
+    const tlsUpstream = createHttpsServer({ cert: LOCALHOST_CERT, key: LOCALHOST_KEY }, (req, res) => {
+      req.resume();
+      res
+        .writeHead(200, { 'content-type': 'text/plain', 'content-length': '7' })
+        .end(`tls ${req.headers.host === `localhost:${tlsPort}` ? 'ok' : 'no'}`);
+    });
+    const tlsPort = await listening(tlsUpstream);
+    const upstreamUrl = new URL(`https://localhost:${tlsPort}`);
+    const trusting = createForwarder({
+      upstream: upstreamUrl,
+      capture: 1024,
+      reservedPrefix: '/_own/',
+      hooks,
+      tls: { ca: LOCALHOST_CERT },
+    });
+    const doubting = createForwarder({ upstream: upstreamUrl, capture: 1024, reservedPrefix: '/_own/', hooks });
+    try {
+      const a = new Raw(await listening(trusting.server)).send('GET /tls HTTP/1.1\r\nHost: x\r\n\r\n');
+      expect(await a.until((t) => t.endsWith('tls ok'))).toMatch(/^HTTP\/1\.1 200 OK\r\n[^]*\r\n\r\ntls ok$/);
+      a.end();
+      const b = new Raw(await listening(doubting.server)).send('GET /tls HTTP/1.1\r\nHost: x\r\n\r\n');
+      expect(await b.until((t) => t.includes('PROXY_UPSTREAM_ERROR'))).toMatch(
+        /^HTTP\/1\.1 502 Bad Gateway\r\n[^]*self-signed certificate/,
+      );
+      b.end();
+    } finally {
+      await trusting.close();
+      await doubting.close();
+      tlsUpstream.closeAllConnections();
+      await new Promise<void>((r) => tlsUpstream.close(() => r()));
+    }
   });
 });

@@ -12,6 +12,7 @@
  * timers per exchange: docs/proxy.md "Cost" has the measurements.
  */
 import { createServer, type Server, type Socket } from 'node:net';
+import type { ConnectionOptions } from 'node:tls';
 import { forwardedFields, ownAnswer, parseHead, type Head } from './http1.ts';
 import { Exchange, JudgeQueue, type DataSink, type Forwarded } from './exchange.ts';
 import { UpstreamPool, type AnswerReader, type UpstreamConnection } from './upstream.ts';
@@ -41,6 +42,8 @@ export interface ForwarderOptions {
   /** A target starting with this is the proxy's own, never forwarded. */
   reservedPrefix: string;
   hooks: ForwardHooks;
+  /** An https upstream's TLS options beyond the defaults (e.g. `ca`, a certificate authority to trust). */
+  tls?: ConnectionOptions;
 }
 
 export interface Forwarder {
@@ -394,7 +397,7 @@ class ForwarderImpl implements Forwarder {
   private readonly sweeper: NodeJS.Timeout;
 
   constructor(o: ForwarderOptions) {
-    this.pool = new UpstreamPool(o.upstream);
+    this.pool = new UpstreamPool(o.upstream, o.tls);
     this.hostHeader = o.upstream.host;
     this.basePath = o.upstream.pathname.replace(/\/$/, '');
     this.capture = o.capture;

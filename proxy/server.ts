@@ -66,7 +66,6 @@ const KEEP_ALIVE = { keepAlive: true, agentKeepAliveTimeoutBuffer: 100 } as Agen
 
 export async function startLiveProxy(o: ProxyOptions): Promise<LiveProxy> {
   const upstream = new URL(o.upstream);
-  if (upstream.protocol !== 'http:') throw new Error(`paylater proxy forwards to an http:// upstream, not ${upstream.protocol}//`);
   const capture = o.captureBytes ?? DEFAULT_CAPTURE_BYTES;
   const windowMs = o.webhooks ? (o.webhooks.windowMs ?? defaultWebhookWindowMs()) : undefined;
   const book = new VariantBook(o.variant, o.maxTransactions);

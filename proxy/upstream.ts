@@ -4,7 +4,8 @@
  * to the requests written on it: the head parsed (./http1.ts), the body delimited by its framing and
  * handed on as the bytes came, a copy kept for judging.
  */
-import { connect, type Socket } from 'node:net';
+import { connect, isIP, type Socket } from 'node:net';
+import { connect as connectTls, type ConnectionOptions } from 'node:tls';
 import { bodyOfAnswer, ChunkedReader, parseHead, type Head } from './http1.ts';
 import type { Exchange } from './exchange.ts';
 
@@ -49,7 +50,11 @@ export class UpstreamConnection {
   error: string | null = null;
 
   constructor(readonly pool: UpstreamPool) {
-    this.socket = connect({ host: pool.host, port: pool.port, noDelay: true });
+    const { host, port, tls } = pool;
+    this.socket =
+      tls === null
+        ? connect({ host, port, noDelay: true })
+        : connectTls({ ...tls, host, port, servername: isIP(host) ? undefined : host, ALPNProtocols: ['http/1.1'] }).setNoDelay(true);
     this.socket.on('data', (c: Buffer) => this.read(c));
     this.socket.on('drain', () => this.reader?.upstreamDrained());
     this.socket.on('error', (e) => (this.error ??= e.message));
@@ -159,11 +164,14 @@ export class UpstreamConnection {
 export class UpstreamPool {
   readonly host: string;
   readonly port: number;
+  /** An https upstream's TLS options (its certificate is verified), or null. */
+  readonly tls: ConnectionOptions | null;
   private readonly idle: UpstreamConnection[] = [];
 
-  constructor(upstream: URL) {
+  constructor(upstream: URL, tls: ConnectionOptions = {}) {
     this.host = upstream.hostname.replace(/^\[|\]$/g, '');
-    this.port = Number(upstream.port || 80);
+    this.tls = upstream.protocol === 'https:' ? tls : null;
+    this.port = Number(upstream.port || (this.tls ? 443 : 80));
   }
 
   /** A connection for `ex`: the idle one used last, or a new one (`fresh`: always a new one). */
