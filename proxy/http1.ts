@@ -235,6 +235,14 @@ export function ownAnswer(
 /** Where a chunked body's reader is (RFC 9112 §7.1). */
 type ChunkState = 'size' | 'extension' | 'size-lf' | 'data' | 'data-cr' | 'data-lf' | 'trailer-start' | 'trailer' | 'trailer-lf' | 'end-lf';
 
+/** The states that expect one byte: that byte, the state after it ('end': the body's last byte), and the error otherwise. */
+const EXPECTED: Record<'data-cr' | 'data-lf' | 'trailer-lf' | 'end-lf', { byte: number; next: ChunkState | 'end'; error: string }> = {
+  'data-cr': { byte: 13, next: 'data-lf', error: 'chunk data longer than its size' },
+  'data-lf': { byte: 10, next: 'size', error: 'chunk data not ended by CRLF' },
+  'trailer-lf': { byte: 10, next: 'trailer-start', error: 'a trailer line not ended by CRLF' },
+  'end-lf': { byte: 10, next: 'end', error: 'a chunked body not ended by CRLF' },
+};
+
 /** Receives a chunked body's data, range by range. */
 export interface ChunkSink {
   chunkData(buf: Buffer, start: number, end: number): void;
@@ -293,17 +301,6 @@ export class ChunkedReader {
           if (this.size === 0) this.state = 'data-cr';
           break;
         }
-        case 'data-cr':
-          if (b !== 13) return this.fail('chunk data longer than its size');
-          this.state = 'data-lf';
-          i++;
-          break;
-        case 'data-lf':
-          if (b !== 10) return this.fail('chunk data not ended by CRLF');
-          this.state = 'size';
-          this.digits = 0;
-          i++;
-          break;
         case 'trailer-start':
           this.state = b === 13 ? 'end-lf' : 'trailer';
           if (b !== 13 && ++this.trailerBytes > MAX_TRAILER_BYTES) return this.fail('a trailer section too large');
@@ -314,14 +311,15 @@ export class ChunkedReader {
           else if (++this.trailerBytes > MAX_TRAILER_BYTES) return this.fail('a trailer section too large');
           i++;
           break;
-        case 'trailer-lf':
-          if (b !== 10) return this.fail('a trailer line not ended by CRLF');
-          this.state = 'trailer-start';
+        default: {
+          // a state that expects one byte, CR or LF
+          const e = EXPECTED[this.state];
+          if (b !== e.byte) return this.fail(e.error);
+          if (e.next === 'end') return i + 1;
+          this.state = e.next;
+          this.digits = 0;
           i++;
-          break;
-        case 'end-lf':
-          if (b !== 10) return this.fail('a chunked body not ended by CRLF');
-          return i + 1;
+        }
       }
     }
     return -1;
