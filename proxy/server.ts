@@ -2,11 +2,9 @@
  * `paylater proxy`'s engine: a forwarding HTTP proxy in front of any implementation. Every request
  * goes upstream unchanged (method, path, every header but the hop-by-hop ones, Host set to the
  * upstream's, the body streamed), every answer comes back unchanged (streamed, status and every
- * header); a copy of each, up to `captureBytes`, is judged once the answer has ended:
- *  - each exchange by the conformance suite's own response judge (conformance/http.ts `judgeResponse`);
- *  - across exchanges, per merchant, by the state tracker (state.ts);
- *  - webhooks, on a second port, verified, validated against AsyncAPI, matched to transitions, and
- *    forwarded unchanged.
+ * header); a copy of each, up to `captureBytes`, is handed to the judge (judge/) once the answer has
+ * ended, and webhooks, on a second port, are forwarded unchanged and handed to the judge too. The
+ * recorder (report.ts) reports what the judge finds.
  * `GET /_paylater/report` (the one reserved prefix, `/_paylater/`, never forwarded; docs/proxy.md) answers the live report.
  */
 import {
@@ -22,21 +20,17 @@ import {
 import { request as httpsRequest, Agent as HttpsAgent } from 'node:https';
 import { Pool } from 'undici';
 import { webhookDelivery, type Variant } from '../generated/index.ts';
-import { asyncApiValidators } from '../conformance/webhooks.ts';
-import { verifyWebhook, WebhookVerificationError } from '../sdk/webhooks/verify.ts';
-import { digest } from './mask.ts';
+import { createJudge, type Judge } from '../judge/index.ts';
+import { asyncApiValidators } from '../judge/webhooks.ts';
 import { Forward, forwardable, headerRecord, type Hub } from './forward.ts';
-import { ExchangeJudge } from './judge.ts';
-import { StateTracker } from './state.ts';
 import { Recorder } from './report.ts';
-import { VariantBook } from './variant.ts';
 
 export const REPORT_PATH = '/_paylater/report';
 /** Default: the most of a body (request or answer) copied for judging; a longer one is forwarded whole but not judged on its body. */
 export const DEFAULT_CAPTURE_BYTES = 1024 * 1024;
 export interface ProxyOptions {
   upstream: string;
-  /** The variant every key is held to; without it, each key's is learned from its answers (variant.ts, ADR-070). */
+  /** The variant every key is held to; without it, each key's is learned from its answers (ADR-070). */
   variant?: Variant;
   port?: number;
   host?: string;
@@ -62,7 +56,7 @@ export interface LiveProxy {
   port: number;
   webhookUrl: string | undefined;
   recorder: Recorder;
-  state: StateTracker;
+  judge: Judge;
   close(): Promise<void>;
 }
 
@@ -84,69 +78,15 @@ export async function startLiveProxy(o: ProxyOptions): Promise<LiveProxy> {
   const pool = new Pool(upstream.origin, UPSTREAM_POOL);
   const capture = o.captureBytes ?? DEFAULT_CAPTURE_BYTES;
   const windowMs = o.webhooks ? (o.webhooks.windowMs ?? defaultWebhookWindowMs()) : undefined;
-  const book = new VariantBook(o.variant, o.maxTransactions);
-  const state = new StateTracker({
-    maxTransactions: o.maxTransactions,
-    paymentWindowSeconds: o.paymentWindowSeconds,
-    clockToleranceMs: o.clockToleranceMs,
-    webhookWindowMs: windowMs,
-    webhookPort: o.webhooks?.port,
-  });
-  const recorder = new Recorder({
-    upstream: o.upstream.replace(/\/$/, ''),
-    variants: book,
-    state,
-    keep: o.keepExchanges ?? 1000,
-    log: o.log,
-    secrets: o.webhooks ? [o.webhooks.secret] : [],
-  });
-  /** A merchant's digest per credential seen (one SHA-256 per key, not per request); at most 1,000 held, then started afresh. */
-  const digests = new Map<string, string>();
-  const merchantOf = (cred: string): string => {
-    let d = digests.get(cred);
-    if (d === undefined) {
-      if (digests.size >= 1000) digests.clear();
-      digests.set(cred, (d = digest(cred)));
-    }
-    return d;
-  };
-
-  const judge = new ExchangeJudge(book, state, recorder, merchantOf);
-  const hub: Hub = { pool, recorder, capture, basePath, host: upstream.host, judge: o.judge === false ? null : judge };
-  const handle = (req: IncomingMessage, res: ServerResponse): void => {
-    const url = req.url ?? '/';
-    if (url === REPORT_PATH || url.startsWith(REPORT_PATH + '?') || url.startsWith('/_paylater/')) {
-      req.resume();
-      if (req.method === 'GET' && (url === REPORT_PATH || url.startsWith(REPORT_PATH + '?'))) {
-        recorder.sweep();
-        res
-          .writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' })
-          .end(JSON.stringify(recorder.report(), null, 2));
-      } else
-        res
-          .writeHead(404, { 'content-type': 'application/json; charset=utf-8' })
-          .end(JSON.stringify({ error: `only GET ${REPORT_PATH} is served under /_paylater/` }));
-      return;
-    }
-    new Forward(hub, req, res, url).start();
-  };
-
-  const server: Server = createServer(handle);
-  server.keepAliveTimeout = 65_000;
-  server.on('clientError', (_e, socket) => {
-    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\n\r\n');
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(o.port ?? 0, o.host ?? '127.0.0.1', () => resolve());
-  });
-  const port = (server.address() as { port: number }).port;
-
+  // the webhook side listens first: the judge is told its port (an endpoint pointing there sends its events here)
   let hooks: Server | undefined;
+  /** The recorder the webhook side reports to, once made (the judge is made after the webhook side listens). */
+  const late: { recorder?: Recorder } = {};
   let webhookUrl: string | undefined;
+  let validators: Awaited<ReturnType<typeof asyncApiValidators>> | undefined;
   if (o.webhooks) {
     const wh = o.webhooks;
-    const validators = await asyncApiValidators();
+    validators = await asyncApiValidators();
     const target = new URL(wh.forwardTo);
     const hookAgent = target.protocol === 'https:' ? new HttpsAgent(KEEP_ALIVE) : new Agent(KEEP_ALIVE);
     hooks = createServer((req, res) => {
@@ -157,9 +97,8 @@ export async function startLiveProxy(o: ProxyOptions): Promise<LiveProxy> {
         if (size <= capture) chunks.push(c);
       });
       req.on('end', () => {
-        const receivedAt = performance.timeOrigin + performance.now();
+        const receivedAt = performance.now();
         const raw = Buffer.concat(chunks);
-        const text = raw.toString('utf8');
         const headers = headerRecord(req.rawHeaders);
         // forward first, unchanged: the receiver's answer goes back to the sender
         const f = (target.protocol === 'https:' ? httpsRequest : httpRequest)(
@@ -182,51 +121,75 @@ export async function startLiveProxy(o: ProxyOptions): Promise<LiveProxy> {
             res.writeHead(502, { 'content-type': 'text/plain' }).end(`paylater proxy: webhook receiver unreachable: ${e.message}`);
         });
         f.end(raw);
-        recorder.webhook(text, headers, receivedAt, size > capture, (body) => {
-          const problems: string[] = [];
-          let event: { event?: string; data?: { id?: string; status?: string } } | undefined;
-          try {
-            verifyWebhook(body, headers, wh.secret);
-          } catch (e) {
-            if (e instanceof WebhookVerificationError && e.code !== 'malformed_payload')
-              problems.push(`signature: ${e.code}: ${e.message}`);
-            else if (!(e instanceof WebhookVerificationError)) throw e;
-          }
-          try {
-            event = JSON.parse(body) as typeof event;
-          } catch {
-            problems.push('body is not JSON');
-          }
-          if (event) {
-            const v = validators.get(event.event ?? '');
-            if (!v) problems.push(`event ${JSON.stringify(event.event)} is not an AsyncAPI message`);
-            else if (!v(event)) {
-              const e = v.errors![0]!;
-              problems.push(`payload $${e.instancePath.replace(/\//g, '.')}: ${e.message} (AsyncAPI)`);
-            }
-          }
-          return { problems, event };
-        });
+        const r = late.recorder;
+        if (o.judge !== false && r) r.webhook(r.nextSeq(), raw.toString('utf8'), headers, receivedAt, size > capture);
       });
     });
     await new Promise<void>((resolve, reject) => {
       hooks!.once('error', reject);
       hooks!.listen(wh.port, o.host ?? '127.0.0.1', () => resolve());
     });
-    const hookPort = (hooks.address() as { port: number }).port;
-    state.o.webhookPort = hookPort;
-    webhookUrl = `http://127.0.0.1:${hookPort}`;
+    webhookUrl = `http://127.0.0.1:${(hooks.address() as { port: number }).port}`;
   }
+  const judge = createJudge({
+    variant: o.variant,
+    maxTransactions: o.maxTransactions,
+    paymentWindowSeconds: o.paymentWindowSeconds,
+    clockToleranceMs: o.clockToleranceMs,
+    timeOrigin: performance.timeOrigin,
+    webhooks:
+      o.webhooks && windowMs !== undefined && validators
+        ? { secret: o.webhooks.secret, windowMs, port: Number(new URL(webhookUrl!).port), validators }
+        : undefined,
+  });
+  const recorder: Recorder = new Recorder({
+    upstream: o.upstream.replace(/\/$/, ''),
+    judge,
+    keep: o.keepExchanges ?? 1000,
+    log: o.log,
+    secrets: o.webhooks ? [o.webhooks.secret] : [],
+  });
+  const rec = recorder;
+  late.recorder = recorder;
+  const hub: Hub = { pool, recorder: rec, capture, basePath, host: upstream.host, judge: o.judge === false ? null : judge };
+  const handle = (req: IncomingMessage, res: ServerResponse): void => {
+    const url = req.url ?? '/';
+    if (url === REPORT_PATH || url.startsWith(REPORT_PATH + '?') || url.startsWith('/_paylater/')) {
+      req.resume();
+      if (req.method === 'GET' && (url === REPORT_PATH || url.startsWith(REPORT_PATH + '?'))) {
+        rec.sweep();
+        res
+          .writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' })
+          .end(JSON.stringify(rec.report(), null, 2));
+      } else
+        res
+          .writeHead(404, { 'content-type': 'application/json; charset=utf-8' })
+          .end(JSON.stringify({ error: `only GET ${REPORT_PATH} is served under /_paylater/` }));
+      return;
+    }
+    new Forward(hub, req, res, url).start();
+  };
 
-  const sweeper = windowMs === undefined ? undefined : setInterval(() => recorder.sweep(), Math.max(100, Math.min(windowMs / 2, 1000)));
+  const server: Server = createServer(handle);
+  server.keepAliveTimeout = 65_000;
+  server.on('clientError', (_e, socket) => {
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\n\r\n');
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(o.port ?? 0, o.host ?? '127.0.0.1', () => resolve());
+  });
+  const port = (server.address() as { port: number }).port;
+
+  const sweeper = windowMs === undefined ? undefined : setInterval(() => rec.sweep(), Math.max(100, Math.min(windowMs / 2, 1000)));
   sweeper?.unref();
 
   return {
     url: `http://127.0.0.1:${port}`,
     port,
     webhookUrl,
-    recorder,
-    state,
+    recorder: rec,
+    judge,
     async close() {
       if (sweeper) clearInterval(sweeper);
       for (const s of [server, hooks]) {
