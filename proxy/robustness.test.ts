@@ -206,19 +206,19 @@ describe('forwarding', () => {
 
   it('the client has the whole answer before the exchange is judged', async () => {
     // the client, in a process of its own, leaves a file once it has read the whole answer; the
-    // judging side (here the exchange ring's record, which judging begins with) waits up to 3 s for
-    // that file: it can only appear if the answer left the proxy before the judge ran
+    // judge waits up to 3 s for that file: it can only appear if the answer left the proxy before
+    // the judge ran
     const dir = mkdtempSync(path.join(tmpdir(), 'paylater-judge-after-'));
     const flag = path.join(dir, 'answered');
-    const original = proxy.recorder.record.bind(proxy.recorder);
+    const original = proxy.judge.exchange.bind(proxy.judge);
     let clientHadItAll: boolean | undefined;
-    proxy.recorder.record = (seq, ex, routed) => {
+    proxy.judge.exchange = (ex) => {
       if (clientHadItAll === undefined && ex.url.endsWith('/judged-after')) {
         const until = Date.now() + 3000;
         while (!existsSync(flag) && Date.now() < until) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5);
         clientHadItAll = existsSync(flag);
       }
-      original(seq, ex, routed);
+      return original(ex);
     };
     const client = `
       const s = require('node:net').connect(${proxy.port}, '127.0.0.1');
@@ -240,7 +240,7 @@ describe('forwarding', () => {
       expect(clientHadItAll).toBe(true);
       expect(JSON.parse(readFileSync(flag, 'latin1').split('\r\n\r\n')[1]!)).toEqual(record);
     } finally {
-      proxy.recorder.record = original;
+      proxy.judge.exchange = original;
       rmSync(dir, { recursive: true, force: true });
     }
   });

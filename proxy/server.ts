@@ -2,27 +2,22 @@
  * `paylater proxy`'s engine: a forwarding HTTP proxy in front of any implementation. Every request
  * goes upstream unchanged (method, path, every header but the hop-by-hop ones, Host set to the
  * upstream's, the body streamed), every answer comes back unchanged (streamed, status and every
- * header); a copy of each, up to `captureBytes`, is judged once the answer has ended:
- *  - each exchange by the conformance suite's own response judge (conformance/http.ts `judgeResponse`);
- *  - across exchanges, per merchant, by the state tracker (state.ts);
- *  - webhooks, on a second port, verified, validated against AsyncAPI, matched to transitions, and
- *    forwarded unchanged.
+ * header); a copy of each, up to `captureBytes`, is handed to the judge (judge/) once the answer has
+ * gone back whole, off the forwarding path (exchange.ts, the judging queue), and webhooks, on a
+ * second port, are forwarded unchanged and handed to the judge too. The recorder (report.ts)
+ * reports what the judge finds.
  * `GET /_paylater/report` (the one reserved prefix, `/_paylater/`, never forwarded; docs/proxy.md) answers the live report.
  */
 import { createServer, request as httpRequest, Agent, type Server, type OutgoingHttpHeaders, type AgentOptions } from 'node:http';
 import { request as httpsRequest, Agent as HttpsAgent } from 'node:https';
 import { gunzipSync, inflateSync, brotliDecompressSync } from 'node:zlib';
 import { webhookDelivery, type Variant } from '../generated/index.ts';
-import type { Exchange } from '../conformance/http.ts';
-import { asyncApiValidators } from '../conformance/webhooks.ts';
-import { verifyWebhook, WebhookVerificationError } from '../sdk/webhooks/verify.ts';
-import { digest } from './mask.ts';
-import { createForwarder, type Forwarded } from './forward.ts';
+import { createJudge, type Exchange, type Judge } from '../judge/index.ts';
+import { asyncApiValidators } from '../judge/webhooks.ts';
+import type { Forwarded } from './exchange.ts';
+import { createForwarder } from './forward.ts';
 import { forwardable, headerRecord } from './http1.ts';
-import { ExchangeJudge } from './judge.ts';
-import { StateTracker } from './state.ts';
-import { Recorder } from './report.ts';
-import { VariantBook } from './variant.ts';
+import { Recorder, type ProxyFinding } from './report.ts';
 
 /** The proxy's own paths: never forwarded. */
 const RESERVED_PREFIX = '/_paylater/';
@@ -31,7 +26,7 @@ export const REPORT_PATH = `${RESERVED_PREFIX}report`;
 export const DEFAULT_CAPTURE_BYTES = 1024 * 1024;
 export interface ProxyOptions {
   upstream: string;
-  /** The variant every key is held to; without it, each key's is learned from its answers (variant.ts, ADR-070). */
+  /** The variant every key is held to; without it, each key's is learned from its answers (ADR-070). */
   variant?: Variant;
   port?: number;
   host?: string;
@@ -57,7 +52,7 @@ export interface LiveProxy {
   port: number;
   webhookUrl: string | undefined;
   recorder: Recorder;
-  state: StateTracker;
+  judge: Judge;
   close(): Promise<void>;
 }
 
@@ -68,34 +63,79 @@ export async function startLiveProxy(o: ProxyOptions): Promise<LiveProxy> {
   const upstream = new URL(o.upstream);
   const capture = o.captureBytes ?? DEFAULT_CAPTURE_BYTES;
   const windowMs = o.webhooks ? (o.webhooks.windowMs ?? defaultWebhookWindowMs()) : undefined;
-  const book = new VariantBook(o.variant, o.maxTransactions);
-  const state = new StateTracker({
+  // the webhook side listens first: the judge is told its port (an endpoint pointing there sends its events here)
+  let hooks: Server | undefined;
+  let webhookUrl: string | undefined;
+  let validators: Awaited<ReturnType<typeof asyncApiValidators>> | undefined;
+  if (o.webhooks) {
+    const wh = o.webhooks;
+    validators = await asyncApiValidators();
+    const target = new URL(wh.forwardTo);
+    const hookAgent = target.protocol === 'https:' ? new HttpsAgent(KEEP_ALIVE) : new Agent(KEEP_ALIVE);
+    hooks = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      req.on('data', (c: Buffer) => {
+        size += c.length;
+        if (size <= capture) chunks.push(c);
+      });
+      req.on('end', () => {
+        const receivedAt = performance.now();
+        const raw = Buffer.concat(chunks);
+        const headers = headerRecord(req.rawHeaders);
+        // forward first, unchanged: the receiver's answer goes back to the sender
+        const f = (target.protocol === 'https:' ? httpsRequest : httpRequest)(
+          {
+            protocol: target.protocol,
+            hostname: target.hostname,
+            port: target.port,
+            method: req.method,
+            path: target.pathname + target.search,
+            headers: forwardable(req.rawHeaders, target.host) as unknown as OutgoingHttpHeaders,
+            agent: hookAgent,
+          },
+          (fres) => {
+            res.writeHead(fres.statusCode ?? 502, forwardable(fres.rawHeaders));
+            fres.pipe(res);
+          },
+        );
+        f.on('error', (e) => {
+          if (!res.headersSent)
+            res.writeHead(502, { 'content-type': 'text/plain' }).end(`paylater proxy: webhook receiver unreachable: ${e.message}`);
+        });
+        f.end(raw);
+        if (o.judge === false) return;
+        // every exchange answered before this delivery came is judged before it (the judging queue
+        // drained). The recorder and the forwarder are made below with no await between this server's
+        // listening and them, so no delivery is handled before they exist.
+        forwarder.drain();
+        recorder.webhook(recorder.nextSeq(), raw.toString('utf8'), headers, receivedAt, size > capture);
+      });
+    });
+    await new Promise<void>((resolve, reject) => {
+      hooks!.once('error', reject);
+      hooks!.listen(wh.port, o.host ?? '127.0.0.1', () => resolve());
+    });
+    webhookUrl = `http://127.0.0.1:${(hooks.address() as { port: number }).port}`;
+  }
+  const judge = createJudge({
+    variant: o.variant,
     maxTransactions: o.maxTransactions,
     paymentWindowSeconds: o.paymentWindowSeconds,
     clockToleranceMs: o.clockToleranceMs,
-    webhookWindowMs: windowMs,
-    webhookPort: o.webhooks?.port,
+    timeOrigin: performance.timeOrigin,
+    webhooks:
+      o.webhooks && windowMs !== undefined && validators
+        ? { secret: o.webhooks.secret, windowMs, port: Number(new URL(webhookUrl!).port), validators }
+        : undefined,
   });
   const recorder = new Recorder({
     upstream: o.upstream.replace(/\/$/, ''),
-    variants: book,
-    state,
+    judge,
     keep: o.keepExchanges ?? 1000,
     log: o.log,
     secrets: o.webhooks ? [o.webhooks.secret] : [],
   });
-  /** A merchant's digest per credential seen (one SHA-256 per key, not per request); at most 1,000 held, then started afresh. */
-  const digests = new Map<string, string>();
-  const merchantOf = (cred: string): string => {
-    let d = digests.get(cred);
-    if (d === undefined) {
-      if (digests.size >= 1000) digests.clear();
-      digests.set(cred, (d = digest(cred)));
-    }
-    return d;
-  };
-
-  const judge = new ExchangeJudge(book, state, recorder, merchantOf);
   const forwarder = createForwarder({
     upstream,
     capture,
@@ -131,84 +171,6 @@ export async function startLiveProxy(o: ProxyOptions): Promise<LiveProxy> {
   });
   const port = (server.address() as { port: number }).port;
 
-  let hooks: Server | undefined;
-  let webhookUrl: string | undefined;
-  if (o.webhooks) {
-    const wh = o.webhooks;
-    const validators = await asyncApiValidators();
-    const target = new URL(wh.forwardTo);
-    const hookAgent = target.protocol === 'https:' ? new HttpsAgent(KEEP_ALIVE) : new Agent(KEEP_ALIVE);
-    hooks = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      req.on('data', (c: Buffer) => {
-        size += c.length;
-        if (size <= capture) chunks.push(c);
-      });
-      req.on('end', () => {
-        const receivedAt = performance.timeOrigin + performance.now();
-        const raw = Buffer.concat(chunks);
-        const text = raw.toString('utf8');
-        const headers = headerRecord(req.rawHeaders);
-        // forward first, unchanged: the receiver's answer goes back to the sender
-        const f = (target.protocol === 'https:' ? httpsRequest : httpRequest)(
-          {
-            protocol: target.protocol,
-            hostname: target.hostname,
-            port: target.port,
-            method: req.method,
-            path: target.pathname + target.search,
-            headers: forwardable(req.rawHeaders, target.host) as unknown as OutgoingHttpHeaders,
-            agent: hookAgent,
-          },
-          (fres) => {
-            res.writeHead(fres.statusCode ?? 502, forwardable(fres.rawHeaders));
-            fres.pipe(res);
-          },
-        );
-        f.on('error', (e) => {
-          if (!res.headersSent)
-            res.writeHead(502, { 'content-type': 'text/plain' }).end(`paylater proxy: webhook receiver unreachable: ${e.message}`);
-        });
-        f.end(raw);
-        // every exchange answered before this delivery came is judged before it (the judging queue drained)
-        forwarder.drain();
-        recorder.webhook(text, headers, receivedAt, size > capture, (body) => {
-          const problems: string[] = [];
-          let event: { event?: string; data?: { id?: string; status?: string } } | undefined;
-          try {
-            verifyWebhook(body, headers, wh.secret);
-          } catch (e) {
-            if (e instanceof WebhookVerificationError && e.code !== 'malformed_payload')
-              problems.push(`signature: ${e.code}: ${e.message}`);
-            else if (!(e instanceof WebhookVerificationError)) throw e;
-          }
-          try {
-            event = JSON.parse(body) as typeof event;
-          } catch {
-            problems.push('body is not JSON');
-          }
-          if (event) {
-            const v = validators.get(event.event ?? '');
-            if (!v) problems.push(`event ${JSON.stringify(event.event)} is not an AsyncAPI message`);
-            else if (!v(event)) {
-              const e = v.errors![0]!;
-              problems.push(`payload $${e.instancePath.replace(/\//g, '.')}: ${e.message} (AsyncAPI)`);
-            }
-          }
-          return { problems, event };
-        });
-      });
-    });
-    await new Promise<void>((resolve, reject) => {
-      hooks!.once('error', reject);
-      hooks!.listen(wh.port, o.host ?? '127.0.0.1', () => resolve());
-    });
-    const hookPort = (hooks.address() as { port: number }).port;
-    state.o.webhookPort = hookPort;
-    webhookUrl = `http://127.0.0.1:${hookPort}`;
-  }
-
   // the queue drained first: an exchange answered before the sweep is judged before it
   const sweep = (): void => {
     forwarder.drain();
@@ -222,7 +184,7 @@ export async function startLiveProxy(o: ProxyOptions): Promise<LiveProxy> {
     port,
     webhookUrl,
     recorder,
-    state,
+    judge,
     async close() {
       if (sweeper) clearInterval(sweeper);
       await forwarder.close();
@@ -252,19 +214,14 @@ export function defaultWebhookWindowMs(): number {
 }
 
 /**
- * An exchange whose answer has gone back whole, judged: its copies decoded (a content-coded body
- * decompressed, JSON parsed), recorded in the exchange ring, routed to its operation and judged
- * (ExchangeJudge); an exchange no operation serves is judged as such.
+ * An exchange whose answer has gone back whole, handed to the judge: its answer's copy decoded (a
+ * content-coded body decompressed), judged, recorded in the exchange ring, its findings reported.
  */
-function judgeForwarded(f: Forwarded, judge: ExchangeJudge, recorder: Recorder, capture: number): void {
+function judgeForwarded(f: Forwarded, judge: Judge, recorder: Recorder, capture: number): void {
   const { seq, method, url } = f;
-  const q = url.indexOf('?');
-  const pathname = q === -1 ? url : url.slice(0, q);
-  const requestHeaders = headerRecord(f.requestHeaders);
   const responseHeaders = headerRecord(f.responseHeaders);
-  const routed = judge.route(method, pathname, requestHeaders);
-  const notes: string[] = [];
   let text = '';
+  let undecoded: string | undefined;
   if (f.responseBody !== null) {
     let buf = f.responseBody;
     const enc = responseHeaders['content-encoding']?.trim().toLowerCase();
@@ -274,54 +231,29 @@ function judgeForwarded(f: Forwarded, judge: ExchangeJudge, recorder: Recorder, 
         else if (enc === 'deflate') buf = inflateSync(buf);
         else if (enc === 'br') buf = brotliDecompressSync(buf);
       } catch (e) {
-        notes.push(`the ${enc} body does not decompress: ${(e as Error).message}`);
+        undecoded = `the ${enc} body does not decompress: ${(e as Error).message}`;
       }
     text = buf.toString('utf8');
   }
-  let json: unknown;
-  try {
-    json = text.length ? JSON.parse(text) : undefined;
-  } catch {
-    json = undefined;
-  }
-  const body = f.requestBody?.length ? f.requestBody.toString('utf8') : undefined;
   const ex: Exchange = {
-    opId: routed?.route.opId ?? `${method} ${pathname}`,
+    seq,
     method,
-    url: recorder.upstream + url,
-    headers: requestHeaders,
-    body,
+    // origin-relative, as the client sent it: the judge routes its path
+    url,
+    headers: headerRecord(f.requestHeaders),
+    body: f.requestBody?.length ? f.requestBody.toString('utf8') : undefined,
     status: f.status,
     responseHeaders,
     responseText: f.responseBody === null ? `(answer over ${capture} bytes, not copied)` : text,
-    json,
     sentAt: f.sentAt,
     receivedAt: f.receivedAt,
+    requestTruncated: f.requestBody === null,
+    responseTruncated: f.responseBody === null,
   };
-  recorder.record(seq, ex, !!routed);
-  if (!routed) {
-    if (f.responseBody !== null) judge.unrouted(ex, seq, pathname);
-    return;
-  }
-  let requestJson: unknown;
-  try {
-    requestJson = body ? JSON.parse(body) : undefined;
-  } catch {
-    requestJson = undefined;
-  }
-  judge.judge(
-    {
-      ex,
-      seq,
-      method,
-      pathname,
-      search: q === -1 ? '' : url.slice(q + 1),
-      requestHeaders,
-      truncated: f.responseBody === null,
-      requestUnreadable: f.requestBody === null || (body !== undefined && requestJson === undefined),
-      notes,
-    },
-    routed,
-    requestJson,
-  );
+  // a judge that throws is reported by the judging queue (exchange.ts), as the proxy's own failure
+  const findings: ProxyFinding[] = judge.exchange(ex);
+  const opId = ex.opId ?? `${method} ${url.split('?')[0]}`;
+  recorder.record(seq, { ...ex, opId, url: recorder.upstream + url, json: undefined });
+  if (undecoded !== undefined) findings.unshift({ kind: 'answer', operation: opId, jsonPath: '$', message: undecoded, exchanges: [seq] });
+  recorder.judged(findings);
 }
