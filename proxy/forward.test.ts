@@ -10,7 +10,8 @@ import { createServer as createNetServer, connect, type Server as NetServer, typ
 import { createServer as createHttpsServer } from 'node:https';
 import { brotliCompressSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createForwarder, type Forwarded, type Forwarder } from './forward.ts';
+import type { Exchange } from './exchange.ts';
+import { createForwarder, type Forwarder } from './forward.ts';
 import { LOCALHOST_CERT, LOCALHOST_KEY } from './test-support/localhost-cert.ts';
 
 /** What the upstream saw: each request's method, url, raw head fields and body. */
@@ -22,7 +23,7 @@ let forwarder: Forwarder;
 let rawForwarder: Forwarder;
 let port: number;
 let rawPort: number;
-const ended: Forwarded[] = [];
+const ended: Exchange[] = [];
 const failures: string[] = [];
 let gone = 0;
 
@@ -31,7 +32,7 @@ const hooks = {
   nextSeq() {
     return ++this.seq;
   },
-  ended: (f: Forwarded) => ended.push(f),
+  ended: (ex: Exchange) => ended.push(ex),
   failed: (_s: number, _m: string, _u: string, why: string) => failures.push(why),
   clientGone: () => gone++,
   queueFull: () => undefined,
@@ -203,7 +204,12 @@ describe('framing', () => {
     expect(await c.until((t) => t.includes('"/next"'))).toMatch(/"url":"\/next"/);
     c.end();
     await tick();
-    expect(ended.find((f) => f.url === '/chunks')!.requestBody!.toString()).toBe('Wikipedia');
+    expect(
+      ended
+        .find((f) => f.url === '/chunks')!
+        .request.bytes()!
+        .toString(),
+    ).toBe('Wikipedia');
   });
 
   it('a chunked answer: passed as its chunks (trailer too), judged on its data', async () => {
@@ -215,7 +221,7 @@ describe('framing', () => {
     expect(text.slice(text.indexOf('\r\n\r\n') + 4)).toBe('5\r\n{"a":\r\n2\r\n1}\r\n0\r\nx-sum: 7\r\n\r\n');
     await tick();
     const f = ended.find((e) => e.url === '/chunked')!;
-    expect(f.responseBody!.toString()).toBe('{"a":1}');
+    expect(f.answer.bytes()!.toString()).toBe('{"a":1}');
   });
 
   it('a br answer goes through as the same bytes', async () => {
@@ -232,7 +238,12 @@ describe('framing', () => {
     expect(header(text, 'connection')).toEqual(['close']);
     expect(text.endsWith('\r\n\r\nhello, until the end')).toBe(true);
     await tick();
-    expect(ended.find((e) => e.url === '/close-delimited')!.responseBody!.toString()).toBe('hello, until the end');
+    expect(
+      ended
+        .find((e) => e.url === '/close-delimited')!
+        .answer.bytes()!
+        .toString(),
+    ).toBe('hello, until the end');
   });
 
   it('an HTTP/1.0 client gets a chunked answer without its chunks, then the close', async () => {

@@ -7,24 +7,19 @@
  * capture limit. Once the answer's last byte has been written to the client, the exchange is
  * handed to the judging side (`ForwardHooks.ended`) from a bounded queue (./exchange.ts): judging
  * never holds an answer back.
- *
- * Node's HTTP server and undici's client did the same work with stream objects, header records and
- * timers per exchange: docs/proxy.md "Cost" has the measurements.
  */
 import { createServer, type Server, type Socket } from 'node:net';
 import type { ConnectionOptions } from 'node:tls';
 import { forwardedFields, ownAnswer, parseHead, type Head } from './http1.ts';
-import { Exchange, JudgeQueue, type DataSink, type Forwarded } from './exchange.ts';
+import { Exchange, JudgeQueue } from './exchange.ts';
 import { UpstreamPool, type AnswerReader, type UpstreamConnection } from './upstream.ts';
-
-export type { Forwarded } from './exchange.ts';
 
 /** What the forwarder asks of the proxy around it. */
 export interface ForwardHooks {
   /** The number of a new exchange. */
   nextSeq(): number;
   /** An exchange whose answer went back whole: called after that answer's last byte was written, never before. */
-  ended(f: Forwarded): void;
+  ended(ex: Exchange): void;
   /** The upstream could not be reached, answered what is not HTTP/1.1, or broke its answer off. */
   failed(seq: number, method: string, url: string, why: string): void;
   /** A client closed its connection before its answer ended. */
@@ -75,7 +70,7 @@ function joined(head: string, buf: Buffer, start: number, end: number): Buffer {
 }
 
 /** A client's connection: its requests read one at a time (pipelined ones wait), each forwarded on an upstream connection. */
-class ClientConnection implements AnswerReader, DataSink {
+class ClientConnection implements AnswerReader {
   /** Bytes read but not yet used: a request head in parts, or pipelined requests. */
   buffered: Buffer | null = null;
   exchange: Exchange | null = null;
@@ -251,7 +246,8 @@ class ClientConnection implements AnswerReader, DataSink {
     this.upstream = null;
     if (ex.requestDone) this.fw.pool.keep(up, receivedAt);
     else this.fw.pool.drop(up);
-    this.fw.queue.push(ex.forwarded(receivedAt));
+    ex.receivedAt = receivedAt;
+    this.fw.queue.push(ex);
     if (ex.closeClient || this.closing) {
       this.closing = true;
       this.socket.end();
@@ -278,13 +274,8 @@ class ClientConnection implements AnswerReader, DataSink {
       ex.requestDone &&
       !ex.request.truncated
     ) {
-      /**
-       * A kept-alive connection the upstream closed while idle fails on reuse before any byte of
-       * the answer: the request, whole in the copy, is sent once more on a new connection. Only an
-       * idempotent method (RFC 9110 §9.2.2): the upstream may have applied a POST before the
-       * connection closed, and the proxy must not make a second transaction; that one is answered
-       * 502 and recorded, as any upstream failure.
-       */
+      // a kept-alive connection the upstream closed while idle, before any byte of the answer: sent
+      // once more, whole from the copy, on a new connection; never a POST (it may have been applied)
       ex.retried = true;
       up.release();
       this.upstream = this.fw.pool.take(ex, this, true);
@@ -405,7 +396,7 @@ class ForwarderImpl implements Forwarder {
     const hooks = (this.hooks = o.hooks);
     this.queue = new JudgeQueue(
       (f) => hooks.ended(f),
-      (f, why) => hooks.failed(f.seq, f.method, f.url, why),
+      (ex, why) => hooks.failed(ex.seq, ex.head.method, ex.url, why),
       () => hooks.queueFull(),
     );
     this.server = createServer({ noDelay: true, allowHalfOpen: true }, (socket) => {

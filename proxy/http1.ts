@@ -185,10 +185,9 @@ export function forwardedFields(head: Head, host: string | undefined, dechunked:
 }
 
 /**
- * A flat raw-header list (Node's `rawHeaders`) without the hop-by-hop fields (and Transfer-Encoding
- * and Trailer: Node frames the body itself) and those the Connection field names; a request's
- * (`replaceHost` given) without Expect too: Node's server has answered a `100-continue` already.
- * For the webhook port, which forwards through `node:http`.
+ * For the webhook port, which forwards through `node:http`: a raw-header list without the hop-by-hop
+ * fields, those Connection names, and Transfer-Encoding and Trailer (Node frames the body); a
+ * request's (`replaceHost` given) without Expect too (Node's server has answered it).
  */
 export function forwardable(raw: string[], replaceHost?: string): string[] {
   const named = new Set<string>();

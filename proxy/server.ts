@@ -14,7 +14,7 @@ import { gunzipSync, inflateSync, brotliDecompressSync } from 'node:zlib';
 import { webhookDelivery, type Variant } from '../generated/index.ts';
 import { createJudge, type Exchange, type Judge } from '../judge/index.ts';
 import { asyncApiValidators } from '../judge/webhooks.ts';
-import type { Forwarded } from './exchange.ts';
+import type { Exchange as Forwarded } from './exchange.ts';
 import { createForwarder } from './forward.ts';
 import { forwardable, headerRecord } from './http1.ts';
 import { Recorder, type ProxyFinding } from './report.ts';
@@ -40,9 +40,8 @@ export interface ProxyOptions {
   /** One line per finding as it is found (masked). */
   log?: (line: string) => void;
   /**
-   * Internal, for the `proxy-overhead` bench's floor (default true): false forwards every exchange
-   * exactly as the proxy does but judges and records none (the report stays empty). Not an option of
-   * `paylater proxy`: a proxy that judges nothing has no use but to measure what judging costs.
+   * Internal, for the `proxy-overhead` bench's floor (default true): false forwards as the proxy does
+   * but judges and records nothing. Not an option of `paylater proxy`: it only measures what judging costs.
    */
   judge?: boolean;
 }
@@ -105,9 +104,8 @@ export async function startLiveProxy(o: ProxyOptions): Promise<LiveProxy> {
         });
         f.end(raw);
         if (o.judge === false) return;
-        // every exchange answered before this delivery came is judged before it (the judging queue
-        // drained). The recorder and the forwarder are made below with no await between this server's
-        // listening and them, so no delivery is handled before they exist.
+        // every exchange answered before this delivery came is judged before it (the queue drained);
+        // no await lies between this server's listening and the forwarder's making below
         forwarder.drain();
         recorder.webhook(recorder.nextSeq(), raw.toString('utf8'), headers, receivedAt, size > capture);
       });
@@ -218,12 +216,15 @@ export function defaultWebhookWindowMs(): number {
  * content-coded body decompressed), judged, recorded in the exchange ring, its findings reported.
  */
 function judgeForwarded(f: Forwarded, judge: Judge, recorder: Recorder, capture: number): void {
-  const { seq, method, url } = f;
-  const responseHeaders = headerRecord(f.responseHeaders);
+  const { seq, url } = f;
+  const method = f.head.method;
+  const responseHeaders = headerRecord(f.response!.fields);
+  const requestBody = f.request.bytes();
+  const answer = f.answer.bytes();
   let text = '';
   let undecoded: string | undefined;
-  if (f.responseBody !== null) {
-    let buf = f.responseBody;
+  if (answer !== null) {
+    let buf = answer;
     const enc = responseHeaders['content-encoding']?.trim().toLowerCase();
     if (enc)
       try {
@@ -240,15 +241,15 @@ function judgeForwarded(f: Forwarded, judge: Judge, recorder: Recorder, capture:
     method,
     // origin-relative, as the client sent it: the judge routes its path
     url,
-    headers: headerRecord(f.requestHeaders),
-    body: f.requestBody?.length ? f.requestBody.toString('utf8') : undefined,
-    status: f.status,
+    headers: headerRecord(f.head.fields),
+    body: requestBody?.length ? requestBody.toString('utf8') : undefined,
+    status: f.response!.status,
     responseHeaders,
-    responseText: f.responseBody === null ? `(answer over ${capture} bytes, not copied)` : text,
+    responseText: answer === null ? `(answer over ${capture} bytes, not copied)` : text,
     sentAt: f.sentAt,
     receivedAt: f.receivedAt,
-    requestTruncated: f.requestBody === null,
-    responseTruncated: f.responseBody === null,
+    requestTruncated: requestBody === null,
+    responseTruncated: answer === null,
   };
   // a judge that throws is reported by the judging queue (exchange.ts), as the proxy's own failure
   const findings: ProxyFinding[] = judge.exchange(ex);

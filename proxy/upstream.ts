@@ -1,8 +1,7 @@
 /**
- * The forwarder's connections to the upstream: kept alive between exchanges and shared by every
- * client (the idle one used last is taken first, as undici's pool does), each reading the answers
- * to the requests written on it: the head parsed (./http1.ts), the body delimited by its framing and
- * handed on as the bytes came, a copy kept for judging.
+ * The forwarder's connections to the upstream, kept alive and shared by every client (the idle one
+ * used last taken first), each reading the answers to the requests written on it: the head parsed
+ * (./http1.ts), the body delimited by its framing and handed on as the bytes came, a copy kept.
  */
 import { connect, isIP, type Socket } from 'node:net';
 import { connect as connectTls, type ConnectionOptions } from 'node:tls';
@@ -22,7 +21,7 @@ export interface AnswerReader {
   upstreamFailed(ex: Exchange, up: UpstreamConnection, why: string): void;
   /** The connection closed (cleanly or not) while it carried the exchange. */
   upstreamClosed(up: UpstreamConnection): void;
-  /** The connection took what was written to it: the client may be read again. */
+  /** The connection took what was written to it (the client may be read again). */
   upstreamDrained(): void;
 }
 
