@@ -1,7 +1,7 @@
 /**
  * Figure: B2 GET-by-id requests/s through `paylater proxy` ÷ straight to the reference server, in
  * the same run (target ≥ 0.8). The proxy runs as the installed command does (compiled, ./shipped.ts), in a process of its own, judging
- * every answer (the suite's response judge, the state tracker, the exchange ring); the reference
+ * every answer (the one judge, judge/; the exchange ring); the reference
  * server in a process of its own (./http-server.ts), autocannon in a worker thread of this one.
  * Alternating rounds after a warm-up on every path;
  * the CPU model (/proc/cpuinfo) and the load average before and after are printed with the figure,
