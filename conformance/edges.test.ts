@@ -3,7 +3,7 @@
  * a limit or at it, and the side of the limit an exchange certainly fell on (a side within a second).
  */
 import { describe, expect, it } from 'vitest';
-import { Contract } from './spec.ts';
+import { Contract } from '../judge/contract.ts';
 import { newModelState } from './model-state.ts';
 import { edgeCoverage, EDGES, insideMarginMs, MIN_MARGIN_MS, msAt, msJustBefore, recordEdge, RESOLUTION_MS, sideOf } from './edges.ts';
 

@@ -10,7 +10,7 @@ import { amountRange } from '../generated/index.ts';
 import { bodyGen } from './gen.ts';
 import { flatten, type Json, type Path } from './schema-arb.ts';
 import { valueIn } from './schema-probes.ts';
-import { Contract } from './spec.ts';
+import { Contract } from '../judge/contract.ts';
 
 interface Rule {
   path: Path;

@@ -1,40 +1,19 @@
 /**
- * The HTTP side of the suite: every exchange is recorded and every response checked against the
- * contract. Every request is bounded in time (a server that stops answering is a finding that ends
+ * The HTTP side of the suite: every exchange is recorded and judged by the one judge (judge/, the
+ * judge `paylater proxy` and HAR judging use: the answer against the contract and against what the
+ * judge remembers of earlier exchanges); its first finding is thrown as a ConformanceError. Every request is bounded in time (a server that stops answering is a finding that ends
  * the run) and abandoned when the run is interrupted (SIGINT/SIGTERM); the failed-authentication
  * throttle is respected (`auth-pacer.ts`).
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import { AuthPacer, authFailureLimit, MAX_RESENDS } from './auth-pacer.ts';
-import type { Contract } from './spec.ts';
+import { ConformanceError, type Checker } from '../judge/answer.ts';
+import type { Contract } from '../judge/contract.ts';
+import type { Finding as JudgeFinding, NamedExchange } from '../judge/exchange.ts';
+import { createJudge, type Judge } from '../judge/index.ts';
 
-export interface Exchange {
-  opId: string;
-  method: string;
-  url: string;
-  headers: Record<string, string>;
-  body?: string;
-  status: number;
-  responseHeaders: Record<string, string>;
-  responseText: string;
-  json: unknown;
-  sentAt: number;
-  receivedAt: number;
-}
-
-/** A contract violation: the operation, the JSON path, what was expected and what came. */
-export class ConformanceError extends Error {
-  constructor(
-    readonly operation: string,
-    readonly jsonPath: string,
-    message: string,
-    readonly expected?: unknown,
-    readonly actual?: unknown,
-  ) {
-    super(`${operation} ${jsonPath}: ${message}`);
-    this.name = 'ConformanceError';
-  }
-}
+/** An exchange the suite's client recorded: the judge's shape, named by the command that sent it. */
+export type Exchange = NamedExchange;
 
 export class SetupError extends Error {}
 
@@ -47,6 +26,13 @@ export class NoAnswerError extends ConformanceError {
   /** Why, in a few words: `no answer within 30 s`, or the connection error. */
   get reason(): string {
     return String(this.actual);
+  }
+}
+
+/** A finding of the judge: its rule's kind named with its message. */
+export class JudgeFindingError extends ConformanceError {
+  constructor(readonly finding: JudgeFinding) {
+    super(finding.operation, finding.jsonPath, `${finding.message} (the judge's ${finding.kind} rule)`, finding.expected, finding.actual);
   }
 }
 
@@ -68,6 +54,8 @@ export interface ClientOptions {
   signal?: AbortSignal;
   /** The keys the suite was given: a request carrying none of them may be a failed authentication (paced, see auth-pacer.ts). */
   knownKeys?: string[];
+  /** Judges every exchange (default: a judge of the contract's variant alone, made for this client). */
+  judge?: Judge;
 }
 
 export interface RequestInit2 {
@@ -104,6 +92,11 @@ export class Client {
   private readonly knownKeys: string[];
   /** Inside `cleanup`: requests go out after an interrupt (to leave the server as found). */
   private cleaning = 0;
+  readonly judge: Judge;
+  /** The numbering exchanges and webhook deliveries share (the judge's `seq`). */
+  private seq = 0;
+  /** Exchanges held back from the judge while `held` runs (the preflight's probes). */
+  private holding: Exchange[] | undefined;
   constructor(
     readonly baseUrl: string,
     readonly contract: Contract,
@@ -116,6 +109,44 @@ export class Client {
     this.signal = opts.signal;
     this.knownKeys = (opts.knownKeys ?? []).filter((k) => k.length > 0);
     this.pacer = new AuthPacer(authFailureLimit(contract));
+    this.judge = opts.judge ?? createJudge({ variant: contract.variant, contract, timeOrigin: performance.timeOrigin });
+  }
+
+  /** The next number of the numbering exchanges and webhook deliveries share. */
+  nextSeq(): number {
+    return ++this.seq;
+  }
+
+  /**
+   * Runs `fn` with its exchanges held back from the judge (the preflight: whether the run can start
+   * at all is decided on them first); `judgeHeld` judges them afterwards, in the order they were sent.
+   */
+  async held<T>(fn: () => Promise<T>): Promise<T> {
+    this.holding ??= [];
+    return fn();
+  }
+
+  /** Judges the exchanges `held` held back; the first finding is thrown. */
+  judgeHeld(): void {
+    const held = this.holding ?? [];
+    this.holding = undefined;
+    for (const ex of held) this.judged(ex);
+  }
+
+  /**
+   * One exchange handed to the judge (routed by its method and path, as the proxy's are): the answer
+   * against the contract (status declared, content type, body and header schemas, the error code
+   * allowed for the status) and against what the judge remembers; its first finding thrown.
+   * @checks error-shape, ADR-001
+   */
+  private judged(ex: Exchange): void {
+    if (this.holding) return void this.holding.push(ex);
+    ex.seq = this.nextSeq();
+    const headers: Record<string, string> = {};
+    for (const [k, v] of Object.entries(ex.headers)) headers[k.toLowerCase()] = v;
+    const found = this.judge.exchange({ ...ex, opId: undefined, seq: ex.seq, headers });
+    this.checks++;
+    if (found.length) throw new JudgeFindingError(found[0]!);
   }
 
   /** The signal that interrupted the run, if one did. */
@@ -141,14 +172,8 @@ export class Client {
     if (!ok) throw new ConformanceError(operation, jsonPath, message, expected, actual);
   }
 
+  /** Sends one request of operation `opId` and records the exchange; the judge judges it (as every exchange). */
   async call(opId: string, init: RequestInit2 = {}): Promise<Exchange> {
-    const ex = await this.send(opId, init);
-    this.checkResponse(ex);
-    return ex;
-  }
-
-  /** Sends one request and records the exchange, without judging the answer. */
-  async send(opId: string, init: RequestInit2 = {}): Promise<Exchange> {
     const op = this.contract.op(opId);
     return this.sendTo(opId, op.method, op.path, init);
   }
@@ -184,12 +209,14 @@ export class Client {
       if (retryAfter === null) {
         this.transcript.push(ex);
         if (this.onExchange) await this.onExchange(ex);
+        this.judged(ex);
         return ex;
       }
-      // throttled: the request had no effect; not judged, sent again once the window allows
+      // throttled: the request had no effect; not the command's to judge (the judge sees it), sent again once the window allows
       this.pacer.pacing = true;
       this.pacer.throttled++;
       if (this.onExchange) await this.onExchange(ex);
+      this.judged(ex);
       await this.wait(retryAfter * 1000);
     }
   }
@@ -273,105 +300,6 @@ export class Client {
     this.pacer.answered(res.status, receivedAt);
     return { opId: label, method, url, headers, body, status: res.status, responseHeaders, responseText: text, json, sentAt, receivedAt };
   }
-
-  /**
-   * Status declared, content type, body schema, header schemas, error code allowed for the status.
-   * @checks error-shape, ADR-001
-   */
-  checkResponse(ex: Exchange): void {
-    judgeResponse(this.contract, ex, this);
-  }
-}
-
-/** What a judge reports to: its count of checks, and `check`, which throws a ConformanceError on a failed one (Client is one). */
-export interface Judge {
-  checks: number;
-  check(ok: boolean, operation: string, jsonPath: string, message: string, expected?: unknown, actual?: unknown): void;
-}
-
-/**
- * Judges one answer against its operation's declared response: status declared, content type, body
- * schema (an error's: `{error: {code, message}}`), header schemas, error code allowed for the status.
- * The suite's client and `paylater proxy` (proxy/answer-judge.ts, on every answer it forwards) both
- * judge with it.
- * @judges error-shape
- */
-export function judgeResponse(contract: Contract, ex: Exchange, judge: Judge): void {
-  const { opId, status } = ex;
-  const spec = contract.response(opId, status);
-  // messages are written only for a check that fails (the proxy judges every exchange it forwards);
-  // no closure made per call either (under tsx each one costs a __name call too)
-  judge.check(
-    spec !== null,
-    opId,
-    '$',
-    spec !== null
-      ? ''
-      : `${requestLine(ex)} answered ${status}, a status not declared for ${opId} (body: ${ex.responseText.slice(0, 200)})`,
-    'a declared status',
-    status,
-  );
-  if (!spec) return;
-  if (spec.contentTypes.length) {
-    const ct = (ex.responseHeaders['content-type'] ?? '').split(';')[0]!.trim();
-    const declared = spec.contentTypes.includes(ct);
-    judge.check(
-      declared,
-      opId,
-      '$',
-      declared ? '' : `${requestLine(ex)}: content type ${JSON.stringify(ct)} of ${status} is not declared`,
-      spec.contentTypes,
-      ct,
-    );
-    const isJson = ex.json !== undefined;
-    judge.check(isJson, opId, '$', isJson ? '' : `${requestLine(ex)}: ${status} body is not JSON: ${ex.responseText.slice(0, 200)}`);
-    const validate = spec.validate.get(ct);
-    if (validate && !validate(ex.json)) {
-      const e = validate.errors![0]!;
-      judge.check(
-        false,
-        opId,
-        `$${e.instancePath.replace(/\//g, '.')}`,
-        `${requestLine(ex)}: ${status} body: ${e.message} (${JSON.stringify(e.params)})`,
-        e.schemaPath,
-        valueAt(ex.json, e.instancePath),
-      );
-    }
-    judge.checks++;
-  }
-  for (const h of spec.headers) {
-    const raw = ex.responseHeaders[h.name.toLowerCase()];
-    if (raw === undefined) {
-      judge.check(
-        !h.required,
-        opId,
-        `header ${h.name}`,
-        h.required ? `${requestLine(ex)}: required header ${h.name} missing on ${status}` : '',
-      );
-      continue;
-    }
-    const value = h.type === 'integer' || h.type === 'number' ? (/^-?\d+(\.\d+)?$/.test(raw) ? Number(raw) : raw) : raw;
-    const valid = h.validate(value) === true;
-    judge.check(
-      valid,
-      opId,
-      `header ${h.name}`,
-      valid ? '' : `${requestLine(ex)}: header ${h.name}=${JSON.stringify(raw)}: ${h.validate.errors?.[0]?.message ?? ''}`,
-    );
-  }
-  if (status >= 400) {
-    const code = (ex.json as { error?: { code?: string } } | undefined)?.error?.code;
-    const allowed = contract.op(opId).errors[String(status)] ?? [];
-    const ok = code !== undefined && allowed.includes(code);
-    judge.check(
-      ok,
-      opId,
-      '$.error.code',
-      ok ? '' : `${requestLine(ex)} answered ${status} with code ${code}, not one allowed with ${status}`,
-      allowed,
-      code,
-    );
-  }
 }
 
 /**
@@ -380,7 +308,7 @@ export function judgeResponse(contract: Contract, ex: Exchange, judge: Judge): v
  * answer's schema (`judgeResponse`) cannot tell right from wrong. `judge` is the suite's World.
  * @checks error-shape
  */
-export function checkErrorDetails(judge: Pick<Judge, 'check'>, ex: Exchange, op: string, named: string, msg: string): void {
+export function checkErrorDetails(judge: Pick<Checker, 'check'>, ex: Exchange, op: string, named: string, msg: string): void {
   const details = ((ex.json as { error?: { details?: unknown } } | undefined)?.error?.details ?? []) as Array<{ path?: string }>;
   judge.check(
     details.some((d) => d.path === named),
@@ -390,15 +318,4 @@ export function checkErrorDetails(judge: Pick<Judge, 'check'>, ex: Exchange, op:
     named,
     details.map((d) => d.path),
   );
-}
-
-/** `METHOD /path` of an exchange, for messages: the request whose answer broke a rule. */
-export function requestLine(ex: Pick<Exchange, 'method' | 'url'>): string {
-  return `${ex.method} ${new URL(ex.url).pathname}`;
-}
-
-function valueAt(json: unknown, pointer: string): unknown {
-  let cur = json;
-  for (const p of pointer.split('/').slice(1)) cur = (cur as Record<string, unknown> | undefined)?.[p];
-  return cur;
 }

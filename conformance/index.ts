@@ -17,7 +17,7 @@ export { EXIT } from './exit-codes.ts';
 export { SetupError } from './http.ts';
 export { baselineOf, findingKey, judgeByBaseline, readBaseline, writeBaseline } from './baseline.ts';
 export type { Baseline, BaselineEntry, Judged } from './baseline.ts';
-export type { Finding } from './report.ts';
+export type { Finding } from '../judge/report.ts';
 export type { Coverage } from './coverage.ts';
 export type { SuiteResult } from './run.ts';
 export { printSummary } from './summary.ts';

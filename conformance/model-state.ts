@@ -8,7 +8,7 @@
  */
 import type { stateMachine } from '../generated/index.ts';
 import type { WriteKeys } from '../model/index.ts';
-import type { Contract } from './spec.ts';
+import type { Contract } from '../judge/contract.ts';
 
 export type Who = 'main' | 'other';
 export type Status = keyof typeof stateMachine.states;

@@ -9,7 +9,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadBundledDocument } from '../generated/index.ts';
 import type { Cmd } from './model.ts';
-import { Contract } from './spec.ts';
+import { Contract } from '../judge/contract.ts';
 import { firstLook, probeTour, tourCommands } from './tour.ts';
 import { FAMILIES, ProbeFamily } from './commands/probeFamilies.ts';
 import { ParameterProbe } from './commands/parameterProbe.ts';

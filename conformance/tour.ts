@@ -45,7 +45,7 @@ import type { Cmd } from './model.ts';
 import { a1Cost, spending } from './commands/a1Budget.ts';
 import { maxBodyBytes } from '../generated/index.ts';
 import { bodyGen, fixedBody, fixedTotal } from './gen.ts';
-import type { Contract } from './spec.ts';
+import type { Contract } from '../judge/contract.ts';
 
 /** Valid bodies derived from the request schemas, with distinct totals inside x-amount-range. */
 function bodies(contract: Contract): {

@@ -5,13 +5,10 @@
  * message (draft-07).
  */
 import { createServer, type Server } from 'node:http';
-import { Ajv } from 'ajv';
 import type { ValidateFunction } from 'ajv';
-import addFormatsModule from 'ajv-formats';
 import { Webhook } from 'standardwebhooks';
-import { webhookPayloadsText } from '../generated/webhooks.ts';
-
-const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+import { asyncApiValidators } from '../judge/webhooks.ts';
+import { SetupError } from './http.ts';
 
 export interface Delivery {
   receivedAt: number;
@@ -24,23 +21,19 @@ export interface Delivery {
   signers: (string | null)[];
 }
 
+/** Expected webhook deliveries missing after this long (ms) are a finding, unless told otherwise. */
+export const DEFAULT_WEBHOOK_TIMEOUT_MS = 3000;
+
 /** How a delivery's signature problem starts (the judge tells another merchant's deliveries by it). */
 export const SIGNATURE_PROBLEM = 'signature does not verify with the secret';
 
-let validators: Map<string, ValidateFunction> | undefined;
-
-/**
- * One ajv validator per AsyncAPI message name, compiled once per process from the message's
- * payload schema (`generated/webhooks.ts`: resolved from spec/asyncapi.yaml by `npm run generate`).
- */
-export function asyncApiValidators(): Map<string, ValidateFunction> {
-  if (!validators) {
-    const ajv = new Ajv({ strict: false, allErrors: false });
-    addFormats(ajv);
-    const schemas = JSON.parse(webhookPayloadsText) as Record<string, object>;
-    validators = new Map(Object.entries(schemas).map(([name, schema]) => [name, ajv.compile(schema)]));
-  }
-  return validators;
+/** A receiver listening on 127.0.0.1:`port` for the merchant whose secret is `secret`, its payloads validated by the AsyncAPI document's messages. */
+export async function startWebhookReceiver(port: number, secret: string): Promise<WebhookReceiver> {
+  const receiver = new WebhookReceiver(port, secret, asyncApiValidators());
+  await receiver.start().catch((e: Error) => {
+    throw new SetupError(`the webhook receiver cannot listen on 127.0.0.1:${port}: ${e.message}`);
+  });
+  return receiver;
 }
 
 export class WebhookReceiver {
@@ -49,6 +42,8 @@ export class WebhookReceiver {
   /** The secrets a delivery may be signed with now, the merchant's current one first. */
   private signing: { secret: string; wh: Webhook }[];
   private listeners: (() => void)[] = [];
+  /** Sees each delivery as it comes (the World hands it to the judge). */
+  onDelivery?: (body: string, headers: Record<string, string>, receivedAt: number) => void;
 
   constructor(
     readonly port: number,
@@ -110,14 +105,9 @@ export class WebhookReceiver {
       }
     if (failures.length === this.signing.length) problems.push(`${SIGNATURE_PROBLEM}: ${failures[0]}`);
     this.validate(payload, problems);
-    this.deliveries.push({
-      receivedAt: performance.now(),
-      webhookId: headers['webhook-id'],
-      body,
-      payload,
-      problems,
-      signers: this.signersOf(body, signed),
-    });
+    const receivedAt = performance.now();
+    this.deliveries.push({ receivedAt, webhookId: headers['webhook-id'], body, payload, problems, signers: this.signersOf(body, signed) });
+    this.onDelivery?.(body, headers, receivedAt);
     for (const l of this.listeners.splice(0)) l();
   }
 

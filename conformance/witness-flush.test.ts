@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { partnerBody } from '../reference-server/test-support/helpers.ts';
 import { startTestServer, type TestServer } from '../reference-server/testing.ts';
-import { ConformanceError } from './http.ts';
+import { ConformanceError } from '../judge/answer.ts';
 import { flushWitnesses, takeWitnessBaseline } from './witness.ts';
 import { World, type Tx, type Who } from './world.ts';
 

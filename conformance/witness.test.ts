@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
 import type { Exchange } from './http.ts';
 import { newModelState } from './model-state.ts';
-import { Contract } from './spec.ts';
+import { Contract } from '../judge/contract.ts';
 import { WebhookReceiver } from './webhooks.ts';
 import { noteWrite } from './writes.ts';
 

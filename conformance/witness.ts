@@ -17,9 +17,9 @@
  * flush. A finding names the write that reached the other merchant.
  */
 import { changedMembers, extraEvents, transitionById, witnessesOf, type KeyedRecord } from '../model/index.ts';
-import { ConformanceError } from './http.ts';
+import { ConformanceError } from '../judge/answer.ts';
 import type { Tx, Who, WriteSeen } from './model-state.ts';
-import type { Contract } from './spec.ts';
+import type { Contract } from '../judge/contract.ts';
 import type { World } from './world.ts';
 import { possibleStatuses } from './commands/advanceClock.ts';
 import { checkRecord } from './commands/getTransaction.ts';
@@ -153,19 +153,10 @@ async function listWitness(w: World, tx: Tx): Promise<void> {
   const LIST = 'sandboxListTransactions';
   if (tx.vendorReference !== null && w.contract.has(LIST)) {
     const ref = tx.vendorReference;
-    const listed = await readListToEnd(
-      w,
-      LIST,
-      'SandboxTransactionList',
-      'createdAt',
-      1,
-      'transaction',
-      (i) => w.state.txs.has(String(i.id)),
-      {
-        who,
-        filter: { vendorReference: ref },
-      },
-    );
+    const listed = await readListToEnd(w, LIST, 'SandboxTransactionList', 1, 'transaction', () => undefined, {
+      who,
+      filter: { vendorReference: ref },
+    });
     const mine = [...w.state.txs.values()].filter((t) => t.who === who && t.vendorReference === ref);
     for (const t of mine)
       w.check(

@@ -7,7 +7,7 @@
 import type { WriteKeys } from '../model/index.ts';
 import type { Exchange } from './http.ts';
 import type { ModelState, Who, WriteSeen } from './model-state.ts';
-import type { Contract } from './spec.ts';
+import type { Contract } from '../judge/contract.ts';
 
 /** A member or path parameter naming a record, by the kind of key it holds. */
 const KEY_NAMES: Record<string, keyof WriteKeys> = {

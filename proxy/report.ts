@@ -1,29 +1,19 @@
 /**
- * What the proxy saw and found: coverage in the suite's form, findings each with the exchanges that
- * show it (masked) as a runnable curl script (the suite's own `curlScript`), the live JSON report,
- * the JSON / JUnit (the suite's `writeJunit`) / HAR files. Nothing here holds a key in clear on
+ * What the proxy saw and what the judge found: findings each with the exchanges that show it
+ * (masked) as a runnable curl script (the report's `curlScript`), the judge's coverage, the live
+ * JSON report, the JSON / JUnit (`writeJunit`) / HAR files. Nothing here holds a key in clear on
  * its way out: every exchange is masked (mask.ts) before it leaves.
  */
 import { writeFileSync } from 'node:fs';
-import { stateMachine, variants, type Variant } from '../generated/index.ts';
-import { NOT_DRIVABLE, type Coverage } from '../conformance/coverage.ts';
-import type { Exchange } from '../conformance/http.ts';
-import { curlScript, writeJunit, type Finding } from '../conformance/report.ts';
-import { Contract } from '../conformance/spec.ts';
+import type { Judge } from '../judge/index.ts';
+import type { Finding as JudgeFinding, JudgeCoverage, NamedExchange as Exchange } from '../judge/exchange.ts';
+import { curlScript, writeJunit, type Finding } from '../judge/report.ts';
 import { isCredentialHeader, mask, maskHeaders, maskText } from './mask.ts';
 import { answerJson, slim } from './ring.ts';
-import type { StateFinding, StateTracker } from './state.ts';
-import { VARIANTS, type VariantBook } from './variant.ts';
 
-export interface ProxyFinding {
-  kind: string;
-  operation: string;
-  jsonPath: string;
-  message: string;
-  expected?: unknown;
-  actual?: unknown;
-  txId?: string;
-  exchanges: number[];
+/** A finding of the judge, or the proxy's own (`upstream`: the upstream unreachable or its answer cut off; an answer that does not decompress). */
+export interface ProxyFinding extends Omit<JudgeFinding, 'kind'> {
+  kind: JudgeFinding['kind'] | 'upstream';
 }
 
 /** A finding as reported: its exchanges masked, and as a curl script. */
@@ -51,14 +41,6 @@ export interface MaskedExchange extends Pick<
   ms: number;
 }
 
-/** The proxy's coverage: the suite's form (transitions, codes) with the operations, statuses and events seen. */
-export interface ProxyCoverage extends Coverage {
-  operations: { exercised: string[]; missing: string[] };
-  statuses: string[];
-  events: { exercised: string[]; missing: string[]; received: number; unknownTransaction: number };
-  unrouted: number;
-}
-
 /** Most findings kept in full (the count goes on). */
 export const MAX_FINDINGS = 1000;
 
@@ -71,19 +53,16 @@ export class Recorder {
   requests = 0;
   judgedCount = 0;
   readonly startedAt = new Date();
-  private readonly ops = new Map<string, number>();
-  private readonly statuses = new Set<string>();
-  private readonly codes = new Set<string>();
-  private unrouted = 0;
   webhooksReceived = 0;
   /** Requests whose client closed the connection before the answer ended (not judged, not a finding). */
   clientAborts = 0;
+  /** Exchanges judged at once because the judging queue was full (their answers had gone; the next requests waited). */
+  judgedAtOnce = 0;
 
   constructor(
     private readonly o: {
       upstream: string;
-      variants: VariantBook;
-      state: StateTracker;
+      judge: Judge;
       keep: number;
       log?: (line: string) => void;
       secrets: string[];
@@ -97,23 +76,14 @@ export class Recorder {
     return ++this.seq;
   }
 
-  /** Keeps an exchange (the last `keep`) and counts what it covers. */
-  record(seq: number, ex: Exchange, routed: boolean): void {
+  /** Keeps an exchange (the last `keep`) for the findings' curl scripts and the HAR. */
+  record(seq: number, ex: Exchange): void {
     this.ring.set(seq, slim(ex));
     if (this.ring.size > this.o.keep) this.ring.delete(this.ring.keys().next().value as number);
-    if (!routed) {
-      this.unrouted++;
-      return;
-    }
-    this.ops.set(ex.opId, (this.ops.get(ex.opId) ?? 0) + 1);
-    this.statuses.add(`${ex.opId} ${ex.status}`);
-    if (ex.status >= 400) {
-      const c = (ex.json as { error?: { code?: unknown } } | undefined)?.error?.code;
-      if (typeof c === 'string') this.codes.add(`${ex.opId} ${ex.status} ${c}`);
-    }
   }
 
-  judged(_ex: Exchange, findings: (ProxyFinding | StateFinding)[]): void {
+  /** An exchange judged: its findings reported. */
+  judged(findings: readonly ProxyFinding[]): void {
     this.judgedCount++;
     for (const f of findings) this.add(f);
   }
@@ -123,26 +93,15 @@ export class Recorder {
     this.add({ kind: 'upstream', operation: `${method} ${url.split('?')[0]}`, jsonPath: '$', message: why, exchanges: [seq] });
   }
 
-  /** A delivery received on the webhook port: judged by `verify`, then by the state. */
-  webhook(
-    body: string,
-    headers: Record<string, string>,
-    at: number,
-    truncated: boolean,
-    verify: (body: string) => { problems: string[]; event: { event?: string; data?: { id?: string; status?: string } } | undefined },
-  ): void {
+  /** A delivery received on the webhook port: kept in the ring (as a pseudo-exchange, status 0), then judged. */
+  webhook(seq: number, body: string, headers: Record<string, string>, at: number, truncated: boolean): void {
     this.webhooksReceived++;
-    const seq = ++this.seq;
-    const perf = at - performance.timeOrigin;
-    const name = truncated
-      ? '?'
-      : ((() => {
-          try {
-            return (JSON.parse(body) as { event?: string }).event;
-          } catch {
-            return undefined;
-          }
-        })() ?? '?');
+    let name: string;
+    try {
+      name = truncated ? '?' : ((JSON.parse(body) as { event?: string }).event ?? '?');
+    } catch {
+      name = '?';
+    }
     this.ring.set(seq, {
       opId: `webhook ${name}`,
       method: 'POST',
@@ -153,49 +112,19 @@ export class Recorder {
       responseHeaders: {},
       responseText: '',
       json: undefined,
-      sentAt: perf,
-      receivedAt: perf,
+      sentAt: at,
+      receivedAt: at,
     });
     if (this.ring.size > this.o.keep) this.ring.delete(this.ring.keys().next().value as number);
-    if (truncated) {
-      this.add({
-        kind: 'webhook-payload',
-        operation: 'webhook',
-        jsonPath: '$',
-        message: 'a webhook body too large to copy',
-        exchanges: [seq],
-      });
-      return;
-    }
-    const { problems, event } = verify(body);
-    if (problems.length) {
-      this.add({ kind: 'webhook-payload', operation: `webhook ${name}`, jsonPath: '$', message: problems.join('; '), exchanges: [seq] });
-      return;
-    }
-    const id = event?.data?.id;
-    if (typeof id !== 'string' || !event?.event) return;
-    const st = this.o.state;
-    const tx = st.txs.get(id);
-    const want = stateMachine.transitions.find((t) => t.emits === event.event)?.to;
-    if (tx && want && event.data?.status !== want)
-      this.add({
-        kind: 'webhook-payload',
-        operation: `webhook ${event.event}`,
-        jsonPath: '$.data.status',
-        message: `event ${event.event} for ${id} has status ${String(event.data?.status)}; its transition leads to ${want}`,
-        exchanges: [seq],
-        txId: id,
-      });
-    for (const f of st.event(event.event, id, headers['webhook-id'] ?? '', at, seq, event.data))
-      this.add({ ...f, exchanges: [...f.exchanges.filter((x) => x !== seq), seq] });
+    for (const f of this.o.judge.delivery({ seq, receivedAt: at, headers, body, truncated })) this.add(f);
   }
 
   /** Transitions whose event is overdue. */
   sweep(): void {
-    for (const f of this.o.state.sweep(performance.timeOrigin + performance.now())) this.add(f);
+    for (const f of this.o.judge.sweep(performance.now())) this.add(f);
   }
 
-  private add(f: ProxyFinding | StateFinding): void {
+  private add(f: ProxyFinding): void {
     this.findingCount++;
     const n = this.findingCount;
     if (this.findings.length >= MAX_FINDINGS) return;
@@ -276,70 +205,31 @@ export class Recorder {
     );
   }
 
-  /** The variants the traffic speaks: the one every key is held to, else those keys were pinned to (both before any was). */
-  private variantsSpoken(): Variant[] {
-    const b = this.o.variants;
-    if (b.fixed !== undefined) return [b.fixed];
-    const seen = VARIANTS.filter((v) => b.pinned[v] > 0);
-    return seen.length ? seen : [...VARIANTS];
-  }
-
-  coverage(): ProxyCoverage {
-    const spoken = this.variantsSpoken();
-    // every operation of the variants, the SDK's (x-internal) ones too: a browser's checkout uses them
-    const ops = [...new Set(spoken.flatMap((v) => Object.keys(variants[v === 1 ? 'v1' : 'v2'].operations)))];
-    const declared = new Set<string>();
-    const notDriven = new Set<string>();
-    for (const v of spoken)
-      for (const op of ops) {
-        const contract = Contract.for(v);
-        if (!contract.has(op)) continue;
-        for (const [status, codes] of Object.entries(contract.op(op).errors))
-          for (const c of codes) {
-            const k = `${op} ${status} ${c}`;
-            if (c in NOT_DRIVABLE && !this.codes.has(k)) notDriven.add(`${k} (${NOT_DRIVABLE[c]})`);
-            else declared.add(k);
-          }
-      }
-    const st = this.o.state;
-    const transitions = stateMachine.transitions.map((t) => t.id);
-    const events = [...new Set(spoken.flatMap((v) => variants[v === 1 ? 'v1' : 'v2'].webhookEvents))];
-    return {
-      operations: { exercised: ops.filter((o) => this.ops.has(o)), missing: ops.filter((o) => !this.ops.has(o)) },
-      statuses: [...this.statuses].sort(),
-      transitions: {
-        exercised: transitions.filter((t) => st.transitions.has(t)),
-        missing: transitions.filter((t) => !st.transitions.has(t)),
-      },
-      codes: {
-        exercised: [...declared].filter((k) => this.codes.has(k)),
-        missing: [...declared].filter((k) => !this.codes.has(k)),
-        notDriven: [...notDriven],
-      },
-      events: {
-        exercised: events.filter((e) => st.events.has(e)),
-        missing: events.filter((e) => !st.events.has(e)),
-        received: this.webhooksReceived,
-        unknownTransaction: st.unknownEvents,
-      },
-      unrouted: this.unrouted,
-    };
+  /** The judge's coverage of the traffic. */
+  coverage(): JudgeCoverage {
+    return this.o.judge.coverage();
   }
 
   report(): Record<string, unknown> {
-    const st = this.o.state;
+    const { memory, settings } = this.o.judge;
     return {
       tool: 'paylater proxy',
       upstream: this.upstream,
-      variant: this.o.variants.fixed ?? 'per key',
-      keysPinned: this.o.variants.pinned,
+      variant: settings.fixedVariant ?? 'per key',
+      keysPinned: { ...memory.pinned },
       startedAt: this.startedAt.toISOString(),
       requests: this.requests,
       judged: this.judgedCount,
       clientAborts: this.clientAborts,
+      judgedAtOnce: this.judgedAtOnce,
       findings: this.findingCount,
       exitCode: this.findingCount ? 1 : 0,
-      state: { transactions: st.txs.size, maxTransactions: st.max, dropped: st.dropped, paymentWindowSeconds: st.windowMs / 1000 },
+      state: {
+        transactions: memory.transactions.size,
+        maxTransactions: memory.max,
+        dropped: memory.dropped,
+        paymentWindowSeconds: settings.paymentWindowMs / 1000,
+      },
       coverage: this.coverage(),
       findingList: this.findings,
       findingsNotListed: this.findingCount - this.findings.length,
@@ -405,7 +295,7 @@ export class Recorder {
       }));
       writeJunit(
         files.junit,
-        `paylater proxy ${this.o.variants.fixed ? `v${this.o.variants.fixed}` : 'variant per key'} ${this.upstream}`,
+        `paylater proxy ${this.o.judge.settings.fixedVariant ? `v${this.o.judge.settings.fixedVariant}` : 'variant per key'} ${this.upstream}`,
         this.judgedCount,
         asFindings,
         (Date.now() - this.startedAt.getTime()) / 1000,

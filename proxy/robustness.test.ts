@@ -4,8 +4,13 @@
  * non-JSON answer reported, a broken connection or an unreachable upstream reported (never a
  * crash), a huge body forwarded whole; the reserved path never forwarded; keys never in clear.
  */
+import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, request, type IncomingMessage, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fabricate } from '../conformance/mutants/match.ts';
@@ -49,6 +54,11 @@ beforeAll(async () => {
             'b=2',
           ] as unknown as Record<string, string>);
           return res.end(JSON.stringify(json));
+        case 'judged-after': {
+          const text = JSON.stringify(json);
+          res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(text)) });
+          return res.end(text);
+        }
         case 'gzip':
           res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-encoding': 'gzip' });
           return res.end(gzipSync(JSON.stringify(json)));
@@ -192,6 +202,47 @@ describe('forwarding', () => {
         .map((f) => f.message)
         .join('\n'),
     ).toMatch(/must be object/);
+  });
+
+  it('the client has the whole answer before the exchange is judged', async () => {
+    // the client, in a process of its own, leaves a file once it has read the whole answer; the
+    // judge waits up to 3 s for that file: it can only appear if the answer left the proxy before
+    // the judge ran
+    const dir = mkdtempSync(path.join(tmpdir(), 'paylater-judge-after-'));
+    const flag = path.join(dir, 'answered');
+    const original = proxy.judge.exchange.bind(proxy.judge);
+    let clientHadItAll: boolean | undefined;
+    proxy.judge.exchange = (ex) => {
+      if (clientHadItAll === undefined && ex.url.endsWith('/judged-after')) {
+        const until = Date.now() + 3000;
+        while (!existsSync(flag) && Date.now() < until) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5);
+        clientHadItAll = existsSync(flag);
+      }
+      return original(ex);
+    };
+    const client = `
+      const s = require('node:net').connect(${proxy.port}, '127.0.0.1');
+      let t = Buffer.alloc(0);
+      s.on('data', (c) => {
+        t = Buffer.concat([t, c]);
+        const end = t.indexOf('\\r\\n\\r\\n');
+        const m = /content-length: (\\d+)/i.exec(t.toString('latin1'));
+        if (end !== -1 && m && t.length >= end + 4 + Number(m[1])) {
+          require('node:fs').writeFileSync(${JSON.stringify(flag)}, t);
+          s.destroy();
+        }
+      });
+      s.write('GET ${B2('judged-after')} HTTP/1.1\\r\\nHost: x\\r\\nX-Api-Key: ${KEY}\\r\\n\\r\\n');
+    `;
+    try {
+      await promisify(execFile)(process.execPath, ['-e', client]);
+      await sleep(20);
+      expect(clientHadItAll).toBe(true);
+      expect(JSON.parse(readFileSync(flag, 'latin1').split('\r\n\r\n')[1]!)).toEqual(record);
+    } finally {
+      proxy.judge.exchange = original;
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('the reserved path is answered by the proxy, never forwarded', async () => {

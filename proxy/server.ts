@@ -2,41 +2,31 @@
  * `paylater proxy`'s engine: a forwarding HTTP proxy in front of any implementation. Every request
  * goes upstream unchanged (method, path, every header but the hop-by-hop ones, Host set to the
  * upstream's, the body streamed), every answer comes back unchanged (streamed, status and every
- * header); a copy of each, up to `captureBytes`, is judged once the answer has ended:
- *  - each exchange by the conformance suite's own response judge (conformance/http.ts `judgeResponse`);
- *  - across exchanges, per merchant, by the state tracker (state.ts);
- *  - webhooks, on a second port, verified, validated against AsyncAPI, matched to transitions, and
- *    forwarded unchanged.
+ * header); a copy of each, up to `captureBytes`, is handed to the judge (judge/) once the answer has
+ * gone back whole, off the forwarding path (exchange.ts, the judging queue), and webhooks, on a
+ * second port, are forwarded unchanged and handed to the judge too. The recorder (report.ts)
+ * reports what the judge finds.
  * `GET /_paylater/report` (the one reserved prefix, `/_paylater/`, never forwarded; docs/proxy.md) answers the live report.
  */
-import {
-  createServer,
-  request as httpRequest,
-  Agent,
-  type IncomingMessage,
-  type Server,
-  type ServerResponse,
-  type OutgoingHttpHeaders,
-  type AgentOptions,
-} from 'node:http';
+import { createServer, request as httpRequest, Agent, type Server, type OutgoingHttpHeaders, type AgentOptions } from 'node:http';
 import { request as httpsRequest, Agent as HttpsAgent } from 'node:https';
-import { Pool } from 'undici';
+import { gunzipSync, inflateSync, brotliDecompressSync } from 'node:zlib';
 import { webhookDelivery, type Variant } from '../generated/index.ts';
-import { asyncApiValidators } from '../conformance/webhooks.ts';
-import { verifyWebhook, WebhookVerificationError } from '../sdk/webhooks/verify.ts';
-import { digest } from './mask.ts';
-import { Forward, forwardable, headerRecord, type Hub } from './forward.ts';
-import { ExchangeJudge } from './judge.ts';
-import { StateTracker } from './state.ts';
-import { Recorder } from './report.ts';
-import { VariantBook } from './variant.ts';
+import { createJudge, type Exchange, type Judge } from '../judge/index.ts';
+import { asyncApiValidators } from '../judge/webhooks.ts';
+import type { Exchange as Forwarded } from './exchange.ts';
+import { createForwarder } from './forward.ts';
+import { forwardable, headerRecord } from './http1.ts';
+import { Recorder, type ProxyFinding } from './report.ts';
 
-export const REPORT_PATH = '/_paylater/report';
+/** The proxy's own paths: never forwarded. */
+const RESERVED_PREFIX = '/_paylater/';
+export const REPORT_PATH = `${RESERVED_PREFIX}report`;
 /** Default: the most of a body (request or answer) copied for judging; a longer one is forwarded whole but not judged on its body. */
 export const DEFAULT_CAPTURE_BYTES = 1024 * 1024;
 export interface ProxyOptions {
   upstream: string;
-  /** The variant every key is held to; without it, each key's is learned from its answers (variant.ts, ADR-070). */
+  /** The variant every key is held to; without it, each key's is learned from its answers (ADR-070). */
   variant?: Variant;
   port?: number;
   host?: string;
@@ -50,9 +40,8 @@ export interface ProxyOptions {
   /** One line per finding as it is found (masked). */
   log?: (line: string) => void;
   /**
-   * Internal, for the `proxy-overhead` bench's floor (default true): false forwards every exchange
-   * exactly as the proxy does but judges and records none (the report stays empty). Not an option of
-   * `paylater proxy`: a proxy that judges nothing has no use but to measure what judging costs.
+   * Internal, for the `proxy-overhead` bench's floor (default true): false forwards as the proxy does
+   * but judges and records nothing. Not an option of `paylater proxy`: it only measures what judging costs.
    */
   judge?: boolean;
 }
@@ -62,91 +51,24 @@ export interface LiveProxy {
   port: number;
   webhookUrl: string | undefined;
   recorder: Recorder;
-  state: StateTracker;
+  judge: Judge;
   close(): Promise<void>;
 }
-
-/**
- * Connections to the upstream: an undici Pool (the engine behind Node's fetch), kept alive; its
- * dispatch API hands the answer over as raw header bytes and body chunks, with no stream objects per
- * exchange. A kept-alive connection is dropped 100 ms before the server's `Keep-Alive: timeout=N`
- * hint (undici's default margin, 2 s, would drop every connection to the reference server, which
- * hints `timeout=1`, at once); no time limit on the upstream's head or body, as with Node's client.
- */
-const UPSTREAM_POOL: Pool.Options = { keepAliveTimeoutThreshold: 100, headersTimeout: 0, bodyTimeout: 0 };
 
 /** The webhook receiver's connections: kept alive, dropped 100 ms before the receiver's Keep-Alive hint. */
 const KEEP_ALIVE = { keepAlive: true, agentKeepAliveTimeoutBuffer: 100 } as AgentOptions;
 
 export async function startLiveProxy(o: ProxyOptions): Promise<LiveProxy> {
   const upstream = new URL(o.upstream);
-  const basePath = upstream.pathname.replace(/\/$/, '');
-  const pool = new Pool(upstream.origin, UPSTREAM_POOL);
   const capture = o.captureBytes ?? DEFAULT_CAPTURE_BYTES;
   const windowMs = o.webhooks ? (o.webhooks.windowMs ?? defaultWebhookWindowMs()) : undefined;
-  const book = new VariantBook(o.variant, o.maxTransactions);
-  const state = new StateTracker({
-    maxTransactions: o.maxTransactions,
-    paymentWindowSeconds: o.paymentWindowSeconds,
-    clockToleranceMs: o.clockToleranceMs,
-    webhookWindowMs: windowMs,
-    webhookPort: o.webhooks?.port,
-  });
-  const recorder = new Recorder({
-    upstream: o.upstream.replace(/\/$/, ''),
-    variants: book,
-    state,
-    keep: o.keepExchanges ?? 1000,
-    log: o.log,
-    secrets: o.webhooks ? [o.webhooks.secret] : [],
-  });
-  /** A merchant's digest per credential seen (one SHA-256 per key, not per request); at most 1,000 held, then started afresh. */
-  const digests = new Map<string, string>();
-  const merchantOf = (cred: string): string => {
-    let d = digests.get(cred);
-    if (d === undefined) {
-      if (digests.size >= 1000) digests.clear();
-      digests.set(cred, (d = digest(cred)));
-    }
-    return d;
-  };
-
-  const judge = new ExchangeJudge(book, state, recorder, merchantOf);
-  const hub: Hub = { pool, recorder, capture, basePath, host: upstream.host, judge: o.judge === false ? null : judge };
-  const handle = (req: IncomingMessage, res: ServerResponse): void => {
-    const url = req.url ?? '/';
-    if (url === REPORT_PATH || url.startsWith(REPORT_PATH + '?') || url.startsWith('/_paylater/')) {
-      req.resume();
-      if (req.method === 'GET' && (url === REPORT_PATH || url.startsWith(REPORT_PATH + '?'))) {
-        recorder.sweep();
-        res
-          .writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' })
-          .end(JSON.stringify(recorder.report(), null, 2));
-      } else
-        res
-          .writeHead(404, { 'content-type': 'application/json; charset=utf-8' })
-          .end(JSON.stringify({ error: `only GET ${REPORT_PATH} is served under /_paylater/` }));
-      return;
-    }
-    new Forward(hub, req, res, url).start();
-  };
-
-  const server: Server = createServer(handle);
-  server.keepAliveTimeout = 65_000;
-  server.on('clientError', (_e, socket) => {
-    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\n\r\n');
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(o.port ?? 0, o.host ?? '127.0.0.1', () => resolve());
-  });
-  const port = (server.address() as { port: number }).port;
-
+  // the webhook side listens first: the judge is told its port (an endpoint pointing there sends its events here)
   let hooks: Server | undefined;
   let webhookUrl: string | undefined;
+  let validators: ReturnType<typeof asyncApiValidators> | undefined;
   if (o.webhooks) {
     const wh = o.webhooks;
-    const validators = asyncApiValidators();
+    validators = asyncApiValidators();
     const target = new URL(wh.forwardTo);
     const hookAgent = target.protocol === 'https:' ? new HttpsAgent(KEEP_ALIVE) : new Agent(KEEP_ALIVE);
     hooks = createServer((req, res) => {
@@ -157,9 +79,8 @@ export async function startLiveProxy(o: ProxyOptions): Promise<LiveProxy> {
         if (size <= capture) chunks.push(c);
       });
       req.on('end', () => {
-        const receivedAt = performance.timeOrigin + performance.now();
+        const receivedAt = performance.now();
         const raw = Buffer.concat(chunks);
-        const text = raw.toString('utf8');
         const headers = headerRecord(req.rawHeaders);
         // forward first, unchanged: the receiver's answer goes back to the sender
         const f = (target.protocol === 'https:' ? httpsRequest : httpRequest)(
@@ -182,43 +103,78 @@ export async function startLiveProxy(o: ProxyOptions): Promise<LiveProxy> {
             res.writeHead(502, { 'content-type': 'text/plain' }).end(`paylater proxy: webhook receiver unreachable: ${e.message}`);
         });
         f.end(raw);
-        recorder.webhook(text, headers, receivedAt, size > capture, (body) => {
-          const problems: string[] = [];
-          let event: { event?: string; data?: { id?: string; status?: string } } | undefined;
-          try {
-            verifyWebhook(body, headers, wh.secret);
-          } catch (e) {
-            if (e instanceof WebhookVerificationError && e.code !== 'malformed_payload')
-              problems.push(`signature: ${e.code}: ${e.message}`);
-            else if (!(e instanceof WebhookVerificationError)) throw e;
-          }
-          try {
-            event = JSON.parse(body) as typeof event;
-          } catch {
-            problems.push('body is not JSON');
-          }
-          if (event) {
-            const v = validators.get(event.event ?? '');
-            if (!v) problems.push(`event ${JSON.stringify(event.event)} is not an AsyncAPI message`);
-            else if (!v(event)) {
-              const e = v.errors![0]!;
-              problems.push(`payload $${e.instancePath.replace(/\//g, '.')}: ${e.message} (AsyncAPI)`);
-            }
-          }
-          return { problems, event };
-        });
+        if (o.judge === false) return;
+        // every exchange answered before this delivery came is judged before it (the queue drained);
+        // no await lies between this server's listening and the forwarder's making below
+        forwarder.drain();
+        recorder.webhook(recorder.nextSeq(), raw.toString('utf8'), headers, receivedAt, size > capture);
       });
     });
     await new Promise<void>((resolve, reject) => {
       hooks!.once('error', reject);
       hooks!.listen(wh.port, o.host ?? '127.0.0.1', () => resolve());
     });
-    const hookPort = (hooks.address() as { port: number }).port;
-    state.o.webhookPort = hookPort;
-    webhookUrl = `http://127.0.0.1:${hookPort}`;
+    webhookUrl = `http://127.0.0.1:${(hooks.address() as { port: number }).port}`;
   }
+  const judge = createJudge({
+    variant: o.variant,
+    maxTransactions: o.maxTransactions,
+    paymentWindowSeconds: o.paymentWindowSeconds,
+    clockToleranceMs: o.clockToleranceMs,
+    timeOrigin: performance.timeOrigin,
+    webhooks:
+      o.webhooks && windowMs !== undefined && validators
+        ? { secret: o.webhooks.secret, windowMs, port: Number(new URL(webhookUrl!).port), validators }
+        : undefined,
+  });
+  const recorder = new Recorder({
+    upstream: o.upstream.replace(/\/$/, ''),
+    judge,
+    keep: o.keepExchanges ?? 1000,
+    log: o.log,
+    secrets: o.webhooks ? [o.webhooks.secret] : [],
+  });
+  const forwarder = createForwarder({
+    upstream,
+    capture,
+    reservedPrefix: RESERVED_PREFIX,
+    hooks: {
+      nextSeq: () => recorder.nextSeq(),
+      // the one place an ended exchange reaches the judge (the floor of the bench judges nothing)
+      ended: o.judge === false ? () => undefined : (f) => judgeForwarded(f, judge, recorder, capture),
+      failed: (seq, method, url, why) => recorder.failure(seq, method, url, why),
+      clientGone: () => recorder.clientAborts++,
+      queueFull: () => recorder.judgedAtOnce++,
+      reserved: (method, url): { status: number; headers: Record<string, string>; body: string } => {
+        if (method === 'GET' && (url === REPORT_PATH || url.startsWith(REPORT_PATH + '?'))) {
+          recorder.sweep();
+          return {
+            status: 200,
+            headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
+            body: JSON.stringify(recorder.report(), null, 2),
+          };
+        }
+        return {
+          status: 404,
+          headers: { 'content-type': 'application/json; charset=utf-8' },
+          body: JSON.stringify({ error: `only GET ${REPORT_PATH} is served under ${RESERVED_PREFIX}` }),
+        };
+      },
+    },
+  });
+  const server = forwarder.server;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(o.port ?? 0, o.host ?? '127.0.0.1', () => resolve());
+  });
+  const port = (server.address() as { port: number }).port;
 
-  const sweeper = windowMs === undefined ? undefined : setInterval(() => recorder.sweep(), Math.max(100, Math.min(windowMs / 2, 1000)));
+  // the queue drained first: an exchange answered before the sweep is judged before it
+  const sweep = (): void => {
+    forwarder.drain();
+    recorder.sweep();
+  };
+  const sweeper = windowMs === undefined ? undefined : setInterval(sweep, Math.max(100, Math.min(windowMs / 2, 1000)));
   sweeper?.unref();
 
   return {
@@ -226,11 +182,12 @@ export async function startLiveProxy(o: ProxyOptions): Promise<LiveProxy> {
     port,
     webhookUrl,
     recorder,
-    state,
+    judge,
     async close() {
       if (sweeper) clearInterval(sweeper);
-      for (const s of [server, hooks]) {
-        if (!s) continue;
+      await forwarder.close();
+      if (hooks) {
+        const s = hooks;
         s.closeIdleConnections();
         await new Promise<void>((r) => {
           const t = setTimeout(() => s.closeAllConnections(), 2000);
@@ -240,7 +197,6 @@ export async function startLiveProxy(o: ProxyOptions): Promise<LiveProxy> {
           });
         });
       }
-      await pool.destroy();
     },
   };
 }
@@ -253,4 +209,52 @@ export async function startLiveProxy(o: ProxyOptions): Promise<LiveProxy> {
 export function defaultWebhookWindowMs(): number {
   const r = webhookDelivery.retry;
   return ((r.delaysSeconds[0] ?? 0) + r.timeoutSeconds + (r.delaysSeconds[1] ?? 0)) * 1000;
+}
+
+/**
+ * An exchange whose answer has gone back whole, handed to the judge: its answer's copy decoded (a
+ * content-coded body decompressed), judged, recorded in the exchange ring, its findings reported.
+ */
+function judgeForwarded(f: Forwarded, judge: Judge, recorder: Recorder, capture: number): void {
+  const { seq, url } = f;
+  const method = f.head.method;
+  const responseHeaders = headerRecord(f.response!.fields);
+  const requestBody = f.request.bytes();
+  const answer = f.answer.bytes();
+  let text = '';
+  let undecoded: string | undefined;
+  if (answer !== null) {
+    let buf = answer;
+    const enc = responseHeaders['content-encoding']?.trim().toLowerCase();
+    if (enc)
+      try {
+        if (enc === 'gzip' || enc === 'x-gzip') buf = gunzipSync(buf);
+        else if (enc === 'deflate') buf = inflateSync(buf);
+        else if (enc === 'br') buf = brotliDecompressSync(buf);
+      } catch (e) {
+        undecoded = `the ${enc} body does not decompress: ${(e as Error).message}`;
+      }
+    text = buf.toString('utf8');
+  }
+  const ex: Exchange = {
+    seq,
+    method,
+    // origin-relative, as the client sent it: the judge routes its path
+    url,
+    headers: headerRecord(f.head.fields),
+    body: requestBody?.length ? requestBody.toString('utf8') : undefined,
+    status: f.response!.status,
+    responseHeaders,
+    responseText: answer === null ? `(answer over ${capture} bytes, not copied)` : text,
+    sentAt: f.sentAt,
+    receivedAt: f.receivedAt,
+    requestTruncated: requestBody === null,
+    responseTruncated: answer === null,
+  };
+  // a judge that throws is reported by the judging queue (exchange.ts), as the proxy's own failure
+  const findings: ProxyFinding[] = judge.exchange(ex);
+  const opId = ex.opId ?? `${method} ${url.split('?')[0]}`;
+  recorder.record(seq, { ...ex, opId, url: recorder.upstream + url, json: undefined });
+  if (undecoded !== undefined) findings.unshift({ kind: 'answer', operation: opId, jsonPath: '$', message: undecoded, exchanges: [seq] });
+  recorder.judged(findings);
 }

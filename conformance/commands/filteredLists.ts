@@ -28,18 +28,9 @@ export class FilteredLists implements Cmd {
         possibleStatuses(w.state, t, performance.now(), during).join() === status;
       const known = own.filter((t) => certain(t));
       const limit = Math.max(1, Math.ceil(known.length / 2));
-      const listed = await readListToEnd(
-        w,
-        OP,
-        'SandboxTransactionList',
-        'createdAt',
-        limit,
-        `${status} transaction`,
-        (i) => w.state.txs.has(String(i.id)),
-        {
-          filter: { status },
-        },
-      );
+      const listed = await readListToEnd(w, OP, 'SandboxTransactionList', limit, `${status} transaction`, () => undefined, {
+        filter: { status },
+      });
       const during = { sentAt: listed[0]?.ex.sentAt ?? performance.now(), receivedAt: listed.at(-1)?.ex.receivedAt ?? performance.now() };
       const ids = new Set(listed.map((l) => String(l.item.id)));
       for (const t of known)
@@ -71,7 +62,7 @@ export class FilteredLists implements Cmd {
     );
     if (tx) {
       const ref = tx.vendorReference!;
-      const one = await readListToEnd(w, OP, 'SandboxTransactionList', 'createdAt', 1, 'transaction', () => true, {
+      const one = await readListToEnd(w, OP, 'SandboxTransactionList', 1, 'transaction', () => undefined, {
         filter: { vendorReference: ref },
       });
       w.check(
@@ -84,7 +75,7 @@ export class FilteredLists implements Cmd {
       );
       const not = statuses.find((s) => s !== tx.status);
       if (not)
-        await readListToEnd(w, OP, 'SandboxTransactionList', 'createdAt', 1, 'transaction', () => true, {
+        await readListToEnd(w, OP, 'SandboxTransactionList', 1, 'transaction', () => undefined, {
           filter: { vendorReference: ref, status: not },
         });
       // the other lists' filter, in pages of one

@@ -19,7 +19,7 @@
  * own receiver instead).
  */
 import type { Cmd, Model, Real } from '../model.ts';
-import type { Contract } from '../spec.ts';
+import type { Contract } from '../../judge/contract.ts';
 import { a1Room } from './a1Budget.ts';
 import { AuthProbe } from './authProbe.ts';
 import { MediaProbe, type MediaMode } from './mediaProbe.ts';

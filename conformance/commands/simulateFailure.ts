@@ -12,7 +12,7 @@ import type { ErrorCode } from '../../generated/index.ts';
 import { faultRuleProblems, type FaultRuleCounts } from '../../model/index.ts';
 import type { Cmd, Model, Real } from '../model.ts';
 import { refusal } from '../model.ts';
-import type { Contract } from '../spec.ts';
+import type { Contract } from '../../judge/contract.ts';
 import { inContext } from '../witness.ts';
 import { CreateTransaction } from './createTransaction.ts';
 

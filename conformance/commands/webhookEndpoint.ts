@@ -115,10 +115,10 @@ export class WebhookSecret implements Cmd {
       await advanceMainClock(w, OVERLAP_SECONDS + 1);
       await this.delivered(m, w, signing, names, 'after the rotation window');
     } finally {
-      // the secret found at the start, set back, also after a finding (sent, not judged: a finding
-      // stands); the receiver still takes the suite's secrets, for deliveries in flight
+      // the secret found at the start, set back, also after a finding (a finding of this request is
+      // dropped: the run's own stands); the receiver still takes the suite's secrets, for deliveries in flight
       const body = typeof start.secret === 'string' ? { url: start.url, secret: start.secret } : { url: start.url };
-      await w.client.cleanup(() => w.client.send(PUT, { headers: auth(PUT), body })).catch(() => undefined);
+      await w.client.cleanup(() => w.client.call(PUT, { headers: auth(PUT), body })).catch(() => undefined);
       rx.accept([...(typeof start.secret === 'string' ? [start.secret] : []), ...rx.secrets]);
     }
   }

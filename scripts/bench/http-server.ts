@@ -38,6 +38,8 @@ interface Started {
   b1Headers: Record<string, string>;
   /** The B2 answer's body. */
   json: unknown;
+  /** The variant of the merchant whose key is in the headers (the reference server's first; 1 for the others). */
+  variant: 1 | 2;
 }
 
 export interface HttpServer extends Started {
@@ -139,10 +141,12 @@ async function serve(kind: HttpServerKind, json: unknown): Promise<void> {
   let close: () => Promise<void>;
   let id = '3f0c9a52-8a7e-4f57-9b43-2f6d3c1e9a10';
   let key = '';
+  let variant: 1 | 2 = 1;
   if (kind === 'reference') {
     const { startTestServer } = await importBuilt<typeof import('../../reference-server/testing.ts')>('reference-server/testing.ts');
     const s = await startTestServer({ webhookDispatcherFactory: null });
     key = s.merchants[0]!.apiKey;
+    variant = s.merchants[0]!.variant;
     const r = await fetch(s.baseUrl + B1_PATH, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'X-Service-Key': key },
@@ -197,6 +201,7 @@ async function serve(kind: HttpServerKind, json: unknown): Promise<void> {
     b2Headers: { 'X-Api-Key': key },
     b1Headers: { 'content-type': 'application/json', 'X-Service-Key': key },
     json,
+    variant,
   };
   process.stdout.write(`${JSON.stringify(started)}\n`);
 }
