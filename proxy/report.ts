@@ -11,6 +11,7 @@ import type { Exchange } from '../conformance/http.ts';
 import { curlScript, writeJunit, type Finding } from '../conformance/report.ts';
 import { Contract } from '../conformance/spec.ts';
 import { isCredentialHeader, mask, maskHeaders, maskText } from './mask.ts';
+import { harOf, isoMicro } from './har.ts';
 import { answerJson, slim } from './ring.ts';
 import type { StateFinding, StateTracker } from './state.ts';
 import { VARIANTS, type VariantBook } from './variant.ts';
@@ -211,9 +212,14 @@ export class Recorder {
       expected: f.expected,
       actual: f.actual,
       txId: f.txId,
-      exchanges: held.map((s) => this.masked(s, this.ring.get(s)!)),
+      exchanges: held.map((s) => maskedExchange(s, this.ring.get(s)!, this.o.secrets)),
       exchangesDropped: f.exchanges.filter((s) => !this.ring.has(s)),
-      curl: this.curl(exchanges.filter((e) => e.status !== 0 || !e.opId.startsWith('webhook '))),
+      curl: curlOf(
+        exchanges.filter((e) => e.status !== 0 || !e.opId.startsWith('webhook ')),
+        this.upstream,
+        this.o.secrets,
+        'the paylater proxy saw',
+      ),
     };
     this.findings.push(reported);
     this.o.log?.(`finding ${n} (${f.kind}) ${f.operation} ${f.jsonPath}: ${reported.message}`);
@@ -221,59 +227,6 @@ export class Recorder {
 
   private maskText(s: string): string {
     return maskText(s, this.o.secrets);
-  }
-
-  private masked(n: number, ex: Exchange): MaskedExchange {
-    return {
-      n,
-      operation: ex.opId,
-      method: ex.method,
-      url: this.maskText(ex.url),
-      headers: maskHeaders(ex.headers, this.o.secrets),
-      body: ex.body === undefined ? undefined : this.maskText(ex.body),
-      status: ex.status,
-      responseHeaders: maskHeaders(ex.responseHeaders, this.o.secrets),
-      responseText: this.maskText(ex.responseText),
-      startedAt: new Date(performance.timeOrigin + ex.sentAt).toISOString(),
-      ms: Math.round((ex.receivedAt - ex.sentAt) * 1000) / 1000,
-    };
-  }
-
-  /**
-   * The suite's curl script of the exchanges, masked: the first two merchant keys become $API_KEY and
-   * $OTHER_API_KEY, any other credential stays masked (MASKED_…) for the reader to fill in.
-   */
-  private curl(list: Exchange[]): string {
-    if (!list.length) return '';
-    const keys: string[] = [];
-    const masked = list.map((ex) => {
-      const headers: Record<string, string> = {};
-      for (const [k, v] of Object.entries(ex.headers)) {
-        if (k === 'host' || k === 'content-length' || k === 'connection') continue;
-        if (isCredentialHeader(k)) {
-          const m = mask(v);
-          if (k !== 'x-session-token' && !keys.includes(m)) keys.push(m);
-          headers[k] = m;
-        } else headers[k] = this.maskText(v);
-      }
-      return {
-        ...ex,
-        url: this.maskText(ex.url),
-        headers,
-        body: ex.body === undefined ? undefined : this.maskText(ex.body),
-        responseText: '',
-        json: answerJson(ex),
-      };
-    });
-    const apiKey = keys[0] ?? 'MASKED_NO_KEY_0';
-    const otherApiKey = keys[1] ?? 'MASKED_NO_KEY_1';
-    let script = curlScript(masked, { apiKey, otherApiKey, baseUrl: this.upstream });
-    if (keys.length < 2) script = script.replace(' "${OTHER_API_KEY:?set OTHER_API_KEY}"', '');
-    if (keys.length < 1) script = script.replace(': "${API_KEY:?set API_KEY}"\n', '');
-    return script.replace(
-      '# Replays the shrunk command sequence.',
-      '# Replays the exchanges the paylater proxy saw (keys masked: set them).',
-    );
   }
 
   /** The variants the traffic speaks: the one every key is held to, else those keys were pinned to (both before any was). */
@@ -348,61 +301,18 @@ export class Recorder {
 
   /** HAR 1.2 of the exchanges still held (masked). */
   har(): Record<string, unknown> {
-    const entries = [...this.ring.entries()]
-      .filter(([, ex]) => ex.status !== 0)
-      .map(([n, ex]) => {
-        const m = this.masked(n, ex);
-        const url = new URL(m.url.replace('/(webhook delivery)', '/'));
-        return {
-          startedDateTime: m.startedAt,
-          time: m.ms,
-          request: {
-            method: m.method,
-            url: m.url,
-            httpVersion: 'HTTP/1.1',
-            cookies: [],
-            headers: Object.entries(m.headers).map(([name, value]) => ({ name, value })),
-            queryString: [...url.searchParams].map(([name, value]) => ({ name, value })),
-            ...(m.body !== undefined ? { postData: { mimeType: m.headers['content-type'] ?? '', text: m.body } } : {}),
-            headersSize: -1,
-            bodySize: m.body === undefined ? 0 : Buffer.byteLength(m.body),
-          },
-          response: {
-            status: m.status,
-            statusText: '',
-            httpVersion: 'HTTP/1.1',
-            cookies: [],
-            headers: Object.entries(m.responseHeaders).map(([name, value]) => ({ name, value })),
-            content: { size: Buffer.byteLength(m.responseText), mimeType: m.responseHeaders['content-type'] ?? '', text: m.responseText },
-            redirectURL: '',
-            headersSize: -1,
-            bodySize: -1,
-          },
-          cache: {},
-          timings: { send: 0, wait: m.ms, receive: 0 },
-          comment: m.operation,
-        };
-      });
-    return { log: { version: '1.2', creator: { name: 'paylater proxy', version: '1' }, entries } };
+    const held = [...this.ring.entries()].filter(([, ex]) => ex.status !== 0);
+    return harOf(
+      held.map(([n, ex]) => maskedExchange(n, ex, this.o.secrets)),
+      'paylater proxy',
+    );
   }
 
   writeFiles(files: { json?: string; junit?: string; har?: string }): void {
     if (files.json) writeFileSync(files.json, JSON.stringify(this.report(), null, 2) + '\n');
     if (files.har) writeFileSync(files.har, JSON.stringify(this.har(), null, 2) + '\n');
     if (files.junit) {
-      const asFindings: Finding[] = this.findings.map((f) => ({
-        title: `${f.kind}: ${f.operation} ${f.jsonPath}`,
-        operation: f.operation,
-        jsonPath: f.jsonPath,
-        message: f.message,
-        expected: f.expected,
-        actual: f.actual,
-        phase: 'property',
-        commands: f.exchanges.map((e) => `#${e.n} ${e.method} ${e.url} -> ${e.status}`),
-        curl: f.curl,
-        seed: 0,
-        replay: `finding ${f.n} of paylater proxy (${f.kind})`,
-      }));
+      const asFindings = this.findings.map((f) => suiteFinding(f, 'paylater proxy'));
       writeJunit(
         files.junit,
         `paylater proxy ${this.o.variants.fixed ? `v${this.o.variants.fixed}` : 'variant per key'} ${this.upstream}`,
@@ -416,16 +326,99 @@ export class Recorder {
   /** The summary `paylater proxy` prints when it stops. */
   summary(): string[] {
     const c = this.coverage();
-    const lines: string[] = [];
-    for (const f of this.findings.slice(0, 20)) lines.push(`--- finding ${f.n} (${f.kind}): ${f.operation} ${f.jsonPath}`, f.message);
-    if (this.findingCount > 20) lines.push(`(${this.findingCount - 20} more in the JSON report)`);
-    lines.push(
+    return [
+      ...findingLines(this.findings, this.findingCount),
       `${this.requests} requests (${this.judgedCount} judged, ${c.unrouted} not an operation), ${this.webhooksReceived} webhooks; ${this.findingCount} finding(s)`,
-      `operations exercised: ${c.operations.exercised.length}/${c.operations.exercised.length + c.operations.missing.length}${c.operations.missing.length ? `; not exercised: ${c.operations.missing.join(', ')}` : ''}`,
-      `transitions exercised: ${c.transitions.exercised.join(', ') || 'none'}${c.transitions.missing.length ? `; not exercised: ${c.transitions.missing.join(', ')}` : ''}`,
-      `error codes exercised: ${c.codes.exercised.length}/${c.codes.exercised.length + c.codes.missing.length}`,
-      `events matched to a transition: ${c.events.exercised.join(', ') || 'none'}`,
-    );
-    return lines;
+      ...coverageLines(c),
+    ];
   }
+}
+
+/** The findings as the summary prints them: the first 20 in full. */
+export function findingLines(findings: ReportedFinding[], count: number): string[] {
+  const lines: string[] = [];
+  for (const f of findings.slice(0, 20)) lines.push(`--- finding ${f.n} (${f.kind}): ${f.operation} ${f.jsonPath}`, f.message);
+  if (count > 20) lines.push(`(${count - 20} more in the JSON report)`);
+  return lines;
+}
+
+/** The coverage as the summary prints it. */
+export function coverageLines(c: ProxyCoverage): string[] {
+  return [
+    `operations exercised: ${c.operations.exercised.length}/${c.operations.exercised.length + c.operations.missing.length}${c.operations.missing.length ? `; not exercised: ${c.operations.missing.join(', ')}` : ''}`,
+    `transitions exercised: ${c.transitions.exercised.join(', ') || 'none'}${c.transitions.missing.length ? `; not exercised: ${c.transitions.missing.join(', ')}` : ''}`,
+    `error codes exercised: ${c.codes.exercised.length}/${c.codes.exercised.length + c.codes.missing.length}`,
+    `events matched to a transition: ${c.events.exercised.join(', ') || 'none'}`,
+  ];
+}
+
+/**
+ * An exchange as a report shows it: masked, numbered `n`, its start as ISO 8601 (µs) on the clock
+ * `timeOrigin` + its times (the proxy's: performance.timeOrigin; a HAR's: 0).
+ */
+export function maskedExchange(n: number, ex: Exchange, secrets: readonly string[], timeOrigin = performance.timeOrigin): MaskedExchange {
+  return {
+    n,
+    operation: ex.opId,
+    method: ex.method,
+    url: maskText(ex.url, secrets),
+    headers: maskHeaders(ex.headers, secrets),
+    body: ex.body === undefined ? undefined : maskText(ex.body, secrets),
+    status: ex.status,
+    responseHeaders: maskHeaders(ex.responseHeaders, secrets),
+    responseText: maskText(ex.responseText, secrets),
+    startedAt: isoMicro(timeOrigin + ex.sentAt),
+    ms: Math.round((ex.receivedAt - ex.sentAt) * 1000) / 1000,
+  };
+}
+
+/**
+ * The suite's curl script of the exchanges, masked: the first two merchant keys become $API_KEY and
+ * $OTHER_API_KEY, any other credential stays masked (MASKED_…) for the reader to fill in.
+ */
+export function curlOf(list: Exchange[], upstream: string, secrets: readonly string[], ear: string): string {
+  if (!list.length) return '';
+  const keys: string[] = [];
+  const masked = list.map((ex) => {
+    const headers: Record<string, string> = {};
+    for (const [k, v] of Object.entries(ex.headers)) {
+      if (k === 'host' || k === 'content-length' || k === 'connection') continue;
+      if (isCredentialHeader(k)) {
+        const m = v.startsWith('MASKED_') ? v : mask(v);
+        if (k !== 'x-session-token' && !keys.includes(m)) keys.push(m);
+        headers[k] = m;
+      } else headers[k] = maskText(v, secrets);
+    }
+    return {
+      ...ex,
+      url: maskText(ex.url, secrets),
+      headers,
+      body: ex.body === undefined ? undefined : maskText(ex.body, secrets),
+      responseText: '',
+      json: answerJson(ex),
+    };
+  });
+  const apiKey = keys[0] ?? 'MASKED_NO_KEY_0';
+  const otherApiKey = keys[1] ?? 'MASKED_NO_KEY_1';
+  let script = curlScript(masked, { apiKey, otherApiKey, baseUrl: upstream });
+  if (keys.length < 2) script = script.replace(' "${OTHER_API_KEY:?set OTHER_API_KEY}"', '');
+  if (keys.length < 1) script = script.replace(': "${API_KEY:?set API_KEY}"\n', '');
+  return script.replace('# Replays the shrunk command sequence.', `# Replays the exchanges ${ear} (keys masked: set them).`);
+}
+
+/** A reported finding in the suite's form (its JUnit report). */
+export function suiteFinding(f: ReportedFinding, tool: string): Finding {
+  return {
+    title: `${f.kind}: ${f.operation} ${f.jsonPath}`,
+    operation: f.operation,
+    jsonPath: f.jsonPath,
+    message: f.message,
+    expected: f.expected,
+    actual: f.actual,
+    phase: 'property',
+    commands: f.exchanges.map((e) => `#${e.n} ${e.method} ${e.url} -> ${e.status}`),
+    curl: f.curl,
+    seed: 0,
+    replay: `finding ${f.n} of ${tool} (${f.kind})`,
+  };
 }

@@ -11,6 +11,9 @@ function cut(t: string): string {
   return `${t.slice(0, RING_BODY_CHARS)}… (${t.length} characters, cut at ${RING_BODY_CHARS})`;
 }
 
+/** Whether a ring body was cut (its text is not the body's: a HAR of the ring leaves it out). */
+export const wasCut = (t: string): boolean => t.length > RING_BODY_CHARS && /… \(\d+ characters, cut at \d+\)$/.test(t);
+
 /**
  * An exchange as the ring keeps it: each body cut at RING_BODY_CHARS, and never its parsed JSON (the
  * curl script parses the answer's text again, `answerJson`). The ring holds the last `keep`

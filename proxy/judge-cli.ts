@@ -1,0 +1,302 @@
+/**
+ * `paylater judge FILE.har`: recorded traffic judged offline by the judge `paylater proxy` judges
+ * live traffic with, reported as `paylater conform` reports (text, --report-json, --report-junit)
+ * with its exit codes; `--replay --base-url URL` sends the recorded operations again to another
+ * server and judges the new answers, each also compared with its recorded one (replay.ts).
+ */
+import { writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { EXIT } from '../conformance/exit-codes.ts';
+import { DEFAULT_REQUEST_TIMEOUT_MS } from '../conformance/http.ts';
+import { writeJson, writeJunit } from '../conformance/report.ts';
+import { stateMachine } from '../generated/index.ts';
+import { harOf, HarError, readHar } from './har.ts';
+import { createTrafficJudge, type Exchange, type Finding, type JudgeOptions, type TrafficJudge } from './har-judge.ts';
+import { coverageLines, curlOf, findingLines, maskedExchange, MAX_FINDINGS, suiteFinding, type ReportedFinding } from './report.ts';
+import { readMerchantKeys, replay, type ReplayResult } from './replay.ts';
+import { routeOf } from './route.ts';
+import { DEFAULT_CLOCK_TOLERANCE_MS, DEFAULT_MAX_TRANSACTIONS } from './state.ts';
+
+const USAGE =
+  'usage: paylater judge FILE.har [--variant 1|2] [--payment-window SECONDS] [--clock-tolerance MS] [--max-transactions N] [--report-json FILE] [--report-junit FILE] [--quiet] [--replay --base-url URL [--merchants FILE] [--keep-pace] [--timeout SECONDS] [--har FILE]]';
+
+export const HELP = `${USAGE}
+
+Judges recorded traffic offline with the judge paylater proxy judges live traffic with: each
+exchange against the contract, and the transactions, sessions, lists and sandbox clock across them,
+per merchant. FILE is HAR 1.2 (or 1.1) as browsers' devtools ("Save all as HAR with content"),
+Playwright's recordHar (embedded bodies, or a .zip with attached ones), mitmproxy, k6 Studio and
+paylater proxy --har write it. Entries are judged in the order they ended; those of hosts no
+operation was sent to, and those no operation describes (pages, scripts), are counted, not judged.
+Masked credentials (MASKED_…, as paylater proxy --har writes them) still tell merchants apart: no
+key is needed to judge.
+
+With --replay, the recorded requests that are operations are sent again to --base-url, one at a
+time in the order they started, with what the new server hands out (transaction ids, session
+tokens, payment intent ids, cursors) put in place of what the recording's server did, and each
+vendorReference redrawn. The new answers are judged, and each is compared with its recorded one by
+meaning (status, error code, the JSON; instants and server-made values not compared): a difference
+is a "replay" finding naming both exchanges.
+
+Options:
+  --variant 1|2             hold every key to this variant (default: each key's variant is learned,
+                            as paylater proxy does)
+  --payment-window SECONDS  the recorded server's payment window (default: the x-state-machine default, ${stateMachine.paymentWindow.defaultSeconds})
+  --clock-tolerance MS      how far the server's clock may be from the recording's (default: ${DEFAULT_CLOCK_TOLERANCE_MS})
+  --max-transactions N      transactions remembered; past it the oldest is dropped first (default: ${DEFAULT_MAX_TRANSACTIONS})
+  --report-json FILE        writes the report (coverage, findings with their exchanges and curl scripts) as JSON
+  --report-junit FILE       writes a JUnit XML report (one failed test case per finding)
+  --quiet                   one line per finding, then the summary
+  --replay                  replays the recorded operations against --base-url (needs it)
+  --base-url URL            the server to replay against, e.g. http://127.0.0.1:3000
+  --merchants FILE          the merchants file of paylater serve --merchants: each masked key of the
+                            recording is sent as the key of FILE whose mask it is (a recording with
+                            keys in clear needs none)
+  --keep-pace               waits between requests as long as the recording did (default: no wait)
+  --timeout SECONDS         a replayed request unanswered this long is a finding (default: ${DEFAULT_REQUEST_TIMEOUT_MS / 1000})
+  --har FILE                writes the replayed exchanges as HAR 1.2, masked
+  --help                    prints this text
+
+Exit codes:
+  ${EXIT.clean}  no finding
+  ${EXIT.findings}  at least one finding; reports written
+  ${EXIT.setup}  a bad option, a file that is not a HAR (named, with the reason), a masked key not in
+     --merchants, or a replay server that does not answer
+
+Examples:
+  paylater judge checkout.har --report-junit judge.xml
+  paylater judge proxy.har --replay --base-url http://127.0.0.1:3000 --merchants merchants.json --har replay.har
+`;
+
+export const OPTIONS = {
+  variant: { type: 'string' },
+  'payment-window': { type: 'string' },
+  'clock-tolerance': { type: 'string' },
+  'max-transactions': { type: 'string' },
+  'report-json': { type: 'string' },
+  'report-junit': { type: 'string' },
+  quiet: { type: 'boolean' },
+  replay: { type: 'boolean' },
+  'base-url': { type: 'string' },
+  merchants: { type: 'string' },
+  'keep-pace': { type: 'boolean' },
+  timeout: { type: 'string' },
+  har: { type: 'string' },
+  help: { type: 'boolean' },
+} as const;
+
+/** The operation an exchange is (either variant's), or undefined. */
+const operationOf = (x: Exchange): string | undefined => {
+  const p = new URL(x.url).pathname;
+  return (routeOf(1, x.method, p) ?? routeOf(2, x.method, p))?.opId;
+};
+
+/** The hosts the recording sent operations to: the API's (a page, a CDN, another API is not judged). */
+export const apiOrigins = (list: Exchange[]): Set<string> =>
+  new Set(list.filter((x) => operationOf(x) !== undefined).map((x) => new URL(x.url).origin));
+
+export interface Judged {
+  findings: Finding[];
+  judge: TrafficJudge;
+  /** Exchanges handed to the judge, and those of other hosts (counted only). */
+  judged: number;
+  otherHosts: number;
+}
+
+/** The value at a finding's JSON path (`$.a.b[0]`) of a body, or undefined. */
+function at(text: string | undefined, jsonPath: string): unknown {
+  let v: unknown;
+  try {
+    v = text ? JSON.parse(text) : undefined;
+  } catch {
+    return undefined;
+  }
+  for (const step of jsonPath.match(/[^.[\]$]+/g) ?? []) v = (v as Record<string, unknown> | undefined)?.[step];
+  return v;
+}
+
+/** A finding about a value the recording masked (a schema's pattern for a secret): what the recording hid is not judged. */
+const aboutMasked = (f: Finding, x: Exchange): boolean =>
+  [at(x.responseText, f.jsonPath), at(x.body, f.jsonPath)].some((v) => typeof v === 'string' && /^MASKED_[0-9a-f]{8}$/.test(v));
+
+/** Recorded exchanges judged as `paylater judge` judges them: the API hosts' only, in the order they ended (as the proxy judges them). */
+export function judgeRecorded(list: Exchange[], o: JudgeOptions): Judged {
+  const judge = createTrafficJudge({ ...o, timeOrigin: 0 });
+  const origins = apiOrigins(list);
+  const mine = list.filter((x) => origins.has(new URL(x.url).origin));
+  const findings = [...mine]
+    .sort((a, b) => a.receivedAt - b.receivedAt || a.seq - b.seq)
+    .flatMap((x) => judge.exchange(x).filter((f) => !aboutMasked(f, x)));
+  return { findings, judge, judged: mine.length, otherHosts: list.length - mine.length };
+}
+
+/** Findings as reports show them: their exchanges masked, with the suite's curl script of them. */
+function reported(findings: Finding[], all: Map<number, Exchange>, upstream: string): ReportedFinding[] {
+  const suite = (x: Exchange) => {
+    let json: unknown;
+    try {
+      json = x.responseText ? (JSON.parse(x.responseText) as unknown) : undefined;
+    } catch {
+      json = undefined;
+    }
+    return { ...x, opId: operationOf(x) ?? `${x.method} ${new URL(x.url).pathname}`, json };
+  };
+  return findings.slice(0, MAX_FINDINGS).map((f, i) => {
+    const held = f.exchanges.filter((s) => all.has(s)).map((s) => suite(all.get(s)!));
+    return {
+      ...f,
+      n: i + 1,
+      at: new Date().toISOString(),
+      exchanges: held.map((x) => maskedExchange(x.seq, x, [], 0)),
+      exchangesDropped: f.exchanges.filter((s) => !all.has(s)),
+      curl: curlOf(held, upstream, [], 'the recording holds'),
+    };
+  });
+}
+
+export async function runJudge(
+  argv: string[],
+  out: (s: string) => void = (s) => process.stdout.write(s + '\n'),
+  err: (s: string) => void = (s) => process.stderr.write(s + '\n'),
+): Promise<number> {
+  let values: Record<string, string | boolean | undefined>;
+  let files: string[];
+  try {
+    ({ values, positionals: files } = parseArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: true }));
+  } catch (e) {
+    err(`paylater judge: ${(e as Error).message}. ${USAGE}`);
+    return EXIT.setup;
+  }
+  if (values.help) {
+    out(HELP);
+    return EXIT.clean;
+  }
+  const fail = (msg: string): number => {
+    err(`paylater judge: ${msg}`);
+    return EXIT.setup;
+  };
+  if (files.length !== 1) return fail(`one HAR file, please. ${USAGE}`);
+  const file = files[0]!;
+  const nums: Record<string, number | undefined> = {};
+  for (const [name, min] of [
+    ['payment-window', 1],
+    ['clock-tolerance', 0],
+    ['max-transactions', 1],
+    ['timeout', 1],
+  ] as const) {
+    const v = values[name];
+    if (v !== undefined && (typeof v !== 'string' || !/^\d+$/.test(v) || Number(v) < min))
+      return fail(`--${name} must be an integer of at least ${min}`);
+    nums[name] = v === undefined ? undefined : Number(v);
+  }
+  const variant = values.variant === '1' ? 1 : values.variant === '2' ? 2 : undefined;
+  if (values.variant !== undefined && !variant) return fail('--variant must be 1 or 2');
+  const baseUrl = values['base-url'] as string | undefined;
+  if (values.replay && (!baseUrl || !/^https?:\/\/[^/]/.test(baseUrl))) return fail('--replay needs --base-url, an http(s) URL');
+  for (const name of ['base-url', 'merchants', 'keep-pace', 'timeout', 'har'] as const)
+    if (values[name] !== undefined && !values.replay) return fail(`--${name} goes with --replay`);
+  const options: JudgeOptions = {
+    variant,
+    paymentWindowSeconds: nums['payment-window'],
+    clockToleranceMs: nums['clock-tolerance'],
+    maxTransactions: nums['max-transactions'],
+  };
+  const started = Date.now();
+  try {
+    const har = readHar(file);
+    const judged = judgeRecorded(har.exchanges, options);
+    let findings = judged.findings;
+    const all = new Map(har.exchanges.map((x) => [x.seq, x]));
+    let upstream = [...apiOrigins(har.exchanges)][0] ?? '';
+    let replayed: ReplayResult | undefined;
+    let coverage = judged.judge.coverage();
+    if (values.replay) {
+      const keys = values.merchants === undefined ? new Map<string, string>() : readMerchantKeys(values.merchants as string);
+      const origins = apiOrigins(har.exchanges);
+      const judge = createTrafficJudge({ ...options, timeOrigin: 0 });
+      replayed = await replay(
+        har.exchanges.filter((x) => origins.has(new URL(x.url).origin) && operationOf(x) !== undefined),
+        {
+          baseUrl: baseUrl!,
+          keys,
+          keepPace: values['keep-pace'] === true,
+          timeoutMs: (nums.timeout ?? DEFAULT_REQUEST_TIMEOUT_MS / 1000) * 1000,
+          firstSeq: har.exchanges.length + 1,
+          judge: (x) => judge.exchange(x),
+        },
+        file,
+      );
+      // the report is the replay's: the new server's findings and coverage, the recorded exchanges beside them
+      findings = replayed.findings;
+      coverage = judge.coverage();
+      upstream = baseUrl!.replace(/\/$/, '');
+      for (const x of replayed.exchanges) all.set(x.seq, x);
+      if (values.har)
+        writeFileSync(
+          values.har as string,
+          JSON.stringify(
+            harOf(
+              replayed.exchanges.map((x) => maskedExchange(x.seq, { ...x, opId: operationOf(x) ?? '', json: undefined }, [], 0)),
+              'paylater judge --replay',
+            ),
+            null,
+            2,
+          ) + '\n',
+        );
+    }
+    const list = reported(findings, all, upstream);
+    if (values.quiet) findingLines(list, findings.length).forEach((l) => out(l));
+    else
+      for (const f of list) {
+        out(`\n--- finding ${f.n} (${f.kind}): ${f.operation} ${f.jsonPath}`);
+        out(f.message);
+        if (f.expected !== undefined || f.actual !== undefined)
+          out(`expected: ${JSON.stringify(f.expected)}\nactual:   ${JSON.stringify(f.actual)}`);
+        out(`exchanges:\n  ${f.exchanges.map((e) => `#${e.n} ${e.method} ${e.url} -> ${e.status}`).join('\n  ')}`);
+        if (f.curl) out(`curl script:\n${f.curl}`);
+      }
+    const counts = {
+      entries: har.exchanges.length + har.unanswered,
+      judged: (replayed ? replayed.exchanges.length : judged.judged) - coverage.unrouted,
+      notOperations: coverage.unrouted,
+      otherHosts: judged.otherHosts,
+      unanswered: har.unanswered,
+    };
+    out(
+      `\n${file} (${har.creator}): ${counts.entries} entries: ${counts.judged} operations judged, ${counts.notOperations} not an operation, ${counts.otherHosts} of other hosts, ${counts.unanswered} without an answer${replayed ? `; replayed ${replayed.replayed} against ${baseUrl} (${replayed.notReplayed} not: a request body the recording does not hold), ${replayed.substitutions} values substituted` : ''}; ${findings.length} finding(s)`,
+    );
+    coverageLines(coverage).forEach((l) => out(l));
+    const exitCode = findings.length ? EXIT.findings : EXIT.clean;
+    if (values['report-json'])
+      writeJson(values['report-json'] as string, {
+        tool: 'paylater judge',
+        file,
+        creator: har.creator,
+        variant: variant ?? 'per key',
+        ...counts,
+        replay: replayed && {
+          baseUrl,
+          replayed: replayed.replayed,
+          notReplayed: replayed.notReplayed,
+          substitutions: replayed.substitutions,
+        },
+        findings: findings.length,
+        exitCode,
+        coverage,
+        findingList: list,
+        findingsNotListed: findings.length - list.length,
+      });
+    if (values['report-junit'])
+      writeJunit(
+        values['report-junit'] as string,
+        `paylater judge ${file}${replayed ? ` --replay ${baseUrl}` : ''}`,
+        counts.judged,
+        list.map((f) => suiteFinding(f, 'paylater judge')),
+        (Date.now() - started) / 1000,
+      );
+    return exitCode;
+  } catch (e) {
+    if (e instanceof HarError) return fail(e.message);
+    throw e;
+  }
+}
