@@ -17,9 +17,14 @@ import { wasCut } from './ring.ts';
 
 export class HarError extends Error {}
 
+/** An exchange as a HAR holds it: a request body it did not keep has its size (`request.bodySize`), when known. */
+export interface HarExchange extends Exchange {
+  requestBytes?: number;
+}
+
 export interface HarRead {
   /** The answered entries, numbered 1… in the order they started. */
-  exchanges: Exchange[];
+  exchanges: HarExchange[];
   /** Entries without an answer (status 0: failed, blocked or cancelled): counted, not judged. */
   unanswered: number;
   creator: string;
@@ -137,7 +142,7 @@ export function parseHar(data: Buffer, file: string): HarRead {
       return undefined;
     }
   };
-  const read: (Exchange & { at: number })[] = [];
+  const read: (HarExchange & { at: number })[] = [];
   let unanswered = 0;
   for (const [i, e] of (log.entries as unknown[]).entries()) {
     const where = `entry ${i + 1}`;
@@ -164,6 +169,7 @@ export function parseHar(data: Buffer, file: string): HarRead {
         headers: headerRecord(rq.headers, `${where}'s request.headers`),
         body: sent.text === '' ? undefined : sent.text,
         requestTruncated: !sent.known || undefined,
+        requestBytes: !sent.known && typeof rq.bodySize === 'number' && rq.bodySize > 0 ? rq.bodySize : undefined,
         status: rs.status,
         responseHeaders: headerRecord(rs.headers, `${where}'s response.headers`),
         responseText: answer.text ?? '',
@@ -200,6 +206,7 @@ export function harOf(list: MaskedExchange[], creator: string): Json {
     wasCut(text)
       ? { size: -1, mimeType, comment: text.slice(text.lastIndexOf('… (') + 2) }
       : { size: Buffer.byteLength(text), mimeType, text };
+  const size = (text: string) => (wasCut(text) ? Number(/… \((\d+) characters/.exec(text)![1]) : Buffer.byteLength(text));
   const entries = list.map((m) => ({
     startedDateTime: m.startedAt,
     time: m.ms,
@@ -212,7 +219,7 @@ export function harOf(list: MaskedExchange[], creator: string): Json {
       queryString: URL.canParse(m.url) ? [...new URL(m.url).searchParams].map(([name, value]) => ({ name, value })) : [],
       ...(m.body !== undefined ? { postData: kept(m.body, m.headers['content-type'] ?? '') } : {}),
       headersSize: -1,
-      bodySize: m.body === undefined ? 0 : Buffer.byteLength(m.body),
+      bodySize: m.body === undefined ? 0 : size(m.body),
     },
     response: {
       status: m.status,

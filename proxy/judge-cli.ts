@@ -263,7 +263,7 @@ export async function runJudge(
       unanswered: har.unanswered,
     };
     out(
-      `\n${file} (${har.creator}): ${counts.entries} entries: ${counts.judged} operations judged, ${counts.notOperations} not an operation, ${counts.otherHosts} of other hosts, ${counts.unanswered} without an answer${replayed ? `; replayed ${replayed.replayed} against ${baseUrl} (${replayed.notReplayed} not: a request body the recording does not hold), ${replayed.substitutions} values substituted` : ''}; ${findings.length} finding(s)`,
+      `\n${file} (${har.creator}): ${counts.entries} entries: ${counts.judged} operations judged, ${counts.notOperations} not an operation, ${counts.otherHosts} of other hosts, ${counts.unanswered} without an answer${replayed ? `; replayed ${replayed.replayed} against ${baseUrl} (${replayed.filler} with a filler body the recording did not keep, not compared; ${replayed.notReplayed} not replayed: a body of unknown size), ${replayed.substitutions} values substituted` : ''}; ${findings.length} finding(s)`,
     );
     coverageLines(coverage).forEach((l) => out(l));
     const exitCode = findings.length ? EXIT.findings : EXIT.clean;
@@ -277,6 +277,7 @@ export async function runJudge(
         replay: replayed && {
           baseUrl,
           replayed: replayed.replayed,
+          filler: replayed.filler,
           notReplayed: replayed.notReplayed,
           substitutions: replayed.substitutions,
         },

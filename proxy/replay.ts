@@ -21,14 +21,18 @@ import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { request } from 'undici';
 import { toFreshen } from '../conformance/report.ts';
-import { HarError } from './har.ts';
+import { HarError, type HarExchange } from './har.ts';
 import type { Exchange, Finding } from './har-judge.ts';
 import { isCredentialHeader, mask } from './mask.ts';
 
-/** A string a server hands out to be sent back: an id, a token, a cursor (8 characters or more, a digit among them, no space). */
-const HANDED_OUT = /^(?=[^\s]*\d)[A-Za-z0-9][A-Za-z0-9._~:+/=-]{7,}$/;
+/** A string a server may hand out to be sent back: an id, a token, a cursor (8 characters or more, no space). */
+const HANDED_OUT = /^[A-Za-z0-9][A-Za-z0-9._~:+/=-]{7,}$/;
+/** A value of a fixed vocabulary (a status, a currency, an event's name): compared, never server-made. */
+const WORD = /^[A-Za-z][A-Za-z_.]*$/;
 /** An instant: ISO 8601, or ADR-007's `DD/MM/YY HH:MM:SS`. */
 const INSTANT = /^(\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:?\d\d)?|\d\d\/\d\d\/\d\d \d\d:\d\d:\d\d)$/;
+/** Members holding a wait in seconds until an instant (Error.yaml's `retry_after`): an instant in another unit, not compared. */
+const WAITS = new Set(['retry_after']);
 /** Request headers HTTP makes per connection, or that would ask for an encoded answer: not sent again. */
 const NOT_SENT = new Set([
   'host',
@@ -107,7 +111,8 @@ function parse(text: string | undefined): unknown {
 /** Pairs each value the recorded answer handed out with the new answer's at the same path. */
 function learn(recorded: unknown, now: unknown, sent: Set<string>, subs: Substitutions): void {
   if (typeof recorded === 'string') {
-    if (typeof now === 'string' && HANDED_OUT.test(recorded) && !INSTANT.test(recorded) && !sent.has(recorded)) subs.set(recorded, now);
+    if (typeof now === 'string' && HANDED_OUT.test(recorded) && !WORD.test(recorded) && !INSTANT.test(recorded) && !sent.has(recorded))
+      subs.set(recorded, now);
   } else if (Array.isArray(recorded) && Array.isArray(now)) recorded.forEach((x, i) => learn(x, now[i], sent, subs));
   else if (recorded && typeof recorded === 'object' && now && typeof now === 'object')
     for (const [k, x] of Object.entries(recorded)) learn(x, (now as Record<string, unknown>)[k], sent, subs);
@@ -121,7 +126,8 @@ export function difference(
   at = '$',
 ): { at: string; recorded: unknown; now: unknown } | undefined {
   if (typeof recorded === 'string' && typeof now === 'string') {
-    const made = (s: string) => INSTANT.test(s) || (HANDED_OUT.test(s) && !sent.has(s));
+    // an instant, or a string no request sent that is not a word of a vocabulary: the server made it
+    const made = (s: string) => INSTANT.test(s) || (!WORD.test(s) && !sent.has(s));
     return recorded === now || (made(recorded) && made(now)) ? undefined : { at, recorded, now };
   }
   if (Array.isArray(recorded) && Array.isArray(now)) {
@@ -136,6 +142,7 @@ export function difference(
     const [r, n] = [recorded as Record<string, unknown>, now as Record<string, unknown>];
     for (const k of new Set([...Object.keys(r), ...Object.keys(n)])) {
       if (!(k in r) || !(k in n)) return { at: `${at}.${k}`, recorded: r[k], now: n[k] };
+      if (WAITS.has(k) && typeof r[k] === 'number' && typeof n[k] === 'number') continue;
       const d = difference(r[k], n[k], sent, `${at}.${k}`);
       if (d) return d;
     }
@@ -161,35 +168,41 @@ export interface ReplayOptions {
 export interface ReplayResult {
   exchanges: Exchange[];
   findings: Finding[];
-  /** The recorded exchanges sent again, and those not (a request body the recording did not hold). */
+  /**
+   * The recorded exchanges sent again; of them, those whose request body the recording did not
+   * keep, sent with that many bytes of filler (as the suite's curl scripts do) and not compared;
+   * and those not sent (a body of unknown size).
+   */
   replayed: number;
+  filler: number;
   notReplayed: number;
   substitutions: number;
 }
 
 /**
  * Replays `recorded` (the operations, in the order they started). Refuses (HarError) a masked
- * credential that is neither the mask of a key in `keys` nor handed out by an earlier answer, and a
- * server that does not answer the first request.
+ * credential the recorded server accepted that is neither the mask of a key in `keys` nor handed
+ * out by an earlier answer, and a server that does not answer the first request.
  */
-export async function replay(recorded: Exchange[], o: ReplayOptions, file: string): Promise<ReplayResult> {
+export async function replay(recorded: HarExchange[], o: ReplayOptions, file: string): Promise<ReplayResult> {
   const subs = new Substitutions();
   for (const [m, key] of o.keys) subs.set(m, key);
   const base = new URL(o.baseUrl);
   const handedOut = new Set<string>();
   for (const x of recorded) {
     for (const [k, v] of Object.entries(x.headers))
-      if (isCredentialHeader(k) && v.startsWith('MASKED_') && !o.keys.has(v) && !handedOut.has(v))
+      // a credential the recorded server refused (401: a probe's made-up key or token) is sent as it is
+      if (isCredentialHeader(k) && v.startsWith('MASKED_') && !o.keys.has(v) && !handedOut.has(v) && x.status !== 401)
         throw new HarError(
           `${file}: exchange ${x.seq} sends ${k}: ${v}, a masked key no earlier answer handed out: give the merchants file (--merchants FILE) whose key it masks`,
         );
     for (const m of x.responseText.matchAll(/MASKED_[0-9a-f]{8}/g)) handedOut.add(m[0]);
   }
-  const result: ReplayResult = { exchanges: [], findings: [], replayed: 0, notReplayed: 0, substitutions: 0 };
+  const result: ReplayResult = { exchanges: [], findings: [], replayed: 0, filler: 0, notReplayed: 0, substitutions: 0 };
   const sent = new Set<string>();
   const start = performance.now();
   for (const x of recorded) {
-    if (x.requestTruncated) {
+    if (x.requestTruncated && x.requestBytes === undefined) {
       result.notReplayed++;
       continue;
     }
@@ -202,7 +215,7 @@ export async function replay(recorded: Exchange[], o: ReplayOptions, file: strin
     const url = `${base.origin}${base.pathname.replace(/\/$/, '')}${subs.apply(was.pathname + was.search, true)}`;
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(x.headers)) if (!NOT_SENT.has(k)) headers[k] = subs.apply(v);
-    const body = x.body === undefined ? undefined : subs.apply(x.body);
+    const body = x.requestTruncated ? 'x'.repeat(x.requestBytes!) : x.body === undefined ? undefined : subs.apply(x.body);
     const seq = o.firstSeq + result.exchanges.length;
     // what the replay sends is not handed out either: an answer echoing it is compared
     sentValues({ ...x, url, headers, body }, sent);
@@ -230,6 +243,7 @@ export async function replay(recorded: Exchange[], o: ReplayOptions, file: strin
       url,
       headers,
       body,
+      requestTruncated: x.requestTruncated,
       status: answer.status,
       responseHeaders: answer.headers,
       responseText: answer.text,
@@ -238,12 +252,14 @@ export async function replay(recorded: Exchange[], o: ReplayOptions, file: strin
     };
     result.exchanges.push(now);
     result.replayed++;
+    if (x.requestTruncated) result.filler++;
     result.findings.push(...o.judge(now));
     const [was_, is] = [parse(x.responseText), parse(answer.text)];
     if (!x.responseTruncated) learn(was_, is, sent, subs);
     const at = { operation: `${x.method} ${was.pathname}`, exchanges: [x.seq, seq] };
     const expected = subs.json(was_);
     const d = x.responseTruncated ? undefined : difference(expected, is, sent);
+    if (x.requestTruncated) continue;
     if (x.status !== answer.status || errorCode(was_) !== errorCode(is))
       result.findings.push({
         kind: 'replay',
