@@ -114,7 +114,7 @@ export function parseHar(data: Buffer, file: string): HarRead {
   let files: Map<string, Buffer> | undefined;
   let text: string;
   try {
-    if (data.readUInt32LE(0) === 0x04034b50) {
+    if (data.length >= 4 && data.readUInt32LE(0) === 0x04034b50) {
       files = unzip(data);
       const har = [...files.keys()].find((n) => n.endsWith('.har'));
       if (!har) throw new Error('a zip file holding no .har file');
@@ -166,12 +166,12 @@ export function parseHar(data: Buffer, file: string): HarRead {
         at: i,
         method: rq.method.toUpperCase(),
         url: rq.url,
-        headers: headerRecord(rq.headers, `${where}'s request.headers`),
+        headers: headerRecord(rq.headers, 'request.headers'),
         body: sent.text === '' ? undefined : sent.text,
         requestTruncated: !sent.known || undefined,
         requestBytes: !sent.known && typeof rq.bodySize === 'number' && rq.bodySize > 0 ? rq.bodySize : undefined,
         status: rs.status,
-        responseHeaders: headerRecord(rs.headers, `${where}'s response.headers`),
+        responseHeaders: headerRecord(rs.headers, 'response.headers'),
         responseText: answer.text ?? '',
         responseTruncated: !answer.known || undefined,
         sentAt,
