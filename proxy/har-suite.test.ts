@@ -81,12 +81,12 @@ describe('paylater proxy --har, then paylater judge', () => {
       await faulty.close();
     }
     expect(await runJudge([har!, '--report-json', offline!], () => {})).toBe(1);
-    const [proxyReport, judgeReport] = [live!, offline!].map((f) => JSON.parse(readFileSync(f, 'utf8')) as Listed);
+    const [proxyReport, judgeReport] = [live!, offline!].map((f) => JSON.parse(readFileSync(f, 'utf8')) as Listed) as [Listed, Listed];
     expect(judgeReport.findings).toBeGreaterThan(0);
-    expect(worded(judgeReport)).toEqual(worded(proxyReport!));
+    expect(worded(judgeReport)).toEqual(worded(proxyReport));
     // each names the same exchanges, by URL
     expect(judgeReport.findingList.map((f) => f.exchanges.map((x) => x.url))).toEqual(
-      proxyReport!.findingList.map((f) => f.exchanges.map((x) => x.url)),
+      proxyReport.findingList.map((f) => f.exchanges.map((x) => x.url)),
     );
   }, 150_000);
 });
