@@ -91,6 +91,21 @@ export const OPTIONS = {
   help: { type: 'boolean' },
 } as const;
 
+/** The integer options among `values`, each at least its minimum; or the message refusing the first that is not. */
+export function integers(
+  values: Record<string, string | boolean | undefined>,
+  spec: readonly (readonly [string, number])[],
+): Record<string, number | undefined> | string {
+  const out: Record<string, number | undefined> = {};
+  for (const [name, min] of spec) {
+    const v = values[name];
+    if (v !== undefined && (typeof v !== 'string' || !/^\d+$/.test(v) || Number(v) < min))
+      return `--${name} must be an integer of at least ${min}`;
+    out[name] = v === undefined ? undefined : Number(v);
+  }
+  return out;
+}
+
 export interface RunningProxy {
   proxy: LiveProxy;
   /** Writes the reports, closes, and gives the exit code. */
@@ -122,18 +137,11 @@ export async function startProxyCommand(
     err(`paylater proxy: ${msg}`);
     return 2;
   };
-  const int = (name: string, min: number): number | undefined | null => {
-    const v = values[name];
-    if (v === undefined) return undefined;
-    if (typeof v !== 'string' || !/^\d+$/.test(v) || Number(v) < min) return null;
-    return Number(v);
-  };
   const upstream = values.upstream as string | undefined;
   if (!upstream || !/^https?:\/\/[^/]/.test(upstream)) return fail(`--upstream must be an http(s) URL. ${USAGE}`);
   const variant = values.variant === '1' ? 1 : values.variant === '2' ? 2 : undefined;
   if (values.variant !== undefined && !variant) return fail('--variant must be 1 or 2');
-  const nums: Record<string, number | undefined> = {};
-  for (const [name, min] of [
+  const nums = integers(values, [
     ['port', 0],
     ['webhook-listen', 0],
     ['webhook-window', 1],
@@ -142,11 +150,8 @@ export async function startProxyCommand(
     ['max-transactions', 1],
     ['capture-bytes', 1],
     ['keep-exchanges', 1],
-  ] as const) {
-    const n = int(name, min);
-    if (n === null) return fail(`--${name} must be an integer of at least ${min}`);
-    nums[name] = n;
-  }
+  ]);
+  if (typeof nums === 'string') return fail(nums);
   const hook = [values['webhook-listen'], values['webhook-forward-to'], values['webhook-secret']];
   if (hook.some((x) => x !== undefined) && hook.some((x) => x === undefined))
     return fail('--webhook-listen, --webhook-forward-to and --webhook-secret go together');

@@ -14,20 +14,11 @@ import { Recorder, type ProxyCoverage, type ProxyFinding } from './report.ts';
 import { StateTracker } from './state.ts';
 import { VariantBook } from './variant.ts';
 
-/** One exchange as an ear hands it over: headers lower-case, times in ms on the ear's clock. */
-export interface Exchange {
+/** One exchange as an ear hands it over (the suite's, numbered, its operation and parsed answer optional): headers lower-case, times in ms on the ear's clock. */
+export interface Exchange extends Omit<SuiteExchange, 'opId' | 'json'> {
   seq: number;
   opId?: string;
-  method: string;
-  url: string;
-  headers: Record<string, string>;
-  body?: string;
-  status: number;
-  responseHeaders: Record<string, string>;
-  responseText: string;
   json?: unknown;
-  sentAt: number;
-  receivedAt: number;
   requestTruncated?: boolean;
   responseTruncated?: boolean;
 }

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../reference-server/testing.ts';
-import { main } from '../scripts/cli.ts';
+import { paylaterUsage } from './test-support/usage.ts';
 import { instant, isoMicro, parseHar, readHar } from './har.ts';
 import { createTrafficJudge, type Exchange } from './har-judge.ts';
 import { HELP, OPTIONS, judgeRecorded, runJudge } from './judge-cli.ts';
@@ -206,15 +206,7 @@ describe('paylater judge, the command', () => {
     const out: string[] = [];
     expect(await runJudge(['--help'], (s) => out.push(s))).toBe(0);
     expect(out.join('\n')).toBe(HELP);
-    const write = process.stdout.write.bind(process.stdout);
-    let usage = '';
-    process.stdout.write = (s: string) => ((usage += s), true);
-    try {
-      await main(['--help']);
-    } finally {
-      process.stdout.write = write;
-    }
-    expect(usage).toMatch(/^ {2}judge {5}.*paylater judge --help$/m);
+    expect(await paylaterUsage()).toMatch(/^ {2}judge {5}.*paylater judge --help$/m);
   });
 
   it('refuses bad usage with exit 2 and one line', async () => {

@@ -4,15 +4,15 @@
  * with its exit codes; `--replay --base-url URL` sends the recorded operations again to another
  * server and judges the new answers, each also compared with its recorded one (replay.ts).
  */
-import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { EXIT } from '../conformance/exit-codes.ts';
-import { DEFAULT_REQUEST_TIMEOUT_MS } from '../conformance/http.ts';
+import { DEFAULT_REQUEST_TIMEOUT_MS, type Exchange as SuiteExchange } from '../conformance/http.ts';
 import { writeJson, writeJunit } from '../conformance/report.ts';
 import { stateMachine } from '../generated/index.ts';
+import { integers } from './cli.ts';
 import { harOf, HarError, readHar } from './har.ts';
 import { createTrafficJudge, type Exchange, type Finding, type JudgeOptions, type TrafficJudge } from './har-judge.ts';
-import { coverageLines, curlOf, findingLines, maskedExchange, MAX_FINDINGS, suiteFinding, type ReportedFinding } from './report.ts';
+import { coverageLines, findingLines, maskedExchange, MAX_FINDINGS, reportFinding, suiteFinding } from './report.ts';
 import { readMerchantKeys, replay, type ReplayResult } from './replay.ts';
 import { routeOf } from './route.ts';
 import { DEFAULT_CLOCK_TOLERANCE_MS, DEFAULT_MAX_TRANSACTIONS } from './state.ts';
@@ -130,28 +130,15 @@ export function judgeRecorded(list: Exchange[], o: JudgeOptions): Judged {
   return { findings, judge, judged: mine.length, otherHosts: list.length - mine.length };
 }
 
-/** Findings as reports show them: their exchanges masked, with the suite's curl script of them. */
-function reported(findings: Finding[], all: Map<number, Exchange>, upstream: string): ReportedFinding[] {
-  const suite = (x: Exchange) => {
-    let json: unknown;
-    try {
-      json = x.responseText ? (JSON.parse(x.responseText) as unknown) : undefined;
-    } catch {
-      json = undefined;
-    }
-    return { ...x, opId: operationOf(x) ?? `${x.method} ${new URL(x.url).pathname}`, json };
-  };
-  return findings.slice(0, MAX_FINDINGS).map((f, i) => {
-    const held = f.exchanges.filter((s) => all.has(s)).map((s) => suite(all.get(s)!));
-    return {
-      ...f,
-      n: i + 1,
-      at: new Date().toISOString(),
-      exchanges: held.map((x) => maskedExchange(x.seq, x, [], 0)),
-      exchangesDropped: f.exchanges.filter((s) => !all.has(s)),
-      curl: curlOf(held, upstream, [], 'the recording holds'),
-    };
-  });
+/** The suite's form of an exchange (its operation named, its answer parsed), for reports. */
+function suiteForm(x: Exchange): SuiteExchange {
+  let json: unknown;
+  try {
+    json = x.responseText ? (JSON.parse(x.responseText) as unknown) : undefined;
+  } catch {
+    json = undefined;
+  }
+  return { ...x, opId: operationOf(x) ?? `${x.method} ${new URL(x.url).pathname}`, json };
 }
 
 export async function runJudge(
@@ -177,18 +164,13 @@ export async function runJudge(
   };
   if (files.length !== 1) return fail(`one HAR file, please. ${USAGE}`);
   const file = files[0]!;
-  const nums: Record<string, number | undefined> = {};
-  for (const [name, min] of [
+  const nums = integers(values, [
     ['payment-window', 1],
     ['clock-tolerance', 0],
     ['max-transactions', 1],
     ['timeout', 1],
-  ] as const) {
-    const v = values[name];
-    if (v !== undefined && (typeof v !== 'string' || !/^\d+$/.test(v) || Number(v) < min))
-      return fail(`--${name} must be an integer of at least ${min}`);
-    nums[name] = v === undefined ? undefined : Number(v);
-  }
+  ]);
+  if (typeof nums === 'string') return fail(nums);
   const variant = values.variant === '1' ? 1 : values.variant === '2' ? 2 : undefined;
   if (values.variant !== undefined && !variant) return fail('--variant must be 1 or 2');
   const baseUrl = values['base-url'] as string | undefined;
@@ -232,19 +214,18 @@ export async function runJudge(
       upstream = baseUrl!.replace(/\/$/, '');
       for (const x of replayed.exchanges) all.set(x.seq, x);
       if (values.har)
-        writeFileSync(
+        writeJson(
           values.har as string,
-          JSON.stringify(
-            harOf(
-              replayed.exchanges.map((x) => maskedExchange(x.seq, { ...x, opId: operationOf(x) ?? '', json: undefined }, [], 0)),
-              'paylater judge --replay',
-            ),
-            null,
-            2,
-          ) + '\n',
+          harOf(
+            replayed.exchanges.map((x) => maskedExchange(x.seq, suiteForm(x), [], 0)),
+            'paylater judge --replay',
+          ),
         );
     }
-    const list = reported(findings, all, upstream);
+    const held = new Map([...all].map(([n, x]) => [n, suiteForm(x)]));
+    const list = findings
+      .slice(0, MAX_FINDINGS)
+      .map((f, i) => reportFinding(f, i + 1, held, { upstream, secrets: [], ear: 'the recording holds', timeOrigin: 0 }));
     if (values.quiet) findingLines(list, findings.length).forEach((l) => out(l));
     else
       for (const f of list) {

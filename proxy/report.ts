@@ -200,33 +200,9 @@ export class Recorder {
     this.findingCount++;
     const n = this.findingCount;
     if (this.findings.length >= MAX_FINDINGS) return;
-    const held = f.exchanges.filter((s) => this.ring.has(s));
-    const exchanges = held.map((s) => this.ring.get(s)!);
-    const reported: ReportedFinding = {
-      n,
-      at: new Date().toISOString(),
-      kind: f.kind,
-      operation: f.operation,
-      jsonPath: f.jsonPath,
-      message: this.maskText(f.message),
-      expected: f.expected,
-      actual: f.actual,
-      txId: f.txId,
-      exchanges: held.map((s) => maskedExchange(s, this.ring.get(s)!, this.o.secrets)),
-      exchangesDropped: f.exchanges.filter((s) => !this.ring.has(s)),
-      curl: curlOf(
-        exchanges.filter((e) => e.status !== 0 || !e.opId.startsWith('webhook ')),
-        this.upstream,
-        this.o.secrets,
-        'the paylater proxy saw',
-      ),
-    };
+    const reported = reportFinding(f, n, this.ring, { upstream: this.upstream, secrets: this.o.secrets, ear: 'the paylater proxy saw' });
     this.findings.push(reported);
     this.o.log?.(`finding ${n} (${f.kind}) ${f.operation} ${f.jsonPath}: ${reported.message}`);
-  }
-
-  private maskText(s: string): string {
-    return maskText(s, this.o.secrets);
   }
 
   /** The variants the traffic speaks: the one every key is held to, else those keys were pinned to (both before any was). */
@@ -369,6 +345,38 @@ export function maskedExchange(n: number, ex: Exchange, secrets: readonly string
     responseText: maskText(ex.responseText, secrets),
     startedAt: isoMicro(timeOrigin + ex.sentAt),
     ms: Math.round((ex.receivedAt - ex.sentAt) * 1000) / 1000,
+  };
+}
+
+/**
+ * A finding as reported: the exchanges `held` still holds of those it names, masked, numbered as
+ * the ear numbers them, with the suite's curl script of them; the message masked.
+ */
+export function reportFinding(
+  f: ProxyFinding | StateFinding,
+  n: number,
+  held: ReadonlyMap<number, Exchange>,
+  o: { upstream: string; secrets: readonly string[]; ear: string; timeOrigin?: number },
+): ReportedFinding {
+  const shown = f.exchanges.filter((s) => held.has(s));
+  return {
+    n,
+    at: new Date().toISOString(),
+    kind: f.kind,
+    operation: f.operation,
+    jsonPath: f.jsonPath,
+    message: maskText(f.message, o.secrets),
+    expected: f.expected,
+    actual: f.actual,
+    txId: f.txId,
+    exchanges: shown.map((s) => maskedExchange(s, held.get(s)!, o.secrets, o.timeOrigin)),
+    exchangesDropped: f.exchanges.filter((s) => !held.has(s)),
+    curl: curlOf(
+      shown.map((s) => held.get(s)!).filter((e) => e.status !== 0 || !e.opId.startsWith('webhook ')),
+      o.upstream,
+      o.secrets,
+      o.ear,
+    ),
   };
 }
 
