@@ -11,7 +11,8 @@ import type { Exchange } from '../conformance/http.ts';
 import type { ExchangeJudge } from './judge.ts';
 import type { Recorder } from './report.ts';
 
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'te', 'trailer']);
+/** Headers of one connection (RFC 9110 §7.6.1): never forwarded, nor sent again by a replay. */
+export const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'te', 'trailer']);
 
 /** A request body streamed upstream, copied on its way. */
 async function* copied(req: IncomingMessage, into: Capture): AsyncGenerator<Buffer> {

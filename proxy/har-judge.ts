@@ -7,6 +7,7 @@
  */
 import type { Exchange as SuiteExchange } from '../conformance/http.ts';
 import type { Variant } from '../generated/index.ts';
+import { jsonOf } from './har.ts';
 import { ExchangeJudge } from './judge.ts';
 import { digest } from './mask.ts';
 import { authHeaderOf } from './route.ts';
@@ -44,15 +45,6 @@ export interface TrafficJudge {
 /** A credential a recording masked (`MASKED_…`, mask.ts): a test key or a live one, which the judge cannot tell. */
 const MASKED = /^MASKED_[0-9a-f]{8}$/;
 
-const parsed = (text: string | undefined): unknown => {
-  if (!text) return undefined;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
-};
-
 export function createTrafficJudge(o: JudgeOptions = {}): TrafficJudge {
   const book = new VariantBook(o.variant, o.maxTransactions);
   const state = new StateTracker({
@@ -85,7 +77,7 @@ export function createTrafficJudge(o: JudgeOptions = {}): TrafficJudge {
         status: x.status,
         responseHeaders: x.responseHeaders,
         responseText: x.responseText,
-        json: x.json ?? (x.responseTruncated ? undefined : parsed(x.responseText)),
+        json: x.json ?? (x.responseTruncated ? undefined : jsonOf(x.responseText)),
         sentAt: x.sentAt + shift,
         receivedAt: x.receivedAt + shift,
       };
@@ -94,7 +86,7 @@ export function createTrafficJudge(o: JudgeOptions = {}): TrafficJudge {
         if (!x.responseTruncated) judge.unrouted(ex, x.seq, url.pathname);
         return found;
       }
-      const requestJson = x.requestTruncated ? undefined : parsed(x.body);
+      const requestJson = x.requestTruncated ? undefined : jsonOf(x.body);
       try {
         judge.judge(
           {

@@ -155,7 +155,7 @@ describe('paylater judge --replay', () => {
       ).toBe(1);
       const report = JSON.parse(readFileSync(json, 'utf8')) as Listed & { findingList: { expected: unknown; actual: unknown }[] };
       const replayFinding = report.findingList.find((f) => f.kind === 'replay');
-      expect(replayFinding).toMatchObject({ operation: 'POST /api/v1/public/partner/transactions', expected: 201, actual: 200 });
+      expect(replayFinding).toMatchObject({ operation: 'createPartnerTransaction', expected: 201, actual: 200 });
       const [was, now] = replayFinding!.exchanges;
       expect(was!.n).toBeLessThan(now!.n);
       expect(new URL(was!.url).origin).toBe(server.baseUrl);

@@ -17,6 +17,15 @@ import { wasCut } from './ring.ts';
 
 export class HarError extends Error {}
 
+/** A body's JSON, or undefined (none, or not JSON). */
+export function jsonOf(text: string | undefined): unknown {
+  try {
+    return text ? (JSON.parse(text) as unknown) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** An exchange as a HAR holds it: a request body it did not keep has its size (`request.bodySize`), when known. */
 export interface HarExchange extends Exchange {
   requestBytes?: number;

@@ -10,7 +10,7 @@ import { DEFAULT_REQUEST_TIMEOUT_MS, type Exchange as SuiteExchange } from '../c
 import { writeJson, writeJunit } from '../conformance/report.ts';
 import { stateMachine } from '../generated/index.ts';
 import { integers } from './cli.ts';
-import { harOf, HarError, readHar } from './har.ts';
+import { harOf, HarError, jsonOf, readHar } from './har.ts';
 import { createTrafficJudge, type Exchange, type Finding, type JudgeOptions, type TrafficJudge } from './har-judge.ts';
 import { coverageLines, findingLines, maskedExchange, MAX_FINDINGS, reportFinding, suiteFinding } from './report.ts';
 import { readMerchantKeys, replay, type ReplayResult } from './replay.ts';
@@ -105,12 +105,7 @@ export interface Judged {
 
 /** The value at a finding's JSON path (`$.a.b[0]`) of a body, or undefined. */
 function at(text: string | undefined, jsonPath: string): unknown {
-  let v: unknown;
-  try {
-    v = text ? JSON.parse(text) : undefined;
-  } catch {
-    return undefined;
-  }
+  let v = jsonOf(text);
   for (const step of jsonPath.match(/[^.[\]$]+/g) ?? []) v = (v as Record<string, unknown> | undefined)?.[step];
   return v;
 }
@@ -131,15 +126,11 @@ export function judgeRecorded(list: Exchange[], o: JudgeOptions): Judged {
 }
 
 /** The suite's form of an exchange (its operation named, its answer parsed), for reports. */
-function suiteForm(x: Exchange): SuiteExchange {
-  let json: unknown;
-  try {
-    json = x.responseText ? (JSON.parse(x.responseText) as unknown) : undefined;
-  } catch {
-    json = undefined;
-  }
-  return { ...x, opId: operationOf(x) ?? `${x.method} ${new URL(x.url).pathname}`, json };
-}
+const suiteForm = (x: Exchange): SuiteExchange => ({
+  ...x,
+  opId: operationOf(x) ?? `${x.method} ${new URL(x.url).pathname}`,
+  json: jsonOf(x.responseText),
+});
 
 export async function runJudge(
   argv: string[],
@@ -197,7 +188,12 @@ export async function runJudge(
       const origins = apiOrigins(har.exchanges);
       const judge = createTrafficJudge({ ...options, timeOrigin: 0 });
       replayed = await replay(
-        har.exchanges.filter((x) => origins.has(new URL(x.url).origin) && operationOf(x) !== undefined),
+        har.exchanges
+          .filter((x) => origins.has(new URL(x.url).origin))
+          .flatMap((x) => {
+            const opId = operationOf(x);
+            return opId ? [{ ...x, opId }] : [];
+          }),
         {
           baseUrl: baseUrl!,
           keys,

@@ -21,7 +21,9 @@ import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { request } from 'undici';
 import { toFreshen } from '../conformance/report.ts';
-import { HarError, type HarExchange } from './har.ts';
+import { parseLocalDateTime } from '../model/local-date.ts';
+import { HOP_BY_HOP } from './forward.ts';
+import { HarError, instant, jsonOf, type HarExchange } from './har.ts';
 import type { Exchange, Finding } from './har-judge.ts';
 import { isCredentialHeader, mask } from './mask.ts';
 
@@ -29,23 +31,13 @@ import { isCredentialHeader, mask } from './mask.ts';
 const HANDED_OUT = /^[A-Za-z0-9][A-Za-z0-9._~:+/=-]{7,}$/;
 /** A value of a fixed vocabulary (a status, a currency, an event's name): compared, never server-made. */
 const WORD = /^[A-Za-z][A-Za-z_.]*$/;
-/** An instant: ISO 8601, or ADR-007's `DD/MM/YY HH:MM:SS`. */
-const INSTANT = /^(\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:?\d\d)?|\d\d\/\d\d\/\d\d \d\d:\d\d:\d\d)$/;
+/** An instant: ISO 8601 (as HAR times are read), or ADR-007's `DD/MM/YY HH:MM:SS`. */
+const isInstant = (s: string): boolean => instant(s) !== undefined || parseLocalDateTime(s) !== null;
 /** Members holding a wait in seconds until an instant (Error.yaml's `retry_after`): an instant in another unit, not compared. */
 const WAITS = new Set(['retry_after']);
-/** Request headers HTTP makes per connection, or that would ask for an encoded answer: not sent again. */
-const NOT_SENT = new Set([
-  'host',
-  'content-length',
-  'connection',
-  'keep-alive',
-  'transfer-encoding',
-  'upgrade',
-  'te',
-  'trailer',
-  'expect',
-  'accept-encoding',
-]);
+/** Not sent again: what HTTP makes per connection, and Accept-Encoding (an answer as plain text). */
+const notSent = (k: string): boolean =>
+  HOP_BY_HOP.has(k) || k === 'host' || k === 'content-length' || k === 'expect' || k === 'accept-encoding';
 
 /** The keys of a `paylater serve --merchants` file, by their mask. */
 export function readMerchantKeys(file: string): Map<string, string> {
@@ -97,21 +89,13 @@ function sentValues(x: Exchange, into: Set<string>): void {
     if (typeof v === 'string') into.add(v);
     else if (v && typeof v === 'object') for (const y of Object.values(v)) walk(y);
   };
-  walk(parse(x.body));
-}
-
-function parse(text: string | undefined): unknown {
-  try {
-    return text ? (JSON.parse(text) as unknown) : undefined;
-  } catch {
-    return undefined;
-  }
+  walk(jsonOf(x.body));
 }
 
 /** Pairs each value the recorded answer handed out with the new answer's at the same path. */
 function learn(recorded: unknown, now: unknown, sent: Set<string>, subs: Substitutions): void {
   if (typeof recorded === 'string') {
-    if (typeof now === 'string' && HANDED_OUT.test(recorded) && !WORD.test(recorded) && !INSTANT.test(recorded) && !sent.has(recorded))
+    if (typeof now === 'string' && HANDED_OUT.test(recorded) && !WORD.test(recorded) && !isInstant(recorded) && !sent.has(recorded))
       subs.set(recorded, now);
   } else if (Array.isArray(recorded) && Array.isArray(now)) recorded.forEach((x, i) => learn(x, now[i], sent, subs));
   else if (recorded && typeof recorded === 'object' && now && typeof now === 'object')
@@ -127,7 +111,7 @@ export function difference(
 ): { at: string; recorded: unknown; now: unknown } | undefined {
   if (typeof recorded === 'string' && typeof now === 'string') {
     // an instant, or a string no request sent that is not a word of a vocabulary: the server made it
-    const made = (s: string) => INSTANT.test(s) || (!WORD.test(s) && !sent.has(s));
+    const made = (s: string) => isInstant(s) || (!WORD.test(s) && !sent.has(s));
     return recorded === now || (made(recorded) && made(now)) ? undefined : { at, recorded, now };
   }
   if (Array.isArray(recorded) && Array.isArray(now)) {
@@ -214,7 +198,7 @@ export async function replay(recorded: HarExchange[], o: ReplayOptions, file: st
     sentValues(x, sent);
     const url = `${base.origin}${base.pathname.replace(/\/$/, '')}${subs.apply(was.pathname + was.search, true)}`;
     const headers: Record<string, string> = {};
-    for (const [k, v] of Object.entries(x.headers)) if (!NOT_SENT.has(k)) headers[k] = subs.apply(v);
+    for (const [k, v] of Object.entries(x.headers)) if (!notSent(k)) headers[k] = subs.apply(v);
     const body = x.requestTruncated ? 'x'.repeat(x.requestBytes!) : x.body === undefined ? undefined : subs.apply(x.body);
     const seq = o.firstSeq + result.exchanges.length;
     // what the replay sends is not handed out either: an answer echoing it is compared
@@ -230,7 +214,7 @@ export async function replay(recorded: HarExchange[], o: ReplayOptions, file: st
       if (!result.exchanges.length) throw new HarError(`${o.baseUrl}: no answer to the first request replayed (${(e as Error).message})`);
       result.findings.push({
         kind: 'upstream',
-        operation: `${x.method} ${was.pathname}`,
+        operation: x.opId ?? `${x.method} ${was.pathname}`,
         jsonPath: '$',
         message: `no answer to the replay of exchange ${x.seq}: ${(e as Error).message}`,
         exchanges: [x.seq],
@@ -254,9 +238,9 @@ export async function replay(recorded: HarExchange[], o: ReplayOptions, file: st
     result.replayed++;
     if (x.requestTruncated) result.filler++;
     result.findings.push(...o.judge(now));
-    const [was_, is] = [parse(x.responseText), parse(answer.text)];
+    const [was_, is] = [jsonOf(x.responseText), jsonOf(answer.text)];
     if (!x.responseTruncated) learn(was_, is, sent, subs);
-    const at = { operation: `${x.method} ${was.pathname}`, exchanges: [x.seq, seq] };
+    const at = { operation: x.opId ?? `${x.method} ${was.pathname}`, exchanges: [x.seq, seq] };
     const expected = subs.json(was_);
     const d = x.responseTruncated ? undefined : difference(expected, is, sent);
     if (x.requestTruncated) continue;
