@@ -38,7 +38,8 @@ Options:
   --report-json FILE        on SIGINT/SIGTERM, writes the report (coverage, findings with their
                             exchanges and curl scripts) as JSON
   --report-junit FILE       on SIGINT/SIGTERM, writes a JUnit XML report (one failed case per finding)
-  --har FILE                on SIGINT/SIGTERM, writes the exchanges still held (--keep-exchanges) as HAR 1.2, masked
+  --har FILE                on SIGINT/SIGTERM, writes the exchanges still held (--keep-exchanges) as HAR 1.2,
+                            masked (paylater judge reads it back, or replays it)
   --webhook-listen PORT     port receiving the upstream's webhook deliveries (point the merchant's
                             webhook URL at it); needs the two options below
   --webhook-forward-to URL  the merchant's real receiver: each delivery is forwarded unchanged and
@@ -49,7 +50,7 @@ Options:
   --payment-window SECONDS  the upstream's payment window (default: the x-state-machine default, ${stateMachine.paymentWindow.defaultSeconds})
   --clock-tolerance MS      how far the upstream's clock may be from the proxy's (default: ${DEFAULT_CLOCK_TOLERANCE_MS})
   --max-transactions N      transactions remembered; past it the oldest is dropped first
-                            (default: ${DEFAULT_MAX_TRANSACTIONS}; about 0.3 KiB each, see docs/proxy.md)
+                            (default: ${DEFAULT_MAX_TRANSACTIONS}; about 0.3 KiB each, see docs/traffic.md)
   --capture-bytes N         most of a body copied for judging; a longer one is forwarded whole and
                             judged on its status only (default: ${DEFAULT_CAPTURE_BYTES})
   --keep-exchanges N        recent exchanges held for findings' curl scripts and the HAR (default: 1000)

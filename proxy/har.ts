@@ -226,7 +226,7 @@ export function harOf(list: MaskedExchange[], creator: string): Json {
       cookies: [],
       headers: Object.entries(m.headers).map(([name, value]) => ({ name, value })),
       queryString: URL.canParse(m.url) ? [...new URL(m.url).searchParams].map(([name, value]) => ({ name, value })) : [],
-      ...(m.body !== undefined ? { postData: kept(m.body, m.headers['content-type'] ?? '') } : {}),
+      ...(m.body !== undefined ? { postData: (({ size: _size, ...p }) => p)(kept(m.body, m.headers['content-type'] ?? '')) } : {}),
       headersSize: -1,
       bodySize: m.body === undefined ? 0 : size(m.body),
     },

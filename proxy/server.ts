@@ -7,7 +7,7 @@
  *  - across exchanges, per merchant, by the state tracker (state.ts);
  *  - webhooks, on a second port, verified, validated against AsyncAPI, matched to transitions, and
  *    forwarded unchanged.
- * `GET /_paylater/report` (the one reserved prefix, `/_paylater/`, never forwarded; docs/proxy.md) answers the live report.
+ * `GET /_paylater/report` (the one reserved prefix, `/_paylater/`, never forwarded; docs/traffic.md) answers the live report.
  */
 import {
   createServer,
