@@ -6,10 +6,11 @@
 import { parseArgs } from 'node:util';
 import { stateMachine } from '../generated/index.ts';
 import { DEFAULT_CAPTURE_BYTES, REPORT_PATH, defaultWebhookWindowMs, startLiveProxy, type LiveProxy } from './server.ts';
+import { RING_BODY_CHARS } from './ring.ts';
 import { DEFAULT_CLOCK_TOLERANCE_MS, DEFAULT_MAX_TRANSACTIONS } from './state.ts';
 
 const USAGE =
-  'usage: paylater proxy --upstream URL [--variant 1|2] [--port P] [--host H] [--report-json FILE] [--report-junit FILE] [--har FILE] [--webhook-listen PORT --webhook-forward-to URL --webhook-secret SECRET [--webhook-window MS]] [--payment-window SECONDS] [--clock-tolerance MS] [--max-transactions N] [--capture-bytes N] [--keep-exchanges N] [--quiet]';
+  'usage: paylater proxy --upstream URL [--variant 1|2] [--port P] [--host H] [--report-json FILE] [--report-junit FILE] [--har FILE] [--webhook-listen PORT --webhook-forward-to URL --webhook-secret SECRET [--webhook-window MS]] [--payment-window SECONDS] [--clock-tolerance MS] [--max-transactions N] [--capture-bytes N] [--keep-exchanges N] [--keep-body-chars N] [--quiet]';
 
 export const HELP = `${USAGE}
 
@@ -54,6 +55,9 @@ Options:
   --capture-bytes N         most of a body copied for judging; a longer one is forwarded whole and
                             judged on its status only (default: ${DEFAULT_CAPTURE_BYTES})
   --keep-exchanges N        recent exchanges held for findings' curl scripts and the HAR (default: 1000)
+  --keep-body-chars N       most characters of each body they keep; a longer one is left out of the
+                            HAR, its size kept (default: ${RING_BODY_CHARS}: a HAR to judge offline
+                            holds the bodies the proxy judged with --capture-bytes)
   --quiet                   no line per finding while running; the summary only
   --help                    prints this text
 
@@ -88,6 +92,7 @@ export const OPTIONS = {
   'max-transactions': { type: 'string' },
   'capture-bytes': { type: 'string' },
   'keep-exchanges': { type: 'string' },
+  'keep-body-chars': { type: 'string' },
   quiet: { type: 'boolean' },
   help: { type: 'boolean' },
 } as const;
@@ -151,6 +156,7 @@ export async function startProxyCommand(
     ['max-transactions', 1],
     ['capture-bytes', 1],
     ['keep-exchanges', 1],
+    ['keep-body-chars', 1],
   ]);
   if (typeof nums === 'string') return fail(nums);
   const hook = [values['webhook-listen'], values['webhook-forward-to'], values['webhook-secret']];
@@ -170,6 +176,7 @@ export async function startProxyCommand(
       paymentWindowSeconds: nums['payment-window'],
       clockToleranceMs: nums['clock-tolerance'],
       keepExchanges: nums['keep-exchanges'],
+      keepBodyChars: nums['keep-body-chars'],
       webhooks:
         forwardTo !== undefined
           ? { port: nums['webhook-listen']!, forwardTo, secret: values['webhook-secret'] as string, windowMs: nums['webhook-window'] }

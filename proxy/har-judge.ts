@@ -24,6 +24,15 @@ export interface Exchange extends Omit<SuiteExchange, 'opId' | 'json'> {
   responseTruncated?: boolean;
 }
 
+/** A webhook delivery as an ear hands it over (numbered among the exchanges, for the findings that name it). */
+export interface Delivery {
+  seq: number;
+  receivedAt: number;
+  headers: Record<string, string>;
+  body: string;
+  truncated?: boolean;
+}
+
 export type Finding = ProxyFinding;
 
 export interface JudgeOptions {

@@ -11,7 +11,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { inflateRawSync } from 'node:zlib';
-import type { Exchange } from './har-judge.ts';
+import type { Delivery, Exchange } from './har-judge.ts';
 import type { MaskedExchange } from './report.ts';
 import { wasCut } from './ring.ts';
 
@@ -31,9 +31,13 @@ export interface HarExchange extends Exchange {
   requestBytes?: number;
 }
 
+/** A webhook delivery a recording holds: a request with Standard Webhooks' headers. */
+export type HarDelivery = Delivery;
+
 export interface HarRead {
-  /** The answered entries, numbered 1… in the order they started. */
+  /** The answered entries, numbered 1… in the order they started (deliveries among them). */
   exchanges: HarExchange[];
+  deliveries: HarDelivery[];
   /** Entries without an answer (status 0: failed, blocked or cancelled): counted, not judged. */
   unanswered: number;
   creator: string;
@@ -151,7 +155,8 @@ export function parseHar(data: Buffer, file: string): HarRead {
       return undefined;
     }
   };
-  const read: (HarExchange & { at: number })[] = [];
+  // each entry read, with its place in the file (the order of entries that started together)
+  const read: { at: number; sentAt: number; delivery?: HarDelivery; exchange?: HarExchange }[] = [];
   let unanswered = 0;
   for (const [i, e] of (log.entries as unknown[]).entries()) {
     const where = `entry ${i + 1}`;
@@ -164,18 +169,26 @@ export function parseHar(data: Buffer, file: string): HarRead {
       if (typeof rs.status !== 'number') throw new Error('has no response status');
       const sentAt = instant(e.startedDateTime);
       if (sentAt === undefined) throw new Error(`has no ISO 8601 startedDateTime (${JSON.stringify(e.startedDateTime)})`);
+      const sent = body(rq.postData, attached);
+      const headers = headerRecord(rq.headers, 'request.headers');
+      if (headers['webhook-id'] !== undefined && headers['webhook-signature'] !== undefined) {
+        read.push({
+          at: i,
+          sentAt,
+          delivery: { seq: 0, receivedAt: sentAt, headers, body: sent.text ?? '', truncated: !sent.known || undefined },
+        });
+        continue;
+      }
       if (rs.status === 0) {
         unanswered++;
         continue;
       }
-      const sent = body(rq.postData, attached);
       const answer = body(rs.content, attached);
-      read.push({
+      const exchange: HarExchange = {
         seq: 0,
-        at: i,
         method: rq.method.toUpperCase(),
         url: rq.url,
-        headers: headerRecord(rq.headers, 'request.headers'),
+        headers,
         body: sent.text === '' ? undefined : sent.text,
         requestTruncated: !sent.known || undefined,
         requestBytes: !sent.known && typeof rq.bodySize === 'number' && rq.bodySize > 0 ? rq.bodySize : undefined,
@@ -185,17 +198,20 @@ export function parseHar(data: Buffer, file: string): HarRead {
         responseTruncated: !answer.known || undefined,
         sentAt,
         receivedAt: sentAt + (typeof e.time === 'number' && e.time > 0 ? e.time : 0),
-      });
+      };
+      read.push({ at: i, sentAt, exchange });
     } catch (x) {
       throw refuse(`${where} ${(x as Error).message}`);
     }
   }
   read.sort((a, b) => a.sentAt - b.sentAt || a.at - b.at);
-  const exchanges = read.map(({ at: _at, ...x }, i) => ({ ...x, seq: i + 1 }));
+  read.forEach((r, i) => ((r.exchange ?? r.delivery)!.seq = i + 1));
+  const exchanges = read.flatMap((r) => (r.exchange ? [r.exchange] : []));
+  const deliveries = read.flatMap((r) => (r.delivery ? [r.delivery] : []));
   const creator = isObject(log.creator)
     ? [log.creator.name, log.creator.version].filter((x) => typeof x === 'string').join(' ')
     : 'unknown';
-  return { exchanges, unanswered, creator };
+  return { exchanges, deliveries, unanswered, creator };
 }
 
 export function readHar(file: string): HarRead {

@@ -46,7 +46,7 @@ Options:
   --max-transactions N      transactions remembered; past it the oldest is dropped first (default: ${DEFAULT_MAX_TRANSACTIONS})
   --report-json FILE        writes the report (coverage, findings with their exchanges and curl scripts) as JSON
   --report-junit FILE       writes a JUnit XML report (one failed test case per finding)
-  --quiet                   one line per finding, then the summary
+  --quiet                   the first 20 findings in short (no exchanges, no curl script), then the summary
   --replay                  replays the recorded operations against --base-url (needs it)
   --base-url URL            the server to replay against, e.g. http://127.0.0.1:3000
   --merchants FILE          the merchants file of paylater serve --merchants: each masked key of the

@@ -11,7 +11,7 @@ import type { Exchange } from '../conformance/http.ts';
 import { curlScript, writeJunit, type Finding } from '../conformance/report.ts';
 import { Contract } from '../conformance/spec.ts';
 import { isCredentialHeader, mask, maskHeaders, maskText } from './mask.ts';
-import { harOf, isoMicro } from './har.ts';
+import { harOf, isoMicro, jsonOf } from './har.ts';
 import { answerJson, slim } from './ring.ts';
 import type { StateFinding, StateTracker } from './state.ts';
 import { VARIANTS, type VariantBook } from './variant.ts';
@@ -86,8 +86,12 @@ export class Recorder {
       variants: VariantBook;
       state: StateTracker;
       keep: number;
+      /** The most characters of each body kept (default RING_BODY_CHARS). */
+      keepBodyChars?: number;
       log?: (line: string) => void;
       secrets: string[];
+      /** Where webhook deliveries are forwarded (their URL in the HAR). */
+      hookUrl?: string;
     },
   ) {
     this.upstream = o.upstream;
@@ -100,7 +104,7 @@ export class Recorder {
 
   /** Keeps an exchange (the last `keep`) and counts what it covers. */
   record(seq: number, ex: Exchange, routed: boolean): void {
-    this.ring.set(seq, slim(ex));
+    this.ring.set(seq, slim(ex, this.o.keepBodyChars));
     if (this.ring.size > this.o.keep) this.ring.delete(this.ring.keys().next().value as number);
     if (!routed) {
       this.unrouted++;
@@ -124,30 +128,15 @@ export class Recorder {
     this.add({ kind: 'upstream', operation: `${method} ${url.split('?')[0]}`, jsonPath: '$', message: why, exchanges: [seq] });
   }
 
-  /** A delivery received on the webhook port: judged by `verify`, then by the state. */
-  webhook(
-    body: string,
-    headers: Record<string, string>,
-    at: number,
-    truncated: boolean,
-    verify: (body: string) => { problems: string[]; event: { event?: string; data?: { id?: string; status?: string } } | undefined },
-  ): void {
+  /** A delivery received on the webhook port, kept as an exchange (its answer the receiver's: `delivered`), judged by `judgeDelivery`; its number. */
+  webhook(body: string, headers: Record<string, string>, at: number, truncated: boolean, verify: DeliveryVerdict): number {
     this.webhooksReceived++;
     const seq = ++this.seq;
     const perf = at - performance.timeOrigin;
-    const name = truncated
-      ? '?'
-      : ((() => {
-          try {
-            return (JSON.parse(body) as { event?: string }).event;
-          } catch {
-            return undefined;
-          }
-        })() ?? '?');
     this.ring.set(seq, {
-      opId: `webhook ${name}`,
+      opId: `webhook ${eventName(truncated ? undefined : body)}`,
       method: 'POST',
-      url: `${this.upstream}/(webhook delivery)`,
+      url: this.o.hookUrl ?? `${this.upstream}/(webhook delivery)`,
       headers,
       body: truncated ? undefined : body,
       status: 0,
@@ -158,37 +147,14 @@ export class Recorder {
       receivedAt: perf,
     });
     if (this.ring.size > this.o.keep) this.ring.delete(this.ring.keys().next().value as number);
-    if (truncated) {
-      this.add({
-        kind: 'webhook-payload',
-        operation: 'webhook',
-        jsonPath: '$',
-        message: 'a webhook body too large to copy',
-        exchanges: [seq],
-      });
-      return;
-    }
-    const { problems, event } = verify(body);
-    if (problems.length) {
-      this.add({ kind: 'webhook-payload', operation: `webhook ${name}`, jsonPath: '$', message: problems.join('; '), exchanges: [seq] });
-      return;
-    }
-    const id = event?.data?.id;
-    if (typeof id !== 'string' || !event?.event) return;
-    const st = this.o.state;
-    const tx = st.txs.get(id);
-    const want = stateMachine.transitions.find((t) => t.emits === event.event)?.to;
-    if (tx && want && event.data?.status !== want)
-      this.add({
-        kind: 'webhook-payload',
-        operation: `webhook ${event.event}`,
-        jsonPath: '$.data.status',
-        message: `event ${event.event} for ${id} has status ${String(event.data?.status)}; its transition leads to ${want}`,
-        exchanges: [seq],
-        txId: id,
-      });
-    for (const f of st.event(event.event, id, headers['webhook-id'] ?? '', at, seq, event.data))
-      this.add({ ...f, exchanges: [...f.exchanges.filter((x) => x !== seq), seq] });
+    for (const f of judgeDelivery(this.o.state, seq, truncated ? undefined : body, headers, at, verify)) this.add(f);
+    return seq;
+  }
+
+  /** The receiver answered delivery `seq` (its status shown in the HAR). */
+  delivered(seq: number, status: number): void {
+    const ex = this.ring.get(seq);
+    if (ex) ex.status = status;
   }
 
   /** Transitions whose event is overdue. */
@@ -277,7 +243,7 @@ export class Recorder {
 
   /** HAR 1.2 of the exchanges still held (masked). */
   har(): Record<string, unknown> {
-    const held = [...this.ring.entries()].filter(([, ex]) => ex.status !== 0);
+    const held = [...this.ring.entries()];
     return harOf(
       held.map(([n, ex]) => maskedExchange(n, ex, this.o.secrets)),
       'paylater proxy',
@@ -348,6 +314,53 @@ export function maskedExchange(n: number, ex: Exchange, secrets: readonly string
   };
 }
 
+/** What a delivery's body shows: the problems of its signature, JSON and AsyncAPI payload, and the event. */
+export type DeliveryVerdict = (body: string) => {
+  problems: string[];
+  event: { event?: string; data?: { id?: string; status?: string } } | undefined;
+};
+
+/** The event a delivery names, or '?'. */
+const eventName = (body: string | undefined): string => (jsonOf(body) as { event?: string } | undefined)?.event ?? '?';
+
+/**
+ * A webhook delivery judged, received at `at` (epoch ms): a body too large to copy (undefined), the
+ * problems `verify` finds, a status its event's transition does not lead to, then the state's
+ * matching of the event to the transitions it saw.
+ */
+export function judgeDelivery(
+  state: StateTracker,
+  seq: number,
+  body: string | undefined,
+  headers: Record<string, string>,
+  at: number,
+  verify: DeliveryVerdict,
+): (ProxyFinding | StateFinding)[] {
+  const operation = `webhook ${eventName(body)}`;
+  if (body === undefined)
+    return [
+      { kind: 'webhook-payload', operation: 'webhook', jsonPath: '$', message: 'a webhook body too large to copy', exchanges: [seq] },
+    ];
+  const { problems, event } = verify(body);
+  if (problems.length) return [{ kind: 'webhook-payload', operation, jsonPath: '$', message: problems.join('; '), exchanges: [seq] }];
+  const id = event?.data?.id;
+  if (typeof id !== 'string' || !event?.event) return [];
+  const out: (ProxyFinding | StateFinding)[] = [];
+  const want = stateMachine.transitions.find((t) => t.emits === event.event)?.to;
+  if (state.txs.get(id) && want && event.data?.status !== want)
+    out.push({
+      kind: 'webhook-payload',
+      operation: `webhook ${event.event}`,
+      jsonPath: '$.data.status',
+      message: `event ${event.event} for ${id} has status ${String(event.data?.status)}; its transition leads to ${want}`,
+      exchanges: [seq],
+      txId: id,
+    });
+  for (const f of state.event(event.event, id, headers['webhook-id'] ?? '', at, seq, event.data))
+    out.push({ ...f, exchanges: [...f.exchanges.filter((x) => x !== seq), seq] });
+  return out;
+}
+
 /**
  * A finding as reported: the exchanges `held` still holds of those it names, masked, numbered as
  * the ear numbers them, with the suite's curl script of them; the message masked.
@@ -372,7 +385,7 @@ export function reportFinding(
     exchanges: shown.map((s) => maskedExchange(s, held.get(s)!, o.secrets, o.timeOrigin)),
     exchangesDropped: f.exchanges.filter((s) => !held.has(s)),
     curl: curlOf(
-      shown.map((s) => held.get(s)!).filter((e) => e.status !== 0 || !e.opId.startsWith('webhook ')),
+      shown.map((s) => held.get(s)!).filter((e) => !e.opId.startsWith('webhook ')),
       o.upstream,
       o.secrets,
       o.ear,

@@ -20,6 +20,7 @@ import {
   type AgentOptions,
 } from 'node:http';
 import { request as httpsRequest, Agent as HttpsAgent } from 'node:https';
+import type { ValidateFunction } from 'ajv';
 import { Pool } from 'undici';
 import { webhookDelivery, type Variant } from '../generated/index.ts';
 import { asyncApiValidators } from '../conformance/webhooks.ts';
@@ -28,7 +29,7 @@ import { digest } from './mask.ts';
 import { Forward, forwardable, headerRecord, type Hub } from './forward.ts';
 import { ExchangeJudge } from './judge.ts';
 import { StateTracker } from './state.ts';
-import { Recorder } from './report.ts';
+import { Recorder, type DeliveryVerdict } from './report.ts';
 import { VariantBook } from './variant.ts';
 
 export const REPORT_PATH = '/_paylater/report';
@@ -46,6 +47,8 @@ export interface ProxyOptions {
   clockToleranceMs?: number;
   /** Exchanges kept for findings' curl scripts and the HAR file (default 1000). */
   keepExchanges?: number;
+  /** The most characters of each body the held exchanges keep (default 16 KiB). */
+  keepBodyChars?: number;
   webhooks?: { port: number; forwardTo: string; secret: string; windowMs?: number };
   /** One line per finding as it is found (masked). */
   log?: (line: string) => void;
@@ -97,6 +100,8 @@ export async function startLiveProxy(o: ProxyOptions): Promise<LiveProxy> {
     variants: book,
     state,
     keep: o.keepExchanges ?? 1000,
+    keepBodyChars: o.keepBodyChars,
+    hookUrl: o.webhooks?.forwardTo,
     log: o.log,
     secrets: o.webhooks ? [o.webhooks.secret] : [],
   });
@@ -161,6 +166,7 @@ export async function startLiveProxy(o: ProxyOptions): Promise<LiveProxy> {
         const raw = Buffer.concat(chunks);
         const text = raw.toString('utf8');
         const headers = headerRecord(req.rawHeaders);
+        let seq = 0;
         // forward first, unchanged: the receiver's answer goes back to the sender
         const f = (target.protocol === 'https:' ? httpsRequest : httpRequest)(
           {
@@ -173,6 +179,7 @@ export async function startLiveProxy(o: ProxyOptions): Promise<LiveProxy> {
             agent: hookAgent,
           },
           (fres) => {
+            recorder.delivered(seq, fres.statusCode ?? 0);
             res.writeHead(fres.statusCode ?? 502, forwardable(fres.rawHeaders));
             fres.pipe(res);
           },
@@ -182,31 +189,7 @@ export async function startLiveProxy(o: ProxyOptions): Promise<LiveProxy> {
             res.writeHead(502, { 'content-type': 'text/plain' }).end(`paylater proxy: webhook receiver unreachable: ${e.message}`);
         });
         f.end(raw);
-        recorder.webhook(text, headers, receivedAt, size > capture, (body) => {
-          const problems: string[] = [];
-          let event: { event?: string; data?: { id?: string; status?: string } } | undefined;
-          try {
-            verifyWebhook(body, headers, wh.secret);
-          } catch (e) {
-            if (e instanceof WebhookVerificationError && e.code !== 'malformed_payload')
-              problems.push(`signature: ${e.code}: ${e.message}`);
-            else if (!(e instanceof WebhookVerificationError)) throw e;
-          }
-          try {
-            event = JSON.parse(body) as typeof event;
-          } catch {
-            problems.push('body is not JSON');
-          }
-          if (event) {
-            const v = validators.get(event.event ?? '');
-            if (!v) problems.push(`event ${JSON.stringify(event.event)} is not an AsyncAPI message`);
-            else if (!v(event)) {
-              const e = v.errors![0]!;
-              problems.push(`payload $${e.instancePath.replace(/\//g, '.')}: ${e.message} (AsyncAPI)`);
-            }
-          }
-          return { problems, event };
-        });
+        seq = recorder.webhook(text, headers, receivedAt, size > capture, (body) => deliveryVerdict(body, headers, wh.secret, validators));
       });
     });
     await new Promise<void>((resolve, reject) => {
@@ -243,6 +226,40 @@ export async function startLiveProxy(o: ProxyOptions): Promise<LiveProxy> {
       await pool.destroy();
     },
   };
+}
+
+/**
+ * A delivery's body judged on its own: its signature (Standard Webhooks, the SDK's verifier; not
+ * judged without the secret), its JSON, its payload against the AsyncAPI document.
+ */
+export function deliveryVerdict(
+  body: string,
+  headers: Record<string, string>,
+  secret: string | undefined,
+  validators: Map<string, ValidateFunction>,
+): ReturnType<DeliveryVerdict> {
+  const problems: string[] = [];
+  let event: { event?: string; data?: { id?: string; status?: string } } | undefined;
+  try {
+    if (secret !== undefined) verifyWebhook(body, headers, secret);
+  } catch (e) {
+    if (e instanceof WebhookVerificationError && e.code !== 'malformed_payload') problems.push(`signature: ${e.code}: ${e.message}`);
+    else if (!(e instanceof WebhookVerificationError)) throw e;
+  }
+  try {
+    event = JSON.parse(body) as typeof event;
+  } catch {
+    problems.push('body is not JSON');
+  }
+  if (event) {
+    const v = validators.get(event.event ?? '');
+    if (!v) problems.push(`event ${JSON.stringify(event.event)} is not an AsyncAPI message`);
+    else if (!v(event)) {
+      const e = v.errors![0]!;
+      problems.push(`payload $${e.instancePath.replace(/\//g, '.')}: ${e.message} (AsyncAPI)`);
+    }
+  }
+  return { problems, event };
 }
 
 /**
