@@ -31,13 +31,13 @@ const layerZones = [
   // lib/ is the bottom: it imports only generated/ (and packages).
   {
     target: 'lib/**',
-    from: ['model/**', 'reference-server/**', 'conformance/**', 'certify/**', 'sdk/**', 'server/**', 'proxy/**', 'scripts/**'],
+    from: ['model/**', 'judge/**', 'reference-server/**', 'conformance/**', 'certify/**', 'sdk/**', 'server/**', 'proxy/**', 'scripts/**'],
     message: 'lib/ is the lowest layer (docs/architecture.md).',
   },
   {
     // model/ (the one model of the rules, issue 40) sits on lib/: it imports only generated/ and lib/; all others may import it.
     target: 'model/**',
-    from: ['reference-server/**', 'conformance/**', 'certify/**', 'sdk/**', 'server/**', 'proxy/**', 'scripts/**'],
+    from: ['judge/**', 'reference-server/**', 'conformance/**', 'certify/**', 'sdk/**', 'server/**', 'proxy/**', 'scripts/**'],
     message: 'model/ imports only generated/ and lib/ (docs/architecture.md).',
   },
   ...serverLayers.slice(0, -1).map((layer, i) => ({
@@ -51,6 +51,14 @@ const layerZones = [
     message: 'reference-server/ must not import scripts/ (the CLI and build tools sit above it).',
   },
   {
+    // judge/ (the one judge) sits below the suite and the proxy: on model/, generated/, lib/,
+    // server/ (the route table, the compiled validators) and the SDK's webhook verifier.
+    target: 'judge/**',
+    from: ['conformance/**', 'proxy/**', 'reference-server/**', 'scripts/**', 'certify/**'],
+    message:
+      'judge/ sits below conformance/ and proxy/: it imports only model/, generated/, lib/, server/ and sdk/webhooks/ (docs/architecture.md).',
+  },
+  {
     target: ['conformance/**', 'certify/**', 'sdk/**', 'server/**', 'proxy/**'],
     from: ['reference-server/**', 'scripts/**'],
     message: 'conformance/, certify/, sdk/, server/ and proxy/ must not import reference-server/ or scripts/ outside their tests.',
@@ -61,9 +69,15 @@ const layerZones = [
     message: 'proxy/ sits above conformance/, sdk/ and server/.',
   },
   {
-    target: ['sdk/**', 'server/**'],
+    // the proxy forwards and reports; what it judges is the judge's
+    target: ['proxy/**'],
     from: ['conformance/**'],
-    message: 'sdk/ and server/ must not import conformance/.',
+    message: 'proxy/ judges through judge/, never through conformance/.',
+  },
+  {
+    target: ['sdk/**', 'server/**'],
+    from: ['conformance/**', 'judge/**'],
+    message: 'sdk/ and server/ must not import conformance/ or judge/.',
   },
   {
     // The demo shop plays a merchant's backend: it calls the API through the public SDK client, as
@@ -81,7 +95,7 @@ const layerZones = [
   {
     // scripts/bench/ is a measuring harness like the tests (never built or shipped): it starts its
     // PostgreSQL clusters and instances with reference-server/test-support/.
-    target: ['{lib,model,reference-server,conformance,certify,sdk,server,proxy}/**', 'scripts/!(bench)/**', 'scripts/*.ts'],
+    target: ['{lib,model,judge,reference-server,conformance,certify,sdk,server,proxy}/**', 'scripts/!(bench)/**', 'scripts/*.ts'],
     from: [TEST_SUPPORT],
     message: 'production code never imports test support.',
   },
@@ -124,7 +138,7 @@ export default tseslint.config(
   {
     // The layer rules (see the top of this file). Production source only: tests and test support
     // may reach any layer to set a server up.
-    files: ['{lib,model,reference-server,conformance,certify,sdk,server,proxy,scripts}/**/*.ts'],
+    files: ['{lib,model,judge,reference-server,conformance,certify,sdk,server,proxy,scripts}/**/*.ts'],
     ignores: ['**/*.test.ts', TEST_SUPPORT],
     plugins: { 'import-x': importX },
     settings: {

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { loadBundledDocument } from '../generated/index.ts';
 import { authFailureLimit, MAX_RESENDS } from './auth-pacer.ts';
 import { Client } from './http.ts';
-import { Contract } from './spec.ts';
+import { Contract } from '../judge/contract.ts';
 
 const KEY = 'sk_test_pacer_good_000001';
 const LIMIT = { limit: 3, windowSeconds: 2 };

@@ -19,7 +19,7 @@
  *   reaches the limit again.
  * Black-box: the limit is read from the variant's bundled document.
  */
-import type { Contract } from './spec.ts';
+import type { Contract } from '../judge/contract.ts';
 
 export interface AuthFailureLimit {
   limit: number;

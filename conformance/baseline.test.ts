@@ -13,7 +13,7 @@ import { findingKey, judgeByBaseline, pathOf, ruleOf, type Baseline } from './ba
 import { EXIT, runConform } from './cli.ts';
 import { mutants } from './mutants/catalog.ts';
 import { startProxy, type Mutant } from './mutants/proxy.ts';
-import type { Finding } from './report.ts';
+import type { Finding } from '../judge/report.ts';
 
 const PAIRS = 8;
 let server: TestServer;

@@ -7,7 +7,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { SetupError } from './http.ts';
-import type { Finding } from './report.ts';
+import type { Finding } from '../judge/report.ts';
 
 /** What a baseline file holds. */
 export interface Baseline {

@@ -15,7 +15,7 @@
 import { stateMachine } from '../generated/contract.ts';
 import type { Exchange } from './http.ts';
 import { runSuite } from './run.ts';
-import { Contract } from './spec.ts';
+import { Contract } from '../judge/contract.ts';
 
 export interface Target {
   baseUrl: string;

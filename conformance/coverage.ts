@@ -5,30 +5,18 @@
  * ones only in the sandbox profile), less the few the suite does not aim at, named below with why.
  */
 import { stateMachine } from '../generated/index.ts';
-import type { Finding } from './report.ts';
+import type { Finding } from '../judge/report.ts';
 import type { World } from './world.ts';
 import { forbiddenMoves, moveKey } from './commands/moves.ts';
+import { NOT_DRIVABLE, type Coverage } from '../judge/coverage.ts';
 
-export interface Coverage {
-  transitions: { exercised: string[]; missing: string[] };
-  codes: { exercised: string[]; missing: string[]; notDriven: string[] };
-}
+export type { Coverage };
 
 /** A suite run's coverage; the proxy's has no moves: it drives nothing. */
 export interface SuiteCoverage extends Coverage {
   /** Each forbidden move (operation, status before, answer) of x-state-machine the profile reaches (`commands/moves.ts`). */
   moves: { exercised: string[]; missing: string[] };
 }
-
-/** Error codes no black-box run can provoke on demand, and why. */
-export const NOT_DRIVABLE: Record<string, string> = {
-  INTERNAL_ERROR: 'a server fault cannot be provoked',
-  STORAGE_UNAVAILABLE: 'needs a full or failing disk (ADR-026)',
-  AUTH_THROTTLED: 'needs 20 failed authentications from one address; off in test servers (ADR-027)',
-  TOO_MANY_PAYMENT_INTENTS: 'needs x-max-payment-intents + 1 intents on one session; no command aims at it (ADR-029)',
-  MERCHANT_INACTIVE: 'needs an inactive merchant',
-  CREDIT_LIMIT_EXCEEDED: 'depends on the merchant credit limit (the suite assumes none)',
-};
 
 /** Public operations whose codes the suite does not aim at, and why. */
 const NOT_AIMED_AT: Record<string, string> = {

@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { centimesFromNumber, centimesOf, centimesToNumber, formatCentimes } from '../lib/money.ts';
 import { arbitraryOf, flatten, resolvePointer, type Json } from './schema-arb.ts';
 import { asOtherType, probesOf, setAt, valueIn, type Probe } from './schema-probes.ts';
-import type { Contract } from './spec.ts';
+import type { Contract } from '../judge/contract.ts';
 
 interface Consistency {
   total: string;

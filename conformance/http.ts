@@ -6,35 +6,13 @@
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import { AuthPacer, authFailureLimit, MAX_RESENDS } from './auth-pacer.ts';
-import type { Contract } from './spec.ts';
+import { ConformanceError, judgeResponse, type Checker } from '../judge/answer.ts';
+import type { Contract } from '../judge/contract.ts';
+import type { NamedExchange } from '../judge/exchange.ts';
+import { DEFAULT_REQUEST_TIMEOUT_MS } from '../lib/commands.ts';
 
-export interface Exchange {
-  opId: string;
-  method: string;
-  url: string;
-  headers: Record<string, string>;
-  body?: string;
-  status: number;
-  responseHeaders: Record<string, string>;
-  responseText: string;
-  json: unknown;
-  sentAt: number;
-  receivedAt: number;
-}
-
-/** A contract violation: the operation, the JSON path, what was expected and what came. */
-export class ConformanceError extends Error {
-  constructor(
-    readonly operation: string,
-    readonly jsonPath: string,
-    message: string,
-    readonly expected?: unknown,
-    readonly actual?: unknown,
-  ) {
-    super(`${operation} ${jsonPath}: ${message}`);
-    this.name = 'ConformanceError';
-  }
-}
+/** An exchange the suite's client recorded: the judge's shape, named by the command that sent it. */
+export type Exchange = NamedExchange;
 
 export class SetupError extends Error {}
 
@@ -57,9 +35,6 @@ export class InterruptedError extends Error {
     this.name = 'InterruptedError';
   }
 }
-
-/** How long a request may go unanswered by default (ms). */
-export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 
 export interface ClientOptions {
   /** A request unanswered this long (ms) is a NoAnswerError. Default DEFAULT_REQUEST_TIMEOUT_MS. */
@@ -283,104 +258,13 @@ export class Client {
   }
 }
 
-/** What a judge reports to: its count of checks, and `check`, which throws a ConformanceError on a failed one (Client is one). */
-export interface Judge {
-  checks: number;
-  check(ok: boolean, operation: string, jsonPath: string, message: string, expected?: unknown, actual?: unknown): void;
-}
-
-/**
- * Judges one answer against its operation's declared response: status declared, content type, body
- * schema (an error's: `{error: {code, message}}`), header schemas, error code allowed for the status.
- * The suite's client and `paylater proxy` (proxy/answer-judge.ts, on every answer it forwards) both
- * judge with it.
- * @judges error-shape
- */
-export function judgeResponse(contract: Contract, ex: Exchange, judge: Judge): void {
-  const { opId, status } = ex;
-  const spec = contract.response(opId, status);
-  // messages are written only for a check that fails (the proxy judges every exchange it forwards);
-  // no closure made per call either (under tsx each one costs a __name call too)
-  judge.check(
-    spec !== null,
-    opId,
-    '$',
-    spec !== null
-      ? ''
-      : `${requestLine(ex)} answered ${status}, a status not declared for ${opId} (body: ${ex.responseText.slice(0, 200)})`,
-    'a declared status',
-    status,
-  );
-  if (!spec) return;
-  if (spec.contentTypes.length) {
-    const ct = (ex.responseHeaders['content-type'] ?? '').split(';')[0]!.trim();
-    const declared = spec.contentTypes.includes(ct);
-    judge.check(
-      declared,
-      opId,
-      '$',
-      declared ? '' : `${requestLine(ex)}: content type ${JSON.stringify(ct)} of ${status} is not declared`,
-      spec.contentTypes,
-      ct,
-    );
-    const isJson = ex.json !== undefined;
-    judge.check(isJson, opId, '$', isJson ? '' : `${requestLine(ex)}: ${status} body is not JSON: ${ex.responseText.slice(0, 200)}`);
-    const validate = spec.validate.get(ct);
-    if (validate && !validate(ex.json)) {
-      const e = validate.errors![0]!;
-      judge.check(
-        false,
-        opId,
-        `$${e.instancePath.replace(/\//g, '.')}`,
-        `${requestLine(ex)}: ${status} body: ${e.message} (${JSON.stringify(e.params)})`,
-        e.schemaPath,
-        valueAt(ex.json, e.instancePath),
-      );
-    }
-    judge.checks++;
-  }
-  for (const h of spec.headers) {
-    const raw = ex.responseHeaders[h.name.toLowerCase()];
-    if (raw === undefined) {
-      judge.check(
-        !h.required,
-        opId,
-        `header ${h.name}`,
-        h.required ? `${requestLine(ex)}: required header ${h.name} missing on ${status}` : '',
-      );
-      continue;
-    }
-    const value = h.type === 'integer' || h.type === 'number' ? (/^-?\d+(\.\d+)?$/.test(raw) ? Number(raw) : raw) : raw;
-    const valid = h.validate(value) === true;
-    judge.check(
-      valid,
-      opId,
-      `header ${h.name}`,
-      valid ? '' : `${requestLine(ex)}: header ${h.name}=${JSON.stringify(raw)}: ${h.validate.errors?.[0]?.message ?? ''}`,
-    );
-  }
-  if (status >= 400) {
-    const code = (ex.json as { error?: { code?: string } } | undefined)?.error?.code;
-    const allowed = contract.op(opId).errors[String(status)] ?? [];
-    const ok = code !== undefined && allowed.includes(code);
-    judge.check(
-      ok,
-      opId,
-      '$.error.code',
-      ok ? '' : `${requestLine(ex)} answered ${status} with code ${code}, not one allowed with ${status}`,
-      allowed,
-      code,
-    );
-  }
-}
-
 /**
  * A validation refusal's `error.details` names the input it refused, e.g. `query.limit` (ADR-001:
  * the details name the failing fields, in ADR-022's form): the member of the error body that the
  * answer's schema (`judgeResponse`) cannot tell right from wrong. `judge` is the suite's World.
  * @checks error-shape
  */
-export function checkErrorDetails(judge: Pick<Judge, 'check'>, ex: Exchange, op: string, named: string, msg: string): void {
+export function checkErrorDetails(judge: Pick<Checker, 'check'>, ex: Exchange, op: string, named: string, msg: string): void {
   const details = ((ex.json as { error?: { details?: unknown } } | undefined)?.error?.details ?? []) as Array<{ path?: string }>;
   judge.check(
     details.some((d) => d.path === named),
@@ -390,15 +274,4 @@ export function checkErrorDetails(judge: Pick<Judge, 'check'>, ex: Exchange, op:
     named,
     details.map((d) => d.path),
   );
-}
-
-/** `METHOD /path` of an exchange, for messages: the request whose answer broke a rule. */
-export function requestLine(ex: Pick<Exchange, 'method' | 'url'>): string {
-  return `${ex.method} ${new URL(ex.url).pathname}`;
-}
-
-function valueAt(json: unknown, pointer: string): unknown {
-  let cur = json;
-  for (const p of pointer.split('/').slice(1)) cur = (cur as Record<string, unknown> | undefined)?.[p];
-  return cur;
 }

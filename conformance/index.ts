@@ -9,15 +9,15 @@
  * the process; a setup problem (server unreachable, a key refused) rejects with `SetupError`,
  * the one line `paylater conform` prints before exiting with 2.
  */
-import { EXIT } from './exit-codes.ts';
+import { EXIT } from '../lib/commands.ts';
 import { runSuite, type SuiteResult } from './run.ts';
 
-export { EXIT } from './exit-codes.ts';
+export { EXIT } from '../lib/commands.ts';
 
 export { SetupError } from './http.ts';
 export { baselineOf, findingKey, judgeByBaseline, readBaseline, writeBaseline } from './baseline.ts';
 export type { Baseline, BaselineEntry, Judged } from './baseline.ts';
-export type { Finding } from './report.ts';
+export type { Finding } from '../judge/report.ts';
 export type { Coverage } from './coverage.ts';
 export type { SuiteResult } from './run.ts';
 export { printSummary } from './summary.ts';

@@ -11,7 +11,7 @@ import { fetch as undiciFetch, Pool } from 'undici';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadBundledDocument } from '../generated/index.ts';
 import { Client, NoAnswerError } from './http.ts';
-import { Contract } from './spec.ts';
+import { Contract } from '../judge/contract.ts';
 
 const contract = new Contract(1, loadBundledDocument(1));
 const KEY = { 'X-API-Key': 'sk_test_keepalive_0001' };

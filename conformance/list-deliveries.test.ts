@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ListWebhookDeliveries } from './commands/listWebhookDeliveries.ts';
-import { ConformanceError } from './http.ts';
+import { ConformanceError } from '../judge/answer.ts';
 import type { Delivery, WebhookReceiver } from './webhooks.ts';
 import { World, type Tx } from './world.ts';
 

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseLocalDateTime } from '../model/local-date.ts';
 import { checkLocalCreatedAt } from './status-record.ts';
-import { ConformanceError } from './http.ts';
+import { ConformanceError } from '../judge/answer.ts';
 import { World, type Tx } from './world.ts';
 
 function worldAt(iso: string): { w: World; tx: Tx } {

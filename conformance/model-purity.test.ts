@@ -9,7 +9,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { commandArbitraries } from './commands/index.ts';
 import { newModelState, type Session, type Tx } from './model-state.ts';
 import type { Cmd, Model } from './model.ts';
-import { Contract } from './spec.ts';
+import { Contract } from '../judge/contract.ts';
 import { probeCommands, tourCommands } from './tour.ts';
 
 /** A model holding a PENDING partner transaction of each merchant, a paid checkout and a live session. */

@@ -7,7 +7,7 @@
  * same command sequence.
  */
 import type { stateMachine } from '../generated/index.ts';
-import type { Contract } from './spec.ts';
+import type { Contract } from '../judge/contract.ts';
 
 export type Who = 'main' | 'other';
 export type Status = keyof typeof stateMachine.states;

@@ -38,7 +38,7 @@ export function errorOf(ex: Exchange): Json | undefined {
   return (ex.json as { error?: Json } | undefined)?.error;
 }
 
-/** The fields of a partner transaction that never change once created (the model's `IMMUTABLE_FIELDS`; proxy/state.ts reads this name). */
+/** The fields of a partner transaction that never change once created (the model's `IMMUTABLE_FIELDS`). */
 export const RECORD_FIELDS = IMMUTABLE_FIELDS;
 
 /**

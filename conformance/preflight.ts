@@ -7,7 +7,8 @@
 import { randomUUID } from 'node:crypto';
 import { variants } from '../generated/index.ts';
 import { CreateTransaction } from './commands/createTransaction.ts';
-import { ConformanceError, NoAnswerError, SetupError, type Exchange } from './http.ts';
+import { NoAnswerError, SetupError, type Exchange } from './http.ts';
+import { ConformanceError } from '../judge/answer.ts';
 import { refusal, type Model } from './model.ts';
 import type { Who, World } from './world.ts';
 

@@ -8,7 +8,7 @@ import { centimesOf } from '../lib/money.ts';
 import { amountRange } from '../generated/index.ts';
 import { fixedBody, bodyGen } from './gen.ts';
 import { stableJson } from '../lib/json.ts';
-import { Contract } from './spec.ts';
+import { Contract } from '../judge/contract.ts';
 import { classifyBody } from './commands/createSession.ts';
 import { phoneNearMisses, swapCase } from './commands/nearMiss.ts';
 import { referenceNearMisses } from './commands/crossMerchant.ts';

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { countRate, rateLimited, type RateAnswer } from './commands/createSession.ts';
 import { newModelState } from './model-state.ts';
-import { Contract } from './spec.ts';
+import { Contract } from '../judge/contract.ts';
 
 const contract = Contract.for(1);
 const { limit, windowSeconds: W } = contract.rateLimits.createSession!;

@@ -16,23 +16,15 @@
  * endpoint found disabled is left enabled: only a 410 disables one). Black-box: the schedule is read
  * from generated/; the clock moves by `advanceMainClock`, so the model's offset stays right.
  *
- * The rule's two judgements live here too: a listed delivery against the schedule
- * (`judgeListedDelivery`, the model's `deliveryProblems`; the proxy judges live lists with it), and a
- * webhook received again (`isRepeat`: the same webhook-id carries the same body; the webhook judge
- * calls it on every delivery).
+ * The rule's judgements are the judge's (judge/deliveries.ts `judgeListedDelivery`, the model's
+ * `deliveryProblems`; `judgeEndpoint`), called here on every delivery the checks list, and a
+ * webhook received again (`isRepeat`, through `judgeRepeat`: the same webhook-id
+ * carries the same body; the webhook judge calls it on every delivery).
  */
 import { webhookDelivery } from '../generated/index.ts';
-import {
-  EARLY_SLACK_MS,
-  LATE_SLACK_MS,
-  MAX_ATTEMPTS,
-  deliveryProblems,
-  retryWindow,
-  type DeliveryProblem,
-  type DeliveryView,
-} from '../model/retry.ts';
-import { canonicalText } from '../model/index.ts';
-import { ConformanceError } from './http.ts';
+import { LATE_SLACK_MS, MAX_ATTEMPTS, retryWindow, EARLY_SLACK_MS } from '../model/retry.ts';
+import { ConformanceError } from '../judge/answer.ts';
+import { judgeEndpoint, judgeListedDelivery, judgeRepeat } from '../judge/deliveries.ts';
 import { advanceMainClock } from './commands/advanceClock.ts';
 import { RetryReceiver, type Plan } from './retry-receiver.ts';
 import {
@@ -122,39 +114,6 @@ export async function checkRetrySchedule(w: World): Promise<number> {
   }
 }
 
-/** A listed delivery (the sandbox deliveries list's JSON) read for the schedule: null when a member it needs is missing or malformed. */
-function deliveryView(d: unknown): DeliveryView | null {
-  if (typeof d !== 'object' || d === null) return null;
-  const { state, nextAttemptAt, attempts } = d as Record<string, unknown>;
-  if (!Array.isArray(attempts) || typeof state !== 'string') return null;
-  const ms = (v: unknown): number => (typeof v === 'string' ? Date.parse(v) : NaN);
-  const view: DeliveryView = {
-    state,
-    nextAttemptAt: nextAttemptAt === null ? null : ms(nextAttemptAt),
-    attempts: attempts
-      .filter((a): a is Record<string, unknown> => typeof a === 'object' && a !== null && !Array.isArray(a))
-      .map((a) => ({
-        at: ms(a.at),
-        status: typeof a.status === 'number' ? a.status : null,
-        durationMs: typeof a.durationMs === 'number' ? a.durationMs : 0,
-      })),
-  };
-  return Number.isNaN(view.nextAttemptAt) || view.attempts.some((a) => Number.isNaN(a.at)) ? null : view;
-}
-
-/**
- * One listed delivery against the schedule (the model's `deliveryProblems`, with its slack for
- * timers run late or early): the rules it breaks, and the delivery as read; null when it cannot be
- * read (not judged). A delivery `redelivered` (an attempt made at once) is judged by none of them.
- * The proxy calls it on every list it forwards; the suite on every delivery its checks list.
- * @judges webhook-retries
- */
-export function judgeListedDelivery(d: unknown, redelivered: boolean): { view: DeliveryView; problems: DeliveryProblem[] } | null {
-  const view = deliveryView(d);
-  if (view === null) return null;
-  return { view, problems: deliveryProblems(view, { earlyMs: EARLY_SLACK_MS, lateMs: LATE_SLACK_MS, redelivered }) };
-}
-
 /** `d` as listed, judged against the schedule (`judgeListedDelivery`); returns `d`. */
 function listed(w: World, d: Delivery): Delivery {
   for (const p of judgeListedDelivery(d, false)?.problems ?? [])
@@ -170,13 +129,10 @@ function listed(w: World, d: Delivery): Delivery {
  */
 export function isRepeat(w: World, ev: string, id: string, body: string): boolean {
   const prior = w.seenWebhookIds.get(id);
-  if (prior === undefined) {
-    w.seenWebhookIds.set(id, canonicalText(body));
-    return false;
-  }
-  if (prior !== canonicalText(body))
+  const repeat = judgeRepeat(w.seenWebhookIds, id, body, Infinity);
+  if (repeat === 'changed')
     throw new ConformanceError(`webhook ${ev}`, '$', `a repeat of webhook-id ${id} has a different body`, prior, body);
-  return true;
+  return repeat === 'same';
 }
 
 /** Every attempt, in real time while the schedule is short, then on the sandbox clock; then nothing more. */
@@ -347,21 +303,6 @@ async function restore(w: World, original: Endpoint): Promise<void> {
       want[k],
       now[k],
     );
-}
-
-/** What an answer showing the webhook endpoint contradicts: a read enabled after a 410 disabled it, a PUT of a URL answered disabled. */
-export type EndpointVerdict = 'enabled-after-gone' | 'set-but-disabled' | null;
-
-/**
- * The webhook endpoint as an answer shows it (`set`: a PUT of a URL answered it; otherwise a read),
- * against what is known: `disabledByGone`, a 410 attempt was made after the latest enabling (a PUT
- * or a redelivery). A 410 disables the endpoint until the next enabling (ADR-005); a PUT of a URL
- * enables it (ADR-042). The suite's retry checks and the proxy's judge.
- * @judges ADR-005, ADR-042
- */
-export function judgeEndpoint(shown: { set: boolean; enabled: boolean }, disabledByGone: boolean): EndpointVerdict {
-  if (shown.set) return shown.enabled ? null : 'set-but-disabled';
-  return shown.enabled && disabledByGone ? 'enabled-after-gone' : null;
 }
 
 function scheduleSays(n: number): string {

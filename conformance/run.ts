@@ -12,13 +12,14 @@ import { coverageOf, type SuiteCoverage } from './coverage.ts';
 import { findingKey } from './baseline.ts';
 import { checkRetrySchedule, retryScheduleCheckable } from './retries.ts';
 import { checkScenarios } from './scenarios.ts';
-import { ConformanceError, InterruptedError, SetupError, type Exchange } from './http.ts';
+import { InterruptedError, SetupError, type Exchange } from './http.ts';
 import type { Cmd, Model } from './model.ts';
-import { curlScript, type Finding } from './report.ts';
+import { curlScript, type Finding } from '../judge/report.ts';
+import { ConformanceError } from '../judge/answer.ts';
 import { checkKeys, checkMerchants } from './preflight.ts';
 import { firstLook, probeTour, tourCommands } from './tour.ts';
 import { webhookCheckpoint } from './webhook-judge.ts';
-import { asyncApiValidators, WebhookReceiver } from './webhooks.ts';
+import { startWebhookReceiver } from './webhooks.ts';
 import { World, type SuiteConfig } from './world.ts';
 
 export interface SuiteOptions extends SuiteConfig {
@@ -155,10 +156,7 @@ export async function runSuite(opts: SuiteOptions): Promise<SuiteResult> {
   await checkKeys(w).catch(setupFinding);
   try {
     if (!findings.length && !bailed() && opts.webhookPort !== undefined && opts.webhookSecret) {
-      w.receiver = new WebhookReceiver(opts.webhookPort, opts.webhookSecret, await asyncApiValidators());
-      await w.receiver.start().catch((e: Error) => {
-        throw new SetupError(`the webhook receiver cannot listen on 127.0.0.1:${opts.webhookPort}: ${e.message}`);
-      });
+      w.receiver = await startWebhookReceiver(opts.webhookPort, opts.webhookSecret);
       log(`webhook receiver on 127.0.0.1:${opts.webhookPort}`);
     }
     if (!findings.length && !bailed()) {

@@ -14,7 +14,7 @@ import { bodyGen } from './gen.ts';
 import { runSuite } from './run.ts';
 import { arbitraryOf, flatten } from './schema-arb.ts';
 import { parameterProbesOf, probesOf } from './schema-probes.ts';
-import { Contract, makeAjv } from './spec.ts';
+import { Contract, makeAjv } from '../judge/contract.ts';
 import { probeCommands, tourCommands } from './tour.ts';
 
 type Json = Record<string, unknown>;

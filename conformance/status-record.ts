@@ -5,76 +5,18 @@
  * creation instant as first shown, the payment intent the pay answer named, the last change's
  * instant, and created_at in ADR-007's date form (DD/MM/YY HH:MM:SS, UTC, whole seconds).
  *
- * The judgement of a record against what is known of it (`judgeStatusRecord`) is one function that
- * the suite and the proxy (proxy/state-reads.ts: `sameNames`, `localDates`) both call, each wording
- * its own findings: both judge the merchant's names and created_at with it; customer_phone and
- * updated_at only the proxy, from its memory, where the suite checks them as it checks every record
+ * The judgement of a record against what is known of it (`judgeStatusRecord`, judge/names.ts) is
+ * one function that the suite and the judge (judge/reads.ts) both call, each wording its own
+ * findings: both judge the merchant's names and created_at with it; customer_phone and updated_at
+ * only the judge, from its memory, where the suite checks them as it checks every record
  * (`sameAsFirst` against the first showing, `checkLastChanged` against the change's interval).
  */
-import { parseLocalDateTime } from '../model/local-date.ts';
+import { judgeStatusRecord } from '../judge/names.ts';
 import { checkVerified } from './commands/verified.ts';
 import { checkLastChanged } from './instants.ts';
 import type { Real } from './model.ts';
 import type { Tx } from './model-state.ts';
 import { checkOf, creationSecond, sameAsFirst } from './repeated.ts';
-
-type Name = 'merchantName' | 'storeName';
-
-/** The members a record shows a merchant's names in (B-family and events; A2 and A3 in their own member names). */
-const NAME_ENTRIES: Array<[string, Name]> = [
-  ['merchantName', 'merchantName'],
-  ['merchant_name', 'merchantName'],
-  ['storeName', 'storeName'],
-  ['store_name', 'storeName'],
-];
-
-/** What is known of a record's transaction and merchant; each part is judged only when given. */
-export interface RecordKnowledge {
-  /** The merchant's names as first shown: a name not known yet is learned here, from the record. */
-  names?: Partial<Record<Name, unknown>>;
-  /** Whether `phone` is the transaction's customerPhone (the first showing learned by the caller). */
-  samePhone?: (phone: string) => boolean;
-  /** When the transaction was made (ms on the server's clock, slack included). */
-  created?: { from: number; to: number };
-  /** The last change's instant (ms) and the status it led to, in the checkout's form (A2's `status`). */
-  updated?: { at: number; status: string };
-}
-
-/** A member of a record that contradicts what is known (`read`: a date as read back, null when it does not read as one). */
-export type RecordVerdict =
-  | { problem: 'name'; member: string; name: Name; expected: unknown; actual: string }
-  | { problem: 'phone'; actual: string }
-  | { problem: 'created_at' | 'updated_at'; read: number | null; actual: unknown };
-
-/**
- * A record against what is known of it: the merchant's names in every record that shows them are
- * the ones first shown; A2's customer_phone is the transaction's; its created_at, read in ADR-007's
- * form and written in whole seconds (the instant lies in [t, t + 1 s)), meets the interval the
- * transaction was made in; its updated_at, while it shows the status of the last change, is that
- * change's instant to the second.
- * @judges a2-status-record
- */
-export function judgeStatusRecord(rec: Record<string, unknown>, k: RecordKnowledge): RecordVerdict[] {
-  const out: RecordVerdict[] = [];
-  if (k.names)
-    for (const [member, name] of NAME_ENTRIES) {
-      const value = rec[member];
-      if (typeof value !== 'string') continue;
-      if (k.names[name] === undefined) k.names[name] = value;
-      else if (k.names[name] !== value) out.push({ problem: 'name', member, name, expected: k.names[name], actual: value });
-    }
-  if (k.samePhone && typeof rec.customer_phone === 'string' && !k.samePhone(rec.customer_phone))
-    out.push({ problem: 'phone', actual: rec.customer_phone });
-  if (k.created) {
-    const t = parseLocalDateTime(rec.created_at);
-    if (t === null || t + 1000 <= k.created.from || t > k.created.to) out.push({ problem: 'created_at', read: t, actual: rec.created_at });
-  }
-  if (k.updated && rec.status === k.updated.status) {
-    const t = parseLocalDateTime(rec.updated_at);
-    if (t !== null && Math.abs(t - k.updated.at) >= 1000) out.push({ problem: 'updated_at', read: t, actual: rec.updated_at });
-  }
-  return out;
-}
 
 const OP = 'getTransactionStatusBySessionToken';
 

@@ -12,7 +12,7 @@ import { startTestServer } from '../reference-server/testing.ts';
 import { authFailureLimit } from './auth-pacer.ts';
 import { DEFAULT_RUNS } from './index.ts';
 import { runSuite, type SuiteResult } from './run.ts';
-import { Contract } from './spec.ts';
+import { Contract } from '../judge/contract.ts';
 
 async function throttledRun(variant: 1 | 2, profile: 'core' | 'sandbox', seed: number): Promise<{ r: SuiteResult; failed: number }> {
   const key = (w: string) => `sk_test_thr_${w}_${randomBytes(6).toString('hex')}`;

@@ -43,7 +43,7 @@ import { VerifyByToken } from './commands/verifyByToken.ts';
 import type { Cmd } from './model.ts';
 import { amountRange, maxBodyBytes } from '../generated/index.ts';
 import { bodyGen, fixedBody } from './gen.ts';
-import type { Contract } from './spec.ts';
+import type { Contract } from '../judge/contract.ts';
 
 /** Valid bodies derived from the request schemas, with distinct totals inside x-amount-range. */
 function bodies(contract: Contract): {

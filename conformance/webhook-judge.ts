@@ -3,8 +3,8 @@
  * receiver), not a changed repeat, and matches one event the model expects from a transition it
  * saw; an expected event that never arrives is a finding.
  */
-import { ConformanceError } from './http.ts';
-import { transitionById } from './spec.ts';
+import { ConformanceError } from '../judge/answer.ts';
+import { transitionById } from '../model/index.ts';
 import { SIGNATURE_PROBLEM, type Delivery } from './webhooks.ts';
 import { centimesOf } from '../lib/money.ts';
 import { sameJson } from '../model/index.ts';

@@ -3,14 +3,10 @@
  * secret and validates each payload against its AsyncAPI message (draft-07).
  */
 import { createServer, type Server } from 'node:http';
-import { fileURLToPath } from 'node:url';
-import { Ajv } from 'ajv';
 import type { ValidateFunction } from 'ajv';
-import addFormatsModule from 'ajv-formats';
-import { Parser, fromFile } from '@asyncapi/parser';
 import { Webhook } from 'standardwebhooks';
-
-const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+import { asyncApiValidators } from '../judge/webhooks.ts';
+import { SetupError } from './http.ts';
 
 export interface Delivery {
   receivedAt: number;
@@ -24,26 +20,13 @@ export interface Delivery {
 /** How a delivery's signature problem starts (the judge tells another merchant's deliveries by it). */
 export const SIGNATURE_PROBLEM = 'signature does not verify with the secret';
 
-let validatorsPromise: Promise<Map<string, ValidateFunction>> | undefined;
-
-/** One ajv validator per AsyncAPI message name, from `message.payload().json().schema`. */
-export function asyncApiValidators(): Promise<Map<string, ValidateFunction>> {
-  validatorsPromise ??= (async () => {
-    const parser = new Parser();
-    const file = fileURLToPath(new URL('../spec/asyncapi.yaml', import.meta.url));
-    const { document, diagnostics } = await fromFile(parser, file).parse();
-    if (!document) throw new Error(`AsyncAPI document does not parse: ${diagnostics.map((d) => d.message).join('; ')}`);
-    const ajv = new Ajv({ strict: false, allErrors: false });
-    addFormats(ajv);
-    const out = new Map<string, ValidateFunction>();
-    for (const m of document.messages().all()) {
-      const json = m.payload()?.json<{ schema?: object }>();
-      const name = m.name();
-      if (name && json) out.set(name, ajv.compile(json.schema ?? json));
-    }
-    return out;
-  })();
-  return validatorsPromise;
+/** A receiver listening on 127.0.0.1:`port` for the merchant whose secret is `secret`, its payloads validated by the AsyncAPI document's messages. */
+export async function startWebhookReceiver(port: number, secret: string): Promise<WebhookReceiver> {
+  const receiver = new WebhookReceiver(port, secret, await asyncApiValidators());
+  await receiver.start().catch((e: Error) => {
+    throw new SetupError(`the webhook receiver cannot listen on 127.0.0.1:${port}: ${e.message}`);
+  });
+  return receiver;
 }
 
 export class WebhookReceiver {

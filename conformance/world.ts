@@ -13,7 +13,7 @@ import { Client, type Exchange } from './http.ts';
 import * as events from './model-events.ts';
 import { newModelState, type ModelState, type Tx, type Who } from './model-state.ts';
 import * as time from './model-time.ts';
-import { Contract } from './spec.ts';
+import { Contract } from '../judge/contract.ts';
 import type { WebhookReceiver } from './webhooks.ts';
 
 export type { ExpectedEvent, Session, Status, Tx, Who } from './model-state.ts';

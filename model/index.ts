@@ -53,7 +53,6 @@ export {
   type Owned,
   reaches,
   NOT_FOUND,
-  sameVendorReference,
   notFoundText,
   lookupVendorReference,
   vendorReferenceRefusals,
@@ -65,7 +64,7 @@ export {
 } from './merchant.ts';
 export { sameJson, canonicalText } from './same.ts';
 export { inAmountRange, type AmountRange, amountsConsistent, amountAnswer, type ConsistencyRule, type RangedMember } from './amount.ts';
-export { rateLimitOf, windowEndOf, windowPassed, rateRefuses, waitSeconds, waitRange } from './rate.ts';
-export { movesFrom, reachable, pathBetween } from './reach.ts';
+export { rateLimitOf, windowEndOf, windowPassed, rateRefuses, waitRange } from './rate.ts';
+export { reachable, pathBetween } from './reach.ts';
 export { MAX_ATTEMPTS, retryWindow, attemptOutcome, deliveryProblems, type DeliveryView, type DeliveryProblem } from './retry.ts';
 export { parseLocalDateTime } from './local-date.ts';

@@ -83,7 +83,7 @@ export function notFoundText(body: string, values: Iterable<string>): string {
 }
 
 /** Whether two vendorReferences name the same order: compared exactly as written (no case folding, no decoding, ADR-049). */
-export function sameVendorReference(a: string, b: string): boolean {
+function sameVendorReference(a: string, b: string): boolean {
   return a === b;
 }
 

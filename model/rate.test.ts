@@ -1,7 +1,14 @@
 /** The rate-limit wait (ADR-006) as the model computes it: seconds left in the window from its first counted request. */
 import { describe, expect, it } from 'vitest';
 import { variants } from '../generated/contract.ts';
-import { rateLimitOf, waitRange, waitSeconds } from './index.ts';
+import { rateLimitOf, waitRange } from './index.ts';
+
+/** The wait at one known start and one known instant: the range's two ends are one. */
+const waitSeconds = (start: number, now: number, windowSeconds: number): number => {
+  const r = waitRange({ from: start, to: start }, { from: now, to: now }, windowSeconds);
+  expect(r.min).toBe(r.max);
+  return r.min;
+};
 
 const W = 900;
 

@@ -45,7 +45,7 @@ export function rateRefuses(used: number, limit: number): boolean {
 }
 
 /** The wait (s) the server answers at `now`, for a window started at `start`, known exactly. */
-export function waitSeconds(start: number, now: number, windowSeconds: number): number {
+function waitSeconds(start: number, now: number, windowSeconds: number): number {
   return Math.max(1, Math.ceil((start + windowSeconds * 1000 - now) / 1000));
 }
 

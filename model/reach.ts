@@ -26,14 +26,17 @@ const MOVES = new Map<Status, Transition[]>(
 );
 
 /** The transitions that may leave `s`. */
-export function movesFrom(s: Status): readonly Transition[] {
+function movesFrom(s: Status): readonly Transition[] {
   return MOVES.get(s) ?? [];
 }
 
-/** The statuses a transaction in one of `from` may be in after transitions not seen (those of `from` included). */
-export function reachable(from: Iterable<Status>): Set<Status> {
+/**
+ * The statuses a transaction in one of `from` may be in after transitions not seen (those of `from`
+ * included); `by`: only transitions it allows (a profile that drives some operations only).
+ */
+export function reachable(from: Iterable<Status>, by: (t: Transition) => boolean = () => true): Set<Status> {
   const out = new Set<Status>(from);
-  for (const s of out) for (const t of movesFrom(s)) out.add(t.to);
+  for (const s of out) for (const t of movesFrom(s)) if (by(t)) out.add(t.to);
   return out;
 }
 

@@ -50,17 +50,19 @@ export function attemptOutcome(status: number | null): 'delivered' | 'disabled' 
  * with `Retry-After`), or `failed` once the schedule's attempts are spent. A delivery that was
  * redelivered (an attempt made at once, whatever its state) is judged by none of them. A failed
  * attempt may also leave the delivery parked (`no_endpoint`, `disabled`: the endpoint removed or
- * disabled meanwhile).
+ * disabled meanwhile). `gapsFrom`: the first attempt whose wait to the next one is judged (a
+ * reader that cannot tell whether a sandbox reset set the clock back between two attempts judges
+ * only the waits after the last one it knows came after any reset; default 0, every wait).
  */
 export function deliveryProblems(
   d: DeliveryView,
-  o: { compression?: number; earlyMs: number; lateMs: number; redelivered: boolean },
+  o: { compression?: number; earlyMs: number; lateMs: number; redelivered: boolean; gapsFrom?: number },
 ): DeliveryProblem[] {
   const out: DeliveryProblem[] = [];
   const n = d.attempts.length;
   if (o.redelivered || n === 0) return out;
   const window = (i: number) => retryWindow(i, o.compression);
-  for (let i = 1; i < n; i++) {
+  for (let i = Math.max(1, (o.gapsFrom ?? 0) + 1); i < n; i++) {
     const gap = d.attempts[i]!.at - d.attempts[i - 1]!.at;
     const [lo, hi] = window(i);
     if (gap < lo - o.earlyMs)

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadBundledDocument } from '../generated/index.ts';
 import { sameJson, canonicalText } from './same.ts';
-import { Contract } from '../conformance/spec.ts';
+import { Contract } from '../judge/contract.ts';
 
 describe('semantic comparison (ADR-048)', () => {
   it('never counts member order, at any depth', () => {

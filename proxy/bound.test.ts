@@ -1,8 +1,8 @@
 /**
  * The state bound over real HTTP: 3,000 transactions created through the proxy (a fake upstream
- * answering each B1 with a valid record) with a cap of 1,000: the state holds 1,000, the oldest
- * dropped first, every create judged, no finding, the proxy still answering. The 100,000-
- * transaction figure is measured on the state directly (state.test.ts).
+ * answering each B1 with a valid record) with a cap of 1,000: the judge holds 1,000, the oldest
+ * dropped first, every create judged, no finding, the proxy still answering. The bytes per
+ * transaction are measured on the judge directly (judge/memory.test.ts).
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
@@ -58,13 +58,13 @@ it('3,000 creates through the proxy with a cap of 1,000: 1,000 kept, the oldest 
     );
     ids.push(...answers);
   }
-  const st = proxy.state;
+  const { memory } = proxy.judge;
   expect(proxy.recorder.judgedCount).toBe(3000);
-  expect(st.txs.size).toBe(1000);
-  expect(st.byRef.size).toBe(1000);
-  expect(st.dropped).toBe(2000);
-  expect(st.txs.has(ids[0]!)).toBe(false);
-  expect(st.txs.has(ids.at(-1)!)).toBe(true);
+  expect(memory.transactions.size).toBe(1000);
+  expect([...memory.merchants.values()].reduce((n, m) => n + m.byVendorReference.size, 0)).toBe(1000);
+  expect(memory.dropped).toBe(2000);
+  expect(memory.transactions.has(ids[0]!)).toBe(false);
+  expect(memory.transactions.has(ids.at(-1)!)).toBe(true);
   expect(proxy.recorder.findings.map((f) => f.message)).toEqual([]);
   expect((await fetch(`${proxy.url}/_paylater/report`)).status).toBe(200);
 }, 60_000);

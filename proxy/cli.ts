@@ -7,7 +7,7 @@ import { parseArgs } from 'node:util';
 import { stateMachine } from '../generated/index.ts';
 import { DEFAULT_CAPTURE_BYTES, REPORT_PATH, defaultWebhookWindowMs, startLiveProxy, type LiveProxy } from './server.ts';
 import { RING_BODY_CHARS } from './ring.ts';
-import { DEFAULT_CLOCK_TOLERANCE_MS, DEFAULT_MAX_TRANSACTIONS } from './state.ts';
+import { DEFAULT_CLOCK_TOLERANCE_MS, DEFAULT_MAX_TRANSACTIONS } from '../judge/index.ts';
 
 const USAGE =
   'usage: paylater proxy --upstream URL [--variant 1|2] [--port P] [--host H] [--report-json FILE] [--report-junit FILE] [--har FILE] [--webhook-listen PORT --webhook-forward-to URL --webhook-secret SECRET [--webhook-window MS]] [--payment-window SECONDS] [--clock-tolerance MS] [--max-transactions N] [--capture-bytes N] [--keep-exchanges N] [--keep-body-chars N] [--quiet]';

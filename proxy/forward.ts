@@ -7,9 +7,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Pool, Dispatcher } from 'undici';
 import type { Readable } from 'node:stream';
 import { gunzipSync, inflateSync, brotliDecompressSync } from 'node:zlib';
-import type { Exchange } from '../conformance/http.ts';
-import type { ExchangeJudge } from './judge.ts';
-import type { Recorder } from './report.ts';
+import type { Judge } from '../judge/index.ts';
+import type { Exchange } from '../judge/exchange.ts';
+import type { ProxyFinding, Recorder } from './report.ts';
 
 /** Headers of one connection (RFC 9110 §7.6.1): never forwarded, nor sent again by a replay. */
 export const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'te', 'trailer']);
@@ -93,7 +93,7 @@ export interface Hub {
   basePath: string;
   host: string;
   /** null: forward only, judge and record nothing (the bench's floor; server.ts `judge: false`). */
-  judge: ExchangeJudge | null;
+  judge: Judge | null;
 }
 
 const FORWARD = Symbol('paylater proxy exchange');
@@ -243,7 +243,7 @@ export class Forward implements Dispatcher.DispatchHandler {
     this.fail(`upstream ${this.method} ${this.url}: ${e.message}`);
   }
 
-  /** The answer has ended: the exchange is recorded and judged. */
+  /** The answer has ended: the exchange is handed to the judge and recorded. */
   onComplete(): void {
     if (this.failed || this.clientGone) return;
     const { hub, req, url, method, reqCapture, resCapture } = this;
@@ -251,13 +251,9 @@ export class Forward implements Dispatcher.DispatchHandler {
     if (!this.sent) this.res.end();
     if (judge === null) return;
     const receivedAt = performance.now();
-    const q = url.indexOf('?');
-    const pathname = q === -1 ? url : url.slice(0, q);
-    const requestHeaders = headerRecord(req.rawHeaders);
     const responseHeaders = headerRecord(this.rawAnswerHeaders);
-    const routed = judge.route(method, pathname, requestHeaders);
-    const notes: string[] = [];
     let text = '';
+    let undecoded: string | undefined;
     if (!resCapture.truncated) {
       let buf = resCapture.buffer();
       const enc = responseHeaders['content-encoding']?.trim().toLowerCase();
@@ -267,59 +263,36 @@ export class Forward implements Dispatcher.DispatchHandler {
           else if (enc === 'deflate') buf = inflateSync(buf);
           else if (enc === 'br') buf = brotliDecompressSync(buf);
         } catch (e) {
-          notes.push(`the ${enc} body does not decompress: ${(e as Error).message}`);
+          undecoded = `the ${enc} body does not decompress: ${(e as Error).message}`;
         }
       text = buf.toString('utf8');
     }
-    let json: unknown;
-    try {
-      json = text.length ? JSON.parse(text) : undefined;
-    } catch {
-      json = undefined;
-    }
-    const body = reqCapture.truncated ? undefined : reqCapture.size ? reqCapture.buffer().toString('utf8') : undefined;
     const ex: Exchange = {
-      opId: routed?.route.opId ?? `${method} ${pathname}`,
+      seq: this.seq,
       method,
-      url: recorder.upstream + url,
-      headers: requestHeaders,
-      body,
+      // origin-relative, as the client sent it: the judge routes its path
+      url,
+      headers: headerRecord(req.rawHeaders),
+      body: reqCapture.truncated || !reqCapture.size ? undefined : reqCapture.buffer().toString('utf8'),
       status: this.status,
       responseHeaders,
       responseText: resCapture.truncated ? `(answer over ${capture} bytes, not copied)` : text,
-      json,
       sentAt: this.sentAt,
       receivedAt,
+      requestTruncated: reqCapture.truncated,
+      responseTruncated: resCapture.truncated,
     };
-    recorder.record(this.seq, ex, !!routed);
-    if (!routed) {
-      if (!resCapture.truncated) judge.unrouted(ex, this.seq, pathname);
-      return;
-    }
-    let requestJson: unknown;
+    let findings: ProxyFinding[];
     try {
-      requestJson = body ? JSON.parse(body) : undefined;
-    } catch {
-      requestJson = undefined;
-    }
-    try {
-      judge.judge(
-        {
-          ex,
-          seq: this.seq,
-          method,
-          pathname,
-          search: q === -1 ? '' : url.slice(q + 1),
-          requestHeaders,
-          truncated: resCapture.truncated,
-          requestUnreadable: reqCapture.truncated || (body !== undefined && requestJson === undefined),
-          notes,
-        },
-        routed,
-        requestJson,
-      );
+      findings = judge.exchange(ex);
     } catch (e) {
+      findings = [];
       recorder.failure(this.seq, method, url, `the proxy could not judge this exchange: ${(e as Error).message}`);
     }
+    const opId = ex.opId ?? `${method} ${url.split('?')[0]}`;
+    recorder.record(this.seq, { ...ex, opId, url: recorder.upstream + url, json: undefined });
+    if (undecoded !== undefined)
+      findings.unshift({ kind: 'answer', operation: opId, jsonPath: '$', message: undecoded, exchanges: [this.seq] });
+    recorder.judged(findings);
   }
 }

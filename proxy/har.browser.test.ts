@@ -75,7 +75,7 @@ describe('a Chromium purchase in the demo shop, recorded by Playwright, judged o
   it('Variant 2 (bodies embedded): the SDK calls judged, the pages counted, no finding', async () => {
     await purchase(2, v2);
     const har = readHar(v2);
-    const judged = judgeRecorded(har.exchanges, {});
+    const judged = await judgeRecorded(har);
     expect(judged.findings.map((f) => f.message)).toEqual([]);
     const cov = judged.judge.coverage();
     expect(cov.operations.exercised).toEqual(expect.arrayContaining(['sdkGetSession', 'sdkCreatePaymentIntent', 'sdkSimulatePayment']));
@@ -87,7 +87,7 @@ describe('a Chromium purchase in the demo shop, recorded by Playwright, judged o
     await purchase(1, v1);
     const har = readHar(v1);
     expect(har.creator).toMatch(/^Playwright /);
-    const judged = judgeRecorded(har.exchanges, {});
+    const judged = await judgeRecorded(har);
     expect(judged.findings.map((f) => f.message)).toEqual([]);
     expect(judged.judge.coverage().operations.exercised).toEqual(expect.arrayContaining(['sdkGetSession', 'sdkSimulatePayment']));
     // the bodies came out of the zip: the session read's answer is there
@@ -95,7 +95,7 @@ describe('a Chromium purchase in the demo shop, recorded by Playwright, judged o
     expect(JSON.parse(read!.responseText)).toMatchObject({ merchant_name: 'Atlas Electronics' });
   }, 120_000);
 
-  it('the Variant 2 HAR with one answer edited (a status; an amount): the finding names that exchange', () => {
+  it('the Variant 2 HAR with one answer edited (a status; an amount): the finding names that exchange', async () => {
     const original = readFileSync(v2, 'utf8');
     const entries = (
       JSON.parse(original) as {
@@ -121,7 +121,7 @@ describe('a Chromium purchase in the demo shop, recorded by Playwright, judged o
       [status, '$'],
       [amount, '$.total'],
     ] as const) {
-      const judged = judgeRecorded(readHar(f).exchanges, {});
+      const judged = await judgeRecorded(readHar(f));
       expect(judged.findings.map((x) => [x.kind, x.operation, x.jsonPath])).toEqual([['answer', 'sdkGetSession', jsonPath]]);
       expect(judged.findings[0]!.exchanges).toEqual([seq]);
     }

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../reference-server/testing.ts';
 import { paylaterUsage } from './test-support/usage.ts';
 import { instant, isoMicro, parseHar, readHar } from './har.ts';
-import { createTrafficJudge, type Exchange } from './har-judge.ts';
+import { createJudge, type Exchange } from '../judge/index.ts';
 import { HELP, OPTIONS, judgeRecorded, runJudge } from './judge-cli.ts';
 import { difference } from './replay.ts';
 import { mask } from './mask.ts';
@@ -94,7 +94,7 @@ describe('the HAR dialects', () => {
   ];
 
   for (const [name, write] of dialects)
-    it(`${name}: the API's exchanges read as recorded, and judged to the same finding on B2`, () => {
+    it(`${name}: the API's exchanges read as recorded, and judged to the same finding on B2`, async () => {
       const read = parseHar(write(), `${name}.har`);
       const origin = new URL(server.baseUrl).origin;
       const api = read.exchanges.filter((x) => new URL(x.url).origin === origin && x.url.includes('/api/'));
@@ -112,7 +112,7 @@ describe('the HAR dialects', () => {
         expect(Math.abs(x.sentAt - want.sentAt)).toBeLessThan(1);
         expect(Math.abs(x.receivedAt - want.receivedAt)).toBeLessThan(1.001);
       }
-      const judged = judgeRecorded(read.exchanges, {});
+      const judged = await judgeRecorded(read);
       expect(judged.findings.map((f) => [f.kind, f.operation])).toEqual([['contradiction', 'getPartnerTransaction']]);
       expect(read.exchanges.find((x) => x.seq === judged.findings[0]!.exchanges.at(-1))?.url).toBe(story[1]!.url);
       if (name === 'Chromium devtools') {
@@ -128,10 +128,10 @@ describe('the HAR dialects', () => {
     expect(JSON.parse(endpoint.responseText)).toMatchObject({ secret: SECRET });
     const read = parseHar(Buffer.from(JSON.stringify(proxyHar([endpoint]))), 'endpoint.har');
     expect(read.exchanges[0]!.responseText).toMatch(/"secret":"MASKED_[0-9a-f]{8}"/);
-    expect(judgeRecorded(read.exchanges, {}).findings).toEqual([]);
+    expect((await judgeRecorded(read)).findings).toEqual([]);
     // the judge itself holds the masked secret to the schema's pattern: the ear leaves that finding out
     expect(
-      createTrafficJudge({ timeOrigin: 0 })
+      createJudge({ timeOrigin: 0 })
         .exchange(read.exchanges[0]!)
         .map((f) => f.jsonPath),
     ).toEqual(['$.secret']);
@@ -232,7 +232,9 @@ describe('paylater judge, the command', () => {
     expect(await runJudge([f, '--report-json', json, '--report-junit', junit], (s) => out.push(s))).toBe(1);
     const text = out.join('\n');
     expect(text).toContain('--- finding 1 (contradiction): getPartnerTransaction $');
-    expect(text).toMatch(/: 7 entries: 2 operations judged, 2 not an operation, 2 of other hosts, 1 without an answer; 1 finding\(s\)/);
+    expect(text).toMatch(
+      /: 7 entries: 2 operations judged, 2 not an operation, 0 webhook deliveries, 2 of other hosts, 1 without an answer; 1 finding\(s\)/,
+    );
     const report = JSON.parse(readFileSync(json, 'utf8')) as {
       tool: string;
       exitCode: number;

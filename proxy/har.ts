@@ -11,7 +11,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { inflateRawSync } from 'node:zlib';
-import type { Delivery, Exchange } from './har-judge.ts';
+import type { Delivery, Exchange } from '../judge/index.ts';
 import type { MaskedExchange } from './report.ts';
 import { wasCut } from './ring.ts';
 
@@ -31,8 +31,11 @@ export interface HarExchange extends Exchange {
   requestBytes?: number;
 }
 
-/** A webhook delivery a recording holds: a request with Standard Webhooks' headers. */
-export type HarDelivery = Delivery;
+/** A webhook delivery a recording holds (a request with Standard Webhooks' headers): where it was sent, and the receiver's answer. */
+export interface HarDelivery extends Delivery {
+  url: string;
+  status: number;
+}
 
 export interface HarRead {
   /** The answered entries, numbered 1… in the order they started (deliveries among them). */
@@ -175,7 +178,15 @@ export function parseHar(data: Buffer, file: string): HarRead {
         read.push({
           at: i,
           sentAt,
-          delivery: { seq: 0, receivedAt: sentAt, headers, body: sent.text ?? '', truncated: !sent.known || undefined },
+          delivery: {
+            seq: 0,
+            url: rq.url,
+            status: rs.status,
+            receivedAt: sentAt,
+            headers,
+            body: sent.text ?? '',
+            truncated: !sent.known || undefined,
+          },
         });
         continue;
       }

@@ -1,6 +1,6 @@
 /**
- * ADR-024 in the proxy (proxy/judge.ts `unrouted`, by the suite's judges `judgeHead` and
- * `judgeMethod`): a HEAD answered with a status the GET's operation does not declare, or with
+ * ADR-024 in the proxy (the judge's `judgeUnrouted`, by `judgeHead` and `judgeMethod`, the
+ * suite's probes' judges too): a HEAD answered with a status the GET's operation does not declare, or with
  * another status than the GET of the same URL with the same key just before (a declared 5xx aside),
  * is a finding; a HEAD answering as its GET is none. A method a path does not serve answers 405
  * with `Allow` listing exactly the path's methods across both variants: another status, a method

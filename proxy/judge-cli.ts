@@ -1,32 +1,51 @@
 /**
- * `paylater judge FILE.har`: recorded traffic judged offline by the judge `paylater proxy` judges
- * live traffic with, reported as `paylater conform` reports (text, --report-json, --report-junit)
+ * `paylater judge FILE.har`: recorded traffic judged offline by the one judge (judge/ `createJudge`)
+ * `paylater proxy` and `paylater conform` judge with, reported as `paylater conform` reports (text, --report-json, --report-junit)
  * with its exit codes; `--replay --base-url URL` sends the recorded operations again to another
  * server and judges the new answers, each also compared with its recorded one (replay.ts).
  */
 import { parseArgs } from 'node:util';
-import { EXIT } from '../conformance/exit-codes.ts';
-import { DEFAULT_REQUEST_TIMEOUT_MS, type Exchange as SuiteExchange } from '../conformance/http.ts';
-import { writeJson, writeJunit } from '../conformance/report.ts';
 import { stateMachine } from '../generated/index.ts';
+import { DEFAULT_REQUEST_TIMEOUT_MS, EXIT } from '../lib/commands.ts';
+import {
+  createJudge,
+  DEFAULT_CLOCK_TOLERANCE_MS,
+  DEFAULT_MAX_TRANSACTIONS,
+  type Exchange,
+  type Judge,
+  type JudgeOptions,
+  type NamedExchange,
+} from '../judge/index.ts';
+import { writeJson, writeJunit } from '../judge/report.ts';
+import { routeOf } from '../judge/route.ts';
+import { asyncApiValidators } from '../judge/webhooks.ts';
 import { integers } from './cli.ts';
-import { harOf, HarError, jsonOf, readHar } from './har.ts';
-import { createTrafficJudge, type Exchange, type Finding, type JudgeOptions, type TrafficJudge } from './har-judge.ts';
-import { coverageLines, findingLines, maskedExchange, MAX_FINDINGS, reportFinding, suiteFinding } from './report.ts';
+import { harOf, HarError, jsonOf, readHar, type HarDelivery } from './har.ts';
+import {
+  coverageLines,
+  deliveryExchange,
+  findingLines,
+  maskedExchange,
+  MAX_FINDINGS,
+  reportFinding,
+  suiteFinding,
+  type ProxyFinding,
+} from './report.ts';
 import { readMerchantKeys, replay, type ReplayResult } from './replay.ts';
-import { routeOf } from './route.ts';
-import { DEFAULT_CLOCK_TOLERANCE_MS, DEFAULT_MAX_TRANSACTIONS } from './state.ts';
+import { defaultWebhookWindowMs, sweepEveryMs } from './server.ts';
 
 const USAGE =
-  'usage: paylater judge FILE.har [--variant 1|2] [--payment-window SECONDS] [--clock-tolerance MS] [--max-transactions N] [--report-json FILE] [--report-junit FILE] [--quiet] [--replay --base-url URL [--merchants FILE] [--keep-pace] [--timeout SECONDS] [--har FILE]]';
+  'usage: paylater judge FILE.har [--variant 1|2] [--payment-window SECONDS] [--clock-tolerance MS] [--max-transactions N] [--webhook-window MS] [--report-json FILE] [--report-junit FILE] [--quiet] [--replay --base-url URL [--merchants FILE] [--keep-pace] [--timeout SECONDS] [--har FILE]]';
 
 export const HELP = `${USAGE}
 
-Judges recorded traffic offline with the judge paylater proxy judges live traffic with: each
-exchange against the contract, and the transactions, sessions, lists and sandbox clock across them,
-per merchant. FILE is HAR 1.2 (or 1.1) as browsers' devtools ("Save all as HAR with content"),
+Judges recorded traffic offline with the one judge paylater proxy and paylater conform judge with:
+each exchange against the contract, and the transactions, sessions, lists and sandbox clock across
+them, per merchant; webhook deliveries the recording holds (paylater proxy --har keeps those it
+forwarded) against AsyncAPI and the transitions the exchanges showed. FILE is HAR 1.2 (or 1.1) as browsers' devtools ("Save all as HAR with content"),
 Playwright's recordHar (embedded bodies, or a .zip with attached ones), mitmproxy, k6 Studio and
-paylater proxy --har write it. Entries are judged in the order they ended; those of hosts no
+paylater proxy --har write it. Entries are judged in the order they ended (a transition whose event
+did not come within the window, judged as the recording's time passes and at its end); those of hosts no
 operation was sent to, and those no operation describes (pages, scripts), are counted, not judged.
 Masked credentials (MASKED_…, as paylater proxy --har writes them) still tell merchants apart: no
 key is needed to judge.
@@ -44,6 +63,8 @@ Options:
   --payment-window SECONDS  the recorded server's payment window (default: the x-state-machine default, ${stateMachine.paymentWindow.defaultSeconds})
   --clock-tolerance MS      how far the server's clock may be from the recording's (default: ${DEFAULT_CLOCK_TOLERANCE_MS})
   --max-transactions N      transactions remembered; past it the oldest is dropped first (default: ${DEFAULT_MAX_TRANSACTIONS})
+  --webhook-window MS       how long after a transition its event may come (default: ${defaultWebhookWindowMs()}, as
+                            paylater proxy's); judged only when the recording holds deliveries
   --report-json FILE        writes the report (coverage, findings with their exchanges and curl scripts) as JSON
   --report-junit FILE       writes a JUnit XML report (one failed test case per finding)
   --quiet                   the first 20 findings in short (no exchanges, no curl script), then the summary
@@ -73,6 +94,7 @@ export const OPTIONS = {
   'payment-window': { type: 'string' },
   'clock-tolerance': { type: 'string' },
   'max-transactions': { type: 'string' },
+  'webhook-window': { type: 'string' },
   'report-json': { type: 'string' },
   'report-junit': { type: 'string' },
   quiet: { type: 'boolean' },
@@ -96,8 +118,8 @@ export const apiOrigins = (list: Exchange[]): Set<string> =>
   new Set(list.filter((x) => operationOf(x) !== undefined).map((x) => new URL(x.url).origin));
 
 export interface Judged {
-  findings: Finding[];
-  judge: TrafficJudge;
+  findings: ProxyFinding[];
+  judge: Judge;
   /** Exchanges handed to the judge, and those of other hosts (counted only). */
   judged: number;
   otherHosts: number;
@@ -111,22 +133,61 @@ function at(text: string | undefined, jsonPath: string): unknown {
 }
 
 /** A finding about a value the recording masked (a schema's pattern for a secret): what the recording hid is not judged. */
-const aboutMasked = (f: Finding, x: Exchange): boolean =>
+const aboutMasked = (f: ProxyFinding, x: Exchange): boolean =>
   [at(x.responseText, f.jsonPath), at(x.body, f.jsonPath)].some((v) => typeof v === 'string' && /^MASKED_[0-9a-f]{8}$/.test(v));
 
-/** Recorded exchanges judged as `paylater judge` judges them: the API hosts' only, in the order they ended (as the proxy judges them). */
-export function judgeRecorded(list: Exchange[], o: JudgeOptions): Judged {
-  const judge = createTrafficJudge({ ...o, timeOrigin: 0 });
-  const origins = apiOrigins(list);
-  const mine = list.filter((x) => origins.has(new URL(x.url).origin));
-  const findings = [...mine]
-    .sort((a, b) => a.receivedAt - b.receivedAt || a.seq - b.seq)
-    .flatMap((x) => judge.exchange(x).filter((f) => !aboutMasked(f, x)));
-  return { findings, judge, judged: mine.length, otherHosts: list.length - mine.length };
+/** The judge's options for a recording: how long after a transition its event may come (its webhook side's other settings read from the recording). */
+export interface RecordedOptions extends Omit<JudgeOptions, 'timeOrigin' | 'webhooks'> {
+  webhookWindowMs?: number;
 }
 
-/** The suite's form of an exchange (its operation named, its answer parsed), for reports. */
-const suiteForm = (x: Exchange): SuiteExchange => ({
+/**
+ * A recording judged as `paylater judge` judges it: the API hosts' exchanges and the webhook
+ * deliveries, in the order they ended (as the proxy judges them), the events' window swept as the
+ * recording's time passes (as often as the proxy sweeps it) and at its end. Deliveries are judged
+ * (their payloads by the AsyncAPI document; not their signatures: the proxy's HAR masks them, and
+ * the secret is not the recording's), and events expected of transitions, only when the recording
+ * holds some: their URL's port is where an endpoint answered pointing sends its events to the ear,
+ * as the proxy's webhook port is.
+ */
+export async function judgeRecorded(har: { exchanges: Exchange[]; deliveries?: HarDelivery[] }, o: RecordedOptions = {}): Promise<Judged> {
+  const deliveries = har.deliveries ?? [];
+  const port = deliveries.length ? Number(new URL(deliveries[0]!.url).port) || undefined : undefined;
+  const { webhookWindowMs: windowMs = defaultWebhookWindowMs(), ...options } = o;
+  const webhooks = deliveries.length ? { windowMs, port, validators: await asyncApiValidators() } : undefined;
+  const judge = createJudge({ ...options, timeOrigin: 0, webhooks });
+  const origins = apiOrigins(har.exchanges);
+  const mine = har.exchanges.filter((x) => origins.has(new URL(x.url).origin));
+  const timeline: { at: number; seq: number; x?: Exchange; d?: HarDelivery }[] = [
+    ...mine.map((x) => ({ at: x.receivedAt, seq: x.seq, x })),
+    ...deliveries.map((d) => ({ at: d.receivedAt, seq: d.seq, d })),
+  ].sort((a, b) => a.at - b.at || a.seq - b.seq);
+  const findings: ProxyFinding[] = [];
+  const every = sweepEveryMs(windowMs);
+  let swept = timeline[0]?.at ?? 0;
+  for (const { at, x, d } of timeline) {
+    if (deliveries.length && at - swept >= every) findings.push(...judge.sweep((swept = at)));
+    if (d) findings.push(...judge.delivery(d));
+    else
+      try {
+        findings.push(...judge.exchange(x!).filter((f) => !aboutMasked(f, x!)));
+      } catch (e) {
+        // as the proxy words an exchange its judge could not judge
+        findings.push({
+          kind: 'upstream',
+          operation: x!.opId ?? `${x!.method} ${new URL(x!.url).pathname}`,
+          jsonPath: '$',
+          message: `this exchange could not be judged: ${(e as Error).message}`,
+          exchanges: [x!.seq],
+        });
+      }
+  }
+  if (timeline.length) findings.push(...judge.sweep(timeline.at(-1)!.at));
+  return { findings, judge, judged: mine.length, otherHosts: har.exchanges.length - mine.length };
+}
+
+/** The named form of an exchange (its operation named, its answer parsed), for reports. */
+const suiteForm = (x: Exchange): NamedExchange => ({
   ...x,
   opId: operationOf(x) ?? `${x.method} ${new URL(x.url).pathname}`,
   json: jsonOf(x.responseText),
@@ -159,6 +220,7 @@ export async function runJudge(
     ['payment-window', 1],
     ['clock-tolerance', 0],
     ['max-transactions', 1],
+    ['webhook-window', 1],
     ['timeout', 1],
   ]);
   if (typeof nums === 'string') return fail(nums);
@@ -168,25 +230,30 @@ export async function runJudge(
   if (values.replay && (!baseUrl || !/^https?:\/\/[^/]/.test(baseUrl))) return fail('--replay needs --base-url, an http(s) URL');
   for (const name of ['base-url', 'merchants', 'keep-pace', 'timeout', 'har'] as const)
     if (values[name] !== undefined && !values.replay) return fail(`--${name} goes with --replay`);
-  const options: JudgeOptions = {
-    variant,
-    paymentWindowSeconds: nums['payment-window'],
-    clockToleranceMs: nums['clock-tolerance'],
-    maxTransactions: nums['max-transactions'],
-  };
   const started = Date.now();
   try {
     const har = readHar(file);
-    const judged = judgeRecorded(har.exchanges, options);
+    const options: RecordedOptions = {
+      variant,
+      paymentWindowSeconds: nums['payment-window'],
+      clockToleranceMs: nums['clock-tolerance'],
+      maxTransactions: nums['max-transactions'],
+      webhookWindowMs: nums['webhook-window'],
+    };
+    const judged = await judgeRecorded(har, options);
     let findings = judged.findings;
-    const all = new Map(har.exchanges.map((x) => [x.seq, x]));
+    const held = new Map<number, NamedExchange>([
+      ...har.exchanges.map((x) => [x.seq, suiteForm(x)] as const),
+      ...har.deliveries.map((d) => [d.seq, deliveryExchange(d, d.url, d.status)] as const),
+    ]);
     let upstream = [...apiOrigins(har.exchanges)][0] ?? '';
     let replayed: ReplayResult | undefined;
     let coverage = judged.judge.coverage();
     if (values.replay) {
       const keys = values.merchants === undefined ? new Map<string, string>() : readMerchantKeys(values.merchants as string);
       const origins = apiOrigins(har.exchanges);
-      const judge = createTrafficJudge({ ...options, timeOrigin: 0 });
+      const { webhookWindowMs: _window, ...judgeOptions } = options;
+      const judge = createJudge({ ...judgeOptions, timeOrigin: 0 });
       replayed = await replay(
         har.exchanges
           .filter((x) => origins.has(new URL(x.url).origin))
@@ -199,7 +266,7 @@ export async function runJudge(
           keys,
           keepPace: values['keep-pace'] === true,
           timeoutMs: (nums.timeout ?? DEFAULT_REQUEST_TIMEOUT_MS / 1000) * 1000,
-          firstSeq: har.exchanges.length + 1,
+          firstSeq: har.exchanges.length + har.deliveries.length + 1,
           judge: (x) => judge.exchange(x),
         },
         file,
@@ -208,7 +275,7 @@ export async function runJudge(
       findings = replayed.findings;
       coverage = judge.coverage();
       upstream = baseUrl!.replace(/\/$/, '');
-      for (const x of replayed.exchanges) all.set(x.seq, x);
+      for (const x of replayed.exchanges) held.set(x.seq, suiteForm(x));
       if (values.har)
         writeJson(
           values.har as string,
@@ -218,7 +285,6 @@ export async function runJudge(
           ),
         );
     }
-    const held = new Map([...all].map(([n, x]) => [n, suiteForm(x)]));
     const list = findings
       .slice(0, MAX_FINDINGS)
       .map((f, i) => reportFinding(f, i + 1, held, { upstream, secrets: [], ear: 'the recording holds', timeOrigin: 0 }));
@@ -233,14 +299,15 @@ export async function runJudge(
         if (f.curl) out(`curl script:\n${f.curl}`);
       }
     const counts = {
-      entries: har.exchanges.length + har.unanswered,
+      entries: har.exchanges.length + har.deliveries.length + har.unanswered,
+      deliveries: har.deliveries.length,
       judged: (replayed ? replayed.exchanges.length : judged.judged) - coverage.unrouted,
       notOperations: coverage.unrouted,
       otherHosts: judged.otherHosts,
       unanswered: har.unanswered,
     };
     out(
-      `\n${file} (${har.creator}): ${counts.entries} entries: ${counts.judged} operations judged, ${counts.notOperations} not an operation, ${counts.otherHosts} of other hosts, ${counts.unanswered} without an answer${replayed ? `; replayed ${replayed.replayed} against ${baseUrl} (${replayed.filler} with a filler body the recording did not keep, not compared; ${replayed.notReplayed} not replayed: a body of unknown size), ${replayed.substitutions} values substituted` : ''}; ${findings.length} finding(s)`,
+      `\n${file} (${har.creator}): ${counts.entries} entries: ${counts.judged} operations judged, ${counts.notOperations} not an operation, ${counts.deliveries} webhook deliveries, ${counts.otherHosts} of other hosts, ${counts.unanswered} without an answer${replayed ? `; replayed ${replayed.replayed} against ${baseUrl} (${replayed.filler} with a filler body the recording did not keep, not compared; ${replayed.notReplayed} not replayed: a body of unknown size), ${replayed.substitutions} values substituted` : ''}; ${findings.length} finding(s)`,
     );
     coverageLines(coverage).forEach((l) => out(l));
     const exitCode = findings.length ? EXIT.findings : EXIT.clean;

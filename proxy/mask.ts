@@ -5,7 +5,7 @@
  * URL is masked the same way.
  */
 import { createHash } from 'node:crypto';
-import { credentialHeaders } from './route.ts';
+import { credentialHeaders } from '../judge/route.ts';
 
 const CREDENTIAL_HEADERS = new Set(credentialHeaders());
 

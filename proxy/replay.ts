@@ -20,11 +20,12 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { request } from 'undici';
-import { toFreshen } from '../conformance/report.ts';
+import { toFreshen } from '../judge/report.ts';
 import { parseLocalDateTime } from '../model/local-date.ts';
 import { HOP_BY_HOP } from './forward.ts';
 import { HarError, instant, jsonOf, type HarExchange } from './har.ts';
-import type { Exchange, Finding } from './har-judge.ts';
+import type { Exchange } from '../judge/index.ts';
+import type { ProxyFinding as Finding } from './report.ts';
 import { isCredentialHeader, mask } from './mask.ts';
 
 /** A string a server may hand out to be sent back: an id, a token, a cursor (8 characters or more, no space). */

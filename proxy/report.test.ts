@@ -4,10 +4,9 @@
  * and a later request used: the ring's answer text is parsed again for it.
  */
 import { expect, it } from 'vitest';
-import type { Exchange } from '../conformance/http.ts';
+import type { NamedExchange as Exchange } from '../judge/exchange.ts';
+import { createJudge } from '../judge/index.ts';
 import { Recorder } from './report.ts';
-import { StateTracker } from './state.ts';
-import { VariantBook } from './variant.ts';
 
 const UPSTREAM = 'http://upstream.test';
 const ID = '7d3f7a52-5c8e-4f41-9d55-2f0a1c3b9e10';
@@ -31,13 +30,12 @@ function exchange(over: Partial<Exchange>): Exchange {
 it('a finding curl script captures the id of an earlier answer held in the ring', () => {
   const recorder = new Recorder({
     upstream: UPSTREAM,
-    variants: new VariantBook(1, undefined),
-    state: new StateTracker({}),
+    judge: createJudge({ variant: 1 }),
     keep: 10,
     secrets: [],
   });
   const created = { id: ID, status: 'PENDING' };
-  recorder.record(1, exchange({ body: '{"total":10}', responseText: JSON.stringify(created), json: created }), true);
+  recorder.record(1, exchange({ body: '{"total":10}', responseText: JSON.stringify(created), json: created }));
   const read = exchange({
     opId: 'getPartnerTransaction',
     method: 'GET',
@@ -47,8 +45,8 @@ it('a finding curl script captures the id of an earlier answer held in the ring'
     responseText: '{}',
     json: {},
   });
-  recorder.record(2, read, true);
-  recorder.judged(read, [{ kind: 'answer', operation: 'getPartnerTransaction', jsonPath: '$', message: 'a finding', exchanges: [1, 2] }]);
+  recorder.record(2, read);
+  recorder.judged([{ kind: 'answer', operation: 'getPartnerTransaction', jsonPath: '$', message: 'a finding', exchanges: [1, 2] }]);
   const curl = (recorder.report() as { findingList: { curl: string }[] }).findingList[0]!.curl;
   expect(curl).toContain(`ID_1=$(jq -r '.id' <<<"$R1")`);
   expect(curl).toContain('/api/v1/public/partner/transactions/${ID_1}"');

@@ -1,30 +1,24 @@
 /**
- * What the proxy saw and found: coverage in the suite's form, findings each with the exchanges that
- * show it (masked) as a runnable curl script (the suite's own `curlScript`), the live JSON report,
- * the JSON / JUnit (the suite's `writeJunit`) / HAR files. Nothing here holds a key in clear on
- * its way out: every exchange is masked (mask.ts) before it leaves.
+ * What an ear of traffic saw and what the judge found: findings each with the exchanges that show
+ * it (masked) as a runnable curl script (the report's `curlScript`), the judge's coverage, the live
+ * JSON report, the JSON / JUnit (`writeJunit`) / HAR files. The proxy's recorder and `paylater
+ * judge` report with the same pieces. Nothing here holds a key in clear on its way out: every
+ * exchange is masked (mask.ts) before it leaves.
  */
 import { writeFileSync } from 'node:fs';
-import { stateMachine, variants, type Variant } from '../generated/index.ts';
-import { NOT_DRIVABLE, type Coverage } from '../conformance/coverage.ts';
-import type { Exchange } from '../conformance/http.ts';
-import { curlScript, writeJunit, type Finding } from '../conformance/report.ts';
-import { Contract } from '../conformance/spec.ts';
+import type { Judge } from '../judge/index.ts';
+import type { Delivery, Finding as JudgeFinding, JudgeCoverage, NamedExchange as Exchange } from '../judge/exchange.ts';
+import { curlScript, writeJunit, type Finding } from '../judge/report.ts';
 import { isCredentialHeader, mask, maskHeaders, maskText } from './mask.ts';
 import { harOf, isoMicro, jsonOf } from './har.ts';
 import { answerJson, slim } from './ring.ts';
-import type { StateFinding, StateTracker } from './state.ts';
-import { VARIANTS, type VariantBook } from './variant.ts';
 
-export interface ProxyFinding {
-  kind: string;
-  operation: string;
-  jsonPath: string;
-  message: string;
-  expected?: unknown;
-  actual?: unknown;
-  txId?: string;
-  exchanges: number[];
+/**
+ * A finding of the judge, or an ear's own: `upstream` (the upstream unreachable or its answer cut
+ * off; a replayed request unanswered), `replay` (a replayed answer that differs from its recording).
+ */
+export interface ProxyFinding extends Omit<JudgeFinding, 'kind'> {
+  kind: JudgeFinding['kind'] | 'upstream' | 'replay';
 }
 
 /** A finding as reported: its exchanges masked, and as a curl script. */
@@ -38,7 +32,7 @@ export interface ReportedFinding extends Omit<ProxyFinding, 'exchanges'> {
 }
 
 /**
- * An exchange as a report shows it: the suite's Exchange (conformance/http.ts), masked, with its
+ * An exchange as a report shows it: the one judge's NamedExchange, masked, with its
  * number, its operation under the report's name, and its times as a date and a duration; not its
  * parsed JSON (the text is there).
  */
@@ -50,14 +44,6 @@ export interface MaskedExchange extends Pick<
   operation: Exchange['opId'];
   startedAt: string;
   ms: number;
-}
-
-/** The proxy's coverage: the suite's form (transitions, codes) with the operations, statuses and events seen. */
-export interface ProxyCoverage extends Coverage {
-  operations: { exercised: string[]; missing: string[] };
-  statuses: string[];
-  events: { exercised: string[]; missing: string[]; received: number; unknownTransaction: number };
-  unrouted: number;
 }
 
 /** Most findings kept in full (the count goes on). */
@@ -72,10 +58,6 @@ export class Recorder {
   requests = 0;
   judgedCount = 0;
   readonly startedAt = new Date();
-  private readonly ops = new Map<string, number>();
-  private readonly statuses = new Set<string>();
-  private readonly codes = new Set<string>();
-  private unrouted = 0;
   webhooksReceived = 0;
   /** Requests whose client closed the connection before the answer ended (not judged, not a finding). */
   clientAborts = 0;
@@ -83,15 +65,12 @@ export class Recorder {
   constructor(
     private readonly o: {
       upstream: string;
-      variants: VariantBook;
-      state: StateTracker;
+      judge: Judge;
       keep: number;
       /** The most characters of each body kept (default RING_BODY_CHARS). */
       keepBodyChars?: number;
       log?: (line: string) => void;
       secrets: string[];
-      /** Where webhook deliveries are forwarded (their URL in the HAR). */
-      hookUrl?: string;
     },
   ) {
     this.upstream = o.upstream;
@@ -102,23 +81,14 @@ export class Recorder {
     return ++this.seq;
   }
 
-  /** Keeps an exchange (the last `keep`) and counts what it covers. */
-  record(seq: number, ex: Exchange, routed: boolean): void {
+  /** Keeps an exchange (the last `keep`) for the findings' curl scripts and the HAR. */
+  record(seq: number, ex: Exchange): void {
     this.ring.set(seq, slim(ex, this.o.keepBodyChars));
     if (this.ring.size > this.o.keep) this.ring.delete(this.ring.keys().next().value as number);
-    if (!routed) {
-      this.unrouted++;
-      return;
-    }
-    this.ops.set(ex.opId, (this.ops.get(ex.opId) ?? 0) + 1);
-    this.statuses.add(`${ex.opId} ${ex.status}`);
-    if (ex.status >= 400) {
-      const c = (ex.json as { error?: { code?: unknown } } | undefined)?.error?.code;
-      if (typeof c === 'string') this.codes.add(`${ex.opId} ${ex.status} ${c}`);
-    }
   }
 
-  judged(_ex: Exchange, findings: (ProxyFinding | StateFinding)[]): void {
+  /** An exchange judged: its findings reported. */
+  judged(findings: readonly ProxyFinding[]): void {
     this.judgedCount++;
     for (const f of findings) this.add(f);
   }
@@ -128,27 +98,16 @@ export class Recorder {
     this.add({ kind: 'upstream', operation: `${method} ${url.split('?')[0]}`, jsonPath: '$', message: why, exchanges: [seq] });
   }
 
-  /** A delivery received on the webhook port, kept as an exchange (its answer the receiver's: `delivered`), judged by `judgeDelivery`; its number. */
-  webhook(body: string, headers: Record<string, string>, at: number, truncated: boolean, verify: DeliveryVerdict): number {
+  /**
+   * A delivery received on the webhook port at `url` (the proxy's webhook URL and the path it was
+   * sent to): kept in the ring as an exchange (its status the receiver's answer, `delivered`; 0
+   * until then), then judged.
+   */
+  webhook(d: Delivery, url: string): void {
     this.webhooksReceived++;
-    const seq = ++this.seq;
-    const perf = at - performance.timeOrigin;
-    this.ring.set(seq, {
-      opId: `webhook ${eventName(truncated ? undefined : body)}`,
-      method: 'POST',
-      url: this.o.hookUrl ?? `${this.upstream}/(webhook delivery)`,
-      headers,
-      body: truncated ? undefined : body,
-      status: 0,
-      responseHeaders: {},
-      responseText: '',
-      json: undefined,
-      sentAt: perf,
-      receivedAt: perf,
-    });
+    this.ring.set(d.seq, deliveryExchange(d, url, 0));
     if (this.ring.size > this.o.keep) this.ring.delete(this.ring.keys().next().value as number);
-    for (const f of judgeDelivery(this.o.state, seq, truncated ? undefined : body, headers, at, verify)) this.add(f);
-    return seq;
+    for (const f of this.o.judge.delivery(d)) this.add(f);
   }
 
   /** The receiver answered delivery `seq` (its status shown in the HAR). */
@@ -159,10 +118,10 @@ export class Recorder {
 
   /** Transitions whose event is overdue. */
   sweep(): void {
-    for (const f of this.o.state.sweep(performance.timeOrigin + performance.now())) this.add(f);
+    for (const f of this.o.judge.sweep(performance.now())) this.add(f);
   }
 
-  private add(f: ProxyFinding | StateFinding): void {
+  private add(f: ProxyFinding): void {
     this.findingCount++;
     const n = this.findingCount;
     if (this.findings.length >= MAX_FINDINGS) return;
@@ -171,70 +130,30 @@ export class Recorder {
     this.o.log?.(`finding ${n} (${f.kind}) ${f.operation} ${f.jsonPath}: ${reported.message}`);
   }
 
-  /** The variants the traffic speaks: the one every key is held to, else those keys were pinned to (both before any was). */
-  private variantsSpoken(): Variant[] {
-    const b = this.o.variants;
-    if (b.fixed !== undefined) return [b.fixed];
-    const seen = VARIANTS.filter((v) => b.pinned[v] > 0);
-    return seen.length ? seen : [...VARIANTS];
-  }
-
-  coverage(): ProxyCoverage {
-    const spoken = this.variantsSpoken();
-    // every operation of the variants, the SDK's (x-internal) ones too: a browser's checkout uses them
-    const ops = [...new Set(spoken.flatMap((v) => Object.keys(variants[v === 1 ? 'v1' : 'v2'].operations)))];
-    const declared = new Set<string>();
-    const notDriven = new Set<string>();
-    for (const v of spoken)
-      for (const op of ops) {
-        const contract = Contract.for(v);
-        if (!contract.has(op)) continue;
-        for (const [status, codes] of Object.entries(contract.op(op).errors))
-          for (const c of codes) {
-            const k = `${op} ${status} ${c}`;
-            if (c in NOT_DRIVABLE && !this.codes.has(k)) notDriven.add(`${k} (${NOT_DRIVABLE[c]})`);
-            else declared.add(k);
-          }
-      }
-    const st = this.o.state;
-    const transitions = stateMachine.transitions.map((t) => t.id);
-    const events = [...new Set(spoken.flatMap((v) => variants[v === 1 ? 'v1' : 'v2'].webhookEvents))];
-    return {
-      operations: { exercised: ops.filter((o) => this.ops.has(o)), missing: ops.filter((o) => !this.ops.has(o)) },
-      statuses: [...this.statuses].sort(),
-      transitions: {
-        exercised: transitions.filter((t) => st.transitions.has(t)),
-        missing: transitions.filter((t) => !st.transitions.has(t)),
-      },
-      codes: {
-        exercised: [...declared].filter((k) => this.codes.has(k)),
-        missing: [...declared].filter((k) => !this.codes.has(k)),
-        notDriven: [...notDriven],
-      },
-      events: {
-        exercised: events.filter((e) => st.events.has(e)),
-        missing: events.filter((e) => !st.events.has(e)),
-        received: this.webhooksReceived,
-        unknownTransaction: st.unknownEvents,
-      },
-      unrouted: this.unrouted,
-    };
+  /** The judge's coverage of the traffic. */
+  coverage(): JudgeCoverage {
+    return this.o.judge.coverage();
   }
 
   report(): Record<string, unknown> {
-    const st = this.o.state;
+    const { memory, settings } = this.o.judge;
     return {
       tool: 'paylater proxy',
       upstream: this.upstream,
-      variant: this.o.variants.fixed ?? 'per key',
-      keysPinned: this.o.variants.pinned,
+      variant: settings.fixedVariant ?? 'per key',
+      keysPinned: { ...memory.pinned },
       startedAt: this.startedAt.toISOString(),
       requests: this.requests,
       judged: this.judgedCount,
       clientAborts: this.clientAborts,
       findings: this.findingCount,
       exitCode: this.findingCount ? 1 : 0,
-      state: { transactions: st.txs.size, maxTransactions: st.max, dropped: st.dropped, paymentWindowSeconds: st.windowMs / 1000 },
+      state: {
+        transactions: memory.transactions.size,
+        maxTransactions: memory.max,
+        dropped: memory.dropped,
+        paymentWindowSeconds: settings.paymentWindowMs / 1000,
+      },
       coverage: this.coverage(),
       findingList: this.findings,
       findingsNotListed: this.findingCount - this.findings.length,
@@ -257,7 +176,7 @@ export class Recorder {
       const asFindings = this.findings.map((f) => suiteFinding(f, 'paylater proxy'));
       writeJunit(
         files.junit,
-        `paylater proxy ${this.o.variants.fixed ? `v${this.o.variants.fixed}` : 'variant per key'} ${this.upstream}`,
+        `paylater proxy ${this.o.judge.settings.fixedVariant ? `v${this.o.judge.settings.fixedVariant}` : 'variant per key'} ${this.upstream}`,
         this.judgedCount,
         asFindings,
         (Date.now() - this.startedAt.getTime()) / 1000,
@@ -285,7 +204,7 @@ export function findingLines(findings: ReportedFinding[], count: number): string
 }
 
 /** The coverage as the summary prints it. */
-export function coverageLines(c: ProxyCoverage): string[] {
+export function coverageLines(c: JudgeCoverage): string[] {
   return [
     `operations exercised: ${c.operations.exercised.length}/${c.operations.exercised.length + c.operations.missing.length}${c.operations.missing.length ? `; not exercised: ${c.operations.missing.join(', ')}` : ''}`,
     `transitions exercised: ${c.transitions.exercised.join(', ') || 'none'}${c.transitions.missing.length ? `; not exercised: ${c.transitions.missing.join(', ')}` : ''}`,
@@ -314,51 +233,22 @@ export function maskedExchange(n: number, ex: Exchange, secrets: readonly string
   };
 }
 
-/** What a delivery's body shows: the problems of its signature, JSON and AsyncAPI payload, and the event. */
-export type DeliveryVerdict = (body: string) => {
-  problems: string[];
-  event: { event?: string; data?: { id?: string; status?: string } } | undefined;
-};
-
-/** The event a delivery names, or '?'. */
-const eventName = (body: string | undefined): string => (jsonOf(body) as { event?: string } | undefined)?.event ?? '?';
-
-/**
- * A webhook delivery judged, received at `at` (epoch ms): a body too large to copy (undefined), the
- * problems `verify` finds, a status its event's transition does not lead to, then the state's
- * matching of the event to the transitions it saw.
- */
-export function judgeDelivery(
-  state: StateTracker,
-  seq: number,
-  body: string | undefined,
-  headers: Record<string, string>,
-  at: number,
-  verify: DeliveryVerdict,
-): (ProxyFinding | StateFinding)[] {
-  const operation = `webhook ${eventName(body)}`;
-  if (body === undefined)
-    return [
-      { kind: 'webhook-payload', operation: 'webhook', jsonPath: '$', message: 'a webhook body too large to copy', exchanges: [seq] },
-    ];
-  const { problems, event } = verify(body);
-  if (problems.length) return [{ kind: 'webhook-payload', operation, jsonPath: '$', message: problems.join('; '), exchanges: [seq] }];
-  const id = event?.data?.id;
-  if (typeof id !== 'string' || !event?.event) return [];
-  const out: (ProxyFinding | StateFinding)[] = [];
-  const want = stateMachine.transitions.find((t) => t.emits === event.event)?.to;
-  if (state.txs.get(id) && want && event.data?.status !== want)
-    out.push({
-      kind: 'webhook-payload',
-      operation: `webhook ${event.event}`,
-      jsonPath: '$.data.status',
-      message: `event ${event.event} for ${id} has status ${String(event.data?.status)}; its transition leads to ${want}`,
-      exchanges: [seq],
-      txId: id,
-    });
-  for (const f of state.event(event.event, id, headers['webhook-id'] ?? '', at, seq, event.data))
-    out.push({ ...f, exchanges: [...f.exchanges.filter((x) => x !== seq), seq] });
-  return out;
+/** A webhook delivery as reports show it: an exchange named for its event, its status the receiver's answer (0: none yet). */
+export function deliveryExchange(d: Delivery, url: string, status: number): Exchange {
+  const body = d.truncated ? undefined : d.body;
+  return {
+    opId: `webhook ${(jsonOf(body) as { event?: string } | undefined)?.event ?? '?'}`,
+    method: 'POST',
+    url,
+    headers: d.headers,
+    body,
+    status,
+    responseHeaders: {},
+    responseText: '',
+    json: undefined,
+    sentAt: d.receivedAt,
+    receivedAt: d.receivedAt,
+  };
 }
 
 /**
@@ -366,7 +256,7 @@ export function judgeDelivery(
  * the ear numbers them, with the suite's curl script of them; the message masked.
  */
 export function reportFinding(
-  f: ProxyFinding | StateFinding,
+  f: ProxyFinding,
   n: number,
   held: ReadonlyMap<number, Exchange>,
   o: { upstream: string; secrets: readonly string[]; ear: string; timeOrigin?: number },

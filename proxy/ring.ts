@@ -2,7 +2,7 @@
  * The exchange ring's entries (report.ts keeps the last `keep` exchanges for findings' curl scripts
  * and the HAR file): each body cut, no parsed answer held.
  */
-import type { Exchange } from '../conformance/http.ts';
+import type { NamedExchange as Exchange } from '../judge/exchange.ts';
 
 /** The most of each body the exchange ring keeps by default (the ring's memory: at most `keep` × 2 × this). */
 export const RING_BODY_CHARS = 16 * 1024;

@@ -2,11 +2,9 @@
  * `paylater proxy`'s engine: a forwarding HTTP proxy in front of any implementation. Every request
  * goes upstream unchanged (method, path, every header but the hop-by-hop ones, Host set to the
  * upstream's, the body streamed), every answer comes back unchanged (streamed, status and every
- * header); a copy of each, up to `captureBytes`, is judged once the answer has ended:
- *  - each exchange by the conformance suite's own response judge (conformance/http.ts `judgeResponse`);
- *  - across exchanges, per merchant, by the state tracker (state.ts);
- *  - webhooks, on a second port, verified, validated against AsyncAPI, matched to transitions, and
- *    forwarded unchanged.
+ * header); a copy of each, up to `captureBytes`, is handed to the judge (judge/) once the answer has
+ * ended, and webhooks, on a second port, are forwarded unchanged and handed to the judge too. The
+ * recorder (report.ts) reports what the judge finds.
  * `GET /_paylater/report` (the one reserved prefix, `/_paylater/`, never forwarded; docs/traffic.md) answers the live report.
  */
 import {
@@ -20,24 +18,19 @@ import {
   type AgentOptions,
 } from 'node:http';
 import { request as httpsRequest, Agent as HttpsAgent } from 'node:https';
-import type { ValidateFunction } from 'ajv';
 import { Pool } from 'undici';
 import { webhookDelivery, type Variant } from '../generated/index.ts';
-import { asyncApiValidators } from '../conformance/webhooks.ts';
-import { verifyWebhook, WebhookVerificationError } from '../sdk/webhooks/verify.ts';
-import { digest } from './mask.ts';
+import { createJudge, type Judge } from '../judge/index.ts';
+import { asyncApiValidators } from '../judge/webhooks.ts';
 import { Forward, forwardable, headerRecord, type Hub } from './forward.ts';
-import { ExchangeJudge } from './judge.ts';
-import { StateTracker } from './state.ts';
-import { Recorder, type DeliveryVerdict } from './report.ts';
-import { VariantBook } from './variant.ts';
+import { Recorder } from './report.ts';
 
 export const REPORT_PATH = '/_paylater/report';
 /** Default: the most of a body (request or answer) copied for judging; a longer one is forwarded whole but not judged on its body. */
 export const DEFAULT_CAPTURE_BYTES = 1024 * 1024;
 export interface ProxyOptions {
   upstream: string;
-  /** The variant every key is held to; without it, each key's is learned from its answers (variant.ts, ADR-070). */
+  /** The variant every key is held to; without it, each key's is learned from its answers (ADR-070). */
   variant?: Variant;
   port?: number;
   host?: string;
@@ -65,7 +58,7 @@ export interface LiveProxy {
   port: number;
   webhookUrl: string | undefined;
   recorder: Recorder;
-  state: StateTracker;
+  judge: Judge;
   close(): Promise<void>;
 }
 
@@ -87,46 +80,93 @@ export async function startLiveProxy(o: ProxyOptions): Promise<LiveProxy> {
   const pool = new Pool(upstream.origin, UPSTREAM_POOL);
   const capture = o.captureBytes ?? DEFAULT_CAPTURE_BYTES;
   const windowMs = o.webhooks ? (o.webhooks.windowMs ?? defaultWebhookWindowMs()) : undefined;
-  const book = new VariantBook(o.variant, o.maxTransactions);
-  const state = new StateTracker({
+  // the webhook side listens first: the judge is told its port (an endpoint pointing there sends its events here)
+  let hooks: Server | undefined;
+  /** The recorder the webhook side reports to, once made (the judge is made after the webhook side listens). */
+  const late: { recorder?: Recorder } = {};
+  let webhookUrl: string | undefined;
+  let validators: Awaited<ReturnType<typeof asyncApiValidators>> | undefined;
+  if (o.webhooks) {
+    const wh = o.webhooks;
+    validators = await asyncApiValidators();
+    const target = new URL(wh.forwardTo);
+    const hookAgent = target.protocol === 'https:' ? new HttpsAgent(KEEP_ALIVE) : new Agent(KEEP_ALIVE);
+    hooks = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      req.on('data', (c: Buffer) => {
+        size += c.length;
+        if (size <= capture) chunks.push(c);
+      });
+      req.on('end', () => {
+        const receivedAt = performance.now();
+        const raw = Buffer.concat(chunks);
+        const headers = headerRecord(req.rawHeaders);
+        const r = o.judge !== false ? late.recorder : undefined;
+        const seq = r?.nextSeq();
+        // forward first, unchanged: the receiver's answer goes back to the sender
+        const f = (target.protocol === 'https:' ? httpsRequest : httpRequest)(
+          {
+            protocol: target.protocol,
+            hostname: target.hostname,
+            port: target.port,
+            method: req.method,
+            path: target.pathname + target.search,
+            headers: forwardable(req.rawHeaders, target.host) as unknown as OutgoingHttpHeaders,
+            agent: hookAgent,
+          },
+          (fres) => {
+            if (seq !== undefined) r!.delivered(seq, fres.statusCode ?? 0);
+            res.writeHead(fres.statusCode ?? 502, forwardable(fres.rawHeaders));
+            fres.pipe(res);
+          },
+        );
+        f.on('error', (e) => {
+          if (!res.headersSent)
+            res.writeHead(502, { 'content-type': 'text/plain' }).end(`paylater proxy: webhook receiver unreachable: ${e.message}`);
+        });
+        f.end(raw);
+        if (seq !== undefined)
+          r!.webhook({ seq, receivedAt, headers, body: raw.toString('utf8'), truncated: size > capture }, webhookUrl! + (req.url ?? '/'));
+      });
+    });
+    await new Promise<void>((resolve, reject) => {
+      hooks!.once('error', reject);
+      hooks!.listen(wh.port, o.host ?? '127.0.0.1', () => resolve());
+    });
+    webhookUrl = `http://127.0.0.1:${(hooks.address() as { port: number }).port}`;
+  }
+  const judge = createJudge({
+    variant: o.variant,
     maxTransactions: o.maxTransactions,
     paymentWindowSeconds: o.paymentWindowSeconds,
     clockToleranceMs: o.clockToleranceMs,
-    webhookWindowMs: windowMs,
-    webhookPort: o.webhooks?.port,
+    timeOrigin: performance.timeOrigin,
+    webhooks:
+      o.webhooks && windowMs !== undefined && validators
+        ? { secret: o.webhooks.secret, windowMs, port: Number(new URL(webhookUrl!).port), validators }
+        : undefined,
   });
-  const recorder = new Recorder({
+  const recorder: Recorder = new Recorder({
     upstream: o.upstream.replace(/\/$/, ''),
-    variants: book,
-    state,
+    judge,
     keep: o.keepExchanges ?? 1000,
     keepBodyChars: o.keepBodyChars,
-    hookUrl: o.webhooks?.forwardTo,
     log: o.log,
     secrets: o.webhooks ? [o.webhooks.secret] : [],
   });
-  /** A merchant's digest per credential seen (one SHA-256 per key, not per request); at most 1,000 held, then started afresh. */
-  const digests = new Map<string, string>();
-  const merchantOf = (cred: string): string => {
-    let d = digests.get(cred);
-    if (d === undefined) {
-      if (digests.size >= 1000) digests.clear();
-      digests.set(cred, (d = digest(cred)));
-    }
-    return d;
-  };
-
-  const judge = new ExchangeJudge(book, state, recorder, merchantOf);
-  const hub: Hub = { pool, recorder, capture, basePath, host: upstream.host, judge: o.judge === false ? null : judge };
+  const rec = recorder;
+  late.recorder = recorder;
+  const hub: Hub = { pool, recorder: rec, capture, basePath, host: upstream.host, judge: o.judge === false ? null : judge };
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
     const url = req.url ?? '/';
     if (url === REPORT_PATH || url.startsWith(REPORT_PATH + '?') || url.startsWith('/_paylater/')) {
       req.resume();
       if (req.method === 'GET' && (url === REPORT_PATH || url.startsWith(REPORT_PATH + '?'))) {
-        recorder.sweep();
+        rec.sweep();
         res
           .writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' })
-          .end(JSON.stringify(recorder.report(), null, 2));
+          .end(JSON.stringify(rec.report(), null, 2));
       } else
         res
           .writeHead(404, { 'content-type': 'application/json; charset=utf-8' })
@@ -147,69 +187,15 @@ export async function startLiveProxy(o: ProxyOptions): Promise<LiveProxy> {
   });
   const port = (server.address() as { port: number }).port;
 
-  let hooks: Server | undefined;
-  let webhookUrl: string | undefined;
-  if (o.webhooks) {
-    const wh = o.webhooks;
-    const validators = await asyncApiValidators();
-    const target = new URL(wh.forwardTo);
-    const hookAgent = target.protocol === 'https:' ? new HttpsAgent(KEEP_ALIVE) : new Agent(KEEP_ALIVE);
-    hooks = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      req.on('data', (c: Buffer) => {
-        size += c.length;
-        if (size <= capture) chunks.push(c);
-      });
-      req.on('end', () => {
-        const receivedAt = performance.timeOrigin + performance.now();
-        const raw = Buffer.concat(chunks);
-        const text = raw.toString('utf8');
-        const headers = headerRecord(req.rawHeaders);
-        let seq = 0;
-        // forward first, unchanged: the receiver's answer goes back to the sender
-        const f = (target.protocol === 'https:' ? httpsRequest : httpRequest)(
-          {
-            protocol: target.protocol,
-            hostname: target.hostname,
-            port: target.port,
-            method: req.method,
-            path: target.pathname + target.search,
-            headers: forwardable(req.rawHeaders, target.host) as unknown as OutgoingHttpHeaders,
-            agent: hookAgent,
-          },
-          (fres) => {
-            recorder.delivered(seq, fres.statusCode ?? 0);
-            res.writeHead(fres.statusCode ?? 502, forwardable(fres.rawHeaders));
-            fres.pipe(res);
-          },
-        );
-        f.on('error', (e) => {
-          if (!res.headersSent)
-            res.writeHead(502, { 'content-type': 'text/plain' }).end(`paylater proxy: webhook receiver unreachable: ${e.message}`);
-        });
-        f.end(raw);
-        seq = recorder.webhook(text, headers, receivedAt, size > capture, (body) => deliveryVerdict(body, headers, wh.secret, validators));
-      });
-    });
-    await new Promise<void>((resolve, reject) => {
-      hooks!.once('error', reject);
-      hooks!.listen(wh.port, o.host ?? '127.0.0.1', () => resolve());
-    });
-    const hookPort = (hooks.address() as { port: number }).port;
-    state.o.webhookPort = hookPort;
-    webhookUrl = `http://127.0.0.1:${hookPort}`;
-  }
-
-  const sweeper = windowMs === undefined ? undefined : setInterval(() => recorder.sweep(), Math.max(100, Math.min(windowMs / 2, 1000)));
+  const sweeper = windowMs === undefined ? undefined : setInterval(() => rec.sweep(), sweepEveryMs(windowMs));
   sweeper?.unref();
 
   return {
     url: `http://127.0.0.1:${port}`,
     port,
     webhookUrl,
-    recorder,
-    state,
+    recorder: rec,
+    judge,
     async close() {
       if (sweeper) clearInterval(sweeper);
       for (const s of [server, hooks]) {
@@ -228,39 +214,8 @@ export async function startLiveProxy(o: ProxyOptions): Promise<LiveProxy> {
   };
 }
 
-/**
- * A delivery's body judged on its own: its signature (Standard Webhooks, the SDK's verifier; not
- * judged without the secret), its JSON, its payload against the AsyncAPI document.
- */
-export function deliveryVerdict(
-  body: string,
-  headers: Record<string, string>,
-  secret: string | undefined,
-  validators: Map<string, ValidateFunction>,
-): ReturnType<DeliveryVerdict> {
-  const problems: string[] = [];
-  let event: { event?: string; data?: { id?: string; status?: string } } | undefined;
-  try {
-    if (secret !== undefined) verifyWebhook(body, headers, secret);
-  } catch (e) {
-    if (e instanceof WebhookVerificationError && e.code !== 'malformed_payload') problems.push(`signature: ${e.code}: ${e.message}`);
-    else if (!(e instanceof WebhookVerificationError)) throw e;
-  }
-  try {
-    event = JSON.parse(body) as typeof event;
-  } catch {
-    problems.push('body is not JSON');
-  }
-  if (event) {
-    const v = validators.get(event.event ?? '');
-    if (!v) problems.push(`event ${JSON.stringify(event.event)} is not an AsyncAPI message`);
-    else if (!v(event)) {
-      const e = v.errors![0]!;
-      problems.push(`payload $${e.instancePath.replace(/\//g, '.')}: ${e.message} (AsyncAPI)`);
-    }
-  }
-  return { problems, event };
-}
+/** How often transitions whose event is overdue are looked for (ms), given the events' window: live, and through a recording's time. */
+export const sweepEveryMs = (windowMs: number): number => Math.max(100, Math.min(windowMs / 2, 1000));
 
 /**
  * The delivery window of an event (ms), from x-webhook-delivery: the first attempt's delay and

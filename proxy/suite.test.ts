@@ -12,7 +12,7 @@ import { runConformance } from '../conformance/index.ts';
 import { freePort } from '../lib/free-port.ts';
 import { REPORT_PATH, startLiveProxy, type LiveProxy } from './server.ts';
 import { sleep } from './test-support/relay.ts';
-import type { ProxyCoverage } from './report.ts';
+import type { JudgeCoverage as ProxyCoverage } from '../judge/exchange.ts';
 
 const secret = `whsec_${randomBytes(24).toString('base64')}`;
 let server: TestServer;

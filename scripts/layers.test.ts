@@ -29,12 +29,14 @@ describe('layer rules (eslint.config.js)', () => {
     for (const file of [
       'reference-server/domain/limits.ts',
       'reference-server/http/errors.ts',
-      'conformance/spec.ts',
+      'conformance/http.ts',
+      'judge/index.ts',
       'reference-server/app.ts',
       'reference-server/checkout/demo-shop.ts',
     ])
       expect(summary(await layerMessages(file)), file).toEqual([]);
-  }, 60_000);
+    // the first lint loads the typed project: most of this test's time
+  }, 120_000);
 
   it('a lower layer importing a higher one is reported, type-only imports too', async () => {
     const value = summary(await layerMessages('reference-server/domain/limits.ts', "export { notFound } from '../http/errors.ts';"));
@@ -58,7 +60,7 @@ describe('layer rules (eslint.config.js)', () => {
   }, 60_000);
 
   it('conformance/ importing the reference server, the demo shop going past the SDK entry, production importing test support or vitest are reported', async () => {
-    const conformance = summary(await layerMessages('conformance/spec.ts', "export { startServer } from '../reference-server/index.ts';"));
+    const conformance = summary(await layerMessages('conformance/http.ts', "export { startServer } from '../reference-server/index.ts';"));
     expect(conformance).toEqual([expect.stringMatching(/^import-x\/no-restricted-paths: .*must not import reference-server\//)]);
     const testSupport = summary(
       await layerMessages('reference-server/app.ts', "export { startCluster } from './test-support/pg-cluster.ts';"),
@@ -70,6 +72,13 @@ describe('layer rules (eslint.config.js)', () => {
     expect(demo).toEqual([expect.stringMatching(/^import-x\/no-restricted-paths: .*public entry sdk\/client\/index\.ts/)]);
     const vitest = summary(await layerMessages('reference-server/app.ts', "export { it } from 'vitest';"));
     expect(vitest).toEqual([expect.stringMatching(/^no-restricted-imports: .*vitest/)]);
+  }, 60_000);
+
+  it('judge/ importing conformance/ (or the proxy) is reported: the one judge lies below both', async () => {
+    const suite = summary(await layerMessages('judge/index.ts', "export { runSuite } from '../conformance/run.ts';"));
+    expect(suite).toEqual([expect.stringMatching(/^import-x\/no-restricted-paths: .*judge\/ sits below conformance\/ and proxy\//)]);
+    const proxy = summary(await layerMessages('judge/index.ts', "export type { Recorder } from '../proxy/report.ts';"));
+    expect(proxy).toEqual([expect.stringMatching(/^import-x\/no-restricted-paths: .*judge\/ sits below conformance\/ and proxy\//)]);
   }, 60_000);
 
   it('a source file past 450 lines is reported (max-lines); a test file is not', async () => {

@@ -8,7 +8,7 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Contract } from '../conformance/spec.ts';
+import { Contract } from '../judge/contract.ts';
 import { bodyGen } from '../conformance/gen.ts';
 import type { Json } from '../conformance/schema-arb.ts';
 import { parameterProbesOf, witnessOf } from '../conformance/schema-probes.ts';

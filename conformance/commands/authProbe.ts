@@ -2,8 +2,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Cmd, Model, Real } from '../model.ts';
 import { pick, refusal } from '../model.ts';
-import { requestLine } from '../http.ts';
-import { transitionsOf } from '../spec.ts';
+import { requestLine } from '../../judge/answer.ts';
+import { transitionsOf } from '../../model/index.ts';
 import { possibleStatuses } from './advanceClock.ts';
 
 export type AuthOp =

@@ -1,7 +1,7 @@
 /** B4: the merchant cancels by vendorReference — allowed only from PENDING (x-state-machine). */
 import type { Cmd, Model, Outcome, Real } from '../model.ts';
 import { errorOf, pick, refusal } from '../model.ts';
-import { answers, refusedFrom, transitionsOf } from '../../model/index.ts';
+import { answers, lookupVendorReference, refusedFrom, transitionsOf } from '../../model/index.ts';
 import type { ModelState, Status, Tx } from '../model-state.ts';
 import type { Exchange } from '../http.ts';
 import { SLACK_MS, during as duringIv } from '../model-time.ts';
@@ -55,7 +55,14 @@ export class CancelTransaction implements Cmd {
       this.idx,
     )!;
     const reader = this.otherMerchant ? (tx.who === 'main' ? 'other' : 'main') : tx.who;
-    if (this.otherMerchant && m.txs.some((t) => t.who === reader && t.vendorReference === tx.vendorReference)) return;
+    if (
+      this.otherMerchant &&
+      lookupVendorReference(
+        m.txs.filter((t) => t.who === reader),
+        tx.vendorReference!,
+      ) !== undefined
+    )
+      return;
     const ex = await w.client.call(OP, { pathParams: { vendorReference: tx.vendorReference! }, headers: w.auth(OP, w.key(reader)) });
     // b4-only-pending: the model's answers (x-state-machine rejections: 400 TRANSACTION_NOT_PENDING from anything but PENDING)
     const { statuses, allowed } = allowedAnswers(w.state, tx, OP, ex);

@@ -4,15 +4,16 @@
  * the model's count of requests per key and window, the 429 and its wait), with the commands that
  * check them (CreateSession, RateLimitBurst, OtherKeySession).
  */
-import { amountRange, firstByPrecedence, tokenLifetimeSeconds, type ErrorCode } from '../../generated/index.ts';
+import { tokenLifetimeSeconds, type ErrorCode } from '../../generated/index.ts';
+import { bodyVerdict } from '../../judge/request.ts';
 import type { Cmd, Model, Outcome, Real } from '../model.ts';
 import { refusal } from '../model.ts';
 import { centimesOf, centimesToNumber } from '../../lib/money.ts';
 import { bodyGen } from '../gen.ts';
 import type { ModelState } from '../model-state.ts';
 import { SLACK_MS, type Verdict } from '../model-time.ts';
-import { amountsConsistent, inAmountRange, waitRange, type ConsistencyRule } from '../../model/index.ts';
-import type { Contract } from '../spec.ts';
+import { waitRange } from '../../model/index.ts';
+import type { Contract } from '../../judge/contract.ts';
 import type { Who, World } from '../world.ts';
 
 type Json = Record<string, unknown>;
@@ -28,46 +29,16 @@ export interface BodyVerdict {
 }
 
 /**
- * amount-range (ADR-006): each request member marked `x-amount-range` (A1 `total`, B1 `totalAmount`)
- * whose value lies outside the generated `amountRange` (components/facts/AmountRange.yaml), with the
- * code it answers — a validation range its member's `x-error-code` (A1 INVALID_AMOUNT, even for a
- * decimal string the schema cannot range), a business range its `x-business-rule` code (B1
- * AMOUNT_OUT_OF_RANGE). Bounds compared in centimes.
- */
-export function amountRangeFailures(contract: Contract, opId: string, body: Json): { validation: string[]; business: string[] } {
-  const out = { validation: [] as string[], business: [] as string[] };
-  for (const [name, p] of Object.entries((contract.requestSchema(opId).properties ?? {}) as Record<string, Json>)) {
-    if (p['x-amount-range'] === undefined || body[name] === undefined) continue;
-    if (inAmountRange(body[name], amountRange)) continue;
-    const rule = p['x-business-rule'] as { code: string } | undefined;
-    if (rule) out.business.push(rule.code);
-    else out.validation.push(contract.errorCodeOf(opId, name));
-  }
-  return out;
-}
-
-/**
- * amount-consistency: the total differs from Σ price × quantity over the lines, the members named
- * by the request schema's `x-amount-consistency` (A1: total, items, price, quantity), in centimes
- * (400 AMOUNT_MISMATCH). False for an operation without the rule.
- */
-export function amountMismatch(contract: Contract, opId: string, body: Json): boolean {
-  const ac = contract.requestSchema(opId)['x-amount-consistency'] as ConsistencyRule | undefined;
-  return ac !== undefined && !amountsConsistent(ac, body);
-}
-
-/**
- * The answer the contract gives a request body. A body failing several ways has one answer
- * (ADR-057): among the codes of its failing members (the schema's, then a validation amount range
- * the schema cannot check), the one first in `x-error-precedence` (generated `firstByPrecedence`).
- * A body that passes validation is then judged by amount-consistency and the business rules.
+ * The answer the contract gives a request body, by the judge's `bodyVerdict` (judge/request.ts, the
+ * one classification the judge applies to every request it sees): among the codes of its failing
+ * members (the schema's, then a validation `x-amount-range` the schema cannot check, A1's
+ * INVALID_AMOUNT), the one first in `x-error-precedence` (ADR-057); a body that passes validation
+ * is then judged by amount-consistency (AMOUNT_MISMATCH) and the business rules (B1's
+ * AMOUNT_OUT_OF_RANGE).
  */
 export function classifyBody(contract: Contract, opId: string, body: unknown): BodyVerdict {
-  const b = (body && typeof body === 'object' && !Array.isArray(body) ? body : {}) as Json;
-  const range = amountRangeFailures(contract, opId, b);
-  const failing = [...new Set([...contract.schemaFailures(opId, body), ...range.validation])];
-  if (failing.length) return { validation: [firstByPrecedence(failing, (c) => c)], mismatch: false, business: [] };
-  return { validation: [], mismatch: amountMismatch(contract, opId, b), business: range.business };
+  const v = bodyVerdict(contract, opId, body);
+  return { validation: v.validation === null ? [] : [v.validation], mismatch: v.mismatch !== null, business: v.business };
 }
 
 // ---- a1-rate-limit (ADR-006): the model's window per key, the 429 it expects, the headers it reads ----

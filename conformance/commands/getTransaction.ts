@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { Cmd, Model, Real } from '../model.ts';
 import type { Exchange } from '../http.ts';
 import { pick, RECORD_FIELDS, refusal } from '../model.ts';
-import { notFoundText, sameJson } from '../../model/index.ts';
+import { lookupVendorReference, notFoundText, sameJson } from '../../model/index.ts';
 import type { Tx, World } from '../world.ts';
 import { checkExpiryInstant, possibleStatuses } from './advanceClock.ts';
 import { checkLastChanged } from '../instants.ts';
@@ -104,7 +104,12 @@ export class GetTransaction implements Cmd {
     const reader = this.key === 'own' ? tx.who : tx.who === 'main' ? 'other' : 'main';
     // Another merchant may own the same vendorReference (unique per merchant only): its read is not a 404.
     const readerOwnsSameRef =
-      this.key !== 'own' && this.by === 'vendorReference' && m.txs.some((t) => t.who === reader && t.vendorReference === value);
+      this.key !== 'own' &&
+      this.by === 'vendorReference' &&
+      lookupVendorReference(
+        m.txs.filter((t) => t.who === reader),
+        value,
+      ) !== undefined;
     if (readerOwnsSameRef) return;
     const ex = await w.client.call(op, { pathParams: { [param]: value }, headers: w.auth(op, w.key(reader)) });
     const statuses = possibleStatuses(w.state, tx, performance.now(), ex);

@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import type { Cmd, Model, Real } from '../model.ts';
 import { anyBody, bodyGen } from '../gen.ts';
-import type { Contract } from '../spec.ts';
+import type { Contract } from '../../judge/contract.ts';
 import { AdvanceClock } from './advanceClock.ts';
 import { AuthProbe } from './authProbe.ts';
 import { BadParameter } from './badParameter.ts';

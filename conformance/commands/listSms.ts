@@ -15,9 +15,11 @@ export class ListSms implements Cmd {
     return m.state.sandbox && m.state.contract.has(OP);
   }
   async run(_m: Model, w: Real): Promise<void> {
-    const listed = await readListToEnd(w, OP, 'SmsOutbox', 'sentAt', this.limit, 'SMS', (item) =>
-      w.state.txs.has(String(item.transactionId)),
-    );
+    // an SMS is made with its transaction (B1): the suite's own transactions' creation exchanges
+    const listed = await readListToEnd(w, OP, 'SmsOutbox', this.limit, 'SMS', (item) => {
+      const tx = w.state.txs.get(String(item.transactionId));
+      return tx && tx.kind === 'partner' ? { from: tx.sentAt, to: tx.receivedAt } : undefined;
+    });
     checkOutboxRead(
       w,
       listed.map(({ item }) => item),

@@ -9,7 +9,8 @@
  * resolved yet or of earlier suites may be listed too.
  */
 import type { Cmd, Model, Real } from '../model.ts';
-import { transitionById } from '../spec.ts';
+import { stateMachine } from '../../generated/index.ts';
+import { transitionById } from '../../model/index.ts';
 import { readListToEnd } from './pagedList.ts';
 
 const OP = 'sandboxListWebhookDeliveries';
@@ -24,9 +25,13 @@ export class ListWebhookDeliveries implements Cmd {
   async run(_m: Model, w: Real): Promise<void> {
     // the expiries delivered before the first page is asked for: each was written before it
     const received = new Set((w.receiver?.deliveries ?? []).map((d) => `${d.payload?.data?.id ?? ''} ${d.payload?.event ?? ''}`));
-    const listed = await readListToEnd(w, OP, 'WebhookDeliveryList', 'createdAt', this.limit, 'delivery', (item) =>
-      w.state.txs.has(String(item.transactionId)),
-    );
+    // an event is made with the transition that emits it: the exchange of a move the suite made
+    const listed = await readListToEnd(w, OP, 'WebhookDeliveryList', this.limit, 'delivery', (item) => {
+      const tx = w.state.txs.get(String(item.transactionId));
+      const to = stateMachine.transitions.find((t) => t.emits === item.event)?.to;
+      const change = to === undefined ? undefined : tx?.changes?.[to];
+      return change && { from: change.sentAt, to: change.receivedAt };
+    });
     const byTx = new Map<string, string[]>();
     for (const { item } of listed) {
       const id = String(item.transactionId);

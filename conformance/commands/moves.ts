@@ -17,7 +17,7 @@ import type { Cmd, Model, Outcome, Real } from '../model.ts';
 import { pick, refusal } from '../model.ts';
 import type { Status, Tx } from '../model-state.ts';
 import { checkOf, sameAsFirst, sameName } from '../repeated.ts';
-import { transitionsOf } from '../../model/index.ts';
+import { reachable as reachableBy, transitionsOf } from '../../model/index.ts';
 import { advanceMainClock, paymentWindowSeconds, possibleStatuses } from './advanceClock.ts';
 import { allowedAnswers, settleRefused } from './cancelTransaction.ts';
 import { CreateSession } from './createSession.ts';
@@ -39,23 +39,12 @@ export interface ForbiddenMove {
 }
 
 /**
- * The statuses a profile can reach a transaction in, from x-state-machine: those its transitions
- * lead to from the initial one by operations the profile drives (no sandbox operation in core;
- * the clock's expiry is the sandbox's `sandboxAdvanceClock`).
+ * The statuses a profile can reach a transaction in, from x-state-machine: the model's `reachable`
+ * from the initial one by the transitions of operations the profile drives (no sandbox operation in
+ * core; the clock's expiry is the sandbox's `sandboxAdvanceClock`).
  */
 export function reachable(sandbox: boolean, isSandboxOp: (op: string) => boolean): Set<Status> {
-  const seen = new Set<Status>([stateMachine.initial]);
-  for (let grew = true; grew;) {
-    grew = false;
-    for (const t of stateMachine.transitions) {
-      if (!sandbox && isSandboxOp(t.trigger.operationId)) continue;
-      if ((t.from === null || t.from.some((f) => seen.has(f))) && !seen.has(t.to)) {
-        seen.add(t.to);
-        grew = true;
-      }
-    }
-  }
-  return seen;
+  return reachableBy([stateMachine.initial], (t) => sandbox || !isSandboxOp(t.trigger.operationId));
 }
 
 /**

@@ -6,7 +6,7 @@
  */
 import type { Cmd, Model, Real } from '../model.ts';
 import { pick, refusal } from '../model.ts';
-import type { Contract } from '../spec.ts';
+import type { Contract } from '../../judge/contract.ts';
 import { CreateTransaction } from './createTransaction.ts';
 
 type Json = Record<string, unknown>;

@@ -1,17 +1,20 @@
 /**
  * A sandbox list read to its end through its cursors (ADR-028): every page holds at most `limit`
- * items, the next page is asked with the previous page's `nextCursor` until it is null, no item
- * (by id) is listed twice, and the items read in turn keep the order the spec gives the list
- * (`x-array-order` of its `data`, by the items' time member; ADR-048). What the list must hold is
- * each command's own check.
+ * items and exactly `limit` when a next page follows, the next page is asked with the previous
+ * page's `nextCursor` until it is null, no item (by id) is listed twice, and the items read in turn
+ * keep the order the spec gives the list (`x-array-order` of its `data`, by what its
+ * `x-array-order-by` names; ADR-048, ADR-081). The rules are the judge's (judge/pages.ts:
+ * `pageSizeProblem`, `orderProblem`), the same the judge applies to every list it sees. What the
+ * list must hold is each command's own check.
  *
- * The order is insertion order, judged by the items' times among the items this suite inserted
- * (`ours`) only: the sandbox clock moves only forward while the suite runs, so their times follow
- * their insertion; an item of an earlier run may carry a time ahead of a clock a reset moved
- * back since (ADR-043), and its place in the list says nothing its time could check.
+ * A list in insertion order (the SMS outbox, the webhook deliveries) is judged by when the suite
+ * made its own items (`made`), never by the instants they carry: an item of an earlier run may carry
+ * an instant ahead of a clock a reset moved back since (ADR-081).
  */
 import type { Exchange } from '../http.ts';
 import type { Real } from '../model.ts';
+import type { Interval } from '../../model/index.ts';
+import { orderKey, orderProblem, pageSizeProblem } from '../../judge/pages.ts';
 
 type Json = Record<string, unknown>;
 
@@ -26,18 +29,18 @@ export interface ListedItem {
 
 /**
  * Reads `op` (with the main merchant's key) to its end in pages of `limit`; `schema` is its answer's
- * schema (for `x-array-order`), `timeField` the member the order is by, `ours` true for an item
- * this suite inserted. Returns the items in the order read, each with its page's exchange.
- * @checks ADR-028, ADR-048
+ * schema (for `x-array-order` and `x-array-order-by`), `made` when the suite made an item (its own,
+ * on performance.now()'s clock; undefined for another's). Returns the items in the order read, each
+ * with its page's exchange.
+ * @checks ADR-028, ADR-048, ADR-081
  */
 export async function readListToEnd(
   w: Real,
   op: string,
   schema: string,
-  timeField: string,
   limit: number,
   what: string,
-  ours: (item: Json) => boolean,
+  made: (item: Json) => Interval | undefined,
 ): Promise<ListedItem[]> {
   const seen = new Set<string>();
   const listed: ListedItem[] = [];
@@ -49,7 +52,17 @@ export async function readListToEnd(
     const ex = await w.client.call(op, { headers: w.auth(op, w.cfg.apiKey), query });
     w.expectOutcome(ex, [w.success(op)]);
     const body = ex.json as { data: Json[]; nextCursor: string | null };
-    w.check(body.data.length <= limit, op, '$.data', `a page of ${body.data.length} items for limit ${limit}`, limit, body.data.length);
+    const size = pageSizeProblem(body.data.length, limit, body.nextCursor !== null);
+    w.check(
+      size === null,
+      op,
+      '$.data',
+      size === 'over'
+        ? `a page of ${body.data.length} items for limit ${limit}`
+        : `a page of ${body.data.length} items for limit ${limit} gives a next cursor; only the last page holds fewer (ADR-028: an item skipped)`,
+      limit,
+      body.data.length,
+    );
     for (const item of body.data) {
       const id = String(item.id);
       w.check(!seen.has(id), op, '$.data', `${what} ${id} is listed twice in one read to the end (pages repeat an item)`, 'once', 'twice');
@@ -60,21 +73,23 @@ export async function readListToEnd(
     cursor = body.nextCursor;
   }
   const order = w.contract.arrayOrder(schema, 'data');
+  const orderBy = w.contract.arrayOrderBy(schema, 'data');
   const sign = order === 'newest-first' ? -1 : order === 'oldest-first' ? 1 : 0;
-  const own = listed.filter(({ item }) => ours(item));
-  if (sign !== 0)
-    own.forEach(({ item }, i) => {
-      if (i === 0) return;
-      const prev = own[i - 1]!.item;
-      const d = Date.parse(String(item[timeField])) - Date.parse(String(prev[timeField]));
+  if (sign !== 0 && orderBy !== undefined) {
+    const items = listed.map((l) => l.item);
+    const { problem } = orderProblem(items, sign, orderKey(orderBy, made));
+    if (problem) {
+      const item = items[problem.index]!;
+      const by = orderBy === 'insertion' ? 'the order its items were made' : orderBy;
       w.check(
-        d * sign >= 0,
+        false,
         op,
-        `$.data[${listed.findIndex((l) => l.item === item)}]`,
-        `${what} ${String(item.id)} (${timeField} ${String(item[timeField])}) comes after ${String(prev.id)} (${timeField} ${String(prev[timeField])}): the list is ${order}`,
+        `$.data[${problem.index}]`,
+        `${what} ${String(item.id)}${orderBy === 'insertion' ? '' : ` (${orderBy} ${String(item[orderBy])})`} comes after ${String(problem.after)}, made ${sign > 0 ? 'before' : 'after'} it: the list is ${order} by ${by} (ADR-081)`,
         order,
-        item[timeField],
+        orderBy === 'insertion' ? item.id : item[orderBy],
       );
-    });
+    }
+  }
   return listed;
 }

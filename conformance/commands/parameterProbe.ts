@@ -7,7 +7,7 @@
  */
 import type { ErrorCode } from '../../generated/index.ts';
 import { parameterProbesOf } from '../schema-probes.ts';
-import type { Contract } from '../spec.ts';
+import type { Contract } from '../../judge/contract.ts';
 import type { Cmd, Model, Outcome, Real } from '../model.ts';
 import { refusal } from '../model.ts';
 import { checkErrorDetails } from '../http.ts';

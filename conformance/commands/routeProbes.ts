@@ -1,6 +1,6 @@
 /**
  * ADR-024, HEAD and the methods a path does not serve: the suite's two probes (`HeadProbe`,
- * `MethodProbe`) and the two judges they share with `paylater proxy` (`judgeHead`, `judgeMethod`).
+ * `MethodProbe`), judged by the judge's `judgeHead` and `judgeMethod` (judge/unrouted.ts).
  *
  * - HEAD on the path of each GET operation the profile reaches answers as the GET (same status,
  *   same content type, the response's declared headers) without a body. Path parameters name the
@@ -10,51 +10,12 @@
  *   documents declare for that path (HEAD with GET), across both variants.
  */
 import { randomUUID } from 'node:crypto';
-import { errorCatalog, loadBundledDocument } from '../../generated/index.ts';
+import { loadBundledDocument } from '../../generated/index.ts';
+import { judgeHead, judgeMethod } from '../../judge/unrouted.ts';
 import type { Cmd, Model, Real } from '../model.ts';
 import { errorOf, refusal } from '../model.ts';
 import { concretePath, rawExchange } from '../raw.ts';
 import type { World } from '../world.ts';
-
-/** What a HEAD answer contradicts: the GET of the same URL answered another status, or the GET operation does not declare its status. */
-export type HeadVerdict = 'differs' | 'undeclared' | null;
-
-/**
- * A HEAD answer on the path of a GET operation (it answers as the GET), against what is known:
- * `get`, the status of the GET of the same URL by the same caller just before, when there was one;
- * `declared`, whether the GET operation declares the HEAD's status.
- * @judges ADR-024
- */
-export function judgeHead(status: number, known: { get?: number; declared: boolean }): HeadVerdict {
-  if (known.get !== undefined && known.get !== status) return 'differs';
-  return known.declared ? null : 'undeclared';
-}
-
-/** An `Allow` header as a sorted list of upper-case methods ('' and absent: none). */
-function allowList(header: string | undefined): string[] {
-  return (header ?? '')
-    .split(',')
-    .map((m) => m.trim().toUpperCase())
-    .filter(Boolean)
-    .sort();
-}
-
-/** The status of METHOD_NOT_ALLOWED, as the error catalogue gives it (405). */
-export const NOT_ALLOWED_STATUS: number = errorCatalog.METHOD_NOT_ALLOWED.status;
-
-/** What an answer to a method a path does not serve contradicts: its status (not METHOD_NOT_ALLOWED's), or its `Allow`. */
-export type MethodVerdict = 'status' | 'allow' | null;
-
-/**
- * The answer to a method no operation serves at a path some operation serves: METHOD_NOT_ALLOWED's
- * status, with `Allow` listing exactly `allowed` (the path's methods across both variants, HEAD
- * with GET). Its error code and shape are the error-shape rule's.
- * @judges ADR-024
- */
-export function judgeMethod(answer: { status: number; allow: string | undefined }, allowed: readonly string[]): MethodVerdict {
-  if (answer.status !== NOT_ALLOWED_STATUS) return 'status';
-  return allowList(answer.allow).join(', ') === [...allowed].sort().join(', ') ? null : 'allow';
-}
 
 /** An operation whose success answer is an event stream: it never ends, so it has no whole body to compare. */
 function streams(w: World, opId: string): boolean {

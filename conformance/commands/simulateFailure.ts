@@ -9,7 +9,7 @@
 import type { ErrorCode } from '../../generated/index.ts';
 import type { Cmd, Model, Real } from '../model.ts';
 import { refusal } from '../model.ts';
-import type { Contract } from '../spec.ts';
+import type { Contract } from '../../judge/contract.ts';
 
 type Json = Record<string, unknown>;
 

@@ -1,5 +1,7 @@
 /** Sandbox: the SMS outbox holds one confirmation per partner transaction created, to its customer's phone. */
 import type { Exchange } from '../http.ts';
+import { filterProblem } from '../../judge/pages.ts';
+import { judgeSms, type ListedSms, type SmsKnowledge } from '../../judge/sms.ts';
 import type { Cmd, Model, Real } from '../model.ts';
 import type { Tx, World } from '../world.ts';
 
@@ -37,7 +39,7 @@ export async function readAllPages(
   return { items, pages };
 }
 
-/** A list read with `?transactionId=` (ADR-028) holds only that transaction's items (`what`: "an SMS"). */
+/** A list read with `?transactionId=` (ADR-028) holds only that transaction's items (`what`: "an SMS"; the judge's `filterProblem`). */
 export function checkFilteredByTransaction(
   w: World,
   opId: string,
@@ -46,68 +48,15 @@ export function checkFilteredByTransaction(
   txId: string,
   what: string,
 ): void {
-  const foreign = items.find((s) => s.transactionId !== txId);
+  const foreign = filterProblem(items, new URLSearchParams({ transactionId: txId }), ['transactionId']);
   w.check(
     foreign === undefined,
     opId,
     '$.data[].transactionId',
-    `${req}: ${what} of transaction ${String(foreign?.transactionId)} in the list filtered by transaction ${txId}`,
+    `${req}: ${what} of transaction ${String(foreign?.got)} in the list filtered by transaction ${txId}`,
     txId,
-    foreign?.transactionId,
+    foreign?.got,
   );
-}
-
-/** One message as the outbox lists it. */
-export type ListedSms = Record<string, unknown>;
-
-/** What the judge knows of one merchant's transactions: the suite's model, or the proxy's bounded memory. */
-export interface SmsKnowledge {
-  /** Whether transaction `id` is known to be another merchant's (a message about it is not this merchant's). */
-  foreign: (id: string) => boolean;
-  /** Whether `to` is the customerPhone of this merchant's transaction `id`; undefined when its phone is not known. */
-  toItsPhone: (id: string, to: unknown) => boolean | undefined;
-  /** The merchant's transactions each whole read holds one confirmation for, and when each was made (on the read's clock). */
-  made: () => Iterable<[id: string, at: number]>;
-}
-
-/** A whole read of the outbox: its `transactionId` filter (or null), and when its first page was sent. */
-export interface WholeRead {
-  only: string | null;
-  sentAt: number;
-}
-
-/** What is wrong with a listed outbox: a message about another merchant's transaction, to another phone, or a count other than one. */
-export type SmsVerdict =
-  | { problem: 'foreign'; index: number; id: string }
-  | { problem: 'phone'; index: number; id: string; to: unknown }
-  | { problem: 'count'; id: string; n: number };
-
-/**
- * The outbox as listed (`items`: a page, or a read to its end when `whole` is given) against the
- * transactions the merchant created: each message is about one of its own, to that transaction's
- * customerPhone, and no part of it holds two for one of them; read whole, it holds exactly one
- * confirmation for each transaction made before the read began (its filter applied), and never two
- * for one made meanwhile. The suite's checks and the proxy (proxy/sms.ts) both judge with it and
- * word the verdicts themselves.
- * @judges confirmation-sms
- */
-export function judgeSms(items: readonly ListedSms[], k: SmsKnowledge, whole?: WholeRead): SmsVerdict[] {
-  const out: SmsVerdict[] = [];
-  const count = new Map<string, number>();
-  for (const [index, s] of items.entries()) {
-    const id = String(s.transactionId);
-    count.set(id, (count.get(id) ?? 0) + 1);
-    if (k.foreign(id)) out.push({ problem: 'foreign', index, id });
-    else if (k.toItsPhone(id, s.to) === false) out.push({ problem: 'phone', index, id, to: s.to });
-  }
-  if (whole)
-    for (const [id, at] of k.made()) {
-      const n = count.get(id) ?? 0;
-      if (n !== 1 && (whole.only === null || id === whole.only) && !(n === 0 && at > whole.sentAt)) out.push({ problem: 'count', id, n });
-    }
-  // a part of the outbox (a page) already shows too many for a transaction whose phone is known
-  else for (const [id, n] of count) if (n > 1 && k.toItsPhone(id, undefined) !== undefined) out.push({ problem: 'count', id, n });
-  return out;
 }
 
 /** The suite's knowledge: the main merchant's partner transactions (their created customerPhone), the other merchant's. */

@@ -11,7 +11,7 @@
  * Each rewrites a request before the correct server sees it (so the server's own answer, with its
  * exact error body, is what the suite gets) or an answer after it.
  */
-import { Contract } from '../spec.ts';
+import { Contract } from '../../judge/contract.ts';
 import { isJson, type Json } from '../../lib/json.ts';
 import { B1, B2, B3, B4, A1, GET, key } from './match.ts';
 

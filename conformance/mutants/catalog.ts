@@ -11,7 +11,7 @@ import { simulateMutants } from './catalog-simulate.ts';
 import { valueMutants } from './catalog-values.ts';
 import { webhookMutants } from './catalog-webhooks.ts';
 import { json, sign, withJson, type Mutant, type ProxyResponse } from './proxy.ts';
-import { Contract } from '../spec.ts';
+import { Contract } from '../../judge/contract.ts';
 
 const base: Mutant[] = [
   {

@@ -1251,7 +1251,7 @@ export interface components {
         };
         /**
          * SandboxTransactionList
-         * @description The merchant's transactions, newest first, one page at a time (`limit`, `cursor`).
+         * @description The merchant's transactions, newest first by their `createdAt` (the instant the merchant's clock gave each; ADR-081), one page at a time (`limit`, `cursor`).
          */
         SandboxTransactionList: {
             data: components["schemas"]["PartnerTransaction"][];
@@ -1390,7 +1390,7 @@ export interface components {
         };
         /**
          * SmsOutbox
-         * @description The merchant's sandbox SMS outbox, oldest first, one page at a time (`limit`, `cursor`).
+         * @description The merchant's sandbox SMS outbox, oldest first (in the order the messages were made, whatever the instants they carry; ADR-081), one page at a time (`limit`, `cursor`).
          */
         SmsOutbox: {
             data: components["schemas"]["SmsMessage"][];
@@ -1663,7 +1663,7 @@ export interface components {
         };
         /**
          * WebhookDeliveryList
-         * @description The merchant's webhook deliveries, newest first, one page at a time (`limit`, `cursor`).
+         * @description The merchant's webhook deliveries, newest first (in the order the events were made, whatever the instants they carry; ADR-081), one page at a time (`limit`, `cursor`).
          */
         WebhookDeliveryList: {
             data: components["schemas"]["WebhookDelivery"][];

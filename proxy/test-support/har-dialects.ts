@@ -18,7 +18,7 @@
 import { createHash } from 'node:crypto';
 import { deflateRawSync } from 'node:zlib';
 import { harOf, isoMicro } from '../har.ts';
-import type { Exchange } from '../har-judge.ts';
+import type { Exchange } from '../../judge/index.ts';
 import { maskedExchange } from '../report.ts';
 
 type Json = Record<string, unknown>;

@@ -1,5 +1,5 @@
 /** Session token validity: the model's token lifetime (model/token.ts) on one instant. */
-import { TOKEN_LIFETIME_MS, at, tokenExpiry, tokenState } from '../../model/index.ts';
+import { at, tokenExpiry, tokenLive } from '../../model/index.ts';
 import type { SessionRecord } from './types.ts';
 
 /** When a session token created at `nowMs` stops being accepted: `tokenLifetimeSeconds` later. */
@@ -13,5 +13,5 @@ export function tokenExpiresAt(nowMs: number): number {
  * @binds token-lifetime
  */
 export function isTokenLive(session: Pick<SessionRecord, 'expiresAt'>, nowMs: number): boolean {
-  return tokenState(at(Date.parse(session.expiresAt) - TOKEN_LIFETIME_MS), at(nowMs)) === 'valid';
+  return tokenLive(Date.parse(session.expiresAt), nowMs);
 }

@@ -80,7 +80,9 @@ export abstract class SqlReads implements RepositoryReads {
 
   /**
    * A page after the item `cursor` names, in the list's order: `order` is its sort key (columns
-   * of `r`), `desc` newest first; `transactionId`: only the items of that transaction.
+   * of `r`: the SMS outbox and the deliveries by their insertion `seq`, the transactions by their
+   * `created_at`, ADR-081), `desc` newest first; `transactionId`: only the items of that transaction.
+   * @rule ADR-081
    */
   private async page<C extends 'transactions' | 'sms' | 'outbox'>(
     c: C,

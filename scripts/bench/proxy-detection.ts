@@ -80,7 +80,7 @@ export async function proxyDetection(list: Mutant[], log: (l: string) => void = 
           timeLimitMs: 30_000,
           bail: true,
         });
-        const har = judgeRecorded(parseHar(Buffer.from(JSON.stringify(proxy.recorder.har())), `${m.name}.har`).exchanges, {});
+        const har = await judgeRecorded(parseHar(Buffer.from(JSON.stringify(proxy.recorder.har())), `${m.name}.har`));
         const row = {
           name: m.name,
           suite: r.findings.length > 0,

@@ -1,8 +1,8 @@
 /**
  * Files per rule, counted strictly (issue 40 point 6): every hand-written file on a rule's path —
  * its spec files, the deciding function's file (the model's, for the contract's rules), each
- * `@guard` target, each server binding (`@binds`), each check (`@checks`) and the proxy's judge
- * (`@judges <id>`: a function of `proxy/`, or one of `model/` or `conformance/` that proxy/ calls). Lint keeps the list true: a file outside `model/` that
+ * `@guard` target, each server binding (`@binds`), each check (`@checks`) and the judge's
+ * (`@judges <id>`: a function of `judge/`, or one of `model/` that judge/ calls). Lint keeps the list true: a file outside `model/` that
  * calls a rule's model function is on the rule's path, so it must carry a tag for the rule.
  */
 import { readFile, readdir } from 'node:fs/promises';
@@ -28,15 +28,16 @@ export async function listTs(root: string, dir: string): Promise<string[]> {
 }
 
 /**
- * Where `@binds` (the server's bindings) and `@judges` (the proxy's judge) tags are looked for. A
- * judge may be a function of `model/` or of the suite's check (`conformance/`) that the proxy calls
- * with what it observed: the rule is then interpreted in that one place, and the proxy's calling file
- * only keeps its bounded memory, so it is not on the rule's path (lint checks that proxy/ calls it).
+ * Where `@binds` (the server's bindings) and `@judges` (the judge's) tags are looked for. A judge
+ * may be a function of `model/` that the judge (`judge/`, which the suite, the proxy and the HAR
+ * reader all call) calls with what it observed: the rule is then interpreted in that one place, and
+ * the judge's calling file only keeps its bounded memory, so it is not on the rule's path (lint
+ * checks that judge/ calls it).
  */
 export const BINDING_DIRS = ['reference-server', 'server'];
-export const JUDGE_DIRS = ['proxy', 'model', 'conformance'];
+export const JUDGE_DIRS = ['judge', 'model'];
 /** The folders whose production files may call a model function: each such file is on that rule's path. */
-const CALLER_DIRS = ['reference-server', 'server', 'conformance', 'proxy'];
+const CALLER_DIRS = ['reference-server', 'server', 'conformance', 'judge', 'proxy'];
 
 interface Entry {
   id: string;
@@ -95,15 +96,15 @@ export async function pathProblems(root: string, r: Entry & { files: string[] })
     for (const { file, code } of await productionCode(root))
       if (!r.files.includes(file) && call.test(code))
         problems.push(
-          `rule ${r.id}: ${file} calls its model function ${d.symbol}, so it is on the rule's path: tag the caller (@binds in the server, @checks in the suite, @judges in the proxy)`,
+          `rule ${r.id}: ${file} calls its model function ${d.symbol}, so it is on the rule's path: tag the caller (@binds in the server, @checks in the suite, @judges in the judge)`,
         );
   }
-  // a judge outside proxy/ is the proxy's only if proxy/ calls it (as a function or a method)
-  const proxyCode = (await productionCode(root)).filter((f) => f.file.startsWith('proxy/'));
-  for (const j of r.judgedBy.filter((s) => !s.file.startsWith('proxy/'))) {
+  // a judge outside judge/ is the judge's only if judge/ calls it (as a function or a method)
+  const judgeCode = (await productionCode(root)).filter((f) => f.file.startsWith('judge/'));
+  for (const j of r.judgedBy.filter((s) => !s.file.startsWith('judge/'))) {
     const call = new RegExp(`(?<![\\w$])${j.symbol.replace(/\$/g, '\\$')}\\(`);
-    if (!proxyCode.some((f) => call.test(f.code)))
-      problems.push(`rule ${r.id}: its judge ${j.file}:${j.symbol} lies outside proxy/ and no file of proxy/ calls it`);
+    if (!judgeCode.some((f) => call.test(f.code)))
+      problems.push(`rule ${r.id}: its judge ${j.file}:${j.symbol} lies outside judge/ and no file of judge/ calls it`);
   }
   const judgeFiles = new Set(r.judgedBy.map((s) => s.file));
   if (judgeFiles.size > 1) problems.push(`rule ${r.id}: judged in ${judgeFiles.size} files (${[...judgeFiles].join(', ')}); one judge`);

@@ -232,33 +232,33 @@ describe('rule index', () => {
     it('counts spec, model, binding, check and judge, and refuses a caller of the model function that is off the list', async () => {
       await fixture({ ...model, ...checks, 'reference-server/domain/stateMachine.ts': binding('The server binding.') });
       expect(await ruleProblems(root)).toEqual([
-        "rule b4-only-pending: reference-server/domain/stateMachine.ts calls its model function rejectionOf, so it is on the rule's path: tag the caller (@binds in the server, @checks in the suite, @judges in the proxy)",
+        "rule b4-only-pending: reference-server/domain/stateMachine.ts calls its model function rejectionOf, so it is on the rule's path: tag the caller (@binds in the server, @checks in the suite, @judges in the judge)",
       ]);
       await fixture({
         ...model,
         ...checks,
         'reference-server/domain/stateMachine.ts': binding('@binds b4-only-pending'),
-        'proxy/judge.ts': '/** @judges b4-only-pending */\nexport function judge() {}\n',
+        'judge/refusals.ts': '/** @judges b4-only-pending */\nexport function judge() {}\n',
       });
       expect(await ruleProblems(root)).toEqual([]);
       const r = (await ruleIndex(root)).find((x) => x.id === 'b4-only-pending')!;
-      expect(r.files).toEqual([...fourFiles, 'proxy/judge.ts']);
+      expect(r.files).toEqual([...fourFiles, 'judge/refusals.ts']);
       const md = await renderRuleIndex(['header'], root);
       expect(md).toContain('binds: `reference-server/domain/stateMachine.ts:attempt`');
-      expect(md).toContain('judge: `proxy/judge.ts:judge` | 5 |');
+      expect(md).toContain('judge: `judge/refusals.ts:judge` | 5 |');
     });
 
-    it('refuses a judge spread over two proxy files', async () => {
+    it('refuses a judge spread over two files of judge/', async () => {
       await fixture({
         ...model,
         ...checks,
-        'proxy/a.ts': '/** @judges b4-only-pending */\nexport function a() {}\n',
-        'proxy/b.ts': '/** @judges b4-only-pending */\nexport function b() {}\n',
+        'judge/a.ts': '/** @judges b4-only-pending */\nexport function a() {}\n',
+        'judge/b.ts': '/** @judges b4-only-pending */\nexport function b() {}\n',
       });
-      expect(await ruleProblems(root)).toEqual(['rule b4-only-pending: judged in 2 files (proxy/a.ts, proxy/b.ts); one judge']);
+      expect(await ruleProblems(root)).toEqual(['rule b4-only-pending: judged in 2 files (judge/a.ts, judge/b.ts); one judge']);
     });
 
-    it("takes a judge of model/ that proxy/ calls as the proxy's, and leaves the calling file off the path", async () => {
+    it("takes a judge of model/ that judge/ calls as the judge's, and leaves the calling file off the path", async () => {
       const judgeInModel = {
         ...model,
         'model/transitions.ts': `${model['model/transitions.ts']}/** @judges b4-only-pending */\nexport function refusedFrom(s: string): boolean {\n  return rejectionOf('b4', s);\n}\n`,
@@ -267,16 +267,16 @@ describe('rule index', () => {
         ...judgeInModel,
         ...checks,
         'reference-server/domain/stateMachine.ts': binding('@binds b4-only-pending'),
-        'proxy/statuses.ts':
+        'judge/statuses.ts':
           "import { refusedFrom } from '../model/transitions.ts';\nexport const masks = (s: string) => refusedFrom(s);\n",
       });
       expect(await ruleProblems(root)).toEqual([]);
       const r = (await ruleIndex(root)).find((x) => x.id === 'b4-only-pending')!;
       expect(r.files).toEqual(fourFiles);
-      // a judge the proxy never calls is not the proxy's judge
+      // a judge judge/ never calls is not the judge's
       await fixture({ ...judgeInModel, ...checks, 'reference-server/domain/stateMachine.ts': binding('@binds b4-only-pending') });
       expect(await ruleProblems(root)).toEqual([
-        'rule b4-only-pending: its judge model/transitions.ts:refusedFrom lies outside proxy/ and no file of proxy/ calls it',
+        'rule b4-only-pending: its judge model/transitions.ts:refusedFrom lies outside judge/ and no file of judge/ calls it',
       ]);
     });
   });

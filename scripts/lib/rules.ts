@@ -42,7 +42,7 @@ export interface RuleIndexEntry extends Rule {
   /** `@guard` tags: `file:name` under the decision. */
   guards: Array<Site & { target: string }>;
   checkedBy: Site[];
-  /** `@binds` tags: the server's functions that apply the model's decision (storage, HTTP), `@judges`: the proxy's. */
+  /** `@binds` tags: the server's functions that apply the model's decision (storage, HTTP), `@judges`: the judge's. */
   binds: Site[];
   judgedBy: Site[];
   /** Every hand-written file on the rule's path (`rule-paths.ts`): spec files, decider, guards, bindings, checks, judge. */
@@ -287,7 +287,7 @@ async function hopProblems(root: string, r: RuleIndexEntry): Promise<string[]> {
       problems.push(`rule ${r.id}: the @rule tag at ${d.file}:${d.line} is on no function`);
       continue;
     }
-    // a model function is a predicate by design: the server, the suite and the proxy all call it (issue 40)
+    // a model function is a predicate by design: the server, the suite and the judge all call it (issue 40)
     if (d.file.startsWith('model/')) continue;
     const decl = await declarationAt(root, d);
     if (!/\)\s*:\s*(?:boolean|[A-Za-z_$][\w$]*\s+is\s+[^{=]+)\s*(?:\{|=>)/.test(decl)) continue;
@@ -331,11 +331,13 @@ async function hopProblems(root: string, r: RuleIndexEntry): Promise<string[]> {
       problems.push(
         `rule ${r.id}: checked in ${checkFiles.length} files (${checkFiles.join(', ')}); a rule with reads: is checked in one file (spec, decider, check)`,
       );
-    // the fact, or a function of the model file that interprets it (issue 40: spec, model, check)
+    // the fact, or a function of the model file that interprets it (issue 40: spec, model, check), or the rule's
+    // judge (judge/: the one judge of the rule, which the check calls for its expectation)
     const model: Array<(text: string) => boolean> = [];
     for (const f of new Set(r.enforcedBy.filter((d) => d.file.startsWith('model/')).map((d) => d.file)))
       for (const m of (await readFile(path.join(root, f), 'utf8')).matchAll(/^export function ([A-Za-z0-9_$]+)/gm))
         model.push(codeNaming(m[1]!));
+    for (const j of r.judgedBy) if (j.file.startsWith('judge/')) model.push(codeNaming(j.symbol));
     const inCheck = await Promise.all(
       checkFiles.map(async (f) => {
         const text = await readFile(path.join(root, f), 'utf8');
@@ -406,16 +408,16 @@ export async function renderRuleIndex(header: string[], root = ROOT): Promise<st
     'with one caller, a guard names nothing, a number is typed instead of read from the spec, a test check neither',
     'calls the decider nor drives a server or page, a rule has no check, or, for a rule naming with `reads:` in',
     'rules.yaml the fact its check reads, its checks lie in more than one file or none reads that fact in its code',
-    '(the expectation computed in the check or the model function it calls, not one hop away).',
+    "(the expectation computed in the check, the model function it calls or the rule's judge, not one hop away).",
     '',
     "`Files` counts every hand-written file on the rule's path, strictly: its spec files, the deciding",
     "function's (for the contract's rules, in `model/`), each `@guard` target, each server binding (`@binds`: a",
     'function of `reference-server/` or `server/` that applies the decision to storage or HTTP), each check and',
-    "the proxy's judge (`@judges <id>`: a function of `proxy/`, or of `model/` or the suite's check that",
-    "`proxy/` calls with what it observed; the calling file then keeps only the proxy's bounded memory and",
-    "is not on the path). Lint fails when a file outside `model/` calls a rule's model function without a tag",
-    'for that rule (every file on the path is listed), the judge lies in more than one file, or a judge outside',
-    '`proxy/` is called by no file of `proxy/`.',
+    "the judge's (`@judges <id>`: a function of `judge/`, the one judge the suite, `paylater proxy` and",
+    '`paylater judge` call, or of `model/` that `judge/` calls with what it observed; the calling file then',
+    "keeps only the judge's bounded memory and is not on the path). Lint fails when a file outside `model/`",
+    "calls a rule's model function without a tag for that rule (every file on the path is listed), the judge",
+    'lies in more than one file, or a judge outside `judge/` is called by no file of `judge/`.',
     '',
     '## Rules of the seed',
     '',

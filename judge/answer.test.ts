@@ -1,0 +1,87 @@
+/**
+ * The answer judge's memo (answer.ts `answerViolation`) is exact: an answer identical in every input of the verdict is served
+ * from it, and an answer that differs in any one input (the status, the Content-Type, a declared
+ * header, the text, the variant) gets the verdict a judge without a memo gives.
+ */
+import { expect, it } from 'vitest';
+import type { NamedExchange as Exchange } from './exchange.ts';
+import { fabricate } from '../conformance/mutants/match.ts';
+import { Contract } from './contract.ts';
+import { answerViolation, noAnswersAccepted, type AcceptedAnswers } from './answer.ts';
+
+const V1 = Contract.for(1);
+const V2 = Contract.for(2);
+const record = fabricate({
+  customerPhone: '212612345678',
+  total: 1299.5,
+  currency: 'MAD',
+  items: [{ name: 'Wireless headphones', reference: 'SKU-100', quantity: 1, unitPrice: 1299.5, categoryId: 42 }],
+});
+
+function answer(status: number, text: string, headers: Record<string, string> = { 'content-type': 'application/json' }): Exchange {
+  let json: unknown;
+  try {
+    json = text.length ? JSON.parse(text) : undefined;
+  } catch {
+    json = undefined;
+  }
+  return {
+    opId: 'getPartnerTransaction',
+    method: 'GET',
+    url: `http://upstream.test/api/v1/public/partner/transactions/${String(record.id)}`,
+    headers: {},
+    status,
+    responseHeaders: headers,
+    responseText: text,
+    json,
+    sentAt: 1,
+    receivedAt: 2,
+  };
+}
+
+const valid = answer(200, JSON.stringify(record));
+const throttled = JSON.stringify({ error: { code: 'AUTH_THROTTLED', message: 'Too many attempts', retry_after: 5 } });
+const valid429 = answer(429, throttled, { 'content-type': 'application/json', 'retry-after': '5' });
+
+/** The verdict as compared: null, or the violation's place and message. */
+const verdict = (j: AcceptedAnswers, c: Contract, ex: Exchange): string | null => {
+  const e = answerViolation(c, ex, j);
+  return e === null ? null : `${e.jsonPath}: ${e.message}`;
+};
+
+it('an answer identical in every input of the verdict is served from the memo', () => {
+  const j = noAnswersAccepted();
+  expect(verdict(j, V1, valid)).toBeNull();
+  expect(verdict(j, V1, valid429)).toBeNull();
+  expect(j.hits).toBe(0);
+  expect(verdict(j, V1, answer(200, JSON.stringify(record)))).toBeNull();
+  expect(verdict(j, V1, answer(429, throttled, { 'content-type': 'application/json', 'retry-after': '5' }))).toBeNull();
+  expect(j.hits).toBe(2);
+});
+
+it('an answer differing in any one input gets the verdict of a judge without a memo', () => {
+  const warmed = noAnswersAccepted();
+  for (const c of [V1, V2]) {
+    answerViolation(c, valid, warmed);
+    answerViolation(c, valid429, warmed);
+  }
+  const others: [string, Exchange][] = [
+    ['another status', answer(201, valid.responseText)],
+    ['another Content-Type', answer(200, valid.responseText, { 'content-type': 'text/plain' })],
+    ['no Content-Type', answer(200, valid.responseText, {})],
+    ['a member changed', answer(200, JSON.stringify({ ...record, createdAt: 'yesterday' }))],
+    ['a member missing', answer(200, JSON.stringify({ ...record, status: undefined }))],
+    ['members in another order', answer(200, JSON.stringify(Object.fromEntries(Object.entries(record).reverse())))],
+    ['not JSON', answer(200, valid.responseText.slice(0, -1))],
+    ['a declared header invalid', answer(429, throttled, { 'content-type': 'application/json', 'retry-after': 'soon' })],
+    ['a declared header absent', answer(429, throttled, { 'content-type': 'application/json' })],
+    ['a declared header empty', answer(429, throttled, { 'content-type': 'application/json', 'retry-after': '' })],
+  ];
+  for (const [why, ex] of others)
+    for (const c of [V1, V2])
+      expect(verdict(warmed, c, ex), `${why}, Variant ${c === V1 ? 1 : 2}`).toBe(verdict(noAnswersAccepted(), c, ex));
+  // the memo is per variant: Variant 2's judge of Variant 1's record is its own
+  expect(verdict(warmed, V2, valid)).toBe(verdict(noAnswersAccepted(), V2, valid));
+  // the cases above are not all accepted: the comparison covers violations
+  expect(others.filter(([, ex]) => verdict(noAnswersAccepted(), V1, ex) !== null).length).toBeGreaterThanOrEqual(7);
+});

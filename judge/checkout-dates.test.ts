@@ -1,0 +1,132 @@
+/**
+ * A checkout transaction's time rules as A2 and A3 show them (reads.ts `judgeCheckoutStatus`,
+ * `judgeLocalDates`), fed exchanges directly: PENDING once the payment window has
+ * certainly passed since the paid session, A2's created_at not the paying exchange's instant, A2's
+ * updated_at not the last change's; each beside the right answer.
+ */
+import { describe, expect, it } from 'vitest';
+import { ObservedJudge as StateTracker, type Observation } from './test-support/observe.ts';
+
+const A = 'merchant-a';
+const T0 = Date.parse('2026-11-24T10:00:00.000Z');
+const WINDOW_MS = 1800 * 1000;
+let seq = 0;
+
+function ob(opId: string, over: Partial<Observation>, at: number): Observation {
+  return {
+    seq: ++seq,
+    opId,
+    merchant: A,
+    params: {},
+    requestJson: undefined,
+    status: 200,
+    json: undefined,
+    sentAt: at - 5,
+    receivedAt: at + 5,
+    ...over,
+  };
+}
+/** A1 then a paid session (left PENDING) at T0: the token and the transaction's id. */
+function paid(s: StateTracker, id: string): string {
+  const token = `st_${id.slice(0, 8)}`;
+  s.observe(ob('createSession', { json: { token, expiresAt: new Date(T0 + 3_600_000).toISOString() } }, T0));
+  s.observe(
+    ob(
+      'sandboxPaySession',
+      { requestJson: { session_token: token, customerPhone: '212612345678' }, json: { transaction_id: id, status: 'PENDING' } },
+      T0,
+    ),
+  );
+  return token;
+}
+/** `DD/MM/YY HH:MM:SS` of `t` (UTC). */
+const local = (t: number) => {
+  const d = new Date(t);
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${p(d.getUTCDate())}/${p(d.getUTCMonth() + 1)}/${p(d.getUTCFullYear() % 100)} ${p(d.getUTCHours())}:${p(d.getUTCMinutes())}:${p(d.getUTCSeconds())}`;
+};
+const a2 = (s: StateTracker, token: string, id: string, json: Record<string, unknown>, at: number) =>
+  s
+    .observe(ob('getTransactionStatusBySessionToken', { merchant: null, token, params: { transaction_id: id }, json }, at))
+    .map((f) => f.kind);
+const a3 = (s: StateTracker, id: string, status: string, at: number) =>
+  s
+    .observe(ob('verifyTransaction', { params: { transactionId: id }, json: { id, status, amount: 600, currency: 'MAD' } }, at))
+    .map((f) => f.kind);
+
+describe('checkout transactions: A2 and A3 against the paid session', () => {
+  it('A3 PENDING within the window: no finding; once it has certainly passed (mutant "A3 reports a closed transaction as PENDING"): a finding', () => {
+    const s = new StateTracker({});
+    const id = '01a21b00-0000-7000-8000-000000000001';
+    paid(s, id);
+    expect(a3(s, id, 'PENDING', T0 + WINDOW_MS - 1000)).toEqual([]);
+    expect(a3(s, id, 'PENDING', T0 + WINDOW_MS + 1000)).toEqual(['expiry-time']);
+  });
+
+  it('A2\'s created_at at the paying exchange: no finding; an hour later (mutant "A2 dates in UTC+1"): a finding', () => {
+    const s = new StateTracker({});
+    const id = '01a21b00-0000-7000-8000-000000000002';
+    const token = paid(s, id);
+    const rec = { status: 'PENDING', merchant_name: 'M', store_name: 'S', updated_at: null };
+    expect(a2(s, token, id, { ...rec, created_at: local(T0) }, T0 + 1000)).toEqual([]);
+    expect(a2(s, token, id, { ...rec, created_at: local(T0 + 3_600_000) }, T0 + 2000)).toEqual(['timestamps']);
+  });
+
+  it("A2's updated_at the last change's instant: no finding; left at created_at (mutant): a finding", () => {
+    const s = new StateTracker({});
+    const id = '01a21b00-0000-7000-8000-000000000003';
+    const token = paid(s, id);
+    const changed = T0 + 60_000;
+    // the sandbox confirms it a minute later: its record shows the change's instant
+    s.observe(
+      ob(
+        'sandboxConfirmTransaction',
+        {
+          params: { transactionId: id },
+          json: {
+            id,
+            orderReference: 'ORD-1',
+            vendorReference: null,
+            status: 'APPROVED',
+            totalAmount: 600,
+            currency: 'MAD',
+            customerPhone: '212612345678',
+            merchantName: 'M',
+            storeName: 'S',
+            items: [],
+            createdAt: new Date(T0).toISOString(),
+            updatedAt: new Date(changed).toISOString(),
+          },
+        },
+        changed,
+      ),
+    );
+    const rec = { status: 'APPROVED', merchant_name: 'M', store_name: 'S', created_at: local(T0) };
+    expect(a2(s, token, id, { ...rec, updated_at: local(changed) }, changed + 1000)).toEqual([]);
+    expect(a2(s, token, id, { ...rec, updated_at: local(T0) }, changed + 2000)).toEqual(['timestamps']);
+  });
+
+  it('an event carrying the customerPhone the payment named: no finding; another (mutant "checkout events carry another customerPhone"): a finding', () => {
+    const s = new StateTracker({});
+    const id = '01a21b00-0000-7000-8000-000000000004';
+    paid(s, id);
+    const data = (customerPhone: string) => ({ id, status: 'CANCELED', customerPhone, merchantName: 'M', storeName: 'S' });
+    const kinds = (phone: string, n: number) =>
+      s.event('transaction.cancelled', id, `msg_${n}`, T0 + 1000, ++seq, data(phone)).map((f) => f.kind);
+    expect(kinds('212612345678', 1).filter((k) => k === 'webhook-payload')).toEqual([]);
+    expect(kinds('212612345679', 2).filter((k) => k === 'webhook-payload')).toEqual(['webhook-payload']);
+  });
+
+  it('a phone first shown by an event, then another by A2 (the paying request named none): a finding', () => {
+    const s = new StateTracker({});
+    const id = '01a21b00-0000-7000-8000-000000000005';
+    const token = `st_${id.slice(0, 8)}`;
+    s.observe(ob('createSession', { json: { token, expiresAt: new Date(T0 + 3_600_000).toISOString() } }, T0));
+    s.observe(ob('sandboxPaySession', { requestJson: { session_token: token }, json: { transaction_id: id, status: 'APPROVED' } }, T0));
+    const data = { id, status: 'APPROVED', customerPhone: '212600000001', merchantName: 'M', storeName: 'S' };
+    expect(s.event('transaction.approved', id, 'msg_a', T0 + 100, ++seq, data).filter((f) => f.kind === 'webhook-payload')).toEqual([]);
+    const rec = { status: 'APPROVED', merchant_name: 'M', store_name: 'S', created_at: local(T0), updated_at: local(T0) };
+    expect(a2(s, token, id, { ...rec, customer_phone: '212600000001' }, T0 + 1000)).toEqual([]);
+    expect(a2(s, token, id, { ...rec, customer_phone: '212600000000' }, T0 + 2000)).toEqual(['contradiction']);
+  });
+});

@@ -1,0 +1,81 @@
+/**
+ * Time as the traffic shows it, and nothing else: a merchant's sandbox clock as its answers
+ * (`sandboxGetClock`, `sandboxAdvanceClock`, `sandboxReset`) showed its offset, the server's real
+ * clock as its `Date` headers bound it, and when each exchange happened on the ear's clock.
+ *
+ * The server's clock during an exchange is the ear's interval shifted by every offset the merchant's
+ * clock can have had meanwhile. Before its first clock answer a live key's offset is 0 and a test
+ * key's anything from 0 up (a sandbox clock may have been advanced before the judge started), so
+ * its upper bounds are not judged; after, the offsets seen (the ear sees every clock move of the
+ * key). A reset sets the clock back: an instant stamped before it may be later than the clock now,
+ * so what may have happened before the judge started, or before a reset, is bounded by nothing.
+ */
+import type { Interval } from '../model/index.ts';
+import type { JudgeMemory, MerchantMemory } from './memory.ts';
+
+/** Clock answers kept per merchant. */
+const CLOCK_ANSWERS = 8;
+
+/** The offsets (ms) the merchant's clock can have had during [from, to] (ear ms). */
+function offsets(m: MerchantMemory, from: number, to: number): [number, number] {
+  let before: [number, number] = m.testKey ? [0, Infinity] : [0, 0];
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const a of m.clock.answers) {
+    const off = a.offsetSeconds * 1000;
+    if (a.receivedAt <= from) before = [off, off];
+    else if (a.sentAt <= to) {
+      lo = Math.min(lo, off);
+      hi = Math.max(hi, off);
+    }
+  }
+  return [Math.min(lo, before[0]), Math.max(hi, before[1])];
+}
+
+/** The server's real clock less the ear's, when the Date headers show it certainly differs by more than `tolerance`; else 0. */
+function skew(memory: JudgeMemory, tolerance: number): Interval {
+  const s = memory.dateSkew;
+  return s.from > tolerance || s.to < -tolerance ? s : { from: 0, to: 0 };
+}
+
+/** The merchant's server clock during [from, to] on the ear's clock (the model's slack not added). */
+export function serverTime(memory: JudgeMemory, m: MerchantMemory, from: number, to: number, tolerance: number): Interval {
+  const [lo, hi] = offsets(m, from, to);
+  const k = skew(memory, tolerance);
+  return { from: from + lo + k.from, to: to + hi + k.to };
+}
+
+/**
+ * The latest the merchant's server clock can have read at any moment of [since, to] (ear ms): what
+ * a change made in that time can have been stamped with. Unbounded when `since` is before what the
+ * judge knows of a test key's clock (the judge started, or its clock answers were forgotten, after).
+ */
+export function latestDuring(memory: JudgeMemory, m: MerchantMemory, since: number, to: number, tolerance: number): number {
+  const [, hi] = offsets(m, since, to);
+  return to + hi + skew(memory, tolerance).to;
+}
+
+/** A clock answer of merchant `m` (its offset in seconds) during [sentAt, receivedAt]; `reset`: a sandbox reset answered. */
+export function clockAnswered(m: MerchantMemory, sentAt: number, receivedAt: number, offsetSeconds: number, reset: boolean): void {
+  const list = m.clock.answers;
+  const last = list.at(-1);
+  // a reset puts the clock back to real time; an offset lower than the one before can only mean one
+  if (reset || (last !== undefined && offsetSeconds < last.offsetSeconds)) m.clock.setBackAt = Math.max(m.clock.setBackAt, receivedAt);
+  list.push({ sentAt, receivedAt, offsetSeconds });
+  if (list.length > CLOCK_ANSWERS) list.splice(0, list.length - CLOCK_ANSWERS);
+}
+
+/** A `Date` header answered during [sentAt, receivedAt]: the server's real clock read a second of it then (RFC 9110 §6.6.1). */
+export function dateAnswered(memory: JudgeMemory, date: string | undefined, sentAt: number, receivedAt: number): void {
+  const d = date === undefined ? NaN : Date.parse(date);
+  if (Number.isNaN(d)) return;
+  const now: Interval = { from: d - receivedAt, to: d + 1000 - sentAt };
+  const s = memory.dateSkew;
+  const both = { from: Math.max(s.from, now.from), to: Math.min(s.to, now.to) };
+  // headers that disagree (the server's clock stepped): the latest one holds
+  memory.dateSkew = both.from <= both.to ? both : now;
+}
+
+/** A time for a message: ISO 8601, or what an unbounded end means. */
+export const iso = (ms: number): string =>
+  Number.isFinite(ms) ? new Date(ms).toISOString() : ms > 0 ? 'unknown (a sandbox clock not answered yet)' : 'unknown';

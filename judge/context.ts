@@ -1,0 +1,115 @@
+/**
+ * What every judge of the table is handed: the exchange as routed (`Seen`), and the judging at hand
+ * (`Judging`: the memory, the settings, the findings so far). One builder words every finding.
+ */
+import type { Variant } from '../generated/index.ts';
+import type { Interval } from '../model/index.ts';
+import type { Contract } from './contract.ts';
+import type { Exchange, Finding, FindingKind } from './exchange.ts';
+import type { JudgeMemory, MerchantMemory, VariantPin } from './memory.ts';
+import type { ValidateFunction } from 'ajv';
+import { serverTime } from './clock.ts';
+
+/** The judge's settings, fixed at its creation. */
+export interface Settings {
+  /** The variant every key is held to, if one is. */
+  fixedVariant: Variant | undefined;
+  /** The contract of each variant the judge may judge by (an edited one when given). */
+  contracts: Map<Variant, Contract>;
+  timeOrigin: number;
+  /** The model's slack: how far the server's clock may be from the ear's (ms). */
+  tolerance: number;
+  /** The payment window (ms). */
+  paymentWindowMs: number;
+  /** Webhooks judged: how long a transition's event may take (ms), the ear's webhook port, the secret, the payload validators. */
+  webhookWindowMs: number | undefined;
+  webhookPort: number | undefined;
+  webhookSecret: string | undefined;
+  payloadValidators: ReadonlyMap<string, ValidateFunction> | undefined;
+}
+
+/** One exchange as the judges read it: routed, its caller known, its times on the ear's clock plus `timeOrigin` (epoch ms). */
+export interface Seen {
+  ex: Exchange;
+  seq: number;
+  opId: string;
+  method: string;
+  pathname: string;
+  /** The query string (after `?`), or ''. */
+  search: string;
+  status: number;
+  /** The path parameters, percent-decoded. */
+  params: Record<string, string>;
+  /** The caller's merchant (a key-authenticated operation), or null (a session token's, none). */
+  merchant: MerchantMemory | null;
+  /** The session token a session-token operation was called with. */
+  token: string | undefined;
+  /** A test key (`sk_test_…`) or a masked one (which may be a test key): its merchant's sandbox clock may be advanced. */
+  testKey: boolean;
+  /** The variant pinned for the caller, if known, and the variants the answer may be judged by. */
+  pin: VariantPin | undefined;
+  variants: Variant[];
+  /** The request asked for a simulated failure (ADR-052): its answer did not run the call. */
+  simulated: boolean;
+  /** The answer was cut by the ear: only its status is judged. */
+  truncated: boolean;
+  /** The request's body, parsed (undefined: none, cut, or not JSON), and whether it could not be read. */
+  requestJson: unknown;
+  requestUnreadable: boolean;
+  json: unknown;
+  sentAt: number;
+  receivedAt: number;
+}
+
+/** The judging of one exchange or delivery: the memory, the settings, and the findings so far. */
+export interface Judging {
+  memory: JudgeMemory;
+  settings: Settings;
+  out: Finding[];
+}
+
+/** The variant a caller is judged in: the pinned one, else the first the answer may be judged by. */
+export const variantOf = (s: Seen): Variant => s.pin?.variant ?? s.variants[0]!;
+
+/** The server's clock of the caller's merchant while the exchange lasted. */
+export function during(j: Judging, m: MerchantMemory, s: Pick<Seen, 'sentAt' | 'receivedAt'>): Interval {
+  return serverTime(j.memory, m, s.sentAt, s.receivedAt, j.settings.tolerance);
+}
+
+/** What a finding is made from: the exchange at hand, and the earlier exchanges that show it too. */
+export interface FindingOf {
+  kind: FindingKind;
+  at: { seq: number; opId: string };
+  txId?: string;
+  /** Earlier exchanges (a transaction's first and latest, the page that gave a cursor). */
+  earlier?: readonly number[];
+  jsonPath: string;
+  message: string;
+  expected?: unknown;
+  actual?: unknown;
+}
+
+/** The one builder of findings: its exchanges the earlier ones and the one at hand, in order, each once. */
+export function finding({ kind, at, txId, earlier = [], jsonPath, message, expected, actual }: FindingOf): Finding {
+  const exchanges = [...new Set([...earlier, at.seq])].sort((a, b) => a - b);
+  return { kind, operation: at.opId, jsonPath, message, txId, exchanges, expected, actual };
+}
+
+/** The exchanges of a remembered transaction a finding about it shows (its first and latest). */
+export const around = (tx: { firstExchange: number; lastExchange: number } | undefined): number[] =>
+  tx ? [tx.firstExchange, tx.lastExchange] : [];
+
+export type Json = Record<string, unknown>;
+export const isRecord = (j: unknown): j is Json => typeof j === 'object' && j !== null && !Array.isArray(j);
+
+/** The error code of an answer, if it has one. */
+export const errorCode = (j: unknown): string | undefined => {
+  const c = isRecord(j) && isRecord(j.error) ? j.error.code : undefined;
+  return typeof c === 'string' ? c : undefined;
+};
+
+/** A timestamp's ms, or null when absent or not a date (the answer judge reports the schema). */
+export const time = (v: unknown): number | null => {
+  const t = typeof v === 'string' ? Date.parse(v) : NaN;
+  return Number.isNaN(t) ? null : t;
+};

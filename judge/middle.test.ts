@@ -1,0 +1,164 @@
+/**
+ * The judge started in the middle: in front of a server with history (a transaction made before
+ * it saw anything, a clock advanced and reset before it started, deliveries with attempts on both
+ * sides of a reset), it judges only what it can know, never assuming it saw everything. Each case
+ * beside the same with a real fault, which is a finding.
+ */
+import { describe, expect, it } from 'vitest';
+import { webhookDelivery } from '../generated/index.ts';
+import { ObservedJudge, type Observation } from './test-support/observe.ts';
+import { createRequest, partnerRecord } from './test-support/record.ts';
+
+const T0 = Date.parse('2026-11-24T10:00:00.000Z');
+const HOURS = 3_600_000;
+const iso = (t: number) => new Date(t).toISOString();
+let seq = 0;
+const ob = (opId: string, status: number, json: unknown, at: number, o: Partial<Observation> = {}): Observation => ({
+  seq: ++seq,
+  opId,
+  merchant: 'a',
+  testKey: true,
+  params: {},
+  requestJson: undefined,
+  status,
+  json,
+  sentAt: at - 5,
+  receivedAt: at + 5,
+  ...o,
+});
+const kinds = (fs: { kind: string }[]) => fs.map((f) => f.kind);
+/** The sandbox clock answered `offsetSeconds` at `at` (a read, or a reset). */
+const clock = (j: ObservedJudge, offsetSeconds: number, at: number, op = 'sandboxGetClock') =>
+  j.observe(
+    ob(
+      op,
+      200,
+      op === 'sandboxReset'
+        ? { now: iso(at), offsetSeconds, deleted: { transactions: 0, sessions: 0, sms: 0, deliveries: 0 } }
+        : { now: iso(at + offsetSeconds * 1000), offsetSeconds },
+      at,
+    ),
+  );
+/** B1 made a transaction through the ear at `at` on a clock `offset` ms ahead. */
+function made(j: ObservedJudge, at: number, offset = 0): Record<string, unknown> {
+  const rec = partnerRecord(at + offset);
+  expect(j.observe(ob('createPartnerTransaction', 201, rec, at, { requestJson: createRequest(rec) }))).toEqual([]);
+  return rec;
+}
+const read = (j: ObservedJudge, rec: Record<string, unknown>, at: number) =>
+  kinds(j.observe(ob('getPartnerTransaction', 200, rec, at, { params: { transactionId: rec.id as string } })));
+
+describe('a transaction the judge never saw made', () => {
+  it('first read CANCELED with an updatedAt hours ahead of the clock (changed while the clock was advanced, before a reset): no finding', () => {
+    const j = new ObservedJudge();
+    clock(j, 0, T0);
+    const rec = partnerRecord(T0 - 20 * HOURS, { status: 'CANCELED', updatedAt: iso(T0 + 9 * HOURS) });
+    expect(read(j, rec, T0 + 1000)).toEqual([]);
+  });
+
+  it('the same change on one the judge saw made, on a clock it followed at offset 0 throughout: a finding', () => {
+    const j = new ObservedJudge();
+    clock(j, 0, T0);
+    const rec = made(j, T0 + 1000);
+    expect(read(j, { ...rec, status: 'CANCELED', updatedAt: iso(T0 + 9 * HOURS) }, T0 + 3000)).toEqual(['timestamps']);
+  });
+});
+
+const sms = (rec: Record<string, unknown>, sentAt: number) => ({
+  id: `sms-${String(rec.id)}`,
+  to: rec.customerPhone,
+  body: 'M: confirm',
+  transactionId: rec.id,
+  sentAt: iso(sentAt),
+});
+const outbox = (j: ObservedJudge, data: unknown[], at: number) =>
+  kinds(j.observe(ob('sandboxListSms', 200, { data, nextCursor: null }, at)));
+
+describe('a clock advanced and reset before the judge started', () => {
+  it('the outbox lists messages of earlier runs with instants ahead of later ones (insertion order, ADR-081): no finding', () => {
+    const j = new ObservedJudge();
+    clock(j, 0, T0);
+    // an earlier run's transaction, first seen read (its message made on a clock 7 hours ahead, before the reset)
+    const before = partnerRecord(T0 - 2 * HOURS);
+    expect(read(j, before, T0 + 500)).toEqual([]);
+    const after = made(j, T0 + 1000);
+    expect(outbox(j, [sms(before, T0 + 7 * HOURS), sms(after, T0 + 1000)], T0 + 5000)).toEqual([]);
+  });
+
+  it('two messages of transactions the judge saw made, listed in the other order: a finding', () => {
+    const j = new ObservedJudge();
+    clock(j, 0, T0);
+    const first = made(j, T0 + 1000);
+    const second = made(j, T0 + 2000);
+    expect(outbox(j, [sms(second, T0 + 2000), sms(first, T0 + 1000)], T0 + 5000)).toEqual(['list']);
+  });
+});
+
+const RETRY = webhookDelivery.retry;
+const gapMs = (i: number) => (RETRY.delaysSeconds[i]! * 1000) / RETRY.sandboxCompression;
+/** A delivery of `tx` whose attempts were made at `ats` (failed), pending its next. */
+const delivery = (tx: string, ats: number[], id = `msg_${tx.slice(0, 8)}`) => ({
+  id,
+  event: 'transaction.cancelled',
+  transactionId: tx,
+  state: 'pending',
+  nextAttemptAt: iso(ats.at(-1)! + gapMs(ats.length)),
+  attempts: ats.map((at, i) => ({ attempt: i + 1, at: iso(at), status: 500, durationMs: 5, error: null, headers: {} })),
+});
+const deliveries = (j: ObservedJudge, data: unknown[], at: number) =>
+  kinds(j.observe(ob('sandboxListWebhookDeliveries', 200, { data, nextCursor: null }, at)));
+
+describe('deliveries with attempts on both sides of a reset', () => {
+  it('a delivery first listed with its second attempt hours before its first (a reset between, before the judge started): no finding', () => {
+    const j = new ObservedJudge();
+    clock(j, 0, T0);
+    const tx = '5b1f0c6e-0000-4000-8000-000000000001';
+    expect(deliveries(j, [delivery(tx, [T0 + 7 * HOURS, T0 - 1000])], T0 + 1000)).toEqual([]);
+  });
+
+  it('a delivery of a transaction made through the judge, whose next attempt came after a reset the judge saw: no finding', () => {
+    const j = new ObservedJudge();
+    clock(j, 3600, T0);
+    const rec = made(j, T0 + 1000, 3600_000);
+    const first = T0 + 3600_000 + 2000;
+    expect(deliveries(j, [delivery(rec.id as string, [first])], T0 + 3000)).toEqual([]);
+    clock(j, 0, T0 + 4000, 'sandboxReset');
+    expect(deliveries(j, [delivery(rec.id as string, [first, T0 + 4000 + gapMs(1)])], T0 + 5000 + gapMs(1))).toEqual([]);
+  });
+
+  it('the same delivery, no reset between: an attempt sooner than the schedule is a finding (mutant "webhook retries sent at once")', () => {
+    const j = new ObservedJudge();
+    clock(j, 0, T0);
+    const rec = made(j, T0 + 1000);
+    const first = T0 + 2000;
+    expect(deliveries(j, [delivery(rec.id as string, [first])], T0 + 3000)).toEqual([]);
+    expect(deliveries(j, [delivery(rec.id as string, [first, first])], T0 + 3000 + gapMs(1))).toEqual(['webhook-retries']);
+  });
+});
+
+const endpoint = (j: ObservedJudge, op: 'sandboxGetWebhookEndpoint' | 'sandboxSetWebhookEndpoint', enabled: boolean, at: number) =>
+  kinds(
+    j.observe(
+      ob(op, 200, { url: 'http://127.0.0.1:9/hooks', secret: null, previousSecret: null, previousSecretExpiresAt: null, enabled }, at),
+    ),
+  );
+
+describe('a 410 listed from before the judge started', () => {
+  it('the endpoint reads enabled after a delivery of an earlier run shows a 410 (re-enabled since, before the judge): no finding', () => {
+    const j = new ObservedJudge();
+    const gone = { ...delivery('5b1f0c6e-0000-4000-8000-000000000002', [T0 - HOURS]), state: 'disabled', nextAttemptAt: null };
+    gone.attempts[0]!.status = 410;
+    expect(deliveries(j, [gone], T0)).toEqual([]);
+    expect(endpoint(j, 'sandboxGetWebhookEndpoint', true, T0 + 1000)).toEqual([]);
+  });
+
+  it('a 410 of an event the judge saw made after the latest PUT, then the endpoint read enabled: a finding', () => {
+    const j = new ObservedJudge();
+    expect(endpoint(j, 'sandboxSetWebhookEndpoint', true, T0)).toEqual([]);
+    const rec = made(j, T0 + 1000);
+    const gone = { ...delivery(rec.id as string, [T0 + 2000]), state: 'disabled', nextAttemptAt: null };
+    gone.attempts[0]!.status = 410;
+    expect(deliveries(j, [gone], T0 + 3000)).toEqual([]);
+    expect(endpoint(j, 'sandboxGetWebhookEndpoint', true, T0 + 4000)).toEqual(['webhook-retries']);
+  });
+});

@@ -1,0 +1,136 @@
+/**
+ * Failures on demand (ADR-052), per merchant of a test key: a call carrying
+ * `Paylater-Simulate: <status>` is answered that status (or 400 where the operation does not
+ * declare it, 401 for an unknown key), never run; B1's simulated call stores nothing (a later B3 of
+ * its vendorReference does not find it); a fault rule (`sandboxSetFaultRule`) answers the next
+ * `times` calls of its operations with its failure. A call is judged against a rule only when it
+ * began after the rule was answered and after the previous call the rule could have answered
+ * ended (concurrent calls race for the rule's count). And the sandbox API log (ADR-056): an entry
+ * records the `Origin` header as its call sent it (`judgeApiLog`).
+ */
+import { finding, isRecord, type Judging, type Seen } from './context.ts';
+import { remember } from './memory.ts';
+
+export const SIMULATE_HEADER = 'paylater-simulate';
+const B1 = 'createPartnerTransaction';
+const B3 = 'getPartnerTransactionByVendorReference';
+
+/** A fault rule as answered (set, or read back): what it will answer next. */
+export function judgeFaultRule(s: Seen): void {
+  const m = s.merchant;
+  if (m === null || s.status !== 200) return;
+  const r = isRecord(s.json) && isRecord(s.json.rule) ? s.json.rule : null;
+  // its calls may be answered failures that ran nothing: their A1 answers count nothing (sessions.ts)
+  m.faultRuleOn = r !== null && r.remaining !== 0;
+  if (!s.testKey) return;
+  if (!r || typeof r.remaining !== 'number' || typeof r.failure !== 'string' || !Array.isArray(r.operations)) {
+    m.faultRule = null;
+    return;
+  }
+  m.faultRule = {
+    failure: r.failure,
+    operations: r.operations.filter((x): x is string => typeof x === 'string'),
+    remaining: r.remaining,
+    since: s.receivedAt,
+    answeredBy: s.seq,
+    lastCallEnd: s.receivedAt,
+  };
+}
+
+/** @judges ADR-052 */
+export function judgeSimulated(s: Seen, j: Judging): void {
+  const m = s.merchant;
+  if (m === null || !s.testKey || s.truncated) return;
+  if (s.opId === 'sandboxSetFaultRule' || s.opId === 'sandboxGetFaultRule') return;
+  const push = (jsonPath: string, message: string, expected: unknown, actual: unknown, earlier?: number) =>
+    j.out.push(finding({ kind: 'simulate', at: s, earlier: earlier === undefined ? [] : [earlier], jsonPath, message, expected, actual }));
+  const ref = isRecord(s.requestJson) && typeof s.requestJson.vendorReference === 'string' ? s.requestJson.vendorReference : undefined;
+  const key = (r: string) => `${m.id}\n${r}`;
+  const notStored = j.memory.simulatedReferences;
+  if (s.opId === 'sandboxReset' && s.status === 200) m.faultRule = null;
+  const asked = s.ex.headers[SIMULATE_HEADER];
+  if (asked !== undefined && /^\d{3}$/.test(asked)) {
+    if (s.status !== Number(asked) && s.status !== 400 && s.status !== 401)
+      push(
+        '$',
+        `${s.opId} with ${SIMULATE_HEADER}: ${asked} answered ${s.status}; the call is answered that failure instead of running (ADR-052)`,
+        Number(asked),
+        s.status,
+      );
+    else if (s.status === Number(asked) && s.opId === B1 && ref !== undefined) remember(notStored, key(ref), s.seq, j.memory.max);
+    return;
+  }
+  const rule = m.faultRule;
+  if (rule && rule.remaining > 0 && rule.operations.includes(s.opId) && /^\d{3}$/.test(rule.failure)) {
+    const sequential = s.sentAt >= rule.since && s.sentAt >= rule.lastCallEnd;
+    rule.lastCallEnd = Math.max(rule.lastCallEnd, s.receivedAt);
+    if (String(s.status) === rule.failure) {
+      rule.remaining--;
+      if (s.opId === B1 && ref !== undefined) remember(notStored, key(ref), s.seq, j.memory.max);
+    } else if (sequential && s.status < 300)
+      push(
+        '$',
+        `${s.opId} answered ${s.status} while the fault rule answered by exchange ${rule.answeredBy} had ${rule.remaining} call(s) of ${rule.operations.join(', ')} left to answer ${rule.failure} (ADR-052)`,
+        Number(rule.failure),
+        s.status,
+        rule.answeredBy,
+      );
+  }
+  if (s.opId === B1 && s.status < 300 && ref !== undefined) notStored.delete(key(ref));
+  const named = s.params.vendorReference;
+  const failed = named === undefined ? undefined : notStored.get(key(named));
+  if (s.opId === B3 && s.status === 200 && failed !== undefined)
+    push(
+      '$',
+      `B3 found vendorReference ${named}, which only a simulated B1 failure (exchange ${failed}) named: a simulated call stores nothing (ADR-052)`,
+      404,
+      200,
+      failed,
+    );
+}
+
+/** Most (operation, path, status) the API log judge keeps per merchant, oldest first out; Origin values kept per one. */
+const API_LOG_KEYS = 1000;
+const ORIGINS_PER_KEY = 8;
+
+/** A call of a test key (or of its sessions) forwarded: the Origin it carried, for the API log's judge. */
+export function noteApiLogCall(s: Seen, j: Judging): void {
+  const merchant = s.merchant ?? (s.token === undefined ? null : j.memory.merchants.get(j.memory.tokens.get(s.token)?.merchant ?? ''));
+  if (!merchant || (!s.testKey && s.token === undefined)) return;
+  const k = `${s.opId} ${s.method} ${s.pathname} ${s.status}`;
+  let set = merchant.apiLogOrigins.get(k);
+  if (!set) remember(merchant.apiLogOrigins, k, (set = new Set()), API_LOG_KEYS);
+  if (set.size < ORIGINS_PER_KEY) set.add(s.ex.headers.origin ?? null);
+}
+
+/** A recording started (sandboxSetApiLog answered): the log holds the calls from now on. */
+export function judgeApiLogStart(s: Seen): void {
+  if (s.status === 200) s.merchant?.apiLogOrigins.clear();
+}
+
+/**
+ * A `sandboxGetApiLog` answer: each entry's origin one its call carried (the calls forwarded since
+ * the recording started; none counts as null).
+ * @judges ADR-056
+ */
+export function judgeApiLog(s: Seen, j: Judging): void {
+  if (s.status !== 200 || s.merchant === null) return;
+  const entries = isRecord(s.json) && Array.isArray(s.json.entries) ? s.json.entries : [];
+  for (const [i, e] of entries.entries()) {
+    if (!isRecord(e) || typeof e.operationId !== 'string' || typeof e.path !== 'string') continue;
+    const seen = s.merchant.apiLogOrigins.get(`${e.operationId} ${String(e.method)} ${e.path} ${String(e.status)}`);
+    const origin = typeof e.origin === 'string' ? e.origin : null;
+    if (!seen || seen.has(origin)) continue;
+    j.out.push(
+      finding({
+        kind: 'api-log',
+        at: s,
+        jsonPath: `$.entries[${i}].origin`,
+        message: `the API log records ${e.operationId} ${String(e.method)} ${e.path} (${String(e.status)}) with origin ${JSON.stringify(e.origin)}; the calls forwarded there carried ${[...seen].map((x) => JSON.stringify(x)).join(' or ')} (ADR-056: the Origin as sent)`,
+        expected: [...seen],
+        actual: e.origin,
+      }),
+    );
+    return;
+  }
+}

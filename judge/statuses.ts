@@ -1,0 +1,40 @@
+/**
+ * Sets of statuses as the judge keeps them: each set one shared, frozen array of the statuses in
+ * x-state-machine's order (there are 2^statuses of them), so a transaction holds a pointer, never a
+ * copy, and two sets are equal exactly when they are the same array. Every move between them is
+ * the model's (`reachable`, `pathBetween`, `refusedFrom`).
+ */
+import { stateMachine } from '../generated/index.ts';
+import { STATUSES, reachable, type Status } from '../model/index.ts';
+
+export type StatusSet = readonly Status[];
+
+const INDEX = new Map<string, number>(STATUSES.map((s, i) => [s, i]));
+/** Every set, by the bits of its statuses (taken once at load). */
+const SETS: StatusSet[] = Array.from({ length: 1 << STATUSES.length }, (_, bits) =>
+  Object.freeze(STATUSES.filter((_s, i) => bits & (1 << i))),
+);
+const bitsOf = (statuses: Iterable<string>): number => {
+  let bits = 0;
+  for (const s of statuses) bits |= 1 << (INDEX.get(s) ?? 31);
+  return bits & (SETS.length - 1);
+};
+
+/** The one shared set of `statuses` (names not of the state machine ignored). */
+export function statusSet(statuses: Iterable<string>): StatusSet {
+  return SETS[bitsOf(statuses)]!;
+}
+
+export const NONE: StatusSet = statusSet([]);
+export const ALL: StatusSet = statusSet(STATUSES);
+export const PENDING = stateMachine.initial as Status;
+
+/** The set of one status (NONE for a name the state machine does not have). */
+export const only = (s: string): StatusSet => statusSet([s]);
+
+/** The statuses both sets hold. */
+export const both = (a: StatusSet, b: StatusSet): StatusSet => SETS[bitsOf(a) & bitsOf(b)]!;
+
+/** Per set, the model's `reachable` of it: the statuses after transitions not seen (its own included). */
+const REACH = new Map<StatusSet, StatusSet>(SETS.map((s) => [s, statusSet(reachable(s))]));
+export const reach = (s: StatusSet): StatusSet => REACH.get(s)!;

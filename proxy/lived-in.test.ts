@@ -1,0 +1,78 @@
+/**
+ * A sandbox that has lived: the reference server first serves two suite runs directly (each moves
+ * its merchant's sandbox clock forward and resets it back, as any test run does, and leaves its
+ * SMS, deliveries, transactions and a 410-disabled-then-reenabled endpoint behind); then
+ * `paylater proxy` (no --variant) is started in front of it and a third run goes through it. The
+ * server is correct: the proxy reports nothing, on both variants. It sees records made before it
+ * started, lists whose instants a reset put out of order, deliveries with attempts on both sides of
+ * a reset, and a clock it first saw already reset.
+ */
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../reference-server/testing.ts';
+import { merchantPair, type MerchantPair } from '../conformance/merchant-pairs.ts';
+import { runSuite } from '../conformance/run.ts';
+import { stateMachine } from '../generated/index.ts';
+import { startLiveProxy } from './server.ts';
+
+const secret = `whsec_${randomBytes(24).toString('base64')}`;
+let server: TestServer;
+const pairs: MerchantPair[] = [];
+
+beforeAll(async () => {
+  const merchants = [];
+  for (const v of [1, 2] as const) {
+    const { pair, merchants: m } = await merchantPair('lived', v, v, secret);
+    pairs.push(pair);
+    merchants.push(...m);
+  }
+  server = await startTestServer({ merchants, mode: 'sandbox' });
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+/** One suite run of `pair` against `baseUrl` (sandbox profile, a short random search after the coverage tour). */
+async function suiteRun(pair: MerchantPair, baseUrl: string, seed: number): Promise<string[]> {
+  const r = await runSuite({
+    baseUrl,
+    apiKey: pair.main,
+    otherApiKey: pair.other,
+    variant: pair.variant,
+    profile: 'sandbox',
+    runs: 1,
+    seed,
+    maxCommands: 10,
+    paymentWindowSeconds: stateMachine.paymentWindow.defaultSeconds,
+    timeLimitMs: 60_000,
+  });
+  return r.findings.map((f) => f.message);
+}
+
+describe('the proxy in front of a sandbox that has lived', () => {
+  for (const v of [1, 2] as const)
+    it(`variant ${v}: two suite runs direct, then a third through the proxy: 0 suite findings, 0 proxy findings`, async () => {
+      const pair = pairs[v - 1]!;
+      expect(await suiteRun(pair, server.baseUrl, 7100 + v)).toEqual([]);
+      expect(await suiteRun(pair, server.baseUrl, 7200 + v)).toEqual([]);
+      const proxy = await startLiveProxy({ upstream: server.baseUrl });
+      try {
+        expect(await suiteRun(pair, proxy.url, 7300 + v)).toEqual([]);
+        proxy.recorder.sweep();
+        expect(proxy.recorder.findings.map((f) => `${f.kind} ${f.operation} ${f.jsonPath}: ${f.message}`)).toEqual([]);
+        // it judged the third run: the lists of the earlier runs, the clock's moves, the records
+        const cov = proxy.recorder.coverage();
+        for (const op of [
+          'sandboxListSms',
+          'sandboxListWebhookDeliveries',
+          'sandboxListTransactions',
+          'sandboxReset',
+          'sandboxAdvanceClock',
+        ])
+          expect(cov.operations.exercised).toContain(op);
+        expect(proxy.recorder.report().keysPinned).toEqual({ 1: v === 1 ? 2 : 0, 2: v === 2 ? 2 : 0 });
+      } finally {
+        await proxy.close();
+      }
+    }, 300_000);
+});
