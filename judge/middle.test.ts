@@ -6,26 +6,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { webhookDelivery } from '../generated/index.ts';
-import { ObservedJudge, type Observation } from './test-support/observe.ts';
-import { createRequest, partnerRecord } from './test-support/record.ts';
+import { listed, madeThroughEar, observation, ObservedJudge, smsOf } from './test-support/observe.ts';
+import { partnerRecord } from './test-support/record.ts';
 
 const T0 = Date.parse('2026-11-24T10:00:00.000Z');
 const HOURS = 3_600_000;
 const iso = (t: number) => new Date(t).toISOString();
-let seq = 0;
-const ob = (opId: string, status: number, json: unknown, at: number, o: Partial<Observation> = {}): Observation => ({
-  seq: ++seq,
-  opId,
-  merchant: 'a',
-  testKey: true,
-  params: {},
-  requestJson: undefined,
-  status,
-  json,
-  sentAt: at - 5,
-  receivedAt: at + 5,
-  ...o,
-});
+const ob = observation;
 const kinds = (fs: { kind: string }[]) => fs.map((f) => f.kind);
 /** The sandbox clock answered `offsetSeconds` at `at` (a read, or a reset). */
 const clock = (j: ObservedJudge, offsetSeconds: number, at: number, op = 'sandboxGetClock') =>
@@ -39,12 +26,7 @@ const clock = (j: ObservedJudge, offsetSeconds: number, at: number, op = 'sandbo
       at,
     ),
   );
-/** B1 made a transaction through the ear at `at` on a clock `offset` ms ahead. */
-function made(j: ObservedJudge, at: number, offset = 0): Record<string, unknown> {
-  const rec = partnerRecord(at + offset);
-  expect(j.observe(ob('createPartnerTransaction', 201, rec, at, { requestJson: createRequest(rec) }))).toEqual([]);
-  return rec;
-}
+const made = madeThroughEar;
 const read = (j: ObservedJudge, rec: Record<string, unknown>, at: number) =>
   kinds(j.observe(ob('getPartnerTransaction', 200, rec, at, { params: { transactionId: rec.id as string } })));
 
@@ -64,15 +46,8 @@ describe('a transaction the judge never saw made', () => {
   });
 });
 
-const sms = (rec: Record<string, unknown>, sentAt: number) => ({
-  id: `sms-${String(rec.id)}`,
-  to: rec.customerPhone,
-  body: 'M: confirm',
-  transactionId: rec.id,
-  sentAt: iso(sentAt),
-});
-const outbox = (j: ObservedJudge, data: unknown[], at: number) =>
-  kinds(j.observe(ob('sandboxListSms', 200, { data, nextCursor: null }, at)));
+const sms = smsOf;
+const outbox = (j: ObservedJudge, data: unknown[], at: number) => listed(j, 'sandboxListSms', data, at);
 
 describe('a clock advanced and reset before the judge started', () => {
   it('the outbox lists messages of earlier runs with instants ahead of later ones (insertion order, ADR-081): no finding', () => {
@@ -105,8 +80,7 @@ const delivery = (tx: string, ats: number[], id = `msg_${tx.slice(0, 8)}`) => ({
   nextAttemptAt: iso(ats.at(-1)! + gapMs(ats.length)),
   attempts: ats.map((at, i) => ({ attempt: i + 1, at: iso(at), status: 500, durationMs: 5, error: null, headers: {} })),
 });
-const deliveries = (j: ObservedJudge, data: unknown[], at: number) =>
-  kinds(j.observe(ob('sandboxListWebhookDeliveries', 200, { data, nextCursor: null }, at)));
+const deliveries = (j: ObservedJudge, data: unknown[], at: number) => listed(j, 'sandboxListWebhookDeliveries', data, at);
 
 describe('deliveries with attempts on both sides of a reset', () => {
   it('a delivery first listed with its second attempt hours before its first (a reset between, before the judge started): no finding', () => {

@@ -6,8 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { filterProblem, orderKey, orderProblem, pageSizeProblem } from './pages.ts';
-import { ObservedJudge, type Observation } from './test-support/observe.ts';
-import { createRequest, partnerRecord } from './test-support/record.ts';
+import { listed, madeThroughEar, ObservedJudge, smsOf } from './test-support/observe.ts';
 
 describe('the rules, once (the suite and the judge call them)', () => {
   it('a page holds at most `limit` items, exactly `limit` when it gives a next cursor', () => {
@@ -66,37 +65,18 @@ describe('the rules, once (the suite and the judge call them)', () => {
 });
 
 const T0 = Date.parse('2026-11-24T10:00:00.000Z');
-let seq = 0;
-const ob = (opId: string, status: number, json: unknown, o: Partial<Observation> = {}): Observation => ({
-  seq: ++seq,
-  opId,
-  merchant: 'a',
-  testKey: true,
-  params: {},
-  requestJson: undefined,
-  status,
-  json,
-  sentAt: T0 - 5,
-  receivedAt: T0 + 5,
-  ...o,
-});
-/** B1 made a transaction through the ear at `at`: its record. */
-function made(j: ObservedJudge, at: number): Record<string, unknown> {
-  const rec = partnerRecord(at);
-  expect(
-    j.observe(ob('createPartnerTransaction', 201, rec, { requestJson: createRequest(rec), sentAt: at - 5, receivedAt: at + 5 })),
-  ).toEqual([]);
-  return rec;
-}
-const sms = (rec: Record<string, unknown>, sentAt: number, id = `sms-${String(rec.id)}`) => ({
-  id,
-  to: rec.customerPhone,
-  body: 'M: confirm',
-  transactionId: rec.id,
-  sentAt: new Date(sentAt).toISOString(),
-});
+const made = madeThroughEar;
+const sms = smsOf;
 const outbox = (j: ObservedJudge, data: unknown[], nextCursor: string | null, search: string) =>
-  j.observe(ob('sandboxListSms', 200, { data, nextCursor }, { search, sentAt: T0 + 10_000, receivedAt: T0 + 10_010 })).map((f) => f.kind);
+  listed(j, 'sandboxListSms', data, T0 + 10_000, { search, ...(nextCursor === null ? {} : { nextCursor }) });
+/** Three transactions made through the ear, their outbox read through its cursors in order: no finding. */
+type Rec = Record<string, unknown>;
+function walked(j: ObservedJudge): [Rec, Rec, Rec] {
+  const [a, b, c] = [made(j, T0), made(j, T0 + 100), made(j, T0 + 200)];
+  expect(outbox(j, [sms(a, T0), sms(b, T0)], 'c1', 'limit=2')).toEqual([]);
+  expect(outbox(j, [sms(c, T0)], null, 'limit=2&cursor=c1')).toEqual([]);
+  return [a, b, c];
+}
 
 describe('the judge reads a list through its cursors (the SMS outbox: oldest first, in insertion order)', () => {
   it('the messages in the order their transactions were made, whatever their instants (a reset between): no finding; the other order: a finding', () => {
@@ -110,9 +90,7 @@ describe('the judge reads a list through its cursors (the SMS outbox: oldest fir
 
   it('a walk through the cursors in order, each item once: no finding; a page repeating an item, or short with a next cursor: findings', () => {
     const j = new ObservedJudge();
-    const [a, b, c] = [made(j, T0), made(j, T0 + 100), made(j, T0 + 200)];
-    expect(outbox(j, [sms(a, T0), sms(b, T0)], 'c1', 'limit=2')).toEqual([]);
-    expect(outbox(j, [sms(c, T0)], null, 'limit=2&cursor=c1')).toEqual([]);
+    const [a, b, c] = walked(j);
     // an inclusive cursor repeats the previous page's last item (the outbox read whole then counts b's message twice)
     expect(outbox(j, [sms(a, T0), sms(b, T0)], 'c2', 'limit=2')).toEqual([]);
     expect(outbox(j, [sms(b, T0), sms(c, T0)], null, 'limit=2&cursor=c2')).toEqual(['list', 'sms']);
@@ -130,9 +108,7 @@ describe('the judge reads a list through its cursors (the SMS outbox: oldest fir
 
   it('a list read to its end holds every message of a transaction made before the read began', () => {
     const j = new ObservedJudge();
-    const [a, b, c] = [made(j, T0), made(j, T0 + 100), made(j, T0 + 200)];
-    expect(outbox(j, [sms(a, T0), sms(b, T0)], 'c1', 'limit=2')).toEqual([]);
-    expect(outbox(j, [sms(c, T0)], null, 'limit=2&cursor=c1')).toEqual([]);
+    const [a, b] = walked(j);
     // the second page skipped c: the outbox read whole lacks its confirmation
     expect(outbox(j, [sms(a, T0), sms(b, T0)], 'c3', 'limit=2')).toEqual([]);
     expect(outbox(j, [], null, 'limit=2&cursor=c3')).toEqual(['sms']);

@@ -5,11 +5,13 @@
  * bodies as text. The rule tests assert the findings of the rule they test; the answer, request and
  * variant judges have their own tests (their records are kept minimal here).
  */
+import { expect } from 'vitest';
 import { stateMachine } from '../../generated/index.ts';
 import { routeTable } from '../../server/routes.ts';
 import { createJudge, type Judge } from '../index.ts';
 import type { Exchange, Finding, JudgeOptions } from '../exchange.ts';
 import type { TransactionMemory } from '../memory.ts';
+import { createRequest, partnerRecord } from './record.ts';
 
 /** One exchange as a rule test writes it. Times are epoch ms. */
 export interface Observation {
@@ -100,3 +102,49 @@ export class ObservedJudge {
     return this.judge.memory.transactions;
   }
 }
+
+let seq = 0;
+/** An exchange of merchant `a` (a test key) answered `status` with `json` around `at` (epoch ms, 10 ms long); `o` sets the rest. */
+export function observation(opId: string, status: number, json: unknown, at: number, o: Partial<Observation> = {}): Observation {
+  return {
+    seq: ++seq,
+    opId,
+    merchant: 'a',
+    testKey: true,
+    params: {},
+    requestJson: undefined,
+    status,
+    json,
+    sentAt: at - 5,
+    receivedAt: at + 5,
+    ...o,
+  };
+}
+
+/** B1 made a transaction of merchant `a` through the ear at `at`, on a clock `offset` ms ahead: its record (no finding). */
+export function madeThroughEar(j: ObservedJudge, at: number, offset = 0): Record<string, unknown> {
+  const rec = partnerRecord(at + offset);
+  expect(j.observe(observation('createPartnerTransaction', 201, rec, at, { requestJson: createRequest(rec) }))).toEqual([]);
+  return rec;
+}
+
+/** A page of a sandbox list of merchant `a` judged around `at` (the last page unless `nextCursor`): the kinds found. */
+export function listed(
+  j: ObservedJudge,
+  opId: string,
+  data: unknown[],
+  at: number,
+  o: Partial<Observation> & { nextCursor?: string } = {},
+): string[] {
+  const { nextCursor = null, ...rest } = o;
+  return j.observe(observation(opId, 200, { data, nextCursor }, at, rest)).map((f) => f.kind);
+}
+
+/** The confirmation SMS of `rec` as the outbox lists it. */
+export const smsOf = (rec: Record<string, unknown>, sentAt: number, id = `sms-${String(rec.id)}`) => ({
+  id,
+  to: rec.customerPhone,
+  body: 'M: confirm',
+  transactionId: rec.id,
+  sentAt: new Date(sentAt).toISOString(),
+});
