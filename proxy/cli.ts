@@ -3,8 +3,8 @@
  * forwards everything unchanged, judges every exchange and the transactions' states across them,
  * and, with the webhook options, sits between the server's webhook sender and the merchant's receiver.
  */
-import { parseArgs } from 'node:util';
 import { stateMachine } from '../generated/index.ts';
+import { integers, parseCommand } from '../lib/commands.ts';
 import { DEFAULT_CAPTURE_BYTES, REPORT_PATH, defaultWebhookWindowMs, startLiveProxy, type LiveProxy } from './server.ts';
 import { RING_BODY_CHARS } from './ring.ts';
 import { DEFAULT_CLOCK_TOLERANCE_MS, DEFAULT_MAX_TRANSACTIONS } from '../judge/index.ts';
@@ -15,15 +15,16 @@ const USAGE =
 export const HELP = `${USAGE}
 
 Forwards every request to the upstream implementation unchanged (bodies streamed, keep-alive,
-every header but the hop-by-hop ones; Host becomes the upstream's) and judges the traffic against
-the contract while it flows:
-  - each exchange with the conformance suite's own judge: status declared for the operation,
-    content type, body and header schemas, error code allowed for the status;
-  - the transactions across requests, per merchant (a digest of its key): a status no transition
-    reaches, a read contradicting an earlier answer, createdAt/updatedAt rules, a vendorReference
-    reused and answered 201, a 404 for the merchant's own transaction, B2 and B3 disagreeing, a 200
-    showing another merchant's transaction, an expiry before or after the payment window
-    (time judged on the proxy's clock: the interval from a request's start to its answer's end);
+every header but the hop-by-hop ones; Host becomes the upstream's) and, once each answer has gone
+back, hands a copy of the exchange to the one judge paylater conform and paylater judge use:
+  - each exchange against the contract: status declared for the operation, content type, body and
+    header schemas, error code allowed for the status, the answer against its request;
+  - the transactions, sessions, lists and sandbox clock across exchanges, per merchant (a digest of
+    its key): a status no transition reaches, a read contradicting an earlier answer,
+    createdAt/updatedAt rules, a vendorReference reused and answered 201, a 404 for the merchant's
+    own transaction, a 200 showing another merchant's transaction, an expiry before or after the
+    payment window (time only as the traffic shows it: the sandbox clock's answers, Date headers,
+    the interval from a request's start to its answer's end);
   - with the webhook options, every event: signature (Standard Webhooks), payload (AsyncAPI),
     matched to a transition it saw; an event no transition explains, or a transition whose event
     did not come within the delivery window, is a finding. Events are forwarded unchanged.
@@ -97,21 +98,6 @@ export const OPTIONS = {
   help: { type: 'boolean' },
 } as const;
 
-/** The integer options among `values`, each at least its minimum; or the message refusing the first that is not. */
-export function integers(
-  values: Record<string, string | boolean | undefined>,
-  spec: readonly (readonly [string, number])[],
-): Record<string, number | undefined> | string {
-  const out: Record<string, number | undefined> = {};
-  for (const [name, min] of spec) {
-    const v = values[name];
-    if (v !== undefined && (typeof v !== 'string' || !/^\d+$/.test(v) || Number(v) < min))
-      return `--${name} must be an integer of at least ${min}`;
-    out[name] = v === undefined ? undefined : Number(v);
-  }
-  return out;
-}
-
 export interface RunningProxy {
   proxy: LiveProxy;
   /** Writes the reports, closes, and gives the exit code. */
@@ -124,25 +110,9 @@ export async function startProxyCommand(
   out: (s: string) => void = (s) => process.stdout.write(s + '\n'),
   err: (s: string) => void = (s) => process.stderr.write(s + '\n'),
 ): Promise<RunningProxy | number> {
-  let values: Record<string, string | boolean | undefined>;
-  try {
-    values = parseArgs({
-      args: argv,
-      options: OPTIONS,
-      strict: true,
-    }).values;
-  } catch (e) {
-    err(`paylater proxy: ${(e as Error).message}. ${USAGE}`);
-    return 2;
-  }
-  if (values.help) {
-    out(HELP);
-    return 0;
-  }
-  const fail = (msg: string): number => {
-    err(`paylater proxy: ${msg}`);
-    return 2;
-  };
+  const parsed = parseCommand('paylater proxy', argv, { options: OPTIONS, usage: USAGE, help: HELP, positionals: false }, out, err);
+  if (typeof parsed === 'number') return parsed;
+  const { values, fail } = parsed;
   const upstream = values.upstream as string | undefined;
   if (!upstream || !/^https?:\/\/[^/]/.test(upstream)) return fail(`--upstream must be an http(s) URL. ${USAGE}`);
   const variant = values.variant === '1' ? 1 : values.variant === '2' ? 2 : undefined;

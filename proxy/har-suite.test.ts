@@ -45,17 +45,19 @@ afterAll(async () => {
   await server?.close();
 });
 
-const mutant = (name: string) => mutants.find((m) => m.name === name)!;
+/** The catalogue's mutant `name` in front of `upstream`, speaking to `pair`'s keys. */
+const faultyProxy = (upstream: string, name: string, pair: MerchantPair) =>
+  startProxy({
+    upstream,
+    mutant: mutants.find((m) => m.name === name)!,
+    keys: { main: pair.main, other: pair.other },
+    webhookTarget: `http://127.0.0.1:${pair.port}/hooks`,
+    secret,
+  });
 
 describe('paylater proxy --har, then paylater judge', () => {
   it('judging the proxy HAR offline gives the findings the proxy reported live', async () => {
-    const faulty = await startProxy({
-      upstream: server.baseUrl,
-      mutant: mutant('B2 read: totalAmount a centime more than created'),
-      keys: { main: faultyPair.main, other: faultyPair.other },
-      webhookTarget: `http://127.0.0.1:${faultyPair.port}/hooks`,
-      secret,
-    });
+    const faulty = await faultyProxy(server.baseUrl, 'B2 read: totalAmount a centime more than created', faultyPair);
     const [har, live, offline] = ['proxy.har', 'proxy.json', 'judge.json'].map((f) => path.join(dir, f));
     const started = await startProxyCommand(
       ['--upstream', faulty.url, '--port', '0', '--keep-exchanges', '100000', '--har', har!, '--report-json', live!, '--quiet'],
@@ -141,13 +143,7 @@ describe('paylater judge --replay', () => {
 
   it('against a faulty server (B1 answered 200): the fault, the replay finding naming both exchanges', async () => {
     const fresh = await startTestServer({ merchants: recordedMerchants, mode: 'sandbox' });
-    const faulty = await startProxy({
-      upstream: fresh.baseUrl,
-      mutant: mutant('200 instead of 201 on create'),
-      keys: { main: recordedPair.main, other: recordedPair.other },
-      webhookTarget: `http://127.0.0.1:${recordedPair.port}/hooks`,
-      secret,
-    });
+    const faulty = await faultyProxy(fresh.baseUrl, '200 instead of 201 on create', recordedPair);
     try {
       const json = path.join(dir, 'replay-faulty.json');
       expect(

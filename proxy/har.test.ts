@@ -16,6 +16,7 @@ import { createJudge, type Exchange } from '../judge/index.ts';
 import { HELP, OPTIONS, judgeRecorded, runJudge } from './judge-cli.ts';
 import { difference } from './replay.ts';
 import { mask } from './mask.ts';
+import { startLiveProxy } from './server.ts';
 import { chromeDevtools, k6Studio, mitmproxy, playwrightEmbed, playwrightZip, proxyHar } from './test-support/har-dialects.ts';
 
 const KEY = `sk_test_har_${randomUUID().replace(/-/g, '')}`;
@@ -135,6 +136,33 @@ describe('the HAR dialects', () => {
         .exchange(read.exchanges[0]!)
         .map((f) => f.jsonPath),
     ).toEqual(['$.secret']);
+  });
+
+  it("a body over the proxy's capture limit is left out of its HAR, and judged offline as live: on its status only", async () => {
+    const proxy = await startLiveProxy({ upstream: server.baseUrl, variant: 1, captureBytes: 64 });
+    try {
+      const b1 = JSON.stringify({
+        customerPhone: '212612345678',
+        total: 600,
+        currency: 'MAD',
+        items: [{ name: 'Lamp', quantity: 2, unitPrice: 300 }],
+      });
+      const res = await fetch(`${proxy.url}/api/v1/public/partner/transactions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-service-key': KEY },
+        body: b1,
+      });
+      expect(res.status).toBe(201);
+      expect((await res.text()).length).toBeGreaterThan(64);
+    } finally {
+      await proxy.close();
+    }
+    const read = parseHar(Buffer.from(JSON.stringify(proxy.recorder.har())), 'capture.har');
+    expect(read.exchanges.map((x) => [x.status, x.body, x.requestTruncated, x.responseText, x.responseTruncated])).toEqual([
+      [201, undefined, true, '', true],
+    ]);
+    expect(proxy.recorder.findings).toEqual([]);
+    expect((await judgeRecorded(read)).findings).toEqual([]);
   });
 
   it('a time keeps its microseconds (ISO 8601 with any fraction and offset), and one written with them reads back', () => {

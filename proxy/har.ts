@@ -237,10 +237,11 @@ export function readHar(file: string): HarRead {
 
 /** HAR 1.2 of exchanges as a report shows them (masked), each entry's comment naming its operation. */
 export function harOf(list: MaskedExchange[], creator: string): Json {
-  // a body the exchange ring cut is left out (its size and a comment kept): a reader judges that exchange on its status
-  const kept = (text: string, mimeType: string) =>
-    wasCut(text)
-      ? { size: -1, mimeType, comment: text.slice(text.lastIndexOf('… (') + 2) }
+  // a body the ear did not copy (over its capture limit) or the exchange ring cut is left out, a comment saying why:
+  // a reader judges that exchange on its status
+  const kept = (text: string, mimeType: string, notCopied?: boolean) =>
+    notCopied || wasCut(text)
+      ? { size: -1, mimeType, comment: notCopied ? 'not copied (over the capture limit)' : text.slice(text.lastIndexOf('… (') + 2) }
       : { size: Buffer.byteLength(text), mimeType, text };
   const size = (text: string) => (wasCut(text) ? Number(/… \((\d+) characters/.exec(text)![1]) : Buffer.byteLength(text));
   const entries = list.map((m) => ({
@@ -253,9 +254,11 @@ export function harOf(list: MaskedExchange[], creator: string): Json {
       cookies: [],
       headers: Object.entries(m.headers).map(([name, value]) => ({ name, value })),
       queryString: URL.canParse(m.url) ? [...new URL(m.url).searchParams].map(([name, value]) => ({ name, value })) : [],
-      ...(m.body !== undefined ? { postData: (({ size: _size, ...p }) => p)(kept(m.body, m.headers['content-type'] ?? '')) } : {}),
+      ...(m.body !== undefined || m.requestTruncated
+        ? { postData: (({ size: _size, ...p }) => p)(kept(m.body ?? '', m.headers['content-type'] ?? '', m.requestTruncated)) }
+        : {}),
       headersSize: -1,
-      bodySize: m.body === undefined ? 0 : size(m.body),
+      bodySize: m.requestTruncated ? -1 : m.body === undefined ? 0 : size(m.body),
     },
     response: {
       status: m.status,
@@ -263,7 +266,7 @@ export function harOf(list: MaskedExchange[], creator: string): Json {
       httpVersion: 'HTTP/1.1',
       cookies: [],
       headers: Object.entries(m.responseHeaders).map(([name, value]) => ({ name, value })),
-      content: kept(m.responseText, m.responseHeaders['content-type'] ?? ''),
+      content: kept(m.responseText, m.responseHeaders['content-type'] ?? '', m.responseTruncated),
       redirectURL: '',
       headersSize: -1,
       bodySize: -1,

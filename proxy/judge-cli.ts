@@ -1,12 +1,12 @@
 /**
  * `paylater judge FILE.har`: recorded traffic judged offline by the one judge (judge/ `createJudge`)
- * `paylater proxy` and `paylater conform` judge with, reported as `paylater conform` reports (text, --report-json, --report-junit)
- * with its exit codes; `--replay --base-url URL` sends the recorded operations again to another
- * server and judges the new answers, each also compared with its recorded one (replay.ts).
+ * `paylater proxy` and `paylater conform` use, reported as they report (text, --report-json,
+ * --report-junit) with `paylater conform`'s exit codes; `--replay --base-url URL` sends the recorded
+ * operations again to another server and judges the new answers, each also compared with its
+ * recorded one (replay.ts).
  */
-import { parseArgs } from 'node:util';
 import { stateMachine } from '../generated/index.ts';
-import { DEFAULT_REQUEST_TIMEOUT_MS, EXIT } from '../lib/commands.ts';
+import { DEFAULT_REQUEST_TIMEOUT_MS, EXIT, integers, parseCommand } from '../lib/commands.ts';
 import {
   createJudge,
   DEFAULT_CLOCK_TOLERANCE_MS,
@@ -16,10 +16,9 @@ import {
   type JudgeOptions,
   type NamedExchange,
 } from '../judge/index.ts';
-import { writeJson, writeJunit } from '../judge/report.ts';
+import { writeJson } from '../judge/report.ts';
 import { routeOf } from '../judge/route.ts';
 import { asyncApiValidators } from '../judge/webhooks.ts';
-import { integers } from './cli.ts';
 import { harOf, HarError, jsonOf, readHar, type HarDelivery } from './har.ts';
 import {
   coverageLines,
@@ -28,7 +27,7 @@ import {
   maskedExchange,
   MAX_FINDINGS,
   reportFinding,
-  suiteFinding,
+  writeReports,
   type ProxyFinding,
 } from './report.ts';
 import { readMerchantKeys, replay, type ReplayResult } from './replay.ts';
@@ -39,16 +38,16 @@ const USAGE =
 
 export const HELP = `${USAGE}
 
-Judges recorded traffic offline with the one judge paylater proxy and paylater conform judge with:
-each exchange against the contract, and the transactions, sessions, lists and sandbox clock across
-them, per merchant; webhook deliveries the recording holds (paylater proxy --har keeps those it
-forwarded) against AsyncAPI and the transitions the exchanges showed. FILE is HAR 1.2 (or 1.1) as browsers' devtools ("Save all as HAR with content"),
-Playwright's recordHar (embedded bodies, or a .zip with attached ones), mitmproxy, k6 Studio and
-paylater proxy --har write it. Entries are judged in the order they ended (a transition whose event
-did not come within the window, judged as the recording's time passes and at its end); those of hosts no
-operation was sent to, and those no operation describes (pages, scripts), are counted, not judged.
-Masked credentials (MASKED_…, as paylater proxy --har writes them) still tell merchants apart: no
-key is needed to judge.
+Judges recorded traffic offline with the one judge paylater proxy and paylater conform use: each
+exchange against the contract, and the transactions, sessions, lists and sandbox clock across them,
+per merchant; the webhook deliveries it holds (paylater proxy --har keeps those it forwarded)
+against AsyncAPI (not their signatures: masked) and the transitions the exchanges showed. FILE is
+HAR 1.2 (or 1.1) as browsers' devtools ("Save all as HAR with content"), Playwright's recordHar
+(embedded bodies, or a .zip with attached ones), mitmproxy, k6 Studio and paylater proxy --har
+write it. Entries are judged in the order they ended, a transition whose event did not come within
+the window as the recording's time passes; those of hosts no operation was sent to, and those no
+operation describes (pages, scripts), are counted, not judged. Masked credentials (MASKED_…, as
+paylater proxy --har writes them) still tell merchants apart: no key is needed to judge.
 
 With --replay, the recorded requests that are operations are sent again to --base-url, one at a
 time in the order they started, with what the new server hands out (transaction ids, session
@@ -63,8 +62,8 @@ Options:
   --payment-window SECONDS  the recorded server's payment window (default: the x-state-machine default, ${stateMachine.paymentWindow.defaultSeconds})
   --clock-tolerance MS      how far the server's clock may be from the recording's (default: ${DEFAULT_CLOCK_TOLERANCE_MS})
   --max-transactions N      transactions remembered; past it the oldest is dropped first (default: ${DEFAULT_MAX_TRANSACTIONS})
-  --webhook-window MS       how long after a transition its event may come (default: ${defaultWebhookWindowMs()}, as
-                            paylater proxy's); judged only when the recording holds deliveries
+  --webhook-window MS       how long after a transition its event may come, when the recording holds
+                            deliveries (default: ${defaultWebhookWindowMs()}, as paylater proxy's)
   --report-json FILE        writes the report (coverage, findings with their exchanges and curl scripts) as JSON
   --report-junit FILE       writes a JUnit XML report (one failed test case per finding)
   --quiet                   the first 20 findings in short (no exchanges, no curl script), then the summary
@@ -117,11 +116,11 @@ const operationOf = (x: Exchange): string | undefined => {
 export const apiOrigins = (list: Exchange[]): Set<string> =>
   new Set(list.filter((x) => operationOf(x) !== undefined).map((x) => new URL(x.url).origin));
 
-export interface Judged {
+export interface Judged<X extends Exchange = Exchange> {
   findings: ProxyFinding[];
   judge: Judge;
-  /** Exchanges handed to the judge, and those of other hosts (counted only). */
-  judged: number;
+  /** The exchanges handed to the judge (the API hosts'), and how many of other hosts were counted only. */
+  exchanges: X[];
   otherHosts: number;
 }
 
@@ -150,7 +149,10 @@ export interface RecordedOptions extends Omit<JudgeOptions, 'timeOrigin' | 'webh
  * holds some: their URL's port is where an endpoint answered pointing sends its events to the ear,
  * as the proxy's webhook port is.
  */
-export async function judgeRecorded(har: { exchanges: Exchange[]; deliveries?: HarDelivery[] }, o: RecordedOptions = {}): Promise<Judged> {
+export async function judgeRecorded<X extends Exchange>(
+  har: { exchanges: X[]; deliveries?: HarDelivery[] },
+  o: RecordedOptions = {},
+): Promise<Judged<X>> {
   const deliveries = har.deliveries ?? [];
   const port = deliveries.length ? Number(new URL(deliveries[0]!.url).port) || undefined : undefined;
   const { webhookWindowMs: windowMs = defaultWebhookWindowMs(), ...options } = o;
@@ -183,7 +185,7 @@ export async function judgeRecorded(har: { exchanges: Exchange[]; deliveries?: H
       }
   }
   if (timeline.length) findings.push(...judge.sweep(timeline.at(-1)!.at));
-  return { findings, judge, judged: mine.length, otherHosts: har.exchanges.length - mine.length };
+  return { findings, judge, exchanges: mine, otherHosts: har.exchanges.length - mine.length };
 }
 
 /** The named form of an exchange (its operation named, its answer parsed), for reports. */
@@ -198,22 +200,9 @@ export async function runJudge(
   out: (s: string) => void = (s) => process.stdout.write(s + '\n'),
   err: (s: string) => void = (s) => process.stderr.write(s + '\n'),
 ): Promise<number> {
-  let values: Record<string, string | boolean | undefined>;
-  let files: string[];
-  try {
-    ({ values, positionals: files } = parseArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: true }));
-  } catch (e) {
-    err(`paylater judge: ${(e as Error).message}. ${USAGE}`);
-    return EXIT.setup;
-  }
-  if (values.help) {
-    out(HELP);
-    return EXIT.clean;
-  }
-  const fail = (msg: string): number => {
-    err(`paylater judge: ${msg}`);
-    return EXIT.setup;
-  };
+  const parsed = parseCommand('paylater judge', argv, { options: OPTIONS, usage: USAGE, help: HELP, positionals: true }, out, err);
+  if (typeof parsed === 'number') return parsed;
+  const { values, positionals: files, fail } = parsed;
   if (files.length !== 1) return fail(`one HAR file, please. ${USAGE}`);
   const file = files[0]!;
   const nums = integers(values, [
@@ -251,16 +240,13 @@ export async function runJudge(
     let coverage = judged.judge.coverage();
     if (values.replay) {
       const keys = values.merchants === undefined ? new Map<string, string>() : readMerchantKeys(values.merchants as string);
-      const origins = apiOrigins(har.exchanges);
       const { webhookWindowMs: _window, ...judgeOptions } = options;
       const judge = createJudge({ ...judgeOptions, timeOrigin: 0 });
       replayed = await replay(
-        har.exchanges
-          .filter((x) => origins.has(new URL(x.url).origin))
-          .flatMap((x) => {
-            const opId = operationOf(x);
-            return opId ? [{ ...x, opId }] : [];
-          }),
+        judged.exchanges.flatMap((x) => {
+          const opId = operationOf(x);
+          return opId ? [{ ...x, opId }] : [];
+        }),
         {
           baseUrl: baseUrl!,
           keys,
@@ -301,18 +287,19 @@ export async function runJudge(
     const counts = {
       entries: har.exchanges.length + har.deliveries.length + har.unanswered,
       deliveries: har.deliveries.length,
-      judged: (replayed ? replayed.exchanges.length : judged.judged) - coverage.unrouted,
+      judged: (replayed ?? judged).exchanges.length - coverage.unrouted,
       notOperations: coverage.unrouted,
       otherHosts: judged.otherHosts,
       unanswered: har.unanswered,
     };
     out(
-      `\n${file} (${har.creator}): ${counts.entries} entries: ${counts.judged} operations judged, ${counts.notOperations} not an operation, ${counts.deliveries} webhook deliveries, ${counts.otherHosts} of other hosts, ${counts.unanswered} without an answer${replayed ? `; replayed ${replayed.replayed} against ${baseUrl} (${replayed.filler} with a filler body the recording did not keep, not compared; ${replayed.notReplayed} not replayed: a body of unknown size), ${replayed.substitutions} values substituted` : ''}; ${findings.length} finding(s)`,
+      `\n${file} (${har.creator}): ${counts.entries} entries: ${counts.judged} operations judged, ${counts.notOperations} not an operation, ${counts.deliveries} webhook deliveries, ${counts.otherHosts} of other hosts, ${counts.unanswered} without an answer${replayed ? `; replayed ${replayed.exchanges.length} against ${baseUrl} (${replayed.filler} with a filler body the recording did not keep, not compared; ${replayed.notReplayed} not replayed: a body of unknown size), ${replayed.substitutions} values substituted` : ''}; ${findings.length} finding(s)`,
     );
     coverageLines(coverage).forEach((l) => out(l));
     const exitCode = findings.length ? EXIT.findings : EXIT.clean;
-    if (values['report-json'])
-      writeJson(values['report-json'] as string, {
+    writeReports(
+      { json: values['report-json'] as string | undefined, junit: values['report-junit'] as string | undefined },
+      {
         tool: 'paylater judge',
         file,
         creator: har.creator,
@@ -320,7 +307,7 @@ export async function runJudge(
         ...counts,
         replay: replayed && {
           baseUrl,
-          replayed: replayed.replayed,
+          replayed: replayed.exchanges.length,
           filler: replayed.filler,
           notReplayed: replayed.notReplayed,
           substitutions: replayed.substitutions,
@@ -330,15 +317,15 @@ export async function runJudge(
         coverage,
         findingList: list,
         findingsNotListed: findings.length - list.length,
-      });
-    if (values['report-junit'])
-      writeJunit(
-        values['report-junit'] as string,
-        `paylater judge ${file}${replayed ? ` --replay ${baseUrl}` : ''}`,
-        counts.judged,
-        list.map((f) => suiteFinding(f, 'paylater judge')),
-        (Date.now() - started) / 1000,
-      );
+      },
+      {
+        tool: 'paylater judge',
+        findings: list,
+        name: `paylater judge ${file}${replayed ? ` --replay ${baseUrl}` : ''}`,
+        checks: counts.judged,
+        seconds: (Date.now() - started) / 1000,
+      },
+    );
     return exitCode;
   } catch (e) {
     if (e instanceof HarError) return fail(e.message);

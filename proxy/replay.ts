@@ -154,11 +154,10 @@ export interface ReplayResult {
   exchanges: Exchange[];
   findings: Finding[];
   /**
-   * The recorded exchanges sent again; of them, those whose request body the recording did not
-   * keep, sent with that many bytes of filler (as the suite's curl scripts do) and not compared;
+   * Of the recorded exchanges sent again (`exchanges`), those whose request body the recording did
+   * not keep, sent with that many bytes of filler (as the suite's curl scripts do) and not compared;
    * and those not sent (a body of unknown size).
    */
-  replayed: number;
   filler: number;
   notReplayed: number;
   substitutions: number;
@@ -183,7 +182,7 @@ export async function replay(recorded: HarExchange[], o: ReplayOptions, file: st
         );
     for (const m of x.responseText.matchAll(/MASKED_[0-9a-f]{8}/g)) handedOut.add(m[0]);
   }
-  const result: ReplayResult = { exchanges: [], findings: [], replayed: 0, filler: 0, notReplayed: 0, substitutions: 0 };
+  const result: ReplayResult = { exchanges: [], findings: [], filler: 0, notReplayed: 0, substitutions: 0 };
   const sent = new Set<string>();
   const start = performance.now();
   for (const x of recorded) {
@@ -236,7 +235,6 @@ export async function replay(recorded: HarExchange[], o: ReplayOptions, file: st
       receivedAt: performance.timeOrigin + performance.now(),
     };
     result.exchanges.push(now);
-    result.replayed++;
     if (x.requestTruncated) result.filler++;
     result.findings.push(...o.judge(now));
     const [was_, is] = [jsonOf(x.responseText), jsonOf(answer.text)];

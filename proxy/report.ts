@@ -5,13 +5,12 @@
  * judge` report with the same pieces. Nothing here holds a key in clear on its way out: every
  * exchange is masked (mask.ts) before it leaves.
  */
-import { writeFileSync } from 'node:fs';
 import type { Judge } from '../judge/index.ts';
 import type { Delivery, Finding as JudgeFinding, JudgeCoverage, NamedExchange as Exchange } from '../judge/exchange.ts';
-import { curlScript, writeJunit, type Finding } from '../judge/report.ts';
+import { curlScript, writeJson, writeJunit, type Finding } from '../judge/report.ts';
 import { isCredentialHeader, mask, maskHeaders, maskText } from './mask.ts';
 import { harOf, isoMicro, jsonOf } from './har.ts';
-import { answerJson, slim } from './ring.ts';
+import { slim, wasCut } from './ring.ts';
 
 /**
  * A finding of the judge, or an ear's own: `upstream` (the upstream unreachable or its answer cut
@@ -38,7 +37,7 @@ export interface ReportedFinding extends Omit<ProxyFinding, 'exchanges'> {
  */
 export interface MaskedExchange extends Pick<
   Exchange,
-  'method' | 'url' | 'headers' | 'body' | 'status' | 'responseHeaders' | 'responseText'
+  'method' | 'url' | 'headers' | 'body' | 'status' | 'responseHeaders' | 'responseText' | 'requestTruncated' | 'responseTruncated'
 > {
   n: number;
   operation: Exchange['opId'];
@@ -81,7 +80,7 @@ export class Recorder {
     return ++this.seq;
   }
 
-  /** Keeps an exchange (the last `keep`) for the findings' curl scripts and the HAR. */
+  /** Keeps an exchange (the last `keep`, webhook deliveries among them) for the findings' curl scripts and the HAR. */
   record(seq: number, ex: Exchange): void {
     this.ring.set(seq, slim(ex, this.o.keepBodyChars));
     if (this.ring.size > this.o.keep) this.ring.delete(this.ring.keys().next().value as number);
@@ -105,8 +104,7 @@ export class Recorder {
    */
   webhook(d: Delivery, url: string): void {
     this.webhooksReceived++;
-    this.ring.set(d.seq, deliveryExchange(d, url, 0));
-    if (this.ring.size > this.o.keep) this.ring.delete(this.ring.keys().next().value as number);
+    this.record(d.seq, deliveryExchange(d, url, 0));
     for (const f of this.o.judge.delivery(d)) this.add(f);
   }
 
@@ -170,18 +168,15 @@ export class Recorder {
   }
 
   writeFiles(files: { json?: string; junit?: string; har?: string }): void {
-    if (files.json) writeFileSync(files.json, JSON.stringify(this.report(), null, 2) + '\n');
-    if (files.har) writeFileSync(files.har, JSON.stringify(this.har(), null, 2) + '\n');
-    if (files.junit) {
-      const asFindings = this.findings.map((f) => suiteFinding(f, 'paylater proxy'));
-      writeJunit(
-        files.junit,
-        `paylater proxy ${this.o.judge.settings.fixedVariant ? `v${this.o.judge.settings.fixedVariant}` : 'variant per key'} ${this.upstream}`,
-        this.judgedCount,
-        asFindings,
-        (Date.now() - this.startedAt.getTime()) / 1000,
-      );
-    }
+    if (files.har) writeJson(files.har, this.har());
+    const v = this.o.judge.settings.fixedVariant;
+    writeReports(files, this.report(), {
+      tool: 'paylater proxy',
+      findings: this.findings,
+      name: `paylater proxy ${v ? `v${v}` : 'variant per key'} ${this.upstream}`,
+      checks: this.judgedCount,
+      seconds: (Date.now() - this.startedAt.getTime()) / 1000,
+    });
   }
 
   /** The summary `paylater proxy` prints when it stops. */
@@ -228,6 +223,8 @@ export function maskedExchange(n: number, ex: Exchange, secrets: readonly string
     status: ex.status,
     responseHeaders: maskHeaders(ex.responseHeaders, secrets),
     responseText: maskText(ex.responseText, secrets),
+    requestTruncated: ex.requestTruncated || undefined,
+    responseTruncated: ex.responseTruncated || undefined,
     startedAt: isoMicro(timeOrigin + ex.sentAt),
     ms: Math.round((ex.receivedAt - ex.sentAt) * 1000) / 1000,
   };
@@ -242,6 +239,7 @@ export function deliveryExchange(d: Delivery, url: string, status: number): Exch
     url,
     headers: d.headers,
     body,
+    requestTruncated: d.truncated,
     status,
     responseHeaders: {},
     responseText: '',
@@ -265,13 +263,8 @@ export function reportFinding(
   return {
     n,
     at: new Date().toISOString(),
-    kind: f.kind,
-    operation: f.operation,
-    jsonPath: f.jsonPath,
+    ...f,
     message: maskText(f.message, o.secrets),
-    expected: f.expected,
-    actual: f.actual,
-    txId: f.txId,
     exchanges: shown.map((s) => maskedExchange(s, held.get(s)!, o.secrets, o.timeOrigin)),
     exchangesDropped: f.exchanges.filter((s) => !held.has(s)),
     curl: curlOf(
@@ -306,7 +299,7 @@ export function curlOf(list: Exchange[], upstream: string, secrets: readonly str
       headers,
       body: ex.body === undefined ? undefined : maskText(ex.body, secrets),
       responseText: '',
-      json: answerJson(ex),
+      json: wasCut(ex.responseText) ? undefined : jsonOf(ex.responseText),
     };
   });
   const apiKey = keys[0] ?? 'MASKED_NO_KEY_0';
@@ -317,19 +310,20 @@ export function curlOf(list: Exchange[], upstream: string, secrets: readonly str
   return script.replace('# Replays the shrunk command sequence.', `# Replays the exchanges ${ear} (keys masked: set them).`);
 }
 
-/** A reported finding in the suite's form (its JUnit report). */
-export function suiteFinding(f: ReportedFinding, tool: string): Finding {
-  return {
+/** An ear's report as JSON (`files.json`), and its findings as JUnit (`files.junit`: a failed test case each, in the suite's form). */
+export function writeReports(
+  files: { json?: string; junit?: string },
+  report: Record<string, unknown>,
+  suite: { tool: string; findings: ReportedFinding[]; name: string; checks: number; seconds: number },
+): void {
+  if (files.json) writeJson(files.json, report);
+  const asSuite = suite.findings.map((f): Finding => ({
     title: `${f.kind}: ${f.operation} ${f.jsonPath}`,
-    operation: f.operation,
-    jsonPath: f.jsonPath,
-    message: f.message,
-    expected: f.expected,
-    actual: f.actual,
+    ...f,
     phase: 'property',
     commands: f.exchanges.map((e) => `#${e.n} ${e.method} ${e.url} -> ${e.status}`),
-    curl: f.curl,
     seed: 0,
-    replay: `finding ${f.n} of ${tool} (${f.kind})`,
-  };
+    replay: `finding ${f.n} of ${suite.tool} (${f.kind})`,
+  }));
+  if (files.junit) writeJunit(files.junit, suite.name, suite.checks, asSuite, suite.seconds);
 }

@@ -16,7 +16,7 @@ export const wasCut = (t: string): boolean => /… \(\d+ characters, cut at (\d+
 
 /**
  * An exchange as the ring keeps it: each body cut at `limit` characters, and never its parsed JSON
- * (the curl script parses the answer's text again, `answerJson`). The ring holds the last `keep`
+ * (the curl script parses the answer's text again). The ring holds the last `keep`
  * exchanges, long enough for V8 to move each into its old generation: a parsed answer is dozens of
  * objects to copy, promote and mark per exchange, where its text is one string.
  */
@@ -29,14 +29,4 @@ export function slim(ex: Exchange, limit = RING_BODY_CHARS): Exchange {
     responseText: longAnswer ? cut(ex.responseText, limit) : ex.responseText,
     json: undefined,
   };
-}
-
-/** The JSON of a ring exchange's answer, parsed from its text (undefined: none, cut, or not JSON). */
-export function answerJson(ex: Exchange): unknown {
-  if (!ex.responseText || wasCut(ex.responseText)) return undefined;
-  try {
-    return JSON.parse(ex.responseText) as unknown;
-  } catch {
-    return undefined;
-  }
 }
