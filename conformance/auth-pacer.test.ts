@@ -125,7 +125,7 @@ describe('x-auth-failure-limit', () => {
       });
     }) as typeof fetch;
     const c = new Client('http://127.0.0.1:9', contractWith(LIMIT), alwaysThrottled, undefined, { knownKeys: [KEY] });
-    const ex = await c.send('getPartnerTransaction', {
+    const ex = await c.call('getPartnerTransaction', {
       pathParams: { transactionId: '8e1b6c8e-8f36-4b8e-9d55-0f3f1c2a7b10' },
       headers: { 'X-Api-Key': KEY },
     });

@@ -1,14 +1,16 @@
 /**
- * The HTTP side of the suite: every exchange is recorded and every response checked against the
- * contract. Every request is bounded in time (a server that stops answering is a finding that ends
+ * The HTTP side of the suite: every exchange is recorded and judged by the one judge (judge/, the
+ * judge `paylater proxy` and HAR judging use: the answer against the contract and against what the
+ * judge remembers of earlier exchanges); its first finding is thrown as a ConformanceError. Every request is bounded in time (a server that stops answering is a finding that ends
  * the run) and abandoned when the run is interrupted (SIGINT/SIGTERM); the failed-authentication
  * throttle is respected (`auth-pacer.ts`).
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import { AuthPacer, authFailureLimit, MAX_RESENDS } from './auth-pacer.ts';
-import { ConformanceError, judgeResponse, type Checker } from '../judge/answer.ts';
+import { ConformanceError, type Checker } from '../judge/answer.ts';
 import type { Contract } from '../judge/contract.ts';
-import type { NamedExchange } from '../judge/exchange.ts';
+import type { Finding as JudgeFinding, NamedExchange } from '../judge/exchange.ts';
+import { createJudge, type Judge } from '../judge/index.ts';
 import { DEFAULT_REQUEST_TIMEOUT_MS } from '../lib/commands.ts';
 
 /** An exchange the suite's client recorded: the judge's shape, named by the command that sent it. */
@@ -28,6 +30,13 @@ export class NoAnswerError extends ConformanceError {
   }
 }
 
+/** A finding of the judge: its rule's kind named with its message. */
+export class JudgeFindingError extends ConformanceError {
+  constructor(readonly finding: JudgeFinding) {
+    super(finding.operation, finding.jsonPath, `${finding.message} (the judge's ${finding.kind} rule)`, finding.expected, finding.actual);
+  }
+}
+
 /** The run was interrupted (SIGINT/SIGTERM): not a finding; the run winds down and reports what it has. */
 export class InterruptedError extends Error {
   constructor(readonly signal: string) {
@@ -43,6 +52,8 @@ export interface ClientOptions {
   signal?: AbortSignal;
   /** The keys the suite was given: a request carrying none of them may be a failed authentication (paced, see auth-pacer.ts). */
   knownKeys?: string[];
+  /** Judges every exchange (default: a judge of the contract's variant alone, made for this client). */
+  judge?: Judge;
 }
 
 export interface RequestInit2 {
@@ -79,6 +90,11 @@ export class Client {
   private readonly knownKeys: string[];
   /** Inside `cleanup`: requests go out after an interrupt (to leave the server as found). */
   private cleaning = 0;
+  readonly judge: Judge;
+  /** The numbering exchanges and webhook deliveries share (the judge's `seq`). */
+  private seq = 0;
+  /** Exchanges held back from the judge while `held` runs (the preflight's probes). */
+  private holding: Exchange[] | undefined;
   constructor(
     readonly baseUrl: string,
     readonly contract: Contract,
@@ -91,6 +107,44 @@ export class Client {
     this.signal = opts.signal;
     this.knownKeys = (opts.knownKeys ?? []).filter((k) => k.length > 0);
     this.pacer = new AuthPacer(authFailureLimit(contract));
+    this.judge = opts.judge ?? createJudge({ variant: contract.variant, contract, timeOrigin: performance.timeOrigin });
+  }
+
+  /** The next number of the numbering exchanges and webhook deliveries share. */
+  nextSeq(): number {
+    return ++this.seq;
+  }
+
+  /**
+   * Runs `fn` with its exchanges held back from the judge (the preflight: whether the run can start
+   * at all is decided on them first); `judgeHeld` judges them afterwards, in the order they were sent.
+   */
+  async held<T>(fn: () => Promise<T>): Promise<T> {
+    this.holding ??= [];
+    return fn();
+  }
+
+  /** Judges the exchanges `held` held back; the first finding is thrown. */
+  judgeHeld(): void {
+    const held = this.holding ?? [];
+    this.holding = undefined;
+    for (const ex of held) this.judged(ex);
+  }
+
+  /**
+   * One exchange handed to the judge (routed by its method and path, as the proxy's are): the answer
+   * against the contract (status declared, content type, body and header schemas, the error code
+   * allowed for the status) and against what the judge remembers; its first finding thrown.
+   * @checks error-shape, ADR-001
+   */
+  private judged(ex: Exchange): void {
+    if (this.holding) return void this.holding.push(ex);
+    ex.seq = this.nextSeq();
+    const headers: Record<string, string> = {};
+    for (const [k, v] of Object.entries(ex.headers)) headers[k.toLowerCase()] = v;
+    const found = this.judge.exchange({ ...ex, opId: undefined, seq: ex.seq, headers });
+    this.checks++;
+    if (found.length) throw new JudgeFindingError(found[0]!);
   }
 
   /** The signal that interrupted the run, if one did. */
@@ -116,14 +170,8 @@ export class Client {
     if (!ok) throw new ConformanceError(operation, jsonPath, message, expected, actual);
   }
 
+  /** Sends one request of operation `opId` and records the exchange; the judge judges it (as every exchange). */
   async call(opId: string, init: RequestInit2 = {}): Promise<Exchange> {
-    const ex = await this.send(opId, init);
-    this.checkResponse(ex);
-    return ex;
-  }
-
-  /** Sends one request and records the exchange, without judging the answer. */
-  async send(opId: string, init: RequestInit2 = {}): Promise<Exchange> {
     const op = this.contract.op(opId);
     return this.sendTo(opId, op.method, op.path, init);
   }
@@ -159,12 +207,14 @@ export class Client {
       if (retryAfter === null) {
         this.transcript.push(ex);
         if (this.onExchange) await this.onExchange(ex);
+        this.judged(ex);
         return ex;
       }
-      // throttled: the request had no effect; not judged, sent again once the window allows
+      // throttled: the request had no effect; not the command's to judge (the judge sees it), sent again once the window allows
       this.pacer.pacing = true;
       this.pacer.throttled++;
       if (this.onExchange) await this.onExchange(ex);
+      this.judged(ex);
       await this.wait(retryAfter * 1000);
     }
   }
@@ -247,14 +297,6 @@ export class Client {
     }
     this.pacer.answered(res.status, receivedAt);
     return { opId: label, method, url, headers, body, status: res.status, responseHeaders, responseText: text, json, sentAt, receivedAt };
-  }
-
-  /**
-   * Status declared, content type, body schema, header schemas, error code allowed for the status.
-   * @checks error-shape, ADR-001
-   */
-  checkResponse(ex: Exchange): void {
-    judgeResponse(this.contract, ex, this);
   }
 }
 

@@ -25,13 +25,21 @@ function codeOf(ex: Exchange): string | undefined {
   return (ex.json as { error?: { code?: string } } | undefined)?.error?.code;
 }
 
-/** Reachability, rejected keys and the keys' variant (SetupError); then the missing-transaction answer is judged. */
+/** Reachability, rejected keys and the keys' variant (SetupError); then the probes are judged and read as missing transactions. */
 export async function checkKeys(w: World): Promise<void> {
+  // the probes are judged once the run can start: a rejected key or a wrong --variant is a SetupError, not a finding
+  const probes = await w.client.held(() => probeKeys(w));
+  w.client.judgeHeld();
+  for (const ex of probes) w.expectOutcome(ex, [refusal('TRANSACTION_NOT_FOUND')]);
+}
+
+/** Reachability, rejected keys and the keys' variant (SetupError): the answers to judge as missing transactions. */
+async function probeKeys(w: World): Promise<Exchange[]> {
   const probes: Partial<Record<Who, Exchange>> = {};
   for (const who of ['main', 'other'] as const) {
     let ex: Exchange;
     try {
-      ex = await w.client.send('getPartnerTransaction', {
+      ex = await w.client.call('getPartnerTransaction', {
         pathParams: { transactionId: randomUUID() },
         headers: w.auth('getPartnerTransaction', w.key(who)),
       });
@@ -46,11 +54,7 @@ export async function checkKeys(w: World): Promise<void> {
   if (w.cfg.apiKey === w.cfg.otherApiKey)
     throw new SetupError('--api-key and --other-api-key are the same key: they must belong to two different merchants');
   const v1Probe = await checkVariant(w);
-  const judged = [probes.main!, probes.other!, ...(w.cfg.variant === 1 ? [v1Probe] : [])];
-  for (const ex of judged) {
-    w.client.checkResponse(ex);
-    w.expectOutcome(ex, [refusal('TRANSACTION_NOT_FOUND')]);
-  }
+  return [probes.main!, probes.other!, ...(w.cfg.variant === 1 ? [v1Probe] : [])];
 }
 
 /**

@@ -28,7 +28,6 @@ export interface SuiteOptions extends SuiteConfig {
   path?: string;
   replayPath?: string;
   maxCommands?: number;
-  webhookPort?: number;
   log?: (line: string) => void;
   fetchImpl?: typeof fetch;
   /** Sees every exchange (request and response), e.g. to record it. */
@@ -37,8 +36,6 @@ export interface SuiteOptions extends SuiteConfig {
   onRun?: (commands: readonly string[]) => void;
   /** Webhook deliveries are awaited this long after the last expected one (ms). */
   webhookGraceMs?: number;
-  /** An expected webhook missing after this long (ms) is a finding. Default 3000. */
-  webhookTimeoutMs?: number;
   /**
    * Bounds the model-based property (runs and shrinking) in wall time: once a finding exists,
    * shrinking stops at this limit and the smallest sequence found so far is reported.

@@ -5,7 +5,8 @@
  */
 import { ConformanceError } from '../judge/answer.ts';
 import { transitionById } from '../model/index.ts';
-import { SIGNATURE_PROBLEM, type Delivery } from './webhooks.ts';
+import { DEFAULT_WEBHOOK_TIMEOUT_MS, SIGNATURE_PROBLEM, type Delivery } from './webhooks.ts';
+import { JudgeFindingError } from './http.ts';
 import { centimesOf } from '../lib/money.ts';
 import { sameJson } from '../model/index.ts';
 import { isRepeat } from './retries.ts';
@@ -13,9 +14,6 @@ import type { Tx, World } from './world.ts';
 import { checkExpiryInstant, windowPassed } from './commands/advanceClock.ts';
 import { checkEventInstant } from './instants.ts';
 import { checkCheckoutEventValues, type Report } from './repeated.ts';
-
-/** Expected webhook deliveries missing after this long (ms) are a finding, unless told otherwise. */
-const DEFAULT_WEBHOOK_TIMEOUT_MS = 3000;
 
 /** The shortest quiet wait after a run (ms), however fast the server's deliveries were. */
 const MIN_GRACE_MS = 10;
@@ -53,6 +51,9 @@ export async function webhookCheckpoint(w: World, graceMs: number, timeoutMs = D
     await r.waitForDelivery(Math.min(50, Math.max(1, (pending() ? deadline : quietUntil) - now)));
     if (pending() === 0 && quietUntil < performance.now()) quietUntil = performance.now();
   }
+  // what the judge found in the deliveries (the rules it holds alone: an event against its transaction's whole history)
+  const found = w.deliveryFindings.splice(0);
+  if (found.length) throw new JudgeFindingError(found[0]!);
   const missing = w.state.expected.find((_, i) => !matched.has(i));
   // every expected event was matched: forget them so the next run starts clean
   w.state.expected.splice(0, w.state.expected.length);

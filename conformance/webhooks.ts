@@ -17,6 +17,9 @@ export interface Delivery {
   problems: string[];
 }
 
+/** Expected webhook deliveries missing after this long (ms) are a finding, unless told otherwise. */
+export const DEFAULT_WEBHOOK_TIMEOUT_MS = 3000;
+
 /** How a delivery's signature problem starts (the judge tells another merchant's deliveries by it). */
 export const SIGNATURE_PROBLEM = 'signature does not verify with the secret';
 
@@ -34,6 +37,8 @@ export class WebhookReceiver {
   private server: Server | undefined;
   private readonly wh: Webhook;
   private listeners: (() => void)[] = [];
+  /** Sees each delivery as it comes (the World hands it to the judge). */
+  onDelivery?: (body: string, headers: Record<string, string>, receivedAt: number) => void;
 
   constructor(
     readonly port: number,
@@ -86,7 +91,9 @@ export class WebhookReceiver {
         problems.push(`payload $${e.instancePath.replace(/\//g, '.')}: ${e.message}`);
       }
     }
-    this.deliveries.push({ receivedAt: performance.now(), webhookId: headers['webhook-id'], body, payload, problems });
+    const receivedAt = performance.now();
+    this.deliveries.push({ receivedAt, webhookId: headers['webhook-id'], body, payload, problems });
+    this.onDelivery?.(body, headers, receivedAt);
     for (const l of this.listeners.splice(0)) l();
   }
 

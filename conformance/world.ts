@@ -10,11 +10,13 @@
 import { randomUUID } from 'node:crypto';
 import { variants } from '../generated/index.ts';
 import { Client, type Exchange } from './http.ts';
+import { createJudge } from '../judge/index.ts';
+import type { Finding as JudgeFinding } from '../judge/exchange.ts';
 import * as events from './model-events.ts';
 import { newModelState, type ModelState, type Tx, type Who } from './model-state.ts';
 import * as time from './model-time.ts';
 import { Contract } from '../judge/contract.ts';
-import type { WebhookReceiver } from './webhooks.ts';
+import { DEFAULT_WEBHOOK_TIMEOUT_MS, type WebhookReceiver } from './webhooks.ts';
 
 export type { ExpectedEvent, Session, Status, Tx, Who } from './model-state.ts';
 
@@ -27,6 +29,10 @@ export interface SuiteConfig {
   /** The server's payment window when it is configured with another than the spec's default (`--payment-window`). */
   paymentWindowSeconds?: number;
   webhookSecret?: string;
+  /** The suite's webhook receiver listens on 127.0.0.1 at this port (with `webhookSecret`). */
+  webhookPort?: number;
+  /** An expected webhook missing after this long (ms) is a finding. Default DEFAULT_WEBHOOK_TIMEOUT_MS. */
+  webhookTimeoutMs?: number;
   /**
    * The variant's bundled OpenAPI document the suite judges by (default: the one in generated/);
    * e.g. an edited copy, to see the suite follow a spec change.
@@ -51,7 +57,13 @@ export class World {
   set receiver(r: WebhookReceiver | undefined) {
     this.#receiver = r;
     this.state.receivesWebhooks = r !== undefined;
+    // each delivery goes to the judge as it comes (as the proxy's do), numbered with the exchanges
+    if (r)
+      r.onDelivery = (body, headers, receivedAt) =>
+        void this.deliveryFindings.push(...this.client.judge.delivery({ seq: this.client.nextSeq(), receivedAt, headers, body }));
   }
+  /** What the judge found in webhook deliveries (they come between exchanges): thrown at the run's webhook checkpoint. */
+  readonly deliveryFindings: JudgeFinding[] = [];
   /** Deliveries already judged (index into receiver.deliveries). */
   judged = 0;
   /** webhook-id → its first body, canonical (`canonicalText`): a repeat must carry the same value. */
@@ -76,10 +88,23 @@ export class World {
       this.state.a1Sent = this.client.sent.get('createSession') ?? 0;
       return onExchange?.(ex);
     };
+    // one judge per run of the suite, of its variant, with one memory: the one `paylater proxy` and HAR judging use
+    const judge = createJudge({
+      variant: cfg.variant,
+      contract: this.contract,
+      paymentWindowSeconds: cfg.paymentWindowSeconds,
+      timeOrigin: performance.timeOrigin,
+      // the receiver verifies signatures and payloads itself: it may serve the other merchant too, with another secret
+      webhooks:
+        cfg.webhookPort !== undefined && cfg.webhookSecret
+          ? { windowMs: cfg.webhookTimeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS, port: cfg.webhookPort }
+          : undefined,
+    });
     this.client = new Client(cfg.baseUrl, this.contract, fetchImpl, observed, {
       timeoutMs: cfg.requestTimeoutMs,
       signal: cfg.signal,
       knownKeys: [cfg.apiKey, cfg.otherApiKey],
+      judge,
     });
   }
 

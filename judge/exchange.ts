@@ -5,6 +5,7 @@
  */
 import type { ValidateFunction } from 'ajv';
 import type { Variant } from '../generated/index.ts';
+import type { Contract } from './contract.ts';
 
 /** One request and its answer, as the ear saw them. */
 export interface Exchange {
@@ -97,6 +98,8 @@ export interface JudgeOptions {
   variant?: Variant;
   /** An edited contract per variant (the suite's `document` option): the answers are judged by it. */
   documents?: Partial<Record<Variant, Record<string, unknown>>>;
+  /** The contract of `variant`, compiled by the ear (the suite's client): judged by, not compiled again. */
+  contract?: Contract;
   /** Added to `sentAt`/`receivedAt` to make epoch ms (the suite and the proxy: `performance.timeOrigin`; a HAR: 0). Default 0. */
   timeOrigin?: number;
   /** Transactions remembered (and keys, tokens, cursors); past it the oldest goes first. Default 100,000. */

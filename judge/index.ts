@@ -152,7 +152,7 @@ export function createJudge(o: JudgeOptions = {}): Judge {
   const contracts = new Map<Variant, Contract>(
     VARIANTS.map((v) => {
       const doc = o.documents?.[v];
-      const c = doc ? new Contract(v, doc) : Contract.for(v);
+      const c = o.contract?.variant === v ? o.contract : doc ? new Contract(v, doc) : Contract.for(v);
       return [v, fixedVariant === undefined || fixedVariant === v ? c.warm() : c];
     }),
   );

@@ -35,7 +35,7 @@ const ISSUED_BY_SERVER = new Set(['cursor']);
 
 /**
  * Which answer a probe gets (ADR-011's references, ADR-028's cursor); a refusal's details are
- * judged by http.ts's `checkErrorDetails` (error-shape), its body by the client's `checkResponse`.
+ * judged by http.ts's `checkErrorDetails` (error-shape), its body by the judge (as every exchange).
  * @checks ADR-011, ADR-028
  */
 export class ParameterProbe implements Cmd {
