@@ -33,7 +33,7 @@ export class NoAnswerError extends ConformanceError {
 /** A finding of the judge: its rule's kind named with its message. */
 export class JudgeFindingError extends ConformanceError {
   constructor(readonly finding: JudgeFinding) {
-    super(finding.operation, finding.jsonPath, `${finding.message} (the judge's ${finding.kind} rule)`, finding.expected, finding.actual);
+    super(finding.operation, finding.jsonPath, `${finding.message} (judge rule: ${finding.kind})`, finding.expected, finding.actual);
   }
 }
 

@@ -5,6 +5,7 @@
  * payment window, and each magic total answers its 422 code without creating anything.
  * Black-box: the scenarios are read from the variant's bundled document.
  */
+import { INITIAL } from '../model/index.ts';
 import type { World } from './world.ts';
 
 type Json = Record<string, unknown>;
@@ -77,11 +78,11 @@ export async function checkScenarios(w: World, paymentWindowSeconds: number): Pr
       const mayBeDue = c.phone.afterSeconds !== null && c.phone.afterSeconds * 1000 <= at * 1000 + (r.receivedAt - c.sentAt);
       if (!mayBeDue)
         w.check(
-          st === 'PENDING',
+          st === INITIAL,
           'x-sandbox-scenarios',
           `$.customerPhones[${c.phone.customerPhone}]`,
           `magic phone ${c.phone.customerPhone} is ${st} after ${at} s, before its action`,
-          'PENDING',
+          INITIAL,
           st,
         );
     }

@@ -28,6 +28,7 @@ export {
   type TxFacts,
   type Answer,
   EXPIRY,
+  INITIAL,
   outcomeOf,
   decide,
   expiredBy,

@@ -13,6 +13,7 @@
  * comes from the contract's facts (payment window, `x-token-lifetime-seconds`, `x-rate-limit`) and
  * the model's time intervals, never typed.
  */
+import { INITIAL } from '../../model/index.ts';
 import { tokenLifetimeSeconds } from '../../generated/index.ts';
 import * as model from '../../model/index.ts';
 import type { Cmd, Model, Real } from '../model.ts';
@@ -114,7 +115,7 @@ export class AdvanceClock implements Cmd {
   check(m: Readonly<Model>): boolean {
     if (!m.state.sandbox) return false;
     if (this.target === 'just-before-expiry' || this.target === 'at-expiry')
-      return m.txs.some((t) => t.status === 'PENDING' && t.who === 'main');
+      return m.txs.some((t) => t.status === INITIAL && t.who === 'main');
     if (this.target === 'past-token-lifetime' || this.target === 'just-before-token-lifetime') return m.sessions.length > 0;
     return true;
   }
@@ -122,7 +123,7 @@ export class AdvanceClock implements Cmd {
     const W = paymentWindowSeconds(w.state) * 1000;
     let secs = this.seconds;
     const tx = pick(
-      m.txs.filter((t) => t.status === 'PENDING' && t.who === 'main'),
+      m.txs.filter((t) => t.status === INITIAL && t.who === 'main'),
       this.idx,
     );
     if (this.target === 'just-before-expiry' || this.target === 'at-expiry') {
