@@ -149,7 +149,7 @@ describe('paylater conform --write-baseline / --baseline', () => {
     const b = JSON.parse(readFileSync(file, 'utf8')) as Baseline;
     expect(b.entries.length).toBeGreaterThan(0);
     expect(b.entries.map((e) => e.key)).toContainEqual(
-      expect.stringMatching(/^createPartnerTransaction \$ \| .*DUPLICATE_VENDOR_REFERENCE/),
+      expect.stringMatching(/^createPartnerTransaction \$\.vendorReference \| .*duplicate-reference/),
     );
 
     const again = await conform(byName(fault), ['--seed', '2', '--baseline', file]);
@@ -167,7 +167,7 @@ describe('paylater conform --write-baseline / --baseline', () => {
     expect(r.code, r.text).toBe(EXIT.findings);
     expect(r.text).toMatch(/--- new finding 1: HEAD /);
     expect(r.text).toMatch(/--- baseline entries not found by this run \(\d+\)/);
-    expect(r.text).toMatch(/createPartnerTransaction \$ \| .*DUPLICATE_VENDOR_REFERENCE/);
+    expect(r.text).toMatch(/createPartnerTransaction \$\.vendorReference \| .*duplicate-reference/);
     expect(r.junit).toMatch(/<failure message="HEAD /);
     expect((r.report.baseline as { resolved: unknown[] }).resolved.length).toBeGreaterThan(0);
   }, 120_000);
@@ -176,7 +176,9 @@ describe('paylater conform --write-baseline / --baseline', () => {
     const r = await conform(plain, ['--seed', '4', '--baseline', file]);
     expect(r.code, r.text).toBe(EXIT.clean);
     expect(r.text).toMatch(/0 finding\(s\): 0 new, 0 known/);
-    expect(r.text).toMatch(/baseline entries not found by this run[^\n]*remove the fixed ones[^\n]*\n {2}createPartnerTransaction \$ \| /);
+    expect(r.text).toMatch(
+      /baseline entries not found by this run[^\n]*remove the fixed ones[^\n]*\n {2}createPartnerTransaction \$\.vendorReference \| /,
+    );
   }, 120_000);
 
   it('a damaged or foreign baseline is refused, naming the file (exit 2), never read as empty', async () => {

@@ -5,7 +5,8 @@
 import { parseArgs } from 'node:util';
 import { stateMachine } from '../generated/index.ts';
 import { DEFAULT_MAX_COMMANDS, DEFAULT_RUNS, EXIT, randomSeed, runConformance } from './index.ts';
-import { DEFAULT_REQUEST_TIMEOUT_MS, SetupError } from './http.ts';
+import { DEFAULT_REQUEST_TIMEOUT_MS } from '../lib/commands.ts';
+import { SetupError } from './http.ts';
 import { baselineOf, judgeByBaseline, readBaseline, writeBaseline, type Judged } from './baseline.ts';
 import { writeJson, writeJunit } from '../judge/report.ts';
 import { printSummary } from './summary.ts';

@@ -11,6 +11,7 @@ import { ConformanceError, type Checker } from '../judge/answer.ts';
 import type { Contract } from '../judge/contract.ts';
 import type { Finding as JudgeFinding, NamedExchange } from '../judge/exchange.ts';
 import { createJudge, type Judge } from '../judge/index.ts';
+import { DEFAULT_REQUEST_TIMEOUT_MS } from '../lib/commands.ts';
 
 /** An exchange the suite's client recorded: the judge's shape, named by the command that sent it. */
 export type Exchange = NamedExchange;
@@ -32,7 +33,7 @@ export class NoAnswerError extends ConformanceError {
 /** A finding of the judge: its rule's kind named with its message. */
 export class JudgeFindingError extends ConformanceError {
   constructor(readonly finding: JudgeFinding) {
-    super(finding.operation, finding.jsonPath, `${finding.message} (the judge's ${finding.kind} rule)`, finding.expected, finding.actual);
+    super(finding.operation, finding.jsonPath, `${finding.message} (judge rule: ${finding.kind})`, finding.expected, finding.actual);
   }
 }
 
@@ -43,9 +44,6 @@ export class InterruptedError extends Error {
     this.name = 'InterruptedError';
   }
 }
-
-/** How long a request may go unanswered by default (ms). */
-export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 
 export interface ClientOptions {
   /** A request unanswered this long (ms) is a NoAnswerError. Default DEFAULT_REQUEST_TIMEOUT_MS. */

@@ -9,10 +9,10 @@
  * the process; a setup problem (server unreachable, a key refused) rejects with `SetupError`,
  * the one line `paylater conform` prints before exiting with 2.
  */
-import { EXIT } from './exit-codes.ts';
+import { EXIT } from '../lib/commands.ts';
 import { runSuite, type SuiteResult } from './run.ts';
 
-export { EXIT } from './exit-codes.ts';
+export { EXIT } from '../lib/commands.ts';
 
 export { SetupError } from './http.ts';
 export { baselineOf, findingKey, judgeByBaseline, readBaseline, writeBaseline } from './baseline.ts';

@@ -7,6 +7,7 @@
  * the model's interval on the main merchant's sandbox clock (sandbox profile); a timestamp may be
  * truncated to the second, never later than its event.
  */
+import { EXPIRY, INITIAL } from '../model/index.ts';
 import * as model from '../model/index.ts';
 import type { Exchange } from './http.ts';
 import { parseLocalDateTime } from '../model/local-date.ts';
@@ -27,8 +28,8 @@ export function changed(w: World, tx: Tx, ex: Pick<Exchange, 'sentAt' | 'receive
  * entered once: the state machine has no cycle). Main merchant, sandbox profile only.
  */
 export function changeInterval(w: World, tx: Tx, status: Tx['status'] = tx.status): [number, number] | undefined {
-  if (tx.who !== 'main' || status === 'PENDING') return undefined;
-  if (status === 'EXPIRED') return expiryInstant(w.state, tx);
+  if (tx.who !== 'main' || status === INITIAL) return undefined;
+  if (status === EXPIRY.to) return expiryInstant(w.state, tx);
   const c = tx.changes?.[status];
   return c && instantOf(w.state, c, c.adv);
 }
@@ -53,9 +54,9 @@ export function checkLastChanged(
   createdAt?: unknown,
 ): void {
   // ISO before any change: null, judged with the record (`checkRecord`)
-  if (tx.status === 'PENDING' && form === 'iso') return;
+  if (tx.status === INITIAL && form === 'iso') return;
   const iv = changeInterval(w, tx);
-  if (tx.status !== 'PENDING' && !iv) return;
+  if (tx.status !== INITIAL && !iv) return;
   const parse = (v: unknown): number | null => {
     const t = form === 'local' ? parseLocalDateTime(v) : typeof v === 'string' ? Date.parse(v) : NaN;
     return t === null || Number.isNaN(t) ? null : t;
@@ -67,7 +68,7 @@ export function checkLastChanged(
     model.updatedAtAllowed(parse(value), stamps, created, form === 'local' ? 'created' : 'null'),
     path,
     iv
-      ? `${path.slice(2)} ${JSON.stringify(value)} of ${tx.status} transaction ${tx.id} is not the instant of its latest change (${tx.status === 'EXPIRED' ? "the payment window's end" : 'the request that made it'}): between ${iso(iv[0])} and ${iso(iv[1])} on the merchant's sandbox clock`
+      ? `${path.slice(2)} ${JSON.stringify(value)} of ${tx.status} transaction ${tx.id} is not the instant of its latest change (${tx.status === EXPIRY.to ? "the payment window's end" : 'the request that made it'}): between ${iso(iv[0])} and ${iso(iv[1])} on the merchant's sandbox clock`
       : `${path.slice(2)} ${JSON.stringify(value)} before any change, created_at is ${JSON.stringify(createdAt)} (ADR-007)`,
     iv ? [iso(iv[0]), iso(iv[1])] : createdAt,
     value,

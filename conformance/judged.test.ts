@@ -42,6 +42,6 @@ describe("the suite's client judges every exchange with the judge's memory", () 
     );
     expect(e).toBeInstanceOf(JudgeFindingError);
     expect((e as JudgeFindingError).operation).toBe('getPartnerTransaction');
-    expect((e as JudgeFindingError).message).toMatch(/other than an earlier answer showed \(the judge's contradiction rule\)$/);
+    expect((e as JudgeFindingError).message).toMatch(/other than an earlier answer showed \(judge rule: contradiction\)$/);
   });
 });

@@ -4,7 +4,7 @@
  * World (the HTTP client, the webhook receiver and the verdicts).
  */
 import type { AsyncCommand } from 'fast-check';
-import { IMMUTABLE_FIELDS } from '../model/index.ts';
+import { IMMUTABLE_FIELDS, INITIAL } from '../model/index.ts';
 import type { Exchange } from './http.ts';
 import { centimesOf } from '../lib/money.ts';
 import type { ModelState, Session, Tx, Who } from './model-state.ts';
@@ -50,7 +50,7 @@ export function checkCreated(w: World, ex: Exchange, body: Json, who: Who = 'mai
   const op = ex.opId;
   w.checkNames(who, op, '$', rec);
   if (who === 'main') w.checkInstant(ex, '$.createdAt', rec.createdAt, 'the instant of the creation');
-  w.check(rec.status === 'PENDING', op, '$.status', `created with status ${String(rec.status)}`, 'PENDING', rec.status);
+  w.check(rec.status === INITIAL, op, '$.status', `created with status ${String(rec.status)}`, INITIAL, rec.status);
   w.check(rec.updatedAt === null, op, '$.updatedAt', `updatedAt is ${JSON.stringify(rec.updatedAt)} at creation`, null, rec.updatedAt);
   w.check(
     centimesOf(rec.totalAmount) === centimesOf(body.total),

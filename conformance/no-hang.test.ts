@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../reference-server/testing.ts';
 import { freePort } from '../lib/free-port.ts';
 import { ROOT } from '../scripts/lib/paths.ts';
-import { EXIT } from './exit-codes.ts';
+import { EXIT } from '../lib/commands.ts';
 import { mutants } from './mutants/catalog.ts';
 import { withJson, type Mutant } from './mutants/proxy.ts';
 import { startRelay } from './mutants/selftest.ts';

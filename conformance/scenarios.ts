@@ -6,6 +6,7 @@
  * Black-box: the scenarios are read from the variant's bundled document.
  */
 import { fixedTotal } from './gen.ts';
+import { INITIAL } from '../model/index.ts';
 import type { World } from './world.ts';
 import { flushWitnesses } from './witness.ts';
 
@@ -81,11 +82,11 @@ export async function checkScenarios(w: World, paymentWindowSeconds: number): Pr
       const mayBeDue = c.phone.afterSeconds !== null && c.phone.afterSeconds * 1000 <= at * 1000 + (r.receivedAt - c.sentAt);
       if (!mayBeDue)
         w.check(
-          st === 'PENDING',
+          st === INITIAL,
           'x-sandbox-scenarios',
           `$.customerPhones[${c.phone.customerPhone}]`,
           `magic phone ${c.phone.customerPhone} is ${st} after ${at} s, before its action`,
-          'PENDING',
+          INITIAL,
           st,
         );
     }

@@ -1,5 +1,5 @@
 /** The human summary of a suite run, as `paylater conform` prints it. */
-import { EXIT } from './exit-codes.ts';
+import { EXIT } from '../lib/commands.ts';
 import type { Judged } from './baseline.ts';
 import type { SuiteResult } from './run.ts';
 

@@ -4,7 +4,7 @@
  * saw; an expected event that never arrives is a finding.
  */
 import { ConformanceError } from '../judge/answer.ts';
-import { transitionById } from '../model/index.ts';
+import { transitionById, EXPIRY, INITIAL } from '../model/index.ts';
 import { DEFAULT_WEBHOOK_TIMEOUT_MS, SIGNATURE_PROBLEM, type Delivery } from './webhooks.ts';
 import { JudgeFindingError } from './http.ts';
 import { centimesOf } from '../lib/money.ts';
@@ -110,7 +110,7 @@ function judge(w: World, d: Delivery, matched: Set<number>): void {
       ev,
     );
   }
-  if (ev === EXPIRY_EVENT && tx.status === 'PENDING' && windowPassed(w.state, tx, performance.now()) !== 'no') w.observe(tx, 'EXPIRED');
+  if (ev === EXPIRY_EVENT && tx.status === INITIAL && windowPassed(w.state, tx, performance.now()) !== 'no') w.observe(tx, EXPIRY.to);
   const i = w.state.expected.findIndex((x, j) => !matched.has(j) && x.txId === txId && x.event === ev);
   if (i < 0)
     throw new ConformanceError(

@@ -145,10 +145,11 @@ function judgeRecord(s: Seen, j: Judging, m: MerchantMemory, json: Json, how: 'c
   }
   const c = time(json.createdAt);
   const u = json.updatedAt === null ? null : time(json.updatedAt);
-  judgeTimestamps(s, j, m, id, tx, json, status, c, u);
+  const record: ShownRecord = { m, id, tx, json, status, ref, c, u };
+  judgeTimestamps(s, j, record);
   sameNames(s, j, m, json, id);
   if (tx) judgeChangeInstant(s, j, id, tx, status, u, madeHere);
-  if (how === 'create') return created(s, j, m, id, tx, json, status, ref, c, u);
+  if (how === 'create') return created(s, j, record);
   // the fields as written (member order kept) first: the canonical fingerprint only when they differ from the last answer's
   const print = answerPrint(json);
   const fp = tx && tx.immutableFingerprint !== 0 && print === tx.lastAnswerPrint ? tx.immutableFingerprint : fingerprint(json);
@@ -226,19 +227,24 @@ function judgeRecord(s: Seen, j: Judging, m: MerchantMemory, json: Json, how: 'c
   tx.updatedAt = u;
 }
 
+/**
+ * A record an answer showed, as the record judges read it: its merchant, id, what the judge knew of
+ * it before (`tx`), the record, its status and vendorReference, its createdAt (`c`) and updatedAt
+ * (`u`) in epoch ms (null: null or not a date).
+ */
+interface ShownRecord {
+  m: MerchantMemory;
+  id: string;
+  tx: TransactionMemory | undefined;
+  json: Json;
+  status: string;
+  ref: string | null;
+  c: number | null;
+  u: number | null;
+}
+
 /** B1's answer: a new PENDING transaction, created within the exchange, its vendorReference not the merchant's already. */
-function created(
-  s: Seen,
-  j: Judging,
-  m: MerchantMemory,
-  id: string,
-  tx: TransactionMemory | undefined,
-  json: Json,
-  status: string,
-  ref: string | null,
-  c: number | null,
-  u: number | null,
-): void {
+function created(s: Seen, j: Judging, { m, id, tx, json, status, ref, c, u }: ShownRecord): void {
   const { memory, settings } = j;
   const push = (f: Omit<FindingOf, 'at'>) => j.out.push(finding({ at: s, ...f }));
   const earlier = ref === null ? undefined : m.byVendorReference.get(ref);
@@ -305,17 +311,7 @@ function created(
  * at any time for a transaction not seen before (made before the judge started, its clock's
  * history before then unknown).
  */
-function judgeTimestamps(
-  s: Seen,
-  j: Judging,
-  m: MerchantMemory,
-  id: string,
-  tx: TransactionMemory | undefined,
-  json: Json,
-  status: string,
-  c: number | null,
-  u: number | null,
-): void {
+function judgeTimestamps(s: Seen, j: Judging, { m, id, tx, json, status, c, u }: ShownRecord): void {
   const push = (f: Omit<FindingOf, 'at' | 'kind' | 'txId' | 'earlier' | 'jsonPath'>) =>
     j.out.push(finding({ at: s, kind: 'timestamps', txId: id, earlier: around(tx), jsonPath: '$.updatedAt', ...f }));
   const pending = status === PENDING;

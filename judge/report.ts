@@ -40,19 +40,28 @@ const RANDOM_HEX = "$(od -An -N6 -tx1 /dev/urandom | tr -d ' \\n')";
 function freshReferences(exchanges: Exchange[]): { value: string; name: string; line: string }[] {
   const out: { value: string; name: string; line: string }[] = [];
   for (const ex of exchanges) {
-    let body: Record<string, unknown> | undefined;
-    try {
-      body = ex.body ? (JSON.parse(ex.body) as Record<string, unknown>) : undefined;
-    } catch {
-      body = undefined;
-    }
-    for (const f of FRESH_FIELDS) {
-      const v = body?.[f];
-      if (typeof v !== 'string' || v.length < 8 || !REFERENCE.test(v) || out.some((o) => o.value === v)) continue;
+    for (const [f, v] of toFreshen(ex.body)) {
+      if (out.some((o) => o.value === v)) continue;
       const name = `${f.replace(/[A-Z]/g, (c) => '_' + c).toUpperCase()}_${out.length + 1}`;
       const fresh = v.length > 12 ? `${v.slice(0, v.length - 12)}${RANDOM_HEX}` : `${RANDOM_HEX.replace(/\)$/, ` | head -c ${v.length})`)}`;
       out.push({ value: v, name, line: `${name}=\${${name}:-${fresh}}  # sent as ${v}` });
     }
+  }
+  return out;
+}
+
+/** The values of a request body's FRESH_FIELDS a replay must redraw (field, value): only references of 8 characters or more. */
+export function toFreshen(body: string | undefined): [string, string][] {
+  let json: Record<string, unknown> | undefined;
+  try {
+    json = body ? (JSON.parse(body) as Record<string, unknown>) : undefined;
+  } catch {
+    json = undefined;
+  }
+  const out: [string, string][] = [];
+  for (const f of FRESH_FIELDS) {
+    const v = json?.[f];
+    if (typeof v === 'string' && v.length >= 8 && REFERENCE.test(v)) out.push([f, v]);
   }
   return out;
 }

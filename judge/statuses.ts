@@ -4,8 +4,7 @@
  * copy, and two sets are equal exactly when they are the same array. Every move between them is
  * the model's (`reachable`, `pathBetween`, `refusedFrom`).
  */
-import { stateMachine } from '../generated/index.ts';
-import { STATUSES, reachable, type Status } from '../model/index.ts';
+import { INITIAL, STATUSES, reachable, type Status } from '../model/index.ts';
 
 export type StatusSet = readonly Status[];
 
@@ -27,7 +26,8 @@ export function statusSet(statuses: Iterable<string>): StatusSet {
 
 export const NONE: StatusSet = statusSet([]);
 export const ALL: StatusSet = statusSet(STATUSES);
-export const PENDING = stateMachine.initial as Status;
+/** The status a transaction is created in (the model's INITIAL). */
+export const PENDING = INITIAL;
 
 /** The set of one status (NONE for a name the state machine does not have). */
 export const only = (s: string): StatusSet => statusSet([s]);

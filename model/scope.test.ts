@@ -1,12 +1,10 @@
-/** Scope (scope.ts): a write's witnesses, a list's filter on a page, a reset's counts, a fault rule's count, the secrets that sign. */
+/** Scope (scope.ts): a write's witnesses, a reset's counts, a fault rule's count, the secrets that sign. */
 import { describe, expect, it } from 'vitest';
 import {
   changedMembers,
   extraEvents,
   faultRuleAnswers,
   faultRuleProblems,
-  filterOf,
-  filterViolations,
   resetCountProblems,
   signatureProblem,
   signersDue,
@@ -33,24 +31,6 @@ describe('witnessesOf: the other merchants records a write shares a key with', (
     expect(witnessesOf('A', keys({ transactionIds: ['t3'] }), records).map((r) => r.id)).toEqual(['t3']);
     expect(witnessesOf('A', keys({ sessionTokens: ['st_1'] }), records).map((r) => r.id)).toEqual(['t4']);
     expect(witnessesOf('B', keys({ vendorReferences: ['ORDER-1'] }), records).map((r) => r.id)).toEqual(['t1']);
-  });
-});
-
-describe("a list's filter on every page (ADR-028)", () => {
-  it('the filter is the query parameters naming a filter, the paging ones aside', () => {
-    expect(filterOf({ status: 'PENDING', limit: '2', cursor: 'x' }, ['status', 'vendorReference'])).toEqual({ status: 'PENDING' });
-  });
-  it('names each item the filter excludes, member by member', () => {
-    const page = [
-      { id: 'a', status: 'PENDING', vendorReference: 'R' },
-      { id: 'b', status: 'CANCELED', vendorReference: 'R' },
-      { id: 'c', status: 'PENDING', vendorReference: 'S' },
-    ];
-    expect(filterViolations({ status: 'PENDING' }, page)).toEqual([
-      { index: 1, member: 'status', expected: 'PENDING', actual: 'CANCELED' },
-    ]);
-    expect(filterViolations({ status: 'PENDING', vendorReference: 'R' }, page).map((v) => v.index)).toEqual([1, 2]);
-    expect(filterViolations({}, page)).toEqual([]);
   });
 });
 

@@ -46,37 +46,6 @@ export function witnessesOf<R extends KeyedRecord>(writer: string, keys: WriteKe
   return out;
 }
 
-/** A list request's equality filters: listed member → the value asked for. */
-export type ListFilter = Readonly<Record<string, string>>;
-
-/** The filter a list request carries: its query parameters among the list's filter names. */
-export function filterOf(query: Readonly<Record<string, string | undefined>>, names: readonly string[]): ListFilter {
-  const out: Record<string, string> = {};
-  for (const n of names) if (typeof query[n] === 'string') out[n] = query[n];
-  return out;
-}
-
-/** An item of a page that its list's filter excludes. */
-export interface FilterViolation {
-  index: number;
-  member: string;
-  expected: string;
-  actual: unknown;
-}
-
-/**
- * The items of one page of a filtered list that the filter excludes (ADR-028: a list filters
- * before it pages, so every page, the first and every later one, holds matching items only).
- */
-export function filterViolations(filter: ListFilter, items: readonly Record<string, unknown>[]): FilterViolation[] {
-  const out: FilterViolation[] = [];
-  items.forEach((item, index) => {
-    for (const [member, expected] of Object.entries(filter))
-      if (String(item[member]) !== expected) out.push({ index, member, expected, actual: item[member] });
-  });
-  return out;
-}
-
 /**
  * The members of a merchant's sandbox state (one read of the clock, the webhook endpoint, the
  * fault rule or the API log) that differ between two reads, semantically; `moving`: members that

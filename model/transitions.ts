@@ -36,6 +36,9 @@ for (const t of stateMachine.transitions) {
   if (!(t.id in GUARDS)) throw new Error(`model: no guard for transition '${t.id}'`);
 }
 
+/** The status every transaction is created in (x-state-machine's `initial`). */
+export const INITIAL = stateMachine.initial as Status;
+
 /** The transition time drives (trigger kind `clock`): the expiry. */
 const clock = stateMachine.transitions.find((t) => t.trigger.kind === 'clock');
 if (!clock) throw new Error('model: x-state-machine has no clock-triggered transition (expiry)');

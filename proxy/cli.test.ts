@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HELP, OPTIONS, startProxyCommand } from './cli.ts';
-import { main } from '../scripts/cli.ts';
+import { paylaterUsage } from './test-support/usage.ts';
 
 const KEY = `sk_test_cli_${randomUUID().replace(/-/g, '')}`;
 let upstream: Server;
@@ -38,15 +38,7 @@ describe('paylater proxy --help', () => {
     const out: string[] = [];
     expect(await startProxyCommand(['--help'], (s) => out.push(s))).toBe(0);
     expect(out.join('\n')).toBe(HELP);
-    const write = process.stdout.write.bind(process.stdout);
-    let usage = '';
-    process.stdout.write = (s: string) => ((usage += s), true);
-    try {
-      await main(['--help']);
-    } finally {
-      process.stdout.write = write;
-    }
-    expect(usage).toMatch(/^ {2}proxy {5}.*paylater proxy --help$/m);
+    expect(await paylaterUsage()).toMatch(/^ {2}proxy {5}.*paylater proxy --help$/m);
   });
 
   it('refuses bad options with exit 2 and one line', async () => {

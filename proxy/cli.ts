@@ -3,26 +3,28 @@
  * forwards everything unchanged, judges every exchange and the transactions' states across them,
  * and, with the webhook options, sits between the server's webhook sender and the merchant's receiver.
  */
-import { parseArgs } from 'node:util';
 import { stateMachine } from '../generated/index.ts';
+import { integers, parseCommand } from '../lib/commands.ts';
 import { DEFAULT_CAPTURE_BYTES, REPORT_PATH, defaultWebhookWindowMs, startLiveProxy, type LiveProxy } from './server.ts';
+import { RING_BODY_CHARS } from './ring.ts';
 import { DEFAULT_CLOCK_TOLERANCE_MS, DEFAULT_MAX_TRANSACTIONS } from '../judge/index.ts';
 
 const USAGE =
-  'usage: paylater proxy --upstream URL [--variant 1|2] [--port P] [--host H] [--report-json FILE] [--report-junit FILE] [--har FILE] [--webhook-listen PORT --webhook-forward-to URL --webhook-secret SECRET [--webhook-window MS]] [--payment-window SECONDS] [--clock-tolerance MS] [--max-transactions N] [--capture-bytes N] [--keep-exchanges N] [--quiet]';
+  'usage: paylater proxy --upstream URL [--variant 1|2] [--port P] [--host H] [--report-json FILE] [--report-junit FILE] [--har FILE] [--webhook-listen PORT --webhook-forward-to URL --webhook-secret SECRET [--webhook-window MS]] [--payment-window SECONDS] [--clock-tolerance MS] [--max-transactions N] [--capture-bytes N] [--keep-exchanges N] [--keep-body-chars N] [--quiet]';
 
 export const HELP = `${USAGE}
 
 Forwards every request to the upstream implementation unchanged (bodies streamed, keep-alive,
-every header but the hop-by-hop ones; Host becomes the upstream's) and judges the traffic against
-the contract while it flows:
-  - each exchange with the conformance suite's own judge: status declared for the operation,
-    content type, body and header schemas, error code allowed for the status;
-  - the transactions across requests, per merchant (a digest of its key): a status no transition
-    reaches, a read contradicting an earlier answer, createdAt/updatedAt rules, a vendorReference
-    reused and answered 201, a 404 for the merchant's own transaction, B2 and B3 disagreeing, a 200
-    showing another merchant's transaction, an expiry before or after the payment window
-    (time judged on the proxy's clock: the interval from a request's start to its answer's end);
+every header but the hop-by-hop ones; Host becomes the upstream's) and, once each answer has gone
+back, hands a copy of the exchange to the one judge paylater conform and paylater judge use:
+  - each exchange against the contract: status declared for the operation, content type, body and
+    header schemas, error code allowed for the status, the answer against its request;
+  - the transactions, sessions, lists and sandbox clock across exchanges, per merchant (a digest of
+    its key): a status no transition reaches, a read contradicting an earlier answer,
+    createdAt/updatedAt rules, a vendorReference reused and answered 201, a 404 for the merchant's
+    own transaction, a 200 showing another merchant's transaction, an expiry before or after the
+    payment window (time only as the traffic shows it: the sandbox clock's answers, Date headers,
+    the interval from a request's start to its answer's end);
   - with the webhook options, every event: signature (Standard Webhooks), payload (AsyncAPI),
     matched to a transition it saw; an event no transition explains, or a transition whose event
     did not come within the delivery window, is a finding. Events are forwarded unchanged.
@@ -38,7 +40,8 @@ Options:
   --report-json FILE        on SIGINT/SIGTERM, writes the report (coverage, findings with their
                             exchanges and curl scripts) as JSON
   --report-junit FILE       on SIGINT/SIGTERM, writes a JUnit XML report (one failed case per finding)
-  --har FILE                on SIGINT/SIGTERM, writes the exchanges still held (--keep-exchanges) as HAR 1.2, masked
+  --har FILE                on SIGINT/SIGTERM, writes the exchanges still held (--keep-exchanges) as HAR 1.2,
+                            masked (paylater judge reads it back, or replays it)
   --webhook-listen PORT     port receiving the upstream's webhook deliveries (point the merchant's
                             webhook URL at it); needs the two options below
   --webhook-forward-to URL  the merchant's real receiver: each delivery is forwarded unchanged and
@@ -49,10 +52,13 @@ Options:
   --payment-window SECONDS  the upstream's payment window (default: the x-state-machine default, ${stateMachine.paymentWindow.defaultSeconds})
   --clock-tolerance MS      how far the upstream's clock may be from the proxy's (default: ${DEFAULT_CLOCK_TOLERANCE_MS})
   --max-transactions N      transactions remembered; past it the oldest is dropped first
-                            (default: ${DEFAULT_MAX_TRANSACTIONS}; about 0.3 KiB each, see docs/proxy.md)
+                            (default: ${DEFAULT_MAX_TRANSACTIONS}; about 0.3 KiB each, see docs/traffic.md)
   --capture-bytes N         most of a body copied for judging; a longer one is forwarded whole and
                             judged on its status only (default: ${DEFAULT_CAPTURE_BYTES})
   --keep-exchanges N        recent exchanges held for findings' curl scripts and the HAR (default: 1000)
+  --keep-body-chars N       most characters of each body they keep; a longer one is left out of the
+                            HAR, its size kept (default: ${RING_BODY_CHARS}: a HAR to judge offline
+                            holds the bodies the proxy judged with --capture-bytes)
   --quiet                   no line per finding while running; the summary only
   --help                    prints this text
 
@@ -87,6 +93,7 @@ export const OPTIONS = {
   'max-transactions': { type: 'string' },
   'capture-bytes': { type: 'string' },
   'keep-exchanges': { type: 'string' },
+  'keep-body-chars': { type: 'string' },
   quiet: { type: 'boolean' },
   help: { type: 'boolean' },
 } as const;
@@ -103,37 +110,14 @@ export async function startProxyCommand(
   out: (s: string) => void = (s) => process.stdout.write(s + '\n'),
   err: (s: string) => void = (s) => process.stderr.write(s + '\n'),
 ): Promise<RunningProxy | number> {
-  let values: Record<string, string | boolean | undefined>;
-  try {
-    values = parseArgs({
-      args: argv,
-      options: OPTIONS,
-      strict: true,
-    }).values;
-  } catch (e) {
-    err(`paylater proxy: ${(e as Error).message}. ${USAGE}`);
-    return 2;
-  }
-  if (values.help) {
-    out(HELP);
-    return 0;
-  }
-  const fail = (msg: string): number => {
-    err(`paylater proxy: ${msg}`);
-    return 2;
-  };
-  const int = (name: string, min: number): number | undefined | null => {
-    const v = values[name];
-    if (v === undefined) return undefined;
-    if (typeof v !== 'string' || !/^\d+$/.test(v) || Number(v) < min) return null;
-    return Number(v);
-  };
+  const parsed = parseCommand('paylater proxy', argv, { options: OPTIONS, usage: USAGE, help: HELP, positionals: false }, out, err);
+  if (typeof parsed === 'number') return parsed;
+  const { values, fail } = parsed;
   const upstream = values.upstream as string | undefined;
   if (!upstream || !/^https?:\/\/[^/]/.test(upstream)) return fail(`--upstream must be an http(s) URL. ${USAGE}`);
   const variant = values.variant === '1' ? 1 : values.variant === '2' ? 2 : undefined;
   if (values.variant !== undefined && !variant) return fail('--variant must be 1 or 2');
-  const nums: Record<string, number | undefined> = {};
-  for (const [name, min] of [
+  const nums = integers(values, [
     ['port', 0],
     ['webhook-listen', 0],
     ['webhook-window', 1],
@@ -142,11 +126,9 @@ export async function startProxyCommand(
     ['max-transactions', 1],
     ['capture-bytes', 1],
     ['keep-exchanges', 1],
-  ] as const) {
-    const n = int(name, min);
-    if (n === null) return fail(`--${name} must be an integer of at least ${min}`);
-    nums[name] = n;
-  }
+    ['keep-body-chars', 1],
+  ]);
+  if (typeof nums === 'string') return fail(nums);
   const hook = [values['webhook-listen'], values['webhook-forward-to'], values['webhook-secret']];
   if (hook.some((x) => x !== undefined) && hook.some((x) => x === undefined))
     return fail('--webhook-listen, --webhook-forward-to and --webhook-secret go together');
@@ -164,6 +146,7 @@ export async function startProxyCommand(
       paymentWindowSeconds: nums['payment-window'],
       clockToleranceMs: nums['clock-tolerance'],
       keepExchanges: nums['keep-exchanges'],
+      keepBodyChars: nums['keep-body-chars'],
       webhooks:
         forwardTo !== undefined
           ? { port: nums['webhook-listen']!, forwardTo, secret: values['webhook-secret'] as string, windowMs: nums['webhook-window'] }

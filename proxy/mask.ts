@@ -9,13 +9,9 @@ import { credentialHeaders } from '../judge/route.ts';
 
 const CREDENTIAL_HEADERS = new Set(credentialHeaders());
 
-/** A digest of a credential: names a merchant in the state and in reports, never the key itself. */
-export function digest(value: string): string {
-  return createHash('sha256').update(value).digest('hex').slice(0, 16);
-}
-
+/** A credential as reports show it: 8 hex digits of its SHA-256 (the same credential, the same mask), never the key itself. */
 export function mask(value: string): string {
-  return `MASKED_${digest(value).slice(0, 8)}`;
+  return `MASKED_${createHash('sha256').update(value).digest('hex').slice(0, 8)}`;
 }
 
 /** Keys (`sk_test_…`, `sk_live_…`), webhook secrets (`whsec_…`) and JSON members holding a token or secret. */

@@ -4,36 +4,29 @@
  */
 import type { NamedExchange as Exchange } from '../judge/exchange.ts';
 
-/** The most of each body the exchange ring keeps (the ring's memory: at most `keep` × 2 × this). */
+/** The most of each body the exchange ring keeps by default (the ring's memory: at most `keep` × 2 × this). */
 export const RING_BODY_CHARS = 16 * 1024;
 
-function cut(t: string): string {
-  return `${t.slice(0, RING_BODY_CHARS)}… (${t.length} characters, cut at ${RING_BODY_CHARS})`;
+function cut(t: string, limit: number): string {
+  return `${t.slice(0, limit)}… (${t.length} characters, cut at ${limit})`;
 }
 
+/** Whether a ring body was cut (its text is not the body's: a HAR of the ring leaves it out). */
+export const wasCut = (t: string): boolean => /… \(\d+ characters, cut at (\d+)\)$/.exec(t)?.[1] === String(t.lastIndexOf('… ('));
+
 /**
- * An exchange as the ring keeps it: each body cut at RING_BODY_CHARS, and never its parsed JSON (the
- * curl script parses the answer's text again, `answerJson`). The ring holds the last `keep`
+ * An exchange as the ring keeps it: each body cut at `limit` characters, and never its parsed JSON
+ * (the curl script parses the answer's text again). The ring holds the last `keep`
  * exchanges, long enough for V8 to move each into its old generation: a parsed answer is dozens of
  * objects to copy, promote and mark per exchange, where its text is one string.
  */
-export function slim(ex: Exchange): Exchange {
-  const longBody = ex.body !== undefined && ex.body.length > RING_BODY_CHARS;
-  const longAnswer = ex.responseText.length > RING_BODY_CHARS;
+export function slim(ex: Exchange, limit = RING_BODY_CHARS): Exchange {
+  const longBody = ex.body !== undefined && ex.body.length > limit;
+  const longAnswer = ex.responseText.length > limit;
   return {
     ...ex,
-    body: longBody ? cut(ex.body!) : ex.body,
-    responseText: longAnswer ? cut(ex.responseText) : ex.responseText,
+    body: longBody ? cut(ex.body!, limit) : ex.body,
+    responseText: longAnswer ? cut(ex.responseText, limit) : ex.responseText,
     json: undefined,
   };
-}
-
-/** The JSON of a ring exchange's answer, parsed from its text (undefined: none, cut, or not JSON). */
-export function answerJson(ex: Exchange): unknown {
-  if (!ex.responseText || ex.responseText.length > RING_BODY_CHARS) return undefined;
-  try {
-    return JSON.parse(ex.responseText) as unknown;
-  } catch {
-    return undefined;
-  }
 }

@@ -6,7 +6,7 @@
  * gone back whole, off the forwarding path (exchange.ts, the judging queue), and webhooks, on a
  * second port, are forwarded unchanged and handed to the judge too. The recorder (report.ts)
  * reports what the judge finds.
- * `GET /_paylater/report` (the one reserved prefix, `/_paylater/`, never forwarded; docs/proxy.md) answers the live report.
+ * `GET /_paylater/report` (the one reserved prefix, `/_paylater/`, never forwarded; docs/traffic.md) answers the live report.
  */
 import { createServer, request as httpRequest, Agent, type Server, type OutgoingHttpHeaders, type AgentOptions } from 'node:http';
 import { request as httpsRequest, Agent as HttpsAgent } from 'node:https';
@@ -36,6 +36,8 @@ export interface ProxyOptions {
   clockToleranceMs?: number;
   /** Exchanges kept for findings' curl scripts and the HAR file (default 1000). */
   keepExchanges?: number;
+  /** The most characters of each body the held exchanges keep (default 16 KiB). */
+  keepBodyChars?: number;
   webhooks?: { port: number; forwardTo: string; secret: string; windowMs?: number };
   /** One line per finding as it is found (masked). */
   log?: (line: string) => void;
@@ -82,6 +84,8 @@ export async function startLiveProxy(o: ProxyOptions): Promise<LiveProxy> {
         const receivedAt = performance.now();
         const raw = Buffer.concat(chunks);
         const headers = headerRecord(req.rawHeaders);
+        // the delivery's number, taken as it came (the recorder is made below, before any delivery can come)
+        const seq = o.judge === false ? undefined : recorder.nextSeq();
         // forward first, unchanged: the receiver's answer goes back to the sender
         const f = (target.protocol === 'https:' ? httpsRequest : httpRequest)(
           {
@@ -94,6 +98,7 @@ export async function startLiveProxy(o: ProxyOptions): Promise<LiveProxy> {
             agent: hookAgent,
           },
           (fres) => {
+            if (seq !== undefined) recorder.delivered(seq, fres.statusCode ?? 0);
             res.writeHead(fres.statusCode ?? 502, forwardable(fres.rawHeaders));
             fres.pipe(res);
           },
@@ -103,11 +108,11 @@ export async function startLiveProxy(o: ProxyOptions): Promise<LiveProxy> {
             res.writeHead(502, { 'content-type': 'text/plain' }).end(`paylater proxy: webhook receiver unreachable: ${e.message}`);
         });
         f.end(raw);
-        if (o.judge === false) return;
+        if (seq === undefined) return;
         // every exchange answered before this delivery came is judged before it (the queue drained);
         // no await lies between this server's listening and the forwarder's making below
         forwarder.drain();
-        recorder.webhook(recorder.nextSeq(), raw.toString('utf8'), headers, receivedAt, size > capture);
+        recorder.webhook({ seq, receivedAt, headers, body: raw.toString('utf8'), truncated: size > capture }, webhookUrl! + (req.url ?? '/'));
       });
     });
     await new Promise<void>((resolve, reject) => {
@@ -131,6 +136,7 @@ export async function startLiveProxy(o: ProxyOptions): Promise<LiveProxy> {
     upstream: o.upstream.replace(/\/$/, ''),
     judge,
     keep: o.keepExchanges ?? 1000,
+    keepBodyChars: o.keepBodyChars,
     log: o.log,
     secrets: o.webhooks ? [o.webhooks.secret] : [],
   });
@@ -174,7 +180,7 @@ export async function startLiveProxy(o: ProxyOptions): Promise<LiveProxy> {
     forwarder.drain();
     recorder.sweep();
   };
-  const sweeper = windowMs === undefined ? undefined : setInterval(sweep, Math.max(100, Math.min(windowMs / 2, 1000)));
+  const sweeper = windowMs === undefined ? undefined : setInterval(sweep, sweepEveryMs(windowMs));
   sweeper?.unref();
 
   return {
@@ -200,6 +206,9 @@ export async function startLiveProxy(o: ProxyOptions): Promise<LiveProxy> {
     },
   };
 }
+
+/** How often transitions whose event is overdue are looked for (ms), given the events' window: live, and through a recording's time. */
+export const sweepEveryMs = (windowMs: number): number => Math.max(100, Math.min(windowMs / 2, 1000));
 
 /**
  * The delivery window of an event (ms), from x-webhook-delivery: the first attempt's delay and

@@ -3,12 +3,15 @@
  * receiver's answer returned to the sender; its signature is verified (Standard Webhooks, the
  * SDK's verifier) and its payload validated against the AsyncAPI document, a failure of either
  * being a finding (the delivery still forwarded); an unreachable receiver is a 502 to the sender.
+ * Its HAR holds the deliveries, which `paylater judge` judges to the same findings.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../lib/free-port.ts';
+import { parseHar } from './har.ts';
+import { judgeRecorded } from './judge-cli.ts';
 import { startLiveProxy, type LiveProxy } from './server.ts';
 
 const secret = `whsec_${randomBytes(24).toString('base64')}`;
@@ -97,6 +100,17 @@ describe('webhook side', () => {
     expect(messages[0]).toMatch(/^webhook-payload: signature: bad_signature/);
     expect(messages[1]).toMatch(/^webhook-payload: payload \$\.data\.amount: .*\(AsyncAPI\)/);
     expect(JSON.stringify(proxy.recorder.report())).not.toContain(secret.slice(6));
+  });
+
+  it("its HAR holds each delivery (where it was sent, the receiver's answer), judged offline to the proxy's findings but the signature's (masked)", async () => {
+    const har = proxy.recorder.har() as { log: { entries: { request: { url: string }; response: { status: number } }[] } };
+    expect(har.log.entries.map((e) => [e.request.url, e.response.status])).toEqual(Array(3).fill([`${proxy.webhookUrl!}/anything`, 202]));
+    const read = parseHar(Buffer.from(JSON.stringify(har)), 'hooks.har');
+    expect(read.exchanges).toEqual([]);
+    expect(read.deliveries.map((d) => d.seq)).toEqual([1, 2, 3]);
+    const live = proxy.recorder.findings.map((f) => [f.kind, f.message, f.exchanges.map((x) => x.n)]);
+    expect(live.map(([, m]) => String(m).split(':')[0])).toEqual(['signature', 'payload $.data.amount']);
+    expect((await judgeRecorded(read)).findings.map((f) => [f.kind, f.message, f.exchanges])).toEqual(live.slice(1));
   });
 
   it('an unreachable receiver: 502 to the sender', async () => {

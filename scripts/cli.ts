@@ -1,6 +1,6 @@
 /**
  * `paylater <command>`: `serve` runs the reference server (the merchant sandbox),
- * `conform` runs the conformance suite against any server, `proxy` judges live traffic, `diff` rates the contract's changes
+ * `conform` runs the conformance suite against any server, `proxy` judges live traffic, `judge` recorded traffic (HAR), `diff` rates the contract's changes
  * against a git ref, `migrate` applies the PostgreSQL store's migrations, `trigger`, `events` and
  * `listen` drive a sandbox (scripts/loop/), `init server` scaffolds a server on the contract router. Each command lives with its feature; this file only
  * dispatches. Returns the process exit code.
@@ -17,6 +17,7 @@ Commands:
   serve     Run the reference server (the merchant sandbox). paylater serve --help
   conform   Check any implementation against the contract.  paylater conform --help
   proxy     Judge live traffic (and its state) on the way.   paylater proxy --help
+  judge     Judge recorded traffic (HAR), or replay it.      paylater judge --help
   diff      Rate the contract's changes against a git ref.  paylater diff --help
   migrate   Apply the PostgreSQL store's migrations.         paylater migrate --help
   trigger   Make the sandbox produce an event.              paylater trigger --help
@@ -46,6 +47,10 @@ export async function main(argv: string[]): Promise<number> {
     case 'proxy': {
       const { runProxy } = await import('../proxy/cli.ts');
       return runProxy(rest);
+    }
+    case 'judge': {
+      const { runJudge } = await import('../proxy/judge-cli.ts');
+      return runJudge(rest);
     }
     case 'diff': {
       // The diff reads spec/ sources and git history: a checkout of this repository, not the

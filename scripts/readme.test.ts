@@ -69,7 +69,7 @@ describe('docs for users, history in docs/history.md', () => {
   });
 
   it('no page for users carries commit hashes, issue numbers or dated runs (docs/history.md does)', async () => {
-    const pages = (await readdir(path.join(ROOT, 'docs'))).filter((f) => f.endsWith('.md') && f !== 'history.md' && f !== 'proxy.md');
+    const pages = (await readdir(path.join(ROOT, 'docs'))).filter((f) => f.endsWith('.md') && f !== 'history.md' && f !== 'traffic.md');
     for (const f of ['README.md', ...pages.map((p) => `docs/${p}`)]) {
       const text = await readFile(path.join(ROOT, f), 'utf8');
       expect(text, f).not.toMatch(/`(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{7,40}`/);

@@ -15,6 +15,7 @@
  * facts (payment window, `x-token-lifetime-seconds`, `x-rate-limit`) and the model's time
  * intervals, never typed.
  */
+import { INITIAL } from '../../model/index.ts';
 import { tokenLifetimeSeconds } from '../../generated/index.ts';
 import * as model from '../../model/index.ts';
 import type { Exchange } from '../http.ts';
@@ -120,7 +121,7 @@ export class AdvanceClock implements Cmd {
   check(m: Readonly<Model>): boolean {
     if (!m.state.sandbox) return false;
     if (this.target === 'just-before-expiry' || this.target === 'at-expiry')
-      return m.txs.some((t) => t.status === 'PENDING' && t.who === 'main');
+      return m.txs.some((t) => t.status === INITIAL && t.who === 'main');
     if (this.target === 'past-token-lifetime' || this.target === 'just-before-token-lifetime') return m.sessions.length > 0;
     return true;
   }
@@ -130,7 +131,7 @@ export class AdvanceClock implements Cmd {
     const margin = insideMarginMs(w.state);
     let ms = this.seconds * 1000;
     const tx = pick(
-      m.txs.filter((t) => t.status === 'PENDING' && t.who === 'main'),
+      m.txs.filter((t) => t.status === INITIAL && t.who === 'main'),
       this.idx,
     );
     if (this.target === 'just-before-expiry' || this.target === 'at-expiry') {

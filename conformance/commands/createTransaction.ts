@@ -3,7 +3,7 @@ import { maxBodyBytes, type ErrorCode } from '../../generated/index.ts';
 import type { Cmd, Model, Outcome, Real } from '../model.ts';
 import { checkCreated, pick, refusal } from '../model.ts';
 import { classifyBody } from './createSession.ts';
-import { vendorReferenceRefusals } from '../../model/index.ts';
+import { vendorReferenceRefusals, INITIAL } from '../../model/index.ts';
 import type { Who } from '../world.ts';
 
 type Json = Record<string, unknown>;
@@ -85,7 +85,7 @@ export class CreateTransaction implements Cmd {
         id: rec.id as string,
         who: this.who,
         kind: 'partner' as const,
-        status: 'PENDING' as const,
+        status: INITIAL,
         vendorReference: (rec.vendorReference as string | null) ?? null,
         created: rec,
         sentAt: ex.sentAt,

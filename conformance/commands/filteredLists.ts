@@ -11,7 +11,7 @@ import type { Cmd, Model, Real } from '../model.ts';
 import type { Tx } from '../model-state.ts';
 import { possibleStatuses } from './advanceClock.ts';
 import { readListToEnd } from './pagedList.ts';
-import { checkFilteredByTransaction, readAllPages } from './smsOutbox.ts';
+import { readAllPages } from './smsOutbox.ts';
 
 const OP = 'sandboxListTransactions';
 
@@ -78,19 +78,9 @@ export class FilteredLists implements Cmd {
         await readListToEnd(w, OP, 'SandboxTransactionList', 1, 'transaction', () => undefined, {
           filter: { vendorReference: ref, status: not },
         });
-      // the other lists' filter, in pages of one
+      // the other lists' filter, in pages of one: the judge holds every page to it (judge/pages.ts)
       for (const op of ['sandboxListSms', 'sandboxListWebhookDeliveries'])
-        if (w.contract.has(op)) {
-          const { items, pages } = await readAllPages(w, op, { transactionId: tx.id, limit: '1' });
-          checkFilteredByTransaction(
-            w,
-            op,
-            `GET ${new URL(pages[0]!.url).pathname}?transactionId=${tx.id}&limit=1`,
-            items,
-            tx.id,
-            'an item',
-          );
-        }
+        if (w.contract.has(op)) await readAllPages(w, op, { transactionId: tx.id, limit: '1' });
     }
   }
   toString(): string {

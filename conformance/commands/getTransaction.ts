@@ -2,8 +2,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Cmd, Model, Real } from '../model.ts';
 import type { Exchange } from '../http.ts';
-import { pick, RECORD_FIELDS, refusal } from '../model.ts';
-import { lookupVendorReference, notFoundText, sameJson } from '../../model/index.ts';
+import { pick, RECORD_FIELDS } from '../model.ts';
+import { lookupVendorReference, NOT_FOUND, notFoundText, reaches, sameJson, EXPIRY, INITIAL } from '../../model/index.ts';
 import type { Tx, World } from '../world.ts';
 import { checkExpiryInstant, possibleStatuses } from './advanceClock.ts';
 import { checkLastChanged } from '../instants.ts';
@@ -49,9 +49,9 @@ export function checkRecord(w: World, ex: Exchange, tx: Tx, statuses: string[]):
       rec.updatedAt,
     );
   // the last change's instant: the interval of the move that made it (an expiry's is judged below)
-  if (rec.status === tx.status && statuses.length === 1 && tx.status !== 'EXPIRED')
+  if (rec.status === tx.status && statuses.length === 1 && tx.status !== EXPIRY.to)
     checkLastChanged(w, checkOf(w, op), tx, '$.updatedAt', rec.updatedAt, 'iso');
-  const changed = rec.status !== 'PENDING';
+  const changed = rec.status !== INITIAL;
   w.check(
     changed ? typeof rec.updatedAt === 'string' : rec.updatedAt === null,
     op,
@@ -63,7 +63,7 @@ export function checkRecord(w: World, ex: Exchange, tx: Tx, statuses: string[]):
     rec.updatedAt,
   );
   // an expiry's last change is the instant the window ended, not the read that noticed it
-  if (rec.status === 'EXPIRED' && tx.kind === 'partner') checkExpiryInstant(w, tx, op, '$.updatedAt', rec.updatedAt);
+  if (rec.status === EXPIRY.to && tx.kind === 'partner') checkExpiryInstant(w, tx, op, '$.updatedAt', rec.updatedAt);
   if (changed && typeof rec.updatedAt === 'string') {
     w.check(
       Date.parse(rec.updatedAt) >= Date.parse(rec.createdAt as string),
@@ -93,7 +93,7 @@ export class GetTransaction implements Cmd {
     const missingValue = this.by === 'id' ? randomUUID() : w.freshVendorRef();
     if (this.key === 'missing') {
       const ex = await w.client.call(op, { pathParams: { [param]: missingValue }, headers: w.auth(op, w.cfg.apiKey) });
-      w.expectOutcome(ex, [refusal('TRANSACTION_NOT_FOUND')]);
+      w.expectOutcome(ex, [NOT_FOUND]);
       return;
     }
     const tx = pick(
@@ -113,16 +113,16 @@ export class GetTransaction implements Cmd {
     if (readerOwnsSameRef) return;
     const ex = await w.client.call(op, { pathParams: { [param]: value }, headers: w.auth(op, w.key(reader)) });
     const statuses = possibleStatuses(w.state, tx, performance.now(), ex);
-    if (tx.kind === 'checkout') {
-      // ADR: B2–B4 see partner transactions only; a checkout transaction reads as a missing one.
-      w.expectOutcome(ex, [refusal('TRANSACTION_NOT_FOUND')]);
-    } else if (this.key === 'own') {
+    // ownership (the model's): B2 and B3 serve the merchant's own partner transactions; anything else reads as missing
+    if (reaches({ merchantId: tx.who, kind: tx.kind }, reader, 'partner')) {
       w.expectOutcome(ex, [w.success(op)]);
       checkRecord(w, ex, tx, statuses);
     } else {
-      w.expectOutcome(ex, [refusal('TRANSACTION_NOT_FOUND')]);
+      w.expectOutcome(ex, [NOT_FOUND]);
+      // another merchant's is answered exactly as a missing one
+      if (this.key === 'own') return;
       const missing = await w.client.call(op, { pathParams: { [param]: missingValue }, headers: w.auth(op, w.key(reader)) });
-      w.expectOutcome(missing, [refusal('TRANSACTION_NOT_FOUND')]);
+      w.expectOutcome(missing, [NOT_FOUND]);
       sameNotFound(w, ex, missing, value, missingValue);
     }
   }

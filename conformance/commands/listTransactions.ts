@@ -7,7 +7,7 @@
  */
 import { stableJson } from '../../lib/json.ts';
 import type { Cmd, Model, Real } from '../model.ts';
-import { changedFields } from '../../model/index.ts';
+import { changedFields, EXPIRY } from '../../model/index.ts';
 import { readListToEnd } from './pagedList.ts';
 import { checkExpiryInstant, possibleStatuses } from './advanceClock.ts';
 
@@ -20,7 +20,7 @@ export class ListTransactions implements Cmd {
     return m.state.sandbox && m.state.contract.has(OP);
   }
   async run(_m: Model, w: Real): Promise<void> {
-    const listed = await readListToEnd(w, OP, 'SandboxTransactionList', this.limit, 'transaction', () => undefined);
+    const listed = await readListToEnd(w, OP, 'SandboxTransactionList', this.limit, 'transaction');
     const seen = new Map(listed.map((l) => [String(l.item.id), l]));
     // the merchant's list holds none of the other merchant's transactions
     const foreign = listed.find((l) => w.state.txs.get(String(l.item.id))?.who === 'other');
@@ -63,7 +63,7 @@ export class ListTransactions implements Cmd {
         got!.item.status,
       );
       w.observe(tx, String(got!.item.status));
-      if (got!.item.status === 'EXPIRED') checkExpiryInstant(w, tx, OP, '$.data[].updatedAt', got!.item.updatedAt);
+      if (got!.item.status === EXPIRY.to) checkExpiryInstant(w, tx, OP, '$.data[].updatedAt', got!.item.updatedAt);
     }
   }
   toString(): string {

@@ -17,7 +17,7 @@ import type { Cmd, Model, Outcome, Real } from '../model.ts';
 import { pick, refusal } from '../model.ts';
 import type { Status, Tx } from '../model-state.ts';
 import { checkOf, sameAsFirst, sameName } from '../repeated.ts';
-import { reachable as reachableBy, transitionsOf } from '../../model/index.ts';
+import { reachable as reachableBy, transitionsOf, EXPIRY, INITIAL } from '../../model/index.ts';
 import { advanceMainClock, paymentWindowSeconds, possibleStatuses } from './advanceClock.ts';
 import { allowedAnswers, settleRefused } from './cancelTransaction.ts';
 import { CreateSession } from './createSession.ts';
@@ -62,7 +62,7 @@ export function forbiddenMoves(w: Pick<Real, 'contract' | 'sandbox' | 'state'>):
   return stateMachine.rejections.flatMap((r) =>
     has(r.trigger.operationId) && (w.sandbox || !sandboxOp(r.trigger.operationId))
       ? r.from
-          .filter((f) => states.has(f) && (f !== 'EXPIRED' || r.trigger.operationId !== PAY || payExpired))
+          .filter((f) => states.has(f) && (f !== EXPIRY.to || r.trigger.operationId !== PAY || payExpired))
           .map((from) => ({ op: r.trigger.operationId, from, status: r.status, code: r.code }))
       : [],
   );
@@ -206,7 +206,7 @@ export class ForbiddenMoves implements Cmd {
       if (secs >= 1) await advanceMainClock(w, secs);
       await drive(w, last, 'sandboxConfirmTransaction');
     }
-    const expired = (t: Tx): boolean => possibleStatuses(w.state, t, performance.now()).join() === 'EXPIRED';
+    const expired = (t: Tx): boolean => possibleStatuses(w.state, t, performance.now()).join() === EXPIRY.to;
     for (let i = 0; i < 5 && first && !expired(first); i++)
       await advanceMainClock(w, Math.max(1, Math.ceil((W - w.age(first, 'main')[0]) / 1000) + 1));
     if (first && expired(first)) {
@@ -259,11 +259,12 @@ export class ForbiddenMoves implements Cmd {
         if (tx) await drive(w, tx, 'sandboxCompleteTransaction');
         await reached('COMPLETED', tx);
       }
-      if (wanted.has('EXPIRED')) await this.windowEdges(m, w, partner, checkout, needsCheckout('EXPIRED'));
-      if (checkout.EXPIRED) await this.verifyAndRefuse(m, w, moves, 'EXPIRED', checkout.EXPIRED);
+      if (wanted.has(EXPIRY.to)) await this.windowEdges(m, w, partner, checkout, needsCheckout(EXPIRY.to));
+      const expired = checkout[EXPIRY.to];
+      if (expired) await this.verifyAndRefuse(m, w, moves, EXPIRY.to, expired);
     }
     // after the clock moved past the window: still PENDING when driven
-    if (wanted.has('PENDING')) partner.PENDING = await this.create(m, w, 12);
+    if (wanted.has(INITIAL)) partner.PENDING = await this.create(m, w, 12);
     for (const mv of moves) {
       const tx = mv.op === PAY ? undefined : partner[mv.from];
       if (tx && tx.status === mv.from) await drive(w, tx, mv.op);

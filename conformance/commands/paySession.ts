@@ -1,4 +1,5 @@
 /** Sandbox: the shopper pays a session (Simulate Success / Failed), creating or reusing its checkout transaction. */
+import { INITIAL } from '../../model/index.ts';
 import type { Cmd, Model, Outcome, Real } from '../model.ts';
 import { pick, refusal } from '../model.ts';
 import { countRate, rateLimited, withRateLimit } from './createSession.ts';
@@ -48,7 +49,7 @@ export class PaySession implements Cmd {
     const tx = s.tx;
     const ex = await w.client.call(OP, { headers: w.auth(OP, w.cfg.apiKey), body: { session_token: s.token, outcome: this.outcome } });
     const expired = tokenExpiredDuring(w.state, s, ex);
-    const moves = tx ? allowedAnswers(w.state, tx, OP, ex, this.outcome) : { statuses: ['PENDING'], allowed: [w.success(OP)] };
+    const moves = tx ? allowedAnswers(w.state, tx, OP, ex, this.outcome) : { statuses: [INITIAL], allowed: [w.success(OP)] };
     const statuses = moves.statuses;
     const allowed: Outcome[] = [];
     if (expired !== 'no') allowed.push(refusal('INVALID_SESSION_TOKEN'));
@@ -74,7 +75,7 @@ export class PaySession implements Cmd {
         id: rec.transaction_id as string,
         who: 'main',
         kind: 'checkout',
-        status: 'PENDING',
+        status: INITIAL,
         vendorReference: null,
         created: { amount: s.total, payment_intent_id: rec.payment_intent_id },
         sentAt: ex.sentAt,
@@ -88,7 +89,7 @@ export class PaySession implements Cmd {
       w.state.txs.set(t.id, t);
       m.txs.push(t);
     }
-    const want = this.outcome === 'success' ? 'APPROVED' : 'PENDING';
+    const want = this.outcome === 'success' ? 'APPROVED' : INITIAL;
     w.check(rec.status === want, OP, '$.status', `outcome ${this.outcome} gave status ${String(rec.status)}`, want, rec.status);
     const redirect = this.outcome === 'success' ? 'SUCCESS' : 'FAILED';
     w.check(

@@ -1,4 +1,5 @@
 /** What A2 and A3 answers share: the status as the checkout reports it (ADR-008), the transaction's id and the session's amount. */
+import { EXPIRY, INITIAL } from '../../model/index.ts';
 import { checkoutStatusOf } from '../../generated/index.ts';
 import { centimesOf } from '../../lib/money.ts';
 import type { Real } from '../model.ts';
@@ -37,7 +38,7 @@ export function checkVerified(
     total,
     rec.amount,
   );
-  if (tx.status === 'PENDING' && rec.status === checkoutStatusOf.EXPIRED) w.observe(tx, 'EXPIRED');
+  if (tx.status === INITIAL && rec.status === checkoutStatusOf.EXPIRED) w.observe(tx, EXPIRY.to);
   // the values A3 repeats; A2's own members are status-record.ts's (`checkStatusRecord`, which calls this first)
   if (idField !== 'transaction_id') checkVerificationValues(w, op, tx, rec);
 }

@@ -83,7 +83,7 @@ export function describeMutantsBehindProxy(CASES: [string, string | string[]][])
             maxCommands: 15,
             webhooks: { port: receiverPort, secret },
             // The proxy judges a merchant's missing events only once one of its events was seen
-            // to reach it (docs/proxy.md): a run stopped at its first finding may stop before any did.
+            // to reach it (docs/traffic.md): a run stopped at its first finding may stop before any did.
             bail: !kinds.includes('webhook-missing'),
             timeLimitMs: 20_000,
           });

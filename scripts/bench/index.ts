@@ -35,7 +35,8 @@
  *      every answer) ÷ straight to the server, same run (target ≥ 0.8).
  *  13. proxy-detection: the share of the conformance catalogue's API mutants that the suite finds
  *      which `paylater proxy` (no --variant) also reports with the suite as its traffic (target
- *      ≥ 0.9), the controls giving no proxy finding.
+ *      ≥ 0.9), the controls giving no proxy finding; beside it, the share `paylater judge` reports
+ *      judging the proxy's HAR of the same traffic offline (to equal the proxy's).
  *  14. disk-sync-floor: the disk's own worst `fdatasync` of a small append, nothing else running,
  *      in ms: the floor under figure 2's worst request, each answered write waiting for one (reported).
  *  15. store-http-floor: the worst request of a bare `node:http` + `node:sqlite` server (one

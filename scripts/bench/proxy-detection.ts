@@ -4,7 +4,9 @@
  * in front of the mutant, its webhook side between the mutant and the suite's receiver) reports
  * too; target ≥ 0.9 (issue 40). The controls (the plain server,
  * members reordered) must give 0 proxy findings. One seed per mutant; the suite stops at its first
- * finding, so the proxy sees the same traffic up to it.
+ * finding, so the proxy sees the same traffic up to it. Beside it, the same traffic as the proxy's
+ * `--har` wrote it (masked), judged offline by `paylater judge`'s function: its share, which should
+ * be the proxy's, and the mutants where the two differ.
  */
 import { randomBytes } from 'node:crypto';
 import { stateMachine } from '../../generated/contract.ts';
@@ -16,6 +18,8 @@ import type { Mutant } from '../../conformance/mutants/proxy.ts';
 import { startRelay, type MerchantSpec } from '../../conformance/mutants/selftest.ts';
 import { runSuite } from '../../conformance/run.ts';
 import { startTestServer } from '../../reference-server/testing.ts';
+import { parseHar } from '../../proxy/har.ts';
+import { judgeRecorded } from '../../proxy/judge-cli.ts';
 import { startLiveProxy } from '../../proxy/server.ts';
 import type { Figure } from './tools.ts';
 
@@ -44,7 +48,7 @@ export async function proxyDetection(list: Mutant[], log: (l: string) => void = 
     { name: `Other ${i}`, storeName: `Other ${i}`, apiKey: s.other, variant: list[i]!.variant ?? 1 },
   ]);
   const server = await startTestServer({ merchants, mode: 'sandbox' });
-  const out: { name: string; suite: boolean; proxy: boolean; message: string }[] = [];
+  const out: { name: string; suite: boolean; proxy: boolean; har: boolean; message: string }[] = [];
   try {
     for (const [i, m] of list.entries()) {
       const s = slots[i]!;
@@ -55,6 +59,8 @@ export async function proxyDetection(list: Mutant[], log: (l: string) => void = 
       const relay = await startRelay(s.relayPort, hookPort, m, server.baseUrl, s, secret);
       const proxy = await startLiveProxy({
         upstream: relay.url,
+        // every exchange in the HAR: the offline judge sees what the proxy saw
+        keepExchanges: 1_000_000,
         webhooks: { port: hookPort, forwardTo: `http://127.0.0.1:${receiverPort}/hooks`, secret },
       });
       try {
@@ -74,14 +80,18 @@ export async function proxyDetection(list: Mutant[], log: (l: string) => void = 
           timeLimitMs: 30_000,
           bail: true,
         });
+        const har = await judgeRecorded(parseHar(Buffer.from(JSON.stringify(proxy.recorder.har())), `${m.name}.har`));
         const row = {
           name: m.name,
           suite: r.findings.length > 0,
           proxy: proxy.recorder.findingCount > 0,
+          har: har.findings.length > 0,
           message: proxy.recorder.findings[0]?.message ?? '',
         };
         out.push(row);
-        log(`  ${m.name}: suite ${row.suite ? 'found' : 'missed'}, proxy ${row.proxy ? `found (${row.message.slice(0, 120)})` : 'missed'}`);
+        log(
+          `  ${m.name}: suite ${row.suite ? 'found' : 'missed'}, proxy ${row.proxy ? `found (${row.message.slice(0, 120)})` : 'missed'}, its HAR ${row.har ? `found (${har.findings[0]!.message.slice(0, 120)})` : 'missed'}`,
+        );
       } finally {
         await proxy.close();
         await relay.close();
@@ -108,13 +118,15 @@ export const proxyDetectionFigure: Figure = {
       ctx.log,
     );
     const isControl = (n: string) => controls.some((c) => c.name === n);
-    const dirty = rows.filter((r) => isControl(r.name) && r.proxy);
-    if (dirty.length) throw new Error(`proxy findings on a control: ${dirty.map((r) => `${r.name}: ${r.message}`).join('; ')}`);
+    const dirty = rows.filter((r) => isControl(r.name) && (r.proxy || r.har));
+    if (dirty.length) throw new Error(`proxy or HAR findings on a control: ${dirty.map((r) => `${r.name}: ${r.message}`).join('; ')}`);
     const found = rows.filter((r) => !isControl(r.name) && r.suite);
     const both = found.filter((r) => r.proxy);
+    const har = found.filter((r) => r.har);
+    const apart = found.filter((r) => r.har !== r.proxy).map((r) => `${r.name} (${r.proxy ? 'proxy only' : 'HAR only'})`);
     return {
       ratio: found.length ? both.length / found.length : null,
-      detail: `${both.length} of ${found.length} mutants the suite finds reported by the proxy; controls clean`,
+      detail: `${both.length} of ${found.length} mutants the suite finds reported by the proxy; its HAR judged offline: ${har.length} of ${found.length} (${(har.length / Math.max(1, found.length)).toFixed(2)})${apart.length ? `; apart: ${apart.join(', ')}` : ', the same mutants'}; controls clean`,
       reason: found.length ? undefined : 'no mutant found by the suite',
     };
   },
