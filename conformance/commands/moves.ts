@@ -45,7 +45,7 @@ export interface ForbiddenMove {
  * core; the clock's expiry is the sandbox's `sandboxAdvanceClock`).
  */
 export function reachable(sandbox: boolean, isSandboxOp: (op: string) => boolean): Set<Status> {
-  return reachableBy([stateMachine.initial], (t) => sandbox || !isSandboxOp(t.trigger.operationId));
+  return reachableBy([INITIAL], (t) => sandbox || !isSandboxOp(t.trigger.operationId));
 }
 
 /**
