@@ -38,7 +38,13 @@ const isInstant = (s: string): boolean => instant(s) !== undefined || parseLocal
 const WAITS = new Set(['retry_after']);
 /** Not sent again: what HTTP makes per connection, and Accept-Encoding (an answer as plain text). */
 const notSent = (k: string): boolean =>
-  HOP_BY_HOP.has(k) || k === 'transfer-encoding' || k === 'trailer' || k === 'host' || k === 'content-length' || k === 'expect' || k === 'accept-encoding';
+  HOP_BY_HOP.has(k) ||
+  k === 'transfer-encoding' ||
+  k === 'trailer' ||
+  k === 'host' ||
+  k === 'content-length' ||
+  k === 'expect' ||
+  k === 'accept-encoding';
 
 /** The keys of a `paylater serve --merchants` file, by their mask. */
 export function readMerchantKeys(file: string): Map<string, string> {

@@ -112,7 +112,10 @@ export async function startLiveProxy(o: ProxyOptions): Promise<LiveProxy> {
         // every exchange answered before this delivery came is judged before it (the queue drained);
         // no await lies between this server's listening and the forwarder's making below
         forwarder.drain();
-        recorder.webhook({ seq, receivedAt, headers, body: raw.toString('utf8'), truncated: size > capture }, webhookUrl! + (req.url ?? '/'));
+        recorder.webhook(
+          { seq, receivedAt, headers, body: raw.toString('utf8'), truncated: size > capture },
+          webhookUrl! + (req.url ?? '/'),
+        );
       });
     });
     await new Promise<void>((resolve, reject) => {
