@@ -22,7 +22,7 @@ function offsets(m: MerchantMemory, from: number, to: number): [number, number] 
   let lo = Infinity;
   let hi = -Infinity;
   for (const a of m.clock.answers) {
-    const off = a.offsetSeconds * 1000;
+    const off = a.offsetMs;
     if (a.receivedAt <= from) before = [off, off];
     else if (a.sentAt <= to) {
       lo = Math.min(lo, off);
@@ -55,13 +55,13 @@ export function latestDuring(memory: JudgeMemory, m: MerchantMemory, since: numb
   return to + hi + skew(memory, tolerance).to;
 }
 
-/** A clock answer of merchant `m` (its offset in seconds) during [sentAt, receivedAt]; `reset`: a sandbox reset answered. */
-export function clockAnswered(m: MerchantMemory, sentAt: number, receivedAt: number, offsetSeconds: number, reset: boolean): void {
+/** A clock answer of merchant `m` (its offset in ms) during [sentAt, receivedAt]; `reset`: a sandbox reset answered. */
+export function clockAnswered(m: MerchantMemory, sentAt: number, receivedAt: number, offsetMs: number, reset: boolean): void {
   const list = m.clock.answers;
   const last = list.at(-1);
   // a reset puts the clock back to real time; an offset lower than the one before can only mean one
-  if (reset || (last !== undefined && offsetSeconds < last.offsetSeconds)) m.clock.setBackAt = Math.max(m.clock.setBackAt, receivedAt);
-  list.push({ sentAt, receivedAt, offsetSeconds });
+  if (reset || (last !== undefined && offsetMs < last.offsetMs)) m.clock.setBackAt = Math.max(m.clock.setBackAt, receivedAt);
+  list.push({ sentAt, receivedAt, offsetMs });
   if (list.length > CLOCK_ANSWERS) list.splice(0, list.length - CLOCK_ANSWERS);
 }
 

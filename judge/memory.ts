@@ -68,7 +68,7 @@ export interface EventMemory {
 /** A merchant's sandbox clock as its answers showed it. */
 export interface ClockMemory {
   /** The latest clock answers (`sandboxGetClock`, `…Advance…`, `sandboxReset`): the offset (s) and the exchange's interval (epoch ms). Eight kept. */
-  answers: { sentAt: number; receivedAt: number; offsetSeconds: number }[];
+  answers: { sentAt: number; receivedAt: number; offsetMs: number }[];
   /** When the latest answer that put the clock back (a reset) ended; -Infinity when none was seen. */
   setBackAt: number;
 }

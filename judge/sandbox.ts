@@ -4,6 +4,7 @@
  * window, and with `deleteData` the merchant's transactions and tokens; the webhook endpoint may be
  * seeded afresh, so what a 410 disabled is not judged past it.
  */
+import { clockOffsetMs } from '../model/index.ts';
 import { clockAnswered } from './clock.ts';
 import { isRecord, type Judging, type Seen } from './context.ts';
 import { enabled } from './deliveries.ts';
@@ -12,8 +13,9 @@ import { forgetMerchantData } from './memory.ts';
 /** A sandbox clock answer (read, advance, reset): the merchant's offset from then on. */
 export function judgeClock(s: Seen): void {
   const m = s.merchant;
-  if (m === null || s.status !== 200 || !isRecord(s.json) || typeof s.json.offsetSeconds !== 'number') return;
-  clockAnswered(m, s.sentAt, s.receivedAt, s.json.offsetSeconds, s.opId === 'sandboxReset');
+  const offsetMs = isRecord(s.json) ? clockOffsetMs(s.json) : undefined;
+  if (m === null || s.status !== 200 || offsetMs === undefined) return;
+  clockAnswered(m, s.sentAt, s.receivedAt, offsetMs, s.opId === 'sandboxReset');
 }
 
 /** A sandbox reset answered: the rate window starts afresh; deleted data is forgotten. */

@@ -108,6 +108,9 @@ function judgeRateLimit(s: Seen, j: Judging, m: MerchantMemory, now: Interval): 
         expected: `${iso(w.end.from)} … ${iso(w.end.to)}`,
         actual: wait,
       });
+    // an end certainly after the one known: a new window began (the request may have come within the
+    // slack of the old end, so it was not certainly past it): what the old window showed is forgotten
+    if (!inWindow && w.end && end.from > w.end.to + tol) w = { end: null, used: null, fullAt: NaN, fullExchange: 0 };
     w.end = inWindow && w.end ? { from: Math.max(w.end.from, end.from), to: Math.min(w.end.to, end.to) } : end;
     if (w.end.from > w.end.to) w.end = end;
   }

@@ -109,6 +109,14 @@ describe('the rate limit window', () => {
     expect(a1(s, T0 + 101_000, 200, limit - 1, windowSeconds)).toEqual([]);
   });
 
+  it('a request within the slack of the end that names a new window forgets the full one: no finding after it', () => {
+    const s = new StateTracker({});
+    expect(a1(s, T0, 200, 0, 100)).toEqual([]);
+    // 50 ms after the window's end, within the judge's slack: it may still be the old window, and it names a new one
+    expect(a1(s, T0 + 100_050, 200, limit - 1, windowSeconds)).toEqual([]);
+    expect(a1(s, T0 + 101_000, 200, limit - 2, windowSeconds - 1)).toEqual([]);
+  });
+
   it('a success in a window an answer showed full is a finding (mutants "rate limit off", "window a minute shorter")', () => {
     const s = new StateTracker({});
     expect(a1(s, T0, 200, 0, 100)).toEqual([]);

@@ -14,3 +14,9 @@ export function clockOffsetProblem(
     return { path: '$.offsetSeconds', expected: Math.floor(ms / 1000), actual: answer.offsetSeconds };
   return null;
 }
+
+/** A clock answer's offset in milliseconds: `offsetMilliseconds`, or `offsetSeconds` from a clock that gives only those; undefined when it shows neither. */
+export function clockOffsetMs(answer: { offsetSeconds?: unknown; offsetMilliseconds?: unknown }): number | undefined {
+  if (typeof answer.offsetMilliseconds === 'number') return answer.offsetMilliseconds;
+  return typeof answer.offsetSeconds === 'number' ? answer.offsetSeconds * 1000 : undefined;
+}

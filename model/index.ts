@@ -76,7 +76,7 @@ export {
   type DeliveryView,
   type DeliveryProblem,
 } from './retry.ts';
-export { clockOffsetProblem } from './clock.ts';
+export { clockOffsetMs, clockOffsetProblem } from './clock.ts';
 export { parseLocalDateTime } from './local-date.ts';
 export {
   type WriteKeys,

@@ -195,8 +195,7 @@ function tokenSession(m: Model, idx: number): Session | undefined {
 
 /** A clock answer's offset in seconds, to the millisecond (ADR-085); whole seconds from a clock that only gives those (its schema judges it). */
 export function clockOffsetOf(json: unknown): number {
-  const { offsetSeconds, offsetMilliseconds } = json as { offsetSeconds: number; offsetMilliseconds?: unknown };
-  return typeof offsetMilliseconds === 'number' ? offsetMilliseconds / 1000 : offsetSeconds;
+  return (model.clockOffsetMs(json as Record<string, unknown>) ?? NaN) / 1000;
 }
 
 /** Advances the main merchant's sandbox clock by `secs` (≥ 1) whole seconds: `advanceClockMs`. */
