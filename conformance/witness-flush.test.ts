@@ -140,7 +140,8 @@ describe("a write's witnesses: what the other merchant holds, read back after th
     {
       what: "a clock advance that also moves the other merchant's clock",
       write: ['POST', '/api/v1/sandbox/clock/advance'],
-      read: ['sandboxGetClock', '/api/v1/sandbox/clock', 'offsetSeconds'],
+      // the clock's exact offset (ADR-085) is the member read first
+      read: ['sandboxGetClock', '/api/v1/sandbox/clock', 'offsetMilliseconds'],
     },
     {
       what: 'a fault rule that is also set for the other merchant',
