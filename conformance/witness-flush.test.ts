@@ -159,7 +159,7 @@ describe("a write's witnesses: what the other merchant holds, read back after th
       expect(e).toBeInstanceOf(ConformanceError);
       expect([e.operation, e.jsonPath]).toEqual([op, `$.${member}`]);
       expect(e.message).toContain(
-        `after ${method} ${path} by the main merchant (answered 200), the other merchant's GET ${readPath} changed (${member})`,
+        `after ${method} ${path} by the main merchant (answered 200), the other merchant's GET ${readPath} changed (${member}`,
       );
       // the other merchant's clock back to real time for the next test's baseline
       await fetch(`${server.baseUrl}/api/v1/sandbox/reset`, {

@@ -75,8 +75,9 @@ describe('layer rules (eslint.config.js)', () => {
   }, 60_000);
 
   it('judge/ importing conformance/ (or the proxy) is reported: the one judge lies below both', async () => {
+    // conformance/ imports the judge, so this import also closes a cycle (import-x/no-cycle); the layer rule names it
     const suite = summary(await layerMessages('judge/index.ts', "export { runSuite } from '../conformance/run.ts';"));
-    expect(suite).toEqual([expect.stringMatching(/^import-x\/no-restricted-paths: .*judge\/ sits below conformance\/ and proxy\//)]);
+    expect(suite).toContainEqual(expect.stringMatching(/^import-x\/no-restricted-paths: .*judge\/ sits below conformance\/ and proxy\//));
     const proxy = summary(await layerMessages('judge/index.ts', "export type { Recorder } from '../proxy/report.ts';"));
     expect(proxy).toEqual([expect.stringMatching(/^import-x\/no-restricted-paths: .*judge\/ sits below conformance\/ and proxy\//)]);
   }, 60_000);
