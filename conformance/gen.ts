@@ -306,3 +306,10 @@ export function anyBody(contract: Contract, opId: string): fc.Arbitrary<{ body: 
 export function fixedBody(contract: Contract, opId: string, mad: number): Json {
   return bodyGen(contract, opId).fixed(centimesFromNumber(mad)!);
 }
+
+/** A valid body of `opId` (its total, where it has one, inside `x-amount-range` and no magic total: `fixedTotal`). */
+export function validBody(contract: Contract, opId: string): Json {
+  return amountRules(contract.doc, contract.requestSchema(opId))
+    ? fixedBody(contract, opId, fixedTotal(contract, opId, 0))
+    : bodyGen(contract, opId).fixed(0);
+}

@@ -187,8 +187,9 @@ export async function runSuite(opts: SuiteOptions): Promise<SuiteResult> {
             await runCommands(w, [...cmds.slice(0, setup), failed], opts);
           } catch (again) {
             abandonRun(w);
-            // an interrupt or a server gone meanwhile says nothing of the probe: the first failure stands
-            if (!(again instanceof InterruptedError) && !w.client.gone)
+            // an interrupt, a server gone meanwhile, or a failure before the probe (the setup run again
+            // on a server the first run changed: a spent A1 window) says nothing of the probe: the first failure stands
+            if (!(again instanceof InterruptedError) && !w.client.gone && w.executed.at(-1) === String(failed))
               found = { e: again, transcript: [...w.client.transcript], commands: [...w.executed], reduced: true };
           }
           commands += w.executed.length;

@@ -134,14 +134,15 @@ export function judgeRefusal(s: Seen, j: Judging, byReference: boolean, kind: 'p
   const owner = tx && judgeOwnership(owned(tx), m.id, kind, s.status, code);
   if (!tx || owner === 'not-reached') return;
   const push = (f: Omit<FindingOf, 'at' | 'txId' | 'earlier'>) => j.out.push(finding({ at: s, txId: id, earlier: around(tx), ...f }));
-  if (owner === 'own-404')
+  const message = isRecord(s.json) && isRecord(s.json.error) ? s.json.error.message : undefined;
+  const allowed = statusSet(refusedFrom(s.opId, s.status, code, message));
+  // a 404 x-state-machine answers from some status (a rejection moved to 404) is judged by the status below
+  if (owner === 'own-404' && !allowed.length)
     push({
       kind: 'own-404',
       jsonPath: '$',
       message: `${s.opId} answered 404 ${code} for transaction ${id}${tx.vendorReference ? ` (vendorReference ${tx.vendorReference})` : ''}, which this merchant created`,
     });
-  const message = isRecord(s.json) && isRecord(s.json.error) ? s.json.error.message : undefined;
-  const allowed = statusSet(refusedFrom(s.opId, s.status, code, message));
   if (!allowed.length) return;
   let now = both(reach(tx.possibleStatuses), allowed);
   if (tx.createdAt !== null) now = statusSet(expiry(j, tx, s, now).possible);

@@ -6,7 +6,7 @@
 import { maxBodyBytes } from '../../generated/index.ts';
 import type { Cmd, Model, Outcome, Real } from '../model.ts';
 import { errorOf, refusal } from '../model.ts';
-import { bodyGen } from '../gen.ts';
+import { validBody } from '../gen.ts';
 import { witnessOf } from '../schema-probes.ts';
 import { a1Reserved, countRateMaybe, rateLimited } from './createSession.ts';
 
@@ -19,7 +19,7 @@ export type MediaMode = 'text/plain' | 'too-large' | 'malformed-json' | 'invalid
  * declared property's witness.
  */
 export function duplicateMember(w: Real, op: string): { member: string; raw: string } {
-  const body = { ...bodyGen(w.contract, op).fixed(50_000) };
+  const body = validBody(w.contract, op);
   if (!Object.keys(body).length) {
     const [name, schema] = Object.entries((w.contract.requestSchema(op).properties ?? {}) as Record<string, unknown>)[0]!;
     body[name] = witnessOf(w.contract.doc, schema);

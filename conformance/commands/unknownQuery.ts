@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import type { Cmd, Model, Real } from '../model.ts';
 import { pick, refusal } from '../model.ts';
 import { checkErrorDetails } from '../http.ts';
-import { bodyGen } from '../gen.ts';
+import { validBody } from '../gen.ts';
 import { countRateMaybe, rateLimited, withRateLimit } from './createSession.ts';
 import { tokenExpired } from './verifyByToken.ts';
 
@@ -52,7 +52,7 @@ export class UnknownQuery implements Cmd {
       else pathParams[p.name] = randomUUID();
     }
     const credential = o.security.includes('SessionToken') ? liveToken(m, performance.now())! : w.cfg.apiKey;
-    const body = w.contract.hasRequestBody(this.op) ? { ...bodyGen(w.contract, this.op).fixed(50_000), unexpected: true } : undefined;
+    const body = w.contract.hasRequestBody(this.op) ? { ...validBody(w.contract, this.op), unexpected: true } : undefined;
     // A1 counts every request with a valid key: a spent window answers 429 first
     const a1 = this.op === 'createSession';
     const limited = a1 ? rateLimited(w.state, 'main', performance.now()) : 'no';
