@@ -40,7 +40,7 @@ async function cuttingServer() {
           socket.destroy();
           return;
         }
-        const body = JSON.stringify({ offsetSeconds: 0, now: new Date().toISOString() });
+        const body = JSON.stringify({ offsetSeconds: 0, offsetMilliseconds: 0, now: new Date().toISOString() });
         socket.write(
           `HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
             `Connection: keep-alive\r\nKeep-Alive: timeout=60\r\n\r\n${body}`,

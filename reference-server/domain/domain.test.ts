@@ -55,9 +55,9 @@ describe('clock and dates', () => {
     expect(parseDuration('1800')).toBe(1800);
     for (const bad of ['', '0', '0m', '-5', 'abc', '5x']) expect(parseDuration(bad)).toBeNull();
   });
-  it('merchant time: base + own offset, never backwards', () => {
+  it('merchant time: base + own offset (ms, ADR-085), never backwards', () => {
     const base = new ManualClock(1000);
-    const offsets: Record<string, number> = { a: 60, b: 0 };
+    const offsets: Record<string, number> = { a: 60_000, b: 0 };
     const t = new MerchantTime(base, (id) => offsets[id] ?? 0);
     expect(t.now('a')).toBe(61_000);
     expect(t.now('b')).toBe(1000);
