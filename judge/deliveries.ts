@@ -180,6 +180,7 @@ export function judgeEndpointAnswer(s: Seen, j: Judging): void {
   const m = s.merchant;
   const json = s.json;
   if (m === null || s.status !== 200 || !isRecord(json)) return;
+  learnSecrets(s, j);
   const set = s.opId === SET && typeof json.url === 'string';
   if (s.opId === SET) enabled(m, s);
   const url = typeof json.url === 'string' ? json.url : null;
@@ -217,4 +218,25 @@ export function judgeEndpointAnswer(s: Seen, j: Judging): void {
         actual: false,
       }),
     );
+}
+
+/** Secrets the webhook endpoints' answers kept at once (a merchant's current and previous, a few merchants). */
+const WEBHOOK_SECRETS = 8;
+
+/**
+ * An endpoint's answer (read, set, a secret rotated) shows the secrets that sign its deliveries from
+ * now on: the judge verifies a delivery with any secret it was given or saw (ADR-042: a rotation
+ * signs with both for a while), so a rotation on a correct server is never a bad signature.
+ */
+export function learnSecrets(s: Seen, j: Judging): void {
+  if (s.status !== 200 || !isRecord(s.json)) return;
+  const list = j.memory.webhookSecrets;
+  for (const k of ['previousSecret', 'secret'] as const) {
+    const v = s.json[k];
+    if (typeof v !== 'string' || !v) continue;
+    const at = list.indexOf(v);
+    if (at >= 0) list.splice(at, 1);
+    list.push(v);
+  }
+  if (list.length > WEBHOOK_SECRETS) list.splice(0, list.length - WEBHOOK_SECRETS);
 }

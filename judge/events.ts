@@ -78,13 +78,20 @@ export function judgeDelivery(d: Delivery, receivedAt: number, j: Judging): void
   };
   if (d.truncated) return push({ kind: 'webhook-payload', jsonPath: '$', message: 'a webhook body too large to copy' });
   const problems: string[] = [];
-  if (settings.webhookSecret !== undefined)
-    try {
-      verifyWebhook(d.body, d.headers, settings.webhookSecret, { now: () => new Date(receivedAt) });
-    } catch (e) {
-      if (!(e instanceof WebhookVerificationError)) throw e;
-      if (e.code !== 'malformed_payload') problems.push(`signature: ${e.code}: ${e.message}`);
-    }
+  // signed by one of the secrets the judge was given or an endpoint's answer showed (a rotation included)
+  if (settings.webhookSecret !== undefined) {
+    let failed: WebhookVerificationError | undefined;
+    for (const secret of [...new Set([settings.webhookSecret, ...memory.webhookSecrets])].reverse())
+      try {
+        verifyWebhook(d.body, d.headers, secret, { now: () => new Date(receivedAt) });
+        failed = undefined;
+        break;
+      } catch (e) {
+        if (!(e instanceof WebhookVerificationError)) throw e;
+        failed ??= e;
+      }
+    if (failed && failed.code !== 'malformed_payload') problems.push(`signature: ${failed.code}: ${failed.message}`);
+  }
   if (event === undefined) problems.push('body is not JSON');
   else if (settings.payloadValidators) {
     const v = settings.payloadValidators.get(name);

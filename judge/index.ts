@@ -15,7 +15,7 @@ import { dateAnswered } from './clock.ts';
 import { Contract } from './contract.ts';
 import { errorCode, type Judging, type Seen, type Settings } from './context.ts';
 import { coverageOf } from './coverage.ts';
-import { judgeDeliveries, judgeEndpointAnswer, judgeRedelivery } from './deliveries.ts';
+import { judgeDeliveries, judgeEndpointAnswer, judgeRedelivery, learnSecrets } from './deliveries.ts';
 import { judgeDelivery, sweepEvents } from './events.ts';
 import type { Delivery, Exchange, Finding, JudgeCoverage, JudgeOptions } from './exchange.ts';
 import { DEFAULT_MAX_TRANSACTIONS, epoch, merchantOf, newMemory, remember, type JudgeMemory } from './memory.ts';
@@ -114,6 +114,7 @@ export const OPERATION_JUDGES: Readonly<Record<string, readonly OperationJudge[]
   sandboxListWebhookDeliveries: [deliveriesPage, judgeDeliveries],
   sandboxGetWebhookEndpoint: [judgeEndpointAnswer],
   sandboxSetWebhookEndpoint: [judgeEndpointAnswer],
+  sandboxRotateWebhookSecret: [learnSecrets],
   sandboxRedeliverWebhook: [judgeRedelivery],
   sandboxGetClock: [judgeClock],
   sandboxAdvanceClock: [judgeClock],

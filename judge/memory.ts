@@ -196,6 +196,8 @@ export interface JudgeMemory {
   lastGet: Map<string, { url: string; status: number; seq: number }>;
   /** merchant + webhook-id → the canonical body first received under it (a repeat carries the same). */
   webhookBodies: Map<string, string>;
+  /** The signing secrets the webhook endpoints' answers showed (current and previous), the latest last: a rotated secret signs what follows. */
+  webhookSecrets: string[];
   /** The server's real clock less the ear's (ms), as the Date headers bound it. */
   dateSkew: Interval;
   /** What the traffic exercised. */
@@ -231,6 +233,7 @@ export function newMemory(max = DEFAULT_MAX_TRANSACTIONS): JudgeMemory {
     notFound: new Map(),
     lastGet: new Map(),
     webhookBodies: new Map(),
+    webhookSecrets: [],
     dateSkew: { from: -Infinity, to: Infinity },
     seen: {
       operations: new Map(),

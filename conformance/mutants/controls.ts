@@ -70,6 +70,8 @@ export const membersReordered: Mutant = {
   name: "control: every object's members in another order (answers and webhooks)",
   profile: 'sandbox',
   async onResponse(req, res, ctx) {
+    // a HEAD's answer has no body (ADR-024): nothing to read or reorder
+    if (req.method === 'HEAD') return res;
     if (ENDPOINT.test(req.path) && res.status === 200 && (req.headers['x-api-key'] ?? '') === ctx.keys.main) {
       const e = JSON.parse(res.body) as { secret?: unknown; previousSecret?: unknown };
       ctx.cache.set(
