@@ -86,6 +86,21 @@ describe('x-auth-failure-limit', () => {
     expect(seen.filter((s) => s === 429)).toHaveLength(1);
   }, 30_000);
 
+  it('a known key under another header name is paced like a wrong key (the credential-header-name probe)', async () => {
+    const server = throttlingServer();
+    const c = new Client('http://127.0.0.1:9', contractWith(LIMIT), server.fetchImpl, undefined, { knownKeys: [KEY] });
+    const misplaced = () =>
+      c.call('getPartnerTransaction', {
+        pathParams: { transactionId: '8e1b6c8e-8f36-4b8e-9d55-0f3f1c2a7b10' },
+        headers: { 'X-Api-Key-Wrong': KEY },
+      });
+    const statuses: number[] = [];
+    // wrong keys until the server throttled once and the pacing began, then the key under another name
+    for (let i = 0; i < 8; i++) statuses.push((await (i < 4 ? read(c, `${KEY}x`) : misplaced())).status);
+    expect(statuses).toEqual(Array(8).fill(401));
+    expect(server.log.filter((s) => s === 429)).toHaveLength(1);
+  }, 30_000);
+
   it('without the pacing, the same requests meet the throttle again', async () => {
     const server = throttlingServer();
     const c = new Client('http://127.0.0.1:9', contractWith(LIMIT), server.fetchImpl, undefined, { knownKeys: [KEY] });

@@ -14,7 +14,7 @@
  *   instead of judging it (at most MAX_RESENDS times for one request: another client of the same
  *   address may keep the window spent);
  * - from then on it paces: a request that may fail authentication (it carries none of the keys the
- *   suite was given) waits until fewer than `limit - 1` of its 401s lie within the last
+ *   suite was given under a security scheme's header: a key under another header name fails too) waits until fewer than `limit - 1` of its 401s lie within the last
  *   `windowSeconds` (+ PACE_MARGIN_MS), so the server's count, fixed or sliding window, never
  *   reaches the limit again.
  * Black-box: the limit is read from the variant's bundled document.
@@ -45,6 +45,22 @@ export function authFailureLimit(contract: Pick<Contract, 'doc'>): AuthFailureLi
   if (facts.some((x) => x.limit !== f.limit || x.windowSeconds !== f.windowSeconds))
     throw new Error('spec: the security schemes disagree on x-auth-failure-limit');
   return { limit: f.limit, windowSeconds: f.windowSeconds };
+}
+
+/**
+ * The headers a security scheme of the document reads its credential from, lower-cased: a known key
+ * counts as a credential only there (sent under another name, it fails authentication).
+ */
+export function credentialHeaders(contract: Pick<Contract, 'doc'>): Set<string> {
+  const schemes = ((contract.doc.components as Record<string, unknown> | undefined)?.securitySchemes ?? {}) as Record<
+    string,
+    { in?: string; name?: string }
+  >;
+  return new Set(
+    Object.values(schemes)
+      .filter((s) => s.in === 'header' && typeof s.name === 'string')
+      .map((s) => s.name!.toLowerCase()),
+  );
 }
 
 export class AuthPacer {

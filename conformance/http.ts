@@ -6,7 +6,7 @@
  * throttle is respected (`auth-pacer.ts`).
  */
 import { setTimeout as delay } from 'node:timers/promises';
-import { AuthPacer, authFailureLimit, MAX_RESENDS } from './auth-pacer.ts';
+import { AuthPacer, authFailureLimit, credentialHeaders, MAX_RESENDS } from './auth-pacer.ts';
 import { ConformanceError, type Checker } from '../judge/answer.ts';
 import type { Contract } from '../judge/contract.ts';
 import type { Finding as JudgeFinding, NamedExchange } from '../judge/exchange.ts';
@@ -88,6 +88,8 @@ export class Client {
   readonly timeoutMs: number;
   private readonly signal: AbortSignal | undefined;
   private readonly knownKeys: string[];
+  /** The headers the contract's security schemes read a credential from (lower-cased). */
+  private readonly credentialHeaders: Set<string>;
   /** Inside `cleanup`: requests go out after an interrupt (to leave the server as found). */
   private cleaning = 0;
   readonly judge: Judge;
@@ -106,6 +108,7 @@ export class Client {
     this.timeoutMs = opts.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     this.signal = opts.signal;
     this.knownKeys = (opts.knownKeys ?? []).filter((k) => k.length > 0);
+    this.credentialHeaders = credentialHeaders(contract);
     this.pacer = new AuthPacer(authFailureLimit(contract));
     this.judge = opts.judge ?? createJudge({ variant: contract.variant, contract, timeOrigin: performance.timeOrigin });
   }
@@ -199,7 +202,10 @@ export class Client {
    * `Retry-After` (auth-pacer.ts).
    */
   async sendRaw(label: string, method: string, url: string, headers: Record<string, string> = {}, body?: string): Promise<Exchange> {
-    const mayFailAuth = !Object.values(headers).some((v) => this.knownKeys.includes(v));
+    // a known key under a header no scheme reads (the credential-header-name probe) fails authentication too
+    const mayFailAuth = !Object.entries(headers).some(
+      ([name, v]) => this.credentialHeaders.has(name.toLowerCase()) && this.knownKeys.includes(v),
+    );
     for (let resends = 0; ; resends++) {
       if (mayFailAuth) await this.wait(this.pacer.delayBefore(performance.now()));
       const ex = await this.exchange(label, method, url, headers, body);

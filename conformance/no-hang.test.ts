@@ -262,18 +262,30 @@ describe.concurrent('paylater conform never hangs', () => {
   it(
     "a finding at the retry schedule's first request (its receiver just opened)",
     async () => {
-      // the endpoint read back in another shape: the retry checks fail before they point it anywhere
+      // The endpoint read back in another shape by the schedule's first request: the retry checks fail
+      // before they point it anywhere. Only that read: the judge checks every answer's shape, so the
+      // same answer to an earlier read (the setup's witnesses, the tour's) is a finding there instead.
+      // The run logs the line below just before that read, and the relay rewrites an answer only
+      // once the server gave it, so the line has been seen by then.
+      let armed = false;
       const endpointShape: Mutant = {
-        name: 'webhook endpoint read without its url',
+        name: "webhook endpoint read without its url by the retry schedule's first request",
         profile: 'sandbox',
         async onResponse(req, res) {
-          if (req.method !== 'GET' || !req.path.startsWith('/api/v1/sandbox/webhook-endpoint') || res.status !== 200) return res;
+          if (!armed || req.method !== 'GET' || req.path !== '/api/v1/sandbox/webhook-endpoint' || res.status !== 200) return res;
+          armed = false;
           return withJson(res, { enabled: true });
         },
       };
-      const o = await conform(5, endpointShape, ['--runs', '2', '--seed', '6']);
+      const o = await conform(5, endpointShape, ['--runs', '2', '--seed', '6'], {
+        onLine: (line) => {
+          if (/^webhook retry schedule: the endpoint points at the suite/.test(line)) armed = true;
+        },
+      });
       expect(o.code, o.stderr).toBe(EXIT.findings);
       expect(phaseOf(o.report)).toContain('tour: webhook retry schedule');
+      // at that read, and nothing before it
+      expect(o.report!.findings.map((f) => `${f.phase}: ${f.operation} ${f.jsonPath}`)).toEqual(['tour: sandboxGetWebhookEndpoint $']);
       exitedPromptly(o);
     },
     CASE_MS,

@@ -1220,6 +1220,9 @@ export const variants = {
           "401": [
             "INVALID_API_KEY"
           ],
+          "429": [
+            "AUTH_THROTTLED"
+          ],
           "500": [
             "INTERNAL_ERROR"
           ]
@@ -1250,6 +1253,9 @@ export const variants = {
           ],
           "415": [
             "UNSUPPORTED_MEDIA_TYPE"
+          ],
+          "429": [
+            "AUTH_THROTTLED"
           ],
           "500": [
             "INTERNAL_ERROR"
@@ -1282,6 +1288,9 @@ export const variants = {
           "415": [
             "UNSUPPORTED_MEDIA_TYPE"
           ],
+          "429": [
+            "AUTH_THROTTLED"
+          ],
           "500": [
             "INTERNAL_ERROR"
           ]
@@ -1313,6 +1322,9 @@ export const variants = {
           "415": [
             "UNSUPPORTED_MEDIA_TYPE"
           ],
+          "429": [
+            "AUTH_THROTTLED"
+          ],
           "500": [
             "INTERNAL_ERROR"
           ]
@@ -1338,6 +1350,9 @@ export const variants = {
           "401": [
             "INVALID_API_KEY"
           ],
+          "429": [
+            "AUTH_THROTTLED"
+          ],
           "500": [
             "INTERNAL_ERROR"
           ]
@@ -1362,6 +1377,9 @@ export const variants = {
           ],
           "401": [
             "INVALID_API_KEY"
+          ],
+          "429": [
+            "AUTH_THROTTLED"
           ],
           "500": [
             "INTERNAL_ERROR"
@@ -1393,6 +1411,9 @@ export const variants = {
           ],
           "415": [
             "UNSUPPORTED_MEDIA_TYPE"
+          ],
+          "429": [
+            "AUTH_THROTTLED"
           ],
           "500": [
             "INTERNAL_ERROR"
@@ -2301,6 +2322,9 @@ export const variants = {
           "401": [
             "INVALID_API_KEY"
           ],
+          "429": [
+            "AUTH_THROTTLED"
+          ],
           "500": [
             "INTERNAL_ERROR"
           ]
@@ -2331,6 +2355,9 @@ export const variants = {
           ],
           "415": [
             "UNSUPPORTED_MEDIA_TYPE"
+          ],
+          "429": [
+            "AUTH_THROTTLED"
           ],
           "500": [
             "INTERNAL_ERROR"
@@ -2363,6 +2390,9 @@ export const variants = {
           "415": [
             "UNSUPPORTED_MEDIA_TYPE"
           ],
+          "429": [
+            "AUTH_THROTTLED"
+          ],
           "500": [
             "INTERNAL_ERROR"
           ]
@@ -2394,6 +2424,9 @@ export const variants = {
           "415": [
             "UNSUPPORTED_MEDIA_TYPE"
           ],
+          "429": [
+            "AUTH_THROTTLED"
+          ],
           "500": [
             "INTERNAL_ERROR"
           ]
@@ -2419,6 +2452,9 @@ export const variants = {
           "401": [
             "INVALID_API_KEY"
           ],
+          "429": [
+            "AUTH_THROTTLED"
+          ],
           "500": [
             "INTERNAL_ERROR"
           ]
@@ -2443,6 +2479,9 @@ export const variants = {
           ],
           "401": [
             "INVALID_API_KEY"
+          ],
+          "429": [
+            "AUTH_THROTTLED"
           ],
           "500": [
             "INTERNAL_ERROR"
@@ -2474,6 +2513,9 @@ export const variants = {
           ],
           "415": [
             "UNSUPPORTED_MEDIA_TYPE"
+          ],
+          "429": [
+            "AUTH_THROTTLED"
           ],
           "500": [
             "INTERNAL_ERROR"

@@ -350,6 +350,17 @@ describe('every copy of a fact is derived: lint refuses a disagreeing one, --fix
     );
   });
 
+  it('every operation behind a throttled security scheme declares its 429 AUTH_THROTTLED', async () => {
+    const { doc } = await fixtures(1);
+    expect(problemsOf(authThrottleCopies(1, doc))).toEqual([]);
+    delete objectAt(doc, 'paths', '/api/v1/sandbox/webhook-endpoint', 'get', 'responses')['429'];
+    expect(problemsOf(authThrottleCopies(1, doc))).toEqual([
+      expect.stringMatching(
+        /^Variant 1 sandboxGetWebhookEndpoint: no 429 AUTH_THROTTLED response; its security scheme has x-auth-failure-limit/,
+      ),
+    ]);
+  });
+
   it('the confirmation SMS of the examples says the payment window', async () => {
     const { doc } = await fixtures(1);
     expect(paymentWindowCopies(1, doc).copies.length).toBeGreaterThan(0);

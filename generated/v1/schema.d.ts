@@ -2792,6 +2792,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["AuthThrottled"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -2877,6 +2878,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["AuthThrottled"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -2985,6 +2987,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["AuthThrottled"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -3174,6 +3177,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["AuthThrottled"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -3203,6 +3207,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["AuthThrottled"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -3232,6 +3237,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["AuthThrottled"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -3261,6 +3267,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["AuthThrottled"];
             500: components["responses"]["InternalError"];
         };
     };

@@ -2717,6 +2717,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["AuthThrottled"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -2802,6 +2803,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["AuthThrottled"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -2910,6 +2912,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["AuthThrottled"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -3099,6 +3102,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["AuthThrottled"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -3128,6 +3132,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["AuthThrottled"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -3157,6 +3162,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["AuthThrottled"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -3186,6 +3192,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["AuthThrottled"];
             500: components["responses"]["InternalError"];
         };
     };

@@ -202,6 +202,13 @@ export function authThrottleCopies(variant: number, doc: Json): CopyCheck {
     .map((l) => resolveRef(doc, l));
   const window = limits[0]?.windowSeconds;
   if (typeof window !== 'number') return { copies, problems };
+  // every operation behind a throttled scheme may answer it, whatever credential it carries
+  for (const [opId, op] of Object.entries(operations(doc)))
+    if (op.security.some((name) => schemes[name] !== undefined && resolveRef(doc, schemes[name])['x-auth-failure-limit'] !== undefined))
+      if (!op.errors['429']?.includes('AUTH_THROTTLED'))
+        problems.push(
+          `Variant ${variant} ${opId}: no 429 AUTH_THROTTLED response; its security scheme has x-auth-failure-limit, so it answers one once the address is throttled (ADR-027: $ref components/responses/AuthThrottled.yaml)`,
+        );
   for (const ex of errorExamples(doc)) {
     if (ex.error.code !== 'AUTH_THROTTLED') continue;
     const error = `${ex.pointer}/value/error`;
