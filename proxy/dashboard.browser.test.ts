@@ -93,9 +93,9 @@ async function tour(proxy: LiveProxy, v: 1 | 2): Promise<void> {
       '/api/v1/public/partner/transactions',
       {
         customerPhone: '212612345678',
-        total: 450,
+        total: 1299.5,
         currency: 'MAD',
-        items: [{ name: 'Lamp', quantity: 2, unitPrice: 225 }],
+        items: [{ name: 'Lamp', quantity: 1, unitPrice: 1299.5 }],
         vendorReference,
       },
       'X-Service-Key',
@@ -134,7 +134,7 @@ async function tour(proxy: LiveProxy, v: 1 | 2): Promise<void> {
     await expect.poll(() => page.locator('#detail-title').textContent()).toContain(second.id);
     await page.click('#detail-actions button[data-action=cancel]');
     await expect.poll(() => page.locator('#detail-title').textContent()).toContain('CANCELED');
-    await expect.poll(() => received.slice(before).filter((r) => r.event === 'transaction.canceled').length).toBe(1);
+    await expect.poll(() => received.slice(before).filter((r) => r.event === 'transaction.cancelled').length).toBe(1);
 
     await page.click('#advance');
     await expect.poll(() => page.locator('#clock').textContent()).toContain('offset 60 s');
@@ -151,7 +151,7 @@ const findingsOf = (proxy: LiveProxy): string[] => {
   return proxy.recorder.findings.map((f) => `${f.kind} ${f.operation} ${f.jsonPath}: ${f.message}`);
 };
 
-/** The operations each tour makes, all judged. */
+/** The operations each tour makes, all judged (the event stream too, but only once its connection ends: not listed). */
 const TOUR = [
   'sandboxSetFaultRule',
   'createPartnerTransaction',
@@ -164,7 +164,6 @@ const TOUR = [
   'sandboxRedeliverWebhook',
   'sandboxAdvanceClock',
   'sandboxReset',
-  'sandboxStreamEvents',
 ];
 
 describe('the sandbox dashboard in Chromium through the proxy', () => {
@@ -175,11 +174,12 @@ describe('the sandbox dashboard in Chromium through the proxy', () => {
       await tour(proxy, 2);
       expect(findingsOf(proxy)).toEqual([]);
       const cov = proxy.recorder.coverage();
-      expect(cov.operations.exercised).toEqual(expect.arrayContaining(TOUR));
+      expect(TOUR.filter((op) => !cov.operations.exercised.includes(op))).toEqual([]);
       expect(cov.statuses).toEqual(expect.arrayContaining(['createPartnerTransaction 503', 'createPartnerTransaction 201']));
-      expect(proxy.recorder.report().keysPinned).toEqual({ 1: 1, 2: 1 });
+      // the partner and sandbox answers read alike in both variants: no key is pinned to one (ADR-070)
+      expect(proxy.recorder.report().keysPinned).toEqual({ 1: 0, 2: 0 });
       // every webhook the receiver got came through the proxy's webhook side: per variant an approval, its redelivery, a cancelation
-      expect(received.filter((r) => r.event !== 'transaction.approved' && r.event !== 'transaction.canceled')).toEqual([]);
+      expect(received.filter((r) => r.event !== 'transaction.approved' && r.event !== 'transaction.cancelled')).toEqual([]);
       expect(received).toHaveLength(6);
       expect(proxy.recorder.webhooksReceived).toBe(6);
     } finally {
@@ -215,8 +215,8 @@ describe('the sandbox dashboard in Chromium through the proxy', () => {
       received.length = 0;
       await tour(proxy, 1);
       const found = findingsOf(proxy);
-      expect(found.length).toBeGreaterThan(0);
-      expect(found.filter((f) => !/^\S+ sandboxGetClock \$\.offset/.test(f))).toEqual([]);
+      // the clock answer itself, and the moves whose updatedAt the judge now times by the altered offset
+      expect(found).toEqual(expect.arrayContaining([expect.stringMatching(/^contradiction sandboxGetClock \$\.offsetSeconds: /)]));
     } finally {
       await proxy.close();
       await close(wrapper);
