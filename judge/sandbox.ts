@@ -4,18 +4,58 @@
  * window, and with `deleteData` the merchant's transactions and tokens; the webhook endpoint may be
  * seeded afresh, so what a 410 disabled is not judged past it.
  */
-import { clockOffsetMs } from '../model/index.ts';
+import { clockOffsetMs, clockOffsetProblem } from '../model/index.ts';
 import { clockAnswered } from './clock.ts';
-import { isRecord, type Judging, type Seen } from './context.ts';
+import { finding, isRecord, type Judging, type Seen } from './context.ts';
 import { enabled } from './deliveries.ts';
 import { forgetMerchantData } from './memory.ts';
 
-/** A sandbox clock answer (read, advance, reset): the merchant's offset from then on. */
-export function judgeClock(s: Seen): void {
+/**
+ * A sandbox clock answer (read, advance, reset): its offset is one offset (`offsetSeconds` the whole
+ * seconds of `offsetMilliseconds`, the model's `clockOffsetProblem`, ADR-085), an advance's at least
+ * the milliseconds it asked for (whatever else moved the clock meanwhile: offsets are never below
+ * 0), and the merchant's offset from then on.
+ * @judges ADR-085
+ */
+export function judgeClock(s: Seen, j: Judging): void {
   const m = s.merchant;
   const offsetMs = isRecord(s.json) ? clockOffsetMs(s.json) : undefined;
-  if (m === null || s.status !== 200 || offsetMs === undefined) return;
+  if (m === null || s.status !== 200 || offsetMs === undefined || !isRecord(s.json)) return;
+  const { offsetSeconds, offsetMilliseconds } = s.json;
+  // a member missing or not a number is the answer judge's (schema) finding, not this one's
+  const shown = typeof offsetSeconds === 'number' && typeof offsetMilliseconds === 'number';
+  const problem = shown ? clockOffsetProblem({ offsetSeconds, offsetMilliseconds }, undefined) : null;
+  if (problem)
+    j.out.push(
+      finding({
+        kind: 'contradiction',
+        at: s,
+        jsonPath: problem.path,
+        message: `offsetSeconds ${offsetSeconds as number} is not the whole seconds of offsetMilliseconds ${offsetMilliseconds as number} (ADR-085)`,
+        expected: problem.expected,
+        actual: problem.actual,
+      }),
+    );
+  const asked = s.opId === 'sandboxAdvanceClock' ? advancedMs(s.requestJson) : undefined;
+  if (asked !== undefined && offsetMs < asked)
+    j.out.push(
+      finding({
+        kind: 'contradiction',
+        at: s,
+        jsonPath: typeof offsetMilliseconds === 'number' ? '$.offsetMilliseconds' : '$.offsetSeconds',
+        message: `the clock advanced by ${asked} ms shows an offset of ${offsetMs} ms (ADR-085)`,
+        expected: `at least ${asked}`,
+        actual: offsetMs,
+      }),
+    );
   clockAnswered(m, s.sentAt, s.receivedAt, offsetMs, s.opId === 'sandboxReset');
+}
+
+/** The milliseconds an advance asked for (`seconds` or `milliseconds`, ADR-085); undefined when its body shows neither. */
+function advancedMs(body: unknown): number | undefined {
+  if (!isRecord(body)) return undefined;
+  if (typeof body.milliseconds === 'number') return body.milliseconds;
+  return typeof body.seconds === 'number' ? body.seconds * 1000 : undefined;
 }
 
 /** A sandbox reset answered: the rate window starts afresh; deleted data is forgotten. */
