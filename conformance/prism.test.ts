@@ -77,7 +77,9 @@ describe("paylater conform against Prism's stateless mock", () => {
     const report = readReport(path.join(dir, 'r.json'));
     expect(report.findings.length).toBeGreaterThan(0);
     // a stateless mock answers its example whatever the id: B2 names another transaction, or answers one the model says is not there
-    expect(report.findings[0]!.message).toMatch(/answered transaction .* \(judge rule: b2-b3\)|answered 200; the model expects 404 TRANSACTION_NOT_FOUND/);
+    expect(report.findings[0]!.message).toMatch(
+      /answered transaction .* \(judge rule: b2-b3\)|answered 200; the model expects 404 TRANSACTION_NOT_FOUND/,
+    );
     expect(readFileSync(path.join(dir, 'r.xml'), 'utf8')).toMatch(/<failure message=/);
   }, 60_000);
 });
