@@ -1,5 +1,5 @@
 /**
- * `paylater certify`: the merchant's go-live check against the sandbox (issue 31). Reads the
+ * `paylater certify`: the merchant's go-live check against the sandbox. Reads the
  * merchant's webhook endpoint from the sandbox, runs the receiver items, then (with --observe)
  * watches the merchant's own traffic for a while: the sandbox records its API calls (ADR-056)
  * and injects failures (ADR-052) so that verification before fulfilment, key hygiene and

@@ -1,5 +1,5 @@
 /**
- * The go-live checklist (issue 31): the items a merchant's integration must pass before it gets
+ * The go-live checklist: the items a merchant's integration must pass before it gets
  * live keys, each with its verdict (pass, fail, not observed), what was seen, and the section of
  * the "Before you go live" guide (spec/guides/05-go-live.md) that says how to fix it.
  */

@@ -1,5 +1,5 @@
 /**
- * The "last changed" instant (issue 42): null before the first change (A2: equal to `created_at`,
+ * The "last changed" instant: null before the first change (A2: equal to `created_at`,
  * ADR-007), then the instant of the latest change, which lies in the interval of the request that
  * made it (a move the suite made: `Tx.changes`) or, for an expiry, the interval the payment
  * window ended in (`expiryInstant`). Judged wherever a record or payload carries it: B2, B3, B4's

@@ -1,5 +1,5 @@
 /**
- * Every command's precondition reads the model alone (issue 29, point 2): with the real clock made
+ * Every command's precondition reads the model alone: with the real clock made
  * unreadable and no client anywhere (a Model is plain data), `check` answers for every command the
  * random search generates and every command of the tours, twice the same on the same model. The
  * preconditions that read `performance.now()` or the client's request count before would throw here.

@@ -1,5 +1,5 @@
 /**
- * Probes that show one fault at a time (issue 27, point 5): an invalid probe differs from the valid
+ * Probes that show one fault at a time: an invalid probe differs from the valid
  * body it starts from in the probed member only, and a wrong JSON type carries the valid value in
  * another type (an in-range amount), so no other rule refuses it too.
  */

@@ -1,5 +1,5 @@
 /**
- * Repeated values (issue 42): a value one answer repeats from another — the merchant's names, the
+ * Repeated values: a value one answer repeats from another — the merchant's names, the
  * amount, the currency, the phone, the references, the payment intent, the creation instant — is
  * the value the transaction showed first, in every answer, record and webhook payload that carries
  * it, whatever its member's name there (`customer_phone` in A2, `customerPhone` in an event). The

@@ -1,5 +1,5 @@
 /**
- * Seed and path replay the same command sequence (issue 29, point 2): the commands' preconditions
+ * Seed and path replay the same command sequence: the commands' preconditions
  * read the model alone (plain data: time as the intervals the observed clock gave, the A1 requests
  * sent), never the real clock or the client. Each of 20 seeds is run twice with its path against
  * the reference server, each time on fresh merchants, and the two runs execute the same commands in

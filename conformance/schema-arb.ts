@@ -245,7 +245,7 @@ function stringArb(s: Json, where: string): fc.Arbitrary<string> {
   if (typeof s.pattern === 'string') {
     const re = new RegExp(s.pattern, 'u');
     const any = fc.stringMatching(re).filter((v) => len(v) >= min && len(v) <= max);
-    // realistic values most of the time (issue 42: a value read back in another form shows on them)
+    // realistic values most of the time (a value read back in another form shows on them)
     const shaped = exampleShaped(s, re, min, max);
     return shaped ? fc.oneof({ weight: 3, arbitrary: shaped }, { weight: 1, arbitrary: any }) : any;
   }

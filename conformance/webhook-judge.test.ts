@@ -107,7 +107,7 @@ describe('the quiet wait after a run', () => {
 });
 
 describe("an abandoned run's transactions", () => {
-  it('are left out of every later verdict: their expiry, caused by a later run, expects no event (issue 27)', async () => {
+  it('are left out of every later verdict: their expiry, caused by a later run, expects no event', async () => {
     const { w } = world();
     w.state.runId = 1;
     const left = partnerTx(w);

@@ -1,5 +1,5 @@
 /**
- * The one model of the rules (issue 40): a pure interpretation of the contract's facts in
+ * The one model of the rules: a pure interpretation of the contract's facts in
  * `generated/` — the state machine, the payment window, the token lifetime, ownership, the
  * vendorReference, the fields a record never changes — that the reference server (one status, one
  * instant), the conformance suite (sets of statuses, intervals) and the proxy (its tolerance, its

@@ -1,5 +1,5 @@
 /**
- * The model against the generated `x-state-machine` table (issue 40 point 5): for every status,
+ * The model against the generated `x-state-machine` table: for every status,
  * every operation the table names and every time position (before, at, after the end of the
  * payment window), `decide` and `answers` give what the table says, transition by transition and
  * rejection by rejection, COMPLETED included. The expectation is computed here from the table's

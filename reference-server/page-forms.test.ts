@@ -1,5 +1,5 @@
 /**
- * The page forms beside the API (issue 29, point 6): the demo shop's checkout form of each
+ * The page forms beside the API: the demo shop's checkout form of each
  * variant (urlencoded, 10 kB, 50 fields) and the dashboard's go-live run (JSON, 4 kB). A body
  * over the byte limit answers 413 PAYLOAD_TOO_LARGE, one with too many fields 400
  * VALIDATION_ERROR (http/page-body.ts says why), a body that does not parse 400; always in the

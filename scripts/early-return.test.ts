@@ -1,6 +1,5 @@
 /**
- * A test that returns before asserting anything passes green with zero assertions (issue 29,
- * point 6): no `it`/`test` body of the repository may return from an `if` before its first
+ * A test that returns before asserting anything passes green with zero assertions: no `it`/`test` body of the repository may return from an `if` before its first
  * `expect`. A test that cannot run where it is started says so by skipping itself through vitest's test context, with its reason.
  * (An `if (…) return;` after an `expect` that already failed for the other branch, used to narrow
  * a type, is allowed.)

@@ -1,5 +1,5 @@
 /**
- * The README a newcomer reads in five minutes (issue 29, point 4): at most 200 lines, the two
+ * The README a newcomer reads in five minutes: at most 200 lines, the two
  * commands that work on a fresh clone first (`.ci/run` runs exactly the test one), then a path
  * for each reader to a page under docs/; every relative link of the README and of docs/ is a
  * file of the repository.

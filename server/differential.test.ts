@@ -1,6 +1,6 @@
 /**
- * The compiled checks against express-openapi-validator, the library they replaced, as an oracle
- * (issue 39): the same corpus through both, the same accept/refuse decision and the same error
+ * The compiled checks against express-openapi-validator, the library they replaced, as an oracle:
+ * the same corpus through both, the same accept/refuse decision and the same error
  * code for every case. The corpus: the requests the conformance suite's generators make (valid
  * bodies and every keyword-boundary probe of each body, path and query parameter, seeded), the
  * suite's malformed parameters and undeclared query parameter, of both variants; and the

@@ -1,5 +1,5 @@
 /**
- * The route table of a variant (issue 39): method + path template → operation, compiled once per
+ * The route table of a variant: method + path template → operation, compiled once per
  * variant from generated/v<n>/server.ts `operationTable` and shared by every part that matches a
  * request (the contract router, the reference server's API log and failures-on-demand, the
  * proxy). A request is matched once; the match (its operation and percent-decoded path

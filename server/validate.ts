@@ -1,5 +1,5 @@
 /**
- * The contract's validators, compiled once per variant (issue 39): for every operation, its
+ * The contract's validators, compiled once per variant: for every operation, its
  * request (path parameters, query with undeclared parameters refused (ADR-022), the headers it
  * declares, the JSON body) and every response it declares (status × `application/json`), with
  * one `Ajv2020` instance per variant over the bundled document generated/v<n>/openapi.yaml.

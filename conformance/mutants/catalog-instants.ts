@@ -1,5 +1,5 @@
 /**
- * Injected faults of issue 27's leftover classes, each a bug a real implementation ships:
+ * Injected faults of the leftover classes of round 3, each a bug a real implementation ships:
  * - the instant of an expiry written as the time something noticed it (a lazy expiry on read, a
  *   sweep's run), or never written (updatedAt left at creation);
  * - the SMS outbox and the webhook deliveries paged wrongly (ADR-028): a page that skips its first

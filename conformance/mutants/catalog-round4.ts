@@ -1,5 +1,5 @@
 /**
- * Injected faults of issue 42's classes, each a bug a real implementation ships:
+ * Injected faults of round 4's classes, each a bug a real implementation ships:
  * - repeated values: a value one answer repeats from another, wrong where only the session-token
  *   verification record (A2) or a checkout event carries it;
  * - instants: a "last changed" instant that does not move with a later change, or A2's date form

@@ -1,5 +1,5 @@
 /**
- * Injected faults of issue 27's classes, each a bug a real implementation of the seed ships:
+ * Injected faults of round 3's classes, each a bug a real implementation of the seed ships:
  * - lenient types: a value of the wrong JSON type coerced instead of refused (the probes now carry
  *   an in-range value, so only the type is wrong);
  * - normalised values: a phone with `+`, spaces, dashes or in national form accepted, a

@@ -1,6 +1,6 @@
 /**
  * Figure: the conformance suite's median time to its first finding over the mutant catalogue
- * (target < 1 s, issue 18), each mutant a proxy in front of one sandbox reference server.
+ * (target < 1 s), each mutant a proxy in front of one sandbox reference server.
  */
 import { runMutantSelfTest } from '../../conformance/mutants/selftest.ts';
 import { startTestServer } from '../../reference-server/testing.ts';

@@ -1,6 +1,6 @@
 /**
  * Figure: median time (s) of a full sandbox-profile run (default runs, webhooks checked) against
- * the reference server (target < 10, issue 27); reuses the plain control's runs of `conformance-detection`
+ * the reference server (target < 10); reuses the plain control's runs of `conformance-detection`
  * when that figure ran first.
  */
 import { DEFAULT_RUNS } from '../../conformance/cli.ts';

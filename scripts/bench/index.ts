@@ -11,7 +11,7 @@
  *      p99 at 200,000 ÷ on an empty store (B1 creates on 16 connections, B2 reads beside them;
  *      ≤ 1.2), resident memory growth over 200,000 creates (≤ 64 MiB), the start on the 200,000
  *      file (≤ 1 s), and B1 creates/s; each server in a process of its own. The worst request is
- *      printed, no longer a target: the disk and the shared cores set it (issue 39).
+ *      printed, no longer a target: the disk and the shared cores set it.
  *   3. b2-vs-prism: B2 requests/s ÷ Prism 5.14's mock server on the same bundled document
  *      (reported).
  *   4. conformance-throughput: the conformance suite's requests/s ÷ the same requests replayed by

@@ -2,7 +2,7 @@
  * Figure: with the conformance suite as traffic, the share of the catalogue's API mutants (those
  * that fault an answer, not only a webhook) the suite finds that `paylater proxy` (no --variant,
  * in front of the mutant, its webhook side between the mutant and the suite's receiver) reports
- * too; target ≥ 0.9 (issue 40). The controls (the plain server,
+ * too; target ≥ 0.9. The controls (the plain server,
  * members reordered) must give 0 proxy findings. One seed per mutant; the suite stops at its first
  * finding, so the proxy sees the same traffic up to it. Beside it, the same traffic as the proxy's
  * `--har` wrote it (masked), judged offline by `paylater judge`'s function: its share, which should

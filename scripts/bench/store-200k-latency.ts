@@ -1,6 +1,6 @@
 /**
  * Figure: the embedded store (SQLite, ADR-046) with 200,000 stored transactions, every target of
- * issue 26 in one run, each server in a process of its own (`store-server.ts`):
+ * the store in one run, each server in a process of its own (`store-server.ts`):
  *
  * - growth: a server on a new database file takes 200,000 B1 creates (16 connections); its
  *   resident memory after a last-resort GC, before and after (target: growth ≤ 64 MiB). A plain
@@ -9,7 +9,7 @@
  * - latency: B1 creates on 16 connections and B2 reads on 2 beside them, in alternating rounds
  *   (`BENCH_ROUNDS`) on that server (200,000 stored and more) and on one with an empty store:
  *   the p99 of the creates, rounds' median, at 200,000 ÷ on the empty store (the ratio; target
- *   ≤ 1.2), and the worst request at 200,000 of all rounds (printed: no target since issue 39);
+ *   ≤ 1.2), and the worst request at 200,000 of all rounds (printed: no target);
  * - start: the 200,000 server stopped and started again on its file: the store's open (file
  *   checks, `quick_check`, migrations) and the server ready to listen (target ≤ 1 s), beside the
  *   whole process start (loading the TypeScript sources with tsx);

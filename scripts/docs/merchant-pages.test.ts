@@ -1,5 +1,5 @@
 /**
- * The served merchant docs link the merchant pages of docs/ (issue 29, point 4): `npm run docs`
+ * The served merchant docs link the merchant pages of docs/: `npm run docs`
  * renders each of MERCHANT_PAGES into dist/docs/, the landing page and the navigation link it,
  * and its links point at served pages (the guides, the decisions) or stay as text.
  */

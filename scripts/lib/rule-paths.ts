@@ -1,5 +1,5 @@
 /**
- * Files per rule, counted strictly (issue 40 point 6): every hand-written file on a rule's path —
+ * Files per rule, counted strictly: every hand-written file on a rule's path —
  * its spec files, the deciding function's file (the model's, for the contract's rules), each
  * `@guard` target, each server binding (`@binds`), each check (`@checks`) and the judge's
  * (`@judges <id>`: a function of `judge/`, or one of `model/` that judge/ calls). Lint keeps the list true: a file outside `model/` that

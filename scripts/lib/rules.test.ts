@@ -213,7 +213,7 @@ describe('rule index', () => {
     });
   });
 
-  describe("files on a rule's path (issue 40 point 6)", () => {
+  describe("files on a rule's path", () => {
     const model = {
       'model/transitions.ts':
         '/** @rule b4-only-pending */\nexport function rejectionOf(op: string, s: string): boolean {\n  return s !== op;\n}\n',

@@ -299,7 +299,7 @@ async function hopProblems(root: string, r: RuleIndexEntry): Promise<string[]> {
       problems.push(`rule ${r.id}: the @rule tag at ${d.file}:${d.line} is on no function`);
       continue;
     }
-    // a model function is a predicate by design: the server, the suite and the judge all call it (issue 40)
+    // a model function is a predicate by design: the server, the suite and the judge all call it
     if (d.file.startsWith('model/')) continue;
     const decl = await declarationAt(root, d);
     if (!/\)\s*:\s*(?:boolean|[A-Za-z_$][\w$]*\s+is\s+[^{=]+)\s*(?:\{|=>)/.test(decl)) continue;
@@ -343,7 +343,7 @@ async function hopProblems(root: string, r: RuleIndexEntry): Promise<string[]> {
       problems.push(
         `rule ${r.id}: checked in ${checkFiles.length} files (${checkFiles.join(', ')}); a rule with reads: is checked in one file (spec, decider, check)`,
       );
-    // the fact, or a function of the model file that interprets it (issue 40: spec, model, check), or the rule's
+    // the fact, or a function of the model file that interprets it (spec, model, check), or the rule's
     // judge (judge/: the one judge of the rule, which the check calls for its expectation)
     const model: Array<(text: string) => boolean> = [];
     for (const f of new Set(r.enforcedBy.filter((d) => d.file.startsWith('model/')).map((d) => d.file)))

@@ -1,5 +1,5 @@
 /**
- * express-openapi-validator as a test oracle (issue 39): the library the compiled checks
+ * express-openapi-validator as a test oracle: the library the compiled checks
  * replaced, configured as the router configured it, on the whole bundled document as its README
  * shows. It answers what it decides, never through its own response check: `{ oracle: 'ok' }`,
  * or `{ oracle: 'error', status, errors }` with its error objects (mapped to a code by the same

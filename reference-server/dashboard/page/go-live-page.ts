@@ -1,5 +1,5 @@
 /**
- * Script of the dashboard's go-live page `/dashboard/go-live` (issue 31): runs `paylater
+ * Script of the dashboard's go-live page `/dashboard/go-live`: runs `paylater
  * certify`'s checklist on the server (`POST /dashboard/go-live/run`) with the test key the
  * dashboard keeps in this tab's sessionStorage, shows each item with what was seen and its
  * guide link, and offers the self-contained HTML report as a download. No inline script.
