@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ObservedJudge as StateTracker, type Observation } from './test-support/observe.ts';
+import { partnerRecord } from './test-support/record.ts';
 
 const A = 'merchant-a';
 const T0 = Date.parse('2026-11-24T10:00:00.000Z');
@@ -128,5 +129,40 @@ describe('checkout transactions: A2 and A3 against the paid session', () => {
     const rec = { status: 'APPROVED', merchant_name: 'M', store_name: 'S', created_at: local(T0), updated_at: local(T0) };
     expect(a2(s, token, id, { ...rec, customer_phone: '212600000001' }, T0 + 1000)).toEqual([]);
     expect(a2(s, token, id, { ...rec, customer_phone: '212600000000' }, T0 + 2000)).toEqual(['contradiction']);
+  });
+});
+
+describe('checkout transactions: an expiry read from the sandbox list', () => {
+  /** A paid session whose exchange took 300 ms (the server made the transaction 150 ms into it), then the list read after the window. */
+  function expiredIn(updatedAtAfterWindow: number): string[] {
+    const s = new StateTracker({});
+    const id = '01a21b00-0000-7000-8000-0000000000e1';
+    const token = `st_${id.slice(0, 8)}`;
+    s.observe(ob('createSession', { json: { token, expiresAt: new Date(T0 + 3_600_000).toISOString() } }, T0));
+    s.observe({
+      ...ob('sandboxPaySession', { requestJson: { session_token: token }, json: { transaction_id: id, status: 'PENDING' } }, T0),
+      sentAt: T0,
+      receivedAt: T0 + 300,
+    });
+    const created = T0 + 150;
+    const rec = partnerRecord(created, {
+      id,
+      vendorReference: null,
+      orderReference: null,
+      status: 'EXPIRED',
+      updatedAt: new Date(created + WINDOW_MS + updatedAtAfterWindow).toISOString(),
+    });
+    return s
+      .observe(ob('sandboxListTransactions', { json: { data: [rec], nextCursor: null } }, T0 + WINDOW_MS + 5000))
+      .filter((f) => f.jsonPath === '$.updatedAt' || f.kind === 'timestamps')
+      .map((f) => f.message);
+  }
+
+  it("updatedAt at the window's end from the server's own createdAt (inside the paying exchange): no finding", () => {
+    expect(expiredIn(0)).toEqual([]);
+  });
+
+  it('updatedAt two seconds past that end: a finding', () => {
+    expect(expiredIn(2000)).toEqual([expect.stringContaining('is not the end of its payment window')]);
   });
 });

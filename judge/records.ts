@@ -360,10 +360,12 @@ function judgeChangeInstant(
     j.out.push(finding({ at: s, kind: 'timestamps', txId: id, earlier: around(tx), jsonPath: '$.updatedAt', ...f }));
   const shown = iso(u);
   if (status === EXPIRY.to && tx.createdAt !== null) {
-    const end = expiryOf(at(tx.createdAt), paymentWindowMs / 1000);
-    if (!expiryInstantAllowed(at(tx.createdAt), paymentWindowMs / 1000, u, tolerance))
+    // a checkout transaction's creation is known only within its paid session's exchange
+    const created = { from: tx.createdAt, to: tx.createdAt + tx.createdWithinMs };
+    const end = expiryOf(created, paymentWindowMs / 1000);
+    if (!expiryInstantAllowed(created, paymentWindowMs / 1000, u, tolerance))
       push({
-        message: `updatedAt ${shown} of an expired transaction is not the end of its payment window (${iso(end.from)})`,
+        message: `updatedAt ${shown} of an expired transaction is not the end of its payment window (${end.from === end.to ? iso(end.from) : `between ${iso(end.from)} and ${iso(end.to)}`})`,
         expected: iso(end.from),
         actual: shown,
       });
