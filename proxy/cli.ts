@@ -178,12 +178,18 @@ export async function startProxyCommand(
 
 /** `paylater proxy`: runs until SIGINT or SIGTERM, then writes the reports and returns the exit code. */
 export async function runProxy(argv: string[]): Promise<number> {
-  const started = await startProxyCommand(argv);
-  if (typeof started === 'number') return started;
-  const signal = await new Promise<string>((resolve) => {
-    process.once('SIGINT', () => resolve('SIGINT'));
-    process.once('SIGTERM', () => resolve('SIGTERM'));
+  // listening before the start line is printed: a signal sent as soon as it is read still writes the reports
+  const handlers: [NodeJS.Signals, () => void][] = [];
+  const signalled = new Promise<string>((resolve) => {
+    for (const name of ['SIGINT', 'SIGTERM'] as const) handlers.push([name, () => resolve(name)]);
+    for (const [name, h] of handlers) process.once(name, h);
   });
+  const started = await startProxyCommand(argv);
+  if (typeof started === 'number') {
+    for (const [name, h] of handlers) process.off(name, h);
+    return started;
+  }
+  const signal = await signalled;
   process.stdout.write(`paylater proxy: ${signal}, writing the reports\n`);
   return started.stop();
 }
