@@ -20,9 +20,9 @@ const USAGE =
 /** --help: every option with its default, the exit codes and two examples. */
 export const HELP = `${USAGE}
 
-Runs the conformance suite (the coverage tour's probes of every schema boundary, a model-based
-random search, then the rest of the tour: every transition, declared error code and time rule)
-against any implementation of the contract, over HTTP only.
+Runs the conformance suite (the coverage tour: the probes of every schema boundary, then every
+transition, declared error code and time rule; then a model-based random search) against any
+implementation of the contract, over HTTP only.
 
 Options:
   --base-url URL            the API's base URL, e.g. http://127.0.0.1:3000 (required)

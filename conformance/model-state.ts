@@ -123,7 +123,7 @@ export interface ModelState {
   roundTripMs: number;
   /** A1 requests sent so far (counted or not by the server). */
   a1Sent: number;
-  /** The main key's A1 requests the coverage tour after the search spends (`a1Cost` of its commands): the search leaves them (core). */
+  /** The main key's A1 requests the coverage tour spends (`a1Cost` of its commands): named when a core run's budget was short. */
   a1TourCost: number;
   bursts: number;
   /** A1 answers that were 429. */

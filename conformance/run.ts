@@ -210,8 +210,41 @@ export async function runSuite(opts: SuiteOptions): Promise<SuiteResult> {
       ] as const)
         if (!bailed()) await runTour(part, t(w.contract, opts.profile));
     if (bailed()) return finish();
-    // ---- the model-based property (it leaves the tour the A1 requests the tour plans, commands/a1Budget.ts) ----
+    // ---- the rest of the coverage tour, a fixed sequence that drives every transition and code, then
+    // the scenarios and the retry schedule: before the random search, so that a fault only they show
+    // is found without waiting out the search (the search runs on whatever clock they left) ----
     w.state.a1TourCost = tourA1Cost(w.contract, opts.profile);
+    if (opts.path === undefined && !bailed()) {
+      await runTour('coverage tour', { commands: tourCommands(w.contract, opts.profile) });
+      // ---- the sandbox scenarios (ADR-043), after the tour: they move the clock ----
+      if (w.sandbox && !bailed()) {
+        try {
+          const n = await checkScenarios(w, paymentWindowSeconds(w.state));
+          if (n > 0) log(`sandbox scenarios passed (${n})`);
+        } catch (e) {
+          if (e instanceof InterruptedError) return finish();
+          if (firstFindingMs === null) firstFindingMs = performance.now() - started;
+          findings.push(toFinding(e, 'tour', { transcript: [...w.client.transcript], commands: ['sandbox scenarios'] }, keys, opts));
+          log('sandbox scenarios: finding');
+        }
+        // ---- the webhook retry schedule (ADR-005), last: it points the endpoint elsewhere for a moment ----
+        w.client.transcript = [];
+        if (!bailed()) {
+          try {
+            if (retryScheduleCheckable(w)) log('webhook retry schedule: the endpoint points at the suite for a moment');
+            const n = await checkRetrySchedule(w);
+            if (n > 0) log(`webhook retry schedule passed (${n} attempts)`);
+          } catch (e) {
+            if (e instanceof InterruptedError) return finish();
+            if (firstFindingMs === null) firstFindingMs = performance.now() - started;
+            findings.push(toFinding(e, 'tour', { transcript: [...w.client.transcript], commands: ['webhook retry schedule'] }, keys, opts));
+            log('webhook retry schedule: finding');
+          }
+        }
+      }
+    }
+    if (bailed()) return finish();
+    // ---- the model-based property ----
     let lastFailing: { transcript: Exchange[]; commands: string[] } | undefined;
     // Shrinking is bounded in time from the first failure: once over, every candidate passes at
     // once, so fast-check ends with the smallest failing sequence found so far.
@@ -272,37 +305,6 @@ export async function runSuite(opts: SuiteOptions): Promise<SuiteResult> {
       findings.push(f);
       log(`finding after ${details.numRuns} runs and ${details.numShrinks} shrinks`);
     } else log(w.client.interrupted ? `property: interrupted by ${w.client.interrupted}` : `property passed ${details.numRuns} runs`);
-
-    // ---- the coverage tour: a fixed sequence that drives every transition and code ----
-    if (opts.path === undefined && !bailed()) {
-      await runTour('coverage tour', { commands: tourCommands(w.contract, opts.profile) });
-      // ---- the sandbox scenarios (ADR-043), after the tour: they move the clock ----
-      if (w.sandbox && !bailed()) {
-        try {
-          const n = await checkScenarios(w, paymentWindowSeconds(w.state));
-          if (n > 0) log(`sandbox scenarios passed (${n})`);
-        } catch (e) {
-          if (e instanceof InterruptedError) return finish();
-          if (firstFindingMs === null) firstFindingMs = performance.now() - started;
-          findings.push(toFinding(e, 'tour', { transcript: [...w.client.transcript], commands: ['sandbox scenarios'] }, keys, opts));
-          log('sandbox scenarios: finding');
-        }
-        // ---- the webhook retry schedule (ADR-005), last: it points the endpoint elsewhere for a moment ----
-        w.client.transcript = [];
-        if (!bailed()) {
-          try {
-            if (retryScheduleCheckable(w)) log('webhook retry schedule: the endpoint points at the suite for a moment');
-            const n = await checkRetrySchedule(w);
-            if (n > 0) log(`webhook retry schedule passed (${n} attempts)`);
-          } catch (e) {
-            if (e instanceof InterruptedError) return finish();
-            if (firstFindingMs === null) firstFindingMs = performance.now() - started;
-            findings.push(toFinding(e, 'tour', { transcript: [...w.client.transcript], commands: ['webhook retry schedule'] }, keys, opts));
-            log('webhook retry schedule: finding');
-          }
-        }
-      }
-    }
   } finally {
     await w.receiver?.close();
     // a server that stopped answering is not asked again; after an interrupt the reset still goes (bounded)

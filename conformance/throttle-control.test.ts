@@ -1,9 +1,10 @@
 /**
  * Control: the reference server with its failed-authentication throttle on (ADR-027, as `paylater
  * serve` runs by default: no --no-auth-throttle) gets 0 findings, both variants, both profiles. The
- * suite's wrong-credential probes are more than one window's budget, so a full run meets the
- * throttle; it waits Retry-After, resends, then paces (auth-pacer.ts). A run takes about a minute:
- * the rest of a window. The four runs go at once, each against its own server (one counter each).
+ * suite's wrong-credential probes (each credential probe family on each operation with a security
+ * scheme: 75 to 78 in a sandbox run) are four windows of the budget, so a full run meets the throttle; it
+ * waits Retry-After, resends, then paces (auth-pacer.ts). A sandbox run takes four to five minutes,
+ * nearly all of it waiting. The four runs go at once, each against its own server (one counter each).
  */
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
@@ -68,6 +69,6 @@ describe('control: the throttle on', () => {
     }
     // the sandbox runs are full runs: each needs more than one window's budget
     expect(runs.filter(({ failed }) => failed > limit).length).toBeGreaterThanOrEqual(2);
-    // 72–100 s in full runs, 146 s once on a loaded machine: the limit catches a hang
-  }, 360_000);
+    // 321 s in a full `npm test`: the limit catches a hang
+  }, 480_000);
 });

@@ -1,11 +1,12 @@
 /**
  * The coverage tour: fixed command sequences that drive every transition of the state machine,
  * every drivable declared error code and every boundary of the request schemas, whatever the seed
- * (the random search finds most faults; the tour makes the coverage certain). Three parts, the
- * first two run before the random search: the first look (`firstLook`: the commonest faults in
- * under twenty commands), the probes (`probeCommands`: boundaries, methods, JSON reading, the
- * service probes: checks that move no clock and spend no rate-limit window, which only the tour
- * makes) and, after the search, the rest (`tourCommands`).
+ * (the random search finds most faults; the tour makes the coverage certain). Three parts, all
+ * run before the random search: the first look (`firstLook`: the commonest faults in under twenty
+ * commands), the probes (`probeCommands`: boundaries, methods, JSON reading, the service probes:
+ * checks that move no clock and spend no rate-limit window) and the rest (`tourCommands`), then the
+ * sandbox scenarios and the retry schedule: a fault only these show is found without waiting out
+ * the search.
  */
 import { AdvanceClock } from './commands/advanceClock.ts';
 import { CancelById } from './commands/cancelById.ts';
@@ -77,7 +78,7 @@ export function probeCommands(contract: Contract, profile: 'core' | 'sandbox'): 
  * Creates for both merchants, a cancel and its read-back (the change's instant), reads by id and by vendorReference
  * for the owner and for the other merchant (ownership, ADR-049's exact reference), a reused
  * vendorReference, and in the sandbox a paid checkout verified with its token, an expiry (the one
- * clock move before the search) and the transactions list and the SMS outbox in pages of two; the
+ * clock move before the probes) and the transactions list and the SMS outbox in pages of two; the
  * run's end judges the webhooks. The same checks run again, later, in the probes and the tour.
  */
 export function firstLook(contract: Contract, profile: 'core' | 'sandbox'): { commands: Cmd[]; setup: number } {
@@ -190,7 +191,7 @@ export function probeTour(contract: Contract, profile: 'core' | 'sandbox'): { co
 }
 
 /**
- * The rest of the tour, after the random search: every transition and every drivable declared code, the time rules.
+ * The rest of the tour, after the probes: every transition and every drivable declared code, the time rules.
  * Its A1 requests are planned in the key's budget (`x-rate-limit`, commands/a1Budget.ts): the probes
  * that need no state come first, where the sandbox clock may move past a spent window as often as the
  * limit asks, before the transactions and sessions whose payment window and token lifetime the rest
@@ -264,7 +265,7 @@ export function tourCommands(contract: Contract, profile: 'core' | 'sandbox'): C
       new AdvanceClock('at-expiry', 0, 0),
       // every later read agrees with the expiry: B2 and B3 of each transaction of the tour
       ...Array.from({ length: 8 }, (_, i) => [new GetTransaction('id', 'own', i), new GetTransaction('vendorReference', 'own', i)]).flat(),
-      // the webhook deliveries read to their end in small pages (ADR-028): after the search and the
+      // the webhook deliveries read to their end in small pages (ADR-028): after the first look, the probes and the
       // tour's changes and expiries, it holds every event the model saw emitted
       new ListWebhookDeliveries(7),
       new CancelTransaction(false, 5),
@@ -316,7 +317,7 @@ export function tourCommands(contract: Contract, profile: 'core' | 'sandbox'): C
   return c.map(recorded);
 }
 
-/** The main key's A1 requests the rest of the tour spends (`tourCommands`): the random search leaves them in the core profile. */
+/** The main key's A1 requests the rest of the tour spends (`tourCommands`): named when a core run's budget was short. */
 export function tourA1Cost(contract: Contract, profile: 'core' | 'sandbox'): number {
   return a1Cost(tourCommands(contract, profile));
 }

@@ -5,9 +5,9 @@
  *  - in the sandbox profile, before it runs, the key's window must hold its requests (the model's
  *    count, `rateLimited`); when it may not, the key's sandbox clock is moved just past the window
  *    (`a1Room`), so a limit down to 1 per window still answers every probe by its body;
- *  - in the core profile no clock can move: the random search leaves the tour the A1 requests its
- *    wrapped commands declare (`a1Cost`, read by `a1Reserved`), and a tour that needs more than a
- *    window holds is reported incomplete, naming the budget.
+ *  - in the core profile no clock can move: the tour runs before the random search, and a tour
+ *    that needs more A1 requests than a window holds (`a1Cost` of its wrapped commands) is
+ *    reported incomplete, naming the budget.
  */
 import type { Cmd, Model, Real } from '../model.ts';
 import type { Who } from '../model-state.ts';

@@ -180,12 +180,12 @@ export function countRateMaybe(s: ModelState, who: Who, ex: RateAnswer, check: C
 }
 
 /**
- * Core profile: the random search stops sending A1 requests once the window's budget is down to
- * what the coverage tour after it spends (`a1TourCost`, its commands' declared A1 requests,
- * commands/a1Budget.ts); only the sandbox clock could give more. Reads the model's count of A1 requests sent.
+ * Core profile: the random search (after the coverage tour) stops sending A1 requests once the
+ * window's budget is spent, the tour's requests counted; only the sandbox clock could give more.
+ * Reads the model's count of A1 requests sent.
  */
 export function a1Reserved(s: ModelState): boolean {
-  return !s.sandbox && !s.inTour && s.a1Sent >= rateLimit(s).limit - s.a1TourCost;
+  return !s.sandbox && !s.inTour && s.a1Sent >= rateLimit(s).limit;
 }
 
 /** Sends one A1 request and checks it against the rate-limit model and the body's classification; a created session is kept in the model for later commands unless `keep` is false. */
