@@ -5,6 +5,12 @@ import { defineConfig } from 'vitest/config';
  * (`postgres`), then as two instances on one database behind a round-robin proxy (`postgres-2`);
  * see reference-server/test-support/test-database.ts.
  */
+/**
+ * The test files that spend their time waiting out a real-time window the contract fixes, not on a
+ * CPU: `npm test` (scripts/test.sh) runs them in a vitest of their own beside the others.
+ */
+const waits = ['conformance/throttle-control.test.ts'];
+
 const onPostgresToo = [
   'reference-server/amount-range.test.ts',
   'reference-server/api-log.test.ts',
@@ -36,7 +42,8 @@ export default defineConfig({
     maxWorkers: 2,
     reporters: ['default'],
     projects: [
-      { extends: true, test: { name: 'default', include: ['**/*.test.ts'] } },
+      { extends: true, test: { name: 'default', include: ['**/*.test.ts'], exclude: ['node_modules/**', 'dist/**', ...waits] } },
+      { extends: true, test: { name: 'waits', include: waits } },
       { extends: true, test: { name: 'postgres', include: onPostgresToo, env: { PAYLATER_TEST_STORE: 'postgres' } } },
       { extends: true, test: { name: 'postgres-2', include: onPostgresToo, env: { PAYLATER_TEST_STORE: 'postgres-2' } } },
     ],
