@@ -112,6 +112,16 @@ describe('consistency checks catch drift', () => {
       /^rejection code TRANSACTION_NOT_APPROVED: no transition of the operations it rejects moves from any status/m,
     );
   });
+  it('a transition removed that a sandbox scenario still schedules', async () => {
+    const { doc } = await fixtures();
+    const sm = objectAt(doc, 'components', 'schemas', 'TransactionStatus', 'x-state-machine');
+    sm.transitions = arrayAt(sm, 'transitions').filter((t) => objectAt(t).id !== 'customer-cancel');
+    const rejection = arrayAt(sm, 'rejections').find((r) => objectAt(r, 'trigger').operationId === 'sandboxCancelTransaction');
+    objectAt(rejection).from = ['PENDING', 'APPROVED', 'CANCELED', 'EXPIRED', 'COMPLETED'];
+    expect(checkStateMachine(1, doc)).toEqual([
+      "Variant 1's sandbox scenario 212600000102 of POST /api/v1/public/partner/transactions: schedules sandboxCancelTransaction, which no transition takes from PENDING (remove the scenario, or keep a transition)",
+    ]);
+  });
   it('an error example whose code is not declared', async () => {
     const { doc } = await fixtures();
     expect(checkErrorExamples(1, doc)).toEqual([]);

@@ -1,6 +1,7 @@
 /**
  * The contract edited in one place (ADR-086): the edits an API designer makes — every numeric fact,
- * a transition added, a rejection moved, a new optional response field — each made
+ * a transition added, a transition removed (with the sandbox scenario lint then names), a rejection
+ * moved, a new optional response field — each made
  * once, in a scratch copy of the package, then `npm run lint -- --fix` runs there. Edits that touch
  * different facts or moves share one copy (one lint, one import, one server: the test's time). For each copy:
  *  - lint passes, having written every copy of the edited facts into spec/ (and generated/);
@@ -167,6 +168,37 @@ const GROUPS: Group[] = [
         pages: (p) => {
           expect(p.diagram.renderStateMachineKey(p.generated.stateMachine)).toContain('TRANSACTION_NOT_FOUND');
         },
+      },
+      {
+        name: "a transition removed: the sandbox customer's cancel (customer-cancel), refused from PENDING too",
+        file: SM,
+        edit: (t) =>
+          replace(
+            /( {4}- from: \[)(APPROVED, CANCELED, EXPIRED, COMPLETED\]\n {6}trigger:\n {8}operationId: sandboxCancelTransaction\n)/,
+            '$1PENDING, $2',
+          )(replace(/\n {4}- id: customer-cancel\n(?: {6}[^\n]*\n| {8}[^\n]*\n)+/, '\n')(t)),
+        fixes: [],
+        finding: /sandboxCancelTransaction|TRANSACTION_NOT_PENDING|CANCELED|212600000102|scenario/,
+        pages: async (p) => {
+          expect(p.diagram.edgesOf(p.generated.stateMachine).some((e) => e.transition.id === 'customer-cancel')).toBe(false);
+          expect(await p.diagram.renderStateMachineSvg(p.generated.stateMachine)).not.toContain('data-transition="customer-cancel"');
+        },
+      },
+      {
+        // lint refuses a scenario that schedules a move no transition takes from PENDING (ADR-043)
+        name: "the magic phone that scheduled the customer's cancel, removed with it",
+        file: 'spec/components/facts/SandboxScenarios.yaml',
+        edit: replace(/ {2}- customerPhone: '212600000102'\n(?: {4}[^\n]*\n)+/, ''),
+        fixes: [],
+        finding: /sandboxCancelTransaction|CANCELED|212600000102|scenario/,
+      },
+      {
+        // the sandbox guide's table of magic phones quotes each one's afterSeconds: lint names the stale row
+        name: "the sandbox guide's row of that phone, removed with it",
+        file: 'spec/guides/04-sandbox.md',
+        edit: replace(/^\| `212600000102` \|[^\n]*\n/m, ''),
+        fixes: [],
+        finding: /sandboxCancelTransaction|CANCELED|212600000102|scenario/,
       },
       {
         name: 'a new optional response field: `note` on the partner transaction record (PartnerTransaction.yaml)',

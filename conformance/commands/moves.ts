@@ -51,18 +51,27 @@ export function reachable(sandbox: boolean, isSandboxOp: (op: string) => boolean
 /**
  * The forbidden moves a run of this profile drives: every rejection of x-state-machine of an
  * operation the suite drives (no x-internal one; sandbox ones in the sandbox), from every status
- * the profile reaches.
+ * the profile reaches. The payment of a session acts on a checkout transaction, which has no
+ * vendorReference: its statuses are those reached from its creation by the operations that do not
+ * name their transaction by a vendorReference (a machine whose only way to CANCELED is B4 never
+ * shows a paid session refused from CANCELED).
  */
 export function forbiddenMoves(w: Pick<Real, 'contract' | 'sandbox' | 'state'>): ForbiddenMove[] {
   const has = (op: string): boolean => op in w.contract.ops && !w.contract.op(op).internal;
   const sandboxOp = (op: string): boolean => has(op) && w.contract.op(op).sandbox;
   const states = reachable(w.sandbox, sandboxOp);
+  const byReference = (op: string): boolean =>
+    op in w.contract.ops && w.contract.parameters(op).some((p) => p.in === 'path' && p.name === 'vendorReference');
+  const checkoutStates = reachableBy(
+    stateMachine.transitions.filter((t) => t.from === null && t.trigger.operationId === PAY).map((t) => t.to),
+    (t) => (w.sandbox || !sandboxOp(t.trigger.operationId)) && !byReference(t.trigger.operationId),
+  );
   // a session is paid with its token: its transaction expires within the token's lifetime only if the window is shorter
   const payExpired = tokenLifetimeSeconds > paymentWindowSeconds(w.state) + 2;
   return stateMachine.rejections.flatMap((r) =>
     has(r.trigger.operationId) && (w.sandbox || !sandboxOp(r.trigger.operationId))
       ? r.from
-          .filter((f) => states.has(f) && (f !== EXPIRY.to || r.trigger.operationId !== PAY || payExpired))
+          .filter((f) => (r.trigger.operationId === PAY ? checkoutStates.has(f) && (f !== EXPIRY.to || payExpired) : states.has(f)))
           .map((from) => ({ op: r.trigger.operationId, from, status: r.status, code: r.code }))
       : [],
   );

@@ -128,6 +128,29 @@ export function checkStateMachine(variant: number, doc: Json): string[] {
       problems.push(`rejection of ${opId}: ${String(r.status)} ${String(r.code)} is not declared by the operation`);
   }
   problems.push(...movesAndRejections(sm.transitions as Json[], sm.rejections as Json[]));
+  problems.push(...scenarioActions(variant, doc, sm.initial as string, sm.transitions as Json[]));
+  return problems;
+}
+
+/**
+ * A sandbox scenario's customer action goes through the state machine (ADR-043): the operation a
+ * magic phone schedules must move a transaction from the status B1 creates it in (a transition
+ * removed leaves the scenario driving a refusal).
+ */
+function scenarioActions(variant: number, doc: Json, initial: string, transitions: Json[]): string[] {
+  const problems: string[] = [];
+  const moves = new Set(
+    transitions.filter((t) => ((t.from as string[] | null) ?? []).includes(initial)).map((t) => (t.trigger as Json).operationId as string),
+  );
+  for (const [p, item] of Object.entries((doc.paths ?? {}) as Record<string, Json>))
+    for (const [method, op] of Object.entries(item))
+      for (const phone of (((op as Json)?.['x-sandbox-scenarios'] as Json | undefined)?.customerPhones ?? []) as Json[]) {
+        const opId = phone.operationId as string | null;
+        if (opId !== null && !moves.has(opId))
+          problems.push(
+            `Variant ${variant}'s sandbox scenario ${String(phone.customerPhone)} of ${method.toUpperCase()} ${p}: schedules ${opId}, which no transition takes from ${initial} (remove the scenario, or keep a transition)`,
+          );
+      }
   return problems;
 }
 
