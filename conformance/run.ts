@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import { tokenLifetimeSeconds } from '../generated/index.ts';
 import { commandArbitraries } from './commands/index.ts';
 import { rateLimit } from './commands/createSession.ts';
+import { a1Room } from './commands/a1Budget.ts';
 import { clockOffsetOf, paymentWindowSeconds } from './commands/advanceClock.ts';
 import { coverageOf, type SuiteCoverage } from './coverage.ts';
 import { findingKey } from './baseline.ts';
@@ -244,7 +245,8 @@ export async function runSuite(opts: SuiteOptions): Promise<SuiteResult> {
       }
     }
     if (bailed()) return finish();
-    // ---- the model-based property ----
+    // ---- the model-based property (sandbox: past every A1 window the tour left, judged against windows it opens) ----
+    if (w.sandbox) await a1Room(w, 'main', rateLimit(w.state).limit);
     let lastFailing: { transcript: Exchange[]; commands: string[] } | undefined;
     // Shrinking is bounded in time from the first failure: once over, every candidate passes at
     // once, so fast-check ends with the smallest failing sequence found so far.
