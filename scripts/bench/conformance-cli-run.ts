@@ -31,12 +31,12 @@ export const PHASES: ReadonlyArray<[name: string, endsWith: RegExp]> = [
   ['setup (keys, receiver)', /^webhook receiver on /],
   ['first look', /^coverage tour, first look passed/],
   ['probes', /^coverage tour probes passed/],
-  ['property', /^property passed/],
   ['tour', /^coverage tour passed/],
   ['scenarios', /^sandbox scenarios passed/],
   ['retry schedule', /^webhook retry schedule passed/],
+  ['property', /^property passed/],
 ];
-/** The last phase: from the retry schedule's end to the process's exit (the sandbox reset, the summary, closing). */
+/** The last phase: from the random search's end to the process's exit (the sandbox reset, the summary, closing). */
 const END = 'end (reset, summary, exit)';
 
 const KEYS = { a: 'sk_test_cli_run_a_000000000000001', b: 'sk_test_cli_run_b_000000000000002' };
