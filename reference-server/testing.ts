@@ -111,7 +111,11 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     await handle.close();
     throw e;
   });
-  server.keepAliveTimeout = 1000;
+  // Node's own default, said once here because it matters: fetch (undici) reuses an idle connection
+  // only while more than 2 s of the server's advertised keep-alive remain, so a shorter one (this
+  // was 1 s) made every request of a test open a new connection and tear it down (a fifth of a
+  // conformance run's CPU).
+  server.keepAliveTimeout = 5000;
   const { port } = server.address() as AddressInfo;
   return {
     baseUrl: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
