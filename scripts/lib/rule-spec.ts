@@ -5,6 +5,7 @@
 import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import YAML from 'yaml';
+import { specTable } from './spec-tables.ts';
 
 export interface Rule {
   id: string;
@@ -96,13 +97,18 @@ export async function withSpecValues(root: string, text: string): Promise<string
 
 /**
  * A text (a rule of spec/rules.yaml, a guide) with each `{{file#/pointer}}` replaced by the spec's
- * value there (a number or string: a fact quoted, never typed, ADR-086), and the placeholders that
- * name none, which stay as written.
+ * value there (a number or string: a fact quoted, never typed, ADR-086) and each `{{table:NAME}}` by
+ * the table spec-tables.ts builds from spec/, and the placeholders that name none, which stay as written.
  */
 export async function fillSpecValues(root: string, text: string): Promise<{ text: string; unresolved: string[] }> {
   const unresolved: string[] = [];
   let out = text;
   for (const m of text.matchAll(PLACEHOLDER)) {
+    const table = m[1]!.startsWith('table:') ? await specTable(m[1]!.slice('table:'.length), (loc) => specValue(root, loc)) : undefined;
+    if (table !== undefined) {
+      out = out.replace(m[0], table);
+      continue;
+    }
     const v = await specValue(root, m[1]!);
     if (typeof v === 'number' || typeof v === 'string') out = out.replace(m[0], String(v));
     else unresolved.push(m[1]!);
