@@ -79,3 +79,15 @@ export function dateAnswered(memory: JudgeMemory, date: string | undefined, sent
 /** A time for a message: ISO 8601, or what an unbounded end means. */
 export const iso = (ms: number): string =>
   Number.isFinite(ms) ? new Date(ms).toISOString() : ms > 0 ? 'unknown (a sandbox clock not answered yet)' : 'unknown';
+
+/** ISO 8601 as HAR writers write it: `Z` or an offset, any number of fraction digits (µs kept). */
+const ISO = /^(\d{4}-\d\d-\d\dT\d\d:\d\d(?::\d\d)?)(?:\.(\d+))?(Z|[+-]\d\d:?\d\d)$/;
+
+/** An ISO 8601 instant in epoch ms (its fraction whole: µs kept), or undefined when it is not one. */
+export function instant(s: unknown): number | undefined {
+  const m = typeof s === 'string' ? ISO.exec(s) : null;
+  if (!m) return undefined;
+  const zone = m[3]!.length === 5 ? `${m[3]!.slice(0, 3)}:${m[3]!.slice(3)}` : m[3]!;
+  const whole = Date.parse(m[1]! + zone);
+  return Number.isNaN(whole) ? undefined : whole + Number(`0.${m[2] ?? '0'}`) * 1000;
+}

@@ -7,7 +7,7 @@
  * payload against what the answers showed: the merchant's names, the creation instant, the phone,
  * an expiry's instant at the end of the payment window (ADR-010).
  */
-import { stateMachine } from '../generated/index.ts';
+import { stateMachine, webhookDelivery } from '../generated/index.ts';
 import { at, expiryInstantAllowed, expiryOf } from '../model/index.ts';
 import { verifyWebhook, WebhookVerificationError } from '../sdk/webhooks/verify.ts';
 import { iso } from './clock.ts';
@@ -258,4 +258,17 @@ export function sweepEvents(j: Judging, now: number): void {
     }
     if (!tx.events.length) delete tx.events;
   }
+}
+
+/** How often transitions whose event is overdue are looked for (ms), given the events' window: live, and through a recording's time. */
+export const sweepEveryMs = (windowMs: number): number => Math.max(100, Math.min(windowMs / 2, 1000));
+
+/**
+ * The delivery window of an event (ms), from x-webhook-delivery: the first attempt's delay and
+ * timeout, then the first retry's delay (an event whose first attempt the receiver refused still
+ * comes in time).
+ */
+export function defaultWebhookWindowMs(): number {
+  const r = webhookDelivery.retry;
+  return ((r.delaysSeconds[0] ?? 0) + r.timeoutSeconds + (r.delaysSeconds[1] ?? 0)) * 1000;
 }

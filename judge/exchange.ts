@@ -70,6 +70,15 @@ export interface Finding {
   exchanges: number[];
 }
 
+/**
+ * A finding of the judge, or an ear's own: `upstream` (the upstream unreachable or its answer cut
+ * off; a replayed request unanswered; an exchange the judge could not judge), `replay` (a replayed
+ * answer that differs from its recording).
+ */
+export interface EarFinding extends Omit<Finding, 'kind'> {
+  kind: FindingKind | 'upstream' | 'replay';
+}
+
 export type FindingKind =
   | 'answer'
   | 'variant'

@@ -10,6 +10,7 @@
  */
 import { createHash } from 'node:crypto';
 import { stateMachine, VARIANTS, type Variant } from '../generated/index.ts';
+import { jsonOf } from '../lib/json.ts';
 import { noAnswersAccepted } from './answer.ts';
 import { dateAnswered } from './clock.ts';
 import { Contract } from './contract.ts';
@@ -32,7 +33,7 @@ import { judgeUnrouted } from './unrouted.ts';
 import { candidates, judgeAnswer, pinOf, pinToken } from './variant.ts';
 import { judgeClock, judgeReset } from './sandbox.ts';
 
-export type { Delivery, Exchange, Finding, FindingKind, JudgeCoverage, JudgeOptions, NamedExchange } from './exchange.ts';
+export type { Delivery, EarFinding, Exchange, Finding, FindingKind, JudgeCoverage, JudgeOptions, NamedExchange } from './exchange.ts';
 export type { JudgeMemory } from './memory.ts';
 
 /** The judge, as an ear uses it. */
@@ -139,15 +140,6 @@ function pathAndQuery(url: string): { pathname: string; search: string } {
   return q === -1 ? { pathname: rest, search: '' } : { pathname: rest.slice(0, q), search: rest.slice(q + 1) };
 }
 
-function parsed(text: string | undefined): unknown {
-  if (!text) return undefined;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
-}
-
 export function createJudge(o: JudgeOptions = {}): Judge {
   const fixedVariant = o.variant;
   const contracts = new Map<Variant, Contract>(
@@ -206,8 +198,8 @@ export function createJudge(o: JudgeOptions = {}): Judge {
     }
     ex.opId ??= route.opId;
     if (ex.opId === route.opId && !Object.keys(route.params).length) route.params = paramsOf(variants[0]!, route.opId, pathname) ?? {};
-    const json = ex.responseTruncated ? undefined : (ex.json ?? parsed(ex.responseText));
-    const requestJson = ex.requestTruncated ? undefined : parsed(ex.body);
+    const json = ex.responseTruncated ? undefined : (ex.json ?? jsonOf(ex.responseText));
+    const requestJson = ex.requestTruncated ? undefined : jsonOf(ex.body);
     const s: Seen = {
       ex,
       seq: ex.seq,

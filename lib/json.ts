@@ -6,6 +6,15 @@
 /** A parsed JSON object (or YAML mapping). */
 export type Json = Record<string, unknown>;
 
+/** A body's JSON, or undefined (none, or not JSON). */
+export function jsonOf(text: string | undefined): unknown {
+  try {
+    return text ? (JSON.parse(text) as unknown) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** A key of an object or an index of an array. */
 export type JsonKey = string | number;
 

@@ -5,8 +5,9 @@
  */
 import { stateMachine } from '../generated/index.ts';
 import { integers, parseCommand } from '../lib/commands.ts';
-import { DEFAULT_CAPTURE_BYTES, REPORT_PATH, defaultWebhookWindowMs, startLiveProxy, type LiveProxy } from './server.ts';
+import { DEFAULT_CAPTURE_BYTES, REPORT_PATH, startLiveProxy, type LiveProxy } from './server.ts';
 import { RING_BODY_CHARS } from './ring.ts';
+import { defaultWebhookWindowMs } from '../judge/events.ts';
 import { DEFAULT_CLOCK_TOLERANCE_MS, DEFAULT_MAX_TRANSACTIONS } from '../judge/index.ts';
 
 const USAGE =

@@ -16,8 +16,9 @@ import { build } from '../scripts/build.ts';
 import { CHROMIUM, clickClosingPopup } from '../reference-server/test-support/browser-harness.ts';
 import { createCheckoutRouter } from '../reference-server/checkout/router.ts';
 import { startTestServer, type TestServer } from '../reference-server/testing.ts';
-import { instant, readHar } from './har.ts';
-import { judgeRecorded } from './judge-cli.ts';
+import { instant } from '../judge/clock.ts';
+import { judgeRecorded } from '../judge/recorded.ts';
+import { readHar } from './har.ts';
 
 const V1_KEY = `sk_test_harb_v1_${randomUUID().slice(0, 8)}`;
 const V2_KEY = `sk_test_harb_v2_${randomUUID().slice(0, 8)}`;

@@ -11,20 +11,13 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { inflateRawSync } from 'node:zlib';
+import { instant } from '../judge/clock.ts';
 import type { Delivery, Exchange } from '../judge/index.ts';
+import { isJson, type Json } from '../lib/json.ts';
 import type { MaskedExchange } from './report.ts';
 import { wasCut } from './ring.ts';
 
 export class HarError extends Error {}
-
-/** A body's JSON, or undefined (none, or not JSON). */
-export function jsonOf(text: string | undefined): unknown {
-  try {
-    return text ? (JSON.parse(text) as unknown) : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 /** An exchange as a HAR holds it: a request body it did not keep has its size (`request.bodySize`), when known. */
 export interface HarExchange extends Exchange {
@@ -44,20 +37,6 @@ export interface HarRead {
   /** Entries without an answer (status 0: failed, blocked or cancelled): counted, not judged. */
   unanswered: number;
   creator: string;
-}
-
-type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/** ISO 8601 as HAR writers write it: `Z` or an offset, any number of fraction digits (µs kept). */
-const ISO = /^(\d{4}-\d\d-\d\dT\d\d:\d\d(?::\d\d)?)(?:\.(\d+))?(Z|[+-]\d\d:?\d\d)$/;
-
-export function instant(s: unknown): number | undefined {
-  const m = typeof s === 'string' ? ISO.exec(s) : null;
-  if (!m) return undefined;
-  const zone = m[3]!.length === 5 ? `${m[3]!.slice(0, 3)}:${m[3]!.slice(3)}` : m[3]!;
-  const whole = Date.parse(m[1]! + zone);
-  return Number.isNaN(whole) ? undefined : whole + Number(`0.${m[2] ?? '0'}`) * 1000;
 }
 
 /** An epoch-ms time as ISO 8601 with microseconds (a HAR read back keeps the order of exchanges a millisecond apart). */
@@ -97,7 +76,7 @@ function headerRecord(list: unknown, where: string): Record<string, string> {
   if (!Array.isArray(list)) throw new Error(`${where} is not an array`);
   const out: Record<string, string> = {};
   for (const h of list) {
-    if (!isObject(h) || typeof h.name !== 'string' || typeof h.value !== 'string')
+    if (!isJson(h) || typeof h.name !== 'string' || typeof h.value !== 'string')
       throw new Error(`${where} holds a header without a name and value`);
     const k = h.name.toLowerCase();
     if (k.startsWith(':')) continue;
@@ -111,7 +90,7 @@ function headerRecord(list: unknown, where: string): Record<string, string> {
  * when the recording holds none (`known` false: it was not recorded, so it is judged on status only).
  */
 function body(o: unknown, attached: (name: string) => Buffer | undefined): { text: string | undefined; known: boolean } {
-  if (!isObject(o)) return { text: undefined, known: o === undefined };
+  if (!isJson(o)) return { text: undefined, known: o === undefined };
   const file = typeof o._file === 'string' ? attached(o._file) : undefined;
   if (file) return { text: file.toString('utf8'), known: true };
   if (typeof o.text === 'string' && (o.text !== '' || o._file === undefined))
@@ -145,8 +124,8 @@ export function parseHar(data: Buffer, file: string): HarRead {
   } catch (e) {
     throw refuse(`not JSON (${(e as Error).message}), so not a HAR file`);
   }
-  const log = isObject(har) ? har.log : undefined;
-  if (!isObject(log) || !Array.isArray(log.entries)) throw refuse('not a HAR file: no log.entries');
+  const log = isJson(har) ? har.log : undefined;
+  if (!isJson(log) || !Array.isArray(log.entries)) throw refuse('not a HAR file: no log.entries');
   const version = log.version === undefined || log.version === '' ? '1.1' : log.version;
   if (version !== '1.1' && version !== '1.2') throw refuse(`a HAR of version ${JSON.stringify(version)}; versions 1.1 and 1.2 are read`);
   const dir = path.dirname(file);
@@ -164,8 +143,8 @@ export function parseHar(data: Buffer, file: string): HarRead {
   for (const [i, e] of (log.entries as unknown[]).entries()) {
     const where = `entry ${i + 1}`;
     try {
-      if (!isObject(e) || !isObject(e.request)) throw new Error('has no request');
-      if (!isObject(e.response)) throw new Error('has no response');
+      if (!isJson(e) || !isJson(e.request)) throw new Error('has no request');
+      if (!isJson(e.response)) throw new Error('has no response');
       const { request: rq, response: rs } = e;
       if (typeof rq.method !== 'string' || typeof rq.url !== 'string' || !URL.canParse(rq.url))
         throw new Error('has no method and absolute URL');
@@ -219,9 +198,7 @@ export function parseHar(data: Buffer, file: string): HarRead {
   read.forEach((r, i) => ((r.exchange ?? r.delivery)!.seq = i + 1));
   const exchanges = read.flatMap((r) => (r.exchange ? [r.exchange] : []));
   const deliveries = read.flatMap((r) => (r.delivery ? [r.delivery] : []));
-  const creator = isObject(log.creator)
-    ? [log.creator.name, log.creator.version].filter((x) => typeof x === 'string').join(' ')
-    : 'unknown';
+  const creator = isJson(log.creator) ? [log.creator.name, log.creator.version].filter((x) => typeof x === 'string').join(' ') : 'unknown';
   return { exchanges, deliveries, unanswered, creator };
 }
 

@@ -7,31 +7,14 @@
  */
 import { stateMachine } from '../generated/index.ts';
 import { DEFAULT_REQUEST_TIMEOUT_MS, EXIT, integers, parseCommand } from '../lib/commands.ts';
-import {
-  createJudge,
-  DEFAULT_CLOCK_TOLERANCE_MS,
-  DEFAULT_MAX_TRANSACTIONS,
-  type Exchange,
-  type Judge,
-  type JudgeOptions,
-  type NamedExchange,
-} from '../judge/index.ts';
+import { jsonOf } from '../lib/json.ts';
+import { createJudge, DEFAULT_CLOCK_TOLERANCE_MS, DEFAULT_MAX_TRANSACTIONS, type Exchange, type NamedExchange } from '../judge/index.ts';
+import { defaultWebhookWindowMs } from '../judge/events.ts';
+import { apiOrigins, judgeRecorded, operationOf, type RecordedOptions } from '../judge/recorded.ts';
 import { writeJson } from '../judge/report.ts';
-import { routeOf } from '../judge/route.ts';
-import { asyncApiValidators } from '../judge/webhooks.ts';
-import { harOf, HarError, jsonOf, readHar, type HarDelivery } from './har.ts';
-import {
-  coverageLines,
-  deliveryExchange,
-  findingLines,
-  maskedExchange,
-  MAX_FINDINGS,
-  reportFinding,
-  writeReports,
-  type ProxyFinding,
-} from './report.ts';
+import { harOf, HarError, readHar } from './har.ts';
+import { coverageLines, deliveryExchange, findingLines, maskedExchange, MAX_FINDINGS, reportFinding, writeReports } from './report.ts';
 import { readMerchantKeys, replay, type ReplayResult } from './replay.ts';
-import { defaultWebhookWindowMs, sweepEveryMs } from './server.ts';
 
 const USAGE =
   'usage: paylater judge FILE.har [--variant 1|2] [--payment-window SECONDS] [--clock-tolerance MS] [--max-transactions N] [--webhook-window MS] [--report-json FILE] [--report-junit FILE] [--quiet] [--replay --base-url URL [--merchants FILE] [--keep-pace] [--timeout SECONDS] [--har FILE]]';
@@ -105,88 +88,6 @@ export const OPTIONS = {
   har: { type: 'string' },
   help: { type: 'boolean' },
 } as const;
-
-/** The operation an exchange is (either variant's), or undefined. */
-const operationOf = (x: Exchange): string | undefined => {
-  const p = new URL(x.url).pathname;
-  return (routeOf(1, x.method, p) ?? routeOf(2, x.method, p))?.opId;
-};
-
-/** The hosts the recording sent operations to: the API's (a page, a CDN, another API is not judged). */
-export const apiOrigins = (list: Exchange[]): Set<string> =>
-  new Set(list.filter((x) => operationOf(x) !== undefined).map((x) => new URL(x.url).origin));
-
-export interface Judged<X extends Exchange = Exchange> {
-  findings: ProxyFinding[];
-  judge: Judge;
-  /** The exchanges handed to the judge (the API hosts'), and how many of other hosts were counted only. */
-  exchanges: X[];
-  otherHosts: number;
-}
-
-/** The value at a finding's JSON path (`$.a.b[0]`) of a body, or undefined. */
-function at(text: string | undefined, jsonPath: string): unknown {
-  let v = jsonOf(text);
-  for (const step of jsonPath.match(/[^.[\]$]+/g) ?? []) v = (v as Record<string, unknown> | undefined)?.[step];
-  return v;
-}
-
-/** A finding about a value the recording masked (a schema's pattern for a secret): what the recording hid is not judged. */
-const aboutMasked = (f: ProxyFinding, x: Exchange): boolean =>
-  [at(x.responseText, f.jsonPath), at(x.body, f.jsonPath)].some((v) => typeof v === 'string' && /^MASKED_[0-9a-f]{8}$/.test(v));
-
-/** The judge's options for a recording: how long after a transition its event may come (its webhook side's other settings read from the recording). */
-export interface RecordedOptions extends Omit<JudgeOptions, 'timeOrigin' | 'webhooks'> {
-  webhookWindowMs?: number;
-}
-
-/**
- * A recording judged as `paylater judge` judges it: the API hosts' exchanges and the webhook
- * deliveries, in the order they ended (as the proxy judges them), the events' window swept as the
- * recording's time passes (as often as the proxy sweeps it) and at its end. Deliveries are judged
- * (their payloads by the AsyncAPI document; not their signatures: the proxy's HAR masks them, and
- * the secret is not the recording's), and events expected of transitions, only when the recording
- * holds some: their URL's port is where an endpoint answered pointing sends its events to the ear,
- * as the proxy's webhook port is.
- */
-export async function judgeRecorded<X extends Exchange>(
-  har: { exchanges: X[]; deliveries?: HarDelivery[] },
-  o: RecordedOptions = {},
-): Promise<Judged<X>> {
-  const deliveries = har.deliveries ?? [];
-  const port = deliveries.length ? Number(new URL(deliveries[0]!.url).port) || undefined : undefined;
-  const { webhookWindowMs: windowMs = defaultWebhookWindowMs(), ...options } = o;
-  const webhooks = deliveries.length ? { windowMs, port, validators: asyncApiValidators() } : undefined;
-  const judge = createJudge({ ...options, timeOrigin: 0, webhooks });
-  const origins = apiOrigins(har.exchanges);
-  const mine = har.exchanges.filter((x) => origins.has(new URL(x.url).origin));
-  const timeline: { at: number; seq: number; x?: Exchange; d?: HarDelivery }[] = [
-    ...mine.map((x) => ({ at: x.receivedAt, seq: x.seq, x })),
-    ...deliveries.map((d) => ({ at: d.receivedAt, seq: d.seq, d })),
-  ].sort((a, b) => a.at - b.at || a.seq - b.seq);
-  const findings: ProxyFinding[] = [];
-  const every = sweepEveryMs(windowMs);
-  let swept = timeline[0]?.at ?? 0;
-  for (const { at, x, d } of timeline) {
-    if (deliveries.length && at - swept >= every) findings.push(...judge.sweep((swept = at)));
-    if (d) findings.push(...judge.delivery(d));
-    else
-      try {
-        findings.push(...judge.exchange(x!).filter((f) => !aboutMasked(f, x!)));
-      } catch (e) {
-        // as the proxy words an exchange its judge could not judge
-        findings.push({
-          kind: 'upstream',
-          operation: x!.opId ?? `${x!.method} ${new URL(x!.url).pathname}`,
-          jsonPath: '$',
-          message: `this exchange could not be judged: ${(e as Error).message}`,
-          exchanges: [x!.seq],
-        });
-      }
-  }
-  if (timeline.length) findings.push(...judge.sweep(timeline.at(-1)!.at));
-  return { findings, judge, exchanges: mine, otherHosts: har.exchanges.length - mine.length };
-}
 
 /** The named form of an exchange (its operation named, its answer parsed), for reports. */
 const suiteForm = (x: Exchange): NamedExchange => ({

@@ -2,7 +2,7 @@
  * A recording replayed against another server, a regression run built from traffic (as GoReplay
  * and Keploy do it): the recorded requests that are operations are sent again, one at a time in the
  * order they started, with what the new server hands out put in place of what the recorded one did,
- * and each new answer is compared with its recorded one by meaning.
+ * and each new answer is judged, and compared with its recorded one by meaning (judge/replayed.ts).
  *
  * Substitution: every value a recorded answer handed out (an identifier-like string that no request
  * had sent before: a transaction id, a session token, a payment intent id, a cursor) is paired with
@@ -11,31 +11,21 @@
  * curl scripts do, so a replay against the server that was recorded does not meet its own 409s. A
  * masked key (`MASKED_…`) is the key of the merchants file whose mask it is; the recorded origin
  * becomes the new base URL.
- *
- * By meaning: the status, the error code, and the JSON with the substitutions made, where instants
- * and values the server made (identifier-like strings no request sent) are not compared and member
- * order never counts.
  */
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { request } from 'undici';
+import type { EarFinding as Finding, Exchange } from '../judge/index.ts';
+import { judgeReplayed, isInstant, WORD } from '../judge/replayed.ts';
 import { toFreshen } from '../judge/report.ts';
-import { parseLocalDateTime } from '../model/local-date.ts';
+import { jsonOf } from '../lib/json.ts';
 import { HOP_BY_HOP } from './http1.ts';
-import { HarError, instant, jsonOf, type HarExchange } from './har.ts';
-import type { Exchange } from '../judge/index.ts';
-import type { ProxyFinding as Finding } from './report.ts';
+import { HarError, type HarExchange } from './har.ts';
 import { isCredentialHeader, mask } from './mask.ts';
 
 /** A string a server may hand out to be sent back: an id, a token, a cursor (8 characters or more, no space). */
 const HANDED_OUT = /^[A-Za-z0-9][A-Za-z0-9._~:+/=-]{7,}$/;
-/** A value of a fixed vocabulary (a status, a currency, an event's name): compared, never server-made. */
-const WORD = /^[A-Za-z][A-Za-z_.]*$/;
-/** An instant: ISO 8601 (as HAR times are read), or ADR-007's `DD/MM/YY HH:MM:SS`. */
-const isInstant = (s: string): boolean => instant(s) !== undefined || parseLocalDateTime(s) !== null;
-/** Members holding a wait in seconds until an instant (Error.yaml's `retry_after`): an instant in another unit, not compared. */
-const WAITS = new Set(['retry_after']);
 /** Not sent again: what HTTP makes per connection, and Accept-Encoding (an answer as plain text). */
 const notSent = (k: string): boolean =>
   HOP_BY_HOP.has(k) ||
@@ -108,41 +98,6 @@ function learn(recorded: unknown, now: unknown, sent: Set<string>, subs: Substit
   else if (recorded && typeof recorded === 'object' && now && typeof now === 'object')
     for (const [k, x] of Object.entries(recorded)) learn(x, (now as Record<string, unknown>)[k], sent, subs);
 }
-
-/** The first place the new answer differs from the recorded one (substitutions made) by meaning, or undefined. */
-export function difference(
-  recorded: unknown,
-  now: unknown,
-  sent: Set<string>,
-  at = '$',
-): { at: string; recorded: unknown; now: unknown } | undefined {
-  if (typeof recorded === 'string' && typeof now === 'string') {
-    // an instant, or a string no request sent that is not a word of a vocabulary: the server made it
-    const made = (s: string) => isInstant(s) || (!WORD.test(s) && !sent.has(s));
-    return recorded === now || (made(recorded) && made(now)) ? undefined : { at, recorded, now };
-  }
-  if (Array.isArray(recorded) && Array.isArray(now)) {
-    if (recorded.length !== now.length) return { at: `${at}.length`, recorded: recorded.length, now: now.length };
-    for (const [i, x] of recorded.entries()) {
-      const d = difference(x, now[i], sent, `${at}[${i}]`);
-      if (d) return d;
-    }
-    return undefined;
-  }
-  if (recorded && now && typeof recorded === 'object' && typeof now === 'object' && !Array.isArray(recorded) && !Array.isArray(now)) {
-    const [r, n] = [recorded as Record<string, unknown>, now as Record<string, unknown>];
-    for (const k of new Set([...Object.keys(r), ...Object.keys(n)])) {
-      if (!(k in r) || !(k in n)) return { at: `${at}.${k}`, recorded: r[k], now: n[k] };
-      if (WAITS.has(k) && typeof r[k] === 'number' && typeof n[k] === 'number') continue;
-      const d = difference(r[k], n[k], sent, `${at}.${k}`);
-      if (d) return d;
-    }
-    return undefined;
-  }
-  return recorded === now ? undefined : { at, recorded, now };
-}
-
-const errorCode = (j: unknown): unknown => (j as { error?: { code?: unknown } } | undefined)?.error?.code;
 
 export interface ReplayOptions {
   baseUrl: string;
@@ -245,28 +200,7 @@ export async function replay(recorded: HarExchange[], o: ReplayOptions, file: st
     result.findings.push(...o.judge(now));
     const [was_, is] = [jsonOf(x.responseText), jsonOf(answer.text)];
     if (!x.responseTruncated) learn(was_, is, sent, subs);
-    const at = { operation: x.opId ?? `${x.method} ${was.pathname}`, exchanges: [x.seq, seq] };
-    const expected = subs.json(was_);
-    const d = x.responseTruncated ? undefined : difference(expected, is, sent);
-    if (x.requestTruncated) continue;
-    if (x.status !== answer.status || errorCode(was_) !== errorCode(is))
-      result.findings.push({
-        kind: 'replay',
-        jsonPath: '$',
-        message: `replayed as exchange ${seq}, answered ${answer.status}${errorCode(is) ? ` ${String(errorCode(is))}` : ''}; exchange ${x.seq} was answered ${x.status}${errorCode(was_) ? ` ${String(errorCode(was_))}` : ''}`,
-        expected: x.status,
-        actual: answer.status,
-        ...at,
-      });
-    else if (d)
-      result.findings.push({
-        kind: 'replay',
-        jsonPath: d.at,
-        message: `replayed as exchange ${seq}, its answer differs at ${d.at} from exchange ${x.seq}'s (handed-out values substituted, instants and server-made values not compared)`,
-        expected: d.recorded,
-        actual: d.now,
-        ...at,
-      });
+    result.findings.push(...judgeReplayed(x, now, subs.json(was_), sent));
   }
   result.substitutions = subs.map.size - o.keys.size;
   return result;

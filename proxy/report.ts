@@ -6,22 +6,15 @@
  * exchange is masked (mask.ts) before it leaves.
  */
 import type { Judge } from '../judge/index.ts';
-import type { Delivery, Finding as JudgeFinding, JudgeCoverage, NamedExchange as Exchange } from '../judge/exchange.ts';
+import type { Delivery, EarFinding, JudgeCoverage, NamedExchange as Exchange } from '../judge/exchange.ts';
 import { curlScript, writeJson, writeJunit, type Finding } from '../judge/report.ts';
 import { isCredentialHeader, mask, maskHeaders, maskText } from './mask.ts';
-import { harOf, isoMicro, jsonOf } from './har.ts';
+import { jsonOf } from '../lib/json.ts';
+import { harOf, isoMicro } from './har.ts';
 import { slim, wasCut } from './ring.ts';
 
-/**
- * A finding of the judge, or an ear's own: `upstream` (the upstream unreachable or its answer cut
- * off; a replayed request unanswered), `replay` (a replayed answer that differs from its recording).
- */
-export interface ProxyFinding extends Omit<JudgeFinding, 'kind'> {
-  kind: JudgeFinding['kind'] | 'upstream' | 'replay';
-}
-
 /** A finding as reported: its exchanges masked, and as a curl script. */
-export interface ReportedFinding extends Omit<ProxyFinding, 'exchanges'> {
+export interface ReportedFinding extends Omit<EarFinding, 'exchanges'> {
   n: number;
   at: string;
   exchanges: MaskedExchange[];
@@ -89,7 +82,7 @@ export class Recorder {
   }
 
   /** An exchange judged: its findings reported. */
-  judged(findings: readonly ProxyFinding[]): void {
+  judged(findings: readonly EarFinding[]): void {
     this.judgedCount++;
     for (const f of findings) this.add(f);
   }
@@ -121,7 +114,7 @@ export class Recorder {
     for (const f of this.o.judge.sweep(performance.now())) this.add(f);
   }
 
-  private add(f: ProxyFinding): void {
+  private add(f: EarFinding): void {
     this.findingCount++;
     const n = this.findingCount;
     if (this.findings.length >= MAX_FINDINGS) return;
@@ -257,7 +250,7 @@ export function deliveryExchange(d: Delivery, url: string, status: number): Exch
  * the ear numbers them, with the suite's curl script of them; the message masked.
  */
 export function reportFinding(
-  f: ProxyFinding,
+  f: EarFinding,
   n: number,
   held: ReadonlyMap<number, Exchange>,
   o: { upstream: string; secrets: readonly string[]; ear: string; timeOrigin?: number },

@@ -11,13 +11,14 @@
 import { createServer, request as httpRequest, Agent, type Server, type OutgoingHttpHeaders, type AgentOptions } from 'node:http';
 import { request as httpsRequest, Agent as HttpsAgent } from 'node:https';
 import { gunzipSync, inflateSync, brotliDecompressSync } from 'node:zlib';
-import { webhookDelivery, type Variant } from '../generated/index.ts';
-import { createJudge, type Exchange, type Judge } from '../judge/index.ts';
+import type { Variant } from '../generated/index.ts';
+import { defaultWebhookWindowMs, sweepEveryMs } from '../judge/events.ts';
+import { createJudge, type EarFinding, type Exchange, type Judge } from '../judge/index.ts';
 import { asyncApiValidators } from '../judge/webhooks.ts';
 import type { Exchange as Forwarded } from './exchange.ts';
 import { createForwarder } from './forward.ts';
 import { forwardable, headerRecord } from './http1.ts';
-import { Recorder, type ProxyFinding } from './report.ts';
+import { Recorder } from './report.ts';
 
 /** The proxy's own paths: never forwarded. */
 const RESERVED_PREFIX = '/_paylater/';
@@ -210,19 +211,6 @@ export async function startLiveProxy(o: ProxyOptions): Promise<LiveProxy> {
   };
 }
 
-/** How often transitions whose event is overdue are looked for (ms), given the events' window: live, and through a recording's time. */
-export const sweepEveryMs = (windowMs: number): number => Math.max(100, Math.min(windowMs / 2, 1000));
-
-/**
- * The delivery window of an event (ms), from x-webhook-delivery: the first attempt's delay and
- * timeout, then the first retry's delay (an event whose first attempt the receiver refused still
- * comes in time).
- */
-export function defaultWebhookWindowMs(): number {
-  const r = webhookDelivery.retry;
-  return ((r.delaysSeconds[0] ?? 0) + r.timeoutSeconds + (r.delaysSeconds[1] ?? 0)) * 1000;
-}
-
 /**
  * An exchange whose answer has gone back whole, handed to the judge: its answer's copy decoded (a
  * content-coded body decompressed), judged, recorded in the exchange ring, its findings reported.
@@ -264,7 +252,7 @@ function judgeForwarded(f: Forwarded, judge: Judge, recorder: Recorder, capture:
     responseTruncated: answer === null,
   };
   // a judge that throws is reported by the judging queue (exchange.ts), as the proxy's own failure
-  const findings: ProxyFinding[] = judge.exchange(ex);
+  const findings: EarFinding[] = judge.exchange(ex);
   const opId = ex.opId ?? `${method} ${url.split('?')[0]}`;
   recorder.record(seq, { ...ex, opId, url: recorder.upstream + url, json: undefined });
   if (undecoded !== undefined) findings.unshift({ kind: 'answer', operation: opId, jsonPath: '$', message: undecoded, exchanges: [seq] });

@@ -11,7 +11,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../lib/free-port.ts';
 import { parseHar } from './har.ts';
-import { judgeRecorded } from './judge-cli.ts';
+import { judgeRecorded } from '../judge/recorded.ts';
 import { startLiveProxy, type LiveProxy } from './server.ts';
 
 const secret = `whsec_${randomBytes(24).toString('base64')}`;

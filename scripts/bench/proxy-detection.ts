@@ -19,7 +19,7 @@ import { startRelay, type MerchantSpec } from '../../conformance/mutants/selftes
 import { runSuite } from '../../conformance/run.ts';
 import { startTestServer } from '../../reference-server/testing.ts';
 import { parseHar } from '../../proxy/har.ts';
-import { judgeRecorded } from '../../proxy/judge-cli.ts';
+import { judgeRecorded } from '../../judge/recorded.ts';
 import { startLiveProxy } from '../../proxy/server.ts';
 import type { Figure } from './tools.ts';
 
