@@ -86,8 +86,8 @@ export class Exchange implements ChunkSink {
 }
 
 /** The judging queue's bound, in exchanges and in copied bytes: at it, the oldest is judged at once (`full`), nothing dropped. */
-export const JUDGE_QUEUE_EXCHANGES = 1000;
-export const JUDGE_QUEUE_BYTES = 64 * 1024 * 1024;
+const JUDGE_QUEUE_EXCHANGES = 1000;
+const JUDGE_QUEUE_BYTES = 64 * 1024 * 1024;
 
 /**
  * Ended exchanges waiting to be judged, each queued once its answer's last byte has been written;

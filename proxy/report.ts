@@ -276,7 +276,7 @@ export function reportFinding(
  * The suite's curl script of the exchanges, masked: the first two merchant keys become $API_KEY and
  * $OTHER_API_KEY, any other credential stays masked (MASKED_…) for the reader to fill in.
  */
-export function curlOf(list: Exchange[], upstream: string, secrets: readonly string[], ear: string): string {
+function curlOf(list: Exchange[], upstream: string, secrets: readonly string[], ear: string): string {
   if (!list.length) return '';
   const keys: string[] = [];
   const masked = list.map((ex) => {
