@@ -31,13 +31,34 @@ const layerZones = [
   // lib/ is the bottom: it imports only generated/ (and packages).
   {
     target: 'lib/**',
-    from: ['model/**', 'judge/**', 'reference-server/**', 'conformance/**', 'certify/**', 'sdk/**', 'server/**', 'proxy/**', 'scripts/**'],
+    from: [
+      'model/**',
+      'judge/**',
+      'reference-server/**',
+      'conformance/**',
+      'certify/**',
+      'sdk/**',
+      'server/**',
+      'proxy/**',
+      'recorded/**',
+      'scripts/**',
+    ],
     message: 'lib/ is the lowest layer (docs/architecture.md).',
   },
   {
     // model/ (the one model of the rules, issue 40) sits on lib/: it imports only generated/ and lib/; all others may import it.
     target: 'model/**',
-    from: ['judge/**', 'reference-server/**', 'conformance/**', 'certify/**', 'sdk/**', 'server/**', 'proxy/**', 'scripts/**'],
+    from: [
+      'judge/**',
+      'reference-server/**',
+      'conformance/**',
+      'certify/**',
+      'sdk/**',
+      'server/**',
+      'proxy/**',
+      'recorded/**',
+      'scripts/**',
+    ],
     message: 'model/ imports only generated/ and lib/ (docs/architecture.md).',
   },
   ...serverLayers.slice(0, -1).map((layer, i) => ({
@@ -59,9 +80,17 @@ const layerZones = [
       'judge/ sits below conformance/ and proxy/: it imports only model/, generated/, lib/, server/ and sdk/webhooks/ (docs/architecture.md).',
   },
   {
-    target: ['conformance/**', 'certify/**', 'sdk/**', 'server/**', 'proxy/**'],
+    // recorded/ (recorded traffic judged and replayed: paylater judge FILE.har) sits on proxy/ (HAR,
+    // reports) and judge/; only scripts/ (the CLI) imports it.
+    target: ['judge/**', 'reference-server/**', 'conformance/**', 'certify/**', 'sdk/**', 'server/**', 'proxy/**'],
+    from: ['recorded/**'],
+    message: 'recorded/ sits above proxy/ and judge/: only scripts/ imports it (docs/architecture.md).',
+  },
+  {
+    target: ['conformance/**', 'certify/**', 'sdk/**', 'server/**', 'proxy/**', 'recorded/**'],
     from: ['reference-server/**', 'scripts/**'],
-    message: 'conformance/, certify/, sdk/, server/ and proxy/ must not import reference-server/ or scripts/ outside their tests.',
+    message:
+      'conformance/, certify/, sdk/, server/, proxy/ and recorded/ must not import reference-server/ or scripts/ outside their tests.',
   },
   {
     target: ['conformance/**', 'sdk/**', 'server/**'],
@@ -69,10 +98,10 @@ const layerZones = [
     message: 'proxy/ sits above conformance/, sdk/ and server/.',
   },
   {
-    // the proxy forwards and reports; what it judges is the judge's
-    target: ['proxy/**'],
+    // the proxy forwards and reports, recorded/ reads and replays; what they judge is the judge's
+    target: ['proxy/**', 'recorded/**'],
     from: ['conformance/**'],
-    message: 'proxy/ judges through judge/, never through conformance/.',
+    message: 'proxy/ and recorded/ judge through judge/, never through conformance/.',
   },
   {
     target: ['sdk/**', 'server/**'],
@@ -95,7 +124,7 @@ const layerZones = [
   {
     // scripts/bench/ is a measuring harness like the tests (never built or shipped): it starts its
     // PostgreSQL clusters and instances with reference-server/test-support/.
-    target: ['{lib,model,judge,reference-server,conformance,certify,sdk,server,proxy}/**', 'scripts/!(bench)/**', 'scripts/*.ts'],
+    target: ['{lib,model,judge,reference-server,conformance,certify,sdk,server,proxy,recorded}/**', 'scripts/!(bench)/**', 'scripts/*.ts'],
     from: [TEST_SUPPORT],
     message: 'production code never imports test support.',
   },
@@ -138,7 +167,7 @@ export default tseslint.config(
   {
     // The layer rules (see the top of this file). Production source only: tests and test support
     // may reach any layer to set a server up.
-    files: ['{lib,model,judge,reference-server,conformance,certify,sdk,server,proxy,scripts}/**/*.ts'],
+    files: ['{lib,model,judge,reference-server,conformance,certify,sdk,server,proxy,recorded,scripts}/**/*.ts'],
     ignores: ['**/*.test.ts', TEST_SUPPORT],
     plugins: { 'import-x': importX },
     settings: {

@@ -49,7 +49,7 @@ export async function main(argv: string[]): Promise<number> {
       return runProxy(rest);
     }
     case 'judge': {
-      const { runJudge } = await import('../proxy/judge-cli.ts');
+      const { runJudge } = await import('../recorded/judge-cli.ts');
       return runJudge(rest);
     }
     case 'diff': {

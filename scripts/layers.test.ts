@@ -82,6 +82,13 @@ describe('layer rules (eslint.config.js)', () => {
     expect(proxy).toEqual([expect.stringMatching(/^import-x\/no-restricted-paths: .*judge\/ sits below conformance\/ and proxy\//)]);
   }, 60_000);
 
+  it('proxy/ or judge/ importing recorded/ is reported: recorded traffic is judged and replayed above both', async () => {
+    for (const file of ['proxy/server.ts', 'judge/index.ts']) {
+      const up = summary(await layerMessages(file, "export { runJudge } from '../recorded/judge-cli.ts';"));
+      expect(up, file).toContainEqual(expect.stringMatching(/^import-x\/no-restricted-paths: .*recorded\/ sits above proxy\/ and judge\//));
+    }
+  }, 60_000);
+
   it('a source file past 450 lines is reported (max-lines); a test file is not', async () => {
     const lengthOnly = new ESLint({ cwd: ROOT, ruleFilter: ({ ruleId }) => ruleId === 'max-lines' });
     const padded = async (file: string, lines: number) => {

@@ -37,7 +37,7 @@ export async function listTs(root: string, dir: string): Promise<string[]> {
 export const BINDING_DIRS = ['reference-server', 'server'];
 export const JUDGE_DIRS = ['judge', 'model'];
 /** The folders whose production files may call a model function: each such file is on that rule's path. */
-const CALLER_DIRS = ['reference-server', 'server', 'conformance', 'judge', 'proxy'];
+const CALLER_DIRS = ['reference-server', 'server', 'conformance', 'judge', 'proxy', 'recorded'];
 
 interface Entry {
   id: string;

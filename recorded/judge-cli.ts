@@ -12,8 +12,16 @@ import { createJudge, DEFAULT_CLOCK_TOLERANCE_MS, DEFAULT_MAX_TRANSACTIONS, type
 import { defaultWebhookWindowMs } from '../judge/events.ts';
 import { apiOrigins, judgeRecorded, operationOf, type RecordedOptions } from '../judge/recorded.ts';
 import { writeJson } from '../judge/report.ts';
-import { harOf, HarError, readHar } from './har.ts';
-import { coverageLines, deliveryExchange, findingLines, maskedExchange, MAX_FINDINGS, reportFinding, writeReports } from './report.ts';
+import { harOf, HarError, readHar } from '../proxy/har.ts';
+import {
+  coverageLines,
+  deliveryExchange,
+  findingLines,
+  maskedExchange,
+  MAX_FINDINGS,
+  reportFinding,
+  writeReports,
+} from '../proxy/report.ts';
 import { readMerchantKeys, replay, type ReplayResult } from './replay.ts';
 
 const USAGE =

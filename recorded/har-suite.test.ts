@@ -15,9 +15,9 @@ import { mutants } from '../conformance/mutants/catalog.ts';
 import { startProxy } from '../conformance/mutants/proxy.ts';
 import type { MerchantSpec } from '../conformance/mutants/selftest.ts';
 import { startTestServer, type TestServer } from '../reference-server/testing.ts';
-import { startProxyCommand } from './cli.ts';
+import { startProxyCommand } from '../proxy/cli.ts';
 import { runJudge } from './judge-cli.ts';
-import { startLiveProxy } from './server.ts';
+import { startLiveProxy } from '../proxy/server.ts';
 
 const secret = `whsec_${randomBytes(24).toString('base64')}`;
 const dir = mkdtempSync(path.join(tmpdir(), 'paylater-har-suite-'));

@@ -10,14 +10,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../reference-server/testing.ts';
-import { paylaterUsage } from './test-support/usage.ts';
+import { paylaterUsage } from '../proxy/test-support/usage.ts';
 import { instant } from '../judge/clock.ts';
-import { isoMicro, parseHar, readHar } from './har.ts';
+import { isoMicro, parseHar, readHar } from '../proxy/har.ts';
 import { createJudge, type Exchange } from '../judge/index.ts';
 import { judgeRecorded } from '../judge/recorded.ts';
 import { HELP, OPTIONS, runJudge } from './judge-cli.ts';
-import { mask } from './mask.ts';
-import { startLiveProxy } from './server.ts';
+import { mask } from '../proxy/mask.ts';
+import { startLiveProxy } from '../proxy/server.ts';
 import { chromeDevtools, k6Studio, mitmproxy, playwrightEmbed, playwrightZip, proxyHar } from './test-support/har-dialects.ts';
 
 const KEY = `sk_test_har_${randomUUID().replace(/-/g, '')}`;
