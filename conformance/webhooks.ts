@@ -8,6 +8,7 @@ import { createServer, type Server } from 'node:http';
 import type { ValidateFunction } from 'ajv';
 import { Webhook } from 'standardwebhooks';
 import { asyncApiValidators } from '../judge/webhooks.ts';
+import { listening } from '../lib/listen.ts';
 import { SetupError } from './http.ts';
 
 export interface Delivery {
@@ -72,12 +73,7 @@ export class WebhookReceiver {
         this.receive(Buffer.concat(chunks).toString('utf8'), req.headers as Record<string, string>);
       });
     });
-    await new Promise<void>((resolve, reject) => {
-      this.server!.once('error', reject);
-      this.server!.listen(this.port, '127.0.0.1', () => resolve());
-    });
-    const addr = this.server.address();
-    return typeof addr === 'object' && addr ? addr.port : this.port;
+    return listening(this.server, this.port, '127.0.0.1');
   }
 
   /** @checks webhook-payload, webhook-signing, ADR-005 */

@@ -15,6 +15,7 @@ import type { Variant } from '../generated/index.ts';
 import { defaultWebhookWindowMs, sweepEveryMs } from '../judge/events.ts';
 import { createJudge, type EarFinding, type Exchange, type Judge } from '../judge/index.ts';
 import { asyncApiValidators } from '../judge/webhooks.ts';
+import { listening } from '../lib/listen.ts';
 import type { Exchange as Forwarded } from './exchange.ts';
 import { createForwarder } from './forward.ts';
 import { forwardable, headerRecord } from './http1.ts';
@@ -119,11 +120,7 @@ export async function startLiveProxy(o: ProxyOptions): Promise<LiveProxy> {
         );
       });
     });
-    await new Promise<void>((resolve, reject) => {
-      hooks!.once('error', reject);
-      hooks!.listen(wh.port, o.host ?? '127.0.0.1', () => resolve());
-    });
-    webhookUrl = `http://127.0.0.1:${(hooks.address() as { port: number }).port}`;
+    webhookUrl = `http://127.0.0.1:${await listening(hooks, wh.port, o.host ?? '127.0.0.1')}`;
   }
   const judge = createJudge({
     variant: o.variant,
@@ -172,12 +169,7 @@ export async function startLiveProxy(o: ProxyOptions): Promise<LiveProxy> {
       },
     },
   });
-  const server = forwarder.server;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(o.port ?? 0, o.host ?? '127.0.0.1', () => resolve());
-  });
-  const port = (server.address() as { port: number }).port;
+  const port = await listening(forwarder.server, o.port ?? 0, o.host ?? '127.0.0.1');
 
   // the queue drained first: an exchange answered before the sweep is judged before it
   const sweep = (): void => {
