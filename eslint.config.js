@@ -71,8 +71,8 @@ const layerZones = [
       'judge/ sits below conformance/ and proxy/: it imports only model/, generated/, lib/, server/ and sdk/webhooks/ (docs/architecture.md).',
   },
   {
-    // recorded/ (recorded traffic judged and replayed: paylater judge FILE.har) sits on proxy/ (HAR,
-    // reports) and judge/; only scripts/ (the CLI) imports it.
+    // recorded/ (recorded traffic read, judged and replayed: paylater judge FILE.har) sits on proxy/
+    // (its HAR writer) and judge/ (the reports both ears share); only scripts/ (the CLI) imports it.
     target: ['judge/**', 'reference-server/**', 'conformance/**', 'certify/**', 'sdk/**', 'server/**', 'proxy/**'],
     from: ['recorded/**'],
     message: 'recorded/ sits above proxy/ and judge/: only scripts/ imports it (docs/architecture.md).',

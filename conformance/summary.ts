@@ -1,4 +1,5 @@
 /** The human summary of a suite run, as `paylater conform` prints it. */
+import { coverageLine } from '../judge/report.ts';
 import { EXIT } from '../lib/commands.ts';
 import type { Judged } from './baseline.ts';
 import type { SuiteResult } from './run.ts';
@@ -24,15 +25,9 @@ export function printSummary(r: SuiteResult, out: (s: string) => void, baseline?
   out(
     `\nseed ${r.seed}: ${r.checks} checks, ${r.requests} requests, ${r.commands} commands in ${(r.durationMs / 1000).toFixed(1)} s; ${r.findings.length} finding(s)${baseline ? `: ${baseline.judged.fresh.length} new, ${baseline.judged.known.length} known (baseline ${baseline.file})` : ''}`,
   );
-  out(
-    `transitions exercised: ${r.coverage.transitions.exercised.join(', ') || 'none'}${r.coverage.transitions.missing.length ? `; not exercised: ${r.coverage.transitions.missing.join(', ')}` : ''}`,
-  );
-  out(
-    `error codes exercised: ${r.coverage.codes.exercised.length}/${r.coverage.codes.exercised.length + r.coverage.codes.missing.length}${r.coverage.codes.missing.length ? `; not exercised: ${r.coverage.codes.missing.join(', ')}` : ''}`,
-  );
-  out(
-    `forbidden moves refused from each status: ${r.coverage.moves.exercised.length}/${r.coverage.moves.exercised.length + r.coverage.moves.missing.length}${r.coverage.moves.missing.length ? `; not exercised: ${r.coverage.moves.missing.join(', ')}` : ''}`,
-  );
+  out(coverageLine('transitions exercised', r.coverage.transitions));
+  out(coverageLine('error codes exercised', r.coverage.codes, { count: true }));
+  out(coverageLine('forbidden moves refused from each status', r.coverage.moves, { count: true }));
   const e = r.coverage.edges;
   if (e)
     out(

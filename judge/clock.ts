@@ -91,3 +91,9 @@ export function instant(s: unknown): number | undefined {
   const whole = Date.parse(m[1]! + zone);
   return Number.isNaN(whole) ? undefined : whole + Number(`0.${m[2] ?? '0'}`) * 1000;
 }
+
+/** An epoch-ms time as ISO 8601 with microseconds (a HAR read back keeps the order of exchanges a millisecond apart). */
+export function isoMicro(ms: number): string {
+  const us = Math.round(ms * 1000);
+  return `${new Date(Math.floor(us / 1000)).toISOString().slice(0, -1)}${String(((us % 1000) + 1000) % 1000).padStart(3, '0')}Z`;
+}

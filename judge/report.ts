@@ -156,3 +156,18 @@ export function writeJunit(
     `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites>\n  <testsuite name="${xml(name)}" tests="${cases.length}" failures="${findings.length}" skipped="${known.length}" time="${seconds.toFixed(3)}">\n${cases.join('\n')}\n  </testsuite>\n</testsuites>\n`,
   );
 }
+
+/**
+ * One line of a coverage summary, as every ear prints it: `LABEL: a, b` (or, `count`, how many of
+ * all), then what was not, unless `listMissing` is false (a live ear's error codes: most are never
+ * met by traffic, a list would be noise).
+ */
+export function coverageLine(
+  label: string,
+  c: { exercised: readonly string[]; missing: readonly string[] },
+  o: { count?: boolean; listMissing?: boolean } = {},
+): string {
+  const seen = o.count ? `${c.exercised.length}/${c.exercised.length + c.missing.length}` : c.exercised.join(', ') || 'none';
+  const missing = o.listMissing !== false && c.missing.length ? `; not exercised: ${c.missing.join(', ')}` : '';
+  return `${label}: ${seen}${missing}`;
+}

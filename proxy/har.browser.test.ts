@@ -18,7 +18,7 @@ import { createCheckoutRouter } from '../reference-server/checkout/router.ts';
 import { startTestServer, type TestServer } from '../reference-server/testing.ts';
 import { instant } from '../judge/clock.ts';
 import { judgeRecorded } from '../judge/recorded.ts';
-import { readHar } from './har.ts';
+import { readHar } from '../recorded/har.ts';
 
 const V1_KEY = `sk_test_harb_v1_${randomUUID().slice(0, 8)}`;
 const V2_KEY = `sk_test_harb_v2_${randomUUID().slice(0, 8)}`;

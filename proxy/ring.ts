@@ -2,17 +2,11 @@
  * The exchange ring's entries (report.ts keeps the last `keep` exchanges for findings' curl scripts
  * and the HAR file): each body cut, no parsed answer held.
  */
+import { cut } from '../judge/ear-report.ts';
 import type { NamedExchange as Exchange } from '../judge/exchange.ts';
 
 /** The most of each body the exchange ring keeps by default (the ring's memory: at most `keep` × 2 × this). */
 export const RING_BODY_CHARS = 16 * 1024;
-
-function cut(t: string, limit: number): string {
-  return `${t.slice(0, limit)}… (${t.length} characters, cut at ${limit})`;
-}
-
-/** Whether a ring body was cut (its text is not the body's: a HAR of the ring leaves it out). */
-export const wasCut = (t: string): boolean => /… \(\d+ characters, cut at (\d+)\)$/.exec(t)?.[1] === String(t.lastIndexOf('… ('));
 
 /**
  * An exchange as the ring keeps it: each body cut at `limit` characters, and never its parsed JSON

@@ -10,7 +10,7 @@ import { createServer, type Server } from 'node:http';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../lib/free-port.ts';
-import { parseHar } from './har.ts';
+import { parseHar } from '../recorded/har.ts';
 import { judgeRecorded } from '../judge/recorded.ts';
 import { startLiveProxy, type LiveProxy } from './server.ts';
 

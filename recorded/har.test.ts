@@ -12,11 +12,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../reference-server/testing.ts';
 import { paylaterUsage } from '../proxy/test-support/usage.ts';
 import { instant } from '../judge/clock.ts';
-import { isoMicro, parseHar, readHar } from '../proxy/har.ts';
+import { isoMicro } from '../judge/clock.ts';
+import { parseHar, readHar } from './har.ts';
 import { createJudge, type Exchange } from '../judge/index.ts';
 import { judgeRecorded } from '../judge/recorded.ts';
 import { HELP, OPTIONS, runJudge } from './judge-cli.ts';
-import { mask } from '../proxy/mask.ts';
+import { mask } from '../judge/mask.ts';
 import { startLiveProxy } from '../proxy/server.ts';
 import { chromeDevtools, k6Studio, mitmproxy, playwrightEmbed, playwrightZip, proxyHar } from './test-support/har-dialects.ts';
 

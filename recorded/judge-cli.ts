@@ -12,7 +12,8 @@ import { createJudge, DEFAULT_CLOCK_TOLERANCE_MS, DEFAULT_MAX_TRANSACTIONS, type
 import { defaultWebhookWindowMs } from '../judge/events.ts';
 import { apiOrigins, judgeRecorded, operationOf, type RecordedOptions } from '../judge/recorded.ts';
 import { writeJson } from '../judge/report.ts';
-import { harOf, HarError, readHar } from '../proxy/har.ts';
+import { harOf } from '../proxy/har.ts';
+import { HarError, readHar } from './har.ts';
 import {
   coverageLines,
   deliveryExchange,
@@ -21,7 +22,7 @@ import {
   MAX_FINDINGS,
   reportFinding,
   writeReports,
-} from '../proxy/report.ts';
+} from '../judge/ear-report.ts';
 import { readMerchantKeys, replay, type ReplayResult } from './replay.ts';
 
 const USAGE =

@@ -21,8 +21,8 @@ import { judgeReplayed, isInstant, WORD } from '../judge/replayed.ts';
 import { toFreshen } from '../judge/report.ts';
 import { jsonOf } from '../lib/json.ts';
 import { HOP_BY_HOP } from '../proxy/http1.ts';
-import { HarError, type HarExchange } from '../proxy/har.ts';
-import { isCredentialHeader, mask } from '../proxy/mask.ts';
+import { HarError, type HarExchange } from './har.ts';
+import { isCredentialHeader, mask } from '../judge/mask.ts';
 
 /** A string a server may hand out to be sent back: an id, a token, a cursor (8 characters or more, no space). */
 const HANDED_OUT = /^[A-Za-z0-9][A-Za-z0-9._~:+/=-]{7,}$/;

@@ -17,9 +17,10 @@
  */
 import { createHash } from 'node:crypto';
 import { deflateRawSync } from 'node:zlib';
-import { harOf, isoMicro } from '../../proxy/har.ts';
+import { isoMicro } from '../../judge/clock.ts';
+import { harOf } from '../../proxy/har.ts';
 import type { Exchange } from '../../judge/index.ts';
-import { maskedExchange } from '../../proxy/report.ts';
+import { maskedExchange } from '../../judge/ear-report.ts';
 
 type Json = Record<string, unknown>;
 const pairs = (h: Record<string, string>, name: (k: string) => string = (k) => k) =>

@@ -18,7 +18,7 @@ import type { Mutant } from '../../conformance/mutants/proxy.ts';
 import { startRelay, type MerchantSpec } from '../../conformance/mutants/selftest.ts';
 import { runSuite } from '../../conformance/run.ts';
 import { startTestServer } from '../../reference-server/testing.ts';
-import { parseHar } from '../../proxy/har.ts';
+import { parseHar } from '../../recorded/har.ts';
 import { judgeRecorded } from '../../judge/recorded.ts';
 import { startLiveProxy } from '../../proxy/server.ts';
 import type { Figure } from './tools.ts';
