@@ -11,6 +11,21 @@ import { defineConfig } from 'vitest/config';
  */
 const waits = ['conformance/throttle-control.test.ts'];
 
+/**
+ * The test files that replace a module (`vi.mock`), spy on one, or change the process's own state
+ * (its environment, its listeners): each runs in a module graph of its own (vitest's `isolate`).
+ * The others share their worker's modules, file after file: the reference server, the suite and
+ * the compiled contract are loaded once per worker instead of once per file.
+ */
+const isolated = [
+  'conformance/model-purity.test.ts',
+  'reference-server/http/auth.test.ts',
+  'reference-server/service.test.ts',
+  'reference-server/simulate.test.ts',
+  'reference-server/store/postgres/migrate.test.ts',
+  'sdk/browser/src/options.test.ts',
+];
+
 const onPostgresToo = [
   'reference-server/amount-range.test.ts',
   'reference-server/api-log.test.ts',
@@ -42,7 +57,16 @@ export default defineConfig({
     maxWorkers: 2,
     reporters: ['default'],
     projects: [
-      { extends: true, test: { name: 'default', include: ['**/*.test.ts'], exclude: ['node_modules/**', 'dist/**', ...waits] } },
+      {
+        extends: true,
+        test: {
+          name: 'default',
+          include: ['**/*.test.ts'],
+          exclude: ['node_modules/**', 'dist/**', ...waits, ...isolated],
+          isolate: false,
+        },
+      },
+      { extends: true, test: { name: 'isolated', include: isolated } },
       { extends: true, test: { name: 'waits', include: waits } },
       { extends: true, test: { name: 'postgres', include: onPostgresToo, env: { PAYLATER_TEST_STORE: 'postgres' } } },
       { extends: true, test: { name: 'postgres-2', include: onPostgresToo, env: { PAYLATER_TEST_STORE: 'postgres-2' } } },

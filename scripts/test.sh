@@ -8,7 +8,7 @@
 set -u
 vitest run --project waits &
 waits=$!
-npm run checks && vitest run --project default --project postgres --project postgres-2
+npm run checks && vitest run --project default --project isolated --project postgres --project postgres-2
 rest=$?
 # the checks or the other files failed: the run fails, nothing is left to wait for
 [ $rest -eq 0 ] || kill $waits 2>/dev/null
