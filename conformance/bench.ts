@@ -15,6 +15,7 @@
 import { stateMachine } from '../generated/contract.ts';
 import type { Exchange } from './http.ts';
 import { runSuite } from './run.ts';
+import { undiciTransport } from './transport.ts';
 import { Contract } from '../judge/contract.ts';
 
 export interface Target {
@@ -115,7 +116,8 @@ export async function measureConformanceThroughput(suite: Target, replay: Target
     const url = replayBase + sub(q.url.slice(base.length));
     const headers: Record<string, string> = {};
     for (const k in q.headers) headers[k] = sub(q.headers[k]!);
-    const res = await fetch(url, { method: q.method, headers, body: q.body === undefined ? undefined : sub(q.body) });
+    // the suite's own transport: the loop differs from the suite by its checks alone
+    const res = await undiciTransport(url, { method: q.method, headers, body: q.body === undefined ? undefined : sub(q.body) });
     const text = await res.text();
     if (res.status < 300) mapStrings(parse(q.response), parse(text), map);
     return res.status;

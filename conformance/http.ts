@@ -3,7 +3,9 @@
  * judge `paylater proxy` and HAR judging use: the answer against the contract and against what the
  * judge remembers of earlier exchanges); its first finding is thrown as a ConformanceError. Every request is bounded in time (a server that stops answering is a finding that ends
  * the run) and abandoned when the run is interrupted (SIGINT/SIGTERM); the failed-authentication
- * throttle is respected (`auth-pacer.ts`).
+ * throttle is respected (`auth-pacer.ts`). Requests go out through a `Transport` (`transport.ts`:
+ * undici's `request` by default, sending the headers and body the exchange records and following no
+ * redirect; tests inject their own).
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import { AuthPacer, authFailureLimit, credentialHeaders, MAX_RESENDS } from './auth-pacer.ts';
@@ -12,6 +14,9 @@ import type { Contract } from '../judge/contract.ts';
 import type { Finding as JudgeFinding, NamedExchange } from '../judge/exchange.ts';
 import { createJudge, type Judge } from '../judge/index.ts';
 import { DEFAULT_REQUEST_TIMEOUT_MS } from '../lib/commands.ts';
+import { closedUnderneath, undiciTransport, type Transport, type TransportAnswer } from './transport.ts';
+
+export type { Transport } from './transport.ts';
 
 /** An exchange the suite's client recorded: the judge's shape, named by the command that sent it. */
 export type Exchange = NamedExchange;
@@ -68,12 +73,6 @@ export interface RequestInit2 {
 /** RFC 9110 §9.2.2's idempotent methods: resent once when their connection was closed underneath them. */
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
 
-/** Whether a failed fetch lost its connection (closed or reset by the peer) rather than anything else. */
-function closedUnderneath(e: unknown): boolean {
-  const code = (e as { cause?: { code?: unknown } }).cause?.code;
-  return code === 'UND_ERR_SOCKET' || code === 'ECONNRESET' || code === 'EPIPE';
-}
-
 export class Client {
   transcript: Exchange[] = [];
   checks = 0;
@@ -100,7 +99,8 @@ export class Client {
   constructor(
     readonly baseUrl: string,
     readonly contract: Contract,
-    private readonly fetchImpl: typeof fetch = fetch,
+    /** Sends each request (default: undici's `request`, `transport.ts`); the global `fetch` fits too. */
+    readonly fetchImpl: Transport = undiciTransport,
     /** Sees every exchange (e.g. the bench's recorder), also an AUTH_THROTTLED answer that is resent. */
     private readonly onExchange?: (ex: Exchange) => void | Promise<void>,
     opts: ClientOptions = {},
@@ -252,7 +252,7 @@ export class Client {
     const interrupt = this.signal && !this.cleaning ? this.signal : undefined;
     const onInterrupt = (): void => ac.abort();
     interrupt?.addEventListener('abort', onInterrupt, { once: true });
-    let res: Response;
+    let res: TransportAnswer;
     let text: string;
     try {
       for (let attempt = 0; ; attempt++) {

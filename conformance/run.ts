@@ -13,7 +13,7 @@ import { coverageOf, type SuiteCoverage } from './coverage.ts';
 import { findingKey } from './baseline.ts';
 import { checkRetrySchedule, retryScheduleCheckable } from './retries.ts';
 import { checkScenarios } from './scenarios.ts';
-import { InterruptedError, SetupError, type Exchange } from './http.ts';
+import { InterruptedError, SetupError, type Exchange, type Transport } from './http.ts';
 import type { Cmd, Model } from './model.ts';
 import { curlScript, type Finding } from '../judge/report.ts';
 import { ConformanceError } from '../judge/answer.ts';
@@ -30,7 +30,7 @@ export interface SuiteOptions extends SuiteConfig {
   replayPath?: string;
   maxCommands?: number;
   log?: (line: string) => void;
-  fetchImpl?: typeof fetch;
+  fetchImpl?: Transport;
   /** Sees every exchange (request and response), e.g. to record it. */
   onExchange?: (ex: Exchange) => void | Promise<void>;
   /** Sees the commands each run (of the search or the tour) executed, in order, e.g. to compare two replays of a seed and path. */
@@ -427,15 +427,15 @@ async function resetSandbox(w: World, opts: SuiteOptions, log: (line: string) =>
   const url = new URL(w.contract.op('sandboxReset').path, opts.baseUrl).toString();
   for (const key of [opts.apiKey, opts.otherApiKey]) {
     try {
-      const r = await (opts.fetchImpl ?? fetch)(url, {
+      const r = await w.client.fetchImpl(url, {
         method: 'POST',
         headers: { ...w.auth('sandboxReset', key), 'Content-Type': 'application/json' },
         body: '{}',
         signal: AbortSignal.timeout(w.client.timeoutMs),
       });
-      await r.arrayBuffer();
+      await r.text();
       log(
-        r.ok
+        r.status >= 200 && r.status < 300
           ? 'sandbox reset: clock back to real time, rate-limit window cleared'
           : `sandbox reset not offered (${r.status}): the clock stays where the run left it`,
       );

@@ -9,7 +9,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { variants } from '../generated/index.ts';
-import { Client, type Exchange } from './http.ts';
+import { Client, type Exchange, type Transport } from './http.ts';
 import { createJudge } from '../judge/index.ts';
 import type { Finding as JudgeFinding } from '../judge/exchange.ts';
 import * as events from './model-events.ts';
@@ -78,7 +78,7 @@ export class World {
 
   constructor(
     readonly cfg: SuiteConfig,
-    fetchImpl?: typeof fetch,
+    fetchImpl?: Transport,
     onExchange?: (ex: Exchange) => void | Promise<void>,
   ) {
     this.contract = cfg.document ? new Contract(cfg.variant, cfg.document) : Contract.for(cfg.variant);
