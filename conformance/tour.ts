@@ -12,7 +12,7 @@ import { AdvanceClock } from './commands/advanceClock.ts';
 import { CancelById } from './commands/cancelById.ts';
 import { BadParameter } from './commands/badParameter.ts';
 import { CancelTransaction } from './commands/cancelTransaction.ts';
-import { classifyBody, CreateSession, OtherKeySession, RateLimitBurst } from './commands/createSession.ts';
+import { AgedRateWindow, classifyBody, CreateSession, OtherKeySession, RateLimitBurst } from './commands/createSession.ts';
 import { CreateTransaction } from './commands/createTransaction.ts';
 import { ConfirmationSms } from './commands/confirmationSms.ts';
 import { CustomerAction } from './commands/moves.ts';
@@ -204,6 +204,8 @@ export function tourCommands(contract: Contract, profile: 'core' | 'sandbox'): C
   const c: Cmd[] = [
     // a fresh rate-limit window for the A1 checks below (sandbox); core relies on the model's count
     new AdvanceClock('past-rate-window', 0, 0),
+    // core: the probes' window a second old, so the A1 answers below show where their waits count from
+    new AgedRateWindow(),
     ...a1Probes,
     new CreateTransaction(body(1), 'valid', 'main', 'fresh', 0),
     new CreateTransaction(body(2), 'valid', 'main', 'fresh', 0),

@@ -4,6 +4,7 @@
  * the model's count of requests per key and window, the 429 and its wait), with the commands that
  * check them (CreateSession, RateLimitBurst, OtherKeySession).
  */
+import { setTimeout as delay } from 'node:timers/promises';
 import { tokenLifetimeSeconds, type ErrorCode } from '../../generated/index.ts';
 import { bodyVerdict } from '../../judge/request.ts';
 import type { Cmd, Model, Outcome, Real } from '../model.ts';
@@ -326,6 +327,33 @@ export class RateLimitBurst implements Cmd {
   }
   toString(): string {
     return 'rateLimitBurst()';
+  }
+}
+
+/**
+ * Waits until the main key's A1 window is more than a second old (its start the model's `start`,
+ * its sandbox clock's moves counted): within a window's first second every wait rounds up to the
+ * whole window, so an answer whose wait counts from the request itself (a whole window each time)
+ * cannot be told from a right one. The tour's A1 checks follow it; in the core profile, whose clock
+ * cannot move, the probes' window is otherwise a second old there only when the run is slow. Waits
+ * at most that second, often nothing; does nothing when no start is known (a fresh window).
+ * @checks a1-rate-limit, ADR-006
+ */
+export class AgedRateWindow implements Cmd {
+  check(m: Readonly<Model>): boolean {
+    return m.state.inTour;
+  }
+  async run(_m: Model, w: Real): Promise<void> {
+    const start = w.state.rate.main.start;
+    if (!start) return;
+    const age = performance.now() + w.state.advanced.main * 1000 - start.to;
+    // the wait range is whole seconds either side of the slack: past 1 s + twice the slack, a whole window is out of it
+    const needed = 1000 + 2 * SLACK_MS + 50;
+    // an interrupt ends the wait; the next request then stops the run
+    if (age < needed) await delay(needed - age, undefined, { signal: w.cfg.signal }).catch(() => undefined);
+  }
+  toString(): string {
+    return 'agedRateWindow()';
   }
 }
 
