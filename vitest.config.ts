@@ -13,12 +13,14 @@ const waits = ['conformance/throttle-control.test.ts'];
 
 /**
  * The test files that replace a module (`vi.mock`), spy on one, or change the process's own state
- * (its environment, its listeners): each runs in a module graph of its own (vitest's `isolate`).
+ * (its environment, its listeners), or measure the process's heap: each runs in a module graph of its
+ * own (vitest's `isolate`).
  * The others share their worker's modules, file after file: the reference server, the suite and
  * the compiled contract are loaded once per worker instead of once per file.
  */
 const isolated = [
   'conformance/model-purity.test.ts',
+  'judge/memory.test.ts',
   'reference-server/http/auth.test.ts',
   'reference-server/service.test.ts',
   'reference-server/simulate.test.ts',
