@@ -151,7 +151,11 @@ class Raw {
 const answers = (text: string): number => text.split('HTTP/1.1 ').length - 1;
 const header = (text: string, name: string): string[] =>
   [...text.matchAll(new RegExp(`^${name}: (.*)$`, 'gim'))].map((m) => m[1]!.replace(/\r$/, ''));
-const tick = (): Promise<void> => new Promise((r) => setImmediate(r));
+/** Every ended exchange handed to the judging side now (its queue waits JUDGE_BATCH_MS otherwise). */
+const judged = (): void => {
+  forwarder.drain();
+  rawForwarder.drain();
+};
 
 describe('framing', () => {
   it('pipelined requests: each forwarded and answered in order, the second only after the first', async () => {
@@ -209,7 +213,7 @@ describe('framing', () => {
     c.send('GET /next HTTP/1.1\r\nHost: x\r\n\r\n');
     expect(await c.until((t) => t.includes('"/next"'))).toMatch(/"url":"\/next"/);
     c.end();
-    await tick();
+    judged();
     expect(copied('/chunks', 'request')).toBe('Wikipedia');
   });
 
@@ -220,7 +224,7 @@ describe('framing', () => {
     c.end();
     expect(header(text, 'transfer-encoding')).toEqual(['chunked']);
     expect(text.slice(text.indexOf('\r\n\r\n') + 4)).toBe('5\r\n{"a":\r\n2\r\n1}\r\n0\r\nx-sum: 7\r\n\r\n');
-    await tick();
+    judged();
     expect(copied('/chunked', 'answer')).toBe('{"a":1}');
   });
 
@@ -237,7 +241,7 @@ describe('framing', () => {
     expect(c.closed).toBe(true);
     expect(header(text, 'connection')).toEqual(['close']);
     expect(text.endsWith('\r\n\r\nhello, until the end')).toBe(true);
-    await tick();
+    judged();
     expect(copied('/close-delimited', 'answer')).toBe('hello, until the end');
   });
 

@@ -23,8 +23,8 @@ export class Recorder {
   readonly upstream: string;
   private seq = 0;
   private readonly ring = new Map<number, Exchange>();
-  readonly findings: ReportedFinding[] = [];
-  findingCount = 0;
+  private readonly found: ReportedFinding[] = [];
+  private count = 0;
   requests = 0;
   judgedCount = 0;
   readonly startedAt = new Date();
@@ -43,9 +43,23 @@ export class Recorder {
       keepBodyChars?: number;
       log?: (line: string) => void;
       secrets: string[];
+      /** Judges every exchange still waiting (the judging queue drained): called before anything is read. */
+      settle?: () => void;
     },
   ) {
     this.upstream = o.upstream;
+  }
+
+  /** The findings reported so far (the first MAX_FINDINGS), every exchange answered before judged. */
+  get findings(): ReportedFinding[] {
+    this.o.settle?.();
+    return this.found;
+  }
+
+  /** How many findings there were, every exchange answered before judged. */
+  get findingCount(): number {
+    this.o.settle?.();
+    return this.count;
   }
 
   nextSeq(): number {
@@ -89,24 +103,26 @@ export class Recorder {
 
   /** Transitions whose event is overdue. */
   sweep(): void {
+    this.o.settle?.();
     for (const f of this.o.judge.sweep(performance.now())) this.add(f);
   }
 
   private add(f: EarFinding): void {
-    this.findingCount++;
-    const n = this.findingCount;
-    if (this.findings.length >= MAX_FINDINGS) return;
+    const n = ++this.count;
+    if (this.found.length >= MAX_FINDINGS) return;
     const reported = reportFinding(f, n, this.ring, { upstream: this.upstream, secrets: this.o.secrets, ear: 'the paylater proxy saw' });
-    this.findings.push(reported);
+    this.found.push(reported);
     this.o.log?.(`finding ${n} (${f.kind}) ${f.operation} ${f.jsonPath}: ${reported.message}`);
   }
 
   /** The judge's coverage of the traffic. */
   coverage(): JudgeCoverage {
+    this.o.settle?.();
     return this.o.judge.coverage();
   }
 
   report(): Record<string, unknown> {
+    this.o.settle?.();
     const { memory, settings } = this.o.judge;
     return {
       tool: 'paylater proxy',
@@ -134,6 +150,7 @@ export class Recorder {
 
   /** HAR 1.2 of the exchanges still held (masked). */
   har(): Record<string, unknown> {
+    this.o.settle?.();
     const held = [...this.ring.entries()];
     return harOf(
       held.map(([n, ex]) => maskedExchange(n, ex, this.o.secrets)),

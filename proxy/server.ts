@@ -140,6 +140,8 @@ export async function startLiveProxy(o: ProxyOptions): Promise<LiveProxy> {
     keepBodyChars: o.keepBodyChars,
     log: o.log,
     secrets: o.webhooks ? [o.webhooks.secret] : [],
+    // what it reports includes every exchange answered before (the forwarder is made just below)
+    settle: () => forwarder.drain(),
   });
   const forwarder = createForwarder({
     upstream,
