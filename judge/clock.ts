@@ -65,9 +65,16 @@ export function clockAnswered(m: MerchantMemory, sentAt: number, receivedAt: num
   if (list.length > CLOCK_ANSWERS) list.splice(0, list.length - CLOCK_ANSWERS);
 }
 
+/** The last Date header parsed: a server's Date changes once a second, answers come by the thousand. */
+let lastDate = { text: '', ms: NaN };
+function parsedDate(text: string): number {
+  if (text !== lastDate.text) lastDate = { text, ms: Date.parse(text) };
+  return lastDate.ms;
+}
+
 /** A `Date` header answered during [sentAt, receivedAt]: the server's real clock read a second of it then (RFC 9110 §6.6.1). */
 export function dateAnswered(memory: JudgeMemory, date: string | undefined, sentAt: number, receivedAt: number): void {
-  const d = date === undefined ? NaN : Date.parse(date);
+  const d = date === undefined ? NaN : parsedDate(date);
   if (Number.isNaN(d)) return;
   const now: Interval = { from: d - receivedAt, to: d + 1000 - sentAt };
   const s = memory.dateSkew;

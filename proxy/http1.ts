@@ -204,12 +204,30 @@ export function forwardable(raw: string[], replaceHost?: string): string[] {
   return out;
 }
 
-/** A flat raw-header list as one record, names in lower case, repeated fields joined with ", ". */
+/**
+ * Header names as sent, each with its lower case: the same few names come on every exchange, and a
+ * name looked up here is one string already used as a property key (a fresh `toLowerCase()` is a
+ * new string to allocate, then to find in V8's table of property names). At most 256 held.
+ */
+const lowerNames = new Map<string, string>();
+function lowerName(name: string): string {
+  let k = lowerNames.get(name);
+  if (k === undefined) {
+    k = name.toLowerCase();
+    if (lowerNames.size < 256 && name.length <= 64) lowerNames.set(name, k);
+  }
+  return k;
+}
+
+/**
+ * A flat raw-header list as one record, names in lower case, repeated fields joined with ", " (own
+ * members only: a field named like an Object method is a field).
+ */
 export function headerRecord(raw: string[]): Record<string, string> {
   const out: Record<string, string> = {};
   for (let i = 0; i < raw.length; i += 2) {
-    const k = raw[i]!.toLowerCase();
-    out[k] = k in out ? `${out[k]}, ${raw[i + 1]!}` : raw[i + 1]!;
+    const k = lowerName(raw[i]!);
+    out[k] = Object.hasOwn(out, k) ? `${out[k]}, ${raw[i + 1]!}` : raw[i + 1]!;
   }
   return out;
 }
