@@ -14,6 +14,9 @@ export function mask(value: string): string {
   return `MASKED_${createHash('sha256').update(value).digest('hex').slice(0, 8)}`;
 }
 
+/** A value a recording masked (what `mask` writes): what it hid is not judged. */
+export const isMasked = (v: unknown): boolean => typeof v === 'string' && /^MASKED_[0-9a-f]{8}$/.test(v);
+
 /** Keys (`sk_test_…`, `sk_live_…`), webhook secrets (`whsec_…`) and JSON members holding a token or secret. */
 const SECRET_TEXT = /\b(?:sk_(?:test|live)_|whsec_)[A-Za-z0-9+/=_.-]+/g;
 const SECRET_MEMBER = /("(?:token|session_token|secret|webhookSecret|apiKey|api_key)"\s*:\s*")([^"\\]*(?:\\.[^"\\]*)*)(")/g;

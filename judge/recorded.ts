@@ -7,6 +7,7 @@ import { jsonOf } from '../lib/json.ts';
 import { defaultWebhookWindowMs, sweepEveryMs } from './events.ts';
 import type { Delivery, EarFinding, Exchange, JudgeOptions } from './exchange.ts';
 import { createJudge, type Judge } from './index.ts';
+import { isMasked } from './mask.ts';
 import { routeOf } from './route.ts';
 import { asyncApiValidators } from './webhooks.ts';
 
@@ -37,7 +38,7 @@ function at(text: string | undefined, jsonPath: string): unknown {
 
 /** A finding about a value the recording masked (a schema's pattern for a secret): what the recording hid is not judged. */
 const aboutMasked = (f: EarFinding, x: Exchange): boolean =>
-  [at(x.responseText, f.jsonPath), at(x.body, f.jsonPath)].some((v) => typeof v === 'string' && /^MASKED_[0-9a-f]{8}$/.test(v));
+  [at(x.responseText, f.jsonPath), at(x.body, f.jsonPath)].some(isMasked);
 
 /** The judge's options for a recording: how long after a transition its event may come (its webhook side's other settings read from the recording). */
 export interface RecordedOptions extends Omit<JudgeOptions, 'timeOrigin' | 'webhooks'> {

@@ -31,6 +31,7 @@ import {
 } from '../server/validate.ts';
 import { Contract } from './contract.ts';
 import type { Finding } from './exchange.ts';
+import { isMasked } from './mask.ts';
 
 type Json = Record<string, unknown>;
 
@@ -197,6 +198,22 @@ function verdictIn(contract: Contract, r: JudgedRequest): Verdict | undefined {
   return { code: null, message: '', business: v.business, ruled };
 }
 
+/** The value a refusal's member path names (`/secret` in the body, `query.limit`, `header.x-api-key`), or undefined. */
+function memberAt(r: JudgedRequest, path: string): unknown {
+  if (path.startsWith('/')) {
+    let v: unknown = r.body;
+    for (const step of path.slice(1).split('/'))
+      v = (v as Record<string, unknown> | null | undefined)?.[step.replace(/~1/g, '/').replace(/~0/g, '~')];
+    return v;
+  }
+  const dot = path.indexOf('.');
+  const where = path.slice(0, dot);
+  const name = path.slice(dot + 1);
+  if (where === 'query') return new URLSearchParams(r.search).get(name) ?? undefined;
+  if (where === 'header' || where === 'headers') return r.headers[name.toLowerCase()];
+  return undefined;
+}
+
 /** The verdict in each variant, or undefined when the variants disagree. */
 function verdict(r: JudgedRequest): Verdict | undefined {
   let out: Verdict | undefined;
@@ -243,6 +260,8 @@ export function judgeRequest(r: JudgedRequest): Finding[] {
     ];
   const v = verdict(r);
   if (v === undefined) return [];
+  // a member a recording masked (the secret of a webhook endpoint's PUT, in a HAR): what it hid is not judged
+  if (v.code === 'VALIDATION_ERROR' && v.paths?.some((p) => isMasked(memberAt(r, p)))) return [];
   const finding = (jsonPath: string, message: string, expected: unknown, actual: unknown): Finding[] => [
     { kind: 'request', jsonPath, message, expected, actual, operation: r.opId, exchanges: [r.seq] },
   ];

@@ -140,6 +140,26 @@ describe('the HAR dialects', () => {
     ).toEqual(['$.secret']);
   });
 
+  it('a request member the recording masked (the secret a PUT of the webhook endpoint sets) is not judged against its schema', async () => {
+    const url = `${server.baseUrl}/api/v1/sandbox/webhook-endpoint`;
+    const before = await exchange(4, 'GET', url, { 'x-api-key': KEY });
+    const { url: hook } = JSON.parse(before.responseText) as { url: string };
+    const put = await exchange(
+      5,
+      'PUT',
+      url,
+      { 'x-api-key': KEY, 'content-type': 'application/json' },
+      JSON.stringify({ url: hook, secret: SECRET }),
+    );
+    expect(put.status).toBe(200);
+    const read = parseHar(Buffer.from(JSON.stringify(proxyHar([put]))), 'put.har');
+    expect(read.exchanges[0]!.body).toMatch(/"secret":"MASKED_[0-9a-f]{8}"/);
+    expect((await judgeRecorded(read)).findings.map((f) => f.message)).toEqual([]);
+    // the same request with a secret the contract refuses, answered 200, is still a finding
+    const refused = { ...read.exchanges[0]!, body: JSON.stringify({ url: hook, secret: 'not-a-secret' }) };
+    expect((await judgeRecorded({ exchanges: [refused] })).findings.map((f) => f.kind)).toEqual(['request']);
+  });
+
   it("a body over the proxy's capture limit is left out of its HAR, and judged offline as live: on its status only", async () => {
     const proxy = await startLiveProxy({ upstream: server.baseUrl, variant: 1, captureBytes: 64 });
     try {
