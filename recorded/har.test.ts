@@ -158,6 +158,9 @@ describe('the HAR dialects', () => {
     // the same request with a secret the contract refuses, answered 200, is still a finding
     const refused = { ...read.exchanges[0]!, body: JSON.stringify({ url: hook, secret: 'not-a-secret' }) };
     expect((await judgeRecorded({ exchanges: [refused] })).findings.map((f) => f.kind)).toEqual(['request']);
+    // and so is one that also sends a url of the wrong type, the secret masked
+    const wrongUrl = { ...read.exchanges[0]!, body: read.exchanges[0]!.body!.replace(/"url":"[^"]*"/, '"url":42') };
+    expect((await judgeRecorded({ exchanges: [wrongUrl] })).findings.map((f) => f.kind)).toEqual(['request']);
   });
 
   it("a body over the proxy's capture limit is left out of its HAR, and judged offline as live: on its status only", async () => {
