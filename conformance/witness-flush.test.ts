@@ -51,7 +51,7 @@ function reachingOther(reaches: (method: string, path: string) => boolean): (inp
 /** A sandbox-profile world on the test server (through `fetchImpl`), its other merchant's state read as at the setup. */
 async function world(fetchImpl: (input: string, init?: RequestInit) => Promise<Response> = fetch): Promise<World> {
   const cfg = { baseUrl: server.baseUrl, apiKey: main, otherApiKey: other, variant: 1 as const, profile: 'sandbox' as const };
-  const w = new World(cfg, fetchImpl as typeof fetch);
+  const w = new World(cfg, fetchImpl);
   w.suiteStartIso = new Date().toISOString();
   await takeWitnessBaseline(w);
   return w;

@@ -37,8 +37,7 @@ function at(text: string | undefined, jsonPath: string): unknown {
 }
 
 /** A finding about a value the recording masked (a schema's pattern for a secret): what the recording hid is not judged. */
-const aboutMasked = (f: EarFinding, x: Exchange): boolean =>
-  [at(x.responseText, f.jsonPath), at(x.body, f.jsonPath)].some(isMasked);
+const aboutMasked = (f: EarFinding, x: Exchange): boolean => [at(x.responseText, f.jsonPath), at(x.body, f.jsonPath)].some(isMasked);
 
 /** The judge's options for a recording: how long after a transition its event may come (its webhook side's other settings read from the recording). */
 export interface RecordedOptions extends Omit<JudgeOptions, 'timeOrigin' | 'webhooks'> {
