@@ -24,7 +24,7 @@ import { judgeRefusal } from './moves.ts';
 import { judgePage } from './pages.ts';
 import { judgeNotFound, judgeVerification } from './reads.ts';
 import { judgeCancel, judgeCreatedRecord, judgeRecordRead, judgeSandboxMove, judgeTransactionsList } from './records.ts';
-import { judgeRequest } from './request.ts';
+import { judgeKeySent, judgeRequest } from './request.ts';
 import { authHeaderOf, paramsOf, routeOf } from './route.ts';
 import { judgePaidSession, judgeSessionIssued, judgeTokenUse } from './sessions.ts';
 import { judgeApiLog, judgeApiLogStart, judgeFaultRule, judgeSimulated, noteApiLogCall, SIMULATE_HEADER } from './simulate.ts';
@@ -240,6 +240,7 @@ export function createJudge(o: JudgeOptions = {}): Judge {
           json,
         }),
       );
+    judgeKeySent(s, j);
     rememberGet(s);
     noteApiLogCall(s, j);
     judgeSimulated(s, j);

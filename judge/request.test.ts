@@ -1,6 +1,8 @@
 /** Answers judged against their requests (request.ts), with the contract's compiled request validators. */
 import { describe, expect, it } from 'vitest';
+import { createJudge } from './index.ts';
 import { judgeRequest, type JudgedRequest } from './request.ts';
+import { partnerRecord } from './test-support/record.ts';
 import { Contract } from './contract.ts';
 import { maxBodyBytes } from '../generated/index.ts';
 
@@ -133,5 +135,33 @@ describe('x-max-body-bytes counts inclusive', () => {
     };
     expect(kinds(b1(maxBodyBytes))).toEqual(['request PAYLOAD_TOO_LARGE']);
     expect(kinds(b1(maxBodyBytes + 1))).toEqual([]);
+  });
+});
+
+describe('a key-authenticated operation answered without its key', () => {
+  const T0 = Date.parse('2026-11-24T10:00:00.000Z');
+  const rec = partnerRecord(T0);
+  const b2 = (headers: Record<string, string>, status: number, body: unknown) => ({
+    seq: 2,
+    method: 'GET',
+    url: `/api/v1/public/partner/transactions/${rec.id as string}`,
+    headers,
+    status,
+    responseHeaders: { 'content-type': 'application/json' },
+    responseText: JSON.stringify(body),
+    sentAt: T0 + 10,
+    receivedAt: T0 + 20,
+  });
+  const kinds = (headers: Record<string, string>, status: number, body: unknown) =>
+    createJudge({ variant: 1 })
+      .exchange(b2(headers, status, body))
+      .map((f) => `${f.kind}: ${f.message}`);
+
+  it('B2 answered 200 with no key: a finding naming the header; refused 401, or sent with a key: none', () => {
+    expect(kinds({}, 200, rec)).toEqual([
+      'request: getPartnerTransaction answered 200 to a request without its API key (x-api-key); the contract answers 401',
+    ]);
+    expect(kinds({}, 401, { error: { code: 'INVALID_API_KEY', message: 'Invalid API key' } })).toEqual([]);
+    expect(kinds({ 'x-api-key': 'sk_test_request_judge' }, 200, rec)).toEqual([]);
   });
 });

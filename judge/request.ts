@@ -30,8 +30,10 @@ import {
   type RequestParts,
 } from '../server/validate.ts';
 import { Contract } from './contract.ts';
+import type { Judging, Seen } from './context.ts';
 import type { Finding } from './exchange.ts';
 import { isMasked } from './mask.ts';
+import { authHeaderOf } from './route.ts';
 
 type Json = Record<string, unknown>;
 
@@ -322,4 +324,25 @@ export function judgeRequest(r: JudgedRequest): Finding[] {
       answered,
     );
   return [];
+}
+
+/**
+ * An operation that takes an API key, answered 2xx to a request that sent none in any header its
+ * variants may take it in: the contract answers 401 (the operation's security requirement). A key
+ * that is wrong is the server's to know; a key missing is in the request.
+ * @judges auth-api-key
+ */
+export function judgeKeySent(s: Seen, j: Judging): void {
+  if (s.status < 200 || s.status >= 300 || s.simulated) return;
+  const headers = s.variants.map((v) => authHeaderOf(v, s.opId));
+  if (headers.some((h) => h === null || h === 'x-session-token' || s.ex.headers[h])) return;
+  j.out.push({
+    kind: 'request',
+    operation: s.opId,
+    jsonPath: '$',
+    message: `${s.opId} answered ${s.status} to a request without its API key (${[...new Set(headers)].join(' or ')}); the contract answers 401`,
+    expected: 401,
+    actual: s.status,
+    exchanges: [s.seq],
+  });
 }
