@@ -200,20 +200,16 @@ function verdictIn(contract: Contract, r: JudgedRequest): Verdict | undefined {
   return { code: null, message: '', business: v.business, ruled };
 }
 
-/** The value a refusal's member path names (`/secret` in the body, `query.limit`, `header.x-api-key`), or undefined. */
+/**
+ * The body member a refusal's path names (`/secret`, a JSON pointer), or undefined (a parameter's
+ * or header's path: what a recording masks there is a credential, which no schema validates).
+ */
 function memberAt(r: JudgedRequest, path: string): unknown {
-  if (path.startsWith('/')) {
-    let v: unknown = r.body;
-    for (const step of path.slice(1).split('/'))
-      v = (v as Record<string, unknown> | null | undefined)?.[step.replace(/~1/g, '/').replace(/~0/g, '~')];
-    return v;
-  }
-  const dot = path.indexOf('.');
-  const where = path.slice(0, dot);
-  const name = path.slice(dot + 1);
-  if (where === 'query') return new URLSearchParams(r.search).get(name) ?? undefined;
-  if (where === 'header' || where === 'headers') return r.headers[name.toLowerCase()];
-  return undefined;
+  if (!path.startsWith('/')) return undefined;
+  let v: unknown = r.body;
+  for (const step of path.slice(1).split('/'))
+    v = (v as Record<string, unknown> | null | undefined)?.[step.replace(/~1/g, '/').replace(/~0/g, '~')];
+  return v;
 }
 
 /** The verdict in each variant, or undefined when the variants disagree. */
