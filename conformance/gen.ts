@@ -7,7 +7,7 @@
  */
 import fc from 'fast-check';
 import { centimesFromNumber, centimesOf, centimesToNumber, formatCentimes } from '../lib/money.ts';
-import { arbitraryOf, flatten, resolvePointer, type Json } from './schema-arb.ts';
+import { arbitraryOf, flatten, type Json } from './schema-arb.ts';
 import { asOtherType, probesOf, setAt, valueIn, withRoom, type Probe } from './schema-probes.ts';
 import type { Contract } from '../judge/contract.ts';
 
@@ -73,26 +73,7 @@ function fitLines(all: Json[], t: number, ac: Consistency): Json[] {
   });
 }
 
-/** Magic values of B1's `x-sandbox-scenarios`: a generated body never uses them (they change the outcome). */
-function scenarioValues(contract: Contract): { phones: Set<unknown>; totals: Set<number> } {
-  const phones = new Set<unknown>();
-  const totals = new Set<number>();
-  for (const item of Object.values(contract.doc.paths as Json)) {
-    for (const op of Object.values(item as Json)) {
-      const sc = (op as Json | null)?.['x-sandbox-scenarios'] as Json | undefined;
-      if (!sc) continue;
-      const s = (typeof sc.$ref === 'string' ? resolvePointer(contract.doc, sc.$ref) : sc) as {
-        customerPhones?: { customerPhone: string }[];
-        amounts?: { total: number }[];
-      };
-      for (const p of s.customerPhones ?? []) phones.add(p.customerPhone);
-      for (const a of s.amounts ?? []) totals.add(centimesFromNumber(a.total)!);
-    }
-  }
-  return { phones, totals };
-}
-
-function isOrdinary(body: Json, magic: ReturnType<typeof scenarioValues>, rules: AmountRules | undefined): boolean {
+function isOrdinary(body: Json, magic: ReturnType<Contract['sandboxScenarios']>, rules: AmountRules | undefined): boolean {
   if (Object.values(body).some((v) => typeof v === 'string' && magic.phones.has(v))) return false;
   return !rules || !magic.totals.has(centimesOf(body[rules.consistency.total]) ?? NaN);
 }
@@ -130,7 +111,7 @@ const cache = new WeakMap<Contract, Map<string, BodyGen>>();
 export function fixedTotal(contract: Contract, opId: string, k: number): number {
   const r = amountRules(contract.doc, contract.requestSchema(opId));
   if (!r) throw new Error(`gen: ${opId} has no x-amount-consistency total`);
-  const magic = scenarioValues(contract).totals;
+  const magic = contract.sandboxScenarios().totals;
   const step = Math.max(1, Math.min(10_000, Math.floor((r.max - r.min) / 20)));
   const c = Math.min(r.max, r.min + step * k);
   for (let d = 0; d <= r.max - r.min; d++)
@@ -152,7 +133,7 @@ function makeBodyGen(contract: Contract, opId: string): BodyGen {
   const schema = contract.requestSchema(opId);
   const root = flatten(doc, schema);
   const rules = amountRules(doc, root);
-  const magic = scenarioValues(contract);
+  const magic = contract.sandboxScenarios();
   const withTotal = (body: Json, c: number, form = 0): Json => {
     if (!rules) return body;
     const ac = rules.consistency;

@@ -231,6 +231,7 @@ async function listWitness(w: World, tx: Tx): Promise<void> {
  * The other merchant's sandbox state after the main merchant's merchant-wide writes: each state GET
  * they can change, read with its key, equal to its last read. Its own writes (the suite's few)
  * make that read the new baseline.
+ * @checks ADR-087
  */
 async function readStates(w: World, writes: WriteSeen[]): Promise<void> {
   const byMain = new Map<string, WriteSeen>();

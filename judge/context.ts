@@ -14,6 +14,8 @@ import { serverTime } from './clock.ts';
 export interface Settings {
   /** The variant every key is held to, if one is. */
   fixedVariant: Variant | undefined;
+  /** The ear is its keys' sole client (`JudgeOptions.soleClient`). */
+  soleClient: boolean;
   /** The contract of each variant the judge may judge by (an edited one when given). */
   contracts: Map<Variant, Contract>;
   timeOrigin: number;
@@ -66,6 +68,16 @@ export interface Judging {
   memory: JudgeMemory;
   settings: Settings;
   out: Finding[];
+}
+
+/**
+ * Whether what `s` shows of its merchant's sandbox was made by calls the judge has seen: the ear is
+ * its keys' sole client, and no other exchange was open when this one's answer ended (one answered
+ * later may have made an effect this answer shows).
+ * @judges ADR-087
+ */
+export function causesSeen(s: Seen, j: Judging): boolean {
+  return j.settings.soleClient && s.ex.othersOpen === false;
 }
 
 /** The variant a caller is judged in: the pinned one, else the first the answer may be judged by. */

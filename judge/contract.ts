@@ -7,7 +7,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { loadBundledDocument, variants, type Variant } from '../generated/index.ts';
-import { isMad } from '../lib/money.ts';
+import { centimesFromNumber, isMad } from '../lib/money.ts';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 
@@ -96,6 +96,26 @@ export class Contract {
 
   has(opId: string): boolean {
     return opId in this.ops;
+  }
+
+  private scenarios: { phones: Set<string>; totals: Set<number> } | undefined;
+  /**
+   * The magic values of the operations' `x-sandbox-scenarios` (ADR-043): customer phones that
+   * schedule a customer's action without a call, totals answered a business rule's 422.
+   */
+  sandboxScenarios(): { phones: Set<string>; totals: Set<number> } {
+    if (this.scenarios) return this.scenarios;
+    const phones = new Set<string>();
+    const totals = new Set<number>();
+    for (const item of Object.values(this.doc.paths as Json))
+      for (const op of Object.values(this.deref(item))) {
+        const sc = op !== null && typeof op === 'object' ? (op as Json)['x-sandbox-scenarios'] : undefined;
+        if (!sc) continue;
+        const s = this.deref(sc) as { customerPhones?: { customerPhone: string }[]; amounts?: { total: number }[] };
+        for (const p of s.customerPhones ?? []) phones.add(p.customerPhone);
+        for (const a of s.amounts ?? []) totals.add(centimesFromNumber(a.total)!);
+      }
+    return (this.scenarios = { phones, totals });
   }
 
   private deref(node: unknown): Json {

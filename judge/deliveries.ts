@@ -18,7 +18,7 @@ import {
   type DeliveryView,
 } from '../model/retry.ts';
 import { canonicalText } from '../model/index.ts';
-import { finding, isRecord, type Judging, type Seen } from './context.ts';
+import { causesSeen, finding, isRecord, type Judging, type Seen } from './context.ts';
 import { epoch, remember, type DeliveryMemory, type MerchantMemory } from './memory.ts';
 import { iso } from './clock.ts';
 
@@ -98,7 +98,13 @@ function attemptsKnown(j: Judging, m: MerchantMemory, id: string, d: Record<stri
     // an event of a transaction made through the ear was made after that: so was every attempt
     const tx = typeof d.transactionId === 'string' ? j.memory.transactions.get(d.transactionId) : undefined;
     const after = tx && tx.merchant === m.id && tx.madeAt !== null ? epoch(j.memory, tx.madeAt) : -Infinity;
-    mem = { attemptsListed: listed, listedSentAt: s.sentAt, attemptAfter: new Array<number>(listed).fill(after), redelivered: false };
+    mem = {
+      attemptsListed: listed,
+      listedSentAt: s.sentAt,
+      attemptAfter: new Array<number>(listed).fill(after),
+      redelivered: false,
+      listedSeq: s.seq,
+    };
     remember(j.memory.deliveries, key, mem, j.memory.max);
     return mem;
   }
@@ -158,10 +164,66 @@ export function judgeRedelivery(s: Seen, j: Judging): void {
     const key = `${m.id} ${id}`;
     const mem = j.memory.deliveries.get(key);
     if (mem) mem.redelivered = true;
-    else
-      remember(j.memory.deliveries, key, { attemptsListed: 0, listedSentAt: s.sentAt, attemptAfter: [], redelivered: true }, j.memory.max);
+    else {
+      const txId = isRecord(s.json) && typeof s.json.transactionId === 'string' ? s.json.transactionId : undefined;
+      const tx = txId === undefined ? undefined : j.memory.transactions.get(txId);
+      const listedBy = tx && tx.merchant !== m.id ? tx.lastExchange : listedByOther(j, m.id, id);
+      if (listedBy !== undefined)
+        j.out.push(
+          finding({
+            kind: 'other-merchant',
+            at: s,
+            earlier: [listedBy],
+            jsonPath: '$',
+            message: `${s.opId} answered ${s.status} for delivery ${id}, another merchant's (exchange ${listedBy} showed ${tx && tx.merchant !== m.id ? `its transaction ${txId}` : "it in that merchant's deliveries list"}); a merchant redelivers its own deliveries only (the contract answers 404 DELIVERY_NOT_FOUND)`,
+            expected: 404,
+            actual: s.status,
+          }),
+        );
+      remember(
+        j.memory.deliveries,
+        key,
+        { attemptsListed: 0, listedSentAt: s.sentAt, attemptAfter: [], redelivered: true, listedSeq: null },
+        j.memory.max,
+      );
+    }
   }
   enabled(m, s);
+}
+
+/** The exchange of another merchant's list that showed delivery `id` (a delivery id is the server's, one per delivery), or undefined. */
+function listedByOther(j: Judging, merchant: string, id: string): number | undefined {
+  for (const other of j.memory.merchants.keys()) {
+    const seq = other === merchant ? null : j.memory.deliveries.get(`${other} ${id}`)?.listedSeq;
+    if (seq != null) return seq;
+  }
+  return undefined;
+}
+
+/**
+ * The endpoint's URL and secret as its answers show them (GET, PUT, a rotation), judged with its
+ * sole client's ear (ADR-087): a read showing others than the latest answer did, no call of the
+ * merchant having changed them since, shows an effect no call explains.
+ */
+export function judgeEndpointKept(s: Seen, j: Judging): void {
+  const m = s.merchant;
+  if (m === null || s.status !== 200 || !isRecord(s.json)) return;
+  const now = { url: s.json.url ?? null, secret: s.json.secret ?? null };
+  const was = m.endpoint.shown;
+  const changed = was === null ? [] : (['url', 'secret'] as const).filter((k) => now[k] !== was[k]);
+  if (s.opId === GET && was !== null && changed.length && was.receivedAt <= s.sentAt && causesSeen(s, j))
+    j.out.push(
+      finding({
+        kind: 'no-cause',
+        at: s,
+        earlier: [was.seq],
+        jsonPath: `$.${changed[0]!}`,
+        message: `the webhook endpoint reads another ${changed.join(' and ')} than exchange ${was.seq} answered; no call of the merchant changed it since (ADR-087)`,
+        expected: was[changed[0]!],
+        actual: now[changed[0]!],
+      }),
+    );
+  m.endpoint.shown = { ...now, seq: s.seq, receivedAt: s.receivedAt };
 }
 
 /** An enabling (a PUT of the endpoint, a redelivery, a reset that may seed it afresh) answered. */

@@ -37,6 +37,12 @@ export interface Exchange {
   requestTruncated?: boolean;
   /** The answer's body was cut by the ear: only its status is judged. */
   responseTruncated?: boolean;
+  /**
+   * Whether another exchange of the ear had begun and not ended when this one's answer ended: its
+   * answer may show that one's effects before the judge has seen it. Undefined (not known) counts as
+   * true. Read only with `JudgeOptions.soleClient`.
+   */
+  othersOpen?: boolean;
 }
 
 /** An exchange the ear named and parsed (the suite's client records these; reports and curl scripts are written from them). */
@@ -100,11 +106,21 @@ export type FindingKind =
   | 'webhook-retries'
   | 'webhook-no-transition'
   | 'webhook-missing'
-  | 'webhook-payload';
+  | 'webhook-payload'
+  | 'no-cause';
 
 export interface JudgeOptions {
   /** Every key held to this variant; else each key's is learned from its answers (ADR-070). */
   variant?: Variant;
+  /**
+   * The ear is its keys' sole client (ADR-087): from its first exchange on, every call made with a
+   * key it sees passes through it (a test run's traffic through the proxy, its HAR). An effect on a
+   * merchant's sandbox that no call it saw explains (a record, a fault rule, a webhook endpoint, the
+   * clock, the API log changed by no call of that merchant) is then a finding (`no-cause`), judged on
+   * exchanges no other was open beside (`Exchange.othersOpen` false). Default false: the judge never
+   * assumes it saw every call.
+   */
+  soleClient?: boolean;
   /** An edited contract per variant (the suite's `document` option): the answers are judged by it. */
   documents?: Partial<Record<Variant, Record<string, unknown>>>;
   /** The contract of `variant`, compiled by the ear (the suite's client): judged by, not compiled again. */

@@ -16,7 +16,7 @@ import { dateAnswered } from './clock.ts';
 import { Contract } from './contract.ts';
 import { errorCode, type Judging, type Seen, type Settings } from './context.ts';
 import { coverageOf } from './coverage.ts';
-import { judgeDeliveries, judgeEndpointAnswer, judgeRedelivery, learnSecrets } from './deliveries.ts';
+import { judgeDeliveries, judgeEndpointAnswer, judgeEndpointKept, judgeRedelivery, learnSecrets } from './deliveries.ts';
 import { judgeDelivery, sweepEvents } from './events.ts';
 import type { Delivery, Exchange, Finding, JudgeCoverage, JudgeOptions } from './exchange.ts';
 import { DEFAULT_MAX_TRANSACTIONS, epoch, merchantOf, newMemory, remember, type JudgeMemory } from './memory.ts';
@@ -113,9 +113,9 @@ export const OPERATION_JUDGES: Readonly<Record<string, readonly OperationJudge[]
   sandboxListTransactions: [transactionsPage, judgeTransactionsList],
   sandboxListSms: [smsPage, judgeSmsOutbox],
   sandboxListWebhookDeliveries: [deliveriesPage, judgeDeliveries],
-  sandboxGetWebhookEndpoint: [judgeEndpointAnswer],
-  sandboxSetWebhookEndpoint: [judgeEndpointAnswer],
-  sandboxRotateWebhookSecret: [learnSecrets],
+  sandboxGetWebhookEndpoint: [judgeEndpointAnswer, judgeEndpointKept],
+  sandboxSetWebhookEndpoint: [judgeEndpointAnswer, judgeEndpointKept],
+  sandboxRotateWebhookSecret: [learnSecrets, judgeEndpointKept],
   sandboxRedeliverWebhook: [judgeRedelivery],
   sandboxGetClock: [judgeClock],
   sandboxAdvanceClock: [judgeClock],
@@ -151,6 +151,7 @@ export function createJudge(o: JudgeOptions = {}): Judge {
   );
   const settings: Settings = {
     fixedVariant,
+    soleClient: o.soleClient === true,
     contracts,
     timeOrigin: o.timeOrigin ?? 0,
     tolerance: o.clockToleranceMs ?? DEFAULT_CLOCK_TOLERANCE_MS,

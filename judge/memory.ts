@@ -86,6 +86,8 @@ export interface RateWindow {
 
 /** A fault rule as answered (ADR-052), and the calls it answered since. */
 export interface FaultRule {
+  /** Its id as answered (null when the answer showed none). */
+  id: string | null;
   failure: string;
   operations: string[];
   remaining: number;
@@ -110,6 +112,8 @@ export interface MerchantMemory {
   /** The fault rule as answered (ADR-052), its calls counted down as answered; and whether one was answered with calls left (its A1 answers count nothing). */
   faultRule: FaultRule | null;
   faultRuleOn: boolean;
+  /** An answer (the rule set or read, a reset) showed the rule, or that there is none: `faultRule` null means none. */
+  faultRuleKnown: boolean;
   endpoint: {
     /** The first webhook URL answered: taken as the one reaching the ear. */
     firstUrl: string | null;
@@ -121,9 +125,13 @@ export interface MerchantMemory {
     enabledAt: number;
     /** A listed 410 attempt made after the latest enabling: the list's exchange and when its answer ended. */
     disabledBy: { exchange: number; at: number } | null;
+    /** Its URL and secret as the latest answer showed them (GET, PUT, a rotation), its exchange and when it ended; null: not known (none yet, or a reset since). */
+    shown: { url: unknown; secret: unknown; seq: number; receivedAt: number } | null;
   };
   /** Per operation, path and status: the Origin values its calls carried since the API log was last started (ADR-056). */
   apiLogOrigins: Map<string, Set<string | null>>;
+  /** Every call of the merchant since its API log's recording started is in `apiLogOrigins` (its sole client's ear saw the start with no call open, and forgot none: ADR-087). */
+  apiLogComplete: boolean;
 }
 
 /** A session token as its A1 answer showed it. */
@@ -164,6 +172,8 @@ export interface ListWalk {
 
 /** A webhook delivery the lists showed: what is known of when its attempts were made. */
 export interface DeliveryMemory {
+  /** The exchange of the list that first showed it (null: known from a redelivery only). */
+  listedSeq: number | null;
   /** Attempts listed the latest time it was listed, and when that list's exchange began. */
   attemptsListed: number;
   listedSentAt: number;
@@ -288,8 +298,10 @@ export function merchantOf(memory: JudgeMemory, id: string): MerchantMemory {
     rateWindow: null,
     faultRule: null,
     faultRuleOn: false,
-    endpoint: { firstUrl: null, elsewhere: false, eventsReachEar: false, enabledAt: -Infinity, disabledBy: null },
+    faultRuleKnown: false,
+    endpoint: { firstUrl: null, elsewhere: false, eventsReachEar: false, enabledAt: -Infinity, disabledBy: null, shown: null },
     apiLogOrigins: new Map(),
+    apiLogComplete: false,
   };
   remember(memory.merchants, id, m, memory.max);
   return m;

@@ -39,6 +39,24 @@ function at(text: string | undefined, jsonPath: string): unknown {
 /** A finding about a value the recording masked (a schema's pattern for a secret): what the recording hid is not judged. */
 const aboutMasked = (f: EarFinding, x: Exchange): boolean => [at(x.responseText, f.jsonPath), at(x.body, f.jsonPath)].some(isMasked);
 
+/**
+ * Each exchange's `othersOpen` (where the recording did not say): whether another began before its
+ * answer ended and had not ended by then (one ending at the same instant counts as open).
+ */
+export function markOthersOpen(list: Exchange[]): void {
+  const byEnd = [...list].sort((a, b) => b.receivedAt - a.receivedAt);
+  // the earliest start of the exchanges ending later than the group at hand
+  let earliestLater = Infinity;
+  for (let i = 0; i < byEnd.length;) {
+    let k = i;
+    let earliest = Infinity;
+    while (k < byEnd.length && byEnd[k]!.receivedAt === byEnd[i]!.receivedAt) earliest = Math.min(earliest, byEnd[k++]!.sentAt);
+    for (let n = i; n < k; n++) byEnd[n]!.othersOpen ??= k - i > 1 || earliestLater < byEnd[n]!.receivedAt;
+    earliestLater = Math.min(earliestLater, earliest);
+    i = k;
+  }
+}
+
 /** The judge's options for a recording: how long after a transition its event may come (its webhook side's other settings read from the recording). */
 export interface RecordedOptions extends Omit<JudgeOptions, 'timeOrigin' | 'webhooks'> {
   webhookWindowMs?: number;
@@ -64,6 +82,7 @@ export async function judgeRecorded<X extends Exchange>(
   const judge = createJudge({ ...options, timeOrigin: 0, webhooks });
   const origins = apiOrigins(har.exchanges);
   const mine = har.exchanges.filter((x) => origins.has(new URL(x.url).origin));
+  markOthersOpen(mine);
   const timeline: { at: number; seq: number; x?: Exchange; d?: Delivery }[] = [
     ...mine.map((x) => ({ at: x.receivedAt, seq: x.seq, x })),
     ...deliveries.map((d) => ({ at: d.receivedAt, seq: d.seq, d })),

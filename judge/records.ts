@@ -19,12 +19,12 @@ import {
   type Interval,
 } from '../model/index.ts';
 import { iso, latestDuring } from './clock.ts';
-import { around, during, finding, isRecord, time, type FindingOf, type Json, type Judging, type Seen } from './context.ts';
+import { around, causesSeen, during, finding, isRecord, time, type FindingOf, type Json, type Judging, type Seen } from './context.ts';
 import { addTransaction, epoch, kept, NEVER, type JudgeMemory, type MerchantMemory, type TransactionMemory } from './memory.ts';
 import { moved, owned, overlaps, setStatuses, shownBy } from './moves.ts';
 import { sameNames } from './names.ts';
 import { answerPrint, fingerprint, smallHash } from './prints.ts';
-import { ALL, PENDING, only, reach, type StatusSet } from './statuses.ts';
+import { ALL, PENDING, only, reach, reachUncalled, type StatusSet } from './statuses.ts';
 
 /** A transaction as first seen. */
 export function newTransaction(
@@ -223,8 +223,35 @@ function judgeRecord(s: Seen, j: Judging, m: MerchantMemory, json: Json, how: 'c
       return;
     }
     moved(s, j, tx, id, shown, ok);
-  } else moved(s, j, tx, id, shown);
+  } else {
+    const uncalled = reachUncalled(tx.possibleStatuses, scenarioCustomer(j, tx));
+    if (tx.kind === 'partner' && shown.length && !uncalled.includes(shown[0]!) && causesSeen(s, j))
+      push({
+        kind: 'no-cause',
+        txId: id,
+        earlier: around(tx),
+        jsonPath: '$.status',
+        message: `${s.opId} shows transaction ${id} ${status}, last shown ${tx.possibleStatuses.join(' or ')}: no call of its merchant since moved it, and without one it can only be ${uncalled.join(' or ')} (ADR-087)`,
+        expected: [...uncalled],
+        actual: status,
+      });
+    moved(s, j, tx, id, shown);
+  }
   tx.updatedAt = u;
+}
+
+/** Per contract, the hashes (`smallHash`) of its sandbox scenarios' magic customer phones. */
+const scenarioPhones = new WeakMap<object, Set<number>>();
+
+/** Whether a sandbox scenario's customer may act on `tx` without a call (ADR-043): its phone one of theirs, or not known. */
+function scenarioCustomer(j: Judging, tx: TransactionMemory): boolean {
+  if (tx.customerPhoneHash === 0) return true;
+  for (const c of j.settings.contracts.values()) {
+    let hashes = scenarioPhones.get(c);
+    if (!hashes) scenarioPhones.set(c, (hashes = new Set([...c.sandboxScenarios().phones].map(smallHash))));
+    if (hashes.has(tx.customerPhoneHash)) return true;
+  }
+  return false;
 }
 
 /**

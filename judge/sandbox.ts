@@ -6,7 +6,7 @@
  */
 import { clockOffsetMs, clockOffsetProblem } from '../model/index.ts';
 import { clockAnswered } from './clock.ts';
-import { finding, isRecord, type Judging, type Seen } from './context.ts';
+import { causesSeen, finding, isRecord, type Judging, type Seen } from './context.ts';
 import { enabled } from './deliveries.ts';
 import { forgetMerchantData } from './memory.ts';
 
@@ -48,6 +48,20 @@ export function judgeClock(s: Seen, j: Judging): void {
         actual: offsetMs,
       }),
     );
+  const before = m.clock.answers.at(-1);
+  // the ear is the sole client: nothing but the calls it saw moved the clock since its last answer (ADR-087)
+  const exact = asked !== undefined && typeof offsetMilliseconds === 'number' && before !== undefined && before.receivedAt <= s.sentAt;
+  if (exact && causesSeen(s, j) && offsetMs !== before.offsetMs + asked)
+    j.out.push(
+      finding({
+        kind: 'no-cause',
+        at: s,
+        jsonPath: '$.offsetMilliseconds',
+        message: `the clock, at an offset of ${before.offsetMs} ms by its last answer, advanced by ${asked} ms shows an offset of ${offsetMs} ms; no other call of the merchant moved it meanwhile (ADR-085, ADR-087)`,
+        expected: before.offsetMs + asked,
+        actual: offsetMs,
+      }),
+    );
   clockAnswered(m, s.sentAt, s.receivedAt, offsetMs, s.opId === 'sandboxReset');
 }
 
@@ -64,6 +78,8 @@ export function judgeReset(s: Seen, j: Judging): void {
   if (m === null || s.status !== 200) return;
   m.rateWindow = null;
   enabled(m, s);
+  // the endpoint may be seeded afresh
+  m.endpoint.shown = null;
   const deleted = isRecord(s.json) && isRecord(s.json.deleted) ? s.json.deleted.transactions : 0;
   if (typeof deleted === 'number' && deleted > 0) forgetMerchantData(j.memory, m);
 }

@@ -8,26 +8,31 @@
  * ended (concurrent calls race for the rule's count). And the sandbox API log (ADR-056): an entry
  * records the `Origin` header as its call sent it (`judgeApiLog`).
  */
-import { finding, isRecord, type Judging, type Seen } from './context.ts';
-import { remember } from './memory.ts';
+import { causesSeen, finding, isRecord, type Json, type Judging, type Seen } from './context.ts';
+import { VARIANTS } from '../generated/index.ts';
+import { remember, type FaultRule, type MerchantMemory } from './memory.ts';
+import { authHeaderOf } from './route.ts';
 
 export const SIMULATE_HEADER = 'paylater-simulate';
 const B1 = 'createPartnerTransaction';
 const B3 = 'getPartnerTransactionByVendorReference';
 
 /** A fault rule as answered (set, or read back): what it will answer next. */
-export function judgeFaultRule(s: Seen): void {
+export function judgeFaultRule(s: Seen, j: Judging): void {
   const m = s.merchant;
   if (m === null || s.status !== 200) return;
   const r = isRecord(s.json) && isRecord(s.json.rule) ? s.json.rule : null;
   // its calls may be answered failures that ran nothing: their A1 answers count nothing (sessions.ts)
   m.faultRuleOn = r !== null && r.remaining !== 0;
   if (!s.testKey) return;
+  if (s.opId === 'sandboxGetFaultRule') judgeRuleReadBack(s, j, m, r);
+  m.faultRuleKnown = true;
   if (!r || typeof r.remaining !== 'number' || typeof r.failure !== 'string' || !Array.isArray(r.operations)) {
     m.faultRule = null;
     return;
   }
   m.faultRule = {
+    id: typeof r.id === 'string' ? r.id : null,
     failure: r.failure,
     operations: r.operations.filter((x): x is string => typeof x === 'string'),
     remaining: r.remaining,
@@ -35,6 +40,62 @@ export function judgeFaultRule(s: Seen): void {
     answeredBy: s.seq,
     lastCallEnd: s.receivedAt,
   };
+}
+
+/**
+ * A fault rule read back by its sole client (ADR-087): the one the ear saw answered (set, read, or
+ * none after a reset), its calls counted down as the ear saw them answered.
+ */
+function judgeRuleReadBack(s: Seen, j: Judging, m: MerchantMemory, r: Json | null): void {
+  const known = m.faultRule;
+  if (!m.faultRuleKnown || !causesSeen(s, j)) return;
+  const id = r && typeof r.id === 'string' ? r.id : null;
+  const problem =
+    known === null
+      ? r === null
+        ? undefined
+        : {
+            path: '$.rule',
+            expected: null,
+            actual: r,
+            what: `a rule (${String(id)}), where the ear saw none set since the last answer showed none`,
+          }
+      : r === null
+        ? known.remaining > 0
+          ? {
+              path: '$.rule',
+              expected: known.remaining,
+              actual: null,
+              what: `no rule, where the rule answered by exchange ${known.answeredBy} had ${known.remaining} call(s) left`,
+            }
+          : undefined
+        : known.id !== null && id !== known.id
+          ? {
+              path: '$.rule.id',
+              expected: known.id,
+              actual: id,
+              what: `rule ${String(id)}, not the rule ${known.id} answered by exchange ${known.answeredBy}`,
+            }
+          : typeof r.remaining === 'number' && r.remaining !== known.remaining
+            ? {
+                path: '$.rule.remaining',
+                expected: known.remaining,
+                actual: r.remaining,
+                what: `remaining ${r.remaining}, where the calls the ear saw answered ${known.failure} leave ${known.remaining} of the rule answered by exchange ${known.answeredBy}`,
+              }
+            : undefined;
+  if (problem)
+    j.out.push(
+      finding({
+        kind: 'no-cause',
+        at: s,
+        earlier: known ? [known.answeredBy] : [],
+        jsonPath: problem.path,
+        message: `sandboxGetFaultRule shows ${problem.what}; no other call of the merchant set a rule or used one (ADR-052, ADR-087)`,
+        expected: problem.expected,
+        actual: problem.actual,
+      }),
+    );
 }
 
 /** @judges ADR-052 */
@@ -47,7 +108,10 @@ export function judgeSimulated(s: Seen, j: Judging): void {
   const ref = isRecord(s.requestJson) && typeof s.requestJson.vendorReference === 'string' ? s.requestJson.vendorReference : undefined;
   const key = (r: string) => `${m.id}\n${r}`;
   const notStored = j.memory.simulatedReferences;
-  if (s.opId === 'sandboxReset' && s.status === 200) m.faultRule = null;
+  if (s.opId === 'sandboxReset' && s.status === 200) {
+    m.faultRule = null;
+    m.faultRuleKnown = true;
+  }
   const asked = s.ex.headers[SIMULATE_HEADER];
   if (asked !== undefined && /^\d{3}$/.test(asked)) {
     if (s.status !== Number(asked) && s.status !== 400 && s.status !== 401)
@@ -75,7 +139,7 @@ export function judgeSimulated(s: Seen, j: Judging): void {
         s.status,
         rule.answeredBy,
       );
-  }
+  } else if (s.status >= 400 && m.faultRuleKnown && causesSeen(s, j)) judgeNoRuleLeft(s, j, m);
   if (s.opId === B1 && s.status < 300 && ref !== undefined) notStored.delete(key(ref));
   const named = s.params.vendorReference;
   const failed = named === undefined ? undefined : notStored.get(key(named));
@@ -89,6 +153,39 @@ export function judgeSimulated(s: Seen, j: Judging): void {
     );
 }
 
+/**
+ * A call answered as a fault rule answers, while its merchant has no rule left to answer it (the
+ * ear its sole client, ADR-087): its own rule spent, or another merchant's rule's failure.
+ */
+function judgeNoRuleLeft(s: Seen, j: Judging, m: MerchantMemory): void {
+  const answers = (r: FaultRule | null): r is FaultRule => r !== null && r.operations.includes(s.opId) && r.failure === String(s.status);
+  const push = (rule: FaultRule, why: string): void => {
+    j.out.push(
+      finding({
+        kind: 'no-cause',
+        at: s,
+        earlier: [rule.answeredBy],
+        jsonPath: '$',
+        message: `${s.opId} answered ${s.status} as the fault rule answered by exchange ${rule.answeredBy} does, ${why} (ADR-052, ADR-087)`,
+        expected: 'the call run',
+        actual: s.status,
+      }),
+    );
+  };
+  const own = m.faultRule;
+  if (answers(own)) {
+    if (s.sentAt >= own.lastCallEnd) push(own, 'after it had answered all its calls; later calls run as usual');
+    return;
+  }
+  if (own !== null) return;
+  for (const other of j.memory.merchants.values())
+    if (other !== m && answers(other.faultRule))
+      return push(
+        other.faultRule,
+        "another merchant's, to a merchant the ear knows has none; a fault rule answers its own merchant's calls only",
+      );
+}
+
 /** Most (operation, path, status) the API log judge keeps per merchant, oldest first out; Origin values kept per one. */
 const API_LOG_KEYS = 1000;
 const ORIGINS_PER_KEY = 8;
@@ -99,13 +196,27 @@ export function noteApiLogCall(s: Seen, j: Judging): void {
   if (!merchant || (!s.testKey && s.token === undefined)) return;
   const k = `${s.opId} ${s.method} ${s.pathname} ${s.status}`;
   let set = merchant.apiLogOrigins.get(k);
-  if (!set) remember(merchant.apiLogOrigins, k, (set = new Set()), API_LOG_KEYS);
+  if (!set) {
+    if (merchant.apiLogOrigins.size >= API_LOG_KEYS) merchant.apiLogComplete = false;
+    remember(merchant.apiLogOrigins, k, (set = new Set()), API_LOG_KEYS);
+  }
   if (set.size < ORIGINS_PER_KEY) set.add(s.ex.headers.origin ?? null);
 }
 
+/** An operation called with an API key (a session token's calls are the merchant's too, but a token issued before the ear started names no merchant to it). */
+const keyAuthenticated = (opId: string): boolean =>
+  VARIANTS.some((v) => {
+    const h = authHeaderOf(v, opId);
+    return h !== null && h !== 'x-session-token';
+  });
+
 /** A recording started (sandboxSetApiLog answered): the log holds the calls from now on. */
-export function judgeApiLogStart(s: Seen): void {
-  if (s.status === 200) s.merchant?.apiLogOrigins.clear();
+export function judgeApiLogStart(s: Seen, j: Judging): void {
+  if (s.status !== 200 || !s.merchant) return;
+  s.merchant.apiLogOrigins.clear();
+  s.merchant.apiLogComplete = causesSeen(s, j);
+  // the call that started the recording may be its first entry
+  noteApiLogCall(s, j);
 }
 
 /**
@@ -118,7 +229,21 @@ export function judgeApiLog(s: Seen, j: Judging): void {
   const entries = isRecord(s.json) && Array.isArray(s.json.entries) ? s.json.entries : [];
   for (const [i, e] of entries.entries()) {
     if (!isRecord(e) || typeof e.operationId !== 'string' || typeof e.path !== 'string') continue;
-    const seen = s.merchant.apiLogOrigins.get(`${e.operationId} ${String(e.method)} ${e.path} ${String(e.status)}`);
+    const call = `${e.operationId} ${String(e.method)} ${e.path} ${String(e.status)}`;
+    const seen = s.merchant.apiLogOrigins.get(call);
+    if (!seen && s.merchant.apiLogComplete && causesSeen(s, j) && keyAuthenticated(e.operationId)) {
+      j.out.push(
+        finding({
+          kind: 'no-cause',
+          at: s,
+          jsonPath: `$.entries[${i}]`,
+          message: `the API log records ${call}, which no call made with this merchant's key since the recording started was (ADR-056: it records the caller's calls only; ADR-087)`,
+          expected: 'the calls made with its key',
+          actual: call,
+        }),
+      );
+      return;
+    }
     const origin = typeof e.origin === 'string' ? e.origin : null;
     if (!seen || seen.has(origin)) continue;
     j.out.push(

@@ -38,3 +38,14 @@ export const both = (a: StatusSet, b: StatusSet): StatusSet => SETS[bitsOf(a) & 
 /** Per set, the model's `reachable` of it: the statuses after transitions not seen (its own included). */
 const REACH = new Map<StatusSet, StatusSet>(SETS.map((s) => [s, statusSet(reachable(s))]));
 export const reach = (s: StatusSet): StatusSet => REACH.get(s)!;
+
+/**
+ * Per set, the statuses no call may move it to: by its clock (x-state-machine's clock-triggered
+ * transitions, the expiry), and, for a transaction a sandbox scenario's customer acts on (ADR-043),
+ * by the customer's transitions too; its own included.
+ */
+const UNCALLED = (kinds: string[]) =>
+  new Map<StatusSet, StatusSet>(SETS.map((s) => [s, statusSet(reachable(s, (t) => kinds.includes(t.trigger.kind)))]));
+const BY_CLOCK = UNCALLED(['clock']);
+const BY_CLOCK_OR_SCENARIO = UNCALLED(['clock', 'customer']);
+export const reachUncalled = (s: StatusSet, scenario: boolean): StatusSet => (scenario ? BY_CLOCK_OR_SCENARIO : BY_CLOCK).get(s)!;

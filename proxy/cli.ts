@@ -11,7 +11,7 @@ import { defaultWebhookWindowMs } from '../judge/events.ts';
 import { DEFAULT_CLOCK_TOLERANCE_MS, DEFAULT_MAX_TRANSACTIONS } from '../judge/index.ts';
 
 const USAGE =
-  'usage: paylater proxy --upstream URL [--variant 1|2] [--port P] [--host H] [--report-json FILE] [--report-junit FILE] [--har FILE] [--webhook-listen PORT --webhook-forward-to URL --webhook-secret SECRET [--webhook-window MS]] [--payment-window SECONDS] [--clock-tolerance MS] [--max-transactions N] [--capture-bytes N] [--keep-exchanges N] [--keep-body-chars N] [--quiet]';
+  'usage: paylater proxy --upstream URL [--variant 1|2] [--sole-client] [--port P] [--host H] [--report-json FILE] [--report-junit FILE] [--har FILE] [--webhook-listen PORT --webhook-forward-to URL --webhook-secret SECRET [--webhook-window MS]] [--payment-window SECONDS] [--clock-tolerance MS] [--max-transactions N] [--capture-bytes N] [--keep-exchanges N] [--keep-body-chars N] [--quiet]';
 
 export const HELP = `${USAGE}
 
@@ -36,6 +36,11 @@ Options:
   --variant 1|2             hold every key to this variant (default: each key's variant is learned
                             from its first answer only one variant's contract accepts; a key
                             answering later in the other variant's shape is a finding, ADR-070)
+  --sole-client             every call made with the keys passes through the proxy (a test run):
+                            an effect on a merchant's sandbox no call it saw explains is a finding
+                            (a record cancelled, a fault rule set, an endpoint changed by no call
+                            of that merchant; ADR-087). Without it the proxy never assumes it saw
+                            every call
   --port P                  port the proxy listens on (default: 8080; 0 picks a free one)
   --host H                  address the proxy listens on (default: 127.0.0.1)
   --report-json FILE        on SIGINT/SIGTERM, writes the report (coverage, findings with their
@@ -80,6 +85,7 @@ Example (a staging run: the partner's tests go to :8080 instead of the server's 
 export const OPTIONS = {
   upstream: { type: 'string' },
   variant: { type: 'string' },
+  'sole-client': { type: 'boolean' },
   port: { type: 'string' },
   host: { type: 'string' },
   'report-json': { type: 'string' },
@@ -140,6 +146,7 @@ export async function startProxyCommand(
     proxy = await startLiveProxy({
       upstream,
       variant,
+      soleClient: values['sole-client'] === true,
       port: nums.port ?? 8080,
       host: (values.host as string | undefined) ?? '127.0.0.1',
       captureBytes: nums['capture-bytes'],

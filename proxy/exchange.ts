@@ -57,6 +57,8 @@ export class Exchange implements ChunkSink {
   closeClient: boolean;
   retried = false;
   done = false;
+  /** Another exchange was open when this one's answer ended (`Exchange.othersOpen` of the judge). */
+  othersOpen = true;
 
   constructor(
     /** Where the data of an answer that goes on without its chunks' framing is sent (an HTTP/1.0 client's connection). */

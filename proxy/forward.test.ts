@@ -279,6 +279,24 @@ describe('framing', () => {
     expect(seen.at(-1)!.headers.map((h) => h.toLowerCase())).not.toContain('connection');
   });
 
+  it('othersOpen: an exchange that ended while another was open says so; one alone on the proxy does not', async () => {
+    ended.length = 0;
+    const alone = new Raw(port).send('GET /alone HTTP/1.1\r\nHost: x\r\n\r\n');
+    await alone.until((t) => t.includes('"/alone"'));
+    alone.end();
+    // the chunked answer takes 30 ms: a request sent meanwhile on another connection ends before it
+    const slow = new Raw(port).send('GET /chunked HTTP/1.1\r\nHost: x\r\n\r\n');
+    await new Promise((r) => setTimeout(r, 5));
+    const quick = new Raw(port).send('GET /quick HTTP/1.1\r\nHost: x\r\n\r\n');
+    await quick.until((t) => t.includes('"/quick"'));
+    await slow.until((t) => t.endsWith('\r\n0\r\nx-sum: 7\r\n\r\n'));
+    quick.end();
+    slow.end();
+    judged();
+    const open = (url: string) => ended.find((e) => e.url === url)?.othersOpen;
+    expect([open('/alone'), open('/quick'), open('/chunked')]).toEqual([false, true, false]);
+  });
+
   it.each([
     ['a malformed request line', 'GET /a b HTTP/1.1\r\nHost: x\r\n\r\n'],
     ['a space in a header name', 'GET / HTTP/1.1\r\nHost: x\r\nBad Name: 1\r\n\r\n'],

@@ -151,6 +151,7 @@ class ClientConnection implements AnswerReader {
     if (url.startsWith(fw.reservedPrefix)) return this.answerReserved(head, url);
     const ex = new Exchange(this, fw.hooks.nextSeq(), head, url, fw.capture);
     this.exchange = ex;
+    fw.open++;
     const fields = forwardedFields(head, fw.hostHeader, false);
     ex.upstreamHead = `${head.method} ${url === '*' ? url : fw.basePath + url} HTTP/1.1\r\n${fields}${head.hosts ? '' : `Host: ${fw.hostHeader}\r\n`}\r\n`;
     this.upstream = fw.pool.take(ex, this);
@@ -241,6 +242,8 @@ class ClientConnection implements AnswerReader {
   answered(ex: Exchange, up: UpstreamConnection): void {
     if (ex.pendingHead !== null) this.send(ex, EMPTY, 0, 0);
     ex.done = true;
+    ex.othersOpen = this.fw.open > 1;
+    this.fw.open--;
     const receivedAt = performance.now();
     this.exchange = null;
     this.upstream = null;
@@ -336,6 +339,7 @@ class ClientConnection implements AnswerReader {
 
   /** The exchange given up before its answer ended: its upstream connection goes with it. */
   private abandon(ex: Exchange): void {
+    if (!ex.done) this.fw.open--;
     ex.done = true;
     this.exchange = null;
     if (this.upstream !== null) this.fw.pool.drop(this.upstream);
@@ -385,6 +389,8 @@ class ForwarderImpl implements Forwarder {
   readonly reservedPrefix: string;
   readonly hooks: ForwardHooks;
   readonly queue: JudgeQueue;
+  /** Exchanges begun whose answer has not ended (the judge reads whether others were open when one ended). */
+  open = 0;
   private readonly sweeper: NodeJS.Timeout;
 
   constructor(o: ForwarderOptions) {

@@ -30,6 +30,8 @@ export interface ProxyOptions {
   upstream: string;
   /** The variant every key is held to; without it, each key's is learned from its answers (ADR-070). */
   variant?: Variant;
+  /** The proxy is its keys' sole client (ADR-087): effects no call it saw explains are findings. */
+  soleClient?: boolean;
   port?: number;
   host?: string;
   captureBytes?: number;
@@ -124,6 +126,7 @@ export async function startLiveProxy(o: ProxyOptions): Promise<LiveProxy> {
   }
   const judge = createJudge({
     variant: o.variant,
+    soleClient: o.soleClient,
     maxTransactions: o.maxTransactions,
     paymentWindowSeconds: o.paymentWindowSeconds,
     clockToleranceMs: o.clockToleranceMs,
@@ -244,6 +247,7 @@ function judgeForwarded(f: Forwarded, judge: Judge, recorder: Recorder, capture:
     receivedAt: f.receivedAt,
     requestTruncated: requestBody === null,
     responseTruncated: answer === null,
+    othersOpen: f.othersOpen,
   };
   // a judge that throws is reported by the judging queue (exchange.ts), as the proxy's own failure
   const findings: EarFinding[] = judge.exchange(ex);

@@ -26,7 +26,7 @@ import {
 import { readMerchantKeys, replay, type ReplayResult } from './replay.ts';
 
 const USAGE =
-  'usage: paylater judge FILE.har [--variant 1|2] [--payment-window SECONDS] [--clock-tolerance MS] [--max-transactions N] [--webhook-window MS] [--report-json FILE] [--report-junit FILE] [--quiet] [--replay --base-url URL [--merchants FILE] [--keep-pace] [--timeout SECONDS] [--har FILE]]';
+  'usage: paylater judge FILE.har [--variant 1|2] [--sole-client] [--payment-window SECONDS] [--clock-tolerance MS] [--max-transactions N] [--webhook-window MS] [--report-json FILE] [--report-junit FILE] [--quiet] [--replay --base-url URL [--merchants FILE] [--keep-pace] [--timeout SECONDS] [--har FILE]]';
 
 export const HELP = `${USAGE}
 
@@ -51,6 +51,9 @@ is a "replay" finding naming both exchanges.
 Options:
   --variant 1|2             hold every key to this variant (default: each key's variant is learned,
                             as paylater proxy does)
+  --sole-client             the recording holds every call made with its keys (a test run): an
+                            effect on a merchant's sandbox no call it holds explains is a finding
+                            (ADR-087; --replay: the replay is the new server's sole client)
   --payment-window SECONDS  the recorded server's payment window (default: the x-state-machine default, ${stateMachine.paymentWindow.defaultSeconds})
   --clock-tolerance MS      how far the server's clock may be from the recording's (default: ${DEFAULT_CLOCK_TOLERANCE_MS})
   --max-transactions N      transactions remembered; past it the oldest is dropped first (default: ${DEFAULT_MAX_TRANSACTIONS})
@@ -82,6 +85,7 @@ Examples:
 
 export const OPTIONS = {
   variant: { type: 'string' },
+  'sole-client': { type: 'boolean' },
   'payment-window': { type: 'string' },
   'clock-tolerance': { type: 'string' },
   'max-transactions': { type: 'string' },
@@ -134,6 +138,7 @@ export async function runJudge(
     const har = readHar(file);
     const options: RecordedOptions = {
       variant,
+      soleClient: values['sole-client'] === true,
       paymentWindowSeconds: nums['payment-window'],
       clockToleranceMs: nums['clock-tolerance'],
       maxTransactions: nums['max-transactions'],

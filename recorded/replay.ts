@@ -194,6 +194,8 @@ export async function replay(recorded: HarExchange[], o: ReplayOptions, file: st
       responseText: answer.text,
       sentAt,
       receivedAt: performance.timeOrigin + performance.now(),
+      // one request at a time: none other is open beside it
+      othersOpen: false,
     };
     result.exchanges.push(now);
     if (x.requestTruncated) result.filler++;

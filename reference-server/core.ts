@@ -287,7 +287,12 @@ export class Core {
     requeue: (merchantId, id, nextAttemptAt) => this.updateEvent(merchantId, id, (e) => ({ ...e, state: 'pending', nextAttemptAt })),
   };
 
-  /** Changes the merchant's state with `update`, locked, in one transaction; the cache follows. */
+  /**
+   * Changes the merchant's state with `update`, locked, in one transaction; the cache follows. Its
+   * sandbox (clock, fault rule, webhook endpoint, API log) changes only here, keyed by the caller's
+   * merchant: no call changes another merchant's.
+   * @rule ADR-087
+   */
   async updateMerchantState(merchantId: string, update: (s: MerchantStateRecord) => MerchantStateRecord): Promise<MerchantStateRecord> {
     const next = await this.repo.transaction(async (tx) => {
       const s = (await tx.lock('merchantState', merchantId)) ?? defaultMerchantState(merchantId);

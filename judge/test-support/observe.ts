@@ -32,6 +32,8 @@ export interface Observation {
   headers?: Record<string, string>;
   sentAt: number;
   receivedAt: number;
+  /** Another exchange was open when this one ended (the ear's `othersOpen`; default: not known). */
+  othersOpen?: boolean;
 }
 
 /** The key a test merchant calls with. */
@@ -62,6 +64,7 @@ export function exchangeOf(o: Observation): Exchange {
     json: o.json,
     sentAt: o.sentAt,
     receivedAt: o.receivedAt,
+    othersOpen: o.othersOpen,
   };
 }
 

@@ -1,14 +1,17 @@
 /**
  * Figure: with the conformance suite as traffic, the share of the catalogue's API mutants (those
- * that fault an answer, not only a webhook) the suite finds that `paylater proxy` (no --variant,
- * in front of the mutant, its webhook side between the mutant and the suite's receiver) reports
- * too; target ≥ 0.9. The controls (the plain server,
- * members reordered) must give 0 proxy findings. One seed per mutant; the suite stops at its first
- * finding, so the proxy sees the same traffic up to it. Beside it, the same traffic as the proxy's
- * `--har` wrote it (masked), judged offline by `paylater judge`'s function: its share, which should
- * be the proxy's, and the mutants where the two differ.
+ * that fault an answer, not only a webhook) the suite finds that `paylater proxy --sole-client`
+ * (no --variant, in front of the mutant, its webhook side between the mutant and the suite's
+ * receiver; the suite is its keys' only client, ADR-087) reports too; target ≥ 0.9. The controls
+ * (the plain server, members reordered) must give 0 findings. One seed per mutant; the suite stops
+ * at its first finding, so the proxy sees the same traffic up to it. Beside it, the same traffic as
+ * the proxy's `--har` wrote it (masked), judged offline by `paylater judge`'s function: its share,
+ * which should be the proxy's, and the mutants where the two differ; and that HAR judged without
+ * the sole-client assumption, the share a proxy that may not make it reports.
  */
 import { randomBytes } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { stateMachine } from '../../generated/contract.ts';
 import { freePort } from '../../lib/free-port.ts';
 import { DEFAULT_RUNS } from '../../conformance/cli.ts';
@@ -48,7 +51,8 @@ export async function proxyDetection(list: Mutant[], log: (l: string) => void = 
     { name: `Other ${i}`, storeName: `Other ${i}`, apiKey: s.other, variant: list[i]!.variant ?? 1 },
   ]);
   const server = await startTestServer({ merchants, mode: 'sandbox' });
-  const out: { name: string; suite: boolean; proxy: boolean; har: boolean; message: string }[] = [];
+  const harDir = process.env.PROXY_DETECTION_HAR_DIR;
+  const out: { name: string; suite: boolean; proxy: boolean; har: boolean; withoutSoleClient: boolean; message: string }[] = [];
   try {
     for (const [i, m] of list.entries()) {
       const s = slots[i]!;
@@ -59,6 +63,8 @@ export async function proxyDetection(list: Mutant[], log: (l: string) => void = 
       const relay = await startRelay(s.relayPort, hookPort, m, server.baseUrl, s, secret);
       const proxy = await startLiveProxy({
         upstream: relay.url,
+        // the suite is the keys' only client (ADR-087)
+        soleClient: true,
         // every exchange in the HAR: the offline judge sees what the proxy saw
         keepExchanges: 1_000_000,
         webhooks: { port: hookPort, forwardTo: `http://127.0.0.1:${receiverPort}/hooks`, secret },
@@ -80,17 +86,24 @@ export async function proxyDetection(list: Mutant[], log: (l: string) => void = 
           timeLimitMs: 30_000,
           bail: true,
         });
-        const har = await judgeRecorded(parseHar(Buffer.from(JSON.stringify(proxy.recorder.har())), `${m.name}.har`));
+        const harText = JSON.stringify(proxy.recorder.har());
+        // PROXY_DETECTION_HAR_DIR: each mutant's HAR kept there, to read what the proxy saw while developing a judge
+        if (harDir) writeFileSync(join(harDir, `${m.name.replace(/[^a-z0-9]+/gi, '-').slice(0, 60)}.har`), harText);
+        const recorded = () => parseHar(Buffer.from(harText), `${m.name}.har`);
+        const har = await judgeRecorded(recorded(), { soleClient: true });
+        // and without the sole-client assumption: what a proxy that may not assume it reports
+        const assumingNothing = await judgeRecorded(recorded());
         const row = {
           name: m.name,
           suite: r.findings.length > 0,
           proxy: proxy.recorder.findingCount > 0,
           har: har.findings.length > 0,
+          withoutSoleClient: assumingNothing.findings.length > 0,
           message: proxy.recorder.findings[0]?.message ?? '',
         };
         out.push(row);
         log(
-          `  ${m.name}: suite ${row.suite ? 'found' : 'missed'}, proxy ${row.proxy ? `found (${row.message.slice(0, 120)})` : 'missed'}, its HAR ${row.har ? `found (${har.findings[0]!.message.slice(0, 120)})` : 'missed'}`,
+          `  ${m.name}: suite ${row.suite ? 'found' : 'missed'}${harDir && r.findings[0] ? ` (${r.findings[0].message.slice(0, 300)})` : ''}, proxy ${row.proxy ? `found (${row.message.slice(0, 120)})` : 'missed'}, its HAR ${row.har ? `found (${har.findings[0]!.message.slice(0, 120)})` : 'missed'}`,
         );
       } finally {
         await proxy.close();
@@ -118,15 +131,16 @@ export const proxyDetectionFigure: Figure = {
       ctx.log,
     );
     const isControl = (n: string) => controls.some((c) => c.name === n);
-    const dirty = rows.filter((r) => isControl(r.name) && (r.proxy || r.har));
+    const dirty = rows.filter((r) => isControl(r.name) && (r.proxy || r.har || r.withoutSoleClient));
     if (dirty.length) throw new Error(`proxy or HAR findings on a control: ${dirty.map((r) => `${r.name}: ${r.message}`).join('; ')}`);
     const found = rows.filter((r) => !isControl(r.name) && r.suite);
     const both = found.filter((r) => r.proxy);
     const har = found.filter((r) => r.har);
+    const without = found.filter((r) => r.withoutSoleClient);
     const apart = found.filter((r) => r.har !== r.proxy).map((r) => `${r.name} (${r.proxy ? 'proxy only' : 'HAR only'})`);
     return {
       ratio: found.length ? both.length / found.length : null,
-      detail: `${both.length} of ${found.length} mutants the suite finds reported by the proxy; its HAR judged offline: ${har.length} of ${found.length} (${(har.length / Math.max(1, found.length)).toFixed(2)})${apart.length ? `; apart: ${apart.join(', ')}` : ', the same mutants'}; controls clean`,
+      detail: `${both.length} of ${found.length} mutants the suite finds reported by the proxy; its HAR judged offline: ${har.length} of ${found.length} (${(har.length / Math.max(1, found.length)).toFixed(2)}); without --sole-client (the HAR judged so): ${without.length} of ${found.length} (${(without.length / Math.max(1, found.length)).toFixed(2)})${apart.length ? `; apart: ${apart.join(', ')}` : ', the same mutants'}; controls clean`,
       reason: found.length ? undefined : 'no mutant found by the suite',
     };
   },

@@ -1,0 +1,218 @@
+/**
+ * The judge of a sole client's traffic (ADR-087): an effect on a merchant's sandbox no call it saw
+ * explains is a `no-cause` finding, once `soleClient` is set and no other exchange was open when the
+ * answer showing it ended; without either, none. Each case is one of the catalogue's cross-merchant
+ * or uncounted faults, with the correct server's traffic beside it.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Exchange } from './exchange.ts';
+import { markOthersOpen } from './recorded.ts';
+import { createRequest, partnerRecord } from './test-support/record.ts';
+import { ObservedJudge, observation, type Observation } from './test-support/observe.ts';
+
+const T0 = Date.parse('2026-11-24T10:00:00.000Z');
+let at = T0;
+/** An exchange of `merchant` after the previous one, alone on the ear (none other open when it ended). */
+const alone = (opId: string, status: number, json: unknown, o: Partial<Observation> = {}): Observation =>
+  observation(opId, status, json, (at += 20), { othersOpen: false, ...o });
+const noCause = (j: ObservedJudge, o: Observation) => j.observe(o).filter((f) => f.kind === 'no-cause');
+const judges = () => ({ sole: new ObservedJudge({ soleClient: true }), assuming: new ObservedJudge() });
+
+/** Both merchants' B1 of one vendorReference, then `a`'s B4 of it: `b`'s record as it then reads. */
+function sharedReference(j: ObservedJudge) {
+  const ref = `cf-${at}`;
+  const mine = partnerRecord(at, { vendorReference: ref });
+  const theirs = partnerRecord(at, { vendorReference: ref });
+  expect(noCause(j, alone('createPartnerTransaction', 201, mine, { requestJson: createRequest(mine) }))).toEqual([]);
+  expect(noCause(j, alone('createPartnerTransaction', 201, theirs, { merchant: 'b', requestJson: createRequest(theirs) }))).toEqual([]);
+  const cancelled = { ...mine, status: 'CANCELED', updatedAt: new Date(at + 21).toISOString() };
+  expect(noCause(j, alone('cancelPartnerTransactionByVendorReference', 200, cancelled, { params: { vendorReference: ref } }))).toEqual([]);
+  return { ref, theirs, read: (status: string) => ({ ...theirs, status, updatedAt: new Date(at + 1).toISOString() }) };
+}
+
+describe('a sole client judged (ADR-087)', () => {
+  it('a record its merchant\'s calls did not move reads CANCELED (mutant "B4 also cancels the other merchant\'s transaction"): a finding', () => {
+    const { sole, assuming } = judges();
+    for (const j of [sole, assuming]) {
+      const { theirs, read } = sharedReference(j);
+      const found = noCause(
+        j,
+        alone('getPartnerTransaction', 200, read('CANCELED'), { merchant: 'b', params: { transactionId: theirs.id as string } }),
+      );
+      expect(found.map((f) => f.jsonPath)).toEqual(j === sole ? ['$.status'] : []);
+    }
+  });
+
+  it('the same read beside another open exchange, or read PENDING, or cancelled by its own merchant: no finding', () => {
+    const j = new ObservedJudge({ soleClient: true });
+    let s = sharedReference(j);
+    const byId = { merchant: 'b', params: { transactionId: s.theirs.id as string } };
+    expect(noCause(j, alone('getPartnerTransaction', 200, s.read('CANCELED'), { ...byId, othersOpen: true }))).toEqual([]);
+    s = sharedReference(j);
+    expect(
+      noCause(
+        j,
+        alone(
+          'getPartnerTransaction',
+          200,
+          { ...s.theirs, status: 'PENDING' },
+          { merchant: 'b', params: { transactionId: s.theirs.id as string } },
+        ),
+      ),
+    ).toEqual([]);
+    const cancelled = s.read('CANCELED');
+    expect(
+      noCause(j, alone('cancelPartnerTransactionByVendorReference', 200, cancelled, { merchant: 'b', params: { vendorReference: s.ref } })),
+    ).toEqual([]);
+    expect(
+      noCause(j, alone('getPartnerTransaction', 200, cancelled, { merchant: 'b', params: { transactionId: s.theirs.id as string } })),
+    ).toEqual([]);
+  });
+
+  it("a sandbox scenario's customer (a magic phone) approves without a call; the clock expires without one: no finding", () => {
+    const j = new ObservedJudge({ soleClient: true });
+    const magic = partnerRecord(at, { customerPhone: '212600000101' });
+    expect(noCause(j, alone('createPartnerTransaction', 201, magic, { requestJson: createRequest(magic) }))).toEqual([]);
+    const approved = { ...magic, status: 'APPROVED', updatedAt: new Date(at + 1).toISOString() };
+    expect(noCause(j, alone('getPartnerTransaction', 200, approved, { params: { transactionId: magic.id as string } }))).toEqual([]);
+    // an ordinary phone: approved by no call is a finding
+    const plain = partnerRecord(at);
+    expect(noCause(j, alone('createPartnerTransaction', 201, plain, { requestJson: createRequest(plain) }))).toEqual([]);
+    const plainApproved = { ...plain, status: 'APPROVED', updatedAt: new Date(at + 1).toISOString() };
+    expect(noCause(j, alone('getPartnerTransaction', 200, plainApproved, { params: { transactionId: plain.id as string } }))).toHaveLength(
+      1,
+    );
+  });
+
+  it('a fault rule read back other than the one answered, or with calls the ear did not see used (mutant "accepted but never applied"): a finding', () => {
+    const { sole, assuming } = judges();
+    const rule = (id: string, remaining: number) => ({
+      rule: { id, failure: '500', operations: ['createPartnerTransaction'], times: 2, used: 2 - remaining, remaining },
+    });
+    for (const j of [sole, assuming]) {
+      expect(noCause(j, alone('sandboxSetFaultRule', 200, rule('flt_a', 2)))).toEqual([]);
+      expect(noCause(j, alone('sandboxGetFaultRule', 200, rule('flt_a', 2)))).toEqual([]);
+      expect(noCause(j, alone('sandboxGetFaultRule', 200, rule('flt_b', 2))).map((f) => f.jsonPath)).toEqual(
+        j === sole ? ['$.rule.id'] : [],
+      );
+      expect(noCause(j, alone('sandboxSetFaultRule', 200, rule('flt_c', 2)))).toEqual([]);
+      expect(noCause(j, alone('sandboxGetFaultRule', 200, rule('flt_c', 1))).map((f) => f.jsonPath)).toEqual(
+        j === sole ? ['$.rule.remaining'] : [],
+      );
+    }
+  });
+
+  it('a rule\'s failure answered after its times (mutant "one call more"), or to a merchant with none ("also set for the other merchant"): a finding', () => {
+    const j = new ObservedJudge({ soleClient: true });
+    const failed = { error: { code: 'INTERNAL_ERROR', message: 'x' } };
+    const b1 = (merchant: string, status: number) => {
+      const rec = partnerRecord(at);
+      return alone('createPartnerTransaction', status, status === 201 ? rec : failed, { merchant, requestJson: createRequest(rec) });
+    };
+    expect(
+      noCause(
+        j,
+        alone('sandboxReset', 200, { now: new Date(at).toISOString(), offsetSeconds: 0, offsetMilliseconds: 0 }, { merchant: 'b' }),
+      ),
+    ).toEqual([]);
+    expect(
+      noCause(
+        j,
+        alone('sandboxSetFaultRule', 200, {
+          rule: { id: 'flt_a', failure: '500', operations: ['createPartnerTransaction'], times: 1, used: 0, remaining: 1 },
+        }),
+      ),
+    ).toEqual([]);
+    // b has none: its call answered as a's rule answers
+    expect(noCause(j, b1('b', 500)).map((f) => f.message)).toEqual([expect.stringContaining("another merchant's")]);
+    expect(noCause(j, b1('a', 500))).toEqual([]);
+    expect(noCause(j, b1('a', 500)).map((f) => f.message)).toEqual([expect.stringContaining('after it had answered all its calls')]);
+    expect(noCause(j, b1('a', 201))).toEqual([]);
+  });
+
+  it('the webhook endpoint reads another secret than its last answer (mutant "secret set on the other merchant\'s endpoint"): a finding; after its own PUT or a reset, none', () => {
+    const j = new ObservedJudge({ soleClient: true });
+    const endpoint = (secret: string) => ({ url: 'http://127.0.0.1:9/hooks', secret, enabled: true });
+    expect(noCause(j, alone('sandboxGetWebhookEndpoint', 200, endpoint('whsec_one')))).toEqual([]);
+    expect(noCause(j, alone('sandboxGetWebhookEndpoint', 200, endpoint('whsec_two'))).map((f) => f.jsonPath)).toEqual(['$.secret']);
+    expect(noCause(j, alone('sandboxSetWebhookEndpoint', 200, endpoint('whsec_three')))).toEqual([]);
+    expect(noCause(j, alone('sandboxGetWebhookEndpoint', 200, endpoint('whsec_three')))).toEqual([]);
+    expect(noCause(j, alone('sandboxReset', 200, { now: new Date(at).toISOString(), offsetSeconds: 0, offsetMilliseconds: 0 }))).toEqual(
+      [],
+    );
+    expect(noCause(j, alone('sandboxGetWebhookEndpoint', 200, endpoint('whsec_seeded')))).toEqual([]);
+  });
+
+  it('the clock advanced by milliseconds shows another offset than its last plus the advance (mutant "moves by whole seconds only"): a finding', () => {
+    const { sole, assuming } = judges();
+    const clock = (offsetMs: number) => ({
+      now: new Date(at + offsetMs).toISOString(),
+      offsetSeconds: Math.floor(offsetMs / 1000),
+      offsetMilliseconds: offsetMs,
+    });
+    for (const j of [sole, assuming]) {
+      expect(noCause(j, alone('sandboxGetClock', 200, clock(5000)))).toEqual([]);
+      expect(noCause(j, alone('sandboxAdvanceClock', 200, clock(5296), { requestJson: { milliseconds: 296 } }))).toEqual([]);
+      const found = noCause(j, alone('sandboxAdvanceClock', 200, clock(7000), { requestJson: { milliseconds: 296 } }));
+      expect(found.map((f) => f.expected)).toEqual(j === sole ? [5592] : []);
+    }
+  });
+
+  it('the API log records a call its merchant\'s key did not make since it started (mutant "also records the other merchant\'s calls"): a finding', () => {
+    const { sole, assuming } = judges();
+    const entry = (operationId: string, method: string, path: string, status: number) => ({
+      operationId,
+      method,
+      path,
+      status,
+      origin: null,
+    });
+    for (const j of [sole, assuming]) {
+      const start = alone('sandboxSetApiLog', 200, { recording: true, entries: [] }, { requestJson: { recording: true } });
+      expect(noCause(j, start)).toEqual([]);
+      const mine = entry('sandboxSetApiLog', 'PUT', '/api/v1/sandbox/api-log', 200);
+      expect(noCause(j, alone('sandboxGetApiLog', 200, { recording: true, entries: [mine] }))).toEqual([]);
+      const theirs = entry('getPartnerTransaction', 'GET', '/api/v1/public/partner/transactions/0d2c1f7e-7b1a-4c4e-9f51-3f2a1b0c9d8e', 404);
+      const found = noCause(j, alone('sandboxGetApiLog', 200, { recording: true, entries: [mine, theirs] }));
+      expect(found.map((f) => f.jsonPath)).toEqual(j === sole ? ['$.entries[1]'] : []);
+    }
+  });
+});
+
+describe('what a recording shows of exchanges open together', () => {
+  it("markOthersOpen: open when another began before its answer ended and ended later (or with it); a recording's own value kept", () => {
+    const x = (seq: number, sentAt: number, receivedAt: number, othersOpen?: boolean): Exchange => ({
+      seq,
+      method: 'GET',
+      url: '/',
+      headers: {},
+      status: 200,
+      responseHeaders: {},
+      responseText: '',
+      sentAt,
+      receivedAt,
+      othersOpen,
+    });
+    // 1 alone; 2 ends inside 3; 3 ends after 2 began; 4 and 5 end together; 6 said so itself
+    const list = [x(1, 0, 10), x(2, 22, 25), x(3, 20, 30), x(4, 40, 50), x(5, 45, 50), x(6, 60, 70, true)];
+    markOthersOpen(list);
+    expect(list.map((e) => e.othersOpen)).toEqual([false, true, false, true, true, true]);
+  });
+});
+
+describe("another merchant's delivery", () => {
+  it('redelivered by a merchant whose it is not, answered 200 (mutant "redelivery of the other merchant\'s delivery accepted"): a finding, whatever the option', () => {
+    const j = new ObservedJudge();
+    const rec = partnerRecord(at);
+    expect(noCause(j, alone('createPartnerTransaction', 201, rec, { merchant: 'b', requestJson: createRequest(rec) }))).toEqual([]);
+    const delivery = { id: 'msg_theirs', event: 'transaction.cancelled', transactionId: rec.id, state: 'pending', attempts: [] };
+    const redeliver = (merchant: string) =>
+      j.observe(alone('sandboxRedeliverWebhook', 200, delivery, { merchant, params: { deliveryId: 'msg_theirs' } }));
+    expect(redeliver('b').filter((f) => f.kind === 'other-merchant')).toEqual([]);
+    expect(
+      redeliver('a')
+        .filter((f) => f.kind === 'other-merchant')
+        .map((f) => f.expected),
+    ).toEqual([404]);
+  });
+});
