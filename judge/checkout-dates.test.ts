@@ -107,6 +107,17 @@ describe('checkout transactions: A2 and A3 against the paid session', () => {
     expect(a2(s, token, id, { ...rec, updated_at: local(T0) }, changed + 2000)).toEqual(['timestamps']);
   });
 
+  it("A2's updated_at of a transaction an expiry event showed expired: its window's end, no finding; left at created_at (mutant \"A2's updated_at stays created_at\"): a finding", () => {
+    const s = new StateTracker({ webhookWindowMs: 1000 });
+    const id = '01a21b00-0000-7000-8000-000000000006';
+    const token = paid(s, id);
+    expect(s.event('transaction.expired', id, 'msg_e', T0 + WINDOW_MS + 100, ++seq, { id, status: 'EXPIRED' })).toEqual([]);
+    // A2 shows EXPIRED as CANCELED (its checkout form): the event says which it is
+    const rec = { status: 'CANCELED', merchant_name: 'M', store_name: 'S', created_at: local(T0) };
+    expect(a2(s, token, id, { ...rec, updated_at: local(T0 + WINDOW_MS) }, T0 + WINDOW_MS + 1000)).toEqual([]);
+    expect(a2(s, token, id, { ...rec, updated_at: local(T0) }, T0 + WINDOW_MS + 2000)).toEqual(['timestamps']);
+  });
+
   it('an event carrying the customerPhone the payment named: no finding; another (mutant "checkout events carry another customerPhone"): a finding', () => {
     const s = new StateTracker({});
     const id = '01a21b00-0000-7000-8000-000000000004';

@@ -35,7 +35,7 @@ function offsets(m: MerchantMemory, from: number, to: number): [number, number] 
 /** The server's real clock less the ear's, when the Date headers show it certainly differs by more than `tolerance`; else 0. */
 function skew(memory: JudgeMemory, tolerance: number): Interval {
   const s = memory.dateSkew;
-  return s.from > tolerance || s.to < -tolerance ? s : { from: 0, to: 0 };
+  return isShifted(s, tolerance) ? s : { from: 0, to: 0 };
 }
 
 /** The merchant's server clock during [from, to] on the ear's clock (the model's slack not added). */
@@ -73,14 +73,38 @@ function parsedDate(text: string): number {
 }
 
 /** A `Date` header answered during [sentAt, receivedAt]: the server's real clock read a second of it then (RFC 9110 §6.6.1). */
-export function dateAnswered(memory: JudgeMemory, date: string | undefined, sentAt: number, receivedAt: number): void {
+export function dateAnswered(memory: JudgeMemory, date: string | undefined, sentAt: number, receivedAt: number, tolerance: number): void {
   const d = date === undefined ? NaN : parsedDate(date);
   if (Number.isNaN(d)) return;
   const now: Interval = { from: d - receivedAt, to: d + 1000 - sentAt };
   const s = memory.dateSkew;
+  const wasShifted = isShifted(s, tolerance);
   const both = { from: Math.max(s.from, now.from), to: Math.min(s.to, now.to) };
   // headers that disagree (the server's clock stepped): the latest one holds
   memory.dateSkew = both.from <= both.to ? both : now;
+  if (isShifted(memory.dateSkew, tolerance) !== wasShifted || both.from > both.to) memory.skewBasisSince = receivedAt;
+}
+
+/** The Date headers show the server's clock certainly more than `tolerance` from the ear's: the server's instants are shifted by it. */
+const isShifted = (s: Interval, tolerance: number): boolean => s.from > tolerance || s.to < -tolerance;
+
+/**
+ * The most NTP slews a clock (ntpd and chrony: 500 ppm): how far two clocks' difference may drift
+ * per ms of real time.
+ */
+const DRIFT_PER_MS = 0.0005;
+
+/**
+ * The slack between two instants of a merchant's server clock both read off the ear's (`earlier`,
+ * `later`: ear ms, epoch), such as a token's issue and its use, or two answers of one rate window:
+ * the server's clock less the ear's is the same in both, so it cancels out of their difference, save
+ * its drift over the real time between them and a millisecond of rounding; never more than
+ * `tolerance`, and `tolerance` when the Date headers changed what the judge takes that difference
+ * for (shifted or not) in between.
+ */
+export function earSlack(memory: JudgeMemory, earlier: number, later: number, tolerance: number): number {
+  if (memory.skewBasisSince >= earlier) return tolerance;
+  return Math.min(tolerance, 1 + DRIFT_PER_MS * Math.max(0, later - earlier));
 }
 
 /** A time for a message: ISO 8601, or what an unbounded end means. */

@@ -17,7 +17,7 @@ import type { TransactionMemory } from './memory.ts';
 import { judgeRepeat } from './deliveries.ts';
 import { sameNames } from './names.ts';
 import { smallHash } from './prints.ts';
-import { only, reach, type StatusSet } from './statuses.ts';
+import { both, only, reach, type StatusSet } from './statuses.ts';
 
 const emitting = (event: string) => stateMachine.transitions.filter((x) => x.emits === event);
 
@@ -37,6 +37,20 @@ export function expectEvent(j: Judging, tx: TransactionMemory, event: string, tr
     return;
   }
   tx.events.push({ name: event, transition, at: seenAt, received: false });
+}
+
+/**
+ * Of `statuses` (those an answer sent at `sentAt` may show), the ones the events of `tx` received
+ * before it leave: an event came, so the transaction had reached its transition's status.
+ */
+export function afterEvents(tx: TransactionMemory, sentAt: number, statuses: StatusSet): StatusSet {
+  let out = statuses;
+  for (const e of tx.events ?? []) {
+    const to = e.received && e.at < sentAt ? emitting(e.name)[0]?.to : undefined;
+    const left = to === undefined ? out : both(out, reach(only(to)));
+    if (left.length) out = left;
+  }
+  return out;
 }
 
 /** Events received earlier whose transition the status `now` (shown by `s`) rules out: events with no transition. */

@@ -178,7 +178,7 @@ export function createJudge(o: JudgeOptions = {}): Judge {
     const sentAt = settings.timeOrigin + ex.sentAt;
     const receivedAt = settings.timeOrigin + ex.receivedAt;
     const { pathname, search } = pathAndQuery(ex.url);
-    dateAnswered(memory, ex.responseHeaders.date, sentAt, receivedAt);
+    dateAnswered(memory, ex.responseHeaders.date, sentAt, receivedAt, settings.tolerance);
     // the operation: as the ear named it, else the route table's in the variants the caller may speak
     let route = ex.opId === undefined ? undefined : { opId: ex.opId, params: {} as Record<string, string> };
     if (!route) route = routeOf(fixedVariant ?? 1, ex.method, pathname) ?? (fixedVariant ? undefined : routeOf(2, ex.method, pathname));

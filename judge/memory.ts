@@ -75,8 +75,10 @@ export interface ClockMemory {
 
 /** A key's rate-limit window as its answers showed it. */
 export interface RateWindow {
-  /** When the window ends (the server's clock), from the latest answer's wait; null while unknown. */
+  /** When the window ends (the server's clock), from its answers' waits; null while unknown. */
   end: Interval | null;
+  /** When (ear ms, epoch) the earliest answer `end` was read from began (`earSlack`); NaN while `end` is null. */
+  endSince: number;
   /** Counted requests seen in the window, or null when it began before the judge knew (its start not seen). */
   used: number | null;
   /** When (epoch ms) the answer showing the window full ended, and its exchange; NaN: not full. */
@@ -140,6 +142,8 @@ export interface TokenMemory {
   /** When it was issued, on its merchant's server clock; null when its lifetime is not judged (an A1 under a fault rule). */
   issued: Interval | null;
   issuedBy: number;
+  /** When (ear ms, epoch) the exchange that issued it began: its lifetime is judged against later exchanges with `earSlack`. */
+  issuedSentAt: number;
   /** The variant of the key that got it, once pinned. */
   variant?: VariantPin;
   /** The checkout transaction its session paid, and whether a read of it accepted the token. */
@@ -210,6 +214,8 @@ export interface JudgeMemory {
   webhookSecrets: string[];
   /** The server's real clock less the ear's (ms), as the Date headers bound it. */
   dateSkew: Interval;
+  /** When (ear ms) the Date headers last changed whether the judge takes the server's clock as shifted from the ear's (`earSlack`); -Infinity: never. */
+  skewBasisSince: number;
   /** What the traffic exercised. */
   seen: {
     operations: Map<string, number>;
@@ -245,6 +251,7 @@ export function newMemory(max = DEFAULT_MAX_TRANSACTIONS): JudgeMemory {
     webhookBodies: new Map(),
     webhookSecrets: [],
     dateSkew: { from: -Infinity, to: Infinity },
+    skewBasisSince: -Infinity,
     seen: {
       operations: new Map(),
       statuses: new Set(),

@@ -17,7 +17,7 @@ import {
   type Interval,
   type Transition,
 } from '../model/index.ts';
-import { iso, latestDuring } from './clock.ts';
+import { earSlack, iso, latestDuring } from './clock.ts';
 import { around, during, errorCode, finding, isRecord, type FindingOf, type Judging, type Seen } from './context.ts';
 import { expectEvent, ruledOut } from './events.ts';
 import { epoch, kept, type JudgeMemory, type TransactionMemory } from './memory.ts';
@@ -163,5 +163,8 @@ export function checkoutExpiry(j: Judging, tx: TransactionMemory, s: Seen, shown
   const m = j.memory.merchants.get(tx.merchant)!;
   const expiresAt = expiryOf({ from: tx.createdAt!, to: tx.createdAt! + tx.createdWithinMs }, j.settings.paymentWindowMs / 1000);
   const span = during(j, m, s);
-  return { ...judgeExpiry({ shown, before: [], during: span, latest: span.to, expiresAt }, j.settings.tolerance), expiresAt };
+  // its creation and this read both read off the ear's clock (the paid session's exchange): its skew cancels out
+  const slack =
+    tx.madeAt === null ? j.settings.tolerance : earSlack(j.memory, epoch(j.memory, tx.madeAt), s.receivedAt, j.settings.tolerance);
+  return { ...judgeExpiry({ shown, before: [], during: span, latest: span.to, expiresAt }, slack), expiresAt };
 }

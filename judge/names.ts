@@ -25,8 +25,8 @@ export interface RecordKnowledge {
   samePhone?: (phone: string) => boolean;
   /** When the transaction was made (ms on the server's clock, slack included). */
   created?: { from: number; to: number };
-  /** The last change's instant (ms) and the status it led to, in the checkout's form (A2's `status`). */
-  updated?: { at: number; status: string };
+  /** When the last change was (ms, an interval: an expiry's is its payment window's end), and the status it led to, in the checkout's form (A2's `status`). */
+  updated?: { from: number; to: number; status: string };
 }
 
 /** A member of a record that contradicts what is known (`read`: a date as read back, null when it does not read as one). */
@@ -60,7 +60,8 @@ export function judgeStatusRecord(rec: Record<string, unknown>, k: RecordKnowled
   }
   if (k.updated && rec.status === k.updated.status) {
     const t = parseLocalDateTime(rec.updated_at);
-    if (t !== null && Math.abs(t - k.updated.at) >= 1000) out.push({ problem: 'updated_at', read: t, actual: rec.updated_at });
+    if (t !== null && (t >= k.updated.to + 1000 || t + 1000 <= k.updated.from))
+      out.push({ problem: 'updated_at', read: t, actual: rec.updated_at });
   }
   return out;
 }

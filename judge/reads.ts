@@ -7,13 +7,15 @@
  * creation within the paid session's exchange, its last change's instant.
  */
 import { checkoutStatusOf } from '../generated/index.ts';
-import { EXPIRY, judgeOwnership, notFoundText } from '../model/index.ts';
-import { iso } from './clock.ts';
+import { EXPIRY, expiryOf, judgeOwnership, notFoundText } from '../model/index.ts';
+import { earSlack, iso } from './clock.ts';
 import { around, errorCode, finding, isRecord, type Judging, type Json, type Seen } from './context.ts';
+import { afterEvents, ruledOut } from './events.ts';
 import { checkoutExpiry, overlaps, owned } from './moves.ts';
 import { judgeStatusRecord, sameNames } from './names.ts';
 import { smallHash } from './prints.ts';
-import { both, reach, statusSet } from './statuses.ts';
+import { both, reach, statusSet, type StatusSet } from './statuses.ts';
+import { epoch, type TransactionMemory } from './memory.ts';
 
 /**
  * A 404 against the first 404 of the operation with its code: the same text, whoever's the
@@ -55,6 +57,8 @@ export function judgeCheckoutStatus(s: Seen, j: Judging, id: string, reported: u
   const tx = j.memory.transactions.get(id);
   if (!tx || typeof reported !== 'string') return;
   const shows = statusSet(Object.keys(CHECKOUT_FORM).filter((st) => CHECKOUT_FORM[st] === reported));
+  // an event received before this read began, of a transition the status shown rules out
+  if (shows.length === 1) ruledOut(s, j, tx, id, shows);
   if (
     shows.length &&
     !both(reach(tx.possibleStatuses), shows).length &&
@@ -101,15 +105,15 @@ export function judgeLocalDates(s: Seen, j: Judging, id: string, json: Json): vo
   const tol = j.settings.tolerance;
   const from = tx.kind === 'checkout' && tx.madeAt !== null ? tx.createdAt : null;
   const now = tx.possibleStatuses;
+  const shows = statusSet(Object.keys(CHECKOUT_FORM).filter((st) => CHECKOUT_FORM[st] === json.status));
+  const lastChange = lastChangeOf(s, j, tx, now, afterEvents(tx, s.sentAt, both(reach(now), shows)));
   const verdicts = judgeStatusRecord(json, {
     samePhone: (phone) => {
       if (tx.customerPhoneHash === 0) tx.customerPhoneHash = smallHash(phone);
       return smallHash(phone) === tx.customerPhoneHash;
     },
     ...(from === null ? {} : { created: { from: from - tol, to: from + tx.createdWithinMs + tol } }),
-    ...(tx.updatedAt === null || now.length !== 1 || overlaps(j.memory, tx, s)
-      ? {}
-      : { updated: { at: tx.updatedAt, status: CHECKOUT_FORM[now[0]!]! } }),
+    ...(lastChange === null ? {} : { updated: lastChange }),
   });
   const push = (member: string, message: string, expected: unknown) =>
     j.out.push(
@@ -145,13 +149,34 @@ export function judgeLocalDates(s: Seen, j: Judging, id: string, json: Json): vo
         `${s.opId}'s created_at ${String(json.created_at)} reads (DD/MM/YY, UTC, ADR-007) as ${iso(v.read)}; the paid session made transaction ${id} between ${iso(from)} and ${iso(from + tx.createdWithinMs)}`,
         iso(from),
       );
-    else if (v.problem === 'updated_at' && v.read !== null && tx.updatedAt !== null)
+    else if (v.problem === 'updated_at' && v.read !== null && lastChange !== null)
       push(
         'updated_at',
-        `${s.opId}'s updated_at ${String(json.updated_at)} reads as ${iso(v.read)}; the last change of transaction ${id} (${now[0]}) was at ${iso(tx.updatedAt)}`,
-        iso(tx.updatedAt),
+        `${s.opId}'s updated_at ${String(json.updated_at)} reads as ${iso(v.read)}; the last change of transaction ${id} (${now[0]}) was ${lastChange.from === lastChange.to ? `at ${iso(lastChange.from)}` : `between ${iso(lastChange.from)} and ${iso(lastChange.to)} (its payment window's end)`}`,
+        iso(lastChange.from),
       );
   }
+}
+
+/**
+ * When the last change of `tx` was, if known: as an answer showed its updatedAt (in the one status
+ * `now`), or, for a checkout transaction the ear saw paid that `shown` (what the read shows, the
+ * events received before it counted) is expired, its payment window's end (its creation and this
+ * read both read off the ear's clock: `earSlack`).
+ */
+function lastChangeOf(
+  s: Seen,
+  j: Judging,
+  tx: TransactionMemory,
+  now: StatusSet,
+  shown: StatusSet,
+): { from: number; to: number; status: string } | null {
+  if (overlaps(j.memory, tx, s)) return null;
+  if (now.length === 1 && tx.updatedAt !== null) return { from: tx.updatedAt, to: tx.updatedAt, status: CHECKOUT_FORM[now[0]!]! };
+  if (shown.length !== 1 || shown[0] !== EXPIRY.to || tx.kind !== 'checkout' || tx.madeAt === null || tx.createdAt === null) return null;
+  const end = expiryOf({ from: tx.createdAt, to: tx.createdAt + tx.createdWithinMs }, j.settings.paymentWindowMs / 1000);
+  const slack = earSlack(j.memory, epoch(j.memory, tx.madeAt), s.receivedAt, j.settings.tolerance);
+  return { from: end.from - slack, to: end.to + slack, status: CHECKOUT_FORM[EXPIRY.to]! };
 }
 
 /** A3 (Variant 1's verification by key): ownership, the merchant's names, the checkout form of the status. */

@@ -17,7 +17,7 @@ import {
   within,
   type Interval,
 } from '../model/index.ts';
-import { iso, serverTime } from './clock.ts';
+import { earSlack, iso, serverTime } from './clock.ts';
 import { during, errorCode, finding, isRecord, variantOf, type FindingOf, type Judging, type Seen } from './context.ts';
 import { addTransaction, kept, remember, type MerchantMemory, type TokenMemory } from './memory.ts';
 import { moved } from './moves.ts';
@@ -32,7 +32,7 @@ const TOKEN_REFUSED = 'INVALID_SESSION_TOKEN';
 /** The memory of a session token, made at its A1 answer. */
 export function tokenOf(j: Judging, token: string, merchant: string, issuedBy: number): TokenMemory {
   let t = j.memory.tokens.get(token);
-  if (!t) remember(j.memory.tokens, token, (t = { merchant, issued: null, issuedBy }), j.memory.max);
+  if (!t) remember(j.memory.tokens, token, (t = { merchant, issued: null, issuedBy, issuedSentAt: -Infinity }), j.memory.max);
   return t;
 }
 
@@ -55,6 +55,7 @@ export function judgeSessionIssued(s: Seen, j: Judging): void {
   const t = tokenOf(j, token, m.id, s.seq);
   t.issued = now;
   t.issuedBy = s.seq;
+  t.issuedSentAt = s.sentAt;
   const expiresAt = typeof s.json.expiresAt === 'string' ? Date.parse(s.json.expiresAt) : NaN;
   const end = tokenExpiry(now);
   const tol = j.settings.tolerance;
@@ -75,10 +76,14 @@ export function judgeSessionIssued(s: Seen, j: Judging): void {
 function judgeRateLimit(s: Seen, j: Judging, m: MerchantMemory, now: Interval): void {
   const rule = rateLimitOf(s.opId, variantOf(s));
   if (!rule) return;
-  const tol = j.settings.tolerance;
-  let w = m.rateWindow ?? { end: null, used: null, fullAt: NaN, fullExchange: 0 };
+  let w = m.rateWindow ?? { end: null, endSince: NaN, used: null, fullAt: NaN, fullExchange: 0 };
+  // the window's end and this request both read off the ear's clock: its skew cancels out (earSlack)
+  let tol = w.end ? earSlack(j.memory, w.endSince, s.receivedAt, j.settings.tolerance) : j.settings.tolerance;
   // a request certainly after the window's end is the first of a new one, whose count the judge sees from 0
-  if (w.end && windowPassed(now, w.end, tol) === 'yes') w = { end: null, used: 0, fullAt: NaN, fullExchange: 0 };
+  if (w.end && windowPassed(now, w.end, tol) === 'yes') {
+    w = { end: null, endSince: NaN, used: 0, fullAt: NaN, fullExchange: 0 };
+    tol = j.settings.tolerance;
+  }
   const inWindow = w.end !== null && windowPassed(now, w.end, tol) === 'no';
   const push = (f: Omit<FindingOf, 'at' | 'kind'>) => j.out.push(finding({ kind: 'rate-limit', at: s, ...f }));
   if (s.status !== 429 && !Number.isNaN(w.fullAt) && s.sentAt >= w.fullAt && inWindow)
@@ -110,9 +115,13 @@ function judgeRateLimit(s: Seen, j: Judging, m: MerchantMemory, now: Interval): 
       });
     // an end certainly after the one known: a new window began (the request may have come within the
     // slack of the old end, so it was not certainly past it): what the old window showed is forgotten
-    if (!inWindow && w.end && end.from > w.end.to + tol) w = { end: null, used: null, fullAt: NaN, fullExchange: 0 };
-    w.end = inWindow && w.end ? { from: Math.max(w.end.from, end.from), to: Math.min(w.end.to, end.to) } : end;
-    if (w.end.from > w.end.to) w.end = end;
+    if (!inWindow && w.end && end.from > w.end.to + tol) w = { end: null, endSince: NaN, used: null, fullAt: NaN, fullExchange: 0 };
+    const narrowed = inWindow && w.end ? { from: Math.max(w.end.from, end.from), to: Math.min(w.end.to, end.to) } : null;
+    if (narrowed && narrowed.from <= narrowed.to) w.end = narrowed;
+    else {
+      w.end = end;
+      w.endSince = s.sentAt;
+    }
   }
   if ((s.status === 429 || h['ratelimit-remaining'] === '0') && Number.isNaN(w.fullAt)) {
     w.fullAt = s.receivedAt;
@@ -137,7 +146,11 @@ export function judgeTokenUse(s: Seen, j: Judging): void {
   const lifetime =
     t.issued === null
       ? { accepted: true, refused: true }
-      : tokenAnswers(t.issued, serverTime(j.memory, m, s.sentAt, s.receivedAt, j.settings.tolerance), j.settings.tolerance);
+      : tokenAnswers(
+          t.issued,
+          serverTime(j.memory, m, s.sentAt, s.receivedAt, j.settings.tolerance),
+          earSlack(j.memory, t.issuedSentAt, s.receivedAt, j.settings.tolerance),
+        );
   const payer = j.memory.payers.get(id);
   if (s.status === 200) {
     if (!lifetime.accepted)

@@ -67,6 +67,83 @@ describe('session tokens', () => {
     expect(a2(s, 'st_test_one', 401, T0 + TOKEN_LIFETIME_MS - 30_000)).toEqual(['token']);
   });
 
+  it('an A2 read showing PENDING after an expiry event came (mutant "A2 reports a closed transaction as PENDING"): a finding; one sent before it came, none', () => {
+    const s = new StateTracker({ webhookWindowMs: 1000 });
+    expect(
+      s.observe(
+        ob({ opId: 'createSession', status: 200, json: { token: 'st_test_p', expiresAt: new Date(T0 + TOKEN_LIFETIME_MS).toISOString() } }),
+      ),
+    ).toEqual([]);
+    s.observe(
+      ob({
+        opId: 'sandboxPaySession',
+        status: 200,
+        requestJson: { session_token: 'st_test_p', outcome: 'failed' },
+        json: { transaction_id: TX, status: 'PENDING' },
+      }),
+    );
+    const pending = (at: number, sentAt = at - 2) =>
+      kinds(
+        s.observe({
+          ...ob(
+            {
+              opId: 'getTransactionStatusBySessionToken',
+              merchant: null,
+              token: 'st_test_p',
+              params: { transaction_id: TX },
+              status: 200,
+              json: { transaction_id: TX, status: 'PENDING' },
+            },
+            at,
+          ),
+          sentAt,
+        }),
+      ).filter((k) => k.startsWith('webhook'));
+    expect(s.event('transaction.expired', TX, 'msg_x', T0 + 2000, ++seq)).toEqual([]);
+    // sent before the event came: it may show the status before the expiry
+    expect(pending(T0 + 2050, T0 + 1990)).toEqual([]);
+    expect(pending(T0 + 3000)).toEqual(['webhook-no-transition']);
+  });
+
+  it('accepted 10 ms past its lifetime on an advanced sandbox clock: a finding (issue and use read off one clock, seconds of real time apart: no tolerance between them); refused 10 ms before it: a finding', () => {
+    const s = new StateTracker({});
+    const clock = (opId: string, offsetMs: number, at: number, requestJson?: unknown) =>
+      s.observe(
+        ob(
+          {
+            opId,
+            status: 200,
+            testKey: true,
+            requestJson,
+            json: { now: new Date(at + offsetMs).toISOString(), offsetSeconds: Math.floor(offsetMs / 1000), offsetMilliseconds: offsetMs },
+          },
+          at,
+        ),
+      );
+    expect(clock('sandboxGetClock', 0, T0 - 100)).toEqual([]);
+    const token = 'st_test_clock';
+    s.observe(
+      ob({ opId: 'createSession', status: 200, testKey: true, json: { token, expiresAt: new Date(T0 + TOKEN_LIFETIME_MS).toISOString() } }),
+    );
+    s.observe(
+      ob({
+        opId: 'sandboxPaySession',
+        status: 200,
+        testKey: true,
+        requestJson: { session_token: token, outcome: 'success' },
+        json: { transaction_id: TX, status: 'APPROVED' },
+      }),
+    );
+    expect(a2(s, token, 200, T0 + 100)).toEqual([]);
+    // the clock moved on by the lifetime less 1 s: ear time T0 + 1000 reads T0 + lifetime on the server
+    clock('sandboxAdvanceClock', TOKEN_LIFETIME_MS - 1000, T0 + 200, { milliseconds: TOKEN_LIFETIME_MS - 1000 });
+    expect(a2(s, token, 200, T0 + 1000 + 10)).toEqual(['token']);
+    expect(a2(s, token, 401, T0 + 1000 - 10)).toEqual(['token']);
+    // at the end itself, either answer
+    expect(a2(s, token, 200, T0 + 1000)).toEqual([]);
+    expect(a2(s, token, 401, T0 + 1000)).toEqual([]);
+  });
+
   it("another session's token answered 200 for the transaction is a finding; refused, none", () => {
     const s = new StateTracker({});
     paidSession(s);
