@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Exchange } from './exchange.ts';
-import { markOthersOpen } from './recorded.ts';
+import { judgeRecorded, markOthersOpen } from './recorded.ts';
 import { createRequest, partnerRecord } from './test-support/record.ts';
 import { ObservedJudge, observation, type Observation } from './test-support/observe.ts';
 
@@ -214,5 +214,31 @@ describe("another merchant's delivery", () => {
         .filter((f) => f.kind === 'other-merchant')
         .map((f) => f.expected),
     ).toEqual([404]);
+  });
+});
+
+describe('a recording with its secrets masked', () => {
+  it('an endpoint read back with another masked secret: a no-cause finding (one digest per value); the same mask twice, none', async () => {
+    const get = (seq: number, secret: string): Exchange => ({
+      seq,
+      method: 'GET',
+      url: 'http://127.0.0.1:3000/api/v1/sandbox/webhook-endpoint',
+      headers: { 'x-api-key': 'MASKED_0000beef' },
+      status: 200,
+      responseHeaders: { 'content-type': 'application/json' },
+      responseText: JSON.stringify({
+        url: 'http://127.0.0.1:9/hooks',
+        secret,
+        previousSecret: null,
+        previousSecretExpiresAt: null,
+        enabled: true,
+      }),
+      sentAt: T0 + seq * 10,
+      receivedAt: T0 + seq * 10 + 2,
+    });
+    const found = async (secrets: string[]) =>
+      (await judgeRecorded({ exchanges: secrets.map((x, i) => get(i + 1, x)) }, { soleClient: true })).findings.map((f) => f.kind);
+    expect(await found(['MASKED_aaaaaaaa', 'MASKED_aaaaaaaa'])).toEqual([]);
+    expect(await found(['MASKED_aaaaaaaa', 'MASKED_bbbbbbbb'])).toEqual(['no-cause']);
   });
 });

@@ -5,7 +5,8 @@
  * `paylater proxy` (no --variant) is started in front of it and a third run goes through it. The
  * server is correct: the proxy reports nothing, on both variants. It sees records made before it
  * started, lists whose instants a reset put out of order, deliveries with attempts on both sides of
- * a reset, and a clock it first saw already reset.
+ * a reset, and a clock it first saw already reset. Its HAR, judged with the sole-client assumption
+ * (ADR-087: the third run was the keys' only client), gives nothing either.
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +14,8 @@ import { startTestServer, type TestServer } from '../reference-server/testing.ts
 import { merchantPair, type MerchantPair } from '../conformance/merchant-pairs.ts';
 import { runSuite } from '../conformance/run.ts';
 import { stateMachine } from '../generated/index.ts';
+import { judgeRecorded } from '../judge/recorded.ts';
+import { parseHar } from '../recorded/har.ts';
 import { startLiveProxy } from './server.ts';
 
 const secret = `whsec_${randomBytes(24).toString('base64')}`;
@@ -55,7 +58,8 @@ describe('the proxy in front of a sandbox that has lived', () => {
       const pair = pairs[v - 1]!;
       expect(await suiteRun(pair, server.baseUrl, 7100 + v)).toEqual([]);
       expect(await suiteRun(pair, server.baseUrl, 7200 + v)).toEqual([]);
-      const proxy = await startLiveProxy({ upstream: server.baseUrl });
+      // every exchange in its HAR: judged again below as the run's sole client
+      const proxy = await startLiveProxy({ upstream: server.baseUrl, keepExchanges: 1_000_000 });
       try {
         expect(await suiteRun(pair, proxy.url, 7300 + v)).toEqual([]);
         proxy.recorder.sweep();
@@ -71,6 +75,12 @@ describe('the proxy in front of a sandbox that has lived', () => {
         ])
           expect(cov.operations.exercised).toContain(op);
         expect(proxy.recorder.report().keysPinned).toEqual({ 1: v === 1 ? 2 : 0, 2: v === 2 ? 2 : 0 });
+        // the third run was the keys' only client once the proxy started (ADR-087): its HAR judged so, nothing
+        // either, though the sandbox's records, rule, endpoint and clock were left by runs it never saw
+        const har = parseHar(Buffer.from(JSON.stringify(proxy.recorder.har())), 'lived-in.har');
+        const judged = await judgeRecorded(har, { soleClient: true });
+        expect(judged.findings.map((f) => `${f.kind} ${f.operation} ${f.jsonPath}: ${f.message}`)).toEqual([]);
+        expect(judged.exchanges.length).toBe(proxy.recorder.report().judged);
       } finally {
         await proxy.close();
       }

@@ -118,7 +118,7 @@ export async function proxyDetection(list: Mutant[], log: (l: string) => void = 
 
 export const proxyDetectionFigure: Figure = {
   id: 'proxy-detection',
-  title: 'Proxy: share of the API mutants the suite finds that the proxy reports (suite as traffic)',
+  title: 'Proxy (--sole-client): share of the API mutants the suite finds that the proxy reports (suite as traffic)',
   target: '≥ 0.9',
   pass: (r) => r >= 0.9,
   async run(ctx) {
