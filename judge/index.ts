@@ -46,6 +46,12 @@ export interface Judge {
   exchange(ex: Exchange): Finding[];
   /** One webhook delivery judged. */
   delivery(d: Delivery): Finding[];
+  /**
+   * A call that went through the ear unjudged (its answer cut off, its client gone, its judging
+   * failed): what it did is not known, so its merchant's sandbox is no longer taken as changed only
+   * by the calls judged (`JudgeOptions.soleClient`).
+   */
+  unjudged(call: { method: string; url: string; headers: Record<string, string> }): void;
   /** What only time shows, as of `now` on the ear's clock: a transition whose event never came. */
   sweep(now: number): Finding[];
   /** What the traffic exercised, in the suite's form. */
@@ -172,6 +178,15 @@ export function createJudge(o: JudgeOptions = {}): Judge {
     return id;
   };
 
+  /** The credential an operation's call sent, and the merchant (a key) or session token it names. */
+  function callerOf(opId: string | undefined, headers: Record<string, string>) {
+    const authVariant = fixedVariant ?? (opId !== undefined && contracts.get(1)!.has(opId) ? 1 : 2);
+    const auth = opId === undefined ? null : authHeaderOf(authVariant, opId);
+    const cred = auth === null ? undefined : headers[auth];
+    const merchant = auth !== null && auth !== 'x-session-token' && cred ? merchantOf(memory, merchantIdOf(cred)) : null;
+    return { cred, merchant, token: auth === 'x-session-token' ? cred : undefined };
+  }
+
   function exchange(ex: Exchange): Finding[] {
     const out: Finding[] = [];
     const j: Judging = { memory, settings, out };
@@ -182,11 +197,7 @@ export function createJudge(o: JudgeOptions = {}): Judge {
     // the operation: as the ear named it, else the route table's in the variants the caller may speak
     let route = ex.opId === undefined ? undefined : { opId: ex.opId, params: {} as Record<string, string> };
     if (!route) route = routeOf(fixedVariant ?? 1, ex.method, pathname) ?? (fixedVariant ? undefined : routeOf(2, ex.method, pathname));
-    const authVariant = fixedVariant ?? (route && contracts.get(1)!.has(route.opId) ? 1 : 2);
-    const auth = route ? authHeaderOf(authVariant, route.opId) : null;
-    const cred = auth === null ? undefined : ex.headers[auth];
-    const merchant = auth !== null && auth !== 'x-session-token' && cred ? merchantOf(memory, merchantIdOf(cred)) : null;
-    const token = auth === 'x-session-token' ? cred : undefined;
+    const { cred, merchant, token } = callerOf(route?.opId, ex.headers);
     const testKey = cred !== undefined && (cred.startsWith(TEST_KEY_PREFIX) || cred.startsWith(MASK_PREFIX));
     if (merchant && testKey) merchant.testKey = true;
     const pin = pinOf(memory, fixedVariant, merchant, token);
@@ -279,6 +290,15 @@ export function createJudge(o: JudgeOptions = {}): Judge {
       const out: Finding[] = [];
       judgeDelivery(d, settings.timeOrigin + d.receivedAt, { memory, settings, out });
       return out;
+    },
+    unjudged(call) {
+      const { pathname } = pathAndQuery(call.url);
+      const route = routeOf(fixedVariant ?? 1, call.method, pathname) ?? (fixedVariant ? undefined : routeOf(2, call.method, pathname));
+      const { merchant, token } = callerOf(route?.opId, call.headers);
+      const m = merchant ?? (token === undefined ? undefined : memory.merchants.get(memory.tokens.get(token)?.merchant ?? ''));
+      if (m) m.unjudgedCall = true;
+      // a session token the judge never saw issued may be any merchant's; a call with no credential changes nothing
+      else if (token !== undefined) memory.unjudgedUnknownCall = true;
     },
     sweep(now) {
       const out: Finding[] = [];

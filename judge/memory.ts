@@ -134,6 +134,8 @@ export interface MerchantMemory {
   apiLogOrigins: Map<string, Set<string | null>>;
   /** Every call of the merchant since its API log's recording started is in `apiLogOrigins` (its sole client's ear saw the start with no call open, and forgot none: ADR-087). */
   apiLogComplete: boolean;
+  /** A call of the merchant went through the ear unjudged (`Judge.unjudged`): what changed its sandbox is no longer all seen. */
+  unjudgedCall: boolean;
 }
 
 /** A session token as its A1 answer showed it. */
@@ -229,6 +231,8 @@ export interface JudgeMemory {
   };
   /** Transactions dropped by the bound. */
   dropped: number;
+  /** A call went through the ear unjudged naming no merchant the judge knows (a session token it never saw issued): it may have been any merchant's. */
+  unjudgedUnknownCall: boolean;
 }
 
 export const DEFAULT_MAX_TRANSACTIONS = 100_000;
@@ -263,6 +267,7 @@ export function newMemory(max = DEFAULT_MAX_TRANSACTIONS): JudgeMemory {
       unknownTransactionEvents: 0,
     },
     dropped: 0,
+    unjudgedUnknownCall: false,
   };
 }
 
@@ -309,6 +314,7 @@ export function merchantOf(memory: JudgeMemory, id: string): MerchantMemory {
     endpoint: { firstUrl: null, elsewhere: false, eventsReachEar: false, enabledAt: -Infinity, disabledBy: null, shown: null },
     apiLogOrigins: new Map(),
     apiLogComplete: false,
+    unjudgedCall: false,
   };
   remember(memory.merchants, id, m, memory.max);
   return m;

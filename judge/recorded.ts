@@ -77,7 +77,12 @@ export interface RecordedOptions extends Omit<JudgeOptions, 'timeOrigin' | 'webh
  * as the proxy's webhook port is.
  */
 export async function judgeRecorded<X extends Exchange>(
-  har: { exchanges: X[]; deliveries?: (Delivery & { url: string })[] },
+  har: {
+    exchanges: X[];
+    deliveries?: (Delivery & { url: string })[];
+    /** Requests the recording holds no answer to: what they did is not known (`Judge.unjudged`). */
+    unanswered?: { method: string; url: string; headers: Record<string, string> }[];
+  },
   o: RecordedOptions = {},
 ): Promise<Judged<X>> {
   const deliveries = har.deliveries ?? [];
@@ -85,6 +90,7 @@ export async function judgeRecorded<X extends Exchange>(
   const { webhookWindowMs: windowMs = defaultWebhookWindowMs(), ...options } = o;
   const webhooks = deliveries.length ? { windowMs, port, validators: asyncApiValidators() } : undefined;
   const judge = createJudge({ ...options, timeOrigin: 0, webhooks });
+  for (const call of har.unanswered ?? []) judge.unjudged(call);
   const origins = apiOrigins(har.exchanges);
   const mine = har.exchanges.filter((x) => origins.has(new URL(x.url).origin));
   markOthersOpen(mine);

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { Exchange } from './exchange.ts';
 import { judgeRecorded, markOthersOpen } from './recorded.ts';
 import { createRequest, partnerRecord } from './test-support/record.ts';
-import { ObservedJudge, observation, type Observation } from './test-support/observe.ts';
+import { exchangeOf, ObservedJudge, observation, type Observation } from './test-support/observe.ts';
 
 const T0 = Date.parse('2026-11-24T10:00:00.000Z');
 let at = T0;
@@ -41,6 +41,29 @@ describe('a sole client judged (ADR-087)', () => {
       );
       expect(found.map((f) => f.jsonPath)).toEqual(j === sole ? ['$.status'] : []);
     }
+  });
+
+  it("a call of the merchant that went through the ear unjudged (its client gone, its answer cut off): its sandbox's effects are not judged any more; another merchant's still are", () => {
+    const j = new ObservedJudge({ soleClient: true });
+    const s = sharedReference(j);
+    const ex = exchangeOf(
+      alone('cancelPartnerTransactionByVendorReference', 200, {}, { merchant: 'b', params: { vendorReference: s.ref } }),
+    );
+    j.judge.unjudged({ method: ex.method, url: ex.url, headers: ex.headers });
+    expect(
+      noCause(
+        j,
+        alone('getPartnerTransaction', 200, s.read('CANCELED'), { merchant: 'b', params: { transactionId: s.theirs.id as string } }),
+      ),
+    ).toEqual([]);
+    // merchant a's calls were all judged: its clock is still held to them
+    const clock = (offsetMs: number) => ({
+      now: new Date(at + offsetMs).toISOString(),
+      offsetSeconds: Math.floor(offsetMs / 1000),
+      offsetMilliseconds: offsetMs,
+    });
+    expect(noCause(j, alone('sandboxGetClock', 200, clock(0)))).toEqual([]);
+    expect(noCause(j, alone('sandboxAdvanceClock', 200, clock(2000), { requestJson: { milliseconds: 1000 } }))).toHaveLength(1);
   });
 
   it('the same read beside another open exchange, or read PENDING, or cancelled by its own merchant: no finding', () => {

@@ -39,7 +39,7 @@ const hooks = {
     return ++this.seq;
   },
   ended: (ex: Exchange) => ended.push(ex),
-  failed: (_s: number, _m: string, _u: string, why: string) => failures.push(why),
+  failed: (_ex: Exchange, why: string) => failures.push(why),
   clientGone: () => gone++,
   queueFull: () => undefined,
   reserved: () => ({ status: 404, headers: {}, body: '' }),

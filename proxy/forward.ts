@@ -20,10 +20,10 @@ export interface ForwardHooks {
   nextSeq(): number;
   /** An exchange whose answer went back whole: called after that answer's last byte was written, never before. */
   ended(ex: Exchange): void;
-  /** The upstream could not be reached, answered what is not HTTP/1.1, or broke its answer off. */
-  failed(seq: number, method: string, url: string, why: string): void;
+  /** The upstream could not be reached, answered what is not HTTP/1.1, or broke its answer off; or the exchange could not be judged. */
+  failed(ex: Exchange, why: string): void;
   /** A client closed its connection before its answer ended. */
-  clientGone(): void;
+  clientGone(ex: Exchange): void;
   /** The judging queue was full: an exchange was judged at once, before the next was read. */
   queueFull(): void;
   /** A request under the reserved prefix, answered by the proxy itself (the judging queue is drained first). */
@@ -302,7 +302,7 @@ class ClientConnection implements AnswerReader {
     this.abandon(ex);
     up.release();
     const message = `upstream ${ex.head.method} ${ex.url}: ${why}`;
-    this.fw.hooks.failed(ex.seq, ex.head.method, ex.url, message);
+    this.fw.hooks.failed(ex, message);
     if (ex.headSent) {
       this.closing = true;
       this.socket.destroy();
@@ -356,7 +356,7 @@ class ClientConnection implements AnswerReader {
       this.socket.end();
       return;
     }
-    this.fw.hooks.clientGone();
+    this.fw.hooks.clientGone(ex);
     this.abandon(ex);
     this.socket.destroy();
   }
@@ -366,7 +366,7 @@ class ClientConnection implements AnswerReader {
     this.closing = true;
     const ex = this.exchange;
     if (ex === null) return;
-    this.fw.hooks.clientGone();
+    this.fw.hooks.clientGone(ex);
     this.abandon(ex);
   }
 
@@ -402,7 +402,7 @@ class ForwarderImpl implements Forwarder {
     const hooks = (this.hooks = o.hooks);
     this.queue = new JudgeQueue(
       (f) => hooks.ended(f),
-      (ex, why) => hooks.failed(ex.seq, ex.head.method, ex.url, why),
+      (ex, why) => hooks.failed(ex, why),
       () => hooks.queueFull(),
     );
     this.server = createServer({ noDelay: true, allowHalfOpen: true }, (socket) => {

@@ -146,6 +146,9 @@ export async function startLiveProxy(o: ProxyOptions): Promise<LiveProxy> {
     // what it reports includes every exchange answered before (the forwarder is made just below)
     settle: () => forwarder.drain(),
   });
+  // a call that reached the upstream but was not judged: what it did is not known to the judge
+  const unjudged = (ex: Forwarded) =>
+    o.judge === false ? undefined : judge.unjudged({ method: ex.head.method, url: ex.url, headers: headerRecord(ex.head.fields) });
   const forwarder = createForwarder({
     upstream,
     capture,
@@ -154,8 +157,14 @@ export async function startLiveProxy(o: ProxyOptions): Promise<LiveProxy> {
       nextSeq: () => recorder.nextSeq(),
       // the one place an ended exchange reaches the judge (the floor of the bench judges nothing)
       ended: o.judge === false ? () => undefined : (f) => judgeForwarded(f, judge, recorder, capture),
-      failed: (seq, method, url, why) => recorder.failure(seq, method, url, why),
-      clientGone: () => recorder.clientAborts++,
+      failed: (ex, why) => {
+        unjudged(ex);
+        recorder.failure(ex.seq, ex.head.method, ex.url, why);
+      },
+      clientGone: (ex) => {
+        unjudged(ex);
+        recorder.clientAborts++;
+      },
       queueFull: () => recorder.judgedAtOnce++,
       reserved: (method, url): { status: number; headers: Record<string, string>; body: string } => {
         if (method === 'GET' && (url === REPORT_PATH || url.startsWith(REPORT_PATH + '?'))) {

@@ -122,7 +122,7 @@ describe('the HAR dialects', () => {
         // the page, the script and the other hosts' calls counted, not judged; the cancelled request without an answer
         expect(judged.otherHosts).toBe(2);
         expect(judged.judge.coverage().unrouted).toBe(2);
-        expect(read.unanswered).toBe(1);
+        expect(read.unanswered.map((u) => u.method)).toHaveLength(1);
       }
     });
 

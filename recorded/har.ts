@@ -32,8 +32,8 @@ export interface HarRead {
   /** The answered entries, numbered 1… in the order they started (deliveries among them). */
   exchanges: HarExchange[];
   deliveries: HarDelivery[];
-  /** Entries without an answer (status 0: failed, blocked or cancelled): counted, not judged. */
-  unanswered: number;
+  /** Entries without an answer (status 0: failed, blocked or cancelled): not judged, their requests told to the judge (`Judge.unjudged`). */
+  unanswered: { method: string; url: string; headers: Record<string, string> }[];
   creator: string;
 }
 
@@ -131,7 +131,7 @@ export function parseHar(data: Buffer, file: string): HarRead {
   };
   // each entry read, with its place in the file (the order of entries that started together)
   const read: { at: number; sentAt: number; delivery?: HarDelivery; exchange?: HarExchange }[] = [];
-  let unanswered = 0;
+  const unanswered: HarRead['unanswered'] = [];
   for (const [i, e] of (log.entries as unknown[]).entries()) {
     const where = `entry ${i + 1}`;
     try {
@@ -162,7 +162,7 @@ export function parseHar(data: Buffer, file: string): HarRead {
         continue;
       }
       if (rs.status === 0) {
-        unanswered++;
+        unanswered.push({ method: rq.method.toUpperCase(), url: rq.url, headers });
         continue;
       }
       const answer = body(rs.content, attached);

@@ -200,12 +200,12 @@ export async function runJudge(
         if (f.curl) out(`curl script:\n${f.curl}`);
       }
     const counts = {
-      entries: har.exchanges.length + har.deliveries.length + har.unanswered,
+      entries: har.exchanges.length + har.deliveries.length + har.unanswered.length,
       deliveries: har.deliveries.length,
       judged: (replayed ?? judged).exchanges.length - coverage.unrouted,
       notOperations: coverage.unrouted,
       otherHosts: judged.otherHosts,
-      unanswered: har.unanswered,
+      unanswered: har.unanswered.length,
     };
     out(
       `\n${file} (${har.creator}): ${counts.entries} entries: ${counts.judged} operations judged, ${counts.notOperations} not an operation, ${counts.deliveries} webhook deliveries, ${counts.otherHosts} of other hosts, ${counts.unanswered} without an answer${replayed ? `; replayed ${replayed.exchanges.length} against ${baseUrl} (${replayed.filler} with a filler body the recording did not keep, not compared; ${replayed.notReplayed} not replayed: a body of unknown size), ${replayed.substitutions} values substituted` : ''}; ${findings.length} finding(s)`,
