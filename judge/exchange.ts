@@ -38,12 +38,20 @@ export interface Exchange {
   /** The answer's body was cut by the ear: only its status is judged. */
   responseTruncated?: boolean;
   /**
-   * Whether another exchange of the ear had begun and not ended when this one's answer ended: its
-   * answer may show that one's effects before the judge has seen it. Undefined (not known) counts as
-   * true. Read only with `JudgeOptions.soleClient`.
+   * Whether another exchange of the ear that may change what the server holds (not of a safe method:
+   * `isSafeMethod`) had begun and not ended when this one's answer ended: its answer may show that
+   * one's effects before the judge has seen it. Undefined (not known) counts as true. Read only with
+   * `JudgeOptions.soleClient`.
    */
   othersOpen?: boolean;
 }
+
+/**
+ * A method that changes nothing on the server (RFC 9110 §9.2.1's safe methods; the contract's GETs
+ * only read, time aside): an exchange of one left open beside another (an event stream) cannot have
+ * made what that one's answer shows.
+ */
+export const isSafeMethod = (method: string): boolean => method === 'GET' || method === 'HEAD' || method === 'OPTIONS';
 
 /** An exchange the ear named and parsed (the suite's client records these; reports and curl scripts are written from them). */
 export interface NamedExchange extends Omit<Exchange, 'seq' | 'opId' | 'json'> {

@@ -5,7 +5,7 @@
  */
 import { jsonOf } from '../lib/json.ts';
 import { defaultWebhookWindowMs, sweepEveryMs } from './events.ts';
-import type { Delivery, EarFinding, Exchange, JudgeOptions } from './exchange.ts';
+import { isSafeMethod, type Delivery, type EarFinding, type Exchange, type JudgeOptions } from './exchange.ts';
 import { createJudge, type Judge } from './index.ts';
 import { isMasked } from './mask.ts';
 import { routeOf } from './route.ts';
@@ -45,20 +45,40 @@ const aboutMasked = (f: EarFinding, x: Exchange): boolean =>
   f.kind !== 'no-cause' && [at(x.responseText, f.jsonPath), at(x.body, f.jsonPath)].some(isMasked);
 
 /**
- * Each exchange's `othersOpen` (where the recording did not say): whether another began before its
- * answer ended and had not ended by then (one ending at the same instant counts as open).
+ * Each exchange's `othersOpen` (where the recording did not say): whether another, not of a safe
+ * method, began before its answer ended and had not ended by then (one ending at the same instant
+ * counts as open).
  */
 export function markOthersOpen(list: Exchange[]): void {
-  const byEnd = [...list].sort((a, b) => b.receivedAt - a.receivedAt);
-  // the earliest start of the exchanges ending later than the group at hand
-  let earliestLater = Infinity;
-  for (let i = 0; i < byEnd.length;) {
-    let k = i;
-    let earliest = Infinity;
-    while (k < byEnd.length && byEnd[k]!.receivedAt === byEnd[i]!.receivedAt) earliest = Math.min(earliest, byEnd[k++]!.sentAt);
-    for (let n = i; n < k; n++) byEnd[n]!.othersOpen ??= k - i > 1 || earliestLater < byEnd[n]!.receivedAt;
-    earliestLater = Math.min(earliestLater, earliest);
-    i = k;
+  // the exchanges that may change something, by end; from each on, the two earliest starts among them (and whose the first is)
+  const unsafe = list.filter((x) => !isSafeMethod(x.method)).sort((a, b) => a.receivedAt - b.receivedAt);
+  const first = new Array<{ at: number; x: Exchange | null }>(unsafe.length + 1);
+  const second = new Array<number>(unsafe.length + 1);
+  first[unsafe.length] = { at: Infinity, x: null };
+  second[unsafe.length] = Infinity;
+  for (let i = unsafe.length - 1; i >= 0; i--) {
+    const y = unsafe[i]!;
+    const next = first[i + 1]!;
+    if (y.sentAt < next.at) {
+      first[i] = { at: y.sentAt, x: y };
+      second[i] = next.at;
+    } else {
+      first[i] = next;
+      second[i] = Math.min(second[i + 1]!, y.sentAt);
+    }
+  }
+  for (const x of list) {
+    if (x.othersOpen !== undefined) continue;
+    // the first of them ending no earlier than x
+    let lo = 0;
+    let hi = unsafe.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (unsafe[mid]!.receivedAt < x.receivedAt) lo = mid + 1;
+      else hi = mid;
+    }
+    const earliest = first[lo]!.x === x ? second[lo]! : first[lo]!.at;
+    x.othersOpen = earliest < x.receivedAt;
   }
 }
 

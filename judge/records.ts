@@ -225,7 +225,9 @@ function judgeRecord(s: Seen, j: Judging, m: MerchantMemory, json: Json, how: 'c
     moved(s, j, tx, id, shown, ok);
   } else {
     const uncalled = reachUncalled(tx.possibleStatuses, scenarioCustomer(j, tx));
-    if (tx.kind === 'partner' && shown.length && !uncalled.includes(shown[0]!) && causesSeen(s, j))
+    // a status some transition leads to, but none its clock makes (one none leads to is moved's no-transition)
+    const legal = shown.length > 0 && reach(tx.possibleStatuses).includes(shown[0]!);
+    if (tx.kind === 'partner' && legal && !uncalled.includes(shown[0]!) && causesSeen(s, j))
       push({
         kind: 'no-cause',
         txId: id,

@@ -203,10 +203,10 @@ describe('a sole client judged (ADR-087)', () => {
 });
 
 describe('what a recording shows of exchanges open together', () => {
-  it("markOthersOpen: open when another began before its answer ended and ended later (or with it); a recording's own value kept", () => {
-    const x = (seq: number, sentAt: number, receivedAt: number, othersOpen?: boolean): Exchange => ({
+  it("markOthersOpen: open when another (not a GET) began before its answer ended and ended later (or with it); a recording's own value kept", () => {
+    const x = (seq: number, sentAt: number, receivedAt: number, othersOpen?: boolean, method = 'POST'): Exchange => ({
       seq,
-      method: 'GET',
+      method,
       url: '/',
       headers: {},
       status: 200,
@@ -216,10 +216,12 @@ describe('what a recording shows of exchanges open together', () => {
       receivedAt,
       othersOpen,
     });
-    // 1 alone; 2 ends inside 3; 3 ends after 2 began; 4 and 5 end together; 6 said so itself
+    // 1 alone; 2 ends inside 3; 3 ends after 2 began; 4 and 5 end together; 6 said so itself; 7 ends inside
+    // an event stream (8, a GET open from 75 to 200: it changes nothing), 9 (a GET) inside 10
     const list = [x(1, 0, 10), x(2, 22, 25), x(3, 20, 30), x(4, 40, 50), x(5, 45, 50), x(6, 60, 70, true)];
+    list.push(x(7, 80, 90), x(8, 75, 200, undefined, 'GET'), x(9, 101, 105, undefined, 'GET'), x(10, 100, 110));
     markOthersOpen(list);
-    expect(list.map((e) => e.othersOpen)).toEqual([false, true, false, true, true, true]);
+    expect(list.map((e) => e.othersOpen)).toEqual([false, true, false, true, true, true, false, false, true, false]);
   });
 });
 

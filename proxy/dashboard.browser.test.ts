@@ -17,6 +17,8 @@ import { freePort } from '../lib/free-port.ts';
 import { CHROMIUM } from '../reference-server/test-support/browser-harness.ts';
 import { mountSite } from '../reference-server/site.ts';
 import { startTestServer, type TestServer } from '../reference-server/testing.ts';
+import { judgeRecorded } from '../judge/recorded.ts';
+import { parseHar } from '../recorded/har.ts';
 import { startLiveProxy, type LiveProxy } from './server.ts';
 
 const secret = `whsec_${randomBytes(24).toString('base64')}`;
@@ -182,6 +184,11 @@ describe('the sandbox dashboard in Chromium through the proxy', () => {
       expect(received.filter((r) => r.event !== 'transaction.approved' && r.event !== 'transaction.cancelled')).toEqual([]);
       expect(received).toHaveLength(6);
       expect(proxy.recorder.webhooksReceived).toBe(6);
+      // the tours were the keys' only client (ADR-087): their HAR judged so, nothing either
+      const har = parseHar(Buffer.from(JSON.stringify(proxy.recorder.har())), 'dashboard.har');
+      const judged = await judgeRecorded(har, { soleClient: true });
+      expect(judged.findings.map((f) => `${f.kind} ${f.operation} ${f.jsonPath}: ${f.message}`)).toEqual([]);
+      expect(judged.exchanges.length).toBe(proxy.recorder.report().judged);
     } finally {
       await proxy.close();
     }

@@ -4,6 +4,7 @@
  * it, ended, to the judging side, which reads it as it is: its heads (`head`, `response`), its
  * copies (`request.bytes()`, `answer.bytes()`: content-coded as it came, unchunked), its instants.
  */
+import { isSafeMethod } from '../judge/index.ts';
 import { ChunkedReader, type BodyKind, type ChunkSink, type Head } from './http1.ts';
 
 /** A body copied up to a limit: the chunks the sockets read, kept as they are (no copy). */
@@ -57,8 +58,10 @@ export class Exchange implements ChunkSink {
   closeClient: boolean;
   retried = false;
   done = false;
-  /** Another exchange was open when this one's answer ended (`Exchange.othersOpen` of the judge). */
+  /** Another exchange of a method that may change something was open when this one's answer ended (`Exchange.othersOpen` of the judge). */
   othersOpen = true;
+  /** Its method may change something (not GET, HEAD, OPTIONS). */
+  readonly unsafe: boolean;
 
   constructor(
     /** Where the data of an answer that goes on without its chunks' framing is sent (an HTTP/1.0 client's connection). */
@@ -74,6 +77,7 @@ export class Exchange implements ChunkSink {
     this.requestChunks = head.body === 'chunked' ? new ChunkedReader() : null;
     this.requestDone = head.body === 'none';
     this.closeClient = head.close;
+    this.unsafe = !isSafeMethod(head.method);
   }
 
   /** A chunked body's data: the request's while it is being read, then the answer's. */

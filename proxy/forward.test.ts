@@ -279,13 +279,13 @@ describe('framing', () => {
     expect(seen.at(-1)!.headers.map((h) => h.toLowerCase())).not.toContain('connection');
   });
 
-  it('othersOpen: an exchange that ended while another was open says so; one alone on the proxy does not', async () => {
+  it('othersOpen: an exchange that ended while another (not a GET) was open says so; one alone, or beside a GET, does not', async () => {
     ended.length = 0;
     const alone = new Raw(port).send('GET /alone HTTP/1.1\r\nHost: x\r\n\r\n');
     await alone.until((t) => t.includes('"/alone"'));
     alone.end();
     // the chunked answer takes 30 ms: a request sent meanwhile on another connection ends before it
-    const slow = new Raw(port).send('GET /chunked HTTP/1.1\r\nHost: x\r\n\r\n');
+    const slow = new Raw(port).send('POST /chunked HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n');
     await new Promise((r) => setTimeout(r, 5));
     const quick = new Raw(port).send('GET /quick HTTP/1.1\r\nHost: x\r\n\r\n');
     await quick.until((t) => t.includes('"/quick"'));
@@ -295,6 +295,16 @@ describe('framing', () => {
     judged();
     const open = (url: string) => ended.find((e) => e.url === url)?.othersOpen;
     expect([open('/alone'), open('/quick'), open('/chunked')]).toEqual([false, true, false]);
+    // beside a GET left open (an event stream), a request ends as if alone
+    const stream = new Raw(port).send('GET /chunked HTTP/1.1\r\nHost: x\r\n\r\n');
+    await new Promise((r) => setTimeout(r, 5));
+    const beside = new Raw(port).send('POST /beside HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n');
+    await beside.until((t) => t.includes('"/beside"'));
+    await stream.until((t) => t.endsWith('\r\n0\r\nx-sum: 7\r\n\r\n'));
+    beside.end();
+    stream.end();
+    judged();
+    expect(open('/beside')).toBe(false);
   });
 
   it.each([

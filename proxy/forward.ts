@@ -151,7 +151,7 @@ class ClientConnection implements AnswerReader {
     if (url.startsWith(fw.reservedPrefix)) return this.answerReserved(head, url);
     const ex = new Exchange(this, fw.hooks.nextSeq(), head, url, fw.capture);
     this.exchange = ex;
-    fw.open++;
+    if (ex.unsafe) fw.openUnsafe++;
     const fields = forwardedFields(head, fw.hostHeader, false);
     ex.upstreamHead = `${head.method} ${url === '*' ? url : fw.basePath + url} HTTP/1.1\r\n${fields}${head.hosts ? '' : `Host: ${fw.hostHeader}\r\n`}\r\n`;
     this.upstream = fw.pool.take(ex, this);
@@ -242,8 +242,8 @@ class ClientConnection implements AnswerReader {
   answered(ex: Exchange, up: UpstreamConnection): void {
     if (ex.pendingHead !== null) this.send(ex, EMPTY, 0, 0);
     ex.done = true;
-    ex.othersOpen = this.fw.open > 1;
-    this.fw.open--;
+    ex.othersOpen = this.fw.openUnsafe > (ex.unsafe ? 1 : 0);
+    if (ex.unsafe) this.fw.openUnsafe--;
     const receivedAt = performance.now();
     this.exchange = null;
     this.upstream = null;
@@ -339,7 +339,7 @@ class ClientConnection implements AnswerReader {
 
   /** The exchange given up before its answer ended: its upstream connection goes with it. */
   private abandon(ex: Exchange): void {
-    if (!ex.done) this.fw.open--;
+    if (!ex.done && ex.unsafe) this.fw.openUnsafe--;
     ex.done = true;
     this.exchange = null;
     if (this.upstream !== null) this.fw.pool.drop(this.upstream);
@@ -389,8 +389,8 @@ class ForwarderImpl implements Forwarder {
   readonly reservedPrefix: string;
   readonly hooks: ForwardHooks;
   readonly queue: JudgeQueue;
-  /** Exchanges begun whose answer has not ended (the judge reads whether others were open when one ended). */
-  open = 0;
+  /** Exchanges begun whose answer has not ended, of methods that may change something (the judge reads whether others were open when one ended). */
+  openUnsafe = 0;
   private readonly sweeper: NodeJS.Timeout;
 
   constructor(o: ForwarderOptions) {
