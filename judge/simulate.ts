@@ -26,11 +26,13 @@ export function judgeFaultRule(s: Seen, j: Judging): void {
   m.faultRuleOn = r !== null && r.remaining !== 0;
   if (!s.testKey) return;
   if (s.opId === 'sandboxGetFaultRule') judgeRuleReadBack(s, j, m, r);
-  m.faultRuleKnown = true;
+  // none, or one the judge can follow; a rule of another shape leaves it not known
+  m.faultRuleKnown = r === null;
   if (!r || typeof r.remaining !== 'number' || typeof r.failure !== 'string' || !Array.isArray(r.operations)) {
     m.faultRule = null;
     return;
   }
+  m.faultRuleKnown = true;
   m.faultRule = {
     id: typeof r.id === 'string' ? r.id : null,
     failure: r.failure,
@@ -61,7 +63,7 @@ function judgeRuleReadBack(s: Seen, j: Judging, m: MerchantMemory, r: Json | nul
             what: `a rule (${String(id)}), where the ear saw none set since the last answer showed none`,
           }
       : r === null
-        ? known.remaining > 0
+        ? known.remaining > 0 && /^\d{3}$/.test(known.failure)
           ? {
               path: '$.rule',
               expected: known.remaining,
@@ -76,7 +78,8 @@ function judgeRuleReadBack(s: Seen, j: Judging, m: MerchantMemory, r: Json | nul
               actual: id,
               what: `rule ${String(id)}, not the rule ${known.id} answered by exchange ${known.answeredBy}`,
             }
-          : typeof r.remaining === 'number' && r.remaining !== known.remaining
+          : // its calls are counted down only when its failure is a status the calls are answered (not a timeout)
+            typeof r.remaining === 'number' && r.remaining !== known.remaining && /^\d{3}$/.test(known.failure)
             ? {
                 path: '$.rule.remaining',
                 expected: known.remaining,

@@ -123,6 +123,25 @@ describe('a sole client judged (ADR-087)', () => {
         j === sole ? ['$.rule.remaining'] : [],
       );
     }
+    // a timeout rule's calls get no answer the judge can count: its count read back is not judged
+    const timeout = {
+      id: 'flt_t',
+      failure: 'timeout',
+      timeoutSeconds: 1,
+      operations: ['createPartnerTransaction'],
+      times: 1,
+      used: 0,
+      remaining: 1,
+    };
+    expect(noCause(sole, alone('sandboxSetFaultRule', 200, { rule: timeout }))).toEqual([]);
+    expect(noCause(sole, alone('sandboxGetFaultRule', 200, { rule: { ...timeout, used: 1, remaining: 0 } }))).toEqual([]);
+    // a rule whose operations the answer does not list: not followed, so not judged either
+    expect(
+      noCause(sole, alone('sandboxSetFaultRule', 200, { rule: { ...timeout, id: 'flt_all', failure: '500', operations: null } })),
+    ).toEqual([]);
+    expect(
+      noCause(sole, alone('sandboxGetFaultRule', 200, { rule: { ...timeout, id: 'flt_other', failure: '500', operations: null } })),
+    ).toEqual([]);
   });
 
   it('a rule\'s failure answered after its times (mutant "one call more"), or to a merchant with none ("also set for the other merchant"): a finding', () => {
