@@ -152,7 +152,7 @@ export function judgeLocalDates(s: Seen, j: Judging, id: string, json: Json): vo
     else if (v.problem === 'updated_at' && v.read !== null && lastChange !== null)
       push(
         'updated_at',
-        `${s.opId}'s updated_at ${String(json.updated_at)} reads as ${iso(v.read)}; the last change of transaction ${id} (${now[0]}) was ${lastChange.from === lastChange.to ? `at ${iso(lastChange.from)}` : `between ${iso(lastChange.from)} and ${iso(lastChange.to)} (its payment window's end)`}`,
+        `${s.opId}'s updated_at ${String(json.updated_at)} reads as ${iso(v.read)}; the last change of transaction ${id} (to what A2 shows as ${String(json.status)}) was ${lastChange.from === lastChange.to ? `at ${iso(lastChange.from)}` : `between ${iso(lastChange.from)} and ${iso(lastChange.to)} (its payment window's end)`}`,
         iso(lastChange.from),
       );
   }
