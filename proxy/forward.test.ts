@@ -284,26 +284,22 @@ describe('framing', () => {
     const alone = new Raw(port).send('GET /alone HTTP/1.1\r\nHost: x\r\n\r\n');
     await alone.until((t) => t.includes('"/alone"'));
     alone.end();
-    // the chunked answer takes 30 ms: a request sent meanwhile on another connection ends before it
-    const slow = new Raw(port).send('POST /chunked HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n');
-    await new Promise((r) => setTimeout(r, 5));
-    const quick = new Raw(port).send('GET /quick HTTP/1.1\r\nHost: x\r\n\r\n');
-    await quick.until((t) => t.includes('"/quick"'));
-    await slow.until((t) => t.endsWith('\r\n0\r\nx-sum: 7\r\n\r\n'));
-    quick.end();
-    slow.end();
-    judged();
-    const open = (url: string) => ended.find((e) => e.url === url)?.othersOpen;
+    /** A request sent on another connection while the 30 ms chunked answer of `long` is under way (it ends first). */
+    const whileLong = async (long: string, short: string, shortPath: string): Promise<void> => {
+      const slow = new Raw(port).send(`${long} /chunked HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n`);
+      await new Promise((r) => setTimeout(r, 5));
+      const quick = new Raw(port).send(`${short} ${shortPath} HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n`);
+      await quick.until((t) => t.includes(`"${shortPath}"`));
+      await slow.until((t) => t.endsWith('\r\n0\r\nx-sum: 7\r\n\r\n'));
+      quick.end();
+      slow.end();
+      judged();
+    };
+    const open = (url: string) => ended.findLast((e) => e.url === url)?.othersOpen;
+    await whileLong('POST', 'GET', '/quick');
     expect([open('/alone'), open('/quick'), open('/chunked')]).toEqual([false, true, false]);
     // beside a GET left open (an event stream), a request ends as if alone
-    const stream = new Raw(port).send('GET /chunked HTTP/1.1\r\nHost: x\r\n\r\n');
-    await new Promise((r) => setTimeout(r, 5));
-    const beside = new Raw(port).send('POST /beside HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n');
-    await beside.until((t) => t.includes('"/beside"'));
-    await stream.until((t) => t.endsWith('\r\n0\r\nx-sum: 7\r\n\r\n'));
-    beside.end();
-    stream.end();
-    judged();
+    await whileLong('GET', 'POST', '/beside');
     expect(open('/beside')).toBe(false);
   });
 
