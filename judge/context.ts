@@ -72,9 +72,9 @@ export interface Judging {
 
 /**
  * Whether what `s` shows of its merchant's sandbox was made by calls the judge has seen: the ear is
- * its keys' sole client, no other exchange was open when this one's answer ended (one answered
- * later may have made an effect this answer shows), and no call of the merchant (or of a session
- * the judge cannot place) went through the ear unjudged.
+ * its keys' sole client, no other exchange that may change something was open when this one's
+ * answer ended (one answered later may have made an effect this answer shows), and no call of the
+ * merchant (or of a session the judge cannot place) went through the ear unjudged.
  * @judges ADR-087
  */
 export function causesSeen(s: Seen, j: Judging): boolean {

@@ -179,6 +179,10 @@ export function createJudge(o: JudgeOptions = {}): Judge {
     return id;
   };
 
+  /** The operation a request is, by the route table of the variant every key is held to, else of either. */
+  const routeFor = (method: string, pathname: string) =>
+    routeOf(fixedVariant ?? 1, method, pathname) ?? (fixedVariant ? undefined : routeOf(2, method, pathname));
+
   /** The credential an operation's call sent, and the merchant (a key) or session token it names. */
   function callerOf(opId: string | undefined, headers: Record<string, string>) {
     const authVariant = fixedVariant ?? (opId !== undefined && contracts.get(1)!.has(opId) ? 1 : 2);
@@ -197,7 +201,7 @@ export function createJudge(o: JudgeOptions = {}): Judge {
     dateAnswered(memory, ex.responseHeaders.date, sentAt, receivedAt, settings.tolerance);
     // the operation: as the ear named it, else the route table's in the variants the caller may speak
     let route = ex.opId === undefined ? undefined : { opId: ex.opId, params: {} as Record<string, string> };
-    if (!route) route = routeOf(fixedVariant ?? 1, ex.method, pathname) ?? (fixedVariant ? undefined : routeOf(2, ex.method, pathname));
+    route ??= routeFor(ex.method, pathname);
     const { cred, merchant, token } = callerOf(route?.opId, ex.headers);
     const testKey = cred !== undefined && (cred.startsWith(TEST_KEY_PREFIX) || cred.startsWith(MASK_PREFIX));
     if (merchant && testKey) merchant.testKey = true;
@@ -294,8 +298,7 @@ export function createJudge(o: JudgeOptions = {}): Judge {
     },
     unjudged(call) {
       const { pathname } = pathAndQuery(call.url);
-      const route = routeOf(fixedVariant ?? 1, call.method, pathname) ?? (fixedVariant ? undefined : routeOf(2, call.method, pathname));
-      const { merchant, token } = callerOf(route?.opId, call.headers);
+      const { merchant, token } = callerOf(routeFor(call.method, pathname)?.opId, call.headers);
       const m = merchant ?? (token === undefined ? undefined : memory.merchants.get(memory.tokens.get(token)?.merchant ?? ''));
       if (m) m.unjudgedCall = true;
       // a session token the judge never saw issued may be any merchant's; a call with no credential changes nothing
