@@ -9,6 +9,7 @@ import { jsonOf } from '../lib/json.ts';
 import { isoMicro } from './clock.ts';
 import type { Delivery, EarFinding, JudgeCoverage, NamedExchange as Exchange } from './exchange.ts';
 import { isCredentialHeader, mask, maskHeaders, maskText } from './mask.ts';
+import { isSessionTokenHeader } from './route.ts';
 import { coverageLine, curlScript, writeJson, writeJunit, type Finding } from './report.ts';
 
 /** A body an ear kept only the first `limit` characters of (the proxy's exchange ring), marked so. */
@@ -146,7 +147,7 @@ function curlOf(list: Exchange[], upstream: string, secrets: readonly string[], 
       if (k === 'host' || k === 'content-length' || k === 'connection') continue;
       if (isCredentialHeader(k)) {
         const m = v.startsWith('MASKED_') ? v : mask(v);
-        if (k !== 'x-session-token' && !keys.includes(m)) keys.push(m);
+        if (!isSessionTokenHeader(k) && !keys.includes(m)) keys.push(m);
         headers[k] = m;
       } else headers[k] = maskText(v, secrets);
     }

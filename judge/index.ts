@@ -25,7 +25,7 @@ import { judgePage } from './pages.ts';
 import { judgeNotFound, judgeVerification } from './reads.ts';
 import { judgeCancel, judgeCreatedRecord, judgeRecordRead, judgeSandboxMove, judgeTransactionsList } from './records.ts';
 import { judgeKeySent, judgeRequest } from './request.ts';
-import { authHeaderOf, paramsOf, routeOf } from './route.ts';
+import { authHeaderOf, isSessionTokenHeader, paramsOf, routeOf } from './route.ts';
 import { judgePaidSession, judgeSessionIssued, judgeTokenUse } from './sessions.ts';
 import { judgeApiLog, judgeApiLogStart, judgeFaultRule, judgeSimulated, noteApiLogCall, SIMULATE_HEADER } from './simulate.ts';
 import { judgeSmsOutbox, smsMade, smsWalk } from './sms.ts';
@@ -188,8 +188,9 @@ export function createJudge(o: JudgeOptions = {}): Judge {
     const authVariant = fixedVariant ?? (opId !== undefined && contracts.get(1)!.has(opId) ? 1 : 2);
     const auth = opId === undefined ? null : authHeaderOf(authVariant, opId);
     const cred = auth === null ? undefined : headers[auth];
-    const merchant = auth !== null && auth !== 'x-session-token' && cred ? merchantOf(memory, merchantIdOf(cred)) : null;
-    return { cred, merchant, token: auth === 'x-session-token' ? cred : undefined };
+    const session = auth !== null && isSessionTokenHeader(auth);
+    const merchant = auth !== null && !session && cred ? merchantOf(memory, merchantIdOf(cred)) : null;
+    return { cred, merchant, token: session ? cred : undefined };
   }
 
   function exchange(ex: Exchange): Finding[] {

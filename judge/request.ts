@@ -30,10 +30,10 @@ import {
   type RequestParts,
 } from '../server/validate.ts';
 import { Contract } from './contract.ts';
-import type { Judging, Seen } from './context.ts';
+import { finding, type Judging, type Seen } from './context.ts';
 import type { Finding } from './exchange.ts';
 import { isMasked } from './mask.ts';
-import { authHeaderOf } from './route.ts';
+import { authHeaderOf, isSessionTokenHeader } from './route.ts';
 
 type Json = Record<string, unknown>;
 
@@ -331,14 +331,15 @@ export function judgeRequest(r: JudgedRequest): Finding[] {
 export function judgeKeySent(s: Seen, j: Judging): void {
   if (s.status < 200 || s.status >= 300 || s.simulated) return;
   const headers = s.variants.map((v) => authHeaderOf(v, s.opId));
-  if (headers.some((h) => h === null || h === 'x-session-token' || s.ex.headers[h])) return;
-  j.out.push({
-    kind: 'request',
-    operation: s.opId,
-    jsonPath: '$',
-    message: `${s.opId} answered ${s.status} to a request without its API key (${[...new Set(headers)].join(' or ')}); the contract answers 401`,
-    expected: 401,
-    actual: s.status,
-    exchanges: [s.seq],
-  });
+  if (headers.some((h) => h === null || isSessionTokenHeader(h) || s.ex.headers[h])) return;
+  j.out.push(
+    finding({
+      kind: 'request',
+      at: s,
+      jsonPath: '$',
+      message: `${s.opId} answered ${s.status} to a request without its API key (${[...new Set(headers)].join(' or ')}); the contract answers 401`,
+      expected: 401,
+      actual: s.status,
+    }),
+  );
 }

@@ -32,6 +32,15 @@ export function authHeaderOf(variant: Variant, opId: string): string | null {
   return routeTable(variant).byId.get(opId)?.auth?.header.toLowerCase() ?? null;
 }
 
+/** The security scheme of a session token (the one `x-token-lifetime-seconds` is read from), as the route table names it. */
+const SESSION_SCHEME = 'SessionToken';
+/** The headers (lower case) the operations take a session token in, read from the route tables. */
+const SESSION_TOKEN_HEADERS: ReadonlySet<string> = new Set(
+  VARIANTS.flatMap((v) => routeTable(v).entries.flatMap((e) => (e.auth?.scheme === SESSION_SCHEME ? [e.auth.header.toLowerCase()] : []))),
+);
+/** Whether a credential header (lower case) carries a session token, not a merchant's key. */
+export const isSessionTokenHeader = (header: string): boolean => SESSION_TOKEN_HEADERS.has(header);
+
 /** Every header name any operation takes a credential in (lower case): masked in every report. */
 export function credentialHeaders(): string[] {
   const out = new Set<string>(['authorization', 'cookie', 'set-cookie', 'proxy-authorization', 'webhook-signature']);

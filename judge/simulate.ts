@@ -11,7 +11,7 @@
 import { causesSeen, finding, isRecord, type Json, type Judging, type Seen } from './context.ts';
 import { VARIANTS } from '../generated/index.ts';
 import { remember, type FaultRule, type MerchantMemory } from './memory.ts';
-import { authHeaderOf } from './route.ts';
+import { authHeaderOf, isSessionTokenHeader } from './route.ts';
 
 export const SIMULATE_HEADER = 'paylater-simulate';
 const B1 = 'createPartnerTransaction';
@@ -210,7 +210,7 @@ export function noteApiLogCall(s: Seen, j: Judging): void {
 const keyAuthenticated = (opId: string): boolean =>
   VARIANTS.some((v) => {
     const h = authHeaderOf(v, opId);
-    return h !== null && h !== 'x-session-token';
+    return h !== null && !isSessionTokenHeader(h);
   });
 
 /** A recording started (sandboxSetApiLog answered): the log holds the calls from now on. */

@@ -9,7 +9,7 @@ import { errorCatalog, VARIANTS } from '../generated/index.ts';
 import { routeTable } from '../server/routes.ts';
 import type { Judging } from './context.ts';
 import type { Exchange, Finding } from './exchange.ts';
-import { API_PREFIXES, authHeaderOf } from './route.ts';
+import { API_PREFIXES, authHeaderOf, isSessionTokenHeader } from './route.ts';
 
 /** What a HEAD answer contradicts: the GET of the same URL answered another status, or the GET operation does not declare its status. */
 export type HeadVerdict = 'differs' | 'undeclared' | null;
@@ -70,7 +70,7 @@ export function judgeUnrouted(ex: Exchange, pathname: string, j: Judging, creden
     // the caller as the GET's memory keys it: the merchant, or the session token
     const auth = authHeaderOf(v, op);
     const sent = auth === null ? undefined : ex.headers[auth];
-    const cred = sent === undefined ? '' : auth === 'x-session-token' ? sent : credentialOf(sent);
+    const cred = sent === undefined ? '' : auth !== null && isSessionTokenHeader(auth) ? sent : credentialOf(sent);
     // the GET of the same URL with the same credential, when it was that caller's latest exchange
     const last = j.memory.lastGet.get(cred);
     const before = last !== undefined && last.url === ex.url ? last : undefined;

@@ -4,7 +4,7 @@
  * it, ended, to the judging side, which reads it as it is: its heads (`head`, `response`), its
  * copies (`request.bytes()`, `answer.bytes()`: content-coded as it came, unchunked), its instants.
  */
-import { isSafeMethod } from '../judge/index.ts';
+import { isSafeMethod } from '../judge/exchange.ts';
 import { ChunkedReader, type BodyKind, type ChunkSink, type Head } from './http1.ts';
 
 /** A body copied up to a limit: the chunks the sockets read, kept as they are (no copy). */
