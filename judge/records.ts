@@ -224,10 +224,12 @@ function judgeRecord(s: Seen, j: Judging, m: MerchantMemory, json: Json, how: 'c
     }
     moved(s, j, tx, id, shown, ok);
   } else {
-    const uncalled = reachUncalled(tx.possibleStatuses, scenarioCustomer(j, tx));
-    // a status some transition leads to, but none its clock makes (one none leads to is moved's no-transition)
-    const legal = shown.length > 0 && reach(tx.possibleStatuses).includes(shown[0]!);
-    if (tx.kind === 'partner' && legal && !uncalled.includes(shown[0]!) && causesSeen(s, j))
+    // with --sole-client only: a status some transition leads to (one none leads to is moved's no-transition), but no call made
+    const uncalled =
+      tx.kind === 'partner' && shown.length > 0 && causesSeen(s, j) && reach(tx.possibleStatuses).includes(shown[0]!)
+        ? reachUncalled(tx.possibleStatuses, scenarioCustomer(j, tx))
+        : undefined;
+    if (uncalled && !uncalled.includes(shown[0]!))
       push({
         kind: 'no-cause',
         txId: id,
