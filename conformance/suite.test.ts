@@ -1,4 +1,4 @@
-/** The suite against the reference server: both variants, both profiles, many seeds, 0 findings. */
+/** The suite against the reference server: both variants, both profiles, two seeds each, 0 findings. */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../reference-server/testing.ts';
@@ -16,7 +16,7 @@ const shared: { main: string; other: string; port: number; otherSecret: string }
 
 beforeAll(async () => {
   const merchants: MerchantSpec[] = [];
-  for (let i = 0; i < 40; i++) {
+  for (let i = 0; i < 16; i++) {
     const { pair, merchants: both } = await merchantPair('conf', i, i % 2 === 0 ? 1 : 2, secret);
     pairs.push(pair);
     merchants.push(...both);
@@ -83,11 +83,14 @@ async function run(variant: 1 | 2, profile: 'core' | 'sandbox', seeds: number[],
   }
 }
 
+// Two seeds per variant and profile: the same runs, five seeds each, behind a proxy that reorders
+// every object's members (mutants/controls-order.test.ts), and ten seeds with webhooks delayed and
+// reordered (mutants/controls.test.ts) hold the suite to 0 findings on a correct server too.
 describe('conformance suite against the reference server', () => {
-  it('variant 1, sandbox profile', async () => run(1, 'sandbox', [1, 2, 3, 13, 14], 4), 120_000);
-  it('variant 2, sandbox profile', async () => run(2, 'sandbox', [4, 5, 6, 15, 16], 4), 120_000);
-  it('variant 1, core profile', async () => run(1, 'core', [7, 8, 9, 17, 18], 4), 120_000);
-  it('variant 2, core profile', async () => run(2, 'core', [10, 11, 12, 19, 20], 4), 120_000);
+  it('variant 1, sandbox profile', async () => run(1, 'sandbox', [1, 13], 4), 120_000);
+  it('variant 2, sandbox profile', async () => run(2, 'sandbox', [4, 15], 4), 120_000);
+  it('variant 1, core profile', async () => run(1, 'core', [7, 17], 4), 120_000);
+  it('variant 2, core profile', async () => run(2, 'core', [10, 19], 4), 120_000);
   it("one webhook receiver for both merchants (same secret or each its own): the other merchant's events are attributed to it", async () => {
     for (const [i, p] of shared.entries()) {
       const profile = i < 2 ? 'core' : 'sandbox';
