@@ -7,9 +7,13 @@ import { defineConfig } from 'vitest/config';
  */
 /**
  * The test files that spend their time waiting out a real-time window the contract fixes, not on a
- * CPU: `npm test` (scripts/test.sh) runs them in a vitest of their own beside the others.
+ * CPU: `npm test` (scripts/test.sh) runs them in a vitest of their own beside the others, so they
+ * do not hold one of the two workers the CPU-bound files share. Measured alone (wall, CPU):
+ * throttle-control ~300 s, a few s (ADR-027's failed-authentication window, four runs);
+ * auth-pacer 29 s, 7 s (the suite's pacing under that throttle); certify 26 s, 8 s (a receiver
+ * slower than the 10 s delivery timeout, twice).
  */
-const waits = ['conformance/throttle-control.test.ts'];
+const waits = ['conformance/throttle-control.test.ts', 'conformance/auth-pacer.test.ts', 'certify/certify.test.ts'];
 
 /**
  * The test files that replace a module (`vi.mock`), spy on one, or change the process's own state

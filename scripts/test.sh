@@ -8,8 +8,9 @@
 #
 # The test files that spend their time waiting out a real-time window the contract fixes (vitest's
 # `waits` project, vitest.config.ts: the suite under ADR-027's failed-authentication throttle, four
-# to five minutes of pacing) run in a vitest of their own, started first: they hold no CPU, so they
-# do not take one of the two workers from the files that do.
+# to five minutes of pacing; a receiver slower than the delivery timeout) run in a vitest of their
+# own, started first: they hold little CPU, so they do not take one of the two workers from the
+# files that do. They read no build output (they start before the build).
 set -u
 vitest run --project waits &
 waits=$!
