@@ -7,7 +7,8 @@ import { expect, it } from 'vitest';
 import type { NamedExchange as Exchange } from './exchange.ts';
 import { fabricate } from '../conformance/mutants/match.ts';
 import { Contract } from './contract.ts';
-import { answerViolation, noAnswersAccepted, type AcceptedAnswers } from './answer.ts';
+import { answerJsonReader, answerViolation, MEMO_MAX_KEYS, MEMO_MAX_TEXT, noAnswersAccepted, type AcceptedAnswers } from './answer.ts';
+import { answerPrint } from './prints.ts';
 
 const V1 = Contract.for(1);
 const V2 = Contract.for(2);
@@ -84,4 +85,45 @@ it('an answer differing in any one input gets the verdict of a judge without a m
   expect(verdict(warmed, V2, valid)).toBe(verdict(noAnswersAccepted(), V2, valid));
   // the cases above are not all accepted: the comparison covers violations
   expect(others.filter(([, ex]) => verdict(noAnswersAccepted(), V1, ex) !== null).length).toBeGreaterThanOrEqual(7);
+});
+
+it("answers' JSON is parsed once per text, read-only, and shared; a record's print is kept only for such a value", () => {
+  const read = answerJsonReader();
+  const text = JSON.stringify(record);
+  const a = read(text) as Record<string, unknown>;
+  expect(a).toEqual(record);
+  // the same text: the same value, not parsed again
+  expect(read(text)).toBe(a);
+  // another text with the same members: its own value
+  const reordered = JSON.stringify(Object.fromEntries(Object.entries(record).reverse()));
+  expect(read(reordered)).not.toBe(a);
+  expect(read(reordered)).toEqual(a);
+  // what several exchanges share cannot be changed, at any depth
+  expect(() => {
+    a.status = 'APPROVED';
+  }).toThrow(TypeError);
+  expect(() => {
+    (a.items as Array<Record<string, unknown>>)[0]!.quantity = 2;
+  }).toThrow(TypeError);
+  // a text longer than the memo's bound is parsed each time, and left writable
+  const long = JSON.stringify({ ...record, note: 'x'.repeat(MEMO_MAX_TEXT) });
+  expect(read(long)).not.toBe(read(long));
+  expect(Object.isFrozen(read(long))).toBe(false);
+  expect(read('not json')).toBeUndefined();
+  expect(read('')).toBeUndefined();
+  // the print: a frozen record's is kept; a writable one's is made again, so a change shows
+  expect(answerPrint(a)).toBe(answerPrint(structuredClone(a)));
+  const writable = structuredClone(a);
+  const before = answerPrint(writable);
+  writable.customerPhone = '212700000000';
+  expect(answerPrint(writable)).not.toBe(before);
+});
+
+it('the JSON memo holds at most MEMO_MAX_KEYS texts, then starts afresh', () => {
+  const read = answerJsonReader();
+  const first = read('{"n":0}');
+  for (let n = 1; n < MEMO_MAX_KEYS; n++) read(`{"n":${n}}`);
+  expect(read('{"n":0}')).toBe(first);
+  read('{"n":"one more"}');
+  expect(read('{"n":0}')).not.toBe(first);
 });

@@ -12,6 +12,7 @@
  * message names its own exchange); an answer longer than MEMO_MAX_TEXT characters is not kept; at
  * most MEMO_MAX_KEYS per contract, then started afresh.
  */
+import { jsonOf } from '../lib/json.ts';
 import type { Contract } from './contract.ts';
 import type { Exchange } from './exchange.ts';
 
@@ -138,6 +139,36 @@ function valueAt(json: unknown, pointer: string): unknown {
 
 export const MEMO_MAX_TEXT = 4096;
 export const MEMO_MAX_KEYS = 1000;
+
+/** A parsed JSON value made read-only throughout (`Object.freeze` of every object and array in it). */
+function frozen<T>(v: T): T {
+  if (v !== null && typeof v === 'object' && !Object.isFrozen(v)) {
+    for (const x of Object.values(v)) frozen(x);
+    Object.freeze(v);
+  }
+  return v;
+}
+
+/**
+ * Reads answers' JSON, each text parsed once while remembered: polling reads the same record's text
+ * again and again, and its parse was the largest single cost of judging such a read. A remembered
+ * value is frozen (nothing may change what several exchanges share: a change throws) and shared by
+ * every exchange that answered the same text. Texts longer than MEMO_MAX_TEXT are parsed each time;
+ * at most MEMO_MAX_KEYS are held, then started afresh.
+ */
+export function answerJsonReader(): (text: string | undefined) => unknown {
+  let parsed = new Map<string, unknown>();
+  return (text) => {
+    if (!text || text.length > MEMO_MAX_TEXT) return jsonOf(text);
+    let v = parsed.get(text);
+    if (v === undefined && !parsed.has(text)) {
+      v = frozen(jsonOf(text));
+      if (parsed.size >= MEMO_MAX_KEYS) parsed = new Map();
+      parsed.set(text, v);
+    }
+    return v;
+  };
+}
 
 /** Collects what the judge finds instead of counting checks (the first violation of an answer is thrown). */
 const COLLECT: Checker = {

@@ -11,7 +11,7 @@
 import { createHash } from 'node:crypto';
 import { stateMachine, VARIANTS, type Variant } from '../generated/index.ts';
 import { jsonOf } from '../lib/json.ts';
-import { noAnswersAccepted } from './answer.ts';
+import { answerJsonReader, noAnswersAccepted } from './answer.ts';
 import { dateAnswered } from './clock.ts';
 import { Contract } from './contract.ts';
 import { errorCode, type Judging, type Seen, type Settings } from './context.ts';
@@ -170,6 +170,7 @@ export function createJudge(o: JudgeOptions = {}): Judge {
   };
   const memory = newMemory(o.maxTransactions ?? DEFAULT_MAX_TRANSACTIONS);
   const accepted = noAnswersAccepted();
+  const answerJson = answerJsonReader();
   /** A merchant id per credential (one SHA-256 per key, not per request); a masked key is its own id; at most 1,000 held. */
   const ids = new Map<string, string>();
   const merchantIdOf = (cred: string): string => {
@@ -216,7 +217,7 @@ export function createJudge(o: JudgeOptions = {}): Judge {
     }
     ex.opId ??= route.opId;
     if (ex.opId === route.opId && !Object.keys(route.params).length) route.params = paramsOf(variants[0]!, route.opId, pathname) ?? {};
-    const json = ex.responseTruncated ? undefined : (ex.json ?? jsonOf(ex.responseText));
+    const json = ex.responseTruncated ? undefined : (ex.json ?? answerJson(ex.responseText));
     const requestJson = ex.requestTruncated ? undefined : jsonOf(ex.body);
     const s: Seen = {
       ex,

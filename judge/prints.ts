@@ -19,11 +19,19 @@ function fnv(s: string): number {
 /** A small number for a value (30 bits: held unboxed in an object), equal for equal canonical JSON. */
 export const smallHash = (v: unknown): number => fnv(stableJson(v)) & 0x3fffffff;
 
+/** The prints of frozen records (a record read again and again is one frozen value: judge/answer.ts `answerJsonReader`). */
+const printsOfFrozen = new WeakMap<Json, number>();
+
 /** The immutable fields as an answer wrote them (member order kept), hashed; no canonical form made. */
 export function answerPrint(rec: Json): number {
+  let print = printsOfFrozen.get(rec);
+  if (print !== undefined) return print;
   const values = new Array<unknown>(IMMUTABLE_FIELDS.length);
   for (let i = 0; i < IMMUTABLE_FIELDS.length; i++) values[i] = rec[IMMUTABLE_FIELDS[i]!];
-  return fnv(JSON.stringify(values)) & 0x3fffffff;
+  print = fnv(JSON.stringify(values)) & 0x3fffffff;
+  // only a frozen record keeps its print: any other may be changed after
+  if (Object.isFrozen(rec)) printsOfFrozen.set(rec, print);
+  return print;
 }
 
 /**
