@@ -84,6 +84,12 @@ export interface RateWindow {
   /** When (epoch ms) the answer showing the window full ended, and its exchange; NaN: not full. */
   fullAt: number;
   fullExchange: number;
+  /**
+   * `end` is on the ear's clock, not the server's: a test key's sandbox offset was not known yet, but
+   * a sole client's judge (ADR-087) saw no call that could move it, so the window's waits hold
+   * between instants of the ear. Forgotten once the offset is known or the assumption lapses.
+   */
+  onEarClock: boolean;
 }
 
 /** A fault rule as answered (ADR-052), and the calls it answered since. */

@@ -18,8 +18,8 @@ import {
   type Interval,
 } from '../model/index.ts';
 import { earSlack, iso, serverTime } from './clock.ts';
-import { during, errorCode, finding, isRecord, variantOf, type FindingOf, type Judging, type Seen } from './context.ts';
-import { addTransaction, kept, remember, type MerchantMemory, type TokenMemory } from './memory.ts';
+import { causesSeen, during, errorCode, finding, isRecord, variantOf, type FindingOf, type Judging, type Seen } from './context.ts';
+import { addTransaction, kept, remember, type MerchantMemory, type RateWindow, type TokenMemory } from './memory.ts';
 import { moved } from './moves.ts';
 import { judgeCheckoutStatus, judgeLocalDates } from './reads.ts';
 import { sameNames } from './names.ts';
@@ -72,16 +72,32 @@ export function judgeSessionIssued(s: Seen, j: Judging): void {
     );
 }
 
+/** A window of which nothing is known but, when `used` is 0, that it began with the request at hand. */
+const unknownWindow = (used: number | null, onEarClock: boolean): RateWindow => ({
+  end: null,
+  endSince: NaN,
+  used,
+  fullAt: NaN,
+  fullExchange: 0,
+  onEarClock,
+});
+
 /** One counted A1 answer against the key's window: full and answered, or refused in a window that had room. */
-function judgeRateLimit(s: Seen, j: Judging, m: MerchantMemory, now: Interval): void {
+function judgeRateLimit(s: Seen, j: Judging, m: MerchantMemory, serverNow: Interval): void {
   const rule = rateLimitOf(s.opId, variantOf(s));
   if (!rule) return;
-  let w = m.rateWindow ?? { end: null, endSince: NaN, used: null, fullAt: NaN, fullExchange: 0 };
+  // A test key's sandbox offset not known yet leaves the server's clock unbounded above. A sole
+  // client's judge (ADR-087) saw every call that moves it (each answers a clock, which bounds it),
+  // so until then the offset is constant: the window's waits are judged between instants of the ear.
+  const onEarClock = serverNow.to === Infinity && causesSeen(s, j);
+  const now = onEarClock ? { from: s.sentAt, to: s.receivedAt } : serverNow;
+  let w = m.rateWindow ?? unknownWindow(null, onEarClock);
+  if (w.onEarClock !== onEarClock) w = unknownWindow(null, onEarClock);
   // the window's end and this request both read off the ear's clock: its skew cancels out (earSlack)
   let tol = w.end ? earSlack(j.memory, w.endSince, s.receivedAt, j.settings.tolerance) : j.settings.tolerance;
   // a request certainly after the window's end is the first of a new one, whose count the judge sees from 0
   if (w.end && windowPassed(now, w.end, tol) === 'yes') {
-    w = { end: null, endSince: NaN, used: 0, fullAt: NaN, fullExchange: 0 };
+    w = unknownWindow(0, onEarClock);
     tol = j.settings.tolerance;
   }
   const inWindow = w.end !== null && windowPassed(now, w.end, tol) === 'no';
@@ -115,7 +131,7 @@ function judgeRateLimit(s: Seen, j: Judging, m: MerchantMemory, now: Interval): 
       });
     // an end certainly after the one known: a new window began (the request may have come within the
     // slack of the old end, so it was not certainly past it): what the old window showed is forgotten
-    if (!inWindow && w.end && end.from > w.end.to + tol) w = { end: null, endSince: NaN, used: null, fullAt: NaN, fullExchange: 0 };
+    if (!inWindow && w.end && end.from > w.end.to + tol) w = unknownWindow(null, onEarClock);
     const narrowed = inWindow && w.end ? { from: Math.max(w.end.from, end.from), to: Math.min(w.end.to, end.to) } : null;
     if (narrowed && narrowed.from <= narrowed.to) w.end = narrowed;
     else {

@@ -9,6 +9,7 @@ import type { Exchange } from './exchange.ts';
 import { judgeRecorded, markOthersOpen } from './recorded.ts';
 import { createRequest, partnerRecord } from './test-support/record.ts';
 import { exchangeOf, ObservedJudge, observation, type Observation } from './test-support/observe.ts';
+import { rateLimitOf } from '../model/index.ts';
 
 const T0 = Date.parse('2026-11-24T10:00:00.000Z');
 let at = T0;
@@ -284,5 +285,44 @@ describe('a recording with its secrets masked', () => {
       (await judgeRecorded({ exchanges: secrets.map((x, i) => get(i + 1, x)) }, { soleClient: true })).findings.map((f) => f.kind);
     expect(await found(['MASKED_aaaaaaaa', 'MASKED_aaaaaaaa'])).toEqual([]);
     expect(await found(['MASKED_aaaaaaaa', 'MASKED_bbbbbbbb'])).toEqual(['no-cause']);
+  });
+});
+
+describe("A1's window on a test key before its sandbox clock is known (ADR-087)", () => {
+  const { windowSeconds } = rateLimitOf('createSession')!;
+  let token = 0;
+  /** A1 of test key `merchant` alone on the ear at `when`, answered `status` with the wait `reset` (s). */
+  const a1 = (when: number, reset: number, o: Partial<Observation> = {}) =>
+    observation('createSession', 200, { token: `st_test_a1_${++token}` }, when, {
+      othersOpen: false,
+      responseHeaders: { 'ratelimit-remaining': '50', 'ratelimit-reset': String(reset) },
+      ...o,
+    });
+  const rateFindings = (j: ObservedJudge, o: Observation) => j.observe(o).filter((f) => f.kind === 'rate-limit');
+  const start = () => (at += 60_000);
+
+  it('a whole window answered again 1.1 s later (mutant "A1\'s wait counted from the request itself"): a finding for a sole client only', () => {
+    const { sole, assuming } = judges();
+    for (const j of [sole, assuming]) {
+      const t = start();
+      expect(rateFindings(j, a1(t, windowSeconds))).toEqual([]);
+      expect(rateFindings(j, a1(t + 1100, windowSeconds)).length).toBe(j === sole ? 1 : 0);
+    }
+  });
+
+  it('the waits of one window counted down: no finding; nor across a clock answer, an open exchange or another window', () => {
+    const j = new ObservedJudge({ soleClient: true });
+    let t = start();
+    expect(rateFindings(j, a1(t, windowSeconds))).toEqual([]);
+    expect(rateFindings(j, a1(t + 1100, windowSeconds - 1))).toEqual([]);
+    expect(rateFindings(j, a1(t + 30_000, windowSeconds - 30))).toEqual([]);
+    // beside another open exchange the sandbox clock may have moved: not judged on the ear's clock
+    expect(rateFindings(j, a1(t + 31_100, windowSeconds, { othersOpen: true }))).toEqual([]);
+    // a fresh start, then the clock answered (advanced): the offset is known, the ear's window forgotten
+    t = start();
+    expect(rateFindings(j, a1(t, windowSeconds))).toEqual([]);
+    const clock = { now: new Date(t + 3_600_000).toISOString(), offsetSeconds: 3600, offsetMilliseconds: 3_600_000 };
+    expect(j.observe(alone('sandboxGetClock', 200, clock)).filter((f) => f.kind !== 'answer')).toEqual([]);
+    expect(rateFindings(j, a1(at + 1100, windowSeconds))).toEqual([]);
   });
 });
