@@ -45,6 +45,12 @@ export function serverTime(memory: JudgeMemory, m: MerchantMemory, from: number,
   return { from: from + lo + k.from, to: to + hi + k.to };
 }
 
+/** An interval of the ear's clock on a server clock `offsetMs` ahead of the server's real one. */
+export function onServerClock(memory: JudgeMemory, ear: Interval, offsetMs: number, tolerance: number): Interval {
+  const k = skew(memory, tolerance);
+  return { from: ear.from + offsetMs + k.from, to: ear.to + offsetMs + k.to };
+}
+
 /**
  * The latest the merchant's server clock can have read at any moment of [since, to] (ear ms): what
  * a change made in that time can have been stamped with. Unbounded when `since` is before what the

@@ -92,6 +92,16 @@ export interface RateWindow {
   onEarClock: boolean;
 }
 
+/** A window of which nothing is known but, when `used` is 0, that the next counted request opens it. */
+export const unknownRateWindow = (used: number | null, onEarClock: boolean): RateWindow => ({
+  end: null,
+  endSince: NaN,
+  used,
+  fullAt: NaN,
+  fullExchange: 0,
+  onEarClock,
+});
+
 /** A fault rule as answered (ADR-052), and the calls it answered since. */
 export interface FaultRule {
   /** Its id as answered (null when the answer showed none). */

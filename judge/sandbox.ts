@@ -5,10 +5,10 @@
  * seeded afresh, so what a 410 disabled is not judged past it.
  */
 import { clockOffsetMs, clockOffsetProblem } from '../model/index.ts';
-import { clockAnswered } from './clock.ts';
+import { clockAnswered, onServerClock } from './clock.ts';
 import { causesSeen, finding, isRecord, type Judging, type Seen } from './context.ts';
 import { enabled } from './deliveries.ts';
-import { forgetMerchantData } from './memory.ts';
+import { forgetMerchantData, unknownRateWindow } from './memory.ts';
 
 /**
  * A sandbox clock answer (read, advance, reset): its offset is one offset (`offsetSeconds` the whole
@@ -62,6 +62,16 @@ export function judgeClock(s: Seen, j: Judging): void {
         actual: offsetMs,
       }),
     );
+  // the first clock answer of a sole client's test key: the offset its A1 window was held without (sessions.ts)
+  const w = m.rateWindow;
+  if (w?.onEarClock && before === undefined && s.opId !== 'sandboxReset') {
+    // the offset before this answer: the same for a read, less the advance for an advance, when no other call moved it
+    const was = s.opId === 'sandboxGetClock' ? offsetMs : asked === undefined ? undefined : offsetMs - asked;
+    if (was !== undefined && causesSeen(s, j)) {
+      if (w.end) w.end = onServerClock(j.memory, w.end, was, j.settings.tolerance);
+      w.onEarClock = false;
+    } else m.rateWindow = null;
+  }
   clockAnswered(m, s.sentAt, s.receivedAt, offsetMs, s.opId === 'sandboxReset');
 }
 
@@ -76,10 +86,11 @@ function advancedMs(body: unknown): number | undefined {
 export function judgeReset(s: Seen, j: Judging): void {
   const m = s.merchant;
   if (m === null || s.status !== 200) return;
-  m.rateWindow = null;
   enabled(m, s);
   // the endpoint may be seeded afresh
   m.endpoint.shown = null;
   const deleted = isRecord(s.json) && isRecord(s.json.deleted) ? s.json.deleted.transactions : 0;
   if (typeof deleted === 'number' && deleted > 0) forgetMerchantData(j.memory, m);
+  // the rate windows forgotten: the next counted A1 opens one, when no other call can come first (ADR-087)
+  m.rateWindow = causesSeen(s, j) ? unknownRateWindow(0, false) : null;
 }

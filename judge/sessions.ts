@@ -12,6 +12,7 @@ import {
   tokenAnswers,
   tokenExpiry,
   transitionsOf,
+  windowEnd,
   windowEndOf,
   windowPassed,
   within,
@@ -19,7 +20,7 @@ import {
 } from '../model/index.ts';
 import { earSlack, iso, serverTime } from './clock.ts';
 import { causesSeen, during, errorCode, finding, isRecord, variantOf, type FindingOf, type Judging, type Seen } from './context.ts';
-import { addTransaction, kept, remember, type MerchantMemory, type RateWindow, type TokenMemory } from './memory.ts';
+import { addTransaction, kept, remember, unknownRateWindow, type MerchantMemory, type TokenMemory } from './memory.ts';
 import { moved } from './moves.ts';
 import { judgeCheckoutStatus, judgeLocalDates } from './reads.ts';
 import { sameNames } from './names.ts';
@@ -72,16 +73,6 @@ export function judgeSessionIssued(s: Seen, j: Judging): void {
     );
 }
 
-/** A window of which nothing is known but, when `used` is 0, that it began with the request at hand. */
-const unknownWindow = (used: number | null, onEarClock: boolean): RateWindow => ({
-  end: null,
-  endSince: NaN,
-  used,
-  fullAt: NaN,
-  fullExchange: 0,
-  onEarClock,
-});
-
 /** One counted A1 answer against the key's window: full and answered, or refused in a window that had room. */
 function judgeRateLimit(s: Seen, j: Judging, m: MerchantMemory, serverNow: Interval): void {
   const rule = rateLimitOf(s.opId, variantOf(s));
@@ -91,15 +82,18 @@ function judgeRateLimit(s: Seen, j: Judging, m: MerchantMemory, serverNow: Inter
   // so until then the offset is constant: the window's waits are judged between instants of the ear.
   const onEarClock = serverNow.to === Infinity && causesSeen(s, j);
   const now = onEarClock ? { from: s.sentAt, to: s.receivedAt } : serverNow;
-  let w = m.rateWindow ?? unknownWindow(null, onEarClock);
-  if (w.onEarClock !== onEarClock) w = unknownWindow(null, onEarClock);
+  let w = m.rateWindow ?? unknownRateWindow(null, onEarClock);
+  if (w.onEarClock !== onEarClock) w = unknownRateWindow(null, onEarClock);
   // the window's end and this request both read off the ear's clock: its skew cancels out (earSlack)
   let tol = w.end ? earSlack(j.memory, w.endSince, s.receivedAt, j.settings.tolerance) : j.settings.tolerance;
   // a request certainly after the window's end is the first of a new one, whose count the judge sees from 0
   if (w.end && windowPassed(now, w.end, tol) === 'yes') {
-    w = unknownWindow(0, onEarClock);
+    w = unknownRateWindow(0, onEarClock);
     tol = j.settings.tolerance;
   }
+  // the request opens the window: a count from 0 the judge saw whole (a sole client's, ADR-087), so
+  // the window ends exactly its length after this request (ADR-006), not only where the waits say
+  const opens = w.used === 0 && w.end === null && causesSeen(s, j);
   const inWindow = w.end !== null && windowPassed(now, w.end, tol) === 'no';
   const push = (f: Omit<FindingOf, 'at' | 'kind'>) => j.out.push(finding({ kind: 'rate-limit', at: s, ...f }));
   if (s.status !== 429 && !Number.isNaN(w.fullAt) && s.sentAt >= w.fullAt && inWindow)
@@ -131,13 +125,27 @@ function judgeRateLimit(s: Seen, j: Judging, m: MerchantMemory, serverNow: Inter
       });
     // an end certainly after the one known: a new window began (the request may have come within the
     // slack of the old end, so it was not certainly past it): what the old window showed is forgotten
-    if (!inWindow && w.end && end.from > w.end.to + tol) w = unknownWindow(null, onEarClock);
+    if (!inWindow && w.end && end.from > w.end.to + tol) w = unknownRateWindow(null, onEarClock);
     const narrowed = inWindow && w.end ? { from: Math.max(w.end.from, end.from), to: Math.min(w.end.to, end.to) } : null;
     if (narrowed && narrowed.from <= narrowed.to) w.end = narrowed;
     else {
       w.end = end;
       w.endSince = s.sentAt;
     }
+    if (opens) {
+      const exact = windowEnd(now, rule.windowSeconds);
+      if (end.from > exact.to + tol || end.to < exact.from - tol)
+        push({
+          jsonPath: '$',
+          message: `${s.opId} answered a wait of ${wait} s to the request that opened its window (the first counted since the previous window ended or the sandbox was reset, ADR-087); a window of ${rule.windowSeconds} s from it ends between ${iso(exact.from)} and ${iso(exact.to)}`,
+          expected: rule.windowSeconds,
+          actual: wait,
+        });
+    }
+  }
+  if (opens) {
+    w.end = windowEnd(now, rule.windowSeconds);
+    w.endSince = s.sentAt;
   }
   if ((s.status === 429 || h['ratelimit-remaining'] === '0') && Number.isNaN(w.fullAt)) {
     w.fullAt = s.receivedAt;

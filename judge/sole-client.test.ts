@@ -289,40 +289,105 @@ describe('a recording with its secrets masked', () => {
 });
 
 describe("A1's window on a test key before its sandbox clock is known (ADR-087)", () => {
-  const { windowSeconds } = rateLimitOf('createSession')!;
+  const { windowSeconds: W, limit } = rateLimitOf('createSession')!;
   let token = 0;
-  /** A1 of test key `merchant` alone on the ear at `when`, answered `status` with the wait `reset` (s). */
-  const a1 = (when: number, reset: number, o: Partial<Observation> = {}) =>
-    observation('createSession', 200, { token: `st_test_a1_${++token}` }, when, {
+  /** A1 alone on the ear at `when`, answered 200 (or `o.status`) with the wait `reset` (s) and `remaining` requests left. */
+  const a1 = (when: number, reset: number, o: Partial<Observation> & { remaining?: number } = {}) => {
+    const { remaining = 50, ...rest } = o;
+    const status = rest.status ?? 200;
+    const json =
+      status === 200 ? { token: `st_test_a1_${++token}` } : { error: { code: 'RATE_LIMIT_EXCEEDED', message: 'x', retry_after: reset } };
+    return observation('createSession', status, json, when, {
       othersOpen: false,
-      responseHeaders: { 'ratelimit-remaining': '50', 'ratelimit-reset': String(reset) },
-      ...o,
+      responseHeaders: { 'ratelimit-remaining': String(remaining), 'ratelimit-reset': String(reset) },
+      ...rest,
     });
+  };
   const rateFindings = (j: ObservedJudge, o: Observation) => j.observe(o).filter((f) => f.kind === 'rate-limit');
   const start = () => (at += 60_000);
+  const clock = (offsetMs: number) => ({
+    now: new Date(at + offsetMs).toISOString(),
+    offsetSeconds: Math.floor(offsetMs / 1000),
+    offsetMilliseconds: offsetMs,
+  });
+  const noFinding = (j: ObservedJudge, o: Observation) => expect(j.observe(o).filter((f) => f.kind !== 'answer')).toEqual([]);
 
   it('a whole window answered again 1.1 s later (mutant "A1\'s wait counted from the request itself"): a finding for a sole client only', () => {
     const { sole, assuming } = judges();
     for (const j of [sole, assuming]) {
       const t = start();
-      expect(rateFindings(j, a1(t, windowSeconds))).toEqual([]);
-      expect(rateFindings(j, a1(t + 1100, windowSeconds)).length).toBe(j === sole ? 1 : 0);
+      expect(rateFindings(j, a1(t, W))).toEqual([]);
+      expect(rateFindings(j, a1(t + 1100, W)).length).toBe(j === sole ? 1 : 0);
     }
   });
 
-  it('the waits of one window counted down: no finding; nor across a clock answer, an open exchange or another window', () => {
+  it('the waits of one window counted down: no finding; beside an open exchange, not judged', () => {
+    const j = new ObservedJudge({ soleClient: true });
+    const t = start();
+    expect(rateFindings(j, a1(t, W))).toEqual([]);
+    expect(rateFindings(j, a1(t + 1100, W - 1))).toEqual([]);
+    expect(rateFindings(j, a1(t + 30_000, W - 30))).toEqual([]);
+    // beside another open exchange the sandbox clock may have moved: not judged on the ear's clock
+    expect(rateFindings(j, a1(t + 31_100, W, { othersOpen: true }))).toEqual([]);
+  });
+
+  it("the clock's first answer puts the window on the server's clock: a read, or an advance (the offset before it, the new one less the advance)", () => {
     const j = new ObservedJudge({ soleClient: true });
     let t = start();
-    expect(rateFindings(j, a1(t, windowSeconds))).toEqual([]);
-    expect(rateFindings(j, a1(t + 1100, windowSeconds - 1))).toEqual([]);
-    expect(rateFindings(j, a1(t + 30_000, windowSeconds - 30))).toEqual([]);
-    // beside another open exchange the sandbox clock may have moved: not judged on the ear's clock
-    expect(rateFindings(j, a1(t + 31_100, windowSeconds, { othersOpen: true }))).toEqual([]);
-    // a fresh start, then the clock answered (advanced): the offset is known, the ear's window forgotten
-    t = start();
-    expect(rateFindings(j, a1(t, windowSeconds))).toEqual([]);
-    const clock = { now: new Date(t + 3_600_000).toISOString(), offsetSeconds: 3600, offsetMilliseconds: 3_600_000 };
-    expect(j.observe(alone('sandboxGetClock', 200, clock)).filter((f) => f.kind !== 'answer')).toEqual([]);
-    expect(rateFindings(j, a1(at + 1100, windowSeconds))).toEqual([]);
+    expect(rateFindings(j, a1(t, W, { merchant: 'read' }))).toEqual([]);
+    noFinding(j, alone('sandboxGetClock', 200, clock(3_600_000), { merchant: 'read' }));
+    expect(rateFindings(j, a1(at + 1100, W - 1, { merchant: 'read' }))).toEqual([]);
+    expect(rateFindings(j, a1(at + 2200, W, { merchant: 'read' }))).toHaveLength(1);
+    // a window shown full, then the clock advanced a minute short of its end: a success there is a finding
+    // (mutant "rate-limit window a minute shorter"), the correct 429 none
+    for (const [status, found] of [
+      [200, 1],
+      [429, 0],
+    ] as const) {
+      const merchant = `short-${status}`;
+      t = start();
+      expect(rateFindings(j, a1(t, W, { merchant, remaining: 0 }))).toEqual([]);
+      noFinding(j, alone('sandboxAdvanceClock', 200, clock((W - 60) * 1000), { merchant, requestJson: { seconds: W - 60 } }));
+      expect(rateFindings(j, a1(at + 100, 60, { merchant, status, remaining: status === 200 ? 99 : 0 })).length > 0).toBe(found === 1);
+    }
+    // past the window's end: a new window, which answers 200 (mutant "a second longer" refuses it)
+    for (const [status, found] of [
+      [200, 0],
+      [429, 1],
+    ] as const) {
+      const merchant = `past-${status}`;
+      t = start();
+      expect(rateFindings(j, a1(t, W, { merchant, remaining: 0 }))).toEqual([]);
+      noFinding(j, alone('sandboxAdvanceClock', 200, clock((W + 1) * 1000), { merchant, requestJson: { seconds: W + 1 } }));
+      const last = a1(at + 100, status === 200 ? W : 1, { merchant, status, remaining: status === 200 ? 99 : 0 });
+      expect(rateFindings(j, last).length > 0).toBe(found === 1);
+    }
+  });
+
+  it('a reset forgets the windows: the next A1 opens one, which ends exactly its length later (mutants "a minute shorter", "a second longer")', () => {
+    const j = new ObservedJudge({ soleClient: true });
+    const reset = { now: new Date(at).toISOString(), offsetSeconds: 0, offsetMilliseconds: 0 };
+    /** Reset, A1 filling the window, the clock advanced by `ms`, then A1 answered `status`: the rate-limit findings of the last. */
+    const after = (merchant: string, ms: number, status: number) => {
+      noFinding(j, alone('sandboxReset', 200, { ...reset, now: new Date(at).toISOString() }, { merchant, requestJson: {} }));
+      // the window filled: its limit of requests, each answered with the same end
+      const opened = (at += 20);
+      for (let n = 1; n <= limit; n++) expect(rateFindings(j, a1(opened + n, W, { merchant, remaining: limit - n }))).toEqual([]);
+      noFinding(j, alone('sandboxAdvanceClock', 200, clock(ms), { merchant, requestJson: { milliseconds: ms } }));
+      return rateFindings(j, a1((at += 20), status === 200 ? W : 1, { merchant, status, remaining: status === 200 ? 99 : 0 })).length;
+    };
+    // 0.6 s before the end: still the full window (the waits alone put its end only within a second)
+    expect(after('short-mutant', W * 1000 - 600, 200)).toBeGreaterThan(0);
+    expect(after('short-correct', W * 1000 - 600, 429)).toBe(0);
+    // 0.3 s after the end: a new window
+    expect(after('long-mutant', W * 1000 + 300, 429)).toBeGreaterThan(0);
+    expect(after('long-correct', W * 1000 + 300, 200)).toBe(0);
+    // the opening request's own wait: a whole window
+    noFinding(j, alone('sandboxReset', 200, reset, { merchant: 'first', requestJson: {} }));
+    expect(rateFindings(j, a1((at += 20), W - 60, { merchant: 'first' }))).toHaveLength(1);
+    // without the option the reset leaves the count unknown: none of these is judged
+    const assuming = new ObservedJudge();
+    noFinding(assuming, alone('sandboxReset', 200, reset, { merchant: 'x', requestJson: {} }));
+    expect(rateFindings(assuming, a1((at += 20), W - 60, { merchant: 'x' }))).toEqual([]);
   });
 });
