@@ -17,6 +17,13 @@ export const SIMULATE_HEADER = 'paylater-simulate';
 const B1 = 'createPartnerTransaction';
 const B3 = 'getPartnerTransactionByVendorReference';
 
+/**
+ * Whether a failure (a `Paylater-Simulate` value, a fault rule's `failure`) is answered with that
+ * status, as `500`, `503`, `429` are; `timeout` gets no answer, so nothing of its calls can be
+ * counted or judged by their answers.
+ */
+const answeredWithStatus = (failure: string): boolean => /^\d{3}$/.test(failure);
+
 /** A fault rule as answered (set, or read back): what it will answer next. */
 export function judgeFaultRule(s: Seen, j: Judging): void {
   const m = s.merchant;
@@ -63,7 +70,7 @@ function judgeRuleReadBack(s: Seen, j: Judging, m: MerchantMemory, r: Json | nul
             what: `a rule (${String(id)}), where the ear saw none set since the last answer showed none`,
           }
       : r === null
-        ? known.remaining > 0 && /^\d{3}$/.test(known.failure)
+        ? known.remaining > 0 && answeredWithStatus(known.failure)
           ? {
               path: '$.rule',
               expected: known.remaining,
@@ -78,8 +85,8 @@ function judgeRuleReadBack(s: Seen, j: Judging, m: MerchantMemory, r: Json | nul
               actual: id,
               what: `rule ${String(id)}, not the rule ${known.id} answered by exchange ${known.answeredBy}`,
             }
-          : // its calls are counted down only when its failure is a status the calls are answered (not a timeout)
-            typeof r.remaining === 'number' && r.remaining !== known.remaining && /^\d{3}$/.test(known.failure)
+          : // its calls are counted down only when they are answered its failure (not a timeout)
+            typeof r.remaining === 'number' && r.remaining !== known.remaining && answeredWithStatus(known.failure)
             ? {
                 path: '$.rule.remaining',
                 expected: known.remaining,
@@ -116,7 +123,7 @@ export function judgeSimulated(s: Seen, j: Judging): void {
     m.faultRuleKnown = true;
   }
   const asked = s.ex.headers[SIMULATE_HEADER];
-  if (asked !== undefined && /^\d{3}$/.test(asked)) {
+  if (asked !== undefined && answeredWithStatus(asked)) {
     if (s.status !== Number(asked) && s.status !== 400 && s.status !== 401)
       push(
         '$',
@@ -128,7 +135,7 @@ export function judgeSimulated(s: Seen, j: Judging): void {
     return;
   }
   const rule = m.faultRule;
-  if (rule && rule.remaining > 0 && rule.operations.includes(s.opId) && /^\d{3}$/.test(rule.failure)) {
+  if (rule && rule.remaining > 0 && rule.operations.includes(s.opId) && answeredWithStatus(rule.failure)) {
     const sequential = s.sentAt >= rule.since && s.sentAt >= rule.lastCallEnd;
     rule.lastCallEnd = Math.max(rule.lastCallEnd, s.receivedAt);
     if (String(s.status) === rule.failure) {
