@@ -80,7 +80,8 @@ function judgeRateLimit(s: Seen, j: Judging, m: MerchantMemory, serverNow: Inter
   // A test key's sandbox offset not known yet leaves the server's clock unbounded above. A sole
   // client's judge (ADR-087) saw every call that moves it (each answers a clock, which bounds it),
   // so until then the offset is constant: the window's waits are judged between instants of the ear.
-  const onEarClock = serverNow.to === Infinity && causesSeen(s, j);
+  const sole = causesSeen(s, j);
+  const onEarClock = serverNow.to === Infinity && sole;
   const now = onEarClock ? { from: s.sentAt, to: s.receivedAt } : serverNow;
   let w = m.rateWindow ?? unknownRateWindow(null, onEarClock);
   if (w.onEarClock !== onEarClock) w = unknownRateWindow(null, onEarClock);
@@ -93,7 +94,7 @@ function judgeRateLimit(s: Seen, j: Judging, m: MerchantMemory, serverNow: Inter
   }
   // the request opens the window: a count from 0 the judge saw whole (a sole client's, ADR-087), so
   // the window ends exactly its length after this request (ADR-006), not only where the waits say
-  const opens = w.used === 0 && w.end === null && causesSeen(s, j);
+  const exact = w.used === 0 && w.end === null && sole ? windowEnd(now, rule.windowSeconds) : null;
   const inWindow = w.end !== null && windowPassed(now, w.end, tol) === 'no';
   const push = (f: Omit<FindingOf, 'at' | 'kind'>) => j.out.push(finding({ kind: 'rate-limit', at: s, ...f }));
   if (s.status !== 429 && !Number.isNaN(w.fullAt) && s.sentAt >= w.fullAt && inWindow)
@@ -132,19 +133,16 @@ function judgeRateLimit(s: Seen, j: Judging, m: MerchantMemory, serverNow: Inter
       w.end = end;
       w.endSince = s.sentAt;
     }
-    if (opens) {
-      const exact = windowEnd(now, rule.windowSeconds);
-      if (end.from > exact.to + tol || end.to < exact.from - tol)
-        push({
-          jsonPath: '$',
-          message: `${s.opId} answered a wait of ${wait} s to the request that opened its window (the first counted since the previous window ended or the sandbox was reset, ADR-087); a window of ${rule.windowSeconds} s from it ends between ${iso(exact.from)} and ${iso(exact.to)}`,
-          expected: rule.windowSeconds,
-          actual: wait,
-        });
-    }
+    if (exact && (end.from > exact.to + tol || end.to < exact.from - tol))
+      push({
+        jsonPath: '$',
+        message: `${s.opId} answered a wait of ${wait} s to the request that opened its window (the first counted since the previous window ended or the sandbox was reset, ADR-087); a window of ${rule.windowSeconds} s from it ends between ${iso(exact.from)} and ${iso(exact.to)}`,
+        expected: rule.windowSeconds,
+        actual: wait,
+      });
   }
-  if (opens) {
-    w.end = windowEnd(now, rule.windowSeconds);
+  if (exact) {
+    w.end = exact;
     w.endSince = s.sentAt;
   }
   if ((s.status === 429 || h['ratelimit-remaining'] === '0') && Number.isNaN(w.fullAt)) {
