@@ -34,7 +34,6 @@ import { candidates, judgeAnswer, pinOf, pinToken } from './variant.ts';
 import { judgeClock, judgeReset } from './sandbox.ts';
 
 export type { Delivery, EarFinding, Exchange, Finding, FindingKind, JudgeCoverage, JudgeOptions, NamedExchange } from './exchange.ts';
-export { isSafeMethod } from './exchange.ts';
 export type { JudgeMemory } from './memory.ts';
 
 /** The judge, as an ear uses it. */
