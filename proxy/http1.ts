@@ -38,14 +38,47 @@ export interface Head {
  */
 export const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'upgrade', 'te']);
 
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+/** The characters of a token (RFC 9110 §5.6.2), by character code: a field name is one. */
+const TOKEN_CHARS = new Uint8Array(128);
+for (const c of "!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ") TOKEN_CHARS[c.charCodeAt(0)] = 1;
 const REQUEST_LINE = /^([!#$%&'*+\-.^_`|~0-9A-Za-z]+) ([!-~]+) HTTP\/1\.([01])$/;
 const STATUS_LINE = /^HTTP\/1\.([01]) ([1-9]\d\d)(?: (.*))?$/;
-const DIGITS = /^\d{1,15}$/;
+
+/** Whether `s` is `lower` (a name in lower case) in any case: no lower-cased copy made. */
+function isNamed(s: string, lower: string): boolean {
+  if (s.length !== lower.length) return false;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if ((c >= 65 && c <= 90 ? c + 32 : c) !== lower.charCodeAt(i)) return false;
+  }
+  return true;
+}
+
+/** The number `s[start…end)` writes in 1 to 15 decimal digits, else -1. */
+function digitsValue(s: string, start: number, end: number): number {
+  if (end <= start || end - start > 15) return -1;
+  let v = 0;
+  for (let i = start; i < end; i++) {
+    const d = s.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) return -1;
+    v = v * 10 + d;
+  }
+  return v;
+}
+
+/** Whether `s[start…end)` is a token: not empty, token characters only. */
+function isToken(s: string, start: number, end: number): boolean {
+  if (end <= start) return false;
+  for (let i = start; i < end; i++) {
+    const c = s.charCodeAt(i);
+    if (c > 127 || TOKEN_CHARS[c] === 0) return false;
+  }
+  return true;
+}
 
 /** A control character other than HTAB (CR, LF and NUL among them): never in a field value or reason phrase. */
-function hasControl(s: string): boolean {
-  for (let i = 0; i < s.length; i++) {
+function hasControl(s: string, start = 0, end = s.length): boolean {
+  for (let i = start; i < end; i++) {
     const c = s.charCodeAt(i);
     if ((c < 32 && c !== 9) || c === 127) return true;
   }
@@ -67,7 +100,10 @@ function trimOws(s: string): string {
  * otherwise; a response's framing also depends on its request (`bodyOfAnswer`).
  */
 export function parseHead(text: string, request: boolean): Head | string {
-  const lines = text.split('\r\n');
+  // the lines are read in place (no array of lines, no string per line): a head is parsed twice per exchange
+  let lineEnd = text.indexOf('\r\n');
+  if (lineEnd === -1) lineEnd = text.length;
+  const startLine = text.slice(0, lineEnd);
   const head: Head = {
     method: '',
     target: '',
@@ -83,14 +119,14 @@ export function parseHead(text: string, request: boolean): Head | string {
     keepAliveMs: -1,
   };
   if (request) {
-    const m = REQUEST_LINE.exec(lines[0]!);
+    const m = REQUEST_LINE.exec(startLine);
     if (!m) return 'a malformed request line';
     head.method = m[1]!;
     head.target = m[2]!;
     head.minor = Number(m[3]);
   } else {
-    const m = STATUS_LINE.exec(lines[0]!);
-    if (!m || hasControl(m[3] ?? '')) return `a malformed status line ${JSON.stringify(lines[0]!.slice(0, 64))}`;
+    const m = STATUS_LINE.exec(startLine);
+    if (!m || hasControl(m[3] ?? '')) return `a malformed status line ${JSON.stringify(startLine.slice(0, 64))}`;
     head.minor = Number(m[1]);
     head.status = Number(m[2]);
     head.reason = m[3] ?? '';
@@ -100,41 +136,67 @@ export function parseHead(text: string, request: boolean): Head | string {
   let transferCoded = false;
   let keepAlive = false;
   const fields = head.fields;
-  for (let i = 1; i < lines.length; i++) {
-    const line = lines[i]!;
-    const c = line.indexOf(':');
-    if (c <= 0)
-      return line.length && (line.charCodeAt(0) === 32 || line.charCodeAt(0) === 9) ? 'a folded header line' : 'a malformed header line';
-    const name = line.slice(0, c);
-    const value = trimOws(line.slice(c + 1));
-    if (!TOKEN.test(name)) return `a malformed header name ${JSON.stringify(name.slice(0, 64))}`;
-    if (hasControl(value)) return `a control character in the value of ${name}`;
+  while (lineEnd < text.length) {
+    // the next line: [from, lineEnd)
+    const from = lineEnd + 2;
+    lineEnd = text.indexOf('\r\n', from);
+    if (lineEnd === -1) lineEnd = text.length;
+    const c = text.indexOf(':', from);
+    if (c <= from || c >= lineEnd) {
+      const first = text.charCodeAt(from);
+      return lineEnd > from && (first === 32 || first === 9) ? 'a folded header line' : 'a malformed header line';
+    }
+    const name = text.slice(from, c);
+    if (!isToken(text, from, c)) return `a malformed header name ${JSON.stringify(name.slice(0, 64))}`;
+    // the value without its optional whitespace (SP, HTAB) at either end
+    let a = c + 1;
+    let b = lineEnd;
+    while (a < b && (text.charCodeAt(a) === 32 || text.charCodeAt(a) === 9)) a++;
+    while (b > a && (text.charCodeAt(b - 1) === 32 || text.charCodeAt(b - 1) === 9)) b--;
+    if (hasControl(text, a, b)) return `a control character in the value of ${name}`;
+    const value = text.slice(a, b);
     fields.push(name, value);
+    // the fields that frame a message, found by length, then compared without a lower-cased copy
     const n = name.length;
-    if (n !== 4 && n !== 10 && n !== 14 && n !== 17) continue;
-    const k = name.toLowerCase();
-    if (k === 'host') head.hosts++;
-    else if (k === 'content-length') {
-      // a list of equal lengths is one length (RFC 9112 §6.3 item 5); different ones are an error
-      for (const part of value.split(',')) {
-        const v = trimOws(part);
-        if (!DIGITS.test(v) || (length !== -1 && Number(v) !== length)) return 'an invalid Content-Length';
-        length = Number(v);
-      }
-    } else if (k === 'transfer-encoding') {
+    if (n === 4) {
+      if (isNamed(name, 'host')) head.hosts++;
+    } else if (n === 14) {
+      if (!isNamed(name, 'content-length')) continue;
+      let v = digitsValue(value, 0, value.length);
+      if (v === -1)
+        // a list of equal lengths is one length (RFC 9112 §6.3 item 5); different ones are an error
+        for (const part of value.split(',')) {
+          const t = trimOws(part);
+          const w = digitsValue(t, 0, t.length);
+          if (w === -1 || (v !== -1 && w !== v)) return 'an invalid Content-Length';
+          v = w;
+        }
+      if (length !== -1 && v !== length) return 'an invalid Content-Length';
+      length = v;
+    } else if (n === 17) {
+      if (!isNamed(name, 'transfer-encoding')) continue;
       transferCoded = true;
       const codings = value.toLowerCase().split(',');
       chunked = trimOws(codings[codings.length - 1]!) === 'chunked';
-    } else if (k === 'connection') {
-      for (const part of value.split(',')) {
-        const t = trimOws(part).toLowerCase();
-        if (t === 'close') head.close = true;
-        else if (t === 'keep-alive') keepAlive = true;
-        else if (t) (head.connectionNames ??= []).push(t);
+    } else if (n === 10) {
+      if (isNamed(name, 'connection')) {
+        if (isNamed(value, 'keep-alive')) keepAlive = true;
+        else if (isNamed(value, 'close')) head.close = true;
+        else
+          for (const part of value.split(',')) {
+            const t = trimOws(part).toLowerCase();
+            if (t === 'close') head.close = true;
+            else if (t === 'keep-alive') keepAlive = true;
+            else if (t) (head.connectionNames ??= []).push(t);
+          }
+      } else if (!request && isNamed(name, 'keep-alive')) {
+        const plain = value.length > 8 && isNamed(value.slice(0, 8), 'timeout=') ? digitsValue(value, 8, value.length) : -1;
+        if (plain !== -1) head.keepAliveMs = plain * 1000;
+        else {
+          const m = /(?:^|[\s,;])timeout=(\d+)/i.exec(value);
+          if (m) head.keepAliveMs = Number(m[1]) * 1000;
+        }
       }
-    } else if (k === 'keep-alive' && !request) {
-      const m = /(?:^|[\s,;])timeout=(\d+)/i.exec(value);
-      if (m) head.keepAliveMs = Number(m[1]) * 1000;
     }
   }
   if (head.minor === 0 && !keepAlive) head.close = true;
