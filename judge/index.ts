@@ -141,7 +141,9 @@ const MASK_PREFIX = 'MASKED_';
 
 /** The origin-relative path and query of an absolute or origin-relative URL, as sent. */
 function pathAndQuery(url: string): { pathname: string; search: string } {
-  const rest = url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, '').replace(/#.*$/, '') || '/';
+  // an origin-relative URL without a fragment (what the proxy forwards) is read as it is
+  const rest =
+    url.charCodeAt(0) === 47 && !url.includes('#') ? url : url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, '').replace(/#.*$/, '') || '/';
   const q = rest.indexOf('?');
   return q === -1 ? { pathname: rest, search: '' } : { pathname: rest.slice(0, q), search: rest.slice(q + 1) };
 }
@@ -201,8 +203,8 @@ export function createJudge(o: JudgeOptions = {}): Judge {
     const { pathname, search } = pathAndQuery(ex.url);
     dateAnswered(memory, ex.responseHeaders.date, sentAt, receivedAt, settings.tolerance);
     // the operation: as the ear named it, else the route table's in the variants the caller may speak
-    let route = ex.opId === undefined ? undefined : { opId: ex.opId, params: {} as Record<string, string> };
-    route ??= routeFor(ex.method, pathname);
+    const named = ex.opId;
+    const route = named === undefined ? routeFor(ex.method, pathname) : { opId: named, params: {} };
     const { cred, merchant, token } = callerOf(route?.opId, ex.headers);
     const testKey = cred !== undefined && (cred.startsWith(TEST_KEY_PREFIX) || cred.startsWith(MASK_PREFIX));
     if (merchant && testKey) merchant.testKey = true;
@@ -215,7 +217,8 @@ export function createJudge(o: JudgeOptions = {}): Judge {
       return out;
     }
     ex.opId ??= route.opId;
-    if (ex.opId === route.opId && !Object.keys(route.params).length) route.params = paramsOf(variants[0]!, route.opId, pathname) ?? {};
+    // an operation the ear named: its path parameters read by that operation's template
+    const params = named === undefined ? route.params : (paramsOf(variants[0]!, route.opId, pathname) ?? {});
     const json = ex.responseTruncated ? undefined : (ex.json ?? answerJson(ex.responseText));
     const requestJson = ex.requestTruncated ? undefined : jsonOf(ex.body);
     const s: Seen = {
@@ -226,7 +229,7 @@ export function createJudge(o: JudgeOptions = {}): Judge {
       pathname,
       search,
       status: ex.status,
-      params: route.params,
+      params,
       merchant,
       token,
       testKey,

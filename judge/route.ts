@@ -7,17 +7,30 @@ import { VARIANTS, type Variant } from '../generated/index.ts';
 import { routeTable } from '../server/routes.ts';
 
 export interface Route {
-  opId: string;
+  readonly opId: string;
   /** The path parameters, percent-decoded (the raw segment when it does not decode). */
-  params: Record<string, string>;
+  readonly params: Readonly<Record<string, string>>;
 }
 
-/** The operation of `method pathname` in the variant, or undefined (no operation: a probe, a typo, another API). */
+/** The most `METHOD path` routes remembered per variant, then started afresh. */
+const ROUTES_KEPT = 1000;
+/** Per variant, the routes of the paths asked lately (null: none): a polling client asks for the same path again and again. */
+const routesAsked = new Map<Variant, Map<string, Route | null>>(VARIANTS.map((v) => [v, new Map()]));
+
+/** The operation of `method pathname` in the variant, or undefined (no operation: a probe, a typo, another API); frozen, shared by every exchange of that path. */
 export function routeOf(variant: Variant, method: string, pathname: string): Route | undefined {
   // the table matches HEAD as GET; a HEAD answer has no body to judge: a request no operation describes
   if (method === 'HEAD') return undefined;
-  const m = routeTable(variant).match(method, pathname);
-  return m ? { opId: m.entry.operationId, params: m.params } : undefined;
+  const asked = routesAsked.get(variant)!;
+  const key = `${method} ${pathname}`;
+  let route = asked.get(key);
+  if (route === undefined) {
+    const m = routeTable(variant).match(method, pathname);
+    route = m ? Object.freeze({ opId: m.entry.operationId, params: Object.freeze(m.params) }) : null;
+    if (asked.size >= ROUTES_KEPT) asked.clear();
+    asked.set(key, route);
+  }
+  return route ?? undefined;
 }
 
 /** The path parameters of `pathname` for operation `opId` of the variant (an ear that named the operation). */
@@ -27,9 +40,14 @@ export function paramsOf(variant: Variant, opId: string, pathname: string): Reco
   return routeTable(variant).match(entry.method, pathname, (e) => e.operationId === opId)?.params ?? {};
 }
 
-/** The header an operation takes its credential in (lower case), or null (no credential). */
+/** Per variant, each operation's credential header in lower case (null: none), read from its route table once. */
+const AUTH_HEADERS = new Map<Variant, ReadonlyMap<string, string | null>>(
+  VARIANTS.map((v) => [v, new Map(routeTable(v).entries.map((e) => [e.operationId, e.auth?.header.toLowerCase() ?? null]))]),
+);
+
+/** The header an operation takes its credential in (lower case), or null (no credential, or no such operation). */
 export function authHeaderOf(variant: Variant, opId: string): string | null {
-  return routeTable(variant).byId.get(opId)?.auth?.header.toLowerCase() ?? null;
+  return AUTH_HEADERS.get(variant)!.get(opId) ?? null;
 }
 
 /** The security scheme of a session token (the one `x-token-lifetime-seconds` is read from), as the route table names it. */
