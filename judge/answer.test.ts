@@ -3,7 +3,7 @@
  * from it, and an answer that differs in any one input (the status, the Content-Type, a declared
  * header, the text, the variant) gets the verdict a judge without a memo gives.
  */
-import { expect, it } from 'vitest';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import type { NamedExchange as Exchange } from './exchange.ts';
 import { fabricate } from '../conformance/mutants/match.ts';
 import { Contract } from './contract.ts';
@@ -19,13 +19,19 @@ const record = fabricate({
   items: [{ name: 'Wireless headphones', reference: 'SKU-100', quantity: 1, unitPrice: 1299.5, categoryId: 42 }],
 });
 
-function answer(status: number, text: string, headers: Record<string, string> = { 'content-type': 'application/json' }): Exchange {
-  let json: unknown;
+/** An answer's JSON as an ear parses it for itself (a value of its own each time). */
+function parsedEachTime(text: string): unknown {
   try {
-    json = text.length ? JSON.parse(text) : undefined;
+    return text.length ? JSON.parse(text) : undefined;
   } catch {
-    json = undefined;
+    return undefined;
   }
+}
+/** How the answers below are read: each time, or by a reader that shares one value per text (the proxy's and the HAR's). */
+let read: (text: string) => unknown = parsedEachTime;
+
+function answer(status: number, text: string, headers: Record<string, string> = { 'content-type': 'application/json' }): Exchange {
+  const json = read(text);
   return {
     opId: 'getPartnerTransaction',
     method: 'GET',
@@ -40,9 +46,13 @@ function answer(status: number, text: string, headers: Record<string, string> = 
   };
 }
 
-const valid = answer(200, JSON.stringify(record));
 const throttled = JSON.stringify({ error: { code: 'AUTH_THROTTLED', message: 'Too many attempts', retry_after: 5 } });
-const valid429 = answer(429, throttled, { 'content-type': 'application/json', 'retry-after': '5' });
+const valid = () => answer(200, JSON.stringify(record));
+const valid429 = () => answer(429, throttled, { 'content-type': 'application/json', 'retry-after': '5' });
+const readers: [string, () => (text: string) => unknown][] = [
+  ['parsed each time', () => parsedEachTime],
+  ['one shared value per text', () => answerJsonReader()],
+];
 
 /** The verdict as compared: null, or the violation's place and message. */
 const verdict = (j: AcceptedAnswers, c: Contract, ex: Exchange): string | null => {
@@ -50,41 +60,51 @@ const verdict = (j: AcceptedAnswers, c: Contract, ex: Exchange): string | null =
   return e === null ? null : `${e.jsonPath}: ${e.message}`;
 };
 
-it('an answer identical in every input of the verdict is served from the memo', () => {
-  const j = noAnswersAccepted();
-  expect(verdict(j, V1, valid)).toBeNull();
-  expect(verdict(j, V1, valid429)).toBeNull();
-  expect(j.hits).toBe(0);
-  expect(verdict(j, V1, answer(200, JSON.stringify(record)))).toBeNull();
-  expect(verdict(j, V1, answer(429, throttled, { 'content-type': 'application/json', 'retry-after': '5' }))).toBeNull();
-  expect(j.hits).toBe(2);
-});
+describe.each(readers)('answers %s', (_, reader) => {
+  beforeEach(() => {
+    read = reader();
+  });
+  afterAll(() => {
+    read = parsedEachTime;
+  });
 
-it('an answer differing in any one input gets the verdict of a judge without a memo', () => {
-  const warmed = noAnswersAccepted();
-  for (const c of [V1, V2]) {
-    answerViolation(c, valid, warmed);
-    answerViolation(c, valid429, warmed);
-  }
-  const others: [string, Exchange][] = [
-    ['another status', answer(201, valid.responseText)],
-    ['another Content-Type', answer(200, valid.responseText, { 'content-type': 'text/plain' })],
-    ['no Content-Type', answer(200, valid.responseText, {})],
-    ['a member changed', answer(200, JSON.stringify({ ...record, createdAt: 'yesterday' }))],
-    ['a member missing', answer(200, JSON.stringify({ ...record, status: undefined }))],
-    ['members in another order', answer(200, JSON.stringify(Object.fromEntries(Object.entries(record).reverse())))],
-    ['not JSON', answer(200, valid.responseText.slice(0, -1))],
-    ['a declared header invalid', answer(429, throttled, { 'content-type': 'application/json', 'retry-after': 'soon' })],
-    ['a declared header absent', answer(429, throttled, { 'content-type': 'application/json' })],
-    ['a declared header empty', answer(429, throttled, { 'content-type': 'application/json', 'retry-after': '' })],
-  ];
-  for (const [why, ex] of others)
-    for (const c of [V1, V2])
-      expect(verdict(warmed, c, ex), `${why}, Variant ${c === V1 ? 1 : 2}`).toBe(verdict(noAnswersAccepted(), c, ex));
-  // the memo is per variant: Variant 2's judge of Variant 1's record is its own
-  expect(verdict(warmed, V2, valid)).toBe(verdict(noAnswersAccepted(), V2, valid));
-  // the cases above are not all accepted: the comparison covers violations
-  expect(others.filter(([, ex]) => verdict(noAnswersAccepted(), V1, ex) !== null).length).toBeGreaterThanOrEqual(7);
+  it('an answer identical in every input of the verdict is served from the memo', () => {
+    const j = noAnswersAccepted();
+    expect(verdict(j, V1, valid())).toBeNull();
+    expect(verdict(j, V1, valid429())).toBeNull();
+    expect(j.hits).toBe(0);
+    expect(verdict(j, V1, answer(200, JSON.stringify(record)))).toBeNull();
+    expect(verdict(j, V1, answer(429, throttled, { 'content-type': 'application/json', 'retry-after': '5' }))).toBeNull();
+    expect(j.hits).toBe(2);
+  });
+
+  it('an answer differing in any one input gets the verdict of a judge without a memo', () => {
+    const warmed = noAnswersAccepted();
+    for (const c of [V1, V2]) {
+      answerViolation(c, valid(), warmed);
+      answerViolation(c, valid429(), warmed);
+    }
+    const text = valid().responseText;
+    const others: [string, Exchange][] = [
+      ['another status', answer(201, text)],
+      ['another Content-Type', answer(200, text, { 'content-type': 'text/plain' })],
+      ['no Content-Type', answer(200, text, {})],
+      ['a member changed', answer(200, JSON.stringify({ ...record, createdAt: 'yesterday' }))],
+      ['a member missing', answer(200, JSON.stringify({ ...record, status: undefined }))],
+      ['members in another order', answer(200, JSON.stringify(Object.fromEntries(Object.entries(record).reverse())))],
+      ['not JSON', answer(200, text.slice(0, -1))],
+      ['a declared header invalid', answer(429, throttled, { 'content-type': 'application/json', 'retry-after': 'soon' })],
+      ['a declared header absent', answer(429, throttled, { 'content-type': 'application/json' })],
+      ['a declared header empty', answer(429, throttled, { 'content-type': 'application/json', 'retry-after': '' })],
+    ];
+    for (const [why, ex] of others)
+      for (const c of [V1, V2])
+        expect(verdict(warmed, c, ex), `${why}, Variant ${c === V1 ? 1 : 2}`).toBe(verdict(noAnswersAccepted(), c, ex));
+    // the memo is per variant: Variant 2's judge of Variant 1's record is its own
+    expect(verdict(warmed, V2, valid())).toBe(verdict(noAnswersAccepted(), V2, valid()));
+    // the cases above are not all accepted: the comparison covers violations
+    expect(others.filter(([, ex]) => verdict(noAnswersAccepted(), V1, ex) !== null).length).toBeGreaterThanOrEqual(7);
+  });
 });
 
 it("answers' JSON is parsed once per text, read-only, and shared; a record's print is kept only for such a value", () => {

@@ -140,6 +140,9 @@ function valueAt(json: unknown, pointer: string): unknown {
 export const MEMO_MAX_TEXT = 4096;
 export const MEMO_MAX_KEYS = 1000;
 
+/** The values `answerJsonReader` hands out: each read-only throughout and the value of one text (an object or an array). */
+const SHARED_ANSWERS = new WeakSet<object>();
+
 /** A parsed JSON value made read-only throughout (`Object.freeze` of every object and array in it). */
 function frozen<T>(v: T): T {
   if (v !== null && typeof v === 'object' && !Object.isFrozen(v)) {
@@ -163,6 +166,7 @@ export function answerJsonReader(): (text: string | undefined) => unknown {
     let v = parsed.get(text);
     if (v === undefined && !parsed.has(text)) {
       v = frozen(jsonOf(text));
+      if (v !== null && typeof v === 'object') SHARED_ANSWERS.add(v);
       if (parsed.size >= MEMO_MAX_KEYS) parsed = new Map();
       parsed.set(text, v);
     }
@@ -178,19 +182,41 @@ const COLLECT: Checker = {
   },
 };
 
-/** Per contract, the answers it accepted (their memo keys), and how many verdicts the memo gave. */
+/**
+ * Per contract, the answers it accepted, and how many verdicts the memo gave. An answer whose value
+ * `answerJsonReader` shares is remembered by that value and the rest of its key (no string of its
+ * whole text to build and hash: the value is one text's, and cannot change); any other by its key
+ * and its text.
+ */
 export interface AcceptedAnswers {
   byContract: WeakMap<Contract, Set<string>>;
+  byValue: WeakMap<Contract, WeakMap<object, Set<string>>>;
   hits: number;
 }
 
-export const noAnswersAccepted = (): AcceptedAnswers => ({ byContract: new WeakMap(), hits: 0 });
+export const noAnswersAccepted = (): AcceptedAnswers => ({ byContract: new WeakMap(), byValue: new WeakMap(), hits: 0 });
+
+/** Where an answer's acceptance is remembered, and its key there; null: not remembered. */
+function acceptedPlace(contract: Contract, ex: AnsweredExchange, accepted: AcceptedAnswers): { set: Set<string>; key: string } | null {
+  const head = keyOf(contract, ex);
+  if (head === null) return null;
+  const value = ex.json;
+  if (value !== null && typeof value === 'object' && SHARED_ANSWERS.has(value)) {
+    let byValue = accepted.byValue.get(contract);
+    if (!byValue) accepted.byValue.set(contract, (byValue = new WeakMap()));
+    let set = byValue.get(value);
+    if (!set) byValue.set(value, (set = new Set()));
+    return { set, key: head };
+  }
+  let set = accepted.byContract.get(contract);
+  if (!set) accepted.byContract.set(contract, (set = new Set()));
+  return { set, key: `${head}\n${ex.responseText}` };
+}
 
 /** The first violation of a whole answer in one contract, or null when it accepts the answer (remembered in `accepted`). */
 export function answerViolation(contract: Contract, ex: AnsweredExchange, accepted: AcceptedAnswers): ConformanceError | null {
-  const key = keyOf(contract, ex);
-  const seen = key === null ? undefined : accepted.byContract.get(contract);
-  if (key !== null && seen?.has(key)) {
+  const place = acceptedPlace(contract, ex, accepted);
+  if (place?.set.has(place.key)) {
     accepted.hits++;
     return null;
   }
@@ -200,16 +226,14 @@ export function answerViolation(contract: Contract, ex: AnsweredExchange, accept
     if (!(err instanceof ConformanceError)) throw err;
     return err;
   }
-  if (key !== null) {
-    let set = seen;
-    if (!set) accepted.byContract.set(contract, (set = new Set()));
-    if (set.size >= MEMO_MAX_KEYS) set.clear();
-    set.add(key);
+  if (place !== null) {
+    if (place.set.size >= MEMO_MAX_KEYS) place.set.clear();
+    place.set.add(place.key);
   }
   return null;
 }
 
-/** Everything `judgeResponse` reads for its verdict, as one string; null: not remembered (a write's answer never repeats: only reads are). */
+/** Everything `judgeResponse` reads for its verdict but the answer's text, as one string; null: not remembered (a write's answer never repeats: only reads are). */
 function keyOf(contract: Contract, ex: AnsweredExchange): string | null {
   if (ex.method !== 'GET' || ex.responseText.length > MEMO_MAX_TEXT) return null;
   const spec = contract.response(ex.opId, ex.status);
@@ -217,5 +241,5 @@ function keyOf(contract: Contract, ex: AnsweredExchange): string | null {
   // header values hold no newline or NUL (RFC 9110 §5.5): NUL marks an absent header
   let key = `${ex.opId}\n${ex.status}\n${ex.responseHeaders['content-type'] ?? '\0'}`;
   for (const h of spec.headers) key += `\n${ex.responseHeaders[h.name.toLowerCase()] ?? '\0'}`;
-  return `${key}\n${ex.responseText}`;
+  return key;
 }
