@@ -121,8 +121,20 @@ export const errorCode = (j: unknown): string | undefined => {
   return typeof c === 'string' ? c : undefined;
 };
 
+/** The most timestamps `time` remembers, then it starts afresh. */
+const TIMES_KEPT = 1000;
+/** Timestamps read lately: a polled record shows the same two again and again (its shared value the same strings). */
+const timesRead = new Map<string, number | null>();
+
 /** A timestamp's ms, or null when absent or not a date (the answer judge reports the schema). */
 export const time = (v: unknown): number | null => {
-  const t = typeof v === 'string' ? Date.parse(v) : NaN;
-  return Number.isNaN(t) ? null : t;
+  if (typeof v !== 'string') return null;
+  let t = timesRead.get(v);
+  if (t === undefined) {
+    const ms = Date.parse(v);
+    t = Number.isNaN(ms) ? null : ms;
+    if (timesRead.size >= TIMES_KEPT) timesRead.clear();
+    timesRead.set(v, t);
+  }
+  return t;
 };
