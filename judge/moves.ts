@@ -57,8 +57,8 @@ function expiry(
   before = tx.possibleStatuses,
 ): ExpiryJudgement & { during: Interval; latest: number } {
   const m = j.memory.merchants.get(tx.merchant);
-  const none = { late: false, early: false, possible: [...shown], during: { from: -Infinity, to: Infinity }, latest: Infinity };
-  if (!m || tx.createdAt === null) return none;
+  if (!m || tx.createdAt === null)
+    return { late: false, early: false, possible: [...shown], during: { from: -Infinity, to: Infinity }, latest: Infinity };
   const span = during(j, m, s);
   const latest = latestDuring(j.memory, m, epoch(j.memory, tx.lastSeenSentAt), s.receivedAt, j.settings.tolerance);
   const expiresAt = expiryOf({ from: tx.createdAt, to: tx.createdAt + tx.createdWithinMs }, j.settings.paymentWindowMs / 1000);

@@ -261,7 +261,8 @@ function judgeForwarded(f: Forwarded, judge: Judge, recorder: Recorder, capture:
   // a judge that throws is reported by the judging queue (exchange.ts), as the proxy's own failure
   const findings: EarFinding[] = judge.exchange(ex);
   const opId = ex.opId ?? `${method} ${url.split('?')[0]}`;
-  recorder.record(seq, { ...ex, opId, url: recorder.upstream + url, json: undefined });
+  // kept in the ring as judged, with the upstream's URL (the judge keeps no reference to `ex`; the ring copies it)
+  recorder.record(seq, Object.assign(ex, { opId, url: recorder.upstream + url, json: undefined }));
   if (undecoded !== undefined) findings.unshift({ kind: 'answer', operation: opId, jsonPath: '$', message: undecoded, exchanges: [seq] });
   recorder.judged(findings);
 }
