@@ -184,7 +184,8 @@ export class Contract {
   /** Declared response of an operation for a status, or null when the status is not declared. */
   response(opId: string, status: number): ResponseSpec | null {
     const key = `${opId} ${status}`;
-    if (this.responseCache.has(key)) return this.responseCache.get(key)!;
+    const known = this.responseCache.get(key);
+    if (known !== undefined) return known;
     const o = this.op(opId);
     const opObj = ((this.doc.paths as Json)[o.path] as Json)[o.method.toLowerCase()] as Json;
     const responses = opObj.responses as Json;

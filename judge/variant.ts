@@ -34,12 +34,13 @@ export function candidates(pin: VariantPin | undefined, contracts: ReadonlyMap<V
 
 /** The first violation of the answer in one variant's contract, or null when it accepts it (a cut answer: its status only). */
 function violation(contract: Contract, s: Seen, accepted: AcceptedAnswers): ConformanceError | null {
-  const ex = { ...s.ex, opId: s.opId, json: s.json };
   if (s.truncated) {
     if (contract.response(s.opId, s.status) !== null) return null;
     return new ConformanceError(s.opId, '$', `answered ${s.status}, a status not declared for ${s.opId}`);
   }
-  return answerViolation(contract, ex, accepted);
+  // what the answer judge reads of the exchange (no copy of the whole exchange)
+  const { method, url, status, responseHeaders, responseText } = s.ex;
+  return answerViolation(contract, { opId: s.opId, method, url, status, responseHeaders, responseText, json: s.json }, accepted);
 }
 
 const asFinding = (e: ConformanceError, s: Seen, kind: 'answer' | 'variant', message = e.message) =>
