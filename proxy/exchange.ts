@@ -7,6 +7,8 @@
 import { isSafeMethod } from '../judge/exchange.ts';
 import { ChunkedReader, type BodyKind, type ChunkSink, type Head } from './http1.ts';
 
+const NO_BYTES = Buffer.alloc(0);
+
 /** A body copied up to a limit: the chunks the sockets read, kept as they are (no copy). */
 export class Capture {
   chunks: Buffer[] = [];
@@ -24,10 +26,11 @@ export class Capture {
     this.chunks.push(start === 0 && end === buf.length ? buf : buf.subarray(start, end));
     this.size += end - start;
   }
-  /** The copy, or null when cut (joined here, on the judging side). */
+  /** The copy, or null when cut (joined here, on the judging side); a body of no bytes is one shared empty buffer. */
   bytes(): Buffer | null {
     if (this.truncated) return null;
-    return this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks, this.size);
+    const n = this.chunks.length;
+    return n === 1 ? this.chunks[0]! : n === 0 ? NO_BYTES : Buffer.concat(this.chunks, this.size);
   }
 }
 
