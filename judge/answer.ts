@@ -13,6 +13,7 @@
  * most MEMO_MAX_KEYS per contract, then started afresh.
  */
 import { jsonOf } from '../lib/json.ts';
+import { memoized } from '../lib/memo.ts';
 import type { Contract } from './contract.ts';
 import type { Exchange } from './exchange.ts';
 
@@ -160,19 +161,16 @@ function frozen<T>(v: T): T {
  * at most MEMO_MAX_KEYS are held, then started afresh.
  */
 export function answerJsonReader(): (text: string | undefined) => unknown {
-  let parsed = new Map<string, unknown>();
-  return (text) => {
-    if (!text || text.length > MEMO_MAX_TEXT) return jsonOf(text);
-    let v = parsed.get(text);
-    if (v === undefined && !parsed.has(text)) {
-      v = frozen(jsonOf(text));
-      if (v !== null && typeof v === 'object') SHARED_ANSWERS.add(v);
-      if (parsed.size >= MEMO_MAX_KEYS) parsed = new Map();
-      parsed.set(text, v);
-    }
+  const parsed = memoized(MEMO_MAX_KEYS, (text: string): unknown => {
+    const v = frozen(jsonOf(text));
+    if (v !== null && typeof v === 'object') SHARED_ANSWERS.add(v);
     return v;
-  };
+  });
+  return (text) => (!text || text.length > MEMO_MAX_TEXT ? jsonOf(text) : parsed(text));
 }
+
+/** Whether a value is one `answerJsonReader` shares: read-only at every depth, and one text's. */
+export const isSharedAnswer = (v: unknown): v is object => v !== null && typeof v === 'object' && SHARED_ANSWERS.has(v);
 
 /** Collects what the judge finds instead of counting checks (the first violation of an answer is thrown). */
 const COLLECT: Checker = {
@@ -201,7 +199,7 @@ function acceptedPlace(contract: Contract, ex: AnsweredExchange, accepted: Accep
   const head = keyOf(contract, ex);
   if (head === null) return null;
   const value = ex.json;
-  if (value !== null && typeof value === 'object' && SHARED_ANSWERS.has(value)) {
+  if (isSharedAnswer(value)) {
     let byValue = accepted.byValue.get(contract);
     if (!byValue) accepted.byValue.set(contract, (byValue = new WeakMap()));
     let set = byValue.get(value);

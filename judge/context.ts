@@ -8,6 +8,7 @@ import type { Contract } from './contract.ts';
 import type { Exchange, Finding, FindingKind } from './exchange.ts';
 import type { JudgeMemory, MerchantMemory, VariantPin } from './memory.ts';
 import type { ValidateFunction } from 'ajv';
+import { memoized } from '../lib/memo.ts';
 import { serverTime } from './clock.ts';
 
 /** The judge's settings, fixed at its creation. */
@@ -123,18 +124,11 @@ export const errorCode = (j: unknown): string | undefined => {
 
 /** The most timestamps `time` remembers, then it starts afresh. */
 const TIMES_KEPT = 1000;
-/** Timestamps read lately: a polled record shows the same two again and again (its shared value the same strings). */
-const timesRead = new Map<string, number | null>();
+/** A timestamp's parse, remembered: a polled record shows the same two again and again. */
+const parsedTime = memoized(TIMES_KEPT, (v: string): number | null => {
+  const ms = Date.parse(v);
+  return Number.isNaN(ms) ? null : ms;
+});
 
 /** A timestamp's ms, or null when absent or not a date (the answer judge reports the schema). */
-export const time = (v: unknown): number | null => {
-  if (typeof v !== 'string') return null;
-  let t = timesRead.get(v);
-  if (t === undefined) {
-    const ms = Date.parse(v);
-    t = Number.isNaN(ms) ? null : ms;
-    if (timesRead.size >= TIMES_KEPT) timesRead.clear();
-    timesRead.set(v, t);
-  }
-  return t;
-};
+export const time = (v: unknown): number | null => (typeof v === 'string' ? parsedTime(v) : null);

@@ -4,6 +4,7 @@
  * carry credentials.
  */
 import { VARIANTS, type Variant } from '../generated/index.ts';
+import { memoized } from '../lib/memo.ts';
 import { routeTable } from '../server/routes.ts';
 
 export interface Route {
@@ -14,23 +15,23 @@ export interface Route {
 
 /** The most `METHOD path` routes remembered per variant, then started afresh. */
 const ROUTES_KEPT = 1000;
-/** Per variant, the routes of the paths asked lately (null: none): a polling client asks for the same path again and again. */
-const routesAsked = new Map<Variant, Map<string, Route | null>>(VARIANTS.map((v) => [v, new Map()]));
+/** Per variant, the route of a `METHOD path` (null: none), remembered for the paths asked lately: a polling client asks for the same path again and again. */
+const routesAsked = new Map(
+  VARIANTS.map((v) => [
+    v,
+    memoized(ROUTES_KEPT, (methodAndPath: string): Route | null => {
+      const space = methodAndPath.indexOf(' ');
+      const m = routeTable(v).match(methodAndPath.slice(0, space), methodAndPath.slice(space + 1));
+      return m ? Object.freeze({ opId: m.entry.operationId, params: Object.freeze(m.params) }) : null;
+    }),
+  ]),
+);
 
 /** The operation of `method pathname` in the variant, or undefined (no operation: a probe, a typo, another API); frozen, shared by every exchange of that path. */
 export function routeOf(variant: Variant, method: string, pathname: string): Route | undefined {
   // the table matches HEAD as GET; a HEAD answer has no body to judge: a request no operation describes
   if (method === 'HEAD') return undefined;
-  const asked = routesAsked.get(variant)!;
-  const key = `${method} ${pathname}`;
-  let route = asked.get(key);
-  if (route === undefined) {
-    const m = routeTable(variant).match(method, pathname);
-    route = m ? Object.freeze({ opId: m.entry.operationId, params: Object.freeze(m.params) }) : null;
-    if (asked.size >= ROUTES_KEPT) asked.clear();
-    asked.set(key, route);
-  }
-  return route ?? undefined;
+  return routesAsked.get(variant)!(`${method} ${pathname}`) ?? undefined;
 }
 
 /** The path parameters of `pathname` for operation `opId` of the variant (an ear that named the operation). */
