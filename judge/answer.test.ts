@@ -131,12 +131,18 @@ it("answers' JSON is parsed once per text, read-only, and shared; a record's pri
   expect(Object.isFrozen(read(long))).toBe(false);
   expect(read('not json')).toBeUndefined();
   expect(read('')).toBeUndefined();
-  // the print: a frozen record's is kept; a writable one's is made again, so a change shows
+  // the print: a shared record's is kept; a writable one's is made again, so a change shows
   expect(answerPrint(a)).toBe(answerPrint(structuredClone(a)));
   const writable = structuredClone(a);
   const before = answerPrint(writable);
   writable.customerPhone = '212700000000';
   expect(answerPrint(writable)).not.toBe(before);
+  // so is a record frozen on top only (not the reader's): a change inside its items shows
+  const items = structuredClone(a.items) as Array<Record<string, unknown>>;
+  const topFrozen = Object.freeze({ ...a, items });
+  const printed = answerPrint(topFrozen);
+  items[0]!.quantity = 7;
+  expect(answerPrint(topFrozen)).not.toBe(printed);
 });
 
 it('the JSON memo holds at most MEMO_MAX_KEYS texts, then starts afresh', () => {

@@ -4,6 +4,7 @@
  */
 import { stableJson } from '../lib/json.ts';
 import { IMMUTABLE_FIELDS } from '../model/index.ts';
+import { isSharedAnswer } from './answer.ts';
 import type { Json } from './context.ts';
 
 /** FNV-1a of a text, never 0. */
@@ -19,18 +20,18 @@ function fnv(s: string): number {
 /** A small number for a value (30 bits: held unboxed in an object), equal for equal canonical JSON. */
 export const smallHash = (v: unknown): number => fnv(stableJson(v)) & 0x3fffffff;
 
-/** The prints of frozen records (a record read again and again is one frozen value: judge/answer.ts `answerJsonReader`). */
-const printsOfFrozen = new WeakMap<Json, number>();
+/** The prints of shared records (a record read again and again is one read-only value: answer.ts `answerJsonReader`). */
+const printsOfShared = new WeakMap<Json, number>();
 
 /** The immutable fields as an answer wrote them (member order kept), hashed; no canonical form made. */
 export function answerPrint(rec: Json): number {
-  let print = printsOfFrozen.get(rec);
+  let print = printsOfShared.get(rec);
   if (print !== undefined) return print;
   const values = new Array<unknown>(IMMUTABLE_FIELDS.length);
   for (let i = 0; i < IMMUTABLE_FIELDS.length; i++) values[i] = rec[IMMUTABLE_FIELDS[i]!];
   print = fnv(JSON.stringify(values)) & 0x3fffffff;
-  // only a frozen record keeps its print: any other may be changed after
-  if (Object.isFrozen(rec)) printsOfFrozen.set(rec, print);
+  // only a shared record keeps its print: any other may be changed after (frozen on top only, or not at all)
+  if (isSharedAnswer(rec)) printsOfShared.set(rec, print);
   return print;
 }
 
