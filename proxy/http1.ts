@@ -38,10 +38,11 @@ export interface Head {
  */
 export const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'upgrade', 'te']);
 
-/** The characters of a token (RFC 9110 §5.6.2), by character code: a field name is one. */
-const TOKEN_CHARS = new Uint8Array(128);
-for (const c of "!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ") TOKEN_CHARS[c.charCodeAt(0)] = 1;
-const REQUEST_LINE = /^([!#$%&'*+\-.^_`|~0-9A-Za-z]+) ([!-~]+) HTTP\/1\.([01])$/;
+/** A character of a token (RFC 9110 §5.6.2): a method, a field name. */
+const TOKEN_CHAR = /[!#$%&'*+\-.^_`|~0-9A-Za-z]/;
+/** The same, by character code (a field name is checked where it lies in the head). */
+const TOKEN_CHARS = Uint8Array.from({ length: 128 }, (_, c) => (TOKEN_CHAR.test(String.fromCharCode(c)) ? 1 : 0));
+const REQUEST_LINE = new RegExp(`^(${TOKEN_CHAR.source}+) ([!-~]+) HTTP\\/1\\.([01])$`);
 const STATUS_LINE = /^HTTP\/1\.([01]) ([1-9]\d\d)(?: (.*))?$/;
 
 /** Whether `s` is `lower` (a name in lower case) in any case: no lower-cased copy made. */
@@ -77,18 +78,18 @@ function isToken(s: string, start: number, end: number): boolean {
 }
 
 /** A control character other than HTAB (CR, LF and NUL among them): never in a field value or reason phrase. */
-function hasControl(s: string, start = 0, end = s.length): boolean {
-  for (let i = start; i < end; i++) {
+function hasControl(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
     if ((c < 32 && c !== 9) || c === 127) return true;
   }
   return false;
 }
 
-/** A value without its optional whitespace (SP, HTAB) at either end; String#trim would take more (NBSP). */
-function trimOws(s: string): string {
-  let a = 0;
-  let b = s.length;
+/** `s[start…end)` without its optional whitespace (SP, HTAB) at either end; String#trim would take more (NBSP). */
+function trimOws(s: string, start = 0, end = s.length): string {
+  let a = start;
+  let b = end;
   while (a < b && (s.charCodeAt(a) === 32 || s.charCodeAt(a) === 9)) a++;
   while (b > a && (s.charCodeAt(b - 1) === 32 || s.charCodeAt(b - 1) === 9)) b--;
   return a === 0 && b === s.length ? s : s.slice(a, b);
@@ -148,13 +149,8 @@ export function parseHead(text: string, request: boolean): Head | string {
     }
     const name = text.slice(from, c);
     if (!isToken(text, from, c)) return `a malformed header name ${JSON.stringify(name.slice(0, 64))}`;
-    // the value without its optional whitespace (SP, HTAB) at either end
-    let a = c + 1;
-    let b = lineEnd;
-    while (a < b && (text.charCodeAt(a) === 32 || text.charCodeAt(a) === 9)) a++;
-    while (b > a && (text.charCodeAt(b - 1) === 32 || text.charCodeAt(b - 1) === 9)) b--;
-    if (hasControl(text, a, b)) return `a control character in the value of ${name}`;
-    const value = text.slice(a, b);
+    const value = trimOws(text, c + 1, lineEnd);
+    if (hasControl(value)) return `a control character in the value of ${name}`;
     fields.push(name, value);
     // the fields that frame a message, found by length, then compared without a lower-cased copy
     const n = name.length;
