@@ -34,7 +34,9 @@ it('maps the strings of one response to those at the same JSON path of another',
 
 it("replays the suite's requests against a second fresh server doing the same work", async () => {
   const k = (s: TestServer) => ({ baseUrl: s.baseUrl, apiKey: merchants[0]!.apiKey, otherApiKey: merchants[1]!.apiKey });
+  const t0 = performance.now();
   const r = await measureConformanceThroughput(k(a), k(b), { runs: 10, seed: 3 });
+  const wallMs = performance.now() - t0;
   console.log(
     `conformance throughput: suite ${r.suiteRequestsPerSecond.toFixed(0)} req/s, ${r.commandsPerSecond.toFixed(0)} commands/s; loop ${r.loopRequestsPerSecond.toFixed(0)} req/s; ratio ${r.ratio.toFixed(2)}; ${r.sameStatus}/${r.suiteRequests} same status; contract load ${r.contractLoadMs.toFixed(0)} ms`,
   );
@@ -43,4 +45,9 @@ it("replays the suite's requests against a second fresh server doing the same wo
   // the replay did the same work: the same statuses (a create came back 201 again, a read 200 …)
   expect(r.sameStatus).toBe(r.suiteRequests);
   expect(Number.isFinite(r.ratio) && r.ratio > 0).toBe(true);
+  // the suite's time is its wall time without the loop's steps and its own pauses: the three add up to at most the whole
+  expect(r.suitePausedMs).toBeGreaterThanOrEqual(0);
+  expect(r.suiteMs).toBeGreaterThan(0);
+  expect(r.suiteMs + r.suitePausedMs + r.loopMs).toBeLessThanOrEqual(wallMs);
+  expect(r.ratio).toBeCloseTo(r.loopMs / r.suiteMs, 6);
 }, 60_000);

@@ -79,6 +79,8 @@ export class Client {
   requests = 0;
   /** Idempotent requests resent once because the server had closed their keep-alive connection (`exchange`). */
   resent = 0;
+  /** Time slept on purpose (`pause`), ms: the run's time that is no request's. */
+  pausedMs = 0;
   /** Requests sent per operation id. */
   readonly sent = new Map<string, number>();
   /** Set when the server stopped answering: every later request throws it at once. */
@@ -225,10 +227,19 @@ export class Client {
     }
   }
 
-  /** Sleeps `ms` (the pacer's waits), ended early by an interrupt. */
+  /** The pacer's waits, counted in its own total too. */
   private async wait(ms: number): Promise<void> {
+    if (ms > 0) this.pacer.waitedMs += ms;
+    await this.pause(ms);
+  }
+
+  /**
+   * Sleeps `ms` on purpose (the throttle's pacing, a rate window left to age), ended early by an
+   * interrupt (InterruptedError); counted in `pausedMs`.
+   */
+  async pause(ms: number): Promise<void> {
     if (ms <= 0) return;
-    this.pacer.waitedMs += ms;
+    this.pausedMs += ms;
     try {
       await delay(ms, undefined, { signal: this.cleaning ? undefined : this.signal });
     } catch {

@@ -3,6 +3,7 @@
  * coverage tour (`tour.ts`), webhook judgement at each run's end (`webhook-judge.ts`), then the
  * coverage (`coverage.ts`) and findings.
  */
+import { setTimeout as delay } from 'node:timers/promises';
 import fc from 'fast-check';
 import { tokenLifetimeSeconds } from '../generated/index.ts';
 import { commandArbitraries } from './commands/index.ts';
@@ -93,6 +94,8 @@ export interface SuiteResult {
   interrupted?: string;
   /** 429 AUTH_THROTTLED answers met (each waited for and sent again) and the time spent waiting on the throttle (ms). */
   authThrottle: { throttled: number; waitedMs: number };
+  /** The client's time slept on purpose (ms): the throttle's waits, a rate window left to age (a sandbox clock cannot be moved in the core profile). */
+  pausedMs: number;
 }
 
 export async function runSuite(opts: SuiteOptions): Promise<SuiteResult> {
@@ -148,6 +151,7 @@ export async function runSuite(opts: SuiteOptions): Promise<SuiteResult> {
       incomplete,
       ...(w.client.interrupted ? { interrupted: w.client.interrupted } : {}),
       authThrottle: { throttled: w.client.pacer.throttled, waitedMs: Math.round(w.client.pacer.waitedMs) },
+      pausedMs: Math.round(w.client.pausedMs),
     };
   };
 
@@ -404,7 +408,7 @@ async function settleSandbox(w: World, opts: SuiteOptions): Promise<void> {
   // past a whole window: every window the key began before has ended
   w.state.rate.main = { usedLo: 0, usedHi: 0, endLo: -Infinity, endHi: Infinity };
   if (w.receiver) {
-    await sleep(opts.webhookGraceMs ?? 150);
+    await delay(opts.webhookGraceMs ?? 150);
     w.judged = w.receiver.deliveries.length;
   }
 }
@@ -443,8 +447,4 @@ async function resetSandbox(w: World, opts: SuiteOptions, log: (line: string) =>
       log(`sandbox reset failed: ${(e as Error).message}`);
     }
   }
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms));
 }

@@ -4,7 +4,6 @@
  * the model's count of requests per key and window, the 429 and its wait), with the commands that
  * check them (CreateSession, RateLimitBurst, OtherKeySession).
  */
-import { setTimeout as delay } from 'node:timers/promises';
 import { tokenLifetimeSeconds, type ErrorCode } from '../../generated/index.ts';
 import { bodyVerdict } from '../../judge/request.ts';
 import type { Cmd, Model, Outcome, Real } from '../model.ts';
@@ -350,7 +349,7 @@ export class AgedRateWindow implements Cmd {
     // the wait range is whole seconds either side of the slack: past 1 s + twice the slack, a whole window is out of it
     const needed = 1000 + 2 * SLACK_MS + 50;
     // an interrupt ends the wait; the next request then stops the run
-    if (age < needed) await delay(needed - age, undefined, { signal: w.cfg.signal }).catch(() => undefined);
+    if (age < needed) await w.client.pause(needed - age).catch(() => undefined);
   }
   toString(): string {
     return 'agedRateWindow()';

@@ -35,7 +35,7 @@ export const conformanceThroughput: Figure = {
         if (r.findings) throw new Error(`the suite reported ${r.findings} finding(s) against the reference server`);
         ratios.push(r.ratio);
         lines.push(
-          `suite ${fmt(r.suiteRequestsPerSecond)} req/s, ${fmt(r.commandsPerSecond)} commands/s (${r.suiteCommands} commands, ${r.suiteRequests} requests) vs loop ${fmt(r.loopRequestsPerSecond)} req/s, ${r.sameStatus}/${r.suiteRequests} same status`,
+          `suite ${fmt(r.suiteRequestsPerSecond)} req/s, ${fmt(r.commandsPerSecond)} commands/s (${r.suiteCommands} commands, ${r.suiteRequests} requests; its pauses, taken out: ${fmt(r.suitePausedMs)} ms) vs loop ${fmt(r.loopRequestsPerSecond)} req/s, ${r.sameStatus}/${r.suiteRequests} same status`,
         );
       } finally {
         await a.close();
