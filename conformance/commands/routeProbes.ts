@@ -104,9 +104,11 @@ const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch'
 /** Methods tried, in order, for one the path does not serve (OPTIONS is CORS, HEAD follows GET). */
 const PROBES = ['DELETE', 'PATCH', 'PUT', 'POST', 'GET'];
 
-/** Path templates of both variants' documents with the methods each declares. */
+/** Path templates of both variants' documents with the methods each declares: read once (each read of a bundled document is a copy of it). */
+let declared: Map<string, Set<string>> | undefined;
 function declaredPaths(): Map<string, Set<string>> {
-  const out = new Map<string, Set<string>>();
+  if (declared) return declared;
+  const out = (declared = new Map<string, Set<string>>());
   for (const v of [1, 2] as const) {
     for (const [p, item] of Object.entries((loadBundledDocument(v).paths ?? {}) as Record<string, Json>)) {
       const set = out.get(p) ?? new Set<string>();
