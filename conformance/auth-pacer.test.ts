@@ -148,3 +148,18 @@ describe('x-auth-failure-limit', () => {
     expect(sent).toBe(MAX_RESENDS + 1);
   }, 30_000);
 });
+
+describe("the client's pauses", () => {
+  it('count the time that passed: a whole pause, and an interrupted one only up to its interrupt', async () => {
+    const ac = new AbortController();
+    const c = new Client('http://127.0.0.1:9', Contract.for(1), undefined, undefined, { signal: ac.signal });
+    const took = await c.pause(40);
+    expect(took).toBeGreaterThanOrEqual(39);
+    expect(c.pausedMs).toBe(took);
+    setTimeout(() => ac.abort('SIGINT'), 20);
+    await expect(c.pause(5_000)).rejects.toThrow(/interrupted by SIGINT/);
+    // the interrupted pause counts the ~20 ms that passed, not the 5 s asked for
+    expect(c.pausedMs - took).toBeGreaterThanOrEqual(15);
+    expect(c.pausedMs - took).toBeLessThan(1_000);
+  });
+});

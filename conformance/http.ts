@@ -229,22 +229,26 @@ export class Client {
 
   /** The pacer's waits, counted in its own total too. */
   private async wait(ms: number): Promise<void> {
-    if (ms > 0) this.pacer.waitedMs += ms;
-    await this.pause(ms);
+    this.pacer.waitedMs += await this.pause(ms);
   }
 
   /**
-   * Sleeps `ms` on purpose (the throttle's pacing, a rate window left to age), ended early by an
-   * interrupt (InterruptedError); counted in `pausedMs`.
+   * Sleeps `ms` on purpose (the throttle's pacing, a rate window left to age, a poll's interval),
+   * ended early by an interrupt (InterruptedError); the time it took, as it passed, is counted in
+   * `pausedMs` and returned.
    */
-  async pause(ms: number): Promise<void> {
-    if (ms <= 0) return;
-    this.pausedMs += ms;
+  async pause(ms: number): Promise<number> {
+    if (ms <= 0) return 0;
+    const from = performance.now();
     try {
       await delay(ms, undefined, { signal: this.cleaning ? undefined : this.signal });
     } catch {
+      this.pausedMs += performance.now() - from;
       throw new InterruptedError(this.interrupted ?? 'an abort');
     }
+    const took = performance.now() - from;
+    this.pausedMs += took;
+    return took;
   }
 
   /** One request and its answer, bounded by the time limit and the interrupt. */

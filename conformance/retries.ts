@@ -38,7 +38,6 @@ import {
   getEndpoint,
   OP,
   setUrl,
-  sleep,
   type Delivery,
   type Endpoint,
 } from './retry-steps.ts';
@@ -185,7 +184,7 @@ async function checkSchedule(w: World, rx: RetryReceiver): Promise<number> {
   // nothing more when the clock moves past the longest delay
   const seen = rx.of(txId).length;
   await advanceMainClock(w, Math.ceil(retryWindow(MAX_ATTEMPTS - 1)[1] / 1000) + 1);
-  await sleep(QUIET_MS);
+  await w.client.pause(QUIET_MS);
   const after = listed(w, await deliveryOf(w, txId, () => true, 0));
   w.check(
     after.attempts.length === MAX_ATTEMPTS && rx.of(txId).length === seen,

@@ -72,7 +72,7 @@ export async function deliveryOf(w: World, txId: string, done: (d: Delivery) => 
       w.check(d !== undefined, OP, '$.data', `no delivery listed for the cancel of transaction ${txId}`);
       return d!;
     }
-    await sleep(POLL_MS);
+    await w.client.pause(POLL_MS);
   }
 }
 
@@ -228,8 +228,4 @@ export async function setUrl(w: World, url: string | null): Promise<Endpoint> {
   });
   w.expectOutcome(ex, [w.success(ex.opId)]);
   return ex.json as Endpoint;
-}
-
-export function sleep(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms));
 }

@@ -94,7 +94,7 @@ export interface SuiteResult {
   interrupted?: string;
   /** 429 AUTH_THROTTLED answers met (each waited for and sent again) and the time spent waiting on the throttle (ms). */
   authThrottle: { throttled: number; waitedMs: number };
-  /** The client's time slept on purpose (ms): the throttle's waits, a rate window left to age (a sandbox clock cannot be moved in the core profile). */
+  /** The client's time slept on purpose (ms): the throttle's waits, a rate window left to age (a sandbox clock cannot be moved in the core profile), the polls' intervals. */
   pausedMs: number;
 }
 

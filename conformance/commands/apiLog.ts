@@ -55,7 +55,7 @@ export class ApiLogCheck implements Cmd {
     let entries: Json[] = [];
     let found: Json | undefined;
     for (let i = 0; i < 20 && !found; i++) {
-      if (i > 0) await new Promise((r) => setTimeout(r, 50)); // a call is logged once answered
+      if (i > 0) await w.client.pause(50); // a call is logged once answered
       const log = await w.client.call('sandboxGetApiLog', { headers: w.auth('sandboxGetApiLog', w.key('main')) });
       w.expectOutcome(log, [w.success('sandboxGetApiLog')]);
       entries = (log.json as Json).entries as Json[];
