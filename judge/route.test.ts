@@ -34,3 +34,11 @@ it('past the bound of remembered paths, every path is routed as the route table 
     expect(r).toEqual({ opId: m!.entry.operationId, params: m!.params });
   }
 });
+
+it('a path longer than the memo keeps is routed each time, as the table routes it, and not remembered', () => {
+  const long = B2('x'.repeat(600));
+  const m = routeTable(1).match('GET', long)!;
+  const a = routeOf(1, 'GET', long);
+  expect(a).toEqual({ opId: m.entry.operationId, params: m.params });
+  expect(routeOf(1, 'GET', long)).not.toBe(a);
+});
