@@ -11,7 +11,7 @@
  * B answered are compared with A's to show the replay did the same work. By default each replayed
  * request is sent right after the suite's (B one request behind A) and its time is taken out of the
  * suite's wall time, so machine noise falls on both sides alike; `mode: 'sequential'` replays after.
- * The suite's pauses (time it sleeps on purpose: a rate window left to age, the throttle's pacing;
+ * The suite's pauses (time it sleeps on purpose: a rate window left to age, the throttle's pacing, a poll's interval;
  * `SuiteResult.pausedMs`) are taken out too: the loop replays the requests, not the waits between
  * them, and the figure is what the checks cost.
  */
