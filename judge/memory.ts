@@ -22,7 +22,10 @@ export interface TransactionMemory {
   kind: 'partner' | 'checkout';
   /** The statuses it may be in now: one after an answer showed it, several after a refusal by state or at first sight. */
   possibleStatuses: StatusSet;
-  /** The statuses before its latest change, and when (`kept` ms) the answer showing that change ended: a read sent before may still show them. */
+  /**
+   * The statuses before its latest change, and when the answer showing that change ended (ms after
+   * the judge's origin, not rounded: `keptExactly`): a read sent before may still show them.
+   */
   statusesBeforeLastChange: StatusSet;
   lastChangeSeenAt: number;
   /** When (`kept` ms) the latest exchange showing it began: a change shown later happened after that. */
@@ -298,6 +301,16 @@ export function kept(memory: JudgeMemory, epochMs: number, down: boolean): numbe
   return down ? Math.floor(epochMs - memory.origin) : Math.ceil(epochMs - memory.origin);
 }
 export const epoch = (memory: JudgeMemory, keptMs: number): number => memory.origin + keptMs;
+
+/**
+ * An ear's instant as `kept`, not rounded: for an instant compared with the next request's own, where
+ * a whole millisecond is more than a client takes to send its next request (rounded up, a read sent
+ * 0.3 ms after a cancel's answer ended would pass for one sent while the cancel was in flight).
+ */
+export function keptExactly(memory: JudgeMemory, epochMs: number): number {
+  if (Number.isNaN(memory.origin)) memory.origin = Math.floor(epochMs);
+  return epochMs - memory.origin;
+}
 
 /** A `kept` instant before anything the judge saw (a change never seen). */
 export const NEVER = -(2 ** 30);

@@ -20,7 +20,7 @@ import {
 import { earSlack, iso, latestDuring } from './clock.ts';
 import { around, during, errorCode, finding, isRecord, type FindingOf, type Judging, type Seen } from './context.ts';
 import { expectEvent, ruledOut } from './events.ts';
-import { epoch, kept, type JudgeMemory, type TransactionMemory } from './memory.ts';
+import { epoch, kept, keptExactly, type JudgeMemory, type TransactionMemory } from './memory.ts';
 import { PENDING, both, reach, statusSet, type StatusSet } from './statuses.ts';
 
 /** The model's view of a kept transaction: its merchant and kind (ownership). */
@@ -30,7 +30,7 @@ export const owned = (tx: TransactionMemory | undefined) => (tx ? { merchantId: 
 export function setStatuses(memory: JudgeMemory, tx: TransactionMemory, now: StatusSet, s: Pick<Seen, 'receivedAt'>): void {
   if (now === tx.possibleStatuses) return;
   tx.statusesBeforeLastChange = tx.possibleStatuses;
-  tx.lastChangeSeenAt = kept(memory, s.receivedAt, false);
+  tx.lastChangeSeenAt = keptExactly(memory, s.receivedAt);
   tx.possibleStatuses = now;
 }
 

@@ -86,6 +86,34 @@ describe('state rules', () => {
     expect(kinds(s.observe(readAt(base + 250)))).toEqual(['no-transition']);
   });
 
+  it('a read sent a fraction of a millisecond after the cancel was answered may not show PENDING', () => {
+    const s = new StateTracker({});
+    const r = record();
+    const base = Date.now();
+    s.observe({
+      ...ob('createPartnerTransaction', A, 201, { ...r, createdAt: new Date(base).toISOString() }),
+      sentAt: base - 5,
+      receivedAt: base + 5,
+    });
+    const canceled = { ...r, createdAt: new Date(base).toISOString(), status: 'CANCELED', updatedAt: new Date(base + 100).toISOString() };
+    const cancel = {
+      ...ob('cancelPartnerTransactionByVendorReference', A, 200, canceled, { vendorReference: r.vendorReference as string }),
+      sentAt: base + 50.1,
+      receivedAt: base + 200.2,
+    };
+    expect(s.observe(cancel)).toEqual([]);
+    const pending = { ...r, createdAt: new Date(base).toISOString() };
+    const readAt = (sentAt: number) => ({
+      ...ob('getPartnerTransaction', A, 200, pending, { transactionId: r.id as string }),
+      sentAt,
+      receivedAt: sentAt + 0.4,
+    });
+    // sent 0.1 ms before the cancel's answer ended: they overlapped, the server may have read first
+    expect(s.observe(readAt(base + 200.1))).toEqual([]);
+    // sent 0.3 ms after it ended (a fast client's next request), in the same millisecond: no overlap
+    expect(kinds(s.observe(readAt(base + 200.5)))).toEqual(['no-transition']);
+  });
+
   it('a cancel answered 200 from APPROVED: the operation has no transition from there', () => {
     const s = new StateTracker({});
     const r = record();
