@@ -57,61 +57,45 @@ describe('state rules', () => {
     expect(kinds(read(s, r, A, T0 + 3000))).toEqual(['no-transition']);
   });
 
-  it('concurrent requests: a read sent before the cancel was answered may still show PENDING; one sent after may not', () => {
-    const s = new StateTracker({});
+  /**
+   * A transaction made at `base`, then canceled by a request sent at `base + sent` and answered at
+   * `base + answered`; returns `read(at, takes)`: a B2 read of it showing PENDING, sent at `base + at`, taking `takes` ms.
+   */
+  function canceledThenRead(s: StateTracker, sent: number, answered: number) {
     const r = record();
     const base = Date.now();
-    s.observe({
-      ...ob('createPartnerTransaction', A, 201, { ...r, createdAt: new Date(base).toISOString() }),
-      sentAt: base - 5,
-      receivedAt: base + 5,
-    });
-    const canceled = { ...r, createdAt: new Date(base).toISOString(), status: 'CANCELED', updatedAt: new Date(base + 100).toISOString() };
-    // the cancel: sent at +50, answered at +200
+    const createdAt = new Date(base).toISOString();
+    s.observe({ ...ob('createPartnerTransaction', A, 201, { ...r, createdAt }), sentAt: base - 5, receivedAt: base + 5 });
+    const canceled = { ...r, createdAt, status: 'CANCELED', updatedAt: new Date(base + 100).toISOString() };
     const cancel = {
       ...ob('cancelPartnerTransactionByVendorReference', A, 200, canceled, { vendorReference: r.vendorReference as string }),
-      sentAt: base + 50,
-      receivedAt: base + 200,
+      sentAt: base + sent,
+      receivedAt: base + answered,
     };
     expect(s.observe(cancel)).toEqual([]);
-    const pending = { ...r, createdAt: new Date(base).toISOString() };
-    const readAt = (sentAt: number) => ({
-      ...ob('getPartnerTransaction', A, 200, pending, { transactionId: r.id as string }),
-      sentAt,
-      receivedAt: sentAt + 300,
-    });
+    return (at: number, takes: number) =>
+      s.observe({
+        ...ob('getPartnerTransaction', A, 200, { ...r, createdAt }, { transactionId: r.id as string }),
+        sentAt: base + at,
+        receivedAt: base + at + takes,
+      });
+  }
+
+  it('concurrent requests: a read sent before the cancel was answered may still show PENDING; one sent after may not', () => {
+    // the cancel: sent at +50, answered at +200
+    const read = canceledThenRead(new StateTracker({}), 50, 200);
     // sent at +60, while the cancel was in flight, answered after it: the server read it first
-    expect(s.observe(readAt(base + 60))).toEqual([]);
+    expect(read(60, 300)).toEqual([]);
     // sent at +250, after the cancel's answer: PENDING again is no transition
-    expect(kinds(s.observe(readAt(base + 250)))).toEqual(['no-transition']);
+    expect(kinds(read(250, 300))).toEqual(['no-transition']);
   });
 
   it('a read sent a fraction of a millisecond after the cancel was answered may not show PENDING', () => {
-    const s = new StateTracker({});
-    const r = record();
-    const base = Date.now();
-    s.observe({
-      ...ob('createPartnerTransaction', A, 201, { ...r, createdAt: new Date(base).toISOString() }),
-      sentAt: base - 5,
-      receivedAt: base + 5,
-    });
-    const canceled = { ...r, createdAt: new Date(base).toISOString(), status: 'CANCELED', updatedAt: new Date(base + 100).toISOString() };
-    const cancel = {
-      ...ob('cancelPartnerTransactionByVendorReference', A, 200, canceled, { vendorReference: r.vendorReference as string }),
-      sentAt: base + 50.1,
-      receivedAt: base + 200.2,
-    };
-    expect(s.observe(cancel)).toEqual([]);
-    const pending = { ...r, createdAt: new Date(base).toISOString() };
-    const readAt = (sentAt: number) => ({
-      ...ob('getPartnerTransaction', A, 200, pending, { transactionId: r.id as string }),
-      sentAt,
-      receivedAt: sentAt + 0.4,
-    });
+    const read = canceledThenRead(new StateTracker({}), 50.1, 200.2);
     // sent 0.1 ms before the cancel's answer ended: they overlapped, the server may have read first
-    expect(s.observe(readAt(base + 200.1))).toEqual([]);
+    expect(read(200.1, 0.4)).toEqual([]);
     // sent 0.3 ms after it ended (a fast client's next request), in the same millisecond: no overlap
-    expect(kinds(s.observe(readAt(base + 200.5)))).toEqual(['no-transition']);
+    expect(kinds(read(200.5, 0.4))).toEqual(['no-transition']);
   });
 
   it('a cancel answered 200 from APPROVED: the operation has no transition from there', () => {
