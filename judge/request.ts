@@ -1,6 +1,6 @@
 /**
  * Each answer judged against the request that caused it, with the contract's
- * compiled request validators (server/validate.ts `validateRequest`, the ones the contract router
+ * compiled request validators (server/validate.ts `requestRefusal`, the ones the contract router
  * runs) and the model's amount rules (model/amount.ts: `x-amount-range`, `x-amount-consistency`,
  * placed by the request schema): the answer the contract gives a body is decided in its stages
  * (ADR-057): a member named twice (ADR-023), the schema's members and the validation ranges ranked
@@ -19,13 +19,13 @@
 import { errorPrecedence, maxBodyBytes } from '../generated/index.ts';
 import { amountAnswer, type ConsistencyRule, type RangedMember } from '../model/index.ts';
 import { MAX_DEPTH, scanJson } from '../server/body.ts';
-import { ApiError, refusalOf } from '../server/errors.ts';
+import { refusalOf, type ErrorCode, type Refusal } from '../server/errors.ts';
 import { nearestExtension, resolveRef } from '../server/schema.ts';
 import {
   compileContract,
   compiledContract,
   failuresOf,
-  validateRequest,
+  requestRefusal,
   type CompiledContract,
   type RequestParts,
 } from '../server/validate.ts';
@@ -126,16 +126,11 @@ export function bodyVerdict(contract: Contract, opId: string, body: unknown): Bo
 }
 
 /** The amount rules on `body`, then the refusal `refuse` gives with the validation ranges' refusals as members. */
-function amountsAndRefusal(
-  c: CompiledContract,
-  opId: string,
-  body: unknown,
-  refuse: (members: ApiError[]) => ApiError | null,
-): BodyVerdict {
+function amountsAndRefusal(c: CompiledContract, opId: string, body: unknown, refuse: (members: Refusal[]) => Refusal | null): BodyVerdict {
   const rules = amountRules(c, opId);
   const b = (body && typeof body === 'object' && !Array.isArray(body) ? body : {}) as Json;
   const amounts = amountAnswer(rules.ranged, rules.consistency, b);
-  const refusal = refuse(amounts.validation.map((code) => new ApiError(code as ApiError['code'], 'outside x-amount-range')));
+  const refusal = refuse(amounts.validation.map((code) => ({ code: code as ErrorCode, message: 'outside x-amount-range' })));
   if (refusal)
     return {
       validation: refusal.code,
@@ -194,7 +189,7 @@ function verdictIn(contract: Contract, r: JudgedRequest): Verdict | undefined {
   const query: Record<string, unknown> = {};
   if (r.search) for (const [k, x] of new URLSearchParams(r.search)) query[k] = k in query ? [query[k], x].flat() : x;
   const parts: RequestParts = { params: { ...r.params }, query, headers: r.headers, body: r.body };
-  const v = amountsAndRefusal(c, r.opId, r.body, (members) => validateRequest(c.variant, r.opId, parts, members, c));
+  const v = amountsAndRefusal(c, r.opId, r.body, (members) => requestRefusal(c, r.opId, parts, members));
   if (v.validation !== null) return { code: v.validation, message: v.message, paths: v.paths, business: [], ruled };
   if (v.mismatch !== null) return { code: v.mismatch, message: MISMATCH, business: [], ruled };
   return { code: null, message: '', business: v.business, ruled };

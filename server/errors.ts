@@ -21,11 +21,22 @@ export interface ErrorBody {
 }
 
 /**
+ * A declared refusal as a plain value: what `refusalOf` works out and the judge compares. An
+ * `ApiError` is one too; a refusal that is only compared, never thrown, is not made one, since an
+ * `Error` captures its stack when made (6–10 µs each, where this is a fraction of one).
+ */
+export interface Refusal {
+  code: ErrorCode;
+  message: string;
+  details?: ErrorDetail[];
+}
+
+/**
  * A declared refusal: its code's one status (`x-status`) and the one body `{ error: { code, message } }`.
  * Thrown by a handler or by `authenticate`, the router answers it.
  * @rule error-shape, ADR-001
  */
-export class ApiError extends Error {
+export class ApiError extends Error implements Refusal {
   readonly status: number;
   constructor(
     readonly code: ErrorCode,
@@ -36,6 +47,10 @@ export class ApiError extends Error {
   ) {
     super(message);
     this.status = errorCatalog[code].status;
+  }
+  /** `r` as an error to throw or send. */
+  static of(r: Refusal): ApiError {
+    return r instanceof ApiError ? r : new ApiError(r.code, r.message, r.details);
   }
   body(): ErrorBody {
     const error: ErrorBody['error'] = { code: this.code, message: this.message };
@@ -110,8 +125,8 @@ export function refusalOf(
   errors: readonly RequestFailure[],
   doc: Record<string, unknown> | null,
   requestSchema: unknown,
-  members: readonly ApiError[] = [],
-): ApiError {
+  members: readonly Refusal[] = [],
+): Refusal {
   const failures: Array<{ code: ErrorCode; message: string; details: ErrorDetail[] }> = [];
   for (const x of errors) {
     const p = x.path;
@@ -136,12 +151,12 @@ export function refusalOf(
     failures.push({ code, message: `${detailPath.replace(/^\//, '').replace(/\//g, '.') || 'request body'} ${msg}`, details: [detail] });
   }
   for (const r of members) failures.push({ code: r.code, message: r.message, details: r.details ?? [] });
-  if (failures.length === 0) return new ApiError('VALIDATION_ERROR', 'Invalid request', []);
+  if (failures.length === 0) return { code: 'VALIDATION_ERROR', message: 'Invalid request', details: [] };
   // the first failure of the best-ranked code (a stable choice: ties keep the validator's order)
   const win = firstByPrecedence(failures, (f) => f.code);
   // the winner's details first; at most MAX_DETAILS (a body of 100 kB can fail in thousands of places)
   const details = [win, ...failures.filter((f) => f !== win)].flatMap((f) => f.details).slice(0, MAX_DETAILS);
-  return new ApiError(win.code, win.message, details);
+  return { code: win.code, message: win.message, details };
 }
 
 /**

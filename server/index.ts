@@ -36,7 +36,16 @@ export {
   type RequestParts,
   type ResponseFailure,
 } from './validate.ts';
-export { ApiError, NOT_IMPLEMENTED, routeNotFound, sendError, type ErrorBody, type ErrorCode, type ErrorDetail } from './errors.ts';
+export {
+  ApiError,
+  NOT_IMPLEMENTED,
+  routeNotFound,
+  sendError,
+  type ErrorBody,
+  type ErrorCode,
+  type ErrorDetail,
+  type Refusal,
+} from './errors.ts';
 export type { HandlerContext, OperationEntry, OperationHandler, RequestOf, ResponseOf, StreamBody } from './types.ts';
 export type * as V1 from '../generated/v1/server.ts';
 export type * as V2 from '../generated/v2/server.ts';

@@ -21,7 +21,7 @@ import type { Variant } from '../generated/index.ts';
 import type { Handlers as HandlersV1 } from '../generated/v1/server.ts';
 import type { Handlers as HandlersV2 } from '../generated/v2/server.ts';
 import { readJsonBody } from './body.ts';
-import { ApiError, methodNotAllowed, refusalOf, sendError, sendInternal, sendNotImplemented } from './errors.ts';
+import { ApiError, methodNotAllowed, refusalOf, sendError, sendInternal, sendNotImplemented, type Refusal } from './errors.ts';
 import { matchRequest, operationTables, routeTable, type RouteMatch } from './routes.ts';
 import type { HandlerContext, OperationEntry, StreamBody } from './types.ts';
 import { compiledContract, requestFailures, responseFailure, type CompiledContract, type CompiledOperation } from './validate.ts';
@@ -58,7 +58,7 @@ interface CommonOptions<Caller> {
    * decimal string), run with schema validation on the parsed body (of an operation that takes one): with the schema's failures,
    * `x-error-precedence` (ADR-057) picks the one code answered (`refusalOf`).
    */
-  memberRules?: (operation: OperationEntry, body: unknown, variant: Variant) => ApiError[];
+  memberRules?: (operation: OperationEntry, body: unknown, variant: Variant) => Refusal[];
   /** Told of every 500 (default: written to stderr). */
   onInternalError?: (err: unknown, req: express.Request) => void;
 }
@@ -254,7 +254,7 @@ export function createVariantsRouter<Caller>(options: VariantsRouterOptions<Call
     const query = req.url.includes('?') ? { ...(req.query as Record<string, unknown>) } : {};
     const request = { params, query, headers: req.headers, body };
     const failures = requestFailures(op, request);
-    if (failures.length > 0 || members.length > 0) throw refusalOf(failures, served.contract.doc, op.requestSchema, members);
+    if (failures.length > 0 || members.length > 0) throw ApiError.of(refusalOf(failures, served.contract.doc, op.requestSchema, members));
     if (!served.handler || served.handler === notImplemented) {
       sendNotImplemented(res, op.entry.operationId);
       return;

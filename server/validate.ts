@@ -19,7 +19,7 @@ import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.
 import addFormatsModule from 'ajv-formats';
 import { loadBundledDocument, type Variant } from '../generated/index.ts';
 import { isMad } from '../lib/money.ts';
-import { ApiError, refusalOf, type RequestFailure } from './errors.ts';
+import { ApiError, refusalOf, type Refusal, type RequestFailure } from './errors.ts';
 import { operationTables } from './routes.ts';
 import { requestSchemaOf, resolveRef } from './schema.ts';
 import type { OperationEntry } from './types.ts';
@@ -296,9 +296,20 @@ export function validateRequest(
   variant: Variant,
   operationId: string,
   parts: RequestParts,
-  members: readonly ApiError[] = [],
+  members: readonly Refusal[] = [],
   contract: CompiledContract = compiledContract(variant),
 ): ApiError | null {
+  const refusal = requestRefusal(contract, operationId, parts, members);
+  return refusal && ApiError.of(refusal);
+}
+
+/** `validateRequest`'s refusal as a plain value, for those who compare it and never throw it (the judge). */
+export function requestRefusal(
+  contract: CompiledContract,
+  operationId: string,
+  parts: RequestParts,
+  members: readonly Refusal[] = [],
+): Refusal | null {
   const op = operationOf(contract, operationId);
   const failures = requestFailures(op, parts);
   if (failures.length === 0 && members.length === 0) return null;
