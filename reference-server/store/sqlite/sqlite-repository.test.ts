@@ -158,6 +158,10 @@ describe.each(stores)('SQLite store %s', (_, open) => {
 });
 
 describe('SQLite store on a file', () => {
+  // Microtasks only: no timer fires and no sync of the log (a file system call) ends while these run.
+  const ticks = async () => {
+    for (let i = 0; i < 200; i++) await Promise.resolve();
+  };
   it('commits concurrent transactions together (group commit) and reads outside them see committed rows only', async () => {
     const repo = await fileRepo();
     let release!: () => void;
@@ -168,7 +172,7 @@ describe('SQLite store on a file', () => {
         t.write([{ c: 'transactions', k: tx(i).id, v: tx(i) }]);
       }),
     );
-    await new Promise((r) => setImmediate(r));
+    await ticks(); // microtasks only: the group's 10 ms timer cannot fire however slow the machine
     expect(await repo.get('transactions', tx(0).id)).toBeUndefined(); // in the open group, not committed yet
     await new Promise((r) => setTimeout(r, 50));
     expect(await repo.get('transactions', tx(0).id)).toEqual(tx(0)); // committed at most 10 ms later, though the group's next transaction waits
@@ -181,10 +185,6 @@ describe('SQLite store on a file', () => {
 
   it('holds the transactions applied while a sync of the log runs and commits them together when it ends', async () => {
     const repo = await fileRepo();
-    // Microtasks only: no sync of the log (a file system call) can end while these run.
-    const ticks = async () => {
-      for (let i = 0; i < 200; i++) await Promise.resolve();
-    };
     const write = (i: number) => repo.transaction(async (t) => t.write([{ c: 'transactions', k: tx(i).id, v: tx(i) }]));
     const writes = [write(0)];
     await ticks();
