@@ -32,6 +32,11 @@ const copied = (url: string, side: 'request' | 'answer'): string | undefined =>
     ?.toString();
 const failures: string[] = [];
 let gone = 0;
+/**
+ * Called with the release of each `/held` answer as the upstream begins it: its head and first
+ * chunk written, its end held until the test releases it (or 10 s pass, so that nothing hangs).
+ */
+let onHeld: (release: () => void) => void = () => undefined;
 
 const hooks = {
   seq: 0,
@@ -68,6 +73,19 @@ beforeAll(async () => {
           res.addTrailers({ 'x-sum': '7' });
           res.end('1}');
         }, 30);
+        return;
+      }
+      if (path === '/held') {
+        res.writeHead(200, { 'content-type': 'application/json', trailer: 'x-sum' });
+        res.write('{"a":');
+        const release = (): void => {
+          clearTimeout(safety);
+          if (res.writableEnded || res.destroyed) return;
+          res.addTrailers({ 'x-sum': '7' });
+          res.end('1}');
+        };
+        const safety = setTimeout(release, 10_000);
+        onHeld(release);
         return;
       }
       if (path === '/br') {
@@ -284,12 +302,18 @@ describe('framing', () => {
     const alone = new Raw(port).send('GET /alone HTTP/1.1\r\nHost: x\r\n\r\n');
     await alone.until((t) => t.includes('"/alone"'));
     alone.end();
-    /** A request sent on another connection while the 30 ms chunked answer of `long` is under way (it ends first). */
+    /**
+     * A request sent on another connection while the answer of `long` is under way: sent once the
+     * upstream has begun that answer (the proxy has its exchange open), which is ended only after the
+     * short one has been answered, however long each takes.
+     */
     const whileLong = async (long: string, short: string, shortPath: string): Promise<void> => {
-      const slow = new Raw(port).send(`${long} /chunked HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n`);
-      await new Promise((r) => setTimeout(r, 5));
+      const begun = new Promise<() => void>((r) => (onHeld = r));
+      const slow = new Raw(port).send(`${long} /held HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n`);
+      const release = await begun;
       const quick = new Raw(port).send(`${short} ${shortPath} HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n`);
       await quick.until((t) => t.includes(`"${shortPath}"`));
+      release();
       await slow.until((t) => t.endsWith('\r\n0\r\nx-sum: 7\r\n\r\n'));
       quick.end();
       slow.end();
@@ -297,7 +321,7 @@ describe('framing', () => {
     };
     const open = (url: string) => ended.findLast((e) => e.url === url)?.othersOpen;
     await whileLong('POST', 'GET', '/quick');
-    expect([open('/alone'), open('/quick'), open('/chunked')]).toEqual([false, true, false]);
+    expect([open('/alone'), open('/quick'), open('/held')]).toEqual([false, true, false]);
     // beside a GET left open (an event stream), a request ends as if alone
     await whileLong('GET', 'POST', '/beside');
     expect(open('/beside')).toBe(false);
