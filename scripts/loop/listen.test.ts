@@ -120,7 +120,9 @@ describe('paylater listen', () => {
       await waitFor(child, output, /Your listen signing secret is (whsec_\S+)/);
       const secret = /Your listen signing secret is (whsec_\S+)/.exec(output())![1]!;
       expect(secret).toBe(listenSecret(KEY));
-      await new Promise((r) => setTimeout(r, 500)); // the stream is open
+      // Not a pause: a stream opened without a resume point starts after the newest event, so the
+      // event made next is forwarded only if the stream answered before it was recorded.
+      await waitFor(child, output, /Connected to the event stream/);
       failFirst = 1;
       const tx = await approve();
       await waitFor(child, output, /\[200\]/);

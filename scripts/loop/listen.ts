@@ -2,7 +2,8 @@
  * `paylater listen --forward-to URL [--events a,b]`: reads the merchant's event stream
  * (`GET /api/v1/sandbox/events`, Server-Sent Events, ADR-044) and forwards each event's
  * payload to a local URL, signed (Standard Webhooks) with a listen secret derived from the
- * API key: stable across runs, printed at start. Prints each event and the local answer;
+ * API key: stable across runs, printed at start. Says when the stream has answered (events
+ * recorded from then on are forwarded). Prints each event and the local answer;
  * a failed forward is shown and retried; a dropped stream is reopened after the last event
  * id (`Last-Event-ID`), so no event is lost or repeated; Ctrl-C (or `signal`) stops it.
  */
@@ -73,10 +74,14 @@ async function forward(url: string, secret: string, e: StreamEvent, out: (s: str
   }
 }
 
-/** Reads one connection of the stream, calling `onEvent` for each event; resolves when it ends. */
+/**
+ * Reads one connection of the stream, calling `onOpen` once it has answered OK (the sandbox has
+ * fixed where it starts) and `onEvent` for each event; resolves when it ends.
+ */
 async function readStream(
   t: SandboxTarget,
   lastId: string | null,
+  onOpen: () => void,
   onEvent: (e: StreamEvent) => Promise<void>,
   signal: AbortSignal,
 ): Promise<void> {
@@ -95,6 +100,7 @@ async function readStream(
     }
     throw new CliError(`GET /api/v1/sandbox/events answered ${res.status} ${why}`, res.status === 401 ? 2 : 1);
   }
+  onOpen();
   const decoder = new TextDecoder();
   let buffer = '';
   for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
@@ -139,6 +145,7 @@ export async function runListen(argv: string[], io: { out?: (s: string) => void;
   out(`Ready! Forwarding events of ${t.baseUrl} to ${forwardTo}${only ? ` (only ${only.join(', ')})` : ''}\n`);
   out(`Your listen signing secret is ${secret} (verify the forwarded webhooks with it; it stays the same for this API key)\n`);
   let lastId: string | null = null;
+  let connected = false;
   let delay = FIRST_RETRY_MS;
   try {
     while (!stop.signal.aborted) {
@@ -146,6 +153,13 @@ export async function runListen(argv: string[], io: { out?: (s: string) => void;
         await readStream(
           t,
           lastId,
+          () => {
+            // Printed once the stream has answered, not at start: a stream opened without a resume
+            // point starts after the newest event, so an event recorded before this line is not
+            // forwarded (scripts wait for this line before making events).
+            if (!connected) out('Connected to the event stream: forwarding the events recorded from now on (Ctrl-C to stop)\n');
+            connected = true;
+          },
           async (e) => {
             lastId = e.id;
             delay = FIRST_RETRY_MS;

@@ -31,9 +31,9 @@ afterAll(async () => {
   await cluster?.stop();
 });
 
-/** Two instances (two pools) on one fresh database. */
-async function instances(n = 2, poolSize = 10): Promise<PgRepository[]> {
-  const url = await cluster.createDatabase();
+/** Two instances (two pools) on one fresh database (or on `url`'s). */
+async function instances(n = 2, poolSize = 10, url?: string): Promise<PgRepository[]> {
+  url ??= await cluster.createDatabase();
   const out: PgRepository[] = [];
   for (let i = 0; i < n; i++) out.push(await openPgRepository({ url, poolSize, retryAfterSeconds: 7 }));
   opened.push(...out);
@@ -443,23 +443,48 @@ describe('two instances on one database', () => {
   });
 
   it('the event stream never skips an event that commits late: a merchant’s new events commit in insertion order', async () => {
-    const [a, b] = await instances(2);
+    const url = await cluster.createDatabase();
+    const [a, b] = await instances(2, 10, url);
     const tx = txRecord();
     await a!.transaction(async (t) => t.write([{ c: 'transactions', k: tx.id, v: tx }]));
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
+    let inserted!: () => void;
+    const insertedFirst = new Promise<void>((r) => (inserted = r));
     const first = outboxRecord(tx, { id: 'msg_first' });
     const second = outboxRecord(tx, { id: 'msg_second' });
     const slow = a!.transaction(async (t) => {
       t.write([{ c: 'outbox', k: first.id, v: first }]);
       await t.count('outbox'); // the insert is made now; the commit waits for the gate
+      inserted();
       await gate;
     });
-    await new Promise((r) => setTimeout(r, 100));
+    // No sleep: on a busy machine the pool checkout, BEGIN and insert can take longer than any
+    // pause, and the second would then come first. (`slow` failing ends the wait too.)
+    await Promise.race([insertedFirst, slow]);
+    let fastSettled = false;
+    const settled = () => (fastSettled = true);
     const fast = b!.transaction(async (t) => t.write([{ c: 'outbox', k: second.id, v: second }]));
-    await new Promise((r) => setTimeout(r, 200));
-    expect(await b!.outboxAfter('m1', null, 10)).toEqual([]); // the second waits for the first
-    release();
+    fast.then(settled, settled);
+    // The second is read once it has committed (the ordering lock missing: the read shows it) or
+    // is seen waiting on an advisory lock (the merchant's ordering lock, the only one taken on
+    // this database), not after a pause it may not have had time to use.
+    const probe = new pg.Client({ connectionString: url });
+    await probe.connect();
+    try {
+      const waitingOnLock = async () =>
+        (
+          await probe.query<{ n: number }>(
+            `SELECT count(*)::int AS n FROM pg_stat_activity
+             WHERE datname = current_database() AND wait_event_type = 'Lock' AND wait_event = 'advisory'`,
+          )
+        ).rows[0]!.n > 0;
+      await expect.poll(async () => fastSettled || (await waitingOnLock()), { timeout: 20_000 }).toBe(true);
+      expect(await b!.outboxAfter('m1', null, 10)).toEqual([]); // the second waits for the first
+    } finally {
+      await probe.end();
+      release(); // also when an assertion failed: closing the store waits for `slow`
+    }
     await Promise.all([slow, fast]);
     expect((await b!.outboxAfter('m1', null, 10)).map((e) => e.id)).toEqual(['msg_first', 'msg_second']);
   });
