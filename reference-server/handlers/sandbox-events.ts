@@ -87,8 +87,13 @@ export const sandboxEventHandlers: Handlers<'sandboxStreamEvents'> = {
         res.setHeader('X-Accel-Buffering', 'no');
         res.setHeader('Connection', 'keep-alive');
         res.flushHeaders();
-        res.write(': paylater event stream\n\n');
-        void streamEvents(core, merchantId, (typeof header === 'string' ? header : undefined) ?? ctx.query.after ?? latest, res);
+        const resume = (typeof header === 'string' ? header : undefined) ?? ctx.query.after;
+        // Without a resume point, the start point as a block with an id and no data (an
+        // EventSource keeps it as its last event id without dispatching anything): a client
+        // whose stream drops before its first event resumes from there, not from the newest
+        // event of its next connection, and loses none recorded between the two.
+        res.write(`: paylater event stream\n\n${resume === undefined && latest !== null ? `id: ${latest}\n\n` : ''}`);
+        void streamEvents(core, merchantId, resume ?? latest, res);
       },
     };
   },

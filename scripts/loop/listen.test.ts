@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyWebhook } from '../../sdk/webhooks/verify.ts';
 import { startTestServer, type TestServer } from '../../reference-server/testing.ts';
 import { spawnPaylater } from '../lib/paylater-process.ts';
-import { listenSecret } from './listen.ts';
+import { listenSecret, runListen } from './listen.ts';
 
 const KEY = 'sk_test_listen_e2e_0001';
 let s: TestServer;
@@ -100,6 +100,15 @@ describe('GET /api/v1/sandbox/events', () => {
     expect(text).not.toContain(`id: ${idOf(first)}\n`);
     expect(text).toMatch(new RegExp(`id: ${idOf(second)}\\nevent: transaction.approved\\ndata: \\{"id":"${idOf(second)}"`));
     expect((await fetch(`${s.baseUrl}/api/v1/sandbox/events`, { headers: { 'X-API-Key': 'sk_test_wrong' } })).status).toBe(401);
+    // without a resume point, the stream first says where it starts: after the newest event
+    const fresh = new AbortController();
+    const from = (
+      await fetch(`${s.baseUrl}/api/v1/sandbox/events`, { headers: { 'X-API-Key': KEY }, signal: fresh.signal })
+    ).body!.getReader();
+    let head = '';
+    while (!/\n\n[^]*\n\n/.test(head)) head += new TextDecoder().decode((await from.read()).value);
+    fresh.abort();
+    expect(head).toBe(`: paylater event stream\n\nid: ${idOf(second)}\n\n`);
   });
 });
 
@@ -140,7 +149,9 @@ describe('paylater listen', () => {
         'X-Service-Key',
       );
       await api('POST', `/api/v1/sandbox/transactions/${((await c.json()) as { id: string }).id}/cancel`);
-      await new Promise((r) => setTimeout(r, 800));
+      // the stream is in order: once an approval recorded after the cancel is shown, the cancel has come
+      const after = await approve();
+      await waitFor(child, output, new RegExp(`\\(transaction ${after}\\)`));
       expect(output()).not.toContain('transaction.cancelled');
       const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
       child.kill('SIGINT');
@@ -148,6 +159,73 @@ describe('paylater listen', () => {
       expect(output()).toContain('Stopped.');
     } finally {
       if (child.exitCode === null) child.kill('SIGKILL');
+    }
+  }, 30_000);
+
+  it('a stream dropped before its first event is reopened from where it started: an event recorded in between is forwarded', async () => {
+    await approve(); // an event before the stream: without a resume point it starts after this one
+    // In front of the sandbox: the first connection gets the stream's first block(s) and is then
+    // dropped; the second is let through once an event has been recorded in between.
+    let dropped!: () => void;
+    const firstDropped = new Promise<void>((r) => (dropped = r));
+    let letThrough!: () => void;
+    const secondMayGo = new Promise<void>((r) => (letThrough = r));
+    const resumedFrom: Array<string | undefined> = [];
+    const upstreams: AbortController[] = [];
+    const front = createServer((req, res) => {
+      void (async () => {
+        const connection = resumedFrom.push(req.headers['last-event-id'] as string | undefined);
+        if (connection > 1) await secondMayGo;
+        const ac = new AbortController();
+        upstreams.push(ac);
+        const up = await fetch(`${s.baseUrl}${req.url}`, { headers: req.headers as Record<string, string>, signal: ac.signal });
+        res.writeHead(up.status, Object.fromEntries(up.headers));
+        const reader = up.body!.getReader();
+        let text = '';
+        // the first connection ends after its start point (an id-only block), or after 5 s without one
+        const deadline = Date.now() + 5000;
+        while (connection > 1 || !/(^|\n)id: [^\n]+\n\n/.test(text)) {
+          const next = await Promise.race([
+            reader.read(),
+            new Promise<null>((r) => setTimeout(() => r(null), Math.max(0, deadline - Date.now()))),
+          ]);
+          if (next === null && connection === 1) break;
+          if (next === null || next.done) continue;
+          text += new TextDecoder().decode(next.value);
+          res.write(next.value);
+        }
+        ac.abort();
+        res.end();
+        dropped();
+      })().catch(() => res.destroy());
+    });
+    await new Promise<void>((r) => front.listen(0, '127.0.0.1', r));
+    const frontUrl = `http://127.0.0.1:${(front.address() as AddressInfo).port}`;
+    const stop = new AbortController();
+    let out = '';
+    const before = got.length;
+    const listening = runListen(['--forward-to', localUrl, '--base-url', frontUrl, '--api-key', KEY], {
+      out: (line) => (out += line),
+      signal: stop.signal,
+    });
+    try {
+      await firstDropped;
+      const between = await approve();
+      letThrough();
+      await expect
+        .poll(() => got.slice(before).map((g) => (JSON.parse(g.body) as { data: { id: string } }).data.id), { timeout: 15_000 })
+        .toContain(between);
+      expect(resumedFrom).toHaveLength(2);
+      expect(resumedFrom[0]).toBeUndefined();
+      expect(resumedFrom[1]).toMatch(/^msg_/);
+      expect(out).toContain('stream ended, reconnecting');
+    } finally {
+      stop.abort();
+      letThrough();
+      for (const ac of upstreams) ac.abort();
+      await listening;
+      front.closeAllConnections();
+      await new Promise((r) => front.close(r));
     }
   }, 30_000);
 });

@@ -5,7 +5,8 @@
  * API key: stable across runs, printed at start. Says when the stream has answered (events
  * recorded from then on are forwarded). Prints each event and the local answer;
  * a failed forward is shown and retried; a dropped stream is reopened after the last event
- * id (`Last-Event-ID`), so no event is lost or repeated; Ctrl-C (or `signal`) stops it.
+ * id (`Last-Event-ID`; before any event, the stream's start point, which the sandbox sends
+ * first), so no event is lost or repeated; Ctrl-C (or `signal`) stops it.
  */
 import { createHmac } from 'node:crypto';
 import { signTestWebhook } from '../../sdk/webhooks/verify.ts';
@@ -76,12 +77,14 @@ async function forward(url: string, secret: string, e: StreamEvent, out: (s: str
 
 /**
  * Reads one connection of the stream, calling `onOpen` once it has answered OK (the sandbox has
- * fixed where it starts) and `onEvent` for each event; resolves when it ends.
+ * fixed where it starts), `onId` with the id of a block that has no data (where the stream
+ * starts, sent first) and `onEvent` for each event; resolves when it ends.
  */
 async function readStream(
   t: SandboxTarget,
   lastId: string | null,
   onOpen: () => void,
+  onId: (id: string) => void,
   onEvent: (e: StreamEvent) => Promise<void>,
   signal: AbortSignal,
 ): Promise<void> {
@@ -109,12 +112,19 @@ async function readStream(
     while ((end = buffer.indexOf('\n\n')) >= 0) {
       const block = buffer.slice(0, end);
       buffer = buffer.slice(end + 2);
-      const data = block
-        .split('\n')
+      const lines = block.split('\n');
+      const data = lines
         .filter((l) => l.startsWith('data:'))
         .map((l) => l.slice(5).trimStart())
         .join('\n');
       if (data) await onEvent(JSON.parse(data) as StreamEvent);
+      else {
+        const id = lines
+          .findLast((l) => l.startsWith('id:'))
+          ?.slice(3)
+          .trimStart();
+        if (id) onId(id);
+      }
     }
   }
 }
@@ -160,6 +170,7 @@ export async function runListen(argv: string[], io: { out?: (s: string) => void;
             if (!connected) out('Connected to the event stream: forwarding the events recorded from now on (Ctrl-C to stop)\n');
             connected = true;
           },
+          (id) => (lastId = id),
           async (e) => {
             lastId = e.id;
             delay = FIRST_RETRY_MS;
