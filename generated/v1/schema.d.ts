@@ -353,12 +353,14 @@ export interface paths {
          *     Each event has `id:` (the delivery's `webhook-id`), `event:` (the event name) and
          *     `data:` (a JSON `SandboxStreamEvent`). Resume after a disconnect with the standard
          *     `Last-Event-ID` header (or `after`): every event recorded after that one is sent
-         *     first, in order; without either, only events recorded from now on. The stream first
-         *     sends where it starts, when an event precedes it: a block with only `id:` (that event's
-         *     id; an `EventSource` keeps it as its last event id and dispatches nothing), so a client
-         *     whose stream drops before its first event resumes from there and loses none recorded
-         *     meanwhile. A `: keep-alive` comment comes every 15 s. This is what `paylater listen` reads to forward events to a
-         *     merchant's machine that the sandbox cannot reach. Test keys only.
+         *     first, in order (an id that names none of the merchant's events resumes from its
+         *     oldest); without either, only events recorded from now on. Such a stream first sends
+         *     where it starts: a block with only `id:` (the newest event's id or, when the merchant
+         *     has no event yet, one that names none; an `EventSource` keeps it as its last event id
+         *     and dispatches nothing), so a client whose stream drops before its first event resumes
+         *     from there and loses none recorded meanwhile. A `: keep-alive` comment comes every
+         *     15 s. This is what `paylater listen` reads to forward events to a merchant's machine
+         *     that the sandbox cannot reach. Test keys only.
          */
         get: operations["sandboxStreamEvents"];
         put?: never;

@@ -12,6 +12,8 @@ import type { Handlers } from './context.ts';
 /** How often the repository is read without a notice, and how often a keep-alive comment is sent. */
 export const STREAM_POLL_MS = 2000;
 export const KEEP_ALIVE_MS = 15_000;
+/** The start point of a stream opened before the merchant's first event: it names no event, so a stream resumed from it starts at the oldest. */
+export const BEFORE_ANY_EVENT = 'msg_0';
 /** Events read per repository read. */
 const BATCH = 500;
 
@@ -91,8 +93,9 @@ export const sandboxEventHandlers: Handlers<'sandboxStreamEvents'> = {
         // Without a resume point, the start point as a block with an id and no data (an
         // EventSource keeps it as its last event id without dispatching anything): a client
         // whose stream drops before its first event resumes from there, not from the newest
-        // event of its next connection, and loses none recorded between the two.
-        res.write(`: paylater event stream\n\n${resume === undefined && latest !== null ? `id: ${latest}\n\n` : ''}`);
+        // event of its next connection, and loses none recorded between the two. With no event
+        // yet, an id that names none: resuming from it sends every event, all recorded since.
+        res.write(`: paylater event stream\n\n${resume === undefined ? `id: ${latest ?? BEFORE_ANY_EVENT}\n\n` : ''}`);
         void streamEvents(core, merchantId, resume ?? latest, res);
       },
     };

@@ -9,11 +9,14 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyWebhook } from '../../sdk/webhooks/verify.ts';
+import { BEFORE_ANY_EVENT } from '../../reference-server/handlers/sandbox-events.ts';
 import { startTestServer, type TestServer } from '../../reference-server/testing.ts';
 import { spawnPaylater } from '../lib/paylater-process.ts';
 import { listenSecret, runListen } from './listen.ts';
 
 const KEY = 'sk_test_listen_e2e_0001';
+/** A merchant no event is ever recorded for before its stream opens. */
+const FRESH_KEY = 'sk_test_listen_e2e_0002';
 let s: TestServer;
 let local: Server;
 let localUrl: string;
@@ -36,29 +39,35 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => local.listen(0, '127.0.0.1', r));
   localUrl = `http://127.0.0.1:${(local.address() as AddressInfo).port}/webhooks`;
-  s = await startTestServer({ merchants: [{ name: 'Laptop shop', storeName: 'Laptop', apiKey: KEY, variant: 1 }] });
+  s = await startTestServer({
+    merchants: [
+      { name: 'Laptop shop', storeName: 'Laptop', apiKey: KEY, variant: 1 },
+      { name: 'Fresh shop', storeName: 'Fresh', apiKey: FRESH_KEY, variant: 1 },
+    ],
+  });
 });
 afterAll(async () => {
   await s.close();
   await new Promise((r) => local.close(r));
 });
 
-const api = (method: string, p: string, body?: unknown, header = 'X-API-Key') =>
+const api = (method: string, p: string, body?: unknown, header = 'X-API-Key', key = KEY) =>
   fetch(`${s.baseUrl}${p}`, {
     method,
-    headers: { [header]: KEY, ...(body ? { 'Content-Type': 'application/json' } : {}) },
+    headers: { [header]: key, ...(body ? { 'Content-Type': 'application/json' } : {}) },
     ...(body ? { body: JSON.stringify(body) } : {}),
   });
 
-async function approve(): Promise<string> {
+async function approve(key = KEY): Promise<string> {
   const r = await api(
     'POST',
     '/api/v1/public/partner/transactions',
     { customerPhone: '212612345678', total: 600, currency: 'MAD', items: [{ name: 'x', quantity: 1, unitPrice: 600 }] },
     'X-Service-Key',
+    key,
   );
   const { id } = (await r.json()) as { id: string };
-  await api('POST', `/api/v1/sandbox/transactions/${id}/confirm`);
+  await api('POST', `/api/v1/sandbox/transactions/${id}/confirm`, undefined, 'X-API-Key', key);
   return id;
 }
 
@@ -162,70 +171,84 @@ describe('paylater listen', () => {
     }
   }, 30_000);
 
-  it('a stream dropped before its first event is reopened from where it started: an event recorded in between is forwarded', async () => {
-    await approve(); // an event before the stream: without a resume point it starts after this one
-    // In front of the sandbox: the first connection gets the stream's first block(s) and is then
-    // dropped; the second is let through once an event has been recorded in between.
-    let dropped!: () => void;
-    const firstDropped = new Promise<void>((r) => (dropped = r));
-    let letThrough!: () => void;
-    const secondMayGo = new Promise<void>((r) => (letThrough = r));
-    const resumedFrom: Array<string | undefined> = [];
-    const upstreams: AbortController[] = [];
-    const front = createServer((req, res) => {
-      void (async () => {
+  it.each([
+    ['after the newest event', KEY],
+    ['before any event, for a merchant that has none', FRESH_KEY],
+  ])(
+    'a stream dropped before its first event is reopened from where it started (%s): an event recorded in between is forwarded',
+    async (_, key) => {
+      const newest = key === KEY ? await approve(key) : null; // without a resume point the stream starts after it
+      // In front of the sandbox: the first connection gets the stream's first blocks, up to its start
+      // point (an id-only block; 5 s without one, it is dropped all the same), and is then dropped;
+      // the second is let through once an event has been recorded in between.
+      let dropped!: () => void;
+      const firstDropped = new Promise<void>((r) => (dropped = r));
+      let letThrough!: () => void;
+      const secondMayGo = new Promise<void>((r) => (letThrough = r));
+      const resumedFrom: Array<string | undefined> = [];
+      let startedAt: string | undefined;
+      const upstreams: AbortController[] = [];
+      const front = createServer((req, res) => {
         const connection = resumedFrom.push(req.headers['last-event-id'] as string | undefined);
-        if (connection > 1) await secondMayGo;
-        const ac = new AbortController();
-        upstreams.push(ac);
-        const up = await fetch(`${s.baseUrl}${req.url}`, { headers: req.headers as Record<string, string>, signal: ac.signal });
-        res.writeHead(up.status, Object.fromEntries(up.headers));
-        const reader = up.body!.getReader();
-        let text = '';
-        // the first connection ends after its start point (an id-only block), or after 5 s without one
-        const deadline = Date.now() + 5000;
-        while (connection > 1 || !/(^|\n)id: [^\n]+\n\n/.test(text)) {
-          const next = await Promise.race([
-            reader.read(),
-            new Promise<null>((r) => setTimeout(() => r(null), Math.max(0, deadline - Date.now()))),
-          ]);
-          if (next === null && connection === 1) break;
-          if (next === null || next.done) continue;
-          text += new TextDecoder().decode(next.value);
-          res.write(next.value);
-        }
-        ac.abort();
-        res.end();
-        dropped();
-      })().catch(() => res.destroy());
-    });
-    await new Promise<void>((r) => front.listen(0, '127.0.0.1', r));
-    const frontUrl = `http://127.0.0.1:${(front.address() as AddressInfo).port}`;
-    const stop = new AbortController();
-    let out = '';
-    const before = got.length;
-    const listening = runListen(['--forward-to', localUrl, '--base-url', frontUrl, '--api-key', KEY], {
-      out: (line) => (out += line),
-      signal: stop.signal,
-    });
-    try {
-      await firstDropped;
-      const between = await approve();
-      letThrough();
-      await expect
-        .poll(() => got.slice(before).map((g) => (JSON.parse(g.body) as { data: { id: string } }).data.id), { timeout: 15_000 })
-        .toContain(between);
-      expect(resumedFrom).toHaveLength(2);
-      expect(resumedFrom[0]).toBeUndefined();
-      expect(resumedFrom[1]).toMatch(/^msg_/);
-      expect(out).toContain('stream ended, reconnecting');
-    } finally {
-      stop.abort();
-      letThrough();
-      for (const ac of upstreams) ac.abort();
-      await listening;
-      front.closeAllConnections();
-      await new Promise((r) => front.close(r));
-    }
-  }, 30_000);
+        void (async () => {
+          if (connection > 1) await secondMayGo;
+          const ac = new AbortController();
+          upstreams.push(ac);
+          const up = await fetch(`${s.baseUrl}${req.url}`, { headers: req.headers as Record<string, string>, signal: ac.signal });
+          res.writeHead(up.status, Object.fromEntries(up.headers));
+          const reader = up.body!.getReader();
+          if (connection > 1) {
+            for (let next = await reader.read(); !next.done; next = await reader.read()) res.write(next.value);
+            return res.end();
+          }
+          const giveUp = setTimeout(() => ac.abort(), 5000);
+          let text = '';
+          while (startedAt === undefined) {
+            const next = await reader.read();
+            if (next.done) break;
+            text += new TextDecoder().decode(next.value);
+            res.write(next.value);
+            startedAt = /(?:^|\n)id: ([^\n]+)\n\n/.exec(text)?.[1];
+          }
+          clearTimeout(giveUp);
+          ac.abort();
+          res.end();
+        })()
+          .catch(() => res.destroy())
+          .finally(() => connection === 1 && dropped());
+      });
+      await new Promise<void>((r) => front.listen(0, '127.0.0.1', r));
+      const frontUrl = `http://127.0.0.1:${(front.address() as AddressInfo).port}`;
+      const stop = new AbortController();
+      let out = '';
+      const before = got.length;
+      const listening = runListen(['--forward-to', localUrl, '--base-url', frontUrl, '--api-key', key], {
+        out: (line) => (out += line),
+        signal: stop.signal,
+      });
+      try {
+        await firstDropped;
+        const between = await approve(key);
+        letThrough();
+        const forwarded = () => got.slice(before).map((g) => (JSON.parse(g.body) as { data: { id: string } }).data.id);
+        await expect.poll(forwarded, { timeout: 15_000 }).toContain(between);
+        expect(forwarded()).not.toContain(newest);
+        expect(resumedFrom).toHaveLength(2);
+        expect(resumedFrom[0]).toBeUndefined();
+        // resumed from the start point the sandbox sent: the newest event's id, or one naming no event
+        expect(resumedFrom[1]).toBe(startedAt);
+        if (newest === null) expect(startedAt).toBe(BEFORE_ANY_EVENT);
+        else expect(startedAt).toMatch(/^msg_/);
+      } finally {
+        stop.abort();
+        letThrough();
+        for (const ac of upstreams) ac.abort();
+        await listening;
+        front.closeAllConnections();
+        await new Promise((r) => front.close(r));
+      }
+      expect(out).toMatch(/stream (ended|failed)/);
+    },
+    30_000,
+  );
 });
