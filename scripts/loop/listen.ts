@@ -152,7 +152,7 @@ export async function runListen(argv: string[], io: { out?: (s: string) => void;
   process.once('SIGTERM', onSignal);
   io.signal?.addEventListener('abort', onSignal, { once: true });
 
-  out(`Ready! Forwarding events of ${t.baseUrl} to ${forwardTo}${only ? ` (only ${only.join(', ')})` : ''}\n`);
+  out(`Forwarding events of ${t.baseUrl} to ${forwardTo}${only ? ` (only ${only.join(', ')})` : ''}\n`);
   out(`Your listen signing secret is ${secret} (verify the forwarded webhooks with it; it stays the same for this API key)\n`);
   let lastId: string | null = null;
   let connected = false;
@@ -167,7 +167,7 @@ export async function runListen(argv: string[], io: { out?: (s: string) => void;
             // Printed once the stream has answered, not at start: a stream opened without a resume
             // point starts after the newest event, so an event recorded before this line is not
             // forwarded (scripts wait for this line before making events).
-            if (!connected) out('Connected to the event stream: forwarding the events recorded from now on (Ctrl-C to stop)\n');
+            if (!connected) out('Ready! Connected to the event stream: forwarding the events recorded from now on (Ctrl-C to stop)\n');
             connected = true;
           },
           (id) => (lastId = id),
