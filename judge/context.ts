@@ -124,15 +124,17 @@ export const errorCode = (j: unknown): string | undefined => {
 
 /** The most timestamps `time` remembers, then it starts afresh. */
 const TIMES_KEPT = 1000;
-/** The longest string `time` remembers (an RFC 3339 instant with nanoseconds and an offset is 35): a longer one is parsed each time, so the memo holds at most TIMES_KEPT short strings whatever an answer carries. */
+/** The longest string `time` remembers (an RFC 3339 instant with nanoseconds and an offset is 35). */
 const TIME_KEPT_LENGTH = 64;
-const parseTime = (v: string): number | null => {
-  const ms = Date.parse(v);
-  return Number.isNaN(ms) ? null : ms;
-};
 /** A timestamp's parse, remembered: a polled record shows the same two again and again. */
-const parsedTime = memoized(TIMES_KEPT, parseTime);
+const parsedTime = memoized(
+  TIMES_KEPT,
+  (v: string): number | null => {
+    const ms = Date.parse(v);
+    return Number.isNaN(ms) ? null : ms;
+  },
+  TIME_KEPT_LENGTH,
+);
 
 /** A timestamp's ms, or null when absent or not a date (the answer judge reports the schema). */
-export const time = (v: unknown): number | null =>
-  typeof v !== 'string' ? null : v.length <= TIME_KEPT_LENGTH ? parsedTime(v) : parseTime(v);
+export const time = (v: unknown): number | null => (typeof v === 'string' ? parsedTime(v) : null);

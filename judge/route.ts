@@ -15,21 +15,21 @@ export interface Route {
 
 /** The most `METHOD path` routes remembered per variant, then started afresh. */
 const ROUTES_KEPT = 1000;
-/** The longest path remembered: a longer one (a probe, an attack) is matched each time, so the memo's size is bounded by its count. */
+/** The longest `METHOD path` remembered: a longer one (a probe, an attack) is matched each time. */
 const ROUTE_KEPT_LENGTH = 512;
-/** The route of `METHOD path` in the variant's table, or null, frozen. */
-function matched(v: Variant, method: string, pathname: string): Route | null {
-  const m = routeTable(v).match(method, pathname);
-  return m ? Object.freeze({ opId: m.entry.operationId, params: Object.freeze(m.params) }) : null;
-}
 /** Per variant, the route of a `METHOD path` (null: none), remembered for the paths asked lately: a polling client asks for the same path again and again. */
 const routesAsked = new Map(
   VARIANTS.map((v) => [
     v,
-    memoized(ROUTES_KEPT, (methodAndPath: string): Route | null => {
-      const space = methodAndPath.indexOf(' ');
-      return matched(v, methodAndPath.slice(0, space), methodAndPath.slice(space + 1));
-    }),
+    memoized(
+      ROUTES_KEPT,
+      (methodAndPath: string): Route | null => {
+        const space = methodAndPath.indexOf(' ');
+        const m = routeTable(v).match(methodAndPath.slice(0, space), methodAndPath.slice(space + 1));
+        return m ? Object.freeze({ opId: m.entry.operationId, params: Object.freeze(m.params) }) : null;
+      },
+      ROUTE_KEPT_LENGTH,
+    ),
   ]),
 );
 
@@ -37,9 +37,7 @@ const routesAsked = new Map(
 export function routeOf(variant: Variant, method: string, pathname: string): Route | undefined {
   // the table matches HEAD as GET; a HEAD answer has no body to judge: a request no operation describes
   if (method === 'HEAD') return undefined;
-  const route =
-    pathname.length <= ROUTE_KEPT_LENGTH ? routesAsked.get(variant)!(`${method} ${pathname}`) : matched(variant, method, pathname);
-  return route ?? undefined;
+  return routesAsked.get(variant)!(`${method} ${pathname}`) ?? undefined;
 }
 
 /** The path parameters of `pathname` for operation `opId` of the variant (an ear that named the operation). */

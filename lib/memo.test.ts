@@ -15,3 +15,20 @@ it('computes a key once while it is remembered, an undefined result included, an
   expect([f('a'), f('cccc')]).toEqual([1, 4]);
   expect(asked).toEqual(['a', 'bb', 'none', 'cccc', 'a']);
 });
+
+it('computes a string key longer than its longest each time, remembering nothing of it', () => {
+  const asked: string[] = [];
+  const f = memoized(
+    2,
+    (k: string) => {
+      asked.push(k);
+      return { length: k.length };
+    },
+    4,
+  );
+  expect(f('abcd')).toBe(f('abcd')); // at the bound: remembered
+  expect(f('abcde')).toEqual({ length: 5 });
+  expect(f('abcde')).not.toBe(f('abcde')); // past it: computed each time
+  expect(f('abcd')).toBe(f('abcd')); // and the remembered key was not pushed out
+  expect(asked).toEqual(['abcd', 'abcde', 'abcde', 'abcde']);
+});
