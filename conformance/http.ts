@@ -240,14 +240,13 @@ export class Client {
   async pause(ms: number): Promise<number> {
     if (ms <= 0) return 0;
     const from = performance.now();
-    try {
-      await delay(ms, undefined, { signal: this.cleaning ? undefined : this.signal });
-    } catch {
-      this.pausedMs += performance.now() - from;
-      throw new InterruptedError(this.interrupted ?? 'an abort');
-    }
+    const ended = await delay(ms, undefined, { signal: this.cleaning ? undefined : this.signal }).then(
+      () => true,
+      () => false,
+    );
     const took = performance.now() - from;
     this.pausedMs += took;
+    if (!ended) throw new InterruptedError(this.interrupted ?? 'an abort');
     return took;
   }
 

@@ -297,8 +297,8 @@ export function newMemory(max = DEFAULT_MAX_TRANSACTIONS): JudgeMemory {
  * (judge/memory.test.ts) asked for it. `epoch` turns it back.
  */
 export function kept(memory: JudgeMemory, epochMs: number, down: boolean): number {
-  if (Number.isNaN(memory.origin)) memory.origin = Math.floor(epochMs);
-  return down ? Math.floor(epochMs - memory.origin) : Math.ceil(epochMs - memory.origin);
+  const exact = keptExactly(memory, epochMs);
+  return down ? Math.floor(exact) : Math.ceil(exact);
 }
 export const epoch = (memory: JudgeMemory, keptMs: number): number => memory.origin + keptMs;
 
