@@ -50,7 +50,7 @@ export class ApiError extends Error implements Refusal {
   }
   /** `r` as an error to throw or send. */
   static of(r: Refusal): ApiError {
-    return r instanceof ApiError ? r : new ApiError(r.code, r.message, r.details);
+    return new ApiError(r.code, r.message, r.details);
   }
   body(): ErrorBody {
     const error: ErrorBody['error'] = { code: this.code, message: this.message };
