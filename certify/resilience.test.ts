@@ -20,8 +20,11 @@ afterAll(() => s.close());
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** A merchant backend creating a session (A1): `backoff` honours retry_after and backs off; `burst` retries at once. */
-async function createSession(policy: 'backoff' | 'burst'): Promise<number[]> {
+/**
+ * A merchant backend creating a session (A1): `backoff` honours retry_after and backs off; `burst`
+ * retries at once. `afterRetryAfter`, when given, is awaited once a 429's wait is over, before the retry.
+ */
+async function createSession(policy: 'backoff' | 'burst', afterRetryAfter?: () => Promise<void>): Promise<number[]> {
   const statuses: number[] = [];
   for (let attempt = 0; attempt < 5; attempt++) {
     const r = await fetch(`${s.baseUrl}/api/v1/public/sessions`, {
@@ -33,6 +36,7 @@ async function createSession(policy: 'backoff' | 'burst'): Promise<number[]> {
     statuses.push(r.status);
     if (r.status === 200) break;
     if (policy === 'backoff') await sleep(r.status === 429 ? (body.error?.retry_after ?? 1) * 1000 : 300 * 2 ** attempt);
+    if (policy === 'backoff' && r.status === 429) await afterRetryAfter?.();
   }
   return statuses;
 }
@@ -59,7 +63,9 @@ describe('paylater certify --resilience', () => {
       apiKey: key,
       resilience: true,
       during: async () => {
-        seen = await createSession('backoff');
+        // certify switches the rule to 500 once it sees the 429 used (it polls): on a slow machine
+        // that may take longer than retry_after, so the retry also waits for the switch
+        seen = await createSession('backoff', () => ruleIs('500'));
       },
     });
     expect(seen).toEqual([429, 500, 200]);
