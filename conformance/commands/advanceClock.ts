@@ -69,6 +69,23 @@ export function possibleStatuses(
 }
 
 /**
+ * A partner transaction read back (B2, through its own merchant) after a request that must have
+ * left it as it was (a refused or unserved cancel): the answer, the status it shows, and the
+ * statuses that may show — those `before` held when the request was sent, or any it may have
+ * reached on its own (expiry) by the read.
+ */
+export async function readBack(w: Real, tx: Tx, before: readonly string[]): Promise<{ ex: Exchange; status: string; allowed: string[] }> {
+  const ex = await w.client.call('getPartnerTransaction', {
+    pathParams: { transactionId: tx.id },
+    headers: w.auth('getPartnerTransaction', w.key(tx.who)),
+  });
+  w.expectOutcome(ex, [w.success(ex.opId)]);
+  const status = (ex.json as { status: string }).status;
+  const allowed = [...new Set([...before, ...possibleStatuses(w.state, tx, performance.now(), ex)])];
+  return { ex, status, allowed };
+}
+
+/**
  * The interval within which the payment window of a main-merchant transaction ended: its creation's
  * interval plus the window (ADR-010: it expires exactly at createdAt + window). Undefined outside the
  * sandbox profile or for the other merchant (its clock is not anchored).

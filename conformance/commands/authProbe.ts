@@ -9,7 +9,7 @@ import type { Cmd, Model, Real } from '../model.ts';
 import { pick, refusal } from '../model.ts';
 import { requestLine } from '../../judge/answer.ts';
 import { transitionsOf } from '../../model/index.ts';
-import { possibleStatuses } from './advanceClock.ts';
+import { possibleStatuses, readBack } from './advanceClock.ts';
 import { tokenExpired } from './verifyByToken.ts';
 
 /** The header another credential goes under, for a credential sent under the wrong name (B1 names its key X-Service-Key). */
@@ -68,14 +68,8 @@ export class AuthProbe implements Cmd {
     const ex = await w.client.call(this.op, { pathParams, headers, body });
     w.expectOutcome(ex, [refusal(token ? 'INVALID_SESSION_TOKEN' : 'INVALID_API_KEY')]);
     if (tx && this.op === 'cancelPartnerTransactionByVendorReference') {
-      const after = await w.client.call('getPartnerTransaction', {
-        pathParams: { transactionId: tx.id },
-        headers: w.auth('getPartnerTransaction', w.key(tx.who)),
-      });
-      w.expectOutcome(after, [w.success(after.opId)]);
-      const s = (after.json as { status: string }).status;
       // the status may also have moved on its own (expiry) between the cancel and the read
-      const allowed = [...new Set([...before, ...possibleStatuses(w.state, tx, performance.now(), after)])];
+      const { ex: after, status: s, allowed } = await readBack(w, tx, before);
       const cancelled = transitionsOf('cancelPartnerTransactionByVendorReference')[0]!.to;
       const read = requestLine(after);
       w.check(

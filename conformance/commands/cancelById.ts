@@ -6,7 +6,7 @@
 import type { Cmd, Model, Real } from '../model.ts';
 import { rawExchange } from '../raw.ts';
 import { pick, refusal } from '../model.ts';
-import { possibleStatuses } from './advanceClock.ts';
+import { possibleStatuses, readBack } from './advanceClock.ts';
 
 /** @checks ADR-016 */
 export class CancelById implements Cmd {
@@ -42,14 +42,8 @@ export class CancelById implements Cmd {
       want,
       { status: res.status, code },
     );
-    const after = await w.client.call('getPartnerTransaction', {
-      pathParams: { transactionId: tx.id },
-      headers: w.auth('getPartnerTransaction', w.key(tx.who)),
-    });
-    w.expectOutcome(after, [w.success(after.opId)]);
-    const s = (after.json as { status: string }).status;
     // the status may also have moved on its own (expiry) while the requests were in flight
-    const allowed = [...new Set([...before, ...possibleStatuses(w.state, tx, performance.now(), after)])];
+    const { status: s, allowed } = await readBack(w, tx, before);
     w.check(allowed.includes(s), 'cancel by transaction id', '$.status', `${this.method} ${path} changed the status to ${s}`, allowed, s);
     w.observe(tx, s);
   }
