@@ -32,6 +32,10 @@ interface Edit {
   finding: RegExp | null;
   /** What the edited copy's pages show. */
   pages?: (p: Parts) => Promise<void> | void;
+  /** What the edited copy's server does that no suite run reads, asked of it with a test key. */
+  server?: (baseUrl: string, apiKey: string) => Promise<void>;
+  /** The edit adds an optional response field: `optionalField` runs both suites on answers carrying it. */
+  newField?: true;
 }
 
 /**
@@ -116,6 +120,19 @@ const GROUPS: Group[] = [
           expect(p.limits.renderLimitsPage()).toContain('600 s (10 min) from createdAt');
           expect(await guide(p, 'partner')).toContain('The customer has 600 s from `createdAt`');
           expect(await guide(p, 'sandbox')).toContain('within 10 minutes.');
+        },
+      },
+      {
+        name: "the event stream's keep-alive, every 15 → 1 s (x-keep-alive-seconds of sandboxStreamEvents)",
+        file: 'spec/paths/api_v1_sandbox_events.yaml',
+        edit: replace(/^ {2}x-keep-alive-seconds: 15$/m, '  x-keep-alive-seconds: 1'),
+        fixes: [],
+        // the suite does not hold a stream open: the server is asked below
+        finding: null,
+        server: async (baseUrl, apiKey) => {
+          const gaps = await keepAliveGaps(baseUrl, apiKey, 2);
+          for (const gap of gaps) expect(gap).toBeGreaterThan(800);
+          for (const gap of gaps) expect(gap).toBeLessThan(5000);
         },
       },
     ],
@@ -209,6 +226,7 @@ const GROUPS: Group[] = [
         // optional: a server that never sends it conforms to both contracts; an answer that carries
         // it is judged by `optionalField` below
         finding: null,
+        newField: true,
       },
     ],
   },
@@ -262,7 +280,7 @@ for (const g of GROUPS)
       const merchants: MerchantSpec[] = [];
       // a pair per run: each agreeing run, the cross run, and the optional field's two runs
       const runs: Array<[string, 1 | 2]> = [...g.variants.map((v): [string, 1 | 2] => [`agree ${v}`, v]), ['cross', g.variants[0]!]];
-      if (g.edits.some((e) => e.finding === null)) runs.push(['note edited', 1], ['note base', 1]);
+      if (g.edits.some((e) => e.newField)) runs.push(['note edited', 1], ['note base', 1]);
       for (const [i, [name, v]] of runs.entries()) {
         const { pair, merchants: m } = await base.pairs.merchantPair('new', i, v, secret);
         pairs.set(name, pair);
@@ -305,10 +323,43 @@ for (const g of GROUPS)
 
     it('the pages read the edits: the limits page, the guides, the state diagram', async () => {
       for (const e of g.edits) await e.pages?.(edited);
-      if (g.edits.some((e) => e.finding === null)) await optionalField(edited, server.baseUrl, pairs);
+      if (g.edits.some((e) => e.newField)) await optionalField(edited, server.baseUrl, pairs);
       phase('pages');
     }, 300_000);
+
+    if (g.edits.some((e) => e.server))
+      it('the edited server follows the edits no suite run reads', async () => {
+        for (const e of g.edits) await e.server?.(server.baseUrl, pairs.get(`agree ${g.variants[0]!}`)!.main);
+        phase('server');
+      }, 60_000);
   });
+
+/**
+ * The milliseconds between the first `count + 1` keep-alive comments of an event stream opened
+ * with `apiKey` (the first measured from the stream's opening).
+ */
+async function keepAliveGaps(baseUrl: string, apiKey: string, count: number): Promise<number[]> {
+  const ac = new AbortController();
+  const res = await fetch(`${baseUrl}/api/v1/sandbox/events`, { headers: { 'X-API-Key': apiKey }, signal: ac.signal });
+  expect(res.status).toBe(200);
+  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+  const at: number[] = [performance.now()];
+  let text = '';
+  try {
+    while (at.length <= count) {
+      const { value, done } = await reader.read();
+      if (done) throw new Error('the event stream ended');
+      text += value;
+      for (let i = text.indexOf(': keep-alive\n\n'); i !== -1; i = text.indexOf(': keep-alive\n\n')) {
+        at.push(performance.now());
+        text = text.slice(i + 1);
+      }
+    }
+  } finally {
+    ac.abort();
+  }
+  return at.slice(1, count + 1).map((t, i) => t - at[i]!);
+}
 
 /** A cross run finds what one of the edits changed (the run stops at its first finding). */
 function found(r: SuiteResult, expected: RegExp[], what: string): void {

@@ -359,8 +359,8 @@ export interface paths {
          *     has no event yet, one that names none; an `EventSource` keeps it as its last event id
          *     and dispatches nothing), so a client whose stream drops before its first event resumes
          *     from there and loses none recorded meanwhile. A `: keep-alive` comment comes every
-         *     15 s. This is what `paylater listen` reads to forward events to a merchant's machine
-         *     that the sandbox cannot reach. Test keys only.
+         *     `x-keep-alive-seconds` of the operation. This is what `paylater listen` reads to
+         *     forward events to a merchant's machine that the sandbox cannot reach. Test keys only.
          */
         get: operations["sandboxStreamEvents"];
         put?: never;

@@ -35,6 +35,22 @@ export function specRule<T>(ctx: CallerCtx, segments: string[], key: string): T 
   return rules.get(k) as T | undefined;
 }
 
+/**
+ * The number the operation itself declares as `key` (an `x-` extension of its operation object,
+ * the spec's one statement of that fact), read from the document once per operation.
+ */
+export function operationNumber(ctx: CallerCtx, key: string): number {
+  let rules = rulesByOp.get(ctx.op);
+  if (!rules) rulesByOp.set(ctx.op, (rules = new Map<string, unknown>()));
+  if (!rules.has(key)) {
+    const item = (ctx.doc.paths as Record<string, Record<string, Record<string, unknown>> | undefined>)[ctx.op.path];
+    const v = item?.[ctx.op.method.toLowerCase()]?.[key];
+    if (typeof v !== 'number') throw new Error(`spec: ${ctx.op.operationId} declares no number ${key}`);
+    rules.set(key, v);
+  }
+  return rules.get(key) as number;
+}
+
 export function merchantNow(core: Core, ctx: CallerCtx): number {
   return core.now(ctx.merchant.id);
 }

@@ -7,11 +7,11 @@
 import type { ServerResponse } from 'node:http';
 import type { Core } from '../core.ts';
 import type { OutboxEvent } from '../domain/outbox-event.ts';
+import { operationNumber } from './common.ts';
 import type { Handlers } from './context.ts';
 
-/** How often the repository is read without a notice, and how often a keep-alive comment is sent. */
+/** How often the repository is read without a notice. */
 export const STREAM_POLL_MS = 2000;
-export const KEEP_ALIVE_MS = 15_000;
 /** The start point of a stream opened before the merchant's first event: it names no event, so a stream resumed from it starts at the oldest. */
 export const BEFORE_ANY_EVENT = 'msg_0';
 /** Events read per repository read. */
@@ -22,8 +22,11 @@ function frame(e: OutboxEvent): string {
   return `id: ${e.id}\nevent: ${e.event}\ndata: ${JSON.stringify(data)}\n\n`;
 }
 
-/** Streams `merchantId`'s events after `start` (null: from the oldest) until the response closes. */
-async function streamEvents(core: Core, merchantId: string, start: string | null, res: ServerResponse): Promise<void> {
+/**
+ * Streams `merchantId`'s events after `start` (null: from the oldest) until the response closes,
+ * with a keep-alive comment every `keepAliveMs`.
+ */
+async function streamEvents(core: Core, merchantId: string, start: string | null, keepAliveMs: number, res: ServerResponse): Promise<void> {
   let last = start;
   let closed = false;
   let reading: Promise<void> | null = null;
@@ -60,7 +63,7 @@ async function streamEvents(core: Core, merchantId: string, start: string | null
     if (n.collection === 'outbox' && n.merchantId === merchantId) pump();
   });
   const poll = setInterval(pump, STREAM_POLL_MS);
-  const keepAlive = setInterval(() => res.write(': keep-alive\n\n'), KEEP_ALIVE_MS);
+  const keepAlive = setInterval(() => res.write(': keep-alive\n\n'), keepAliveMs);
   res.on('close', () => {
     closed = true;
     unsubscribe();
@@ -77,6 +80,7 @@ export const sandboxEventHandlers: Handlers<'sandboxStreamEvents'> = {
    */
   async sandboxStreamEvents(core, ctx) {
     const merchantId = ctx.merchant.id;
+    const keepAliveMs = operationNumber(ctx, 'x-keep-alive-seconds') * 1000;
     // Where a stream without a resume point starts: after the newest event recorded so far.
     const latest = await core.repo.latestOutboxId(merchantId);
     return {
@@ -96,7 +100,7 @@ export const sandboxEventHandlers: Handlers<'sandboxStreamEvents'> = {
         // event of its next connection, and loses none recorded between the two. With no event
         // yet, an id that names none: resuming from it sends every event, all recorded since.
         res.write(`: paylater event stream\n\n${resume === undefined ? `id: ${latest ?? BEFORE_ANY_EVENT}\n\n` : ''}`);
-        void streamEvents(core, merchantId, resume ?? latest, res);
+        void streamEvents(core, merchantId, resume ?? latest, keepAliveMs, res);
       },
     };
   },

@@ -1,23 +1,14 @@
 /** The browser SDK's and hosted page's operations (`x-internal`), authenticated by session token. */
 import { errorMessage } from '../../lib/error-messages.ts';
-import { loadBundledDocument } from '../../generated/index.ts';
 import { centimesToNumber } from '../../lib/money.ts';
 import { isAllowedOrigin, isAllowedRedirect, withRedirectParams } from '../domain/redirect.ts';
 import { attempt } from '../domain/stateMachine.ts';
 import type { PaymentIntentRecord, SessionRecord } from '../domain/types.ts';
 import { ApiError } from '../http/errors.ts';
 import type { RepositoryReads } from '../store/repository.ts';
-import { merchantNow, newPaymentIntent, readFresh, rejectionError } from './common.ts';
+import { merchantNow, newPaymentIntent, operationNumber, readFresh, rejectionError } from './common.ts';
 import type { Handlers } from './context.ts';
 import { paySession } from './pay-session.ts';
-
-/** `x-max-payment-intents` of `sdkCreatePaymentIntent` (ADR-029): the payment intents one session may hold. */
-const maxPaymentIntents: number = (() => {
-  const v = ((loadBundledDocument(2).paths as Record<string, { post?: Record<string, unknown> }>)['/api/v1/public/sdk/payment-intents']
-    ?.post ?? {})['x-max-payment-intents'];
-  if (typeof v !== 'number') throw new Error('spec: sdkCreatePaymentIntent has no x-max-payment-intents');
-  return v;
-})();
 
 /** A payment intent of `session`; 404 for another session's or a missing one. */
 async function ownIntent(from: RepositoryReads, session: SessionRecord, id: string): Promise<PaymentIntentRecord> {
@@ -65,6 +56,8 @@ export const sdkHandlers: Handlers<'sdkGetSession' | 'sdkCreatePaymentIntent' | 
     if (body.origin !== undefined && !isAllowedOrigin(body.origin, allowed, core.sandbox)) {
       throw new ApiError('INVALID_REDIRECT_URL', "origin must be exactly one of the merchant's allowed origins");
     }
+    // `x-max-payment-intents` of the operation (ADR-029): the payment intents one session may hold
+    const maxPaymentIntents = operationNumber(ctx, 'x-max-payment-intents');
     // The session is locked: concurrent intents of one session are counted one after the other.
     const intent = await core.repo.transaction(async (tx) => {
       await tx.lock('sessions', s.id);

@@ -4,15 +4,8 @@
  */
 import { errorMessage } from '../../lib/error-messages.ts';
 import { ApiError } from '../http/errors.ts';
+import { operationNumber } from './common.ts';
 import type { Handlers } from './context.ts';
-
-/** `x-readiness-timeout-ms` of the operation (how long the store may take to settle). */
-function readinessTimeoutMs(op: { operationId: string; path: string }, doc: Record<string, unknown>): number {
-  const item = (doc.paths as Record<string, Record<string, Record<string, unknown>>>)[op.path];
-  const v = item?.get?.['x-readiness-timeout-ms'];
-  if (typeof v !== 'number') throw new Error(`${op.operationId}: x-readiness-timeout-ms is not declared`);
-  return v;
-}
 
 /**
  * Liveness answers while the process answers HTTP; readiness answers 503 NOT_READY while the
@@ -25,7 +18,7 @@ export const serviceHandlers: Handlers<'getHealth' | 'getReadiness'> = {
 
   async getReadiness(core, ctx) {
     if (core.repo.unavailableFor() !== null) throw new ApiError('NOT_READY', errorMessage('NOT_READY'));
-    const timeout = readinessTimeoutMs(ctx.op, ctx.doc);
+    const timeout = operationNumber(ctx, 'x-readiness-timeout-ms');
     let timer: NodeJS.Timeout | undefined;
     const ready = await Promise.race([
       core.repo.ping().catch(() => false),
