@@ -1,4 +1,5 @@
 /** `paylater events resend <delivery id>`: queues a recorded webhook delivery again and prints its state and attempts. */
+import type { V2 } from '../../generated/index.ts';
 import { callApi, CliError, parseOptions, targetOf } from '../../lib/sandbox-client.ts';
 
 export const EVENTS_USAGE = `Usage: paylater events resend <delivery id> [--base-url URL] [--api-key KEY]
@@ -7,20 +8,8 @@ Queues a recorded webhook delivery (msg_…, from GET /api/v1/sandbox/webhook-de
 paylater trigger) again, with the same webhook-id, and re-enables the endpoint.
 `;
 
-interface Attempt {
-  attempt: number;
-  at: string;
-  status: number | null;
-  error: string | null;
-}
-interface Delivery {
-  id: string;
-  event: string;
-  transactionId: string;
-  state: string;
-  nextAttemptAt: string | null;
-  attempts: Attempt[];
-}
+/** A webhook delivery as the sandbox answers it. */
+type Delivery = V2.components['schemas']['WebhookDelivery'];
 
 export async function runEvents(argv: string[], out: (s: string) => void = (s) => process.stdout.write(s)): Promise<number> {
   const { options, positionals } = parseOptions(argv, ['base-url', 'api-key'], ['help']);

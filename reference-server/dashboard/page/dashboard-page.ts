@@ -4,41 +4,14 @@
  * tab's sessionStorage and travels only in the X-API-Key header, never in a URL.
  */
 
-interface Tx {
-  id: string;
-  vendorReference: string | null;
-  status: string;
-  totalAmount: number;
-  currency: string;
-  customerPhone: string;
-  createdAt: string;
-  updatedAt: string | null;
-}
-interface Sms {
-  to: string;
-  body: string;
-  transactionId: string;
-  sentAt: string;
-}
-interface Attempt {
-  attempt: number;
-  at: string;
-  status: number | null;
-  durationMs: number;
-  error: string | null;
-}
-interface Delivery {
-  id: string;
-  event: string;
-  transactionId: string;
-  state: string;
-  createdAt: string;
-  attempts: Attempt[];
-}
-interface Clock {
-  now: string;
-  offsetSeconds: number;
-}
+import type { V2 } from '../../../generated/index.ts';
+
+/** The sandbox answers' shapes, the same in both variants (types only: erased from the bundle). */
+type Schemas = V2.components['schemas'];
+type Tx = Schemas['PartnerTransaction'];
+type Sms = Schemas['SmsMessage'];
+type Delivery = Schemas['WebhookDelivery'];
+type Clock = Schemas['SandboxClock'];
 
 const KEY = 'paylater.dashboard.key';
 const el = <T extends HTMLElement = HTMLElement>(id: string): T => {
