@@ -2,7 +2,6 @@
  * `paylater proxy` as a command: --help documents every option; bad options exit 2; on SIGTERM it
  * writes the JSON, JUnit and HAR reports (keys masked) and exits 1 with findings; on SIGINT too, 0 without.
  */
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -10,6 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HELP, OPTIONS, startProxyCommand } from './cli.ts';
+import { spawnListening } from './test-support/listening.ts';
 import { paylaterUsage } from './test-support/usage.ts';
 
 const KEY = `sk_test_cli_${randomUUID().replace(/-/g, '')}`;
@@ -54,34 +54,8 @@ describe('paylater proxy --help', () => {
   });
 });
 
-/** Runs `paylater proxy` in a process of its own; returns its URL, and stop() (SIGTERM → exit code and output). */
-async function spawnProxy(
-  args: string[],
-): Promise<{ url: string; stop(signal?: 'SIGTERM' | 'SIGINT'): Promise<{ code: number | null; out: string }> }> {
-  // node itself with tsx as a loader (not tsx's wrapper process, which relays signals its own way)
-  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/cli.ts', 'proxy', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-  child.stderr.on('data', (c: Buffer) => (out += c.toString()));
-  const url = await new Promise<string>((resolve, reject) => {
-    const t = setInterval(() => {
-      const m = /paylater proxy: (http:\/\/127\.0\.0\.1:\d+) ->/.exec(out);
-      if (m) {
-        clearInterval(t);
-        resolve(m[1]!);
-      }
-    }, 50);
-    child.once('exit', () => reject(new Error(`paylater proxy exited: ${out}`)));
-  });
-  return {
-    url,
-    stop: (signal: 'SIGTERM' | 'SIGINT' = 'SIGTERM') =>
-      new Promise((resolve) => {
-        child.once('exit', (code) => resolve({ code, out }));
-        child.kill(signal);
-      }),
-  };
-}
+/** Runs `paylater proxy` in a process of its own: node itself with tsx as a loader (not tsx's wrapper process, which relays signals its own way). */
+const spawnProxy = (args: string[]) => spawnListening(['--import', 'tsx', 'scripts/cli.ts', 'proxy', ...args]);
 
 describe('paylater proxy, run as a command', () => {
   it('with findings: on SIGTERM writes the three reports, masked, and exits 1', async () => {

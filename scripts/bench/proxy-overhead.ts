@@ -12,48 +12,16 @@
  * generator's from `process.cpuUsage`) is printed for each path: steadier than requests/s on shared
  * cores, and what the two cores are shared out by.
  */
-import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ROOT } from '../lib/paths.ts';
 import { JS_DIST_DIR } from '../build.ts';
+import { spawnListening, type ListeningProcess } from '../../proxy/test-support/listening.ts';
 import { spawnHttpServer } from './http-server.ts';
 import { shippedBin } from './shipped.ts';
 import { checkClean, cpuModel, cpuMs, fmt, load, loadAverage, median, WARMUP_SECONDS, type Figure } from './tools.ts';
 
-/** A child process that prints `paylater proxy: URL ->` once it listens; stop() ends it with SIGTERM and gives its exit code. */
-async function spawnListening(args: string[]): Promise<{ url: string; pid: number | undefined; stop(): Promise<number | null> }> {
-  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-  child.stderr.on('data', (c: Buffer) => (out += c.toString()));
-  const url = await new Promise<string>((resolve, reject) => {
-    const t = setInterval(() => {
-      const m = /paylater proxy: (http:\/\/127\.0\.0\.1:\d+) ->/.exec(out);
-      if (m) {
-        clearInterval(t);
-        resolve(m[1]!);
-      }
-    }, 50);
-    child.once('exit', () => {
-      clearInterval(t);
-      reject(new Error(`the proxy process exited: ${out}`));
-    });
-  });
-  return {
-    url,
-    pid: child.pid,
-    stop: () =>
-      new Promise((resolve) => {
-        if (child.exitCode !== null) return resolve(child.exitCode);
-        child.once('exit', (code) => resolve(code));
-        child.kill('SIGTERM');
-      }),
-  };
-}
-
 /** `paylater proxy` as installed (./shipped.ts), run by node itself, so the signal reaches the proxy directly. */
-async function spawnProxy(upstream: string, variant: 1 | 2): ReturnType<typeof spawnListening> {
+async function spawnProxy(upstream: string, variant: 1 | 2): Promise<ListeningProcess> {
   return spawnListening([await shippedBin(), 'proxy', '--upstream', upstream, '--variant', String(variant), '--port', '0', '--quiet']);
 }
 
@@ -63,7 +31,7 @@ async function spawnProxy(upstream: string, variant: 1 | 2): ReturnType<typeof s
  * `judge: false`: it forwards each exchange as the proxy does and judges nothing. Its ratio is what the
  * second HTTP hop alone costs on this machine; the gap to the proxy's is what judging costs.
  */
-async function spawnFloor(upstream: string, variant: 1 | 2): ReturnType<typeof spawnListening> {
+async function spawnFloor(upstream: string, variant: 1 | 2): Promise<ListeningProcess> {
   const server = pathToFileURL(path.join(JS_DIST_DIR, 'proxy', 'server.js')).href;
   await shippedBin();
   const script = `
