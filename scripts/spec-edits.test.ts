@@ -135,6 +135,24 @@ const GROUPS: Group[] = [
           for (const gap of gaps) expect(gap).toBeLessThan(5000);
         },
       },
+      {
+        name: "a secret rotation's default overlap, 86400 → 3600 s (WebhookSecretRotationRequest.yaml)",
+        file: 'spec/components/schemas/WebhookSecretRotationRequest.yaml',
+        edit: replace(/^ {4}default: 86400$/m, '    default: 3600'),
+        fixes: [],
+        // the suite always sends `overlapSeconds`: the server is asked below, with a body without it
+        finding: null,
+        server: async (baseUrl, apiKey) => {
+          const headers = { 'X-API-Key': apiKey, 'Content-Type': 'application/json' };
+          const clock = (await (await fetch(`${baseUrl}/api/v1/sandbox/clock`, { headers })).json()) as { now: string };
+          const res = await fetch(`${baseUrl}/api/v1/sandbox/webhook-endpoint/rotate-secret`, { method: 'POST', headers, body: '{}' });
+          expect(res.status).toBe(200);
+          const { previousSecretExpiresAt } = (await res.json()) as { previousSecretExpiresAt: string };
+          const overlap = (Date.parse(previousSecretExpiresAt) - Date.parse(clock.now)) / 1000;
+          expect(overlap).toBeGreaterThanOrEqual(3600);
+          expect(overlap).toBeLessThan(3660);
+        },
+      },
     ],
   },
   {

@@ -1157,12 +1157,12 @@ export interface components {
          */
         SandboxClockAdvanceRequest: {
             /**
-             * @description Milliseconds to advance (1 ms to 30 days), to put the clock just before or at a limit
+             * @description Milliseconds to advance (from `minimum` to `maximum`), to put the clock just before or at a limit
              *     (a token's lifetime, the payment window, a rate-limit window, a webhook attempt's due time)
              *     finer than a second.
              */
             milliseconds?: number;
-            /** @description Seconds to advance (1 second to 30 days). */
+            /** @description Seconds to advance (from `minimum` to `maximum`). */
             seconds?: number;
         };
         /**
@@ -1587,7 +1587,7 @@ export interface components {
          */
         "webhook-signature": string;
         /**
-         * @description Unix time in seconds at which this attempt was signed. Reject a request more than 5 minutes from your clock.
+         * @description Unix time in seconds at which this attempt was signed. Reject a request further from your clock than the signature's `toleranceSeconds` (`x-webhook-delivery`).
          * @example 1795271709
          */
         "webhook-timestamp": string;
@@ -1714,7 +1714,7 @@ export interface components {
              */
             "webhook-signature": string;
             /**
-             * @description Unix time in seconds at which this attempt was signed. Reject a request more than 5 minutes from your clock.
+             * @description Unix time in seconds at which this attempt was signed. Reject a request further from your clock than the signature's `toleranceSeconds` (`x-webhook-delivery`).
              * @example 1795271709
              */
             "webhook-timestamp": string;
@@ -1729,7 +1729,10 @@ export interface components {
          * @description How long the previous secret keeps signing beside the new one.
          */
         WebhookSecretRotationRequest: {
-            /** @description Seconds of the merchant's sandbox time during which both secrets sign (0 to 7 days, default 1 day; 0 drops the previous secret at once). */
+            /**
+             * @description Seconds of the merchant's sandbox time during which both secrets sign (`default` when left out; 0 drops the previous secret at once).
+             * @default 86400
+             */
             overlapSeconds?: number;
         };
         /**

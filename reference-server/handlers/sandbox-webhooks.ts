@@ -12,6 +12,7 @@ import { ApiError } from '../http/errors.ts';
 import { generateWebhookSecret } from '../webhooks/signing.ts';
 import { checkWebhookUrl } from '../webhooks/url-policy.ts';
 import type { OutboxEvent, WebhookEventName } from '../domain/outbox-event.ts';
+import { specRule } from './common.ts';
 import type { Handlers } from './context.ts';
 
 /** The endpoint as the API shows it. */
@@ -63,7 +64,9 @@ export const sandboxWebhookHandlers: Handlers<
   },
 
   async sandboxRotateWebhookSecret(core, ctx) {
-    const { overlapSeconds = 86_400 } = ctx.body;
+    // left out: the schema's `default` (ADR-042)
+    const overlapSeconds = ctx.body.overlapSeconds ?? specRule<number>(ctx, ['overlapSeconds'], 'default');
+    if (overlapSeconds === undefined) throw new Error('spec: overlapSeconds of the rotation request has no default');
     const id = ctx.merchant.id;
     await core.updateMerchantState(id, (st) => {
       const cur = currentSetting(core, id, st);
