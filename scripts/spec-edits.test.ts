@@ -153,6 +153,32 @@ const GROUPS: Group[] = [
           expect(overlap).toBeLessThan(3660);
         },
       },
+      {
+        name: "a simulated 429's wait, 2 → 7 s (x-simulate of Paylater-Simulate.yaml)",
+        file: 'spec/components/parameters/Paylater-Simulate.yaml',
+        edit: replace(/^ {4}retryAfterSeconds: 2$/m, '    retryAfterSeconds: 7'),
+        fixes: [],
+        // the suite checks that a simulated failure's waits agree, not their length: the server is asked below
+        finding: null,
+        server: async (baseUrl, apiKey) => {
+          const headers = { 'X-API-Key': apiKey, 'Content-Type': 'application/json' };
+          const body = JSON.stringify({ total: 1500, currency: 'MAD', items: [{ id: 'SKU-1', name: 'Lamp', price: 1500, quantity: 1 }] });
+          const createSession = (extra: Record<string, string> = {}) =>
+            fetch(`${baseUrl}/api/v1/public/sessions`, { method: 'POST', headers: { ...headers, ...extra }, body });
+          const wait = async (res: Response) => {
+            expect(res.status).toBe(429);
+            const { error } = (await res.json()) as { error: { retry_after: number } };
+            return [error.retry_after, res.headers.get('retry-after')];
+          };
+          // asked by the header, and by a fault rule that names no wait
+          expect(await wait(await createSession({ 'Paylater-Simulate': '429' }))).toEqual([7, '7']);
+          const faults = (rule: unknown) =>
+            fetch(`${baseUrl}/api/v1/sandbox/faults`, { method: 'PUT', headers, body: JSON.stringify({ rule }) });
+          expect((await faults({ failure: '429', operations: ['createSession'], times: 1 })).status).toBe(200);
+          expect(await wait(await createSession())).toEqual([7, '7']);
+          expect((await faults(null)).status).toBe(200);
+        },
+      },
     ],
   },
   {

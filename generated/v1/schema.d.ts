@@ -1226,7 +1226,7 @@ export interface components {
                 failure: "500" | "503" | "429" | "timeout";
                 /** @description The operationIds the rule applies to (each must declare the `Paylater-Simulate` header, and the failure's status); absent, every operation that declares the header and the status. */
                 operations?: ("createSession" | "verifyTransaction" | "createPartnerTransaction" | "getPartnerTransaction" | "getPartnerTransactionByVendorReference" | "cancelPartnerTransactionByVendorReference")[];
-                /** @description With `failure` `429`, the wait the answer gives (`retry_after`, `Retry-After`, `RateLimit-Reset`); default 2. Refused with another failure. */
+                /** @description With `failure` `429`, the wait the answer gives (`retry_after`, `Retry-After`, `RateLimit-Reset`); absent, `retryAfterSeconds` of the header's `x-simulate`. Refused with another failure. */
                 retryAfterSeconds?: number;
                 /** @description With `failure` `timeout`, how long the call gets no answer before its connection is closed (the bounds of the header's `x-simulate`). Required with `timeout`, refused otherwise. */
                 timeoutSeconds?: number;
@@ -2164,8 +2164,9 @@ export interface components {
          *     instead of running it, so that a merchant can rehearse the API's failures. Nothing is
          *     stored and nothing changes. `500` answers `INTERNAL_ERROR`; `503` answers
          *     `STORAGE_UNAVAILABLE` with its `Retry-After`; `429` answers `RATE_LIMIT_EXCEEDED` with
-         *     `retry_after` (only on an operation with `x-rate-limit`, A1); `timeout=SECONDS` (1 to 30)
-         *     sends no answer and closes the connection after that many seconds. An operation that
+         *     `retry_after` of `retryAfterSeconds` (only on an operation with `x-rate-limit`, A1);
+         *     `timeout=SECONDS` (within `timeoutSeconds`) sends no answer and closes the connection
+         *     after that many seconds. An operation that
          *     does not declare the status asked for answers 400 `VALIDATION_ERROR`. Production refuses
          *     any request carrying this header with 400 `VALIDATION_ERROR`.
          * @example 503
@@ -2233,8 +2234,9 @@ export interface operations {
                  *     instead of running it, so that a merchant can rehearse the API's failures. Nothing is
                  *     stored and nothing changes. `500` answers `INTERNAL_ERROR`; `503` answers
                  *     `STORAGE_UNAVAILABLE` with its `Retry-After`; `429` answers `RATE_LIMIT_EXCEEDED` with
-                 *     `retry_after` (only on an operation with `x-rate-limit`, A1); `timeout=SECONDS` (1 to 30)
-                 *     sends no answer and closes the connection after that many seconds. An operation that
+                 *     `retry_after` of `retryAfterSeconds` (only on an operation with `x-rate-limit`, A1);
+                 *     `timeout=SECONDS` (within `timeoutSeconds`) sends no answer and closes the connection
+                 *     after that many seconds. An operation that
                  *     does not declare the status asked for answers 400 `VALIDATION_ERROR`. Production refuses
                  *     any request carrying this header with 400 `VALIDATION_ERROR`.
                  * @example 503
@@ -2279,8 +2281,9 @@ export interface operations {
                  *     instead of running it, so that a merchant can rehearse the API's failures. Nothing is
                  *     stored and nothing changes. `500` answers `INTERNAL_ERROR`; `503` answers
                  *     `STORAGE_UNAVAILABLE` with its `Retry-After`; `429` answers `RATE_LIMIT_EXCEEDED` with
-                 *     `retry_after` (only on an operation with `x-rate-limit`, A1); `timeout=SECONDS` (1 to 30)
-                 *     sends no answer and closes the connection after that many seconds. An operation that
+                 *     `retry_after` of `retryAfterSeconds` (only on an operation with `x-rate-limit`, A1);
+                 *     `timeout=SECONDS` (within `timeoutSeconds`) sends no answer and closes the connection
+                 *     after that many seconds. An operation that
                  *     does not declare the status asked for answers 400 `VALIDATION_ERROR`. Production refuses
                  *     any request carrying this header with 400 `VALIDATION_ERROR`.
                  * @example 503
@@ -2324,8 +2327,9 @@ export interface operations {
                  *     instead of running it, so that a merchant can rehearse the API's failures. Nothing is
                  *     stored and nothing changes. `500` answers `INTERNAL_ERROR`; `503` answers
                  *     `STORAGE_UNAVAILABLE` with its `Retry-After`; `429` answers `RATE_LIMIT_EXCEEDED` with
-                 *     `retry_after` (only on an operation with `x-rate-limit`, A1); `timeout=SECONDS` (1 to 30)
-                 *     sends no answer and closes the connection after that many seconds. An operation that
+                 *     `retry_after` of `retryAfterSeconds` (only on an operation with `x-rate-limit`, A1);
+                 *     `timeout=SECONDS` (within `timeoutSeconds`) sends no answer and closes the connection
+                 *     after that many seconds. An operation that
                  *     does not declare the status asked for answers 400 `VALIDATION_ERROR`. Production refuses
                  *     any request carrying this header with 400 `VALIDATION_ERROR`.
                  * @example 503
@@ -2369,8 +2373,9 @@ export interface operations {
                  *     instead of running it, so that a merchant can rehearse the API's failures. Nothing is
                  *     stored and nothing changes. `500` answers `INTERNAL_ERROR`; `503` answers
                  *     `STORAGE_UNAVAILABLE` with its `Retry-After`; `429` answers `RATE_LIMIT_EXCEEDED` with
-                 *     `retry_after` (only on an operation with `x-rate-limit`, A1); `timeout=SECONDS` (1 to 30)
-                 *     sends no answer and closes the connection after that many seconds. An operation that
+                 *     `retry_after` of `retryAfterSeconds` (only on an operation with `x-rate-limit`, A1);
+                 *     `timeout=SECONDS` (within `timeoutSeconds`) sends no answer and closes the connection
+                 *     after that many seconds. An operation that
                  *     does not declare the status asked for answers 400 `VALIDATION_ERROR`. Production refuses
                  *     any request carrying this header with 400 `VALIDATION_ERROR`.
                  * @example 503
@@ -2541,8 +2546,9 @@ export interface operations {
                  *     instead of running it, so that a merchant can rehearse the API's failures. Nothing is
                  *     stored and nothing changes. `500` answers `INTERNAL_ERROR`; `503` answers
                  *     `STORAGE_UNAVAILABLE` with its `Retry-After`; `429` answers `RATE_LIMIT_EXCEEDED` with
-                 *     `retry_after` (only on an operation with `x-rate-limit`, A1); `timeout=SECONDS` (1 to 30)
-                 *     sends no answer and closes the connection after that many seconds. An operation that
+                 *     `retry_after` of `retryAfterSeconds` (only on an operation with `x-rate-limit`, A1);
+                 *     `timeout=SECONDS` (within `timeoutSeconds`) sends no answer and closes the connection
+                 *     after that many seconds. An operation that
                  *     does not declare the status asked for answers 400 `VALIDATION_ERROR`. Production refuses
                  *     any request carrying this header with 400 `VALIDATION_ERROR`.
                  * @example 503
@@ -2621,8 +2627,9 @@ export interface operations {
                  *     instead of running it, so that a merchant can rehearse the API's failures. Nothing is
                  *     stored and nothing changes. `500` answers `INTERNAL_ERROR`; `503` answers
                  *     `STORAGE_UNAVAILABLE` with its `Retry-After`; `429` answers `RATE_LIMIT_EXCEEDED` with
-                 *     `retry_after` (only on an operation with `x-rate-limit`, A1); `timeout=SECONDS` (1 to 30)
-                 *     sends no answer and closes the connection after that many seconds. An operation that
+                 *     `retry_after` of `retryAfterSeconds` (only on an operation with `x-rate-limit`, A1);
+                 *     `timeout=SECONDS` (within `timeoutSeconds`) sends no answer and closes the connection
+                 *     after that many seconds. An operation that
                  *     does not declare the status asked for answers 400 `VALIDATION_ERROR`. Production refuses
                  *     any request carrying this header with 400 `VALIDATION_ERROR`.
                  * @example 503

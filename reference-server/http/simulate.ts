@@ -34,9 +34,6 @@ type SimStatus = keyof typeof CODE_OF;
 /** A failure to answer. */
 export type Failure = { kind: 'status'; status: SimStatus; retryAfterSeconds?: number } | { kind: 'timeout'; seconds: number };
 
-/** The default wait of a simulated 429 (`retryAfterSeconds` of a rule overrides it). */
-export const DEFAULT_RETRY_AFTER_SECONDS = 2;
-
 interface SimOp {
   operationId: string;
   variant: Variant;
@@ -52,6 +49,8 @@ interface SimOp {
 export interface SimulateSpec {
   statuses: SimStatus[];
   timeout: { minimum: number; maximum: number };
+  /** The wait of a simulated 429 that names none (a rule's `retryAfterSeconds` overrides it). */
+  retryAfterSeconds: number;
   ops: SimOp[];
 }
 
@@ -84,6 +83,7 @@ export function simulateSpec(): SimulateSpec {
         const r503 = (op.responses as Json | undefined)?.['503'];
         const retryHeader = resolveRef(doc, (resolveRef(doc, r503)?.headers as Json | undefined)?.['Retry-After']);
         const c = (retryHeader?.schema as Json | undefined)?.const;
+        if (statuses.has('503') && typeof c !== 'number') throw new Error(`simulate: ${id}'s 503 has no Retry-After const`);
         ops.push({
           operationId: id,
           variant: v,
@@ -97,9 +97,11 @@ export function simulateSpec(): SimulateSpec {
   }
   const statuses = (ext?.statuses as unknown[] | undefined)?.map(String) as SimStatus[] | undefined;
   const timeout = ext?.timeoutSeconds as { minimum: number; maximum: number } | undefined;
-  if (!statuses || !timeout) throw new Error(`simulate: the ${SIMULATE_PARAMETER} parameter has no x-simulate`);
+  const retryAfterSeconds = ext?.retryAfterSeconds;
+  if (!statuses || !timeout || typeof retryAfterSeconds !== 'number')
+    throw new Error(`simulate: the ${SIMULATE_PARAMETER} parameter has no x-simulate (statuses, timeoutSeconds, retryAfterSeconds)`);
   for (const s of statuses) if (!(s in CODE_OF)) throw new Error(`simulate: x-simulate status ${s} has no declared shape`);
-  cached = { statuses, timeout, ops };
+  cached = { statuses, timeout, retryAfterSeconds, ops };
   return cached;
 }
 
@@ -142,7 +144,8 @@ function answer(req: express.Request, res: express.Response, op: SimOp, f: Failu
     return;
   }
   if (f.status === '503') {
-    const s = op.storageRetryAfter ?? 5;
+    // read at start: an operation that declares 503 declares its Retry-After's const
+    const s = op.storageRetryAfter!;
     sendError(
       res,
       new ApiError(
@@ -155,7 +158,7 @@ function answer(req: express.Request, res: express.Response, op: SimOp, f: Failu
     );
     return;
   }
-  const s = f.retryAfterSeconds ?? DEFAULT_RETRY_AFTER_SECONDS;
+  const s = f.retryAfterSeconds ?? simulateSpec().retryAfterSeconds;
   const headers: Record<string, string> = { 'Retry-After': String(s) };
   if (op.rateLimit) {
     headers['RateLimit-Limit'] = String(op.rateLimit.limit);
@@ -170,7 +173,7 @@ function answer(req: express.Request, res: express.Response, op: SimOp, f: Failu
 export function ruleFailure(r: FaultRuleRecord): Failure {
   if (r.failure === 'timeout') return { kind: 'timeout', seconds: r.timeoutSeconds ?? 1 };
   return r.failure === '429'
-    ? { kind: 'status', status: '429', retryAfterSeconds: r.retryAfterSeconds ?? DEFAULT_RETRY_AFTER_SECONDS }
+    ? { kind: 'status', status: '429', retryAfterSeconds: r.retryAfterSeconds ?? simulateSpec().retryAfterSeconds }
     : { kind: 'status', status: r.failure };
 }
 
