@@ -24,6 +24,7 @@ import {
   checkoutStatusOf,
   errorCatalog,
   maxBodyBytes,
+  maxErrorDetails,
   errorPrecedence,
   operations,
   rateLimits,
@@ -72,6 +73,7 @@ export async function renderGenerated(): Promise<Map<string, string>> {
         webhookDelivery: webhookDelivery(doc),
         tokenLifetimeSeconds: tokenLifetimeSeconds(doc),
         maxBodyBytes: maxBodyBytes(doc),
+        maxErrorDetails: maxErrorDetails(doc),
         amountRange: amountRange(doc),
         errorPrecedence: errorPrecedence(doc),
       };
@@ -173,6 +175,8 @@ function renderContract(facts: Record<string, unknown>): string {
   lines.push(`export const tokenLifetimeSeconds = ${JSON.stringify(shared.tokenLifetimeSeconds)} as const;\n`);
   lines.push('/** The largest request body accepted, in bytes (`x-max-body-bytes`). */');
   lines.push(`export const maxBodyBytes = ${JSON.stringify(shared.maxBodyBytes)} as const;\n`);
+  lines.push("/** The most `error.details` entries of an error body (`maxItems` of the `Error` schema's `details`). */");
+  lines.push(`export const maxErrorDetails = ${JSON.stringify(shared.maxErrorDetails)} as const;\n`);
   lines.push(
     '/** The amount range (`x-amount-range`, ADR-006), and `rule`: the detail message of an amount outside it (the error message is `<property> <rule>`). */',
   );

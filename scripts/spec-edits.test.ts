@@ -32,8 +32,8 @@ interface Edit {
   finding: RegExp | null;
   /** What the edited copy's pages show. */
   pages?: (p: Parts) => Promise<void> | void;
-  /** What the edited copy's server does that no suite run reads, asked of it with a test key. */
-  server?: (baseUrl: string, apiKey: string) => Promise<void>;
+  /** What the edited copy's server does that no suite run reads: asked of it with a test key, or of the copy's modules. */
+  server?: (baseUrl: string, apiKey: string, edited: Parts) => Promise<void>;
   /** The edit adds an optional response field: `optionalField` runs both suites on answers carrying it. */
   newField?: true;
 }
@@ -177,6 +177,43 @@ const GROUPS: Group[] = [
           expect((await faults({ failure: '429', operations: ['createSession'], times: 1 })).status).toBe(200);
           expect(await wait(await createSession())).toEqual([7, '7']);
           expect((await faults(null)).status).toBe(200);
+        },
+      },
+      {
+        name: "an error body's details, at most 20 → 3 (maxItems of Error.yaml's details)",
+        file: 'spec/components/schemas/Error.yaml',
+        edit: replace(/^( {8}type: array\n {8})maxItems: 20$/m, '$1maxItems: 3'),
+        fixes: [],
+        // the suite's requests fail in one or two places: the server is asked below
+        finding: null,
+        server: async (baseUrl, apiKey) => {
+          // four items without any of their members: sixteen failing members
+          const res = await fetch(`${baseUrl}/api/v1/public/partner/transactions`, {
+            method: 'POST',
+            headers: { 'X-Service-Key': apiKey, 'Content-Type': 'application/json' },
+            body: JSON.stringify({ customerPhone: '212612345678', total: 1500, currency: 'MAD', items: [{}, {}, {}, {}] }),
+          });
+          expect(res.status).toBe(400);
+          const { error } = (await res.json()) as { error: { code: string; details: unknown[] } };
+          expect(error.code).toBe('VALIDATION_ERROR');
+          expect(error.details).toHaveLength(3);
+        },
+      },
+      {
+        name: 'the longest webhook URL, 2048 → 100 characters (WebhookEndpointRequest.yaml)',
+        file: 'spec/components/schemas/WebhookEndpointRequest.yaml',
+        edit: replace(/^ {4}maxLength: 2048$/m, '    maxLength: 100'),
+        fixes: [],
+        // the API's schema refuses a longer one; the merchants file's URLs are held to it as well
+        finding: null,
+        server: async (_baseUrl, apiKey, edited) => {
+          const webhookUrl = `http://127.0.0.1:3000/${'h'.repeat(120)}`;
+          const merchants = [{ name: 'Long URL', storeName: 'Long URL', apiKey: `${apiKey}_long`, variant: 1 as const, webhookUrl }];
+          const refused = await edited.testing.startTestServer({ merchants, mode: 'sandbox' }).then(
+            async (s) => (await s.close(), 'started'),
+            (e: Error) => e.message,
+          );
+          expect(refused).toMatch(/longer than 100 characters/);
         },
       },
     ],
@@ -373,7 +410,7 @@ for (const g of GROUPS)
 
     if (g.edits.some((e) => e.server))
       it('the edited server follows the edits no suite run reads', async () => {
-        for (const e of g.edits) await e.server?.(server.baseUrl, pairs.get(`agree ${g.variants[0]!}`)!.main);
+        for (const e of g.edits) await e.server?.(server.baseUrl, pairs.get(`agree ${g.variants[0]!}`)!.main, edited);
         phase('server');
       }, 60_000);
   });

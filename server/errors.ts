@@ -6,7 +6,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import { errorMessage } from '../lib/error-messages.ts';
-import { errorCatalog, firstByPrecedence, maxBodyBytes, type ErrorCode } from '../generated/contract.ts';
+import { errorCatalog, firstByPrecedence, maxBodyBytes, maxErrorDetails, type ErrorCode } from '../generated/contract.ts';
 import { nearestExtension } from './schema.ts';
 
 export type { ErrorCode } from '../generated/contract.ts';
@@ -109,16 +109,13 @@ export interface RequestFailure {
   message: string;
 }
 
-/** The most `error.details` entries of a validation answer (ADR-057). */
-const MAX_DETAILS = 20;
-
 /**
  * The declared answer of a request the compiled checks refuse (server/validate.ts). Each failing
  * body member carries the `x-error-code` of the nearest schema that declares one
  * (`requestSchema` of `doc`); `members` adds the failures of member rules the schema cannot
  * state (a validation `x-amount-range`). The answer takes the code that comes first in
  * `x-error-precedence`'s `members` (ADR-057), the first failure with it gives the message, and
- * `details` lists the failures (its own first, at most 20).
+ * `details` lists the failures (its own first, at most `maxErrorDetails`).
  * @rule a1-required-fields, a1-currency, a1-items, b1-validation, ADR-002, ADR-012, ADR-057
  */
 export function refusalOf(
@@ -154,8 +151,8 @@ export function refusalOf(
   if (failures.length === 0) return { code: 'VALIDATION_ERROR', message: 'Invalid request', details: [] };
   // the first failure of the best-ranked code (a stable choice: ties keep the validator's order)
   const win = firstByPrecedence(failures, (f) => f.code);
-  // the winner's details first; at most MAX_DETAILS (a body of 100 kB can fail in thousands of places)
-  const details = [win, ...failures.filter((f) => f !== win)].flatMap((f) => f.details).slice(0, MAX_DETAILS);
+  // the winner's details first; at most maxErrorDetails (a body of 100 kB can fail in thousands of places)
+  const details = [win, ...failures.filter((f) => f !== win)].flatMap((f) => f.details).slice(0, maxErrorDetails);
   return { code: win.code, message: win.message, details };
 }
 

@@ -860,7 +860,7 @@ export interface components {
         Error: {
             error: {
                 code: components["schemas"]["ErrorCode"];
-                /** @description For `VALIDATION_ERROR` and the session codes, one entry per failing field. */
+                /** @description For `VALIDATION_ERROR` and the session codes, one entry per failing field (the first `maxItems` of them, ADR-057). */
                 details?: components["schemas"]["ErrorDetail"][];
                 /** @description Human-readable explanation. */
                 message: string;
@@ -1720,7 +1720,7 @@ export interface components {
         WebhookEndpointRequest: {
             /** @description The signing secret to use; without it the current one is kept, or one is generated. */
             secret?: components["schemas"]["WebhookSecret"];
-            /** @description An absolute http or https URL (at most 2048 characters), or null to stop delivering. */
+            /** @description An absolute http or https URL (at most `maxLength` characters), or null to stop delivering. */
             url: string | null;
         };
         /**

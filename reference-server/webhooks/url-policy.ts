@@ -19,6 +19,7 @@
  */
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import type { LookupFunction } from 'node:net';
+import { loadBundledDocument } from '../../generated/index.ts';
 
 export type WebhookMode = 'sandbox' | 'production';
 
@@ -45,7 +46,18 @@ export type UrlVerdict =
     }
   | { ok: false; code: UrlRefusal; reason: string };
 
-export const MAX_WEBHOOK_URL_LENGTH = 2048;
+/**
+ * The longest webhook URL, in characters: `maxLength` of `WebhookEndpointRequest`'s `url`, its one
+ * statement, read once; the merchants file's URLs are held to it as the API's are.
+ */
+const MAX_WEBHOOK_URL_LENGTH: number = (() => {
+  const schemas = (
+    loadBundledDocument(1).components as { schemas: Record<string, { properties?: Record<string, { maxLength?: unknown }> }> }
+  ).schemas;
+  const max = schemas.WebhookEndpointRequest?.properties?.url?.maxLength;
+  if (typeof max !== 'number') throw new Error("spec: WebhookEndpointRequest's url has no maxLength");
+  return max;
+})();
 
 // ---------------------------------------------------------------- IPv4
 

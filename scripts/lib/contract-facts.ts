@@ -250,6 +250,16 @@ export function maxBodyBytes(doc: Json): number {
   return limit;
 }
 
+/** The most `error.details` entries an error body carries: `maxItems` of the `Error` schema's `details`. */
+export function maxErrorDetails(doc: Json): number {
+  const schemas = (doc.components as Json).schemas as Json | undefined;
+  const error = schemas?.Error ? resolve(doc, schemas.Error) : undefined;
+  const body = ((error?.properties as Json | undefined)?.error ?? {}) as Json;
+  const max = ((body.properties as Json | undefined)?.details as Json | undefined)?.maxItems;
+  if (typeof max !== 'number') throw new Error("no maxItems on the Error schema's error.details");
+  return max;
+}
+
 export function webhookEvents(doc: Json): string[] {
   return Object.keys((doc.webhooks as Json | undefined) ?? {}).sort();
 }
