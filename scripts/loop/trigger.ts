@@ -54,7 +54,9 @@ async function expire(t: SandboxTarget, id: string, out: (s: string) => void): P
     Math.ceil((Date.parse(String(tx.createdAt)) + stateMachine.paymentWindow.defaultSeconds * 1000 - Date.parse(String(clock.now))) / 1000),
   );
   for (let moved = 0; tx.status === 'PENDING';) {
-    if (moved > 30 * 86_400) throw new CliError(`transaction ${id} is still PENDING after advancing the clock ${moved} s`);
+    // past the longest window a deployment may set, it will never expire
+    if (moved > stateMachine.paymentWindow.maxSeconds)
+      throw new CliError(`transaction ${id} is still PENDING after advancing the clock ${moved} s`);
     const c = await callApi(t, 'POST', '/api/v1/sandbox/clock/advance', { seconds: step });
     out(`clock advanced ${step} s (sandbox time ${String(c.now)})\n`);
     moved += step;
