@@ -309,6 +309,34 @@ const GROUPS: Group[] = [
         finding: null,
         newField: true,
       },
+      {
+        name: "the test shopper's phone, 212600000000 → 212600000999 (TestShopperPhone.yaml)",
+        file: 'spec/components/schemas/TestShopperPhone.yaml',
+        edit: replace(/^default: '212600000000'$/m, "default: '212600000999'"),
+        fixes: [],
+        // the suite's payments name no phone, and it reads none back: the server is asked below
+        finding: null,
+        server: async (baseUrl, apiKey) => {
+          const post = async (path: string, headers: Record<string, string>, body: unknown) => {
+            const res = await fetch(`${baseUrl}${path}`, {
+              method: 'POST',
+              headers: { ...headers, 'Content-Type': 'application/json' },
+              body: JSON.stringify(body),
+            });
+            expect(res.status, path).toBe(200);
+            return (await res.json()) as Record<string, unknown>;
+          };
+          const items = [{ id: 'SKU-1', name: 'Lamp', price: 1299.5, quantity: 1 }];
+          const { token } = await post('/api/v1/public/sessions', { 'X-API-Key': apiKey }, { total: 1299.5, currency: 'MAD', items });
+          // paid without a phone
+          const paid = await post('/api/v1/sandbox/sessions/pay', { 'X-API-Key': apiKey }, { session_token: token, outcome: 'success' });
+          const res = await fetch(`${baseUrl}/api/v1/public/transactions/${String(paid.transaction_id)}/status`, {
+            headers: { 'X-Session-Token': String(token) },
+          });
+          expect(res.status).toBe(200);
+          expect(((await res.json()) as { customer_phone: string }).customer_phone).toBe('212600000999');
+        },
+      },
     ],
   },
 ];

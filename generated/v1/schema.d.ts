@@ -1311,8 +1311,7 @@ export interface components {
          *     transaction stays PENDING).
          */
         SessionPaymentRequest: {
-            /** @description The shopper's phone (defaults to the sandbox test number 212600000000). */
-            customerPhone?: components["schemas"]["CustomerPhone"];
+            customerPhone?: components["schemas"]["TestShopperPhone"];
             /**
              * @description The simulated outcome.
              * @enum {string}
@@ -1378,7 +1377,7 @@ export interface components {
          * @description The button the shopper pressed on the hosted page in test mode.
          */
         SimulatePaymentRequest: {
-            customerPhone?: components["schemas"]["CustomerPhone"];
+            customerPhone?: components["schemas"]["TestShopperPhone"];
             /**
              * @description `success` for Simulate Success, `failed` for Simulate Failed.
              * @enum {string}
@@ -1418,6 +1417,12 @@ export interface components {
             /** @description The `cursor` of the next page, or null on the last page (ADR-028). */
             nextCursor: string | null;
         };
+        /**
+         * TestShopperPhone
+         * @description The shopper's phone in a payment simulated in test mode; without it, the sandbox's test number, `default`.
+         * @default 212600000000
+         */
+        TestShopperPhone: components["schemas"]["CustomerPhone"];
         /**
          * TransactionApprovedEvent
          * @description Sent when a transaction becomes APPROVED: the customer confirmed a partner transaction
