@@ -16,8 +16,9 @@
  * Checks, in order: the three headers are present; `webhook-signature` carries a `v1,`
  * HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}` keyed with the base64 part of
  * your `whsec_…` secret (any one of several space-separated signatures, compared in constant
- * time); `webhook-timestamp` is within `toleranceSeconds` (default from the contract, 300 s) of
- * your clock; the body is JSON and exactly one of the event schemas of the contract.
+ * time); `webhook-timestamp` is within `toleranceSeconds` (by default the contract's, in
+ * `webhookDelivery.signature`) of your clock; the body is JSON and exactly one of the event
+ * schemas of the contract.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
@@ -46,7 +47,7 @@ export class WebhookVerificationError extends Error {
 }
 
 export interface VerifyWebhookOptions {
-  /** Largest accepted distance between `webhook-timestamp` and now, in seconds (default 300, from the contract). */
+  /** Largest accepted distance between `webhook-timestamp` and now, in seconds (default: the contract's `toleranceSeconds`). */
   toleranceSeconds?: number;
   /** Your clock (default `() => new Date()`). */
   now?: () => Date;
