@@ -54,6 +54,17 @@ describe('guide tables built from spec/', () => {
     ]);
   });
 
+  it('the webhook retry schedule, inline: each delay in the largest unit that writes it whole, and the jitter', async () => {
+    const retry = (delaysSeconds: number[]) =>
+      specTable(
+        'webhook-retry-delays',
+        specOf({ 'components/schemas/WebhookHeaders.yaml#/x-webhook-delivery/retry': { delaysSeconds, jitter: 0.15 } }),
+      );
+    expect(await retry([0, 5, 90, 300, 5400, 7200])).toBe('0 s, 5 s, 90 s, 5 min, 90 min and 2 h (±15 %)');
+    expect(await retry([60])).toBe('1 min (±15 %)');
+    expect(await retry([])).toBeUndefined();
+  });
+
   it('no table for a name it does not know, or without its facts', async () => {
     expect(await specTable('sandbox-nothing', read)).toBeUndefined();
     expect(await specTable('sandbox-phones', specOf({}))).toBeUndefined();

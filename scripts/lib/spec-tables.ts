@@ -16,6 +16,11 @@ interface Transition {
 
 const STATE_MACHINE = 'components/schemas/TransactionStatus.yaml#/x-state-machine';
 const SCENARIOS = 'components/facts/SandboxScenarios.yaml';
+const WEBHOOK_RETRY = 'components/schemas/WebhookHeaders.yaml#/x-webhook-delivery/retry';
+
+/** `0 s`, `5 min`, `2 h`: a delay in the largest unit that writes it whole. */
+const duration = (s: number): string =>
+  s >= 3600 && s % 3600 === 0 ? `${s / 3600} h` : s >= 60 && s % 60 === 0 ? `${s / 60} min` : `${s} s`;
 
 /** The move a scheduled customer action (its operationId) or, without one, the clock makes from the initial status. */
 async function moveOf(read: Read, operationId: string | null): Promise<Transition | undefined> {
@@ -30,6 +35,15 @@ const leadsTo = (t: Transition | undefined): string =>
   t ? `(\`${t.to}\`${t.emits ? `, \`${t.emits}\`` : ''})` : '(no transition takes it from the initial status)';
 
 const TABLES: Record<string, (read: Read) => Promise<string | undefined>> = {
+  /** The webhook retry schedule, inline: `0 s, 5 s, 5 min … and 10 h (±20 %)`, from `x-webhook-delivery`. */
+  async 'webhook-retry-delays'(read) {
+    const retry = (await read(WEBHOOK_RETRY)) as { delaysSeconds?: unknown; jitter?: unknown } | undefined;
+    const delays = retry?.delaysSeconds;
+    if (!Array.isArray(delays) || delays.length === 0 || typeof retry?.jitter !== 'number') return undefined;
+    const words = (delays as number[]).map(duration);
+    const last = words.pop()!;
+    return `${words.length ? `${words.join(', ')} and ` : ''}${last} (±${Math.round(retry.jitter * 100)} %)`;
+  },
   /** B1's magic customer phones: what the customer does, when, and where it leads. */
   async 'sandbox-phones'(read) {
     const phones = (await read(`${SCENARIOS}#/customerPhones`)) as Json[] | undefined;
