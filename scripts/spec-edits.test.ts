@@ -50,6 +50,33 @@ interface Group {
 }
 
 const replace = (from: string | RegExp, to: string) => (text: string) => text.replace(from, to);
+/**
+ * Requests to `baseUrl` with a credential in `header` (a test key's by default), and a JSON body
+ * when one is given.
+ */
+const keyed =
+  (baseUrl: string, credential: string, header = 'X-API-Key') =>
+  (method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Response> =>
+    fetch(`${baseUrl}${path}`, {
+      method,
+      headers: { [header]: credential, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }), ...headers },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+/** A checkout line of one lamp at `price` MAD. */
+const lamp = (price: number) => ({ id: 'SKU-1', name: 'Lamp', price, quantity: 1 });
+
+/**
+ * An edit no suite run reads: nothing for `lint --fix` to write, nothing for the cross runs to
+ * find; `server` asks the edited server what it changed.
+ */
+const askedOfServer = (name: string, file: string, edit: Edit['edit'], server: NonNullable<Edit['server']>): Edit => ({
+  name,
+  file,
+  edit,
+  fixes: [],
+  finding: null,
+  server,
+});
 const guide = async (p: Parts, slug: string) => (await p.docs.loadGuides()).find((g) => g.slug === slug)!.source;
 
 const GROUPS: Group[] = [
@@ -122,49 +149,42 @@ const GROUPS: Group[] = [
           expect(await guide(p, 'sandbox')).toContain('within 10 minutes.');
         },
       },
-      {
-        name: "the event stream's keep-alive, every 15 → 1 s (x-keep-alive-seconds of sandboxStreamEvents)",
-        file: 'spec/paths/api_v1_sandbox_events.yaml',
-        edit: replace(/^ {2}x-keep-alive-seconds: 15$/m, '  x-keep-alive-seconds: 1'),
-        fixes: [],
-        // the suite does not hold a stream open: the server is asked below
-        finding: null,
-        server: async (baseUrl, apiKey) => {
+      // the suite does not hold a stream open: the server is asked below
+      askedOfServer(
+        "the event stream's keep-alive, every 15 → 1 s (x-keep-alive-seconds of sandboxStreamEvents)",
+        'spec/paths/api_v1_sandbox_events.yaml',
+        replace(/^ {2}x-keep-alive-seconds: 15$/m, '  x-keep-alive-seconds: 1'),
+        async (baseUrl, apiKey) => {
           const gaps = await keepAliveGaps(baseUrl, apiKey, 2);
           for (const gap of gaps) expect(gap).toBeGreaterThan(800);
           for (const gap of gaps) expect(gap).toBeLessThan(5000);
         },
-      },
-      {
-        name: "a secret rotation's default overlap, 86400 → 3600 s (WebhookSecretRotationRequest.yaml)",
-        file: 'spec/components/schemas/WebhookSecretRotationRequest.yaml',
-        edit: replace(/^ {4}default: 86400$/m, '    default: 3600'),
-        fixes: [],
-        // the suite always sends `overlapSeconds`: the server is asked below, with a body without it
-        finding: null,
-        server: async (baseUrl, apiKey) => {
-          const headers = { 'X-API-Key': apiKey, 'Content-Type': 'application/json' };
-          const clock = (await (await fetch(`${baseUrl}/api/v1/sandbox/clock`, { headers })).json()) as { now: string };
-          const res = await fetch(`${baseUrl}/api/v1/sandbox/webhook-endpoint/rotate-secret`, { method: 'POST', headers, body: '{}' });
+      ),
+      // the suite always sends `overlapSeconds`: the server is asked below, with a body without it
+      askedOfServer(
+        "a secret rotation's default overlap, 86400 → 3600 s (WebhookSecretRotationRequest.yaml)",
+        'spec/components/schemas/WebhookSecretRotationRequest.yaml',
+        replace(/^ {4}default: 86400$/m, '    default: 3600'),
+        async (baseUrl, apiKey) => {
+          const call = keyed(baseUrl, apiKey);
+          const clock = (await (await call('GET', '/api/v1/sandbox/clock')).json()) as { now: string };
+          const res = await call('POST', '/api/v1/sandbox/webhook-endpoint/rotate-secret', {});
           expect(res.status).toBe(200);
           const { previousSecretExpiresAt } = (await res.json()) as { previousSecretExpiresAt: string };
           const overlap = (Date.parse(previousSecretExpiresAt) - Date.parse(clock.now)) / 1000;
           expect(overlap).toBeGreaterThanOrEqual(3600);
           expect(overlap).toBeLessThan(3660);
         },
-      },
-      {
-        name: "a simulated 429's wait, 2 → 7 s (x-simulate of Paylater-Simulate.yaml)",
-        file: 'spec/components/parameters/Paylater-Simulate.yaml',
-        edit: replace(/^ {4}retryAfterSeconds: 2$/m, '    retryAfterSeconds: 7'),
-        fixes: [],
-        // the suite checks that a simulated failure's waits agree, not their length: the server is asked below
-        finding: null,
-        server: async (baseUrl, apiKey) => {
-          const headers = { 'X-API-Key': apiKey, 'Content-Type': 'application/json' };
-          const body = JSON.stringify({ total: 1500, currency: 'MAD', items: [{ id: 'SKU-1', name: 'Lamp', price: 1500, quantity: 1 }] });
-          const createSession = (extra: Record<string, string> = {}) =>
-            fetch(`${baseUrl}/api/v1/public/sessions`, { method: 'POST', headers: { ...headers, ...extra }, body });
+      ),
+      // the suite checks that a simulated failure's waits agree, not their length: the server is asked below
+      askedOfServer(
+        "a simulated 429's wait, 2 → 7 s (x-simulate of Paylater-Simulate.yaml)",
+        'spec/components/parameters/Paylater-Simulate.yaml',
+        replace(/^ {4}retryAfterSeconds: 2$/m, '    retryAfterSeconds: 7'),
+        async (baseUrl, apiKey) => {
+          const call = keyed(baseUrl, apiKey);
+          const createSession = (headers: Record<string, string> = {}) =>
+            call('POST', '/api/v1/public/sessions', { total: 1500, currency: 'MAD', items: [lamp(1500)] }, headers);
           const wait = async (res: Response) => {
             expect(res.status).toBe(429);
             const { error } = (await res.json()) as { error: { retry_after: number } };
@@ -172,41 +192,37 @@ const GROUPS: Group[] = [
           };
           // asked by the header, and by a fault rule that names no wait
           expect(await wait(await createSession({ 'Paylater-Simulate': '429' }))).toEqual([7, '7']);
-          const faults = (rule: unknown) =>
-            fetch(`${baseUrl}/api/v1/sandbox/faults`, { method: 'PUT', headers, body: JSON.stringify({ rule }) });
+          const faults = (rule: unknown) => call('PUT', '/api/v1/sandbox/faults', { rule });
           expect((await faults({ failure: '429', operations: ['createSession'], times: 1 })).status).toBe(200);
           expect(await wait(await createSession())).toEqual([7, '7']);
           expect((await faults(null)).status).toBe(200);
         },
-      },
-      {
-        name: "an error body's details, at most 20 → 3 (maxItems of Error.yaml's details)",
-        file: 'spec/components/schemas/Error.yaml',
-        edit: replace(/^( {8}type: array\n {8})maxItems: 20$/m, '$1maxItems: 3'),
-        fixes: [],
-        // the suite's requests fail in one or two places: the server is asked below
-        finding: null,
-        server: async (baseUrl, apiKey) => {
+      ),
+      // the suite's requests fail in one or two places: the server is asked below
+      askedOfServer(
+        "an error body's details, at most 20 → 3 (maxItems of Error.yaml's details)",
+        'spec/components/schemas/Error.yaml',
+        replace(/^( {8}type: array\n {8})maxItems: 20$/m, '$1maxItems: 3'),
+        async (baseUrl, apiKey) => {
           // four items without any of their members: sixteen failing members
-          const res = await fetch(`${baseUrl}/api/v1/public/partner/transactions`, {
-            method: 'POST',
-            headers: { 'X-Service-Key': apiKey, 'Content-Type': 'application/json' },
-            body: JSON.stringify({ customerPhone: '212612345678', total: 1500, currency: 'MAD', items: [{}, {}, {}, {}] }),
+          const res = await keyed(baseUrl, apiKey, 'X-Service-Key')('POST', '/api/v1/public/partner/transactions', {
+            customerPhone: '212612345678',
+            total: 1500,
+            currency: 'MAD',
+            items: [{}, {}, {}, {}],
           });
           expect(res.status).toBe(400);
           const { error } = (await res.json()) as { error: { code: string; details: unknown[] } };
           expect(error.code).toBe('VALIDATION_ERROR');
           expect(error.details).toHaveLength(3);
         },
-      },
-      {
-        name: 'the longest webhook URL, 2048 → 100 characters (WebhookEndpointRequest.yaml)',
-        file: 'spec/components/schemas/WebhookEndpointRequest.yaml',
-        edit: replace(/^ {4}maxLength: 2048$/m, '    maxLength: 100'),
-        fixes: [],
-        // the API's schema refuses a longer one; the merchants file's URLs are held to it as well
-        finding: null,
-        server: async (_baseUrl, apiKey, edited) => {
+      ),
+      // the API's schema refuses a longer one; the merchants file's URLs are held to it as well
+      askedOfServer(
+        'the longest webhook URL, 2048 → 100 characters (WebhookEndpointRequest.yaml)',
+        'spec/components/schemas/WebhookEndpointRequest.yaml',
+        replace(/^ {4}maxLength: 2048$/m, '    maxLength: 100'),
+        async (_baseUrl, apiKey, edited) => {
           const webhookUrl = `http://127.0.0.1:3000/${'h'.repeat(120)}`;
           const merchants = [{ name: 'Long URL', storeName: 'Long URL', apiKey: `${apiKey}_long`, variant: 1 as const, webhookUrl }];
           const refused = await edited.testing.startTestServer({ merchants, mode: 'sandbox' }).then(
@@ -215,7 +231,7 @@ const GROUPS: Group[] = [
           );
           expect(refused).toMatch(/longer than 100 characters/);
         },
-      },
+      ),
     ],
   },
   {
@@ -309,34 +325,27 @@ const GROUPS: Group[] = [
         finding: null,
         newField: true,
       },
-      {
-        name: "the test shopper's phone, 212600000000 → 212600000999 (TestShopperPhone.yaml)",
-        file: 'spec/components/schemas/TestShopperPhone.yaml',
-        edit: replace(/^default: '212600000000'$/m, "default: '212600000999'"),
-        fixes: [],
-        // the suite's payments name no phone, and it reads none back: the server is asked below
-        finding: null,
-        server: async (baseUrl, apiKey) => {
-          const post = async (path: string, headers: Record<string, string>, body: unknown) => {
-            const res = await fetch(`${baseUrl}${path}`, {
-              method: 'POST',
-              headers: { ...headers, 'Content-Type': 'application/json' },
-              body: JSON.stringify(body),
-            });
-            expect(res.status, path).toBe(200);
-            return (await res.json()) as Record<string, unknown>;
+      // the suite's payments name no phone, and it reads none back: the server is asked below
+      askedOfServer(
+        "the test shopper's phone, 212600000000 → 212600000999 (TestShopperPhone.yaml)",
+        'spec/components/schemas/TestShopperPhone.yaml',
+        replace(/^default: '212600000000'$/m, "default: '212600000999'"),
+        async (baseUrl, apiKey) => {
+          const call = keyed(baseUrl, apiKey);
+          const ok = async (res: Promise<Response>) => {
+            const r = await res;
+            expect(r.status, r.url).toBe(200);
+            return (await r.json()) as Record<string, unknown>;
           };
-          const items = [{ id: 'SKU-1', name: 'Lamp', price: 1299.5, quantity: 1 }];
-          const { token } = await post('/api/v1/public/sessions', { 'X-API-Key': apiKey }, { total: 1299.5, currency: 'MAD', items });
+          const { token } = await ok(call('POST', '/api/v1/public/sessions', { total: 1299.5, currency: 'MAD', items: [lamp(1299.5)] }));
           // paid without a phone
-          const paid = await post('/api/v1/sandbox/sessions/pay', { 'X-API-Key': apiKey }, { session_token: token, outcome: 'success' });
-          const res = await fetch(`${baseUrl}/api/v1/public/transactions/${String(paid.transaction_id)}/status`, {
-            headers: { 'X-Session-Token': String(token) },
-          });
+          const paid = await ok(call('POST', '/api/v1/sandbox/sessions/pay', { session_token: token, outcome: 'success' }));
+          const status = keyed(baseUrl, String(token), 'X-Session-Token');
+          const res = await status('GET', `/api/v1/public/transactions/${String(paid.transaction_id)}/status`);
           expect(res.status).toBe(200);
           expect(((await res.json()) as { customer_phone: string }).customer_phone).toBe('212600000999');
         },
-      },
+      ),
     ],
   },
 ];
