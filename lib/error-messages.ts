@@ -39,6 +39,13 @@ export const ERROR_MESSAGES = {
   PAYLOAD_TOO_LARGE: ['Request body exceeds {kB} kB'],
   INTERNAL_ERROR: ['Internal server error', 'Simulated (Paylater-Simulate 500): internal server error; nothing was changed'],
   NOT_READY: ['The store is not reachable'],
+  INVALID_REDIRECT_URL: [
+    "redirect_url must be an absolute http(s) URL on one of the merchant's allowed origins",
+    'redirect_url is required for the redirect flow',
+    "origin must be exactly one of the merchant's allowed origins",
+  ],
+  // {max}: `x-max-payment-intents` of the operation (ADR-029)
+  TOO_MANY_PAYMENT_INTENTS: ['This checkout session already has {max} payment intents; start a new checkout'],
 } as const satisfies Record<string, readonly string[]>;
 
 export type CataloguedCode = keyof typeof ERROR_MESSAGES;

@@ -44,6 +44,19 @@ describe('error messages: one source', () => {
       /example TRANSACTION_NOT_FOUND message "Transaction not found\." is not a message the server sends/,
     );
   });
+  it.each([
+    ['TOO_MANY_PAYMENT_INTENTS', 'PaymentIntentUnprocessable'],
+    ['INVALID_REDIRECT_URL', 'PaymentIntentBadRequest'],
+  ])('the payment intent refusals (%s) are catalogued too: an example the server does not send is a problem', async (code, response) => {
+    const [d] = await docs();
+    const node = (
+      d!.components as {
+        responses: Record<string, { content: Record<string, { examples: Record<string, { value: { error: { message: string } } }> }> }>;
+      }
+    ).responses[response]!.content['application/json']!.examples[code]!.value.error;
+    node.message = `${node.message}, or not`;
+    expect(checkExampleMessages(1, d!).join('\n')).toContain(`example ${code} message "${node.message}" is not a message the server sends`);
+  });
   it('a guide quoting another message, or a validation message the spec does not show, is a problem', async () => {
     const ds = await docs();
     const files = [

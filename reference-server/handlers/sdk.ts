@@ -48,13 +48,13 @@ export const sdkHandlers: Handlers<'sdkGetSession' | 'sdkCreatePaymentIntent' | 
     const flow = body.flow ?? 'redirect';
     const allowed = ctx.merchant.allowedOrigins;
     if (body.redirect_url !== undefined && !isAllowedRedirect(body.redirect_url, allowed, core.sandbox)) {
-      throw new ApiError('INVALID_REDIRECT_URL', "redirect_url must be an absolute http(s) URL on one of the merchant's allowed origins");
+      throw new ApiError('INVALID_REDIRECT_URL', errorMessage('INVALID_REDIRECT_URL'));
     }
     if (flow === 'redirect' && body.redirect_url === undefined) {
-      throw new ApiError('INVALID_REDIRECT_URL', 'redirect_url is required for the redirect flow');
+      throw new ApiError('INVALID_REDIRECT_URL', errorMessage('INVALID_REDIRECT_URL', {}, 1));
     }
     if (body.origin !== undefined && !isAllowedOrigin(body.origin, allowed, core.sandbox)) {
-      throw new ApiError('INVALID_REDIRECT_URL', "origin must be exactly one of the merchant's allowed origins");
+      throw new ApiError('INVALID_REDIRECT_URL', errorMessage('INVALID_REDIRECT_URL', {}, 2));
     }
     // `x-max-payment-intents` of the operation (ADR-029): the payment intents one session may hold
     const maxPaymentIntents = operationNumber(ctx, 'x-max-payment-intents');
@@ -62,10 +62,7 @@ export const sdkHandlers: Handlers<'sdkGetSession' | 'sdkCreatePaymentIntent' | 
     const intent = await core.repo.transaction(async (tx) => {
       await tx.lock('sessions', s.id);
       if ((await tx.paymentIntentCount(s.id)) >= maxPaymentIntents) {
-        throw new ApiError(
-          'TOO_MANY_PAYMENT_INTENTS',
-          `This checkout session already has ${maxPaymentIntents} payment intents; start a new checkout`,
-        );
+        throw new ApiError('TOO_MANY_PAYMENT_INTENTS', errorMessage('TOO_MANY_PAYMENT_INTENTS', { max: maxPaymentIntents }));
       }
       const p = newPaymentIntent(s, merchantNow(core, ctx), {
         flow,
