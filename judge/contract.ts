@@ -50,6 +50,15 @@ export interface ResponseSpec {
 
 const contracts = new Map<Variant, Contract>();
 
+/** What an operation's `x-simulate` header parameter says (ADR-052). */
+export interface Simulation {
+  /** The header's name as declared. */
+  name: string;
+  statuses: string[];
+  /** The wait of a simulated 429 that names none (null: the spec states none). */
+  retryAfterSeconds: number | null;
+}
+
 export class Contract {
   /** One compiled contract per variant per process (ajv compilation is the expensive part). */
   static for(variant: Variant): Contract {
@@ -65,6 +74,7 @@ export class Contract {
   private readonly ajv: Ajv2020;
   private readonly responseCache = new Map<string, ResponseSpec | null>();
   private readonly requestCache = new Map<string, ValidateFunction>();
+  private readonly simulationCache = new Map<string, Simulation | null>();
 
   /** `doc`: the variant's bundled document, or a copy of it edited by the caller (default: generated/). */
   constructor(variant: Variant, doc: Json = loadBundledDocument(variant)) {
@@ -141,6 +151,28 @@ export class Contract {
       ...((this.deref(item[o.method.toLowerCase()]).parameters as unknown[]) ?? []),
     ];
     return params.map((p) => this.deref(p)).map((p) => ({ name: String(p.name), in: String(p.in), schema: p.schema }));
+  }
+
+  /**
+   * The header parameter of `opId` carrying `x-simulate` (ADR-052): its name, the statuses it may
+   * ask for, and the wait a simulated 429 answers when none is named; null when it declares none.
+   * Read once per operation.
+   */
+  simulation(opId: string): Simulation | null {
+    let s = this.simulationCache.get(opId);
+    if (s === undefined) {
+      s = null;
+      for (const p of this.parameters(opId)) {
+        const ext = (p.schema as Json | undefined)?.['x-simulate'] as { statuses?: unknown[]; retryAfterSeconds?: unknown } | undefined;
+        if (p.in === 'header' && ext?.statuses) {
+          const wait = ext.retryAfterSeconds;
+          s = { name: p.name, statuses: ext.statuses.map(String), retryAfterSeconds: typeof wait === 'number' ? wait : null };
+          break;
+        }
+      }
+      this.simulationCache.set(opId, s);
+    }
+    return s;
   }
 
   /** The query parameters an operation declares (its own and its path item's). */

@@ -110,6 +110,8 @@ export interface FaultRule {
   /** Its id as answered (null when the answer showed none). */
   id: string | null;
   failure: string;
+  /** The wait its 429s answer, as the rule names it (null: none named, `x-simulate`'s). */
+  retryAfterSeconds: number | null;
   operations: string[];
   remaining: number;
   /** When (epoch ms) the answer showing it ended, and its exchange. */

@@ -47,6 +47,44 @@ describe('failures on demand (ADR-052)', () => {
     expect(kinds(j, { ...b1(201, 'r3', '500'), testKey: false })).toEqual([]);
   });
 
+  it("a simulated 429's wait: the one its fault rule names, else x-simulate's retryAfterSeconds (2); another wait: a finding", () => {
+    const a1 = (retryAfter: number, simulate?: string) =>
+      call('createSession', 429, {
+        othersOpen: false,
+        json: { error: { code: 'RATE_LIMIT_EXCEEDED', message: 'x', retry_after: retryAfter } },
+        headers: simulate === undefined ? {} : { 'paylater-simulate': simulate },
+      });
+    const rule429 = (retryAfterSeconds: number | null) =>
+      call('sandboxSetFaultRule', 200, {
+        json: {
+          rule: {
+            id: 'flt_0123456789abcdef',
+            failure: '429',
+            retryAfterSeconds,
+            operations: ['createSession'],
+            times: 2,
+            used: 0,
+            remaining: 2,
+          },
+        },
+      });
+    const j = new ObservedJudge({ soleClient: true });
+    // asked by the header, which names no wait
+    expect(kinds(j, a1(2, '429'))).toEqual([]);
+    expect(kinds(j, a1(5, '429'))).toEqual(['simulate']);
+    // a rule naming 7 s, then one naming none
+    expect(kinds(j, rule429(7))).toEqual([]);
+    expect(kinds(j, a1(7))).toEqual([]);
+    expect(kinds(j, a1(2))).toEqual(['simulate']);
+    expect(kinds(j, rule429(null))).toEqual([]);
+    expect(kinds(j, a1(2))).toEqual([]);
+    expect(kinds(j, a1(3))).toEqual(['simulate']);
+    // not the ear's keys alone: another client may have replaced the rule, so its wait is not judged
+    const shared = new ObservedJudge();
+    expect(kinds(shared, rule429(7))).toEqual([]);
+    expect(kinds(shared, a1(2))).toEqual([]);
+  });
+
   it('B3 finding the vendorReference of a simulated B1 failure (mutant "a simulated 500 on B1 still stores the transaction"): a finding', () => {
     const j = new ObservedJudge();
     expect(kinds(j, b1(500, 'gone', '500'))).toEqual([]);

@@ -43,6 +43,7 @@ export function judgeFaultRule(s: Seen, j: Judging): void {
   m.faultRule = {
     id: typeof r.id === 'string' ? r.id : null,
     failure: r.failure,
+    retryAfterSeconds: typeof r.retryAfterSeconds === 'number' ? r.retryAfterSeconds : null,
     operations: r.operations.filter((x): x is string => typeof x === 'string'),
     remaining: r.remaining,
     since: s.receivedAt,
@@ -132,6 +133,7 @@ export function judgeSimulated(s: Seen, j: Judging): void {
         s.status,
       );
     else if (s.status === Number(asked) && s.opId === B1 && ref !== undefined) remember(notStored, key(ref), s.seq, j.memory.max);
+    if (s.status === 429 && asked === '429') judgeSimulatedWait(s, j, null);
     return;
   }
   const rule = m.faultRule;
@@ -140,6 +142,8 @@ export function judgeSimulated(s: Seen, j: Judging): void {
     rule.lastCallEnd = Math.max(rule.lastCallEnd, s.receivedAt);
     if (String(s.status) === rule.failure) {
       rule.remaining--;
+      // the rule's wait is known only while the ear sees every call that could have replaced the rule
+      if (s.status === 429 && causesSeen(s, j)) judgeSimulatedWait(s, j, rule);
       if (s.opId === B1 && ref !== undefined) remember(notStored, key(ref), s.seq, j.memory.max);
     } else if (sequential && s.status < 300)
       push(
@@ -161,6 +165,31 @@ export function judgeSimulated(s: Seen, j: Judging): void {
       200,
       failed,
     );
+}
+
+/**
+ * A simulated 429's wait (`error.retry_after`): the one its fault rule named, else `retryAfterSeconds`
+ * of the operation's `x-simulate` (ADR-052). A wait that differs from `Retry-After` is the suite's
+ * and the answer schema's to report; this one reads the length.
+ */
+function judgeSimulatedWait(s: Seen, j: Judging, rule: FaultRule | null): void {
+  const named = rule?.retryAfterSeconds ?? null;
+  const expected = named ?? j.settings.contracts.get(s.variants[0] ?? 1)?.simulation(s.opId)?.retryAfterSeconds ?? null;
+  const error = isRecord(s.json) && isRecord(s.json.error) ? s.json.error : null;
+  if (expected === null || error === null || error.retry_after === expected) return;
+  const ruleName = rule ? `the fault rule answered by exchange ${rule.answeredBy}` : 'the call';
+  const whose = named !== null ? `${ruleName} names its wait` : `${ruleName} names no wait, so it is x-simulate's retryAfterSeconds`;
+  j.out.push(
+    finding({
+      kind: 'simulate',
+      at: s,
+      earlier: rule ? [rule.answeredBy] : [],
+      jsonPath: '$.error.retry_after',
+      message: `a simulated 429 of ${s.opId} waits ${String(error.retry_after)} s; ${whose}, ${expected} s (ADR-052)`,
+      expected,
+      actual: error.retry_after,
+    }),
+  );
 }
 
 /**

@@ -12,7 +12,7 @@ import type { ErrorCode } from '../../generated/index.ts';
 import { faultRuleProblems, type FaultRuleCounts } from '../../model/index.ts';
 import type { Cmd, Model, Real } from '../model.ts';
 import { refusal } from '../model.ts';
-import type { Contract } from '../../judge/contract.ts';
+import type { Contract, Simulation } from '../../judge/contract.ts';
 import { inContext } from '../witness.ts';
 import { CreateTransaction } from './createTransaction.ts';
 
@@ -24,14 +24,9 @@ const B3 = 'getPartnerTransactionByVendorReference';
 /** The calls the fault rule of the check answers: two, so the count between them and its end are both seen. */
 const TIMES = 2;
 
-/** The header parameter of `opId` carrying `x-simulate`: its name and statuses, or null when it declares none. */
-export function simulateHeader(w: { contract: Contract }, opId: string): { name: string; statuses: string[] } | null {
-  if (!w.contract.has(opId)) return null;
-  for (const p of w.contract.parameters(opId)) {
-    const ext = (p.schema as Json | undefined)?.['x-simulate'] as { statuses?: unknown[] } | undefined;
-    if (p.in === 'header' && ext?.statuses) return { name: p.name, statuses: ext.statuses.map(String) };
-  }
-  return null;
+/** The header parameter of `opId` carrying `x-simulate`, or null when it declares none (or is not served). */
+export function simulateHeader(w: { contract: Contract }, opId: string): Simulation | null {
+  return w.contract.has(opId) ? w.contract.simulation(opId) : null;
 }
 
 /** @checks ADR-052 */
