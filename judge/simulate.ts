@@ -8,7 +8,7 @@
  * ended (concurrent calls race for the rule's count). And the sandbox API log (ADR-056): an entry
  * records the `Origin` header as its call sent it (`judgeApiLog`).
  */
-import { causesSeen, finding, isRecord, type Json, type Judging, type Seen } from './context.ts';
+import { causesSeen, finding, isRecord, variantOf, type Json, type Judging, type Seen } from './context.ts';
 import { VARIANTS } from '../generated/index.ts';
 import { remember, type FaultRule, type MerchantMemory } from './memory.ts';
 import { authHeaderOf, isSessionTokenHeader } from './route.ts';
@@ -174,7 +174,7 @@ export function judgeSimulated(s: Seen, j: Judging): void {
  */
 function judgeSimulatedWait(s: Seen, j: Judging, rule: FaultRule | null): void {
   const named = rule?.retryAfterSeconds ?? null;
-  const expected = named ?? j.settings.contracts.get(s.variants[0] ?? 1)?.simulation(s.opId)?.retryAfterSeconds ?? null;
+  const expected = named ?? j.settings.contracts.get(variantOf(s))?.simulation(s.opId)?.retryAfterSeconds ?? null;
   const error = isRecord(s.json) && isRecord(s.json.error) ? s.json.error : null;
   if (expected === null || error === null || error.retry_after === expected) return;
   const ruleName = rule ? `the fault rule answered by exchange ${rule.answeredBy}` : 'the call';

@@ -3,17 +3,15 @@
  * `default` and `maximum` in the spec), from after the item the `cursor` names; `nextCursor`
  * names the page's last item, or is null on the last page. Read from the repository's pages.
  */
-import { loadBundledDocument } from '../../generated/index.ts';
+import { specFact } from '../../lib/spec-fact.ts';
 import { ApiError } from '../http/errors.ts';
 import type { Page as StorePage } from '../store/repository.ts';
 
-const limitSchema: { default?: unknown; maximum?: unknown } =
-  (loadBundledDocument(1).components as { parameters?: Record<string, { schema?: { default?: unknown; maximum?: unknown } }> }).parameters
-    ?.limit?.schema ?? {};
-if (typeof limitSchema.default !== 'number' || typeof limitSchema.maximum !== 'number')
-  throw new Error('spec: the limit parameter has no default or maximum');
 /** The spec's page size when `limit` is not given, and the largest accepted. */
-export const PAGE_LIMIT = { default: limitSchema.default, maximum: limitSchema.maximum };
+export const PAGE_LIMIT = {
+  default: specFact('#/components/parameters/limit/schema/default', 'number'),
+  maximum: specFact('#/components/parameters/limit/schema/maximum', 'number'),
+};
 
 export interface Page<T> {
   data: T[];

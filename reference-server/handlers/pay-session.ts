@@ -1,5 +1,5 @@
 /** Paying a checkout session (ADR-019), shared by `sandboxPaySession` and `sdkSimulatePayment`. */
-import { loadBundledDocument } from '../../generated/index.ts';
+import { specFact } from '../../lib/spec-fact.ts';
 import { withRedirectParams } from '../domain/redirect.ts';
 import { newTransaction } from '../domain/transaction-record.ts';
 import { applyOperation, checkoutStatus } from '../domain/transactions.ts';
@@ -11,12 +11,8 @@ import { rejectionError } from './common.ts';
 
 /** The operation whose `x-state-machine` transitions and rejections a payment follows. */
 const PAY = 'sandboxPaySession';
-/** The customer phone of a checkout paid without one: the `default` of the `TestShopperPhone` schema, read once. */
-const SANDBOX_TEST_PHONE: string = (() => {
-  const phone = (loadBundledDocument(1).components as { schemas: Record<string, { default?: unknown }> }).schemas.TestShopperPhone?.default;
-  if (typeof phone !== 'string') throw new Error('spec: the TestShopperPhone schema has no default');
-  return phone;
-})();
+/** The customer phone of a checkout paid without one: the `default` of the `TestShopperPhone` schema. */
+const SANDBOX_TEST_PHONE = specFact('#/components/schemas/TestShopperPhone/default', 'string');
 
 /**
  * Pays `session0` through the intent `pickIntent` names (written too when new), in one

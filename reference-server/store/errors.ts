@@ -2,7 +2,7 @@
  * What the stores report to the layers above (a store out of reach, ADR-026; a data file refused
  * at start) and how both read their driver's errors (`failureOf`).
  */
-import { loadBundledDocument } from '../../generated/index.ts';
+import { specFact } from '../../lib/spec-fact.ts';
 
 /**
  * A write could not be made durable (ENOSPC, EIO, a database out of reach): nothing of it was
@@ -19,14 +19,7 @@ export class StoreUnavailableError extends Error {
 }
 
 /** `Retry-After` of the `StorageUnavailable` answer (ADR-026): how long writes are refused after a failed one. */
-export const storageRetryAfterSeconds: number = (() => {
-  const responses = (
-    loadBundledDocument(1).components as Record<string, Record<string, { headers?: Record<string, { schema?: { const?: unknown } }> }>>
-  ).responses;
-  const v = responses?.StorageUnavailable?.headers?.['Retry-After']?.schema?.const;
-  if (typeof v !== 'number') throw new Error('spec: StorageUnavailable has no Retry-After const');
-  return v;
-})();
+export const storageRetryAfterSeconds = specFact('#/components/responses/StorageUnavailable/headers/Retry-After/schema/const', 'number');
 
 /** The data file cannot be used: refused at start, naming the file and what to do; nothing in it was changed. */
 export class DataFileError extends Error {

@@ -19,7 +19,7 @@
  */
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import type { LookupFunction } from 'node:net';
-import { loadBundledDocument } from '../../generated/index.ts';
+import { specFact } from '../../lib/spec-fact.ts';
 
 export type WebhookMode = 'sandbox' | 'production';
 
@@ -50,14 +50,7 @@ export type UrlVerdict =
  * The longest webhook URL, in characters: `maxLength` of `WebhookEndpointRequest`'s `url`, its one
  * statement, read once; the merchants file's URLs are held to it as the API's are.
  */
-const MAX_WEBHOOK_URL_LENGTH: number = (() => {
-  const schemas = (
-    loadBundledDocument(1).components as { schemas: Record<string, { properties?: Record<string, { maxLength?: unknown }> }> }
-  ).schemas;
-  const max = schemas.WebhookEndpointRequest?.properties?.url?.maxLength;
-  if (typeof max !== 'number') throw new Error("spec: WebhookEndpointRequest's url has no maxLength");
-  return max;
-})();
+const MAX_WEBHOOK_URL_LENGTH = specFact('#/components/schemas/WebhookEndpointRequest/properties/url/maxLength', 'number');
 
 // ---------------------------------------------------------------- IPv4
 
