@@ -4,20 +4,28 @@
  * clock as its `Date` headers bound it, and when each exchange happened on the ear's clock.
  *
  * The server's clock during an exchange is the ear's interval shifted by every offset the merchant's
- * clock can have had meanwhile. Before its first clock answer a live key's offset is 0 and a test
- * key's anything from 0 up (a sandbox clock may have been advanced before the judge started), so
- * its upper bounds are not judged; after, the offsets seen (the ear sees every clock move of the
- * key). A reset sets the clock back: an instant stamped before it may be later than the clock now,
- * so what may have happened before the judge started, or before a reset, is bounded by nothing.
+ * clock can have had meanwhile. A live key's offset is 0. A test key's is anything from 0 up (a
+ * sandbox clock may have been advanced before the judge started, or by another client of the key
+ * at any moment, and a reset puts it back to 0), so its upper bounds are not judged; only when the
+ * ear sees every move of the clock (`everyCallSeen`: its keys' sole client, ADR-087) are they the
+ * offsets its answers showed, from the first on. A reset sets the clock back: an instant stamped
+ * before it may be later than the clock now, so what may have happened before the judge started,
+ * or before a reset, is bounded by nothing.
  */
 import type { Interval } from '../model/index.ts';
+import { everyCallSeen, type Judging, type Seen } from './context.ts';
 import type { JudgeMemory, MerchantMemory } from './memory.ts';
 
 /** Clock answers kept per merchant. */
 const CLOCK_ANSWERS = 8;
 
-/** The offsets (ms) the merchant's clock can have had during [from, to] (ear ms). */
-function offsets(m: MerchantMemory, from: number, to: number): [number, number] {
+/**
+ * The offsets (ms) the merchant's clock can have had during [from, to] (ear ms). Its answers tell the
+ * offset at the moment they were read, and of the moments after only when every call of the
+ * merchant passes through the ear (`everyCallSeen`).
+ */
+function offsets(j: Judging, m: MerchantMemory, from: number, to: number): [number, number] {
+  if (m.testKey && !everyCallSeen(j, m)) return [0, Infinity];
   let before: [number, number] = m.testKey ? [0, Infinity] : [0, 0];
   let lo = Infinity;
   let hi = -Infinity;
@@ -39,10 +47,15 @@ function skew(memory: JudgeMemory, tolerance: number): Interval {
 }
 
 /** The merchant's server clock during [from, to] on the ear's clock (the model's slack not added). */
-export function serverTime(memory: JudgeMemory, m: MerchantMemory, from: number, to: number, tolerance: number): Interval {
-  const [lo, hi] = offsets(m, from, to);
-  const k = skew(memory, tolerance);
+export function serverTime(j: Judging, m: MerchantMemory, from: number, to: number): Interval {
+  const [lo, hi] = offsets(j, m, from, to);
+  const k = skew(j.memory, j.settings.tolerance);
   return { from: from + lo + k.from, to: to + hi + k.to };
+}
+
+/** The server's clock of the caller's merchant while the exchange lasted. */
+export function during(j: Judging, m: MerchantMemory, s: Pick<Seen, 'sentAt' | 'receivedAt'>): Interval {
+  return serverTime(j, m, s.sentAt, s.receivedAt);
 }
 
 /** An interval of the ear's clock on a server clock `offsetMs` ahead of the server's real one. */
@@ -56,9 +69,28 @@ export function onServerClock(memory: JudgeMemory, ear: Interval, offsetMs: numb
  * a change made in that time can have been stamped with. Unbounded when `since` is before what the
  * judge knows of a test key's clock (the judge started, or its clock answers were forgotten, after).
  */
-export function latestDuring(memory: JudgeMemory, m: MerchantMemory, since: number, to: number, tolerance: number): number {
-  const [, hi] = offsets(m, since, to);
-  return to + hi + skew(memory, tolerance).to;
+export function latestDuring(j: Judging, m: MerchantMemory, since: number, to: number): number {
+  const [, hi] = offsets(j, m, since, to);
+  return to + hi + skew(j.memory, j.settings.tolerance).to;
+}
+
+/**
+ * The earliest the merchant's server clock can have read at any moment of [since, to] (ear ms): what
+ * a change made in that time can have been stamped with, when a reset may have put the clock back.
+ */
+export function earliestDuring(j: Judging, m: MerchantMemory, since: number, to: number): number {
+  const [lo] = offsets(j, m, since, to);
+  return since + lo + skew(j.memory, j.settings.tolerance).from;
+}
+
+/**
+ * Whether a reset may have put merchant `m`'s clock back after an instant `after` (ear ms, epoch;
+ * null: an instant the judge did not see, such as a transaction's making before it started): a live
+ * key's never is; a test key's may have been by any call the ear did not see.
+ */
+export function setBackSince(j: Judging, m: MerchantMemory, after: number | null): boolean {
+  if (!m.testKey) return false;
+  return after === null || !everyCallSeen(j, m) || m.clock.setBackAt > after;
 }
 
 /** A clock answer of merchant `m` (its offset in ms) during [sentAt, receivedAt]; `reset`: a sandbox reset answered. */

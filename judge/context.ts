@@ -3,13 +3,11 @@
  * (`Judging`: the memory, the settings, the findings so far). One builder words every finding.
  */
 import type { Variant } from '../generated/index.ts';
-import type { Interval } from '../model/index.ts';
 import type { Contract } from './contract.ts';
 import type { Exchange, Finding, FindingKind } from './exchange.ts';
 import type { JudgeMemory, MerchantMemory, VariantPin } from './memory.ts';
 import type { ValidateFunction } from 'ajv';
 import { memoized } from '../lib/memo.ts';
-import { serverTime } from './clock.ts';
 
 /** The judge's settings, fixed at its creation. */
 export interface Settings {
@@ -79,16 +77,21 @@ export interface Judging {
  * @judges ADR-087
  */
 export function causesSeen(s: Seen, j: Judging): boolean {
-  return j.settings.soleClient && s.ex.othersOpen === false && !s.merchant?.unjudgedCall && !j.memory.unjudgedUnknownCall;
+  return everyCallSeen(j, s.merchant) && s.ex.othersOpen === false;
+}
+
+/**
+ * Whether every call of merchant `m` passes through the ear: it is its keys' sole client (ADR-087),
+ * and none of the merchant's calls (nor one the judge cannot place) went through unjudged. Otherwise
+ * another client of the key may advance or reset its clock, redeliver its webhooks, enable its
+ * endpoint, at any moment.
+ */
+export function everyCallSeen(j: Judging, m: MerchantMemory | null): boolean {
+  return j.settings.soleClient && !m?.unjudgedCall && !j.memory.unjudgedUnknownCall;
 }
 
 /** The variant a caller is judged in: the pinned one, else the first the answer may be judged by. */
 export const variantOf = (s: Seen): Variant => s.pin?.variant ?? s.variants[0]!;
-
-/** The server's clock of the caller's merchant while the exchange lasted. */
-export function during(j: Judging, m: MerchantMemory, s: Pick<Seen, 'sentAt' | 'receivedAt'>): Interval {
-  return serverTime(j.memory, m, s.sentAt, s.receivedAt, j.settings.tolerance);
-}
 
 /** What a finding is made from: the exchange at hand, and the earlier exchanges that show it too. */
 export interface FindingOf {

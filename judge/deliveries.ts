@@ -6,8 +6,11 @@
  * only what the traffic showed of when it was made: after the exchange that made its transaction
  * through the ear, or after a list that did not show it yet; never by its instant alone (a sandbox
  * reset sets the clock back between two attempts). So the wait between two attempts is judged only
- * when both came after the latest reset the ear saw, and a 410 disables the endpoint only when it
- * came after the latest enabling (a PUT or a redelivery answered).
+ * when both came after the latest reset the ear saw; a test key's deliveries are judged on their
+ * schedule only when the ear sees every call of the merchant (`everyCallSeen`: another client may
+ * redeliver one, or reset the clock, at any moment). A 410 disables the endpoint only when it came
+ * after the latest enabling (a PUT or a redelivery answered), and a read showing it enabled after
+ * that is judged only when no call the ear did not see can have enabled it.
  */
 import {
   attemptOutcome,
@@ -18,7 +21,7 @@ import {
   type DeliveryView,
 } from '../model/retry.ts';
 import { canonicalText } from '../model/index.ts';
-import { causesSeen, finding, isRecord, type Judging, type Seen } from './context.ts';
+import { causesSeen, everyCallSeen, finding, isRecord, type Judging, type Seen } from './context.ts';
 import { epoch, remember, type DeliveryMemory, type MerchantMemory } from './memory.ts';
 import { iso } from './clock.ts';
 
@@ -118,8 +121,8 @@ function attemptsKnown(j: Judging, m: MerchantMemory, id: string, d: Record<stri
 
 /**
  * The deliveries list: each delivery against the schedule (its waits only between attempts known to
- * have come after the latest reset the ear saw); a 410 attempt known to have come after the latest
- * enabling disables the merchant's endpoint.
+ * have come after the latest reset; a test key's only when the ear sees its every call); a 410
+ * attempt known to have come after the latest enabling disables the merchant's endpoint.
  */
 export function judgeDeliveries(s: Seen, j: Judging): void {
   const m = s.merchant;
@@ -131,7 +134,9 @@ export function judgeDeliveries(s: Seen, j: Judging): void {
     const listed = Array.isArray(d.attempts) ? d.attempts.length : 0;
     const mem = attemptsKnown(j, m, id, d, listed, s);
     const gapsFrom = mem.attemptAfter.findIndex((after) => after > m.clock.setBackAt);
-    const judged = judgeListedDelivery(d, mem.redelivered, gapsFrom < 0 ? listed : gapsFrom);
+    // a test key's delivery may have been redelivered, or its clock reset, by a call the ear did not see
+    const unseenCalls = m.testKey && !everyCallSeen(j, m);
+    const judged = judgeListedDelivery(d, mem.redelivered || unseenCalls, gapsFrom < 0 ? listed : gapsFrom);
     if (judged === null) continue;
     for (const p of judged.problems)
       j.out.push(
@@ -234,7 +239,8 @@ export function enabled(m: MerchantMemory, s: Pick<Seen, 'receivedAt'>): void {
 
 /**
  * The endpoint as GET and PUT answer it: judged by `judgeEndpoint` (a 410 known to have come after
- * the latest enabling, listed before the read began); and where the merchant's events go: the first
+ * the latest enabling, listed before the read began, and no enabling the ear did not see: a read
+ * judged with its sole client's ear, ADR-087); and where the merchant's events go: the first
  * URL answered is taken as the one reaching the ear (directly, or through a relay), another URL, or
  * a disabled endpoint, sends them elsewhere.
  */
@@ -256,7 +262,9 @@ export function judgeEndpointAnswer(s: Seen, j: Judging): void {
   m.endpoint.elsewhere = !(json.enabled === true && url !== null && (url === m.endpoint.firstUrl || port === j.settings.webhookPort));
   if (typeof json.enabled !== 'boolean' || (!set && s.opId !== GET)) return;
   const off = m.endpoint.disabledBy;
-  const verdict = judgeEndpoint({ set, enabled: json.enabled }, off !== null && s.sentAt >= off.at);
+  // another client of the key may have enabled it again (a PUT, a redelivery, a reset) unseen
+  const goneSince = off !== null && s.sentAt >= off.at && (set || causesSeen(s, j));
+  const verdict = judgeEndpoint({ set, enabled: json.enabled }, goneSince);
   if (verdict === 'enabled-after-gone')
     j.out.push(
       finding({

@@ -125,8 +125,9 @@ export interface JudgeOptions {
    * key it sees passes through it (a test run's traffic through the proxy, its HAR). An effect on a
    * merchant's sandbox that no call it saw explains (a record, a fault rule, a webhook endpoint, the
    * clock, the API log changed by no call of that merchant) is then a finding (`no-cause`), judged on
-   * exchanges no other was open beside (`Exchange.othersOpen` false). Default false: the judge never
-   * assumes it saw every call.
+   * exchanges no other was open beside (`Exchange.othersOpen` false); and a test key's sandbox clock
+   * is followed by its answers, its deliveries judged on the retry schedule, its endpoint read
+   * enabled after a listed 410 judged. Default false: the judge never assumes it saw every call.
    */
   soleClient?: boolean;
   /** An edited contract per variant (the suite's `document` option): the answers are judged by it. */

@@ -2,7 +2,9 @@
  * The judge started in the middle: in front of a server with history (a transaction made before
  * it saw anything, a clock advanced and reset before it started, deliveries with attempts on both
  * sides of a reset), it judges only what it can know, never assuming it saw everything. Each case
- * beside the same with a real fault, which is a finding.
+ * beside the same with a real fault, which is a finding; where only the keys' sole client (ADR-087)
+ * can tell that fault from another client's call (a clock moved, an endpoint enabled), a finding
+ * for it, and none for a judge that may not assume it sees every call.
  */
 import { describe, expect, it } from 'vitest';
 import { webhookDelivery } from '../generated/index.ts';
@@ -38,11 +40,47 @@ describe('a transaction the judge never saw made', () => {
     expect(read(j, rec, T0 + 1000)).toEqual([]);
   });
 
-  it('the same change on one the judge saw made, on a clock it followed at offset 0 throughout: a finding', () => {
-    const j = new ObservedJudge();
+  /** A change 9 hours ahead on a transaction made through the ear, its clock answered at offset 0 before. */
+  const aheadOfClock = (j: ObservedJudge): string[] => {
     clock(j, 0, T0);
     const rec = made(j, T0 + 1000);
-    expect(read(j, { ...rec, status: 'CANCELED', updatedAt: iso(T0 + 9 * HOURS) }, T0 + 3000)).toEqual(['timestamps']);
+    return read(j, { ...rec, status: 'CANCELED', updatedAt: iso(T0 + 9 * HOURS) }, T0 + 3000);
+  };
+
+  it("the same change on one the judge saw made, on a clock it followed at offset 0 throughout (the key's sole client): a finding", () => {
+    expect(aheadOfClock(new ObservedJudge({ soleClient: true }))).toEqual(['timestamps']);
+  });
+
+  it('the same to a judge that may not assume it sees every call: no finding (another client of the key may have advanced its clock)', () => {
+    expect(aheadOfClock(new ObservedJudge())).toEqual([]);
+  });
+});
+
+describe('a change stamped before createdAt: a reset between the making and the change (ADR-041)', () => {
+  /** A transaction made on a clock an hour ahead, then (`reset`) the clock put back, then read CANCELED with an updatedAt of real time. */
+  const cancelledBehind = (j: ObservedJudge, reset: boolean): string[] => {
+    clock(j, 3600, T0);
+    const rec = made(j, T0 + 1000, HOURS);
+    if (reset) clock(j, 0, T0 + 2000, 'sandboxReset');
+    return read(j, { ...rec, status: 'CANCELED', updatedAt: iso(T0 + 3000) }, T0 + 3500);
+  };
+
+  it("after a reset the key's sole client saw: no finding", () => {
+    expect(cancelledBehind(new ObservedJudge({ soleClient: true }), true)).toEqual([]);
+  });
+
+  it("with no reset, for the key's sole client: a finding (mutant: a change stamped before its record's making)", () => {
+    expect(cancelledBehind(new ObservedJudge({ soleClient: true }), false)).toContain('timestamps');
+  });
+
+  it('with no reset seen, by a judge that may not assume it sees every call: no finding (another client of the key may have reset it)', () => {
+    expect(cancelledBehind(new ObservedJudge(), false)).toEqual([]);
+  });
+
+  it('first read so, the making never seen: no finding (a reset before the judge started may lie between)', () => {
+    const j = new ObservedJudge({ soleClient: true });
+    clock(j, 0, T0);
+    expect(read(j, partnerRecord(T0 - HOURS, { status: 'CANCELED', updatedAt: iso(T0 - 2 * HOURS) }), T0 + 1000)).toEqual([]);
   });
 });
 
@@ -100,20 +138,57 @@ describe('deliveries with attempts on both sides of a reset', () => {
     expect(deliveries(j, [delivery(rec.id as string, [first, T0 + 4000 + gapMs(1)])], T0 + 5000 + gapMs(1))).toEqual([]);
   });
 
-  it('the same delivery, no reset between: an attempt sooner than the schedule is a finding (mutant "webhook retries sent at once")', () => {
-    const j = new ObservedJudge();
+  /** A delivery of a transaction made through the ear listed with its second attempt at once after the first, no reset seen between. */
+  const retriedAtOnce = (j: ObservedJudge): string[] => {
     clock(j, 0, T0);
     const rec = made(j, T0 + 1000);
     const first = T0 + 2000;
     expect(deliveries(j, [delivery(rec.id as string, [first])], T0 + 3000)).toEqual([]);
-    expect(deliveries(j, [delivery(rec.id as string, [first, first])], T0 + 3000 + gapMs(1))).toEqual(['webhook-retries']);
+    return deliveries(j, [delivery(rec.id as string, [first, first])], T0 + 3000 + gapMs(1));
+  };
+
+  it('the same delivery, no reset between (the key\'s sole client): an attempt sooner than the schedule is a finding (mutant "webhook retries sent at once")', () => {
+    expect(retriedAtOnce(new ObservedJudge({ soleClient: true }))).toEqual(['webhook-retries']);
+  });
+
+  it('the same to a judge that may not assume it sees every call: no finding (another client of the key may have reset its clock between)', () => {
+    expect(retriedAtOnce(new ObservedJudge())).toEqual([]);
+  });
+
+  /** A delivery of a transaction made through the ear listed with one attempt more than the schedule makes, each on time. */
+  const oneAttemptTooMany = (j: ObservedJudge): string[] => {
+    clock(j, 0, T0);
+    const rec = made(j, T0 + 1000);
+    const ats = [T0 + 2000];
+    // the schedule's attempts, each after its wait, then one more after the last wait again
+    for (let i = 1; i <= RETRY.delaysSeconds.length; i++) ats.push(ats[i - 1]! + gapMs(Math.min(i, RETRY.delaysSeconds.length - 1)));
+    const attempts = ats.map((at, i) => ({ attempt: i + 1, at: iso(at), status: 500, durationMs: 5, error: null, headers: {} }));
+    const d = {
+      id: `msg_${(rec.id as string).slice(0, 8)}`,
+      event: 'transaction.cancelled',
+      transactionId: rec.id,
+      state: 'failed',
+      nextAttemptAt: null,
+      attempts,
+    };
+    return deliveries(j, [d], ats.at(-1)! + 1000);
+  };
+
+  it("one attempt more than the schedule makes, no redelivery seen (the key's sole client): a finding", () => {
+    expect(oneAttemptTooMany(new ObservedJudge({ soleClient: true }))).toEqual(['webhook-retries']);
+  });
+
+  it('the same to a judge that may not assume it sees every call: no finding (another client of the key may have redelivered it)', () => {
+    expect(oneAttemptTooMany(new ObservedJudge())).toEqual([]);
   });
 });
 
 const endpoint = (j: ObservedJudge, op: 'sandboxGetWebhookEndpoint' | 'sandboxSetWebhookEndpoint', enabled: boolean, at: number) =>
   kinds(
     j.observe(
-      ob(op, 200, { url: 'http://127.0.0.1:9/hooks', secret: null, previousSecret: null, previousSecretExpiresAt: null, enabled }, at),
+      ob(op, 200, { url: 'http://127.0.0.1:9/hooks', secret: null, previousSecret: null, previousSecretExpiresAt: null, enabled }, at, {
+        othersOpen: false,
+      }),
     ),
   );
 
@@ -126,13 +201,21 @@ describe('a 410 listed from before the judge started', () => {
     expect(endpoint(j, 'sandboxGetWebhookEndpoint', true, T0 + 1000)).toEqual([]);
   });
 
-  it('a 410 of an event the judge saw made after the latest PUT, then the endpoint read enabled: a finding', () => {
-    const j = new ObservedJudge();
+  /** A 410 of an event the judge saw made after the latest PUT, then the endpoint read enabled. */
+  const enabledAfterGone = (j: ObservedJudge): string[] => {
     expect(endpoint(j, 'sandboxSetWebhookEndpoint', true, T0)).toEqual([]);
     const rec = made(j, T0 + 1000);
     const gone = { ...delivery(rec.id as string, [T0 + 2000]), state: 'disabled', nextAttemptAt: null };
     gone.attempts[0]!.status = 410;
     expect(deliveries(j, [gone], T0 + 3000)).toEqual([]);
-    expect(endpoint(j, 'sandboxGetWebhookEndpoint', true, T0 + 4000)).toEqual(['webhook-retries']);
+    return endpoint(j, 'sandboxGetWebhookEndpoint', true, T0 + 4000);
+  };
+
+  it("a 410 of an event the judge saw made after the latest PUT, then the endpoint read enabled (the key's sole client): a finding", () => {
+    expect(enabledAfterGone(new ObservedJudge({ soleClient: true }))).toEqual(['webhook-retries']);
+  });
+
+  it('the same to a judge that may not assume it sees every call: no finding (another client of the key may have enabled it again)', () => {
+    expect(enabledAfterGone(new ObservedJudge())).toEqual([]);
   });
 });

@@ -17,8 +17,8 @@ import {
   type Interval,
   type Transition,
 } from '../model/index.ts';
-import { earSlack, iso, latestDuring } from './clock.ts';
-import { around, during, errorCode, finding, isRecord, type FindingOf, type Judging, type Seen } from './context.ts';
+import { during, earSlack, iso, latestDuring } from './clock.ts';
+import { around, errorCode, finding, isRecord, type FindingOf, type Judging, type Seen } from './context.ts';
 import { expectEvent, ruledOut } from './events.ts';
 import { epoch, kept, keptExactly, type JudgeMemory, type TransactionMemory } from './memory.ts';
 import { PENDING, both, reach, statusSet, type StatusSet } from './statuses.ts';
@@ -60,7 +60,7 @@ function expiry(
   if (!m || tx.createdAt === null)
     return { late: false, early: false, possible: [...shown], during: { from: -Infinity, to: Infinity }, latest: Infinity };
   const span = during(j, m, s);
-  const latest = latestDuring(j.memory, m, epoch(j.memory, tx.lastSeenSentAt), s.receivedAt, j.settings.tolerance);
+  const latest = latestDuring(j, m, epoch(j.memory, tx.lastSeenSentAt), s.receivedAt);
   const expiresAt = expiryOf({ from: tx.createdAt, to: tx.createdAt + tx.createdWithinMs }, j.settings.paymentWindowMs / 1000);
   return { ...judgeExpiry({ shown, before, during: span, latest, expiresAt }, j.settings.tolerance), during: span, latest };
 }

@@ -18,8 +18,8 @@ import {
   within,
   type Interval,
 } from '../model/index.ts';
-import { iso, latestDuring } from './clock.ts';
-import { around, causesSeen, during, finding, isRecord, time, type FindingOf, type Json, type Judging, type Seen } from './context.ts';
+import { during, earliestDuring, iso, latestDuring, setBackSince } from './clock.ts';
+import { around, causesSeen, finding, isRecord, time, type FindingOf, type Json, type Judging, type Seen } from './context.ts';
 import { addTransaction, epoch, kept, NEVER, type JudgeMemory, type MerchantMemory, type TransactionMemory } from './memory.ts';
 import { moved, owned, overlaps, setStatuses, shownBy } from './moves.ts';
 import { sameNames } from './names.ts';
@@ -340,7 +340,8 @@ function created(s: Seen, j: Judging, { m, id, tx, json, status, ref, c, u }: Sh
  * while PENDING, then between createdAt and the latest the server's clock can have read since the
  * change shown may have been made: after the latest exchange that showed the transaction otherwise;
  * at any time for a transaction not seen before (made before the judge started, its clock's
- * history before then unknown).
+ * history before then unknown). A reset that may have come between the making and the change
+ * (ADR-041) lets the change be stamped before createdAt, by a clock no earlier than it can have read.
  */
 function judgeTimestamps(s: Seen, j: Judging, { m, id, tx, json, status, c, u }: ShownRecord): void {
   const push = (f: Omit<FindingOf, 'at' | 'kind' | 'txId' | 'earlier' | 'jsonPath'>) =>
@@ -359,8 +360,10 @@ function judgeTimestamps(s: Seen, j: Judging, { m, id, tx, json, status, c, u }:
   if (u === null || c === null) return;
   // the same change as an earlier answer showed was judged then
   const since = tx === undefined ? -Infinity : u === tx.updatedAt ? Infinity : epoch(j.memory, tx.lastSeenSentAt);
-  const latest = since === Infinity ? Infinity : latestDuring(j.memory, m, since, s.receivedAt, j.settings.tolerance);
-  const change: Interval = { from: c, to: latest };
+  const latest = since === Infinity ? Infinity : latestDuring(j, m, since, s.receivedAt);
+  const madeAt = tx === undefined || tx.madeAt === null ? null : epoch(j.memory, tx.madeAt);
+  const setBack = setBackSince(j, m, madeAt);
+  const change: Interval = { from: !setBack ? c : since === Infinity ? -Infinity : earliestDuring(j, m, since, s.receivedAt), to: latest };
   if (!updatedAtAllowed(u, { createdAt: at(c), lastChange: change }, c, 'null', j.settings.tolerance))
     push({
       message:

@@ -18,8 +18,8 @@ import {
   within,
   type Interval,
 } from '../model/index.ts';
-import { earSlack, iso, serverTime } from './clock.ts';
-import { causesSeen, during, errorCode, finding, isRecord, variantOf, type FindingOf, type Judging, type Seen } from './context.ts';
+import { during, earSlack, iso } from './clock.ts';
+import { causesSeen, errorCode, finding, isRecord, variantOf, type FindingOf, type Judging, type Seen } from './context.ts';
 import { addTransaction, kept, remember, unknownRateWindow, type MerchantMemory, type TokenMemory } from './memory.ts';
 import { moved } from './moves.ts';
 import { judgeCheckoutStatus, judgeLocalDates } from './reads.ts';
@@ -168,11 +168,7 @@ export function judgeTokenUse(s: Seen, j: Judging): void {
   const lifetime =
     t.issued === null
       ? { accepted: true, refused: true }
-      : tokenAnswers(
-          t.issued,
-          serverTime(j.memory, m, s.sentAt, s.receivedAt, j.settings.tolerance),
-          earSlack(j.memory, t.issuedSentAt, s.receivedAt, j.settings.tolerance),
-        );
+      : tokenAnswers(t.issued, during(j, m, s), earSlack(j.memory, t.issuedSentAt, s.receivedAt, j.settings.tolerance));
   const payer = j.memory.payers.get(id);
   if (s.status === 200) {
     if (!lifetime.accepted)

@@ -24,7 +24,20 @@ function ob(
   at = T0,
   params: Record<string, string> = {},
 ): Observation {
-  return { seq: ++seq, opId, merchant, params, requestJson: undefined, status, json, search, sentAt: at - 5, receivedAt: at + 5 };
+  // one exchange at a time: none other open beside it
+  return {
+    seq: ++seq,
+    opId,
+    merchant,
+    params,
+    requestJson: undefined,
+    status,
+    json,
+    search,
+    sentAt: at - 5,
+    receivedAt: at + 5,
+    othersOpen: false,
+  };
 }
 /** B1 answered 201 for merchant `m` at `at`: the transaction's id and phone. */
 function create(s: StateTracker, m = A, phone = '212612345678', at = T0): { id: string; phone: string; rec: Record<string, unknown> } {
@@ -125,16 +138,25 @@ describe('the webhook deliveries and endpoint (ADR-005, ADR-042)', () => {
     expect(deliveries(s, [d])).toEqual([]);
   });
 
-  it('the endpoint read enabled after a listed 410 disabled it (mutant): a finding; after a PUT, enabled is right', () => {
-    const s = new StateTracker({});
+  /** The endpoint's reads around a listed 410 and a PUT after it, by a judge with `soleClient` as given: each read's finding kinds. */
+  function readsAround410(soleClient: boolean): string[][] {
+    const s = new StateTracker({ soleClient });
     expect(endpoint(s, 'sandboxSetWebhookEndpoint', true, T0 - 60_000)).toEqual([]);
     // the event of a transaction made after the PUT: its 410 came after the latest enabling
     const tx = create(s, A, '212612345678', T0 - 30_000);
     expect(deliveries(s, [delivery(tx.id, [410], 'disabled')])).toEqual([]);
-    expect(endpoint(s, 'sandboxGetWebhookEndpoint', false, T0 + 2000)).toEqual([]);
-    expect(endpoint(s, 'sandboxGetWebhookEndpoint', true, T0 + 3000).map((f) => f.kind)).toEqual(['webhook-retries']);
+    const disabled = endpoint(s, 'sandboxGetWebhookEndpoint', false, T0 + 2000);
+    const enabled = endpoint(s, 'sandboxGetWebhookEndpoint', true, T0 + 3000);
     expect(endpoint(s, 'sandboxSetWebhookEndpoint', true, T0 + 4000)).toEqual([]);
-    expect(endpoint(s, 'sandboxGetWebhookEndpoint', true, T0 + 5000)).toEqual([]);
+    return [disabled, enabled, endpoint(s, 'sandboxGetWebhookEndpoint', true, T0 + 5000)].map((fs) => fs.map((f) => f.kind));
+  }
+
+  it("the endpoint read enabled after a listed 410 disabled it (mutant): a finding for the key's sole client; after a PUT, enabled is right", () => {
+    expect(readsAround410(true)).toEqual([[], ['webhook-retries'], []]);
+  });
+
+  it('the same reads by a judge that may not assume it sees every call: no finding (another client of the key may have enabled it again)', () => {
+    expect(readsAround410(false)).toEqual([[], [], []]);
   });
 
   it('a PUT of a URL answered disabled (mutant "setting the webhook URL does not enable …"): a finding', () => {

@@ -175,8 +175,8 @@ describe('state rules', () => {
     expect(kinds(create(s, record({ createdAt: new Date(T0 - 3_600_000).toISOString() })))).toEqual(['timestamps']);
   });
 
-  it("a test key's sandbox clock is unknown until answered: a later createdAt is not judged before, and is after", () => {
-    const s = new StateTracker({});
+  it("a test key's sandbox clock is unknown until answered: a later createdAt is not judged before, and is after by the key's sole client", () => {
+    const s = new StateTracker({ soleClient: true });
     const test = (o: Observation): Observation => ({ ...o, testKey: true });
     // an hour ahead: the merchant's clock may have been advanced before the proxy started
     const ahead = record({ createdAt: new Date(T0 + 3_600_000).toISOString() });
@@ -190,6 +190,16 @@ describe('state rules', () => {
     expect(
       kinds(s.observe(test(ob('createPartnerTransaction', A, 201, record({ createdAt: new Date(T0 + 3_600_000).toISOString() }))))),
     ).toEqual(['timestamps']);
+  });
+
+  it("a test key's sandbox clock answered to a judge that may not assume it sees every call: a later createdAt is not judged (another client may have advanced it), an earlier one is", () => {
+    const s = new StateTracker({});
+    const test = (o: Observation): Observation => ({ ...o, testKey: true });
+    s.observe(test(ob('sandboxGetClock', A, 200, { now: new Date(T0).toISOString(), offsetSeconds: 0 }, {}, T0 - 100)));
+    const ahead = record({ createdAt: new Date(T0 + 3_600_000).toISOString() });
+    expect(s.observe(test(ob('createPartnerTransaction', A, 201, ahead)))).toEqual([]);
+    const behind = record({ createdAt: new Date(T0 - 3_600_000).toISOString() });
+    expect(kinds(s.observe(test(ob('createPartnerTransaction', A, 201, behind))))).toEqual(['timestamps']);
   });
 
   it('timestamps that are not dates (a schema fault the response judge reports) do not break the state', () => {

@@ -39,8 +39,9 @@ Options:
   --sole-client             every call made with the keys passes through the proxy (a test run):
                             an effect on a merchant's sandbox no call it saw explains is a finding
                             (a record cancelled, a fault rule set, an endpoint changed by no call
-                            of that merchant; ADR-087). Without it the proxy never assumes it saw
-                            every call
+                            of that merchant; ADR-087), and a test key's sandbox clock is followed
+                            by its answers. Without it the proxy never assumes it saw every call:
+                            another client may move a test key's clock at any moment
   --port P                  port the proxy listens on (default: 8080; 0 picks a free one)
   --host H                  address the proxy listens on (default: 127.0.0.1)
   --report-json FILE        on SIGINT/SIGTERM, writes the report (coverage, findings with their

@@ -9,6 +9,7 @@
  * (ADR-087: the third run was the keys' only client), gives nothing either.
  */
 import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../reference-server/testing.ts';
 import { merchantPair, type MerchantPair } from '../conformance/merchant-pairs.ts';
@@ -16,6 +17,9 @@ import { runSuite } from '../conformance/run.ts';
 import { stateMachine } from '../generated/index.ts';
 import { judgeRecorded } from '../judge/recorded.ts';
 import { parseHar } from '../recorded/har.ts';
+import { routeTable } from '../server/routes.ts';
+import { listening } from '../lib/listen.ts';
+import { createRequest, partnerRecord } from '../judge/test-support/record.ts';
 import { startLiveProxy } from './server.ts';
 
 const secret = `whsec_${randomBytes(24).toString('base64')}`;
@@ -85,4 +89,73 @@ describe('the proxy in front of a sandbox that has lived', () => {
         await proxy.close();
       }
     }, 300_000);
+});
+
+/**
+ * Another client of the same keys beside the proxy, which the proxy never sees (a shared sandbox key,
+ * a dashboard open beside the tests): it advances the clock the proxy last saw answered, resets it,
+ * enables the endpoint a 410 disabled. Each step, on the judge's old assumption that it followed the
+ * clock and saw every enabling, read as a fault of the correct server: a createdAt an hour ahead of
+ * the clock, an A1 token's lifetime from a clock an hour behind, an endpoint enabled after a 410.
+ */
+describe('the proxy beside another client of the same keys', () => {
+  for (const v of [1, 2] as const)
+    it(`variant ${v}: the other client moves the clock both ways and enables the endpoint after a 410: 0 findings`, async () => {
+      const key = pairs[v - 1]!.main;
+      const routes = routeTable(v).byId;
+      const gone = createServer((_req, res) => res.writeHead(410).end());
+      const goneUrl = `http://127.0.0.1:${await listening(gone, 0, '127.0.0.1')}/hooks`;
+      const proxy = await startLiveProxy({ upstream: server.baseUrl });
+      /** `opId` with the merchant's key, through the proxy (`seen`) or straight to the server; its JSON. */
+      const call = async (
+        seen: boolean,
+        opId: string,
+        body?: unknown,
+        params: Record<string, string> = {},
+      ): Promise<Record<string, unknown>> => {
+        const r = routes.get(opId)!;
+        const path = r.path.replace(/\{(\w+)\}/g, (_m, name: string) => encodeURIComponent(params[name]!));
+        const res = await fetch((seen ? proxy.url : server.baseUrl) + path, {
+          method: r.method,
+          headers: { [r.auth!.header]: key, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        });
+        expect(res.status, `${opId}: ${res.status}`).toBeLessThan(300);
+        return (await res.json()) as Record<string, unknown>;
+      };
+      try {
+        await call(true, 'sandboxReset', {});
+        await call(true, 'sandboxGetClock');
+        // an hour ahead, unseen: a transaction made through the proxy is stamped an hour ahead of the clock it saw
+        await call(false, 'sandboxAdvanceClock', { seconds: 3600 });
+        const made = await call(true, 'createPartnerTransaction', createRequest(partnerRecord(Date.now())));
+        await call(true, 'sandboxGetClock');
+        // back to real time, unseen: a token's lifetime, and a transaction's instant, from a clock an hour behind the one it saw
+        await call(false, 'sandboxReset', {});
+        const item = { id: 'SKU-1', name: 'x', price: 600, quantity: 1 };
+        await call(true, 'createSession', { total: v === 1 ? 600 : '600.00', currency: 'MAD', items: [item] });
+        await call(true, 'createPartnerTransaction', createRequest(partnerRecord(Date.now())));
+        // a 410 the proxy lists disables the endpoint; the other client enables it again
+        await call(true, 'sandboxSetWebhookEndpoint', { url: goneUrl });
+        await call(true, 'cancelPartnerTransactionByVendorReference', undefined, { vendorReference: String(made.vendorReference) });
+        const deadline = Date.now() + 10_000;
+        const listed410 = async () => {
+          const list = await call(true, 'sandboxListWebhookDeliveries');
+          return JSON.stringify(list.data).includes('"status":410');
+        };
+        while (!(await listed410())) {
+          if (Date.now() > deadline) throw new Error('no 410 attempt listed within 10 s');
+          await new Promise((r) => setTimeout(r, 100));
+        }
+        await call(false, 'sandboxSetWebhookEndpoint', { url: goneUrl });
+        expect((await call(true, 'sandboxGetWebhookEndpoint')).enabled).toBe(true);
+        proxy.recorder.sweep();
+        expect(proxy.recorder.findings.map((f) => `${f.kind} ${f.operation} ${f.jsonPath}: ${f.message}`)).toEqual([]);
+        expect(proxy.recorder.report().judged).toBeGreaterThanOrEqual(10);
+      } finally {
+        await call(false, 'sandboxReset', {}).catch(() => undefined);
+        await proxy.close();
+        gone.close();
+      }
+    }, 60_000);
 });

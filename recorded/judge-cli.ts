@@ -52,8 +52,9 @@ Options:
   --variant 1|2             hold every key to this variant (default: each key's variant is learned,
                             as paylater proxy does)
   --sole-client             the recording holds every call made with its keys (a test run): an
-                            effect on a merchant's sandbox no call it holds explains is a finding
-                            (ADR-087; --replay: the replay is the new server's sole client)
+                            effect on a merchant's sandbox no call it holds explains is a finding,
+                            and a test key's sandbox clock is followed by its answers (ADR-087;
+                            --replay: the replay is the new server's sole client)
   --payment-window SECONDS  the recorded server's payment window (default: the x-state-machine default, ${stateMachine.paymentWindow.defaultSeconds})
   --clock-tolerance MS      how far the server's clock may be from the recording's (default: ${DEFAULT_CLOCK_TOLERANCE_MS})
   --max-transactions N      transactions remembered; past it the oldest is dropped first (default: ${DEFAULT_MAX_TRANSACTIONS})
