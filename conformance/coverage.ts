@@ -90,13 +90,15 @@ export function coverageOf(w: World, asFindings: boolean, seed: number): { cover
   const missingTransitions = wantTransitions.filter((t) => !w.state.coverage.transitions.has(t));
   const wantMoves = forbiddenMoves(w).map((m) => moveKey(m.op, m.from, m.status, m.code));
   const missingMoves = wantMoves.filter((k) => !w.state.coverage.moves.has(k));
+  const coverage: SuiteCoverage = {
+    transitions: { exercised: [...w.state.coverage.transitions].sort(), missing: missingTransitions },
+    codes: { exercised: exercisedCodes, missing: missingCodes, notDriven },
+    moves: { exercised: wantMoves.filter((k) => w.state.coverage.moves.has(k)), missing: missingMoves },
+    edges: edgeCoverage(w.state),
+  };
   const findings: Finding[] = [];
   if (asFindings) {
-    for (const m of [
-      ...missingTransitions.map((t) => `transition ${t}`),
-      ...missingCodes.map((c) => `error ${c}`),
-      ...missingMoves.map((k) => `refusal ${k}`),
-    ]) {
+    for (const m of notExercised(coverage)) {
       findings.push({
         title: `not exercised: ${m}`,
         operation: m.split(' ')[1]!,
@@ -110,13 +112,12 @@ export function coverageOf(w: World, asFindings: boolean, seed: number): { cover
       });
     }
   }
-  return {
-    coverage: {
-      transitions: { exercised: [...w.state.coverage.transitions].sort(), missing: missingTransitions },
-      codes: { exercised: exercisedCodes, missing: missingCodes, notDriven },
-      moves: { exercised: wantMoves.filter((k) => w.state.coverage.moves.has(k)), missing: missingMoves },
-      edges: edgeCoverage(w.state),
-    },
-    findings,
-  };
+  return { coverage, findings };
 }
+
+/** What a run's coverage shows it did not exercise, each as a report names it. */
+export const notExercised = (c: SuiteCoverage): string[] => [
+  ...c.transitions.missing.map((t) => `transition ${t}`),
+  ...c.codes.missing.map((code) => `error ${code}`),
+  ...c.moves.missing.map((k) => `refusal ${k}`),
+];

@@ -3,17 +3,16 @@
  * coverage tour (`tour.ts`), webhook judgement at each run's end (`webhook-judge.ts`), then the
  * coverage (`coverage.ts`) and findings.
  */
-import { setTimeout as delay } from 'node:timers/promises';
 import fc from 'fast-check';
-import { tokenLifetimeSeconds } from '../generated/index.ts';
 import { commandArbitraries } from './commands/index.ts';
 import { rateLimit } from './commands/createSession.ts';
 import { a1Room } from './commands/a1Budget.ts';
-import { clockOffsetOf, paymentWindowSeconds } from './commands/advanceClock.ts';
-import { coverageOf, type SuiteCoverage } from './coverage.ts';
+import { paymentWindowSeconds } from './commands/advanceClock.ts';
+import { coverageOf, notExercised, type SuiteCoverage } from './coverage.ts';
 import { findingKey } from './baseline.ts';
 import { checkRetrySchedule, retryScheduleCheckable } from './retries.ts';
 import { checkScenarios } from './scenarios.ts';
+import { resetSandbox, settleSandbox } from './sandbox-run.ts';
 import { InterruptedError, SetupError, type Exchange, type Transport } from './http.ts';
 import type { Cmd, Model } from './model.ts';
 import { curlScript, type Finding } from '../judge/report.ts';
@@ -106,13 +105,16 @@ export async function runSuite(opts: SuiteOptions): Promise<SuiteResult> {
   let firstFindingMs: number | null = null;
   let commands = 0;
   const keys = { apiKey: opts.apiKey, otherApiKey: opts.otherApiKey, baseUrl: opts.baseUrl };
+  /** Violation `e` of `phase` recorded as a finding, its commands as the report names them. */
+  const recordFinding = (e: unknown, phase: 'setup' | 'tour', commands: string[], what: string): void => {
+    if (firstFindingMs === null) firstFindingMs = performance.now() - started;
+    findings.push(toFinding(e, phase, { transcript: [...w.client.transcript], commands }, keys, opts));
+    log(`${what}: finding`);
+  };
   /** A violation seen while setting up is a finding (the run stops there); a SetupError stays one. */
   const setupFinding = (e: unknown): void => {
     if (e instanceof SetupError) throw e;
-    if (e instanceof InterruptedError) return;
-    if (firstFindingMs === null) firstFindingMs = performance.now() - started;
-    findings.push(toFinding(e, 'setup', { transcript: [...w.client.transcript], commands: [...w.executed] }, keys, opts));
-    log('setup: finding');
+    if (!(e instanceof InterruptedError)) recordFinding(e, 'setup', [...w.executed], 'setup');
   };
   /**
    * The run ends early: at its first finding with `bail`, when the server stopped answering (that
@@ -120,19 +122,25 @@ export async function runSuite(opts: SuiteOptions): Promise<SuiteResult> {
    */
   const bailed = (): boolean =>
     (opts.bail === true && findings.length > 0) || w.client.gone !== undefined || w.client.interrupted !== undefined;
+  /** One checked step after the tour's commands (`name` in the report): a check it fails is a finding. */
+  const tourStep = async (name: string, step: () => Promise<void>): Promise<'passed' | 'finding' | 'interrupted'> => {
+    w.client.transcript = [];
+    try {
+      await step();
+      return 'passed';
+    } catch (e) {
+      if (e instanceof InterruptedError) return 'interrupted';
+      recordFinding(e, 'tour', [name], name);
+      return 'finding';
+    }
+  };
   const finish = (): SuiteResult => {
     // ---- coverage: in a full sandbox run, what was not exercised is a finding ----
     const cov = coverageOf(w, w.sandbox && opts.path === undefined && !findings.some((f) => f.phase === 'setup') && !bailed(), opts.seed);
     findings.push(...cov.findings);
     for (const f of findings) f.key = findingKey(f);
     const full = opts.path === undefined && !w.sandbox && !findings.length;
-    const incomplete = full
-      ? [
-          ...cov.coverage.transitions.missing.map((t) => `transition ${t}`),
-          ...cov.coverage.codes.missing.map((c) => `error ${c}`),
-          ...cov.coverage.moves.missing.map((k) => `refusal ${k}`),
-        ]
-      : [];
+    const incomplete = full ? notExercised(cov.coverage) : [];
     if (incomplete.length && w.state.rate429 > 1)
       incomplete.push(
         `(A1 answered ${w.state.rate429} time(s) with 429: its rate-limit budget of ${rateLimit(w.state).limit} per ${rateLimit(w.state).windowSeconds} s was spent${w.state.a1TourCost > rateLimit(w.state).limit ? ` (the tour alone needs ${w.state.a1TourCost} A1 requests)` : ', e.g. by an earlier run with this key'}; wait for the window or use the sandbox profile, whose clock moves past a spent window)`,
@@ -223,34 +231,30 @@ export async function runSuite(opts: SuiteOptions): Promise<SuiteResult> {
       await runTour('coverage tour', { commands: tourCommands(w.contract, opts.profile) });
       // ---- the sandbox scenarios (ADR-043), after the tour: they move the clock ----
       if (w.sandbox && !bailed()) {
-        try {
+        const scenarios = await tourStep('sandbox scenarios', async () => {
           const n = await checkScenarios(w, paymentWindowSeconds(w.state));
           if (n > 0) log(`sandbox scenarios passed (${n})`);
-        } catch (e) {
-          if (e instanceof InterruptedError) return finish();
-          if (firstFindingMs === null) firstFindingMs = performance.now() - started;
-          findings.push(toFinding(e, 'tour', { transcript: [...w.client.transcript], commands: ['sandbox scenarios'] }, keys, opts));
-          log('sandbox scenarios: finding');
-        }
+        });
+        if (scenarios === 'interrupted') return finish();
         // ---- the webhook retry schedule (ADR-005), last: it points the endpoint elsewhere for a moment ----
-        w.client.transcript = [];
-        if (!bailed()) {
-          try {
-            if (retryScheduleCheckable(w)) log('webhook retry schedule: the endpoint points at the suite for a moment');
-            const n = await checkRetrySchedule(w);
-            if (n > 0) log(`webhook retry schedule passed (${n} attempts)`);
-          } catch (e) {
-            if (e instanceof InterruptedError) return finish();
-            if (firstFindingMs === null) firstFindingMs = performance.now() - started;
-            findings.push(toFinding(e, 'tour', { transcript: [...w.client.transcript], commands: ['webhook retry schedule'] }, keys, opts));
-            log('webhook retry schedule: finding');
-          }
-        }
+        const retries = bailed()
+          ? 'passed'
+          : await tourStep('webhook retry schedule', async () => {
+              if (retryScheduleCheckable(w)) log('webhook retry schedule: the endpoint points at the suite for a moment');
+              const n = await checkRetrySchedule(w);
+              if (n > 0) log(`webhook retry schedule passed (${n} attempts)`);
+            });
+        if (retries === 'interrupted') return finish();
       }
     }
     if (bailed()) return finish();
     // ---- the model-based property (sandbox: past every A1 window the tour left, judged against windows it opens) ----
-    if (w.sandbox) await a1Room(w, 'main', rateLimit(w.state).limit);
+    // the clock's move that makes room is checked like any other: failing, no search runs on a window it could not clear
+    if (
+      w.sandbox &&
+      (await tourStep('room in the A1 window for the search', () => a1Room(w, 'main', rateLimit(w.state).limit))) !== 'passed'
+    )
+      return finish();
     let lastFailing: { transcript: Exchange[]; commands: string[] } | undefined;
     // Shrinking is bounded in time from the first failure: once over, every candidate passes at
     // once, so fast-check ends with the smallest failing sequence found so far.
@@ -375,76 +379,4 @@ function toFinding(
     path,
     replay,
   };
-}
-
-/**
- * Sandbox setup: reads the merchant's clock, then advances it past everything earlier runs left
- * (their transactions expire, tokens lapse, the rate window resets) and lets those deliveries pass.
- * An earlier run's transactions may lie ahead of the clock (its reset moved the clock back to real
- * time, ADR-041): the advance starts from the newest of them, so their events come during the
- * setup and are not judged, and every transaction of this run is created after the suite's start.
- */
-async function settleSandbox(w: World, opts: SuiteOptions): Promise<void> {
-  const c = await w.client.call('sandboxGetClock', { headers: w.auth('sandboxGetClock', opts.apiKey) });
-  if (!w.succeeded(c))
-    throw new SetupError(`GET /api/v1/sandbox/clock answered ${c.status}: the sandbox profile needs the sandbox endpoints and a test key`);
-  w.suiteStartIso = (c.json as { now: string }).now;
-  const ahead = Math.max(
-    0,
-    Math.ceil((Date.parse((await newestTransaction(w, opts.apiKey)) ?? '') - Date.parse(w.suiteStartIso)) / 1000) || 0,
-  );
-  const drain = ahead + paymentWindowSeconds(w.state) + tokenLifetimeSeconds + rateLimit(w.state).windowSeconds;
-  const a = await w.client.call('sandboxAdvanceClock', { headers: w.auth('sandboxAdvanceClock', opts.apiKey), body: { seconds: drain } });
-  if (!w.succeeded(a)) throw new SetupError(`POST /api/v1/sandbox/clock/advance answered ${a.status}`);
-  w.state.clockBase = clockOffsetOf(a.json);
-  w.suiteStartIso = (a.json as { now: string }).now;
-  // a clock read without milliseconds is known to the second only
-  const precisionMs = /\.\d{3}/.test(w.suiteStartIso) ? 0 : 1000;
-  w.state.clockAnchor = {
-    serverMs: Date.parse(w.suiteStartIso),
-    perf: (a.sentAt + a.receivedAt) / 2,
-    halfWidthMs: (a.receivedAt - a.sentAt) / 2 + precisionMs,
-  };
-  // past a whole window: every window the key began before has ended
-  w.state.rate.main = { usedLo: 0, usedHi: 0, endLo: -Infinity, endHi: Infinity };
-  if (w.receiver) {
-    await delay(opts.webhookGraceMs ?? 150);
-    w.judged = w.receiver.deliveries.length;
-  }
-}
-
-/** The `createdAt` of the merchant's newest transaction (the sandbox list is newest first, ADR-028), if it lists one. */
-async function newestTransaction(w: World, key: string): Promise<string | undefined> {
-  if (!w.contract.has('sandboxListTransactions')) return undefined;
-  const r = await w.client.call('sandboxListTransactions', { headers: w.auth('sandboxListTransactions', key), query: { limit: '1' } });
-  if (!w.succeeded(r)) return undefined;
-  return (r.json as { data?: Array<{ createdAt?: string }> }).data?.[0]?.createdAt;
-}
-
-/**
- * Leaves the sandbox as the run found it where the sandbox offers a reset (ADR-041): each
- * key's clock back to real time and its rate-limit window cleared; the data stays for
- * inspection. Outside the judged run: a sandbox without the operation is not a finding.
- */
-async function resetSandbox(w: World, opts: SuiteOptions, log: (line: string) => void): Promise<void> {
-  if (!w.contract.has('sandboxReset')) return;
-  const url = new URL(w.contract.op('sandboxReset').path, opts.baseUrl).toString();
-  for (const key of [opts.apiKey, opts.otherApiKey]) {
-    try {
-      const r = await w.client.fetchImpl(url, {
-        method: 'POST',
-        headers: { ...w.auth('sandboxReset', key), 'Content-Type': 'application/json' },
-        body: '{}',
-        signal: AbortSignal.timeout(w.client.timeoutMs),
-      });
-      await r.text();
-      log(
-        r.status >= 200 && r.status < 300
-          ? 'sandbox reset: clock back to real time, rate-limit window cleared'
-          : `sandbox reset not offered (${r.status}): the clock stays where the run left it`,
-      );
-    } catch (e) {
-      log(`sandbox reset failed: ${(e as Error).message}`);
-    }
-  }
 }
