@@ -5,7 +5,7 @@
 import type { Variant } from '../generated/index.ts';
 import type { Contract } from './contract.ts';
 import type { Exchange, Finding, FindingKind } from './exchange.ts';
-import type { JudgeMemory, MerchantMemory, VariantPin } from './memory.ts';
+import { forgetMerchantData, type JudgeMemory, type MerchantMemory, type VariantPin } from './memory.ts';
 import type { ValidateFunction } from 'ajv';
 import { memoized } from '../lib/memo.ts';
 
@@ -88,6 +88,19 @@ export function causesSeen(s: Seen, j: Judging): boolean {
  */
 export function everyCallSeen(j: Judging, m: MerchantMemory | null): boolean {
   return j.settings.soleClient && !m?.unjudgedCall && !j.memory.unjudgedUnknownCall;
+}
+
+/**
+ * An answer shows merchant `m`'s data gone that the judge saw exist (a 404 for its transaction, a
+ * list or an outbox read whole without it, its vendorReference taken again): true when that may be
+ * a reset deleting the data (ADR-041) by another client of a test key, which the judge did not see
+ * (`everyCallSeen` false). The judge then forgets the merchant's data, as after a deleting reset it
+ * saw, and reports nothing; false when the absence is the server's to answer for.
+ */
+export function deletedUnseen(j: Judging, m: MerchantMemory): boolean {
+  if (!m.testKey || everyCallSeen(j, m)) return false;
+  forgetMerchantData(j.memory, m);
+  return true;
 }
 
 /** The variant a caller is judged in: the pinned one, else the first the answer may be judged by. */

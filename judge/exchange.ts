@@ -127,7 +127,8 @@ export interface JudgeOptions {
    * clock, the API log changed by no call of that merchant) is then a finding (`no-cause`), judged on
    * exchanges no other was open beside (`Exchange.othersOpen` false); and a test key's sandbox clock
    * is followed by its answers, its deliveries judged on the retry schedule, its endpoint read
-   * enabled after a listed 410 judged. Default false: the judge never assumes it saw every call.
+   * enabled after a listed 410 judged, its data held to what the judge saw made. Default false: the
+   * judge never assumes it saw every call.
    */
   soleClient?: boolean;
   /** An edited contract per variant (the suite's `document` option): the answers are judged by it. */

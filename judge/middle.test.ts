@@ -9,7 +9,7 @@
 import { describe, expect, it } from 'vitest';
 import { webhookDelivery } from '../generated/index.ts';
 import { listed, madeThroughEar, observation, ObservedJudge, smsOf } from './test-support/observe.ts';
-import { partnerRecord } from './test-support/record.ts';
+import { createRequest, partnerRecord } from './test-support/record.ts';
 
 const T0 = Date.parse('2026-11-24T10:00:00.000Z');
 const HOURS = 3_600_000;
@@ -82,6 +82,50 @@ describe('a change stamped before createdAt: a reset between the making and the 
     clock(j, 0, T0);
     expect(read(j, partnerRecord(T0 - HOURS, { status: 'CANCELED', updatedAt: iso(T0 - 2 * HOURS) }), T0 + 1000)).toEqual([]);
   });
+});
+
+describe("a merchant's data deleted by a reset the judge did not see (ADR-041: another client of the key)", () => {
+  const NOT_FOUND = { error: { code: 'TRANSACTION_NOT_FOUND', message: 'Transaction not found', details: [] } };
+  /** A transaction made through the ear, then (unseen) every transaction of the merchant deleted: what `after` finds. */
+  const afterDeletion = (soleClient: boolean, after: (j: ObservedJudge, rec: Record<string, unknown>) => string[]): string[] => {
+    const j = new ObservedJudge({ soleClient });
+    clock(j, 0, T0);
+    return after(j, made(j, T0 + 1000));
+  };
+  const cases: [string, string, (j: ObservedJudge, rec: Record<string, unknown>) => string[]][] = [
+    [
+      'B2 answering 404 for it',
+      'own-404',
+      (j, rec) => kinds(j.observe(ob('getPartnerTransaction', 404, NOT_FOUND, T0 + 3000, { params: { transactionId: rec.id as string } }))),
+    ],
+    ['the transactions list read whole without it', 'list', (j) => listed(j, 'sandboxListTransactions', [], T0 + 3000)],
+    ['the outbox read whole without its confirmation SMS', 'sms', (j) => listed(j, 'sandboxListSms', [], T0 + 3000)],
+    [
+      'B1 answering 201 with its vendorReference',
+      'duplicate-reference',
+      (j, rec) => {
+        const again = partnerRecord(T0 + 3000, { vendorReference: rec.vendorReference });
+        return kinds(j.observe(ob('createPartnerTransaction', 201, again, T0 + 3000, { requestJson: createRequest(again) })));
+      },
+    ],
+    [
+      'its vendorReference read as another transaction',
+      'b2-b3',
+      (j, rec) => {
+        const other = partnerRecord(T0 + 3000, { vendorReference: rec.vendorReference });
+        const params = { vendorReference: rec.vendorReference as string };
+        return kinds(j.observe(ob('getPartnerTransactionByVendorReference', 200, other, T0 + 3000, { params })));
+      },
+    ],
+  ];
+  for (const [what, kind, after] of cases) {
+    it(`${what}: a finding for the key's sole client (no reset seen)`, () => {
+      expect(afterDeletion(true, after)).toContain(kind);
+    });
+    it(`${what}: no finding by a judge that may not assume it sees every call, which then forgets the merchant's data`, () => {
+      expect(afterDeletion(false, after)).toEqual([]);
+    });
+  }
 });
 
 const sms = smsOf;

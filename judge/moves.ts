@@ -18,7 +18,7 @@ import {
   type Transition,
 } from '../model/index.ts';
 import { during, earSlack, iso, latestDuring } from './clock.ts';
-import { around, errorCode, finding, isRecord, type FindingOf, type Judging, type Seen } from './context.ts';
+import { around, deletedUnseen, errorCode, finding, isRecord, type FindingOf, type Judging, type Seen } from './context.ts';
 import { expectEvent, ruledOut } from './events.ts';
 import { epoch, kept, keptExactly, type JudgeMemory, type TransactionMemory } from './memory.ts';
 import { PENDING, both, reach, statusSet, type StatusSet } from './statuses.ts';
@@ -137,12 +137,14 @@ export function judgeRefusal(s: Seen, j: Judging, byReference: boolean, kind: 'p
   const message = isRecord(s.json) && isRecord(s.json.error) ? s.json.error.message : undefined;
   const allowed = statusSet(refusedFrom(s.opId, s.status, code, message));
   // a 404 x-state-machine answers from some status (a rejection moved to 404) is judged by the status below
-  if (owner === 'own-404' && !allowed.length)
+  if (owner === 'own-404' && !allowed.length) {
+    if (deletedUnseen(j, m)) return;
     push({
       kind: 'own-404',
       jsonPath: '$',
       message: `${s.opId} answered 404 ${code} for transaction ${id}${tx.vendorReference ? ` (vendorReference ${tx.vendorReference})` : ''}, which this merchant created`,
     });
+  }
   if (!allowed.length) return;
   let now = both(reach(tx.possibleStatuses), allowed);
   if (tx.createdAt !== null) now = statusSet(expiry(j, tx, s, now).possible);

@@ -106,8 +106,8 @@ describe('the judge reads a list through its cursors (the SMS outbox: oldest fir
     expect(outbox(j, [sms(a, T0), sms(b, T0)], null, `transactionId=${String(a.id)}`)).toEqual(['list']);
   });
 
-  it('a list read to its end holds every message of a transaction made before the read began', () => {
-    const j = new ObservedJudge();
+  it("a list read to its end holds every message of a transaction made before the read began (for the key's sole client: another client may have deleted the data meanwhile)", () => {
+    const j = new ObservedJudge({ soleClient: true });
     const [a, b] = walked(j);
     // the second page skipped c: the outbox read whole lacks its confirmation
     expect(outbox(j, [sms(a, T0), sms(b, T0)], 'c3', 'limit=2')).toEqual([]);

@@ -9,7 +9,7 @@
 import { checkoutStatusOf } from '../generated/index.ts';
 import { EXPIRY, expiryOf, judgeOwnership, notFoundText } from '../model/index.ts';
 import { earSlack, iso } from './clock.ts';
-import { around, errorCode, finding, isRecord, type Judging, type Json, type Seen } from './context.ts';
+import { around, deletedUnseen, errorCode, finding, isRecord, type Judging, type Json, type Seen } from './context.ts';
 import { afterEvents, ruledOut } from './events.ts';
 import { checkoutExpiry, overlaps, owned } from './moves.ts';
 import { judgeStatusRecord, sameNames } from './names.ts';
@@ -186,7 +186,7 @@ export function judgeVerification(s: Seen, j: Judging): void {
   const id = s.params.transactionId ?? '';
   const tx = j.memory.transactions.get(id);
   const owner = judgeOwnership(owned(tx), m.id, 'checkout', s.status, errorCode(s.json));
-  if (owner === 'own-404')
+  if (owner === 'own-404' && !deletedUnseen(j, m))
     j.out.push(
       finding({
         kind: 'own-404',

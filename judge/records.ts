@@ -19,7 +19,18 @@ import {
   type Interval,
 } from '../model/index.ts';
 import { during, earliestDuring, iso, latestDuring, setBackSince } from './clock.ts';
-import { around, causesSeen, finding, isRecord, time, type FindingOf, type Json, type Judging, type Seen } from './context.ts';
+import {
+  around,
+  causesSeen,
+  deletedUnseen,
+  finding,
+  isRecord,
+  time,
+  type FindingOf,
+  type Json,
+  type Judging,
+  type Seen,
+} from './context.ts';
 import { addTransaction, epoch, kept, NEVER, type JudgeMemory, type MerchantMemory, type TransactionMemory } from './memory.ts';
 import { moved, owned, overlaps, setStatuses, shownBy } from './moves.ts';
 import { sameNames } from './names.ts';
@@ -132,7 +143,7 @@ function judgeRecord(s: Seen, j: Judging, m: MerchantMemory, json: Json, how: 'c
         expected: s.params.vendorReference,
         actual: ref,
       });
-    else if (verdict === 'other-holder')
+    else if (verdict === 'other-holder' && !deletedUnseen(j, m))
       push({
         kind: 'b2-b3',
         txId: id,
@@ -279,7 +290,7 @@ function created(s: Seen, j: Judging, { m, id, tx, json, status, ref, c, u }: Sh
   const { memory, settings } = j;
   const push = (f: Omit<FindingOf, 'at'>) => j.out.push(finding({ at: s, ...f }));
   const earlier = ref === null ? undefined : m.byVendorReference.get(ref);
-  if (judgeVendorReference({ created: true, id, ref }, earlier) === 'duplicate')
+  if (judgeVendorReference({ created: true, id, ref }, earlier) === 'duplicate' && !deletedUnseen(j, m))
     push({
       kind: 'duplicate-reference',
       txId: earlier!,

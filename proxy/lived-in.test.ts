@@ -94,24 +94,27 @@ describe('the proxy in front of a sandbox that has lived', () => {
 /**
  * Another client of the same keys beside the proxy, which the proxy never sees (a shared sandbox key,
  * a dashboard open beside the tests): it advances the clock the proxy last saw answered, resets it,
- * enables the endpoint a 410 disabled. Each step, on the judge's old assumption that it followed the
- * clock and saw every enabling, read as a fault of the correct server: a createdAt an hour ahead of
- * the clock, an A1 token's lifetime from a clock an hour behind, an endpoint enabled after a 410.
+ * enables the endpoint a 410 disabled, deletes the merchant's data. Each step, on the assumption
+ * that the judge followed the clock and saw every call, reads as a fault of the correct server: a
+ * createdAt an hour ahead of the clock, an A1 token's lifetime from a clock an hour behind, an
+ * endpoint enabled after a 410, a 404 for a transaction it saw made, lists without it, its
+ * vendorReference taken again.
  */
 describe('the proxy beside another client of the same keys', () => {
   for (const v of [1, 2] as const)
-    it(`variant ${v}: the other client moves the clock both ways and enables the endpoint after a 410: 0 findings`, async () => {
+    it(`variant ${v}: the other client moves the clock both ways, enables the endpoint after a 410, deletes the data: 0 findings`, async () => {
       const key = pairs[v - 1]!.main;
       const routes = routeTable(v).byId;
       const gone = createServer((_req, res) => res.writeHead(410).end());
       const goneUrl = `http://127.0.0.1:${await listening(gone, 0, '127.0.0.1')}/hooks`;
       const proxy = await startLiveProxy({ upstream: server.baseUrl });
-      /** `opId` with the merchant's key, through the proxy (`seen`) or straight to the server; its JSON. */
+      /** `opId` with the merchant's key, through the proxy (`seen`) or straight to the server, answered `status` (else any 2xx); its JSON. */
       const call = async (
         seen: boolean,
         opId: string,
         body?: unknown,
         params: Record<string, string> = {},
+        status?: number,
       ): Promise<Record<string, unknown>> => {
         const r = routes.get(opId)!;
         const path = r.path.replace(/\{(\w+)\}/g, (_m, name: string) => encodeURIComponent(params[name]!));
@@ -120,7 +123,8 @@ describe('the proxy beside another client of the same keys', () => {
           headers: { [r.auth!.header]: key, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
           body: body === undefined ? undefined : JSON.stringify(body),
         });
-        expect(res.status, `${opId}: ${res.status}`).toBeLessThan(300);
+        if (status === undefined) expect(res.status, `${opId}: ${res.status}`).toBeLessThan(300);
+        else expect(res.status, opId).toBe(status);
         return (await res.json()) as Record<string, unknown>;
       };
       try {
@@ -149,6 +153,15 @@ describe('the proxy beside another client of the same keys', () => {
         }
         await call(false, 'sandboxSetWebhookEndpoint', { url: goneUrl });
         expect((await call(true, 'sandboxGetWebhookEndpoint')).enabled).toBe(true);
+        // the merchant's data deleted, unseen: its transaction answered 404, the lists without it, its reference free again
+        await call(false, 'sandboxReset', { deleteData: true });
+        await call(true, 'getPartnerTransaction', undefined, { transactionId: String(made.id) }, 404);
+        await call(true, 'sandboxListTransactions');
+        await call(true, 'sandboxListSms');
+        await call(true, 'createPartnerTransaction', {
+          ...createRequest(partnerRecord(Date.now())),
+          vendorReference: made.vendorReference,
+        });
         proxy.recorder.sweep();
         expect(proxy.recorder.findings.map((f) => `${f.kind} ${f.operation} ${f.jsonPath}: ${f.message}`)).toEqual([]);
         expect(proxy.recorder.report().judged).toBeGreaterThanOrEqual(10);

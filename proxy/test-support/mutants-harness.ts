@@ -69,6 +69,8 @@ export function describeMutantsBehindProxy(CASES: [string, string | string[]][])
         const relay = await startRelay(s.relayPort, () => faulty.webhookUrl);
         const proxy = await startLiveProxy({
           upstream: faulty.url,
+          // the suite is the keys' only client: a test run through the proxy (ADR-087)
+          soleClient: true,
           webhooks: { port: s.hookPort, forwardTo: `http://127.0.0.1:${receiverPort}/hooks`, secret, windowMs: 1500 },
         });
         try {
