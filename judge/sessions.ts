@@ -19,7 +19,7 @@ import {
   type Interval,
 } from '../model/index.ts';
 import { during, earSlack, iso } from './clock.ts';
-import { causesSeen, errorCode, finding, isRecord, variantOf, type FindingOf, type Judging, type Seen } from './context.ts';
+import { causesSeen, errorCode, everyCallSeen, finding, isRecord, variantOf, type FindingOf, type Judging, type Seen } from './context.ts';
 import { addTransaction, kept, remember, unknownRateWindow, type MerchantMemory, type TokenMemory } from './memory.ts';
 import { moved } from './moves.ts';
 import { judgeCheckoutStatus, judgeLocalDates } from './reads.ts';
@@ -87,9 +87,10 @@ function judgeRateLimit(s: Seen, j: Judging, m: MerchantMemory, serverNow: Inter
   if (w.onEarClock !== onEarClock) w = unknownRateWindow(null, onEarClock);
   // the window's end and this request both read off the ear's clock: its skew cancels out (earSlack)
   let tol = w.end ? earSlack(j.memory, w.endSince, s.receivedAt, j.settings.tolerance) : j.settings.tolerance;
-  // a request certainly after the window's end is the first of a new one, whose count the judge sees from 0
+  // a request certainly after the window's end is the first of a new one, whose count the judge sees
+  // from 0 when it sees every call of the key (another client's would count too)
   if (w.end && windowPassed(now, w.end, tol) === 'yes') {
-    w = unknownRateWindow(0, onEarClock);
+    w = unknownRateWindow(everyCallSeen(j, m) ? 0 : null, onEarClock);
     tol = j.settings.tolerance;
   }
   // the request opens the window: a count from 0 the judge saw whole (a sole client's, ADR-087), so
