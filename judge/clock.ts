@@ -67,7 +67,8 @@ export function onServerClock(memory: JudgeMemory, ear: Interval, offsetMs: numb
 /**
  * The latest the merchant's server clock can have read at any moment of [since, to] (ear ms): what
  * a change made in that time can have been stamped with. Unbounded when `since` is before what the
- * judge knows of a test key's clock (the judge started, or its clock answers were forgotten, after).
+ * judge knows of a test key's clock (the judge started, or its clock answers were forgotten, after),
+ * and for a test key whose every call the judge may not assume it sees.
  */
 export function latestDuring(j: Judging, m: MerchantMemory, since: number, to: number): number {
   const [, hi] = offsets(j, m, since, to);

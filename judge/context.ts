@@ -83,8 +83,8 @@ export function causesSeen(s: Seen, j: Judging): boolean {
 /**
  * Whether every call of merchant `m` passes through the ear: it is its keys' sole client (ADR-087),
  * and none of the merchant's calls (nor one the judge cannot place) went through unjudged. Otherwise
- * another client of the key may advance or reset its clock, redeliver its webhooks, enable its
- * endpoint, at any moment.
+ * another client of the key may, at any moment, advance or reset its clock, redeliver its webhooks,
+ * enable its endpoint, delete its data, or spend its A1 window.
  */
 export function everyCallSeen(j: Judging, m: MerchantMemory | null): boolean {
   return j.settings.soleClient && !m?.unjudgedCall && !j.memory.unjudgedUnknownCall;

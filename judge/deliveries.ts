@@ -262,9 +262,8 @@ export function judgeEndpointAnswer(s: Seen, j: Judging): void {
   m.endpoint.elsewhere = !(json.enabled === true && url !== null && (url === m.endpoint.firstUrl || port === j.settings.webhookPort));
   if (typeof json.enabled !== 'boolean' || (!set && s.opId !== GET)) return;
   const off = m.endpoint.disabledBy;
-  // another client of the key may have enabled it again (a PUT, a redelivery, a reset) unseen
-  const goneSince = off !== null && s.sentAt >= off.at && (set || causesSeen(s, j));
-  const verdict = judgeEndpoint({ set, enabled: json.enabled }, goneSince);
+  // a read's: another client of the key may have enabled it again (a PUT, a redelivery, a reset) unseen
+  const verdict = judgeEndpoint({ set, enabled: json.enabled }, off !== null && s.sentAt >= off.at && causesSeen(s, j));
   if (verdict === 'enabled-after-gone')
     j.out.push(
       finding({

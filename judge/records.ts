@@ -372,9 +372,11 @@ function judgeTimestamps(s: Seen, j: Judging, { m, id, tx, json, status, c, u }:
   // the same change as an earlier answer showed was judged then
   const since = tx === undefined ? -Infinity : u === tx.updatedAt ? Infinity : epoch(j.memory, tx.lastSeenSentAt);
   const latest = since === Infinity ? Infinity : latestDuring(j, m, since, s.receivedAt);
+  // a reset between the making and the change: stamped by a clock no earlier than it can have read since
   const madeAt = tx === undefined || tx.madeAt === null ? null : epoch(j.memory, tx.madeAt);
-  const setBack = setBackSince(j, m, madeAt);
-  const change: Interval = { from: !setBack ? c : since === Infinity ? -Infinity : earliestDuring(j, m, since, s.receivedAt), to: latest };
+  let from = c;
+  if (setBackSince(j, m, madeAt)) from = since === Infinity ? -Infinity : earliestDuring(j, m, since, s.receivedAt);
+  const change: Interval = { from, to: latest };
   if (!updatedAtAllowed(u, { createdAt: at(c), lastChange: change }, c, 'null', j.settings.tolerance))
     push({
       message:
