@@ -423,6 +423,31 @@ describe('webhook dispatcher', () => {
     expect(Date.parse(done.attempts[2]!.at) - Date.now()).toBeGreaterThan(6 * 60_000);
   });
 
+  it("counts the next attempt's delay from the attempt's end on the clock it started on: a clock advanced while it is in flight does not postpone it", async () => {
+    // the first attempt's answer is held until the merchant's clock has moved an hour on
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    const { store, receiver, dispatcher, logs } = await setup({
+      answer: (_h, n) => (n === 1 ? { status: 500, until: held } : { status: 200 }),
+      compression: 1,
+    });
+    const p = payload();
+    const e = store.addEvent(M, 'transaction.cancelled', p, p.data.id);
+    dispatcher.kick();
+    await until('the first attempt in flight', () => receiver.hits.length >= 1);
+    store.advance(M, 3_600_000);
+    release();
+    // the second attempt is due at once, so the event may be delivered before it is read: its first attempt's schedule is logged
+    const scheduled = await until('attempt 1 logged', () =>
+      logs.map((l) => / attempt 1 -> 500 .* until (\S+)$/.exec(l)?.[1]).find(Boolean),
+    );
+    const attempt = (await settled(store, e.id)).attempts[0]!;
+    // 5 s ± 20 % after the attempt's end on the clock it started on, not an hour later
+    const wait = Date.parse(scheduled) - (Date.parse(attempt.at) + attempt.durationMs);
+    expect(wait).toBeGreaterThanOrEqual(4000);
+    expect(wait).toBeLessThanOrEqual(6000);
+  });
+
   it('marks events of a merchant without URL or secret no_endpoint, without an attempt', async () => {
     const { store, dispatcher } = await setup({});
     store.setEndpoint('m-none', null, null);

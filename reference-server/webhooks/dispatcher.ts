@@ -10,8 +10,9 @@
  *
  * Schedule: attempt n+1 follows a failed attempt n after `webhookDelivery.retry.delaysSeconds[n]`
  * (read from the generated contract) ±`jitter`, divided by `compression` in the sandbox. The
- * delay is counted on the merchant's clock (`nextAttemptAt`, so advancing a sandbox clock makes
- * retries due at once) and the engine also sets a wall-clock timer for it, so the compressed
+ * delay is counted on the merchant's clock from the attempt's end as it records it (`at` plus
+ * `durationMs`; `nextAttemptAt`, so advancing a sandbox clock makes retries due at once, even
+ * while an attempt is in flight) and the engine also sets a wall-clock timer for it, so the compressed
  * schedule runs by itself. A 2xx is a delivery; a 410 disables the endpoint; anything else
  * (other status, 3xx included since redirects are not followed, refused connection, reset,
  * timeout, a URL refused by the policy) is retried; a `Retry-After` (seconds or HTTP date) on
@@ -235,7 +236,9 @@ export function createWebhookDispatcher(deps: WebhookDispatcherDeps): WebhookDis
           if (ra !== null && ra > delay) delay = Math.min(ra, MAX_RETRY_AFTER_MS);
         }
         const d = Math.ceil(delay);
-        next = { state: 'pending', nextAttemptAt: new Date(clock.now(e.merchantId).getTime() + d).toISOString() };
+        // from the attempt's end on the clock it started on, as the attempt records it: a sandbox clock
+        // advanced while it was in flight makes the next one due sooner, never later than the schedule
+        next = { state: 'pending', nextAttemptAt: new Date(Date.parse(at) + durationMs + d).toISOString() };
         wakeInMs = d;
       }
     }
