@@ -11,7 +11,7 @@ import { stateMachine, webhookDelivery } from '../generated/index.ts';
 import { at, expiryInstantAllowed, expiryOf } from '../model/index.ts';
 import { verifyWebhook, WebhookVerificationError } from '../sdk/webhooks/verify.ts';
 import { iso } from './clock.ts';
-import { around, finding, isRecord, type FindingOf, type Judging, type Json, type Seen } from './context.ts';
+import { around, everyCallSeen, finding, isRecord, type FindingOf, type Judging, type Json, type Seen } from './context.ts';
 import type { Delivery } from './exchange.ts';
 import type { TransactionMemory } from './memory.ts';
 import { judgeRepeat } from './deliveries.ts';
@@ -249,7 +249,8 @@ export function sweepEvents(j: Judging, now: number): void {
     if (!tx.events) continue;
     const m = j.memory.merchants.get(tx.merchant);
     if (!m?.endpoint.eventsReachEar) continue;
-    if (m.endpoint.elsewhere) {
+    // a test key's endpoint may also have been pointed elsewhere, or disabled, by a call the ear did not see
+    if (m.endpoint.elsewhere || (m.testKey && !everyCallSeen(j, m))) {
       tx.events = tx.events.filter((e) => e.received);
       if (!tx.events.length) delete tx.events;
       continue;

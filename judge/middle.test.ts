@@ -128,6 +128,33 @@ describe("a merchant's data deleted by a reset the judge did not see (ADR-041: a
   }
 });
 
+describe("a test key's events stop reaching the ear (its endpoint pointed elsewhere by a call the judge did not see)", () => {
+  /** Two transactions cancelled through the ear; the first one's event came, the second's not within the window. */
+  const secondEventMissing = (soleClient: boolean): string[] => {
+    const j = new ObservedJudge({ soleClient, webhookWindowMs: 1000 });
+    const cancel = (rec: Record<string, unknown>, at: number) =>
+      j.observe(
+        ob('cancelPartnerTransactionByVendorReference', 200, { ...rec, status: 'CANCELED', updatedAt: iso(at) }, at, {
+          params: { vendorReference: rec.vendorReference as string },
+        }),
+      );
+    const first = made(j, T0);
+    cancel(first, T0 + 1000);
+    expect(j.event('transaction.cancelled', first.id as string, 'msg_first', T0 + 1100, 9001)).toEqual([]);
+    const second = made(j, T0 + 2000);
+    cancel(second, T0 + 3000);
+    return kinds(j.sweep(T0 + 10_000));
+  };
+
+  it("the key's sole client: a finding", () => {
+    expect(secondEventMissing(true)).toEqual(['webhook-missing']);
+  });
+
+  it('a judge that may not assume it sees every call: no finding', () => {
+    expect(secondEventMissing(false)).toEqual([]);
+  });
+});
+
 const sms = smsOf;
 const outbox = (j: ObservedJudge, data: unknown[], at: number) => listed(j, 'sandboxListSms', data, at);
 

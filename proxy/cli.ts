@@ -28,7 +28,8 @@ back, hands a copy of the exchange to the one judge paylater conform and paylate
     the interval from a request's start to its answer's end);
   - with the webhook options, every event: signature (Standard Webhooks), payload (AsyncAPI),
     matched to a transition it saw; an event no transition explains, or a transition whose event
-    did not come within the delivery window, is a finding. Events are forwarded unchanged.
+    did not come within the delivery window (a test key's with --sole-client only), is a
+    finding. Events are forwarded unchanged.
 Keys, session tokens and secrets never appear in clear in a report or a log (MASKED_<digest>).
 
 Options:
