@@ -104,7 +104,11 @@ export function judgeDelivery(d: Delivery, receivedAt: number, j: Judging): void
         if (!(e instanceof WebhookVerificationError)) throw e;
         failed ??= e;
       }
-    if (failed && failed.code !== 'malformed_payload') problems.push(`signature: ${failed.code}: ${failed.message}`);
+    // another client of a test key may have rotated its secret, unseen, with no overlap (ADR-042)
+    const about = isRecord(event?.data) && typeof event.data.id === 'string' ? memory.transactions.get(event.data.id) : undefined;
+    const m = about && memory.merchants.get(about.merchant);
+    const rotatedUnseen = failed?.code === 'bad_signature' && m !== undefined && m.testKey && !everyCallSeen(j, m);
+    if (failed && failed.code !== 'malformed_payload' && !rotatedUnseen) problems.push(`signature: ${failed.code}: ${failed.message}`);
   }
   if (event === undefined) problems.push('body is not JSON');
   else if (settings.payloadValidators) {

@@ -6,6 +6,8 @@
  * can tell that fault from another client's call (a clock moved, an endpoint enabled), a finding
  * for it, and none for a judge that may not assume it sees every call.
  */
+import { randomBytes } from 'node:crypto';
+import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
 import { webhookDelivery } from '../generated/index.ts';
 import { listed, madeThroughEar, observation, ObservedJudge, smsOf } from './test-support/observe.ts';
@@ -152,6 +154,33 @@ describe("a test key's events stop reaching the ear (its endpoint pointed elsewh
 
   it('a judge that may not assume it sees every call: no finding', () => {
     expect(secondEventMissing(false)).toEqual([]);
+  });
+});
+
+describe("a test key's webhook secret rotated by a call the judge did not see (ADR-042, no overlap)", () => {
+  const given = `whsec_${randomBytes(24).toString('base64')}`;
+  const rotated = `whsec_${randomBytes(24).toString('base64')}`;
+  /** A delivery about a transaction made through the ear, signed with a secret the judge was neither given nor shown. */
+  const signedElsewhere = (soleClient: boolean): string[] => {
+    const j = new ObservedJudge({ soleClient, webhooks: { secret: given, windowMs: 1000 } });
+    const rec = made(j, T0);
+    const body = JSON.stringify({ event: 'transaction.cancelled', data: { id: rec.id, status: 'CANCELED' } });
+    const id = 'msg_rotated';
+    const now = new Date();
+    const headers = {
+      'webhook-id': id,
+      'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
+      'webhook-signature': new Webhook(rotated).sign(id, now, body),
+    };
+    return kinds(j.judge.delivery({ seq: 9002, receivedAt: now.getTime(), headers, body }));
+  };
+
+  it("the key's sole client: a bad signature", () => {
+    expect(signedElsewhere(true)).toEqual(['webhook-payload']);
+  });
+
+  it('a judge that may not assume it sees every call: no finding', () => {
+    expect(signedElsewhere(false)).toEqual([]);
   });
 });
 
