@@ -99,9 +99,9 @@ export class World {
       contract: this.contract,
       paymentWindowSeconds: cfg.paymentWindowSeconds,
       timeOrigin: performance.timeOrigin,
-      // a run is its keys' only client (its model holds them to what it did): every move of their
-      // sandbox clocks is one of its own calls. Its exchanges carry no `othersOpen`, so the judge's
-      // no-cause rules (ADR-087) stay off: the suite's own model judges what they would.
+      // a run is its keys' only client (its model holds them to what it did): every call that moves
+      // their clocks, deliveries, endpoints or data is one of its own (ADR-087). Its exchanges carry
+      // no `othersOpen`, so the judge's no-cause rules stay off: the suite's own model judges those.
       soleClient: true,
       // the receiver verifies signatures and payloads itself: it may serve the other merchant too, with another secret
       webhooks:
