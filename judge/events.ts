@@ -104,10 +104,12 @@ export function judgeDelivery(d: Delivery, receivedAt: number, j: Judging): void
         if (!(e instanceof WebhookVerificationError)) throw e;
         failed ??= e;
       }
-    // another client of a test key may have rotated its secret, unseen, with no overlap (ADR-042)
+    // another client of a test key may have rotated its secret, unseen, with no overlap (ADR-042): of
+    // a live key's (none can), or of its sole client's, a bad signature is the server's; of a
+    // merchant the judge cannot place, only when it sees every call
     const about = isRecord(event?.data) && typeof event.data.id === 'string' ? memory.transactions.get(event.data.id) : undefined;
     const m = about && memory.merchants.get(about.merchant);
-    const rotatedUnseen = failed?.code === 'bad_signature' && m !== undefined && m.testKey && !everyCallSeen(j, m);
+    const rotatedUnseen = failed?.code === 'bad_signature' && (m === undefined || m.testKey) && !everyCallSeen(j, m ?? null);
     if (failed && failed.code !== 'malformed_payload' && !rotatedUnseen) problems.push(`signature: ${failed.code}: ${failed.message}`);
   }
   if (event === undefined) problems.push('body is not JSON');

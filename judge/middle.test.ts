@@ -182,6 +182,27 @@ describe("a test key's webhook secret rotated by a call the judge did not see (A
   it('a judge that may not assume it sees every call: no finding', () => {
     expect(signedElsewhere(false)).toEqual([]);
   });
+
+  /** A delivery about a transaction the judge never saw (its merchant unknown), signed with a secret it does not know. */
+  const aboutUnknown = (soleClient: boolean): string[] => {
+    const j = new ObservedJudge({ soleClient, webhooks: { secret: given, windowMs: 1000 } });
+    const body = JSON.stringify({
+      event: 'transaction.cancelled',
+      data: { id: '5b1f0c6e-0000-4000-8000-00000000000a', status: 'CANCELED' },
+    });
+    const now = new Date();
+    const headers = {
+      'webhook-id': 'msg_unknown',
+      'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
+      'webhook-signature': new Webhook(rotated).sign('msg_unknown', now, body),
+    };
+    return kinds(j.judge.delivery({ seq: 9003, receivedAt: now.getTime(), headers, body }));
+  };
+
+  it("about a transaction the judge never saw: a finding for a sole client, none otherwise (it may be a test key's)", () => {
+    expect(aboutUnknown(true)).toEqual(['webhook-payload']);
+    expect(aboutUnknown(false)).toEqual([]);
+  });
 });
 
 const sms = smsOf;

@@ -62,7 +62,13 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', () => r()));
   const forwardTo = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hooks?x=1`;
-  proxy = await startLiveProxy({ upstream: `http://127.0.0.1:${await freePort()}`, variant: 1, webhooks: { port: 0, forwardTo, secret } });
+  // its keys' only client (ADR-087): it judges the signature of an event about a transaction it never saw
+  proxy = await startLiveProxy({
+    upstream: `http://127.0.0.1:${await freePort()}`,
+    variant: 1,
+    soleClient: true,
+    webhooks: { port: 0, forwardTo, secret },
+  });
 });
 afterAll(async () => {
   await proxy?.close();
