@@ -76,8 +76,11 @@ export function judgeUnrouted(ex: Exchange, pathname: string, j: Judging, creden
     const before = last !== undefined && last.url === ex.url ? last : undefined;
     const contract = j.settings.contracts.get(v);
     const declared = contract !== undefined && contract.has(op) && contract.response(op, ex.status) !== null;
-    // a declared 5xx may be a passing failure of either call: only another status is compared with the GET's
-    const verdict = judgeHead(ex.status, { get: ex.status < 500 ? before?.status : undefined, declared });
+    // a declared 5xx may be a passing failure of either call, a 429 a throttle of either (the
+    // auth-failure limit counts every client at the address): only other statuses are compared
+    const ofTheMoment = (status: number): boolean => status === 429 || status >= 500;
+    const getStatus = before === undefined || ofTheMoment(ex.status) || ofTheMoment(before.status) ? undefined : before.status;
+    const verdict = judgeHead(ex.status, { get: getStatus, declared });
     if (!verdict) return [];
     return [
       {

@@ -1,7 +1,7 @@
 /**
  * ADR-024 in the proxy (the judge's `judgeUnrouted`, by `judgeHead` and `judgeMethod`, the
  * suite's probes' judges too): a HEAD answered with a status the GET's operation does not declare, or with
- * another status than the GET of the same URL with the same key just before (a declared 5xx aside),
+ * another status than the GET of the same URL with the same key just before (a 5xx or a 429 of either aside),
  * is a finding; a HEAD answering as its GET is none. A method a path does not serve answers 405
  * with `Allow` listing exactly the path's methods across both variants: another status, a method
  * missing or one more is a finding, as in the suite's probe.
@@ -23,7 +23,7 @@ const record = fabricate({
 const B2 = (id: string): string => `/api/v1/public/partner/transactions/${id}`;
 
 /** How the upstream answers HEAD: as its GET, 404 as no route, or 502. */
-let headMode: 'same' | '404' | '502' = 'same';
+let headMode: 'same' | '404' | '429' | '502' = 'same';
 /** What the upstream's answer to DELETE (served nowhere on B2's path) says in `Allow`; null: 404 without one. */
 let allowAnswer: string | null = '';
 let upstream: Server;
@@ -96,6 +96,14 @@ describe('HEAD answers as its GET (ADR-024)', () => {
     const path = `/api/v1/public/transactions/${randomUUID()}/status`;
     expect(await call('GET', path, { 'x-session-token': 'st_unknown' })).toBe(401);
     expect(await call('HEAD', path, { 'x-session-token': 'st_unknown' })).toBe(404);
+    expect(headFindings().map((f) => f.actual)).toEqual([404, 404]);
+  });
+
+  it('HEAD throttled (429) right after its GET answered 401: no finding (the auth-failure limit counts every client at the address, ADR-024 compares the moment)', async () => {
+    headMode = '429';
+    const path = `/api/v1/public/transactions/${randomUUID()}/status`;
+    expect(await call('GET', path, { 'x-session-token': 'st_unknown' })).toBe(401);
+    expect(await call('HEAD', path, { 'x-session-token': 'st_unknown' })).toBe(429);
     expect(headFindings().map((f) => f.actual)).toEqual([404, 404]);
   });
 
