@@ -18,6 +18,7 @@
  */
 import { errorPrecedence, maxBodyBytes } from '../generated/index.ts';
 import { amountAnswer, type ConsistencyRule, type RangedMember } from '../model/index.ts';
+import { valueAt } from '../lib/json-pointer.ts';
 import { MAX_DEPTH, scanJson } from '../server/body.ts';
 import { refusalOf, type ErrorCode, type Refusal } from '../server/errors.ts';
 import { nearestExtension, resolveRef } from '../server/schema.ts';
@@ -200,11 +201,7 @@ function verdictIn(contract: Contract, r: JudgedRequest): Verdict | undefined {
  * or header's path: what a recording masks there is a credential, which no schema validates).
  */
 function memberAt(r: JudgedRequest, path: string): unknown {
-  if (!path.startsWith('/')) return undefined;
-  let v: unknown = r.body;
-  for (const step of path.slice(1).split('/'))
-    v = (v as Record<string, unknown> | null | undefined)?.[step.replace(/~1/g, '/').replace(/~0/g, '~')];
-  return v;
+  return path.startsWith('/') ? valueAt(r.body, path) : undefined;
 }
 
 /** The verdict in each variant, or undefined when the variants disagree. */

@@ -5,6 +5,7 @@
  * type asked for is an error naming it: the server does not start on a contract it cannot read.
  */
 import { loadBundledDocument } from '../generated/index.ts';
+import { valueAt } from './json-pointer.ts';
 
 let doc: Record<string, unknown> | undefined;
 
@@ -12,11 +13,7 @@ export function specFact(pointer: string, type: 'number'): number;
 export function specFact(pointer: string, type: 'string'): string;
 export function specFact(pointer: string, type: 'number' | 'string'): number | string {
   doc ??= loadBundledDocument(1);
-  let v: unknown = doc;
-  for (const part of pointer.replace(/^#?\//, '').split('/')) {
-    const key = part.replace(/~1/g, '/').replace(/~0/g, '~');
-    v = v !== null && typeof v === 'object' && Object.hasOwn(v, key) ? (v as Record<string, unknown>)[key] : undefined;
-  }
+  const v = valueAt(doc, pointer);
   if (typeof v !== type) throw new Error(`spec: ${pointer} holds no ${type}`);
   return v as number | string;
 }

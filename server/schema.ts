@@ -1,15 +1,12 @@
 /** Walking a bundled document's schemas: `$ref`s, `allOf` layers, the nearest `x-` extension along a path. */
 
+import { valueAt } from '../lib/json-pointer.ts';
+
 type Json = Record<string, unknown>;
 
 export function resolveRef(doc: Json, schema: unknown): Json | null {
   let s = schema as Json | null;
-  for (let i = 0; s && typeof s === 'object' && typeof s.$ref === 'string' && i < 32; i++) {
-    const parts = s.$ref.replace(/^#\//, '').split('/');
-    let cur: unknown = doc;
-    for (const part of parts) cur = (cur as Json)?.[part.replace(/~1/g, '/').replace(/~0/g, '~')];
-    s = cur as Json;
-  }
+  for (let i = 0; s && typeof s === 'object' && typeof s.$ref === 'string' && i < 32; i++) s = valueAt(doc, s.$ref) as Json | null;
   return s && typeof s === 'object' ? s : null;
 }
 

@@ -18,6 +18,7 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { loadBundledDocument, type Variant } from '../generated/index.ts';
+import { valueAt } from '../lib/json-pointer.ts';
 import { isMad } from '../lib/money.ts';
 import { ApiError, refusalOf, type Refusal, type RequestFailure } from './errors.ts';
 import { operationTables } from './routes.ts';
@@ -110,9 +111,7 @@ const esc = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
 function located(doc: Json, pointer: string): string {
   let p = pointer;
   for (let i = 0; i < 32; i++) {
-    let node: unknown = doc;
-    for (const part of p.slice(2).split('/')) node = (node as Json | undefined)?.[part.replace(/~1/g, '/').replace(/~0/g, '~')];
-    const ref = (node as Json | undefined)?.$ref;
+    const ref = (valueAt(doc, p) as Json | undefined)?.$ref;
     if (typeof ref !== 'string' || !ref.startsWith('#/')) return p;
     p = ref;
   }
