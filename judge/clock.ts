@@ -13,7 +13,7 @@
  * or before a reset, is bounded by nothing.
  */
 import type { Interval } from '../model/index.ts';
-import { everyCallSeen, type Judging, type Seen } from './context.ts';
+import { sandboxMayChangeUnseen, type Judging, type Seen } from './context.ts';
 import type { JudgeMemory, MerchantMemory } from './memory.ts';
 
 /** Clock answers kept per merchant. */
@@ -25,7 +25,7 @@ const CLOCK_ANSWERS = 8;
  * merchant passes through the ear (`everyCallSeen`).
  */
 function offsets(j: Judging, m: MerchantMemory, from: number, to: number): [number, number] {
-  if (m.testKey && !everyCallSeen(j, m)) return [0, Infinity];
+  if (sandboxMayChangeUnseen(j, m)) return [0, Infinity];
   let before: [number, number] = m.testKey ? [0, Infinity] : [0, 0];
   let lo = Infinity;
   let hi = -Infinity;
@@ -46,16 +46,11 @@ function skew(memory: JudgeMemory, tolerance: number): Interval {
   return isShifted(s, tolerance) ? s : { from: 0, to: 0 };
 }
 
-/** The merchant's server clock during [from, to] on the ear's clock (the model's slack not added). */
-export function serverTime(j: Judging, m: MerchantMemory, from: number, to: number): Interval {
-  const [lo, hi] = offsets(j, m, from, to);
-  const k = skew(j.memory, j.settings.tolerance);
-  return { from: from + lo + k.from, to: to + hi + k.to };
-}
-
-/** The server's clock of the caller's merchant while the exchange lasted. */
+/** The server's clock of the caller's merchant while the exchange lasted (the model's slack not added). */
 export function during(j: Judging, m: MerchantMemory, s: Pick<Seen, 'sentAt' | 'receivedAt'>): Interval {
-  return serverTime(j, m, s.sentAt, s.receivedAt);
+  const [lo, hi] = offsets(j, m, s.sentAt, s.receivedAt);
+  const k = skew(j.memory, j.settings.tolerance);
+  return { from: s.sentAt + lo + k.from, to: s.receivedAt + hi + k.to };
 }
 
 /** An interval of the ear's clock on a server clock `offsetMs` ahead of the server's real one. */
@@ -91,7 +86,7 @@ export function earliestDuring(j: Judging, m: MerchantMemory, since: number, to:
  */
 export function setBackSince(j: Judging, m: MerchantMemory, after: number | null): boolean {
   if (!m.testKey) return false;
-  return after === null || !everyCallSeen(j, m) || m.clock.setBackAt > after;
+  return after === null || sandboxMayChangeUnseen(j, m) || m.clock.setBackAt > after;
 }
 
 /** A clock answer of merchant `m` (its offset in ms) during [sentAt, receivedAt]; `reset`: a sandbox reset answered. */

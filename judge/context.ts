@@ -91,6 +91,15 @@ export function everyCallSeen(j: Judging, m: MerchantMemory | null): boolean {
 }
 
 /**
+ * Whether merchant `m`'s sandbox may change by a call the judge does not see: a test key's (the
+ * sandbox operations take test keys only, ADR-020) whose every call it may not assume it sees;
+ * `m` null, a merchant it cannot place, which may be a test key's.
+ */
+export function sandboxMayChangeUnseen(j: Judging, m: MerchantMemory | null): boolean {
+  return (m === null || m.testKey) && !everyCallSeen(j, m);
+}
+
+/**
  * An answer shows merchant `m`'s data gone that the judge saw exist (a 404 for its transaction, a
  * list or an outbox read whole without it, its vendorReference taken again): true when that may be
  * a reset deleting the data (ADR-041) by another client of a test key, which the judge did not see
@@ -98,7 +107,7 @@ export function everyCallSeen(j: Judging, m: MerchantMemory | null): boolean {
  * saw, and reports nothing; false when the absence is the server's to answer for.
  */
 export function deletedUnseen(j: Judging, m: MerchantMemory): boolean {
-  if (!m.testKey || everyCallSeen(j, m)) return false;
+  if (!sandboxMayChangeUnseen(j, m)) return false;
   forgetMerchantData(j.memory, m);
   return true;
 }

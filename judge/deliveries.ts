@@ -21,7 +21,7 @@ import {
   type DeliveryView,
 } from '../model/retry.ts';
 import { canonicalText } from '../model/index.ts';
-import { causesSeen, everyCallSeen, finding, isRecord, type Judging, type Seen } from './context.ts';
+import { causesSeen, finding, isRecord, sandboxMayChangeUnseen, type Judging, type Seen } from './context.ts';
 import { epoch, remember, type DeliveryMemory, type MerchantMemory } from './memory.ts';
 import { iso } from './clock.ts';
 
@@ -135,8 +135,7 @@ export function judgeDeliveries(s: Seen, j: Judging): void {
     const mem = attemptsKnown(j, m, id, d, listed, s);
     const gapsFrom = mem.attemptAfter.findIndex((after) => after > m.clock.setBackAt);
     // a test key's delivery may have been redelivered, or its clock reset, by a call the ear did not see
-    const unseenCalls = m.testKey && !everyCallSeen(j, m);
-    const judged = judgeListedDelivery(d, mem.redelivered || unseenCalls, gapsFrom < 0 ? listed : gapsFrom);
+    const judged = judgeListedDelivery(d, mem.redelivered || sandboxMayChangeUnseen(j, m), gapsFrom < 0 ? listed : gapsFrom);
     if (judged === null) continue;
     for (const p of judged.problems)
       j.out.push(

@@ -11,7 +11,7 @@ import { stateMachine, webhookDelivery } from '../generated/index.ts';
 import { at, expiryInstantAllowed, expiryOf } from '../model/index.ts';
 import { verifyWebhook, WebhookVerificationError } from '../sdk/webhooks/verify.ts';
 import { iso } from './clock.ts';
-import { around, everyCallSeen, finding, isRecord, type FindingOf, type Judging, type Json, type Seen } from './context.ts';
+import { around, finding, isRecord, sandboxMayChangeUnseen, type FindingOf, type Judging, type Json, type Seen } from './context.ts';
 import type { Delivery } from './exchange.ts';
 import type { TransactionMemory } from './memory.ts';
 import { judgeRepeat } from './deliveries.ts';
@@ -109,7 +109,7 @@ export function judgeDelivery(d: Delivery, receivedAt: number, j: Judging): void
     // merchant the judge cannot place, only when it sees every call
     const about = isRecord(event?.data) && typeof event.data.id === 'string' ? memory.transactions.get(event.data.id) : undefined;
     const m = about && memory.merchants.get(about.merchant);
-    const rotatedUnseen = failed?.code === 'bad_signature' && (m === undefined || m.testKey) && !everyCallSeen(j, m ?? null);
+    const rotatedUnseen = failed?.code === 'bad_signature' && sandboxMayChangeUnseen(j, m ?? null);
     if (failed && failed.code !== 'malformed_payload' && !rotatedUnseen) problems.push(`signature: ${failed.code}: ${failed.message}`);
   }
   if (event === undefined) problems.push('body is not JSON');
@@ -256,7 +256,7 @@ export function sweepEvents(j: Judging, now: number): void {
     const m = j.memory.merchants.get(tx.merchant);
     if (!m?.endpoint.eventsReachEar) continue;
     // a test key's endpoint may also have been pointed elsewhere, or disabled, by a call the ear did not see
-    if (m.endpoint.elsewhere || (m.testKey && !everyCallSeen(j, m))) {
+    if (m.endpoint.elsewhere || sandboxMayChangeUnseen(j, m)) {
       tx.events = tx.events.filter((e) => e.received);
       if (!tx.events.length) delete tx.events;
       continue;
