@@ -91,19 +91,22 @@ describe('HEAD answers as its GET (ADR-024)', () => {
     expect(headFindings().map((f) => f.actual)).toEqual([404]);
   });
 
-  it('HEAD refused (404) right after its GET answered another refusal (401): a finding', async () => {
-    headMode = '404';
+  /** A session-token status URL its GET refuses (401), then its HEAD, answered as `mode` says: the HEAD's status. */
+  const headAfterRefusedGet = async (mode: typeof headMode): Promise<number> => {
+    headMode = mode;
     const path = `/api/v1/public/transactions/${randomUUID()}/status`;
-    expect(await call('GET', path, { 'x-session-token': 'st_unknown' })).toBe(401);
-    expect(await call('HEAD', path, { 'x-session-token': 'st_unknown' })).toBe(404);
+    const token = { 'x-session-token': 'st_unknown' };
+    expect(await call('GET', path, token)).toBe(401);
+    return call('HEAD', path, token);
+  };
+
+  it('HEAD refused (404) right after its GET answered another refusal (401): a finding', async () => {
+    expect(await headAfterRefusedGet('404')).toBe(404);
     expect(headFindings().map((f) => f.actual)).toEqual([404, 404]);
   });
 
   it('HEAD throttled (429) right after its GET answered 401: no finding (the auth-failure limit counts every client at the address, ADR-024 compares the moment)', async () => {
-    headMode = '429';
-    const path = `/api/v1/public/transactions/${randomUUID()}/status`;
-    expect(await call('GET', path, { 'x-session-token': 'st_unknown' })).toBe(401);
-    expect(await call('HEAD', path, { 'x-session-token': 'st_unknown' })).toBe(429);
+    expect(await headAfterRefusedGet('429')).toBe(429);
     expect(headFindings().map((f) => f.actual)).toEqual([404, 404]);
   });
 
