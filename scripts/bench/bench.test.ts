@@ -64,6 +64,34 @@ it('writes `[{ id, ratio, target, verdict }]` with --json: met, missed, reported
   }
 });
 
+it("runs a figure's own rounds unless BENCH_ROUNDS says otherwise, and the default for the others", async () => {
+  const seen: Record<string, number> = {};
+  const fig = (id: string, rounds?: number): Figure => ({
+    id,
+    title: id,
+    target: 'report',
+    rounds,
+    run: async (ctx) => {
+      seen[id] = ctx.rounds;
+      return { ratio: 1, detail: id };
+    },
+  });
+  const saved = process.env.BENCH_ROUNDS;
+  const lines: string[] = [];
+  try {
+    delete process.env.BENCH_ROUNDS;
+    await runBench([fig('own', 7), fig('default')], { log: (l) => lines.push(l) });
+    expect(seen).toEqual({ own: 7, default: 3 });
+    expect(lines).toContain('[own] own … (7 rounds, its own)');
+    process.env.BENCH_ROUNDS = '2';
+    await runBench([fig('own', 7), fig('default')], { log: () => {} });
+    expect(seen).toEqual({ own: 2, default: 2 });
+  } finally {
+    if (saved === undefined) delete process.env.BENCH_ROUNDS;
+    else process.env.BENCH_ROUNDS = saved;
+  }
+});
+
 it('seeds a data file that a server on it reads back', async () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'paylater-bench-test-'));
   try {

@@ -53,7 +53,7 @@
  * `[{ id, ratio, target, verdict }]` (verdict `met`, `missed`, `reported` or `not measured`).
  *
  * Env: BENCH_DURATION (seconds per measurement, default 5), BENCH_ROUNDS (alternating rounds,
- * medians reported, default 3), BENCH_CONNECTIONS (default 10).
+ * medians reported, default 3, or a figure's own `rounds`), BENCH_CONNECTIONS (default 10).
  */
 import { writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem, type } from 'node:os';
@@ -163,10 +163,11 @@ export async function runBench(
   );
   const rows: Array<{ f: Figure; r: FigureResult }> = [];
   for (const f of selected) {
-    ctx.log(`[${f.id}] ${f.title} …`);
+    const own = process.env.BENCH_ROUNDS === undefined && f.rounds !== undefined;
+    ctx.log(`[${f.id}] ${f.title} …${own ? ` (${f.rounds} rounds, its own)` : ''}`);
     let r: FigureResult;
     try {
-      r = await f.run(ctx);
+      r = await f.run(own ? { ...ctx, rounds: f.rounds! } : ctx);
     } catch (e) {
       r = { ratio: null, detail: '', reason: (e as Error).message };
     }

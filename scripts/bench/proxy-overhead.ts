@@ -58,6 +58,9 @@ export const proxyOverhead: Figure = {
   title: 'B2 GET rps through paylater proxy ÷ direct, same run',
   target: '≥ 0.8',
   pass: (r) => r >= 0.8,
+  // Seven: three processes share the two cores here, and one slow round of three moved the
+  // median (docs/history.md: ratios of 0.65–0.91 over three rounds, 0.70–0.90 over seven).
+  rounds: 7,
   async run(ctx) {
     const s = await spawnHttpServer('reference');
     const proxy = await spawnProxy(s.base, s.variant).catch(async (e: unknown) => {

@@ -25,6 +25,11 @@ export interface Figure {
   /** e.g. '≥ 0.7', '≤ 2.0', 'report' */
   target: string;
   pass?: (ratio: number) => boolean;
+  /**
+   * The alternating rounds this figure runs when BENCH_ROUNDS does not say: a ratio of three
+   * processes sharing two cores needs more rounds than the default for its medians to hold still.
+   */
+  rounds?: number;
   run(ctx: BenchContext): Promise<FigureResult>;
 }
 
