@@ -5,7 +5,7 @@
 import type { Variant } from '../generated/index.ts';
 import type { Contract } from './contract.ts';
 import type { Exchange, Finding, FindingKind } from './exchange.ts';
-import { forgetMerchantData, type JudgeMemory, type MerchantMemory, type VariantPin } from './memory.ts';
+import { epoch, forgetMerchantData, madeDuring, type JudgeMemory, type MerchantMemory, type VariantPin } from './memory.ts';
 import type { ValidateFunction } from 'ajv';
 import { memoized } from '../lib/memo.ts';
 
@@ -110,6 +110,28 @@ export function deletedUnseen(j: Judging, m: MerchantMemory): boolean {
   if (!sandboxMayChangeUnseen(j, m)) return false;
   forgetMerchantData(j.memory, m);
   return true;
+}
+
+/**
+ * Whether a list read whole shows that transaction `goneId`, missing from it, was not deleted
+ * unseen: its last page (read after every earlier one) lists a transaction of the same merchant
+ * (`lastPage`, their ids) whose making the ear saw end before an exchange showing the missing one
+ * began. A deleting reset takes all of a merchant's records at one instant (ADR-041) and a page is
+ * read at one instant (ADR-028): one after the missing one was last shown would have taken that
+ * transaction too, so none came before the last page, and every page was read while the missing
+ * one was there.
+ * @judges ADR-041
+ */
+export function deletionRuledOut(memory: JudgeMemory, goneId: string, lastPage: Iterable<unknown>): boolean {
+  const gone = memory.transactions.get(goneId);
+  if (gone === undefined) return false;
+  const goneShown = epoch(memory, gone.lastSeenSentAt);
+  for (const id of lastPage) {
+    const tx = typeof id === 'string' ? memory.transactions.get(id) : undefined;
+    const made = tx?.merchant === gone.merchant ? madeDuring(memory, tx) : undefined;
+    if (made !== undefined && made.to <= goneShown) return true;
+  }
+  return false;
 }
 
 /** The variant a caller is judged in: the pinned one, else the first the answer may be judged by. */

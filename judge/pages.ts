@@ -14,7 +14,7 @@ import type { Interval } from '../model/index.ts';
 import { resolveRef } from '../server/schema.ts';
 import { compiledContract } from '../server/validate.ts';
 import { routeTable } from '../server/routes.ts';
-import { deletedUnseen, finding, isRecord, type Json, type Judging, type Seen } from './context.ts';
+import { deletedUnseen, deletionRuledOut, finding, isRecord, type Json, type Judging, type Seen } from './context.ts';
 import type { Finding } from './exchange.ts';
 import { remember, type ListWalk } from './memory.ts';
 
@@ -209,7 +209,8 @@ export function judgePage(s: Seen, j: Judging, v: Variant, know: ListKnowledge):
       const listed = new Set(walk.items.map((x) => String(x[want.member])));
       for (const id of want.ids)
         if (!listed.has(id)) {
-          if (deletedUnseen(j, m)) break;
+          const lastPage = items.map((x) => x[want.member]);
+          if (!deletionRuledOut(j.memory, id, lastPage) && deletedUnseen(j, m)) break;
           push(
             '$.data',
             `${s.opId} read to its end (exchanges ${walk.first}–${s.seq}) does not list ${want.member} ${id}, made before the first page was asked for (ADR-028: a page skipped it)`,

@@ -6,7 +6,7 @@
  * another merchant's transactions; the outbox read to its end (or filtered by `transactionId`)
  * holds exactly one message for each transaction the merchant made through the ear before the read began.
  */
-import { deletedUnseen, finding, type Json, type Judging, type Seen } from './context.ts';
+import { deletedUnseen, deletionRuledOut, finding, isRecord, type Json, type Judging, type Seen } from './context.ts';
 import type { Finding } from './exchange.ts';
 import { epoch, madeDuring, type ListWalk, type MerchantMemory } from './memory.ts';
 import { smallHash } from './prints.ts';
@@ -140,7 +140,12 @@ export function judgeSmsOutbox(s: Seen, j: Judging): void {
 export function smsWalk(j: Judging, m: MerchantMemory, walk: ListWalk, s: Seen): Finding[] {
   const only = walk.query.get('transactionId');
   const wrong = judgeSms(walk.items, smsKnowledge(j, m), { only, sentAt: walk.sentAt }).find((v) => v.problem === 'count');
-  if (wrong?.problem !== 'count' || (wrong.n === 0 && deletedUnseen(j, m))) return [];
+  if (wrong?.problem !== 'count') return [];
+  if (wrong.n === 0) {
+    const lastPage = isRecord(s.json) && Array.isArray(s.json.data) ? (s.json.data as unknown[]) : [];
+    const listed = lastPage.map((x) => (isRecord(x) ? x.transactionId : undefined));
+    if (!deletionRuledOut(j.memory, wrong.id, listed) && deletedUnseen(j, m)) return [];
+  }
   return [
     finding({
       kind: 'sms',

@@ -103,7 +103,7 @@ export async function proxyDetection(list: Mutant[], log: (l: string) => void = 
         };
         out.push(row);
         log(
-          `  ${m.name}: suite ${row.suite ? 'found' : 'missed'}${harDir && r.findings[0] ? ` (${r.findings[0].message.slice(0, 300)})` : ''}, proxy ${row.proxy ? `found (${row.message.slice(0, 120)})` : 'missed'}, its HAR ${row.har ? `found (${har.findings[0]!.message.slice(0, 120)})` : 'missed'}`,
+          `  ${m.name}: suite ${row.suite ? 'found' : 'missed'}${harDir && r.findings[0] ? ` (${r.findings[0].message.slice(0, 300)})` : ''}, proxy ${row.proxy ? `found (${row.message.slice(0, 120)})` : 'missed'}, its HAR ${row.har ? `found (${har.findings[0]!.message.slice(0, 120)})` : 'missed'}, without --sole-client ${row.withoutSoleClient ? 'found' : 'missed'}`,
         );
       } finally {
         await proxy.close();
