@@ -147,6 +147,7 @@ const GROUPS: Group[] = [
           expect(p.limits.renderLimitsPage()).toContain('600 s (10 min) from createdAt');
           expect(await guide(p, 'partner')).toContain('The customer has 600 s from `createdAt`');
           expect(await guide(p, 'sandbox')).toContain('within 10 minutes.');
+          expect(await p.docs.loadDecisions()).toContain('`paymentWindow.defaultSeconds` of `x-state-machine`\n  (600 s)');
         },
       },
       // the suite does not hold a stream open: the server is asked below

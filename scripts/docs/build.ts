@@ -53,6 +53,11 @@ export async function loadGuides(dir = GUIDES_DIR): Promise<Guide[]> {
   );
 }
 
+/** spec/DECISIONS.md as the decisions page shows it: the facts it quotes as {{file#/pointer}} (ADR-086), as spec/ states them now. */
+export async function loadDecisions(): Promise<string> {
+  return (await fillSpecValues(ROOT, await readFile(path.join(SPEC_DIR, 'DECISIONS.md'), 'utf8'))).text;
+}
+
 /** The merchant pages of docs/ served with the merchant docs (the README's path for merchants leads to them). */
 export const MERCHANT_PAGES: readonly { file: string; href: string; title: string; label: string }[] = [
   { file: 'docs/merchants.md', href: 'merchants.html', title: 'For merchants: start here', label: 'Merchants: start here' },
@@ -265,7 +270,7 @@ export async function buildDocs(outDir = DEFAULT_OUT_DIR): Promise<BuildResult> 
   await page('limits.html', 'Limits', renderLimitsPage());
   await page('state-machine.html', 'Transaction state machine', await stateMachinePage());
   await page('differences.html', 'Variant 1 vs Variant 2', renderDifferencesPage(v1, v2));
-  const decisions = renderMarkdown((await readFile(path.join(SPEC_DIR, 'DECISIONS.md'), 'utf8')).replace(/^#\s+.*\n/, ''));
+  const decisions = renderMarkdown((await loadDecisions()).replace(/^#\s+.*\n/, ''));
   await page('decisions.html', 'Decisions', decisions.html);
   for (const g of guides) {
     const body = renderMarkdown(g.source.replace(/^#\s+.*\n/m, '')).html;

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { loadBundledDocument } from '../../generated/index.ts';
 import { validatorFor } from '../lib/schema-validator.ts';
-import { loadGuides } from './build.ts';
+import { ROOT } from '../lib/paths.ts';
+import { specValue } from '../lib/rule-spec.ts';
+import { specTable } from '../lib/spec-tables.ts';
+import { loadDecisions, loadGuides } from './build.ts';
 import { guideBlocks, schemaPointer } from './guide-blocks.ts';
 
 const guides = await loadGuides();
@@ -40,4 +43,12 @@ describe('guides (spec/guides/*.md)', () => {
     expect(() => schemaPointer(docs[1], { operationId: 'createSession', part: '418' })).toThrow();
     expect(() => guideBlocks('t.md', '```json\n{}\n```\n')).toThrow(/op=/);
   });
+});
+
+it('the decisions page quotes the facts as spec/ states them: none left unfilled, the retry schedule as x-webhook-delivery gives it', async () => {
+  const text = await loadDecisions();
+  expect(text.match(/\{\{[^}]*\}\}/g) ?? []).toEqual([]);
+  const schedule = await specTable('webhook-retry-delays', (loc) => specValue(ROOT, loc));
+  expect(schedule).toMatch(/^0 s, 5 s, /);
+  expect(text).toContain(`Attempts after\n  ${schedule}, the jitter on each delay`);
 });

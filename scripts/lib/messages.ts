@@ -44,11 +44,12 @@ export function checkExampleMessages(variant: number, doc: Json): string[] {
     );
 }
 
-/** The Markdown files that show error bodies to merchants: the guides and every README. */
+/** The Markdown files that show error bodies or quote facts to merchants: the guides, the decisions and every README. */
 async function documentFiles(): Promise<string[]> {
   const guides = (await readdir(path.join(SPEC_DIR, 'guides')))
     .filter((f) => f.endsWith('.md'))
     .map((f) => path.join(SPEC_DIR, 'guides', f));
+  guides.push(path.join(SPEC_DIR, 'DECISIONS.md'));
   const readmes: string[] = [];
   const walk = async (dir: string): Promise<void> => {
     for (const e of await readdir(dir, { withFileTypes: true })) {
