@@ -5,7 +5,7 @@
 import type { Variant } from '../generated/index.ts';
 import type { Contract } from './contract.ts';
 import type { Exchange, Finding, FindingKind } from './exchange.ts';
-import { epoch, forgetMerchantData, madeDuring, type JudgeMemory, type MerchantMemory, type VariantPin } from './memory.ts';
+import { forgetMerchantData, madeDuring, type JudgeMemory, type MerchantMemory, type VariantPin } from './memory.ts';
 import type { ValidateFunction } from 'ajv';
 import { memoized } from '../lib/memo.ts';
 
@@ -115,21 +115,20 @@ export function deletedUnseen(j: Judging, m: MerchantMemory): boolean {
 /**
  * Whether a list read whole shows that transaction `goneId`, missing from it, was not deleted
  * unseen: its last page (read after every earlier one) lists a transaction of the same merchant
- * (`lastPage`, their ids) whose making the ear saw end before an exchange showing the missing one
- * began. A deleting reset takes all of a merchant's records at one instant (ADR-041) and a page is
- * read at one instant (ADR-028): one after the missing one was last shown would have taken that
- * transaction too, so none came before the last page, and every page was read while the missing
- * one was there.
+ * (`lastPage`, their ids) whose making the ear saw end before the missing one's making began. A
+ * deleting reset takes all of a merchant's records at one instant (ADR-041) and a page is read at
+ * one instant (ADR-028): one that took the missing transaction would have taken that older one
+ * too, so none came before the last page, and every page was read while the missing one was there.
  * @judges ADR-041
  */
 export function deletionRuledOut(memory: JudgeMemory, goneId: string, lastPage: Iterable<unknown>): boolean {
   const gone = memory.transactions.get(goneId);
-  if (gone === undefined) return false;
-  const goneShown = epoch(memory, gone.lastSeenSentAt);
+  const goneMade = gone && madeDuring(memory, gone);
+  if (gone === undefined || goneMade === undefined) return false;
   for (const id of lastPage) {
     const tx = typeof id === 'string' ? memory.transactions.get(id) : undefined;
     const made = tx?.merchant === gone.merchant ? madeDuring(memory, tx) : undefined;
-    if (made !== undefined && made.to <= goneShown) return true;
+    if (made !== undefined && made.to <= goneMade.from) return true;
   }
   return false;
 }
