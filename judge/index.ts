@@ -257,6 +257,7 @@ export function createJudge(o: JudgeOptions = {}): Judge {
           body: requestJson,
           raw: ex.body,
           unreadable: s.requestUnreadable,
+          cut: ex.requestTruncated,
           status: s.status,
           json,
         }),

@@ -136,6 +136,25 @@ describe('x-max-body-bytes counts inclusive', () => {
     expect(kinds(b1(maxBodyBytes))).toEqual(['request PAYLOAD_TOO_LARGE']);
     expect(kinds(b1(maxBodyBytes + 1))).toEqual([]);
   });
+  it('a body the ear kept only the start of (a capture limit, a HAR without its text): measured by its Content-Length', () => {
+    const cut = (contentLength: string | undefined): JudgedRequest => ({
+      seq: 1,
+      opId: 'createPartnerTransaction',
+      contracts: [Contract.for(1)],
+      params: {},
+      search: '',
+      headers: contentLength === undefined ? KEY : { ...KEY, 'content-length': contentLength },
+      body: undefined,
+      raw: '{"vendorReference":"xxxx',
+      unreadable: true,
+      cut: true,
+      status: 413,
+      json: refused('PAYLOAD_TOO_LARGE'),
+    });
+    expect(kinds(cut(String(maxBodyBytes)))).toEqual(['request PAYLOAD_TOO_LARGE']);
+    expect(kinds(cut(String(maxBodyBytes + 1)))).toEqual([]);
+    expect(kinds(cut(undefined))).toEqual([]);
+  });
 });
 
 describe('a key-authenticated operation answered without its key', () => {

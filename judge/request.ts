@@ -156,6 +156,8 @@ export interface JudgedRequest {
   raw?: string;
   /** The request body was cut by the capture limit, or is not JSON: not judged. */
   unreadable: boolean;
+  /** The request body was cut by the ear (`raw` is not all of it): its size is its Content-Length. */
+  cut?: boolean;
   status: number;
   json: unknown;
 }
@@ -230,24 +232,28 @@ const BEFORE_VALIDATION = new Set<string>(
 
 /** @judges amount-range, amount-consistency, b1-validation */
 export function judgeRequest(r: JudgedRequest): Finding[] {
-  if (r.unreadable || r.status >= 500 || r.status < 200) return [];
+  if (r.status >= 500 || r.status < 200) return [];
   const success = r.status < 300;
   const code = (r.json as { error?: { code?: unknown } } | undefined)?.error?.code;
   const answered = typeof code === 'string' ? code : undefined;
-  if (!success && answered === undefined) return [];
-  // a body of at most x-max-body-bytes is read (the limit counts inclusive): 413 only past it
-  if (answered === 'PAYLOAD_TOO_LARGE' && r.raw !== undefined && Buffer.byteLength(r.raw) <= maxBodyBytes)
-    return [
-      {
-        kind: 'request',
-        jsonPath: '$.error.code',
-        message: `${r.opId} answered ${r.status} ${answered} to a body of ${Buffer.byteLength(r.raw)} bytes; the contract reads bodies up to x-max-body-bytes (${maxBodyBytes})`,
-        expected: `a body of at most ${maxBodyBytes} bytes read`,
-        actual: answered,
-        operation: r.opId,
-        exchanges: [r.seq],
-      },
-    ];
+  // a body of at most x-max-body-bytes is read (the limit counts inclusive): 413 only past it. A body
+  // the ear did not keep whole is measured by its Content-Length, as the server measures it first.
+  if (answered === 'PAYLOAD_TOO_LARGE') {
+    const bytes = r.cut ? Number(r.headers['content-length'] ?? NaN) : r.raw === undefined ? NaN : Buffer.byteLength(r.raw);
+    if (bytes <= maxBodyBytes)
+      return [
+        {
+          kind: 'request',
+          jsonPath: '$.error.code',
+          message: `${r.opId} answered ${r.status} ${answered} to a body of ${bytes} bytes; the contract reads bodies up to x-max-body-bytes (${maxBodyBytes})`,
+          expected: `a body of at most ${maxBodyBytes} bytes read`,
+          actual: answered,
+          operation: r.opId,
+          exchanges: [r.seq],
+        },
+      ];
+  }
+  if (r.unreadable || (!success && answered === undefined)) return [];
   const v = verdict(r);
   if (v === undefined) return [];
   // a member a recording masked (the secret of a webhook endpoint's PUT, in a HAR): what it hid is not judged
