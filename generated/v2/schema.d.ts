@@ -825,8 +825,8 @@ export interface components {
         /**
          * CustomerPhone
          * @description The customer's mobile number in international form without the plus sign: digits
-         *     only, beginning with the country code (E.164 without `+`: 8 to 15 digits, first digit
-         *     not 0), for example `212612345678` for a Moroccan number. Never normalised: `+212…`,
+         *     only, beginning with the country code (E.164 without `+`, the lengths its `pattern`
+         *     reads, first digit not 0), for example `212612345678` for a Moroccan number. Never normalised: `+212…`,
          *     spaces, dashes and the national form `06…` are refused (ADR-049).
          * @example 212612345678
          */
@@ -919,7 +919,7 @@ export interface components {
         Money: number;
         /**
          * OrderReference
-         * @description Service-generated order reference, `ORD-` followed by 10 characters from `0-9A-Z`.
+         * @description Service-generated order reference, `ORD-` and the characters its `pattern` reads (ADR-011).
          * @example ORD-7K2M9Q4XAB
          */
         OrderReference: string;
