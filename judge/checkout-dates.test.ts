@@ -177,3 +177,71 @@ describe('checkout transactions: an expiry read from the sandbox list', () => {
     expect(expiredIn(2000)).toEqual([expect.stringContaining('is not the end of its payment window')]);
   });
 });
+
+describe("checkout transactions: a payment that may not have made its transaction, and the record's own createdAt", () => {
+  const pending = { status: 'PENDING', merchant_name: 'M', store_name: 'S', updated_at: null };
+  const HOUR = 3_600_000;
+  /** A1 (unless `a1At` is null) and a payment at T0 of merchant A's session; `testKey` for every call of A. */
+  function session(s: StateTracker, id: string, a1At: number | null, testKey = false): string {
+    const token = `st_${id.slice(-8)}`;
+    if (a1At !== null) s.observe(ob('createSession', { testKey, json: { token, expiresAt: new Date(a1At + HOUR).toISOString() } }, a1At));
+    s.observe(
+      ob('sandboxPaySession', { testKey, requestJson: { session_token: token }, json: { transaction_id: id, status: 'PENDING' } }, T0),
+    );
+    return token;
+  }
+
+  it("its A1 never seen: the list showing it made an hour before the payment (an earlier, failed payment made it, ADR-019) and expired at that making's window end is no finding", () => {
+    const s = new StateTracker({ soleClient: true });
+    const id = '01a21b00-0000-7000-8000-0000000000f1';
+    session(s, id, null);
+    const made = T0 - HOUR;
+    const rec = partnerRecord(made, {
+      id,
+      vendorReference: null,
+      orderReference: null,
+      status: 'EXPIRED',
+      updatedAt: new Date(made + WINDOW_MS).toISOString(),
+    });
+    const at = made + WINDOW_MS + 5000;
+    expect(s.observe(ob('sandboxListTransactions', { json: { data: [rec], nextCursor: null } }, at)).map((f) => f.message)).toEqual([]);
+  });
+
+  it("its A1 seen by a sole client's judge: the payment made it, and A2's created_at an hour before is a finding", () => {
+    const s = new StateTracker({ soleClient: true });
+    const id = '01a21b00-0000-7000-8000-0000000000f2';
+    const token = session(s, id, T0);
+    expect(a2(s, token, id, { ...pending, created_at: local(T0 - HOUR) }, T0 + 1000)).toEqual(['timestamps']);
+  });
+
+  it("a live key's judge that may not assume it sees every call: made between the session's A1 and the payment; before the A1, a finding", () => {
+    const s = new StateTracker({});
+    const id = '01a21b00-0000-7000-8000-0000000000f3';
+    const token = session(s, id, T0 - HOUR / 2);
+    expect(a2(s, token, id, { ...pending, created_at: local(T0 - HOUR / 4) }, T0 + 1000)).toEqual([]);
+    expect(a2(s, token, id, { ...pending, created_at: local(T0 - 2 * HOUR) }, T0 + 2000)).toEqual(['timestamps']);
+  });
+
+  it("a test key's clock the judge does not follow: the sandbox list's createdAt is the creation's instant, and A2's created_at is judged against it", () => {
+    const s = new StateTracker({});
+    const id = '01a21b00-0000-7000-8000-0000000000f4';
+    const token = session(s, id, T0, true);
+    const created = T0 + 5 * HOUR; // the clock an unseen client advanced
+    const rec = partnerRecord(created, { id, vendorReference: null, orderReference: null });
+    expect(
+      s.observe(ob('sandboxListTransactions', { testKey: true, json: { data: [rec], nextCursor: null } }, T0 + 1000)).map((f) => f.kind),
+    ).toEqual([]);
+    expect(a2(s, token, id, { ...pending, created_at: local(created) }, T0 + 2000)).toEqual([]);
+    expect(a2(s, token, id, { ...pending, created_at: local(created + HOUR) }, T0 + 3000)).toEqual(['timestamps']);
+  });
+
+  it("the list's createdAt outside the exchange that paid the session (its A1 seen, the clock known): a finding", () => {
+    const s = new StateTracker({});
+    const id = '01a21b00-0000-7000-8000-0000000000f5';
+    session(s, id, T0);
+    const rec = (createdAt: number) => partnerRecord(createdAt, { id, vendorReference: null, orderReference: null });
+    const listed = (createdAt: number) =>
+      s.observe(ob('sandboxListTransactions', { json: { data: [rec(createdAt)], nextCursor: null } }, T0 + 1000)).map((f) => f.jsonPath);
+    expect(listed(T0 + 60_000)).toContain('$.createdAt');
+  });
+});

@@ -213,3 +213,29 @@ export function judgeVerification(s: Seen, j: Judging): void {
       }),
     );
 }
+
+/**
+ * A record's createdAt for a transaction whose creation the judge knew only within the exchange
+ * that paid its session (a checkout transaction), or not at all (made on a clock it does not
+ * follow): it must lie within that exchange, and from then on it is the creation's instant, so A2's
+ * created_at and the expiry's instant are judged against it whatever the clock did since.
+ */
+export function judgeCreationShown(s: Seen, j: Judging, id: string, tx: TransactionMemory, c: number): void {
+  if (tx.createdAt !== null && tx.createdWithinMs === 0) return;
+  const tol = j.settings.tolerance;
+  if (tx.createdAt !== null && (c < tx.createdAt - tol || c > tx.createdAt + tx.createdWithinMs + tol))
+    j.out.push(
+      finding({
+        kind: 'timestamps',
+        at: s,
+        txId: id,
+        earlier: around(tx),
+        jsonPath: '$.createdAt',
+        message: `createdAt ${iso(c)} of transaction ${id} is outside the exchange that made it (server clock between ${iso(tx.createdAt - tol)} and ${iso(tx.createdAt + tx.createdWithinMs + tol)})`,
+        expected: iso(tx.createdAt),
+        actual: iso(c),
+      }),
+    );
+  tx.createdAt = c;
+  tx.createdWithinMs = 0;
+}

@@ -34,6 +34,7 @@ import {
 import { addTransaction, epoch, kept, NEVER, type JudgeMemory, type MerchantMemory, type TransactionMemory } from './memory.ts';
 import { moved, owned, overlaps, setStatuses, shownBy } from './moves.ts';
 import { sameNames } from './names.ts';
+import { judgeCreationShown } from './reads.ts';
 import { answerPrint, fingerprint, smallHash } from './prints.ts';
 import { ALL, PENDING, only, reach, reachUncalled, type StatusSet } from './statuses.ts';
 
@@ -157,6 +158,7 @@ function judgeRecord(s: Seen, j: Judging, m: MerchantMemory, json: Json, how: 'c
   const c = time(json.createdAt);
   const u = json.updatedAt === null ? null : time(json.updatedAt);
   const record: ShownRecord = { m, id, tx, json, status, ref, c, u };
+  if (tx && c !== null) judgeCreationShown(s, j, id, tx, c);
   judgeTimestamps(s, j, record);
   sameNames(s, j, m, json, id);
   if (tx) judgeChangeInstant(s, j, id, tx, status, u, madeHere);

@@ -230,10 +230,15 @@ export function judgePaidSession(s: Seen, j: Judging): void {
     tx.madeWithinMs = kept(memory, s.receivedAt, false) - tx.madeAt;
     const phone = isRecord(s.requestJson) ? s.requestJson.customerPhone : undefined;
     if (typeof phone === 'string') tx.customerPhoneHash = smallHash(phone);
+    // a failed payment leaves the transaction to be paid again (ADR-019): this one made it only when
+    // no earlier payment of its session can have gone unseen (its A1 seen, every call seen since);
+    // else it was made between its A1 and now (a live key's clock is never set back), or when unknown
     const made = during(j, m, s);
-    if (Number.isFinite(made.to)) {
-      tx.createdAt = made.from;
-      tx.createdWithinMs = made.to - made.from;
+    const issued = typeof token === 'string' ? (memory.tokens.get(token)?.issued ?? null) : null;
+    const from = issued === null ? NaN : everyCallSeen(j, m) ? made.from : m.testKey ? NaN : Math.min(issued.from, made.from);
+    if (Number.isFinite(from) && Number.isFinite(made.to)) {
+      tx.createdAt = from;
+      tx.createdWithinMs = made.to - from;
     }
     addTransaction(memory, id, tx);
     memory.seen.transitions.add('checkout-pay');
