@@ -244,4 +244,16 @@ describe("checkout transactions: a payment that may not have made its transactio
       s.observe(ob('sandboxListTransactions', { json: { data: [rec(createdAt)], nextCursor: null } }, T0 + 1000)).map((f) => f.jsonPath);
     expect(listed(T0 + 60_000)).toContain('$.createdAt');
   });
+
+  it("a creation the list answered is the server's own instant: A3's PENDING is judged against its window with the clock's tolerance, not the ear's slack", () => {
+    // a window of a minute: the ear's slack over it (the drift of its clock) is 31 ms, under the 100 ms tolerance
+    const s = new StateTracker({ paymentWindowSeconds: 60 });
+    const id = '01a21b00-0000-7000-8000-0000000000f6';
+    session(s, id, T0);
+    // the server's clock 90 ms behind the ear's (within the tolerance): it made the transaction at T0 - 90 by its clock
+    const rec = partnerRecord(T0 - 90, { id, vendorReference: null, orderReference: null });
+    expect(s.observe(ob('sandboxListTransactions', { json: { data: [rec], nextCursor: null } }, T0 + 1000)).map((f) => f.kind)).toEqual([]);
+    expect(a3(s, id, 'PENDING', T0 + 60_000 - 30)).toEqual([]);
+    expect(a3(s, id, 'PENDING', T0 + 60_000 + 200)).toEqual(['expiry-time']);
+  });
 });

@@ -165,8 +165,11 @@ export function checkoutExpiry(j: Judging, tx: TransactionMemory, s: Seen, shown
   const m = j.memory.merchants.get(tx.merchant)!;
   const expiresAt = expiryOf({ from: tx.createdAt!, to: tx.createdAt! + tx.createdWithinMs }, j.settings.paymentWindowMs / 1000);
   const span = during(j, m, s);
-  // its creation and this read both read off the ear's clock (the paid session's exchange): its skew cancels out
+  // its creation read off the ear's clock (the paid session's exchange), as this read is: its skew cancels out;
+  // a creation a record answered (createdWithinMs 0) is the server's own instant, the skew all there
   const slack =
-    tx.madeAt === null ? j.settings.tolerance : earSlack(j.memory, epoch(j.memory, tx.madeAt), s.receivedAt, j.settings.tolerance);
+    tx.madeAt === null || tx.createdWithinMs === 0
+      ? j.settings.tolerance
+      : earSlack(j.memory, epoch(j.memory, tx.madeAt), s.receivedAt, j.settings.tolerance);
   return { ...judgeExpiry({ shown, before: [], during: span, latest: span.to, expiresAt }, slack), expiresAt };
 }

@@ -175,7 +175,9 @@ function lastChangeOf(
   if (now.length === 1 && tx.updatedAt !== null) return { from: tx.updatedAt, to: tx.updatedAt, status: CHECKOUT_FORM[now[0]!]! };
   if (shown.length !== 1 || shown[0] !== EXPIRY.to || tx.kind !== 'checkout' || tx.madeAt === null || tx.createdAt === null) return null;
   const end = expiryOf({ from: tx.createdAt, to: tx.createdAt + tx.createdWithinMs }, j.settings.paymentWindowMs / 1000);
-  const slack = earSlack(j.memory, epoch(j.memory, tx.madeAt), s.receivedAt, j.settings.tolerance);
+  // as checkoutExpiry: the ear's skew cancels out only of a creation read off the ear's clock
+  const slack =
+    tx.createdWithinMs === 0 ? j.settings.tolerance : earSlack(j.memory, epoch(j.memory, tx.madeAt), s.receivedAt, j.settings.tolerance);
   return { from: end.from - slack, to: end.to + slack, status: CHECKOUT_FORM[EXPIRY.to]! };
 }
 
