@@ -256,4 +256,24 @@ describe("checkout transactions: a payment that may not have made its transactio
     expect(a3(s, id, 'PENDING', T0 + 60_000 - 30)).toEqual([]);
     expect(a3(s, id, 'PENDING', T0 + 60_000 + 200)).toEqual(['expiry-time']);
   });
+
+  it("a checkout transaction's events carry the createdAt its listed record answered: another, a finding", () => {
+    const s = new StateTracker({});
+    const id = '01a21b00-0000-7000-8000-0000000000f7';
+    session(s, id, T0, true);
+    const created = T0 + 5 * HOUR;
+    const rec = partnerRecord(created, { id, vendorReference: null, orderReference: null });
+    s.observe(ob('sandboxListTransactions', { testKey: true, json: { data: [rec], nextCursor: null } }, T0 + 1000));
+    const data = (createdAt: number) => ({
+      id,
+      status: 'CANCELED',
+      merchantName: 'M',
+      storeName: 'S',
+      createdAt: new Date(createdAt).toISOString(),
+    });
+    const payload = (createdAt: number, n: number) =>
+      s.event('transaction.cancelled', id, `msg_c${n}`, T0 + 2000, ++seq, data(createdAt)).filter((f) => f.kind === 'webhook-payload');
+    expect(payload(created, 1)).toEqual([]);
+    expect(payload(created + HOUR, 2).map((f) => f.jsonPath)).toEqual(['$.data.createdAt']);
+  });
 });

@@ -218,11 +218,13 @@ function judgePayload(j: Judging, tx: TransactionMemory, id: string, name: strin
   const push = (jsonPath: string, message: string, expected: unknown, actual: unknown) =>
     j.out.push(finding({ kind: 'webhook-payload', at: s, txId: id, earlier: around(tx), jsonPath, message, expected, actual }));
   const created = typeof data.createdAt === 'string' ? Date.parse(data.createdAt) : NaN;
-  if (tx.kind === 'partner' && tx.createdAt !== null && !Number.isNaN(created) && created !== tx.createdAt)
+  // the creation's instant as a record answered it (a partner transaction's B1, a checkout transaction's listed record)
+  const answered = tx.createdAt !== null && tx.createdWithinMs === 0 ? tx.createdAt : null;
+  if (answered !== null && !Number.isNaN(created) && created !== answered)
     push(
       '$.data.createdAt',
-      `${name} for ${id} says createdAt ${String(data.createdAt)}; the answers showed ${iso(tx.createdAt)}`,
-      iso(tx.createdAt),
+      `${name} for ${id} says createdAt ${String(data.createdAt)}; the answers showed ${iso(answered)}`,
+      iso(answered),
       data.createdAt,
     );
   // the phone first shown (B1's answer, the paying request, A2, an earlier event) is the one every event repeats
@@ -235,13 +237,13 @@ function judgePayload(j: Judging, tx: TransactionMemory, id: string, name: strin
       data.customerPhone,
     );
   const expired = typeof data.expiredAt === 'string' ? Date.parse(data.expiredAt) : NaN;
-  if (tx.kind === 'partner' && tx.createdAt !== null && !Number.isNaN(expired)) {
+  if (answered !== null && !Number.isNaN(expired)) {
     const windowSeconds = j.settings.paymentWindowMs / 1000;
-    if (!expiryInstantAllowed(at(tx.createdAt), windowSeconds, expired, j.settings.tolerance))
+    if (!expiryInstantAllowed(at(answered), windowSeconds, expired, j.settings.tolerance))
       push(
         '$.data.expiredAt',
-        `${name} for ${id} says expiredAt ${String(data.expiredAt)}; its payment window ended at ${iso(expiryOf(at(tx.createdAt), windowSeconds).from)} (ADR-010)`,
-        iso(expiryOf(at(tx.createdAt), windowSeconds).from),
+        `${name} for ${id} says expiredAt ${String(data.expiredAt)}; its payment window ended at ${iso(expiryOf(at(answered), windowSeconds).from)} (ADR-010)`,
+        iso(expiryOf(at(answered), windowSeconds).from),
         data.expiredAt,
       );
   }
