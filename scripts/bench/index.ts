@@ -32,7 +32,7 @@
  *  11. pg-rss-100k: an instance's resident memory growth while its database grows from 0 to
  *      100,000 transactions, in MB (target < 50).
  *  12. proxy-overhead: B2 GET-by-id requests/s through `paylater proxy` (its own process, judging
- *      every answer) ÷ straight to the server, same run (target ≥ 0.8).
+ *      every answer) ÷ straight to the server, same run, 7 alternating rounds (target ≥ 0.8).
  *  13. proxy-detection: the share of the conformance catalogue's API mutants that the suite finds
  *      which `paylater proxy` (no --variant) also reports with the suite as its traffic (target
  *      ≥ 0.9), the controls giving no proxy finding; beside it, the share `paylater judge` reports
