@@ -116,18 +116,7 @@ export function judgeLocalDates(s: Seen, j: Judging, id: string, json: Json): vo
     ...(lastChange === null ? {} : { updated: lastChange }),
   });
   const push = (member: string, message: string, expected: unknown) =>
-    j.out.push(
-      finding({
-        kind: 'timestamps',
-        at: s,
-        txId: id,
-        earlier: around(tx),
-        jsonPath: `$.${member}`,
-        message,
-        expected,
-        actual: json[member],
-      }),
-    );
+    j.out.push(timestampFinding(s, tx, id, member, message, expected, json[member]));
   for (const v of verdicts) {
     if (v.problem === 'phone')
       j.out.push(
@@ -216,6 +205,17 @@ export function judgeVerification(s: Seen, j: Judging): void {
     );
 }
 
+/** A timestamp of transaction `id` (`member` of the answer) other than what the judge knows of it. */
+const timestampFinding = (
+  s: Seen,
+  tx: TransactionMemory,
+  id: string,
+  member: string,
+  message: string,
+  expected: unknown,
+  actual: unknown,
+) => finding({ kind: 'timestamps', at: s, txId: id, earlier: around(tx), jsonPath: `$.${member}`, message, expected, actual });
+
 /**
  * A record's createdAt for a transaction whose creation the judge knew only within the exchange
  * that paid its session (a checkout transaction), or not at all (made on a clock it does not
@@ -227,16 +227,15 @@ export function judgeCreationShown(s: Seen, j: Judging, id: string, tx: Transact
   const tol = j.settings.tolerance;
   if (tx.createdAt !== null && (c < tx.createdAt - tol || c > tx.createdAt + tx.createdWithinMs + tol))
     j.out.push(
-      finding({
-        kind: 'timestamps',
-        at: s,
-        txId: id,
-        earlier: around(tx),
-        jsonPath: '$.createdAt',
-        message: `createdAt ${iso(c)} of transaction ${id} is outside the exchange that made it (server clock between ${iso(tx.createdAt - tol)} and ${iso(tx.createdAt + tx.createdWithinMs + tol)})`,
-        expected: iso(tx.createdAt),
-        actual: iso(c),
-      }),
+      timestampFinding(
+        s,
+        tx,
+        id,
+        'createdAt',
+        `createdAt ${iso(c)} of transaction ${id} is outside the exchange that made it (server clock between ${iso(tx.createdAt - tol)} and ${iso(tx.createdAt + tx.createdWithinMs + tol)})`,
+        iso(tx.createdAt),
+        iso(c),
+      ),
     );
   tx.createdAt = c;
   tx.createdWithinMs = 0;
