@@ -392,6 +392,9 @@ export const maxBodyBytes = 102400 as const;
 /** The most `error.details` entries of an error body (`maxItems` of the `Error` schema's `details`). */
 export const maxErrorDetails = 20 as const;
 
+/** The longest URL the hosted checkout page goes to (`maxLength` of `PaymentIntentRequest`'s `redirect_url` and `origin`). */
+export const maxPaymentIntentUrlLength = 2048 as const;
+
 /** The amount range (`x-amount-range`, ADR-006), and `rule`: the detail message of an amount outside it (the error message is `<property> <rule>`). */
 export const amountRange = {
   "minimum": 500,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { maxPaymentIntentUrlLength } from '../generated/contract.ts';
 import { decodeFragment, encodeFragment, isCheckoutMessage, MESSAGE_SOURCE, safeHttpUrl } from './checkout-protocol.ts';
 
 describe('checkout fragment', () => {
@@ -40,10 +41,14 @@ describe('safeHttpUrl (client-side second line behind ADR-017)', () => {
       '',
       undefined,
       42,
-      'https://' + 'a'.repeat(2050),
     ]) {
       expect(safeHttpUrl(bad), String(bad)).toBeNull();
     }
+  });
+  it('takes a URL as long as a payment intent takes one (maxLength of its redirect_url and origin), not longer', () => {
+    const url = (length: number) => `https://m.example/${'a'.repeat(length - 'https://m.example/'.length)}`;
+    expect(safeHttpUrl(url(maxPaymentIntentUrlLength))?.href).toHaveLength(maxPaymentIntentUrlLength);
+    expect(safeHttpUrl(url(maxPaymentIntentUrlLength + 1))).toBeNull();
   });
 });
 

@@ -11,6 +11,7 @@
  * intent was created); the SDK accepts only messages whose `source` is its popup and whose
  * `origin` is the checkout page's origin.
  */
+import { maxPaymentIntentUrlLength } from '../generated/contract.ts';
 import type { V2 } from '../generated/index.ts';
 
 /** The flows of the spec's `PaymentIntentRequest.flow` enum. */
@@ -71,12 +72,13 @@ export function isCheckoutMessage(data: unknown): data is CheckoutMessage {
 }
 
 /**
- * An absolute http(s) URL without userinfo, or null. Used before any navigation the browser
- * code does to a URL it received (a server answer), as a second line behind the server's
- * ADR-017 check: `javascript:`, `data:`, `//host` and `user@host` forms never pass.
+ * An absolute http(s) URL without userinfo, at most as long as a payment intent takes one, or
+ * null. Used before any navigation the browser code does to a URL it received (a server answer),
+ * as a second line behind the server's ADR-017 check: `javascript:`, `data:`, `//host` and
+ * `user@host` forms never pass.
  */
 export function safeHttpUrl(value: unknown): URL | null {
-  if (typeof value !== 'string' || value.length === 0 || value.length > 2048) return null;
+  if (typeof value !== 'string' || value.length === 0 || value.length > maxPaymentIntentUrlLength) return null;
   if (!/^https?:\/\//i.test(value)) return null;
   let url: URL;
   try {

@@ -25,6 +25,7 @@ import {
   errorCatalog,
   maxBodyBytes,
   maxErrorDetails,
+  maxPaymentIntentUrlLength,
   errorPrecedence,
   operations,
   rateLimits,
@@ -74,6 +75,7 @@ export async function renderGenerated(): Promise<Map<string, string>> {
         tokenLifetimeSeconds: tokenLifetimeSeconds(doc),
         maxBodyBytes: maxBodyBytes(doc),
         maxErrorDetails: maxErrorDetails(doc),
+        maxPaymentIntentUrlLength: maxPaymentIntentUrlLength(doc),
         amountRange: amountRange(doc),
         errorPrecedence: errorPrecedence(doc),
       };
@@ -177,6 +179,10 @@ function renderContract(facts: Record<string, unknown>): string {
   lines.push(`export const maxBodyBytes = ${JSON.stringify(shared.maxBodyBytes)} as const;\n`);
   lines.push("/** The most `error.details` entries of an error body (`maxItems` of the `Error` schema's `details`). */");
   lines.push(`export const maxErrorDetails = ${JSON.stringify(shared.maxErrorDetails)} as const;\n`);
+  lines.push(
+    "/** The longest URL the hosted checkout page goes to (`maxLength` of `PaymentIntentRequest`'s `redirect_url` and `origin`). */",
+  );
+  lines.push(`export const maxPaymentIntentUrlLength = ${JSON.stringify(shared.maxPaymentIntentUrlLength)} as const;\n`);
   lines.push(
     '/** The amount range (`x-amount-range`, ADR-006), and `rule`: the detail message of an amount outside it (the error message is `<property> <rule>`). */',
   );

@@ -237,6 +237,18 @@ const GROUPS: Group[] = [
           expect(refused).toMatch(/longer than 100 characters/);
         },
       ),
+      // the hosted page goes only to URLs a payment intent took: its own check follows the schema
+      askedOfServer(
+        "a payment intent's longest return URL, 2048 → 100 characters (PaymentIntentRequest.yaml)",
+        'spec/components/schemas/PaymentIntentRequest.yaml',
+        replace(/maxLength: 2048/g, 'maxLength: 100'),
+        async (_baseUrl, _apiKey, edited) => {
+          const url = (length: number) => `https://m.example/${'a'.repeat(length - 'https://m.example/'.length)}`;
+          expect(edited.generated.maxPaymentIntentUrlLength).toBe(100);
+          expect(edited.protocol.safeHttpUrl(url(100))?.href).toHaveLength(100);
+          expect(edited.protocol.safeHttpUrl(url(101))).toBeNull();
+        },
+      ),
     ],
   },
   {

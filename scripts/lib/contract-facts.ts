@@ -260,6 +260,20 @@ export function maxErrorDetails(doc: Json): number {
   return max;
 }
 
+/**
+ * The longest URL the hosted checkout page goes to: the most characters `PaymentIntentRequest` takes
+ * in its `redirect_url` or its `origin` (`maxLength`), the only URLs the page is handed back.
+ */
+export function maxPaymentIntentUrlLength(doc: Json): number {
+  const schemas = (doc.components as Json).schemas as Json | undefined;
+  const request = schemas?.PaymentIntentRequest ? resolve(doc, schemas.PaymentIntentRequest) : undefined;
+  const props = (request?.properties ?? {}) as Json;
+  const lengths = ['redirect_url', 'origin'].map((p) => (props[p] ? resolve(doc, props[p]) : undefined)?.maxLength);
+  if (!lengths.every((n): n is number => typeof n === 'number'))
+    throw new Error('no maxLength on PaymentIntentRequest redirect_url and origin');
+  return Math.max(...lengths);
+}
+
 export function webhookEvents(doc: Json): string[] {
   return Object.keys((doc.webhooks as Json | undefined) ?? {}).sort();
 }

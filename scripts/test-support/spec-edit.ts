@@ -21,6 +21,7 @@ import type * as ErrorsModule from '../docs/errors.ts';
 import type * as DiagramModule from '../docs/state-diagram.ts';
 import type * as BuildModule from '../docs/build.ts';
 import type * as GeneratedModule from '../../generated/index.ts';
+import type * as ProtocolModule from '../../lib/checkout-protocol.ts';
 import type { SuiteOptions, SuiteResult } from '../../conformance/run.ts';
 
 /** What a scratch copy leaves out: build output, the repository, local data. */
@@ -74,12 +75,14 @@ export interface Parts {
   diagram: typeof DiagramModule;
   docs: typeof BuildModule;
   generated: typeof GeneratedModule;
+  /** The hosted checkout page's checks of what it is handed. */
+  protocol: typeof ProtocolModule;
 }
 
 /** Imports the parts of the package at `dir` (default: this one) from its own files. */
 export async function partsOf(dir: string = ROOT): Promise<Parts> {
   const load = <T>(rel: string): Promise<T> => import(path.join(dir, rel)) as Promise<T>;
-  const [testing, run, pairs, proxy, dashboard, limits, errors, diagram, docs, generated] = await Promise.all([
+  const [testing, run, pairs, proxy, dashboard, limits, errors, diagram, docs, generated, protocol] = await Promise.all([
     load<Parts['testing']>('reference-server/testing.ts'),
     load<Parts['run']>('conformance/run.ts'),
     load<Parts['pairs']>('conformance/merchant-pairs.ts'),
@@ -90,8 +93,9 @@ export async function partsOf(dir: string = ROOT): Promise<Parts> {
     load<Parts['diagram']>('scripts/docs/state-diagram.ts'),
     load<Parts['docs']>('scripts/docs/build.ts'),
     load<Parts['generated']>('generated/index.ts'),
+    load<Parts['protocol']>('lib/checkout-protocol.ts'),
   ]);
-  return { testing, run, pairs, proxy, dashboard, limits, errors, diagram, docs, generated };
+  return { testing, run, pairs, proxy, dashboard, limits, errors, diagram, docs, generated, protocol };
 }
 
 /**
