@@ -30,9 +30,13 @@ export interface TransactionMemory {
   lastChangeSeenAt: number;
   /** When (`kept` ms) the latest exchange showing it began: a change shown later happened after that. */
   lastSeenSentAt: number;
-  /** Its createdAt on the server's clock (ms): as answered (partner), or the earliest the server's clock can have read at the paid session (checkout); null when not known. */
+  /**
+   * Its createdAt on the server's clock (ms): as a record answered it (B1, a read, the sandbox list),
+   * or, for a checkout transaction no record showed yet, the earliest the server's clock can have read
+   * when it was made (at its paying exchange, or its session's A1: judge/sessions.ts); null when not known.
+   */
   createdAt: number | null;
-  /** How much later than `createdAt` the creation can have been (0 when answered; the paying exchange's length). */
+  /** How much later than `createdAt` the creation can have been: 0 when answered, else up to the paying exchange's end. */
   createdWithinMs: number;
   /** Its updatedAt as last answered (ms), null while PENDING or not seen. */
   updatedAt: number | null;

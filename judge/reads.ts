@@ -217,10 +217,11 @@ const timestampFinding = (
 ) => finding({ kind: 'timestamps', at: s, txId: id, earlier: around(tx), jsonPath: `$.${member}`, message, expected, actual });
 
 /**
- * A record's createdAt for a transaction whose creation the judge knew only within the exchange
- * that paid its session (a checkout transaction), or not at all (made on a clock it does not
- * follow): it must lie within that exchange, and from then on it is the creation's instant, so A2's
- * created_at and the expiry's instant are judged against it whatever the clock did since.
+ * A record's createdAt for a transaction whose creation the judge knew only within an interval (a
+ * checkout transaction: its paying exchange, or from its session's A1 to then), or not at all (made
+ * on a clock it does not follow): it must lie within that interval, and from then on it is the
+ * creation's instant, so A2's created_at, the events and the expiry are judged against it whatever
+ * the clock did since.
  */
 export function judgeCreationShown(s: Seen, j: Judging, id: string, tx: TransactionMemory, c: number): void {
   if (tx.createdAt !== null && tx.createdWithinMs === 0) return;
@@ -232,7 +233,7 @@ export function judgeCreationShown(s: Seen, j: Judging, id: string, tx: Transact
         tx,
         id,
         'createdAt',
-        `createdAt ${iso(c)} of transaction ${id} is outside the exchange that made it (server clock between ${iso(tx.createdAt - tol)} and ${iso(tx.createdAt + tx.createdWithinMs + tol)})`,
+        `createdAt ${iso(c)} of transaction ${id} is outside the time the judge saw it made in (server clock between ${iso(tx.createdAt - tol)} and ${iso(tx.createdAt + tx.createdWithinMs + tol)})`,
         iso(tx.createdAt),
         iso(c),
       ),
